@@ -1,0 +1,6 @@
+export * from "./channels";
+export * from "./customers";
+export * from "./pricelists";
+export * from "./products";
+export * from "./promotions";
+export * from "./trade-conditions";

@@ -1,0 +1,106 @@
+import { sql } from "drizzle-orm";
+import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { channels } from "./channels";
+import { timestamps, validity } from "./columns";
+import { customerGroups, customers } from "./customers";
+import { products } from "./products";
+
+export const pricelists = sqliteTable(
+  "pricelists",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    name: text("name").notNull(),
+    scope: text("scope", { enum: ["GENERAL", "INDIVIDUAL"] }).notNull(),
+    status: text("status", { enum: ["DRAFT", "ACTIVE", "INACTIVE", "ARCHIVED"] })
+      .notNull()
+      .default("DRAFT"),
+    currency: text("currency").notNull(),
+    priority: integer("priority").notNull().default(0),
+    ...validity,
+    taxInclusive: integer("tax_inclusive", { mode: "boolean" }).notNull().default(false),
+    allowsTradeDiscounts: integer("allows_trade_discounts", { mode: "boolean" }).notNull(),
+    /** Owner of an INDIVIDUAL pricelist; null for GENERAL ones. Owned pricelists go with the customer. */
+    customerId: integer("customer_id").references(() => customers.id, { onDelete: "cascade" }),
+    ...timestamps,
+  },
+  (t) => [
+    check(
+      "pricelists_owner_matches_scope",
+      sql`(${t.scope} = 'INDIVIDUAL') = (${t.customerId} IS NOT NULL)`,
+    ),
+    index("pricelists_customer_idx").on(t.customerId),
+    index("pricelists_name_idx").on(sql`lower(${t.name})`, t.id),
+    index("pricelists_scope_status_idx").on(t.scope, t.status),
+  ],
+);
+
+/** Quantity tiers: the row with the largest minQuantity <= q prices a line of q. */
+export const pricelistPrices = sqliteTable(
+  "pricelist_prices",
+  {
+    pricelistId: integer("pricelist_id")
+      .notNull()
+      .references(() => pricelists.id, { onDelete: "cascade" }),
+    // RESTRICT: a product with prices cannot be deleted (409).
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "restrict" }),
+    minQuantity: integer("min_quantity").notNull().default(1),
+    amount: integer("amount").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.pricelistId, t.productId, t.minQuantity] }),
+    index("pricelist_prices_product_idx").on(t.productId),
+  ],
+);
+
+/** Channel assignment; at most one row per channel carries the primary mark. */
+export const channelPricelists = sqliteTable(
+  "channel_pricelists",
+  {
+    channelId: integer("channel_id")
+      .notNull()
+      .references(() => channels.id, { onDelete: "cascade" }),
+    pricelistId: integer("pricelist_id")
+      .notNull()
+      .references(() => pricelists.id, { onDelete: "cascade" }),
+    isPrimary: integer("is_primary", { mode: "boolean" }).notNull().default(false),
+  },
+  (t) => [
+    primaryKey({ columns: [t.channelId, t.pricelistId] }),
+    index("channel_pricelists_pricelist_idx").on(t.pricelistId),
+    uniqueIndex("channel_pricelists_one_primary").on(t.channelId).where(sql`${t.isPrimary} = 1`),
+  ],
+);
+
+export const customerGroupPricelists = sqliteTable(
+  "customer_group_pricelists",
+  {
+    customerGroupId: integer("customer_group_id")
+      .notNull()
+      .references(() => customerGroups.id, { onDelete: "cascade" }),
+    pricelistId: integer("pricelist_id")
+      .notNull()
+      .references(() => pricelists.id, { onDelete: "cascade" }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.customerGroupId, t.pricelistId] }),
+    index("customer_group_pricelists_pricelist_idx").on(t.pricelistId),
+  ],
+);
+
+export const customerPricelists = sqliteTable(
+  "customer_pricelists",
+  {
+    customerId: integer("customer_id")
+      .notNull()
+      .references(() => customers.id, { onDelete: "cascade" }),
+    pricelistId: integer("pricelist_id")
+      .notNull()
+      .references(() => pricelists.id, { onDelete: "cascade" }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.customerId, t.pricelistId] }),
+    index("customer_pricelists_pricelist_idx").on(t.pricelistId),
+  ],
+);

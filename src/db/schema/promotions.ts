@@ -1,0 +1,79 @@
+import { sql } from "drizzle-orm";
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { channels } from "./channels";
+import { timestamps, validity } from "./columns";
+import { customerGroups } from "./customers";
+import { products } from "./products";
+
+export const promotions = sqliteTable(
+  "promotions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    name: text("name").notNull(),
+    status: text("status", { enum: ["DRAFT", "ACTIVE", "INACTIVE", "ARCHIVED"] })
+      .notNull()
+      .default("DRAFT"),
+    discountType: text("discount_type", { enum: ["PERCENTAGE", "ABSOLUTE"] }).notNull(),
+    value: integer("value").notNull(),
+    currency: text("currency"),
+    ...validity,
+    priority: integer("priority").notNull().default(0),
+    stacking: text("stacking", { enum: ["BEST_OF", "ON_TOP"] })
+      .notNull()
+      .default("BEST_OF"),
+    ...timestamps,
+  },
+  (t) => [
+    index("promotions_name_idx").on(sql`lower(${t.name})`, t.id),
+    index("promotions_status_idx").on(t.status),
+  ],
+);
+
+// RESTRICT on products, channels and groups: an emptied list would mean "everyone".
+export const promotionProducts = sqliteTable(
+  "promotion_products",
+  {
+    promotionId: integer("promotion_id")
+      .notNull()
+      .references(() => promotions.id, { onDelete: "cascade" }),
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "restrict" }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.promotionId, t.productId] }),
+    index("promotion_products_product_idx").on(t.productId),
+  ],
+);
+
+export const promotionChannels = sqliteTable(
+  "promotion_channels",
+  {
+    promotionId: integer("promotion_id")
+      .notNull()
+      .references(() => promotions.id, { onDelete: "cascade" }),
+    channelId: integer("channel_id")
+      .notNull()
+      .references(() => channels.id, { onDelete: "restrict" }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.promotionId, t.channelId] }),
+    index("promotion_channels_channel_idx").on(t.channelId),
+  ],
+);
+
+export const promotionCustomerGroups = sqliteTable(
+  "promotion_customer_groups",
+  {
+    promotionId: integer("promotion_id")
+      .notNull()
+      .references(() => promotions.id, { onDelete: "cascade" }),
+    customerGroupId: integer("customer_group_id")
+      .notNull()
+      .references(() => customerGroups.id, { onDelete: "restrict" }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.promotionId, t.customerGroupId] }),
+    index("promotion_customer_groups_group_idx").on(t.customerGroupId),
+  ],
+);

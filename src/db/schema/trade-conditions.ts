@@ -1,0 +1,111 @@
+import { sql } from "drizzle-orm";
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { channels } from "./channels";
+import { timestamps, validity } from "./columns";
+import { customerGroups, customers } from "./customers";
+import { products } from "./products";
+
+export const tradeConditions = sqliteTable(
+  "trade_conditions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    name: text("name").notNull(),
+    scope: text("scope", { enum: ["GLOBAL", "CHANNEL", "CUSTOMER_GROUP", "CUSTOMER"] }).notNull(),
+    status: text("status", { enum: ["DRAFT", "ACTIVE", "INACTIVE", "ARCHIVED"] })
+      .notNull()
+      .default("DRAFT"),
+    type: text("type", { enum: ["DISCOUNT", "SURCHARGE", "NET_PRICE"] }).notNull(),
+    discountType: text("discount_type", { enum: ["PERCENTAGE", "ABSOLUTE"] }).notNull(),
+    /** Basis points for PERCENTAGE, minor units of `currency` for ABSOLUTE. */
+    value: integer("value").notNull(),
+    currency: text("currency"),
+    ...validity,
+    priority: integer("priority").notNull().default(0),
+    stackable: integer("stackable", { mode: "boolean" }).notNull().default(false),
+    ...timestamps,
+  },
+  (t) => [
+    index("trade_conditions_name_idx").on(sql`lower(${t.name})`, t.id),
+    index("trade_conditions_status_scope_idx").on(t.status, t.scope),
+  ],
+);
+
+// Products and channels are RESTRICT: deleting one must not silently widen a condition
+// whose list would become empty (= all).
+export const tradeConditionProducts = sqliteTable(
+  "trade_condition_products",
+  {
+    tradeConditionId: integer("trade_condition_id")
+      .notNull()
+      .references(() => tradeConditions.id, { onDelete: "cascade" }),
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "restrict" }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tradeConditionId, t.productId] }),
+    index("trade_condition_products_product_idx").on(t.productId),
+  ],
+);
+
+export const tradeConditionChannels = sqliteTable(
+  "trade_condition_channels",
+  {
+    tradeConditionId: integer("trade_condition_id")
+      .notNull()
+      .references(() => tradeConditions.id, { onDelete: "cascade" }),
+    channelId: integer("channel_id")
+      .notNull()
+      .references(() => channels.id, { onDelete: "restrict" }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tradeConditionId, t.channelId] }),
+    index("trade_condition_channels_channel_idx").on(t.channelId),
+  ],
+);
+
+export const tradeConditionScales = sqliteTable(
+  "trade_condition_scales",
+  {
+    tradeConditionId: integer("trade_condition_id")
+      .notNull()
+      .references(() => tradeConditions.id, { onDelete: "cascade" }),
+    minQuantity: integer("min_quantity").notNull(),
+    value: integer("value").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tradeConditionId, t.minQuantity] })],
+);
+
+/** Targets of CUSTOMER_GROUP-scope conditions. */
+export const tradeConditionCustomerGroups = sqliteTable(
+  "trade_condition_customer_groups",
+  {
+    tradeConditionId: integer("trade_condition_id")
+      .notNull()
+      .references(() => tradeConditions.id, { onDelete: "cascade" }),
+    customerGroupId: integer("customer_group_id")
+      .notNull()
+      .references(() => customerGroups.id, { onDelete: "cascade" }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tradeConditionId, t.customerGroupId] }),
+    index("trade_condition_customer_groups_group_idx").on(t.customerGroupId),
+  ],
+);
+
+/** Targets of CUSTOMER-scope conditions. */
+export const tradeConditionCustomers = sqliteTable(
+  "trade_condition_customers",
+  {
+    tradeConditionId: integer("trade_condition_id")
+      .notNull()
+      .references(() => tradeConditions.id, { onDelete: "cascade" }),
+    customerId: integer("customer_id")
+      .notNull()
+      .references(() => customers.id, { onDelete: "cascade" }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tradeConditionId, t.customerId] }),
+    index("trade_condition_customers_customer_idx").on(t.customerId),
+  ],
+);
