@@ -1,5 +1,13 @@
 import { sql } from "drizzle-orm";
-import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import {
+  check,
+  index,
+  integer,
+  primaryKey,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/sqlite-core";
 import { channels } from "./channels";
 import { timestamps, validity } from "./columns";
 import { customerGroups, customers } from "./customers";
@@ -69,7 +77,9 @@ export const channelPricelists = sqliteTable(
   (t) => [
     primaryKey({ columns: [t.channelId, t.pricelistId] }),
     index("channel_pricelists_pricelist_idx").on(t.pricelistId),
-    uniqueIndex("channel_pricelists_one_primary").on(t.channelId).where(sql`${t.isPrimary} = 1`),
+    uniqueIndex("channel_pricelists_one_primary")
+      .on(t.channelId)
+      .where(sql`${t.isPrimary} = 1`),
   ],
 );
 

@@ -1,0 +1,58 @@
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv, Role } from "./env";
+import { ApiError } from "./errors";
+
+interface ConfiguredKey {
+  role: Role;
+  hash: Uint8Array;
+}
+
+const encoder = new TextEncoder();
+let parsed: { source: string; keys: ConfiguredKey[] } | undefined;
+
+/** `role:sha256hex,…`; malformed entries are skipped so one typo cannot open the door. */
+export function parseApiKeys(source: string): ConfiguredKey[] {
+  const keys: ConfiguredKey[] = [];
+  for (const entry of source.split(",")) {
+    const match = /^\s*(admin|read):([0-9a-f]{64})\s*$/.exec(entry);
+    if (!match) continue;
+    const hex = match[2]!;
+    const hash = new Uint8Array(32);
+    for (let i = 0; i < 32; i++) hash[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+    keys.push({ role: match[1] as Role, hash });
+  }
+  return keys;
+}
+
+function configuredKeys(source = ""): ConfiguredKey[] {
+  if (parsed?.source !== source) parsed = { source, keys: parseApiKeys(source) };
+  return parsed.keys;
+}
+
+/** Reads are GET/HEAD, plus the price lookup, which is a POST only because carts are long. */
+const READ_POSTS = new Set(["/v1/api/prices/resolve"]);
+export const isRead = (method: string, path: string) =>
+  method === "GET" || method === "HEAD" || (method === "POST" && READ_POSTS.has(path));
+
+export const authenticate = (): MiddlewareHandler<AppEnv> => async (c, next) => {
+  const presented = c.req.header("x-webhook-signature");
+  if (!presented) {
+    throw new ApiError(
+      401,
+      "UNAUTHORIZED",
+      "missing API key: send it in the x-webhook-signature header",
+    );
+  }
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(presented)));
+  let role: Role | undefined;
+  // Compare against every key, constant-time each, so timing tells nothing about which matched.
+  for (const key of configuredKeys(c.env.API_KEYS)) {
+    if (crypto.subtle.timingSafeEqual(key.hash, digest) && !role) role = key.role;
+  }
+  if (!role) throw new ApiError(401, "UNAUTHORIZED", "unknown API key");
+  if (role !== "admin" && !isRead(c.req.method, c.req.path)) {
+    throw new ApiError(403, "FORBIDDEN", `a ${role} key cannot make changes; use an admin key`);
+  }
+  c.set("role", role);
+  await next();
+};

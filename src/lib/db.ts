@@ -1,0 +1,79 @@
+import { drizzle } from "drizzle-orm/d1";
+
+/** Counts D1 round trips and their time for the Server-Timing header. */
+export class DbMeter {
+  calls = 0;
+  millis = 0;
+
+  async time<T>(call: () => Promise<T>): Promise<T> {
+    const start = performance.now();
+    try {
+      return await call();
+    } finally {
+      this.calls += 1;
+      this.millis += performance.now() - start;
+    }
+  }
+
+  serverTiming(): string {
+    const queries = this.calls === 1 ? "1 query" : `${this.calls} queries`;
+    return `db;desc="${queries}";dur=${this.millis.toFixed(1)}`;
+  }
+}
+
+type Executor = Pick<D1PreparedStatement, "first" | "run" | "all" | "raw">;
+
+/** A statement whose every execution is one round trip; batches unwrap it. */
+class MeteredStatement implements Executor {
+  constructor(
+    readonly inner: D1PreparedStatement,
+    private readonly meter: DbMeter,
+  ) {}
+  bind(...values: unknown[]) {
+    return new MeteredStatement(this.inner.bind(...values), this.meter);
+  }
+  first<T>(column?: string) {
+    return this.meter.time(() => (column ? this.inner.first<T>(column) : this.inner.first<T>()));
+  }
+  run<T>() {
+    return this.meter.time(() => this.inner.run<T>());
+  }
+  all<T>() {
+    return this.meter.time(() => this.inner.all<T>());
+  }
+  raw<T>(options?: { columnNames?: boolean }) {
+    // D1's raw() overloads differ only in the header row; pass the option through untouched.
+    return this.meter.time(() => this.inner.raw<T>(options as { columnNames: true })) as never;
+  }
+}
+
+function metered(d1: D1Database, meter: DbMeter): D1Database {
+  const unwrap = (s: D1PreparedStatement) => (s as unknown as MeteredStatement).inner ?? s;
+  const wrapper = {
+    prepare: (query: string) => new MeteredStatement(d1.prepare(query), meter),
+    batch: (statements: D1PreparedStatement[]) =>
+      meter.time(() => d1.batch(statements.map(unwrap))),
+    exec: (query: string) => meter.time(() => d1.exec(query)),
+    dump: () => d1.dump(),
+    withSession: d1.withSession?.bind(d1),
+  };
+  return wrapper as unknown as D1Database;
+}
+
+// No relational schema: the query builder is all the repositories use, and it keeps set-up per request cheap.
+export const createDb = (d1: D1Database, meter: DbMeter) => drizzle(metered(d1, meter));
+
+export type Db = ReturnType<typeof createDb>;
+
+function messages(err: unknown): string {
+  const parts: string[] = [];
+  for (let e = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    parts.push(String((e as { message?: unknown }).message ?? e));
+  }
+  return parts.join(" | ");
+}
+
+export const isUniqueViolation = (err: unknown) =>
+  messages(err).includes("UNIQUE constraint failed");
+export const isForeignKeyViolation = (err: unknown) =>
+  messages(err).includes("FOREIGN KEY constraint failed");

@@ -1,0 +1,23 @@
+import type { ListRequest } from "../list";
+import type { Db, DbMeter } from "./db";
+
+export type Role = "admin" | "read";
+
+export interface Bindings {
+  DB: D1Database;
+  /** Comma-separated `role:sha256hex` entries; unset or empty refuses every protected request. */
+  API_KEYS?: string;
+}
+
+export interface Variables {
+  requestId: string;
+  meter: DbMeter;
+  db: Db;
+  role: Role;
+  list: ListRequest;
+}
+
+export interface AppEnv {
+  Bindings: Bindings;
+  Variables: Variables;
+}

@@ -1,0 +1,115 @@
+import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { ZodError } from "zod";
+
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 500;
+
+/** Where a validation issue sits: `body.scales.0.minQuantity`, `query.filter.scope`, `path.id`. */
+export interface FieldIssue {
+  path: string;
+  message: string;
+}
+
+const TITLES: Record<ErrorStatus, string> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  409: "Conflict",
+  413: "Content Too Large",
+  415: "Unsupported Media Type",
+  500: "Internal Server Error",
+};
+
+/** The one error type of the service. Everything that is not an ApiError becomes a generic 500. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: ErrorStatus,
+    readonly code: string,
+    readonly detail: string,
+    readonly errors?: FieldIssue[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(detail);
+  }
+}
+
+export const notFound = (detail: string) => new ApiError(404, "NOT_FOUND", detail);
+export const conflict = (detail: string, code = "CONFLICT") => new ApiError(409, code, detail);
+export const badRequest = (detail: string, errors?: FieldIssue[]) =>
+  new ApiError(400, "VALIDATION_FAILED", detail, errors);
+
+/** One issue per field so a client can show every problem at once. */
+export function invalid(errors: FieldIssue[]): ApiError {
+  const detail =
+    errors.length === 1
+      ? `${errors[0]!.path}: ${errors[0]!.message}`
+      : `${errors.length} validation issues; see errors`;
+  return badRequest(detail, errors);
+}
+
+const LOCATIONS: Record<string, string> = {
+  json: "body",
+  query: "query",
+  param: "path",
+  header: "header",
+};
+
+export function fromZodError(error: ZodError, target: string): ApiError {
+  const location = LOCATIONS[target] ?? target;
+  const issues: FieldIssue[] = error.issues.flatMap((issue) => {
+    const path = [location, ...issue.path.map(String)].join(".");
+    if (issue.code === "unrecognized_keys") {
+      return issue.keys.map((key) => ({ path: `${path}.${key}`, message: "is not a known field" }));
+    }
+    return [{ path, message: issue.message }];
+  });
+  return invalid(issues);
+}
+
+function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  if (err instanceof HTTPException) {
+    switch (err.status) {
+      case 400:
+        return new ApiError(400, "MALFORMED_JSON", "the request body is not valid JSON");
+      case 413:
+        return new ApiError(413, "PAYLOAD_TOO_LARGE", "the request body is larger than 1 MiB");
+      case 415:
+        return new ApiError(
+          415,
+          "UNSUPPORTED_MEDIA_TYPE",
+          "the request body must be sent as application/json",
+        );
+    }
+  }
+  return new ApiError(500, "INTERNAL_ERROR", "an unexpected error occurred; quote the requestId");
+}
+
+export function problemResponse(c: Context, error: ApiError): Response {
+  const body = {
+    type: `urn:problem:pricing:${error.code.toLowerCase().replaceAll("_", "-")}`,
+    title: TITLES[error.status],
+    status: error.status,
+    detail: error.detail,
+    code: error.code,
+    ...(error.errors ? { errors: error.errors } : {}),
+    requestId: c.get("requestId") as string | undefined,
+  };
+  for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
+  c.header("content-type", "application/problem+json");
+  return c.body(JSON.stringify(body), error.status as ContentfulStatusCode);
+}
+
+/** app.onError: the only place a thrown error becomes a response. Causes are logged, never sent. */
+export function onError(err: Error, c: Context): Response {
+  const error = toApiError(err);
+  if (error.status === 500) {
+    console.error(
+      JSON.stringify({ requestId: c.get("requestId"), error: String(err.stack ?? err) }),
+    );
+  }
+  return problemResponse(c, error);
+}

@@ -1,0 +1,76 @@
+import { z } from "@hono/zod-openapi";
+import type { ErrorStatus } from "./errors";
+import { Code } from "./schemas";
+
+export const ProblemSchema = z
+  .object({
+    type: z.string().openapi({ example: "urn:problem:pricing:not-found" }),
+    title: z.string().openapi({ example: "Not Found" }),
+    status: z.number().int().openapi({ example: 404 }),
+    detail: z.string().openapi({ example: "pricelist 42 not found" }),
+    code: z.string().openapi({ example: "NOT_FOUND", description: "Stable machine-readable code" }),
+    errors: z
+      .array(z.object({ path: z.string(), message: z.string() }))
+      .optional()
+      .openapi({
+        description: "Every validation issue, with the field path (body.x, query.y, path.z)",
+      }),
+    requestId: z.string().openapi({ description: "Echo of x-request-id" }),
+  })
+  .openapi("Problem");
+
+const DESCRIPTIONS: Record<ErrorStatus, string> = {
+  400: "Invalid input: malformed JSON, wrong types, or a bad query",
+  401: "Missing or unknown API key",
+  403: "The key's role may not make this call",
+  404: "Unknown record",
+  405: "Method not allowed on this path",
+  409: "Conflict with the current state",
+  413: "Body larger than 1 MiB",
+  415: "Body is not application/json",
+  500: "Unexpected error",
+};
+
+export const json = <T extends z.ZodType>(schema: T, description: string) => ({
+  content: { "application/json": { schema } },
+  description,
+});
+
+export const jsonBody = <T extends z.ZodType>(schema: T) => ({
+  content: { "application/json": { schema } },
+  required: true,
+});
+
+type ProblemResponse = {
+  content: { "application/problem+json": { schema: typeof ProblemSchema } };
+  description: string;
+};
+
+export function errors<S extends ErrorStatus>(...statuses: S[]): Record<S, ProblemResponse> {
+  return Object.fromEntries(
+    statuses.map((status) => [
+      status,
+      {
+        content: { "application/problem+json": { schema: ProblemSchema } },
+        description: DESCRIPTIONS[status],
+      },
+    ]),
+  ) as Record<S, ProblemResponse>;
+}
+
+/** The statuses a write with a JSON body can return besides its own. */
+export const writeErrors = [400, 401, 403, 413, 415] as const;
+
+export const IdParams = z.object({
+  id: z
+    .string()
+    .regex(/^[1-9][0-9]{0,14}$/, "must be a positive integer")
+    .transform(Number)
+    .openapi({ param: { name: "id", in: "path", required: true }, type: "integer", example: 42 }),
+});
+
+export const CodeParams = z.object({
+  code: Code.openapi({ param: { name: "code", in: "path", required: true } }),
+});
+
+export const security = [{ apiKey: [] }];

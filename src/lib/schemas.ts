@@ -1,0 +1,86 @@
+import { z } from "@hono/zod-openapi";
+import { STATUSES } from "./status";
+
+/** Building blocks shared by the resource schemas. */
+
+export const CODE_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
+
+export const Code = z
+  .string()
+  .regex(CODE_PATTERN, "must be 1-64 characters of A-Z a-z 0-9 . _ -")
+  .openapi({ example: "WEB-DE" });
+
+export const Name = z.string().trim().min(1, "must not be empty").max(200);
+
+export const Currency = z
+  .string()
+  .regex(/^[A-Z]{3}$/, "must be an ISO 4217 code such as EUR")
+  .openapi({ example: "EUR" });
+
+export const Status = z.enum(STATUSES).openapi("Status");
+
+/** Integer minor units of the currency (EUR 12.34 -> 1234). */
+export const Amount = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+
+export const Priority = z.number().int().min(-1_000_000).max(1_000_000);
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i;
+
+/** ISO 8601 date-time with a zone, or a date meaning midnight UTC; epoch ms, or undefined if invalid. */
+export function parseInstant(value: string): number | undefined {
+  const m = DATE_TIME.exec(value) ?? DATE.exec(value);
+  if (!m) return undefined;
+  const [year, month, day, hour = 0, minute = 0, second = 0] = m
+    .slice(1, 7)
+    .map((v) => Number(v ?? 0));
+  const daysInMonth = new Date(Date.UTC(year!, month!, 0)).getUTCDate();
+  if (month! < 1 || month! > 12 || day! < 1 || day! > daysInMonth) return undefined;
+  if (hour > 23 || minute > 59 || second > 59) return undefined;
+  const ms =
+    m.length > 4 && m[4] !== undefined ? Date.parse(value) : Date.UTC(year!, month! - 1, day!);
+  return Number.isFinite(ms) ? ms : undefined;
+}
+
+/** Accepts an ISO instant and yields epoch ms. */
+export const Instant = z
+  .string()
+  .transform((value, ctx) => {
+    const ms = parseInstant(value);
+    if (ms === undefined) {
+      ctx.addIssue({
+        code: "custom",
+        message: "must be an ISO 8601 date-time with zone, or a date",
+      });
+      return z.NEVER;
+    }
+    return ms;
+  })
+  .openapi({ type: "string", format: "date-time", example: "2025-01-01T00:00:00.000Z" });
+
+export const IsoTimestamp = z
+  .string()
+  .openapi({ format: "date-time", example: "2025-01-01T00:00:00.000Z" });
+
+export const iso = (ms: number) => new Date(ms).toISOString();
+export const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
+
+/** Bulk bodies: 1-1000 codes, duplicates counted once. */
+export const bulkCodes = (example: string[]) =>
+  z
+    .array(Code)
+    .min(1, "must name at least one code")
+    .max(1000, "must name at most 1000 codes")
+    .transform((codes) => [...new Set(codes)])
+    .openapi({ example });
+
+/** The validity window rule shared by pricelists, conditions and promotions. */
+export function checkWindow(
+  window: { validFrom?: number | null; validTo?: number | null },
+  ctx: z.RefinementCtx,
+): void {
+  if (window.validFrom != null && window.validTo != null && window.validFrom >= window.validTo) {
+    ctx.addIssue({ code: "custom", path: ["validTo"], message: "must be after validFrom" });
+  }
+}

@@ -1,0 +1,25 @@
+import type { SQLWrapper } from "drizzle-orm";
+
+export const OPERATORS = ["$eq", "$gt", "$gte", "$lt", "$lte", "$in", "$null", "$btw"] as const;
+export type Operator = (typeof OPERATORS)[number];
+export type Direction = "ASC" | "DESC";
+
+/** Text values are bound; the other types are validated and converted before they reach SQL. */
+export type FieldType = "number" | "text" | "boolean" | "datetime" | readonly string[];
+
+export interface FieldConfig {
+  column: SQLWrapper;
+  type: FieldType;
+  sortable?: boolean;
+  searchable?: boolean;
+  /** Allowed operators; `$not` must be listed to allow negation. `$eq` is implied. */
+  filter?: readonly (Operator | "$not")[];
+}
+
+export interface ListConfig {
+  /** Public field name -> column and capabilities. Must contain `id`. */
+  fields: Record<string, FieldConfig>;
+  /** Fields `select` may name (`id` is always returned). */
+  selectable?: readonly string[];
+  defaultSortBy?: readonly [string, Direction][];
+}

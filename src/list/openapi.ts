@@ -1,0 +1,136 @@
+import { z } from "@hono/zod-openapi";
+import type { ListConfig } from "./config";
+import { DEFAULT_LIMIT, MAX_LIMIT, MAX_SEARCH_LENGTH } from "./parse";
+
+type Parameter = {
+  name: string;
+  in: "query";
+  required: false;
+  description: string;
+  schema: Record<string, unknown>;
+  style?: "form";
+  explode?: boolean;
+  example?: unknown;
+};
+
+const list = (items: Record<string, unknown>) => ({ type: "array", items });
+
+/** The OpenAPI query parameters of a list endpoint, generated from the same config that parses them. */
+export function listParameters(config: ListConfig): Parameter[] {
+  const names = Object.keys(config.fields);
+  const sortable = names.filter((f) => config.fields[f]!.sortable);
+  const searchable = names.filter((f) => config.fields[f]!.searchable);
+  const [defaultField, defaultDir] = config.defaultSortBy?.[0] ?? ["id", "DESC"];
+  const params: Parameter[] = [
+    {
+      name: "page",
+      in: "query",
+      required: false,
+      description: "Page number, from 1. Anything that is not a whole number >= 1 falls back to 1.",
+      schema: { type: "integer", minimum: 1, default: 1 },
+    },
+    {
+      name: "limit",
+      in: "query",
+      required: false,
+      description: `Page size. Larger values are capped at ${MAX_LIMIT}; anything that is not a whole number >= 1 falls back to ${DEFAULT_LIMIT}.`,
+      schema: { type: "integer", minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT },
+    },
+    {
+      name: "sortBy",
+      in: "query",
+      required: false,
+      description: `Sort terms \`field:ASC|DESC\` (direction in any case), repeated or comma-joined; URL order is precedence. Sortable: ${sortable.join(", ")}. Text sorts case-insensitively; ties break on id.`,
+      schema: list({ type: "string", enum: sortable.flatMap((f) => [`${f}:ASC`, `${f}:DESC`]) }),
+      style: "form",
+      explode: true,
+      example: [`${defaultField}:${defaultDir}`],
+    },
+  ];
+  if (searchable.length) {
+    params.push(
+      {
+        name: "search",
+        in: "query",
+        required: false,
+        description: `Case-insensitive substring matched against ${searchable.join(", ")} (OR). \`%\`, \`_\` and \`\\\` match themselves.`,
+        schema: { type: "string", maxLength: MAX_SEARCH_LENGTH },
+      },
+      {
+        name: "searchBy",
+        in: "query",
+        required: false,
+        description: "Restricts the search to these fields (repeated or comma-joined).",
+        schema: list({ type: "string", enum: searchable }),
+        style: "form",
+        explode: true,
+      },
+    );
+  }
+  if (config.selectable?.length) {
+    params.push({
+      name: "select",
+      in: "query",
+      required: false,
+      description: `Comma-separated fields to return (id is always included): ${config.selectable.join(", ")}.`,
+      schema: { type: "string" },
+      example: config.selectable.slice(0, 2).join(","),
+    });
+  }
+  for (const [name, field] of Object.entries(config.fields)) {
+    if (!field.filter) continue;
+    const ops = ["$eq", ...field.filter.filter((o) => o !== "$eq")];
+    const type = Array.isArray(field.type) ? `one of ${field.type.join(", ")}` : field.type;
+    params.push({
+      name: `filter.${name}`,
+      in: "query",
+      required: false,
+      description:
+        `Filter on ${name} (${type}): \`[$not:][$op:]value\`, no operator meaning $eq. Allowed: ${ops.join(", ")}. ` +
+        "Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`.",
+      schema: list({ type: "string" }),
+      style: "form",
+      explode: true,
+      example: [
+        Array.isArray(field.type)
+          ? field.type[0]
+          : ops.includes("$gte")
+            ? "$gte:2025-01-01"
+            : "value",
+      ],
+    });
+  }
+  return params;
+}
+
+const SortTerm = z.tuple([z.string(), z.enum(["ASC", "DESC"])]);
+
+export const ListMetaSchema = z
+  .object({
+    itemsPerPage: z.number().int().openapi({ description: "The effective limit" }),
+    totalItems: z.number().int().openapi({ description: "Records matching filters and search" }),
+    currentPage: z.number().int().openapi({ description: "The requested page, even past the end" }),
+    totalPages: z.number().int().openapi({ description: "ceil(totalItems / itemsPerPage)" }),
+    sortBy: z
+      .array(SortTerm)
+      .openapi({ description: "The effective sort", example: [["id", "DESC"]] }),
+    search: z.string().optional(),
+    searchBy: z.array(z.string()).optional(),
+    select: z.array(z.string()).optional(),
+    filter: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional(),
+  })
+  .openapi("ListMeta");
+
+export const ListLinksSchema = z
+  .object({
+    first: z.string().optional(),
+    previous: z.string().optional(),
+    current: z.string(),
+    next: z.string().optional(),
+    last: z.string().optional(),
+  })
+  .openapi("ListLinks");
+
+/** `{ data, meta, links }` around an item schema. */
+export const listOf = <T extends z.ZodType>(item: T, name: string) =>
+  z.object({ data: z.array(item), meta: ListMetaSchema, links: ListLinksSchema }).openapi(name);

@@ -1,0 +1,68 @@
+import { createRoute } from "@hono/zod-openapi";
+import { CodeParams, errors, json, jsonBody } from "../../lib/openapi";
+import { productList } from "./products.repo";
+import {
+  ProductCreateSchema,
+  ProductListSchema,
+  ProductSchema,
+  ProductUpdateSchema,
+} from "./products.schemas";
+
+const tags = ["Products"];
+
+export const list = createRoute({
+  method: "get",
+  path: "/v1/api/product",
+  tags,
+  operationId: "listProducts",
+  summary: "List all products (paginated, searchable by code)",
+  middleware: [productList.middleware],
+  parameters: productList.parameters,
+  responses: { 200: json(ProductListSchema, "A page of products"), ...errors(400, 401) },
+});
+
+export const create = createRoute({
+  method: "post",
+  path: "/v1/api/product",
+  tags,
+  operationId: "createProduct",
+  summary: "Create a product",
+  request: { body: jsonBody(ProductCreateSchema) },
+  responses: {
+    201: json(ProductSchema, "The created product"),
+    ...errors(400, 401, 403, 409, 413, 415),
+  },
+});
+
+export const get = createRoute({
+  method: "get",
+  path: "/v1/api/product/{code}",
+  tags,
+  operationId: "getProduct",
+  summary: "Get a product by code",
+  request: { params: CodeParams },
+  responses: { 200: json(ProductSchema, "The product"), ...errors(400, 401, 404) },
+});
+
+export const update = createRoute({
+  method: "patch",
+  path: "/v1/api/product/{code}",
+  tags,
+  operationId: "updateProduct",
+  summary: "Update a product",
+  request: { params: CodeParams, body: jsonBody(ProductUpdateSchema) },
+  responses: {
+    200: json(ProductSchema, "The updated product"),
+    ...errors(400, 401, 403, 404, 409, 413, 415),
+  },
+});
+
+export const remove = createRoute({
+  method: "delete",
+  path: "/v1/api/product/{code}",
+  tags,
+  operationId: "deleteProduct",
+  summary: "Delete a product that no pricelist, condition or promotion uses",
+  request: { params: CodeParams },
+  responses: { 204: { description: "Deleted" }, ...errors(400, 401, 403, 404, 409) },
+});

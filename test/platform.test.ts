@@ -1,0 +1,108 @@
+import { exports } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { api, expectProblem, KEYS } from "./helpers";
+
+describe("authentication and roles", () => {
+  it("refuses a missing key with 401 problem+json", async () => {
+    const res = await api("GET", "/v1/api/product", { key: null });
+    const body = expectProblem(res, 401, "UNAUTHORIZED");
+    expect(body).toMatchObject({
+      status: 401,
+      title: "Unauthorized",
+      type: "urn:problem:pricing:unauthorized",
+    });
+    expect(body.detail).toContain("x-webhook-signature");
+  });
+
+  it("refuses an unknown key with 401", async () => {
+    expectProblem(await api("GET", "/v1/api/product", { key: "not-a-key" }), 401, "UNAUTHORIZED");
+  });
+
+  it("lets a read key read but not write (403)", async () => {
+    expect((await api("GET", "/v1/api/product", { key: KEYS.read })).status).toBe(200);
+    const res = await api("POST", "/v1/api/product", {
+      key: KEYS.read,
+      body: { code: "R-1", name: "x" },
+    });
+    expectProblem(res, 403, "FORBIDDEN");
+  });
+
+  it("keeps /health and /doc public", async () => {
+    const health = await api("GET", "/health", { key: null });
+    expect(health.status).toBe(200);
+    expect(health.body).toEqual({ status: "ok" });
+    expect((await api("GET", "/doc", { key: null })).status).toBe(200);
+  });
+});
+
+describe("error contract", () => {
+  it("answers unknown routes with 404 and known paths with another method with 405 + Allow", async () => {
+    expectProblem(await api("GET", "/v1/api/nothing-here"), 404, "NOT_FOUND");
+    const res = await api("PUT", "/v1/api/product");
+    expectProblem(res, 405, "METHOD_NOT_ALLOWED");
+    expect(res.headers.get("allow")).toBe("GET, POST");
+  });
+
+  it("answers malformed JSON with 400 and a wrong content type with 415", async () => {
+    const bad = await api("POST", "/v1/api/product", {
+      raw: "{not json",
+      headers: { "content-type": "application/json" },
+    });
+    expectProblem(bad, 400, "MALFORMED_JSON");
+    const text = await api("POST", "/v1/api/product", {
+      raw: "code=x",
+      headers: { "content-type": "text/plain" },
+    });
+    expectProblem(text, 415, "UNSUPPORTED_MEDIA_TYPE");
+  });
+
+  it("answers a body over 1 MiB with 413", async () => {
+    const res = await api("POST", "/v1/api/product", {
+      body: { code: "BIG", name: "x".repeat(1024 * 1024 + 10) },
+    });
+    expectProblem(res, 413, "PAYLOAD_TOO_LARGE");
+  });
+});
+
+describe("headers on every response", () => {
+  it("echoes x-request-id or makes one, and reports D1 round trips in Server-Timing", async () => {
+    const echoed = await api("GET", "/v1/api/product", { headers: { "x-request-id": "req-123" } });
+    expect(echoed.headers.get("x-request-id")).toBe("req-123");
+    // A list page and its count are one batch: one round trip.
+    expect(echoed.headers.get("server-timing")).toMatch(/^db;desc="1 query";dur=\d+(\.\d)?$/);
+
+    const made = await api("GET", "/health");
+    expect(made.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    expect(made.headers.get("server-timing")).toMatch(/^db;desc="0 queries"/);
+
+    const error = await api("GET", "/v1/api/product/NOPE", {
+      headers: { "x-request-id": "req-err" },
+    });
+    expect(expectProblem(error, 404, "NOT_FOUND").requestId).toBe("req-err");
+    expect(error.headers.get("x-request-id")).toBe("req-err");
+  });
+});
+
+describe("OpenAPI document", () => {
+  it("is OpenAPI 3.1 with the apiKey scheme and documented operations", async () => {
+    const res = await exports.default.fetch(new Request("http://pricing.test/doc"));
+    const doc = (await res.json()) as any;
+    expect(doc.openapi).toBe("3.1.0");
+    expect(doc.components.securitySchemes.apiKey).toEqual(
+      expect.objectContaining({ type: "apiKey", in: "header", name: "x-webhook-signature" }),
+    );
+    const list = doc.paths["/v1/api/product"].get;
+    expect(list.operationId).toBe("listProducts");
+    expect(list.parameters.map((p: any) => p.name)).toEqual([
+      "page",
+      "limit",
+      "sortBy",
+      "search",
+      "searchBy",
+      "select",
+    ]);
+    expect(Object.keys(list.responses)).toEqual(["200", "400", "401"]);
+    const get = doc.paths["/v1/api/product/{code}"].get;
+    expect(get.parameters[0]).toMatchObject({ name: "code", in: "path", required: true });
+  });
+});

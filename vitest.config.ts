@@ -1,0 +1,30 @@
+import { createHash } from "node:crypto";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
+import { defineConfig } from "vitest/config";
+
+/** The keys the tests send; the Worker only ever sees their SHA-256. */
+export const TEST_KEYS = { admin: "test-admin-key", read: "test-read-key" };
+const sha256 = (key: string) => createHash("sha256").update(key).digest("hex");
+
+export default defineConfig(async () => {
+  // The same migrations folder wrangler applies in dev and deploy.
+  const migrations = await readD1Migrations("drizzle");
+  return {
+    plugins: [
+      cloudflareTest({
+        main: "./src/index.ts",
+        wrangler: { configPath: "./wrangler.toml" },
+        miniflare: {
+          bindings: {
+            TEST_MIGRATIONS: migrations,
+            API_KEYS: `admin:${sha256(TEST_KEYS.admin)},read:${sha256(TEST_KEYS.read)}`,
+          },
+        },
+      }),
+    ],
+    test: {
+      setupFiles: ["./test/apply-migrations.ts"],
+      include: ["test/**/*.test.ts"],
+    },
+  };
+});
