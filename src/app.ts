@@ -4,7 +4,7 @@ import { requestContext } from "./lib/context";
 import { ApiError, onError } from "./lib/errors";
 import { notFoundHandler } from "./lib/not-found";
 import { createRouter } from "./lib/router";
-import { products } from "./resources/products";
+import { routers } from "./resources";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -26,7 +26,6 @@ app.use(
   }),
 );
 
-const routers = [products];
 for (const router of routers) app.route("/", router);
 
 app.openAPIRegistry.registerComponent("securitySchemes", "apiKey", {
