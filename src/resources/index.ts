@@ -1,4 +1,5 @@
+import { pricelists } from "./pricelists";
 import { products } from "./products";
 
 /** Every resource router, mounted at the root by app.ts. */
-export const routers = [products];
+export const routers = [products, pricelists];
