@@ -175,7 +175,7 @@ export function parseListQuery(entries: [string, string][], config: ListConfig):
     } else if ((dir !== "ASC" && dir !== "DESC") || extra !== undefined) {
       issues.push({
         path: "query.sortBy",
-        message: `${JSON.stringify(term)} must be field:ASC or field:DESC`,
+        message: `${JSON.stringify(term)} must be field:ASC or field:DESC; sortable fields: ${sortable.join(", ")}`,
       });
     } else if (!sortBy.some(([f]) => f === field)) {
       sortBy.push([field, dir]);
@@ -187,14 +187,16 @@ export function parseListQuery(entries: [string, string][], config: ListConfig):
   const searchValue = all("search")[0];
   const search = searchValue ? searchValue : undefined;
   const searchByInput = splitList(all("searchBy"));
-  const searchByGiven = all("searchBy").length > 0;
+  // An empty searchBy is absent, like an empty search.
+  const searchByGiven = searchByInput.length > 0;
   if (searchable.length === 0) {
     if (search !== undefined)
       issues.push({ path: "query.search", message: "this endpoint is not searchable" });
     if (searchByGiven)
       issues.push({ path: "query.searchBy", message: "this endpoint is not searchable" });
   } else {
-    if (search !== undefined && search.length > MAX_SEARCH_LENGTH) {
+    // Characters, not UTF-16 units: 100 emoji are 100 characters.
+    if (search !== undefined && [...search].length > MAX_SEARCH_LENGTH) {
       issues.push({
         path: "query.search",
         message: `must be at most ${MAX_SEARCH_LENGTH} characters`,
@@ -244,11 +246,12 @@ export function parseListQuery(entries: [string, string][], config: ListConfig):
   }
   const bound = filters
     .filter((f) => config.fields[f.field]!.type === "text")
-    .reduce((n, f) => n + f.values.length, 0);
+    // A text $in list travels as one JSON parameter.
+    .reduce((n, f) => n + (f.op === "$in" ? 1 : f.values.length), 0);
   if (bound > MAX_BOUND_FILTER_VALUES) {
     issues.push({
       path: "query.filter",
-      message: `at most ${MAX_BOUND_FILTER_VALUES} distinct text filter values per request`,
+      message: `at most ${MAX_BOUND_FILTER_VALUES} distinct text filter values per request (an $in list counts once)`,
     });
   }
 
