@@ -1,0 +1,72 @@
+import { createRoute } from "@hono/zod-openapi";
+import { CodeParams, errors, json, jsonBody } from "../../lib/openapi";
+import { channelList } from "./channels.repo";
+import {
+  ChannelCreateSchema,
+  ChannelListSchema,
+  ChannelSchema,
+  ChannelUpdateSchema,
+} from "./channels.schemas";
+
+const tags = ["Channels"];
+
+export const list = createRoute({
+  method: "get",
+  path: "/v1/api/channel",
+  tags,
+  operationId: "listChannels",
+  summary: "Find all channels",
+  middleware: [channelList.middleware],
+  parameters: channelList.parameters,
+  responses: { 200: json(ChannelListSchema, "A page of channels"), ...errors(400, 401) },
+});
+
+export const create = createRoute({
+  method: "post",
+  path: "/v1/api/channel",
+  tags,
+  operationId: "createChannel",
+  summary: "Create a channel",
+  request: { body: jsonBody(ChannelCreateSchema) },
+  responses: {
+    201: json(ChannelSchema, "The created channel"),
+    ...errors(400, 401, 403, 409, 413, 415),
+  },
+});
+
+export const get = createRoute({
+  method: "get",
+  path: "/v1/api/channel/{code}",
+  tags,
+  operationId: "getChannel",
+  summary: "Get a channel by code",
+  request: { params: CodeParams },
+  responses: { 200: json(ChannelSchema, "The channel"), ...errors(400, 401, 404) },
+});
+
+export const update = createRoute({
+  method: "patch",
+  path: "/v1/api/channel/{code}",
+  tags,
+  operationId: "updateChannel",
+  summary: "Update a channel",
+  description: "Changes any of code, name and isActive. A new code that is already taken → 409.",
+  request: { params: CodeParams, body: jsonBody(ChannelUpdateSchema) },
+  responses: {
+    200: json(ChannelSchema, "The updated channel"),
+    ...errors(400, 401, 403, 404, 409, 413, 415),
+  },
+});
+
+export const remove = createRoute({
+  method: "delete",
+  path: "/v1/api/channel/{code}",
+  tags,
+  operationId: "deleteChannel",
+  summary: "Delete a channel",
+  description:
+    "Its customer and customer-group memberships and pricelist assignments go with it. " +
+    "A channel named by a trade condition or promotion cannot be deleted (409).",
+  request: { params: CodeParams },
+  responses: { 204: { description: "Deleted" }, ...errors(400, 401, 403, 404, 409) },
+});

@@ -1,0 +1,9 @@
+import { createRouter } from "../../lib/router";
+import * as handlers from "./customer-groups.handlers";
+import * as routes from "./customer-groups.routes";
+
+export const customerGroups = createRouter()
+  .openapi(routes.list, handlers.list)
+  .openapi(routes.create, handlers.create)
+  .openapi(routes.get, handlers.get)
+  .openapi(routes.update, handlers.update);

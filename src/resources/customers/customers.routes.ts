@@ -1,0 +1,84 @@
+import { createRoute } from "@hono/zod-openapi";
+import { CodeParams, errors, json, jsonBody } from "../../lib/openapi";
+import { customerList } from "./customers.repo";
+import {
+  CustomerCreateSchema,
+  CustomerDetailSchema,
+  CustomerListSchema,
+  CustomerSchema,
+  CustomerUpdateSchema,
+} from "./customers.schemas";
+
+const tags = ["Customers"];
+
+export const list = createRoute({
+  method: "get",
+  path: "/v1/api/customer",
+  tags,
+  operationId: "listCustomers",
+  summary: "List customers",
+  middleware: [customerList.middleware],
+  parameters: customerList.parameters,
+  responses: { 200: json(CustomerListSchema, "A page of customers"), ...errors(400, 401) },
+});
+
+export const create = createRoute({
+  method: "post",
+  path: "/v1/api/customer",
+  tags,
+  operationId: "createCustomer",
+  summary: "Create a customer",
+  description:
+    "Optionally puts the customer into customer groups and channels. Unknown codes → 400 naming them; nothing is written.",
+  request: { body: jsonBody(CustomerCreateSchema) },
+  responses: {
+    201: json(CustomerSchema, "The created customer"),
+    ...errors(400, 401, 403, 409, 413, 415),
+  },
+});
+
+export const get = createRoute({
+  method: "get",
+  path: "/v1/api/customer/{code}",
+  tags,
+  operationId: "getCustomer",
+  summary: "Get a customer by code, with its pricelists and primary pricelist",
+  description:
+    "`pricelists` are the customer's own: the INDIVIDUAL ones it owns and the GENERAL ones assigned to it, " +
+    "INDIVIDUAL first, then priority descending, then id. `primaryPricelist` is the first of them that is " +
+    "ACTIVE and valid now (validFrom null or past, validTo null or future), or null.",
+  request: { params: CodeParams },
+  responses: {
+    200: json(CustomerDetailSchema, "The customer with its pricelists"),
+    ...errors(400, 401, 404),
+  },
+});
+
+export const update = createRoute({
+  method: "patch",
+  path: "/v1/api/customer/{code}",
+  tags,
+  operationId: "updateCustomer",
+  summary: "Update a customer",
+  description:
+    "Changes any of code and name; `customerGroupCodes` and `channelCodes`, when given, replace the memberships. " +
+    "Atomic: unknown codes → 400 and nothing is written; a new code already taken → 409.",
+  request: { params: CodeParams, body: jsonBody(CustomerUpdateSchema) },
+  responses: {
+    200: json(CustomerSchema, "The updated customer"),
+    ...errors(400, 401, 403, 404, 409, 413, 415),
+  },
+});
+
+export const remove = createRoute({
+  method: "delete",
+  path: "/v1/api/customer/{code}",
+  tags,
+  operationId: "deleteCustomer",
+  summary: "Delete a customer",
+  description:
+    "Its group and channel memberships, pricelist and trade condition assignments, and its own " +
+    "INDIVIDUAL pricelists (with their prices) are deleted with it.",
+  request: { params: CodeParams },
+  responses: { 204: { description: "Deleted" }, ...errors(400, 401, 403, 404) },
+});

@@ -1,0 +1,10 @@
+import { createRouter } from "../../lib/router";
+import * as handlers from "./customers.handlers";
+import * as routes from "./customers.routes";
+
+export const customers = createRouter()
+  .openapi(routes.list, handlers.list)
+  .openapi(routes.create, handlers.create)
+  .openapi(routes.get, handlers.get)
+  .openapi(routes.update, handlers.update)
+  .openapi(routes.remove, handlers.remove);
