@@ -106,3 +106,40 @@ describe("OpenAPI document", () => {
     expect(get.parameters[0]).toMatchObject({ name: "code", in: "path", required: true });
   });
 });
+
+describe("failure modes", () => {
+  it("fails closed when API_KEYS is unset or empty", async () => {
+    const { env } = await import("cloudflare:workers");
+    const { app } = await import("../src/app");
+    for (const API_KEYS of ["", undefined, "admin:not-a-hash"]) {
+      const res = await app.fetch(
+        new Request("http://pricing.test/v1/api/product", {
+          headers: { "x-webhook-signature": KEYS.admin },
+        }),
+        { ...env, API_KEYS },
+      );
+      expect(res.status).toBe(401);
+      expect(((await res.json()) as any).code).toBe("UNAUTHORIZED");
+    }
+  });
+
+  it("turns an unexpected error into a generic 500 without leaking the cause", async () => {
+    const { Hono } = await import("hono");
+    const { onError } = await import("../src/lib/errors");
+    const app = new Hono();
+    app.onError(onError);
+    app.get("/boom", () => {
+      throw new Error("D1_ERROR: no such table: secret_table at /src/x.ts:1");
+    });
+    const res = await app.fetch(new Request("http://pricing.test/boom"));
+    expect(res.status).toBe(500);
+    expect(res.headers.get("content-type")).toBe("application/problem+json");
+    const text = await res.text();
+    expect(JSON.parse(text)).toMatchObject({
+      status: 500,
+      code: "INTERNAL_ERROR",
+      title: "Internal Server Error",
+    });
+    expect(text).not.toMatch(/D1_ERROR|secret_table|\.ts/);
+  });
+});
