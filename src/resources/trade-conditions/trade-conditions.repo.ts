@@ -1,0 +1,317 @@
+import { and, count, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import {
+  channels,
+  customerGroups,
+  products,
+  tradeConditionChannels,
+  tradeConditionProducts,
+  tradeConditions,
+  tradeConditionScales,
+} from "../../db/schema";
+import { isForeignKeyViolation, type Db } from "../../lib/db";
+import { conflict, invalid, type FieldIssue } from "../../lib/errors";
+import { iso, isoOrNull } from "../../lib/schemas";
+import { assertTransition } from "../../lib/status";
+import { defineList, type ListRequest } from "../../list";
+import {
+  tradeConditionIssues,
+  type Scale,
+  type TradeConditionCreate,
+  type TradeConditionTerms,
+  type TradeConditionUpdate,
+} from "./trade-conditions.schemas";
+
+// ---------------------------------------------------------------------------------------------
+// Code resolution, shared with promotions: one statement per code table, all in one round trip.
+
+type CodeTable = typeof products | typeof channels | typeof customerGroups;
+
+/** `select id, code` of the given codes; the list travels as one JSON parameter. */
+export const codeLookup = (db: Db, table: CodeTable, codes: readonly string[]) =>
+  db
+    .select({ id: table.id, code: table.code })
+    .from(table)
+    .where(sql`${table.code} in (select value from json_each(${JSON.stringify(codes)}))`);
+
+/** The ids of the found codes, or an issue naming the unknown ones. */
+export function resolveCodes(
+  path: string,
+  noun: string,
+  codes: readonly string[],
+  found: { id: number; code: string }[],
+  issues: FieldIssue[],
+): number[] {
+  const known = new Set(found.map((row) => row.code));
+  const unknown = codes.filter((code) => !known.has(code));
+  if (unknown.length)
+    issues.push({ path, message: `unknown ${noun} codes: ${unknown.join(", ")}` });
+  return found.map((row) => row.id);
+}
+
+/** JSON text from json_group_array, as a sorted list. */
+export const codesFrom = (json: string) => (JSON.parse(json) as string[]).sort();
+
+export type Batch = [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
+
+// ---------------------------------------------------------------------------------------------
+
+// Correlated subqueries so a record and its links come back in one statement (list pages stay
+// one round trip). Raw SQL with aliases: the outer row is always `trade_conditions`.
+const linkedCodes = (link: string, fk: string, target: string) =>
+  sql.raw(
+    `(select json_group_array(t.code) from ${link} l join ${target} t on t.id = l.${fk}` +
+      ` where l.trade_condition_id = trade_conditions.id)`,
+  );
+
+const fullRecord = {
+  ...getTableColumns(tradeConditions),
+  productCodes: sql<string>`${linkedCodes("trade_condition_products", "product_id", "products")}`,
+  channelCodes: sql<string>`${linkedCodes("trade_condition_channels", "channel_id", "channels")}`,
+  scales: sql<string>`(select json_group_array(json_object('minQuantity', s.min_quantity, 'value', s.value)) from trade_condition_scales s where s.trade_condition_id = trade_conditions.id)`,
+};
+
+const selectFull = (db: Db) => db.select(fullRecord).from(tradeConditions);
+
+type TradeConditionRow = typeof tradeConditions.$inferSelect & {
+  productCodes: string;
+  channelCodes: string;
+  scales: string;
+};
+
+const scalesFrom = (json: string) =>
+  (JSON.parse(json) as Scale[]).sort((a, b) => a.minQuantity - b.minQuantity);
+
+export const toTradeCondition = (row: TradeConditionRow) => ({
+  id: row.id,
+  name: row.name,
+  scope: row.scope,
+  status: row.status,
+  type: row.type,
+  discountType: row.discountType,
+  value: row.value,
+  currency: row.currency,
+  validFrom: isoOrNull(row.validFrom),
+  validTo: isoOrNull(row.validTo),
+  priority: row.priority,
+  stackable: row.stackable,
+  productCodes: codesFrom(row.productCodes),
+  channelCodes: codesFrom(row.channelCodes),
+  scales: scalesFrom(row.scales),
+  createdAt: iso(row.createdAt),
+  updatedAt: iso(row.updatedAt),
+});
+
+export const tradeConditionList = defineList({
+  fields: {
+    id: { column: tradeConditions.id, type: "number", sortable: true },
+    name: { column: tradeConditions.name, type: "text", sortable: true, searchable: true },
+    scope: { column: tradeConditions.scope, type: tradeConditions.scope.enumValues, filter: [] },
+    status: { column: tradeConditions.status, type: tradeConditions.status.enumValues, filter: [] },
+    validFrom: { column: tradeConditions.validFrom, type: "datetime", filter: ["$gte", "$lte"] },
+    validTo: { column: tradeConditions.validTo, type: "datetime", filter: ["$gte", "$lte"] },
+    discountType: {
+      column: tradeConditions.discountType,
+      type: tradeConditions.discountType.enumValues,
+      filter: [],
+    },
+    type: { column: tradeConditions.type, type: tradeConditions.type.enumValues, filter: [] },
+  },
+});
+
+/** Conditions that apply in the channel: no channel list (= all) or one that names it. */
+const appliesIn = (channelCode: string) => sql`(
+  not exists (select 1 from trade_condition_channels l where l.trade_condition_id = trade_conditions.id)
+  or exists (select 1 from trade_condition_channels l join channels c on c.id = l.channel_id
+             where l.trade_condition_id = trade_conditions.id and c.code = ${channelCode}))`;
+
+/**
+ * A page with its links and count in one round trip; with a channel, its existence check rides in
+ * the same batch. `undefined` when the channel does not exist.
+ */
+export async function listTradeConditions(db: Db, list: ListRequest, channelCode?: string) {
+  const where = channelCode === undefined ? list.where : and(list.where, appliesIn(channelCode));
+  const statements: Batch = [
+    selectFull(db)
+      .where(where)
+      .orderBy(...list.orderBy)
+      .limit(list.limit)
+      .offset(list.offset),
+    db.select({ n: count() }).from(tradeConditions).where(where),
+  ];
+  if (channelCode !== undefined) statements.push(codeLookup(db, channels, [channelCode]));
+  const [rows, counted, channel] = (await db.batch(statements)) as [
+    TradeConditionRow[],
+    { n: number }[],
+    unknown[] | undefined,
+  ];
+  if (channel?.length === 0) return undefined;
+  return { rows, total: counted[0]?.n ?? 0 };
+}
+
+export const findTradeCondition = (db: Db, id: number) =>
+  selectFull(db).where(eq(tradeConditions.id, id)).get();
+
+/** Inserts of the links and scales of condition `id` (an SQL expression inside the batch). */
+function linkInserts(
+  db: Db,
+  id: SQL,
+  links: { productIds?: number[]; channelIds?: number[]; scales?: Scale[] },
+): BatchItem<"sqlite">[] {
+  const out: BatchItem<"sqlite">[] = [];
+  if (links.productIds?.length) {
+    out.push(
+      db
+        .insert(tradeConditionProducts)
+        .select(sql`select ${id}, value from json_each(${JSON.stringify(links.productIds)})`),
+    );
+  }
+  if (links.channelIds?.length) {
+    out.push(
+      db
+        .insert(tradeConditionChannels)
+        .select(sql`select ${id}, value from json_each(${JSON.stringify(links.channelIds)})`),
+    );
+  }
+  if (links.scales?.length) {
+    out.push(
+      db
+        .insert(tradeConditionScales)
+        .select(
+          sql`select ${id}, json_extract(value, '$.minQuantity'), json_extract(value, '$.value') from json_each(${JSON.stringify(links.scales)})`,
+        ),
+    );
+  }
+  return out;
+}
+
+/** Runs a write batch whose last statement reads the full record back. */
+async function writeAndRead(db: Db, statements: Batch): Promise<TradeConditionRow> {
+  try {
+    const results = (await db.batch(statements)) as unknown[];
+    return (results[results.length - 1] as TradeConditionRow[])[0]!;
+  } catch (err) {
+    // A product or channel deleted between the read that resolved it and this batch.
+    if (!isForeignKeyViolation(err)) throw err;
+    throw conflict("a named product or channel was deleted meanwhile; nothing was written");
+  }
+}
+
+/** One read resolves the codes (skipped when none are named), one batch writes everything. */
+export async function createTradeCondition(db: Db, input: TradeConditionCreate) {
+  const discountType = input.discountType ?? (input.type === "NET_PRICE" ? "ABSOLUTE" : undefined);
+  const terms: TradeConditionTerms = {
+    ...input,
+    discountType,
+    currency: input.currency ?? null,
+    validFrom: input.validFrom ?? null,
+    validTo: input.validTo ?? null,
+  };
+  const issues = tradeConditionIssues(terms);
+  let productIds: number[] = [];
+  let channelIds: number[] = [];
+  if (input.productCodes.length || input.channelCodes.length) {
+    const [foundProducts, foundChannels] = await db.batch([
+      codeLookup(db, products, input.productCodes),
+      codeLookup(db, channels, input.channelCodes),
+    ]);
+    productIds = resolveCodes(
+      "body.productCodes",
+      "product",
+      input.productCodes,
+      foundProducts,
+      issues,
+    );
+    channelIds = resolveCodes(
+      "body.channelCodes",
+      "channel",
+      input.channelCodes,
+      foundChannels,
+      issues,
+    );
+  }
+  if (issues.length || !discountType) throw invalid(issues);
+
+  // A D1 batch is one serialized transaction, so the newest id is the row inserted just before.
+  const newId = sql`(select max(id) from trade_conditions)`;
+  return writeAndRead(db, [
+    db.insert(tradeConditions).values({
+      name: input.name,
+      scope: input.scope,
+      status: input.status,
+      type: input.type,
+      discountType,
+      value: input.value,
+      currency: terms.currency,
+      validFrom: terms.validFrom,
+      validTo: terms.validTo,
+      priority: input.priority,
+      stackable: input.stackable,
+    }),
+    ...linkInserts(db, newId, { productIds, channelIds, scales: input.scales }),
+    selectFull(db).where(eq(tradeConditions.id, newId)),
+  ]);
+}
+
+/**
+ * One read loads the record and resolves the named codes; the merged record is checked with the
+ * create rules; one batch writes. `undefined` when the condition does not exist.
+ */
+export async function updateTradeCondition(db: Db, id: number, input: TradeConditionUpdate) {
+  const [[current], foundProducts, foundChannels] = await db.batch([
+    selectFull(db).where(eq(tradeConditions.id, id)),
+    codeLookup(db, products, input.productCodes ?? []),
+    codeLookup(db, channels, input.channelCodes ?? []),
+  ]);
+  if (!current) return undefined;
+  if (current.status === "ARCHIVED") {
+    throw conflict(`trade condition ${id} is ARCHIVED and can no longer be edited`);
+  }
+  if (input.status) assertTransition(`trade condition ${id}`, current.status, input.status);
+
+  const patch = Object.fromEntries(
+    Object.entries(input).filter(([, value]) => value !== undefined),
+  ) as TradeConditionUpdate;
+  const merged = {
+    ...current,
+    channelCodes: codesFrom(current.channelCodes),
+    scales: scalesFrom(current.scales),
+    ...patch,
+  };
+  const issues = tradeConditionIssues(merged);
+  const productIds = input.productCodes
+    ? resolveCodes("body.productCodes", "product", input.productCodes, foundProducts, issues)
+    : undefined;
+  const channelIds = input.channelCodes
+    ? resolveCodes("body.channelCodes", "channel", input.channelCodes, foundChannels, issues)
+    : undefined;
+  if (issues.length) throw invalid(issues);
+  if (Object.keys(patch).length === 0) return current;
+
+  const { productCodes, channelCodes, scales, ...fields } = patch;
+  const replaced: BatchItem<"sqlite">[] = [];
+  if (productCodes) {
+    replaced.push(
+      db.delete(tradeConditionProducts).where(eq(tradeConditionProducts.tradeConditionId, id)),
+    );
+  }
+  if (channelCodes) {
+    replaced.push(
+      db.delete(tradeConditionChannels).where(eq(tradeConditionChannels.tradeConditionId, id)),
+    );
+  }
+  if (scales) {
+    replaced.push(
+      db.delete(tradeConditionScales).where(eq(tradeConditionScales.tradeConditionId, id)),
+    );
+  }
+  return writeAndRead(db, [
+    db
+      .update(tradeConditions)
+      .set({ ...fields, updatedAt: Date.now() })
+      .where(eq(tradeConditions.id, id)),
+    ...replaced,
+    ...linkInserts(db, sql`${id}`, { productIds, channelIds, scales }),
+    selectFull(db).where(eq(tradeConditions.id, id)),
+  ]);
+}

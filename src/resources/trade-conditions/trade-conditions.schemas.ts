@@ -1,0 +1,213 @@
+import { z } from "@hono/zod-openapi";
+import type { FieldIssue } from "../../lib/errors";
+import { listOf } from "../../list";
+import { Code, Currency, Instant, IsoTimestamp, Name, Priority, Status } from "../../lib/schemas";
+
+export const DISCOUNT_TYPES = ["PERCENTAGE", "ABSOLUTE"] as const;
+export const TRADE_CONDITION_SCOPES = ["GLOBAL", "CHANNEL", "CUSTOMER_GROUP", "CUSTOMER"] as const;
+export const TRADE_CONDITION_TYPES = ["DISCOUNT", "SURCHARGE", "NET_PRICE"] as const;
+
+export type DiscountType = (typeof DISCOUNT_TYPES)[number];
+
+export const DiscountTypeSchema = z.enum(DISCOUNT_TYPES).openapi("DiscountType", {
+  description:
+    "PERCENTAGE: value in basis points 1-10000, no currency. ABSOLUTE: value in minor units >= 0, currency required.",
+});
+
+export const TradeConditionScopeSchema = z
+  .enum(TRADE_CONDITION_SCOPES)
+  .openapi("TradeConditionScope", {
+    description: "Whom the condition targets",
+  });
+
+export const TradeConditionTypeSchema = z
+  .enum(TRADE_CONDITION_TYPES)
+  .openapi("TradeConditionType", {
+    description: "NET_PRICE replaces the unit price and is always ABSOLUTE",
+  });
+
+/** Basis points for PERCENTAGE, minor units for ABSOLUTE; the range depends on discountType. */
+export const DiscountValue = z.number().int().openapi({
+  description: "Basis points (1-10000) for PERCENTAGE, minor units (>= 0) for ABSOLUTE",
+  example: 500,
+});
+
+/** Code lists of a create/update body: 0-1000 codes, duplicates counted once, unknown ones refused. */
+export const codeList = (example: string[]) =>
+  z
+    .array(Code)
+    .max(1000, "must name at most 1000 codes")
+    .transform((codes) => [...new Set(codes)])
+    .openapi({ example });
+
+/** Only these two statuses may be chosen on create; the rest are reached by transitions. */
+export const CreateStatus = z.enum(["DRAFT", "ACTIVE"]).openapi({ example: "DRAFT" });
+
+const ScaleSchema = z
+  .strictObject({
+    minQuantity: z.number().int().min(1).openapi({ example: 10 }),
+    value: DiscountValue.openapi({ example: 700 }),
+  })
+  .openapi("TradeConditionScale");
+
+export type Scale = z.infer<typeof ScaleSchema>;
+
+const Scales = z.array(ScaleSchema).max(100, "must have at most 100 rows").openapi({
+  description:
+    "Quantity scales: from minQuantity on, value replaces the base value. Distinct minQuantity; values of the discountType.",
+});
+
+export const TradeConditionSchema = z
+  .object({
+    id: z.number().int().openapi({ example: 7 }),
+    name: z.string().openapi({ example: "Wholesale 5 %" }),
+    scope: TradeConditionScopeSchema,
+    status: Status,
+    type: TradeConditionTypeSchema,
+    discountType: DiscountTypeSchema,
+    value: DiscountValue,
+    currency: z.string().nullable().openapi({ example: null }),
+    validFrom: IsoTimestamp.nullable(),
+    validTo: IsoTimestamp.nullable(),
+    priority: z.number().int().openapi({ example: 0 }),
+    stackable: z.boolean(),
+    productCodes: z.array(z.string()).openapi({ description: "Empty = all products" }),
+    channelCodes: z.array(z.string()).openapi({ description: "Empty = all channels" }),
+    scales: z.array(ScaleSchema).openapi({ description: "Sorted by minQuantity" }),
+    createdAt: IsoTimestamp,
+    updatedAt: IsoTimestamp,
+  })
+  .openapi("TradeCondition");
+
+export const TradeConditionCreateSchema = z
+  .strictObject({
+    name: Name.openapi({ example: "Wholesale 5 %" }),
+    scope: TradeConditionScopeSchema,
+    type: TradeConditionTypeSchema,
+    discountType: DiscountTypeSchema.optional().openapi({
+      description: "Required, except for NET_PRICE, which is always ABSOLUTE (the default)",
+    }),
+    value: DiscountValue,
+    currency: Currency.nullable().optional(),
+    status: CreateStatus.default("DRAFT"),
+    validFrom: Instant.nullable().optional(),
+    validTo: Instant.nullable().optional(),
+    priority: Priority.default(0),
+    stackable: z.boolean().default(false),
+    productCodes: codeList(["P-A"]).default([]),
+    channelCodes: codeList(["WEB-DE"]).default([]),
+    scales: Scales.default([]),
+  })
+  .openapi("TradeConditionCreate");
+
+export const TradeConditionUpdateSchema = z
+  .strictObject({
+    name: Name.optional(),
+    scope: TradeConditionScopeSchema.optional(),
+    type: TradeConditionTypeSchema.optional(),
+    discountType: DiscountTypeSchema.optional(),
+    value: DiscountValue.optional(),
+    currency: Currency.nullable().optional(),
+    status: Status.optional(),
+    validFrom: Instant.nullable().optional(),
+    validTo: Instant.nullable().optional(),
+    priority: Priority.optional(),
+    stackable: z.boolean().optional(),
+    productCodes: codeList(["P-A"]).optional().openapi({ description: "Replaces the list" }),
+    channelCodes: codeList(["WEB-DE"]).optional().openapi({ description: "Replaces the list" }),
+    scales: Scales.optional().openapi({ description: "Replaces the scales" }),
+  })
+  .openapi("TradeConditionUpdate", {
+    description:
+      "Any subset of the create fields. The merged record is validated with the create rules; ARCHIVED records cannot be edited.",
+  });
+
+export const TradeConditionListSchema = listOf(TradeConditionSchema, "TradeConditionList");
+
+export const TradeConditionHeaders = z.object({
+  "x-channel": Code.optional().openapi({
+    param: { name: "x-channel", in: "header", required: false },
+    description:
+      "Channel code: only conditions that apply in that channel (channelCodes empty or containing it). Unknown channel: 404.",
+  }),
+});
+
+export type TradeConditionCreate = z.infer<typeof TradeConditionCreateSchema>;
+export type TradeConditionUpdate = z.infer<typeof TradeConditionUpdateSchema>;
+
+/** The fields the cross-field rules look at, instants as epoch ms. */
+export interface DiscountTerms {
+  discountType: DiscountType | undefined;
+  value: number;
+  currency: string | null;
+  validFrom: number | null;
+  validTo: number | null;
+}
+
+export interface TradeConditionTerms extends DiscountTerms {
+  scope: (typeof TRADE_CONDITION_SCOPES)[number];
+  type: (typeof TRADE_CONDITION_TYPES)[number];
+  channelCodes: string[];
+  scales: Scale[];
+}
+
+function valueIssues(discountType: DiscountType, value: number, path: string): FieldIssue[] {
+  if (discountType === "PERCENTAGE" && (value < 1 || value > 10_000)) {
+    return [{ path, message: "must be 1-10000 basis points for a PERCENTAGE value" }];
+  }
+  if (discountType === "ABSOLUTE" && value < 0) {
+    return [{ path, message: "must be >= 0 minor units for an ABSOLUTE value" }];
+  }
+  return [];
+}
+
+/**
+ * The rules shared by trade conditions and promotions (api.md "Validation rules"), applied to the
+ * whole record: on create to the body, on update to the body merged over the stored record.
+ */
+export function discountIssues(t: DiscountTerms): FieldIssue[] {
+  const issues: FieldIssue[] = [];
+  if (t.discountType) issues.push(...valueIssues(t.discountType, t.value, "body.value"));
+  if (t.discountType === "ABSOLUTE" && t.currency === null) {
+    issues.push({ path: "body.currency", message: "is required for ABSOLUTE values" });
+  }
+  if (t.discountType === "PERCENTAGE" && t.currency !== null) {
+    issues.push({ path: "body.currency", message: "must be absent or null for PERCENTAGE values" });
+  }
+  if (t.validFrom !== null && t.validTo !== null && t.validFrom >= t.validTo) {
+    issues.push({ path: "body.validTo", message: "must be after validFrom" });
+  }
+  return issues;
+}
+
+export function tradeConditionIssues(t: TradeConditionTerms): FieldIssue[] {
+  const issues: FieldIssue[] = [];
+  if (t.type === "NET_PRICE" && t.discountType === "PERCENTAGE") {
+    issues.push({
+      path: "body.discountType",
+      message: "must be ABSOLUTE for a NET_PRICE condition (its value is the net unit price)",
+    });
+  } else if (t.discountType === undefined) {
+    issues.push({ path: "body.discountType", message: "is required unless type is NET_PRICE" });
+  }
+  issues.push(...discountIssues(t));
+  if (t.scope === "CHANNEL" && t.channelCodes.length === 0) {
+    issues.push({
+      path: "body.channelCodes",
+      message: "must name at least one channel for a CHANNEL-scope condition",
+    });
+  }
+  const seen = new Set<number>();
+  t.scales.forEach((row, i) => {
+    if (seen.has(row.minQuantity)) {
+      issues.push({
+        path: `body.scales.${i}.minQuantity`,
+        message: `repeats minQuantity ${row.minQuantity}`,
+      });
+    }
+    seen.add(row.minQuantity);
+    if (t.discountType)
+      issues.push(...valueIssues(t.discountType, row.value, `body.scales.${i}.value`));
+  });
+  return issues;
+}
