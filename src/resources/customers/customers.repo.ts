@@ -1,6 +1,23 @@
-import { asc, count, desc, eq, getTableColumns, or, sql, type SQL } from "drizzle-orm";
+import {
+  asc,
+  count,
+  desc,
+  eq,
+  getTableColumns,
+  or,
+  sql,
+  type SQL,
+  type SQLWrapper,
+} from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { customers, pricelists } from "../../db/schema";
+import {
+  channelCustomers,
+  channels,
+  customerGroupMembers,
+  customerGroups,
+  customers,
+  pricelists,
+} from "../../db/schema";
 import { defineList, readPage, type ListRequest } from "../../list";
 import { isUniqueViolation, type Db } from "../../lib/db";
 import { conflict, invalid, type FieldIssue } from "../../lib/errors";
@@ -147,7 +164,10 @@ async function checkCodes(
   return { id: row.id, issues };
 }
 
-/** Membership rows for the customer matched by `customer` (a condition on alias c). */
+const inJson = (column: SQLWrapper, codes: string[]) =>
+  sql`${column} in (select value from json_each(${JSON.stringify(codes)}))`;
+
+/** Membership rows (INSERT … SELECT) for the customer matched by `customer`. */
 function addMemberships(
   db: Db,
   customer: SQL,
@@ -156,16 +176,28 @@ function addMemberships(
   const items: BatchItem<"sqlite">[] = [];
   if (input.customerGroupCodes?.length) {
     items.push(
-      db.run(sql`insert into customer_group_members (customer_group_id, customer_id)
-        select g.id, c.id from customer_groups g join customers c on ${customer}
-        where g.code in (select value from json_each(${JSON.stringify(input.customerGroupCodes)}))`),
+      db
+        .insert(customerGroupMembers)
+        .select(
+          db
+            .select({ customerGroupId: customerGroups.id, customerId: customers.id })
+            .from(customerGroups)
+            .innerJoin(customers, customer)
+            .where(inJson(customerGroups.code, input.customerGroupCodes)),
+        ),
     );
   }
   if (input.channelCodes?.length) {
     items.push(
-      db.run(sql`insert into channel_customers (channel_id, customer_id)
-        select ch.id, c.id from channels ch join customers c on ${customer}
-        where ch.code in (select value from json_each(${JSON.stringify(input.channelCodes)}))`),
+      db
+        .insert(channelCustomers)
+        .select(
+          db
+            .select({ channelId: channels.id, customerId: customers.id })
+            .from(channels)
+            .innerJoin(customers, customer)
+            .where(inJson(channels.code, input.channelCodes)),
+        ),
     );
   }
   return items;
@@ -184,7 +216,7 @@ export async function createCustomer(db: Db, input: CustomerCreate): Promise<Cus
   }
   const items: BatchItem<"sqlite">[] = [
     db.insert(customers).values(fields),
-    ...addMemberships(db, sql`c.code = ${input.code}`, { customerGroupCodes, channelCodes }),
+    ...addMemberships(db, eq(customers.code, input.code), { customerGroupCodes, channelCodes }),
     selectCustomer(db, eq(customers.code, input.code)),
   ];
   try {
@@ -223,11 +255,11 @@ export async function updateCustomer(
       db.update(customers).set(set).where(eq(customers.id, id)),
     ];
     if (customerGroupCodes !== undefined)
-      items.push(db.run(sql`delete from customer_group_members where customer_id = ${id}`));
+      items.push(db.delete(customerGroupMembers).where(eq(customerGroupMembers.customerId, id)));
     if (channelCodes !== undefined)
-      items.push(db.run(sql`delete from channel_customers where customer_id = ${id}`));
+      items.push(db.delete(channelCustomers).where(eq(channelCustomers.customerId, id)));
     items.push(
-      ...addMemberships(db, sql`c.id = ${id}`, { customerGroupCodes, channelCodes }),
+      ...addMemberships(db, eq(customers.id, id), { customerGroupCodes, channelCodes }),
       selectCustomer(db, eq(customers.id, id)),
     );
     const results = await db.batch(items as [BatchItem<"sqlite">]);
