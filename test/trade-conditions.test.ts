@@ -1,14 +1,11 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { api, created, createProduct, expectProblem, issuePaths, KEYS, uid } from "./helpers";
 
 const BASE = "/v1/api/trade-conditions";
 
-// Channels are inserted directly: this suite must not depend on the channel resource's write side.
-async function createChannel(code = uid("CH")) {
-  await env.DB.prepare("insert into channels (code, name) values (?, ?)").bind(code, code).run();
-  return code;
-}
+/** A new channel through the API; returns its code. */
+const createChannel = async () =>
+  (await created<{ code: string }>("/v1/api/channel", { code: uid("CH"), name: "Channel" })).code;
 
 const percentage = (overrides: Record<string, unknown> = {}) => ({
   name: "Global 5 %",

@@ -1,0 +1,242 @@
+import { count, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import {
+  channels,
+  customerGroups,
+  products,
+  promotionChannels,
+  promotionCustomerGroups,
+  promotionProducts,
+  promotions,
+} from "../../db/schema";
+import { isForeignKeyViolation, type Db } from "../../lib/db";
+import { conflict, invalid, type FieldIssue } from "../../lib/errors";
+import { iso, isoOrNull } from "../../lib/schemas";
+import { assertTransition } from "../../lib/status";
+import { defineList, readPage, type ListRequest } from "../../list";
+import {
+  codeLookup,
+  codesFrom,
+  resolveCodes,
+  type Batch,
+} from "../trade-conditions/trade-conditions.repo";
+import { discountIssues } from "../trade-conditions/trade-conditions.schemas";
+import type { PromotionCreate, PromotionUpdate } from "./promotions.schemas";
+
+// Correlated subqueries so a promotion and its links come back in one statement.
+const linkedCodes = (link: string, fk: string, target: string) =>
+  sql.raw(
+    `(select json_group_array(t.code) from ${link} l join ${target} t on t.id = l.${fk}` +
+      ` where l.promotion_id = promotions.id)`,
+  );
+
+const fullRecord = {
+  ...getTableColumns(promotions),
+  productCodes: sql<string>`${linkedCodes("promotion_products", "product_id", "products")}`,
+  channelCodes: sql<string>`${linkedCodes("promotion_channels", "channel_id", "channels")}`,
+  customerGroupCodes: sql<string>`${linkedCodes("promotion_customer_groups", "customer_group_id", "customer_groups")}`,
+};
+
+const selectFull = (db: Db) => db.select(fullRecord).from(promotions);
+
+type PromotionRow = typeof promotions.$inferSelect & {
+  productCodes: string;
+  channelCodes: string;
+  customerGroupCodes: string;
+};
+
+export const toPromotion = (row: PromotionRow) => ({
+  id: row.id,
+  name: row.name,
+  status: row.status,
+  discountType: row.discountType,
+  value: row.value,
+  currency: row.currency,
+  validFrom: isoOrNull(row.validFrom),
+  validTo: isoOrNull(row.validTo),
+  priority: row.priority,
+  stacking: row.stacking,
+  productCodes: codesFrom(row.productCodes),
+  channelCodes: codesFrom(row.channelCodes),
+  customerGroupCodes: codesFrom(row.customerGroupCodes),
+  createdAt: iso(row.createdAt),
+  updatedAt: iso(row.updatedAt),
+});
+
+export const promotionList = defineList({
+  fields: {
+    id: { column: promotions.id, type: "number", sortable: true },
+    name: { column: promotions.name, type: "text", sortable: true, searchable: true },
+    status: { column: promotions.status, type: promotions.status.enumValues, filter: [] },
+  },
+});
+
+export function listPromotions(db: Db, list: ListRequest) {
+  return readPage(
+    db,
+    selectFull(db)
+      .where(list.where)
+      .orderBy(...list.orderBy)
+      .limit(list.limit)
+      .offset(list.offset),
+    db.select({ n: count() }).from(promotions).where(list.where),
+  );
+}
+
+export const findPromotion = (db: Db, id: number) =>
+  selectFull(db).where(eq(promotions.id, id)).get();
+
+interface LinkIds {
+  productIds?: number[];
+  channelIds?: number[];
+  groupIds?: number[];
+}
+
+/** Inserts of the links of promotion `id` (an SQL expression inside the batch). */
+function linkInserts(db: Db, id: SQL, links: LinkIds): BatchItem<"sqlite">[] {
+  const rows = (ids: number[]) => sql`select ${id}, value from json_each(${JSON.stringify(ids)})`;
+  const out: BatchItem<"sqlite">[] = [];
+  if (links.productIds?.length) {
+    out.push(db.insert(promotionProducts).select(rows(links.productIds)));
+  }
+  if (links.channelIds?.length) {
+    out.push(db.insert(promotionChannels).select(rows(links.channelIds)));
+  }
+  if (links.groupIds?.length) {
+    out.push(db.insert(promotionCustomerGroups).select(rows(links.groupIds)));
+  }
+  return out;
+}
+
+/** Looks up the named codes of all three kinds in one round trip. */
+function lookups(db: Db, input: PromotionUpdate) {
+  return [
+    codeLookup(db, products, input.productCodes ?? []),
+    codeLookup(db, channels, input.channelCodes ?? []),
+    codeLookup(db, customerGroups, input.customerGroupCodes ?? []),
+  ] as const;
+}
+
+type Found = { id: number; code: string }[];
+
+function linkIds(
+  input: PromotionUpdate,
+  found: readonly [Found, Found, Found],
+  issues: FieldIssue[],
+) {
+  const [foundProducts, foundChannels, foundGroups] = found;
+  const { productCodes, channelCodes, customerGroupCodes } = input;
+  return {
+    productIds:
+      productCodes &&
+      resolveCodes("body.productCodes", "product", productCodes, foundProducts, issues),
+    channelIds:
+      channelCodes &&
+      resolveCodes("body.channelCodes", "channel", channelCodes, foundChannels, issues),
+    groupIds:
+      customerGroupCodes &&
+      resolveCodes(
+        "body.customerGroupCodes",
+        "customer group",
+        customerGroupCodes,
+        foundGroups,
+        issues,
+      ),
+  };
+}
+
+/** Runs a write batch whose last statement reads the full record back. */
+async function writeAndRead(db: Db, statements: Batch): Promise<PromotionRow> {
+  try {
+    const results = (await db.batch(statements)) as unknown[];
+    return (results[results.length - 1] as PromotionRow[])[0]!;
+  } catch (err) {
+    // A product, channel or group deleted between the read that resolved it and this batch.
+    if (!isForeignKeyViolation(err)) throw err;
+    throw conflict(
+      "a named product, channel or customer group was deleted meanwhile; nothing was written",
+    );
+  }
+}
+
+/** One read resolves the codes (skipped when none are named), one batch writes everything. */
+export async function createPromotion(db: Db, input: PromotionCreate) {
+  const terms = {
+    ...input,
+    currency: input.currency ?? null,
+    validFrom: input.validFrom ?? null,
+    validTo: input.validTo ?? null,
+  };
+  const issues = discountIssues(terms);
+  let ids: LinkIds = {};
+  if (input.productCodes.length || input.channelCodes.length || input.customerGroupCodes.length) {
+    const found = await db.batch(lookups(db, input));
+    ids = linkIds(input, found, issues);
+  }
+  if (issues.length) throw invalid(issues);
+
+  // A D1 batch is one serialized transaction, so the newest id is the row inserted just before.
+  const newId = sql`(select max(id) from promotions)`;
+  return writeAndRead(db, [
+    db.insert(promotions).values({
+      name: input.name,
+      status: input.status,
+      discountType: input.discountType,
+      value: input.value,
+      currency: terms.currency,
+      validFrom: terms.validFrom,
+      validTo: terms.validTo,
+      priority: input.priority,
+      stacking: input.stacking,
+    }),
+    ...linkInserts(db, newId, ids),
+    selectFull(db).where(eq(promotions.id, newId)),
+  ]);
+}
+
+/**
+ * One read loads the promotion and resolves the named codes; the merged record is checked with
+ * the create rules; one batch writes. `undefined` when the promotion does not exist.
+ */
+export async function updatePromotion(db: Db, id: number, input: PromotionUpdate) {
+  const [[current], ...found] = await db.batch([
+    selectFull(db).where(eq(promotions.id, id)),
+    ...lookups(db, input),
+  ]);
+  if (!current) return undefined;
+  if (current.status === "ARCHIVED") {
+    throw conflict(`promotion ${id} is ARCHIVED and can no longer be edited`);
+  }
+  if (input.status) assertTransition(`promotion ${id}`, current.status, input.status);
+
+  const patch = Object.fromEntries(
+    Object.entries(input).filter(([, value]) => value !== undefined),
+  ) as PromotionUpdate;
+  const issues = discountIssues({ ...current, ...patch });
+  const ids = linkIds(patch, found, issues);
+  if (issues.length) throw invalid(issues);
+  if (Object.keys(patch).length === 0) return current;
+
+  const { productCodes, channelCodes, customerGroupCodes, ...fields } = patch;
+  const replaced: BatchItem<"sqlite">[] = [];
+  if (productCodes) {
+    replaced.push(db.delete(promotionProducts).where(eq(promotionProducts.promotionId, id)));
+  }
+  if (channelCodes) {
+    replaced.push(db.delete(promotionChannels).where(eq(promotionChannels.promotionId, id)));
+  }
+  if (customerGroupCodes) {
+    replaced.push(
+      db.delete(promotionCustomerGroups).where(eq(promotionCustomerGroups.promotionId, id)),
+    );
+  }
+  return writeAndRead(db, [
+    db
+      .update(promotions)
+      .set({ ...fields, updatedAt: Date.now() })
+      .where(eq(promotions.id, id)),
+    ...replaced,
+    ...linkInserts(db, sql`${id}`, ids),
+    selectFull(db).where(eq(promotions.id, id)),
+  ]);
+}

@@ -1,0 +1,62 @@
+import { createRoute } from "@hono/zod-openapi";
+import { errors, IdParams, json, jsonBody } from "../../lib/openapi";
+import { promotionList } from "./promotions.repo";
+import {
+  PromotionCreateSchema,
+  PromotionListSchema,
+  PromotionSchema,
+  PromotionUpdateSchema,
+} from "./promotions.schemas";
+
+const tags = ["Promotions"];
+
+export const list = createRoute({
+  method: "get",
+  path: "/v1/api/promotion",
+  tags,
+  operationId: "listPromotions",
+  summary: "Find all promotions",
+  middleware: [promotionList.middleware],
+  parameters: promotionList.parameters,
+  responses: { 200: json(PromotionListSchema, "A page of promotions"), ...errors(400, 401) },
+});
+
+export const create = createRoute({
+  method: "post",
+  path: "/v1/api/promotion",
+  tags,
+  operationId: "createPromotion",
+  summary: "Create a promotion",
+  description:
+    "Links are written with the promotion in one atomic batch; unknown product, channel or customer group codes are refused (400) and nothing is written. There is no DELETE: archive instead.",
+  request: { body: jsonBody(PromotionCreateSchema) },
+  responses: {
+    201: json(PromotionSchema, "The created promotion"),
+    ...errors(400, 401, 403, 409, 413, 415),
+  },
+});
+
+export const get = createRoute({
+  method: "get",
+  path: "/v1/api/promotion/{id}",
+  tags,
+  operationId: "getPromotion",
+  summary: "Get a single promotion",
+  request: { params: IdParams },
+  responses: { 200: json(PromotionSchema, "The promotion"), ...errors(400, 401, 404) },
+});
+
+export const update = createRoute({
+  method: "patch",
+  path: "/v1/api/promotion/{id}",
+  tags,
+  operationId: "updatePromotion",
+  summary: "Update a promotion",
+  description:
+    "Any subset of the create fields; given code lists replace the stored ones. Status changes follow the allowed transitions (409); an ARCHIVED promotion cannot be edited (409).",
+  request: { params: IdParams, body: jsonBody(PromotionUpdateSchema) },
+  responses: {
+    200: json(PromotionSchema, "The updated promotion"),
+    ...errors(400, 401, 403, 404, 409, 413, 415),
+  },
+});
