@@ -1,5 +1,18 @@
+import { channels } from "./channels";
+import { customerGroups } from "./customer-groups";
+import { customers } from "./customers";
 import { pricelists } from "./pricelists";
 import { products } from "./products";
+import { promotions } from "./promotions";
+import { tradeConditions } from "./trade-conditions";
 
 /** Every resource router, mounted at the root by app.ts. */
-export const routers = [products, pricelists];
+export const routers = [
+  products,
+  channels,
+  customerGroups,
+  customers,
+  pricelists,
+  tradeConditions,
+  promotions,
+];
