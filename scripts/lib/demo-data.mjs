@@ -1,0 +1,623 @@
+/**
+ * The demo data set, built deterministically (seeded PRNG, fixed instants) and rendered as one SQL
+ * file for `wrangler d1 execute --file`.
+ *
+ * Two independent parts (the second is in demo-worked-example.mjs):
+ * - the catalogue business: channels SHOP-DE, SHOP-CH (CHF) and FIELD-SALES, 297 products
+ *   P-00001…, customers C-1002…C-1050 in the groups WHOLESALE, INSTALLERS, RETAIL, NORTH, SOUTH,
+ *   their pricelists, trade conditions and promotions. Every one of their validity windows starts
+ *   on or after 2026-01-01.
+ * - the worked example of the pricing rules (docs: pricing-rules.md), with its exact codes and
+ *   values: channel WEB-DE, customer C-1001, products P-A/P-B/P-C, pricelists 100, 101, 200, 210
+ *   and 900 (named "PL-100 …" and so on), trade conditions 1–6 ("TC-1 …") and promotion 7
+ *   ("PR-7 …"), all valid in 2025. Because nothing of the first part is valid in 2025 or
+ *   prices P-A/P-B/P-C, the spec's request at 2025-06-15 gives exactly the spec's answer.
+ *
+ * Ids are explicit so that the README can name them; new records created through the API get
+ * ids above the highest seeded one (AUTOINCREMENT). demo-sql.mjs turns the data into SQL.
+ */
+import { buildCatalogue } from "./demo-catalog.mjs";
+import {
+  instant,
+  pricelist,
+  promotion,
+  tradeCondition,
+  Y2025,
+  Y2026,
+  Y2027,
+} from "./demo-model.mjs";
+import { addWorkedExample } from "./demo-worked-example.mjs";
+import { createRandom } from "./random.mjs";
+
+/** @typedef {import("./demo-model.mjs").Customer} Customer */
+/** @typedef {import("./demo-model.mjs").DemoData} DemoData */
+/** @typedef {import("./demo-model.mjs").Pricelist} Pricelist */
+/** @typedef {import("./demo-model.mjs").PriceRow} PriceRow */
+/** @typedef {import("./demo-model.mjs").Promotion} Promotion */
+/** @typedef {import("./demo-model.mjs").TradeCondition} TradeCondition */
+/** @typedef {import("./demo-catalog.mjs").Category} Category */
+/** @typedef {import("./demo-catalog.mjs").Product} Product */
+
+export const DEMO_SEED = 20260101;
+
+/** CHF shelf price from the EUR list price: +8 %, up to whole 5 Rappen. */
+const chf = (/** @type {number} */ eur) => Math.ceil((eur * 1.08) / 5) * 5;
+
+/**
+ * Prices of `products` at `factor` × base, plus quantity tiers (`[minQuantity, factor]`) for
+ * consumables.
+ * @param {readonly Product[]} products
+ * @param {(product: Product) => number} base
+ * @param {number} factor
+ * @param {readonly (readonly [number, number])[]} [tiers]
+ * @returns {PriceRow[]}
+ */
+function priced(products, base, factor, tiers = []) {
+  return products.flatMap((product) => {
+    const amount = (/** @type {number} */ f) => Math.round(base(product) * f);
+    const rows = [{ productCode: product.code, minQuantity: 1, amount: amount(factor) }];
+    if (product.consumable) {
+      for (const [minQuantity, f] of tiers) {
+        rows.push({ productCode: product.code, minQuantity, amount: amount(f) });
+      }
+    }
+    return rows;
+  });
+}
+
+const eurBase = (/** @type {Product} */ p) => p.listPrice;
+const chfBase = (/** @type {Product} */ p) => chf(p.listPrice);
+const GROUPS = [
+  { code: "WHOLESALE", name: "Wholesale partners", description: "Resellers buying in bulk" },
+  {
+    code: "INSTALLERS",
+    name: "Installers and trades",
+    description: "Electricians, plumbers, fitters",
+  },
+  { code: "RETAIL", name: "Retail stores", description: "Hardware stores and DIY markets" },
+  { code: "NORTH", name: "Region north", description: "Sales region north (DE)" },
+  { code: "SOUTH", name: "Region south", description: "Sales region south (DE)" },
+];
+
+const TRADES = /** @type {const} */ ({
+  WHOLESALE: [
+    "Baustoffhandel",
+    "Haustechnik-Großhandel",
+    "Elektrogroßhandel",
+    "Industriebedarf",
+    "Befestigungstechnik",
+  ],
+  INSTALLERS: [
+    "Elektrotechnik",
+    "Sanitär und Heizung",
+    "Haustechnik",
+    "Gebäudetechnik",
+    "Bau und Montage",
+    "Elektroinstallation",
+  ],
+  RETAIL: ["Baumarkt", "Eisenwaren", "Werkzeughandel", "Heimwerkerbedarf"],
+});
+const DE_SURNAMES =
+  "Müller Schmidt Schneider Fischer Weber Meyer Wagner Becker Schulz Hoffmann Koch Richter Klein Wolf Schröder Neumann Schwarz Braun Zimmermann Hartmann Krüger Lange Werner Krause Lehmann Köhler Peters".split(
+    " ",
+  );
+const CH_SURNAMES = "Meier Keller Brunner Baumann Frei Gerber Moser Widmer Huber Steiner".split(
+  " ",
+);
+const DE_FORMS = ["GmbH", "GmbH", "GmbH & Co. KG", "KG", "e.K.", "OHG"];
+const CH_FORMS = ["AG", "GmbH"];
+
+/**
+ * @param {import("./random.mjs").Random} random
+ * @returns {Customer[]} C-1002 … C-1050 (C-1001 belongs to the worked example)
+ */
+function buildCustomers(random) {
+  /** @type {Customer[]} */
+  const customers = [];
+  const names = new Set();
+  for (let n = 1002; n <= 1050; n++) {
+    const swiss = n > 1040;
+    const r = random.next();
+    /** @type {keyof typeof TRADES} */
+    const segment = r < 0.25 ? "WHOLESALE" : r < 0.7 ? "INSTALLERS" : "RETAIL";
+    let name;
+    do {
+      name = `${random.pick(swiss ? CH_SURNAMES : DE_SURNAMES)} ${random.pick(TRADES[segment])} ${random.pick(swiss ? CH_FORMS : DE_FORMS)}`;
+    } while (names.has(name));
+    names.add(name);
+    /** @type {string[]} */
+    const groupCodes = [segment];
+    /** @type {string[]} */
+    let channelCodes = ["SHOP-CH"];
+    if (!swiss) {
+      const region = random.next();
+      if (region < 0.35) groupCodes.push("NORTH");
+      else if (region < 0.7) groupCodes.push("SOUTH");
+      const c = random.next();
+      channelCodes =
+        c < 0.45 ? ["SHOP-DE"] : c < 0.75 ? ["FIELD-SALES"] : ["SHOP-DE", "FIELD-SALES"];
+    }
+    customers.push({ code: `C-${n}`, name, groupCodes, channelCodes });
+  }
+  return customers;
+}
+
+/** @returns {DemoData} */
+export function buildDemoData() {
+  const random = createRandom(DEMO_SEED);
+  const catalogue = buildCatalogue(random);
+  /** @param {...Category} categories */
+  const inCategory = (...categories) => catalogue.filter((p) => categories.includes(p.category));
+  const codes = (/** @type {readonly Product[]} */ products) => products.map((p) => p.code);
+  /** @param {string} prefix */
+  const named = (prefix) => catalogue.filter((p) => p.name.startsWith(prefix));
+  const customers = buildCustomers(random);
+
+  const consumableTiers = /** @type {const} */ ([
+    [10, 0.95],
+    [50, 0.9],
+  ]);
+
+  /** @type {Pricelist[]} */
+  const pricelists = [
+    pricelist({
+      id: 1,
+      name: "Webshop Germany list 2026",
+      currency: "EUR",
+      prices: priced(catalogue, eurBase, 1, consumableTiers),
+      channels: [{ channelCode: "SHOP-DE", primary: true }],
+    }),
+    pricelist({
+      id: 2,
+      name: "Webshop Switzerland list 2026",
+      currency: "CHF",
+      prices: priced(catalogue, chfBase, 1, consumableTiers),
+      channels: [{ channelCode: "SHOP-CH", primary: true }],
+    }),
+    pricelist({
+      id: 3,
+      name: "Field sales list 2026",
+      currency: "EUR",
+      prices: priced(catalogue, eurBase, 0.97, [
+        [20, 0.93],
+        [100, 0.88],
+      ]),
+      channels: [{ channelCode: "FIELD-SALES", primary: true }],
+    }),
+    pricelist({
+      id: 4,
+      name: "Webshop Germany clearance 2026",
+      currency: "EUR",
+      priority: 5,
+      validTo: Y2027,
+      prices: priced(random.sample(catalogue, 25), eurBase, 0.8),
+      channels: [{ channelCode: "SHOP-DE", primary: false }],
+    }),
+    pricelist({
+      id: 5,
+      name: "Webshop Germany list 2027 (draft)",
+      status: "DRAFT",
+      currency: "EUR",
+      validFrom: Y2027,
+      prices: priced(catalogue, eurBase, 1.03, [
+        [10, 0.98],
+        [50, 0.93],
+      ]),
+      channels: [{ channelCode: "SHOP-DE", primary: false }],
+    }),
+    pricelist({
+      id: 6,
+      name: "Field sales project prices",
+      currency: "EUR",
+      priority: 5,
+      prices: priced(
+        random.sample(inCategory("cable", "pipe", "fitting", "tool"), 40),
+        eurBase,
+        0.9,
+      ),
+      channels: [{ channelCode: "FIELD-SALES", primary: false }],
+    }),
+    pricelist({
+      id: 7,
+      name: "Webshop Switzerland outlet",
+      status: "INACTIVE",
+      currency: "CHF",
+      validTo: instant("2026-04-01T00:00:00.000Z"),
+      prices: priced(random.sample(catalogue, 15), chfBase, 0.75),
+      channels: [{ channelCode: "SHOP-CH", primary: false }],
+    }),
+    pricelist({
+      id: 8,
+      name: "Wholesale tiers EUR",
+      currency: "EUR",
+      priority: 10,
+      prices: priced(
+        random.sample(
+          inCategory("fastener", "anchor", "cable", "cable-tie", "pipe", "fitting", "chemical"),
+          150,
+        ),
+        eurBase,
+        0.85,
+        [
+          [25, 0.8],
+          [100, 0.75],
+        ],
+      ),
+      groupCodes: ["WHOLESALE"],
+    }),
+    pricelist({
+      id: 9,
+      name: "Wholesale tiers CHF",
+      currency: "CHF",
+      priority: 10,
+      prices: priced(
+        random.sample(inCategory("fastener", "anchor", "cable-tie", "fitting"), 80),
+        chfBase,
+        0.85,
+        [[25, 0.8]],
+      ),
+      groupCodes: ["WHOLESALE"],
+    }),
+    pricelist({
+      id: 10,
+      name: "Installer prices EUR",
+      currency: "EUR",
+      priority: 5,
+      prices: priced(
+        random.sample(
+          inCategory("drill-bit", "abrasive", "cable", "conduit", "fitting", "tool", "glove"),
+          120,
+        ),
+        eurBase,
+        0.88,
+        [
+          [10, 0.84],
+          [50, 0.8],
+        ],
+      ),
+      groupCodes: ["INSTALLERS"],
+    }),
+    pricelist({
+      id: 11,
+      name: "Retail partner list",
+      currency: "EUR",
+      prices: priced(
+        random.sample(inCategory("tool", "glove", "chemical", "anchor", "drill-bit"), 60),
+        eurBase,
+        0.92,
+      ),
+      groupCodes: ["RETAIL"],
+    }),
+    pricelist({
+      id: 12,
+      name: "Region south autumn list",
+      status: "INACTIVE",
+      currency: "EUR",
+      validFrom: instant("2026-09-01T00:00:00.000Z"),
+      validTo: instant("2026-12-01T00:00:00.000Z"),
+      prices: priced(random.sample(catalogue, 30), eurBase, 0.9),
+      groupCodes: ["SOUTH"],
+    }),
+    pricelist({
+      id: 13,
+      name: "Key account contract 2026",
+      currency: "EUR",
+      priority: 20,
+      validTo: Y2027,
+      prices: priced(random.sample(catalogue, 60), eurBase, 0.8, [[50, 0.76]]),
+      customerCodes: ["C-1005", "C-1012", "C-1020"],
+    }),
+    pricelist({
+      id: 14,
+      name: "Individual prices C-1003",
+      scope: "INDIVIDUAL",
+      customerCode: "C-1003",
+      currency: "EUR",
+      prices: priced(random.sample(catalogue, 25), eurBase, 0.78),
+    }),
+    pricelist({
+      id: 15,
+      name: "Individual prices C-1012",
+      scope: "INDIVIDUAL",
+      customerCode: "C-1012",
+      currency: "EUR",
+      prices: priced(random.sample(inCategory("fastener", "anchor"), 15), eurBase, 0.8, [
+        [100, 0.72],
+      ]),
+    }),
+    pricelist({
+      id: 16,
+      name: "Individual prices C-1027 (in negotiation)",
+      scope: "INDIVIDUAL",
+      status: "DRAFT",
+      customerCode: "C-1027",
+      currency: "EUR",
+      prices: priced(random.sample(catalogue, 20), eurBase, 0.82),
+    }),
+    pricelist({
+      id: 17,
+      name: "Individual prices C-1044",
+      scope: "INDIVIDUAL",
+      customerCode: "C-1044",
+      currency: "CHF",
+      prices: priced(random.sample(catalogue, 20), chfBase, 0.8),
+    }),
+    pricelist({
+      id: 18,
+      name: "Webshop Germany list 2025",
+      status: "ARCHIVED",
+      currency: "EUR",
+      validFrom: Y2025,
+      validTo: Y2026,
+      prices: priced(catalogue, eurBase, 0.96),
+    }),
+  ];
+
+  const fasteners = inCategory("fastener");
+  /** @type {TradeCondition[]} */
+  const tradeConditions = [
+    tradeCondition({
+      id: 7,
+      name: "Copper surcharge on cables",
+      scope: "GLOBAL",
+      type: "SURCHARGE",
+      value: 300,
+      productCodes: codes(inCategory("cable")),
+    }),
+    tradeCondition({
+      id: 8,
+      name: "Webshop Germany online discount 2 %",
+      scope: "CHANNEL",
+      type: "DISCOUNT",
+      value: 200,
+      channelCodes: ["SHOP-DE"],
+    }),
+    tradeCondition({
+      id: 9,
+      name: "Field sales volume discount",
+      scope: "CHANNEL",
+      type: "DISCOUNT",
+      value: 200,
+      channelCodes: ["FIELD-SALES"],
+      scales: [
+        { minQuantity: 20, value: 200 },
+        { minQuantity: 100, value: 400 },
+        { minQuantity: 500, value: 700 },
+      ],
+    }),
+    tradeCondition({
+      id: 10,
+      name: "Wholesale fastener discount",
+      scope: "CUSTOMER_GROUP",
+      type: "DISCOUNT",
+      value: 800,
+      priority: 10,
+      productCodes: codes(random.sample(fasteners, 30)),
+      groupCodes: ["WHOLESALE"],
+    }),
+    tradeCondition({
+      id: 11,
+      name: "Installer power tool discount",
+      scope: "CUSTOMER_GROUP",
+      type: "DISCOUNT",
+      value: 500,
+      productCodes: codes(inCategory("tool")),
+      channelCodes: ["SHOP-DE", "FIELD-SALES"],
+      groupCodes: ["INSTALLERS"],
+    }),
+    tradeCondition({
+      id: 12,
+      name: "Retail net price nitrile gloves",
+      scope: "CUSTOMER_GROUP",
+      type: "NET_PRICE",
+      discountType: "ABSOLUTE",
+      currency: "EUR",
+      value: 1490,
+      productCodes: codes(named("Nitrile-coated")),
+      groupCodes: ["RETAIL"],
+    }),
+    tradeCondition({
+      id: 13,
+      name: "Key account net price combi hammer drill",
+      scope: "CUSTOMER",
+      type: "NET_PRICE",
+      discountType: "ABSOLUTE",
+      currency: "EUR",
+      value: 31900,
+      productCodes: codes(named("Cordless combi hammer drill")),
+      customerCodes: ["C-1005", "C-1012"],
+      scales: [
+        { minQuantity: 1, value: 31900 },
+        { minQuantity: 10, value: 29900 },
+      ],
+    }),
+    tradeCondition({
+      id: 14,
+      name: "C-1008 loyalty bonus 3 %",
+      scope: "CUSTOMER",
+      type: "DISCOUNT",
+      value: 300,
+      stackable: true,
+      customerCodes: ["C-1008"],
+    }),
+    tradeCondition({
+      id: 15,
+      name: "Switzerland freight surcharge on pipes",
+      scope: "CHANNEL",
+      type: "SURCHARGE",
+      discountType: "ABSOLUTE",
+      currency: "CHF",
+      value: 150,
+      productCodes: codes(inCategory("pipe")),
+      channelCodes: ["SHOP-CH"],
+    }),
+    tradeCondition({
+      id: 16,
+      name: "Region south discount 4 %",
+      scope: "CUSTOMER_GROUP",
+      status: "INACTIVE",
+      type: "DISCOUNT",
+      value: 400,
+      groupCodes: ["SOUTH"],
+    }),
+    tradeCondition({
+      id: 17,
+      name: "Loyalty discount 1 % from 2027",
+      scope: "GLOBAL",
+      status: "DRAFT",
+      type: "DISCOUNT",
+      value: 100,
+      validFrom: Y2027,
+    }),
+    tradeCondition({
+      id: 18,
+      name: "Cable tie bulk discount",
+      scope: "GLOBAL",
+      type: "DISCOUNT",
+      discountType: "ABSOLUTE",
+      currency: "EUR",
+      value: 20,
+      productCodes: codes(inCategory("cable-tie")),
+      channelCodes: ["SHOP-DE", "FIELD-SALES"],
+      scales: [
+        { minQuantity: 10, value: 20 },
+        { minQuantity: 50, value: 45 },
+      ],
+    }),
+    tradeCondition({
+      id: 19,
+      name: "Installer spring bonus 2026",
+      scope: "CUSTOMER_GROUP",
+      type: "DISCOUNT",
+      value: 300,
+      stackable: true,
+      validFrom: instant("2026-03-01T00:00:00.000Z"),
+      validTo: instant("2026-06-01T00:00:00.000Z"),
+      groupCodes: ["INSTALLERS"],
+    }),
+    tradeCondition({
+      id: 20,
+      name: "Region north freight bonus 2 %",
+      scope: "CUSTOMER_GROUP",
+      type: "DISCOUNT",
+      value: 200,
+      stackable: true,
+      groupCodes: ["NORTH"],
+    }),
+    tradeCondition({
+      id: 21,
+      name: "Hazardous goods surcharge",
+      scope: "GLOBAL",
+      type: "SURCHARGE",
+      discountType: "ABSOLUTE",
+      currency: "EUR",
+      value: 150,
+      productCodes: codes(named("PU expanding foam")),
+      channelCodes: ["SHOP-DE", "FIELD-SALES"],
+    }),
+    tradeCondition({
+      id: 22,
+      name: "Field sales key account discount 6 %",
+      scope: "CUSTOMER",
+      type: "DISCOUNT",
+      value: 600,
+      priority: 5,
+      channelCodes: ["FIELD-SALES"],
+      customerCodes: ["C-1020"],
+    }),
+  ];
+
+  /** @type {Promotion[]} */
+  const promotions = [
+    promotion({
+      id: 1,
+      name: "Winter tool week",
+      value: 1000,
+      validFrom: instant("2026-02-02T00:00:00.000Z"),
+      validTo: instant("2026-02-09T00:00:00.000Z"),
+      productCodes: codes(inCategory("tool")),
+      channelCodes: ["SHOP-DE"],
+    }),
+    promotion({
+      id: 2,
+      name: "Fastener summer sale",
+      value: 1500,
+      validFrom: instant("2026-07-01T00:00:00.000Z"),
+      validTo: instant("2026-09-01T00:00:00.000Z"),
+      productCodes: codes(fasteners),
+      channelCodes: ["SHOP-DE", "SHOP-CH"],
+    }),
+    promotion({
+      id: 3,
+      name: "Installer days",
+      value: 500,
+      stacking: "ON_TOP",
+      priority: 5,
+      validFrom: Y2026,
+      validTo: instant("2028-01-01T00:00:00.000Z"),
+      groupCodes: ["INSTALLERS"],
+    }),
+    promotion({
+      id: 4,
+      name: "Safety first: 1 EUR off gloves",
+      discountType: "ABSOLUTE",
+      currency: "EUR",
+      value: 100,
+      validFrom: Y2026,
+      validTo: null,
+      productCodes: codes(inCategory("glove")),
+      channelCodes: ["FIELD-SALES"],
+    }),
+    promotion({
+      id: 5,
+      name: "Black Friday 2026",
+      status: "DRAFT",
+      value: 2000,
+      validFrom: instant("2026-11-27T00:00:00.000Z"),
+      validTo: instant("2026-12-01T00:00:00.000Z"),
+      productCodes: codes(inCategory("tool", "drill-bit")),
+      channelCodes: ["SHOP-DE"],
+    }),
+    promotion({
+      id: 6,
+      name: "Switzerland launch offer",
+      status: "INACTIVE",
+      value: 800,
+      validFrom: Y2026,
+      validTo: instant("2026-04-01T00:00:00.000Z"),
+      channelCodes: ["SHOP-CH"],
+    }),
+  ];
+
+  /** @type {DemoData} */
+  const data = {
+    channels: [
+      {
+        code: "SHOP-DE",
+        name: "Webshop Germany",
+        isActive: true,
+        groupCodes: ["WHOLESALE", "INSTALLERS", "RETAIL", "NORTH", "SOUTH"],
+      },
+      {
+        code: "SHOP-CH",
+        name: "Webshop Switzerland",
+        isActive: true,
+        groupCodes: ["WHOLESALE", "INSTALLERS", "RETAIL"],
+      },
+      {
+        code: "FIELD-SALES",
+        name: "Field sales",
+        isActive: true,
+        groupCodes: ["WHOLESALE", "INSTALLERS", "NORTH", "SOUTH"],
+      },
+    ],
+    groups: GROUPS,
+    products: catalogue.map(({ code, name }) => ({ code, name })),
+    customers,
+    pricelists,
+    tradeConditions,
+    promotions,
+  };
+  addWorkedExample(data);
+  return data;
+}

@@ -1,0 +1,154 @@
+/**
+ * The shapes of the demo data and small factories with the defaults of the API (status ACTIVE
+ * here, since demo records are meant to price something).
+ */
+
+/** @typedef {import("./demo-catalog.mjs").Product} Product */
+/** @typedef {import("./demo-catalog.mjs").Category} Category */
+/** @typedef {"DRAFT" | "ACTIVE" | "INACTIVE" | "ARCHIVED"} Status */
+
+/**
+ * @typedef {object} PriceRow
+ * @property {string} productCode
+ * @property {number} minQuantity
+ * @property {number} amount minor units of the pricelist's currency
+ */
+
+/**
+ * @typedef {object} Pricelist
+ * @property {number} id
+ * @property {string} name
+ * @property {"GENERAL" | "INDIVIDUAL"} scope
+ * @property {Status} status
+ * @property {"EUR" | "CHF"} currency
+ * @property {number} priority
+ * @property {number | null} validFrom
+ * @property {number | null} validTo
+ * @property {boolean} taxInclusive
+ * @property {boolean} allowsTradeDiscounts
+ * @property {string | null} customerCode owner of an INDIVIDUAL pricelist
+ * @property {PriceRow[]} prices
+ * @property {{ channelCode: string, primary: boolean }[]} channels
+ * @property {string[]} groupCodes
+ * @property {string[]} customerCodes GENERAL pricelists assigned to customers
+ */
+
+/**
+ * @typedef {object} TradeCondition
+ * @property {number} id
+ * @property {string} name
+ * @property {"GLOBAL" | "CHANNEL" | "CUSTOMER_GROUP" | "CUSTOMER"} scope
+ * @property {Status} status
+ * @property {"DISCOUNT" | "SURCHARGE" | "NET_PRICE"} type
+ * @property {"PERCENTAGE" | "ABSOLUTE"} discountType
+ * @property {number} value
+ * @property {"EUR" | "CHF" | null} currency
+ * @property {number | null} validFrom
+ * @property {number | null} validTo
+ * @property {number} priority
+ * @property {boolean} stackable
+ * @property {string[]} productCodes
+ * @property {string[]} channelCodes
+ * @property {string[]} groupCodes
+ * @property {string[]} customerCodes
+ * @property {{ minQuantity: number, value: number }[]} scales
+ */
+
+/**
+ * @typedef {object} Promotion
+ * @property {number} id
+ * @property {string} name
+ * @property {Status} status
+ * @property {"PERCENTAGE" | "ABSOLUTE"} discountType
+ * @property {number} value
+ * @property {"EUR" | "CHF" | null} currency
+ * @property {number | null} validFrom
+ * @property {number | null} validTo
+ * @property {number} priority
+ * @property {"BEST_OF" | "ON_TOP"} stacking
+ * @property {string[]} productCodes
+ * @property {string[]} channelCodes
+ * @property {string[]} groupCodes
+ */
+
+/**
+ * @typedef {object} Customer
+ * @property {string} code
+ * @property {string} name
+ * @property {string[]} groupCodes
+ * @property {string[]} channelCodes
+ */
+
+/**
+ * @typedef {object} DemoData
+ * @property {{ code: string, name: string, isActive: boolean, groupCodes: string[] }[]} channels
+ * @property {{ code: string, name: string, description: string }[]} groups
+ * @property {{ code: string, name: string }[]} products
+ * @property {Customer[]} customers
+ * @property {Pricelist[]} pricelists
+ * @property {TradeCondition[]} tradeConditions
+ * @property {Promotion[]} promotions
+ */
+
+export const instant = (/** @type {string} */ iso) => Date.parse(iso);
+export const Y2025 = instant("2025-01-01T00:00:00.000Z");
+export const Y2026 = instant("2026-01-01T00:00:00.000Z");
+export const Y2027 = instant("2027-01-01T00:00:00.000Z");
+/** createdAt/updatedAt of every seeded row: this instant plus one minute per id. */
+export const CREATED = instant("2025-12-01T08:00:00.000Z");
+
+/** CHF shelf price from the EUR list price: +8 %, up to whole 5 Rappen. */
+/**
+ * @param {Partial<Pricelist> & Pick<Pricelist, "id" | "name" | "currency" | "prices">} fields
+ * @returns {Pricelist}
+ */
+export const pricelist = (fields) => ({
+  scope: "GENERAL",
+  status: "ACTIVE",
+  priority: 0,
+  validFrom: Y2026,
+  validTo: null,
+  taxInclusive: false,
+  allowsTradeDiscounts: fields.scope !== "INDIVIDUAL",
+  customerCode: null,
+  channels: [],
+  groupCodes: [],
+  customerCodes: [],
+  ...fields,
+});
+
+/**
+ * @param {Partial<TradeCondition> & Pick<TradeCondition, "id" | "name" | "scope" | "type" | "value">} fields
+ * @returns {TradeCondition}
+ */
+export const tradeCondition = (fields) => ({
+  status: "ACTIVE",
+  discountType: "PERCENTAGE",
+  currency: null,
+  validFrom: Y2026,
+  validTo: null,
+  priority: 0,
+  stackable: false,
+  productCodes: [],
+  channelCodes: [],
+  groupCodes: [],
+  customerCodes: [],
+  scales: [],
+  ...fields,
+});
+
+/**
+ * @param {Partial<Promotion> & Pick<Promotion, "id" | "name" | "value" | "validFrom" | "validTo">} fields
+ * @returns {Promotion}
+ */
+export const promotion = (fields) => ({
+  status: "ACTIVE",
+  discountType: "PERCENTAGE",
+  currency: null,
+  priority: 0,
+  stacking: "BEST_OF",
+  productCodes: [],
+  channelCodes: [],
+  groupCodes: [],
+  ...fields,
+});

@@ -1,0 +1,156 @@
+import { instant, pricelist, promotion, tradeCondition, Y2025, Y2026 } from "./demo-model.mjs";
+
+/** @typedef {import("./demo-model.mjs").DemoData} DemoData */
+
+/**
+ * The worked example of pricing-rules.md, verbatim: all ACTIVE, valid 2025-01-01 to 2026-01-01
+ * unless noted, EUR, amounts in cents.
+ * @param {DemoData} data
+ */
+export function addWorkedExample(data) {
+  const window = { validFrom: Y2025, validTo: Y2026 };
+  data.channels.push({
+    code: "WEB-DE",
+    name: "Web DE (worked example)",
+    isActive: true,
+    groupCodes: ["WHOLESALE", "NORTH"],
+  });
+  data.products.push(
+    { code: "P-A", name: "Worked example product A" },
+    { code: "P-B", name: "Worked example product B" },
+    { code: "P-C", name: "Worked example product C" },
+  );
+  data.customers.unshift({
+    code: "C-1001",
+    name: "Hanse Haustechnik-Großhandel GmbH (worked example)",
+    groupCodes: ["WHOLESALE", "NORTH"],
+    channelCodes: ["WEB-DE"],
+  });
+  const row = (
+    /** @type {string} */ productCode,
+    /** @type {number} */ minQuantity,
+    /** @type {number} */ amount,
+  ) => ({
+    productCode,
+    minQuantity,
+    amount,
+  });
+  data.pricelists.push(
+    pricelist({
+      id: 100,
+      name: "PL-100 Web DE list (primary of WEB-DE)",
+      currency: "EUR",
+      ...window,
+      prices: [row("P-A", 1, 1000), row("P-B", 1, 500), row("P-B", 10, 450), row("P-C", 1, 200)],
+      channels: [{ channelCode: "WEB-DE", primary: true }],
+    }),
+    pricelist({
+      id: 101,
+      name: "PL-101 Web DE further list",
+      currency: "EUR",
+      ...window,
+      prices: [row("P-C", 1, 180)],
+      channels: [{ channelCode: "WEB-DE", primary: false }],
+    }),
+    pricelist({
+      id: 200,
+      name: "PL-200 WHOLESALE list",
+      currency: "EUR",
+      priority: 10,
+      ...window,
+      prices: [row("P-B", 1, 420), row("P-B", 50, 385)],
+      groupCodes: ["WHOLESALE"],
+    }),
+    pricelist({
+      id: 210,
+      name: "PL-210 NORTH list",
+      currency: "EUR",
+      priority: 5,
+      ...window,
+      prices: [row("P-B", 1, 360)],
+      groupCodes: ["NORTH"],
+    }),
+    pricelist({
+      id: 900,
+      name: "PL-900 C-1001 individual list",
+      scope: "INDIVIDUAL",
+      customerCode: "C-1001",
+      allowsTradeDiscounts: false,
+      currency: "EUR",
+      ...window,
+      prices: [row("P-A", 1, 850)],
+    }),
+  );
+  data.tradeConditions.unshift(
+    tradeCondition({
+      id: 1,
+      name: "TC-1 Global discount 2 %",
+      scope: "GLOBAL",
+      type: "DISCOUNT",
+      value: 200,
+      ...window,
+    }),
+    tradeCondition({
+      id: 2,
+      name: "TC-2 WHOLESALE discount 5 %",
+      scope: "CUSTOMER_GROUP",
+      type: "DISCOUNT",
+      value: 500,
+      ...window,
+      groupCodes: ["WHOLESALE"],
+    }),
+    tradeCondition({
+      id: 3,
+      name: "TC-3 C-1001 discount 8 % on P-C",
+      scope: "CUSTOMER",
+      type: "DISCOUNT",
+      value: 800,
+      ...window,
+      productCodes: ["P-C"],
+      customerCodes: ["C-1001"],
+    }),
+    tradeCondition({
+      id: 4,
+      name: "TC-4 WEB-DE surcharge 0.25 EUR on P-B",
+      scope: "CHANNEL",
+      type: "SURCHARGE",
+      discountType: "ABSOLUTE",
+      currency: "EUR",
+      value: 25,
+      ...window,
+      productCodes: ["P-B"],
+      channelCodes: ["WEB-DE"],
+    }),
+    tradeCondition({
+      id: 5,
+      name: "TC-5 C-1001 discount 10 % (draft)",
+      scope: "CUSTOMER",
+      status: "DRAFT",
+      type: "DISCOUNT",
+      value: 1000,
+      ...window,
+      customerCodes: ["C-1001"],
+    }),
+    tradeCondition({
+      id: 6,
+      name: "TC-6 NORTH discount 6 % from July 2025",
+      scope: "CUSTOMER_GROUP",
+      type: "DISCOUNT",
+      value: 600,
+      validFrom: instant("2025-07-01T00:00:00.000Z"),
+      validTo: Y2026,
+      groupCodes: ["NORTH"],
+    }),
+  );
+  data.promotions.push(
+    promotion({
+      id: 7,
+      name: "PR-7 WEB-DE 15 % on P-C in June 2025",
+      value: 1500,
+      validFrom: instant("2025-06-01T00:00:00.000Z"),
+      validTo: instant("2025-07-01T00:00:00.000Z"),
+      productCodes: ["P-C"],
+      channelCodes: ["WEB-DE"],
+    }),
+  );
+}
