@@ -84,3 +84,22 @@ export function checkWindow(
     ctx.addIssue({ code: "custom", path: ["validTo"], message: "must be after validFrom" });
   }
 }
+
+export const AssignResultSchema = z
+  .object({
+    assigned: z.array(Code).openapi({ description: "Newly assigned codes" }),
+    skipped: z
+      .array(Code)
+      .openapi({ description: "Every code not newly assigned: already assigned or unknown" }),
+    notFound: z.array(Code).openapi({ description: "The unknown codes among the skipped ones" }),
+  })
+  .openapi("AssignResult");
+
+export const UnassignResultSchema = z
+  .object({
+    unassigned: z
+      .array(Code)
+      .openapi({ description: "Codes that exist (also when they were not assigned)" }),
+    notFound: z.array(Code).openapi({ description: "Codes that do not exist" }),
+  })
+  .openapi("UnassignResult");

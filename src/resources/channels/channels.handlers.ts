@@ -1,9 +1,13 @@
+import { assignByCodes, unassignByCodes } from "../../db/links";
+import type { Db } from "../../lib/db";
 import { notFound } from "../../lib/errors";
 import type { AppRouteHandler } from "../../lib/router";
 import {
+  channelGroups,
   createChannel,
   deleteChannel,
   findChannel,
+  findChannelId,
   listChannels,
   toChannel,
   updateChannel,
@@ -41,4 +45,38 @@ export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {
   const { code } = c.req.valid("param");
   if (!(await deleteChannel(c.var.db, code))) throw missing(code);
   return c.body(null, 204);
+};
+
+async function requireChannelId(db: Db, code: string) {
+  const id = await findChannelId(db, code);
+  if (id === undefined) throw missing(code);
+  return id;
+}
+
+export const assignCustomerGroups: AppRouteHandler<typeof routes.assignCustomerGroups> = async (
+  c,
+) => {
+  const { code } = c.req.valid("param");
+  const { customerGroupCodes } = c.req.valid("json");
+  const result = await assignByCodes(
+    c.var.db,
+    channelGroups,
+    await requireChannelId(c.var.db, code),
+    customerGroupCodes,
+  );
+  return c.json(result, 201);
+};
+
+export const unassignCustomerGroups: AppRouteHandler<typeof routes.unassignCustomerGroups> = async (
+  c,
+) => {
+  const { code } = c.req.valid("param");
+  const { customerGroupCodes } = c.req.valid("json");
+  const result = await unassignByCodes(
+    c.var.db,
+    channelGroups,
+    await requireChannelId(c.var.db, code),
+    customerGroupCodes,
+  );
+  return c.json(result, 200);
 };

@@ -1,5 +1,6 @@
 import { count, eq, getTableColumns, sql } from "drizzle-orm";
-import { channels } from "../../db/schema";
+import { channelCustomerGroups, channels, customerGroups } from "../../db/schema";
+import type { LinkSpec } from "../../db/links";
 import { defineList, readPage, type ListRequest } from "../../list";
 import { isForeignKeyViolation, isUniqueViolation, type Db } from "../../lib/db";
 import { conflict } from "../../lib/errors";
@@ -99,3 +100,13 @@ export async function deleteChannel(db: Db, code: string) {
     );
   }
 }
+
+export const findChannelId = async (db: Db, code: string) =>
+  (await db.select({ id: channels.id }).from(channels).where(eq(channels.code, code)).get())?.id;
+
+export const channelGroups: LinkSpec = {
+  table: channelCustomerGroups,
+  ownerKey: "channelId",
+  targetKey: "customerGroupId",
+  target: { table: customerGroups, id: customerGroups.id, code: customerGroups.code },
+};

@@ -1,11 +1,13 @@
 import { createRoute } from "@hono/zod-openapi";
 import { CodeParams, errors, json, jsonBody } from "../../lib/openapi";
+import { AssignResultSchema, UnassignResultSchema } from "../../lib/schemas";
 import { channelList } from "./channels.repo";
 import {
   ChannelCreateSchema,
   ChannelListSchema,
   ChannelSchema,
   ChannelUpdateSchema,
+  CustomerGroupCodesSchema,
 } from "./channels.schemas";
 
 const tags = ["Channels"];
@@ -69,4 +71,35 @@ export const remove = createRoute({
     "A channel named by a trade condition or promotion cannot be deleted (409).",
   request: { params: CodeParams },
   responses: { 204: { description: "Deleted" }, ...errors(400, 401, 403, 404, 409) },
+});
+
+export const assignCustomerGroups = createRoute({
+  method: "post",
+  path: "/v1/api/channel/{code}/customer-group",
+  tags,
+  operationId: "assignCustomerGroupsToChannel",
+  summary: "Bulk-assign customer groups to a channel by code",
+  description:
+    "1-1000 codes, duplicates counted once. `assigned`: newly assigned; `skipped`: every other code " +
+    "(already assigned or unknown); `notFound`: the unknown ones. Repeating the call is harmless.",
+  request: { params: CodeParams, body: jsonBody(CustomerGroupCodesSchema) },
+  responses: {
+    201: json(AssignResultSchema, "What was assigned"),
+    ...errors(400, 401, 403, 404, 413, 415),
+  },
+});
+
+export const unassignCustomerGroups = createRoute({
+  method: "post",
+  path: "/v1/api/channel/{code}/customer-group/unassign",
+  tags,
+  operationId: "unassignCustomerGroupsFromChannel",
+  summary: "Bulk-unassign customer groups from a channel by code",
+  description:
+    "`unassigned`: codes that exist (also when they were not assigned); `notFound`: the rest.",
+  request: { params: CodeParams, body: jsonBody(CustomerGroupCodesSchema) },
+  responses: {
+    200: json(UnassignResultSchema, "What was unassigned"),
+    ...errors(400, 401, 403, 404, 413, 415),
+  },
 });

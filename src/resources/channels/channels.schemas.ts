@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { listOf } from "../../list";
-import { Code, IsoTimestamp, Name } from "../../lib/schemas";
+import { bulkCodes, Code, IsoTimestamp, Name } from "../../lib/schemas";
 
 export const ChannelSchema = z
   .object({
@@ -31,6 +31,10 @@ export const ChannelUpdateSchema = z
   .openapi("ChannelUpdate");
 
 export const ChannelListSchema = listOf(ChannelSchema, "ChannelList");
+
+export const CustomerGroupCodesSchema = z
+  .strictObject({ customerGroupCodes: bulkCodes(["WHOLESALE", "NORTH"]) })
+  .openapi("CustomerGroupCodes");
 
 export type ChannelCreate = z.infer<typeof ChannelCreateSchema>;
 export type ChannelUpdate = z.infer<typeof ChannelUpdateSchema>;

@@ -7,4 +7,6 @@ export const channels = createRouter()
   .openapi(routes.create, handlers.create)
   .openapi(routes.get, handlers.get)
   .openapi(routes.update, handlers.update)
-  .openapi(routes.remove, handlers.remove);
+  .openapi(routes.remove, handlers.remove)
+  .openapi(routes.assignCustomerGroups, handlers.assignCustomerGroups)
+  .openapi(routes.unassignCustomerGroups, handlers.unassignCustomerGroups);
