@@ -1,0 +1,16 @@
+/**
+ * Price resolution (pricing-rules.md) as pure functions: no Hono, no D1, no clock. The loader
+ * builds a `PriceRequest` (types.ts documents every field) in at most two D1 round trips; the
+ * handler serialises the `PriceAnswer` as it is.
+ */
+export { resolvePrices } from "./resolve";
+export {
+  primaryCustomerPricelist,
+  rankCustomerPricelists,
+  tierFor,
+  type OwnPricelist,
+} from "./pricelists";
+export { rungOf, CONDITION_TYPES } from "./conditions";
+export { percentOf } from "./money";
+export { isInWindow } from "./validity";
+export * from "./types";
