@@ -2,19 +2,27 @@ import { assignByCodes, unassignByCodes } from "../../db/links";
 import type { Db } from "../../lib/db";
 import { notFound } from "../../lib/errors";
 import type { AppRouteHandler } from "../../lib/router";
+import { toPricelist } from "../pricelists/pricelists.repo";
 import {
+  assertAssignable,
+  assignChannelPricelist,
+  channelCustomersLink,
   channelGroups,
+  clearPrimaryPricelist as clearPrimary,
   createChannel,
   deleteChannel,
   findChannel,
+  findChannelAndPricelist,
   findChannelId,
   listChannels,
+  setPrimaryPricelist as setPrimary,
   toChannel,
   updateChannel,
 } from "./channels.repo";
 import type * as routes from "./channels.routes";
 
 const missing = (code: string) => notFound(`channel ${code} not found`);
+const missingPricelist = (id: number) => notFound(`pricelist ${id} not found`);
 
 export const list: AppRouteHandler<typeof routes.list> = async (c) => {
   const list = c.var.list;
@@ -79,4 +87,56 @@ export const unassignCustomerGroups: AppRouteHandler<typeof routes.unassignCusto
     customerGroupCodes,
   );
   return c.json(result, 200);
+};
+
+export const assignCustomers: AppRouteHandler<typeof routes.assignCustomers> = async (c) => {
+  const { code } = c.req.valid("param");
+  const { customerCodes } = c.req.valid("json");
+  const channelId = await requireChannelId(c.var.db, code);
+  const result = await assignByCodes(c.var.db, channelCustomersLink, channelId, customerCodes);
+  return c.json(result, 201);
+};
+
+export const unassignCustomers: AppRouteHandler<typeof routes.unassignCustomers> = async (c) => {
+  const { code } = c.req.valid("param");
+  const { customerCodes } = c.req.valid("json");
+  const channelId = await requireChannelId(c.var.db, code);
+  const result = await unassignByCodes(c.var.db, channelCustomersLink, channelId, customerCodes);
+  return c.json(result, 200);
+};
+
+/** The channel's id and an assignable pricelist, or the 404/409 that stops the write. */
+async function requireAssignment(db: Db, code: string, pricelistId: number) {
+  const { channelId, pricelist } = await findChannelAndPricelist(db, code, pricelistId);
+  if (channelId === undefined) throw missing(code);
+  if (!pricelist) throw missingPricelist(pricelistId);
+  assertAssignable(pricelist, `channel ${code}`);
+  return { channelId, pricelist };
+}
+
+export const assignPricelist: AppRouteHandler<typeof routes.assignPricelist> = async (c) => {
+  const { code } = c.req.valid("param");
+  const { pricelistId } = c.req.valid("json");
+  const { channelId } = await requireAssignment(c.var.db, code, pricelistId);
+  if (!(await assignChannelPricelist(c.var.db, channelId, pricelistId))) throw missing(code);
+  return c.json({ channelCode: code, pricelistId }, 201);
+};
+
+export const setPrimaryPricelist: AppRouteHandler<typeof routes.setPrimaryPricelist> = async (
+  c,
+) => {
+  const { code } = c.req.valid("param");
+  const { pricelistId } = c.req.valid("json");
+  const { channelId, pricelist } = await requireAssignment(c.var.db, code, pricelistId);
+  const row = await setPrimary(c.var.db, channelId, pricelistId);
+  if (!row) throw missing(code);
+  return c.json({ ...toChannel(row), primaryPricelist: toPricelist(pricelist) }, 200);
+};
+
+export const clearPrimaryPricelist: AppRouteHandler<typeof routes.clearPrimaryPricelist> = async (
+  c,
+) => {
+  const { code } = c.req.valid("param");
+  if (!(await clearPrimary(c.var.db, code))) throw missing(code);
+  return c.body(null, 204);
 };

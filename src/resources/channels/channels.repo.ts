@@ -1,10 +1,19 @@
-import { count, eq, getTableColumns, sql } from "drizzle-orm";
-import { channelCustomerGroups, channels, customerGroups } from "../../db/schema";
+import { and, count, eq, getTableColumns, inArray, sql } from "drizzle-orm";
+import {
+  channelCustomerGroups,
+  channelCustomers,
+  channelPricelists,
+  channels,
+  customerGroups,
+  customers,
+  pricelists,
+} from "../../db/schema";
 import type { LinkSpec } from "../../db/links";
 import { defineList, readPage, type ListRequest } from "../../list";
 import { isForeignKeyViolation, isUniqueViolation, type Db } from "../../lib/db";
 import { conflict } from "../../lib/errors";
 import { iso } from "../../lib/schemas";
+import { ownerJoin, pricelistColumns, type PricelistRow } from "../pricelists/pricelists.repo";
 import type { ChannelCreate, ChannelUpdate } from "./channels.schemas";
 
 /**
@@ -110,3 +119,113 @@ export const channelGroups: LinkSpec = {
   targetKey: "customerGroupId",
   target: { table: customerGroups, id: customerGroups.id, code: customerGroups.code },
 };
+
+export const channelCustomersLink: LinkSpec = {
+  table: channelCustomers,
+  ownerKey: "channelId",
+  targetKey: "customerId",
+  target: { table: customers, id: customers.id, code: customers.code },
+};
+
+/*
+ * Pricelist assignments. The pricelist rules are shared with customers and customer groups, so
+ * they live here once: the full pricelist row as a batchable read, and the assignability rule.
+ */
+
+/** The pricelist with its owner's code, as a statement that can join a read batch. */
+export const selectPricelist = (db: Db, id: number) =>
+  db
+    .select(pricelistColumns)
+    .from(pricelists)
+    .leftJoin(customers, ownerJoin)
+    .where(eq(pricelists.id, id));
+
+export const NOT_ASSIGNABLE = "PRICELIST_NOT_ASSIGNABLE";
+
+/** ARCHIVED pricelists are assignable nowhere; INDIVIDUAL ones only belong to their owner (409). */
+export function assertAssignable(pricelist: PricelistRow, target: string): void {
+  if (pricelist.status === "ARCHIVED") {
+    throw conflict(
+      `pricelist ${pricelist.id} is ARCHIVED and cannot be assigned to ${target}`,
+      NOT_ASSIGNABLE,
+    );
+  }
+  if (pricelist.scope === "INDIVIDUAL") {
+    throw conflict(
+      `pricelist ${pricelist.id} is INDIVIDUAL (owned by customer ${pricelist.customerCode}) ` +
+        `and cannot be assigned to ${target}`,
+      NOT_ASSIGNABLE,
+    );
+  }
+}
+
+/** The channel's id and the pricelist, in one round trip; either is undefined when unknown. */
+export async function findChannelAndPricelist(db: Db, code: string, pricelistId: number) {
+  const [channel, pricelist] = await db.batch([
+    db.select({ id: channels.id }).from(channels).where(eq(channels.code, code)),
+    selectPricelist(db, pricelistId),
+  ]);
+  return { channelId: channel[0]?.id, pricelist: pricelist[0] as PricelistRow | undefined };
+}
+
+/** The checks ran before the write; a channel deleted meanwhile shows as a foreign key failure. */
+async function unlessChannelGone<T>(write: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await write();
+  } catch (err) {
+    if (isForeignKeyViolation(err)) return undefined;
+    throw err;
+  }
+}
+
+const assignRow = (db: Db, channelId: number, pricelistId: number) =>
+  db.insert(channelPricelists).values({ channelId, pricelistId }).onConflictDoNothing();
+
+/** Idempotent: an existing assignment (with or without the primary mark) is left as it is. */
+export const assignChannelPricelist = (db: Db, channelId: number, pricelistId: number) =>
+  unlessChannelGone(async () => {
+    await assignRow(db, channelId, pricelistId);
+    return true;
+  });
+
+/**
+ * One batch: assign if needed, clear the current mark, set the new one, read the channel back.
+ * Clear before set: `channel_pricelists_one_primary` allows one marked row per channel at a time.
+ * The previously marked pricelist stays assigned.
+ */
+export const setPrimaryPricelist = (db: Db, channelId: number, pricelistId: number) =>
+  unlessChannelGone(async () => {
+    const link = channelPricelists;
+    const [, , , channel] = await db.batch([
+      assignRow(db, channelId, pricelistId),
+      db
+        .update(link)
+        .set({ isPrimary: false })
+        .where(and(eq(link.channelId, channelId), eq(link.isPrimary, true))),
+      db
+        .update(link)
+        .set({ isPrimary: true })
+        .where(and(eq(link.channelId, channelId), eq(link.pricelistId, pricelistId))),
+      db.select(channelColumns).from(channels).where(eq(channels.id, channelId)),
+    ]);
+    return channel[0] as ChannelRow | undefined;
+  });
+
+/** Removes the mark, keeps the assignment. One round trip; false when the channel is unknown. */
+export async function clearPrimaryPricelist(db: Db, code: string): Promise<boolean> {
+  const channelId = () =>
+    db.select({ id: channels.id }).from(channels).where(eq(channels.code, code));
+  const [channel] = await db.batch([
+    channelId(),
+    db
+      .update(channelPricelists)
+      .set({ isPrimary: false })
+      .where(
+        and(
+          inArray(channelPricelists.channelId, channelId()),
+          eq(channelPricelists.isPrimary, true),
+        ),
+      ),
+  ]);
+  return channel.length > 0;
+}

@@ -5,9 +5,13 @@ import { channelList } from "./channels.repo";
 import {
   ChannelCreateSchema,
   ChannelListSchema,
+  ChannelPricelistSchema,
   ChannelSchema,
   ChannelUpdateSchema,
+  ChannelWithPrimarySchema,
+  CustomerCodesSchema,
   CustomerGroupCodesSchema,
+  PricelistRefSchema,
 } from "./channels.schemas";
 
 const tags = ["Channels"];
@@ -101,5 +105,89 @@ export const unassignCustomerGroups = createRoute({
   responses: {
     200: json(UnassignResultSchema, "What was unassigned"),
     ...errors(400, 401, 403, 404, 413, 415),
+  },
+});
+
+export const assignCustomers = createRoute({
+  method: "post",
+  path: "/v1/api/channel/{code}/customer",
+  tags,
+  operationId: "assignCustomersToChannel",
+  summary: "Bulk-assign customers to a channel by code",
+  description:
+    "1-1000 codes, duplicates counted once. `assigned`: newly assigned; `skipped`: every other code " +
+    "(already assigned or unknown); `notFound`: the unknown ones. Repeating the call is harmless. " +
+    "Unknown channel → 404.",
+  request: { params: CodeParams, body: jsonBody(CustomerCodesSchema) },
+  responses: {
+    201: json(AssignResultSchema, "What was assigned"),
+    ...errors(400, 401, 403, 404, 413, 415),
+  },
+});
+
+export const unassignCustomers = createRoute({
+  method: "post",
+  path: "/v1/api/channel/{code}/customer/unassign",
+  tags,
+  operationId: "unassignCustomersFromChannel",
+  summary: "Bulk-unassign customers from a channel by code",
+  description:
+    "1-1000 codes, duplicates counted once. `unassigned`: codes that exist (also when they were not " +
+    "assigned); `notFound`: the rest. Unknown channel → 404.",
+  request: { params: CodeParams, body: jsonBody(CustomerCodesSchema) },
+  responses: {
+    200: json(UnassignResultSchema, "What was unassigned"),
+    ...errors(400, 401, 403, 404, 413, 415),
+  },
+});
+
+export const assignPricelist = createRoute({
+  method: "post",
+  path: "/v1/api/channel/{code}/pricelist",
+  tags,
+  operationId: "assignPricelistToChannel",
+  summary: "Assign a pricelist to a channel",
+  description:
+    "Only GENERAL pricelists that are not ARCHIVED can be assigned (INDIVIDUAL or ARCHIVED → 409 " +
+    "PRICELIST_NOT_ASSIGNABLE); DRAFT and INACTIVE ones can. Assigning again is a no-op with the same " +
+    "answer and keeps an existing primary mark. Unknown channel or pricelist → 404 naming which.",
+  request: { params: CodeParams, body: jsonBody(PricelistRefSchema) },
+  responses: {
+    201: json(ChannelPricelistSchema, "The assignment"),
+    ...errors(400, 401, 403, 404, 409, 413, 415),
+  },
+});
+
+export const setPrimaryPricelist = createRoute({
+  method: "put",
+  path: "/v1/api/channel/{code}/pricelist/primary",
+  tags,
+  operationId: "setChannelPrimaryPricelist",
+  summary: "Set the primary pricelist of a channel",
+  description:
+    "Assigns the pricelist to the channel first if needed, then moves the primary mark to it; the " +
+    "pricelist that had the mark stays assigned. Atomic. Setting the current primary again is a no-op. " +
+    "Only GENERAL pricelists that are not ARCHIVED qualify (INDIVIDUAL or ARCHIVED → 409 " +
+    "PRICELIST_NOT_ASSIGNABLE). Unknown channel or pricelist → 404 naming which.",
+  request: { params: CodeParams, body: jsonBody(PricelistRefSchema) },
+  responses: {
+    200: json(ChannelWithPrimarySchema, "The channel with its primary pricelist"),
+    ...errors(400, 401, 403, 404, 409, 413, 415),
+  },
+});
+
+export const clearPrimaryPricelist = createRoute({
+  method: "delete",
+  path: "/v1/api/channel/{code}/pricelist/primary",
+  tags,
+  operationId: "clearChannelPrimaryPricelist",
+  summary: "Remove the primary mark from a channel's pricelist",
+  description:
+    "The pricelist stays assigned; only the mark goes. A channel without a primary pricelist also " +
+    "gets 204. Unknown channel → 404.",
+  request: { params: CodeParams },
+  responses: {
+    204: { description: "The channel has no primary pricelist now" },
+    ...errors(400, 401, 403, 404),
   },
 });

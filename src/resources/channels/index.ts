@@ -9,4 +9,9 @@ export const channels = createRouter()
   .openapi(routes.update, handlers.update)
   .openapi(routes.remove, handlers.remove)
   .openapi(routes.assignCustomerGroups, handlers.assignCustomerGroups)
-  .openapi(routes.unassignCustomerGroups, handlers.unassignCustomerGroups);
+  .openapi(routes.unassignCustomerGroups, handlers.unassignCustomerGroups)
+  .openapi(routes.assignCustomers, handlers.assignCustomers)
+  .openapi(routes.unassignCustomers, handlers.unassignCustomers)
+  .openapi(routes.assignPricelist, handlers.assignPricelist)
+  .openapi(routes.setPrimaryPricelist, handlers.setPrimaryPricelist)
+  .openapi(routes.clearPrimaryPricelist, handlers.clearPrimaryPricelist);
