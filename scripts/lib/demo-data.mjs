@@ -2,16 +2,21 @@
  * The demo data set, built deterministically (seeded PRNG, fixed instants) and rendered as one SQL
  * file for `wrangler d1 execute --file`.
  *
- * Two independent parts (the second is in demo-worked-example.mjs):
- * - the catalogue business: channels SHOP-DE, SHOP-CH (CHF) and FIELD-SALES, 297 products
- *   P-00001…, customers C-1002…C-1050 in the groups WHOLESALE, INSTALLERS, RETAIL, NORTH, SOUTH,
- *   their pricelists, trade conditions and promotions. Every one of their validity windows starts
- *   on or after 2026-01-01.
- * - the worked example of the pricing rules (docs: pricing-rules.md), with its exact codes and
- *   values: channel WEB-DE, customer C-1001, products P-A/P-B/P-C, pricelists 100, 101, 200, 210
- *   and 900 (named "PL-100 …" and so on), trade conditions 1–6 ("TC-1 …") and promotion 7
- *   ("PR-7 …"), all valid in 2025. Because nothing of the first part is valid in 2025 or
- *   prices P-A/P-B/P-C, the spec's request at 2025-06-15 gives exactly the spec's answer.
+ * Three channels: WEB-DE (Webshop Germany, EUR), SHOP-CH (Webshop Switzerland, CHF) and
+ * FIELD-SALES (EUR); 300 products, 50 customers in the five groups WHOLESALE, INSTALLERS, RETAIL,
+ * NORTH and SOUTH. Two parts share them:
+ * - the catalogue business (this file): 297 products P-00001…, customers C-1002…C-1050, their
+ *   pricelists 2–18, trade conditions 7–22 and promotions 1–6, and the catalogue prices of
+ *   WEB-DE's primary pricelist 100. Every window of theirs starts on or after 2026-01-01 (the
+ *   archived 2025 list 18 aside, which no channel, group or customer uses), and none of them names
+ *   P-A, P-B or P-C.
+ * - the worked example of the pricing rules (docs: pricing-rules.md, demo-worked-example.mjs),
+ *   with its exact codes and values: channel WEB-DE, customer C-1001 (groups WHOLESALE and NORTH),
+ *   products P-A/P-B/P-C, pricelists 100, 101, 200, 210 and 900 (named "PL-100 …" and so on),
+ *   trade conditions 1–6 ("TC-1 …") and promotion 7 ("PR-7 …"), valid in 2025.
+ * Because nothing of the catalogue prices P-A/P-B/P-C or is in its window before 2026, the spec's
+ * request at 2025-06-15 gives exactly the spec's answer and validUntil; addWorkedExample checks
+ * this.
  *
  * Ids are explicit so that the README can name them; new records created through the API get
  * ids above the highest seeded one (AUTOINCREMENT). demo-sql.mjs turns the data into SQL.
@@ -134,8 +139,7 @@ function buildCustomers(random) {
       if (region < 0.35) groupCodes.push("NORTH");
       else if (region < 0.7) groupCodes.push("SOUTH");
       const c = random.next();
-      channelCodes =
-        c < 0.45 ? ["SHOP-DE"] : c < 0.75 ? ["FIELD-SALES"] : ["SHOP-DE", "FIELD-SALES"];
+      channelCodes = c < 0.45 ? ["WEB-DE"] : c < 0.75 ? ["FIELD-SALES"] : ["WEB-DE", "FIELD-SALES"];
     }
     customers.push({ code: `C-${n}`, name, groupCodes, channelCodes });
   }
@@ -158,15 +162,11 @@ export function buildDemoData() {
     [50, 0.9],
   ]);
 
+  /** The catalogue rows of WEB-DE's primary pricelist 100 (the worked example's PL-100). */
+  const webListPrices = priced(catalogue, eurBase, 1, consumableTiers);
+
   /** @type {Pricelist[]} */
   const pricelists = [
-    pricelist({
-      id: 1,
-      name: "Webshop Germany list 2026",
-      currency: "EUR",
-      prices: priced(catalogue, eurBase, 1, consumableTiers),
-      channels: [{ channelCode: "SHOP-DE", primary: true }],
-    }),
     pricelist({
       id: 2,
       name: "Webshop Switzerland list 2026",
@@ -191,7 +191,7 @@ export function buildDemoData() {
       priority: 5,
       validTo: Y2027,
       prices: priced(random.sample(catalogue, 25), eurBase, 0.8),
-      channels: [{ channelCode: "SHOP-DE", primary: false }],
+      channels: [{ channelCode: "WEB-DE", primary: false }],
     }),
     pricelist({
       id: 5,
@@ -203,7 +203,7 @@ export function buildDemoData() {
         [10, 0.98],
         [50, 0.93],
       ]),
-      channels: [{ channelCode: "SHOP-DE", primary: false }],
+      channels: [{ channelCode: "WEB-DE", primary: false }],
     }),
     pricelist({
       id: 6,
@@ -370,7 +370,7 @@ export function buildDemoData() {
       scope: "CHANNEL",
       type: "DISCOUNT",
       value: 200,
-      channelCodes: ["SHOP-DE"],
+      channelCodes: ["WEB-DE"],
     }),
     tradeCondition({
       id: 9,
@@ -402,7 +402,7 @@ export function buildDemoData() {
       type: "DISCOUNT",
       value: 500,
       productCodes: codes(inCategory("tool")),
-      channelCodes: ["SHOP-DE", "FIELD-SALES"],
+      channelCodes: ["WEB-DE", "FIELD-SALES"],
       groupCodes: ["INSTALLERS"],
     }),
     tradeCondition({
@@ -478,7 +478,7 @@ export function buildDemoData() {
       currency: "EUR",
       value: 20,
       productCodes: codes(inCategory("cable-tie")),
-      channelCodes: ["SHOP-DE", "FIELD-SALES"],
+      channelCodes: ["WEB-DE", "FIELD-SALES"],
       scales: [
         { minQuantity: 10, value: 20 },
         { minQuantity: 50, value: 45 },
@@ -513,7 +513,7 @@ export function buildDemoData() {
       currency: "EUR",
       value: 150,
       productCodes: codes(named("PU expanding foam")),
-      channelCodes: ["SHOP-DE", "FIELD-SALES"],
+      channelCodes: ["WEB-DE", "FIELD-SALES"],
     }),
     tradeCondition({
       id: 22,
@@ -536,7 +536,7 @@ export function buildDemoData() {
       validFrom: instant("2026-02-02T00:00:00.000Z"),
       validTo: instant("2026-02-09T00:00:00.000Z"),
       productCodes: codes(inCategory("tool")),
-      channelCodes: ["SHOP-DE"],
+      channelCodes: ["WEB-DE"],
     }),
     promotion({
       id: 2,
@@ -545,7 +545,7 @@ export function buildDemoData() {
       validFrom: instant("2026-07-01T00:00:00.000Z"),
       validTo: instant("2026-09-01T00:00:00.000Z"),
       productCodes: codes(fasteners),
-      channelCodes: ["SHOP-DE", "SHOP-CH"],
+      channelCodes: ["WEB-DE", "SHOP-CH"],
     }),
     promotion({
       id: 3,
@@ -576,7 +576,7 @@ export function buildDemoData() {
       validFrom: instant("2026-11-27T00:00:00.000Z"),
       validTo: instant("2026-12-01T00:00:00.000Z"),
       productCodes: codes(inCategory("tool", "drill-bit")),
-      channelCodes: ["SHOP-DE"],
+      channelCodes: ["WEB-DE"],
     }),
     promotion({
       id: 6,
@@ -593,7 +593,7 @@ export function buildDemoData() {
   const data = {
     channels: [
       {
-        code: "SHOP-DE",
+        code: "WEB-DE",
         name: "Webshop Germany",
         isActive: true,
         groupCodes: ["WHOLESALE", "INSTALLERS", "RETAIL", "NORTH", "SOUTH"],
@@ -618,6 +618,6 @@ export function buildDemoData() {
     tradeConditions,
     promotions,
   };
-  addWorkedExample(data);
+  addWorkedExample(data, webListPrices);
   return data;
 }

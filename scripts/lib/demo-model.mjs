@@ -97,7 +97,6 @@ export const Y2027 = instant("2027-01-01T00:00:00.000Z");
 /** createdAt/updatedAt of every seeded row: this instant plus one minute per id. */
 export const CREATED = instant("2025-12-01T08:00:00.000Z");
 
-/** CHF shelf price from the EUR list price: +8 %, up to whole 5 Rappen. */
 /**
  * @param {Partial<Pricelist> & Pick<Pricelist, "id" | "name" | "currency" | "prices">} fields
  * @returns {Pricelist}

@@ -1,20 +1,33 @@
 import { instant, pricelist, promotion, tradeCondition, Y2025, Y2026 } from "./demo-model.mjs";
 
 /** @typedef {import("./demo-model.mjs").DemoData} DemoData */
+/** @typedef {import("./demo-model.mjs").PriceRow} PriceRow */
+
+const EXAMPLE_PRODUCTS = ["P-A", "P-B", "P-C"];
+const EXAMPLE_IDS = {
+  pricelists: [100, 101, 200, 210, 900],
+  tradeConditions: [1, 2, 3, 4, 5, 6],
+  promotions: [7],
+};
 
 /**
  * The worked example of pricing-rules.md, verbatim: all ACTIVE, valid 2025-01-01 to 2026-01-01
- * unless noted, EUR, amounts in cents.
+ * unless noted, EUR, amounts in cents. It lives in the catalogue's channel WEB-DE (which must
+ * already exist with the groups WHOLESALE and NORTH), and its PL-100 is that channel's primary
+ * pricelist, so PL-100 also carries `catalogueListPrices` and stays valid after 2025 (validTo
+ * open). That changes nothing in the example: the catalogue rows are other products, PL-100 is
+ * alone on its level, and its missing 2026-01-01 edge is later than the answer's validUntil.
  * @param {DemoData} data
+ * @param {PriceRow[]} catalogueListPrices
  */
-export function addWorkedExample(data) {
+export function addWorkedExample(data, catalogueListPrices) {
   const window = { validFrom: Y2025, validTo: Y2026 };
-  data.channels.push({
-    code: "WEB-DE",
-    name: "Web DE (worked example)",
-    isActive: true,
-    groupCodes: ["WHOLESALE", "NORTH"],
-  });
+  const channel = data.channels.find((c) => c.code === "WEB-DE");
+  if (!channel || !["WHOLESALE", "NORTH"].every((g) => channel.groupCodes.includes(g))) {
+    throw new Error("the worked example needs channel WEB-DE with the groups WHOLESALE and NORTH");
+  }
+  const named = catalogueListPrices.find((r) => EXAMPLE_PRODUCTS.includes(r.productCode));
+  if (named) throw new Error(`the catalogue rows of PL-100 price ${named.productCode}`);
   data.products.push(
     { code: "P-A", name: "Worked example product A" },
     { code: "P-B", name: "Worked example product B" },
@@ -38,15 +51,22 @@ export function addWorkedExample(data) {
   data.pricelists.push(
     pricelist({
       id: 100,
-      name: "PL-100 Web DE list (primary of WEB-DE)",
+      name: "PL-100 Webshop Germany list (primary of WEB-DE)",
       currency: "EUR",
-      ...window,
-      prices: [row("P-A", 1, 1000), row("P-B", 1, 500), row("P-B", 10, 450), row("P-C", 1, 200)],
+      validFrom: Y2025,
+      validTo: null,
+      prices: [
+        row("P-A", 1, 1000),
+        row("P-B", 1, 500),
+        row("P-B", 10, 450),
+        row("P-C", 1, 200),
+        ...catalogueListPrices,
+      ],
       channels: [{ channelCode: "WEB-DE", primary: true }],
     }),
     pricelist({
       id: 101,
-      name: "PL-101 Web DE further list",
+      name: "PL-101 Webshop Germany further list",
       currency: "EUR",
       ...window,
       prices: [row("P-C", 1, 180)],
@@ -153,4 +173,46 @@ export function addWorkedExample(data) {
       channelCodes: ["WEB-DE"],
     }),
   );
+  checkApart(data);
+}
+
+/**
+ * Throws unless the rest of the demo leaves the example's answer at 2025-06-15T10:00:00Z, and its
+ * validUntil 2025-07-01, as they are: no other record names P-A/P-B/P-C, and every other record
+ * starts on or after 2026-01-01 (or is an ARCHIVED pricelist that nothing uses).
+ * @param {DemoData} data
+ */
+function checkApart(data) {
+  /**
+   * @param {string} what
+   * @param {{ id: number, validFrom: number | null }} record
+   * @param {string[]} productCodes
+   * @param {boolean} [unused]
+   */
+  const check = (what, record, productCodes, unused = false) => {
+    const example = productCodes.find((code) => EXAMPLE_PRODUCTS.includes(code));
+    if (example) throw new Error(`${what} ${record.id} names ${example} of the worked example`);
+    if (!unused && (record.validFrom === null || record.validFrom < Y2026)) {
+      throw new Error(`${what} ${record.id} is in its window before 2026`);
+    }
+  };
+  for (const p of data.pricelists) {
+    if (EXAMPLE_IDS.pricelists.includes(p.id)) continue;
+    const unused =
+      p.status === "ARCHIVED" &&
+      p.channels.length + p.groupCodes.length + p.customerCodes.length === 0 &&
+      p.customerCode === null;
+    check(
+      "pricelist",
+      p,
+      p.prices.map((r) => r.productCode),
+      unused,
+    );
+  }
+  for (const t of data.tradeConditions) {
+    if (!EXAMPLE_IDS.tradeConditions.includes(t.id)) check("trade condition", t, t.productCodes);
+  }
+  for (const p of data.promotions) {
+    if (!EXAMPLE_IDS.promotions.includes(p.id)) check("promotion", p, p.productCodes);
+  }
 }
