@@ -1,8 +1,11 @@
 import { notFound } from "../../lib/errors";
 import type { AppRouteHandler } from "../../lib/router";
+import { assertAssignable } from "../channels/channels.repo";
 import {
+  assignCustomerPricelist,
   createCustomer,
   deleteCustomer,
+  findCustomerAndPricelist,
   findCustomerDetail,
   listCustomers,
   toCustomer,
@@ -42,4 +45,19 @@ export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {
   const { code } = c.req.valid("param");
   if (!(await deleteCustomer(c.var.db, code))) throw missing(code);
   return c.body(null, 204);
+};
+
+export const assignPricelist: AppRouteHandler<typeof routes.assignPricelist> = async (c) => {
+  const { code } = c.req.valid("param");
+  const { pricelistId } = c.req.valid("json");
+  const { customerId, pricelist } = await findCustomerAndPricelist(c.var.db, code, pricelistId);
+  if (customerId === undefined) throw missing(code);
+  if (!pricelist) throw notFound(`pricelist ${pricelistId} not found`);
+  // The customer's own INDIVIDUAL pricelist is already its own: nothing to write (unless ARCHIVED).
+  const own = pricelist.customerId === customerId;
+  if (!own || pricelist.status === "ARCHIVED") assertAssignable(pricelist, `customer ${code}`);
+  if (!own && !(await assignCustomerPricelist(c.var.db, customerId, pricelistId))) {
+    throw missing(code);
+  }
+  return c.json({ customerCode: code, pricelistId }, 201);
 };

@@ -15,11 +15,12 @@ import {
   channels,
   customerGroupMembers,
   customerGroups,
+  customerPricelists,
   customers,
   pricelists,
 } from "../../db/schema";
 import { defineList, readPage, type ListRequest } from "../../list";
-import { isUniqueViolation, type Db } from "../../lib/db";
+import { isForeignKeyViolation, isUniqueViolation, type Db } from "../../lib/db";
 import { conflict, invalid, type FieldIssue } from "../../lib/errors";
 import { iso } from "../../lib/schemas";
 import {
@@ -28,6 +29,7 @@ import {
   toPricelist,
   type PricelistRow,
 } from "../pricelists/pricelists.repo";
+import { selectPricelist } from "../channels/channels.repo";
 import type { CustomerCreate, CustomerUpdate } from "./customers.schemas";
 
 /**
@@ -275,3 +277,23 @@ export async function updateCustomer(
  */
 export const deleteCustomer = (db: Db, code: string) =>
   db.delete(customers).where(eq(customers.code, code)).returning({ id: customers.id }).get();
+
+/** The customer's id and the pricelist, in one round trip; either is undefined when unknown. */
+export async function findCustomerAndPricelist(db: Db, code: string, pricelistId: number) {
+  const [customer, pricelist] = await db.batch([
+    db.select({ id: customers.id }).from(customers).where(eq(customers.code, code)),
+    selectPricelist(db, pricelistId),
+  ]);
+  return { customerId: customer[0]?.id, pricelist: pricelist[0] as PricelistRow | undefined };
+}
+
+/** Idempotent. False when the customer was deleted after the checks (a foreign key failure). */
+export async function assignCustomerPricelist(db: Db, customerId: number, pricelistId: number) {
+  try {
+    await db.insert(customerPricelists).values({ customerId, pricelistId }).onConflictDoNothing();
+    return true;
+  } catch (err) {
+    if (isForeignKeyViolation(err)) return false;
+    throw err;
+  }
+}

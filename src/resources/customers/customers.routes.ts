@@ -1,10 +1,12 @@
 import { createRoute } from "@hono/zod-openapi";
 import { CodeParams, errors, json, jsonBody } from "../../lib/openapi";
+import { PricelistRefSchema } from "../channels/channels.schemas";
 import { customerList } from "./customers.repo";
 import {
   CustomerCreateSchema,
   CustomerDetailSchema,
   CustomerListSchema,
+  CustomerPricelistSchema,
   CustomerSchema,
   CustomerUpdateSchema,
 } from "./customers.schemas";
@@ -81,4 +83,23 @@ export const remove = createRoute({
     "INDIVIDUAL pricelists (with their prices) are deleted with it.",
   request: { params: CodeParams },
   responses: { 204: { description: "Deleted" }, ...errors(400, 401, 403, 404) },
+});
+
+export const assignPricelist = createRoute({
+  method: "post",
+  path: "/v1/api/customer/{code}/pricelist",
+  tags,
+  operationId: "assignPricelistToCustomer",
+  summary: "Assign a pricelist to a customer",
+  description:
+    "Makes a GENERAL pricelist one of the customer's own (listed in `pricelists` of GET customer/{code}); " +
+    "DRAFT and INACTIVE ones can be assigned. Assigning again is a no-op with the same answer. The " +
+    "customer's own INDIVIDUAL pricelist is already its own: same answer, nothing written. An INDIVIDUAL " +
+    "pricelist of another customer, or an ARCHIVED one → 409 PRICELIST_NOT_ASSIGNABLE. Unknown customer " +
+    "or pricelist → 404 naming which.",
+  request: { params: CodeParams, body: jsonBody(PricelistRefSchema) },
+  responses: {
+    201: json(CustomerPricelistSchema, "The assignment"),
+    ...errors(400, 401, 403, 404, 409, 413, 415),
+  },
 });

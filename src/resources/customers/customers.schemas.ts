@@ -57,5 +57,12 @@ export const CustomerUpdateSchema = z
 
 export const CustomerListSchema = listOf(CustomerSchema, "CustomerList");
 
+export const CustomerPricelistSchema = z
+  .object({
+    customerCode: Code.openapi({ example: "C-1001" }),
+    pricelistId: z.number().int().openapi({ example: 100 }),
+  })
+  .openapi("CustomerPricelist");
+
 export type CustomerCreate = z.infer<typeof CustomerCreateSchema>;
 export type CustomerUpdate = z.infer<typeof CustomerUpdateSchema>;

@@ -7,4 +7,5 @@ export const customers = createRouter()
   .openapi(routes.create, handlers.create)
   .openapi(routes.get, handlers.get)
   .openapi(routes.update, handlers.update)
-  .openapi(routes.remove, handlers.remove);
+  .openapi(routes.remove, handlers.remove)
+  .openapi(routes.assignPricelist, handlers.assignPricelist);
