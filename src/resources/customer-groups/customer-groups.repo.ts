@@ -1,9 +1,18 @@
-import { count, eq } from "drizzle-orm";
-import { customerGroups } from "../../db/schema";
+import { and, count, eq, inArray } from "drizzle-orm";
+import type { LinkSpec } from "../../db/links";
+import {
+  customerGroupMembers,
+  customerGroupPricelists,
+  customerGroups,
+  customers,
+  pricelists,
+} from "../../db/schema";
 import { defineList, readPage, type ListRequest } from "../../list";
-import { isUniqueViolation, type Db } from "../../lib/db";
+import { isForeignKeyViolation, isUniqueViolation, type Db } from "../../lib/db";
 import { conflict } from "../../lib/errors";
 import { iso } from "../../lib/schemas";
+import { selectPricelist } from "../channels/channels.repo";
+import type { PricelistRow } from "../pricelists/pricelists.repo";
 import type { CustomerGroupCreate, CustomerGroupUpdate } from "./customer-groups.schemas";
 
 type CustomerGroupRow = typeof customerGroups.$inferSelect;
@@ -64,4 +73,72 @@ export async function updateCustomerGroup(db: Db, code: string, input: CustomerG
   } catch (err) {
     throw duplicate(err, input.code);
   }
+}
+
+export const findCustomerGroupId = async (db: Db, code: string) =>
+  (
+    await db
+      .select({ id: customerGroups.id })
+      .from(customerGroups)
+      .where(eq(customerGroups.code, code))
+      .get()
+  )?.id;
+
+export const groupMembersLink: LinkSpec = {
+  table: customerGroupMembers,
+  ownerKey: "customerGroupId",
+  targetKey: "customerId",
+  target: { table: customers, id: customers.id, code: customers.code },
+};
+
+const selectGroupId = (db: Db, code: string) =>
+  db.select({ id: customerGroups.id }).from(customerGroups).where(eq(customerGroups.code, code));
+
+/** The group's id and the pricelist, in one round trip; either is undefined when unknown. */
+export async function findGroupAndPricelist(db: Db, code: string, pricelistId: number) {
+  const [group, pricelist] = await db.batch([
+    selectGroupId(db, code),
+    selectPricelist(db, pricelistId),
+  ]);
+  return { groupId: group[0]?.id, pricelist: pricelist[0] as PricelistRow | undefined };
+}
+
+/** Idempotent. False when the group was deleted after the checks (a foreign key failure). */
+export async function assignGroupPricelist(db: Db, customerGroupId: number, pricelistId: number) {
+  try {
+    await db
+      .insert(customerGroupPricelists)
+      .values({ customerGroupId, pricelistId })
+      .onConflictDoNothing();
+    return true;
+  } catch (err) {
+    if (isForeignKeyViolation(err)) return false;
+    throw err;
+  }
+}
+
+/**
+ * One round trip: the delete, plus whether the group and the pricelist exist so the handler can
+ * say which of the three 404s applies when nothing was deleted.
+ */
+export async function unassignGroupPricelist(db: Db, code: string, pricelistId: number) {
+  const link = customerGroupPricelists;
+  const [group, pricelist, deleted] = await db.batch([
+    selectGroupId(db, code),
+    db.select({ id: pricelists.id }).from(pricelists).where(eq(pricelists.id, pricelistId)),
+    db
+      .delete(link)
+      .where(
+        and(
+          inArray(link.customerGroupId, selectGroupId(db, code)),
+          eq(link.pricelistId, pricelistId),
+        ),
+      )
+      .returning({ pricelistId: link.pricelistId }),
+  ]);
+  return {
+    groupFound: group.length > 0,
+    pricelistFound: pricelist.length > 0,
+    unassigned: deleted.length > 0,
+  };
 }

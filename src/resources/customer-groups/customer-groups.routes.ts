@@ -1,9 +1,12 @@
 import { createRoute } from "@hono/zod-openapi";
 import { CodeParams, errors, json, jsonBody } from "../../lib/openapi";
+import { AssignResultSchema, UnassignResultSchema } from "../../lib/schemas";
+import { CustomerCodesSchema, PricelistRefSchema } from "../channels/channels.schemas";
 import { customerGroupList } from "./customer-groups.repo";
 import {
   CustomerGroupCreateSchema,
   CustomerGroupListSchema,
+  CustomerGroupPricelistSchema,
   CustomerGroupSchema,
   CustomerGroupUpdateSchema,
 } from "./customer-groups.schemas";
@@ -58,5 +61,71 @@ export const update = createRoute({
   responses: {
     200: json(CustomerGroupSchema, "The updated customer group"),
     ...errors(400, 401, 403, 404, 409, 413, 415),
+  },
+});
+
+export const assignPricelist = createRoute({
+  method: "post",
+  path: "/v1/api/customer-group/{code}/pricelist",
+  tags,
+  operationId: "assignPricelistToCustomerGroup",
+  summary: "Assign a pricelist to a customer group",
+  description:
+    "Only GENERAL pricelists that are not ARCHIVED can be assigned (INDIVIDUAL or ARCHIVED → 409 " +
+    "PRICELIST_NOT_ASSIGNABLE); DRAFT and INACTIVE ones can. Assigning again is a no-op with the same " +
+    "answer. Unknown customer group or pricelist → 404 naming which.",
+  request: { params: CodeParams, body: jsonBody(PricelistRefSchema) },
+  responses: {
+    201: json(CustomerGroupPricelistSchema, "The assignment"),
+    ...errors(400, 401, 403, 404, 409, 413, 415),
+  },
+});
+
+export const unassignPricelist = createRoute({
+  method: "post",
+  path: "/v1/api/customer-group/{code}/pricelist/unassign",
+  tags,
+  operationId: "unassignPricelistFromCustomerGroup",
+  summary: "Unassign a pricelist from a customer group",
+  description:
+    "Unknown customer group, unknown pricelist, or a pricelist not assigned to the group → 404, " +
+    "the detail saying which. ARCHIVED pricelists can be unassigned.",
+  request: { params: CodeParams, body: jsonBody(PricelistRefSchema) },
+  responses: {
+    200: json(CustomerGroupPricelistSchema, "The removed assignment"),
+    ...errors(400, 401, 403, 404, 413, 415),
+  },
+});
+
+export const assignCustomers = createRoute({
+  method: "post",
+  path: "/v1/api/customer-group/{code}/customer",
+  tags,
+  operationId: "assignCustomersToCustomerGroup",
+  summary: "Bulk-add customers to a customer group by code",
+  description:
+    "1-1000 codes, duplicates counted once. `assigned`: newly added; `skipped`: every other code " +
+    "(already a member or unknown); `notFound`: the unknown ones. Repeating the call is harmless. " +
+    "Unknown customer group → 404.",
+  request: { params: CodeParams, body: jsonBody(CustomerCodesSchema) },
+  responses: {
+    201: json(AssignResultSchema, "What was assigned"),
+    ...errors(400, 401, 403, 404, 413, 415),
+  },
+});
+
+export const unassignCustomers = createRoute({
+  method: "post",
+  path: "/v1/api/customer-group/{code}/customer/unassign",
+  tags,
+  operationId: "unassignCustomersFromCustomerGroup",
+  summary: "Bulk-remove customers from a customer group by code",
+  description:
+    "1-1000 codes, duplicates counted once. `unassigned`: codes that exist (also when they were not " +
+    "members); `notFound`: the rest. Unknown customer group → 404.",
+  request: { params: CodeParams, body: jsonBody(CustomerCodesSchema) },
+  responses: {
+    200: json(UnassignResultSchema, "What was unassigned"),
+    ...errors(400, 401, 403, 404, 413, 415),
   },
 });

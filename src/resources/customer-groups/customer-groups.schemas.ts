@@ -37,5 +37,12 @@ export const CustomerGroupUpdateSchema = z
 
 export const CustomerGroupListSchema = listOf(CustomerGroupSchema, "CustomerGroupList");
 
+export const CustomerGroupPricelistSchema = z
+  .object({
+    customerGroupCode: Code.openapi({ example: "RESELLER" }),
+    pricelistId: z.number().int().openapi({ example: 100 }),
+  })
+  .openapi("CustomerGroupPricelist");
+
 export type CustomerGroupCreate = z.infer<typeof CustomerGroupCreateSchema>;
 export type CustomerGroupUpdate = z.infer<typeof CustomerGroupUpdateSchema>;

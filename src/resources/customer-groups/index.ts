@@ -6,4 +6,8 @@ export const customerGroups = createRouter()
   .openapi(routes.list, handlers.list)
   .openapi(routes.create, handlers.create)
   .openapi(routes.get, handlers.get)
-  .openapi(routes.update, handlers.update);
+  .openapi(routes.update, handlers.update)
+  .openapi(routes.assignPricelist, handlers.assignPricelist)
+  .openapi(routes.unassignPricelist, handlers.unassignPricelist)
+  .openapi(routes.assignCustomers, handlers.assignCustomers)
+  .openapi(routes.unassignCustomers, handlers.unassignCustomers);
