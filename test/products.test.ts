@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { api, createProduct, expectProblem, issuePaths, KEYS, uid } from "./helpers";
+import { api, created, createProduct, expectProblem, issuePaths, KEYS, uid } from "./helpers";
 
 describe("products", () => {
   it("creates, reads, updates and deletes a product", async () => {
@@ -22,6 +22,26 @@ describe("products", () => {
 
     expect((await api("DELETE", `/v1/api/product/${code}`)).status).toBe(204);
     expectProblem(await api("GET", `/v1/api/product/${code}`), 404, "NOT_FOUND");
+  });
+
+  it("refuses to delete a product while a pricelist has a price for it (409)", async () => {
+    const p = await createProduct();
+    const pl = await created("/v1/api/pricelist", { name: "Prices", currency: "EUR" });
+    const put = await api("PUT", `/v1/api/pricelist/${pl.id}/prices`, {
+      body: { prices: [{ productCode: p.code, amount: 100 }] },
+    });
+    expect(put.status).toBe(200);
+    const res = await api("DELETE", `/v1/api/product/${p.code}`);
+    expect(expectProblem(res, 409, "CONFLICT").detail).toBe(
+      `product ${p.code} still has prices or is named by a trade condition or promotion`,
+    );
+    expect((await api("GET", `/v1/api/product/${p.code}`)).body).toEqual(p);
+
+    // Once its prices are gone, the product can go.
+    await api("POST", `/v1/api/pricelist/${pl.id}/prices/delete`, {
+      body: { productCodes: [p.code] },
+    });
+    expect((await api("DELETE", `/v1/api/product/${p.code}`)).status).toBe(204);
   });
 
   it("refuses a duplicate code with 409 naming it", async () => {

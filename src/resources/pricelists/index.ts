@@ -7,4 +7,11 @@ export const pricelists = createRouter()
   .openapi(routes.create, handlers.create)
   .openapi(routes.createIndividual, handlers.createIndividual)
   .openapi(routes.get, handlers.get)
-  .openapi(routes.update, handlers.update);
+  .openapi(routes.update, handlers.update)
+  .openapi(routes.assignCustomerGroups, handlers.assignCustomerGroups)
+  .openapi(routes.unassignCustomerGroups, handlers.unassignCustomerGroups)
+  .openapi(routes.removeIndividual, handlers.removeIndividual)
+  .openapi(routes.listCustomers, handlers.listCustomers)
+  .openapi(routes.listPrices, handlers.listPrices)
+  .openapi(routes.upsertPrices, handlers.upsertPrices)
+  .openapi(routes.deletePrices, handlers.deletePrices);

@@ -1,14 +1,26 @@
-import { badRequest, conflict, notFound } from "../../lib/errors";
+import { unassignByCodes } from "../../db/links";
+import type { Db } from "../../lib/db";
+import { badRequest, conflict, invalid, notFound } from "../../lib/errors";
 import type { AppRouteHandler } from "../../lib/router";
 import { assertTransition } from "../../lib/status";
+import { toCustomer } from "../customers/customers.repo";
 import {
+  assignGroupsByCodes,
+  checkPriceWrite,
   createIndividualPricelist,
   createPricelist,
+  deleteDraftIndividualPricelist,
   findCustomerId,
   findPricelist,
+  findPricelistId,
+  listPricelistCustomers,
+  listPrices as listPriceRows,
   listPricelists,
+  pricelistGroups,
+  pricelistProducts,
   toPricelist,
   updatePricelist,
+  upsertPrices as upsertPriceRows,
   type PricelistRow,
 } from "./pricelists.repo";
 import type { PricelistUpdate } from "./pricelists.schemas";
@@ -72,4 +84,111 @@ export const update: AppRouteHandler<typeof routes.update> = async (c) => {
   const row = await updatePricelist(c.var.db, current, input);
   if (!row) throw missing(id);
   return c.json(toPricelist(row), 200);
+};
+
+/** Assignment to customer groups: a GENERAL pricelist that is not ARCHIVED. */
+async function requireAssignable(db: Db, id: number) {
+  const row = await findPricelist(db, id);
+  if (!row) throw missing(id);
+  if (row.scope === "INDIVIDUAL")
+    throw conflict(
+      `pricelist ${id} is INDIVIDUAL (customer ${row.customerCode}) and is never assigned elsewhere`,
+    );
+  if (row.status === "ARCHIVED")
+    throw conflict(`pricelist ${id} is ARCHIVED and cannot be assigned`);
+  return id;
+}
+
+async function requirePricelistId(db: Db, id: number) {
+  if ((await findPricelistId(db, id)) === undefined) throw missing(id);
+  return id;
+}
+
+export const assignCustomerGroups: AppRouteHandler<typeof routes.assignCustomerGroups> = async (
+  c,
+) => {
+  const { id } = c.req.valid("param");
+  const { customerGroupCodes } = c.req.valid("json");
+  const owner = await requireAssignable(c.var.db, id);
+  return c.json(await assignGroupsByCodes(c.var.db, owner, customerGroupCodes), 201);
+};
+
+export const unassignCustomerGroups: AppRouteHandler<typeof routes.unassignCustomerGroups> = async (
+  c,
+) => {
+  const { id } = c.req.valid("param");
+  const { customerGroupCodes } = c.req.valid("json");
+  const owner = await requirePricelistId(c.var.db, id);
+  return c.json(await unassignByCodes(c.var.db, pricelistGroups, owner, customerGroupCodes), 200);
+};
+
+export const removeIndividual: AppRouteHandler<typeof routes.removeIndividual> = async (c) => {
+  const { id } = c.req.valid("param");
+  if (await deleteDraftIndividualPricelist(c.var.db, id)) return c.body(null, 204);
+  // Not deleted: find out why (a second round trip only on the error path).
+  const row = await findPricelist(c.var.db, id);
+  if (!row || row.scope !== "INDIVIDUAL") throw notFound(`individual pricelist ${id} not found`);
+  throw conflict(
+    `pricelist ${id} is ${row.status}; only a DRAFT individual pricelist can be deleted`,
+  );
+};
+
+export const listCustomers: AppRouteHandler<typeof routes.listCustomers> = async (c) => {
+  const { id } = c.req.valid("param");
+  const list = c.var.list;
+  const page = await listPricelistCustomers(c.var.db, id, list);
+  if (!page) throw missing(id);
+  return c.json(list.envelope(page.rows.map(toCustomer), page.total), 200);
+};
+
+export const listPrices: AppRouteHandler<typeof routes.listPrices> = async (c) => {
+  const { id } = c.req.valid("param");
+  const list = c.var.list;
+  const page = await listPriceRows(c.var.db, id, list);
+  if (!page) throw missing(id);
+  return c.json(list.envelope(page.rows, page.total), 200);
+};
+
+/** 404, then 409 (ARCHIVED), then 400 naming every unknown product; one round trip. */
+async function requirePriceWrite(db: Db, id: number, productCodes: string[]) {
+  const check = await checkPriceWrite(db, id, productCodes);
+  if (!check) throw missing(id);
+  if (check.status === "ARCHIVED")
+    throw conflict(`pricelist ${id} is ARCHIVED; its prices cannot change`);
+  return check.unknownCodes;
+}
+
+export const upsertPrices: AppRouteHandler<typeof routes.upsertPrices> = async (c) => {
+  const { id } = c.req.valid("param");
+  const { prices } = c.req.valid("json");
+  const unknown = new Set(
+    await requirePriceWrite(
+      c.var.db,
+      id,
+      prices.map((p) => p.productCode),
+    ),
+  );
+  if (unknown.size) throw invalid(unknownProductIssues(prices, unknown));
+  const upserted = await upsertPriceRows(c.var.db, id, prices);
+  if (upserted === undefined) throw missing(id);
+  return c.json({ upserted }, 200);
+};
+
+function unknownProductIssues(prices: { productCode: string }[], unknown: Set<string>) {
+  return [
+    { path: "body.prices", message: `unknown product codes: ${[...unknown].join(", ")}` },
+    ...prices.flatMap((row, i) =>
+      unknown.has(row.productCode)
+        ? [{ path: `body.prices.${i}.productCode`, message: `unknown product ${row.productCode}` }]
+        : [],
+    ),
+  ];
+}
+
+export const deletePrices: AppRouteHandler<typeof routes.deletePrices> = async (c) => {
+  const { id } = c.req.valid("param");
+  const { productCodes } = c.req.valid("json");
+  await requirePriceWrite(c.var.db, id, []);
+  const result = await unassignByCodes(c.var.db, pricelistProducts, id, productCodes);
+  return c.json({ deleted: result.unassigned, notFound: result.notFound }, 200);
 };

@@ -1,12 +1,22 @@
-import { count, eq, getTableColumns } from "drizzle-orm";
-import { customers, pricelists } from "../../db/schema";
+import { and, count, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
+import { inCodes, type LinkSpec } from "../../db/links";
+import {
+  customerGroupPricelists,
+  customerGroups,
+  customers,
+  pricelistPrices,
+  pricelists,
+  products,
+} from "../../db/schema";
 import { defineList, readPage, type ListRequest } from "../../list";
-import type { Db } from "../../lib/db";
+import { isForeignKeyViolation, type Db } from "../../lib/db";
+import { conflict } from "../../lib/errors";
 import { iso, isoOrNull } from "../../lib/schemas";
 import { STATUSES } from "../../lib/status";
 import {
   PRICELIST_SCOPES,
   type IndividualPricelistCreate,
+  type PriceInput,
   type PricelistCreate,
   type PricelistUpdate,
 } from "./pricelists.schemas";
@@ -108,4 +118,231 @@ export async function updatePricelist(db: Db, current: PricelistRow, input: Pric
     .returning()
     .get();
   return row && { ...row, customerCode: current.customerCode };
+}
+
+export const findPricelistId = async (db: Db, id: number) =>
+  (await db.select({ id: pricelists.id }).from(pricelists).where(eq(pricelists.id, id)).get())?.id;
+
+/** Customer groups assigned to a pricelist (counterpart of seed endpoint 7). */
+export const pricelistGroups: LinkSpec = {
+  table: customerGroupPricelists,
+  ownerKey: "pricelistId",
+  targetKey: "customerGroupId",
+  target: { table: customerGroups, id: customerGroups.id, code: customerGroups.code },
+};
+
+/**
+ * assignByCodes for pricelistGroups, in the same single batch. The shared helper selects
+ * (owner, target), but customer_group_pricelists stores (customer_group_id, pricelist_id), and
+ * Drizzle's INSERT … SELECT wants the table's column order.
+ */
+export async function assignGroupsByCodes(db: Db, pricelistId: number, codes: string[]) {
+  const [found, inserted] = await db.batch([
+    db
+      .select({ id: customerGroups.id, code: customerGroups.code })
+      .from(customerGroups)
+      .where(inCodes(customerGroups.code, codes)),
+    db
+      .insert(customerGroupPricelists)
+      .select(
+        db
+          .select({
+            customerGroupId: customerGroups.id,
+            pricelistId: sql<number>`${pricelistId}`.as("pricelist_id"),
+          })
+          .from(customerGroups)
+          .where(inCodes(customerGroups.code, codes)),
+      )
+      .onConflictDoNothing()
+      .returning({ id: customerGroupPricelists.customerGroupId }),
+  ]);
+  const known = new Set(found.map((row) => row.code));
+  const codeOf = new Map(found.map((row) => [row.id, row.code]));
+  const assigned = new Set(inserted.map((row) => codeOf.get(row.id)));
+  return {
+    assigned: codes.filter((code) => assigned.has(code)),
+    skipped: codes.filter((code) => !assigned.has(code)),
+    notFound: codes.filter((code) => !known.has(code)),
+  };
+}
+
+/** Price rows addressed by product code: bulk delete reuses the unassign machinery. */
+export const pricelistProducts: LinkSpec = {
+  table: pricelistPrices,
+  ownerKey: "pricelistId",
+  targetKey: "productId",
+  target: { table: products, id: products.id, code: products.code },
+};
+
+/**
+ * Seed endpoint 16. The WHERE carries every rule, so the happy path is one statement; prices and
+ * channel, group and customer assignments go with the row through ON DELETE CASCADE.
+ */
+export const deleteDraftIndividualPricelist = async (db: Db, id: number) =>
+  Boolean(
+    await db
+      .delete(pricelists)
+      .where(
+        and(
+          eq(pricelists.id, id),
+          eq(pricelists.scope, "INDIVIDUAL"),
+          eq(pricelists.status, "DRAFT"),
+        ),
+      )
+      .returning({ id: pricelists.id })
+      .get(),
+  );
+
+// ---- customers of a pricelist (seed endpoint 20) ----
+
+/**
+ * The Customer shape of src/resources/customers (its column set is not exported there): the
+ * sorted group and channel codes as JSON arrays, read in the same statement.
+ */
+const customerColumns = {
+  ...getTableColumns(customers),
+  customerGroupCodes: sql<string>`(select json_group_array(code) from (select g.code
+    from customer_group_members m join customer_groups g on g.id = m.customer_group_id
+    where m.customer_id = "customers"."id" order by g.code))`,
+  channelCodes: sql<string>`(select json_group_array(code) from (select ch.code
+    from channel_customers m join channels ch on ch.id = m.channel_id
+    where m.customer_id = "customers"."id" order by ch.code))`,
+};
+
+/** Owner of an INDIVIDUAL pricelist, or assigned through customer_pricelists; UNION counts each once. */
+const holdsPricelist = (id: number): SQL =>
+  sql`${customers.id} in (select customer_id from pricelists where id = ${id}
+    union select customer_id from customer_pricelists where pricelist_id = ${id})`;
+
+/** The page, its count and the pricelist's existence in one round trip; undefined if no such pricelist. */
+export async function listPricelistCustomers(db: Db, id: number, list: ListRequest) {
+  const where = and(holdsPricelist(id), list.where);
+  const [rows, counted, found] = await db.batch([
+    db
+      .select(customerColumns)
+      .from(customers)
+      .where(where)
+      .orderBy(...list.orderBy)
+      .limit(list.limit)
+      .offset(list.offset),
+    db.select({ n: count() }).from(customers).where(where),
+    db.select({ id: pricelists.id }).from(pricelists).where(eq(pricelists.id, id)),
+  ]);
+  return found.length ? { rows, total: counted[0]?.n ?? 0 } : undefined;
+}
+
+// ---- prices ----
+
+/**
+ * A price row has no id of its own. The list engine needs one to break ties stably, so the
+ * row's rowid serves internally; it never reaches the items.
+ */
+export const priceList = defineList({
+  fields: {
+    id: { column: sql`${pricelistPrices}.rowid`, type: "number" },
+    productCode: { column: products.code, type: "text", sortable: true, filter: ["$eq"] },
+    minQuantity: { column: pricelistPrices.minQuantity, type: "number", sortable: true },
+  },
+  defaultSortBy: [
+    ["productCode", "ASC"],
+    ["minQuantity", "ASC"],
+  ],
+});
+
+const priceColumns = {
+  productCode: products.code,
+  minQuantity: pricelistPrices.minQuantity,
+  amount: pricelistPrices.amount,
+};
+
+export async function listPrices(db: Db, id: number, list: ListRequest) {
+  const where = and(eq(pricelistPrices.pricelistId, id), list.where);
+  const [rows, counted, found] = await db.batch([
+    db
+      .select(priceColumns)
+      .from(pricelistPrices)
+      .innerJoin(products, eq(products.id, pricelistPrices.productId))
+      .where(where)
+      .orderBy(...list.orderBy)
+      .limit(list.limit)
+      .offset(list.offset),
+    db
+      .select({ n: count() })
+      .from(pricelistPrices)
+      .innerJoin(products, eq(products.id, pricelistPrices.productId))
+      .where(where),
+    db.select({ id: pricelists.id }).from(pricelists).where(eq(pricelists.id, id)),
+  ]);
+  return found.length ? { rows, total: counted[0]?.n ?? 0 } : undefined;
+}
+
+/**
+ * What decides a price write, in one statement: the pricelist's scope and status, and which of
+ * the product codes name no product (the codes travel as one JSON parameter).
+ * Undefined if the pricelist does not exist.
+ */
+export async function checkPriceWrite(db: Db, id: number, productCodes: string[]) {
+  const row = await db
+    .select({
+      status: pricelists.status,
+      unknownCodes: sql<string>`(select json_group_array(value) from (select distinct value
+        from json_each(${JSON.stringify(productCodes)})
+        where value not in (select code from products) order by value))`,
+    })
+    .from(pricelists)
+    .where(eq(pricelists.id, id))
+    .get();
+  return row && { status: row.status, unknownCodes: JSON.parse(row.unknownCodes) as string[] };
+}
+
+function isNotNullViolation(err: unknown): boolean {
+  for (let e = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (String((e as { message?: unknown }).message ?? e).includes("NOT NULL constraint failed"))
+      return true;
+  }
+  return false;
+}
+
+/**
+ * Upserts every row in ONE statement, so it is atomic by itself: INSERT … SELECT over
+ * json_each(rows) with the product resolved by code. A product deleted since the check would
+ * leave product_id NULL, which fails the whole statement instead of writing a partial sheet.
+ * Returns the number of rows written, or undefined if the pricelist vanished meanwhile.
+ */
+export async function upsertPrices(db: Db, id: number, prices: PriceInput[]) {
+  const rows = sql`json_each(${JSON.stringify(prices)}) as "row"`;
+  const field = (name: string) => sql`json_extract("row"."value", ${"$." + name})`;
+  try {
+    const written = await db
+      .insert(pricelistPrices)
+      .select(
+        db
+          .select({
+            pricelistId: sql<number>`${id}`.as("pricelist_id"),
+            // Qualified by hand: Drizzle writes columns unqualified here, and json_each has an "id" too.
+            productId: sql<number>`(select p.id from products p
+              where p.code = ${field("productCode")})`.as("product_id"),
+            minQuantity: sql<number>`${field("minQuantity")}`.as("min_quantity"),
+            amount: sql<number>`${field("amount")}`.as("amount"),
+          })
+          .from(rows)
+          // The WHERE keeps SQLite from reading ON CONFLICT as a join constraint.
+          .where(sql`true`),
+      )
+      .onConflictDoUpdate({
+        target: [
+          pricelistPrices.pricelistId,
+          pricelistPrices.productId,
+          pricelistPrices.minQuantity,
+        ],
+        set: { amount: sql`excluded.amount` },
+      })
+      .returning({ productId: pricelistPrices.productId });
+    return written.length;
+  } catch (err) {
+    if (isForeignKeyViolation(err)) return undefined;
+    if (isNotNullViolation(err))
+      throw conflict(`a product was deleted while the prices were written; nothing was written`);
+    throw err;
+  }
 }

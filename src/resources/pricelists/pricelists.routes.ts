@@ -1,8 +1,17 @@
 import { createRoute } from "@hono/zod-openapi";
 import { errors, IdParams, json, jsonBody } from "../../lib/openapi";
-import { pricelistList } from "./pricelists.repo";
+import { AssignResultSchema, UnassignResultSchema } from "../../lib/schemas";
+import { customerList } from "../customers/customers.repo";
+import { CustomerListSchema } from "../customers/customers.schemas";
+import { priceList, pricelistList } from "./pricelists.repo";
 import {
+  CustomerGroupCodesSchema,
   IndividualPricelistCreateSchema,
+  PriceListSchema,
+  PricesDeleteResultSchema,
+  PricesUpsertResultSchema,
+  PricesUpsertSchema,
+  ProductCodesSchema,
   PricelistCreateSchema,
   PricelistListSchema,
   PricelistSchema,
@@ -70,6 +79,127 @@ export const update = createRoute({
   request: { params: IdParams, body: jsonBody(PricelistUpdateSchema) },
   responses: {
     200: json(PricelistSchema, "The updated pricelist"),
+    ...errors(400, 401, 403, 404, 409, 413, 415),
+  },
+});
+
+export const assignCustomerGroups = createRoute({
+  method: "post",
+  path: "/v1/api/pricelist/{id}/customer-groups",
+  tags,
+  operationId: "assignCustomerGroupsToPricelist",
+  summary: "Bulk-assign customer groups to a pricelist by code",
+  description:
+    "1-1000 codes, duplicates counted once. `assigned`: newly assigned; `skipped`: every other code " +
+    "(already assigned or unknown); `notFound`: the unknown ones. Repeating the call is harmless. " +
+    "An INDIVIDUAL pricelist belongs to its customer and is never assigned elsewhere (409); " +
+    "an ARCHIVED pricelist cannot be assigned (409). Unknown pricelist → 404.",
+  request: { params: IdParams, body: jsonBody(CustomerGroupCodesSchema) },
+  responses: {
+    201: json(AssignResultSchema, "What was assigned"),
+    ...errors(400, 401, 403, 404, 409, 413, 415),
+  },
+});
+
+export const unassignCustomerGroups = createRoute({
+  method: "post",
+  path: "/v1/api/pricelist/{id}/customer-groups/unassign",
+  tags,
+  operationId: "unassignCustomerGroupsFromPricelist",
+  summary: "Bulk-unassign customer groups from a pricelist by code",
+  description:
+    "1-1000 codes, duplicates counted once. `unassigned`: codes that exist (also when they were " +
+    "not assigned, so a repeat is harmless); `notFound`: the rest. Works in every status, so an " +
+    "ARCHIVED pricelist can still be detached. Unknown pricelist → 404.",
+  request: { params: IdParams, body: jsonBody(CustomerGroupCodesSchema) },
+  responses: {
+    200: json(UnassignResultSchema, "What was unassigned"),
+    ...errors(400, 401, 403, 404, 413, 415),
+  },
+});
+
+export const removeIndividual = createRoute({
+  method: "delete",
+  path: "/v1/api/pricelist/individual/{id}",
+  tags,
+  operationId: "deleteIndividualPricelist",
+  summary: "Delete a DRAFT individual pricelist with its prices and assignments",
+  description:
+    "Only an INDIVIDUAL pricelist in status DRAFT can be deleted; its prices and any assignments " +
+    "go with it. Unknown id, or a pricelist that is not INDIVIDUAL → 404; not DRAFT → 409 naming " +
+    "the status (archive it through PATCH instead).",
+  request: { params: IdParams },
+  responses: { 204: { description: "Deleted" }, ...errors(400, 401, 403, 404, 409) },
+});
+
+export const listCustomers = createRoute({
+  method: "get",
+  path: "/v1/api/pricelist/{id}/customers",
+  tags,
+  operationId: "listPricelistCustomers",
+  summary: "Find the customers who own or are assigned a pricelist",
+  description:
+    "The owner of an INDIVIDUAL pricelist and the customers it is assigned to directly " +
+    "(`POST /v1/api/customer/{code}/pricelist`), each once. Not expanded through customer groups " +
+    "or channels. Unknown pricelist → 404.",
+  middleware: [customerList.middleware],
+  request: { params: IdParams },
+  parameters: customerList.parameters,
+  responses: {
+    200: json(CustomerListSchema, "A page of customers"),
+    ...errors(400, 401, 404),
+  },
+});
+
+export const listPrices = createRoute({
+  method: "get",
+  path: "/v1/api/pricelist/{id}/prices",
+  tags,
+  operationId: "listPricelistPrices",
+  summary: "Find the prices of a pricelist",
+  description:
+    "One item per (productCode, minQuantity) tier. Default order productCode ASC, then " +
+    "minQuantity ASC, the natural order of a price sheet. Unknown pricelist → 404.",
+  middleware: [priceList.middleware],
+  request: { params: IdParams },
+  parameters: priceList.parameters,
+  responses: { 200: json(PriceListSchema, "A page of prices"), ...errors(400, 401, 404) },
+});
+
+export const upsertPrices = createRoute({
+  method: "put",
+  path: "/v1/api/pricelist/{id}/prices",
+  tags,
+  operationId: "upsertPricelistPrices",
+  summary: "Create or overwrite 1-1000 prices atomically",
+  description:
+    "Each row sets the unit `amount` (integer minor units >= 0) of a product from `minQuantity` " +
+    "(integer >= 1, default 1) on; an existing (productCode, minQuantity) row gets the new amount, " +
+    "other rows of the pricelist stay. All or nothing: if any product code is unknown nothing is " +
+    "written and the 400 lists the unknown codes. A (productCode, minQuantity) pair may appear " +
+    "once per body (400). ARCHIVED pricelist → 409; unknown pricelist → 404. `upserted` is the " +
+    "number of rows written.",
+  request: { params: IdParams, body: jsonBody(PricesUpsertSchema) },
+  responses: {
+    200: json(PricesUpsertResultSchema, "How many rows were written"),
+    ...errors(400, 401, 403, 404, 409, 413, 415),
+  },
+});
+
+export const deletePrices = createRoute({
+  method: "post",
+  path: "/v1/api/pricelist/{id}/prices/delete",
+  tags,
+  operationId: "deletePricelistPrices",
+  summary: "Bulk-delete the prices of products from a pricelist",
+  description:
+    "1-1000 product codes, duplicates counted once. `deleted`: codes of existing products, whose " +
+    "rows (all quantity tiers) in this pricelist are gone, also when they had none, so a repeat " +
+    "is harmless; `notFound`: codes that name no product. ARCHIVED pricelist → 409; unknown " +
+    "pricelist → 404.",
+  request: { params: IdParams, body: jsonBody(ProductCodesSchema) },
+  responses: {
+    200: json(PricesDeleteResultSchema, "What was deleted"),
     ...errors(400, 401, 403, 404, 409, 413, 415),
   },
 });

@@ -1,6 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { listOf } from "../../list";
 import {
+  Amount,
+  bulkCodes,
   checkWindow,
   Code,
   Currency,
@@ -81,3 +83,98 @@ export const PricelistListSchema = listOf(PricelistSchema, "PricelistList");
 export type PricelistCreate = z.infer<typeof PricelistCreateSchema>;
 export type IndividualPricelistCreate = z.infer<typeof IndividualPricelistCreateSchema>;
 export type PricelistUpdate = z.infer<typeof PricelistUpdateSchema>;
+
+export const CustomerGroupCodesSchema = z
+  .strictObject({ customerGroupCodes: bulkCodes(["RESELLER", "WHOLESALE"]) })
+  .openapi("PricelistCustomerGroupCodes");
+
+export const ProductCodesSchema = z
+  .strictObject({ productCodes: bulkCodes(["P-A", "P-B"]) })
+  .openapi("PricelistProductCodes");
+
+export const PriceSchema = z
+  .object({
+    productCode: Code.openapi({ example: "P-A" }),
+    minQuantity: z.number().int().openapi({
+      example: 1,
+      description: "The tier applies to lines of at least this quantity",
+    }),
+    amount: z.number().int().openapi({
+      example: 1250,
+      description: "Unit price in minor units of the pricelist's currency",
+    }),
+  })
+  .openapi("Price");
+
+export const PriceListSchema = listOf(PriceSchema, "PriceList");
+
+const PriceInputSchema = z
+  .strictObject({
+    productCode: Code.openapi({ example: "P-A" }),
+    minQuantity: z
+      .number()
+      .int()
+      .min(1)
+      .max(Number.MAX_SAFE_INTEGER)
+      .default(1)
+      .openapi({ description: "Quantity tier, integer >= 1; default 1", example: 1 }),
+    amount: Amount.openapi({
+      example: 1250,
+      description: "Unit price, integer minor units >= 0",
+    }),
+  })
+  .openapi("PriceInput");
+
+/** Each (productCode, minQuantity) at most once per body: the upsert must not depend on row order. */
+function checkDistinctTiers(
+  prices: { productCode: string; minQuantity: number }[],
+  ctx: z.RefinementCtx,
+): void {
+  const first = new Map<string, number>();
+  prices.forEach((row, i) => {
+    const key = JSON.stringify([row.productCode, row.minQuantity]);
+    const earlier = first.get(key);
+    if (earlier === undefined) first.set(key, i);
+    else
+      ctx.addIssue({
+        code: "custom",
+        path: ["prices", i],
+        message: `repeats productCode ${row.productCode} with minQuantity ${row.minQuantity} of row ${earlier}`,
+      });
+  });
+}
+
+export const PricesUpsertSchema = z
+  .strictObject({
+    prices: z
+      .array(PriceInputSchema)
+      .min(1, "must contain at least one row")
+      .max(1000, "must contain at most 1000 rows"),
+  })
+  .superRefine((body, ctx) => checkDistinctTiers(body.prices, ctx))
+  .openapi("PricesUpsert", {
+    example: {
+      prices: [
+        { productCode: "P-A", amount: 1250 },
+        { productCode: "P-A", minQuantity: 10, amount: 1100 },
+        { productCode: "P-B", minQuantity: 1, amount: 899 },
+      ],
+    },
+  });
+
+export const PricesUpsertResultSchema = z
+  .object({
+    upserted: z.number().int().openapi({ example: 3, description: "Rows written" }),
+  })
+  .openapi("PricesUpsertResult");
+
+export const PricesDeleteResultSchema = z
+  .object({
+    deleted: z.array(Code).openapi({
+      description: "Codes of existing products; all their tiers in this pricelist are gone",
+    }),
+    notFound: z.array(Code).openapi({ description: "Codes that name no product" }),
+  })
+  .openapi("PricesDeleteResult");
+
+export type PriceInput = z.output<typeof PriceInputSchema>;
