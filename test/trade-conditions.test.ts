@@ -67,6 +67,8 @@ describe("trade conditions: create and read", () => {
         { minQuantity: 10, value: 500 },
         { minQuantity: 50, value: 700 },
       ],
+      customerGroupCodes: [],
+      customerCodes: [],
       createdAt: expect.stringMatching(ISO),
       updatedAt: expect.stringMatching(ISO),
     });

@@ -1,9 +1,16 @@
-import { notFound } from "../../lib/errors";
+import { assignByCodes, unassignByCodes } from "../../db/links";
+import type { Db } from "../../lib/db";
+import { conflict, notFound } from "../../lib/errors";
 import type { AppRouteHandler } from "../../lib/router";
 import {
+  conditionCustomers,
+  conditionGroups,
   createTradeCondition,
   findTradeCondition,
+  findTradeConditionState,
+  listCustomerTradeConditions,
   listTradeConditions,
+  toCustomerTradeCondition,
   toTradeCondition,
   updateTradeCondition,
 } from "./trade-conditions.repo";
@@ -36,4 +43,59 @@ export const update: AppRouteHandler<typeof routes.update> = async (c) => {
   const row = await updateTradeCondition(c.var.db, id, c.req.valid("json"));
   if (!row) throw missing(id);
   return c.json(toTradeCondition(row), 200);
+};
+
+/**
+ * The condition whose targets change: it must exist (404) and not be ARCHIVED (409); an
+ * assignment also needs the scope that the targets belong to (409 naming the actual scope).
+ */
+async function requireTargetable(db: Db, id: number, scope?: "CUSTOMER_GROUP" | "CUSTOMER") {
+  const state = await findTradeConditionState(db, id);
+  if (!state) throw missing(id);
+  if (state.status === "ARCHIVED") {
+    throw conflict(`trade condition ${id} is ARCHIVED and can no longer be edited`);
+  }
+  if (scope && state.scope !== scope) {
+    throw conflict(
+      `trade condition ${id} has scope ${state.scope}; only ${scope}-scope conditions take ` +
+        (scope === "CUSTOMER" ? "customers" : "customer groups"),
+    );
+  }
+  return id;
+}
+
+export const assignCustomerGroups: AppRouteHandler<typeof routes.assignCustomerGroups> = async (
+  c,
+) => {
+  const id = await requireTargetable(c.var.db, c.req.valid("param").id, "CUSTOMER_GROUP");
+  const { customerGroupCodes } = c.req.valid("json");
+  return c.json(await assignByCodes(c.var.db, conditionGroups, id, customerGroupCodes), 201);
+};
+
+export const unassignCustomerGroups: AppRouteHandler<typeof routes.unassignCustomerGroups> = async (
+  c,
+) => {
+  const id = await requireTargetable(c.var.db, c.req.valid("param").id);
+  const { customerGroupCodes } = c.req.valid("json");
+  return c.json(await unassignByCodes(c.var.db, conditionGroups, id, customerGroupCodes), 200);
+};
+
+export const assignCustomers: AppRouteHandler<typeof routes.assignCustomers> = async (c) => {
+  const id = await requireTargetable(c.var.db, c.req.valid("param").id, "CUSTOMER");
+  const { customerCodes } = c.req.valid("json");
+  return c.json(await assignByCodes(c.var.db, conditionCustomers, id, customerCodes), 201);
+};
+
+export const unassignCustomers: AppRouteHandler<typeof routes.unassignCustomers> = async (c) => {
+  const id = await requireTargetable(c.var.db, c.req.valid("param").id);
+  const { customerCodes } = c.req.valid("json");
+  return c.json(await unassignByCodes(c.var.db, conditionCustomers, id, customerCodes), 200);
+};
+
+export const listForCustomer: AppRouteHandler<typeof routes.listForCustomer> = async (c) => {
+  const list = c.var.list;
+  const { code } = c.req.valid("param");
+  const page = await listCustomerTradeConditions(c.var.db, code, list);
+  if (!page) throw notFound(`customer ${code} not found`);
+  return c.json(list.envelope(page.rows.map(toCustomerTradeCondition), page.total), 200);
 };

@@ -1,10 +1,17 @@
 import { and, count, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import { QueryBuilder, unionAll } from "drizzle-orm/sqlite-core";
+import type { LinkSpec } from "../../db/links";
 import {
+  channelCustomers,
   channels,
+  customerGroupMembers,
   customerGroups,
+  customers,
   products,
   tradeConditionChannels,
+  tradeConditionCustomerGroups,
+  tradeConditionCustomers,
   tradeConditionProducts,
   tradeConditions,
   tradeConditionScales,
@@ -17,7 +24,9 @@ import { defineList, type ListRequest } from "../../list";
 import {
   tradeConditionIssues,
   type Scale,
+  type LinkKind,
   type TradeConditionCreate,
+  type TradeConditionScope,
   type TradeConditionTerms,
   type TradeConditionUpdate,
 } from "./trade-conditions.schemas";
@@ -69,6 +78,8 @@ const fullRecord = {
   productCodes: sql<string>`${linkedCodes("trade_condition_products", "product_id", "products")}`,
   channelCodes: sql<string>`${linkedCodes("trade_condition_channels", "channel_id", "channels")}`,
   scales: sql<string>`(select json_group_array(json_object('minQuantity', s.min_quantity, 'value', s.value)) from trade_condition_scales s where s.trade_condition_id = trade_conditions.id)`,
+  customerGroupCodes: sql<string>`${linkedCodes("trade_condition_customer_groups", "customer_group_id", "customer_groups")}`,
+  customerCodes: sql<string>`${linkedCodes("trade_condition_customers", "customer_id", "customers")}`,
 };
 
 const selectFull = (db: Db) => db.select(fullRecord).from(tradeConditions);
@@ -77,6 +88,8 @@ type TradeConditionRow = typeof tradeConditions.$inferSelect & {
   productCodes: string;
   channelCodes: string;
   scales: string;
+  customerGroupCodes: string;
+  customerCodes: string;
 };
 
 const scalesFrom = (json: string) =>
@@ -98,6 +111,8 @@ export const toTradeCondition = (row: TradeConditionRow) => ({
   productCodes: codesFrom(row.productCodes),
   channelCodes: codesFrom(row.channelCodes),
   scales: scalesFrom(row.scales),
+  customerGroupCodes: codesFrom(row.customerGroupCodes),
+  customerCodes: codesFrom(row.customerCodes),
   createdAt: iso(row.createdAt),
   updatedAt: iso(row.updatedAt),
 });
@@ -253,6 +268,28 @@ export async function createTradeCondition(db: Db, input: TradeConditionCreate) 
   ]);
 }
 
+/** The target links each scope may have; the others would be meaningless. */
+const TARGETS = {
+  CUSTOMER_GROUP: { field: "customerGroupCodes", noun: "customer groups", path: "customer-groups" },
+  CUSTOMER: { field: "customerCodes", noun: "customers", path: "customers" },
+} as const;
+
+/**
+ * A scope change away from CUSTOMER_GROUP or CUSTOMER is refused while the condition still has
+ * targets of the old scope: silently dropping them would lose data the caller may still want.
+ */
+function assertNoStrandedTargets(current: TradeConditionRow, scope: TradeConditionScope) {
+  if (scope === current.scope || !(current.scope in TARGETS)) return;
+  const target = TARGETS[current.scope as keyof typeof TARGETS];
+  const codes = codesFrom(current[target.field]);
+  if (codes.length === 0) return;
+  throw conflict(
+    `trade condition ${current.id} still targets ${codes.length} ${target.noun}; ` +
+      `unassign them (POST /v1/api/trade-conditions/${current.id}/${target.path}/unassign) ` +
+      `before changing its scope from ${current.scope} to ${scope}`,
+  );
+}
+
 /**
  * One read loads the record and resolves the named codes; the merged record is checked with the
  * create rules; one batch writes. `undefined` when the condition does not exist.
@@ -268,6 +305,7 @@ export async function updateTradeCondition(db: Db, id: number, input: TradeCondi
     throw conflict(`trade condition ${id} is ARCHIVED and can no longer be edited`);
   }
   if (input.status) assertTransition(`trade condition ${id}`, current.status, input.status);
+  if (input.scope) assertNoStrandedTargets(current, input.scope);
 
   const patch = Object.fromEntries(
     Object.entries(input).filter(([, value]) => value !== undefined),
@@ -314,4 +352,166 @@ export async function updateTradeCondition(db: Db, id: number, input: TradeCondi
     ...linkInserts(db, sql`${id}`, { productIds, channelIds, scales }),
     selectFull(db).where(eq(tradeConditions.id, id)),
   ]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Targets of CUSTOMER_GROUP- and CUSTOMER-scope conditions (bulk assign and unassign by code).
+
+/** What decides whether targets may change: existence, scope and status. */
+export const findTradeConditionState = (db: Db, id: number) =>
+  db
+    .select({ scope: tradeConditions.scope, status: tradeConditions.status })
+    .from(tradeConditions)
+    .where(eq(tradeConditions.id, id))
+    .get();
+
+export const conditionGroups: LinkSpec = {
+  table: tradeConditionCustomerGroups,
+  ownerKey: "tradeConditionId",
+  targetKey: "customerGroupId",
+  target: { table: customerGroups, id: customerGroups.id, code: customerGroups.code },
+};
+
+export const conditionCustomers: LinkSpec = {
+  table: tradeConditionCustomers,
+  ownerKey: "tradeConditionId",
+  targetKey: "customerId",
+  target: { table: customers, id: customers.id, code: customers.code },
+};
+
+// ---------------------------------------------------------------------------------------------
+// The links through which conditions reach a customer (seed endpoint 2).
+
+// Built once with the standalone query builder: the derived table does not depend on the request;
+// the customer is chosen by the outer query's WHERE.
+const qb = new QueryBuilder();
+
+/** The columns every arm yields; alias names differ from trade_conditions' columns because
+ * Drizzle writes subquery fields unqualified in the outer query. */
+const linkArm = (kind: LinkKind, id: SQL, viaCode: SQL, tradeConditionId: SQL) => ({
+  id: sql<number>`${id}`.as("link_id"),
+  customerCode: sql<string>`${customers.code}`.as("link_customer_code"),
+  kind: sql<LinkKind>`${kind}`.as("link_kind"),
+  viaCode: sql<string | null>`${viaCode}`.as("link_via_code"),
+  tradeConditionId: sql<number>`${tradeConditionId}`.as("link_trade_condition_id"),
+});
+
+/**
+ * Every (customer, condition) link of every kind, as one UNION ALL derived table. `id` is
+ * 4 × the rowid of the row that makes the link + k (k = 0 CUSTOMER, 1 CUSTOMER_GROUP, 2 CHANNEL;
+ * GLOBAL: 4 × the condition id + 3), so it is unique within a customer's list and stays the same
+ * while other rows come and go. SQLite pushes the outer `link_customer_code = ?` down into each
+ * arm, so each arm starts from the customers.code index. Whether a link counts (its kind must be
+ * the condition's scope) is decided by the outer query, where the condition is joined anyway.
+ */
+const links = unionAll(
+  qb
+    .select(
+      linkArm(
+        "CUSTOMER",
+        sql`${tradeConditionCustomers}.rowid * 4`,
+        sql`${customers.code}`,
+        sql`${tradeConditionCustomers.tradeConditionId}`,
+      ),
+    )
+    .from(tradeConditionCustomers)
+    .innerJoin(customers, eq(customers.id, tradeConditionCustomers.customerId)),
+  qb
+    .select(
+      linkArm(
+        "CUSTOMER_GROUP",
+        sql`${tradeConditionCustomerGroups}.rowid * 4 + 1`,
+        sql`${customerGroups.code}`,
+        sql`${tradeConditionCustomerGroups.tradeConditionId}`,
+      ),
+    )
+    .from(tradeConditionCustomerGroups)
+    .innerJoin(
+      customerGroupMembers,
+      eq(customerGroupMembers.customerGroupId, tradeConditionCustomerGroups.customerGroupId),
+    )
+    .innerJoin(customers, eq(customers.id, customerGroupMembers.customerId))
+    .innerJoin(customerGroups, eq(customerGroups.id, tradeConditionCustomerGroups.customerGroupId)),
+  qb
+    .select(
+      linkArm(
+        "CHANNEL",
+        sql`${tradeConditionChannels}.rowid * 4 + 2`,
+        sql`${channels.code}`,
+        sql`${tradeConditionChannels.tradeConditionId}`,
+      ),
+    )
+    .from(tradeConditionChannels)
+    .innerJoin(channelCustomers, eq(channelCustomers.channelId, tradeConditionChannels.channelId))
+    .innerJoin(customers, eq(customers.id, channelCustomers.customerId))
+    .innerJoin(channels, eq(channels.id, tradeConditionChannels.channelId)),
+  qb
+    .select(
+      linkArm("GLOBAL", sql`${tradeConditions.id} * 4 + 3`, sql`null`, sql`${tradeConditions.id}`),
+    )
+    .from(tradeConditions)
+    .crossJoin(customers)
+    .where(eq(tradeConditions.scope, "GLOBAL")),
+).as("links");
+
+export const customerTradeConditionList = defineList({
+  fields: {
+    id: { column: links.id, type: "number", sortable: true },
+    "tradeCondition.type": { column: tradeConditions.type, type: "text", searchable: true },
+    scope: {
+      column: tradeConditions.scope,
+      type: tradeConditions.scope.enumValues,
+      filter: ["$not"],
+    },
+    status: { column: tradeConditions.status, type: tradeConditions.status.enumValues, filter: [] },
+  },
+});
+
+/** A link counts only when its kind is the condition's scope (a GLOBAL condition's channel list narrows, it does not target). */
+const reaching = (customerCode: string, where: SQL | undefined) =>
+  and(eq(links.customerCode, customerCode), sql`${links.kind} = ${tradeConditions.scope}`, where);
+
+const joinCondition = eq(tradeConditions.id, links.tradeConditionId);
+
+type CustomerTradeConditionRow = {
+  id: number;
+  customerCode: string;
+  kind: LinkKind;
+  viaCode: string | null;
+  tradeCondition: TradeConditionRow;
+};
+
+export const toCustomerTradeCondition = (row: CustomerTradeConditionRow) => ({
+  id: row.id,
+  customerCode: row.customerCode,
+  via: { kind: row.kind, code: row.viaCode },
+  tradeCondition: toTradeCondition(row.tradeCondition),
+});
+
+/**
+ * The customer check, the page and its count in one round trip. `undefined` when the customer
+ * does not exist.
+ */
+export async function listCustomerTradeConditions(db: Db, customerCode: string, list: ListRequest) {
+  const where = reaching(customerCode, list.where);
+  const [customer, rows, counted] = await db.batch([
+    db.select({ id: customers.id }).from(customers).where(eq(customers.code, customerCode)),
+    db
+      .select({
+        id: links.id,
+        customerCode: links.customerCode,
+        kind: links.kind,
+        viaCode: links.viaCode,
+        tradeCondition: fullRecord,
+      })
+      .from(links)
+      .innerJoin(tradeConditions, joinCondition)
+      .where(where)
+      .orderBy(...list.orderBy)
+      .limit(list.limit)
+      .offset(list.offset),
+    db.select({ n: count() }).from(links).innerJoin(tradeConditions, joinCondition).where(where),
+  ]);
+  if (customer.length === 0) return undefined;
+  return { rows: rows as CustomerTradeConditionRow[], total: counted[0]?.n ?? 0 };
 }

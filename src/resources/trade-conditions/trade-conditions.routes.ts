@@ -1,8 +1,12 @@
 import { createRoute } from "@hono/zod-openapi";
-import { errors, IdParams, json, jsonBody } from "../../lib/openapi";
-import { tradeConditionList } from "./trade-conditions.repo";
+import { CodeParams, errors, IdParams, json, jsonBody } from "../../lib/openapi";
+import { AssignResultSchema, UnassignResultSchema } from "../../lib/schemas";
+import { customerTradeConditionList, tradeConditionList } from "./trade-conditions.repo";
 import {
+  CustomerTradeConditionListSchema,
   TradeConditionCreateSchema,
+  TradeConditionCustomerCodesSchema,
+  TradeConditionGroupCodesSchema,
   TradeConditionHeaders,
   TradeConditionListSchema,
   TradeConditionSchema,
@@ -63,10 +67,102 @@ export const update = createRoute({
   operationId: "updateTradeCondition",
   summary: "Update a trade condition",
   description:
-    "Any subset of the create fields; given productCodes, channelCodes and scales replace the stored ones. Status changes follow the allowed transitions (409); an ARCHIVED condition cannot be edited (409).",
+    "Any subset of the create fields; given productCodes, channelCodes and scales replace the stored ones. Status changes follow the allowed transitions (409); an ARCHIVED condition cannot be edited (409). " +
+    "Changing the scope of a CUSTOMER_GROUP- or CUSTOMER-scope condition that still has target groups or customers is refused (409): unassign them first, nothing is dropped silently.",
   request: { params: IdParams, body: jsonBody(TradeConditionUpdateSchema) },
   responses: {
     200: json(TradeConditionSchema, "The updated trade condition"),
     ...errors(400, 401, 403, 404, 409, 413, 415),
+  },
+});
+
+const ARCHIVED_RULE = "An ARCHIVED condition's targets are frozen (409).";
+const BULK_RULE = "1-1000 codes, duplicates counted once; each call is one atomic batch.";
+const ASSIGN_RULE =
+  "`assigned`: newly assigned; `skipped`: every other code (already assigned or unknown); " +
+  "`notFound`: the unknown ones. Repeating the call is harmless.";
+const UNASSIGN_RULE =
+  "`unassigned`: codes that exist (also when they were not assigned); `notFound`: the rest. " +
+  "Repeating the call is harmless.";
+
+export const assignCustomerGroups = createRoute({
+  method: "post",
+  path: "/v1/api/trade-conditions/{id}/customer-groups",
+  tags,
+  operationId: "assignCustomerGroupsToTradeCondition",
+  summary: "Bulk-assign target customer groups to a trade condition by code",
+  description: `Only a CUSTOMER_GROUP-scope condition takes customer groups; any other scope → 409 naming it. ${ARCHIVED_RULE} ${BULK_RULE} ${ASSIGN_RULE}`,
+  request: { params: IdParams, body: jsonBody(TradeConditionGroupCodesSchema) },
+  responses: {
+    201: json(AssignResultSchema, "What was assigned"),
+    ...errors(400, 401, 403, 404, 409, 413, 415),
+  },
+});
+
+export const unassignCustomerGroups = createRoute({
+  method: "post",
+  path: "/v1/api/trade-conditions/{id}/customer-groups/unassign",
+  tags,
+  operationId: "unassignCustomerGroupsFromTradeCondition",
+  summary: "Unassign customer groups from a trade condition",
+  description: `Works whatever the scope. ${ARCHIVED_RULE} ${BULK_RULE} ${UNASSIGN_RULE}`,
+  request: { params: IdParams, body: jsonBody(TradeConditionGroupCodesSchema) },
+  responses: {
+    200: json(UnassignResultSchema, "What was unassigned"),
+    ...errors(400, 401, 403, 404, 409, 413, 415),
+  },
+});
+
+export const assignCustomers = createRoute({
+  method: "post",
+  path: "/v1/api/trade-conditions/{id}/customers",
+  tags,
+  operationId: "assignCustomersToTradeCondition",
+  summary: "Bulk-assign target customers to a trade condition by code",
+  description: `Only a CUSTOMER-scope condition takes customers; any other scope → 409 naming it. ${ARCHIVED_RULE} ${BULK_RULE} ${ASSIGN_RULE}`,
+  request: { params: IdParams, body: jsonBody(TradeConditionCustomerCodesSchema) },
+  responses: {
+    201: json(AssignResultSchema, "What was assigned"),
+    ...errors(400, 401, 403, 404, 409, 413, 415),
+  },
+});
+
+export const unassignCustomers = createRoute({
+  method: "post",
+  path: "/v1/api/trade-conditions/{id}/customers/unassign",
+  tags,
+  operationId: "unassignCustomersFromTradeCondition",
+  summary: "Bulk-unassign customers from a trade condition by code",
+  description: `Works whatever the scope. ${ARCHIVED_RULE} ${BULK_RULE} ${UNASSIGN_RULE}`,
+  request: { params: IdParams, body: jsonBody(TradeConditionCustomerCodesSchema) },
+  responses: {
+    200: json(UnassignResultSchema, "What was unassigned"),
+    ...errors(400, 401, 403, 404, 409, 413, 415),
+  },
+});
+
+export const listForCustomer = createRoute({
+  method: "get",
+  path: "/v1/api/customer/{code}/trade-conditions",
+  tags: ["Customers"],
+  operationId: "listCustomerTradeConditions",
+  summary: "Get customer trade conditions",
+  description:
+    "One item per link through which a trade condition reaches the customer, whatever the condition's status " +
+    "(filter `status` for that): `CUSTOMER` (a CUSTOMER-scope condition that targets the customer; `via.code` = the customer code), " +
+    "`CUSTOMER_GROUP` (a CUSTOMER_GROUP-scope condition that targets one of the customer's groups; `via.code` = the group; " +
+    "a condition reaching it through two groups gives two links), `CHANNEL` (a CHANNEL-scope condition of a channel the " +
+    "customer is assigned to; `via.code` = the channel) and `GLOBAL` (every GLOBAL-scope condition; `via.code` null). " +
+    "`id` identifies the link within the customer's list: 4 × the rowid of the link row + k, with k = 0 for CUSTOMER " +
+    "(trade_condition_customers), 1 for CUSTOMER_GROUP (trade_condition_customer_groups), 2 for CHANNEL " +
+    "(trade_condition_channels); GLOBAL links are 4 × the condition id + 3. " +
+    "`filter.scope` and `filter.status` apply to the trade condition; `search` matches `tradeCondition.type`. " +
+    "Unknown customer → 404. The customer check, the page and its count are one round trip.",
+  middleware: [customerTradeConditionList.middleware],
+  parameters: customerTradeConditionList.parameters,
+  request: { params: CodeParams },
+  responses: {
+    200: json(CustomerTradeConditionListSchema, "A page of the customer's trade-condition links"),
+    ...errors(400, 401, 404),
   },
 });

@@ -1,7 +1,16 @@
 import { z } from "@hono/zod-openapi";
 import type { FieldIssue } from "../../lib/errors";
 import { listOf } from "../../list";
-import { Code, Currency, Instant, IsoTimestamp, Name, Priority, Status } from "../../lib/schemas";
+import {
+  bulkCodes,
+  Code,
+  Currency,
+  Instant,
+  IsoTimestamp,
+  Name,
+  Priority,
+  Status,
+} from "../../lib/schemas";
 
 export const DISCOUNT_TYPES = ["PERCENTAGE", "ABSOLUTE"] as const;
 export const TRADE_CONDITION_SCOPES = ["GLOBAL", "CHANNEL", "CUSTOMER_GROUP", "CUSTOMER"] as const;
@@ -74,6 +83,14 @@ export const TradeConditionSchema = z
     productCodes: z.array(z.string()).openapi({ description: "Empty = all products" }),
     channelCodes: z.array(z.string()).openapi({ description: "Empty = all channels" }),
     scales: z.array(ScaleSchema).openapi({ description: "Sorted by minQuantity" }),
+    customerGroupCodes: z.array(z.string()).openapi({
+      description:
+        "Target groups of a CUSTOMER_GROUP-scope condition, sorted (set by POST …/customer-groups); empty for other scopes",
+    }),
+    customerCodes: z.array(z.string()).openapi({
+      description:
+        "Target customers of a CUSTOMER-scope condition, sorted (set by POST …/customers); empty for other scopes",
+    }),
     createdAt: IsoTimestamp,
     updatedAt: IsoTimestamp,
   })
@@ -124,6 +141,47 @@ export const TradeConditionUpdateSchema = z
 
 export const TradeConditionListSchema = listOf(TradeConditionSchema, "TradeConditionList");
 
+/** Bodies of the bulk target calls: 1-1000 codes, duplicates counted once. */
+export const TradeConditionGroupCodesSchema = z
+  .strictObject({ customerGroupCodes: bulkCodes(["WHOLESALE", "NORTH"]) })
+  .openapi("TradeConditionCustomerGroupCodes");
+
+export const TradeConditionCustomerCodesSchema = z
+  .strictObject({ customerCodes: bulkCodes(["C-1001", "C-1002"]) })
+  .openapi("TradeConditionCustomerCodes");
+
+export const LINK_KINDS = ["CUSTOMER", "CUSTOMER_GROUP", "CHANNEL", "GLOBAL"] as const;
+export type LinkKind = (typeof LINK_KINDS)[number];
+
+export const CustomerTradeConditionSchema = z
+  .object({
+    id: z.number().int().openapi({
+      example: 41,
+      description:
+        "Identifies the link within the customer's list: 4 × the link row's rowid + 0 (CUSTOMER), 1 (CUSTOMER_GROUP), 2 (CHANNEL); 4 × the condition id + 3 (GLOBAL)",
+    }),
+    customerCode: Code.openapi({ example: "C-1001" }),
+    via: z
+      .object({
+        kind: z.enum(LINK_KINDS).openapi({
+          description:
+            "CUSTOMER: direct target; CUSTOMER_GROUP: through one of the customer's groups; CHANNEL: through a channel the customer is assigned to; GLOBAL: every customer",
+        }),
+        code: Code.nullable().openapi({
+          example: "WHOLESALE",
+          description: "The customer, group or channel code of the link; null for GLOBAL",
+        }),
+      })
+      .openapi("CustomerTradeConditionVia"),
+    tradeCondition: TradeConditionSchema,
+  })
+  .openapi("CustomerTradeCondition");
+
+export const CustomerTradeConditionListSchema = listOf(
+  CustomerTradeConditionSchema,
+  "CustomerTradeConditionList",
+);
+
 export const TradeConditionHeaders = z.object({
   "x-channel": Code.optional().openapi({
     param: { name: "x-channel", in: "header", required: false },
@@ -134,6 +192,7 @@ export const TradeConditionHeaders = z.object({
 
 export type TradeConditionCreate = z.infer<typeof TradeConditionCreateSchema>;
 export type TradeConditionUpdate = z.infer<typeof TradeConditionUpdateSchema>;
+export type TradeConditionScope = (typeof TRADE_CONDITION_SCOPES)[number];
 
 /** The fields the cross-field rules look at, instants as epoch ms. */
 export interface DiscountTerms {
