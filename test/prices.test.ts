@@ -446,3 +446,87 @@ describe("POST /v1/api/pricelist/{id}/prices/delete", () => {
     expect(await sheet(pl.id)).toEqual([{ productCode: a, minQuantity: 1, amount: 1 }]);
   });
 });
+
+describe("the price upsert statement on its own (the guard behind the pre-check)", () => {
+  it("fails as a whole when a product vanished after the check, and reports a deleted pricelist", async () => {
+    const { createDb, DbMeter } = await import("../src/lib/db");
+    const { upsertPrices } = await import("../src/resources/pricelists/pricelists.repo");
+    const db = createDb(env.DB, new DbMeter());
+    const pl = await createGeneral();
+    const [a] = await products(1);
+    // Skipping the pre-check is what a concurrent product delete amounts to.
+    await expect(
+      upsertPrices(db, pl.id, [
+        { productCode: a!, minQuantity: 1, amount: 5 },
+        { productCode: "GONE-PRODUCT", minQuantity: 1, amount: 5 },
+      ]),
+    ).rejects.toMatchObject({ status: 409, code: "CONFLICT" });
+    expect(await countRows("pricelist_prices", "pricelist_id", pl.id)).toBe(0);
+    expect(
+      await upsertPrices(db, 999_999_992, [{ productCode: a!, minQuantity: 1, amount: 5 }]),
+    ).toBeUndefined();
+  });
+});
+
+describe("OpenAPI document of the price and relation routes", () => {
+  const statuses = (op: { responses: Record<string, unknown> }) => Object.keys(op.responses).sort();
+
+  it("documents tags, operationIds, summaries, descriptions, exact statuses and examples", async () => {
+    const doc = (await api("GET", "/doc", { key: null })).body;
+    const expected: [string, string, string, string[]][] = [
+      [
+        "/v1/api/pricelist/{id}/customer-groups",
+        "post",
+        "assignCustomerGroupsToPricelist",
+        ["201", "400", "401", "403", "404", "409", "413", "415"],
+      ],
+      [
+        "/v1/api/pricelist/{id}/customer-groups/unassign",
+        "post",
+        "unassignCustomerGroupsFromPricelist",
+        ["200", "400", "401", "403", "404", "413", "415"],
+      ],
+      [
+        "/v1/api/pricelist/individual/{id}",
+        "delete",
+        "deleteIndividualPricelist",
+        ["204", "400", "401", "403", "404", "409"],
+      ],
+      [
+        "/v1/api/pricelist/{id}/customers",
+        "get",
+        "listPricelistCustomers",
+        ["200", "400", "401", "404"],
+      ],
+      ["/v1/api/pricelist/{id}/prices", "get", "listPricelistPrices", ["200", "400", "401", "404"]],
+      [
+        "/v1/api/pricelist/{id}/prices",
+        "put",
+        "upsertPricelistPrices",
+        ["200", "400", "401", "403", "404", "409", "413", "415"],
+      ],
+      [
+        "/v1/api/pricelist/{id}/prices/delete",
+        "post",
+        "deletePricelistPrices",
+        ["200", "400", "401", "403", "404", "409", "413", "415"],
+      ],
+    ];
+    for (const [path, method, operationId, codes] of expected) {
+      const op = doc.paths[path]?.[method];
+      expect(op, `${method} ${path}`).toBeDefined();
+      expect(op).toMatchObject({ tags: ["Pricelists"], operationId });
+      expect(op.summary).toEqual(expect.any(String));
+      expect(op.description).toEqual(expect.any(String));
+      expect(statuses(op)).toEqual(codes);
+    }
+    const upsert = doc.components.schemas.PricesUpsert;
+    expect(upsert.example.prices[0]).toEqual({ productCode: "P-A", amount: 1250 });
+    const list = doc.paths["/v1/api/pricelist/{id}/prices"].get;
+    const names = list.parameters.map((p: { name: string }) => p.name);
+    expect(names).toEqual(
+      expect.arrayContaining(["id", "page", "limit", "sortBy", "filter.productCode"]),
+    );
+    expect(names).not.toContain("search");
+  });
+});
