@@ -319,3 +319,46 @@ describe("trade condition targets: the two kinds stay apart", () => {
     expect(res.body.data).toEqual([{ ...tc, customerGroupCodes: [a, b].sort() }]);
   });
 });
+
+describe("trade condition relations: OpenAPI", () => {
+  it("documents each route with its operationId and exactly its statuses", async () => {
+    const doc = (await api("GET", "/doc", { key: null })).body;
+    const op = (path: string, method: string) => doc.paths[path][method];
+    const statuses = (o: { responses: object }) => Object.keys(o.responses).sort();
+    const writes = ["400", "401", "403", "404", "409", "413", "415"];
+    const routes = [
+      [
+        "/v1/api/trade-conditions/{id}/customer-groups",
+        "assignCustomerGroupsToTradeCondition",
+        "201",
+      ],
+      [
+        "/v1/api/trade-conditions/{id}/customer-groups/unassign",
+        "unassignCustomerGroupsFromTradeCondition",
+        "200",
+      ],
+      ["/v1/api/trade-conditions/{id}/customers", "assignCustomersToTradeCondition", "201"],
+      [
+        "/v1/api/trade-conditions/{id}/customers/unassign",
+        "unassignCustomersFromTradeCondition",
+        "200",
+      ],
+    ] as const;
+    for (const [path, operationId, ok] of routes) {
+      const o = op(path, "post");
+      expect(o).toMatchObject({ operationId, tags: ["Trade conditions"] });
+      expect(o.summary).toBeTruthy();
+      expect(o.description).toContain("ARCHIVED");
+      expect(statuses(o)).toEqual([ok, ...writes].sort());
+    }
+    const list = op("/v1/api/customer/{code}/trade-conditions", "get");
+    expect(list).toMatchObject({ operationId: "listCustomerTradeConditions", tags: ["Customers"] });
+    expect(list.description).toContain("4 × the rowid of the link row");
+    expect(statuses(list)).toEqual(["200", "400", "401", "404"]);
+    const searchBy = list.parameters.find((p: { name: string }) => p.name === "searchBy");
+    expect(JSON.stringify(searchBy.schema)).toContain("tradeCondition.type");
+    const names = list.parameters.map((p: { name: string }) => p.name);
+    expect(names).toEqual(expect.arrayContaining(["code", "filter.scope", "filter.status"]));
+    expect(names).not.toContain("select");
+  });
+});
