@@ -161,13 +161,8 @@ async function requirePriceWrite(db: Db, id: number, productCodes: string[]) {
 export const upsertPrices: AppRouteHandler<typeof routes.upsertPrices> = async (c) => {
   const { id } = c.req.valid("param");
   const { prices } = c.req.valid("json");
-  const unknown = new Set(
-    await requirePriceWrite(
-      c.var.db,
-      id,
-      prices.map((p) => p.productCode),
-    ),
-  );
+  const codes = prices.map((row) => row.productCode);
+  const unknown = new Set(await requirePriceWrite(c.var.db, id, codes));
   if (unknown.size) throw invalid(unknownProductIssues(prices, unknown));
   const upserted = await upsertPriceRows(c.var.db, id, prices);
   if (upserted === undefined) throw missing(id);
