@@ -1,5 +1,5 @@
 import { add, clamp, negate, percentOf } from "./money";
-import { ascending, decidedBy, descending, pickBest, type Ranking } from "./rank";
+import { ascending, compareBy, decidedBy, descending, type Ranking } from "./rank";
 import type {
   Adjustment,
   ConditionExplain,
@@ -189,9 +189,47 @@ export interface ConditionResult {
   notes: Map<PreparedCondition, Note> | null;
 }
 
-function candidatesFor(index: TypeIndex, productCode: string): PreparedCondition[] {
+/** The line's candidates of one type that are in window and have a value at this quantity. */
+function evaluate(
+  index: TypeIndex,
+  productCode: string,
+  quantity: number,
+  running: number,
+  edges: EdgeTracker,
+  notes: Map<PreparedCondition, Note> | null,
+): Evaluated[] {
+  const evaluated: Evaluated[] = [];
+  const scan = (candidates: readonly PreparedCondition[]) => {
+    for (const prepared of candidates) {
+      edges.note(prepared.condition);
+      if (!prepared.inWindow) {
+        notes?.set(prepared, {
+          outcome: "OUT_OF_WINDOW",
+          decidedBy: null,
+          value: null,
+          amount: null,
+        });
+        continue;
+      }
+      const value = valueAt(prepared, quantity);
+      if (value === undefined) {
+        notes?.set(prepared, { outcome: "NO_SCALE", decidedBy: null, value: null, amount: null });
+        continue;
+      }
+      evaluated.push({ prepared, value, amount: effectOf(prepared, value, running) });
+    }
+  };
+  scan(index.anyProduct);
   const specific = index.byProduct.get(productCode);
-  return specific ? index.anyProduct.concat(specific) : index.anyProduct;
+  if (specific) scan(specific);
+  return evaluated;
+}
+
+/** The winner: from the first rung that has a non-stackable candidate, then `rungRanking`. */
+function beats(e: Evaluated, winner: Evaluated | undefined): boolean {
+  if (!winner) return true;
+  if (e.prepared.rung !== winner.prepared.rung) return e.prepared.rung < winner.prepared.rung;
+  return compareBy(rungRanking, e, winner) < 0;
 }
 
 /** Step 2 for one priced line. */
@@ -205,43 +243,31 @@ export function applyConditions(
   explain: boolean,
 ): ConditionResult {
   const notes = explain ? new Map<PreparedCondition, Note>() : null;
-  const note = (prepared: PreparedCondition, n: Note) => notes?.set(prepared, n);
   const adjustments: Adjustment[] = [];
   const surcharges: Adjustment[] = [];
   let running = base;
   let netPriceApplied = false;
 
   for (const type of CONDITION_TYPES) {
-    const evaluated: Evaluated[] = [];
-    for (const prepared of candidatesFor(index.byType[type], productCode)) {
-      edges.note(prepared.condition);
-      if (!prepared.inWindow) {
-        note(prepared, { outcome: "OUT_OF_WINDOW", decidedBy: null, value: null, amount: null });
-        continue;
-      }
-      const value = valueAt(prepared, quantity);
-      if (value === undefined) {
-        note(prepared, { outcome: "NO_SCALE", decidedBy: null, value: null, amount: null });
-        continue;
-      }
-      evaluated.push({ prepared, value, amount: effectOf(prepared, value, running) });
-    }
+    const evaluated = evaluate(index.byType[type], productCode, quantity, running, edges, notes);
+    if (evaluated.length === 0) continue;
 
     if (type === "DISCOUNT" && (netPriceApplied || !allowsTradeDiscounts)) {
       const outcome = netPriceApplied ? "SWITCHED_OFF_BY_NET_PRICE" : "NOT_DISCOUNTABLE";
-      for (const e of evaluated)
-        note(e.prepared, { outcome, decidedBy: null, value: e.value, amount: e.amount });
+      for (const e of evaluated) {
+        notes?.set(e.prepared, { outcome, decidedBy: null, value: e.value, amount: e.amount });
+      }
       continue;
     }
 
-    // Stackables do not compete; the winner comes from the first rung with a competitor.
-    const competing = evaluated.filter((e) => !e.prepared.condition.stackable);
-    const topRung = Math.min(...competing.map((e) => e.prepared.rung));
-    const winner = pickBest(
-      rungRanking,
-      competing.filter((e) => e.prepared.rung === topRung),
-    );
-    const stackables = evaluated.filter((e) => e.prepared.condition.stackable).sort(stackOrder);
+    // Stackables do not compete for the winner; they all apply after it.
+    let winner: Evaluated | undefined;
+    const stackables: Evaluated[] = [];
+    for (const e of evaluated) {
+      if (e.prepared.condition.stackable) stackables.push(e);
+      else if (beats(e, winner)) winner = e;
+    }
+    if (stackables.length > 1) stackables.sort(stackOrder);
 
     for (const e of winner ? [winner, ...stackables] : stackables) {
       const amount = effectOf(e.prepared, e.value, running);
@@ -258,28 +284,23 @@ export function applyConditions(
       adjustments.push(adjustment);
       if (type === "SURCHARGE") surcharges.push(adjustment);
       if (type === "NET_PRICE") netPriceApplied = true;
-      note(e.prepared, { outcome: "APPLIED", decidedBy: null, value: e.value, amount });
+      notes?.set(e.prepared, { outcome: "APPLIED", decidedBy: null, value: e.value, amount });
     }
-    if (notes && winner) {
-      for (const e of competing) {
-        if (e === winner) continue;
-        if (e.prepared.rung > topRung) {
-          note(e.prepared, {
-            outcome: "LOWER_RUNG",
-            decidedBy: null,
-            value: e.value,
-            amount: null,
-          });
-        } else {
-          const key = decidedBy(rungRanking, e, winner);
-          note(e.prepared, {
-            outcome: "LOWER_RANK",
-            decidedBy: key,
-            value: e.value,
-            amount: e.amount,
-          });
-        }
-      }
+
+    if (!notes || !winner) continue;
+    for (const e of evaluated) {
+      if (e === winner || e.prepared.condition.stackable) continue;
+      notes.set(
+        e.prepared,
+        e.prepared.rung > winner.prepared.rung
+          ? { outcome: "LOWER_RUNG", decidedBy: null, value: e.value, amount: null }
+          : {
+              outcome: "LOWER_RANK",
+              decidedBy: decidedBy(rungRanking, e, winner),
+              value: e.value,
+              amount: e.amount,
+            },
+      );
     }
   }
   return { regular: running, adjustments, surcharges, notes };

@@ -1,4 +1,4 @@
-import { ascending, decidedBy, descending, pickBest, type Ranking } from "./rank";
+import { ascending, compareBy, decidedBy, descending, type Ranking } from "./rank";
 import {
   CHANNEL_LEVELS,
   PRICELIST_LEVELS,
@@ -7,6 +7,7 @@ import {
   type PricelistExplain,
   type PricelistLevel,
   type PricelistOutcome,
+  type RankKey,
   type Status,
   type Tier,
   type Validity,
@@ -77,7 +78,10 @@ function indexRows(pricelist: PricelistCandidate): Map<string, Tier[]> {
   // D1's key makes minQuantity unique per product; should two rows share one anyway, the
   // cheaper sorts last and wins, so the answer does not depend on row order.
   for (const rows of tiers.values()) {
-    rows.sort((a, b) => ascending(a.minQuantity, b.minQuantity) || descending(a.amount, b.amount));
+    if (rows.length > 1)
+      rows.sort(
+        (a, b) => ascending(a.minQuantity, b.minQuantity) || descending(a.amount, b.amount),
+      );
   }
   return tiers;
 }
@@ -120,94 +124,89 @@ export interface BaseLookup {
   base: LevelCandidate | undefined;
   /** The same lookup on the two channel levels only. */
   list: LevelCandidate | undefined;
-  explain: PricelistExplain[] | null;
 }
 
-type Check = { outcome: PricelistOutcome; tier: Tier | undefined };
+type Failure = Exclude<PricelistOutcome, "USED" | "LOWER_RANK" | "LOWER_LEVEL">;
 
-function check(prepared: PreparedPricelist, productCode: string, quantity: number): Check {
-  if (prepared.gate) return { outcome: prepared.gate, tier: undefined };
+/** The tier a pricelist offers the line, or the first check it fails. */
+function check(prepared: PreparedPricelist, productCode: string, quantity: number): Tier | Failure {
+  if (prepared.gate) return prepared.gate;
   const rows = prepared.tiers.get(productCode);
-  if (!rows) return { outcome: "NO_PRICE_FOR_PRODUCT", tier: undefined };
-  if (!prepared.inWindow) return { outcome: "OUT_OF_WINDOW", tier: undefined };
-  const tier = tierFor(rows, quantity);
-  return tier ? { outcome: "USED", tier } : { outcome: "NO_TIER_FOR_QUANTITY", tier: undefined };
+  if (!rows) return "NO_PRICE_FOR_PRODUCT";
+  if (!prepared.inWindow) return "OUT_OF_WINDOW";
+  return tierFor(rows, quantity) ?? "NO_TIER_FOR_QUANTITY";
 }
+
+const IS_CHANNEL_LEVEL = PRICELIST_LEVELS.map((level) => CHANNEL_LEVELS.includes(level));
 
 /**
- * Step 1 for one line: every level is examined (the list price needs the channel levels anyway,
- * and `explain` all of them); a pricelist is "looked at" for `validUntil` once it passes the
- * checks that do not depend on time.
+ * Step 1 for one line. Every level is examined: the list price needs the channel levels anyway.
+ * A pricelist is "looked at" for `validUntil` once it passes the checks that do not depend on
+ * time (status, currency, a row for the product).
  */
 export function lookupBase(
   levels: PricelistLevels,
   productCode: string,
   quantity: number,
   edges: EdgeTracker,
-  explain: boolean,
 ): BaseLookup {
   let base: LevelCandidate | undefined;
   let list: LevelCandidate | undefined;
-  const levelResults: {
-    level: PricelistLevel;
-    checks: Check[];
-    best: LevelCandidate | undefined;
-    priced: LevelCandidate[];
-  }[] = [];
-
   PRICELIST_LEVELS.forEach((level, i) => {
-    const members = levels[i] ?? [];
-    const checks: Check[] = [];
-    const priced: LevelCandidate[] = [];
-    for (const prepared of members) {
+    let best: LevelCandidate | undefined;
+    for (const prepared of levels[i] ?? []) {
       const result = check(prepared, productCode, quantity);
-      checks.push(result);
-      if (
-        result.outcome === "OUT_OF_WINDOW" ||
-        result.outcome === "NO_TIER_FOR_QUANTITY" ||
-        result.tier
-      ) {
-        edges.note(prepared.pricelist);
+      if (typeof result === "string") {
+        if (result === "OUT_OF_WINDOW" || result === "NO_TIER_FOR_QUANTITY") {
+          edges.note(prepared.pricelist);
+        }
+        continue;
       }
-      if (result.tier) priced.push({ level, prepared, tier: result.tier });
+      edges.note(prepared.pricelist);
+      const candidate: LevelCandidate = { level, prepared, tier: result };
+      if (!best || compareBy(levelRanking, candidate, best) < 0) best = candidate;
     }
-    const best = pickBest(levelRanking, priced);
     base ??= best;
-    if (CHANNEL_LEVELS.includes(level)) list ??= best;
-    levelResults.push({ level, checks, best, priced });
+    if (IS_CHANNEL_LEVEL[i]) list ??= best;
   });
+  return { base, list };
+}
 
-  if (!explain) return { base, list, explain: null };
-
+/** Every (level, pricelist) of the request for one line, with why it won or lost. */
+export function explainPricelists(
+  levels: PricelistLevels,
+  productCode: string,
+  quantity: number,
+  { base, list }: BaseLookup,
+): PricelistExplain[] {
   const entries: PricelistExplain[] = [];
   PRICELIST_LEVELS.forEach((level, i) => {
-    const members = levels[i] ?? [];
-    const { checks, best, priced } = levelResults[i]!;
-    members.forEach((prepared, j) => {
-      const { outcome, tier } = checks[j]!;
-      const candidate = priced.find((c) => c.prepared === prepared);
-      let final: PricelistOutcome = outcome;
-      let rankedBy = null;
-      if (candidate) {
-        if (candidate === base) final = "USED";
-        else if (best === base) {
-          final = "LOWER_RANK";
-          rankedBy = decidedBy(levelRanking, candidate, best!);
-        } else final = "LOWER_LEVEL";
-      }
+    for (const prepared of levels[i] ?? []) {
+      const result = check(prepared, productCode, quantity);
+      const tier = typeof result === "string" ? undefined : result;
+      const is = (c: LevelCandidate | undefined) => c?.level === level && c.prepared === prepared;
+      let outcome: PricelistOutcome;
+      let rankedBy: RankKey | null = null;
+      if (!tier) outcome = result as Failure;
+      else if (is(base)) outcome = "USED";
+      else if (base?.level === level) {
+        // The first level with a price is the base's level: here a candidate lost on rank.
+        outcome = "LOWER_RANK";
+        rankedBy = decidedBy(levelRanking, { level, prepared, tier }, base);
+      } else outcome = "LOWER_LEVEL";
       entries.push({
         level,
         pricelistId: prepared.pricelist.id,
         name: prepared.pricelist.name,
-        outcome: final,
+        outcome,
         decidedBy: rankedBy,
         tierMinQuantity: tier?.minQuantity ?? null,
         amount: tier?.amount ?? null,
-        usedForListPrice: candidate !== undefined && candidate === list,
+        usedForListPrice: is(list),
       });
-    });
+    }
   });
-  return { base, list, explain: entries };
+  return entries;
 }
 
 /** What `GET /customer/{code}` needs to pick a customer's primary pricelist. */

@@ -7,7 +7,13 @@ import {
   type ConditionIndex,
 } from "./conditions";
 import { add, AmountOutOfRange, times } from "./money";
-import { lookupBase, preparePricelists, type BaseLookup, type PricelistLevels } from "./pricelists";
+import {
+  explainPricelists,
+  lookupBase,
+  preparePricelists,
+  type BaseLookup,
+  type PricelistLevels,
+} from "./pricelists";
 import {
   applyPromotions,
   explainPromotions,
@@ -118,12 +124,12 @@ function priceLine(context: Context, line: PriceLineRequest): LinePrice {
     return unpriced(context, line, "UNKNOWN_PRODUCT", undefined, nothing);
   }
 
-  const lookup = lookupBase(context.levels, productCode, quantity, context.edges, explain);
+  const lookup = lookupBase(context.levels, productCode, quantity, context.edges);
   const { base, list } = lookup;
   if (!base) {
     const why = explain
       ? {
-          pricelists: lookup.explain ?? [],
+          pricelists: explainPricelists(context.levels, productCode, quantity, lookup),
           tradeConditions: explainConditions(context.conditions, productCode, quantity, null),
           promotions: explainPromotions(context.promotions, productCode, null),
         }
@@ -187,7 +193,7 @@ function priceLine(context: Context, line: PriceLineRequest): LinePrice {
       tiers: tiersOf(base.prepared.tiers.get(productCode)),
       explain: explain
         ? {
-            pricelists: lookup.explain ?? [],
+            pricelists: explainPricelists(context.levels, productCode, quantity, lookup),
             tradeConditions: explainConditions(
               context.conditions,
               productCode,
@@ -202,7 +208,11 @@ function priceLine(context: Context, line: PriceLineRequest): LinePrice {
     if (!(error instanceof AmountOutOfRange)) throw error;
     // Amounts this large cannot be written exactly in JSON; only this line says so.
     const why = explain
-      ? { pricelists: lookup.explain ?? [], tradeConditions: [], promotions: [] }
+      ? {
+          pricelists: explainPricelists(context.levels, productCode, quantity, lookup),
+          tradeConditions: [],
+          promotions: [],
+        }
       : null;
     return unpriced(context, line, "OUT_OF_RANGE", lookup, why);
   }
