@@ -1,7 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
+  ADJUSTMENT_KINDS,
+  CONDITION_OUTCOMES,
+  LINE_STATUSES,
   PRICELIST_LEVELS,
+  PRICELIST_OUTCOMES,
+  PROMOTION_OUTCOMES,
+  RANK_KEYS,
   resolvePrices,
   type PriceAnswer,
   type PriceRequest,
@@ -239,6 +245,34 @@ describe("price engine properties", () => {
           ...explained,
           lines: explained.lines.map((l) => ({ ...l, explain: null })),
         }).toEqual(plain);
+      }),
+      RUNS,
+    );
+  });
+
+  it("explain speaks only the documented vocabulary and lists every candidate once", () => {
+    fc.assert(
+      fc.property(requestArb, (request) => {
+        for (const line of resolvePrices({ ...request, explain: true }).lines) {
+          expect(LINE_STATUSES).toContain(line.status);
+          for (const a of line.adjustments) expect(ADJUSTMENT_KINDS).toContain(a.kind);
+          const why = line.explain!;
+          for (const e of why.pricelists) expect(PRICELIST_OUTCOMES).toContain(e.outcome);
+          for (const e of why.tradeConditions) expect(CONDITION_OUTCOMES).toContain(e.outcome);
+          for (const e of why.promotions) expect(PROMOTION_OUTCOMES).toContain(e.outcome);
+          for (const e of [...why.pricelists, ...why.tradeConditions, ...why.promotions]) {
+            expect(e.decidedBy === null || RANK_KEYS.includes(e.decidedBy)).toBe(true);
+            expect(e.decidedBy !== null).toBe(e.outcome === "LOWER_RANK");
+          }
+          if (line.status === "UNKNOWN_PRODUCT" || line.status === "OUT_OF_RANGE") continue;
+          expect(why.tradeConditions.map((e) => e.id).sort((a, b) => a - b)).toEqual(
+            request.tradeConditions.map((c) => c.id),
+          );
+          expect(why.promotions).toHaveLength(request.promotions.length);
+          expect(why.pricelists.filter((e) => e.outcome === "USED")).toHaveLength(
+            line.source ? 1 : 0,
+          );
+        }
       }),
       RUNS,
     );

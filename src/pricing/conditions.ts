@@ -1,20 +1,18 @@
 import { add, clamp, negate, percentOf } from "./money";
 import { ascending, compareBy, decidedBy, descending, type Ranking } from "./rank";
-import type {
-  Adjustment,
-  ConditionExplain,
-  ConditionOutcome,
-  ConditionScope,
-  ConditionType,
-  Instant,
-  RankKey,
-  Scale,
-  TradeConditionCandidate,
+import {
+  CONDITION_TYPES,
+  type Adjustment,
+  type ConditionExplain,
+  type ConditionOutcome,
+  type ConditionScope,
+  type ConditionType,
+  type Instant,
+  type RankKey,
+  type Scale,
+  type TradeConditionCandidate,
 } from "./types";
 import { isInWindow, type EdgeTracker } from "./validity";
-
-/** Applied order of the types: a net price first (it replaces the amount), charges last. */
-export const CONDITION_TYPES: readonly ConditionType[] = ["NET_PRICE", "DISCOUNT", "SURCHARGE"];
 
 const FIRST_RUNG: Record<ConditionScope, number> = {
   CUSTOMER: 1,

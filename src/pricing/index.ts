@@ -10,7 +10,7 @@ export {
   tierFor,
   type OwnPricelist,
 } from "./pricelists";
-export { rungOf, CONDITION_TYPES } from "./conditions";
+export { rungOf } from "./conditions";
 export { percentOf } from "./money";
 export { isInWindow } from "./validity";
 export * from "./types";

@@ -67,10 +67,15 @@ export interface PricelistCandidate extends Validity {
   prices: readonly PriceRow[];
 }
 
-export type ConditionScope = "GLOBAL" | "CHANNEL" | "CUSTOMER_GROUP" | "CUSTOMER";
-export type ConditionType = "DISCOUNT" | "SURCHARGE" | "NET_PRICE";
-export type DiscountType = "PERCENTAGE" | "ABSOLUTE";
-export type PromotionStacking = "BEST_OF" | "ON_TOP";
+export const CONDITION_SCOPES = ["GLOBAL", "CHANNEL", "CUSTOMER_GROUP", "CUSTOMER"] as const;
+export type ConditionScope = (typeof CONDITION_SCOPES)[number];
+/** In applied order: a net price first (it replaces the amount), charges last. */
+export const CONDITION_TYPES = ["NET_PRICE", "DISCOUNT", "SURCHARGE"] as const;
+export type ConditionType = (typeof CONDITION_TYPES)[number];
+export const DISCOUNT_TYPES = ["PERCENTAGE", "ABSOLUTE"] as const;
+export type DiscountType = (typeof DISCOUNT_TYPES)[number];
+export const PROMOTION_STACKINGS = ["BEST_OF", "ON_TOP"] as const;
+export type PromotionStacking = (typeof PROMOTION_STACKINGS)[number];
 
 export interface Scale {
   minQuantity: number;
@@ -154,7 +159,8 @@ export interface PriceRequest {
  * UNKNOWN_PRODUCT: no such product. OUT_OF_RANGE: an amount of the line would exceed
  * 2^53 − 1 minor units (cannot be represented exactly in JSON).
  */
-export type LineStatus = "OK" | "NO_PRICE" | "UNKNOWN_PRODUCT" | "OUT_OF_RANGE";
+export const LINE_STATUSES = ["OK", "NO_PRICE", "UNKNOWN_PRODUCT", "OUT_OF_RANGE"] as const;
+export type LineStatus = (typeof LINE_STATUSES)[number];
 
 export interface Tier {
   minQuantity: number;
@@ -168,7 +174,8 @@ export interface PriceSource {
   baseUnitAmount: number;
 }
 
-export type AdjustmentKind = "NET_PRICE" | "DISCOUNT" | "SURCHARGE" | "PROMOTION";
+export const ADJUSTMENT_KINDS = ["NET_PRICE", "DISCOUNT", "SURCHARGE", "PROMOTION"] as const;
+export type AdjustmentKind = (typeof ADJUSTMENT_KINDS)[number];
 
 /**
  * One step from `source.baseUnitAmount` to `finalUnitAmount`, in applied order, so that
@@ -236,7 +243,8 @@ export interface PriceAnswer {
  * AMOUNT: a higher tier amount (pricelists), a higher resulting unit amount (conditions: smaller
  * saving, larger charge, higher net price) or a smaller saving (promotions). ID: higher id.
  */
-export type RankKey = "PRIORITY" | "VALID_TO" | "AMOUNT" | "ID";
+export const RANK_KEYS = ["PRIORITY", "VALID_TO", "AMOUNT", "ID"] as const;
+export type RankKey = (typeof RANK_KEYS)[number];
 
 /**
  * Checks are made in this order and the first failing one is reported:
@@ -245,15 +253,17 @@ export type RankKey = "PRIORITY" | "VALID_TO" | "AMOUNT" | "ID";
  * passes them all has a price; then USED (the base price), LOWER_RANK (same level, ranked behind
  * the winner, see `decidedBy`) or LOWER_LEVEL (a more specific level had a price).
  */
-export type PricelistOutcome =
-  | "USED"
-  | "NOT_ACTIVE"
-  | "OTHER_CURRENCY"
-  | "NO_PRICE_FOR_PRODUCT"
-  | "OUT_OF_WINDOW"
-  | "NO_TIER_FOR_QUANTITY"
-  | "LOWER_RANK"
-  | "LOWER_LEVEL";
+export const PRICELIST_OUTCOMES = [
+  "USED",
+  "NOT_ACTIVE",
+  "OTHER_CURRENCY",
+  "NO_PRICE_FOR_PRODUCT",
+  "OUT_OF_WINDOW",
+  "NO_TIER_FOR_QUANTITY",
+  "LOWER_RANK",
+  "LOWER_LEVEL",
+] as const;
+export type PricelistOutcome = (typeof PRICELIST_OUTCOMES)[number];
 
 export interface PricelistExplain {
   level: PricelistLevel;
@@ -278,21 +288,23 @@ export interface PricelistExplain {
  * or SUPERSEDED_BY_PROMOTION (a NET_PRICE or DISCOUNT that made the regular price, which a
  * BEST_OF promotion then beat).
  */
-export type ConditionOutcome =
-  | "APPLIED"
-  | "NOT_ACTIVE"
-  | "OTHER_CURRENCY"
-  | "OTHER_CHANNEL"
-  | "NOT_TARGETED"
-  | "OTHER_PRODUCT"
-  | "OUT_OF_WINDOW"
-  | "NO_SCALE"
-  | "NO_BASE_PRICE"
-  | "LOWER_RUNG"
-  | "LOWER_RANK"
-  | "SWITCHED_OFF_BY_NET_PRICE"
-  | "NOT_DISCOUNTABLE"
-  | "SUPERSEDED_BY_PROMOTION";
+export const CONDITION_OUTCOMES = [
+  "APPLIED",
+  "NOT_ACTIVE",
+  "OTHER_CURRENCY",
+  "OTHER_CHANNEL",
+  "NOT_TARGETED",
+  "OTHER_PRODUCT",
+  "OUT_OF_WINDOW",
+  "NO_SCALE",
+  "NO_BASE_PRICE",
+  "LOWER_RUNG",
+  "LOWER_RANK",
+  "SWITCHED_OFF_BY_NET_PRICE",
+  "NOT_DISCOUNTABLE",
+  "SUPERSEDED_BY_PROMOTION",
+] as const;
+export type ConditionOutcome = (typeof CONDITION_OUTCOMES)[number];
 
 export interface ConditionExplain {
   id: number;
@@ -317,18 +329,20 @@ export interface ConditionExplain {
  * then end as APPLIED, LOWER_RANK (see `decidedBy`), SUPERSEDED_BY_REGULAR_PRICE (BEST_OF whose
  * promotion price is not below the regular price) or NO_SAVING (ON_TOP that saves nothing).
  */
-export type PromotionOutcome =
-  | "APPLIED"
-  | "NOT_ACTIVE"
-  | "OTHER_CURRENCY"
-  | "OTHER_CHANNEL"
-  | "NOT_TARGETED"
-  | "OTHER_PRODUCT"
-  | "OUT_OF_WINDOW"
-  | "NO_BASE_PRICE"
-  | "LOWER_RANK"
-  | "SUPERSEDED_BY_REGULAR_PRICE"
-  | "NO_SAVING";
+export const PROMOTION_OUTCOMES = [
+  "APPLIED",
+  "NOT_ACTIVE",
+  "OTHER_CURRENCY",
+  "OTHER_CHANNEL",
+  "NOT_TARGETED",
+  "OTHER_PRODUCT",
+  "OUT_OF_WINDOW",
+  "NO_BASE_PRICE",
+  "LOWER_RANK",
+  "SUPERSEDED_BY_REGULAR_PRICE",
+  "NO_SAVING",
+] as const;
+export type PromotionOutcome = (typeof PROMOTION_OUTCOMES)[number];
 
 export interface PromotionExplain {
   id: number;
