@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, eq, getTableColumns, inArray, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Db } from "../lib/db";
 
@@ -30,6 +30,19 @@ const resolve = (db: Db, { target }: LinkSpec, codes: string[]) =>
     .from(target.table)
     .where(inCodes(target.code, codes));
 
+/** INSERT … SELECT lists the table's columns in table order, so the selection must follow it. */
+function linkSelection(spec: LinkSpec, ownerId: number) {
+  const values: Record<string, SQL.Aliased | SQLiteColumn> = {
+    [spec.ownerKey]: sql`${ownerId}`.as(spec.ownerKey),
+    [spec.targetKey]: spec.target.id,
+  };
+  return Object.fromEntries(
+    Object.keys(getTableColumns(spec.table))
+      .filter((key) => key in values)
+      .map((key) => [key, values[key]!]),
+  );
+}
+
 /** `assigned`: newly linked; `skipped`: every other code (already linked or unknown); `notFound`: the unknown ones. */
 export async function assignByCodes(db: Db, spec: LinkSpec, ownerId: number, codes: string[]) {
   const { target } = spec;
@@ -39,10 +52,7 @@ export async function assignByCodes(db: Db, spec: LinkSpec, ownerId: number, cod
       .insert(spec.table)
       .select(
         db
-          .select({
-            [spec.ownerKey]: sql`${ownerId}`.as(spec.ownerKey),
-            [spec.targetKey]: target.id,
-          })
+          .select(linkSelection(spec, ownerId))
           .from(target.table)
           .where(inCodes(target.code, codes)) as never,
       )

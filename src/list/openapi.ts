@@ -40,7 +40,7 @@ export function listParameters(config: ListConfig): Parameter[] {
       name: "sortBy",
       in: "query",
       required: false,
-      description: `Sort terms \`field:ASC|DESC\` (direction in any case), repeated or comma-joined; URL order is precedence. Sortable: ${sortable.join(", ")}. Text sorts case-insensitively; ties break on id.`,
+      description: `Sort terms \`field:ASC|DESC\` (direction in any case), repeated or comma-joined; URL order is precedence. Sortable: ${sortable.join(", ")}. Text sorts case-insensitively; ties always break on the record's unique key, so pages never overlap.`,
       schema: list({ type: "string", enum: sortable.flatMap((f) => [`${f}:ASC`, `${f}:DESC`]) }),
       style: "form",
       explode: true,

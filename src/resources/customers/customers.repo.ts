@@ -37,7 +37,7 @@ import type { CustomerCreate, CustomerUpdate } from "./customers.schemas";
  * statement. Plain SQL with qualified names: Drizzle writes columns unqualified in
  * single-table selects and in RETURNING.
  */
-const customerColumns = {
+export const customerColumns = {
   ...getTableColumns(customers),
   customerGroupCodes: sql<string>`(select json_group_array(code) from (select g.code
     from customer_group_members m join customer_groups g on g.id = m.customer_group_id
@@ -47,7 +47,7 @@ const customerColumns = {
     where m.customer_id = "customers"."id" order by ch.code))`,
 };
 
-type CustomerRow = typeof customers.$inferSelect & {
+export type CustomerRow = typeof customers.$inferSelect & {
   customerGroupCodes: string;
   channelCodes: string;
 };

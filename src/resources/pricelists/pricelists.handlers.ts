@@ -1,11 +1,10 @@
-import { unassignByCodes } from "../../db/links";
+import { assignByCodes, unassignByCodes } from "../../db/links";
 import type { Db } from "../../lib/db";
 import { badRequest, conflict, invalid, notFound } from "../../lib/errors";
 import type { AppRouteHandler } from "../../lib/router";
 import { assertTransition } from "../../lib/status";
 import { toCustomer } from "../customers/customers.repo";
 import {
-  assignGroupsByCodes,
   checkPriceWrite,
   createIndividualPricelist,
   createPricelist,
@@ -110,7 +109,7 @@ export const assignCustomerGroups: AppRouteHandler<typeof routes.assignCustomerG
   const { id } = c.req.valid("param");
   const { customerGroupCodes } = c.req.valid("json");
   const owner = await requireAssignable(c.var.db, id);
-  return c.json(await assignGroupsByCodes(c.var.db, owner, customerGroupCodes), 201);
+  return c.json(await assignByCodes(c.var.db, pricelistGroups, owner, customerGroupCodes), 201);
 };
 
 export const unassignCustomerGroups: AppRouteHandler<typeof routes.unassignCustomerGroups> = async (

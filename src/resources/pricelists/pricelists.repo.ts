@@ -1,5 +1,6 @@
 import { and, count, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
-import { inCodes, type LinkSpec } from "../../db/links";
+import type { LinkSpec } from "../../db/links";
+import { customerColumns } from "../customers/customers.repo";
 import {
   customerGroupPricelists,
   customerGroups,
@@ -131,41 +132,6 @@ export const pricelistGroups: LinkSpec = {
   target: { table: customerGroups, id: customerGroups.id, code: customerGroups.code },
 };
 
-/**
- * assignByCodes for pricelistGroups, in the same single batch. The shared helper selects
- * (owner, target), but customer_group_pricelists stores (customer_group_id, pricelist_id), and
- * Drizzle's INSERT … SELECT wants the table's column order.
- */
-export async function assignGroupsByCodes(db: Db, pricelistId: number, codes: string[]) {
-  const [found, inserted] = await db.batch([
-    db
-      .select({ id: customerGroups.id, code: customerGroups.code })
-      .from(customerGroups)
-      .where(inCodes(customerGroups.code, codes)),
-    db
-      .insert(customerGroupPricelists)
-      .select(
-        db
-          .select({
-            customerGroupId: customerGroups.id,
-            pricelistId: sql<number>`${pricelistId}`.as("pricelist_id"),
-          })
-          .from(customerGroups)
-          .where(inCodes(customerGroups.code, codes)),
-      )
-      .onConflictDoNothing()
-      .returning({ id: customerGroupPricelists.customerGroupId }),
-  ]);
-  const known = new Set(found.map((row) => row.code));
-  const codeOf = new Map(found.map((row) => [row.id, row.code]));
-  const assigned = new Set(inserted.map((row) => codeOf.get(row.id)));
-  return {
-    assigned: codes.filter((code) => assigned.has(code)),
-    skipped: codes.filter((code) => !assigned.has(code)),
-    notFound: codes.filter((code) => !known.has(code)),
-  };
-}
-
 /** Price rows addressed by product code: bulk delete reuses the unassign machinery. */
 export const pricelistProducts: LinkSpec = {
   table: pricelistPrices,
@@ -194,20 +160,6 @@ export const deleteDraftIndividualPricelist = async (db: Db, id: number) =>
   );
 
 // ---- customers of a pricelist (seed endpoint 20) ----
-
-/**
- * The Customer shape of src/resources/customers (its column set is not exported there): the
- * sorted group and channel codes as JSON arrays, read in the same statement.
- */
-const customerColumns = {
-  ...getTableColumns(customers),
-  customerGroupCodes: sql<string>`(select json_group_array(code) from (select g.code
-    from customer_group_members m join customer_groups g on g.id = m.customer_group_id
-    where m.customer_id = "customers"."id" order by g.code))`,
-  channelCodes: sql<string>`(select json_group_array(code) from (select ch.code
-    from channel_customers m join channels ch on ch.id = m.channel_id
-    where m.customer_id = "customers"."id" order by ch.code))`,
-};
 
 /** Owner of an INDIVIDUAL pricelist, or assigned through customer_pricelists; UNION counts each once. */
 const holdsPricelist = (id: number): SQL =>
