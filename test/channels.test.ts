@@ -11,13 +11,11 @@ const createChannel = (overrides: Record<string, unknown> = {}) =>
 const createPricelist = () =>
   created<{ id: number }>("/v1/api/pricelist", { name: "General", currency: "EUR" });
 
-/** Channel-pricelist assignment (its own API is a later issue): a row straight into D1. */
-async function assignPricelist(channelId: number, pricelistId: number, primary: boolean) {
-  await env.DB.prepare(
-    "insert into channel_pricelists (channel_id, pricelist_id, is_primary) values (?, ?, ?)",
-  )
-    .bind(channelId, pricelistId, primary ? 1 : 0)
-    .run();
+/** Assigns through the API (seed endpoints 14 and 6). */
+async function assignPricelist(channelCode: string, pricelistId: number, primary: boolean) {
+  const path = `/v1/api/channel/${channelCode}/pricelist${primary ? "/primary" : ""}`;
+  const res = await api(primary ? "PUT" : "POST", path, { body: { pricelistId } });
+  expect(res.status).toBe(primary ? 200 : 201);
 }
 
 async function countRows(table: string, column: string, value: number) {
@@ -61,9 +59,9 @@ describe("channels: create, read, update", () => {
     const ch = await createChannel();
     const other = await createPricelist();
     const primary = await createPricelist();
-    await assignPricelist(ch.id, other.id, false);
+    await assignPricelist(ch.code, other.id, false);
     expect((await api("GET", `/v1/api/channel/${ch.code}`)).body.primaryPricelistId).toBeNull();
-    await assignPricelist(ch.id, primary.id, true);
+    await assignPricelist(ch.code, primary.id, true);
     const read = await api("GET", `/v1/api/channel/${ch.code}`);
     expect(read.body).toEqual({ ...ch, primaryPricelistId: primary.id });
     expect(read.headers.get("server-timing")).toMatch(ONE_QUERY);
@@ -72,7 +70,7 @@ describe("channels: create, read, update", () => {
   it("updates name, isActive and code (PATCH), keeping the primary pricelist", async () => {
     const ch = await createChannel({ name: "Old" });
     const pl = await createPricelist();
-    await assignPricelist(ch.id, pl.id, true);
+    await assignPricelist(ch.code, pl.id, true);
 
     const renamed = await api("PATCH", `/v1/api/channel/${ch.code}`, {
       body: { name: "New name", isActive: false },
@@ -201,7 +199,7 @@ describe("channels: delete", () => {
       .bind(ch.id, group.id)
       .run();
     const pl = await createPricelist();
-    await assignPricelist(ch.id, pl.id, true);
+    await assignPricelist(ch.code, pl.id, true);
 
     const res = await api("DELETE", `/v1/api/channel/${ch.code}`);
     expect(res.status).toBe(204);
@@ -257,7 +255,7 @@ describe("channels: list", () => {
     const lambda = await createChannel({ code: `${tag}-c`, name: "lambda", isActive: false });
     const mu = await createChannel({ code: `${tag}-A`, name: "Mu", isActive: true });
     const pl = await createPricelist();
-    await assignPricelist(lambda.id, pl.id, true);
+    await assignPricelist(lambda.code, pl.id, true);
     const withPrimary = { ...lambda, primaryPricelistId: pl.id };
 
     const res = await api("GET", `/v1/api/channel?search=${tag}&sortBy=name:asc`, {

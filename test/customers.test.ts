@@ -27,11 +27,12 @@ async function createIndividual(customerCode: string, active: boolean) {
   return res.body;
 }
 
-/** Assigning a GENERAL pricelist to a customer has its own endpoint later; a row straight into D1. */
-async function assign(customerId: number, pricelistId: number) {
-  await env.DB.prepare("insert into customer_pricelists (customer_id, pricelist_id) values (?, ?)")
-    .bind(customerId, pricelistId)
-    .run();
+/** Assigns a GENERAL pricelist to a customer through the API (seed endpoint 13). */
+async function assign(customerCode: string, pricelistId: number) {
+  const res = await api("POST", `/v1/api/customer/${customerCode}/pricelist`, {
+    body: { pricelistId },
+  });
+  expect(res.status).toBe(201);
 }
 
 async function countRows(table: string, column: string, value: number) {
@@ -310,8 +311,8 @@ describe("customers: get with pricelists (seed endpoint 17)", () => {
       validTo: new Date(Date.now() - DAY).toISOString(),
     });
     await createGeneral({ priority: 1000 }); // not assigned
-    for (const pl of [low, high, expired]) await assign(c.id, pl.id);
-    await assign(other.id, low.id);
+    for (const pl of [low, high, expired]) await assign(c.code, pl.id);
+    await assign(other.code, low.id);
 
     const res = await api("GET", `/v1/api/customer/${c.code}`);
     expect(res.status).toBe(200);
@@ -351,7 +352,7 @@ describe("customers: get with pricelists (seed endpoint 17)", () => {
       validTo: new Date(Date.now() + DAY).toISOString(),
     });
     const sameA = await createGeneral({ priority: 10 });
-    for (const pl of [sameA, windowed, draft, future, expired]) await assign(c.id, pl.id);
+    for (const pl of [sameA, windowed, draft, future, expired]) await assign(c.code, pl.id);
 
     const res = await api("GET", `/v1/api/customer/${c.code}`);
     expect(res.body.pricelists.map((p: any) => p.id)).toEqual([
@@ -364,8 +365,8 @@ describe("customers: get with pricelists (seed endpoint 17)", () => {
     expect(res.body.primaryPricelist).toEqual(await pricelist(windowed.id));
 
     const none = await createCustomer();
-    await assign(none.id, expired.id);
-    await assign(none.id, draft.id);
+    await assign(none.code, expired.id);
+    await assign(none.code, draft.id);
     const noPrimary = await api("GET", `/v1/api/customer/${none.code}`);
     expect(noPrimary.body.pricelists).toHaveLength(2);
     expect(noPrimary.body.primaryPricelist).toBeNull();
@@ -388,7 +389,7 @@ describe("customers: delete", () => {
     const stays = await createCustomer({ customerGroupCodes: [g.code], channelCodes: [ch.code] });
     const own = await createIndividual(c.code, false);
     const general = await createGeneral();
-    await assign(c.id, general.id);
+    await assign(c.code, general.id);
     const product = await created("/v1/api/product", { code: uid("P"), name: "Product" });
     await env.DB.prepare(
       "insert into pricelist_prices (pricelist_id, product_id, min_quantity, amount) values (?, ?, 1, 1000)",

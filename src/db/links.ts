@@ -18,6 +18,15 @@ export interface LinkSpec {
   target: { table: SQLiteTable; id: SQLiteColumn; code: SQLiteColumn };
 }
 
+/** The target side of a link: a table addressed by its unique `code`. */
+export const coded = <T extends SQLiteTable & { id: SQLiteColumn; code: SQLiteColumn }>(
+  table: T,
+) => ({
+  table,
+  id: table.id,
+  code: table.code,
+});
+
 export const inCodes = (column: SQLiteColumn, codes: string[]): SQL =>
   sql`${column} in (select value from json_each(${JSON.stringify(codes)}))`;
 

@@ -8,7 +8,7 @@ import {
   customers,
   pricelists,
 } from "../../db/schema";
-import type { LinkSpec } from "../../db/links";
+import { coded, type LinkSpec } from "../../db/links";
 import { defineList, readPage, type ListRequest } from "../../list";
 import { isForeignKeyViolation, isUniqueViolation, type Db } from "../../lib/db";
 import { conflict } from "../../lib/errors";
@@ -117,14 +117,14 @@ export const channelGroups: LinkSpec = {
   table: channelCustomerGroups,
   ownerKey: "channelId",
   targetKey: "customerGroupId",
-  target: { table: customerGroups, id: customerGroups.id, code: customerGroups.code },
+  target: coded(customerGroups),
 };
 
 export const channelCustomersLink: LinkSpec = {
   table: channelCustomers,
   ownerKey: "channelId",
   targetKey: "customerId",
-  target: { table: customers, id: customers.id, code: customers.code },
+  target: coded(customers),
 };
 
 /*

@@ -1,5 +1,5 @@
 import { and, count, eq, inArray } from "drizzle-orm";
-import type { LinkSpec } from "../../db/links";
+import { coded, type LinkSpec } from "../../db/links";
 import {
   customerGroupMembers,
   customerGroupPricelists,
@@ -88,7 +88,7 @@ export const groupMembersLink: LinkSpec = {
   table: customerGroupMembers,
   ownerKey: "customerGroupId",
   targetKey: "customerId",
-  target: { table: customers, id: customers.id, code: customers.code },
+  target: coded(customers),
 };
 
 const selectGroupId = (db: Db, code: string) =>

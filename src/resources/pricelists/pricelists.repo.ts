@@ -1,5 +1,5 @@
 import { and, count, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
-import type { LinkSpec } from "../../db/links";
+import { coded, type LinkSpec } from "../../db/links";
 import { customerColumns } from "../customers/customers.repo";
 import {
   customerGroupPricelists,
@@ -129,7 +129,7 @@ export const pricelistGroups: LinkSpec = {
   table: customerGroupPricelists,
   ownerKey: "pricelistId",
   targetKey: "customerGroupId",
-  target: { table: customerGroups, id: customerGroups.id, code: customerGroups.code },
+  target: coded(customerGroups),
 };
 
 /** Price rows addressed by product code: bulk delete reuses the unassign machinery. */
@@ -137,7 +137,7 @@ export const pricelistProducts: LinkSpec = {
   table: pricelistPrices,
   ownerKey: "pricelistId",
   targetKey: "productId",
-  target: { table: products, id: products.id, code: products.code },
+  target: coded(products),
 };
 
 /**

@@ -1,7 +1,7 @@
 import { and, count, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { QueryBuilder, unionAll } from "drizzle-orm/sqlite-core";
-import type { LinkSpec } from "../../db/links";
+import { coded, type LinkSpec } from "../../db/links";
 import {
   channelCustomers,
   channels,
@@ -369,14 +369,14 @@ export const conditionGroups: LinkSpec = {
   table: tradeConditionCustomerGroups,
   ownerKey: "tradeConditionId",
   targetKey: "customerGroupId",
-  target: { table: customerGroups, id: customerGroups.id, code: customerGroups.code },
+  target: coded(customerGroups),
 };
 
 export const conditionCustomers: LinkSpec = {
   table: tradeConditionCustomers,
   ownerKey: "tradeConditionId",
   targetKey: "customerId",
-  target: { table: customers, id: customers.id, code: customers.code },
+  target: coded(customers),
 };
 
 // ---------------------------------------------------------------------------------------------
