@@ -1,4 +1,6 @@
+import type { SQL } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
+import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 
 /** Counts D1 round trips and their time for the Server-Timing header. */
 export class DbMeter {
@@ -77,3 +79,20 @@ export const isUniqueViolation = (err: unknown) =>
   messages(err).includes("UNIQUE constraint failed");
 export const isForeignKeyViolation = (err: unknown) =>
   messages(err).includes("FOREIGN KEY constraint failed");
+
+const dialect = new SQLiteSyncDialect();
+
+/**
+ * Runs hand-written statements as ONE D1 batch (one round trip, atomic). Drizzle's own batch
+ * cannot take raw `sql` statements with parameters, so they are compiled here and sent to the
+ * metered client directly; rows come back as plain objects keyed by the SQL column names.
+ */
+export async function rawBatch<T extends unknown[]>(db: Db, statements: SQL[]): Promise<T> {
+  const client = db.$client;
+  const prepared = statements.map((statement) => {
+    const { sql: text, params } = dialect.sqlToQuery(statement);
+    return client.prepare(text).bind(...params);
+  });
+  const results = await client.batch(prepared);
+  return results.map((result) => result.results) as T;
+}

@@ -2,6 +2,7 @@ import { channels } from "./channels";
 import { customerGroups } from "./customer-groups";
 import { customers } from "./customers";
 import { pricelists } from "./pricelists";
+import { prices } from "./prices";
 import { products } from "./products";
 import { promotions } from "./promotions";
 import { tradeConditions } from "./trade-conditions";
@@ -15,4 +16,5 @@ export const routers = [
   pricelists,
   tradeConditions,
   promotions,
+  prices,
 ];

@@ -23,6 +23,7 @@ import { defineList, readPage, type ListRequest } from "../../list";
 import { isForeignKeyViolation, isUniqueViolation, type Db } from "../../lib/db";
 import { conflict, invalid, type FieldIssue } from "../../lib/errors";
 import { iso } from "../../lib/schemas";
+import { primaryCustomerPricelist } from "../../pricing";
 import {
   ownerJoin,
   pricelistColumns,
@@ -62,21 +63,12 @@ export const toCustomer = (row: CustomerRow) => ({
   updatedAt: iso(row.updatedAt),
 });
 
-/** The first ACTIVE pricelist valid at `now`, in the order the rows already have. */
-export function primaryOf(rows: PricelistRow[], now: number): PricelistRow | undefined {
-  return rows.find(
-    (p) =>
-      p.status === "ACTIVE" &&
-      (p.validFrom === null || p.validFrom <= now) &&
-      (p.validTo === null || p.validTo > now),
-  );
-}
-
 export const toCustomerDetail = (
   { customer, pricelists }: { customer: CustomerRow; pricelists: PricelistRow[] },
   now: number,
 ) => {
-  const primary = primaryOf(pricelists, now);
+  // The same ranking as the pricing engine's first two levels (INDIVIDUAL, then priority, id).
+  const primary = primaryCustomerPricelist(pricelists, now);
   return {
     ...toCustomer(customer),
     pricelists: pricelists.map(toPricelist),

@@ -1,0 +1,7 @@
+import { createRouter } from "../../lib/router";
+import * as handlers from "./prices.handlers";
+import * as routes from "./prices.routes";
+
+export const prices = createRouter()
+  .openapi(routes.resolve, handlers.resolve)
+  .openapi(routes.lookup, handlers.lookup);

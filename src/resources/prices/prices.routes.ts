@@ -1,0 +1,48 @@
+import { createRoute } from "@hono/zod-openapi";
+import { errors, json, jsonBody } from "../../lib/openapi";
+import {
+  MAX_LOOKUP_PRODUCTS,
+  MAX_RESOLVE_LINES,
+  PriceAnswerSchema,
+  PriceLookupQuery,
+  PriceResolveSchema,
+} from "./prices.schemas";
+
+const tags = ["Prices"];
+
+const RULES =
+  "Base price from the most specific pricelist level that has one (INDIVIDUAL, CUSTOMER, CUSTOMER_GROUP, " +
+  "CHANNEL_PRIMARY, CHANNEL), then trade conditions (NET_PRICE, DISCOUNT, SURCHARGE; one winner per type " +
+  "from the most specific rung), then the best promotion. Integers only: amounts in minor units. " +
+  "Unknown products and products without a price are per-line statuses, not errors. " +
+  "Errors: unknown channel or customer 404; inactive channel 409 CHANNEL_INACTIVE; customer not in the " +
+  "channel 409 CUSTOMER_NOT_IN_CHANNEL; no currency given and no primary pricelist 400 CURRENCY_REQUIRED. " +
+  "A read key may call it. One D1 round trip whatever the number of lines.";
+
+export const resolve = createRoute({
+  method: "post",
+  path: "/v1/api/prices/resolve",
+  tags,
+  operationId: "resolvePrices",
+  summary: `Price a cart: what a customer pays for up to ${MAX_RESOLVE_LINES} lines in a channel`,
+  description: RULES,
+  request: { body: jsonBody(PriceResolveSchema) },
+  responses: {
+    200: json(PriceAnswerSchema, "The priced lines"),
+    ...errors(400, 401, 404, 409, 413, 415),
+  },
+});
+
+export const lookup = createRoute({
+  method: "get",
+  path: "/v1/api/prices",
+  tags,
+  operationId: "lookupPrices",
+  summary: `Price up to ${MAX_LOOKUP_PRODUCTS} products at one quantity (product pages and listings)`,
+  description: RULES,
+  request: { query: PriceLookupQuery },
+  responses: {
+    200: json(PriceAnswerSchema, "The priced products"),
+    ...errors(400, 401, 404, 409),
+  },
+});

@@ -1,0 +1,397 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { api, created, expectProblem, issuePaths, KEYS } from "./helpers";
+
+/**
+ * The worked example of pricing-rules.md, built through the API as a user would, then priced
+ * through both endpoints. Ids differ from the spec's names (PL-900 …), so they are kept here.
+ */
+const ids: Record<string, number> = {};
+const AT = "2025-06-15T10:00:00Z";
+const window = { validFrom: "2025-01-01", validTo: "2026-01-01" };
+
+async function ok(method: string, path: string, body: unknown) {
+  const res = await api(method, path, { body });
+  if (res.status >= 300)
+    throw new Error(`${method} ${path} -> ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+async function pricelist(name: string, body: Record<string, unknown>, prices: unknown[]) {
+  const pl = await created(
+    body.customerCode ? "/v1/api/pricelist/individual" : "/v1/api/pricelist",
+    {
+      name,
+      currency: "EUR",
+      ...window,
+      ...body,
+    },
+  );
+  ids[name] = pl.id;
+  await ok("PUT", `/v1/api/pricelist/${pl.id}/prices`, { prices });
+  return pl.id as number;
+}
+
+async function condition(name: string, body: Record<string, unknown>) {
+  const tc = await created("/v1/api/trade-conditions", {
+    name,
+    status: "ACTIVE",
+    ...window,
+    ...body,
+  });
+  ids[name] = tc.id;
+  return tc.id as number;
+}
+
+beforeAll(async () => {
+  await created("/v1/api/channel", { code: "WEB-DE", name: "Web DE" });
+  for (const code of ["P-A", "P-B", "P-C"]) await created("/v1/api/product", { code, name: code });
+  for (const code of ["WHOLESALE", "NORTH"])
+    await created("/v1/api/customer-group", { code, name: code });
+  await ok("POST", "/v1/api/channel/WEB-DE/customer-group", {
+    customerGroupCodes: ["WHOLESALE", "NORTH"],
+  });
+  await created("/v1/api/customer", {
+    code: "C-1001",
+    name: "Contract customer",
+    customerGroupCodes: ["WHOLESALE", "NORTH"],
+    channelCodes: ["WEB-DE"],
+  });
+  await created("/v1/api/customer", { code: "C-ELSEWHERE", name: "Not in WEB-DE" });
+
+  // PL-900 stays DRAFT for the first variant; the main case activates it.
+  await pricelist("PL-900", { customerCode: "C-1001" }, [{ productCode: "P-A", amount: 850 }]);
+  const pl200 = await pricelist("PL-200", { status: "ACTIVE", priority: 10 }, [
+    { productCode: "P-B", amount: 420 },
+    { productCode: "P-B", minQuantity: 50, amount: 385 },
+  ]);
+  const pl210 = await pricelist("PL-210", { status: "ACTIVE", priority: 5 }, [
+    { productCode: "P-B", amount: 360 },
+  ]);
+  const pl100 = await pricelist("PL-100", { status: "ACTIVE" }, [
+    { productCode: "P-A", amount: 1000 },
+    { productCode: "P-B", amount: 500 },
+    { productCode: "P-B", minQuantity: 10, amount: 450 },
+    { productCode: "P-C", amount: 200 },
+  ]);
+  const pl101 = await pricelist("PL-101", { status: "ACTIVE" }, [
+    { productCode: "P-C", amount: 180 },
+  ]);
+  await ok("POST", "/v1/api/customer-group/WHOLESALE/pricelist", { pricelistId: pl200 });
+  await ok("POST", "/v1/api/customer-group/NORTH/pricelist", { pricelistId: pl210 });
+  await ok("PUT", "/v1/api/channel/WEB-DE/pricelist/primary", { pricelistId: pl100 });
+  await ok("POST", "/v1/api/channel/WEB-DE/pricelist", { pricelistId: pl101 });
+
+  const pct = (value: number) => ({ discountType: "PERCENTAGE", value });
+  await condition("TC-1", { scope: "GLOBAL", type: "DISCOUNT", ...pct(200) });
+  const tc2 = await condition("TC-2", { scope: "CUSTOMER_GROUP", type: "DISCOUNT", ...pct(500) });
+  const tc3 = await condition("TC-3", {
+    scope: "CUSTOMER",
+    type: "DISCOUNT",
+    ...pct(800),
+    productCodes: ["P-C"],
+  });
+  await condition("TC-4", {
+    scope: "CHANNEL",
+    type: "SURCHARGE",
+    discountType: "ABSOLUTE",
+    value: 25,
+    currency: "EUR",
+    channelCodes: ["WEB-DE"],
+    productCodes: ["P-B"],
+  });
+  const tc5 = await condition("TC-5", {
+    scope: "CUSTOMER",
+    type: "DISCOUNT",
+    ...pct(1000),
+    status: "DRAFT",
+  });
+  const tc6 = await condition("TC-6", {
+    scope: "CUSTOMER_GROUP",
+    type: "DISCOUNT",
+    ...pct(600),
+    validFrom: "2025-07-01",
+  });
+  await ok("POST", `/v1/api/trade-conditions/${tc2}/customer-groups`, {
+    customerGroupCodes: ["WHOLESALE"],
+  });
+  await ok("POST", `/v1/api/trade-conditions/${tc3}/customers`, { customerCodes: ["C-1001"] });
+  await ok("POST", `/v1/api/trade-conditions/${tc5}/customers`, { customerCodes: ["C-1001"] });
+  await ok("POST", `/v1/api/trade-conditions/${tc6}/customer-groups`, {
+    customerGroupCodes: ["NORTH"],
+  });
+
+  const pr7 = await created("/v1/api/promotion", {
+    name: "PR-7",
+    status: "ACTIVE",
+    discountType: "PERCENTAGE",
+    value: 1500,
+    channelCodes: ["WEB-DE"],
+    productCodes: ["P-C"],
+    validFrom: "2025-06-01",
+    validTo: "2025-07-01",
+  });
+  ids["PR-7"] = pr7.id;
+});
+
+const cart = {
+  channelCode: "WEB-DE",
+  customerCode: "C-1001",
+  at: AT,
+  lines: [
+    { productCode: "P-A", quantity: 3 },
+    { productCode: "P-B", quantity: 60 },
+    { productCode: "P-C", quantity: 10 },
+  ],
+};
+
+const resolve = (body: unknown, key: string = KEYS.read) =>
+  api("POST", "/v1/api/prices/resolve", { body, key });
+const unit = (res: { body: any }) => res.body.lines.map((l: any) => l.finalUnitAmount);
+
+describe("the worked example of pricing-rules.md", () => {
+  it("variant: with PL-900 in DRAFT, P-A falls through to PL-100 and TC-2 makes it 950", async () => {
+    const res = await resolve(cart);
+    expect(res.status).toBe(200);
+    expect(res.body.lines[0]).toMatchObject({
+      finalUnitAmount: 950,
+      source: { level: "CHANNEL_PRIMARY", pricelistId: ids["PL-100"], baseUnitAmount: 1000 },
+      adjustments: [
+        {
+          kind: "DISCOUNT",
+          id: ids["TC-2"],
+          scope: "CUSTOMER_GROUP",
+          rung: 4,
+          valueBp: 500,
+          amount: -50,
+        },
+      ],
+    });
+  });
+
+  it("prices the cart exactly: 850 / 391 / 170, total 27710, valid until 2025-07-01", async () => {
+    await ok("PATCH", `/v1/api/pricelist/${ids["PL-900"]}`, { status: "ACTIVE" });
+    const res = await resolve(cart);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("server-timing")).toMatch(/^db;desc="1 query"/);
+    const answer = res.body;
+    expect(answer).toMatchObject({
+      channelCode: "WEB-DE",
+      customerCode: "C-1001",
+      currency: "EUR",
+      at: "2025-06-15T10:00:00.000Z",
+      totalAmount: 27710,
+      validUntil: "2025-07-01T00:00:00.000Z",
+    });
+    const [a, b, c] = answer.lines;
+    expect(a).toMatchObject({
+      productCode: "P-A",
+      quantity: 3,
+      status: "OK",
+      finalUnitAmount: 850,
+      lineAmount: 2550,
+      regularUnitAmount: 850,
+      listUnitAmount: 1000,
+      taxInclusive: false,
+      source: {
+        level: "INDIVIDUAL",
+        pricelistId: ids["PL-900"],
+        tierMinQuantity: 1,
+        baseUnitAmount: 850,
+      },
+      adjustments: [],
+      tiers: [{ minQuantity: 1, amount: 850 }],
+      explain: null,
+    });
+    expect(b).toMatchObject({
+      productCode: "P-B",
+      finalUnitAmount: 391,
+      lineAmount: 23460,
+      regularUnitAmount: 391,
+      listUnitAmount: 450,
+      source: {
+        level: "CUSTOMER_GROUP",
+        pricelistId: ids["PL-200"],
+        tierMinQuantity: 50,
+        baseUnitAmount: 385,
+      },
+      adjustments: [
+        {
+          kind: "DISCOUNT",
+          id: ids["TC-2"],
+          scope: "CUSTOMER_GROUP",
+          rung: 4,
+          valueBp: 500,
+          amount: -19,
+        },
+        {
+          kind: "SURCHARGE",
+          id: ids["TC-4"],
+          scope: "CHANNEL",
+          rung: 5,
+          valueBp: null,
+          amount: 25,
+        },
+      ],
+      tiers: [
+        { minQuantity: 1, amount: 420 },
+        { minQuantity: 50, amount: 385 },
+      ],
+    });
+    expect(c).toMatchObject({
+      productCode: "P-C",
+      finalUnitAmount: 170,
+      lineAmount: 1700,
+      regularUnitAmount: 184,
+      listUnitAmount: 200,
+      source: { level: "CHANNEL_PRIMARY", pricelistId: ids["PL-100"], baseUnitAmount: 200 },
+      adjustments: [{ kind: "PROMOTION", id: ids["PR-7"], amount: -30 }],
+    });
+  });
+
+  it("explains the losers: PL-210 ranked lower, TC-5 not active, TC-6 not yet valid, TC-3 superseded", async () => {
+    const res = await resolve({ ...cart, explain: true });
+    const [a, b, c] = res.body.lines;
+    const pl = (line: any, id: number) =>
+      line.explain.pricelists.find((p: any) => p.pricelistId === id);
+    const tc = (line: any, id: number) =>
+      line.explain.tradeConditions.find((t: any) => t.id === id);
+    expect(pl(b, ids["PL-210"]!)).toMatchObject({ outcome: "LOWER_RANK", decidedBy: "PRIORITY" });
+    expect(pl(c, ids["PL-101"]!)).toMatchObject({ outcome: "LOWER_LEVEL" });
+    expect(tc(a, ids["TC-5"]!)).toMatchObject({ outcome: "NOT_ACTIVE" });
+    expect(tc(a, ids["TC-6"]!)).toMatchObject({ outcome: "OUT_OF_WINDOW" });
+    expect(tc(a, ids["TC-2"]!)).toMatchObject({ outcome: "NOT_DISCOUNTABLE" });
+    expect(tc(c, ids["TC-3"]!)).toMatchObject({ outcome: "SUPERSEDED_BY_PROMOTION" });
+    expect(c.explain.promotions[0]).toMatchObject({ id: ids["PR-7"], outcome: "APPLIED" });
+    // Explain changes nothing else.
+    expect(unit(res)).toEqual([850, 391, 170]);
+  });
+
+  it("variant: with PR-7 ON_TOP, P-C = 184 − 28 = 156", async () => {
+    await ok("PATCH", `/v1/api/promotion/${ids["PR-7"]}`, { stacking: "ON_TOP" });
+    const res = await resolve(cart);
+    expect(res.body.lines[2]).toMatchObject({ finalUnitAmount: 156, regularUnitAmount: 184 });
+    await ok("PATCH", `/v1/api/promotion/${ids["PR-7"]}`, { stacking: "BEST_OF" });
+  });
+
+  it("answers the same through GET /v1/api/prices, per product at one quantity", async () => {
+    const res = await api(
+      "GET",
+      `/v1/api/prices?channel=WEB-DE&customer=C-1001&at=${AT}&quantity=60&product=P-B&product=P-A`,
+      { key: KEYS.read },
+    );
+    expect(res.status).toBe(200);
+    expect(res.headers.get("server-timing")).toMatch(/^db;desc="1 query"/);
+    expect(res.body.lines.map((l: any) => [l.productCode, l.quantity, l.finalUnitAmount])).toEqual([
+      ["P-B", 60, 391],
+      ["P-A", 60, 850],
+    ]);
+  });
+
+  it("prices anonymously from the channel levels only, with GLOBAL and CHANNEL conditions", async () => {
+    const res = await resolve({ ...cart, customerCode: undefined });
+    // P-A: PL-100 1000 − TC-1 2 % = 980; P-B at 60: tier 10+ 450 − 2 % = 441 + 25 = 466; P-C: PL-100 200 − 2 % = 196, PR-7 170.
+    expect(unit(res)).toEqual([980, 466, 170]);
+    expect(res.body.customerCode).toBeNull();
+  });
+});
+
+describe("price request rules", () => {
+  it("makes one D1 round trip for 500 lines too, and reports unknown products per line", async () => {
+    const lines = Array.from({ length: 500 }, (_, i) => ({
+      productCode: i % 2 ? "P-B" : `NOPE-${i}`,
+      quantity: 1 + (i % 70),
+    }));
+    const res = await resolve({ ...cart, lines });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("server-timing")).toMatch(/^db;desc="1 query"/);
+    expect(res.body.lines).toHaveLength(500);
+    expect(res.body.lines[0]).toMatchObject({
+      productCode: "NOPE-0",
+      status: "UNKNOWN_PRODUCT",
+      finalUnitAmount: null,
+    });
+    expect(res.body.lines[1]).toMatchObject({ productCode: "P-B", status: "OK" });
+  });
+
+  it("refuses unknown or inactive channels and customers outside the channel", async () => {
+    expectProblem(await resolve({ ...cart, channelCode: "NOPE" }), 404, "NOT_FOUND");
+    expect(
+      expectProblem(await resolve({ ...cart, customerCode: "NOPE" }), 404, "NOT_FOUND").detail,
+    ).toBe("customer NOPE not found");
+    expectProblem(
+      await resolve({ ...cart, customerCode: "C-ELSEWHERE" }),
+      409,
+      "CUSTOMER_NOT_IN_CHANNEL",
+    );
+    await created("/v1/api/channel", { code: "SLEEPING", name: "Inactive", isActive: false });
+    expectProblem(
+      await resolve({ ...cart, channelCode: "SLEEPING", customerCode: undefined }),
+      409,
+      "CHANNEL_INACTIVE",
+    );
+  });
+
+  it("needs a currency when the channel has no primary pricelist", async () => {
+    await created("/v1/api/channel", { code: "BARE", name: "No primary" });
+    const res = await resolve({ ...cart, channelCode: "BARE", customerCode: undefined });
+    expect(expectProblem(res, 400, "CURRENCY_REQUIRED").errors).toEqual([
+      { path: "body.currency", message: "is required for this channel" },
+    ]);
+    const named = await resolve({
+      ...cart,
+      channelCode: "BARE",
+      customerCode: undefined,
+      currency: "EUR",
+    });
+    expect(named.body.lines.map((l: any) => l.status)).toEqual([
+      "NO_PRICE",
+      "NO_PRICE",
+      "NO_PRICE",
+    ]);
+  });
+
+  it("prices only pricelists of the request's currency", async () => {
+    const res = await resolve({ ...cart, currency: "CHF" });
+    expect(res.body.currency).toBe("CHF");
+    expect(res.body.lines.every((l: any) => l.status === "NO_PRICE")).toBe(true);
+  });
+
+  it("validates lines, quantities and instants", async () => {
+    expect(issuePaths(await resolve({ ...cart, lines: [] }))).toEqual(["body.lines"]);
+    const many = Array.from({ length: 501 }, () => ({ productCode: "P-A", quantity: 1 }));
+    expect(issuePaths(await resolve({ ...cart, lines: many }))).toEqual(["body.lines"]);
+    const bad = await resolve({
+      ...cart,
+      at: "noon",
+      lines: [
+        { productCode: "P-A", quantity: 0 },
+        { productCode: "P-A", quantity: 1.5 },
+        { productCode: "P-A", quantity: 1_000_001 },
+      ],
+    });
+    expect(issuePaths(bad)).toEqual([
+      "body.at",
+      "body.lines.0.quantity",
+      "body.lines.1.quantity",
+      "body.lines.2.quantity",
+    ]);
+    const get = await api("GET", "/v1/api/prices?channel=WEB-DE&quantity=0&product=P-A");
+    expect(issuePaths(get)).toEqual(["query.quantity"]);
+    const tooMany = Array.from({ length: 101 }, (_, i) => `product=P-${i}`).join("&");
+    expect(issuePaths(await api("GET", `/v1/api/prices?channel=WEB-DE&${tooMany}`))).toEqual([
+      "query.product",
+    ]);
+    expect(issuePaths(await api("GET", "/v1/api/prices?channel=WEB-DE"))).toEqual([
+      "query.product",
+    ]);
+  });
+
+  it("is a read: a read key may resolve, no key may not", async () => {
+    expect((await resolve(cart, KEYS.read)).status).toBe(200);
+    expectProblem(
+      await api("POST", "/v1/api/prices/resolve", { body: cart, key: null }),
+      401,
+      "UNAUTHORIZED",
+    );
+  });
+});
