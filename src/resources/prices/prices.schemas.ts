@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { Code, Currency, Instant, IsoTimestamp } from "../../lib/schemas";
+import { workedExampleAnswer, workedExampleRequest } from "./prices.examples";
 import {
   ADJUSTMENT_KINDS,
   CONDITION_OUTCOMES,
@@ -46,18 +47,7 @@ export const PriceResolveSchema = z
       .min(1, "must have at least one line")
       .max(MAX_RESOLVE_LINES, `must have at most ${MAX_RESOLVE_LINES} lines`),
   })
-  .openapi("PriceResolveRequest", {
-    example: {
-      channelCode: "WEB-DE",
-      customerCode: "C-1001",
-      at: "2025-06-15T10:00:00Z",
-      lines: [
-        { productCode: "P-A", quantity: 3 },
-        { productCode: "P-B", quantity: 60 },
-        { productCode: "P-C", quantity: 10 },
-      ],
-    },
-  });
+  .openapi("PriceResolveRequest", { example: workedExampleRequest });
 
 /** Query of the GET lookup: repeated `product`, one quantity for all. Strings: parsed in the handler. */
 export const PriceLookupQuery = z.object({
@@ -218,6 +208,6 @@ export const PriceAnswerSchema = z
     }),
     lines: z.array(LinePrice),
   })
-  .openapi("PriceAnswer");
+  .openapi("PriceAnswer", { example: workedExampleAnswer });
 
 export type PriceResolve = z.infer<typeof PriceResolveSchema>;
