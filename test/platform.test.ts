@@ -143,3 +143,32 @@ describe("failure modes", () => {
     expect(text).not.toMatch(/D1_ERROR|secret_table|\.ts/);
   });
 });
+
+describe("API_KEYS entries", () => {
+  const hex = "a".repeat(64);
+
+  it("reads named and short entries and skips malformed ones", async () => {
+    const { parseApiKeys } = await import("../src/lib/auth");
+    const keys = parseApiKeys(
+      ` erp-sync:admin:${hex} , read:${"b".repeat(64)},bad:role:${hex},admin:${"A".repeat(64)},admin:short`,
+    );
+    expect(keys.map(({ name, role }) => ({ name, role }))).toEqual([
+      { name: "erp-sync", role: "admin" },
+      { name: "read-bbbbbbbb", role: "read" },
+    ]);
+  });
+
+  it("accepts a key configured in the named form", async () => {
+    const { env } = await import("cloudflare:workers");
+    const { app } = await import("../src/app");
+    const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode("named-key"));
+    const sha = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+    const res = await app.fetch(
+      new Request("http://pricing.test/v1/api/product", {
+        headers: { "x-webhook-signature": "named-key" },
+      }),
+      { ...env, API_KEYS: `storefront-eu:read:${sha}` },
+    );
+    expect(res.status).toBe(200);
+  });
+});

@@ -3,6 +3,8 @@ import type { AppEnv, Role } from "./env";
 import { ApiError } from "./errors";
 
 interface ConfiguredKey {
+  /** Who, for logs and the audit trail; never the key itself. */
+  name: string;
   role: Role;
   hash: Uint8Array;
 }
@@ -10,16 +12,21 @@ interface ConfiguredKey {
 const encoder = new TextEncoder();
 let parsed: { source: string; keys: ConfiguredKey[] } | undefined;
 
-/** `role:sha256hex,…`; malformed entries are skipped so one typo cannot open the door. */
+const ENTRY = /^\s*(?:([A-Za-z0-9._-]{1,64}):)?(admin|read):([0-9a-f]{64})\s*$/;
+
+/**
+ * `name:role:sha256hex,…` (or the short `role:sha256hex`, named `role-<first 8 hex>`).
+ * Malformed entries are skipped so one typo cannot open the door.
+ */
 export function parseApiKeys(source: string): ConfiguredKey[] {
   const keys: ConfiguredKey[] = [];
   for (const entry of source.split(",")) {
-    const match = /^\s*(admin|read):([0-9a-f]{64})\s*$/.exec(entry);
+    const match = ENTRY.exec(entry);
     if (!match) continue;
-    const hex = match[2]!;
+    const [, name, role, hex] = match as unknown as [string, string | undefined, Role, string];
     const hash = new Uint8Array(32);
     for (let i = 0; i < 32; i++) hash[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
-    keys.push({ role: match[1] as Role, hash });
+    keys.push({ name: name ?? `${role}-${hex.slice(0, 8)}`, role, hash });
   }
   return keys;
 }
@@ -44,15 +51,17 @@ export const authenticate = (): MiddlewareHandler<AppEnv> => async (c, next) => 
     );
   }
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(presented)));
-  let role: Role | undefined;
+  let matched: ConfiguredKey | undefined;
   // Compare against every key, constant-time each, so timing tells nothing about which matched.
   for (const key of configuredKeys(c.env.API_KEYS)) {
-    if (crypto.subtle.timingSafeEqual(key.hash, digest) && !role) role = key.role;
+    if (crypto.subtle.timingSafeEqual(key.hash, digest) && !matched) matched = key;
   }
-  if (!role) throw new ApiError(401, "UNAUTHORIZED", "unknown API key");
+  if (!matched) throw new ApiError(401, "UNAUTHORIZED", "unknown API key");
+  const { role, name } = matched;
   if (role !== "admin" && !isRead(c.req.method, c.req.path)) {
     throw new ApiError(403, "FORBIDDEN", `a ${role} key cannot make changes; use an admin key`);
   }
   c.set("role", role);
+  c.set("keyName", name);
   await next();
 };

@@ -5,7 +5,7 @@ export type Role = "admin" | "read";
 
 export interface Bindings {
   DB: D1Database;
-  /** Comma-separated `role:sha256hex` entries; unset or empty refuses every protected request. */
+  /** Comma-separated `name:role:sha256hex` (or `role:sha256hex`); unset or empty refuses every protected request. */
   API_KEYS?: string;
 }
 
@@ -14,6 +14,8 @@ export interface Variables {
   meter: DbMeter;
   db: Db;
   role: Role;
+  /** The authenticated key's name (never the key). */
+  keyName: string;
   list: ListRequest;
 }
 
