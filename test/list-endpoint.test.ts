@@ -16,8 +16,9 @@ import {
 } from "./helpers";
 
 /**
- * The list contract end to end through GET /v1/api/product (sortable id, searchable code,
- * selectable id, code, name, createdAt, updatedAt, nothing filterable). Storage is per test file,
+ * The list contract end to end through GET /v1/api/product (sortable id and name, searchable
+ * code and name with code the default, selectable id, code, name, createdAt, updatedAt, nothing
+ * filterable). Terms of 3+ characters are answered by the trigram index, shorter ones by a scan. Storage is per test file,
  * but every query still narrows to this file's unique prefix with `search`.
  */
 
@@ -77,12 +78,12 @@ describe("GET /v1/api/product: sorting", () => {
     expect(res.body.meta.sortBy).toEqual([["id", dir]]);
   });
 
-  it.each(["code:ASC", "name:ASC", "id", "id:UP", "id:ASC:x"])(
+  it.each(["code:ASC", "createdAt:ASC", "id", "id:UP", "id:ASC:x"])(
     "sortBy=%s -> 400 naming the sortable fields",
     async (sortBy) => {
       const res = await list(`sortBy=${sortBy}`);
       expect(issuePaths(res)).toEqual(["query.sortBy"]);
-      expect(res.body.errors[0].message).toContain("sortable fields: id");
+      expect(res.body.errors[0].message).toContain("sortable fields: id, name");
     },
   );
 });
@@ -359,16 +360,179 @@ describe("GET /v1/api/product: search", () => {
     expect(res.body.errors[0].message).toBe("must be at most 100 characters");
   });
 
-  it("accepts searchBy=code (repeated or comma-joined) and refuses other fields", async () => {
+  it("accepts searchBy=code,name (repeated or comma-joined) and refuses other fields", async () => {
     const res = await list(`search=${term}&searchBy=code&searchBy=code,code&limit=1`);
     expect(res.status).toBe(200);
     expect(res.body.meta).toMatchObject({ totalItems: 12, searchBy: ["code"] });
     expect(res.body.links.current).toBe(
       `${LINK}page=1&limit=1&sortBy=id:DESC&search=${term}&searchBy=code`,
     );
-    const bad = await list(`search=${term}&searchBy=name`);
+    const both = await list(`search=${term}&searchBy=name,code&limit=1`);
+    expect(both.body.meta).toMatchObject({ totalItems: 12, searchBy: ["name", "code"] });
+    const bad = await list(`search=${term}&searchBy=createdAt`);
     expect(issuePaths(bad)).toEqual(["query.searchBy"]);
-    expect(bad.body.errors[0].message).toBe('"name" is not searchable; searchable fields: code');
+    expect(bad.body.errors[0].message).toBe(
+      '"createdAt" is not searchable; searchable fields: code, name',
+    );
+  });
+});
+
+describe("GET /v1/api/product: sorting by name", () => {
+  let prefix: string;
+  let byName: Product[];
+
+  beforeAll(async () => {
+    prefix = uid("NM");
+    byName = [];
+    for (const name of ["Mu", "beta", "lambda", "Kappa", "alpha", "Beta"]) {
+      byName.push(await createProduct({ code: `${prefix}-${byName.length}`, name }));
+    }
+  });
+
+  const names = (res: ApiResponse) =>
+    res.body.data.filter((p: Product) => p.code.startsWith(prefix)).map((p: Product) => p.name);
+
+  it("sorts case-insensitively, ties in the direction of the last term (index and scan)", async () => {
+    // A 3+ character term takes the trigram index; no term reads the whole list in index order.
+    for (const query of [`search=${prefix}`, ""]) {
+      const up = await list(`${query}&limit=100&sortBy=name:asc`);
+      expect(up.status).toBe(200);
+      expect(up.body.meta.sortBy).toEqual([["name", "ASC"]]);
+      expect(names(up)).toEqual(["alpha", "beta", "Beta", "Kappa", "lambda", "Mu"]);
+      const down = await list(`${query}&limit=100&sortBy=name:DESC`);
+      expect(names(down)).toEqual(["Mu", "lambda", "Kappa", "Beta", "beta", "alpha"]);
+      const ties = await list(`${query}&limit=100&sortBy=name:asc,id:desc`);
+      expect(names(ties)).toEqual(["alpha", "Beta", "beta", "Kappa", "lambda", "Mu"]);
+    }
+  });
+
+  it("pages by name with exact links, in one round trip", async () => {
+    const res = await list(`search=${prefix}&limit=2&page=2&sortBy=name:ASC`);
+    expect(names(res)).toEqual(["Beta", "Kappa"]);
+    expect(res.body.meta).toMatchObject({ totalItems: 6, totalPages: 3, currentPage: 2 });
+    expect(res.body.links.next).toBe(`${LINK}page=3&limit=2&sortBy=name:ASC&search=${prefix}`);
+    expect(res.headers.get("server-timing")).toMatch(/^db;desc="1 query"/);
+  });
+
+  it("searches names only when asked (searchBy=name); codes by default, as the seed did", async () => {
+    const byDefault = await list(`search=kapp&limit=100`);
+    expect(names(byDefault)).toEqual([]);
+    const named = await list(`search=KAPP&searchBy=name&limit=100`);
+    expect(names(named)).toEqual(["Kappa"]);
+    expect(named.body.meta).toMatchObject({ search: "KAPP", searchBy: ["name"] });
+    const either = await list(`search=${prefix}-1&searchBy=code,name&limit=100&sortBy=id:asc`);
+    expect(names(either)).toEqual(["beta"]);
+  });
+});
+
+describe("GET /v1/api/product: the trigram index answers exactly like the scan", () => {
+  // Names full of FTS5 syntax, quotes, non-ASCII case pairs and look-alikes, written directly
+  // (the API would accept most of them too). The reference is the engine's own scan predicate.
+  const NAMES = [
+    'Say "quoted" twice',
+    "a*b wildcard",
+    "NEAR(x y) AND OR NOT",
+    "col:val {x} ^start",
+    "Größe ÄÖÜ",
+    "grösse äöü",
+    "STRASSE",
+    "\u212Aelvin sign",
+    "Kelvin letter",
+    "İstanbul",
+    "🔩 bolt M8",
+    "ǅ digraph",
+    "  two  spaces  ",
+    "apostrophe's",
+  ];
+  const TERMS = [
+    '"quoted"',
+    '"',
+    '""',
+    'say "',
+    "a*b",
+    "*",
+    "near(",
+    "and or",
+    "or not",
+    "col:val",
+    "{x}",
+    "^st",
+    "größe",
+    "GRÖSSE",
+    "ÄÖÜ",
+    "äöü",
+    "strasse",
+    "kel",
+    "\u212Ael",
+    "KELVIN",
+    "ista",
+    "İst",
+    "🔩 b",
+    "🔩",
+    "two  s",
+    "o  s",
+    "'s ",
+    "s'",
+    "ǆ d",
+    "ǅ d",
+    "xyz-none",
+  ];
+  let prefix: string;
+
+  beforeAll(async () => {
+    prefix = uid("FT");
+    await env.DB.batch(
+      NAMES.map((name, i) =>
+        env.DB.prepare("insert into products (code, name) values (?, ?)").bind(
+          `${prefix}-${i}`,
+          name,
+        ),
+      ),
+    );
+  });
+
+  /** Ids the scan predicate finds among every product of this file, ascending. */
+  async function reference(term: string, fields: string[]) {
+    const where = fields.map((f) => `instr(lower(${f}), lower(?1)) > 0`).join(" or ");
+    const rows = await env.DB.prepare(`select id from products where ${where} order by id`)
+      .bind(term)
+      .all<{ id: number }>();
+    return rows.results.map((r) => r.id);
+  }
+
+  it.each(TERMS)("%s", async (term) => {
+    for (const fields of [["code", "name"], ["name"], ["code"]]) {
+      const q = `search=${encodeURIComponent(term)}&searchBy=${fields.join(",")}&limit=100&sortBy=id:asc`;
+      const res = await list(q);
+      expect(res.status).toBe(200);
+      const expected = await reference(term, fields);
+      expect(ids(res.body)).toEqual(expected);
+      expect(res.body.meta.totalItems).toBe(expected.length);
+    }
+  });
+
+  it("folds ASCII case only, like SQLite's lower(): no Unicode folding sneaks in", async () => {
+    const found = async (term: string) => {
+      const res = await list(`search=${encodeURIComponent(term)}&searchBy=name&limit=100`);
+      return res.body.data
+        .filter((p: Product) => p.code.startsWith(prefix))
+        .map((p: Product) => p.name)
+        .sort();
+    };
+    expect(await found("ÄÖÜ")).toEqual(["Größe ÄÖÜ"]);
+    expect(await found("äöü")).toEqual(["grösse äöü"]);
+    expect(await found("strasse")).toEqual(["STRASSE"]);
+    // FTS5's default trigram folding would match the Kelvin sign (U+212A) here; lower() does not.
+    expect(await found("KELVIN")).toEqual(["Kelvin letter"]);
+    expect(await found('"quoted"')).toEqual(['Say "quoted" twice']);
+    expect(await found("near(")).toEqual(["NEAR(x y) AND OR NOT"]);
+    expect(await found("🔩 b")).toEqual(["🔩 bolt M8"]);
+  });
+
+  it("answers a term with a NUL character without an error (it takes the scan)", async () => {
+    const res = await list(`search=ab%00cd&searchBy=code,name`);
+    expect(res.status).toBe(200);
+    expect(res.body.meta.totalItems).toBe(0);
   });
 });
 
@@ -396,7 +560,7 @@ describe("GET /v1/api/product: refused and ignored parameters", () => {
 
   it("reports every issue of a request together", async () => {
     const res = await list(
-      `sortBy=name:ASC&search=${"x".repeat(101)}&searchBy=name&select=price&filter.code=x`,
+      `sortBy=code:ASC&search=${"x".repeat(101)}&searchBy=id&select=price&filter.code=x`,
     );
     expect(issuePaths(res)).toEqual([
       "query.sortBy",
@@ -423,7 +587,10 @@ describe("GET /v1/api/product: OpenAPI", () => {
       "select",
     ]);
     const sortBy = op.parameters.find((p: { name: string }) => p.name === "sortBy");
-    expect(sortBy.schema.items.enum).toEqual(["id:ASC", "id:DESC"]);
+    expect(sortBy.schema.items.enum).toEqual(["id:ASC", "id:DESC", "name:ASC", "name:DESC"]);
+    const searchBy = op.parameters.find((p: { name: string }) => p.name === "searchBy");
+    expect(searchBy.schema.items.enum).toEqual(["code", "name"]);
+    expect(searchBy.description).toContain("default: code.");
   });
 });
 

@@ -1,4 +1,9 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { parseListQuery } from "../src/list/parse";
+import { toOrderBy, toWhere } from "../src/list/sql";
+import { createDb, DbMeter } from "../src/lib/db";
+import { listProducts, productList } from "../src/resources/products/products.repo";
 import { api, created, createProduct, expectProblem, issuePaths, KEYS, uid } from "./helpers";
 
 describe("products", () => {
@@ -95,8 +100,137 @@ describe("products", () => {
       `http://pricing.test/v1/api/product?page=2&limit=2&sortBy=id:ASC&search=${tag.toLowerCase()}&select=code`,
     );
     expect(issuePaths(await api("GET", "/v1/api/product?select=price"))).toEqual(["query.select"]);
-    expect(issuePaths(await api("GET", "/v1/api/product?sortBy=name:ASC"))).toEqual([
+    expect(issuePaths(await api("GET", "/v1/api/product?sortBy=code:ASC"))).toEqual([
       "query.sortBy",
+    ]);
+  });
+});
+
+describe("product search index and counts, kept in step by triggers", () => {
+  const search = (term: string) =>
+    api("GET", `/v1/api/product?search=${encodeURIComponent(term)}&searchBy=code,name&limit=100`, {
+      key: KEYS.read,
+    });
+  const codes = (res: { body: { data: { code: string }[] } }) => res.body.data.map((p) => p.code);
+
+  it("finds a product by code and name after create, update and delete", async () => {
+    const tag = uid("IX");
+    const p = await createProduct({ code: `${tag}-A`, name: `Flange ${tag} original` });
+    expect(codes(await search(`${tag}-a`))).toEqual([p.code]);
+    expect(codes(await search(`${tag.toLowerCase()} ORIG`))).toEqual([p.code]);
+
+    await api("PATCH", `/v1/api/product/${p.code}`, { body: { name: `Flange ${tag} renamed` } });
+    expect(codes(await search(`${tag} orig`))).toEqual([]);
+    expect(codes(await search(`${tag} renam`))).toEqual([p.code]);
+
+    await api("PATCH", `/v1/api/product/${p.code}`, { body: { code: `${tag}-B` } });
+    expect(codes(await search(`${tag}-A`))).toEqual([]);
+    expect(codes(await search(`${tag}-B`))).toEqual([`${tag}-B`]);
+
+    expect((await api("DELETE", `/v1/api/product/${tag}-B`)).status).toBe(204);
+    expect(codes(await search(tag))).toEqual([]);
+  });
+
+  it("keeps the catalogue total in step without counting it", async () => {
+    const total = async () =>
+      (await api("GET", "/v1/api/product?limit=1", { key: KEYS.read })).body.meta.totalItems;
+    const counted = async () =>
+      (await env.DB.prepare("select count(*) as n from products").first<{ n: number }>())!.n;
+    const before = await total();
+    expect(before).toBe(await counted());
+    const p = await createProduct();
+    expect(await total()).toBe(before + 1);
+    await api("DELETE", `/v1/api/product/${p.code}`);
+    expect(await total()).toBe(before);
+    expect(await total()).toBe(await counted());
+  });
+});
+
+describe("query plans of the product list (EXPLAIN QUERY PLAN on D1)", () => {
+  /** A database handle that notes every statement the repository sends, with its parameters. */
+  function recordingDb() {
+    const seen: { sql: string; params: unknown[] }[] = [];
+    const client = {
+      prepare: (sql: string) =>
+        ({
+          bind: (...params: unknown[]) => {
+            seen.push({ sql, params });
+            return env.DB.prepare(sql).bind(...params);
+          },
+        }) as unknown as D1PreparedStatement,
+      batch: <T>(statements: D1PreparedStatement[]) => env.DB.batch<T>(statements),
+    };
+    return { db: createDb(client, new DbMeter()), seen };
+  }
+
+  /** The plan of each statement `GET /v1/api/product?<query>` sends: [rows, count]. */
+  async function plans(query: string) {
+    const parsed = parseListQuery([...new URLSearchParams(query)], productList.config);
+    const { db, seen } = recordingDb();
+    await listProducts(db, {
+      query: parsed,
+      where: toWhere(productList.config, parsed),
+      orderBy: toOrderBy(productList.config, parsed),
+      limit: parsed.limit,
+      offset: (parsed.page - 1) * parsed.limit,
+      envelope: () => {
+        throw new Error("not used");
+      },
+    });
+    return Promise.all(
+      seen.map(async ({ sql, params }) => {
+        const rows = await env.DB.prepare(`explain query plan ${sql}`)
+          .bind(...params)
+          .all<{ detail: string }>();
+        return rows.results.map((r) => r.detail);
+      }),
+    );
+  }
+
+  const FTS = expect.stringMatching(/^SCAN products_search VIRTUAL TABLE INDEX \d+:M/);
+  const BY_ID = "SEARCH products USING INTEGER PRIMARY KEY (rowid=?)";
+  const TOTAL = "SEARCH row_counts USING INDEX sqlite_autoindex_row_counts_1 (table_name=?)";
+
+  it.each(["page=1", "page=500", "page=500&sortBy=id:asc"])(
+    "by id, %s: walks the table in key order, total from row_counts",
+    async (query) => {
+      expect(await plans(query)).toEqual([["SCAN products"], [TOTAL]]);
+    },
+  );
+
+  it.each(["page=1&sortBy=name:asc", "page=500&sortBy=name:asc", "page=500&sortBy=name:desc"])(
+    "by name, %s: walks products_name_idx in order, no sort step",
+    async (query) => {
+      expect(await plans(query)).toEqual([
+        ["SCAN products USING INDEX products_name_idx"],
+        [TOTAL],
+      ]);
+    },
+  );
+
+  it.each([
+    "search=P-00054321",
+    "search=bolt&searchBy=name",
+    "search=bol&searchBy=code,name&page=500",
+  ])("search %s: the trigram index yields ids in order, counts alone", async (query) => {
+    expect(await plans(query)).toEqual([[FTS, BY_ID], [FTS]]);
+  });
+
+  it("search sorted by name: index lookup, then a sort of the matches", async () => {
+    expect(await plans("search=bolt&searchBy=name&sortBy=name:asc")).toEqual([
+      [FTS, BY_ID, "USE TEMP B-TREE FOR ORDER BY"],
+      [FTS],
+    ]);
+  });
+
+  it("a term under 3 characters scans (trigrams need 3)", async () => {
+    expect(await plans("search=ab")).toEqual([
+      ["SCAN products"],
+      ["SCAN products USING COVERING INDEX products_code_unique"],
+    ]);
+    expect(await plans("search=ab&searchBy=name")).toEqual([
+      ["SCAN products"],
+      ["SCAN products USING INDEX products_name_idx"],
     ]);
   });
 });

@@ -22,4 +22,6 @@ export interface ListConfig {
   /** Fields `select` may name (`id` is always returned). */
   selectable?: readonly string[];
   defaultSortBy?: readonly [string, Direction][];
+  /** Fields a search covers when `searchBy` is absent; default: every searchable field. */
+  defaultSearchBy?: readonly string[];
 }

@@ -211,7 +211,9 @@ export function parseListQuery(entries: [string, string][], config: ListConfig):
       }
     }
   }
-  const searchBy = searchByInput.length ? [...new Set(searchByInput)] : searchable;
+  const searchBy = searchByInput.length
+    ? [...new Set(searchByInput)]
+    : [...(config.defaultSearchBy ?? searchable)];
 
   let select: string[] | undefined;
   const selectInput = splitList(all("select"));

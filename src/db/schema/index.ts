@@ -1,3 +1,4 @@
+export * from "./bookkeeping";
 export * from "./channels";
 export * from "./customers";
 export * from "./pricelists";
