@@ -1,19 +1,49 @@
 import type { MiddlewareHandler } from "hono";
+import { isRead } from "./auth";
 import { createDb, DbMeter } from "./db";
 import type { AppEnv } from "./env";
 
 const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 
-/** Request id, the metered database handle, and the headers every response carries. */
+/** Carries a D1 Sessions bookmark between requests, both ways (the name D1's own examples use). */
+export const BOOKMARK_HEADER = "x-d1-bookmark";
+
+/**
+ * What D1 hands out: dash-separated lowercase hex groups (`00000000-0000000b-00000000-<32 hex>`).
+ * The pattern is a little wider than today's shape so a longer group does not break clients;
+ * anything else is ignored (see `sessionStart`).
+ */
+const BOOKMARK = /^(?=[0-9a-f-]{3,128}$)[0-9a-f]+(?:-[0-9a-f]+)+$/;
+
+/**
+ * Where this request's D1 session starts. A well-formed bookmark from the client continues its
+ * session: D1 serves the reads from a replica at least as new as that bookmark, so a client that
+ * sends back what it last received reads its own writes. Without one, reads may go to any
+ * replica (`first-unconstrained`) and writes start on the primary (`first-primary`). A malformed
+ * bookmark is ignored rather than refused: it only ever asks for fresher data, a request must
+ * not fail over it, and the response carries a valid bookmark the client can use instead.
+ */
+export function sessionStart(method: string, path: string, bookmark: string | undefined) {
+  if (bookmark && BOOKMARK.test(bookmark)) return { constraint: bookmark, bookmark };
+  const constraint = isRead(method, path) ? "first-unconstrained" : "first-primary";
+  return { constraint, bookmark: undefined };
+}
+
+/** Request id, the metered database handle on a D1 session, and the headers every response carries. */
 export const requestContext = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   const incoming = c.req.header("x-request-id");
   const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
   const meter = new DbMeter();
+  const start = sessionStart(c.req.method, c.req.path, c.req.header(BOOKMARK_HEADER));
+  const session = c.env.DB.withSession(start.constraint);
   c.set("requestId", requestId);
   c.set("meter", meter);
-  c.set("db", createDb(c.env.DB, meter));
+  c.set("db", createDb(session, meter));
   await next();
   c.header("x-request-id", requestId);
   c.header("server-timing", meter.serverTiming());
   c.header("x-content-type-options", "nosniff");
+  // After errors too: a failed write still tells the client how far its session got.
+  const bookmark = session.getBookmark() ?? start.bookmark;
+  if (bookmark) c.header(BOOKMARK_HEADER, bookmark);
 };

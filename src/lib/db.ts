@@ -49,21 +49,27 @@ class MeteredStatement implements Executor {
   }
 }
 
-function metered(d1: D1Database, meter: DbMeter): D1Database {
+/** What D1 and a D1 session have in common: the two calls Drizzle and rawBatch make. */
+type D1Client = Pick<D1Database, "prepare" | "batch">;
+
+function metered(d1: D1Client, meter: DbMeter): D1Database {
   const unwrap = (s: D1PreparedStatement) => (s as unknown as MeteredStatement).inner ?? s;
-  const wrapper = {
-    prepare: (query: string) => new MeteredStatement(d1.prepare(query), meter),
-    batch: (statements: D1PreparedStatement[]) =>
-      meter.time(() => d1.batch(statements.map(unwrap))),
-    exec: (query: string) => meter.time(() => d1.exec(query)),
-    dump: () => d1.dump(),
-    withSession: d1.withSession?.bind(d1),
+  const wrapper: D1Client = {
+    prepare: (query: string) =>
+      new MeteredStatement(d1.prepare(query), meter) as unknown as D1PreparedStatement,
+    batch: <T>(statements: D1PreparedStatement[]) =>
+      meter.time(() => d1.batch<T>(statements.map(unwrap))),
   };
-  return wrapper as unknown as D1Database;
+  // Drizzle types its client as D1Database; it only ever calls prepare and batch.
+  return wrapper as D1Database;
 }
 
-// No relational schema: the query builder is all the repositories use, and it keeps set-up per request cheap.
-export const createDb = (d1: D1Database, meter: DbMeter) => drizzle(metered(d1, meter));
+/**
+ * The request's database handle: Drizzle over a metered client, normally a D1 session
+ * (`env.DB.withSession(...)`, see lib/context.ts) so reads may be served by a replica. No
+ * relational schema: the query builder is all the repositories use, and set-up stays cheap.
+ */
+export const createDb = (d1: D1Client, meter: DbMeter) => drizzle(metered(d1, meter));
 
 export type Db = ReturnType<typeof createDb>;
 

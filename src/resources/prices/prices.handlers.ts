@@ -1,17 +1,17 @@
 import { invalid } from "../../lib/errors";
 import type { AppRouteHandler } from "../../lib/router";
-import { MAX_LOOKUP_PRODUCTS } from "./prices.schemas";
-import { priceRequest } from "./prices.service";
+import { answerTag, cacheControl, isNotModified } from "./prices.cache";
+import { MAX_LOOKUP_PRODUCTS, type PriceLookup } from "./prices.schemas";
+import { priceRequest, type PriceInput } from "./prices.service";
 import type * as routes from "./prices.routes";
 
 export const resolve: AppRouteHandler<typeof routes.resolve> = async (c) => {
   const body = c.req.valid("json");
-  const answer = await priceRequest(c.var.db, { ...body, location: "body" });
+  const { answer } = await priceRequest(c.var.db, { ...body, location: "body" });
   return c.json(answer, 200);
 };
 
-export const lookup: AppRouteHandler<typeof routes.lookup> = async (c) => {
-  const query = c.req.valid("query");
+function lookupInput(query: PriceLookup): PriceInput {
   const products = [query.product].flat();
   const quantity = Number(query.quantity ?? 1);
   const issues = [];
@@ -22,7 +22,7 @@ export const lookup: AppRouteHandler<typeof routes.lookup> = async (c) => {
     issues.push({ path: "query.quantity", message: "must be a whole number 1-1000000" });
   }
   if (issues.length) throw invalid(issues);
-  const answer = await priceRequest(c.var.db, {
+  return {
     channelCode: query.channel,
     customerCode: query.customer,
     currency: query.currency,
@@ -30,6 +30,15 @@ export const lookup: AppRouteHandler<typeof routes.lookup> = async (c) => {
     explain: query.explain === "true",
     lines: products.map((productCode) => ({ productCode, quantity })),
     location: "query",
-  });
+  };
+}
+
+export const lookup: AppRouteHandler<typeof routes.lookup> = async (c) => {
+  const input = lookupInput(c.req.valid("query"));
+  const { answer, version } = await priceRequest(c.var.db, input);
+  const tag = await answerTag(version, input, answer);
+  c.header("etag", tag);
+  c.header("cache-control", cacheControl(input, answer));
+  if (isNotModified(c.req.valid("header")["if-none-match"], tag)) return c.body(null, 304);
   return c.json(answer, 200);
 };

@@ -8,7 +8,8 @@ import type {
 } from "../../pricing";
 
 /**
- * Everything a price request needs, read in ONE D1 round trip (one batch of six statements).
+ * Everything a price request needs, read in ONE D1 round trip (one batch of seven statements,
+ * the last one the pricing data version, so it describes exactly the data the answer used).
  * Every statement finds the channel, the customer and the effective groups G by code itself, so
  * none waits for another's answer. Only records that can matter are read: pricelists that reach
  * the request at some level, price rows of the requested products in ACTIVE pricelists of the
@@ -36,6 +37,8 @@ export interface PriceContext {
   pricelists: PricelistCandidate[];
   tradeConditions: TradeConditionCandidate[];
   promotions: PromotionCandidate[];
+  /** The pricing data version (table pricing_version, bumped by triggers on every price write). */
+  version: number;
 }
 
 const json = (values: unknown) => JSON.stringify(values);
@@ -140,7 +143,8 @@ function statements(q: PriceQuery): SQL[] {
         or exists (select 1 from promotion_customer_groups l
           where l.promotion_id = ${sql.raw(pr)} and l.customer_group_id in ${f.groups}))`;
   const known = sql`select code from products where code in ${f.products}`;
-  return [context, pricelists, prices, conditions, promotions, known];
+  const version = sql`select version from pricing_version where id = 1`;
+  return [context, pricelists, prices, conditions, promotions, known, version];
 }
 
 type Row = Record<string, unknown>;
@@ -154,8 +158,8 @@ const validity = (row: Row) => ({
 });
 
 export async function loadPriceContext(db: Db, q: PriceQuery): Promise<PriceContext> {
-  const [context, pricelistRows, priceRows, conditionRows, promotionRows, knownRows] =
-    await rawBatch<[Row[], Row[], Row[], Row[], Row[], Row[]]>(db, statements(q));
+  const [context, pricelistRows, priceRows, conditionRows, promotionRows, knownRows, versionRows] =
+    await rawBatch<[Row[], Row[], Row[], Row[], Row[], Row[], Row[]]>(db, statements(q));
   const head = context[0];
   const prices = new Map<number, { productCode: string; minQuantity: number; amount: number }[]>();
   for (const row of priceRows) {
@@ -177,6 +181,7 @@ export async function loadPriceContext(db: Db, q: PriceQuery): Promise<PriceCont
     groupCodes: listOf(head?.group_codes as string | null).sort(),
     currency: (head?.currency as string | null) ?? null,
     knownProducts: knownRows.map((row) => row.code as string),
+    version: num(versionRows[0]?.version ?? 0),
     pricelists: pricelistRows.map((row) => ({
       id: num(row.id),
       name: row.name as string,

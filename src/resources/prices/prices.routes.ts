@@ -1,9 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
+import { MAX_AGE_SECONDS } from "./prices.cache";
 import { errors, json, jsonBody } from "../../lib/openapi";
 import {
   MAX_LOOKUP_PRODUCTS,
   MAX_RESOLVE_LINES,
   PriceAnswerSchema,
+  PriceLookupHeaders,
   PriceLookupQuery,
   PriceResolveSchema,
 } from "./prices.schemas";
@@ -18,6 +20,24 @@ const RULES =
   "Errors: unknown channel or customer 404; inactive channel 409 CHANNEL_INACTIVE; customer not in the " +
   "channel 409 CUSTOMER_NOT_IN_CHANNEL; no currency given and no primary pricelist 400 CURRENCY_REQUIRED. " +
   "A read key may call it. One D1 round trip whatever the number of lines.";
+
+const CACHING =
+  "Caching: the answer carries an ETag derived from the pricing data version (bumped by every " +
+  "write that can change a price) and the normalized request, strong with `at`, weak without " +
+  "(then only the echoed `at` differs within one validity interval). If-None-Match is answered " +
+  `with 304. Cache-Control is private, max-age ${MAX_AGE_SECONDS} s with \`at\`; without it ` +
+  `the seconds until validUntil, at most ${MAX_AGE_SECONDS}.`;
+
+const CACHE_HEADERS = {
+  ETag: {
+    description: "Version of the answer: data version + normalized request",
+    schema: { type: "string" as const },
+  },
+  "Cache-Control": {
+    description: `private, max-age=0-${MAX_AGE_SECONDS}`,
+    schema: { type: "string" as const },
+  },
+};
 
 export const resolve = createRoute({
   method: "post",
@@ -39,10 +59,14 @@ export const lookup = createRoute({
   tags,
   operationId: "lookupPrices",
   summary: `Price up to ${MAX_LOOKUP_PRODUCTS} products at one quantity (product pages and listings)`,
-  description: RULES,
-  request: { query: PriceLookupQuery },
+  description: `${RULES} ${CACHING}`,
+  request: { query: PriceLookupQuery, headers: PriceLookupHeaders },
   responses: {
-    200: json(PriceAnswerSchema, "The priced products"),
+    200: { ...json(PriceAnswerSchema, "The priced products"), headers: CACHE_HEADERS },
+    304: {
+      description: "Not modified: the If-None-Match tag still matches",
+      headers: CACHE_HEADERS,
+    },
     ...errors(400, 401, 404, 409),
   },
 });

@@ -210,4 +210,18 @@ export const PriceAnswerSchema = z
   })
   .openapi("PriceAnswer", { example: workedExampleAnswer });
 
+/** Conditional request header of the GET lookup. */
+export const PriceLookupHeaders = z.object({
+  "if-none-match": z
+    .string()
+    .optional()
+    .openapi({
+      param: { name: "if-none-match", in: "header" },
+      description:
+        "An ETag of an earlier answer: 304 (no body) while it still describes the current answer",
+      example: 'W/"k3W8qP1wV0c2sQv9Zt4yXbQm"',
+    }),
+});
+
 export type PriceResolve = z.infer<typeof PriceResolveSchema>;
+export type PriceLookup = z.infer<typeof PriceLookupQuery>;

@@ -15,8 +15,14 @@ export interface PriceInput {
   location: "body" | "query";
 }
 
+export interface PricedRequest {
+  answer: PriceAnswer;
+  /** The pricing data version the answer was computed from (for ETags). */
+  version: number;
+}
+
 /** The request context rules of pricing-rules.md, then the pure engine: one D1 round trip. */
-export async function priceRequest(db: Db, input: PriceInput): Promise<PriceAnswer> {
+export async function priceRequest(db: Db, input: PriceInput): Promise<PricedRequest> {
   const at = input.at ?? Date.now();
   const customerCode = input.customerCode ?? null;
   const context = await loadPriceContext(db, {
@@ -47,7 +53,7 @@ export async function priceRequest(db: Db, input: PriceInput): Promise<PriceAnsw
       { path: `${input.location}.currency`, message: "is required for this channel" },
     ]);
   }
-  return resolvePrices({
+  const answer = resolvePrices({
     at,
     currency: context.currency,
     channel: { code: input.channelCode },
@@ -60,4 +66,5 @@ export async function priceRequest(db: Db, input: PriceInput): Promise<PriceAnsw
     promotions: context.promotions,
     lines: input.lines,
   });
+  return { answer, version: context.version };
 }

@@ -1,0 +1,70 @@
+import type { PriceAnswer } from "../../pricing";
+import type { PriceInput } from "./prices.service";
+
+/**
+ * HTTP caching of `GET /v1/api/prices`. An answer is a function of the pricing data (named by its
+ * version, which triggers bump on every write that can change a price) and the request; without
+ * `at` also of "now", but only through the validity interval that `validUntil` closes.
+ */
+
+/** The longest a client may reuse an answer without asking again: the staleness bound for writes. */
+export const MAX_AGE_SECONDS = 60;
+
+const encoder = new TextEncoder();
+
+function base64url(bytes: Uint8Array): string {
+  let text = "";
+  for (const byte of bytes) text += String.fromCharCode(byte);
+  return btoa(text).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+/**
+ * The entity tag of an answer: a digest of the data version and the normalized request (codes,
+ * currency, `at` as epoch ms, the products in order with their quantity, explain). With an
+ * explicit `at` the body is byte-for-byte a function of those, so the tag is strong. Without it,
+ * "now" enters through the interval it falls in, named by `validUntil`: every moment of one
+ * interval gets the same prices, but the body's `at` echoes the moment, so the tag is weak
+ * (RFC 9110: equivalent, not identical). If-None-Match compares weakly either way.
+ */
+export async function answerTag(
+  version: number,
+  input: PriceInput,
+  answer: PriceAnswer,
+): Promise<string> {
+  const basis = JSON.stringify([
+    version,
+    input.channelCode,
+    input.customerCode ?? null,
+    input.currency ?? null,
+    input.at ?? ["now", answer.validUntil],
+    input.explain ?? false,
+    input.lines.map((line) => [line.productCode, line.quantity]),
+  ]);
+  const digest = await crypto.subtle.digest("SHA-256", encoder.encode(basis));
+  const tag = `"${base64url(new Uint8Array(digest).slice(0, 18))}"`;
+  return input.at === undefined ? `W/${tag}` : tag;
+}
+
+/**
+ * `private`: answers depend on the API key's access, so shared caches must not keep them.
+ * With an explicit `at` the answer only changes with the data: MAX_AGE_SECONDS. Without one it
+ * also must not outlive its validity interval: the seconds left until `validUntil`, at most
+ * MAX_AGE_SECONDS, down to 0 (revalidate every time; the ETag still saves the body).
+ */
+export function cacheControl(input: PriceInput, answer: PriceAnswer): string {
+  let seconds = MAX_AGE_SECONDS;
+  if (input.at === undefined && answer.validUntil !== null) {
+    const left = Math.floor((Date.parse(answer.validUntil) - Date.parse(answer.at)) / 1000);
+    seconds = Math.max(0, Math.min(MAX_AGE_SECONDS, left));
+  }
+  return `private, max-age=${seconds}`;
+}
+
+const opaque = (tag: string) => tag.trim().replace(/^W\//, "");
+
+/** If-None-Match by weak comparison (RFC 9110 §13.1.2): true when the client's copy is current. */
+export function isNotModified(ifNoneMatch: string | undefined, tag: string): boolean {
+  if (!ifNoneMatch) return false;
+  if (ifNoneMatch.trim() === "*") return true;
+  return ifNoneMatch.split(",").some((candidate) => opaque(candidate) === opaque(tag));
+}
