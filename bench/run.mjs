@@ -1,0 +1,1083 @@
+#!/usr/bin/env node
+/**
+ * `npm run bench` — the Worker on the scale data set, measured in one run.
+ *
+ *   node bench/run.mjs [--size 10k|100k|1m] [--persist-to DIR] [--duration 5] [--connections 1,16]
+ *                      [--warmup 1] [--only REGEX] [--engine-runs 50] [--skip-peer] [--max-minutes 30]
+ *
+ * 1. builds the Worker as `wrangler deploy --dry-run --minify` does and notes its size;
+ * 2. times the price engine alone in Node (500 lines × 50 trade conditions × 10 pricelists);
+ * 3. starts the built Worker with Miniflare (the options wrangler derives from wrangler.toml, so
+ *    bindings and assets are those of `wrangler dev`) on the D1 that `bench:data` loaded, on
+ *    127.0.0.1 and a free port, with freshly made bench API keys;
+ * 4. for every scenario: one sample request (status, D1 round trips from `Server-Timing`), a short
+ *    warm-up, then autocannon at each connection count for `--duration` seconds;
+ * 5. runs the list and search scenarios against the NestJS peer (bench/peer) on a copy of the same
+ *    SQLite data, when the peer is installed;
+ * 6. prints the table and the targets of issue 5, and writes bench/results/<size>-<time>.json and
+ *    bench/results/latest-<size>.json.
+ *
+ * Everything listens on 127.0.0.1 only; every process started here is stopped at the end, on
+ * Ctrl-C, and after --max-minutes.
+ */
+import { spawn } from "node:child_process";
+import { createHash, randomBytes } from "node:crypto";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { createServer } from "node:net";
+import os from "node:os";
+import { dirname, join, relative } from "node:path";
+import { parseArgs } from "node:util";
+import { gzipSync } from "node:zlib";
+import autocannon from "autocannon";
+import { Miniflare } from "miniflare";
+import { applyMigrations, wrangler } from "../scripts/lib/local-db.mjs";
+import {
+  checkSize,
+  d1PersistOf,
+  persistDir,
+  readMarker,
+  ROOT,
+  SEARCH_TERMS,
+  SIZES,
+  thousands,
+} from "./lib/common.mjs";
+import { benchEngine, quantile } from "./lib/engine.mjs";
+
+/** @typedef {import("autocannon").Instance} LoadRun */
+
+const PEER_DIR = join(ROOT, "bench", "peer");
+const RESULTS_DIR = join(ROOT, "bench", "results");
+const CHANNEL = "WEB-DE";
+const KIB = 1024;
+
+// ------------------------------------------------------------------------------------------------
+// Clean-up: every resource registers how to release it; Ctrl-C, errors and the time limit run them.
+// ------------------------------------------------------------------------------------------------
+
+/** @type {(() => unknown)[]} */
+const cleanups = [];
+/** @type {Promise<void> | undefined} */
+let cleaning;
+/** @type {LoadRun | undefined} */
+let activeLoad;
+
+function cleanup() {
+  cleaning ??= (async () => {
+    activeLoad?.stop();
+    while (cleanups.length > 0) {
+      const release = /** @type {() => unknown} */ (cleanups.pop());
+      try {
+        await release();
+      } catch (error) {
+        log(`clean-up: ${error instanceof Error ? error.message : error}`);
+      }
+    }
+  })();
+  return cleaning;
+}
+
+/** @param {NodeJS.Signals} signal */
+function interrupted(signal) {
+  log(`\n${signal}: stopping the servers …`);
+  void cleanup().finally(() => process.exit(130));
+}
+process.once("SIGINT", interrupted);
+process.once("SIGTERM", interrupted);
+
+const log = (/** @type {string} */ text) => process.stderr.write(`${text}\n`);
+
+// ------------------------------------------------------------------------------------------------
+// Scenarios
+// ------------------------------------------------------------------------------------------------
+
+/**
+ * @typedef {"health" | "floor" | "lookup1" | "lookup" | "lookup500" | "list" | "search" | "conditions" | "write"} Kind
+ * @typedef {object} Scenario
+ * @property {string} id
+ * @property {string} group
+ * @property {string} title
+ * @property {Kind} kind
+ * @property {"GET" | "POST" | "PUT"} method
+ * @property {string} path
+ * @property {"read" | "admin" | null} key
+ * @property {unknown} [body]
+ * @property {boolean} [peer] also measured against the NestJS peer
+ */
+
+/**
+ * The parameters the scenarios need, read from the loaded data.
+ * @param {Awaited<ReturnType<Miniflare["getD1Database"]>>} db
+ * @param {number} products
+ */
+async function discover(db, products) {
+  /** @param {string} sql @param {unknown[]} params */
+  const all = async (sql, ...params) =>
+    (
+      await db
+        .prepare(sql)
+        .bind(...params)
+        .all()
+    ).results;
+  const floor = await db
+    .prepare("select code from products where id = ?")
+    .bind(Math.ceil(products / 2))
+    .first("code");
+  // A contract customer: in the channel, with an ACTIVE individual pricelist and a group (assigned
+  // to the channel) that has an ACTIVE pricelist. bench:data guarantees C-000001 qualifies.
+  const contract = await db
+    .prepare(
+      `select c.id, c.code from customers c
+       join channel_customers cc on cc.customer_id = c.id
+       join channels ch on ch.id = cc.channel_id and ch.code = ?1
+       where exists (select 1 from pricelists pl where pl.customer_id = c.id and pl.status = 'ACTIVE')
+         and exists (select 1 from customer_group_members m
+           join channel_customer_groups cg on cg.customer_group_id = m.customer_group_id and cg.channel_id = ch.id
+           join customer_group_pricelists gp on gp.customer_group_id = m.customer_group_id
+           join pricelists pl on pl.id = gp.pricelist_id and pl.status = 'ACTIVE'
+           where m.customer_id = c.id)
+       order by c.id limit 1`,
+    )
+    .bind(CHANNEL)
+    .first();
+  if (!floor || !contract)
+    throw new Error("the data set lacks a product or a contract customer; rerun bench:data");
+  const spread = async (/** @type {number} */ n) => {
+    const ids = Array.from({ length: n }, (_, k) => 1 + Math.floor(((k + 0.5) * products) / n));
+    const rows = await all(
+      `select code from products where id in (select value from json_each(?)) order by id`,
+      JSON.stringify(ids),
+    );
+    return rows.map((r) => String(r.code));
+  };
+  // Half of a contract customer's cart comes from its own pricelists (individual, assigned, group).
+  const own = (
+    await all(
+      `select p.code from pricelist_prices pp join products p on p.id = pp.product_id
+       where pp.min_quantity = 1 and pp.pricelist_id in (
+         select id from pricelists where customer_id = ?1
+         union select pricelist_id from customer_pricelists where customer_id = ?1
+         union select gp.pricelist_id from customer_group_pricelists gp
+           join customer_group_members m on m.customer_group_id = gp.customer_group_id where m.customer_id = ?1)
+       group by p.id order by (p.id * 2654435761) % 1000003 limit 250`,
+      contract.id,
+    )
+  ).map((r) => String(r.code));
+  const upsertList = await db
+    .prepare(
+      `select cp.pricelist_id as id from channel_pricelists cp join channels c on c.id = cp.channel_id
+       where c.code = 'MARKETPLACE' and cp.is_primary = 1`,
+    )
+    .first("id");
+  // The same 1000 rows each time, with the amounts they already have: the upsert rewrites them
+  // without changing the data set.
+  const upsertRows = (
+    await all(
+      `select p.code, pp.min_quantity, pp.amount from pricelist_prices pp join products p on p.id = pp.product_id
+       where pp.pricelist_id = ? order by pp.product_id, pp.min_quantity limit 1000`,
+      upsertList,
+    )
+  ).map((r) => ({
+    productCode: String(r.code),
+    minQuantity: Number(r.min_quantity),
+    amount: Number(r.amount),
+  }));
+  return {
+    floorCode: String(floor),
+    contractCode: String(contract.code),
+    spread: {
+      1: await spread(1),
+      24: await spread(24),
+      50: await spread(50),
+      500: await spread(500),
+    },
+    own,
+    upsertList: Number(upsertList),
+    upsertRows,
+  };
+}
+
+const QUANTITIES = [1, 5, 12, 60];
+
+/**
+ * @param {Awaited<ReturnType<typeof discover>>} d
+ * @returns {Scenario[]}
+ */
+function scenarios(d) {
+  /** @param {string[]} codes @param {boolean} contract */
+  const cart = (codes, contract) => {
+    const mixed = contract ? codes.map((code, i) => (i % 2 === 0 && d.own[i / 2]) || code) : codes;
+    return mixed.map((productCode, i) => ({
+      productCode,
+      quantity: QUANTITIES[i % QUANTITIES.length] ?? 1,
+    }));
+  };
+  /** @param {1 | 24} n @param {boolean} contract */
+  const lookup = (n, contract) =>
+    `/v1/api/prices?channel=${CHANNEL}${contract ? `&customer=${d.contractCode}` : ""}&quantity=5` +
+    (n === 1 ? `&product=${d.spread[1][0]}` : d.spread[24].map((c) => `&product=${c}`).join(""));
+  /** @param {1 | 50 | 500} n @param {boolean} contract @returns {Scenario} */
+  const resolve = (n, contract) => ({
+    id: `resolve-${n}-${contract ? "contract" : "anonymous"}`,
+    group: "storefront",
+    title: `POST /prices/resolve ${n} line${n > 1 ? "s" : ""}, ${contract ? "contract" : "anonymous"}`,
+    kind: n === 1 ? "lookup1" : n === 500 ? "lookup500" : "lookup",
+    method: "POST",
+    path: "/v1/api/prices/resolve",
+    key: "read",
+    body: {
+      channelCode: CHANNEL,
+      ...(contract ? { customerCode: d.contractCode } : {}),
+      lines: cart(d.spread[n], contract),
+    },
+  });
+  /** @param {1 | 500} page @param {"id" | "name"} by @returns {Scenario} */
+  const list = (page, by) => ({
+    id: `product-list-page${page}-${by}`,
+    group: "back office",
+    title: `GET /product page ${page} by ${by}`,
+    kind: "list",
+    method: "GET",
+    path: `/v1/api/product?page=${page}&limit=20&sortBy=${by}:ASC`,
+    key: "read",
+    peer: true,
+  });
+  /** @param {"rare" | "common"} which @returns {Scenario} */
+  const search = (which) => ({
+    id: `product-search-${which}`,
+    group: "back office",
+    title: `GET /product search "${SEARCH_TERMS[which]}" (${which})`,
+    kind: "search",
+    method: "GET",
+    path: `/v1/api/product?search=${SEARCH_TERMS[which]}`,
+    key: "read",
+    peer: true,
+  });
+  return [
+    {
+      id: "health",
+      group: "floor",
+      title: "GET /health (no D1)",
+      kind: "health",
+      method: "GET",
+      path: "/health",
+      key: null,
+      peer: true,
+    },
+    {
+      id: "product-by-code",
+      group: "floor",
+      title: "GET /product/{code} (one read)",
+      kind: "floor",
+      method: "GET",
+      path: `/v1/api/product/${d.floorCode}`,
+      key: "read",
+      peer: true,
+    },
+    ...[false, true].flatMap((contract) =>
+      [1, 24].map(
+        (n) =>
+          /** @type {Scenario} */ ({
+            id: `prices-get-${n}-${contract ? "contract" : "anonymous"}`,
+            group: "storefront",
+            title: `GET /prices ${n} product${n > 1 ? "s" : ""}, ${contract ? "contract" : "anonymous"}`,
+            kind: n === 1 ? "lookup1" : "lookup",
+            method: "GET",
+            path: lookup(/** @type {1 | 24} */ (n), contract),
+            key: "read",
+          }),
+      ),
+    ),
+    ...[false, true].flatMap((contract) =>
+      [1, 50, 500].map((n) => resolve(/** @type {1 | 50 | 500} */ (n), contract)),
+    ),
+    list(1, "id"),
+    list(500, "id"),
+    list(1, "name"),
+    list(500, "name"),
+    search("rare"),
+    search("common"),
+    {
+      id: "trade-conditions-filtered",
+      group: "back office",
+      title: "GET /trade-conditions status+scope filters",
+      kind: "conditions",
+      method: "GET",
+      path: "/v1/api/trade-conditions?filter.status=ACTIVE&filter.scope=CUSTOMER_GROUP",
+      key: "read",
+    },
+    {
+      id: "customer-trade-conditions",
+      group: "back office",
+      title: "GET /customer/{code}/trade-conditions",
+      kind: "conditions",
+      method: "GET",
+      path: `/v1/api/customer/${d.contractCode}/trade-conditions`,
+      key: "read",
+    },
+    {
+      id: "price-upsert-1000",
+      group: "back office",
+      title: "PUT /pricelist/{id}/prices 1000 rows",
+      kind: "write",
+      method: "PUT",
+      path: `/v1/api/pricelist/${d.upsertList}/prices`,
+      key: "admin",
+      body: { prices: d.upsertRows },
+    },
+  ];
+}
+
+// ------------------------------------------------------------------------------------------------
+// Measuring
+// ------------------------------------------------------------------------------------------------
+
+/**
+ * @param {Scenario} s
+ * @param {Record<string, string>} keys
+ */
+function requestOf(s, keys) {
+  /** @type {Record<string, string>} */
+  const headers = {};
+  if (s.key) headers["x-webhook-signature"] = /** @type {string} */ (keys[s.key]);
+  const body = s.body === undefined ? undefined : JSON.stringify(s.body);
+  if (body !== undefined) headers["content-type"] = "application/json";
+  return { method: s.method, headers, body };
+}
+
+/**
+ * The D1 round trips and their time from `Server-Timing: db;desc="2 queries";dur=1.7`.
+ * @param {string | null} header
+ */
+function dbTiming(header) {
+  const entry = header?.split(",").find((part) => part.trim().startsWith("db"));
+  const trips = entry && /desc="(\d+) quer/.exec(entry)?.[1];
+  const dur = entry && /dur=([\d.]+)/.exec(entry)?.[1];
+  return { roundTrips: trips ? Number(trips) : null, dbMs: dur ? Number(dur) : null };
+}
+
+/**
+ * One request: status, round trips, and what the answer says about its size.
+ * @param {string} base
+ * @param {Scenario} s
+ * @param {Record<string, string>} keys
+ */
+async function sample(base, s, keys) {
+  const response = await fetch(base + s.path, {
+    ...requestOf(s, keys),
+    signal: AbortSignal.timeout(30_000),
+  });
+  const text = await response.text();
+  /** @type {any} */
+  let json;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  /** @type {string | undefined} */
+  let note;
+  if (json?.meta?.totalItems !== undefined) note = `${thousands(json.meta.totalItems)} match`;
+  else if (Array.isArray(json?.lines))
+    note = `${json.lines.filter((/** @type {any} */ l) => l.status === "OK").length}/${json.lines.length} lines priced`;
+  else if (json?.upserted !== undefined) note = `${json.upserted} upserted`;
+  return {
+    status: response.status,
+    ...dbTiming(response.headers.get("server-timing")),
+    bytes: text.length,
+    note,
+    problem: response.ok
+      ? undefined
+      : `${json?.code ?? ""} ${json?.detail ?? text.slice(0, 160)}`.trim(),
+  };
+}
+
+/**
+ * autocannon for `seconds` at `connections`; latency percentiles from each response's own time
+ * (autocannon's histogram keeps whole milliseconds, too coarse for sub-millisecond answers).
+ * @param {string} base
+ * @param {Scenario} s
+ * @param {Record<string, string>} keys
+ * @param {number} connections
+ * @param {number} seconds
+ */
+async function load(base, s, keys, connections, seconds) {
+  /** @type {number[]} */
+  const latencies = [];
+  const run = autocannon({
+    url: base + s.path,
+    ...requestOf(s, keys),
+    connections,
+    duration: seconds,
+    timeout: 10,
+  });
+  activeLoad = run;
+  run.on(
+    "response",
+    (
+      /** @type {unknown} */ _client,
+      /** @type {number} */ status,
+      /** @type {number} */ _bytes,
+      /** @type {number} */ ms,
+    ) => {
+      if (status >= 200 && status < 300) latencies.push(ms);
+    },
+  );
+  const result = await run;
+  activeLoad = undefined;
+  const ok = result["2xx"];
+  return {
+    connections,
+    requestsPerSecond: Math.round(ok / Math.max(result.duration, 0.001)),
+    p50Ms: Number(quantile(latencies, 0.5).toFixed(2)),
+    p99Ms: Number(quantile(latencies, 0.99).toFixed(2)),
+    requests: ok,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+  };
+}
+
+/**
+ * @typedef {Awaited<ReturnType<typeof load>>} LoadResult
+ * @typedef {{ id: string, title: string, group: string, kind: Kind, method: string, path: string,
+ *   sample?: Awaited<ReturnType<typeof sample>>, runs: (LoadResult & { ratioToFloor?: number, ratioToPeer?: number })[],
+ *   error?: string }} ScenarioResult
+ */
+
+/**
+ * @param {string} base
+ * @param {Scenario[]} list
+ * @param {Record<string, string>} keys
+ * @param {{ connections: number[], seconds: number, warmup: number, label: string }} options
+ * @returns {Promise<ScenarioResult[]>}
+ */
+async function measure(base, list, keys, { connections, seconds, warmup, label }) {
+  /** @type {ScenarioResult[]} */
+  const results = [];
+  for (const [i, s] of list.entries()) {
+    const shortPath = s.path.length > 70 ? `${s.path.slice(0, 67)}...` : s.path;
+    log(`  [${label} ${i + 1}/${list.length}] ${s.title}  ${s.method} ${shortPath}`);
+    /** @type {ScenarioResult} */
+    const result = {
+      id: s.id,
+      title: s.title,
+      group: s.group,
+      kind: s.kind,
+      method: s.method,
+      path: s.path,
+      runs: [],
+    };
+    results.push(result);
+    try {
+      result.sample = await sample(base, s, keys);
+    } catch (error) {
+      result.error = `request failed: ${error instanceof Error ? error.message : error}`;
+      continue;
+    }
+    if (result.sample.status < 200 || result.sample.status >= 300) {
+      result.error = `HTTP ${result.sample.status} ${result.sample.problem ?? ""}`.trim();
+      log(`      → ${result.error}; not measured`);
+      continue;
+    }
+    if (warmup > 0) await load(base, s, keys, Math.max(...connections), warmup);
+    for (const c of connections) result.runs.push(await load(base, s, keys, c, seconds));
+  }
+  return results;
+}
+
+/**
+ * Each run's throughput over the one-read floor's at the same connection count.
+ * @param {ScenarioResult[]} results
+ */
+function addFloorRatios(results) {
+  const floor = results.find((x) => x.id === "product-by-code");
+  for (const r of results) {
+    for (const run of r.runs) {
+      const f = floor?.runs.find((x) => x.connections === run.connections);
+      if (f && f.requestsPerSecond > 0) {
+        run.ratioToFloor = Number((run.requestsPerSecond / f.requestsPerSecond).toFixed(3));
+      }
+    }
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
+// Processes: the Worker (Miniflare) and the peer
+// ------------------------------------------------------------------------------------------------
+
+/** A free TCP port on 127.0.0.1. */
+function freePort() {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === "object" && address
+          ? resolvePort(address.port)
+          : reject(new Error("no port")),
+      );
+    });
+  });
+}
+
+/**
+ * Polls `url` until it answers 200.
+ * @param {string} url
+ * @param {number} seconds
+ * @param {() => string | undefined} [failed] tells why to stop early (the process died)
+ */
+async function waitFor(url, seconds, failed) {
+  const deadline = Date.now() + seconds * 1000;
+  for (;;) {
+    const reason = failed?.();
+    if (reason) throw new Error(reason);
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
+      await response.arrayBuffer();
+      if (response.ok) return;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) throw new Error(`${url} did not answer 200 within ${seconds} s`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/**
+ * The built Worker in Miniflare, with the worker options wrangler derives from wrangler.toml.
+ * @param {string} bundle
+ * @param {string} dir persist folder of the data set
+ * @param {string} apiKeys
+ */
+async function startWorker(bundle, dir, apiKeys) {
+  process.env.WRANGLER_LOG ??= "error"; // no "Using secrets defined in .dev.vars" on stdout
+  const { unstable_getMiniflareWorkerOptions } = await import("wrangler");
+  const { workerOptions } = unstable_getMiniflareWorkerOptions(join(ROOT, "wrangler.toml"));
+  const port = await freePort();
+  const mf = new Miniflare({
+    ...workerOptions,
+    name: "bench",
+    modules: true,
+    scriptPath: bundle,
+    modulesRoot: dirname(bundle), // module names relative to the bundle's folder (a temp dir)
+    bindings: { ...workerOptions.bindings, API_KEYS: apiKeys },
+    d1Persist: d1PersistOf(dir),
+    host: "127.0.0.1",
+    port,
+  });
+  cleanups.push(() => mf.dispose());
+  const url = await mf.ready;
+  return { mf, base: url.origin };
+}
+
+/** The D1 SQLite file of a persist folder (with its -wal, where most fresh data sits). */
+function d1File(/** @type {string} */ dir) {
+  const folder = join(d1PersistOf(dir), "miniflare-D1DatabaseObject");
+  const files = readdirSync(folder)
+    .filter((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite")
+    .map((f) => join(folder, f))
+    .sort((a, b) => statSync(b).size - statSync(a).size);
+  if (!files[0]) throw new Error(`no D1 database file in ${folder}`);
+  return files[0];
+}
+
+/**
+ * Starts the NestJS peer on a copy of the D1 file; undefined (with the reason) when it is not there.
+ * @param {string} dir
+ * @param {string} tmp
+ */
+async function startPeer(dir, tmp) {
+  const server = join(PEER_DIR, "server.mjs");
+  if (!existsSync(server)) return { skipped: "bench/peer/server.mjs is not there" };
+  if (!existsSync(join(PEER_DIR, "node_modules"))) {
+    return { skipped: "the peer is not installed (npm ci --prefix bench/peer)" };
+  }
+  // A copy, taken while no Worker has the database open: the peer never sees a half-written page.
+  const source = d1File(dir);
+  const copy = join(tmp, "peer.sqlite");
+  copyFileSync(source, copy);
+  if (existsSync(`${source}-wal`)) copyFileSync(`${source}-wal`, `${copy}-wal`);
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    [server, "--db", copy, "--port", String(port), "--host", "127.0.0.1"],
+    {
+      cwd: PEER_DIR,
+      detached: true, // its own process group, so its children stop with it
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  let output = "";
+  child.stdout?.on("data", (chunk) => (output = (output + chunk).slice(-4000)));
+  child.stderr?.on("data", (chunk) => (output = (output + chunk).slice(-4000)));
+  /** @type {string | undefined} */
+  let exited;
+  child.on(
+    "exit",
+    (code, signal) => (exited = `the peer exited (${signal ?? `code ${code}`}): ${output.trim()}`),
+  );
+  const stop = async () => {
+    if (exited || child.pid === undefined) return;
+    const gone = new Promise((r) => child.once("exit", r));
+    try {
+      process.kill(-child.pid, "SIGTERM");
+    } catch {
+      return;
+    }
+    const timer = setTimeout(
+      () => child.pid !== undefined && !exited && process.kill(-child.pid, "SIGKILL"),
+      5000,
+    );
+    await gone;
+    clearTimeout(timer);
+  };
+  cleanups.push(stop);
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor(`${base}/health`, 60, () => exited);
+  return { base, stop, pid: child.pid };
+}
+
+// ------------------------------------------------------------------------------------------------
+// Report
+// ------------------------------------------------------------------------------------------------
+
+const fmt = (/** @type {number | undefined | null} */ n, digits = 2) =>
+  n === undefined || n === null || Number.isNaN(n) ? "-" : n.toFixed(digits);
+const ratio = (/** @type {number | undefined} */ n) => (n === undefined ? "-" : `${n.toFixed(2)}×`);
+
+/**
+ * @param {string[][]} rows
+ * @param {("l" | "r")[]} align
+ */
+function table(rows, align) {
+  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length))) ?? [];
+  return rows
+    .map((r) =>
+      r
+        .map((cell, i) =>
+          align[i] === "r" ? cell.padStart(widths[i] ?? 0) : cell.padEnd(widths[i] ?? 0),
+        )
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
+}
+
+/**
+ * @param {ScenarioResult[]} results
+ * @param {ScenarioResult[] | undefined} peer
+ * @param {boolean} [isPeer] the peer's own table: no D1, no peer column
+ */
+function resultTable(results, peer, isPeer = false) {
+  /** @type {string[][]} */
+  const rows = [
+    ["scenario", "conns", "req/s", "p50 ms", "p99 ms", "D1 trips", "× floor", "× peer", "notes"],
+  ];
+  for (const r of results) {
+    const trips = r.sample?.roundTrips;
+    const note =
+      r.error ??
+      [r.sample?.note, r.runs.some((x) => x.non2xx || x.errors) ? "non-2xx/errors!" : ""]
+        .filter(Boolean)
+        .join(" ");
+    if (r.runs.length === 0) {
+      rows.push([
+        r.title,
+        "-",
+        "-",
+        "-",
+        "-",
+        trips === null || trips === undefined ? "-" : String(trips),
+        "-",
+        "-",
+        note,
+      ]);
+      continue;
+    }
+    for (const [i, run] of r.runs.entries()) {
+      const peerRun = peer
+        ?.find((p) => p.id === r.id)
+        ?.runs.find((p) => p.connections === run.connections);
+      rows.push([
+        i === 0 ? r.title : "",
+        String(run.connections),
+        thousands(run.requestsPerSecond),
+        fmt(run.p50Ms),
+        fmt(run.p99Ms),
+        i === 0 ? String(trips ?? "-") : "",
+        ratio(run.ratioToFloor),
+        run.ratioToPeer === undefined ? (peerRun ? "-" : "") : ratio(run.ratioToPeer),
+        i === 0 ? note : "",
+      ]);
+    }
+  }
+  /** @type {<T>(row: T[]) => T[]} */
+  const keep = (row) => (isPeer ? row.filter((_, i) => i !== 5 && i !== 7) : row);
+  /** @type {("l" | "r")[]} */
+  const align = ["l", "r", "r", "r", "r", "r", "r", "r", "l"];
+  return table(rows.map(keep), keep(align));
+}
+
+/**
+ * @typedef {{ target: string, subject: string, value: string, limit: string, pass: boolean | null }} Check
+ */
+
+/**
+ * The targets of issue 5, item 4, against this run.
+ * @param {ScenarioResult[]} results
+ * @param {ScenarioResult[] | undefined} peer
+ * @param {{ size: string, engineCpuMs: number, gzipKiB: number }} extra
+ * @returns {Check[]}
+ */
+function checks(results, peer, { size, engineCpuMs, gzipKiB }) {
+  /** @type {Check[]} */
+  const out = [];
+  const floor = results.find((r) => r.id === "product-by-code");
+  const floorRun = (/** @type {number} */ c) => floor?.runs.find((r) => r.connections === c);
+  /** @type {Partial<Record<Kind, [number, string]>>} */
+  const tripLimits = {
+    floor: [1, "= 1"],
+    list: [1, "= 1"],
+    search: [1, "= 1"],
+    conditions: [1, "= 1"],
+    lookup1: [2, "≤ 2"],
+    lookup: [2, "≤ 2"],
+    lookup500: [2, "≤ 2"],
+    write: [3, "≤ 3"],
+  };
+  for (const r of results) {
+    const limit = tripLimits[r.kind];
+    if (!limit) continue;
+    const trips = r.sample?.roundTrips;
+    out.push({
+      target: "D1 round trips",
+      subject: r.title,
+      value: r.error ? "error" : String(trips ?? "?"),
+      limit: limit[1],
+      pass: r.error || trips === null || trips === undefined ? null : trips <= limit[0],
+    });
+  }
+  const latencyLimit = size === "1m" ? 3 : 2;
+  for (const r of results.filter((x) => x.kind === "list" || x.kind === "search")) {
+    const values = r.runs.map((run) => {
+      const f = floorRun(run.connections);
+      return { c: run.connections, x: f && f.p50Ms > 0 ? run.p50Ms / f.p50Ms : NaN };
+    });
+    out.push({
+      target: `p50 ≤ ${latencyLimit}× one-read floor p50`,
+      subject: r.title,
+      value: r.error ? "error" : values.map((v) => `${fmt(v.x)}× @${v.c}`).join(", "),
+      limit: `${latencyLimit}×`,
+      pass: r.error || values.length === 0 ? null : values.every((v) => v.x <= latencyLimit),
+    });
+  }
+  if (peer) {
+    for (const r of results.filter((x) => x.kind === "list" || x.kind === "search")) {
+      const values = r.runs.map((run) => ({ c: run.connections, x: run.ratioToPeer }));
+      out.push({
+        target: "throughput ≥ 3× the NestJS peer",
+        subject: r.title,
+        value: r.error ? "error" : values.map((v) => `${fmt(v.x)}× @${v.c}`).join(", "),
+        limit: "3×",
+        pass:
+          r.error || values.some((v) => v.x === undefined)
+            ? null
+            : values.every((v) => /** @type {number} */ (v.x) >= 3),
+      });
+    }
+  }
+  for (const [kind, limit] of /** @type {[Kind, number][]} */ ([
+    ["lookup1", 0.6],
+    ["lookup500", 0.25],
+  ])) {
+    for (const r of results.filter((x) => x.kind === kind)) {
+      const values = r.runs.map((run) => ({ c: run.connections, x: run.ratioToFloor }));
+      out.push({
+        target: `throughput ≥ ${limit}× one-read floor`,
+        subject: r.title,
+        value: r.error ? "error" : values.map((v) => `${fmt(v.x)}× @${v.c}`).join(", "),
+        limit: `${limit}×`,
+        pass: r.error || values.length === 0 ? null : values.every((v) => (v.x ?? 0) >= limit),
+      });
+    }
+  }
+  out.push({
+    target: "engine: 500 lines in < 5 ms CPU (Node)",
+    subject: "resolvePrices, median",
+    value: `${fmt(engineCpuMs, 3)} ms`,
+    limit: "< 5 ms",
+    pass: engineCpuMs < 5,
+  });
+  out.push({
+    target: "bundle ≤ 200 KiB gzip, minified",
+    subject: "wrangler deploy --dry-run --minify",
+    value: `${fmt(gzipKiB, 1)} KiB`,
+    limit: "≤ 200 KiB",
+    pass: gzipKiB <= 200,
+  });
+  return out;
+}
+
+// ------------------------------------------------------------------------------------------------
+// Main
+// ------------------------------------------------------------------------------------------------
+
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      size: { type: "string", default: "100k" },
+      "persist-to": { type: "string" },
+      duration: { type: "string", default: "5" },
+      connections: { type: "string", default: "1,16" },
+      warmup: { type: "string", default: "1" },
+      only: { type: "string" },
+      "engine-runs": { type: "string", default: "50" },
+      "skip-peer": { type: "boolean", default: false },
+      "max-minutes": { type: "string", default: "30" },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(
+      "node bench/run.mjs [--size 10k|100k|1m] [--persist-to DIR] [--duration 5] [--connections 1,16]\n" +
+        "                   [--warmup 1] [--only REGEX] [--engine-runs 50] [--skip-peer] [--max-minutes 30]\n",
+    );
+    return;
+  }
+  const size = checkSize(values.size);
+  const seconds = Number(values.duration);
+  const warmup = Number(values.warmup);
+  const connections = values.connections.split(",").map(Number);
+  const engineRuns = Number(values["engine-runs"]);
+  const maxMinutes = Number(values["max-minutes"]);
+  if (!(seconds > 0 && seconds <= 120)) throw new Error("--duration: seconds, 1-120");
+  if (!(warmup >= 0 && warmup <= 30)) throw new Error("--warmup: seconds, 0-30");
+  if (connections.some((c) => !Number.isInteger(c) || c < 1 || c > 256))
+    throw new Error("--connections: e.g. 1,16");
+  if (!(engineRuns >= 1 && engineRuns <= 10_000)) throw new Error("--engine-runs: 1-10000");
+  if (!(maxMinutes > 0)) throw new Error("--max-minutes must be positive");
+  const only = values.only ? new RegExp(values.only) : undefined;
+
+  const watchdog = setTimeout(() => {
+    log(`\nstopped: the bench ran longer than --max-minutes ${maxMinutes}`);
+    void cleanup().finally(() => process.exit(1));
+  }, maxMinutes * 60_000);
+  watchdog.unref();
+
+  const dir = persistDir(values["persist-to"], size);
+  const marker = readMarker(dir);
+  if (marker?.status !== "complete" || marker.size !== size) {
+    throw new Error(
+      `no complete ${size} data set in ${relative(ROOT, dir) || dir}: run ` +
+        `\`npm run bench:data -- --size ${size}${values["persist-to"] ? ` --persist-to ${values["persist-to"]}` : ""}\` first`,
+    );
+  }
+  const spec = /** @type {import("./lib/common.mjs").SizeSpec} */ (SIZES[size]);
+  const tmp = mkdtempSync(join(os.tmpdir(), "pricing-bench-"));
+  cleanups.push(() => rmSync(tmp, { recursive: true, force: true }));
+  const started = new Date();
+
+  log(
+    `bench ${size} (${relative(ROOT, dir)}; seed ${marker.seed}), ${seconds} s per run at ${connections.join(" and ")} connection(s)`,
+  );
+  log("- migrations (pending ones only) …");
+  await applyMigrations(dir);
+
+  log("- building the Worker (wrangler deploy --dry-run --minify) …");
+  const out = join(tmp, "worker");
+  const buildLog = await wrangler(["deploy", "--dry-run", "--outdir", out, "--minify"]);
+  const bundle = join(out, "index.js");
+  const code = readFileSync(bundle);
+  const reported = /Total Upload:\s*([\d.]+)\s*KiB\s*\/\s*gzip:\s*([\d.]+)\s*KiB/.exec(buildLog);
+  const bundleInfo = {
+    bytes: code.length,
+    gzipBytes: gzipSync(code, { level: 9 }).length,
+    wranglerKiB: reported ? Number(reported[1]) : null,
+    wranglerGzipKiB: reported ? Number(reported[2]) : null,
+  };
+  const gzipKiB = bundleInfo.wranglerGzipKiB ?? bundleInfo.gzipBytes / KIB;
+  log(`  ${fmt(bundleInfo.bytes / KIB, 1)} KiB minified, ${fmt(gzipKiB, 1)} KiB gzip`);
+
+  log(`- the engine alone (${engineRuns} runs) …`);
+  const engine = await benchEngine(tmp, { runs: engineRuns });
+  log(`  median ${engine.cpuMsMedian} ms CPU for ${engine.lines} lines`);
+
+  const keys = { read: randomBytes(24).toString("hex"), admin: randomBytes(24).toString("hex") };
+  const sha = (/** @type {string} */ k) => createHash("sha256").update(k).digest("hex");
+  const apiKeys = `bench-read:read:${sha(keys.read)},bench-admin:admin:${sha(keys.admin)}`;
+
+  // The peer first (it reads a copy of the database, taken before the Worker opens it), then the Worker.
+  /** @type {ScenarioResult[] | undefined} */
+  let peerResults;
+  /** @type {string | undefined} */
+  let peerSkipped = values["skip-peer"] ? "--skip-peer" : undefined;
+  /** @type {Awaited<ReturnType<typeof startPeer>> | undefined} */
+  let peer;
+  if (!peerSkipped) {
+    log("- starting the NestJS peer …");
+    try {
+      peer = await startPeer(dir, tmp);
+      if ("skipped" in peer) peerSkipped = peer.skipped;
+    } catch (error) {
+      peerSkipped = `the peer did not start: ${error instanceof Error ? error.message : error}`;
+    }
+    if (peerSkipped) log(`  peer skipped: ${peerSkipped}`);
+  }
+
+  log("- starting the Worker (Miniflare, 127.0.0.1) …");
+  const { mf, base } = await startWorker(bundle, dir, apiKeys);
+  await waitFor(`${base}/health`, 30);
+  const d1 = await mf.getD1Database("DB");
+  const params = await discover(d1, spec.products);
+  let list = scenarios(params);
+  if (only) list = list.filter((s) => only.test(s.id) || s.id === "product-by-code");
+  log(`  ${base}; contract customer ${params.contractCode}; ${list.length} scenarios`);
+
+  const results = await measure(base, list, keys, {
+    connections,
+    seconds,
+    warmup,
+    label: "worker",
+  });
+  addFloorRatios(results);
+
+  if (peer && "base" in peer && peer.base) {
+    const peerList = list.filter((s) => s.peer);
+    log(`- the NestJS peer (${peer.base}) …`);
+    peerResults = await measure(peer.base, peerList, keys, {
+      connections,
+      seconds,
+      warmup,
+      label: "peer",
+    });
+    await peer.stop();
+    addFloorRatios(peerResults);
+    for (const r of results) {
+      const p = peerResults.find((x) => x.id === r.id);
+      for (const run of r.runs) {
+        const pr = p?.runs.find((x) => x.connections === run.connections);
+        if (pr && pr.requestsPerSecond > 0)
+          Object.assign(run, {
+            ratioToPeer: Number((run.requestsPerSecond / pr.requestsPerSecond).toFixed(3)),
+          });
+      }
+    }
+  }
+  await cleanup();
+
+  const targetChecks = checks(results, peerResults, {
+    size,
+    engineCpuMs: engine.cpuMsMedian,
+    gzipKiB,
+  });
+  const cpus = os.cpus();
+  const machine = {
+    cpu: cpus[0]?.model ?? "unknown",
+    cores: cpus.length,
+    memoryGiB: Number((os.totalmem() / KIB ** 3).toFixed(1)),
+    node: process.version,
+    os: `${os.type()} ${os.release()} ${os.arch()}`,
+    loadAverage: os.loadavg().map((n) => Number(n.toFixed(2))),
+  };
+  const report = {
+    date: started.toISOString(),
+    size,
+    seed: marker.seed,
+    data: marker.counts,
+    machine,
+    settings: {
+      durationSeconds: seconds,
+      warmupSeconds: warmup,
+      connections,
+      only: values.only ?? null,
+    },
+    bundle: bundleInfo,
+    engine,
+    contractCustomer: params.contractCode,
+    scenarios: results,
+    peer: peerResults ? { scenarios: peerResults } : { skipped: peerSkipped },
+    targets: targetChecks,
+  };
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const stampName = started.toISOString().replace(/[:.]/g, "-");
+  const file = join(RESULTS_DIR, `${size}-${stampName}.json`);
+  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(join(RESULTS_DIR, `latest-${size}.json`), `${JSON.stringify(report, null, 2)}\n`);
+
+  const print = (/** @type {string} */ text = "") => process.stdout.write(`${text}\n`);
+  print();
+  print(
+    `Benchmark ${size}: ${thousands(spec.products)} products, ${thousands(marker.counts?.pricelist_prices ?? 0)} price rows; ` +
+      `${seconds} s per run`,
+  );
+  print(
+    `${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, Node ${machine.node}, load ${machine.loadAverage.join(" ")}`,
+  );
+  print();
+  print(resultTable(results, peerResults));
+  print();
+  if (peerResults) {
+    print("NestJS peer (TypeORM + nestjs-paginate on SQLite, same data):");
+    print(resultTable(peerResults, undefined, true));
+  } else {
+    print(`NestJS peer: skipped (${peerSkipped})`);
+  }
+  print();
+  print(
+    `Bundle: ${fmt(bundleInfo.bytes / KIB, 1)} KiB minified, ${fmt(gzipKiB, 1)} KiB gzip` +
+      (bundleInfo.wranglerGzipKiB ? " (as wrangler reports it)" : ""),
+  );
+  print(
+    `Engine: ${engine.lines} lines × ${engine.tradeConditions} trade conditions × ${engine.pricelists} pricelists ` +
+      `(+${engine.promotions} promotions): median ${engine.cpuMsMedian} ms CPU (p90 ${engine.cpuMsP90}), ` +
+      `${engine.wallMsMedian} ms wall; with explain ${engine.explainWallMsMedian} ms wall`,
+  );
+  print();
+  print("Targets (issue 5):");
+  print(
+    table(
+      [
+        ["", "target", "scenario", "value", "limit"],
+        ...targetChecks.map((c) => [
+          c.pass === null ? "n/a " : c.pass ? "PASS" : "FAIL",
+          c.target,
+          c.subject,
+          c.value,
+          c.limit,
+        ]),
+      ],
+      ["l", "l", "l", "l", "l"],
+    ),
+  );
+  const failed = targetChecks.filter((c) => c.pass === false).length;
+  const unknown = targetChecks.filter((c) => c.pass === null).length;
+  print();
+  print(
+    `${targetChecks.length - failed - unknown} passed, ${failed} failed, ${unknown} not measurable; ` +
+      `results: ${relative(ROOT, file)}`,
+  );
+  clearTimeout(watchdog);
+}
+
+main()
+  .catch(async (error) => {
+    log(`\nbench failed: ${error instanceof Error ? error.message : error}`);
+    if (process.env.DEBUG && error instanceof Error) log(String(error.stack));
+    process.exitCode = 1;
+    await cleanup();
+  })
+  .finally(() => {
+    // autocannon and Miniflare leave nothing behind once cleaned up; exit promptly regardless.
+    void cleanup().then(() => process.exit());
+  });
