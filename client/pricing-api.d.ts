@@ -794,7 +794,7 @@ export interface paths {
     };
     /**
      * Price up to 100 products at one quantity (product pages and listings)
-     * @description Base price from the most specific pricelist level that has one (INDIVIDUAL, CUSTOMER, CUSTOMER_GROUP, CHANNEL_PRIMARY, CHANNEL), then trade conditions (NET_PRICE, DISCOUNT, SURCHARGE; one winner per type from the most specific rung), then the best promotion. Integers only: amounts in minor units. Unknown products and products without a price are per-line statuses, not errors. Errors: unknown channel or customer 404; inactive channel 409 CHANNEL_INACTIVE; customer not in the channel 409 CUSTOMER_NOT_IN_CHANNEL; no currency given and no primary pricelist 400 CURRENCY_REQUIRED. A read key may call it. One D1 round trip whatever the number of lines.
+     * @description Base price from the most specific pricelist level that has one (INDIVIDUAL, CUSTOMER, CUSTOMER_GROUP, CHANNEL_PRIMARY, CHANNEL), then trade conditions (NET_PRICE, DISCOUNT, SURCHARGE; one winner per type from the most specific rung), then the best promotion. Integers only: amounts in minor units. Unknown products and products without a price are per-line statuses, not errors. Errors: unknown channel or customer 404; inactive channel 409 CHANNEL_INACTIVE; customer not in the channel 409 CUSTOMER_NOT_IN_CHANNEL; no currency given and no primary pricelist 400 CURRENCY_REQUIRED. A read key may call it. One D1 round trip whatever the number of lines. Caching: the answer carries an ETag derived from the pricing data version (bumped by every write that can change a price) and the normalized request, strong with `at`, weak without (then only the echoed `at` differs within one validity interval). If-None-Match is answered with 304. Cache-Control is private, max-age 60 s with `at`; without it the seconds until validUntil, at most 60.
      */
     get: operations["lookupPrices"];
     put?: never;
@@ -2061,16 +2061,16 @@ export interface operations {
         /** @description Page size. Larger values are capped at 100; anything that is not a whole number >= 1 falls back to 20. */
         limit?: number;
         /**
-         * @description Sort terms `field:ASC|DESC` (direction in any case), repeated or comma-joined; URL order is precedence. Sortable: id. Text sorts case-insensitively; ties always break on the record's unique key, so pages never overlap.
+         * @description Sort terms `field:ASC|DESC` (direction in any case), repeated or comma-joined; URL order is precedence. Sortable: id, name. Text sorts case-insensitively; ties always break on the record's unique key, so pages never overlap.
          * @example [
          *       "id:DESC"
          *     ]
          */
-        sortBy?: ("id:ASC" | "id:DESC")[];
-        /** @description Case-insensitive substring matched against code (OR). `%`, `_` and `\` match themselves. */
+        sortBy?: ("id:ASC" | "id:DESC" | "name:ASC" | "name:DESC")[];
+        /** @description Case-insensitive substring matched against the searchBy fields (OR; searchable: code, name). `%`, `_` and `\` match themselves. */
         search?: string;
-        /** @description Restricts the search to these fields (repeated or comma-joined). */
-        searchBy?: "code"[];
+        /** @description The fields the search covers (repeated or comma-joined); default: code. */
+        searchBy?: ("code" | "name")[];
         /**
          * @description Comma-separated fields to return (id is always included): id, code, name, createdAt, updatedAt.
          * @example id,code
@@ -2418,9 +2418,9 @@ export interface operations {
           | "createdAt:ASC"
           | "createdAt:DESC"
         )[];
-        /** @description Case-insensitive substring matched against name, code (OR). `%`, `_` and `\` match themselves. */
+        /** @description Case-insensitive substring matched against the searchBy fields (OR; searchable: name, code). `%`, `_` and `\` match themselves. */
         search?: string;
-        /** @description Restricts the search to these fields (repeated or comma-joined). */
+        /** @description The fields the search covers (repeated or comma-joined); default: name, code. */
         searchBy?: ("name" | "code")[];
       };
       header?: never;
@@ -3307,9 +3307,9 @@ export interface operations {
          *     ]
          */
         sortBy?: ("id:ASC" | "id:DESC" | "code:ASC" | "code:DESC" | "name:ASC" | "name:DESC")[];
-        /** @description Case-insensitive substring matched against code, name (OR). `%`, `_` and `\` match themselves. */
+        /** @description Case-insensitive substring matched against the searchBy fields (OR; searchable: code, name). `%`, `_` and `\` match themselves. */
         search?: string;
-        /** @description Restricts the search to these fields (repeated or comma-joined). */
+        /** @description The fields the search covers (repeated or comma-joined); default: code, name. */
         searchBy?: ("code" | "name")[];
       };
       header?: never;
@@ -3906,9 +3906,9 @@ export interface operations {
          *     ]
          */
         sortBy?: ("id:ASC" | "id:DESC" | "code:ASC" | "code:DESC" | "name:ASC" | "name:DESC")[];
-        /** @description Case-insensitive substring matched against code, name (OR). `%`, `_` and `\` match themselves. */
+        /** @description Case-insensitive substring matched against the searchBy fields (OR; searchable: code, name). `%`, `_` and `\` match themselves. */
         search?: string;
-        /** @description Restricts the search to these fields (repeated or comma-joined). */
+        /** @description The fields the search covers (repeated or comma-joined); default: code, name. */
         searchBy?: ("code" | "name")[];
       };
       header?: never;
@@ -4895,9 +4895,9 @@ export interface operations {
          *     ]
          */
         sortBy?: ("id:ASC" | "id:DESC" | "code:ASC" | "code:DESC" | "name:ASC" | "name:DESC")[];
-        /** @description Case-insensitive substring matched against code, name (OR). `%`, `_` and `\` match themselves. */
+        /** @description Case-insensitive substring matched against the searchBy fields (OR; searchable: code, name). `%`, `_` and `\` match themselves. */
         search?: string;
-        /** @description Restricts the search to these fields (repeated or comma-joined). */
+        /** @description The fields the search covers (repeated or comma-joined); default: code, name. */
         searchBy?: ("code" | "name")[];
       };
       header?: never;
@@ -5208,9 +5208,9 @@ export interface operations {
          *     ]
          */
         sortBy?: ("id:ASC" | "id:DESC" | "name:ASC" | "name:DESC")[];
-        /** @description Case-insensitive substring matched against name (OR). `%`, `_` and `\` match themselves. */
+        /** @description Case-insensitive substring matched against the searchBy fields (OR; searchable: name). `%`, `_` and `\` match themselves. */
         search?: string;
-        /** @description Restricts the search to these fields (repeated or comma-joined). */
+        /** @description The fields the search covers (repeated or comma-joined); default: name. */
         searchBy?: "name"[];
         /**
          * @description Filter on scope (one of GLOBAL, CHANNEL, CUSTOMER_GROUP, CUSTOMER): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`.
@@ -5888,9 +5888,9 @@ export interface operations {
          *     ]
          */
         sortBy?: ("id:ASC" | "id:DESC")[];
-        /** @description Case-insensitive substring matched against tradeCondition.type (OR). `%`, `_` and `\` match themselves. */
+        /** @description Case-insensitive substring matched against the searchBy fields (OR; searchable: tradeCondition.type). `%`, `_` and `\` match themselves. */
         search?: string;
-        /** @description Restricts the search to these fields (repeated or comma-joined). */
+        /** @description The fields the search covers (repeated or comma-joined); default: tradeCondition.type. */
         searchBy?: "tradeCondition.type"[];
         /**
          * @description Filter on scope (one of GLOBAL, CHANNEL, CUSTOMER_GROUP, CUSTOMER): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $not. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`.
@@ -5967,9 +5967,9 @@ export interface operations {
          *     ]
          */
         sortBy?: ("id:ASC" | "id:DESC" | "name:ASC" | "name:DESC")[];
-        /** @description Case-insensitive substring matched against name (OR). `%`, `_` and `\` match themselves. */
+        /** @description Case-insensitive substring matched against the searchBy fields (OR; searchable: name). `%`, `_` and `\` match themselves. */
         search?: string;
-        /** @description Restricts the search to these fields (repeated or comma-joined). */
+        /** @description The fields the search covers (repeated or comma-joined); default: name. */
         searchBy?: "name"[];
         /**
          * @description Filter on status (one of DRAFT, ACTIVE, INACTIVE, ARCHIVED): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`.
@@ -6322,7 +6322,10 @@ export interface operations {
         product: string[];
         explain?: "true" | "false";
       };
-      header?: never;
+      header?: {
+        /** @description An ETag of an earlier answer: 304 (no body) while it still describes the current answer */
+        "if-none-match"?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -6331,11 +6334,26 @@ export interface operations {
       /** @description The priced products */
       200: {
         headers: {
+          /** @description Version of the answer: data version + normalized request */
+          ETag?: string;
+          /** @description private, max-age=0-60 */
+          "Cache-Control"?: string;
           [name: string]: unknown;
         };
         content: {
           "application/json": components["schemas"]["PriceAnswer"];
         };
+      };
+      /** @description Not modified: the If-None-Match tag still matches */
+      304: {
+        headers: {
+          /** @description Version of the answer: data version + normalized request */
+          ETag?: string;
+          /** @description private, max-age=0-60 */
+          "Cache-Control"?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid input: malformed JSON, wrong types, or a bad query */
       400: {

@@ -28,6 +28,18 @@ import * as prettier from "prettier";
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const DEFAULT_OUT = join(ROOT, "client", "pricing-api.d.ts");
 
+/** /doc reads no data: a D1 binding (and session) whose every query fails loudly. */
+const noQuery = () => {
+  throw new Error("GET /doc must not query the database");
+};
+const noDatabase = {
+  prepare: noQuery,
+  batch: noQuery,
+  exec: noQuery,
+  dump: noQuery,
+  withSession: () => ({ prepare: noQuery, batch: noQuery, getBookmark: () => null }),
+};
+
 /**
  * The /doc of the Worker in src/, answered in-process.
  * @returns {Promise<OpenAPI3>}
@@ -47,8 +59,7 @@ async function documentFromSource() {
     });
     /** @type {{ default: { fetch: (req: Request, env: unknown) => Response | Promise<Response> } }} */
     const worker = await import(pathToFileURL(outfile).href);
-    // /doc reads no data; an empty DB stub keeps the request middleware content.
-    const res = await worker.default.fetch(new Request("http://localhost/doc"), { DB: {} });
+    const res = await worker.default.fetch(new Request("http://localhost/doc"), { DB: noDatabase });
     if (res.status !== 200) throw new Error(`GET /doc answered ${res.status}: ${await res.text()}`);
     return /** @type {Promise<OpenAPI3>} */ (res.json());
   } finally {

@@ -131,6 +131,12 @@ async function main() {
   }
 }
 
+// `prices:export … | head` closes the pipe early: that is not an error.
+process.stdout.on("error", (error) => {
+  if (/** @type {NodeJS.ErrnoException} */ (error).code === "EPIPE") process.exit(0);
+  throw error;
+});
+
 main().catch((error) => {
   console.error(`[export] ${error instanceof Error ? error.message : error}`);
   process.exit(1);

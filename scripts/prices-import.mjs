@@ -64,6 +64,8 @@ const USAGE = `usage: npm run prices:import -- --pricelist <id> --file <prices.c
  *   rejected: Rejection[], updatedAt: string }} ImportState
  */
 
+const rowsOf = (/** @type {number} */ n) => `${count(n)} row${n === 1 ? "" : "s"}`;
+
 /** Set once a chunk is written: from then on a failure can be resumed. */
 let resumable = false;
 
@@ -183,9 +185,11 @@ async function main() {
 
   const started = performance.now();
   const rejectedCount = () => state.rejected.length + pending.length;
+  let consumed = 0;
+  let position = 0;
   const show = (force = false) =>
     progress.update(
-      stream.bytesRead,
+      position,
       `${count(state.rowsWritten + sentThisRun)} rows${dryRun ? " ok" : ""}, ${count(rejectedCount())} rejected`,
       force,
     );
@@ -280,7 +284,15 @@ async function main() {
 
   const parser = createCsvParser();
   for await (const text of stream) {
-    for (const record of parser.push(/** @type {string} */ (text))) await take(record);
+    // The bar follows the records handled, not the read-ahead of the stream.
+    const records = parser.push(/** @type {string} */ (text));
+    const bytes = Buffer.byteLength(/** @type {string} */ (text));
+    for (const [i, record] of records.entries()) {
+      position = consumed + (bytes * (i + 1)) / records.length;
+      await take(record);
+    }
+    consumed += bytes;
+    position = consumed;
     show();
   }
   for (const record of parser.end()) await take(record);
@@ -300,19 +312,19 @@ async function main() {
   }
   if (dryRun)
     console.log(
-      `dry run: ${count(sentThisRun)} rows would be sent in ${Math.ceil(sentThisRun / CHUNK_ROWS)} chunks, ${count(rejected.length)} rejected; nothing was sent (unknown products are found by the service only) [${seconds.toFixed(1)}s]`,
+      `dry run: ${rowsOf(sentThisRun)} would be sent in ${Math.ceil(sentThisRun / CHUNK_ROWS)} chunk(s), ${count(rejected.length)} rejected; nothing was sent (unknown products are found by the service only) [${seconds.toFixed(1)}s]`,
     );
   else
     console.log(
-      `imported ${count(state.rowsWritten)} rows into pricelist ${pricelistId} in ${state.chunks} chunks` +
-        `${state.resends ? ` (${state.resends} resent without rejected rows)` : ""}, ${count(rejected.length)} rejected` +
+      `imported ${rowsOf(state.rowsWritten)} into pricelist ${pricelistId} in ${state.chunks} chunk${state.chunks === 1 ? "" : "s"}` +
+        `${state.resends ? ` (${state.resends} resent without their rejected rows)` : ""}, ${count(rejected.length)} rejected` +
         `${resumed ? ", resumed" : ""} [${seconds.toFixed(1)}s this run]`,
     );
   process.exitCode = rejected.length > 0 ? 2 : 0;
 }
 
 main().catch((error) => {
-  process.stderr.write("\n");
+  if (process.stderr.isTTY) process.stderr.write("\n"); // off the progress bar's line
   console.error(`[import] ${error instanceof Error ? error.message : error}`);
   if (resumable)
     console.error(

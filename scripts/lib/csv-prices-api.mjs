@@ -76,7 +76,8 @@ export function createApi(target) {
           signal: AbortSignal.timeout(TIMEOUT_MS),
         });
       } catch (error) {
-        const cause = /** @type {{ cause?: { code?: string } }} */ (error).cause?.code;
+        const inner = /** @type {{ cause?: { code?: string, message?: string } }} */ (error).cause;
+        const cause = inner?.code ?? inner?.message;
         if (last)
           throw new Error(
             `cannot reach ${target.url} (${cause ?? (error instanceof Error ? error.message : error)})`,
@@ -115,7 +116,6 @@ export function describeFailure(res) {
     ? `${res.status} ${problem.code}: ${problem.detail ?? ""}`
     : `${res.status} ${String(res.body).slice(0, 200)}`;
   if (res.status === 401) return `${what} (the key was refused: set PRICING_API_KEY or --key)`;
-  if (res.status === 403) return `${what} (this needs an admin key)`;
   return what;
 }
 
