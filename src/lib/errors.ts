@@ -11,7 +11,7 @@ export interface FieldIssue {
   message: string;
 }
 
-const TITLES: Record<ErrorStatus, string> = {
+export const TITLES: Record<ErrorStatus, string> = {
   400: "Bad Request",
   401: "Unauthorized",
   403: "Forbidden",
@@ -88,9 +88,12 @@ function toApiError(err: unknown): ApiError {
   return new ApiError(500, "INTERNAL_ERROR", "an unexpected error occurred; quote the requestId");
 }
 
+export const problemType = (code: string) =>
+  `urn:problem:pricing:${code.toLowerCase().replaceAll("_", "-")}`;
+
 export function problemResponse(c: Context, error: ApiError): Response {
   const body = {
-    type: `urn:problem:pricing:${error.code.toLowerCase().replaceAll("_", "-")}`,
+    type: problemType(error.code),
     title: TITLES[error.status],
     status: error.status,
     detail: error.detail,

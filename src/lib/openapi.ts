@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import type { ErrorStatus } from "./errors";
+import { problemType, TITLES, type ErrorStatus } from "./errors";
 import { Code } from "./schemas";
 
 export const ProblemSchema = z
@@ -41,8 +41,41 @@ export const jsonBody = <T extends z.ZodType>(schema: T) => ({
   required: true,
 });
 
+/** One typical body per status, so readers of /doc see what each error looks like. */
+const EXAMPLES: Record<ErrorStatus, [code: string, detail: string]> = {
+  400: ["VALIDATION_FAILED", "body.currency: must be an ISO 4217 code such as EUR"],
+  401: ["UNAUTHORIZED", "missing API key: send it in the x-webhook-signature header"],
+  403: ["FORBIDDEN", "a read key cannot make changes; use an admin key"],
+  404: ["NOT_FOUND", "pricelist 42 not found"],
+  405: ["METHOD_NOT_ALLOWED", "PUT is not allowed on /v1/api/product"],
+  409: ["CONFLICT", "channel code WEB-DE already exists"],
+  413: ["PAYLOAD_TOO_LARGE", "the request body is larger than 1 MiB"],
+  415: ["UNSUPPORTED_MEDIA_TYPE", "the request body must be sent as application/json"],
+  500: ["INTERNAL_ERROR", "an unexpected error occurred; quote the requestId"],
+};
+
+function example(status: ErrorStatus) {
+  const [code, detail] = EXAMPLES[status];
+  return {
+    type: problemType(code),
+    title: TITLES[status],
+    status,
+    detail,
+    code,
+    ...(status === 400
+      ? { errors: [{ path: "body.currency", message: "must be an ISO 4217 code such as EUR" }] }
+      : {}),
+    requestId: "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23",
+  };
+}
+
 type ProblemResponse = {
-  content: { "application/problem+json": { schema: typeof ProblemSchema } };
+  content: {
+    "application/problem+json": {
+      schema: typeof ProblemSchema;
+      example: ReturnType<typeof example>;
+    };
+  };
   description: string;
 };
 
@@ -51,7 +84,9 @@ export function errors<S extends ErrorStatus>(...statuses: S[]): Record<S, Probl
     statuses.map((status) => [
       status,
       {
-        content: { "application/problem+json": { schema: ProblemSchema } },
+        content: {
+          "application/problem+json": { schema: ProblemSchema, example: example(status) },
+        },
         description: DESCRIPTIONS[status],
       },
     ]),
