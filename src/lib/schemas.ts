@@ -59,6 +59,15 @@ export const Instant = z
   })
   .openapi({ type: "string", format: "date-time", example: "2025-01-01T00:00:00.000Z" });
 
+/** An optional instant that `null` clears (an open window edge). */
+export const OptionalInstant = Instant.nullable()
+  .optional()
+  .openapi({
+    type: ["string", "null"],
+    format: "date-time",
+    description: "ISO 8601 instant; null = open",
+  });
+
 export const IsoTimestamp = z
   .string()
   .openapi({ format: "date-time", example: "2025-01-01T00:00:00.000Z" });

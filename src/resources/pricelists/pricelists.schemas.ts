@@ -2,15 +2,15 @@ import { z } from "@hono/zod-openapi";
 import { listOf } from "../../list";
 import {
   Amount,
-  bulkCodes,
-  checkWindow,
   Code,
   Currency,
-  Instant,
   IsoTimestamp,
   Name,
+  OptionalInstant,
   Priority,
   Status,
+  bulkCodes,
+  checkWindow,
 } from "../../lib/schemas";
 
 export const PRICELIST_SCOPES = ["GENERAL", "INDIVIDUAL"] as const;
@@ -42,8 +42,8 @@ const common = {
   name: Name.openapi({ example: "Web DE list" }),
   currency: Currency,
   priority: Priority.optional().openapi({ description: "Default 0" }),
-  validFrom: Instant.nullable().optional(),
-  validTo: Instant.nullable().optional(),
+  validFrom: OptionalInstant,
+  validTo: OptionalInstant,
   taxInclusive: z.boolean().optional().openapi({ description: "Default false" }),
 };
 
@@ -71,8 +71,8 @@ export const PricelistUpdateSchema = z
     currency: Currency.optional().openapi({ description: "Changeable only while DRAFT" }),
     status: Status.optional(),
     priority: Priority.optional(),
-    validFrom: Instant.nullable().optional(),
-    validTo: Instant.nullable().optional(),
+    validFrom: OptionalInstant,
+    validTo: OptionalInstant,
     taxInclusive: z.boolean().optional(),
     allowsTradeDiscounts: z.boolean().optional(),
   })

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { listOf } from "../../list";
-import { Currency, Instant, IsoTimestamp, Name, Priority, Status } from "../../lib/schemas";
+import { Currency, IsoTimestamp, Name, OptionalInstant, Priority, Status } from "../../lib/schemas";
 // The discount vocabulary and its rules are the trade conditions'; promotions reuse them as is.
 import {
   codeList,
@@ -41,8 +41,8 @@ export const PromotionCreateSchema = z
     value: DiscountValue,
     currency: Currency.nullable().optional(),
     status: CreateStatus.default("DRAFT"),
-    validFrom: Instant.nullable().optional(),
-    validTo: Instant.nullable().optional(),
+    validFrom: OptionalInstant,
+    validTo: OptionalInstant,
     priority: Priority.default(0),
     stacking: StackingSchema.default("BEST_OF"),
     productCodes: codeList(["P-A"]).default([]),
@@ -58,8 +58,8 @@ export const PromotionUpdateSchema = z
     value: DiscountValue.optional(),
     currency: Currency.nullable().optional(),
     status: Status.optional(),
-    validFrom: Instant.nullable().optional(),
-    validTo: Instant.nullable().optional(),
+    validFrom: OptionalInstant,
+    validTo: OptionalInstant,
     priority: Priority.optional(),
     stacking: StackingSchema.optional(),
     productCodes: codeList(["P-A"]).optional().openapi({ description: "Replaces the list" }),

@@ -2,14 +2,14 @@ import { z } from "@hono/zod-openapi";
 import type { FieldIssue } from "../../lib/errors";
 import { listOf } from "../../list";
 import {
-  bulkCodes,
   Code,
   Currency,
-  Instant,
   IsoTimestamp,
   Name,
+  OptionalInstant,
   Priority,
   Status,
+  bulkCodes,
 } from "../../lib/schemas";
 
 export const DISCOUNT_TYPES = ["PERCENTAGE", "ABSOLUTE"] as const;
@@ -107,8 +107,8 @@ export const TradeConditionCreateSchema = z
     value: DiscountValue,
     currency: Currency.nullable().optional(),
     status: CreateStatus.default("DRAFT"),
-    validFrom: Instant.nullable().optional(),
-    validTo: Instant.nullable().optional(),
+    validFrom: OptionalInstant,
+    validTo: OptionalInstant,
     priority: Priority.default(0),
     stackable: z.boolean().default(false),
     productCodes: codeList(["P-A"]).default([]),
@@ -126,8 +126,8 @@ export const TradeConditionUpdateSchema = z
     value: DiscountValue.optional(),
     currency: Currency.nullable().optional(),
     status: Status.optional(),
-    validFrom: Instant.nullable().optional(),
-    validTo: Instant.nullable().optional(),
+    validFrom: OptionalInstant,
+    validTo: OptionalInstant,
     priority: Priority.optional(),
     stackable: z.boolean().optional(),
     productCodes: codeList(["P-A"]).optional().openapi({ description: "Replaces the list" }),
