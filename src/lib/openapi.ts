@@ -4,20 +4,31 @@ import { Code } from "./schemas";
 
 export const ProblemSchema = z
   .object({
-    type: z.string().openapi({ example: "urn:problem:pricing:not-found" }),
-    title: z.string().openapi({ example: "Not Found" }),
-    status: z.number().int().openapi({ example: 404 }),
-    detail: z.string().openapi({ example: "pricelist 42 not found" }),
+    type: z.string().openapi({
+      example: "urn:problem:pricing:not-found",
+      description: "URI naming the kind of problem (RFC 9457), one per code",
+    }),
+    title: z.string().openapi({ example: "Not Found", description: "The HTTP status text" }),
+    status: z.number().int().openapi({ example: 404, description: "The HTTP status code" }),
+    detail: z.string().openapi({
+      example: "pricelist 42 not found",
+      description: "What went wrong with this request, for humans",
+    }),
     code: z.string().openapi({ example: "NOT_FOUND", description: "Stable machine-readable code" }),
     errors: z
-      .array(z.object({ path: z.string(), message: z.string() }))
+      .array(
+        z.object({
+          path: z.string().openapi({ description: "The field: body.x, query.y or path.z" }),
+          message: z.string().openapi({ description: "What is wrong with it" }),
+        }),
+      )
       .optional()
       .openapi({
         description: "Every validation issue, with the field path (body.x, query.y, path.z)",
       }),
     requestId: z.string().openapi({ description: "Echo of x-request-id" }),
   })
-  .openapi("Problem");
+  .openapi("Problem", { description: "An error, as RFC 9457 problem details" });
 
 const DESCRIPTIONS: Record<ErrorStatus, string> = {
   400: "Invalid input: malformed JSON, wrong types, or a bad query",
@@ -101,11 +112,19 @@ export const IdParams = z.object({
     .string()
     .regex(/^[1-9][0-9]{0,14}$/, "must be a positive integer")
     .transform(Number)
-    .openapi({ param: { name: "id", in: "path", required: true }, type: "integer", example: 42 }),
+    .openapi({
+      param: { name: "id", in: "path", required: true },
+      type: "integer",
+      example: 42,
+      description: "The record's id (a positive integer)",
+    }),
 });
 
 export const CodeParams = z.object({
-  code: Code.openapi({ param: { name: "code", in: "path", required: true } }),
+  code: Code.openapi({
+    param: { name: "code", in: "path", required: true },
+    description: "The record's code",
+  }),
 });
 
 export const security = [{ apiKey: [] }];

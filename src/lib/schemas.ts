@@ -8,21 +8,42 @@ export const CODE_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
 export const Code = z
   .string()
   .regex(CODE_PATTERN, "must be 1-64 characters of A-Z a-z 0-9 . _ -")
-  .openapi({ example: "WEB-DE" });
+  .openapi({
+    example: "WEB-DE",
+    description: "A code, the business key of a record: 1-64 characters of A-Z a-z 0-9 . _ -",
+  });
 
-export const Name = z.string().trim().min(1, "must not be empty").max(200);
+export const Name = z
+  .string()
+  .trim()
+  .min(1, "must not be empty")
+  .max(200)
+  .openapi({ description: "Display name, 1-200 characters (surrounding spaces trimmed)" });
 
 export const Currency = z
   .string()
   .regex(/^[A-Z]{3}$/, "must be an ISO 4217 code such as EUR")
-  .openapi({ example: "EUR" });
+  .openapi({ example: "EUR", description: "ISO 4217 currency code" });
 
-export const Status = z.enum(STATUSES).openapi("Status");
+export const Status = z.enum(STATUSES).openapi("Status", {
+  description:
+    "Lifecycle status. Allowed changes: DRAFT→ACTIVE, ACTIVE→INACTIVE, INACTIVE→ACTIVE, any→ARCHIVED (final).",
+});
 
 /** Integer minor units of the currency (EUR 12.34 -> 1234). */
-export const Amount = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+export const Amount = z
+  .number()
+  .int()
+  .min(0)
+  .max(Number.MAX_SAFE_INTEGER)
+  .openapi({ description: "Integer minor units of the currency (EUR 12.34 = 1234)" });
 
-export const Priority = z.number().int().min(-1_000_000).max(1_000_000);
+export const Priority = z
+  .number()
+  .int()
+  .min(-1_000_000)
+  .max(1_000_000)
+  .openapi({ description: "Higher wins among candidates of the same kind" });
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME =
@@ -57,7 +78,12 @@ export const Instant = z
     }
     return ms;
   })
-  .openapi({ type: "string", format: "date-time", example: "2025-01-01T00:00:00.000Z" });
+  .openapi({
+    type: "string",
+    format: "date-time",
+    example: "2025-01-01T00:00:00.000Z",
+    description: "ISO 8601 date-time with zone, or a date meaning midnight UTC",
+  });
 
 /** An optional instant that `null` clears (an open window edge). */
 export const OptionalInstant = Instant.nullable()
@@ -68,9 +94,11 @@ export const OptionalInstant = Instant.nullable()
     description: "ISO 8601 instant; null = open",
   });
 
-export const IsoTimestamp = z
-  .string()
-  .openapi({ format: "date-time", example: "2025-01-01T00:00:00.000Z" });
+export const IsoTimestamp = z.string().openapi({
+  format: "date-time",
+  example: "2025-01-01T00:00:00.000Z",
+  description: "An instant, ISO 8601 in UTC",
+});
 
 export const iso = (ms: number) => new Date(ms).toISOString();
 export const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
@@ -82,7 +110,7 @@ export const bulkCodes = (example: string[]) =>
     .min(1, "must name at least one code")
     .max(1000, "must name at most 1000 codes")
     .transform((codes) => [...new Set(codes)])
-    .openapi({ example });
+    .openapi({ example, description: "1-1000 codes; duplicates count once" });
 
 /** The validity window rule shared by pricelists, conditions and promotions. */
 export function checkWindow(
@@ -102,7 +130,10 @@ export const AssignResultSchema = z
       .openapi({ description: "Every code not newly assigned: already assigned or unknown" }),
     notFound: z.array(Code).openapi({ description: "The unknown codes among the skipped ones" }),
   })
-  .openapi("AssignResult");
+  .openapi("AssignResult", {
+    description: "The outcome of a bulk assign",
+    example: { assigned: ["WHOLESALE"], skipped: ["NORTH", "NOPE"], notFound: ["NOPE"] },
+  });
 
 export const UnassignResultSchema = z
   .object({
@@ -111,4 +142,7 @@ export const UnassignResultSchema = z
       .openapi({ description: "Codes that exist (also when they were not assigned)" }),
     notFound: z.array(Code).openapi({ description: "Codes that do not exist" }),
   })
-  .openapi("UnassignResult");
+  .openapi("UnassignResult", {
+    description: "The outcome of a bulk unassign",
+    example: { unassigned: ["WHOLESALE", "NORTH"], notFound: ["NOPE"] },
+  });
