@@ -19,6 +19,12 @@ export default defineConfig(async () => {
             TEST_MIGRATIONS: migrations,
             API_KEYS: `admin:${sha256(TEST_KEYS.admin)},read:${sha256(TEST_KEYS.read)}`,
           },
+          ratelimits: {
+            // The suites send thousands of requests per file with one key: far above any limit.
+            RATE_LIMITER: { simple: { limit: 1_000_000_000, period: 60 } },
+            // A real (Miniflare) limiter with a low limit, injected by test/limits-and-security.test.ts.
+            LOW_RATE_LIMITER: { simple: { limit: 3, period: 60 } },
+          },
         },
       }),
     ],

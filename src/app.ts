@@ -1,16 +1,26 @@
 import { bodyLimit } from "hono/body-limit";
+import { operationIndex } from "./lib/audit";
 import { authenticate } from "./lib/auth";
-import { requestContext } from "./lib/context";
+import { BOOKMARK_HEADER, requestContext } from "./lib/context";
 import { ApiError, onError } from "./lib/errors";
 import { notFoundHandler } from "./lib/not-found";
+import { RATE_LIMIT_PERIOD_SECONDS, rateLimit } from "./lib/rate-limit";
 import { createRouter } from "./lib/router";
+import { corsFromEnv, securityHeaders } from "./lib/security";
 import { routers } from "./resources";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 const app = createRouter();
 
-app.use("*", requestContext());
+/** The audit trail names each write by its route's operationId, read once from the registry. */
+let operations: Map<string, string> | undefined;
+const operationOf = (method: string, route: string) =>
+  (operations ??= operationIndex(app.openAPIRegistry)).get(`${method} ${route}`);
+
+app.use("*", requestContext(operationOf));
+app.use("*", securityHeaders());
+app.use("*", corsFromEnv());
 app.onError(onError);
 
 app.get("/health", (c) => c.json({ status: "ok" }));
@@ -63,6 +73,7 @@ app.get("/ui", (c) => {
 app.get("/ui/", (c) => c.redirect("/ui", 301));
 
 app.use("/v1/api/*", authenticate());
+app.use("/v1/api/*", rateLimit());
 app.use(
   "/v1/api/*",
   bodyLimit({
@@ -82,13 +93,35 @@ app.openAPIRegistry.registerComponent("securitySchemes", "apiKey", {
   description: "An API key. Admin keys may do everything; read keys only GET and the price lookup.",
 });
 
+const DOC_DESCRIPTION = `Prices, pricelists, trade conditions and promotions for B2B storefronts. Money is integer minor units; percentages are basis points.
+
+## Conventions of every response
+
+- \`x-request-id\`: the incoming one when it is 1-128 visible ASCII characters, else a new one; errors carry it as \`requestId\`.
+- \`server-timing\`: the D1 round trips of the request and their time (\`db;desc="2 queries";dur=1.7\`).
+- \`${BOOKMARK_HEADER}\`: the D1 session bookmark after this request. Send it back on the next request (same header) to read at least what you have written, also from a read replica; a malformed one is ignored.
+- Security headers: \`x-content-type-options: nosniff\`, \`referrer-policy: no-referrer\`, \`x-frame-options: DENY\`, and \`cache-control: no-store\` on every \`/v1/api/\` answer except \`GET /v1/api/prices\`, which sets its own caching.
+- Errors are \`application/problem+json\` (RFC 9457) with a stable \`code\`.
+
+## Limits
+
+- Rate limit per API key (by its name; Workers Rate Limiting, counted per Cloudflare location): over the limit any \`/v1/api/\` call answers **429** \`RATE_LIMITED\` with \`Retry-After: ${RATE_LIMIT_PERIOD_SECONDS}\` (seconds).
+- Request bodies up to 1 MiB (413 beyond); bulk bodies 1-1000 codes or prices; list pages up to 100 items, searches up to 100 characters.
+
+## Cross-origin calls
+
+None unless the deployment lists origins in \`CORS_ORIGINS\`; those get CORS answers (preflight included), any other origin none.
+
+## Audit trail
+
+Every successful write is recorded, row by row, in the same transaction as the change: \`GET /v1/api/audit\` (admin keys only).`;
+
 app.doc31("/doc", (c) => ({
   openapi: "3.1.0",
   info: {
     title: "Edge Pricing Service",
     version: "1.0.0",
-    description:
-      "Prices, pricelists, trade conditions and promotions for B2B storefronts. Money is integer minor units; percentages are basis points.",
+    description: DOC_DESCRIPTION,
   },
   servers: [{ url: new URL(c.req.url).origin }],
   security: [{ apiKey: [] }],

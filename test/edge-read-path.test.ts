@@ -303,7 +303,8 @@ describe("the pricing data version (migration 0003 triggers)", () => {
     const tables = await env.DB.prepare(
       `select name from sqlite_master where type = 'table' and name not like 'sqlite_%'
          and name not like '\\_cf\\_%' escape '\\' and name not like 'd1_%'
-         and name not like 'products_search%' and name not in ('pricing_version', 'row_counts')
+         and name not like 'products_search%'
+         and name not in ('pricing_version', 'row_counts', 'audit_log', 'audit_context')
        order by name`,
     ).all<{ name: string }>();
     const triggers = await env.DB.prepare(

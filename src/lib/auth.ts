@@ -65,3 +65,13 @@ export const authenticate = (): MiddlewareHandler<AppEnv> => async (c, next) => 
   c.set("keyName", name);
   await next();
 };
+
+/** Route middleware for reads that only an admin key may make (the audit trail). */
+export const requireAdmin =
+  (what: string): MiddlewareHandler<AppEnv> =>
+  async (c, next) => {
+    if (c.var.role !== "admin") {
+      throw new ApiError(403, "FORBIDDEN", `a ${c.var.role} key cannot ${what}; use an admin key`);
+    }
+    await next();
+  };

@@ -1,4 +1,6 @@
 import type { MiddlewareHandler } from "hono";
+import { routePath } from "hono/route";
+import type { AuditSource } from "./audit";
 import { isRead } from "./auth";
 import { createDb, DbMeter } from "./db";
 import type { AppEnv } from "./env";
@@ -29,21 +31,39 @@ export function sessionStart(method: string, path: string, bookmark: string | un
   return { constraint, bookmark: undefined };
 }
 
-/** Request id, the metered database handle on a D1 session, and the headers every response carries. */
-export const requestContext = (): MiddlewareHandler<AppEnv> => async (c, next) => {
-  const incoming = c.req.header("x-request-id");
-  const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
-  const meter = new DbMeter();
-  const start = sessionStart(c.req.method, c.req.path, c.req.header(BOOKMARK_HEADER));
-  const session = c.env.DB.withSession(start.constraint);
-  c.set("requestId", requestId);
-  c.set("meter", meter);
-  c.set("db", createDb(session, meter));
-  await next();
-  c.header("x-request-id", requestId);
-  c.header("server-timing", meter.serverTiming());
-  c.header("x-content-type-options", "nosniff");
-  // After errors too: a failed write still tells the client how far its session got.
-  const bookmark = session.getBookmark() ?? start.bookmark;
-  if (bookmark) c.header(BOOKMARK_HEADER, bookmark);
-};
+/** The OpenAPI operationId of a route, by method and Hono route pattern (`/v1/api/product/:code`). */
+export type OperationOf = (method: string, route: string) => string | undefined;
+
+/**
+ * Request id, the metered database handle on a D1 session (recording every write in the audit
+ * trail), and the headers every response carries.
+ */
+export const requestContext =
+  (operationOf: OperationOf = () => undefined): MiddlewareHandler<AppEnv> =>
+  async (c, next) => {
+    const incoming = c.req.header("x-request-id");
+    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
+    const meter = new DbMeter();
+    const start = sessionStart(c.req.method, c.req.path, c.req.header(BOOKMARK_HEADER));
+    const session = c.env.DB.withSession(start.constraint);
+    c.set("requestId", requestId);
+    c.set("meter", meter);
+    // Read when a write happens: by then authentication has named the key and a route is running.
+    const audit: AuditSource = () => {
+      const route = routePath(c);
+      return {
+        requestId,
+        keyName: c.get("keyName") ?? "unknown",
+        operation: operationOf(c.req.method, route) ?? `${c.req.method} ${route}`,
+        method: c.req.method,
+        path: c.req.path,
+      };
+    };
+    c.set("db", createDb(session, meter, audit));
+    await next();
+    c.header("x-request-id", requestId);
+    c.header("server-timing", meter.serverTiming());
+    // After errors too: a failed write still tells the client how far its session got.
+    const bookmark = session.getBookmark() ?? start.bookmark;
+    if (bookmark) c.header(BOOKMARK_HEADER, bookmark);
+  };

@@ -1,6 +1,7 @@
 import type { SQL } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
+import { isWriteSql, type AuditSource } from "./audit";
 
 /** Counts D1 round trips and their time for the Server-Timing header. */
 export class DbMeter {
@@ -25,51 +26,130 @@ export class DbMeter {
 
 type Executor = Pick<D1PreparedStatement, "first" | "run" | "all" | "raw">;
 
-/** A statement whose every execution is one round trip; batches unwrap it. */
-class MeteredStatement implements Executor {
-  constructor(
-    readonly inner: D1PreparedStatement,
-    private readonly meter: DbMeter,
-  ) {}
-  bind(...values: unknown[]) {
-    return new MeteredStatement(this.inner.bind(...values), this.meter);
-  }
-  first<T>(column?: string) {
-    return this.meter.time(() => (column ? this.inner.first<T>(column) : this.inner.first<T>()));
-  }
-  run<T>() {
-    return this.meter.time(() => this.inner.run<T>());
-  }
-  all<T>() {
-    return this.meter.time(() => this.inner.all<T>());
-  }
-  raw<T>(options?: { columnNames?: boolean }) {
-    // D1's raw() overloads differ only in the header row; pass the option through untouched.
-    return this.meter.time(() => this.inner.raw<T>(options as { columnNames: true })) as never;
-  }
-}
-
 /** What D1 and a D1 session have in common: the two calls Drizzle and rawBatch make. */
 type D1Client = Pick<D1Database, "prepare" | "batch">;
 
-function metered(d1: D1Client, meter: DbMeter): D1Database {
-  const unwrap = (s: D1PreparedStatement) => (s as unknown as MeteredStatement).inner ?? s;
-  const wrapper: D1Client = {
-    prepare: (query: string) =>
-      new MeteredStatement(d1.prepare(query), meter) as unknown as D1PreparedStatement,
-    batch: <T>(statements: D1PreparedStatement[]) =>
-      meter.time(() => d1.batch<T>(statements.map(unwrap))),
-  };
-  // Drizzle types its client as D1Database; it only ever calls prepare and batch.
-  return wrapper as D1Database;
+/**
+ * A statement whose every execution is one round trip; batches unwrap it. A write executed on
+ * its own runs as a batch of three (audit context, the write, context cleared): the same single
+ * round trip, atomic, and the answer is the write's own.
+ */
+class MeteredStatement implements Executor {
+  constructor(
+    readonly inner: D1PreparedStatement,
+    readonly text: string,
+    private readonly client: MeteredClient,
+  ) {}
+  bind(...values: unknown[]) {
+    return new MeteredStatement(this.inner.bind(...values), this.text, this.client);
+  }
+  private audited(): Promise<D1Result> | undefined {
+    return this.client.writes([this]) ? this.client.auditedOne(this) : undefined;
+  }
+  first<T>(column?: string) {
+    const write = this.audited();
+    if (write) {
+      return write.then((r) => {
+        const row = (r.results[0] ?? null) as Record<string, unknown> | null;
+        return (column ? (row?.[column] ?? null) : row) as T | null;
+      });
+    }
+    return this.client.meter.time(() =>
+      column ? this.inner.first<T>(column) : this.inner.first<T>(),
+    );
+  }
+  run<T>() {
+    return (this.audited() ?? this.client.meter.time(() => this.inner.run<T>())) as Promise<
+      D1Result<T>
+    >;
+  }
+  all<T>() {
+    return (this.audited() ?? this.client.meter.time(() => this.inner.all<T>())) as Promise<
+      D1Result<T>
+    >;
+  }
+  raw<T>(options?: { columnNames?: boolean }) {
+    const write = this.audited();
+    if (write) {
+      // The rows as arrays in column order, as D1's raw() and Drizzle's batch mapping give them.
+      return write.then((r) => {
+        const rows = r.results as Record<string, unknown>[];
+        const values = rows.map((row) => Object.values(row));
+        return options?.columnNames ? [Object.keys(rows[0] ?? {}), ...values] : values;
+      }) as never;
+    }
+    // D1's raw() overloads differ only in the header row; pass the option through untouched.
+    return this.client.meter.time(() =>
+      this.inner.raw<T>(options as { columnNames: true }),
+    ) as never;
+  }
+}
+
+/**
+ * The D1 client Drizzle and rawBatch talk to: counts round trips and, when the request has an
+ * audit source, brackets every batch that writes with the audit context (lib/audit.ts): its row
+ * is written first and deleted last in the same batch, so the audit triggers of migration 0005
+ * record each changed row with the request's key name and operation, in the write's transaction.
+ */
+class MeteredClient implements D1Client {
+  constructor(
+    private readonly d1: D1Client,
+    readonly meter: DbMeter,
+    private readonly audit?: AuditSource,
+  ) {}
+
+  prepare(query: string) {
+    return new MeteredStatement(
+      this.d1.prepare(query),
+      query,
+      this,
+    ) as unknown as D1PreparedStatement;
+  }
+
+  writes(statements: MeteredStatement[]) {
+    return this.audit !== undefined && statements.some((s) => isWriteSql(s.text));
+  }
+
+  batch<T>(statements: D1PreparedStatement[]) {
+    const metered = statements as unknown as MeteredStatement[];
+    const inner = metered.map((s) => s.inner ?? (s as unknown as D1PreparedStatement));
+    if (!this.writes(metered)) return this.meter.time(() => this.d1.batch<T>(inner));
+    return this.meter.time(async () => {
+      const results = await this.d1.batch<T>(this.bracket(inner));
+      return results.slice(1, -1);
+    });
+  }
+
+  auditedOne(statement: MeteredStatement): Promise<D1Result> {
+    return this.meter.time(async () => {
+      const results = await this.d1.batch(this.bracket([statement.inner]));
+      return results[1]!;
+    });
+  }
+
+  private bracket(statements: D1PreparedStatement[]) {
+    const who = this.audit!();
+    const open = this.d1
+      .prepare(
+        "INSERT OR REPLACE INTO audit_context (id, at, request_id, key_name, operation, method, path) " +
+          "VALUES (1, cast(unixepoch('subsec') * 1000 as integer), ?, ?, ?, ?, ?)",
+      )
+      .bind(who.requestId, who.keyName, who.operation, who.method, who.path);
+    const close = this.d1.prepare("DELETE FROM audit_context");
+    return [open, ...statements, close];
+  }
 }
 
 /**
  * The request's database handle: Drizzle over a metered client, normally a D1 session
  * (`env.DB.withSession(...)`, see lib/context.ts) so reads may be served by a replica. No
  * relational schema: the query builder is all the repositories use, and set-up stays cheap.
+ * With an audit source every write is recorded in the audit trail (see MeteredClient); without
+ * one (scripts, tests of the client itself) writes go through unrecorded.
  */
-export const createDb = (d1: D1Client, meter: DbMeter) => drizzle(metered(d1, meter));
+export const createDb = (d1: D1Client, meter: DbMeter, audit?: AuditSource) =>
+  // Drizzle types its client as D1Database; it only ever calls prepare and batch.
+  drizzle(new MeteredClient(d1, meter, audit) as unknown as D1Database);
 
 export type Db = ReturnType<typeof createDb>;
 

@@ -7,6 +7,10 @@ export interface Bindings {
   DB: D1Database;
   /** Comma-separated `name:role:sha256hex` (or `role:sha256hex`); unset or empty refuses every protected request. */
   API_KEYS?: string;
+  /** Workers Rate Limiting binding (wrangler.toml `[[ratelimits]]`), keyed by API key name; absent = no limiting. */
+  RATE_LIMITER?: RateLimit;
+  /** Comma-separated origins allowed to call the API from a browser (CORS); unset = no CORS. */
+  CORS_ORIGINS?: string;
 }
 
 export interface Variables {

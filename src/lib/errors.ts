@@ -3,7 +3,7 @@ import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ZodError } from "zod";
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 500;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 429 | 500;
 
 /** Where a validation issue sits: `body.scales.0.minQuantity`, `query.filter.scope`, `path.id`. */
 export interface FieldIssue {
@@ -20,6 +20,7 @@ export const TITLES: Record<ErrorStatus, string> = {
   409: "Conflict",
   413: "Content Too Large",
   415: "Unsupported Media Type",
+  429: "Too Many Requests",
   500: "Internal Server Error",
 };
 
@@ -106,13 +107,35 @@ export function problemResponse(c: Context, error: ApiError): Response {
   return c.body(JSON.stringify(body), error.status as ContentfulStatusCode);
 }
 
+/**
+ * An unexpected error as it may be logged: names, messages and stack frames along the cause
+ * chain, but never request data. Drizzle's query errors carry the bound parameters (body values)
+ * in their message; only the SQL text is kept. Keys never reach an error: only their hash is
+ * compared, and the key name is all that travels further.
+ */
+export function loggable(err: unknown, depth = 0): Record<string, unknown> {
+  if (!(err instanceof Error)) return { error: typeof err };
+  const query = (err as { query?: unknown }).query;
+  const message =
+    typeof query === "string" && "params" in err ? `Failed query: ${query}` : err.message;
+  const frames = (err.stack ?? "")
+    .split("\n")
+    .filter((line) => /^\s+at /.test(line))
+    .map((line) => line.trim());
+  const cause = (err as { cause?: unknown }).cause;
+  return {
+    name: err.name,
+    message,
+    frames,
+    ...(cause !== undefined && depth < 4 ? { cause: loggable(cause, depth + 1) } : {}),
+  };
+}
+
 /** app.onError: the only place a thrown error becomes a response. Causes are logged, never sent. */
 export function onError(err: Error, c: Context): Response {
   const error = toApiError(err);
   if (error.status === 500) {
-    console.error(
-      JSON.stringify({ requestId: c.get("requestId"), error: String(err.stack ?? err) }),
-    );
+    console.error(JSON.stringify({ requestId: c.get("requestId"), error: loggable(err) }));
   }
   return problemResponse(c, error);
 }

@@ -39,6 +39,7 @@ const DESCRIPTIONS: Record<ErrorStatus, string> = {
   409: "Conflict with the current state",
   413: "Body larger than 1 MiB",
   415: "Body is not application/json",
+  429: "Too many requests for this API key; retry after the Retry-After seconds",
   500: "Unexpected error",
 };
 
@@ -62,6 +63,7 @@ const EXAMPLES: Record<ErrorStatus, [code: string, detail: string]> = {
   409: ["CONFLICT", "channel code WEB-DE already exists"],
   413: ["PAYLOAD_TOO_LARGE", "the request body is larger than 1 MiB"],
   415: ["UNSUPPORTED_MEDIA_TYPE", "the request body must be sent as application/json"],
+  429: ["RATE_LIMITED", "too many requests for this API key; retry after 60 seconds"],
   500: ["INTERNAL_ERROR", "an unexpected error occurred; quote the requestId"],
 };
 
@@ -88,6 +90,15 @@ type ProblemResponse = {
     };
   };
   description: string;
+  headers?: Record<string, { description: string; schema: { type: "integer" } }>;
+};
+
+/** A 429 says when to come back. */
+const RETRY_AFTER = {
+  "Retry-After": {
+    description: "Seconds until the key's request budget is renewed",
+    schema: { type: "integer" as const },
+  },
 };
 
 export function errors<S extends ErrorStatus>(...statuses: S[]): Record<S, ProblemResponse> {
@@ -99,6 +110,7 @@ export function errors<S extends ErrorStatus>(...statuses: S[]): Record<S, Probl
           "application/problem+json": { schema: ProblemSchema, example: example(status) },
         },
         description: DESCRIPTIONS[status],
+        ...(status === 429 ? { headers: RETRY_AFTER } : {}),
       },
     ]),
   ) as Record<S, ProblemResponse>;

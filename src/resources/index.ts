@@ -1,3 +1,4 @@
+import { audit } from "./audit";
 import { channels } from "./channels";
 import { customerGroups } from "./customer-groups";
 import { customers } from "./customers";
@@ -17,4 +18,5 @@ export const routers = [
   tradeConditions,
   promotions,
   prices,
+  audit,
 ];

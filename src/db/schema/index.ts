@@ -1,3 +1,4 @@
+export * from "./audit";
 export * from "./bookkeeping";
 export * from "./channels";
 export * from "./customers";

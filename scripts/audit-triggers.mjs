@@ -1,0 +1,168 @@
+#!/usr/bin/env node
+/**
+ * Generates the audit triggers (migration 0005) from the Drizzle schema in src/db/schema, so no
+ * data table and no column is forgotten: for every table but the bookkeeping ones, an AFTER
+ * INSERT, UPDATE and DELETE trigger that appends one audit_log row per changed row, with the
+ * whole row before and after in API form (camelCase names, ISO 8601 instants, JSON booleans).
+ *
+ * The triggers fire only while the one-row `audit_context` table holds a row: the metered D1
+ * client (src/lib/db.ts) writes it first and deletes it last in every batch that writes, so each
+ * entry carries the request's time, key name, operation and request id and commits atomically
+ * with its change. FK cascades run the child tables' triggers too, so cascaded deletes are
+ * recorded. An UPDATE that changes no column leaves no entry.
+ *
+ * After a schema change, regenerate into a new custom migration (the output drops and recreates
+ * every trigger, so it is safe to apply on top of older ones):
+ *   npx drizzle-kit generate --custom --name audit_triggers
+ *   node scripts/audit-triggers.mjs drizzle/<that file>.sql
+ * Without an argument the SQL goes to stdout. test/audit.test.ts checks that every data table
+ * has its three triggers and that they name every column.
+ */
+import { writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+
+/** Tables that are not data: derived state kept by triggers, and the audit itself. */
+export const NOT_AUDITED = new Set(["pricing_version", "row_counts", "audit_log", "audit_context"]);
+
+/** Integer columns holding epoch ms, shown as ISO 8601 like the API does (`iso()`). */
+const isInstant = (/** @type {string} */ name) => /_at$|^valid_(from|to)$/.test(name);
+
+/** `customer_group_members` -> `customerGroupMember`: the singular API name of a table. */
+export const entityName = (/** @type {string} */ table) =>
+  table.replace(/s$/, "").replace(/_([a-z])/g, (_, c) => c.toUpperCase());
+
+const camel = (/** @type {string} */ column) =>
+  column.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
+
+/**
+ * @typedef {{ name: string, key: string, kind: "boolean" | "instant" | "plain" }} Column
+ * @typedef {{ name: string, columns: Column[], primaryKey: string[] }} Table
+ */
+
+/** The schema's tables, read by bundling src/db/schema with esbuild (the schema is TypeScript). */
+export async function loadTables() {
+  const bundle = await build({
+    stdin: {
+      contents:
+        'export * as schema from "./src/db/schema/index.ts";\n' +
+        'export { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";\n',
+      resolveDir: ROOT,
+      loader: "ts",
+    },
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    write: false,
+    logLevel: "silent",
+  });
+  const code = bundle.outputFiles[0]?.text ?? "";
+  /** @type {{ schema: Record<string, unknown>, getTableConfig: (t: any) => any, SQLiteTable: any }} */
+  const mod = await import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`);
+  /** @type {Table[]} */
+  const tables = [];
+  for (const value of Object.values(mod.schema)) {
+    if (!(value instanceof mod.SQLiteTable)) continue;
+    const config = mod.getTableConfig(value);
+    if (NOT_AUDITED.has(config.name)) continue;
+    /** @type {Column[]} */
+    const columns = config.columns.map((/** @type {any} */ c) => ({
+      name: c.name,
+      key: camel(c.name),
+      kind: c.columnType === "SQLiteBoolean" ? "boolean" : isInstant(c.name) ? "instant" : "plain",
+    }));
+    const single = config.columns.filter((/** @type {any} */ c) => c.primary);
+    const composite = config.primaryKeys[0]?.columns ?? [];
+    const primaryKey = [...single, ...composite].map((/** @type {any} */ c) => c.name);
+    tables.push({ name: config.name, columns, primaryKey });
+  }
+  return tables.sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** A column of OLD or NEW as its API value inside json_object(). */
+function value(/** @type {"OLD" | "NEW"} */ row, /** @type {Column} */ column) {
+  const ref = `${row}.${column.name}`;
+  switch (column.kind) {
+    case "boolean":
+      return `json(CASE WHEN ${ref} IS NULL THEN 'null' WHEN ${ref} THEN 'true' ELSE 'false' END)`;
+    case "instant":
+      // x / 1000.0 keeps the milliseconds; SQLite rounds to the nearest ms, as toISOString shows.
+      return `strftime('%Y-%m-%dT%H:%M:%fZ', ${ref} / 1000.0, 'unixepoch')`;
+    default:
+      return ref;
+  }
+}
+
+const object = (/** @type {"OLD" | "NEW"} */ row, /** @type {Column[]} */ columns) =>
+  `json_object(${columns.map((c) => `'${c.key}', ${value(row, c)}`).join(", ")})`;
+
+/** The row's identity: id and code where it has them, else its primary-key columns. */
+function identity(/** @type {Table} */ table, /** @type {"OLD" | "NEW"} */ row) {
+  const byName = new Map(table.columns.map((c) => [c.name, c]));
+  const names = byName.has("id")
+    ? ["id", ...(byName.has("code") ? ["code"] : [])]
+    : table.primaryKey;
+  const columns = names.map((name) => /** @type {Column} */ (byName.get(name)));
+  return {
+    id: byName.has("id") ? `${row}.id` : "NULL",
+    code: byName.has("code") ? `${row}.code` : "NULL",
+    key: object(row, columns),
+  };
+}
+
+const ACTIONS = /** @type {const} */ (["insert", "update", "delete"]);
+
+function trigger(/** @type {Table} */ table, /** @type {(typeof ACTIONS)[number]} */ action) {
+  const name = `audit_${table.name}_${action}`;
+  const row = action === "delete" ? "OLD" : "NEW";
+  const id = identity(table, row);
+  const before = action === "insert" ? "NULL" : object("OLD", table.columns);
+  const after = action === "delete" ? "NULL" : object("NEW", table.columns);
+  const changed =
+    action === "update"
+      ? ` AND (${table.columns.map((c) => `OLD.${c.name} IS NOT NEW.${c.name}`).join(" OR ")})`
+      : "";
+  return [
+    `DROP TRIGGER IF EXISTS \`${name}\`;--> statement-breakpoint`,
+    `CREATE TRIGGER \`${name}\` AFTER ${action.toUpperCase()} ON \`${table.name}\``,
+    `  WHEN EXISTS (SELECT 1 FROM audit_context)${changed} BEGIN`,
+    "  INSERT INTO audit_log (at, request_id, key_name, operation, method, path, entity, entity_id, entity_code, entity_key, action, before, after)",
+    `  SELECT c.at, c.request_id, c.key_name, c.operation, c.method, c.path, '${entityName(table.name)}', ${id.id}, ${id.code},`,
+    `    ${id.key},`,
+    `    '${action.toUpperCase()}',`,
+    `    ${before},`,
+    `    ${after}`,
+    "  FROM audit_context c;",
+    "END;--> statement-breakpoint",
+  ].join("\n");
+}
+
+/** @param {Table[]} tables */
+export function auditTriggersSql(tables) {
+  const header = [
+    "-- Audit triggers, generated by scripts/audit-triggers.mjs from src/db/schema: do not edit by hand.",
+    "-- One AFTER INSERT/UPDATE/DELETE trigger per data table, active only while audit_context holds",
+    "-- the writing request (see src/lib/db.ts). Writes without it (seeds, bulk loads) leave no entries.",
+    "DROP TRIGGER IF EXISTS `audit_log_append_only`;--> statement-breakpoint",
+    "CREATE TRIGGER `audit_log_append_only` BEFORE UPDATE ON `audit_log` BEGIN",
+    "  SELECT RAISE(ABORT, 'audit_log is append-only');",
+    "END;--> statement-breakpoint",
+  ];
+  const body = tables.flatMap((table) => ACTIONS.map((action) => trigger(table, action)));
+  // The last statement carries no breakpoint marker, like drizzle-kit's own files.
+  return `${[...header, ...body].join("\n").replace(/--> statement-breakpoint$/, "")}\n`;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const tables = await loadTables();
+  const text = auditTriggersSql(tables);
+  const out = process.argv[2];
+  if (out) {
+    writeFileSync(out, text);
+    console.log(`${out}: audit triggers for ${tables.length} tables`);
+  } else {
+    process.stdout.write(text);
+  }
+}

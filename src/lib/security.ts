@@ -1,0 +1,63 @@
+import type { MiddlewareHandler } from "hono";
+import { cors } from "hono/cors";
+import { BOOKMARK_HEADER } from "./context";
+import type { AppEnv } from "./env";
+
+const API_PREFIX = "/v1/api/";
+/** The API reference page sets its own CSP (frame-ancestors 'none'); its headers are its own. */
+const isUiPage = (path: string) => path === "/ui" || path === "/ui/";
+
+/**
+ * Headers on every response, errors included: no MIME sniffing, no referrer, no framing (except
+ * the /ui page, which governs itself with its CSP), and `cache-control: no-store` on every API
+ * answer that did not choose its own caching (today only GET /v1/api/prices does), so no shared
+ * cache or browser keeps authenticated data.
+ */
+export const securityHeaders = (): MiddlewareHandler<AppEnv> => async (c, next) => {
+  await next();
+  c.header("x-content-type-options", "nosniff");
+  c.header("referrer-policy", "no-referrer");
+  if (!isUiPage(c.req.path)) c.header("x-frame-options", "DENY");
+  if (c.req.path.startsWith(API_PREFIX) && !c.res.headers.has("cache-control")) {
+    c.header("cache-control", "no-store");
+  }
+};
+
+/** `https://a.example, https://b.example` -> the exact origins, cached per configured value. */
+let parsed: { source: string; origins: Set<string> } | undefined;
+export function allowedOrigins(source: string | undefined): Set<string> {
+  const text = source ?? "";
+  if (parsed?.source !== text) {
+    const origins = text
+      .split(",")
+      .map((origin) => origin.trim().replace(/\/+$/, ""))
+      .filter((origin) => origin !== "");
+    parsed = { source: text, origins: new Set(origins) };
+  }
+  return parsed.origins;
+}
+
+const corsForAllowList = cors({
+  // Only a listed origin is echoed; any other gets no Access-Control-Allow-Origin at all.
+  origin: (origin, c) => (allowedOrigins(c.env.CORS_ORIGINS).has(origin) ? origin : null),
+  allowMethods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"],
+  allowHeaders: [
+    "x-webhook-signature",
+    "content-type",
+    "x-request-id",
+    BOOKMARK_HEADER,
+    "if-none-match",
+  ],
+  exposeHeaders: ["x-request-id", BOOKMARK_HEADER, "server-timing", "etag", "retry-after", "allow"],
+  maxAge: 600,
+});
+
+/**
+ * CORS only when `CORS_ORIGINS` lists origins (comma-separated, exact `scheme://host[:port]`).
+ * Unset or empty: no CORS headers and no preflight answers, so browsers on other origins cannot
+ * call the API. Runs before authentication so a preflight (which carries no key) is answered.
+ */
+export const corsFromEnv = (): MiddlewareHandler<AppEnv> => async (c, next) => {
+  if (allowedOrigins(c.env.CORS_ORIGINS).size === 0) return next();
+  return corsForAllowList(c, next);
+};

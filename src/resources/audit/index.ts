@@ -1,0 +1,5 @@
+import { createRouter } from "../../lib/router";
+import * as handlers from "./audit.handlers";
+import * as routes from "./audit.routes";
+
+export const audit = createRouter().openapi(routes.list, handlers.list);

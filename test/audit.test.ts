@@ -1,0 +1,556 @@
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { isWriteSql } from "../src/lib/audit";
+import { AUDIT_ENTITIES, entityName } from "../src/resources/audit/audit.repo";
+import { api, created, createProduct, expectProblem, issuePaths, KEYS, uid } from "./helpers";
+
+/**
+ * The audit trail: every write through the API leaves one entry per changed row, in the same
+ * batch as the write; failed writes leave none; GET /v1/api/audit lists them (admin keys only).
+ */
+
+let ADMIN_NAME = "";
+beforeAll(async () => {
+  // The tests configure the short form `admin:<sha256>`, named `admin-<first 8 hex>`.
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(KEYS.admin));
+  const hex = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  ADMIN_NAME = `admin-${hex.slice(0, 8)}`;
+});
+
+/** A write with its own request id, so its entries can be found. */
+async function write(method: string, path: string, body?: unknown) {
+  const requestId = uid("req").toLowerCase();
+  const res = await api(method, path, { body, headers: { "x-request-id": requestId } });
+  return { res, requestId };
+}
+
+/** Every entry of one request, in write order. */
+async function entriesOf(requestId: string) {
+  const res = await api(
+    "GET",
+    `/v1/api/audit?filter.requestId=${encodeURIComponent(requestId)}&sortBy=id:ASC&limit=100`,
+  );
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.data as any[];
+}
+
+const summary = (entries: any[]) =>
+  entries.map((e) => `${e.action} ${e.entity} ${JSON.stringify(e.entityKey)}`);
+
+async function ok(method: string, path: string, body?: unknown) {
+  const { res, requestId } = await write(method, path, body);
+  if (res.status >= 300)
+    throw new Error(`${method} ${path} -> ${res.status} ${JSON.stringify(res.body)}`);
+  return { body: res.body, requestId, entries: await entriesOf(requestId) };
+}
+
+describe("write detection of the D1 client", () => {
+  it("takes every insert, update, delete and replace for a write, also behind WITH and comments", () => {
+    for (const text of [
+      'insert into "products" ("code") values (?)',
+      '  UPDATE "pricelists" set "status" = ?',
+      'delete from "channel_customers" where 1',
+      "replace into t values (1)",
+      "-- why\n/* how */ insert into t values (1)",
+      'with "x" as (select 1) insert into t select * from "x"',
+      'with "x" as (select 1) delete from t where id in (select * from "x")',
+    ]) {
+      expect(isWriteSql(text), text).toBe(true);
+    }
+    for (const text of [
+      'select "updated_at", "deleted" from "products"',
+      "select replace(lower(code), 'a', 'b') from products",
+      'with "x" as (select 1) select * from "x"',
+      "pragma table_info('products')",
+    ]) {
+      expect(isWriteSql(text), text).toBe(false);
+    }
+  });
+});
+
+describe("audit triggers", () => {
+  it("every data table has its INSERT, UPDATE and DELETE trigger, naming every column", async () => {
+    const { results: tables } = await env.DB.prepare(
+      `select name from sqlite_master where type = 'table'
+         and name not like 'sqlite_%' and name not like '\\_cf\\_%' escape '\\' and name not like 'd1_%'
+         and name not like 'products_search%'
+         and name not in ('pricing_version', 'row_counts', 'audit_log', 'audit_context')
+       order by name`,
+    ).all<{ name: string }>();
+    expect(tables.length).toBeGreaterThanOrEqual(22);
+    // The API's entity vocabulary is exactly the tables that carry triggers.
+    expect(tables.map((t) => entityName(t.name)).sort()).toEqual([...AUDIT_ENTITIES].sort());
+    const { results: triggers } = await env.DB.prepare(
+      "select name, sql from sqlite_master where type = 'trigger' and name like 'audit_%'",
+    ).all<{ name: string; sql: string }>();
+    const sqlOf = new Map(triggers.map((t) => [t.name, t.sql]));
+    for (const { name } of tables) {
+      const { results: columns } = await env.DB.prepare(
+        `select name from pragma_table_info('${name}')`,
+      ).all<{ name: string }>();
+      for (const action of ["insert", "update", "delete"]) {
+        const text = sqlOf.get(`audit_${name}_${action}`);
+        expect(text, `audit_${name}_${action}`).toBeDefined();
+        expect(text).toContain(`ON \`${name}\``);
+        expect(text).toContain("WHEN EXISTS (SELECT 1 FROM audit_context)");
+        for (const { name: column } of columns) {
+          if (action !== "delete") expect(text, `${name}.${column}`).toContain(`NEW.${column}`);
+          if (action !== "insert") expect(text, `${name}.${column}`).toContain(`OLD.${column}`);
+        }
+      }
+    }
+  });
+
+  it("keeps audit_log append-only and audit_context empty between requests", async () => {
+    await createProduct();
+    const context = await env.DB.prepare("select count(*) as n from audit_context").first<{
+      n: number;
+    }>();
+    expect(context!.n).toBe(0);
+    await expect(
+      env.DB.prepare("update audit_log set key_name = 'someone-else'").run(),
+    ).rejects.toThrow(/append-only/);
+  });
+
+  it("records nothing for writes that bypass the API (seeds, bulk loads)", async () => {
+    const code = uid("SEEDED");
+    await env.DB.prepare("insert into products (code, name) values (?, 'seeded')").bind(code).run();
+    const res = await api("GET", `/v1/api/audit?filter.entity=product&filter.entityCode=${code}`);
+    expect(res.body.meta.totalItems).toBe(0);
+  });
+});
+
+describe("every kind of write leaves exactly its entries", () => {
+  it("create (a single statement): one INSERT with the whole record, the key name and operationId", async () => {
+    const code = uid("P");
+    const { res, requestId } = await write("POST", "/v1/api/product", { code, name: "Bolt" });
+    expect(res.status).toBe(201);
+    // Recording costs no round trip: the write and its audit rows are one batch.
+    expect(res.headers.get("server-timing")).toMatch(/^db;desc="1 query"/);
+    const entries = await entriesOf(requestId);
+    expect(entries).toEqual([
+      {
+        id: expect.any(Number),
+        at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+        requestId,
+        keyName: ADMIN_NAME,
+        operation: "createProduct",
+        method: "POST",
+        path: "/v1/api/product",
+        entity: "product",
+        entityKey: { id: res.body.id, code },
+        action: "INSERT",
+        before: null,
+        after: {
+          id: res.body.id,
+          code,
+          name: "Bolt",
+          createdAt: res.body.createdAt,
+          updatedAt: res.body.updatedAt,
+        },
+      },
+    ]);
+  });
+
+  it("update: only the changed fields before and after", async () => {
+    const product = await createProduct({ name: "Old name" });
+    const { body, entries } = await ok("PATCH", `/v1/api/product/${product.code}`, {
+      name: "New name",
+    });
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({
+      operation: "updateProduct",
+      method: "PATCH",
+      entity: "product",
+      entityKey: { id: product.id, code: product.code },
+      action: "UPDATE",
+      before: { name: "Old name", updatedAt: product.updatedAt },
+      after: { name: "New name", updatedAt: body.updatedAt },
+    });
+  });
+
+  it("delete: one DELETE with the whole record before", async () => {
+    const product = await createProduct();
+    const { entries } = await ok("DELETE", `/v1/api/product/${product.code}`);
+    expect(entries).toEqual([
+      expect.objectContaining({
+        operation: "deleteProduct",
+        entity: "product",
+        entityKey: { id: product.id, code: product.code },
+        action: "DELETE",
+        before: expect.objectContaining({ id: product.id, code: product.code, name: "Product" }),
+        after: null,
+      }),
+    ]);
+  });
+
+  it("create in a batch (customer with groups and channels): the record and each link", async () => {
+    const group = await created("/v1/api/customer-group", { code: uid("G"), name: "G" });
+    const channel = await created("/v1/api/channel", { code: uid("CH"), name: "Ch" });
+    const code = uid("C");
+    const { body, entries } = await ok("POST", "/v1/api/customer", {
+      code,
+      name: "Customer",
+      customerGroupCodes: [group.code],
+      channelCodes: [channel.code],
+    });
+    expect(summary(entries).sort()).toEqual(
+      [
+        `INSERT customer ${JSON.stringify({ id: body.id, code })}`,
+        `INSERT customerGroupMember ${JSON.stringify({ customerGroupId: group.id, customerId: body.id })}`,
+        `INSERT channelCustomer ${JSON.stringify({ channelId: channel.id, customerId: body.id })}`,
+      ].sort(),
+    );
+    expect(new Set(entries.map((e) => e.operation))).toEqual(new Set(["createCustomer"]));
+    expect(new Set(entries.map((e) => e.at)).size).toBe(1);
+  });
+
+  it("bulk assign and unassign: one entry per link actually written", async () => {
+    const channel = await created("/v1/api/channel", { code: uid("CH"), name: "Ch" });
+    const customers = await Promise.all(
+      [1, 2, 3].map(() => created("/v1/api/customer", { code: uid("C"), name: "C" })),
+    );
+    const codes = customers.map((c) => c.code);
+    const assign = await ok("POST", `/v1/api/channel/${channel.code}/customer`, {
+      customerCodes: [...codes.slice(0, 2), "NOPE-1"],
+    });
+    expect(assign.entries.map((e) => [e.action, e.entity, e.operation])).toEqual([
+      ["INSERT", "channelCustomer", "assignCustomersToChannel"],
+      ["INSERT", "channelCustomer", "assignCustomersToChannel"],
+    ]);
+    expect(assign.entries.map((e) => e.after.customerId).sort()).toEqual(
+      customers
+        .slice(0, 2)
+        .map((c) => c.id)
+        .sort(),
+    );
+    // Already assigned: skipped, nothing written, nothing recorded.
+    const again = await ok("POST", `/v1/api/channel/${channel.code}/customer`, {
+      customerCodes: codes.slice(0, 2),
+    });
+    expect(again.entries).toEqual([]);
+    // The third was never assigned: only two links are deleted.
+    const unassign = await ok("POST", `/v1/api/channel/${channel.code}/customer/unassign`, {
+      customerCodes: codes,
+    });
+    expect(unassign.entries.map((e) => [e.action, e.entity, e.before.customerId])).toEqual(
+      expect.arrayContaining([
+        ["DELETE", "channelCustomer", customers[0].id],
+        ["DELETE", "channelCustomer", customers[1].id],
+      ]),
+    );
+    expect(unassign.entries).toHaveLength(2);
+    expect(unassign.entries[0].operation).toBe("unassignCustomersFromChannel");
+  });
+
+  it("price upsert: INSERT for new rows, UPDATE with the old and new amount, nothing for unchanged ones", async () => {
+    const [a, b] = [await createProduct(), await createProduct()];
+    const pl = await created("/v1/api/pricelist", { name: "Prices", currency: "EUR" });
+    const first = await ok("PUT", `/v1/api/pricelist/${pl.id}/prices`, {
+      prices: [
+        { productCode: a.code, amount: 1000 },
+        { productCode: b.code, amount: 500, minQuantity: 10 },
+      ],
+    });
+    expect(first.entries.map((e) => [e.action, e.entity, e.entityKey, e.after])).toEqual([
+      [
+        "INSERT",
+        "pricelistPrice",
+        { pricelistId: pl.id, productId: a.id, minQuantity: 1 },
+        { pricelistId: pl.id, productId: a.id, minQuantity: 1, amount: 1000 },
+      ],
+      [
+        "INSERT",
+        "pricelistPrice",
+        { pricelistId: pl.id, productId: b.id, minQuantity: 10 },
+        { pricelistId: pl.id, productId: b.id, minQuantity: 10, amount: 500 },
+      ],
+    ]);
+    const second = await ok("PUT", `/v1/api/pricelist/${pl.id}/prices`, {
+      prices: [
+        { productCode: a.code, amount: 950 },
+        { productCode: b.code, amount: 500, minQuantity: 10 },
+      ],
+    });
+    expect(second.entries).toEqual([
+      expect.objectContaining({
+        operation: "upsertPricelistPrices",
+        method: "PUT",
+        path: `/v1/api/pricelist/${pl.id}/prices`,
+        entity: "pricelistPrice",
+        entityKey: { pricelistId: pl.id, productId: a.id, minQuantity: 1 },
+        action: "UPDATE",
+        before: { amount: 1000 },
+        after: { amount: 950 },
+      }),
+    ]);
+    const removed = await ok("POST", `/v1/api/pricelist/${pl.id}/prices/delete`, {
+      productCodes: [b.code],
+    });
+    expect(summary(removed.entries)).toEqual([
+      `DELETE pricelistPrice ${JSON.stringify({ pricelistId: pl.id, productId: b.id, minQuantity: 10 })}`,
+    ]);
+  });
+
+  it("status change: the status and updatedAt before and after", async () => {
+    const pl = await created("/v1/api/pricelist", { name: "Status", currency: "EUR" });
+    const { body, entries } = await ok("PATCH", `/v1/api/pricelist/${pl.id}`, {
+      status: "ACTIVE",
+    });
+    expect(entries).toEqual([
+      expect.objectContaining({
+        operation: "updatePricelist",
+        entity: "pricelist",
+        entityKey: { id: pl.id },
+        action: "UPDATE",
+        before: { status: "DRAFT", updatedAt: pl.updatedAt },
+        after: { status: "ACTIVE", updatedAt: body.updatedAt },
+      }),
+    ]);
+  });
+
+  it("booleans and instants read as the API shows them", async () => {
+    const pl = await created("/v1/api/pricelist", {
+      name: "Window",
+      currency: "EUR",
+      validFrom: "2025-01-01T00:00:00.123Z",
+      taxInclusive: true,
+    });
+    const { entries } = await ok("PATCH", `/v1/api/pricelist/${pl.id}`, {
+      taxInclusive: false,
+      validTo: "2026-01-01",
+    });
+    expect(entries[0]).toMatchObject({
+      before: { taxInclusive: true, validTo: null },
+      after: { taxInclusive: false, validTo: "2026-01-01T00:00:00.000Z" },
+    });
+    const created_ = await entriesOf(
+      (
+        await api(
+          "GET",
+          `/v1/api/audit?filter.entity=pricelist&filter.entityId=${pl.id}&sortBy=id:ASC`,
+        )
+      ).body.data[0].requestId,
+    );
+    expect(created_[0].after).toMatchObject({
+      validFrom: "2025-01-01T00:00:00.123Z",
+      validTo: null,
+      taxInclusive: true,
+      allowsTradeDiscounts: true,
+      customerId: null,
+    });
+  });
+
+  it("cascade: deleting a customer records its memberships, links, individual pricelists and their prices", async () => {
+    const product = await createProduct();
+    const group = await created("/v1/api/customer-group", { code: uid("G"), name: "G" });
+    const channel = await created("/v1/api/channel", { code: uid("CH"), name: "Ch" });
+    const customer = await created("/v1/api/customer", {
+      code: uid("C"),
+      name: "Leaving",
+      customerGroupCodes: [group.code],
+      channelCodes: [channel.code],
+    });
+    const own = await created("/v1/api/pricelist/individual", {
+      customerCode: customer.code,
+      name: "Own",
+      currency: "EUR",
+    });
+    await ok("PUT", `/v1/api/pricelist/${own.id}/prices`, {
+      prices: [
+        { productCode: product.code, amount: 700 },
+        { productCode: product.code, minQuantity: 100, amount: 650 },
+      ],
+    });
+    const general = await created("/v1/api/pricelist", { name: "General", currency: "EUR" });
+    await ok("POST", `/v1/api/customer/${customer.code}/pricelist`, { pricelistId: general.id });
+
+    const { entries, requestId } = await ok("DELETE", `/v1/api/customer/${customer.code}`);
+    expect(summary(entries).sort()).toEqual(
+      [
+        `DELETE customer ${JSON.stringify({ id: customer.id, code: customer.code })}`,
+        `DELETE customerGroupMember ${JSON.stringify({ customerGroupId: group.id, customerId: customer.id })}`,
+        `DELETE channelCustomer ${JSON.stringify({ channelId: channel.id, customerId: customer.id })}`,
+        `DELETE customerPricelist ${JSON.stringify({ customerId: customer.id, pricelistId: general.id })}`,
+        `DELETE pricelist ${JSON.stringify({ id: own.id })}`,
+        `DELETE pricelistPrice ${JSON.stringify({ pricelistId: own.id, productId: product.id, minQuantity: 1 })}`,
+        `DELETE pricelistPrice ${JSON.stringify({ pricelistId: own.id, productId: product.id, minQuantity: 100 })}`,
+      ].sort(),
+    );
+    for (const entry of entries) {
+      expect(entry).toMatchObject({
+        requestId,
+        keyName: ADMIN_NAME,
+        operation: "deleteCustomer",
+        method: "DELETE",
+        after: null,
+      });
+    }
+    expect(entries.find((e) => e.entity === "pricelist").before).toMatchObject({
+      id: own.id,
+      scope: "INDIVIDUAL",
+      customerId: customer.id,
+    });
+  });
+});
+
+describe("failed writes leave no entries", () => {
+  it("409 duplicate code, 400 validation, 409 restricted delete, 404: nothing recorded", async () => {
+    const product = await createProduct();
+    const pl = await created("/v1/api/pricelist", { name: "Keep", currency: "EUR" });
+    await ok("PUT", `/v1/api/pricelist/${pl.id}/prices`, {
+      prices: [{ productCode: product.code, amount: 1 }],
+    });
+    const attempts = [
+      await write("POST", "/v1/api/product", { code: product.code, name: "Dup" }),
+      await write("POST", "/v1/api/product", { code: "bad code!", name: "" }),
+      await write("DELETE", `/v1/api/product/${product.code}`),
+      await write("PATCH", "/v1/api/product/NOPE-NOT-THERE", { name: "x" }),
+      await write("PUT", `/v1/api/pricelist/${pl.id}/prices`, {
+        prices: [
+          { productCode: product.code, amount: 2 },
+          { productCode: "UNKNOWN-PRODUCT", amount: 3 },
+        ],
+      }),
+      await write("PATCH", `/v1/api/pricelist/${pl.id}`, { status: "INACTIVE" }),
+    ];
+    expect(attempts.map((a) => a.res.status)).toEqual([409, 400, 409, 404, 400, 409]);
+    for (const { requestId } of attempts) expect(await entriesOf(requestId)).toEqual([]);
+    // And the price the failed upsert named is unchanged.
+    const prices = await api("GET", `/v1/api/pricelist/${pl.id}/prices`);
+    expect(prices.body.data[0].amount).toBe(1);
+  });
+});
+
+describe("GET /v1/api/audit", () => {
+  it("filters by entity, operation, action, key name and time range; sorts by id or at", async () => {
+    const start = new Date().toISOString();
+    const product = await createProduct();
+    await ok("PATCH", `/v1/api/product/${product.code}`, { name: "Renamed" });
+    const byEntity = await api(
+      "GET",
+      `/v1/api/audit?filter.entity=product&filter.entityCode=${product.code}`,
+    );
+    expect(byEntity.status).toBe(200);
+    expect(byEntity.body.data.map((e: any) => e.action)).toEqual(["UPDATE", "INSERT"]);
+    expect(byEntity.body.meta).toMatchObject({ totalItems: 2, sortBy: [["id", "DESC"]] });
+
+    const updates = await api(
+      "GET",
+      `/v1/api/audit?filter.operation=updateProduct&filter.action=UPDATE&filter.keyName=${ADMIN_NAME}&filter.at=$gte:${start}&sortBy=at:ASC`,
+    );
+    expect(updates.body.data.length).toBeGreaterThanOrEqual(1);
+    for (const e of updates.body.data) {
+      expect(e).toMatchObject({
+        operation: "updateProduct",
+        action: "UPDATE",
+        keyName: ADMIN_NAME,
+      });
+      expect(Date.parse(e.at)).toBeGreaterThanOrEqual(Date.parse(start) - 5);
+    }
+    const past = await api("GET", `/v1/api/audit?filter.at=$lte:2000-01-01`);
+    expect(past.body.meta.totalItems).toBe(0);
+  });
+
+  it("refuses unknown entities, actions and bad instants with 400", async () => {
+    const res = await api(
+      "GET",
+      "/v1/api/audit?filter.entity=products&filter.action=UPSERT&filter.at=$gte:yesterday",
+    );
+    expect(issuePaths(res).sort()).toEqual([
+      "query.filter.action",
+      "query.filter.at",
+      "query.filter.entity",
+    ]);
+  });
+
+  it("is for admin keys only: 403 for a read key, 401 without a key", async () => {
+    const read = expectProblem(
+      await api("GET", "/v1/api/audit", { key: KEYS.read }),
+      403,
+      "FORBIDDEN",
+    );
+    expect(read.detail).toBe("a read key cannot read the audit trail; use an admin key");
+    expectProblem(await api("GET", "/v1/api/audit", { key: null }), 401, "UNAUTHORIZED");
+  });
+
+  it("is documented in /doc with its filters", async () => {
+    const doc = (await api("GET", "/doc", { key: null })).body;
+    const op = doc.paths["/v1/api/audit"].get;
+    expect(op.operationId).toBe("listAuditEntries");
+    expect(Object.keys(op.responses)).toEqual(["200", "400", "401", "403", "429"]);
+    const names = op.parameters.map((p: any) => p.name);
+    for (const f of ["entity", "operation", "action", "at", "keyName", "requestId"]) {
+      expect(names).toContain(`filter.${f}`);
+    }
+  });
+});
+
+describe("pricing disputes: why did this customer pay X on date Y?", () => {
+  it("resolve with `at` tells today's answer for Y; the audit trail tells what changed since", async () => {
+    const product = await createProduct();
+    const channel = await created("/v1/api/channel", { code: uid("CH"), name: "Shop" });
+    const customer = await created("/v1/api/customer", {
+      code: uid("C"),
+      name: "Disputing",
+      channelCodes: [channel.code],
+    });
+    const own = await created("/v1/api/pricelist/individual", {
+      customerCode: customer.code,
+      name: "Contract",
+      currency: "EUR",
+    });
+    await ok("PUT", `/v1/api/pricelist/${own.id}/prices`, {
+      prices: [{ productCode: product.code, amount: 1000 }],
+    });
+    await ok("PATCH", `/v1/api/pricelist/${own.id}`, { status: "ACTIVE" });
+    const cart = (at: string) => ({
+      channelCode: channel.code,
+      customerCode: customer.code,
+      currency: "EUR",
+      at,
+      lines: [{ productCode: product.code, quantity: 1 }],
+    });
+
+    // Date Y: the invoice. The customer paid 1000.
+    await new Promise((r) => setTimeout(r, 20));
+    const invoicedAt = new Date().toISOString();
+    const then = await api("POST", "/v1/api/prices/resolve", { body: cart(invoicedAt) });
+    expect(then.body.lines[0]).toMatchObject({
+      finalUnitAmount: 1000,
+      source: { pricelistId: own.id },
+    });
+    await new Promise((r) => setTimeout(r, 20));
+
+    // Later the contract price is lowered.
+    await ok("PUT", `/v1/api/pricelist/${own.id}/prices`, {
+      prices: [{ productCode: product.code, amount: 900 }],
+    });
+
+    // The customer disputes: "your price for Y is 900". Resolve at Y with today's data says so...
+    const now = await api("POST", "/v1/api/prices/resolve", { body: cart(invoicedAt) });
+    expect(now.body.lines[0]).toMatchObject({
+      finalUnitAmount: 900,
+      source: { pricelistId: own.id },
+    });
+    // ... and the audit trail of the pricelist that priced the line shows what it said at Y.
+    const changes = await api(
+      "GET",
+      `/v1/api/audit?filter.entity=pricelistPrice&filter.at=$gte:${invoicedAt}&sortBy=id:ASC`,
+    );
+    const ofThisList = changes.body.data.filter(
+      (e: any) => e.entityKey.pricelistId === own.id && e.entityKey.productId === product.id,
+    );
+    expect(ofThisList).toEqual([
+      expect.objectContaining({
+        action: "UPDATE",
+        operation: "upsertPricelistPrices",
+        keyName: ADMIN_NAME,
+        before: { amount: 1000 },
+        after: { amount: 900 },
+      }),
+    ]);
+    expect(Date.parse(ofThisList[0].at)).toBeGreaterThan(Date.parse(invoicedAt));
+    // The amount in force at Y = the "before" of the first change after Y: 1000, as invoiced.
+  });
+});
