@@ -14,69 +14,14 @@
  * The output goes through prettier, so `npm run lint` accepts it and `--check` compares what is
  * committed.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync, existsSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync, mkdirSync, existsSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { build } from "esbuild";
 import openapiTS, { astToString, COMMENT_HEADER } from "openapi-typescript";
 import * as prettier from "prettier";
+import { documentFromSource, documentFromUrl, ROOT } from "./lib/openapi-doc.mjs";
 
-/** @typedef {import("openapi-typescript").OpenAPI3} OpenAPI3 */
-
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const DEFAULT_OUT = join(ROOT, "client", "pricing-api.d.ts");
-
-/** /doc reads no data: a D1 binding (and session) whose every query fails loudly. */
-const noQuery = () => {
-  throw new Error("GET /doc must not query the database");
-};
-const noDatabase = {
-  prepare: noQuery,
-  batch: noQuery,
-  exec: noQuery,
-  dump: noQuery,
-  withSession: () => ({ prepare: noQuery, batch: noQuery, getBookmark: () => null }),
-};
-
-/**
- * The /doc of the Worker in src/, answered in-process.
- * @returns {Promise<OpenAPI3>}
- */
-async function documentFromSource() {
-  const dir = mkdtempSync(join(tmpdir(), "pricing-doc-"));
-  try {
-    const outfile = join(dir, "app.mjs");
-    await build({
-      entryPoints: [join(ROOT, "src", "index.ts")],
-      bundle: true,
-      platform: "node",
-      format: "esm",
-      target: "node20",
-      outfile,
-      logLevel: "warning",
-    });
-    /** @type {{ default: { fetch: (req: Request, env: unknown) => Response | Promise<Response> } }} */
-    const worker = await import(pathToFileURL(outfile).href);
-    const res = await worker.default.fetch(new Request("http://localhost/doc"), { DB: noDatabase });
-    if (res.status !== 200) throw new Error(`GET /doc answered ${res.status}: ${await res.text()}`);
-    return /** @type {Promise<OpenAPI3>} */ (res.json());
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-/**
- * @param {string} base
- * @returns {Promise<OpenAPI3>}
- */
-async function documentFromUrl(base) {
-  const url = new URL("/doc", base);
-  const res = await fetch(url);
-  if (res.status !== 200) throw new Error(`GET ${url} answered ${res.status}`);
-  return /** @type {Promise<OpenAPI3>} */ (res.json());
-}
 
 async function main() {
   const { values } = parseArgs({

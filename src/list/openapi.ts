@@ -103,7 +103,21 @@ export function listParameters(config: ListConfig): Parameter[] {
   return params;
 }
 
-const SortTerm = z.tuple([z.string(), z.enum(["ASC", "DESC"])]);
+/**
+ * `[field, direction]`. JSON Schema 2020-12 writes a pair as `prefixItems`; `items` plus the
+ * length bounds say the same to tools that look for `items` (Spectral's array-items).
+ */
+const SortTerm = z
+  .tuple([
+    z.string().openapi({ description: "The field" }),
+    z.enum(["ASC", "DESC"]).openapi({ description: "The direction" }),
+  ])
+  .openapi({
+    description: "A sort term: field and direction",
+    items: { type: "string" },
+    minItems: 2,
+    maxItems: 2,
+  });
 
 export const ListMetaSchema = z
   .object({
@@ -114,23 +128,77 @@ export const ListMetaSchema = z
     sortBy: z
       .array(SortTerm)
       .openapi({ description: "The effective sort", example: [["id", "DESC"]] }),
-    search: z.string().optional(),
-    searchBy: z.array(z.string()).optional(),
-    select: z.array(z.string()).optional(),
-    filter: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional(),
+    search: z.string().optional().openapi({ description: "The search term, when one was given" }),
+    searchBy: z
+      .array(z.string())
+      .optional()
+      .openapi({ description: "The fields the search covered, when a search was given" }),
+    select: z
+      .array(z.string())
+      .optional()
+      .openapi({ description: "The selected fields, when `select` was given" }),
+    filter: z
+      .record(z.string(), z.union([z.string(), z.array(z.string())]))
+      .optional()
+      .openapi({
+        description: "The filters as given, per field (an array when a field was repeated)",
+        example: { status: "ACTIVE" },
+      }),
   })
-  .openapi("ListMeta");
+  .openapi("ListMeta", { description: "Where this page sits in the whole result" });
 
 export const ListLinksSchema = z
   .object({
-    first: z.string().optional(),
-    previous: z.string().optional(),
-    current: z.string(),
-    next: z.string().optional(),
-    last: z.string().optional(),
+    first: z.string().optional().openapi({ description: "The first page; absent on it" }),
+    previous: z
+      .string()
+      .optional()
+      .openapi({ description: "The page before; absent on the first" }),
+    current: z.string().openapi({ description: "This page" }),
+    next: z.string().optional().openapi({ description: "The page after; absent on the last" }),
+    last: z.string().optional().openapi({ description: "The last page; absent on it" }),
   })
-  .openapi("ListLinks");
+  .openapi("ListLinks", {
+    description:
+      "Absolute URLs of neighbouring pages, with the same query (page and limit explicit)",
+  });
 
-/** `{ data, meta, links }` around an item schema. */
-export const listOf = <T extends z.ZodType>(item: T, name: string) =>
-  z.object({ data: z.array(item), meta: ListMetaSchema, links: ListLinksSchema }).openapi(name);
+/** What a list schema's example shows: one page of the given items at the list's default sort. */
+export interface ListExample {
+  /** The list's path, e.g. `/v1/api/product`. */
+  path: string;
+  data: unknown[];
+  /** Default `[["id", "DESC"]]`. */
+  sortBy?: [string, "ASC" | "DESC"][];
+}
+
+/** The origin examples show: local development (`npm run dev`). */
+const EXAMPLE_ORIGIN = "http://localhost:8787";
+
+function listExample({ path, data, sortBy = [["id", "DESC"]] }: ListExample) {
+  const sort = sortBy.map(([f, d]) => `&sortBy=${f}:${d}`).join("");
+  return {
+    data,
+    meta: {
+      itemsPerPage: DEFAULT_LIMIT,
+      totalItems: data.length,
+      currentPage: 1,
+      totalPages: 1,
+      sortBy,
+    },
+    links: { current: `${EXAMPLE_ORIGIN}${path}?page=1&limit=${DEFAULT_LIMIT}${sort}` },
+  };
+}
+
+/** `{ data, meta, links }` around an item schema; with an example, the page it shows. */
+export const listOf = <T extends z.ZodType>(item: T, name: string, example?: ListExample) =>
+  z
+    .object({
+      data: z.array(item).openapi({ description: "The records of this page" }),
+      meta: ListMetaSchema,
+      links: ListLinksSchema,
+    })
+    .openapi(name, {
+      description: "One page of a list",
+      ...(example ? { example: listExample(example) } : {}),
+    });

@@ -22,6 +22,9 @@ export const list = createRoute({
   tags,
   operationId: "listChannels",
   summary: "Find all channels",
+  description:
+    "Newest first by default; `search` matches name and code case-insensitively. Any query that " +
+    "cannot be honoured is a 400 naming the parameter.",
   middleware: [channelList.middleware],
   parameters: channelList.parameters,
   responses: { 200: json(ChannelListSchema, "A page of channels"), ...errors(400, 401) },
@@ -33,6 +36,7 @@ export const create = createRoute({
   tags,
   operationId: "createChannel",
   summary: "Create a channel",
+  description: "Active unless `isActive` is false. The code must be unique: a taken code → 409.",
   request: { body: jsonBody(ChannelCreateSchema) },
   responses: {
     201: json(ChannelSchema, "The created channel"),
@@ -46,6 +50,7 @@ export const get = createRoute({
   tags,
   operationId: "getChannel",
   summary: "Get a channel by code",
+  description: "With the id of its primary pricelist, if it has one. Unknown code → 404.",
   request: { params: CodeParams },
   responses: { 200: json(ChannelSchema, "The channel"), ...errors(400, 401, 404) },
 });

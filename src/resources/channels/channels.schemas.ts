@@ -1,45 +1,88 @@
 import { z } from "@hono/zod-openapi";
 import { listOf } from "../../list";
 import { bulkCodes, Code, IsoTimestamp, Name } from "../../lib/schemas";
-import { PricelistSchema } from "../pricelists/pricelists.schemas";
+import { PricelistSchema, pricelistExample } from "../pricelists/pricelists.schemas";
+
+const channelExample = {
+  id: 1,
+  code: "WEB-DE",
+  name: "Web shop Germany",
+  isActive: true,
+  primaryPricelistId: 100,
+  createdAt: "2025-01-01T00:00:00.000Z",
+  updatedAt: "2025-01-01T00:00:00.000Z",
+};
 
 export const ChannelSchema = z
   .object({
-    id: z.number().int().openapi({ example: 1 }),
-    code: Code,
-    name: z.string().openapi({ example: "Web shop Germany" }),
-    isActive: z.boolean(),
+    id: z.number().int().openapi({ example: 1, description: "Assigned by the service" }),
+    code: Code.openapi({ description: "The channel code (unique)" }),
+    name: z.string().openapi({ example: "Web shop Germany", description: "Display name" }),
+    isActive: z.boolean().openapi({ description: "Inactive channels cannot be priced (409)" }),
     primaryPricelistId: z
       .number()
       .int()
       .nullable()
       .openapi({ example: 100, description: "The pricelist marked primary, or null" }),
-    createdAt: IsoTimestamp,
-    updatedAt: IsoTimestamp,
+    createdAt: IsoTimestamp.openapi({ description: "When the channel was created" }),
+    updatedAt: IsoTimestamp.openapi({ description: "When the channel last changed" }),
   })
-  .openapi("Channel");
+  .openapi("Channel", {
+    description: "A sales channel (web shop, marketplace, ERP): where prices are asked for",
+    example: channelExample,
+  });
 
 export const ChannelCreateSchema = z
   .strictObject({
-    code: Code,
+    code: Code.openapi({ description: "The channel code; unique (409 if taken)" }),
     name: Name.openapi({ example: "Web shop Germany" }),
     isActive: z.boolean().optional().openapi({ description: "Default true" }),
   })
-  .openapi("ChannelCreate");
+  .openapi("ChannelCreate", {
+    description: "A new channel",
+    example: { code: "WEB-DE", name: "Web shop Germany", isActive: true },
+  });
 
 export const ChannelUpdateSchema = z
-  .strictObject({ code: Code.optional(), name: Name.optional(), isActive: z.boolean().optional() })
-  .openapi("ChannelUpdate");
+  .strictObject({
+    code: Code.optional().openapi({ description: "A new channel code; unique (409 if taken)" }),
+    name: Name.optional(),
+    isActive: z
+      .boolean()
+      .optional()
+      .openapi({ description: "false stops price lookups in the channel" }),
+  })
+  .openapi("ChannelUpdate", {
+    description: "The fields to change; absent fields stay as they are",
+    example: { isActive: false },
+  });
 
-export const ChannelListSchema = listOf(ChannelSchema, "ChannelList");
+export const ChannelListSchema = listOf(ChannelSchema, "ChannelList", {
+  path: "/v1/api/channel",
+  data: [channelExample],
+});
 
 export const CustomerGroupCodesSchema = z
-  .strictObject({ customerGroupCodes: bulkCodes(["WHOLESALE", "NORTH"]) })
-  .openapi("CustomerGroupCodes");
+  .strictObject({
+    customerGroupCodes: bulkCodes(["WHOLESALE", "NORTH"]).openapi({
+      description: "Customer group codes, 1-1000; duplicates count once",
+    }),
+  })
+  .openapi("CustomerGroupCodes", {
+    description: "Customer groups named by code",
+    example: { customerGroupCodes: ["WHOLESALE", "NORTH"] },
+  });
 
 export const CustomerCodesSchema = z
-  .strictObject({ customerCodes: bulkCodes(["C-1001", "C-1002"]) })
-  .openapi("CustomerCodes");
+  .strictObject({
+    customerCodes: bulkCodes(["C-1001", "C-1002"]).openapi({
+      description: "Customer codes, 1-1000; duplicates count once",
+    }),
+  })
+  .openapi("CustomerCodes", {
+    description: "Customers named by code",
+    example: { customerCodes: ["C-1001", "C-1002"] },
+  });
 
 /** The body of every single-pricelist relation call (channels, customers, customer groups). */
 export const PricelistRefSchema = z
@@ -48,17 +91,31 @@ export const PricelistRefSchema = z
       .number()
       .int("must be a positive integer")
       .positive("must be a positive integer")
-      .openapi({ example: 100 }),
+      .openapi({ example: 100, description: "The pricelist id" }),
   })
-  .openapi("PricelistRef");
+  .openapi("PricelistRef", {
+    description: "A pricelist named by id",
+    example: { pricelistId: 100 },
+  });
 
 export const ChannelPricelistSchema = z
-  .object({ channelCode: Code, pricelistId: z.number().int().openapi({ example: 100 }) })
-  .openapi("ChannelPricelist");
+  .object({
+    channelCode: Code.openapi({ description: "The channel" }),
+    pricelistId: z.number().int().openapi({ example: 100, description: "The assigned pricelist" }),
+  })
+  .openapi("ChannelPricelist", {
+    description: "A pricelist assigned to a channel",
+    example: { channelCode: "WEB-DE", pricelistId: 100 },
+  });
 
+// A registered schema takes no use-site description (it would rename the component's): the
+// object's description says what primaryPricelist is.
 export const ChannelWithPrimarySchema = ChannelSchema.extend({
-  primaryPricelist: PricelistSchema.openapi({ description: "The pricelist now marked primary" }),
-}).openapi("ChannelWithPrimaryPricelist");
+  primaryPricelist: PricelistSchema,
+}).openapi("ChannelWithPrimaryPricelist", {
+  description: "A channel with `primaryPricelist`, the pricelist now marked primary",
+  example: { ...channelExample, primaryPricelist: pricelistExample },
+});
 
 export type ChannelCreate = z.infer<typeof ChannelCreateSchema>;
 export type ChannelUpdate = z.infer<typeof ChannelUpdateSchema>;

@@ -19,6 +19,9 @@ export const list = createRoute({
   tags,
   operationId: "listCustomerGroups",
   summary: "List customer groups",
+  description:
+    "Newest first by default; `search` matches code and name case-insensitively. Any query that " +
+    "cannot be honoured is a 400 naming the parameter.",
   middleware: [customerGroupList.middleware],
   parameters: customerGroupList.parameters,
   responses: {
@@ -33,6 +36,7 @@ export const create = createRoute({
   tags,
   operationId: "createCustomerGroup",
   summary: "Create a customer group",
+  description: "The code must be unique: a taken code → 409 naming it.",
   request: { body: jsonBody(CustomerGroupCreateSchema) },
   responses: {
     201: json(CustomerGroupSchema, "The created customer group"),
@@ -46,6 +50,7 @@ export const get = createRoute({
   tags,
   operationId: "getCustomerGroup",
   summary: "Get a customer group by code",
+  description: "Unknown code → 404.",
   request: { params: CodeParams },
   responses: { 200: json(CustomerGroupSchema, "The customer group"), ...errors(400, 401, 404) },
 });

@@ -2,16 +2,31 @@ import { z } from "@hono/zod-openapi";
 import { listOf } from "../../list";
 import { Code, IsoTimestamp, Name } from "../../lib/schemas";
 
+const customerGroupExample = {
+  id: 1,
+  code: "RESELLER",
+  name: "Resellers",
+  description: "Registered resellers",
+  createdAt: "2025-01-01T00:00:00.000Z",
+  updatedAt: "2025-01-01T00:00:00.000Z",
+};
+
 export const CustomerGroupSchema = z
   .object({
-    id: z.number().int().openapi({ example: 1 }),
-    code: Code.openapi({ example: "RESELLER" }),
-    name: z.string().openapi({ example: "Resellers" }),
-    description: z.string().nullable().openapi({ example: "Registered resellers" }),
-    createdAt: IsoTimestamp,
-    updatedAt: IsoTimestamp,
+    id: z.number().int().openapi({ example: 1, description: "Assigned by the service" }),
+    code: Code.openapi({ example: "RESELLER", description: "The customer group code (unique)" }),
+    name: z.string().openapi({ example: "Resellers", description: "Display name" }),
+    description: z
+      .string()
+      .nullable()
+      .openapi({ example: "Registered resellers", description: "Free text, or null" }),
+    createdAt: IsoTimestamp.openapi({ description: "When the group was created" }),
+    updatedAt: IsoTimestamp.openapi({ description: "When the group last changed" }),
   })
-  .openapi("CustomerGroup");
+  .openapi("CustomerGroup", {
+    description: "A group of customers that pricelists, trade conditions and promotions can target",
+    example: customerGroupExample,
+  });
 
 const Description = z
   .string()
@@ -21,28 +36,45 @@ const Description = z
 
 export const CustomerGroupCreateSchema = z
   .strictObject({
-    code: Code.openapi({ example: "RESELLER" }),
+    code: Code.openapi({
+      example: "RESELLER",
+      description: "The customer group code; unique (409 if taken)",
+    }),
     name: Name.openapi({ example: "Resellers" }),
     description: Description.optional(),
   })
-  .openapi("CustomerGroupCreate");
+  .openapi("CustomerGroupCreate", {
+    description: "A new customer group",
+    example: { code: "RESELLER", name: "Resellers", description: "Registered resellers" },
+  });
 
 export const CustomerGroupUpdateSchema = z
   .strictObject({
-    code: Code.optional(),
+    code: Code.optional().openapi({
+      description: "A new customer group code; unique (409 if taken)",
+    }),
     name: Name.optional(),
     description: Description.optional(),
   })
-  .openapi("CustomerGroupUpdate");
+  .openapi("CustomerGroupUpdate", {
+    description: "The fields to change; absent fields stay as they are",
+    example: { name: "Resellers and distributors" },
+  });
 
-export const CustomerGroupListSchema = listOf(CustomerGroupSchema, "CustomerGroupList");
+export const CustomerGroupListSchema = listOf(CustomerGroupSchema, "CustomerGroupList", {
+  path: "/v1/api/customer-group",
+  data: [customerGroupExample],
+});
 
 export const CustomerGroupPricelistSchema = z
   .object({
-    customerGroupCode: Code.openapi({ example: "RESELLER" }),
-    pricelistId: z.number().int().openapi({ example: 100 }),
+    customerGroupCode: Code.openapi({ example: "RESELLER", description: "The customer group" }),
+    pricelistId: z.number().int().openapi({ example: 100, description: "The pricelist" }),
   })
-  .openapi("CustomerGroupPricelist");
+  .openapi("CustomerGroupPricelist", {
+    description: "A pricelist assigned to a customer group",
+    example: { customerGroupCode: "RESELLER", pricelistId: 100 },
+  });
 
 export type CustomerGroupCreate = z.infer<typeof CustomerGroupCreateSchema>;
 export type CustomerGroupUpdate = z.infer<typeof CustomerGroupUpdateSchema>;

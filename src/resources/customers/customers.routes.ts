@@ -19,6 +19,9 @@ export const list = createRoute({
   tags,
   operationId: "listCustomers",
   summary: "List customers",
+  description:
+    "Each with its group and channel codes. Newest first by default; `search` matches code and " +
+    "name case-insensitively. Any query that cannot be honoured is a 400 naming the parameter.",
   middleware: [customerList.middleware],
   parameters: customerList.parameters,
   responses: { 200: json(CustomerListSchema, "A page of customers"), ...errors(400, 401) },

@@ -26,6 +26,9 @@ export const list = createRoute({
   tags,
   operationId: "listPricelists",
   summary: "Find all pricelists",
+  description:
+    "GENERAL and INDIVIDUAL ones, newest first by default; filter with `filter.scope` and " +
+    "`filter.status`. Any query that cannot be honoured is a 400 naming the parameter.",
   middleware: [pricelistList.middleware],
   parameters: pricelistList.parameters,
   responses: { 200: json(PricelistListSchema, "A page of pricelists"), ...errors(400, 401) },
@@ -37,6 +40,10 @@ export const create = createRoute({
   tags,
   operationId: "createPricelist",
   summary: "Create a GENERAL pricelist",
+  description:
+    "Starts as DRAFT unless `status` is ACTIVE. A DRAFT pricelist prices nothing; it can be " +
+    "filled (PUT …/prices) and assigned first, then activated with PATCH. validTo must be after " +
+    "validFrom.",
   request: { body: jsonBody(PricelistCreateSchema) },
   responses: {
     201: json(PricelistSchema, "The created pricelist"),
@@ -50,6 +57,9 @@ export const createIndividual = createRoute({
   tags,
   operationId: "createIndividualPricelist",
   summary: "Create an INDIVIDUAL pricelist for one customer (starts as DRAFT)",
+  description:
+    "The pricelist belongs to `customerCode` and ranks first for that customer once ACTIVE. " +
+    "Unknown customer → 400 naming it. validTo must be after validFrom.",
   request: { body: jsonBody(IndividualPricelistCreateSchema) },
   responses: {
     201: json(PricelistSchema, "The created pricelist"),
@@ -63,6 +73,7 @@ export const get = createRoute({
   tags,
   operationId: "getPricelist",
   summary: "Get a pricelist",
+  description: "GENERAL or INDIVIDUAL, in any status. Unknown id → 404.",
   request: { params: IdParams },
   responses: { 200: json(PricelistSchema, "The pricelist"), ...errors(400, 401, 404) },
 });

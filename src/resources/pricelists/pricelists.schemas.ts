@@ -15,86 +15,160 @@ import {
 
 export const PRICELIST_SCOPES = ["GENERAL", "INDIVIDUAL"] as const;
 
+export const pricelistExample = {
+  id: 100,
+  name: "Web DE list",
+  scope: "GENERAL",
+  status: "ACTIVE",
+  currency: "EUR",
+  priority: 0,
+  validFrom: "2025-01-01T00:00:00.000Z",
+  validTo: null,
+  taxInclusive: false,
+  allowsTradeDiscounts: true,
+  customerCode: null,
+  createdAt: "2025-01-01T00:00:00.000Z",
+  updatedAt: "2025-01-01T00:00:00.000Z",
+};
+
 export const PricelistSchema = z
   .object({
-    id: z.number().int().openapi({ example: 100 }),
-    name: z.string().openapi({ example: "Web DE list" }),
+    id: z.number().int().openapi({ example: 100, description: "Assigned by the service" }),
+    name: z.string().openapi({ example: "Web DE list", description: "Display name" }),
     scope: z.enum(PRICELIST_SCOPES).openapi({
       description:
         "GENERAL: assignable to channels, groups and customers. INDIVIDUAL: owned by one customer.",
     }),
     status: Status,
-    currency: Currency,
+    currency: Currency.openapi({ description: "The currency of every amount in the pricelist" }),
     priority: z.number().int().openapi({ description: "Higher wins inside a pricing level" }),
-    validFrom: IsoTimestamp.nullable(),
+    validFrom: IsoTimestamp.nullable().openapi({ description: "Inclusive start; null = always" }),
     validTo: IsoTimestamp.nullable().openapi({ description: "Exclusive end; null = open-ended" }),
-    taxInclusive: z.boolean(),
-    allowsTradeDiscounts: z.boolean(),
+    taxInclusive: z.boolean().openapi({ description: "Whether the amounts include tax" }),
+    allowsTradeDiscounts: z
+      .boolean()
+      .openapi({ description: "Whether trade conditions may change its prices" }),
     customerCode: Code.nullable().openapi({
       description: "Owner of an INDIVIDUAL pricelist, else null",
     }),
-    createdAt: IsoTimestamp,
-    updatedAt: IsoTimestamp,
+    createdAt: IsoTimestamp.openapi({ description: "When the pricelist was created" }),
+    updatedAt: IsoTimestamp.openapi({ description: "When the pricelist last changed" }),
   })
-  .openapi("Pricelist");
+  .openapi("Pricelist", {
+    description: "Unit prices per product and quantity tier, in one currency",
+    example: pricelistExample,
+  });
 
 const common = {
   name: Name.openapi({ example: "Web DE list" }),
-  currency: Currency,
-  priority: Priority.optional().openapi({ description: "Default 0" }),
-  validFrom: OptionalInstant,
-  validTo: OptionalInstant,
-  taxInclusive: z.boolean().optional().openapi({ description: "Default false" }),
+  currency: Currency.openapi({ description: "The currency of every amount in the pricelist" }),
+  priority: Priority.optional().openapi({
+    description: "Higher wins inside a pricing level; default 0",
+  }),
+  validFrom: OptionalInstant.openapi({ description: "Inclusive start; null or absent = always" }),
+  validTo: OptionalInstant.openapi({ description: "Exclusive end; null or absent = open-ended" }),
+  taxInclusive: z
+    .boolean()
+    .optional()
+    .openapi({ description: "Whether the amounts include tax; default false" }),
 };
 
 export const PricelistCreateSchema = z
   .strictObject({
     ...common,
-    status: z.enum(["DRAFT", "ACTIVE"]).optional().openapi({ description: "Default DRAFT" }),
-    allowsTradeDiscounts: z.boolean().optional().openapi({ description: "Default true" }),
+    status: z
+      .enum(["DRAFT", "ACTIVE"])
+      .optional()
+      .openapi({ description: "DRAFT (default) or ACTIVE" }),
+    allowsTradeDiscounts: z
+      .boolean()
+      .optional()
+      .openapi({ description: "Whether trade conditions may change its prices; default true" }),
   })
   .superRefine(checkWindow)
-  .openapi("PricelistCreate");
+  .openapi("PricelistCreate", {
+    description: "A new GENERAL pricelist",
+    example: {
+      name: "Web DE list",
+      currency: "EUR",
+      status: "DRAFT",
+      priority: 0,
+      validFrom: "2025-01-01T00:00:00Z",
+      taxInclusive: false,
+    },
+  });
 
 export const IndividualPricelistCreateSchema = z
   .strictObject({
-    customerCode: Code.openapi({ example: "C-1001" }),
+    customerCode: Code.openapi({ example: "C-1001", description: "The customer who owns it" }),
     ...common,
-    allowsTradeDiscounts: z.boolean().optional().openapi({ description: "Default false" }),
+    allowsTradeDiscounts: z
+      .boolean()
+      .optional()
+      .openapi({ description: "Whether trade conditions may change its prices; default false" }),
   })
   .superRefine(checkWindow)
-  .openapi("IndividualPricelistCreate");
+  .openapi("IndividualPricelistCreate", {
+    description: "A new INDIVIDUAL pricelist for one customer; it starts as DRAFT",
+    example: { customerCode: "C-1001", name: "Muster GmbH contract prices", currency: "EUR" },
+  });
 
 export const PricelistUpdateSchema = z
   .strictObject({
     name: common.name.optional(),
     currency: Currency.optional().openapi({ description: "Changeable only while DRAFT" }),
-    status: Status.optional(),
+    status: Status.optional().openapi({ description: "A new status, by an allowed transition" }),
     priority: Priority.optional(),
-    validFrom: OptionalInstant,
-    validTo: OptionalInstant,
-    taxInclusive: z.boolean().optional(),
-    allowsTradeDiscounts: z.boolean().optional(),
+    validFrom: OptionalInstant.openapi({ description: "Inclusive start; null = always" }),
+    validTo: OptionalInstant.openapi({ description: "Exclusive end; null = open-ended" }),
+    taxInclusive: z
+      .boolean()
+      .optional()
+      .openapi({ description: "Whether the amounts include tax" }),
+    allowsTradeDiscounts: z
+      .boolean()
+      .optional()
+      .openapi({ description: "Whether trade conditions may change its prices" }),
   })
-  .openapi("PricelistUpdate");
+  .openapi("PricelistUpdate", {
+    description: "The fields to change; absent fields stay as they are",
+    example: { status: "ACTIVE" },
+  });
 
-export const PricelistListSchema = listOf(PricelistSchema, "PricelistList");
+export const PricelistListSchema = listOf(PricelistSchema, "PricelistList", {
+  path: "/v1/api/pricelist",
+  data: [pricelistExample],
+});
 
 export type PricelistCreate = z.infer<typeof PricelistCreateSchema>;
 export type IndividualPricelistCreate = z.infer<typeof IndividualPricelistCreateSchema>;
 export type PricelistUpdate = z.infer<typeof PricelistUpdateSchema>;
 
 export const CustomerGroupCodesSchema = z
-  .strictObject({ customerGroupCodes: bulkCodes(["RESELLER", "WHOLESALE"]) })
-  .openapi("PricelistCustomerGroupCodes");
+  .strictObject({
+    customerGroupCodes: bulkCodes(["RESELLER", "WHOLESALE"]).openapi({
+      description: "Customer group codes, 1-1000; duplicates count once",
+    }),
+  })
+  .openapi("PricelistCustomerGroupCodes", {
+    description: "Customer groups named by code",
+    example: { customerGroupCodes: ["RESELLER", "WHOLESALE"] },
+  });
 
 export const ProductCodesSchema = z
-  .strictObject({ productCodes: bulkCodes(["P-A", "P-B"]) })
-  .openapi("PricelistProductCodes");
+  .strictObject({
+    productCodes: bulkCodes(["P-A", "P-B"]).openapi({
+      description: "Product codes, 1-1000; duplicates count once",
+    }),
+  })
+  .openapi("PricelistProductCodes", {
+    description: "Products named by code",
+    example: { productCodes: ["P-A", "P-B"] },
+  });
 
 export const PriceSchema = z
   .object({
-    productCode: Code.openapi({ example: "P-A" }),
+    productCode: Code.openapi({ example: "P-A", description: "The product" }),
     minQuantity: z.number().int().openapi({
       example: 1,
       description: "The tier applies to lines of at least this quantity",
@@ -104,13 +178,27 @@ export const PriceSchema = z
       description: "Unit price in minor units of the pricelist's currency",
     }),
   })
-  .openapi("Price");
+  .openapi("Price", {
+    description: "One quantity tier of a product's price",
+    example: { productCode: "P-A", minQuantity: 1, amount: 1250 },
+  });
 
-export const PriceListSchema = listOf(PriceSchema, "PriceList");
+export const PriceListSchema = listOf(PriceSchema, "PriceList", {
+  path: "/v1/api/pricelist/100/prices",
+  data: [
+    { productCode: "P-A", minQuantity: 1, amount: 1250 },
+    { productCode: "P-A", minQuantity: 10, amount: 1100 },
+    { productCode: "P-B", minQuantity: 1, amount: 899 },
+  ],
+  sortBy: [
+    ["productCode", "ASC"],
+    ["minQuantity", "ASC"],
+  ],
+});
 
 const PriceInputSchema = z
   .strictObject({
-    productCode: Code.openapi({ example: "P-A" }),
+    productCode: Code.openapi({ example: "P-A", description: "The product" }),
     minQuantity: z
       .number()
       .int()
@@ -123,7 +211,10 @@ const PriceInputSchema = z
       description: "Unit price, integer minor units >= 0",
     }),
   })
-  .openapi("PriceInput");
+  .openapi("PriceInput", {
+    description: "One quantity tier of a product's price",
+    example: { productCode: "P-A", minQuantity: 10, amount: 1100 },
+  });
 
 /** Each (productCode, minQuantity) at most once per body: the upsert must not depend on row order. */
 function checkDistinctTiers(
@@ -149,10 +240,12 @@ export const PricesUpsertSchema = z
     prices: z
       .array(PriceInputSchema)
       .min(1, "must contain at least one row")
-      .max(1000, "must contain at most 1000 rows"),
+      .max(1000, "must contain at most 1000 rows")
+      .openapi({ description: "1-1000 rows, each (productCode, minQuantity) at most once" }),
   })
   .superRefine((body, ctx) => checkDistinctTiers(body.prices, ctx))
   .openapi("PricesUpsert", {
+    description: "Prices to create or overwrite",
     example: {
       prices: [
         { productCode: "P-A", amount: 1250 },
@@ -166,7 +259,10 @@ export const PricesUpsertResultSchema = z
   .object({
     upserted: z.number().int().openapi({ example: 3, description: "Rows written" }),
   })
-  .openapi("PricesUpsertResult");
+  .openapi("PricesUpsertResult", {
+    description: "How many rows were written",
+    example: { upserted: 3 },
+  });
 
 export const PricesDeleteResultSchema = z
   .object({
@@ -175,6 +271,9 @@ export const PricesDeleteResultSchema = z
     }),
     notFound: z.array(Code).openapi({ description: "Codes that name no product" }),
   })
-  .openapi("PricesDeleteResult");
+  .openapi("PricesDeleteResult", {
+    description: "What was deleted",
+    example: { deleted: ["P-A"], notFound: ["P-X"] },
+  });
 
 export type PriceInput = z.output<typeof PriceInputSchema>;

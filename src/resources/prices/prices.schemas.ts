@@ -29,7 +29,7 @@ const At = Instant.openapi({
 
 export const PriceResolveSchema = z
   .strictObject({
-    channelCode: Code.openapi({ example: "WEB-DE" }),
+    channelCode: Code.openapi({ example: "WEB-DE", description: "The channel to price in" }),
     customerCode: Code.optional().openapi({
       example: "C-1001",
       description: "Omit for anonymous (public) prices",
@@ -41,19 +41,39 @@ export const PriceResolveSchema = z
     explain: z
       .boolean()
       .optional()
-      .openapi({ description: "List every candidate per line and why it lost" }),
+      .openapi({ description: "List every candidate per line and why it lost; default false" }),
     lines: z
-      .array(z.strictObject({ productCode: Code.openapi({ example: "P-B" }), quantity: Quantity }))
+      .array(
+        z.strictObject({
+          productCode: Code.openapi({ example: "P-B", description: "The product" }),
+          quantity: Quantity,
+        }),
+      )
       .min(1, "must have at least one line")
-      .max(MAX_RESOLVE_LINES, `must have at most ${MAX_RESOLVE_LINES} lines`),
+      .max(MAX_RESOLVE_LINES, `must have at most ${MAX_RESOLVE_LINES} lines`)
+      .openapi({ description: `The cart lines, 1-${MAX_RESOLVE_LINES}` }),
   })
-  .openapi("PriceResolveRequest", { example: workedExampleRequest });
+  .openapi("PriceResolveRequest", {
+    description: "A cart to price: the worked example of the pricing rules",
+    example: workedExampleRequest,
+  });
 
 /** Query of the GET lookup: repeated `product`, one quantity for all. Strings: parsed in the handler. */
 export const PriceLookupQuery = z.object({
-  channel: Code.openapi({ param: { name: "channel", in: "query", required: true } }),
-  customer: Code.optional().openapi({ param: { name: "customer", in: "query" } }),
-  currency: Currency.optional().openapi({ param: { name: "currency", in: "query" } }),
+  channel: Code.openapi({
+    param: { name: "channel", in: "query", required: true },
+    description: "The channel code to price in",
+    example: "WEB-DE",
+  }),
+  customer: Code.optional().openapi({
+    param: { name: "customer", in: "query" },
+    description: "The customer code; omit for anonymous (public) prices",
+    example: "C-1001",
+  }),
+  currency: Currency.optional().openapi({
+    param: { name: "currency", in: "query" },
+    description: "Default: the currency of the channel's primary pricelist",
+  }),
   at: At.optional().openapi({ param: { name: "at", in: "query" } }),
   quantity: z
     .string()
@@ -63,22 +83,27 @@ export const PriceLookupQuery = z.object({
       param: { name: "quantity", in: "query" },
       type: "integer",
       description: `Units for every product, 1-${MAX_QUANTITY}; default 1`,
+      example: 10,
     }),
   product: z.union([Code, z.array(Code)]).openapi({
     param: { name: "product", in: "query", required: true, style: "form", explode: true },
     type: "array",
     items: { type: "string" },
     description: `Product codes, repeated: product=A&product=B (1-${MAX_LOOKUP_PRODUCTS})`,
+    example: ["P-A", "P-B", "P-C"],
   }),
   explain: z
     .enum(["true", "false"])
     .optional()
-    .openapi({ param: { name: "explain", in: "query" } }),
+    .openapi({
+      param: { name: "explain", in: "query" },
+      description: "true: list every candidate per product and why it lost; default false",
+    }),
 });
 
 const Adjustment = z
   .object({
-    kind: z.enum(ADJUSTMENT_KINDS),
+    kind: z.enum(ADJUSTMENT_KINDS).openapi({ description: "The step that made the change" }),
     id: z.number().int().openapi({ description: "Trade condition or promotion id" }),
     scope: z.string().nullable().openapi({ description: "Condition scope; null for a promotion" }),
     rung: z
@@ -90,62 +115,93 @@ const Adjustment = z
       .number()
       .int()
       .nullable()
-      .openapi({ description: "Basis points used, for percentages" }),
+      .openapi({ description: "Basis points used (after scales), for percentages; else null" }),
     amount: z.number().int().openapi({
       description: "Signed change of the unit amount: negative saves, positive charges",
     }),
   })
-  .openapi("PriceAdjustment");
+  .openapi("PriceAdjustment", {
+    description:
+      "One step from source.baseUnitAmount to finalUnitAmount, in applied order: base + Σ amount = final",
+  });
+
+const DecidedBy = z.enum(RANK_KEYS).nullable().openapi({
+  description:
+    "For LOWER_RANK: the first ranking key in which it lost to the winner (PRIORITY, VALID_TO, AMOUNT, ID); else null",
+});
 
 const PricelistExplain = z
   .object({
-    level: z.enum(PRICELIST_LEVELS),
-    pricelistId: z.number().int(),
-    name: z.string(),
-    outcome: z.enum(PRICELIST_OUTCOMES),
-    decidedBy: z.enum(RANK_KEYS).nullable(),
-    tierMinQuantity: z.number().int().nullable(),
-    amount: z.number().int().nullable(),
-    usedForListPrice: z.boolean(),
+    level: z
+      .enum(PRICELIST_LEVELS)
+      .openapi({ description: "Where the pricelist reaches the request" }),
+    pricelistId: z.number().int().openapi({ description: "The pricelist" }),
+    name: z.string().openapi({ description: "Its name" }),
+    outcome: z.enum(PRICELIST_OUTCOMES).openapi({
+      description:
+        "USED (the base price), LOWER_RANK, LOWER_LEVEL, or the first check it failed: NOT_ACTIVE, OTHER_CURRENCY, NO_PRICE_FOR_PRODUCT, OUT_OF_WINDOW, NO_TIER_FOR_QUANTITY",
+    }),
+    decidedBy: DecidedBy,
+    tierMinQuantity: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "The tier it has for the line, when it has one" }),
+    amount: z.number().int().nullable().openapi({ description: "That tier's unit amount" }),
+    usedForListPrice: z.boolean().openapi({ description: "This entry gave listUnitAmount" }),
   })
-  .openapi("PricelistExplain");
+  .openapi("PricelistExplain", { description: "A pricelist candidate of a line" });
 
 const ConditionExplain = z
   .object({
-    id: z.number().int(),
-    name: z.string(),
-    type: z.string(),
-    scope: z.string(),
-    rung: z.number().int(),
-    stackable: z.boolean(),
-    priority: z.number().int(),
-    outcome: z.enum(CONDITION_OUTCOMES),
-    decidedBy: z.enum(RANK_KEYS).nullable(),
-    discountType: z.string(),
-    value: z.number().int().nullable(),
-    amount: z.number().int().nullable(),
+    id: z.number().int().openapi({ description: "The trade condition" }),
+    name: z.string().openapi({ description: "Its name" }),
+    type: z.string().openapi({ description: "NET_PRICE, DISCOUNT or SURCHARGE" }),
+    scope: z.string().openapi({ description: "GLOBAL, CHANNEL, CUSTOMER_GROUP or CUSTOMER" }),
+    rung: z.number().int().openapi({ description: "1-8; lower is more specific" }),
+    stackable: z.boolean().openapi({ description: "Whether it stacks on the winner" }),
+    priority: z.number().int().openapi({ description: "Its priority" }),
+    outcome: z.enum(CONDITION_OUTCOMES).openapi({
+      description:
+        "APPLIED, LOWER_RUNG, LOWER_RANK, SWITCHED_OFF_BY_NET_PRICE, NOT_DISCOUNTABLE, SUPERSEDED_BY_PROMOTION, or the first check it failed",
+    }),
+    decidedBy: DecidedBy,
+    discountType: z.string().openapi({ description: "PERCENTAGE or ABSOLUTE" }),
+    value: z.number().int().nullable().openapi({
+      description: "The value used at this quantity (scale or value); null when not evaluated",
+    }),
+    amount: z.number().int().nullable().openapi({
+      description: "Its signed effect on the unit amount; null when not evaluated",
+    }),
   })
-  .openapi("TradeConditionExplain");
+  .openapi("TradeConditionExplain", { description: "A trade condition candidate of a line" });
 
 const PromotionExplain = z
   .object({
-    id: z.number().int(),
-    name: z.string(),
-    stacking: z.string(),
-    priority: z.number().int(),
-    outcome: z.enum(PROMOTION_OUTCOMES),
-    decidedBy: z.enum(RANK_KEYS).nullable(),
-    discountType: z.string(),
-    value: z.number().int(),
-    amount: z.number().int().nullable(),
-    saving: z.number().int().nullable(),
+    id: z.number().int().openapi({ description: "The promotion" }),
+    name: z.string().openapi({ description: "Its name" }),
+    stacking: z.string().openapi({ description: "BEST_OF or ON_TOP" }),
+    priority: z.number().int().openapi({ description: "Its priority" }),
+    outcome: z.enum(PROMOTION_OUTCOMES).openapi({
+      description:
+        "APPLIED, LOWER_RANK, SUPERSEDED_BY_REGULAR_PRICE, NO_SAVING, or the first check it failed",
+    }),
+    decidedBy: DecidedBy,
+    discountType: z.string().openapi({ description: "PERCENTAGE or ABSOLUTE" }),
+    value: z.number().int().openapi({ description: "Basis points or minor units" }),
+    amount: z.number().int().nullable().openapi({
+      description: "Its adjustment of the unit amount; null when not evaluated",
+    }),
+    saving: z.number().int().nullable().openapi({
+      description: "regularUnitAmount minus the amount it would give; what ranks promotions",
+    }),
   })
-  .openapi("PromotionExplain");
+  .openapi("PromotionExplain", { description: "A promotion candidate of a line" });
 
 const LinePrice = z
   .object({
-    productCode: z.string(),
-    quantity: z.number().int(),
+    productCode: z.string().openapi({ description: "The product, as asked" }),
+    quantity: z.number().int().openapi({ description: "The quantity, as asked" }),
     status: z.enum(LINE_STATUSES).openapi({
       description:
         "OK; NO_PRICE (no pricelist has a price); UNKNOWN_PRODUCT; OUT_OF_RANGE (an amount would exceed 2^53-1)",
@@ -166,37 +222,55 @@ const LinePrice = z
       .int()
       .nullable()
       .openapi({ description: "The public price: the channel's pricelists only" }),
-    currency: z.string(),
-    taxInclusive: z.boolean().nullable(),
+    currency: z.string().openapi({ description: "The currency of every amount of the line" }),
+    taxInclusive: z
+      .boolean()
+      .nullable()
+      .openapi({ description: "Whether the base pricelist's amounts include tax; null unpriced" }),
     source: z
       .object({
-        level: z.enum(PRICELIST_LEVELS),
-        pricelistId: z.number().int(),
-        tierMinQuantity: z.number().int(),
-        baseUnitAmount: z.number().int(),
+        level: z.enum(PRICELIST_LEVELS).openapi({ description: "The level of the base price" }),
+        pricelistId: z.number().int().openapi({ description: "The pricelist of the base price" }),
+        tierMinQuantity: z.number().int().openapi({ description: "The tier used" }),
+        baseUnitAmount: z.number().int().openapi({ description: "The tier's unit amount" }),
       })
-      .nullable(),
-    adjustments: z.array(Adjustment),
+      .nullable()
+      .openapi({ description: "Where the base price comes from; null when unpriced" }),
+    adjustments: z
+      .array(Adjustment)
+      .openapi({ description: "Trade conditions and promotion applied, in order" }),
     tiers: z
-      .array(z.object({ minQuantity: z.number().int(), amount: z.number().int() }))
+      .array(
+        z.object({
+          minQuantity: z.number().int().openapi({ description: "From this quantity on" }),
+          amount: z.number().int().openapi({ description: "The unit amount" }),
+        }),
+      )
       .openapi({ description: "The base pricelist's tiers for this product" }),
     explain: z
       .object({
-        pricelists: z.array(PricelistExplain),
-        tradeConditions: z.array(ConditionExplain),
-        promotions: z.array(PromotionExplain),
+        pricelists: z.array(PricelistExplain).openapi({
+          description: "Most specific level first, then priority desc, id asc",
+        }),
+        tradeConditions: z.array(ConditionExplain).openapi({
+          description: "By type in applied order, then rung, priority desc, id asc",
+        }),
+        promotions: z.array(PromotionExplain).openapi({ description: "Priority desc, id asc" }),
       })
       .nullable()
       .openapi({ description: "Only with explain: every candidate and why it lost" }),
   })
-  .openapi("LinePrice");
+  .openapi("LinePrice", { description: "The price of one line" });
 
 export const PriceAnswerSchema = z
   .object({
-    channelCode: z.string(),
-    customerCode: z.string().nullable(),
-    currency: z.string(),
-    at: IsoTimestamp,
+    channelCode: z.string().openapi({ description: "The channel, as asked" }),
+    customerCode: z
+      .string()
+      .nullable()
+      .openapi({ description: "The customer, as asked; null for anonymous prices" }),
+    currency: z.string().openapi({ description: "The currency of every amount" }),
+    at: IsoTimestamp.openapi({ description: "The instant priced at" }),
     totalAmount: z
       .number()
       .int()
@@ -206,9 +280,12 @@ export const PriceAnswerSchema = z
       description:
         "The answer holds until this instant (the next validity edge); null = no known end",
     }),
-    lines: z.array(LinePrice),
+    lines: z.array(LinePrice).openapi({ description: "One per requested line, in order" }),
   })
-  .openapi("PriceAnswer", { example: workedExampleAnswer });
+  .openapi("PriceAnswer", {
+    description: "What the customer pays, line by line, and why",
+    example: workedExampleAnswer,
+  });
 
 /** Conditional request header of the GET lookup. */
 export const PriceLookupHeaders = z.object({

@@ -16,6 +16,10 @@ export const list = createRoute({
   tags,
   operationId: "listProducts",
   summary: "List all products (paginated, searchable by code)",
+  description:
+    "Newest first by default. `search` matches the code (add `searchBy=name` for names) " +
+    "case-insensitively; `select` trims the items to id and the chosen fields. Any query that " +
+    "cannot be honoured is a 400 naming the parameter.",
   middleware: [productList.middleware],
   parameters: productList.parameters,
   responses: { 200: json(ProductListSchema, "A page of products"), ...errors(400, 401) },
@@ -27,6 +31,7 @@ export const create = createRoute({
   tags,
   operationId: "createProduct",
   summary: "Create a product",
+  description: "The code must be unique: a taken code → 409 naming it.",
   request: { body: jsonBody(ProductCreateSchema) },
   responses: {
     201: json(ProductSchema, "The created product"),
@@ -40,6 +45,7 @@ export const get = createRoute({
   tags,
   operationId: "getProduct",
   summary: "Get a product by code",
+  description: "Unknown code → 404.",
   request: { params: CodeParams },
   responses: { 200: json(ProductSchema, "The product"), ...errors(400, 401, 404) },
 });
@@ -50,6 +56,7 @@ export const update = createRoute({
   tags,
   operationId: "updateProduct",
   summary: "Update a product",
+  description: "Changes any of code and name. A new code that is already taken → 409.",
   request: { params: CodeParams, body: jsonBody(ProductUpdateSchema) },
   responses: {
     200: json(ProductSchema, "The updated product"),
@@ -63,6 +70,9 @@ export const remove = createRoute({
   tags,
   operationId: "deleteProduct",
   summary: "Delete a product that no pricelist, condition or promotion uses",
+  description:
+    "A product that still has prices in a pricelist, or is named by a trade condition or " +
+    "promotion, cannot be deleted (409); remove those first. Unknown code → 404.",
   request: { params: CodeParams },
   responses: { 204: { description: "Deleted" }, ...errors(400, 401, 403, 404, 409) },
 });

@@ -16,6 +16,9 @@ export const list = createRoute({
   tags,
   operationId: "listPromotions",
   summary: "Find all promotions",
+  description:
+    "Newest first by default; `search` matches the name, `filter.status` narrows by status. Any " +
+    "query that cannot be honoured is a 400 naming the parameter.",
   middleware: [promotionList.middleware],
   parameters: promotionList.parameters,
   responses: { 200: json(PromotionListSchema, "A page of promotions"), ...errors(400, 401) },
@@ -42,6 +45,7 @@ export const get = createRoute({
   tags,
   operationId: "getPromotion",
   summary: "Get a single promotion",
+  description: "With its product, channel and customer group codes. Unknown id → 404.",
   request: { params: IdParams },
   responses: { 200: json(PromotionSchema, "The promotion"), ...errors(400, 401, 404) },
 });

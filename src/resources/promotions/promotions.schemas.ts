@@ -14,54 +14,105 @@ export const StackingSchema = z.enum(["BEST_OF", "ON_TOP"]).openapi("PromotionSt
     "BEST_OF: the customer gets the better of promotion and regular price. ON_TOP: applies to the regular price.",
 });
 
+const promotionExample = {
+  id: 7,
+  name: "Summer sale",
+  status: "ACTIVE",
+  discountType: "PERCENTAGE",
+  value: 1500,
+  currency: null,
+  validFrom: "2025-06-01T00:00:00.000Z",
+  validTo: "2025-07-01T00:00:00.000Z",
+  priority: 0,
+  stacking: "BEST_OF",
+  productCodes: ["P-C"],
+  channelCodes: ["WEB-DE"],
+  customerGroupCodes: [],
+  createdAt: "2025-05-20T00:00:00.000Z",
+  updatedAt: "2025-05-20T00:00:00.000Z",
+};
+
 export const PromotionSchema = z
   .object({
-    id: z.number().int().openapi({ example: 7 }),
-    name: z.string().openapi({ example: "Summer sale" }),
+    id: z.number().int().openapi({ example: 7, description: "Assigned by the service" }),
+    name: z.string().openapi({ example: "Summer sale", description: "Display name" }),
     status: Status,
     discountType: DiscountTypeSchema,
     value: DiscountValue,
-    currency: z.string().nullable().openapi({ example: null }),
-    validFrom: IsoTimestamp.nullable(),
-    validTo: IsoTimestamp.nullable(),
-    priority: z.number().int().openapi({ example: 0 }),
+    currency: z.string().nullable().openapi({
+      example: null,
+      description: "Currency of an ABSOLUTE value; null for PERCENTAGE",
+    }),
+    validFrom: IsoTimestamp.nullable().openapi({ description: "Inclusive start; null = always" }),
+    validTo: IsoTimestamp.nullable().openapi({ description: "Exclusive end; null = open-ended" }),
+    priority: z.number().int().openapi({
+      example: 0,
+      description: "Higher wins among promotions with the same saving",
+    }),
     stacking: StackingSchema,
     productCodes: z.array(z.string()).openapi({ description: "Empty = all products" }),
     channelCodes: z.array(z.string()).openapi({ description: "Empty = all channels" }),
     customerGroupCodes: z.array(z.string()).openapi({ description: "Empty = everyone" }),
-    createdAt: IsoTimestamp,
-    updatedAt: IsoTimestamp,
+    createdAt: IsoTimestamp.openapi({ description: "When the promotion was created" }),
+    updatedAt: IsoTimestamp.openapi({ description: "When the promotion last changed" }),
   })
-  .openapi("Promotion");
+  .openapi("Promotion", {
+    description: "A time-limited price reduction for products, channels and customer groups",
+    example: promotionExample,
+  });
 
 export const PromotionCreateSchema = z
   .strictObject({
     name: Name.openapi({ example: "Summer sale" }),
     discountType: DiscountTypeSchema,
     value: DiscountValue,
-    currency: Currency.nullable().optional(),
+    currency: Currency.nullable().optional().openapi({
+      description: "Required for ABSOLUTE values; absent or null for PERCENTAGE",
+    }),
     status: CreateStatus.default("DRAFT"),
-    validFrom: OptionalInstant,
-    validTo: OptionalInstant,
-    priority: Priority.default(0),
-    stacking: StackingSchema.default("BEST_OF"),
-    productCodes: codeList(["P-A"]).default([]),
-    channelCodes: codeList(["WEB-DE"]).default([]),
-    customerGroupCodes: codeList(["WHOLESALE"]).default([]),
+    validFrom: OptionalInstant.openapi({ description: "Inclusive start; null or absent = always" }),
+    validTo: OptionalInstant.openapi({ description: "Exclusive end; null or absent = open-ended" }),
+    priority: Priority.default(0).openapi({
+      description: "Higher wins among promotions with the same saving; default 0",
+    }),
+    stacking: StackingSchema.default("BEST_OF").openapi({ description: "Default BEST_OF" }),
+    productCodes: codeList(["P-A"])
+      .default([])
+      .openapi({ description: "The products it applies to; empty (default) = all" }),
+    channelCodes: codeList(["WEB-DE"])
+      .default([])
+      .openapi({ description: "The channels it applies in; empty (default) = all" }),
+    customerGroupCodes: codeList(["WHOLESALE"])
+      .default([])
+      .openapi({ description: "The customer groups it is for; empty (default) = everyone" }),
   })
-  .openapi("PromotionCreate");
+  .openapi("PromotionCreate", {
+    description: "A new promotion",
+    example: {
+      name: "Summer sale",
+      discountType: "PERCENTAGE",
+      value: 1500,
+      status: "ACTIVE",
+      validFrom: "2025-06-01T00:00:00Z",
+      validTo: "2025-07-01T00:00:00Z",
+      productCodes: ["P-C"],
+      channelCodes: ["WEB-DE"],
+    },
+  });
 
 export const PromotionUpdateSchema = z
   .strictObject({
     name: Name.optional(),
-    discountType: DiscountTypeSchema.optional(),
+    discountType: DiscountTypeSchema.optional().openapi({ description: "A new discount type" }),
     value: DiscountValue.optional(),
-    currency: Currency.nullable().optional(),
-    status: Status.optional(),
-    validFrom: OptionalInstant,
-    validTo: OptionalInstant,
+    currency: Currency.nullable().optional().openapi({
+      description: "Required for ABSOLUTE values; null for PERCENTAGE",
+    }),
+    status: Status.optional().openapi({ description: "A new status, by an allowed transition" }),
+    validFrom: OptionalInstant.openapi({ description: "Inclusive start; null = always" }),
+    validTo: OptionalInstant.openapi({ description: "Exclusive end; null = open-ended" }),
     priority: Priority.optional(),
-    stacking: StackingSchema.optional(),
+    stacking: StackingSchema.optional().openapi({ description: "A new stacking rule" }),
     productCodes: codeList(["P-A"]).optional().openapi({ description: "Replaces the list" }),
     channelCodes: codeList(["WEB-DE"]).optional().openapi({ description: "Replaces the list" }),
     customerGroupCodes: codeList(["WHOLESALE"])
@@ -71,9 +122,13 @@ export const PromotionUpdateSchema = z
   .openapi("PromotionUpdate", {
     description:
       "Any subset of the create fields. The merged record is validated with the create rules; ARCHIVED promotions cannot be edited.",
+    example: { validTo: "2025-07-15T00:00:00Z" },
   });
 
-export const PromotionListSchema = listOf(PromotionSchema, "PromotionList");
+export const PromotionListSchema = listOf(PromotionSchema, "PromotionList", {
+  path: "/v1/api/promotion",
+  data: [promotionExample],
+});
 
 export type PromotionCreate = z.infer<typeof PromotionCreateSchema>;
 export type PromotionUpdate = z.infer<typeof PromotionUpdateSchema>;

@@ -53,6 +53,7 @@ export const get = createRoute({
   tags,
   operationId: "getTradeCondition",
   summary: "Get a trade condition by id",
+  description: "With its product and channel codes, scales and targets. Unknown id → 404.",
   request: { params: IdParams },
   responses: {
     200: json(TradeConditionSchema, "The trade condition"),

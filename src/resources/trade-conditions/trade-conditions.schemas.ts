@@ -50,14 +50,23 @@ export const codeList = (example: string[]) =>
     .openapi({ example });
 
 /** Only these two statuses may be chosen on create; the rest are reached by transitions. */
-export const CreateStatus = z.enum(["DRAFT", "ACTIVE"]).openapi({ example: "DRAFT" });
+export const CreateStatus = z
+  .enum(["DRAFT", "ACTIVE"])
+  .openapi({ example: "DRAFT", description: "DRAFT (default) or ACTIVE" });
 
 const ScaleSchema = z
   .strictObject({
-    minQuantity: z.number().int().min(1).openapi({ example: 10 }),
+    minQuantity: z
+      .number()
+      .int()
+      .min(1)
+      .openapi({ example: 10, description: "The scale applies from this quantity on" }),
     value: DiscountValue.openapi({ example: 700 }),
   })
-  .openapi("TradeConditionScale");
+  .openapi("TradeConditionScale", {
+    description: "A quantity scale: from minQuantity on, value replaces the base value",
+    example: { minQuantity: 10, value: 700 },
+  });
 
 export type Scale = z.infer<typeof ScaleSchema>;
 
@@ -66,20 +75,50 @@ const Scales = z.array(ScaleSchema).max(100, "must have at most 100 rows").opena
     "Quantity scales: from minQuantity on, value replaces the base value. Distinct minQuantity; values of the discountType.",
 });
 
+const tradeConditionExample = {
+  id: 7,
+  name: "Wholesale 5 %",
+  scope: "CUSTOMER_GROUP",
+  status: "ACTIVE",
+  type: "DISCOUNT",
+  discountType: "PERCENTAGE",
+  value: 500,
+  currency: null,
+  validFrom: "2025-01-01T00:00:00.000Z",
+  validTo: null,
+  priority: 0,
+  stackable: false,
+  productCodes: [],
+  channelCodes: ["WEB-DE"],
+  scales: [{ minQuantity: 100, value: 700 }],
+  customerGroupCodes: ["WHOLESALE"],
+  customerCodes: [],
+  createdAt: "2025-01-01T00:00:00.000Z",
+  updatedAt: "2025-01-01T00:00:00.000Z",
+};
+
 export const TradeConditionSchema = z
   .object({
-    id: z.number().int().openapi({ example: 7 }),
-    name: z.string().openapi({ example: "Wholesale 5 %" }),
+    id: z.number().int().openapi({ example: 7, description: "Assigned by the service" }),
+    name: z.string().openapi({ example: "Wholesale 5 %", description: "Display name" }),
     scope: TradeConditionScopeSchema,
     status: Status,
     type: TradeConditionTypeSchema,
     discountType: DiscountTypeSchema,
     value: DiscountValue,
-    currency: z.string().nullable().openapi({ example: null }),
-    validFrom: IsoTimestamp.nullable(),
-    validTo: IsoTimestamp.nullable(),
-    priority: z.number().int().openapi({ example: 0 }),
-    stackable: z.boolean(),
+    currency: z.string().nullable().openapi({
+      example: null,
+      description: "Currency of an ABSOLUTE value; null for PERCENTAGE",
+    }),
+    validFrom: IsoTimestamp.nullable().openapi({ description: "Inclusive start; null = always" }),
+    validTo: IsoTimestamp.nullable().openapi({ description: "Exclusive end; null = open-ended" }),
+    priority: z.number().int().openapi({
+      example: 0,
+      description: "Higher wins among conditions of the same type and rung",
+    }),
+    stackable: z.boolean().openapi({
+      description: "Whether it applies on top of the winning condition of its type",
+    }),
     productCodes: z.array(z.string()).openapi({ description: "Empty = all products" }),
     channelCodes: z.array(z.string()).openapi({ description: "Empty = all channels" }),
     scales: z.array(ScaleSchema).openapi({ description: "Sorted by minQuantity" }),
@@ -91,10 +130,13 @@ export const TradeConditionSchema = z
       description:
         "Target customers of a CUSTOMER-scope condition, sorted (set by POST …/customers); empty for other scopes",
     }),
-    createdAt: IsoTimestamp,
-    updatedAt: IsoTimestamp,
+    createdAt: IsoTimestamp.openapi({ description: "When the condition was created" }),
+    updatedAt: IsoTimestamp.openapi({ description: "When the condition last changed" }),
   })
-  .openapi("TradeCondition");
+  .openapi("TradeCondition", {
+    description: "A discount, surcharge or net price for a scope of customers",
+    example: tradeConditionExample,
+  });
 
 export const TradeConditionCreateSchema = z
   .strictObject({
@@ -105,31 +147,62 @@ export const TradeConditionCreateSchema = z
       description: "Required, except for NET_PRICE, which is always ABSOLUTE (the default)",
     }),
     value: DiscountValue,
-    currency: Currency.nullable().optional(),
+    currency: Currency.nullable().optional().openapi({
+      description: "Required for ABSOLUTE values; absent or null for PERCENTAGE",
+    }),
     status: CreateStatus.default("DRAFT"),
-    validFrom: OptionalInstant,
-    validTo: OptionalInstant,
-    priority: Priority.default(0),
-    stackable: z.boolean().default(false),
-    productCodes: codeList(["P-A"]).default([]),
-    channelCodes: codeList(["WEB-DE"]).default([]),
+    validFrom: OptionalInstant.openapi({ description: "Inclusive start; null or absent = always" }),
+    validTo: OptionalInstant.openapi({ description: "Exclusive end; null or absent = open-ended" }),
+    priority: Priority.default(0).openapi({
+      description: "Higher wins among conditions of the same type and rung; default 0",
+    }),
+    stackable: z.boolean().default(false).openapi({
+      description: "Whether it applies on top of the winning condition of its type; default false",
+    }),
+    productCodes: codeList(["P-A"])
+      .default([])
+      .openapi({ description: "The products it applies to; empty (default) = all" }),
+    channelCodes: codeList(["WEB-DE"]).default([]).openapi({
+      description:
+        "The channels it applies in; empty (default) = all. A CHANNEL-scope condition needs at least one",
+    }),
     scales: Scales.default([]),
   })
-  .openapi("TradeConditionCreate");
+  .openapi("TradeConditionCreate", {
+    description:
+      "A new trade condition. CUSTOMER_GROUP- and CUSTOMER-scope conditions get their targets through POST …/customer-groups and …/customers",
+    example: {
+      name: "Wholesale 5 %",
+      scope: "CUSTOMER_GROUP",
+      type: "DISCOUNT",
+      discountType: "PERCENTAGE",
+      value: 500,
+      status: "ACTIVE",
+      validFrom: "2025-01-01T00:00:00Z",
+      channelCodes: ["WEB-DE"],
+      scales: [{ minQuantity: 100, value: 700 }],
+    },
+  });
 
 export const TradeConditionUpdateSchema = z
   .strictObject({
     name: Name.optional(),
-    scope: TradeConditionScopeSchema.optional(),
-    type: TradeConditionTypeSchema.optional(),
-    discountType: DiscountTypeSchema.optional(),
+    scope: TradeConditionScopeSchema.optional().openapi({
+      description: "A new scope; refused (409) while target groups or customers are assigned",
+    }),
+    type: TradeConditionTypeSchema.optional().openapi({ description: "A new type" }),
+    discountType: DiscountTypeSchema.optional().openapi({ description: "A new discount type" }),
     value: DiscountValue.optional(),
-    currency: Currency.nullable().optional(),
-    status: Status.optional(),
-    validFrom: OptionalInstant,
-    validTo: OptionalInstant,
+    currency: Currency.nullable().optional().openapi({
+      description: "Required for ABSOLUTE values; null for PERCENTAGE",
+    }),
+    status: Status.optional().openapi({ description: "A new status, by an allowed transition" }),
+    validFrom: OptionalInstant.openapi({ description: "Inclusive start; null = always" }),
+    validTo: OptionalInstant.openapi({ description: "Exclusive end; null = open-ended" }),
     priority: Priority.optional(),
-    stackable: z.boolean().optional(),
+    stackable: z.boolean().optional().openapi({
+      description: "Whether it applies on top of the winning condition of its type",
+    }),
     productCodes: codeList(["P-A"]).optional().openapi({ description: "Replaces the list" }),
     channelCodes: codeList(["WEB-DE"]).optional().openapi({ description: "Replaces the list" }),
     scales: Scales.optional().openapi({ description: "Replaces the scales" }),
@@ -137,21 +210,46 @@ export const TradeConditionUpdateSchema = z
   .openapi("TradeConditionUpdate", {
     description:
       "Any subset of the create fields. The merged record is validated with the create rules; ARCHIVED records cannot be edited.",
+    example: { value: 600, scales: [{ minQuantity: 100, value: 800 }] },
   });
 
-export const TradeConditionListSchema = listOf(TradeConditionSchema, "TradeConditionList");
+export const TradeConditionListSchema = listOf(TradeConditionSchema, "TradeConditionList", {
+  path: "/v1/api/trade-conditions",
+  data: [tradeConditionExample],
+});
 
 /** Bodies of the bulk target calls: 1-1000 codes, duplicates counted once. */
 export const TradeConditionGroupCodesSchema = z
-  .strictObject({ customerGroupCodes: bulkCodes(["WHOLESALE", "NORTH"]) })
-  .openapi("TradeConditionCustomerGroupCodes");
+  .strictObject({
+    customerGroupCodes: bulkCodes(["WHOLESALE", "NORTH"]).openapi({
+      description: "Customer group codes, 1-1000; duplicates count once",
+    }),
+  })
+  .openapi("TradeConditionCustomerGroupCodes", {
+    description: "Target customer groups named by code",
+    example: { customerGroupCodes: ["WHOLESALE", "NORTH"] },
+  });
 
 export const TradeConditionCustomerCodesSchema = z
-  .strictObject({ customerCodes: bulkCodes(["C-1001", "C-1002"]) })
-  .openapi("TradeConditionCustomerCodes");
+  .strictObject({
+    customerCodes: bulkCodes(["C-1001", "C-1002"]).openapi({
+      description: "Customer codes, 1-1000; duplicates count once",
+    }),
+  })
+  .openapi("TradeConditionCustomerCodes", {
+    description: "Target customers named by code",
+    example: { customerCodes: ["C-1001", "C-1002"] },
+  });
 
 export const LINK_KINDS = ["CUSTOMER", "CUSTOMER_GROUP", "CHANNEL", "GLOBAL"] as const;
 export type LinkKind = (typeof LINK_KINDS)[number];
+
+const customerTradeConditionExample = {
+  id: 41,
+  customerCode: "C-1001",
+  via: { kind: "CUSTOMER_GROUP", code: "WHOLESALE" },
+  tradeCondition: tradeConditionExample,
+};
 
 export const CustomerTradeConditionSchema = z
   .object({
@@ -160,7 +258,7 @@ export const CustomerTradeConditionSchema = z
       description:
         "Identifies the link within the customer's list: 4 × the link row's rowid + 0 (CUSTOMER), 1 (CUSTOMER_GROUP), 2 (CHANNEL); 4 × the condition id + 3 (GLOBAL)",
     }),
-    customerCode: Code.openapi({ example: "C-1001" }),
+    customerCode: Code.openapi({ example: "C-1001", description: "The customer" }),
     via: z
       .object({
         kind: z.enum(LINK_KINDS).openapi({
@@ -172,14 +270,20 @@ export const CustomerTradeConditionSchema = z
           description: "The customer, group or channel code of the link; null for GLOBAL",
         }),
       })
-      .openapi("CustomerTradeConditionVia"),
+      .openapi("CustomerTradeConditionVia", {
+        description: "The link through which the condition reaches the customer",
+      }),
     tradeCondition: TradeConditionSchema,
   })
-  .openapi("CustomerTradeCondition");
+  .openapi("CustomerTradeCondition", {
+    description: "A trade condition that reaches a customer (`tradeCondition`), and how (`via`)",
+    example: customerTradeConditionExample,
+  });
 
 export const CustomerTradeConditionListSchema = listOf(
   CustomerTradeConditionSchema,
   "CustomerTradeConditionList",
+  { path: "/v1/api/customer/C-1001/trade-conditions", data: [customerTradeConditionExample] },
 );
 
 export const TradeConditionHeaders = z.object({
