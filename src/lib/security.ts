@@ -37,9 +37,9 @@ export function allowedOrigins(source: string | undefined): Set<string> {
   return parsed.origins;
 }
 
-const corsForAllowList = cors({
-  // Only a listed origin is echoed; any other gets no Access-Control-Allow-Origin at all.
-  origin: (origin, c) => (allowedOrigins(c.env.CORS_ORIGINS).has(origin) ? origin : null),
+const corsForListed = cors({
+  // Reached only for a listed origin (see corsFromEnv), which is echoed.
+  origin: (origin) => origin,
   allowMethods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"],
   allowHeaders: [
     "x-webhook-signature",
@@ -53,11 +53,18 @@ const corsForAllowList = cors({
 });
 
 /**
- * CORS only when `CORS_ORIGINS` lists origins (comma-separated, exact `scheme://host[:port]`).
- * Unset or empty: no CORS headers and no preflight answers, so browsers on other origins cannot
- * call the API. Runs before authentication so a preflight (which carries no key) is answered.
+ * CORS only when `CORS_ORIGINS` lists origins (comma-separated, exact `scheme://host[:port]`),
+ * and then only for those: a listed origin gets CORS headers and its preflight answered (before
+ * authentication, since a preflight carries no key); any other origin gets no CORS header at all,
+ * and its preflight is an ordinary unauthenticated request (401). Unset or empty: no CORS, so
+ * browsers on other origins cannot call the API.
  */
 export const corsFromEnv = (): MiddlewareHandler<AppEnv> => async (c, next) => {
-  if (allowedOrigins(c.env.CORS_ORIGINS).size === 0) return next();
-  return corsForAllowList(c, next);
+  const allowed = allowedOrigins(c.env.CORS_ORIGINS);
+  if (allowed.size === 0) return next();
+  const origin = c.req.header("origin");
+  if (origin && allowed.has(origin)) return corsForListed(c, next);
+  await next();
+  // Answers differ by origin once CORS is on: caches must keep them apart.
+  c.header("vary", "Origin", { append: true });
 };
