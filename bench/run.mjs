@@ -58,6 +58,8 @@ import { benchEngine, quantile } from "./lib/engine.mjs";
 const PEER_DIR = join(ROOT, "bench", "peer");
 const RESULTS_DIR = join(ROOT, "bench", "results");
 const CHANNEL = "WEB-DE";
+/** The one-read floor every ratio refers to. */
+const FLOOR = "product-by-code";
 const KIB = 1024;
 
 // ------------------------------------------------------------------------------------------------
@@ -130,7 +132,7 @@ async function discover(db, products) {
     ).results;
   const floor = await db
     .prepare("select code from products where id = ?")
-    .bind(Math.ceil(products / 2))
+    .bind(Math.ceil(products / 3)) // not one of the rare-term products (spread from the middle)
     .first("code");
   // A contract customer: in the channel, with an ACTIVE individual pricelist and a group (assigned
   // to the channel) that has an ACTIVE pricelist. bench:data guarantees C-000001 qualifies.
@@ -451,7 +453,7 @@ async function load(base, s, keys, connections, seconds) {
  * @typedef {Awaited<ReturnType<typeof load>>} LoadResult
  * @typedef {{ id: string, title: string, group: string, kind: Kind, method: string, path: string,
  *   sample?: Awaited<ReturnType<typeof sample>>, runs: (LoadResult & { ratioToFloor?: number, ratioToPeer?: number })[],
- *   error?: string }} ScenarioResult
+ *   repeatRuns?: LoadResult[], error?: string }} ScenarioResult
  */
 
 /**
@@ -463,36 +465,92 @@ async function load(base, s, keys, connections, seconds) {
  */
 async function measure(base, list, keys, { connections, seconds, warmup, label }) {
   /** @type {ScenarioResult[]} */
-  const results = [];
+  const results = list.map((s) => ({
+    id: s.id,
+    title: s.title,
+    group: s.group,
+    kind: s.kind,
+    method: s.method,
+    path: s.path,
+    runs: [],
+  }));
+  // First pass: every scenario's request once (its status and round trips; warms every code path
+  // and the database pages before anything is timed).
   for (const [i, s] of list.entries()) {
-    const shortPath = s.path.length > 70 ? `${s.path.slice(0, 67)}...` : s.path;
-    log(`  [${label} ${i + 1}/${list.length}] ${s.title}  ${s.method} ${shortPath}`);
-    /** @type {ScenarioResult} */
-    const result = {
-      id: s.id,
-      title: s.title,
-      group: s.group,
-      kind: s.kind,
-      method: s.method,
-      path: s.path,
-      runs: [],
-    };
-    results.push(result);
+    const result = /** @type {ScenarioResult} */ (results[i]);
     try {
       result.sample = await sample(base, s, keys);
+      if (result.sample.status < 200 || result.sample.status >= 300) {
+        result.error = `HTTP ${result.sample.status} ${result.sample.problem ?? ""}`.trim();
+      }
     } catch (error) {
       result.error = `request failed: ${error instanceof Error ? error.message : error}`;
-      continue;
     }
-    if (result.sample.status < 200 || result.sample.status >= 300) {
-      result.error = `HTTP ${result.sample.status} ${result.sample.problem ?? ""}`.trim();
-      log(`      → ${result.error}; not measured`);
-      continue;
-    }
+    if (result.error) log(`  ${label}: ${s.title} → ${result.error}; not measured`);
+  }
+  const timed = list.filter((_, i) => !results[i]?.error);
+  for (const [n, s] of timed.entries()) {
+    const result = /** @type {ScenarioResult} */ (results.find((r) => r.id === s.id));
+    const shortPath = s.path.length > 70 ? `${s.path.slice(0, 67)}...` : s.path;
+    log(`  [${label} ${n + 1}/${timed.length}] ${s.title}  ${s.method} ${shortPath}`);
     if (warmup > 0) await load(base, s, keys, Math.max(...connections), warmup);
     for (const c of connections) result.runs.push(await load(base, s, keys, c, seconds));
   }
+  // The floor again at the end: ratios use the mean of both, and their drift shows how steady
+  // the machine was during the run.
+  const floor = results.find((r) => r.id === FLOOR && r.runs.length > 0);
+  const floorScenario = list.find((s) => s.id === FLOOR);
+  if (floor && floorScenario && timed.length > 1) {
+    log(`  [${label}] ${floorScenario.title} again`);
+    floor.repeatRuns = [];
+    for (const c of connections)
+      floor.repeatRuns.push(await load(base, floorScenario, keys, c, seconds));
+  }
   return results;
+}
+
+/**
+ * The one-read floor at `connections`: the mean of its measurements at the start and the end.
+ * @param {ScenarioResult[]} results
+ * @param {number} connections
+ */
+function floorAt(results, connections) {
+  const floor = results.find((x) => x.id === FLOOR);
+  const runs = [...(floor?.runs ?? []), ...(floor?.repeatRuns ?? [])].filter(
+    (r) => r.connections === connections && r.requestsPerSecond > 0,
+  );
+  if (runs.length === 0) return undefined;
+  const mean = (/** @type {number[]} */ xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  return {
+    requestsPerSecond: mean(runs.map((r) => r.requestsPerSecond)),
+    p50Ms: mean(runs.map((r) => r.p50Ms)),
+    /** max/min − 1 of the measurements, e.g. 0.08 = they differ by 8 % */
+    drift:
+      Math.max(...runs.map((r) => r.requestsPerSecond)) /
+        Math.min(...runs.map((r) => r.requestsPerSecond)) -
+      1,
+  };
+}
+
+/**
+ * "floor 251 → 300 req/s at 1 connection …": the floor at the start and at the end of the run.
+ * @param {ScenarioResult[]} results
+ * @param {number[]} connections
+ */
+function floorLine(results, connections) {
+  const floor = results.find((x) => x.id === FLOOR);
+  if (!floor?.repeatRuns) return "";
+  const parts = connections.map((c) => {
+    const a = floor.runs.find((r) => r.connections === c)?.requestsPerSecond ?? 0;
+    const b = floor.repeatRuns?.find((r) => r.connections === c)?.requestsPerSecond ?? 0;
+    const drift = floorAt(results, c)?.drift ?? 0;
+    return `${thousands(a)} → ${thousands(b)} req/s at ${c} (${Math.round(drift * 100)} % apart)`;
+  });
+  const worst = Math.max(...connections.map((c) => floorAt(results, c)?.drift ?? 0));
+  return (
+    `One-read floor at the start → at the end: ${parts.join(", ")}; ratios use the mean.` +
+    (worst > 0.15 ? " The machine was not quiet: compare ratios of one run only, or rerun." : "")
+  );
 }
 
 /**
@@ -500,13 +558,10 @@ async function measure(base, list, keys, { connections, seconds, warmup, label }
  * @param {ScenarioResult[]} results
  */
 function addFloorRatios(results) {
-  const floor = results.find((x) => x.id === "product-by-code");
   for (const r of results) {
     for (const run of r.runs) {
-      const f = floor?.runs.find((x) => x.connections === run.connections);
-      if (f && f.requestsPerSecond > 0) {
-        run.ratioToFloor = Number((run.requestsPerSecond / f.requestsPerSecond).toFixed(3));
-      }
+      const f = floorAt(results, run.connections);
+      if (f) run.ratioToFloor = Number((run.requestsPerSecond / f.requestsPerSecond).toFixed(3));
     }
   }
 }
@@ -575,6 +630,7 @@ async function startWorker(bundle, dir, apiKeys) {
     d1Persist: d1PersistOf(dir),
     host: "127.0.0.1",
     port,
+    logRequests: false,
   });
   cleanups.push(() => mf.dispose());
   const url = await mf.ready;
@@ -682,50 +738,50 @@ function table(rows, align) {
 function resultTable(results, peer, isPeer = false) {
   /** @type {string[][]} */
   const rows = [
-    ["scenario", "conns", "req/s", "p50 ms", "p99 ms", "D1 trips", "× floor", "× peer", "notes"],
+    [
+      "scenario",
+      "conns",
+      "req/s",
+      "p50 ms",
+      "p99 ms",
+      "D1 trips",
+      "D1 ms",
+      "× floor",
+      "× peer",
+      "notes",
+    ],
   ];
   for (const r of results) {
     const trips = r.sample?.roundTrips;
+    const dbMs = r.sample?.dbMs;
     const note =
       r.error ??
       [r.sample?.note, r.runs.some((x) => x.non2xx || x.errors) ? "non-2xx/errors!" : ""]
         .filter(Boolean)
         .join(" ");
-    if (r.runs.length === 0) {
-      rows.push([
-        r.title,
-        "-",
-        "-",
-        "-",
-        "-",
-        trips === null || trips === undefined ? "-" : String(trips),
-        "-",
-        "-",
-        note,
-      ]);
-      continue;
-    }
-    for (const [i, run] of r.runs.entries()) {
+    const runs = r.runs.length > 0 ? r.runs : [undefined];
+    for (const [i, run] of runs.entries()) {
       const peerRun = peer
         ?.find((p) => p.id === r.id)
-        ?.runs.find((p) => p.connections === run.connections);
+        ?.runs.find((p) => p.connections === run?.connections);
       rows.push([
         i === 0 ? r.title : "",
-        String(run.connections),
-        thousands(run.requestsPerSecond),
-        fmt(run.p50Ms),
-        fmt(run.p99Ms),
+        run ? String(run.connections) : "-",
+        run ? thousands(run.requestsPerSecond) : "-",
+        fmt(run?.p50Ms),
+        fmt(run?.p99Ms),
         i === 0 ? String(trips ?? "-") : "",
-        ratio(run.ratioToFloor),
-        run.ratioToPeer === undefined ? (peerRun ? "-" : "") : ratio(run.ratioToPeer),
+        i === 0 ? fmt(dbMs, 1) : "",
+        ratio(run?.ratioToFloor),
+        run?.ratioToPeer === undefined ? (peerRun ? "-" : "") : ratio(run.ratioToPeer),
         i === 0 ? note : "",
       ]);
     }
   }
   /** @type {<T>(row: T[]) => T[]} */
-  const keep = (row) => (isPeer ? row.filter((_, i) => i !== 5 && i !== 7) : row);
+  const keep = (row) => (isPeer ? row.filter((_, i) => i !== 5 && i !== 6 && i !== 8) : row);
   /** @type {("l" | "r")[]} */
-  const align = ["l", "r", "r", "r", "r", "r", "r", "r", "l"];
+  const align = ["l", "r", "r", "r", "r", "r", "r", "r", "r", "l"];
   return table(rows.map(keep), keep(align));
 }
 
@@ -743,8 +799,6 @@ function resultTable(results, peer, isPeer = false) {
 function checks(results, peer, { size, engineCpuMs, gzipKiB }) {
   /** @type {Check[]} */
   const out = [];
-  const floor = results.find((r) => r.id === "product-by-code");
-  const floorRun = (/** @type {number} */ c) => floor?.runs.find((r) => r.connections === c);
   /** @type {Partial<Record<Kind, [number, string]>>} */
   const tripLimits = {
     floor: [1, "= 1"],
@@ -771,7 +825,7 @@ function checks(results, peer, { size, engineCpuMs, gzipKiB }) {
   const latencyLimit = size === "1m" ? 3 : 2;
   for (const r of results.filter((x) => x.kind === "list" || x.kind === "search")) {
     const values = r.runs.map((run) => {
-      const f = floorRun(run.connections);
+      const f = floorAt(results, run.connections);
       return { c: run.connections, x: f && f.p50Ms > 0 ? run.p50Ms / f.p50Ms : NaN };
     });
     out.push({
@@ -941,7 +995,7 @@ async function main() {
   const d1 = await mf.getD1Database("DB");
   const params = await discover(d1, spec.products);
   let list = scenarios(params);
-  if (only) list = list.filter((s) => only.test(s.id) || s.id === "product-by-code");
+  if (only) list = list.filter((s) => only.test(s.id) || s.id === FLOOR);
   log(`  ${base}; contract customer ${params.contractCode}; ${list.length} scenarios`);
 
   const results = await measure(base, list, keys, {
@@ -1007,6 +1061,7 @@ async function main() {
     contractCustomer: params.contractCode,
     scenarios: results,
     peer: peerResults ? { scenarios: peerResults } : { skipped: peerSkipped },
+    floor: Object.fromEntries(connections.map((c) => [c, floorAt(results, c)])),
     targets: targetChecks,
   };
   mkdirSync(RESULTS_DIR, { recursive: true });
@@ -1026,10 +1081,12 @@ async function main() {
   );
   print();
   print(resultTable(results, peerResults));
+  print(floorLine(results, connections));
   print();
   if (peerResults) {
     print("NestJS peer (TypeORM + nestjs-paginate on SQLite, same data):");
     print(resultTable(peerResults, undefined, true));
+    print(floorLine(peerResults, connections));
   } else {
     print(`NestJS peer: skipped (${peerSkipped})`);
   }
