@@ -418,6 +418,14 @@ describe("keys and bodies never reach the log", () => {
     const logged = String(error.mock.calls[0]![0]);
     expect(logged).toContain("Failed query: insert into");
     expect(logged).toContain("D1_ERROR: disk I/O error");
+    expect(JSON.parse(logged)).toMatchObject({
+      requestId: res.headers.get("x-request-id"),
+      keyName: `admin-${ADMIN_SHA.slice(0, 8)}`,
+      error: {
+        message: expect.stringMatching(/^Failed query: insert into/),
+        cause: { message: "D1_ERROR: disk I/O error" },
+      },
+    });
     for (const secret of [code, "Secret Name 4711", KEYS.admin, ADMIN_SHA]) {
       expect(logged).not.toContain(secret);
     }

@@ -135,7 +135,9 @@ export function loggable(err: unknown, depth = 0): Record<string, unknown> {
 export function onError(err: Error, c: Context): Response {
   const error = toApiError(err);
   if (error.status === 500) {
-    console.error(JSON.stringify({ requestId: c.get("requestId"), error: loggable(err) }));
+    // Who (the key's name, never the key) and which request, so the log line can be traced.
+    const who = { requestId: c.get("requestId"), keyName: c.get("keyName") };
+    console.error(JSON.stringify({ ...who, error: loggable(err) }));
   }
   return problemResponse(c, error);
 }
