@@ -15,7 +15,6 @@
  * no-op. A database holding other data is refused unless `--force` (which deletes DIR/v3/d1).
  */
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { relative } from "node:path";
 import { parseArgs } from "node:util";
 import { Miniflare } from "miniflare";
 import { applyMigrations, wrangler } from "../scripts/lib/local-db.mjs";
@@ -29,7 +28,7 @@ import {
   persistDir,
   Progress,
   readMarker,
-  ROOT,
+  shownDir,
   SEARCH_TERMS,
   SIZES,
   thousands,
@@ -203,7 +202,7 @@ async function main() {
   if (!Number.isSafeInteger(seed) || seed < 0) throw new Error("--seed must be a whole number ≥ 0");
   const spec = /** @type {import("./lib/common.mjs").SizeSpec} */ (SIZES[size]);
   const dir = persistDir(values["persist-to"], size);
-  const shown = relative(ROOT, dir) || ".";
+  const shown = shownDir(dir);
 
   if (prepareDir(dir, { size, seed, force: values.force }) === "skip") {
     const marker = readMarker(dir);

@@ -47,6 +47,7 @@ import {
   persistDir,
   readMarker,
   ROOT,
+  shownDir,
   SEARCH_TERMS,
   SIZES,
   thousands,
@@ -933,7 +934,7 @@ async function main() {
   const marker = readMarker(dir);
   if (marker?.status !== "complete" || marker.size !== size) {
     throw new Error(
-      `no complete ${size} data set in ${relative(ROOT, dir) || dir}: run ` +
+      `no complete ${size} data set in ${shownDir(dir)}: run ` +
         `\`npm run bench:data -- --size ${size}${values["persist-to"] ? ` --persist-to ${values["persist-to"]}` : ""}\` first`,
     );
   }
@@ -943,7 +944,7 @@ async function main() {
   const started = new Date();
 
   log(
-    `bench ${size} (${relative(ROOT, dir)}; seed ${marker.seed}), ${seconds} s per run at ${connections.join(" and ")} connection(s)`,
+    `bench ${size} (${shownDir(dir)}; seed ${marker.seed}), ${seconds} s per run at ${connections.join(" and ")} connection(s)`,
   );
   log("- migrations (pending ones only) …");
   await applyMigrations(dir);

@@ -3,7 +3,7 @@
  * lives, how to open that D1 with Miniflare exactly as wrangler does, and a progress bar.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { isAbsolute, join, relative, resolve } from "node:path";
 import { ROOT } from "../../scripts/lib/local-db.mjs";
 
 export { ROOT };
@@ -90,6 +90,12 @@ export const persistDir = (given, size) =>
   given
     ? resolve(process.env.INIT_CWD ?? process.cwd(), given)
     : join(ROOT, ".wrangler", `bench-${size}`);
+
+/** A folder for messages: relative to the project when inside it, else absolute. */
+export function shownDir(/** @type {string} */ dir) {
+  const rel = relative(ROOT, dir);
+  return rel === "" ? "." : rel.startsWith("..") || isAbsolute(rel) ? dir : rel;
+}
 
 /** What wrangler passes to Miniflare for `--persist-to <dir>`: D1 state lives in `<dir>/v3/d1`. */
 export const d1PersistOf = (/** @type {string} */ dir) => join(dir, "v3", "d1");
