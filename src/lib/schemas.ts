@@ -3,14 +3,16 @@ import { STATUSES } from "./status";
 
 /** Building blocks shared by the resource schemas. */
 
-export const CODE_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
+// Not "." or "..": URLs resolve those as dot segments, so such a record could never be addressed.
+export const CODE_PATTERN = /^(?!\.\.?$)[A-Za-z0-9._-]{1,64}$/;
 
 export const Code = z
   .string()
-  .regex(CODE_PATTERN, "must be 1-64 characters of A-Z a-z 0-9 . _ -")
+  .regex(CODE_PATTERN, "must be 1-64 characters of A-Z a-z 0-9 . _ - (not . or ..)")
   .openapi({
     example: "WEB-DE",
-    description: "A code, the business key of a record: 1-64 characters of A-Z a-z 0-9 . _ -",
+    description:
+      "A code, the business key of a record: 1-64 characters of A-Z a-z 0-9 . _ - (not . or ..)",
   });
 
 export const Name = z
@@ -49,6 +51,17 @@ const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i;
 
+/** Midnight UTC of a date; unlike Date.UTC, years 0-99 stay years 0-99 (not 1900-1999). */
+function utcDate(year: number, monthIndex: number, day: number): number {
+  const date = new Date(0);
+  date.setUTCFullYear(year, monthIndex, day);
+  return date.getTime();
+}
+
+// Instants answer as toISOString(), which is RFC 3339 only for the years 0000-9999 UTC.
+const MIN_INSTANT = utcDate(0, 0, 1);
+const MAX_INSTANT = utcDate(10_000, 0, 1) - 1;
+
 /** ISO 8601 date-time with a zone, or a date meaning midnight UTC; epoch ms, or undefined if invalid. */
 export function parseInstant(value: string): number | undefined {
   const m = DATE_TIME.exec(value) ?? DATE.exec(value);
@@ -56,12 +69,12 @@ export function parseInstant(value: string): number | undefined {
   const [year, month, day, hour = 0, minute = 0, second = 0] = m
     .slice(1, 7)
     .map((v) => Number(v ?? 0));
-  const daysInMonth = new Date(Date.UTC(year!, month!, 0)).getUTCDate();
+  const daysInMonth = new Date(utcDate(year!, month!, 0)).getUTCDate();
   if (month! < 1 || month! > 12 || day! < 1 || day! > daysInMonth) return undefined;
   if (hour > 23 || minute > 59 || second > 59) return undefined;
   const ms =
-    m.length > 4 && m[4] !== undefined ? Date.parse(value) : Date.UTC(year!, month! - 1, day!);
-  return Number.isFinite(ms) ? ms : undefined;
+    m.length > 4 && m[4] !== undefined ? Date.parse(value) : utcDate(year!, month! - 1, day!);
+  return Number.isFinite(ms) && ms >= MIN_INSTANT && ms <= MAX_INSTANT ? ms : undefined;
 }
 
 /** Accepts an ISO instant and yields epoch ms. */
@@ -72,7 +85,7 @@ export const Instant = z
     if (ms === undefined) {
       ctx.addIssue({
         code: "custom",
-        message: "must be an ISO 8601 date-time with zone, or a date",
+        message: "must be an ISO 8601 date-time with zone, or a date, in the years 0000-9999 UTC",
       });
       return z.NEVER;
     }

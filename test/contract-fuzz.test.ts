@@ -1,0 +1,314 @@
+import fc from "fast-check";
+import { afterAll, describe, expect, it } from "vitest";
+import { api, createProduct, issuePaths, KEYS, uid } from "./helpers";
+import { encode, LEAK, requestArb, wellFormed, type FuzzRequest } from "./fuzz/arbitraries";
+import { createFixtures } from "./fuzz/fixtures";
+import { loadDoc, operations, validators, type Operation } from "./fuzz/openapi";
+import { callWorker } from "./fuzz/worker";
+
+/**
+ * Contract fuzzing: every operation of the live /doc gets seeded fast-check requests — valid ones
+ * from its schemas (part of them addressing real records), and hostile ones (wrong types, missing
+ * and extra fields, extreme numbers, 10 kB strings, NUL and odd unicode, SQL and LIKE
+ * metacharacters, malformed JSON, wrong content types, odd and repeated query keys, bad path
+ * parameters, bad keys) — sent through the real Worker. Every answer must keep the contract:
+ * no 5xx; a 4xx is problem+json with a status the operation documents; a 2xx validates against
+ * the documented response schema; no driver message, SQL or stack trace in any body.
+ *
+ * Reproduce a run with the same SEED (fixture codes are deterministic too); raise RUNS locally
+ * for a longer hunt.
+ */
+const SEED = 20_250_601;
+const RUNS = 300;
+
+const doc = await loadDoc();
+const ops = operations(doc);
+const check = validators(doc);
+
+const bytes = new TextEncoder();
+
+interface Sent {
+  url: string;
+  status: number;
+  contentType: string;
+  text: string;
+}
+
+async function send(op: Operation, req: FuzzRequest): Promise<Sent> {
+  const path = op.path.replace(/\{(\w+)\}/g, (_m, name: string) => req.params[name] ?? "");
+  const pairs = req.query.map(([k, v]) => `${encode(k)}=${encode(v)}`);
+  if (req.rawQuery) pairs.push(req.rawQuery);
+  const url = `http://pricing.test${path}${pairs.length ? `?${pairs.join("&")}` : ""}`;
+  const headers = new Headers(req.headers);
+  if (req.keyValue !== undefined) headers.set("x-webhook-signature", req.keyValue);
+  let body: Uint8Array | undefined;
+  if (op.method !== "GET" && op.method !== "HEAD") {
+    const text = req.rawBody ?? (req.body === undefined ? undefined : JSON.stringify(req.body));
+    if (text !== undefined) {
+      // Bytes, not a string: a string body would add its own text/plain content type.
+      body = bytes.encode(wellFormed(text));
+      const type = req.contentType === undefined ? "application/json" : req.contentType;
+      if (type !== null) headers.set("content-type", type);
+    }
+  }
+  const res = await callWorker(new Request(url, { method: op.method, headers, body }));
+  return {
+    url,
+    status: res.status,
+    contentType: res.headers.get("content-type") ?? "",
+    text: await res.text(),
+  };
+}
+
+/** Every way the answer breaks the contract; empty when it keeps it. */
+function violations(op: Operation, req: FuzzRequest, res: Sent): string[] {
+  const found: string[] = [];
+  const { status } = res;
+  if (status >= 500) found.push(`5xx: ${status}`);
+  if (!op.documented.has(status)) found.push(`undocumented status ${status}`);
+  if (LEAK.test(res.text)) found.push(`leak: ${LEAK.exec(res.text)![0]}`);
+
+  if (req.key === "none" || req.key === "bad") {
+    if (status !== 401) found.push(`key ${req.key} answered ${status}, not 401`);
+  } else if (req.key === "read" && op.write) {
+    if (status !== 403) found.push(`read key on a write answered ${status}, not 403`);
+  } else if (status === 401 || status === 403) {
+    found.push(`${req.key} key answered ${status}`);
+  }
+
+  if (status >= 400) {
+    if (!res.contentType.startsWith("application/problem+json")) {
+      found.push(`${status} with content-type ${res.contentType}`);
+    }
+    let problem: any;
+    try {
+      problem = JSON.parse(res.text);
+    } catch {
+      found.push(`${status} body is not JSON`);
+    }
+    if (problem !== undefined) {
+      if (!check.problem(problem)) found.push(`problem schema: ${check.errorsText(check.problem)}`);
+      if (problem.status !== status) found.push(`problem status ${problem.status} != ${status}`);
+    }
+  } else if (status >= 200 && status < 300) {
+    const validate = check.response(op, status);
+    if (validate) {
+      if (!res.contentType.startsWith("application/json")) {
+        found.push(`${status} with content-type ${res.contentType}`);
+      }
+      let body: unknown;
+      try {
+        body = JSON.parse(res.text);
+        if (!validate(body)) found.push(`${status} response schema: ${check.errorsText(validate)}`);
+      } catch {
+        found.push(`${status} body is not JSON`);
+      }
+    } else if (res.text !== "") {
+      found.push(`${status} has a body the doc does not describe`);
+    }
+  }
+  return found;
+}
+
+const INSTANT_KEYS = new Set(["validFrom", "validTo", "at"]);
+const sameInstant = (a: string, b: string) => {
+  // Date.parse reads a bare date as UTC midnight, as the contract does.
+  const x = Date.parse(a);
+  return Number.isFinite(x) && x === Date.parse(b);
+};
+
+/**
+ * A successful write answers with what it was told: every scalar field of the body that the
+ * answer also carries has the sent value (names trimmed, instants as instants, code lists as
+ * sets).
+ */
+function echoViolations(req: FuzzRequest, status: number, text: string): string[] {
+  const sent = req.rawBody === undefined ? req.body : undefined;
+  if (status >= 300 || !sent || typeof sent !== "object" || Array.isArray(sent)) return [];
+  const answer = JSON.parse(text || "null");
+  if (!answer || typeof answer !== "object") return [];
+  const found: string[] = [];
+  for (const [key, value] of Object.entries(sent)) {
+    if (!(key in answer)) continue;
+    const got = answer[key];
+    let same: boolean;
+    if (typeof value === "string" && INSTANT_KEYS.has(key)) {
+      same = typeof got === "string" && sameInstant(value, got);
+    } else if (typeof value === "string") {
+      same = typeof got === "string" && value.trim() === got.trim();
+    } else if (Array.isArray(value) && value.every((v) => typeof v === "string")) {
+      const set = (xs: string[]) => JSON.stringify([...new Set(xs)].sort());
+      same = Array.isArray(got) && set(value) === set(got);
+    } else if (value === null || typeof value !== "object") {
+      same = got === value;
+    } else continue;
+    if (!same)
+      found.push(`echo: ${key} sent ${JSON.stringify(value)} answered ${JSON.stringify(got)}`);
+  }
+  return found;
+}
+
+/** Where the record a write answered with can be read back, or undefined. */
+function readBackPath(op: Operation, req: FuzzRequest, answer: any): string | undefined {
+  if (!answer || typeof answer !== "object") return undefined;
+  const gets = new Set(ops.filter((o) => o.method === "GET").map((o) => o.path));
+  if (op.method === "PATCH" && gets.has(op.path)) {
+    return op.path.replace(/\{(\w+)\}/g, (_m, name: string) =>
+      name === "code" && typeof answer.code === "string" ? answer.code : (req.params[name] ?? ""),
+    );
+  }
+  if (op.method === "POST" && !op.path.includes("{")) {
+    const base = op.path.replace(/\/individual$/, "");
+    if (typeof answer.code === "string" && gets.has(`${base}/{code}`))
+      return `${base}/${answer.code}`;
+    if (typeof answer.id === "number" && gets.has(`${base}/{id}`)) return `${base}/${answer.id}`;
+  }
+  return undefined;
+}
+
+/** A write's answer is what a read returns right after it (every field both carry). */
+async function readBackViolations(op: Operation, req: FuzzRequest, res: Sent): Promise<string[]> {
+  if (res.status !== 200 && res.status !== 201) return [];
+  const answer = JSON.parse(res.text);
+  const path = readBackPath(op, req, answer);
+  if (!path) return [];
+  stats.readBacks++;
+  const read = await callWorker(
+    new Request(`http://pricing.test${path}`, { headers: { "x-webhook-signature": KEYS.read } }),
+  );
+  if (read.status !== 200) return [`read-back GET ${path} answered ${read.status}`];
+  const stored = (await read.json()) as Record<string, unknown>;
+  return Object.keys(answer)
+    .filter((k) => k in stored && JSON.stringify(stored[k]) !== JSON.stringify(answer[k]))
+    .map(
+      (k) =>
+        `read-back: ${k} answered ${JSON.stringify(answer[k])} but stored ${JSON.stringify(stored[k])}`,
+    );
+}
+
+/** A short, reproducible description of a failing request. */
+function describeRequest(op: Operation, req: FuzzRequest, res: Sent) {
+  const cut = (s: string | undefined, n = 300) =>
+    s === undefined ? undefined : s.length > n ? `${s.slice(0, n)}…(${s.length} chars)` : s;
+  return {
+    kind: req.kind,
+    key: req.key,
+    request: `${op.method} ${cut(res.url)}`,
+    contentType: req.contentType,
+    body: cut(req.rawBody ?? (req.body === undefined ? undefined : JSON.stringify(req.body))),
+    status: res.status,
+    response: cut(res.text, 500),
+  };
+}
+
+const stats = {
+  requests: 0,
+  fixtureRequests: 0,
+  readBacks: 0,
+  byClass: {} as Record<string, number>,
+};
+const started = Date.now();
+
+describe("contract fuzzing over every operation of /doc", () => {
+  it("covers the operations of the document", () => {
+    expect(ops.length).toBeGreaterThanOrEqual(58);
+    for (const op of ops) expect(op.id, `${op.method} ${op.path}`).toMatch(/^[a-z][A-Za-z]+$/);
+  });
+
+  ops.forEach((op, index) => {
+    it(`${op.method} ${op.path} (${op.id})`, { timeout: 120_000 }, async () => {
+      const fixtures = await createFixtures(`F${index}`);
+      stats.fixtureRequests += fixtures.requests;
+      const requests = fc.sample(requestArb(doc, op, fixtures, KEYS), {
+        seed: SEED + index,
+        numRuns: RUNS,
+      });
+      const failures = new Map<string, ReturnType<typeof describeRequest>>();
+      const statuses: Record<number, number> = {};
+      for (const req of requests) {
+        const res = await send(op, req);
+        stats.requests++;
+        statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+        const cls = `${Math.floor(res.status / 100)}xx`;
+        stats.byClass[cls] = (stats.byClass[cls] ?? 0) + 1;
+        const found = violations(op, req, res);
+        if (found.length === 0 && op.write) {
+          found.push(...echoViolations(req, res.status, res.text));
+          found.push(...(await readBackViolations(op, req, res)));
+        }
+        for (const v of found) {
+          const key = `${v.slice(0, 120)} [${req.kind}]`;
+          if (!failures.has(key)) failures.set(key, describeRequest(op, req, res));
+        }
+      }
+      expect(Object.fromEntries(failures)).toEqual({});
+      // The valid share must reach the handler's success path at least once.
+      const successes = Object.entries(statuses).filter(([s]) => Number(s) < 300);
+      expect(successes.length, JSON.stringify(statuses)).toBeGreaterThan(0);
+    });
+  });
+});
+
+describe("what the fuzzer found (regressions, through the real entrypoint)", () => {
+  it("refuses the codes . and .., which no URL can address", async () => {
+    for (const path of ["product", "channel", "customer", "customer-group"]) {
+      for (const code of [".", ".."]) {
+        const res = await api("POST", `/v1/api/${path}`, { body: { code, name: "Dot" } });
+        expect(issuePaths(res), `${path} ${code}`).toEqual(["body.code"]);
+      }
+    }
+    const product = await createProduct();
+    const rename = await api("PATCH", `/v1/api/product/${product.code}`, { body: { code: ".." } });
+    expect(issuePaths(rename)).toEqual(["body.code"]);
+    // Dots inside a code are still fine.
+    expect((await createProduct({ code: uid("A.B..C") })).code).toContain("..");
+  });
+
+  it("keeps the years 0000-0099 of a bare date (no 1900s) and knows 0000 was a leap year", async () => {
+    const res = await api("POST", "/v1/api/pricelist", {
+      body: { name: "Old", currency: "EUR", validFrom: "0000-02-29", validTo: "0050-06-15" },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body).toMatchObject({
+      validFrom: "0000-02-29T00:00:00.000Z",
+      validTo: "0050-06-15T00:00:00.000Z",
+    });
+  });
+
+  it("refuses instants outside the years 0000-9999 UTC, which have no RFC 3339 form", async () => {
+    for (const [validFrom, validTo] of [
+      ["0000-01-01T00:00:00+02:00", undefined],
+      ["2025-01-01", "9999-12-31T23:59:59-02:00"],
+    ]) {
+      const res = await api("POST", "/v1/api/pricelist", {
+        body: { name: "Edge", currency: "EUR", validFrom, validTo },
+      });
+      expect(issuePaths(res)).toEqual([validTo ? "body.validTo" : "body.validFrom"]);
+    }
+    const filtered = await api(
+      "GET",
+      `/v1/api/trade-conditions?filter.validFrom=${encodeURIComponent("$gte:0000-01-01T00:00:00+01:00")}`,
+    );
+    expect(issuePaths(filtered)).toEqual(["query.filter.validFrom"]);
+    const edge = await api("POST", "/v1/api/pricelist", {
+      body: {
+        name: "Edge",
+        currency: "EUR",
+        validFrom: "0000-01-01T00:00:00Z",
+        validTo: "9999-12-31T23:59:59.999Z",
+      },
+    });
+    expect(edge.body).toMatchObject({
+      validFrom: "0000-01-01T00:00:00.000Z",
+      validTo: "9999-12-31T23:59:59.999Z",
+    });
+  });
+});
+
+afterAll(() => {
+  console.log(
+    `contract fuzz: ${ops.length} operations, ${stats.requests} fuzzed requests ` +
+      `(+${stats.fixtureRequests} fixture requests, +${stats.readBacks} read-backs), by class ${JSON.stringify(stats.byClass)}, ` +
+      `${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
+});

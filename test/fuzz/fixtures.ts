@@ -1,0 +1,131 @@
+import { call as api } from "./worker";
+
+/** A small, fresh set of real records, so part of the fuzzed requests address things that exist. */
+export interface Fixtures {
+  products: string[];
+  channels: string[];
+  groups: string[];
+  customers: string[];
+  /** GENERAL and INDIVIDUAL pricelist ids. */
+  pricelists: number[];
+  individual: number[];
+  tradeConditions: number[];
+  promotions: number[];
+  /** How many requests building the set took. */
+  requests: number;
+}
+
+export async function createFixtures(tag: string): Promise<Fixtures> {
+  let requests = 0;
+  // Deterministic codes keep a seeded run reproducible.
+  const uid = (prefix: string) => `${prefix}-${tag}-${requests}`;
+  const call = async (method: string, path: string, body?: unknown) => {
+    requests++;
+    const res = await api(method, path, { body });
+    if (res.status >= 300) {
+      throw new Error(`fixture ${method} ${path} -> ${res.status} ${JSON.stringify(res.body)}`);
+    }
+    return res.body;
+  };
+  const code = async (path: string, prefix: string, extra: Record<string, unknown> = {}) =>
+    (await call("POST", path, { code: uid(prefix), name: `${prefix} fixture`, ...extra }))
+      .code as string;
+
+  const products = [
+    await code("/v1/api/product", "FP"),
+    await code("/v1/api/product", "FP"),
+    await code("/v1/api/product", "FP"),
+  ];
+  const channels = [await code("/v1/api/channel", "FCH"), await code("/v1/api/channel", "FCH")];
+  const groups = [
+    await code("/v1/api/customer-group", "FG"),
+    await code("/v1/api/customer-group", "FG"),
+  ];
+  const customers = [
+    await code("/v1/api/customer", "FC", {
+      customerGroupCodes: [groups[0]],
+      channelCodes: [channels[0]],
+    }),
+    await code("/v1/api/customer", "FC", { channelCodes: channels }),
+    await code("/v1/api/customer", "FC"),
+  ];
+
+  const general = (status: string) =>
+    call("POST", "/v1/api/pricelist", { name: "Fixture list", currency: "EUR", status });
+  const activeList = (await general("ACTIVE")).id as number;
+  const draftList = (await general("DRAFT")).id as number;
+  const individual = [
+    (
+      await call("POST", "/v1/api/pricelist/individual", {
+        customerCode: customers[0],
+        name: "Fixture individual",
+        currency: "EUR",
+      })
+    ).id as number,
+    (
+      await call("POST", "/v1/api/pricelist/individual", {
+        customerCode: customers[1],
+        name: "Fixture individual",
+        currency: "EUR",
+      })
+    ).id as number,
+  ];
+  await call("PUT", `/v1/api/pricelist/${activeList}/prices`, {
+    // The third product stays free of prices and conditions, so it can be deleted.
+    prices: products.slice(0, 2).flatMap((productCode, i) => [
+      { productCode, amount: 1000 + i },
+      { productCode, minQuantity: 10, amount: 900 + i },
+    ]),
+  });
+  await call("PUT", `/v1/api/pricelist/${individual[0]}/prices`, {
+    prices: [{ productCode: products[0], amount: 800 }],
+  });
+  await call("PUT", `/v1/api/channel/${channels[0]}/pricelist/primary`, {
+    pricelistId: activeList,
+  });
+  await call("POST", `/v1/api/customer-group/${groups[0]}/pricelist`, { pricelistId: draftList });
+
+  const condition = (body: Record<string, unknown>) =>
+    call("POST", "/v1/api/trade-conditions", {
+      name: "Fixture condition",
+      type: "DISCOUNT",
+      discountType: "PERCENTAGE",
+      value: 500,
+      status: "ACTIVE",
+      ...body,
+    });
+  const tradeConditions = [
+    (await condition({ scope: "CUSTOMER_GROUP" })).id as number,
+    (await condition({ scope: "CUSTOMER" })).id as number,
+    (await condition({ scope: "CHANNEL", channelCodes: [channels[0]] })).id as number,
+  ];
+  await call("POST", `/v1/api/trade-conditions/${tradeConditions[0]}/customer-groups`, {
+    customerGroupCodes: [groups[0]],
+  });
+  await call("POST", `/v1/api/trade-conditions/${tradeConditions[1]}/customers`, {
+    customerCodes: [customers[0]],
+  });
+  const promotion = async (status: string) =>
+    (
+      await call("POST", "/v1/api/promotion", {
+        name: "Fixture promotion",
+        discountType: "PERCENTAGE",
+        value: 1000,
+        status,
+        productCodes: [products[0]],
+      })
+    ).id as number;
+  const promotions = [await promotion("ACTIVE"), await promotion("DRAFT")];
+
+  return {
+    products,
+    channels,
+    groups,
+    customers,
+    pricelists: [activeList, draftList, ...individual],
+    individual,
+    tradeConditions,
+    promotions,
+    requests,
+  };
+}
