@@ -15,7 +15,12 @@ type Parameter = {
 
 const list = (items: Record<string, unknown>) => ({ type: "array", items });
 
-/** The OpenAPI query parameters of a list endpoint, generated from the same config that parses them. */
+/**
+ * The OpenAPI query parameters of a list endpoint, generated from the same config that parses them.
+ * Only `sortBy` carries an `example` (the default sort): Swagger UI fills examples into "Try it
+ * out", and a pre-filled filter or select would narrow the page a reader asked for. The other
+ * parameters show their syntax in the description.
+ */
 export function listParameters(config: ListConfig): Parameter[] {
   const names = Object.keys(config.fields);
   const sortable = names.filter((f) => config.fields[f]!.sortable);
@@ -72,32 +77,30 @@ export function listParameters(config: ListConfig): Parameter[] {
       name: "select",
       in: "query",
       required: false,
-      description: `Comma-separated fields to return (id is always included): ${config.selectable.join(", ")}.`,
+      description: `Comma-separated fields to return (id is always included): ${config.selectable.join(", ")}. Example: \`select=${config.selectable.slice(0, 2).join(",")}\`.`,
       schema: { type: "string" },
-      example: config.selectable.slice(0, 2).join(","),
     });
   }
   for (const [name, field] of Object.entries(config.fields)) {
     if (!field.filter) continue;
     const ops = ["$eq", ...field.filter.filter((o) => o !== "$eq")];
     const type = Array.isArray(field.type) ? `one of ${field.type.join(", ")}` : field.type;
+    const sample = Array.isArray(field.type)
+      ? field.type[0]
+      : ops.includes("$gte")
+        ? "$gte:2025-01-01"
+        : undefined;
     params.push({
       name: `filter.${name}`,
       in: "query",
       required: false,
       description:
         `Filter on ${name} (${type}): \`[$not:][$op:]value\`, no operator meaning $eq. Allowed: ${ops.join(", ")}. ` +
-        "Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`.",
+        "Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`." +
+        (sample ? ` Example: \`filter.${name}=${sample}\`.` : ""),
       schema: list({ type: "string" }),
       style: "form",
       explode: true,
-      example: [
-        Array.isArray(field.type)
-          ? field.type[0]
-          : ops.includes("$gte")
-            ? "$gte:2025-01-01"
-            : "value",
-      ],
     });
   }
   return params;

@@ -4,6 +4,21 @@ import { IsoTimestamp } from "../../lib/schemas";
 
 const Row = z.record(z.string(), z.unknown());
 
+const auditEntryExample = {
+  id: 1812,
+  at: "2025-06-14T08:30:00.000Z",
+  requestId: "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23",
+  keyName: "back-office",
+  operation: "upsertPricelistPrices",
+  method: "PUT",
+  path: "/v1/api/pricelist/7/prices",
+  entity: "pricelistPrice",
+  entityKey: { pricelistId: 7, productId: 12, minQuantity: 1 },
+  action: "UPDATE",
+  before: { amount: 1250 },
+  after: { amount: 1190 },
+};
+
 export const AuditEntrySchema = z
   .object({
     id: z.number().int().openapi({ example: 1812, description: "Ascending in write order" }),
@@ -19,8 +34,13 @@ export const AuditEntrySchema = z
     operation: z
       .string()
       .openapi({ example: "upsertPricelistPrices", description: "The route's operationId" }),
-    method: z.string().openapi({ example: "PUT" }),
-    path: z.string().openapi({ example: "/v1/api/pricelist/7/prices" }),
+    method: z.string().openapi({ example: "PUT", description: "The writing request's method" }),
+    path: z
+      .string()
+      .openapi({
+        example: "/v1/api/pricelist/7/prices",
+        description: "The writing request's path",
+      }),
     entity: z.string().openapi({
       example: "pricelistPrice",
       description:
@@ -30,7 +50,9 @@ export const AuditEntrySchema = z
       example: { pricelistId: 7, productId: 12, minQuantity: 1 },
       description: "The row: its id and code where it has them, else its key columns",
     }),
-    action: z.enum(["INSERT", "UPDATE", "DELETE"]),
+    action: z
+      .enum(["INSERT", "UPDATE", "DELETE"])
+      .openapi({ description: "What happened to the row" }),
     before: Row.nullable().openapi({
       example: { amount: 1250 },
       description:
@@ -42,6 +64,12 @@ export const AuditEntrySchema = z
         "null for DELETE; the whole row for INSERT; for UPDATE only the fields that changed",
     }),
   })
-  .openapi("AuditEntry");
+  .openapi("AuditEntry", {
+    description: "One inserted, updated or deleted row",
+    example: auditEntryExample,
+  });
 
-export const AuditEntryListSchema = listOf(AuditEntrySchema, "AuditEntryList");
+export const AuditEntryListSchema = listOf(AuditEntrySchema, "AuditEntryList", {
+  path: "/v1/api/audit",
+  data: [auditEntryExample],
+});
