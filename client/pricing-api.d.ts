@@ -13,10 +13,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List all products (paginated, searchable by code) */
+    /**
+     * List all products (paginated, searchable by code)
+     * @description Newest first by default. `search` matches the code (add `searchBy=name` for names) case-insensitively; `select` trims the items to id and the chosen fields. Any query that cannot be honoured is a 400 naming the parameter.
+     */
     get: operations["listProducts"];
     put?: never;
-    /** Create a product */
+    /**
+     * Create a product
+     * @description The code must be unique: a taken code → 409 naming it.
+     */
     post: operations["createProduct"];
     delete?: never;
     options?: never;
@@ -31,15 +37,24 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Get a product by code */
+    /**
+     * Get a product by code
+     * @description Unknown code → 404.
+     */
     get: operations["getProduct"];
     put?: never;
     post?: never;
-    /** Delete a product that no pricelist, condition or promotion uses */
+    /**
+     * Delete a product that no pricelist, condition or promotion uses
+     * @description A product that still has prices in a pricelist, or is named by a trade condition or promotion, cannot be deleted (409); remove those first. Unknown code → 404.
+     */
     delete: operations["deleteProduct"];
     options?: never;
     head?: never;
-    /** Update a product */
+    /**
+     * Update a product
+     * @description Changes any of code and name. A new code that is already taken → 409.
+     */
     patch: operations["updateProduct"];
     trace?: never;
   };
@@ -50,10 +65,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Find all channels */
+    /**
+     * Find all channels
+     * @description Newest first by default; `search` matches name and code case-insensitively. Any query that cannot be honoured is a 400 naming the parameter.
+     */
     get: operations["listChannels"];
     put?: never;
-    /** Create a channel */
+    /**
+     * Create a channel
+     * @description Active unless `isActive` is false. The code must be unique: a taken code → 409.
+     */
     post: operations["createChannel"];
     delete?: never;
     options?: never;
@@ -68,7 +89,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Get a channel by code */
+    /**
+     * Get a channel by code
+     * @description With the id of its primary pricelist, if it has one. Unknown code → 404.
+     */
     get: operations["getChannel"];
     put?: never;
     post?: never;
@@ -217,10 +241,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List customer groups */
+    /**
+     * List customer groups
+     * @description Newest first by default; `search` matches code and name case-insensitively. Any query that cannot be honoured is a 400 naming the parameter.
+     */
     get: operations["listCustomerGroups"];
     put?: never;
-    /** Create a customer group */
+    /**
+     * Create a customer group
+     * @description The code must be unique: a taken code → 409 naming it.
+     */
     post: operations["createCustomerGroup"];
     delete?: never;
     options?: never;
@@ -235,7 +265,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Get a customer group by code */
+    /**
+     * Get a customer group by code
+     * @description Unknown code → 404.
+     */
     get: operations["getCustomerGroup"];
     put?: never;
     post?: never;
@@ -336,7 +369,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List customers */
+    /**
+     * List customers
+     * @description Each with its group and channel codes. Newest first by default; `search` matches code and name case-insensitively. Any query that cannot be honoured is a 400 naming the parameter.
+     */
     get: operations["listCustomers"];
     put?: never;
     /**
@@ -405,10 +441,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Find all pricelists */
+    /**
+     * Find all pricelists
+     * @description GENERAL and INDIVIDUAL ones, newest first by default; filter with `filter.scope` and `filter.status`. Any query that cannot be honoured is a 400 naming the parameter.
+     */
     get: operations["listPricelists"];
     put?: never;
-    /** Create a GENERAL pricelist */
+    /**
+     * Create a GENERAL pricelist
+     * @description Starts as DRAFT unless `status` is ACTIVE. A DRAFT pricelist prices nothing; it can be filled (PUT …/prices) and assigned first, then activated with PATCH. validTo must be after validFrom.
+     */
     post: operations["createPricelist"];
     delete?: never;
     options?: never;
@@ -425,7 +467,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Create an INDIVIDUAL pricelist for one customer (starts as DRAFT) */
+    /**
+     * Create an INDIVIDUAL pricelist for one customer (starts as DRAFT)
+     * @description The pricelist belongs to `customerCode` and ranks first for that customer once ACTIVE. Unknown customer → 400 naming it. validTo must be after validFrom.
+     */
     post: operations["createIndividualPricelist"];
     delete?: never;
     options?: never;
@@ -440,7 +485,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Get a pricelist */
+    /**
+     * Get a pricelist
+     * @description GENERAL or INDIVIDUAL, in any status. Unknown id → 404.
+     */
     get: operations["getPricelist"];
     put?: never;
     post?: never;
@@ -609,7 +657,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Get a trade condition by id */
+    /**
+     * Get a trade condition by id
+     * @description With its product and channel codes, scales and targets. Unknown id → 404.
+     */
     get: operations["getTradeCondition"];
     put?: never;
     post?: never;
@@ -730,7 +781,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Find all promotions */
+    /**
+     * Find all promotions
+     * @description Newest first by default; `search` matches the name, `filter.status` narrows by status. Any query that cannot be honoured is a 400 naming the parameter.
+     */
     get: operations["listPromotions"];
     put?: never;
     /**
@@ -751,7 +805,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Get a single promotion */
+    /**
+     * Get a single promotion
+     * @description With its product, channel and customer group codes. Unknown id → 404.
+     */
     get: operations["getPromotion"];
     put?: never;
     post?: never;
@@ -805,33 +862,105 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/api/audit": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the audit trail (admin keys only)
+     * @description One entry per inserted, updated or deleted row, written in the same D1 batch as the change itself (so no committed change is missing and no failed write leaves one): when, which key, which operation, which record, and its fields before and after. Links (assignments, memberships, prices) are entities of their own; rows removed by a cascade appear as DELETE entries of the same request. Writes made outside the API (seed and bulk-load scripts) are not recorded. Read keys get 403: the entries hold every value ever written.
+     */
+    get: operations["listAuditEntries"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    /**
+     * @description One page of a list
+     * @example {
+     *       "data": [
+     *         {
+     *           "id": 1,
+     *           "code": "P-A",
+     *           "name": "Hex bolt M8x40",
+     *           "createdAt": "2025-01-01T00:00:00.000Z",
+     *           "updatedAt": "2025-01-01T00:00:00.000Z"
+     *         }
+     *       ],
+     *       "meta": {
+     *         "itemsPerPage": 20,
+     *         "totalItems": 1,
+     *         "currentPage": 1,
+     *         "totalPages": 1,
+     *         "sortBy": [
+     *           [
+     *             "id",
+     *             "DESC"
+     *           ]
+     *         ]
+     *       },
+     *       "links": {
+     *         "current": "http://localhost:8787/v1/api/product?page=1&limit=20&sortBy=id:DESC"
+     *       }
+     *     }
+     */
     ProductList: {
+      /** @description The records of this page */
       data: components["schemas"]["ProductListItem"][];
       meta: components["schemas"]["ListMeta"];
       links: components["schemas"]["ListLinks"];
     };
+    /**
+     * @description A product; with `select`, only id and the chosen fields
+     * @example {
+     *       "id": 1,
+     *       "code": "P-A",
+     *       "name": "Hex bolt M8x40",
+     *       "createdAt": "2025-01-01T00:00:00.000Z",
+     *       "updatedAt": "2025-01-01T00:00:00.000Z"
+     *     }
+     */
     ProductListItem: {
-      /** @example 1 */
+      /**
+       * @description Assigned by the service
+       * @example 1
+       */
       id: number;
-      /** @example P-A */
+      /**
+       * @description The product code (unique)
+       * @example P-A
+       */
       code?: string;
-      /** @example Hex bolt M8x40 */
+      /**
+       * @description Display name
+       * @example Hex bolt M8x40
+       */
       name?: string;
       /**
        * Format: date-time
+       * @description When the product was created
        * @example 2025-01-01T00:00:00.000Z
        */
       createdAt?: string;
       /**
        * Format: date-time
+       * @description When the product last changed
        * @example 2025-01-01T00:00:00.000Z
        */
       updatedAt?: string;
     };
+    /** @description Where this page sits in the whole result */
     ListMeta: {
       /** @description The effective limit */
       itemsPerPage: number;
@@ -851,28 +980,56 @@ export interface components {
        *     ]
        */
       sortBy: [string, "ASC" | "DESC"][];
+      /** @description The search term, when one was given */
       search?: string;
+      /** @description The fields the search covered, when a search was given */
       searchBy?: string[];
+      /** @description The selected fields, when `select` was given */
       select?: string[];
+      /**
+       * @description The filters as given, per field (an array when a field was repeated)
+       * @example {
+       *       "status": "ACTIVE"
+       *     }
+       */
       filter?: {
         [key: string]: string | string[];
       };
     };
+    /** @description Absolute URLs of neighbouring pages, with the same query (page and limit explicit) */
     ListLinks: {
+      /** @description The first page; absent on it */
       first?: string;
+      /** @description The page before; absent on the first */
       previous?: string;
+      /** @description This page */
       current: string;
+      /** @description The page after; absent on the last */
       next?: string;
+      /** @description The last page; absent on it */
       last?: string;
     };
+    /** @description An error, as RFC 9457 problem details */
     Problem: {
-      /** @example urn:problem:pricing:not-found */
+      /**
+       * @description URI naming the kind of problem (RFC 9457), one per code
+       * @example urn:problem:pricing:not-found
+       */
       type: string;
-      /** @example Not Found */
+      /**
+       * @description The HTTP status text
+       * @example Not Found
+       */
       title: string;
-      /** @example 404 */
+      /**
+       * @description The HTTP status code
+       * @example 404
+       */
       status: number;
-      /** @example pricelist 42 not found */
+      /**
+       * @description What went wrong with this request, for humans
+       * @example pricelist 42 not found
+       */
       detail: string;
       /**
        * @description Stable machine-readable code
@@ -881,53 +1038,153 @@ export interface components {
       code: string;
       /** @description Every validation issue, with the field path (body.x, query.y, path.z) */
       errors?: {
+        /** @description The field: body.x, query.y or path.z */
         path: string;
+        /** @description What is wrong with it */
         message: string;
       }[];
       /** @description Echo of x-request-id */
       requestId: string;
     };
+    /**
+     * @description A product that pricelists can price
+     * @example {
+     *       "id": 1,
+     *       "code": "P-A",
+     *       "name": "Hex bolt M8x40",
+     *       "createdAt": "2025-01-01T00:00:00.000Z",
+     *       "updatedAt": "2025-01-01T00:00:00.000Z"
+     *     }
+     */
     Product: {
-      /** @example 1 */
+      /**
+       * @description Assigned by the service
+       * @example 1
+       */
       id: number;
-      /** @example P-A */
+      /**
+       * @description The product code (unique)
+       * @example P-A
+       */
       code: string;
-      /** @example Hex bolt M8x40 */
+      /**
+       * @description Display name
+       * @example Hex bolt M8x40
+       */
       name: string;
       /**
        * Format: date-time
+       * @description When the product was created
        * @example 2025-01-01T00:00:00.000Z
        */
       createdAt: string;
       /**
        * Format: date-time
+       * @description When the product last changed
        * @example 2025-01-01T00:00:00.000Z
        */
       updatedAt: string;
     };
+    /**
+     * @description A new product
+     * @example {
+     *       "code": "P-A",
+     *       "name": "Hex bolt M8x40"
+     *     }
+     */
     ProductCreate: {
-      /** @example P-A */
+      /**
+       * @description The product code; unique (409 if taken)
+       * @example P-A
+       */
       code: string;
-      /** @example Hex bolt M8x40 */
+      /**
+       * @description Display name, 1-200 characters (surrounding spaces trimmed)
+       * @example Hex bolt M8x40
+       */
       name: string;
     };
+    /**
+     * @description The fields to change; absent fields stay as they are
+     * @example {
+     *       "name": "Hex bolt M8x40, zinc plated"
+     *     }
+     */
     ProductUpdate: {
-      /** @example WEB-DE */
+      /**
+       * @description A new product code; unique (409 if taken)
+       * @example WEB-DE
+       */
       code?: string;
+      /** @description Display name, 1-200 characters (surrounding spaces trimmed) */
       name?: string;
     };
+    /**
+     * @description One page of a list
+     * @example {
+     *       "data": [
+     *         {
+     *           "id": 1,
+     *           "code": "WEB-DE",
+     *           "name": "Web shop Germany",
+     *           "isActive": true,
+     *           "primaryPricelistId": 100,
+     *           "createdAt": "2025-01-01T00:00:00.000Z",
+     *           "updatedAt": "2025-01-01T00:00:00.000Z"
+     *         }
+     *       ],
+     *       "meta": {
+     *         "itemsPerPage": 20,
+     *         "totalItems": 1,
+     *         "currentPage": 1,
+     *         "totalPages": 1,
+     *         "sortBy": [
+     *           [
+     *             "id",
+     *             "DESC"
+     *           ]
+     *         ]
+     *       },
+     *       "links": {
+     *         "current": "http://localhost:8787/v1/api/channel?page=1&limit=20&sortBy=id:DESC"
+     *       }
+     *     }
+     */
     ChannelList: {
+      /** @description The records of this page */
       data: components["schemas"]["Channel"][];
       meta: components["schemas"]["ListMeta"];
       links: components["schemas"]["ListLinks"];
     };
+    /**
+     * @description A sales channel (web shop, marketplace, ERP): where prices are asked for
+     * @example {
+     *       "id": 1,
+     *       "code": "WEB-DE",
+     *       "name": "Web shop Germany",
+     *       "isActive": true,
+     *       "primaryPricelistId": 100,
+     *       "createdAt": "2025-01-01T00:00:00.000Z",
+     *       "updatedAt": "2025-01-01T00:00:00.000Z"
+     *     }
+     */
     Channel: {
-      /** @example 1 */
+      /**
+       * @description Assigned by the service
+       * @example 1
+       */
       id: number;
-      /** @example WEB-DE */
+      /**
+       * @description The channel code (unique)
+       * @example WEB-DE
+       */
       code: string;
-      /** @example Web shop Germany */
+      /**
+       * @description Display name
+       * @example Web shop Germany
+       */
       name: string;
+      /** @description Inactive channels cannot be priced (409) */
       isActive: boolean;
       /**
        * @description The pricelist marked primary, or null
@@ -936,29 +1193,71 @@ export interface components {
       primaryPricelistId: number | null;
       /**
        * Format: date-time
+       * @description When the channel was created
        * @example 2025-01-01T00:00:00.000Z
        */
       createdAt: string;
       /**
        * Format: date-time
+       * @description When the channel last changed
        * @example 2025-01-01T00:00:00.000Z
        */
       updatedAt: string;
     };
+    /**
+     * @description A new channel
+     * @example {
+     *       "code": "WEB-DE",
+     *       "name": "Web shop Germany",
+     *       "isActive": true
+     *     }
+     */
     ChannelCreate: {
-      /** @example WEB-DE */
+      /**
+       * @description The channel code; unique (409 if taken)
+       * @example WEB-DE
+       */
       code: string;
-      /** @example Web shop Germany */
+      /**
+       * @description Display name, 1-200 characters (surrounding spaces trimmed)
+       * @example Web shop Germany
+       */
       name: string;
       /** @description Default true */
       isActive?: boolean;
     };
+    /**
+     * @description The fields to change; absent fields stay as they are
+     * @example {
+     *       "isActive": false
+     *     }
+     */
     ChannelUpdate: {
-      /** @example WEB-DE */
+      /**
+       * @description A new channel code; unique (409 if taken)
+       * @example WEB-DE
+       */
       code?: string;
+      /** @description Display name, 1-200 characters (surrounding spaces trimmed) */
       name?: string;
+      /** @description false stops price lookups in the channel */
       isActive?: boolean;
     };
+    /**
+     * @description The outcome of a bulk assign
+     * @example {
+     *       "assigned": [
+     *         "WHOLESALE"
+     *       ],
+     *       "skipped": [
+     *         "NORTH",
+     *         "NOPE"
+     *       ],
+     *       "notFound": [
+     *         "NOPE"
+     *       ]
+     *     }
+     */
     AssignResult: {
       /** @description Newly assigned codes */
       assigned: string[];
@@ -967,8 +1266,18 @@ export interface components {
       /** @description The unknown codes among the skipped ones */
       notFound: string[];
     };
+    /**
+     * @description Customer groups named by code
+     * @example {
+     *       "customerGroupCodes": [
+     *         "WHOLESALE",
+     *         "NORTH"
+     *       ]
+     *     }
+     */
     CustomerGroupCodes: {
       /**
+       * @description Customer group codes, 1-1000; duplicates count once
        * @example [
        *       "WHOLESALE",
        *       "NORTH"
@@ -976,14 +1285,36 @@ export interface components {
        */
       customerGroupCodes: string[];
     };
+    /**
+     * @description The outcome of a bulk unassign
+     * @example {
+     *       "unassigned": [
+     *         "WHOLESALE",
+     *         "NORTH"
+     *       ],
+     *       "notFound": [
+     *         "NOPE"
+     *       ]
+     *     }
+     */
     UnassignResult: {
       /** @description Codes that exist (also when they were not assigned) */
       unassigned: string[];
       /** @description Codes that do not exist */
       notFound: string[];
     };
+    /**
+     * @description Customers named by code
+     * @example {
+     *       "customerCodes": [
+     *         "C-1001",
+     *         "C-1002"
+     *       ]
+     *     }
+     */
     CustomerCodes: {
       /**
+       * @description Customer codes, 1-1000; duplicates count once
        * @example [
        *       "C-1001",
        *       "C-1002"
@@ -991,24 +1322,96 @@ export interface components {
        */
       customerCodes: string[];
     };
+    /**
+     * @description A pricelist assigned to a channel
+     * @example {
+     *       "channelCode": "WEB-DE",
+     *       "pricelistId": 100
+     *     }
+     */
     ChannelPricelist: {
-      /** @example WEB-DE */
+      /**
+       * @description The channel
+       * @example WEB-DE
+       */
       channelCode: string;
-      /** @example 100 */
+      /**
+       * @description The assigned pricelist
+       * @example 100
+       */
       pricelistId: number;
     };
+    /**
+     * @description A pricelist named by id
+     * @example {
+     *       "pricelistId": 100
+     *     }
+     */
     PricelistRef: {
-      /** @example 100 */
+      /**
+       * @description The pricelist id
+       * @example 100
+       */
       pricelistId: number;
     };
+    /**
+     * @description A channel with `primaryPricelist`, the pricelist now marked primary
+     * @example {
+     *       "id": 1,
+     *       "code": "WEB-DE",
+     *       "name": "Web shop Germany",
+     *       "isActive": true,
+     *       "primaryPricelistId": 100,
+     *       "createdAt": "2025-01-01T00:00:00.000Z",
+     *       "updatedAt": "2025-01-01T00:00:00.000Z",
+     *       "primaryPricelist": {
+     *         "id": 100,
+     *         "name": "Web DE list",
+     *         "scope": "GENERAL",
+     *         "status": "ACTIVE",
+     *         "currency": "EUR",
+     *         "priority": 0,
+     *         "validFrom": "2025-01-01T00:00:00.000Z",
+     *         "validTo": null,
+     *         "taxInclusive": false,
+     *         "allowsTradeDiscounts": true,
+     *         "customerCode": null,
+     *         "createdAt": "2025-01-01T00:00:00.000Z",
+     *         "updatedAt": "2025-01-01T00:00:00.000Z"
+     *       }
+     *     }
+     */
     ChannelWithPrimaryPricelist: components["schemas"]["Channel"] & {
       primaryPricelist: components["schemas"]["Pricelist"];
     };
-    /** @description The pricelist now marked primary */
+    /**
+     * @description Unit prices per product and quantity tier, in one currency
+     * @example {
+     *       "id": 100,
+     *       "name": "Web DE list",
+     *       "scope": "GENERAL",
+     *       "status": "ACTIVE",
+     *       "currency": "EUR",
+     *       "priority": 0,
+     *       "validFrom": "2025-01-01T00:00:00.000Z",
+     *       "validTo": null,
+     *       "taxInclusive": false,
+     *       "allowsTradeDiscounts": true,
+     *       "customerCode": null,
+     *       "createdAt": "2025-01-01T00:00:00.000Z",
+     *       "updatedAt": "2025-01-01T00:00:00.000Z"
+     *     }
+     */
     Pricelist: {
-      /** @example 100 */
+      /**
+       * @description Assigned by the service
+       * @example 100
+       */
       id: number;
-      /** @example Web DE list */
+      /**
+       * @description Display name
+       * @example Web DE list
+       */
       name: string;
       /**
        * @description GENERAL: assignable to channels, groups and customers. INDIVIDUAL: owned by one customer.
@@ -1016,12 +1419,16 @@ export interface components {
        */
       scope: "GENERAL" | "INDIVIDUAL";
       status: components["schemas"]["Status"];
-      /** @example EUR */
+      /**
+       * @description The currency of every amount in the pricelist
+       * @example EUR
+       */
       currency: string;
       /** @description Higher wins inside a pricing level */
       priority: number;
       /**
        * Format: date-time
+       * @description Inclusive start; null = always
        * @example 2025-01-01T00:00:00.000Z
        */
       validFrom: string | null;
@@ -1031,7 +1438,9 @@ export interface components {
        * @example 2025-01-01T00:00:00.000Z
        */
       validTo: string | null;
+      /** @description Whether the amounts include tax */
       taxInclusive: boolean;
+      /** @description Whether trade conditions may change its prices */
       allowsTradeDiscounts: boolean;
       /**
        * @description Owner of an INDIVIDUAL pricelist, else null
@@ -1040,46 +1449,121 @@ export interface components {
       customerCode: string | null;
       /**
        * Format: date-time
+       * @description When the pricelist was created
        * @example 2025-01-01T00:00:00.000Z
        */
       createdAt: string;
       /**
        * Format: date-time
+       * @description When the pricelist last changed
        * @example 2025-01-01T00:00:00.000Z
        */
       updatedAt: string;
     };
-    /** @enum {string} */
+    /**
+     * @description Lifecycle status. Allowed changes: DRAFT→ACTIVE, ACTIVE→INACTIVE, INACTIVE→ACTIVE, any→ARCHIVED (final).
+     * @enum {string}
+     */
     Status: "DRAFT" | "ACTIVE" | "INACTIVE" | "ARCHIVED";
+    /**
+     * @description One page of a list
+     * @example {
+     *       "data": [
+     *         {
+     *           "id": 1,
+     *           "code": "RESELLER",
+     *           "name": "Resellers",
+     *           "description": "Registered resellers",
+     *           "createdAt": "2025-01-01T00:00:00.000Z",
+     *           "updatedAt": "2025-01-01T00:00:00.000Z"
+     *         }
+     *       ],
+     *       "meta": {
+     *         "itemsPerPage": 20,
+     *         "totalItems": 1,
+     *         "currentPage": 1,
+     *         "totalPages": 1,
+     *         "sortBy": [
+     *           [
+     *             "id",
+     *             "DESC"
+     *           ]
+     *         ]
+     *       },
+     *       "links": {
+     *         "current": "http://localhost:8787/v1/api/customer-group?page=1&limit=20&sortBy=id:DESC"
+     *       }
+     *     }
+     */
     CustomerGroupList: {
+      /** @description The records of this page */
       data: components["schemas"]["CustomerGroup"][];
       meta: components["schemas"]["ListMeta"];
       links: components["schemas"]["ListLinks"];
     };
+    /**
+     * @description A group of customers that pricelists, trade conditions and promotions can target
+     * @example {
+     *       "id": 1,
+     *       "code": "RESELLER",
+     *       "name": "Resellers",
+     *       "description": "Registered resellers",
+     *       "createdAt": "2025-01-01T00:00:00.000Z",
+     *       "updatedAt": "2025-01-01T00:00:00.000Z"
+     *     }
+     */
     CustomerGroup: {
-      /** @example 1 */
+      /**
+       * @description Assigned by the service
+       * @example 1
+       */
       id: number;
-      /** @example RESELLER */
+      /**
+       * @description The customer group code (unique)
+       * @example RESELLER
+       */
       code: string;
-      /** @example Resellers */
+      /**
+       * @description Display name
+       * @example Resellers
+       */
       name: string;
-      /** @example Registered resellers */
+      /**
+       * @description Free text, or null
+       * @example Registered resellers
+       */
       description: string | null;
       /**
        * Format: date-time
+       * @description When the group was created
        * @example 2025-01-01T00:00:00.000Z
        */
       createdAt: string;
       /**
        * Format: date-time
+       * @description When the group last changed
        * @example 2025-01-01T00:00:00.000Z
        */
       updatedAt: string;
     };
+    /**
+     * @description A new customer group
+     * @example {
+     *       "code": "RESELLER",
+     *       "name": "Resellers",
+     *       "description": "Registered resellers"
+     *     }
+     */
     CustomerGroupCreate: {
-      /** @example RESELLER */
+      /**
+       * @description The customer group code; unique (409 if taken)
+       * @example RESELLER
+       */
       code: string;
-      /** @example Resellers */
+      /**
+       * @description Display name, 1-200 characters (surrounding spaces trimmed)
+       * @example Resellers
+       */
       name: string;
       /**
        * @description Free text; null clears it
@@ -1087,9 +1571,19 @@ export interface components {
        */
       description?: string | null;
     };
+    /**
+     * @description The fields to change; absent fields stay as they are
+     * @example {
+     *       "name": "Resellers and distributors"
+     *     }
+     */
     CustomerGroupUpdate: {
-      /** @example WEB-DE */
+      /**
+       * @description A new customer group code; unique (409 if taken)
+       * @example WEB-DE
+       */
       code?: string;
+      /** @description Display name, 1-200 characters (surrounding spaces trimmed) */
       name?: string;
       /**
        * @description Free text; null clears it
@@ -1097,33 +1591,107 @@ export interface components {
        */
       description?: string | null;
     };
+    /**
+     * @description A pricelist assigned to a customer group
+     * @example {
+     *       "customerGroupCode": "RESELLER",
+     *       "pricelistId": 100
+     *     }
+     */
     CustomerGroupPricelist: {
-      /** @example RESELLER */
+      /**
+       * @description The customer group
+       * @example RESELLER
+       */
       customerGroupCode: string;
-      /** @example 100 */
+      /**
+       * @description The pricelist
+       * @example 100
+       */
       pricelistId: number;
     };
+    /**
+     * @description One page of a list
+     * @example {
+     *       "data": [
+     *         {
+     *           "id": 1,
+     *           "code": "C-1001",
+     *           "name": "Muster GmbH",
+     *           "customerGroupCodes": [
+     *             "RESELLER"
+     *           ],
+     *           "channelCodes": [
+     *             "WEB-DE"
+     *           ],
+     *           "createdAt": "2025-01-01T00:00:00.000Z",
+     *           "updatedAt": "2025-01-01T00:00:00.000Z"
+     *         }
+     *       ],
+     *       "meta": {
+     *         "itemsPerPage": 20,
+     *         "totalItems": 1,
+     *         "currentPage": 1,
+     *         "totalPages": 1,
+     *         "sortBy": [
+     *           [
+     *             "id",
+     *             "DESC"
+     *           ]
+     *         ]
+     *       },
+     *       "links": {
+     *         "current": "http://localhost:8787/v1/api/customer?page=1&limit=20&sortBy=id:DESC"
+     *       }
+     *     }
+     */
     CustomerList: {
+      /** @description The records of this page */
       data: components["schemas"]["Customer"][];
       meta: components["schemas"]["ListMeta"];
       links: components["schemas"]["ListLinks"];
     };
+    /**
+     * @description A business customer, with its group and channel memberships
+     * @example {
+     *       "id": 1,
+     *       "code": "C-1001",
+     *       "name": "Muster GmbH",
+     *       "customerGroupCodes": [
+     *         "RESELLER"
+     *       ],
+     *       "channelCodes": [
+     *         "WEB-DE"
+     *       ],
+     *       "createdAt": "2025-01-01T00:00:00.000Z",
+     *       "updatedAt": "2025-01-01T00:00:00.000Z"
+     *     }
+     */
     Customer: {
-      /** @example 1 */
+      /**
+       * @description Assigned by the service
+       * @example 1
+       */
       id: number;
-      /** @example C-1001 */
+      /**
+       * @description The customer code (unique)
+       * @example C-1001
+       */
       code: string;
-      /** @example Muster GmbH */
+      /**
+       * @description Display name
+       * @example Muster GmbH
+       */
       name: string;
       /**
-       * @description Sorted
+       * @description The groups the customer belongs to, sorted
        * @example [
        *       "RESELLER"
        *     ]
        */
       customerGroupCodes: string[];
       /**
-       * @description Sorted
+       * @description The channels the customer may buy in, sorted
        * @example [
        *       "WEB-DE"
        *     ]
@@ -1131,41 +1699,126 @@ export interface components {
       channelCodes: string[];
       /**
        * Format: date-time
+       * @description When the customer was created
        * @example 2025-01-01T00:00:00.000Z
        */
       createdAt: string;
       /**
        * Format: date-time
+       * @description When the customer last changed
        * @example 2025-01-01T00:00:00.000Z
        */
       updatedAt: string;
     };
+    /**
+     * @description A new customer
+     * @example {
+     *       "code": "C-1001",
+     *       "name": "Muster GmbH",
+     *       "customerGroupCodes": [
+     *         "RESELLER"
+     *       ],
+     *       "channelCodes": [
+     *         "WEB-DE"
+     *       ]
+     *     }
+     */
     CustomerCreate: {
-      /** @example C-1001 */
+      /**
+       * @description The customer code; unique (409 if taken)
+       * @example C-1001
+       */
       code: string;
-      /** @example Muster GmbH */
+      /**
+       * @description Display name, 1-200 characters (surrounding spaces trimmed)
+       * @example Muster GmbH
+       */
       name: string;
       /**
+       * @description The groups to put the customer in (0-1000 codes); unknown codes → 400
        * @example [
        *       "RESELLER"
        *     ]
        */
       customerGroupCodes?: string[];
       /**
+       * @description The channels to put the customer in (0-1000 codes); unknown codes → 400
        * @example [
        *       "WEB-DE"
        *     ]
        */
       channelCodes?: string[];
     };
+    /**
+     * @description A customer with its own pricelists and the primary one
+     * @example {
+     *       "id": 1,
+     *       "code": "C-1001",
+     *       "name": "Muster GmbH",
+     *       "customerGroupCodes": [
+     *         "RESELLER"
+     *       ],
+     *       "channelCodes": [
+     *         "WEB-DE"
+     *       ],
+     *       "createdAt": "2025-01-01T00:00:00.000Z",
+     *       "updatedAt": "2025-01-01T00:00:00.000Z",
+     *       "pricelists": [
+     *         {
+     *           "id": 100,
+     *           "name": "Web DE list",
+     *           "scope": "GENERAL",
+     *           "status": "ACTIVE",
+     *           "currency": "EUR",
+     *           "priority": 0,
+     *           "validFrom": "2025-01-01T00:00:00.000Z",
+     *           "validTo": null,
+     *           "taxInclusive": false,
+     *           "allowsTradeDiscounts": true,
+     *           "customerCode": null,
+     *           "createdAt": "2025-01-01T00:00:00.000Z",
+     *           "updatedAt": "2025-01-01T00:00:00.000Z"
+     *         }
+     *       ],
+     *       "primaryPricelist": {
+     *         "id": 100,
+     *         "name": "Web DE list",
+     *         "scope": "GENERAL",
+     *         "status": "ACTIVE",
+     *         "currency": "EUR",
+     *         "priority": 0,
+     *         "validFrom": "2025-01-01T00:00:00.000Z",
+     *         "validTo": null,
+     *         "taxInclusive": false,
+     *         "allowsTradeDiscounts": true,
+     *         "customerCode": null,
+     *         "createdAt": "2025-01-01T00:00:00.000Z",
+     *         "updatedAt": "2025-01-01T00:00:00.000Z"
+     *       }
+     *     }
+     */
     CustomerDetail: components["schemas"]["Customer"] & {
       /** @description The customer's own pricelists (INDIVIDUAL ones it owns and GENERAL ones assigned to it), INDIVIDUAL first, then priority descending, then id */
       pricelists: components["schemas"]["Pricelist"][];
-      primaryPricelist: components["schemas"]["Pricelist"] & (Record<string, never> | null);
+      /** @description The first of `pricelists` that is ACTIVE and valid now, or null */
+      primaryPricelist: components["schemas"]["Pricelist"] | null;
     };
+    /**
+     * @description The fields to change; absent fields stay as they are
+     * @example {
+     *       "customerGroupCodes": [
+     *         "RESELLER",
+     *         "NORTH"
+     *       ]
+     *     }
+     */
     CustomerUpdate: {
-      /** @example WEB-DE */
+      /**
+       * @description A new customer code; unique (409 if taken)
+       * @example WEB-DE
+       */
       code?: string;
+      /** @description Display name, 1-200 characters (surrounding spaces trimmed) */
       name?: string;
       /**
        * @description Replaces the groups
@@ -1182,70 +1835,168 @@ export interface components {
        */
       channelCodes?: string[];
     };
+    /**
+     * @description A pricelist assigned to a customer
+     * @example {
+     *       "customerCode": "C-1001",
+     *       "pricelistId": 100
+     *     }
+     */
     CustomerPricelist: {
-      /** @example C-1001 */
+      /**
+       * @description The customer
+       * @example C-1001
+       */
       customerCode: string;
-      /** @example 100 */
+      /**
+       * @description The pricelist
+       * @example 100
+       */
       pricelistId: number;
     };
+    /**
+     * @description One page of a list
+     * @example {
+     *       "data": [
+     *         {
+     *           "id": 100,
+     *           "name": "Web DE list",
+     *           "scope": "GENERAL",
+     *           "status": "ACTIVE",
+     *           "currency": "EUR",
+     *           "priority": 0,
+     *           "validFrom": "2025-01-01T00:00:00.000Z",
+     *           "validTo": null,
+     *           "taxInclusive": false,
+     *           "allowsTradeDiscounts": true,
+     *           "customerCode": null,
+     *           "createdAt": "2025-01-01T00:00:00.000Z",
+     *           "updatedAt": "2025-01-01T00:00:00.000Z"
+     *         }
+     *       ],
+     *       "meta": {
+     *         "itemsPerPage": 20,
+     *         "totalItems": 1,
+     *         "currentPage": 1,
+     *         "totalPages": 1,
+     *         "sortBy": [
+     *           [
+     *             "id",
+     *             "DESC"
+     *           ]
+     *         ]
+     *       },
+     *       "links": {
+     *         "current": "http://localhost:8787/v1/api/pricelist?page=1&limit=20&sortBy=id:DESC"
+     *       }
+     *     }
+     */
     PricelistList: {
+      /** @description The records of this page */
       data: components["schemas"]["Pricelist"][];
       meta: components["schemas"]["ListMeta"];
       links: components["schemas"]["ListLinks"];
     };
+    /**
+     * @description A new GENERAL pricelist
+     * @example {
+     *       "name": "Web DE list",
+     *       "currency": "EUR",
+     *       "status": "DRAFT",
+     *       "priority": 0,
+     *       "validFrom": "2025-01-01T00:00:00Z",
+     *       "taxInclusive": false
+     *     }
+     */
     PricelistCreate: {
-      /** @example Web DE list */
+      /**
+       * @description Display name, 1-200 characters (surrounding spaces trimmed)
+       * @example Web DE list
+       */
       name: string;
-      /** @example EUR */
+      /**
+       * @description The currency of every amount in the pricelist
+       * @example EUR
+       */
       currency: string;
-      /** @description Default 0 */
+      /** @description Higher wins inside a pricing level; default 0 */
       priority?: number;
       /**
        * Format: date-time
+       * @description Inclusive start; null or absent = always
        * @example 2025-01-01T00:00:00.000Z
        */
-      validFrom?: string;
+      validFrom?: string | null;
       /**
        * Format: date-time
+       * @description Exclusive end; null or absent = open-ended
        * @example 2025-01-01T00:00:00.000Z
        */
-      validTo?: string;
-      /** @description Default false */
+      validTo?: string | null;
+      /** @description Whether the amounts include tax; default false */
       taxInclusive?: boolean;
       /**
-       * @description Default DRAFT
+       * @description DRAFT (default) or ACTIVE
        * @enum {string}
        */
       status?: "DRAFT" | "ACTIVE";
-      /** @description Default true */
+      /** @description Whether trade conditions may change its prices; default true */
       allowsTradeDiscounts?: boolean;
     };
+    /**
+     * @description A new INDIVIDUAL pricelist for one customer; it starts as DRAFT
+     * @example {
+     *       "customerCode": "C-1001",
+     *       "name": "Muster GmbH contract prices",
+     *       "currency": "EUR"
+     *     }
+     */
     IndividualPricelistCreate: {
-      /** @example C-1001 */
+      /**
+       * @description The customer who owns it
+       * @example C-1001
+       */
       customerCode: string;
-      /** @example Web DE list */
+      /**
+       * @description Display name, 1-200 characters (surrounding spaces trimmed)
+       * @example Web DE list
+       */
       name: string;
-      /** @example EUR */
+      /**
+       * @description The currency of every amount in the pricelist
+       * @example EUR
+       */
       currency: string;
-      /** @description Default 0 */
+      /** @description Higher wins inside a pricing level; default 0 */
       priority?: number;
       /**
        * Format: date-time
+       * @description Inclusive start; null or absent = always
        * @example 2025-01-01T00:00:00.000Z
        */
-      validFrom?: string;
+      validFrom?: string | null;
       /**
        * Format: date-time
+       * @description Exclusive end; null or absent = open-ended
        * @example 2025-01-01T00:00:00.000Z
        */
-      validTo?: string;
-      /** @description Default false */
+      validTo?: string | null;
+      /** @description Whether the amounts include tax; default false */
       taxInclusive?: boolean;
-      /** @description Default false */
+      /** @description Whether trade conditions may change its prices; default false */
       allowsTradeDiscounts?: boolean;
     };
+    /**
+     * @description The fields to change; absent fields stay as they are
+     * @example {
+     *       "status": "ACTIVE"
+     *     }
+     */
     PricelistUpdate: {
-      /** @example Web DE list */
+      /**
+       * @description Display name, 1-200 characters (surrounding spaces trimmed)
+       * @example Web DE list
+       */
       name?: string;
       /**
        * @description Changeable only while DRAFT
@@ -1253,22 +2004,37 @@ export interface components {
        */
       currency?: string;
       status?: components["schemas"]["Status"];
+      /** @description Higher wins among candidates of the same kind */
       priority?: number;
       /**
        * Format: date-time
+       * @description Inclusive start; null = always
        * @example 2025-01-01T00:00:00.000Z
        */
-      validFrom?: string;
+      validFrom?: string | null;
       /**
        * Format: date-time
+       * @description Exclusive end; null = open-ended
        * @example 2025-01-01T00:00:00.000Z
        */
-      validTo?: string;
+      validTo?: string | null;
+      /** @description Whether the amounts include tax */
       taxInclusive?: boolean;
+      /** @description Whether trade conditions may change its prices */
       allowsTradeDiscounts?: boolean;
     };
+    /**
+     * @description Customer groups named by code
+     * @example {
+     *       "customerGroupCodes": [
+     *         "RESELLER",
+     *         "WHOLESALE"
+     *       ]
+     *     }
+     */
     PricelistCustomerGroupCodes: {
       /**
+       * @description Customer group codes, 1-1000; duplicates count once
        * @example [
        *       "RESELLER",
        *       "WHOLESALE"
@@ -1276,13 +2042,66 @@ export interface components {
        */
       customerGroupCodes: string[];
     };
+    /**
+     * @description One page of a list
+     * @example {
+     *       "data": [
+     *         {
+     *           "productCode": "P-A",
+     *           "minQuantity": 1,
+     *           "amount": 1250
+     *         },
+     *         {
+     *           "productCode": "P-A",
+     *           "minQuantity": 10,
+     *           "amount": 1100
+     *         },
+     *         {
+     *           "productCode": "P-B",
+     *           "minQuantity": 1,
+     *           "amount": 899
+     *         }
+     *       ],
+     *       "meta": {
+     *         "itemsPerPage": 20,
+     *         "totalItems": 3,
+     *         "currentPage": 1,
+     *         "totalPages": 1,
+     *         "sortBy": [
+     *           [
+     *             "productCode",
+     *             "ASC"
+     *           ],
+     *           [
+     *             "minQuantity",
+     *             "ASC"
+     *           ]
+     *         ]
+     *       },
+     *       "links": {
+     *         "current": "http://localhost:8787/v1/api/pricelist/100/prices?page=1&limit=20&sortBy=productCode:ASC&sortBy=minQuantity:ASC"
+     *       }
+     *     }
+     */
     PriceList: {
+      /** @description The records of this page */
       data: components["schemas"]["Price"][];
       meta: components["schemas"]["ListMeta"];
       links: components["schemas"]["ListLinks"];
     };
+    /**
+     * @description One quantity tier of a product's price
+     * @example {
+     *       "productCode": "P-A",
+     *       "minQuantity": 1,
+     *       "amount": 1250
+     *     }
+     */
     Price: {
-      /** @example P-A */
+      /**
+       * @description The product
+       * @example P-A
+       */
       productCode: string;
       /**
        * @description The tier applies to lines of at least this quantity
@@ -1295,6 +2114,12 @@ export interface components {
        */
       amount: number;
     };
+    /**
+     * @description How many rows were written
+     * @example {
+     *       "upserted": 3
+     *     }
+     */
     PricesUpsertResult: {
       /**
        * @description Rows written
@@ -1303,6 +2128,7 @@ export interface components {
       upserted: number;
     };
     /**
+     * @description Prices to create or overwrite
      * @example {
      *       "prices": [
      *         {
@@ -1323,10 +2149,22 @@ export interface components {
      *     }
      */
     PricesUpsert: {
+      /** @description 1-1000 rows, each (productCode, minQuantity) at most once */
       prices: components["schemas"]["PriceInput"][];
     };
+    /**
+     * @description One quantity tier of a product's price
+     * @example {
+     *       "productCode": "P-A",
+     *       "minQuantity": 10,
+     *       "amount": 1100
+     *     }
+     */
     PriceInput: {
-      /** @example P-A */
+      /**
+       * @description The product
+       * @example P-A
+       */
       productCode: string;
       /**
        * @description Quantity tier, integer >= 1; default 1
@@ -1340,14 +2178,35 @@ export interface components {
        */
       amount: number;
     };
+    /**
+     * @description What was deleted
+     * @example {
+     *       "deleted": [
+     *         "P-A"
+     *       ],
+     *       "notFound": [
+     *         "P-X"
+     *       ]
+     *     }
+     */
     PricesDeleteResult: {
       /** @description Codes of existing products; all their tiers in this pricelist are gone */
       deleted: string[];
       /** @description Codes that name no product */
       notFound: string[];
     };
+    /**
+     * @description Products named by code
+     * @example {
+     *       "productCodes": [
+     *         "P-A",
+     *         "P-B"
+     *       ]
+     *     }
+     */
     PricelistProductCodes: {
       /**
+       * @description Product codes, 1-1000; duplicates count once
        * @example [
        *       "P-A",
        *       "P-B"
@@ -1355,15 +2214,107 @@ export interface components {
        */
       productCodes: string[];
     };
+    /**
+     * @description One page of a list
+     * @example {
+     *       "data": [
+     *         {
+     *           "id": 7,
+     *           "name": "Wholesale 5 %",
+     *           "scope": "CUSTOMER_GROUP",
+     *           "status": "ACTIVE",
+     *           "type": "DISCOUNT",
+     *           "discountType": "PERCENTAGE",
+     *           "value": 500,
+     *           "currency": null,
+     *           "validFrom": "2025-01-01T00:00:00.000Z",
+     *           "validTo": null,
+     *           "priority": 0,
+     *           "stackable": false,
+     *           "productCodes": [],
+     *           "channelCodes": [
+     *             "WEB-DE"
+     *           ],
+     *           "scales": [
+     *             {
+     *               "minQuantity": 100,
+     *               "value": 700
+     *             }
+     *           ],
+     *           "customerGroupCodes": [
+     *             "WHOLESALE"
+     *           ],
+     *           "customerCodes": [],
+     *           "createdAt": "2025-01-01T00:00:00.000Z",
+     *           "updatedAt": "2025-01-01T00:00:00.000Z"
+     *         }
+     *       ],
+     *       "meta": {
+     *         "itemsPerPage": 20,
+     *         "totalItems": 1,
+     *         "currentPage": 1,
+     *         "totalPages": 1,
+     *         "sortBy": [
+     *           [
+     *             "id",
+     *             "DESC"
+     *           ]
+     *         ]
+     *       },
+     *       "links": {
+     *         "current": "http://localhost:8787/v1/api/trade-conditions?page=1&limit=20&sortBy=id:DESC"
+     *       }
+     *     }
+     */
     TradeConditionList: {
+      /** @description The records of this page */
       data: components["schemas"]["TradeCondition"][];
       meta: components["schemas"]["ListMeta"];
       links: components["schemas"]["ListLinks"];
     };
+    /**
+     * @description A discount, surcharge or net price for a scope of customers
+     * @example {
+     *       "id": 7,
+     *       "name": "Wholesale 5 %",
+     *       "scope": "CUSTOMER_GROUP",
+     *       "status": "ACTIVE",
+     *       "type": "DISCOUNT",
+     *       "discountType": "PERCENTAGE",
+     *       "value": 500,
+     *       "currency": null,
+     *       "validFrom": "2025-01-01T00:00:00.000Z",
+     *       "validTo": null,
+     *       "priority": 0,
+     *       "stackable": false,
+     *       "productCodes": [],
+     *       "channelCodes": [
+     *         "WEB-DE"
+     *       ],
+     *       "scales": [
+     *         {
+     *           "minQuantity": 100,
+     *           "value": 700
+     *         }
+     *       ],
+     *       "customerGroupCodes": [
+     *         "WHOLESALE"
+     *       ],
+     *       "customerCodes": [],
+     *       "createdAt": "2025-01-01T00:00:00.000Z",
+     *       "updatedAt": "2025-01-01T00:00:00.000Z"
+     *     }
+     */
     TradeCondition: {
-      /** @example 7 */
+      /**
+       * @description Assigned by the service
+       * @example 7
+       */
       id: number;
-      /** @example Wholesale 5 % */
+      /**
+       * @description Display name
+       * @example Wholesale 5 %
+       */
       name: string;
       scope: components["schemas"]["TradeConditionScope"];
       status: components["schemas"]["Status"];
@@ -1374,20 +2325,29 @@ export interface components {
        * @example 500
        */
       value: number;
-      /** @example null */
+      /**
+       * @description Currency of an ABSOLUTE value; null for PERCENTAGE
+       * @example null
+       */
       currency: string | null;
       /**
        * Format: date-time
+       * @description Inclusive start; null = always
        * @example 2025-01-01T00:00:00.000Z
        */
       validFrom: string | null;
       /**
        * Format: date-time
+       * @description Exclusive end; null = open-ended
        * @example 2025-01-01T00:00:00.000Z
        */
       validTo: string | null;
-      /** @example 0 */
+      /**
+       * @description Higher wins among conditions of the same type and rung
+       * @example 0
+       */
       priority: number;
+      /** @description Whether it applies on top of the winning condition of its type */
       stackable: boolean;
       /** @description Empty = all products */
       productCodes: string[];
@@ -1401,11 +2361,13 @@ export interface components {
       customerCodes: string[];
       /**
        * Format: date-time
+       * @description When the condition was created
        * @example 2025-01-01T00:00:00.000Z
        */
       createdAt: string;
       /**
        * Format: date-time
+       * @description When the condition last changed
        * @example 2025-01-01T00:00:00.000Z
        */
       updatedAt: string;
@@ -1425,8 +2387,18 @@ export interface components {
      * @enum {string}
      */
     DiscountType: "PERCENTAGE" | "ABSOLUTE";
+    /**
+     * @description A quantity scale: from minQuantity on, value replaces the base value
+     * @example {
+     *       "minQuantity": 10,
+     *       "value": 700
+     *     }
+     */
     TradeConditionScale: {
-      /** @example 10 */
+      /**
+       * @description The scale applies from this quantity on
+       * @example 10
+       */
       minQuantity: number;
       /**
        * @description Basis points (1-10000) for PERCENTAGE, minor units (>= 0) for ABSOLUTE
@@ -1434,8 +2406,32 @@ export interface components {
        */
       value: number;
     };
+    /**
+     * @description A new trade condition. CUSTOMER_GROUP- and CUSTOMER-scope conditions get their targets through POST …/customer-groups and …/customers
+     * @example {
+     *       "name": "Wholesale 5 %",
+     *       "scope": "CUSTOMER_GROUP",
+     *       "type": "DISCOUNT",
+     *       "discountType": "PERCENTAGE",
+     *       "value": 500,
+     *       "status": "ACTIVE",
+     *       "validFrom": "2025-01-01T00:00:00Z",
+     *       "channelCodes": [
+     *         "WEB-DE"
+     *       ],
+     *       "scales": [
+     *         {
+     *           "minQuantity": 100,
+     *           "value": 700
+     *         }
+     *       ]
+     *     }
+     */
     TradeConditionCreate: {
-      /** @example Wholesale 5 % */
+      /**
+       * @description Display name, 1-200 characters (surrounding spaces trimmed)
+       * @example Wholesale 5 %
+       */
       name: string;
       scope: components["schemas"]["TradeConditionScope"];
       type: components["schemas"]["TradeConditionType"];
@@ -1445,9 +2441,13 @@ export interface components {
        * @example 500
        */
       value: number;
-      /** @example EUR */
+      /**
+       * @description Required for ABSOLUTE values; absent or null for PERCENTAGE
+       * @example EUR
+       */
       currency?: string | null;
       /**
+       * @description DRAFT (default) or ACTIVE
        * @default DRAFT
        * @example DRAFT
        * @enum {string}
@@ -1455,19 +2455,28 @@ export interface components {
       status?: "DRAFT" | "ACTIVE";
       /**
        * Format: date-time
+       * @description Inclusive start; null or absent = always
        * @example 2025-01-01T00:00:00.000Z
        */
-      validFrom?: string;
+      validFrom?: string | null;
       /**
        * Format: date-time
+       * @description Exclusive end; null or absent = open-ended
        * @example 2025-01-01T00:00:00.000Z
        */
-      validTo?: string;
-      /** @default 0 */
+      validTo?: string | null;
+      /**
+       * @description Higher wins among conditions of the same type and rung; default 0
+       * @default 0
+       */
       priority?: number;
-      /** @default false */
+      /**
+       * @description Whether it applies on top of the winning condition of its type; default false
+       * @default false
+       */
       stackable?: boolean;
       /**
+       * @description The products it applies to; empty (default) = all
        * @default []
        * @example [
        *       "P-A"
@@ -1475,6 +2484,7 @@ export interface components {
        */
       productCodes?: string[];
       /**
+       * @description The channels it applies in; empty (default) = all. A CHANNEL-scope condition needs at least one
        * @default []
        * @example [
        *       "WEB-DE"
@@ -1487,8 +2497,20 @@ export interface components {
        */
       scales?: components["schemas"]["TradeConditionScale"][];
     };
-    /** @description Any subset of the create fields. The merged record is validated with the create rules; ARCHIVED records cannot be edited. */
+    /**
+     * @description Any subset of the create fields. The merged record is validated with the create rules; ARCHIVED records cannot be edited.
+     * @example {
+     *       "value": 600,
+     *       "scales": [
+     *         {
+     *           "minQuantity": 100,
+     *           "value": 800
+     *         }
+     *       ]
+     *     }
+     */
     TradeConditionUpdate: {
+      /** @description Display name, 1-200 characters (surrounding spaces trimmed) */
       name?: string;
       scope?: components["schemas"]["TradeConditionScope"];
       type?: components["schemas"]["TradeConditionType"];
@@ -1498,20 +2520,27 @@ export interface components {
        * @example 500
        */
       value?: number;
-      /** @example EUR */
+      /**
+       * @description Required for ABSOLUTE values; null for PERCENTAGE
+       * @example EUR
+       */
       currency?: string | null;
       status?: components["schemas"]["Status"];
       /**
        * Format: date-time
+       * @description Inclusive start; null = always
        * @example 2025-01-01T00:00:00.000Z
        */
-      validFrom?: string;
+      validFrom?: string | null;
       /**
        * Format: date-time
+       * @description Exclusive end; null = open-ended
        * @example 2025-01-01T00:00:00.000Z
        */
-      validTo?: string;
+      validTo?: string | null;
+      /** @description Higher wins among candidates of the same kind */
       priority?: number;
+      /** @description Whether it applies on top of the winning condition of its type */
       stackable?: boolean;
       /**
        * @description Replaces the list
@@ -1530,8 +2559,18 @@ export interface components {
       /** @description Replaces the scales */
       scales?: components["schemas"]["TradeConditionScale"][];
     };
+    /**
+     * @description Target customer groups named by code
+     * @example {
+     *       "customerGroupCodes": [
+     *         "WHOLESALE",
+     *         "NORTH"
+     *       ]
+     *     }
+     */
     TradeConditionCustomerGroupCodes: {
       /**
+       * @description Customer group codes, 1-1000; duplicates count once
        * @example [
        *       "WHOLESALE",
        *       "NORTH"
@@ -1539,8 +2578,18 @@ export interface components {
        */
       customerGroupCodes: string[];
     };
+    /**
+     * @description Target customers named by code
+     * @example {
+     *       "customerCodes": [
+     *         "C-1001",
+     *         "C-1002"
+     *       ]
+     *     }
+     */
     TradeConditionCustomerCodes: {
       /**
+       * @description Customer codes, 1-1000; duplicates count once
        * @example [
        *       "C-1001",
        *       "C-1002"
@@ -1548,22 +2597,128 @@ export interface components {
        */
       customerCodes: string[];
     };
+    /**
+     * @description One page of a list
+     * @example {
+     *       "data": [
+     *         {
+     *           "id": 41,
+     *           "customerCode": "C-1001",
+     *           "via": {
+     *             "kind": "CUSTOMER_GROUP",
+     *             "code": "WHOLESALE"
+     *           },
+     *           "tradeCondition": {
+     *             "id": 7,
+     *             "name": "Wholesale 5 %",
+     *             "scope": "CUSTOMER_GROUP",
+     *             "status": "ACTIVE",
+     *             "type": "DISCOUNT",
+     *             "discountType": "PERCENTAGE",
+     *             "value": 500,
+     *             "currency": null,
+     *             "validFrom": "2025-01-01T00:00:00.000Z",
+     *             "validTo": null,
+     *             "priority": 0,
+     *             "stackable": false,
+     *             "productCodes": [],
+     *             "channelCodes": [
+     *               "WEB-DE"
+     *             ],
+     *             "scales": [
+     *               {
+     *                 "minQuantity": 100,
+     *                 "value": 700
+     *               }
+     *             ],
+     *             "customerGroupCodes": [
+     *               "WHOLESALE"
+     *             ],
+     *             "customerCodes": [],
+     *             "createdAt": "2025-01-01T00:00:00.000Z",
+     *             "updatedAt": "2025-01-01T00:00:00.000Z"
+     *           }
+     *         }
+     *       ],
+     *       "meta": {
+     *         "itemsPerPage": 20,
+     *         "totalItems": 1,
+     *         "currentPage": 1,
+     *         "totalPages": 1,
+     *         "sortBy": [
+     *           [
+     *             "id",
+     *             "DESC"
+     *           ]
+     *         ]
+     *       },
+     *       "links": {
+     *         "current": "http://localhost:8787/v1/api/customer/C-1001/trade-conditions?page=1&limit=20&sortBy=id:DESC"
+     *       }
+     *     }
+     */
     CustomerTradeConditionList: {
+      /** @description The records of this page */
       data: components["schemas"]["CustomerTradeCondition"][];
       meta: components["schemas"]["ListMeta"];
       links: components["schemas"]["ListLinks"];
     };
+    /**
+     * @description A trade condition that reaches a customer (`tradeCondition`), and how (`via`)
+     * @example {
+     *       "id": 41,
+     *       "customerCode": "C-1001",
+     *       "via": {
+     *         "kind": "CUSTOMER_GROUP",
+     *         "code": "WHOLESALE"
+     *       },
+     *       "tradeCondition": {
+     *         "id": 7,
+     *         "name": "Wholesale 5 %",
+     *         "scope": "CUSTOMER_GROUP",
+     *         "status": "ACTIVE",
+     *         "type": "DISCOUNT",
+     *         "discountType": "PERCENTAGE",
+     *         "value": 500,
+     *         "currency": null,
+     *         "validFrom": "2025-01-01T00:00:00.000Z",
+     *         "validTo": null,
+     *         "priority": 0,
+     *         "stackable": false,
+     *         "productCodes": [],
+     *         "channelCodes": [
+     *           "WEB-DE"
+     *         ],
+     *         "scales": [
+     *           {
+     *             "minQuantity": 100,
+     *             "value": 700
+     *           }
+     *         ],
+     *         "customerGroupCodes": [
+     *           "WHOLESALE"
+     *         ],
+     *         "customerCodes": [],
+     *         "createdAt": "2025-01-01T00:00:00.000Z",
+     *         "updatedAt": "2025-01-01T00:00:00.000Z"
+     *       }
+     *     }
+     */
     CustomerTradeCondition: {
       /**
        * @description Identifies the link within the customer's list: 4 × the link row's rowid + 0 (CUSTOMER), 1 (CUSTOMER_GROUP), 2 (CHANNEL); 4 × the condition id + 3 (GLOBAL)
        * @example 41
        */
       id: number;
-      /** @example C-1001 */
+      /**
+       * @description The customer
+       * @example C-1001
+       */
       customerCode: string;
       via: components["schemas"]["CustomerTradeConditionVia"];
       tradeCondition: components["schemas"]["TradeCondition"];
     };
+    /** @description The link through which the condition reaches the customer */
     CustomerTradeConditionVia: {
       /**
        * @description CUSTOMER: direct target; CUSTOMER_GROUP: through one of the customer's groups; CHANNEL: through a channel the customer is assigned to; GLOBAL: every customer
@@ -1576,15 +2731,89 @@ export interface components {
        */
       code: string | null;
     };
+    /**
+     * @description One page of a list
+     * @example {
+     *       "data": [
+     *         {
+     *           "id": 7,
+     *           "name": "Summer sale",
+     *           "status": "ACTIVE",
+     *           "discountType": "PERCENTAGE",
+     *           "value": 1500,
+     *           "currency": null,
+     *           "validFrom": "2025-06-01T00:00:00.000Z",
+     *           "validTo": "2025-07-01T00:00:00.000Z",
+     *           "priority": 0,
+     *           "stacking": "BEST_OF",
+     *           "productCodes": [
+     *             "P-C"
+     *           ],
+     *           "channelCodes": [
+     *             "WEB-DE"
+     *           ],
+     *           "customerGroupCodes": [],
+     *           "createdAt": "2025-05-20T00:00:00.000Z",
+     *           "updatedAt": "2025-05-20T00:00:00.000Z"
+     *         }
+     *       ],
+     *       "meta": {
+     *         "itemsPerPage": 20,
+     *         "totalItems": 1,
+     *         "currentPage": 1,
+     *         "totalPages": 1,
+     *         "sortBy": [
+     *           [
+     *             "id",
+     *             "DESC"
+     *           ]
+     *         ]
+     *       },
+     *       "links": {
+     *         "current": "http://localhost:8787/v1/api/promotion?page=1&limit=20&sortBy=id:DESC"
+     *       }
+     *     }
+     */
     PromotionList: {
+      /** @description The records of this page */
       data: components["schemas"]["Promotion"][];
       meta: components["schemas"]["ListMeta"];
       links: components["schemas"]["ListLinks"];
     };
+    /**
+     * @description A time-limited price reduction for products, channels and customer groups
+     * @example {
+     *       "id": 7,
+     *       "name": "Summer sale",
+     *       "status": "ACTIVE",
+     *       "discountType": "PERCENTAGE",
+     *       "value": 1500,
+     *       "currency": null,
+     *       "validFrom": "2025-06-01T00:00:00.000Z",
+     *       "validTo": "2025-07-01T00:00:00.000Z",
+     *       "priority": 0,
+     *       "stacking": "BEST_OF",
+     *       "productCodes": [
+     *         "P-C"
+     *       ],
+     *       "channelCodes": [
+     *         "WEB-DE"
+     *       ],
+     *       "customerGroupCodes": [],
+     *       "createdAt": "2025-05-20T00:00:00.000Z",
+     *       "updatedAt": "2025-05-20T00:00:00.000Z"
+     *     }
+     */
     Promotion: {
-      /** @example 7 */
+      /**
+       * @description Assigned by the service
+       * @example 7
+       */
       id: number;
-      /** @example Summer sale */
+      /**
+       * @description Display name
+       * @example Summer sale
+       */
       name: string;
       status: components["schemas"]["Status"];
       discountType: components["schemas"]["DiscountType"];
@@ -1593,19 +2822,27 @@ export interface components {
        * @example 500
        */
       value: number;
-      /** @example null */
+      /**
+       * @description Currency of an ABSOLUTE value; null for PERCENTAGE
+       * @example null
+       */
       currency: string | null;
       /**
        * Format: date-time
+       * @description Inclusive start; null = always
        * @example 2025-01-01T00:00:00.000Z
        */
       validFrom: string | null;
       /**
        * Format: date-time
+       * @description Exclusive end; null = open-ended
        * @example 2025-01-01T00:00:00.000Z
        */
       validTo: string | null;
-      /** @example 0 */
+      /**
+       * @description Higher wins among promotions with the same saving
+       * @example 0
+       */
       priority: number;
       stacking: components["schemas"]["PromotionStacking"];
       /** @description Empty = all products */
@@ -1616,11 +2853,13 @@ export interface components {
       customerGroupCodes: string[];
       /**
        * Format: date-time
+       * @description When the promotion was created
        * @example 2025-01-01T00:00:00.000Z
        */
       createdAt: string;
       /**
        * Format: date-time
+       * @description When the promotion last changed
        * @example 2025-01-01T00:00:00.000Z
        */
       updatedAt: string;
@@ -1630,8 +2869,28 @@ export interface components {
      * @enum {string}
      */
     PromotionStacking: "BEST_OF" | "ON_TOP";
+    /**
+     * @description A new promotion; stacking defaults to BEST_OF
+     * @example {
+     *       "name": "Summer sale",
+     *       "discountType": "PERCENTAGE",
+     *       "value": 1500,
+     *       "status": "ACTIVE",
+     *       "validFrom": "2025-06-01T00:00:00Z",
+     *       "validTo": "2025-07-01T00:00:00Z",
+     *       "productCodes": [
+     *         "P-C"
+     *       ],
+     *       "channelCodes": [
+     *         "WEB-DE"
+     *       ]
+     *     }
+     */
     PromotionCreate: {
-      /** @example Summer sale */
+      /**
+       * @description Display name, 1-200 characters (surrounding spaces trimmed)
+       * @example Summer sale
+       */
       name: string;
       discountType: components["schemas"]["DiscountType"];
       /**
@@ -1639,9 +2898,13 @@ export interface components {
        * @example 500
        */
       value: number;
-      /** @example EUR */
+      /**
+       * @description Required for ABSOLUTE values; absent or null for PERCENTAGE
+       * @example EUR
+       */
       currency?: string | null;
       /**
+       * @description DRAFT (default) or ACTIVE
        * @default DRAFT
        * @example DRAFT
        * @enum {string}
@@ -1649,18 +2912,24 @@ export interface components {
       status?: "DRAFT" | "ACTIVE";
       /**
        * Format: date-time
+       * @description Inclusive start; null or absent = always
        * @example 2025-01-01T00:00:00.000Z
        */
-      validFrom?: string;
+      validFrom?: string | null;
       /**
        * Format: date-time
+       * @description Exclusive end; null or absent = open-ended
        * @example 2025-01-01T00:00:00.000Z
        */
-      validTo?: string;
-      /** @default 0 */
+      validTo?: string | null;
+      /**
+       * @description Higher wins among promotions with the same saving; default 0
+       * @default 0
+       */
       priority?: number;
       stacking?: components["schemas"]["PromotionStacking"];
       /**
+       * @description The products it applies to; empty (default) = all
        * @default []
        * @example [
        *       "P-A"
@@ -1668,6 +2937,7 @@ export interface components {
        */
       productCodes?: string[];
       /**
+       * @description The channels it applies in; empty (default) = all
        * @default []
        * @example [
        *       "WEB-DE"
@@ -1675,6 +2945,7 @@ export interface components {
        */
       channelCodes?: string[];
       /**
+       * @description The customer groups it is for; empty (default) = everyone
        * @default []
        * @example [
        *       "WHOLESALE"
@@ -1682,8 +2953,14 @@ export interface components {
        */
       customerGroupCodes?: string[];
     };
-    /** @description Any subset of the create fields. The merged record is validated with the create rules; ARCHIVED promotions cannot be edited. */
+    /**
+     * @description Any subset of the create fields. The merged record is validated with the create rules; ARCHIVED promotions cannot be edited.
+     * @example {
+     *       "validTo": "2025-07-15T00:00:00Z"
+     *     }
+     */
     PromotionUpdate: {
+      /** @description Display name, 1-200 characters (surrounding spaces trimmed) */
       name?: string;
       discountType?: components["schemas"]["DiscountType"];
       /**
@@ -1691,19 +2968,25 @@ export interface components {
        * @example 500
        */
       value?: number;
-      /** @example EUR */
+      /**
+       * @description Required for ABSOLUTE values; null for PERCENTAGE
+       * @example EUR
+       */
       currency?: string | null;
       status?: components["schemas"]["Status"];
       /**
        * Format: date-time
+       * @description Inclusive start; null = always
        * @example 2025-01-01T00:00:00.000Z
        */
-      validFrom?: string;
+      validFrom?: string | null;
       /**
        * Format: date-time
+       * @description Exclusive end; null = open-ended
        * @example 2025-01-01T00:00:00.000Z
        */
-      validTo?: string;
+      validTo?: string | null;
+      /** @description Higher wins among candidates of the same kind */
       priority?: number;
       stacking?: components["schemas"]["PromotionStacking"];
       /**
@@ -1729,6 +3012,7 @@ export interface components {
       customerGroupCodes?: string[];
     };
     /**
+     * @description What the customer pays, line by line, and why
      * @example {
      *       "channelCode": "WEB-DE",
      *       "customerCode": "C-1001",
@@ -1846,11 +3130,15 @@ export interface components {
      *     }
      */
     PriceAnswer: {
+      /** @description The channel, as asked */
       channelCode: string;
+      /** @description The customer, as asked; null for anonymous prices */
       customerCode: string | null;
+      /** @description The currency of every amount */
       currency: string;
       /**
        * Format: date-time
+       * @description The instant priced at
        * @example 2025-01-01T00:00:00.000Z
        */
       at: string;
@@ -1862,10 +3150,14 @@ export interface components {
        * @example 2025-01-01T00:00:00.000Z
        */
       validUntil: string | null;
+      /** @description One per requested line, in order */
       lines: components["schemas"]["LinePrice"][];
     };
+    /** @description The price of one line */
     LinePrice: {
+      /** @description The product, as asked */
       productCode: string;
+      /** @description The quantity, as asked */
       quantity: number;
       /**
        * @description OK; NO_PRICE (no pricelist has a price); UNKNOWN_PRODUCT; OUT_OF_RANGE (an amount would exceed 2^53-1)
@@ -1880,30 +3172,49 @@ export interface components {
       regularUnitAmount: number | null;
       /** @description The public price: the channel's pricelists only */
       listUnitAmount: number | null;
+      /** @description The currency of every amount of the line */
       currency: string;
+      /** @description Whether the base pricelist's amounts include tax; null unpriced */
       taxInclusive: boolean | null;
+      /** @description Where the base price comes from; null when unpriced */
       source: {
-        /** @enum {string} */
+        /**
+         * @description The level of the base price
+         * @enum {string}
+         */
         level: "INDIVIDUAL" | "CUSTOMER" | "CUSTOMER_GROUP" | "CHANNEL_PRIMARY" | "CHANNEL";
+        /** @description The pricelist of the base price */
         pricelistId: number;
+        /** @description The tier used */
         tierMinQuantity: number;
+        /** @description The tier's unit amount */
         baseUnitAmount: number;
       } | null;
+      /** @description Trade conditions and promotion applied, in order */
       adjustments: components["schemas"]["PriceAdjustment"][];
       /** @description The base pricelist's tiers for this product */
       tiers: {
+        /** @description From this quantity on */
         minQuantity: number;
+        /** @description The unit amount */
         amount: number;
       }[];
       /** @description Only with explain: every candidate and why it lost */
       explain: {
+        /** @description Most specific level first, then priority desc, id asc */
         pricelists: components["schemas"]["PricelistExplain"][];
+        /** @description By type in applied order, then rung, priority desc, id asc */
         tradeConditions: components["schemas"]["TradeConditionExplain"][];
+        /** @description Priority desc, id asc */
         promotions: components["schemas"]["PromotionExplain"][];
       } | null;
     };
+    /** @description One step from source.baseUnitAmount to finalUnitAmount, in applied order: base + Σ amount = final */
     PriceAdjustment: {
-      /** @enum {string} */
+      /**
+       * @description The step that made the change
+       * @enum {string}
+       */
       kind: "NET_PRICE" | "DISCOUNT" | "SURCHARGE" | "PROMOTION";
       /** @description Trade condition or promotion id */
       id: number;
@@ -1911,17 +3222,26 @@ export interface components {
       scope: string | null;
       /** @description 1-8 (pricing rules); null for a promotion */
       rung: number | null;
-      /** @description Basis points used, for percentages */
+      /** @description Basis points used (after scales), for percentages; else null */
       valueBp: number | null;
       /** @description Signed change of the unit amount: negative saves, positive charges */
       amount: number;
     };
+    /** @description A pricelist candidate of a line */
     PricelistExplain: {
-      /** @enum {string} */
+      /**
+       * @description Where the pricelist reaches the request
+       * @enum {string}
+       */
       level: "INDIVIDUAL" | "CUSTOMER" | "CUSTOMER_GROUP" | "CHANNEL_PRIMARY" | "CHANNEL";
+      /** @description The pricelist */
       pricelistId: number;
+      /** @description Its name */
       name: string;
-      /** @enum {string} */
+      /**
+       * @description USED (the base price), LOWER_RANK, LOWER_LEVEL, or the first check it failed: NOT_ACTIVE, OTHER_CURRENCY, NO_PRICE_FOR_PRODUCT, OUT_OF_WINDOW, NO_TIER_FOR_QUANTITY
+       * @enum {string}
+       */
       outcome:
         | "USED"
         | "NOT_ACTIVE"
@@ -1931,21 +3251,38 @@ export interface components {
         | "NO_TIER_FOR_QUANTITY"
         | "LOWER_RANK"
         | "LOWER_LEVEL";
-      /** @enum {string|null} */
+      /**
+       * @description For LOWER_RANK: the first ranking key in which it lost to the winner (PRIORITY, VALID_TO, AMOUNT, ID); else null
+       * @enum {string|null}
+       */
       decidedBy: "PRIORITY" | "VALID_TO" | "AMOUNT" | "ID" | null;
+      /** @description The tier it has for the line, when it has one */
       tierMinQuantity: number | null;
+      /** @description That tier's unit amount */
       amount: number | null;
+      /** @description This entry gave listUnitAmount */
       usedForListPrice: boolean;
     };
+    /** @description A trade condition candidate of a line */
     TradeConditionExplain: {
+      /** @description The trade condition */
       id: number;
+      /** @description Its name */
       name: string;
+      /** @description NET_PRICE, DISCOUNT or SURCHARGE */
       type: string;
+      /** @description GLOBAL, CHANNEL, CUSTOMER_GROUP or CUSTOMER */
       scope: string;
+      /** @description 1-8; lower is more specific */
       rung: number;
+      /** @description Whether it stacks on the winner */
       stackable: boolean;
+      /** @description Its priority */
       priority: number;
-      /** @enum {string} */
+      /**
+       * @description APPLIED, LOWER_RUNG, LOWER_RANK, SWITCHED_OFF_BY_NET_PRICE, NOT_DISCOUNTABLE, SUPERSEDED_BY_PROMOTION, or the first check it failed
+       * @enum {string}
+       */
       outcome:
         | "APPLIED"
         | "NOT_ACTIVE"
@@ -1961,18 +3298,32 @@ export interface components {
         | "SWITCHED_OFF_BY_NET_PRICE"
         | "NOT_DISCOUNTABLE"
         | "SUPERSEDED_BY_PROMOTION";
-      /** @enum {string|null} */
+      /**
+       * @description For LOWER_RANK: the first ranking key in which it lost to the winner (PRIORITY, VALID_TO, AMOUNT, ID); else null
+       * @enum {string|null}
+       */
       decidedBy: "PRIORITY" | "VALID_TO" | "AMOUNT" | "ID" | null;
+      /** @description PERCENTAGE or ABSOLUTE */
       discountType: string;
+      /** @description The value used at this quantity (scale or value); null when not evaluated */
       value: number | null;
+      /** @description Its signed effect on the unit amount; null when not evaluated */
       amount: number | null;
     };
+    /** @description A promotion candidate of a line */
     PromotionExplain: {
+      /** @description The promotion */
       id: number;
+      /** @description Its name */
       name: string;
+      /** @description BEST_OF or ON_TOP */
       stacking: string;
+      /** @description Its priority */
       priority: number;
-      /** @enum {string} */
+      /**
+       * @description APPLIED, LOWER_RANK, SUPERSEDED_BY_REGULAR_PRICE, NO_SAVING, or the first check it failed
+       * @enum {string}
+       */
       outcome:
         | "APPLIED"
         | "NOT_ACTIVE"
@@ -1985,14 +3336,22 @@ export interface components {
         | "LOWER_RANK"
         | "SUPERSEDED_BY_REGULAR_PRICE"
         | "NO_SAVING";
-      /** @enum {string|null} */
+      /**
+       * @description For LOWER_RANK: the first ranking key in which it lost to the winner (PRIORITY, VALID_TO, AMOUNT, ID); else null
+       * @enum {string|null}
+       */
       decidedBy: "PRIORITY" | "VALID_TO" | "AMOUNT" | "ID" | null;
+      /** @description PERCENTAGE or ABSOLUTE */
       discountType: string;
+      /** @description Basis points or minor units */
       value: number;
+      /** @description Its adjustment of the unit amount; null when not evaluated */
       amount: number | null;
+      /** @description regularUnitAmount minus the amount it would give; what ranks promotions */
       saving: number | null;
     };
     /**
+     * @description A cart to price: the worked example of the pricing rules
      * @example {
      *       "channelCode": "WEB-DE",
      *       "customerCode": "C-1001",
@@ -2014,7 +3373,10 @@ export interface components {
      *     }
      */
     PriceResolveRequest: {
-      /** @example WEB-DE */
+      /**
+       * @description The channel to price in
+       * @example WEB-DE
+       */
       channelCode: string;
       /**
        * @description Omit for anonymous (public) prices
@@ -2032,10 +3394,14 @@ export interface components {
        * @example 2025-06-15T10:00:00Z
        */
       at?: string;
-      /** @description List every candidate per line and why it lost */
+      /** @description List every candidate per line and why it lost; default false */
       explain?: boolean;
+      /** @description The cart lines, 1-500 */
       lines: {
-        /** @example P-B */
+        /**
+         * @description The product
+         * @example P-B
+         */
         productCode: string;
         /**
          * @description Units, 1-1000000
@@ -2043,6 +3409,158 @@ export interface components {
          */
         quantity: number;
       }[];
+    };
+    /**
+     * @description One page of a list
+     * @example {
+     *       "data": [
+     *         {
+     *           "id": 1812,
+     *           "at": "2025-06-14T08:30:00.000Z",
+     *           "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23",
+     *           "keyName": "back-office",
+     *           "operation": "upsertPricelistPrices",
+     *           "method": "PUT",
+     *           "path": "/v1/api/pricelist/7/prices",
+     *           "entity": "pricelistPrice",
+     *           "entityKey": {
+     *             "pricelistId": 7,
+     *             "productId": 12,
+     *             "minQuantity": 1
+     *           },
+     *           "action": "UPDATE",
+     *           "before": {
+     *             "amount": 1250
+     *           },
+     *           "after": {
+     *             "amount": 1190
+     *           }
+     *         }
+     *       ],
+     *       "meta": {
+     *         "itemsPerPage": 20,
+     *         "totalItems": 1,
+     *         "currentPage": 1,
+     *         "totalPages": 1,
+     *         "sortBy": [
+     *           [
+     *             "id",
+     *             "DESC"
+     *           ]
+     *         ]
+     *       },
+     *       "links": {
+     *         "current": "http://localhost:8787/v1/api/audit?page=1&limit=20&sortBy=id:DESC"
+     *       }
+     *     }
+     */
+    AuditEntryList: {
+      /** @description The records of this page */
+      data: components["schemas"]["AuditEntry"][];
+      meta: components["schemas"]["ListMeta"];
+      links: components["schemas"]["ListLinks"];
+    };
+    /**
+     * @description One inserted, updated or deleted row
+     * @example {
+     *       "id": 1812,
+     *       "at": "2025-06-14T08:30:00.000Z",
+     *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23",
+     *       "keyName": "back-office",
+     *       "operation": "upsertPricelistPrices",
+     *       "method": "PUT",
+     *       "path": "/v1/api/pricelist/7/prices",
+     *       "entity": "pricelistPrice",
+     *       "entityKey": {
+     *         "pricelistId": 7,
+     *         "productId": 12,
+     *         "minQuantity": 1
+     *       },
+     *       "action": "UPDATE",
+     *       "before": {
+     *         "amount": 1250
+     *       },
+     *       "after": {
+     *         "amount": 1190
+     *       }
+     *     }
+     */
+    AuditEntry: {
+      /**
+       * @description Ascending in write order
+       * @example 1812
+       */
+      id: number;
+      /**
+       * Format: date-time
+       * @description When the write committed (the database's clock)
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      at: string;
+      /**
+       * @description The writing request's x-request-id, shared by all its entries
+       * @example 3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23
+       */
+      requestId: string;
+      /**
+       * @description Name of the API key that wrote (from API_KEYS; never the key)
+       * @example back-office
+       */
+      keyName: string;
+      /**
+       * @description The route's operationId
+       * @example upsertPricelistPrices
+       */
+      operation: string;
+      /**
+       * @description The writing request's method
+       * @example PUT
+       */
+      method: string;
+      /**
+       * @description The writing request's path
+       * @example /v1/api/pricelist/7/prices
+       */
+      path: string;
+      /**
+       * @description What changed: the singular name of the record or link (product, pricelist, pricelistPrice, customerGroupMember, ...)
+       * @example pricelistPrice
+       */
+      entity: string;
+      /**
+       * @description The row: its id and code where it has them, else its key columns
+       * @example {
+       *       "pricelistId": 7,
+       *       "productId": 12,
+       *       "minQuantity": 1
+       *     }
+       */
+      entityKey: {
+        [key: string]: number | string;
+      };
+      /**
+       * @description What happened to the row
+       * @enum {string}
+       */
+      action: "INSERT" | "UPDATE" | "DELETE";
+      /**
+       * @description null for INSERT; the whole row for DELETE; for UPDATE only the fields that changed
+       * @example {
+       *       "amount": 1250
+       *     }
+       */
+      before: {
+        [key: string]: unknown;
+      } | null;
+      /**
+       * @description null for DELETE; the whole row for INSERT; for UPDATE only the fields that changed
+       * @example {
+       *       "amount": 1190
+       *     }
+       */
+      after: {
+        [key: string]: unknown;
+      } | null;
     };
   };
   responses: never;
@@ -2071,10 +3589,7 @@ export interface operations {
         search?: string;
         /** @description The fields the search covers (repeated or comma-joined); default: code. */
         searchBy?: ("code" | "name")[];
-        /**
-         * @description Comma-separated fields to return (id is always included): id, code, name, createdAt, updatedAt.
-         * @example id,code
-         */
+        /** @description Comma-separated fields to return (id is always included): id, code, name, createdAt, updatedAt. Example: `select=id,code`. */
         select?: string;
       };
       header?: never;
@@ -2098,6 +3613,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2107,6 +3638,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2140,6 +3681,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2149,6 +3706,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2158,6 +3725,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2167,6 +3744,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2176,6 +3763,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2185,6 +3782,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2195,6 +3802,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The record's code */
         code: string;
       };
       cookie?: never;
@@ -2216,6 +3824,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2225,6 +3849,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2234,6 +3868,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2244,6 +3888,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The record's code */
         code: string;
       };
       cookie?: never;
@@ -2263,6 +3908,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2272,6 +3933,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2281,6 +3952,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2290,6 +3971,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2299,6 +3990,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2309,6 +4010,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The record's code */
         code: string;
       };
       cookie?: never;
@@ -2334,6 +4036,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2343,6 +4061,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2352,6 +4080,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2361,6 +4099,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2370,6 +4118,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2379,6 +4137,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2388,6 +4156,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2444,6 +4222,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2453,6 +4247,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2486,6 +4290,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2495,6 +4315,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2504,6 +4334,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2513,6 +4353,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2522,6 +4372,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2531,6 +4391,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2541,6 +4411,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The record's code */
         code: string;
       };
       cookie?: never;
@@ -2562,6 +4433,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2571,6 +4458,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2580,6 +4477,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2590,6 +4497,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The record's code */
         code: string;
       };
       cookie?: never;
@@ -2609,6 +4517,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2618,6 +4542,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2627,6 +4561,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2636,6 +4580,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2645,6 +4599,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2655,6 +4619,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The record's code */
         code: string;
       };
       cookie?: never;
@@ -2680,6 +4645,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2689,6 +4670,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2698,6 +4689,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2707,6 +4708,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2716,6 +4727,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2725,6 +4746,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2734,6 +4765,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2744,6 +4785,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The record's code */
         code: string;
       };
       cookie?: never;
@@ -2769,6 +4811,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2778,6 +4836,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2787,6 +4855,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2796,6 +4874,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2805,6 +4893,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2814,6 +4912,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2824,6 +4932,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The record's code */
         code: string;
       };
       cookie?: never;
@@ -2849,6 +4958,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2858,6 +4983,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2867,6 +5002,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2876,6 +5021,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2885,6 +5040,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2894,6 +5059,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2904,6 +5079,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The record's code */
         code: string;
       };
       cookie?: never;
@@ -2929,6 +5105,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2938,6 +5130,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2947,6 +5149,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2956,6 +5168,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2965,6 +5187,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2974,6 +5206,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -2984,6 +5226,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The record's code */
         code: string;
       };
       cookie?: never;
@@ -3009,6 +5252,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3018,6 +5277,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3027,6 +5296,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3036,6 +5315,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3045,6 +5334,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3054,6 +5353,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3064,6 +5373,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The record's code */
         code: string;
       };
       cookie?: never;
@@ -3089,6 +5399,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3098,6 +5424,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3107,6 +5443,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3116,6 +5462,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3125,6 +5481,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3134,6 +5500,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3143,6 +5519,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3153,6 +5539,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The record's code */
         code: string;
       };
       cookie?: never;
@@ -3178,6 +5565,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3187,6 +5590,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3196,6 +5609,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3205,6 +5628,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3214,6 +5647,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3223,6 +5666,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3232,6 +5685,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3242,6 +5705,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The record's code */
         code: string;
       };
       cookie?: never;
@@ -3261,6 +5725,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3270,6 +5750,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3279,6 +5769,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3288,6 +5788,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3333,6 +5843,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3342,6 +5868,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3375,6 +5911,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3384,6 +5936,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3393,6 +5955,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3402,6 +5974,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3411,6 +5993,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3420,6 +6012,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3430,6 +6032,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The record's code */
         code: string;
       };
       cookie?: never;
@@ -3451,6 +6054,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3460,6 +6079,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3469,6 +6098,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3479,6 +6118,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The record's code */
         code: string;
       };
       cookie?: never;
@@ -3504,6 +6144,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3513,6 +6169,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3522,6 +6188,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3531,6 +6207,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3540,6 +6226,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3549,6 +6245,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3558,6 +6264,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3568,6 +6284,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The record's code */
         code: string;
       };
       cookie?: never;
@@ -3593,6 +6310,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3602,6 +6335,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3611,6 +6354,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3620,6 +6373,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3629,6 +6392,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3638,6 +6411,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3647,6 +6430,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3657,6 +6450,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The record's code */
         code: string;
       };
       cookie?: never;
@@ -3682,6 +6476,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3691,6 +6501,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3700,6 +6520,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3709,6 +6539,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3718,6 +6558,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3727,6 +6577,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3737,6 +6597,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The record's code */
         code: string;
       };
       cookie?: never;
@@ -3762,6 +6623,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3771,6 +6648,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3780,6 +6667,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3789,6 +6686,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3798,6 +6705,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3807,6 +6724,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3817,6 +6744,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The record's code */
         code: string;
       };
       cookie?: never;
@@ -3842,6 +6770,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3851,6 +6795,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3860,6 +6814,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3869,6 +6833,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3878,6 +6852,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3887,6 +6871,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3932,6 +6926,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3941,6 +6951,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3974,6 +6994,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3983,6 +7019,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -3992,6 +7038,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4001,6 +7057,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4010,6 +7076,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4019,6 +7095,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4029,6 +7115,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The record's code */
         code: string;
       };
       cookie?: never;
@@ -4050,6 +7137,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4059,6 +7162,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4068,6 +7181,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4078,6 +7201,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The record's code */
         code: string;
       };
       cookie?: never;
@@ -4097,6 +7221,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4106,6 +7246,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4115,6 +7265,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4124,6 +7284,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4134,6 +7304,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The record's code */
         code: string;
       };
       cookie?: never;
@@ -4159,6 +7330,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4168,6 +7355,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4177,6 +7374,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4186,6 +7393,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4195,6 +7412,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4204,6 +7431,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4213,6 +7450,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4223,6 +7470,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The record's code */
         code: string;
       };
       cookie?: never;
@@ -4248,6 +7496,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4257,6 +7521,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4266,6 +7540,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4275,6 +7559,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4284,6 +7578,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4293,6 +7597,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4302,6 +7616,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4321,19 +7645,9 @@ export interface operations {
          *     ]
          */
         sortBy?: ("id:ASC" | "id:DESC" | "name:ASC" | "name:DESC")[];
-        /**
-         * @description Filter on scope (one of GENERAL, INDIVIDUAL): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $not. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`.
-         * @example [
-         *       "GENERAL"
-         *     ]
-         */
+        /** @description Filter on scope (one of GENERAL, INDIVIDUAL): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $not. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.scope=GENERAL`. */
         "filter.scope"?: string[];
-        /**
-         * @description Filter on status (one of DRAFT, ACTIVE, INACTIVE, ARCHIVED): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`.
-         * @example [
-         *       "DRAFT"
-         *     ]
-         */
+        /** @description Filter on status (one of DRAFT, ACTIVE, INACTIVE, ARCHIVED): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.status=DRAFT`. */
         "filter.status"?: string[];
       };
       header?: never;
@@ -4357,6 +7671,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4366,6 +7696,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4399,6 +7739,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4408,6 +7764,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4417,6 +7783,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4426,6 +7802,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4435,6 +7821,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4468,6 +7864,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4477,6 +7889,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4486,6 +7908,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4495,6 +7927,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4504,6 +7946,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4514,6 +7966,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The record's id (a positive integer) */
         id: number;
       };
       cookie?: never;
@@ -4535,6 +7988,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4544,6 +8013,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4553,6 +8032,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4563,6 +8052,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The record's id (a positive integer) */
         id: number;
       };
       cookie?: never;
@@ -4588,6 +8078,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4597,6 +8103,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4606,6 +8122,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4615,6 +8141,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4624,6 +8160,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4633,6 +8179,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4642,6 +8198,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4652,6 +8218,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The record's id (a positive integer) */
         id: number;
       };
       cookie?: never;
@@ -4677,6 +8244,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4686,6 +8269,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4695,6 +8288,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4704,6 +8307,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4713,6 +8326,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4722,6 +8345,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4731,6 +8364,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4741,6 +8384,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The record's id (a positive integer) */
         id: number;
       };
       cookie?: never;
@@ -4766,6 +8410,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4775,6 +8435,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4784,6 +8454,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4793,6 +8473,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4802,6 +8492,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4811,6 +8511,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4821,6 +8531,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The record's id (a positive integer) */
         id: number;
       };
       cookie?: never;
@@ -4840,6 +8551,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4849,6 +8576,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4858,6 +8595,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4867,6 +8614,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4876,6 +8633,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4902,6 +8669,7 @@ export interface operations {
       };
       header?: never;
       path: {
+        /** @description The record's id (a positive integer) */
         id: number;
       };
       cookie?: never;
@@ -4923,6 +8691,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4932,6 +8716,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4941,6 +8735,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -4962,16 +8766,12 @@ export interface operations {
         sortBy?: (
           "productCode:ASC" | "productCode:DESC" | "minQuantity:ASC" | "minQuantity:DESC"
         )[];
-        /**
-         * @description Filter on productCode (text): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`.
-         * @example [
-         *       "value"
-         *     ]
-         */
+        /** @description Filter on productCode (text): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
         "filter.productCode"?: string[];
       };
       header?: never;
       path: {
+        /** @description The record's id (a positive integer) */
         id: number;
       };
       cookie?: never;
@@ -4993,6 +8793,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5002,6 +8818,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5011,6 +8837,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5021,6 +8857,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The record's id (a positive integer) */
         id: number;
       };
       cookie?: never;
@@ -5046,6 +8883,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5055,6 +8908,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5064,6 +8927,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5073,6 +8946,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5082,6 +8965,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5091,6 +8984,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5100,6 +9003,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5110,6 +9023,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The record's id (a positive integer) */
         id: number;
       };
       cookie?: never;
@@ -5135,6 +9049,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5144,6 +9074,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5153,6 +9093,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5162,6 +9112,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5171,6 +9131,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5180,6 +9150,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5189,6 +9169,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5212,47 +9202,17 @@ export interface operations {
         search?: string;
         /** @description The fields the search covers (repeated or comma-joined); default: name. */
         searchBy?: "name"[];
-        /**
-         * @description Filter on scope (one of GLOBAL, CHANNEL, CUSTOMER_GROUP, CUSTOMER): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`.
-         * @example [
-         *       "GLOBAL"
-         *     ]
-         */
+        /** @description Filter on scope (one of GLOBAL, CHANNEL, CUSTOMER_GROUP, CUSTOMER): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.scope=GLOBAL`. */
         "filter.scope"?: string[];
-        /**
-         * @description Filter on status (one of DRAFT, ACTIVE, INACTIVE, ARCHIVED): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`.
-         * @example [
-         *       "DRAFT"
-         *     ]
-         */
+        /** @description Filter on status (one of DRAFT, ACTIVE, INACTIVE, ARCHIVED): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.status=DRAFT`. */
         "filter.status"?: string[];
-        /**
-         * @description Filter on validFrom (datetime): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $gte, $lte. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`.
-         * @example [
-         *       "$gte:2025-01-01"
-         *     ]
-         */
+        /** @description Filter on validFrom (datetime): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $gte, $lte. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.validFrom=$gte:2025-01-01`. */
         "filter.validFrom"?: string[];
-        /**
-         * @description Filter on validTo (datetime): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $gte, $lte. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`.
-         * @example [
-         *       "$gte:2025-01-01"
-         *     ]
-         */
+        /** @description Filter on validTo (datetime): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $gte, $lte. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.validTo=$gte:2025-01-01`. */
         "filter.validTo"?: string[];
-        /**
-         * @description Filter on discountType (one of PERCENTAGE, ABSOLUTE): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`.
-         * @example [
-         *       "PERCENTAGE"
-         *     ]
-         */
+        /** @description Filter on discountType (one of PERCENTAGE, ABSOLUTE): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.discountType=PERCENTAGE`. */
         "filter.discountType"?: string[];
-        /**
-         * @description Filter on type (one of DISCOUNT, SURCHARGE, NET_PRICE): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`.
-         * @example [
-         *       "DISCOUNT"
-         *     ]
-         */
+        /** @description Filter on type (one of DISCOUNT, SURCHARGE, NET_PRICE): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.type=DISCOUNT`. */
         "filter.type"?: string[];
       };
       header?: {
@@ -5279,6 +9239,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5288,6 +9264,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5297,6 +9283,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5330,6 +9326,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5339,6 +9351,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5348,6 +9370,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5357,6 +9389,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5366,6 +9408,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5375,6 +9427,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5385,6 +9447,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The record's id (a positive integer) */
         id: number;
       };
       cookie?: never;
@@ -5406,6 +9469,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5415,6 +9494,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5424,6 +9513,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5434,6 +9533,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The record's id (a positive integer) */
         id: number;
       };
       cookie?: never;
@@ -5459,6 +9559,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5468,6 +9584,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5477,6 +9603,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5486,6 +9622,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5495,6 +9641,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5504,6 +9660,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5513,6 +9679,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5523,6 +9699,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The record's id (a positive integer) */
         id: number;
       };
       cookie?: never;
@@ -5548,6 +9725,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5557,6 +9750,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5566,6 +9769,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5575,6 +9788,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5584,6 +9807,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5593,6 +9826,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5602,6 +9845,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5612,6 +9865,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The record's id (a positive integer) */
         id: number;
       };
       cookie?: never;
@@ -5637,6 +9891,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5646,6 +9916,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5655,6 +9935,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5664,6 +9954,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5673,6 +9973,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5682,6 +9992,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5691,6 +10011,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5701,6 +10031,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The record's id (a positive integer) */
         id: number;
       };
       cookie?: never;
@@ -5726,6 +10057,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5735,6 +10082,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5744,6 +10101,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5753,6 +10120,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5762,6 +10139,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5771,6 +10158,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5780,6 +10177,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5790,6 +10197,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The record's id (a positive integer) */
         id: number;
       };
       cookie?: never;
@@ -5815,6 +10223,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5824,6 +10248,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5833,6 +10267,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5842,6 +10286,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5851,6 +10305,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5860,6 +10324,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5869,6 +10343,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5892,23 +10376,14 @@ export interface operations {
         search?: string;
         /** @description The fields the search covers (repeated or comma-joined); default: tradeCondition.type. */
         searchBy?: "tradeCondition.type"[];
-        /**
-         * @description Filter on scope (one of GLOBAL, CHANNEL, CUSTOMER_GROUP, CUSTOMER): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $not. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`.
-         * @example [
-         *       "GLOBAL"
-         *     ]
-         */
+        /** @description Filter on scope (one of GLOBAL, CHANNEL, CUSTOMER_GROUP, CUSTOMER): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $not. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.scope=GLOBAL`. */
         "filter.scope"?: string[];
-        /**
-         * @description Filter on status (one of DRAFT, ACTIVE, INACTIVE, ARCHIVED): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`.
-         * @example [
-         *       "DRAFT"
-         *     ]
-         */
+        /** @description Filter on status (one of DRAFT, ACTIVE, INACTIVE, ARCHIVED): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.status=DRAFT`. */
         "filter.status"?: string[];
       };
       header?: never;
       path: {
+        /** @description The record's code */
         code: string;
       };
       cookie?: never;
@@ -5930,6 +10405,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5939,6 +10430,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5948,6 +10449,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -5971,12 +10482,7 @@ export interface operations {
         search?: string;
         /** @description The fields the search covers (repeated or comma-joined); default: name. */
         searchBy?: "name"[];
-        /**
-         * @description Filter on status (one of DRAFT, ACTIVE, INACTIVE, ARCHIVED): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`.
-         * @example [
-         *       "DRAFT"
-         *     ]
-         */
+        /** @description Filter on status (one of DRAFT, ACTIVE, INACTIVE, ARCHIVED): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.status=DRAFT`. */
         "filter.status"?: string[];
       };
       header?: never;
@@ -6000,6 +10506,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -6009,6 +10531,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -6042,6 +10574,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -6051,6 +10599,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -6060,6 +10618,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -6069,6 +10637,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -6078,6 +10656,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -6087,6 +10675,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -6097,6 +10695,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The record's id (a positive integer) */
         id: number;
       };
       cookie?: never;
@@ -6118,6 +10717,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -6127,6 +10742,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -6136,6 +10761,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -6146,6 +10781,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
+        /** @description The record's id (a positive integer) */
         id: number;
       };
       cookie?: never;
@@ -6171,6 +10807,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -6180,6 +10832,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -6189,6 +10851,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -6198,6 +10870,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -6207,6 +10889,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -6216,6 +10908,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -6225,6 +10927,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -6258,6 +10970,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -6267,6 +10995,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -6276,6 +11014,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -6285,6 +11033,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -6294,6 +11052,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -6303,6 +11071,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -6311,8 +11089,11 @@ export interface operations {
   lookupPrices: {
     parameters: {
       query: {
+        /** @description The channel code to price in */
         channel: string;
+        /** @description The customer code; omit for anonymous (public) prices */
         customer?: string;
+        /** @description Default: the currency of the channel's primary pricelist */
         currency?: string;
         /** @description The instant to price at (ISO 8601 with zone, or a date); default now */
         at?: string;
@@ -6320,6 +11101,7 @@ export interface operations {
         quantity?: number;
         /** @description Product codes, repeated: product=A&product=B (1-100) */
         product: string[];
+        /** @description true: list every candidate per product and why it lost; default false */
         explain?: "true" | "false";
       };
       header?: {
@@ -6361,6 +11143,22 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -6370,6 +11168,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -6379,6 +11187,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
@@ -6388,6 +11206,148 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  listAuditEntries: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1. Anything that is not a whole number >= 1 falls back to 1. */
+        page?: number;
+        /** @description Page size. Larger values are capped at 100; anything that is not a whole number >= 1 falls back to 20. */
+        limit?: number;
+        /**
+         * @description Sort terms `field:ASC|DESC` (direction in any case), repeated or comma-joined; URL order is precedence. Sortable: id, at. Text sorts case-insensitively; ties always break on the record's unique key, so pages never overlap.
+         * @example [
+         *       "id:DESC"
+         *     ]
+         */
+        sortBy?: ("id:ASC" | "id:DESC" | "at:ASC" | "at:DESC")[];
+        /** @description Filter on at (datetime): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $gte, $lte. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.at=$gte:2025-01-01`. */
+        "filter.at"?: string[];
+        /** @description Filter on entity (one of channelCustomerGroup, channelCustomer, channelPricelist, channel, customerGroupMember, customerGroupPricelist, customerGroup, customerPricelist, customer, pricelistPrice, pricelist, product, promotionChannel, promotionCustomerGroup, promotionProduct, promotion, tradeConditionChannel, tradeConditionCustomerGroup, tradeConditionCustomer, tradeConditionProduct, tradeConditionScale, tradeCondition): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.entity=channelCustomerGroup`. */
+        "filter.entity"?: string[];
+        /** @description Filter on entityId (number): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
+        "filter.entityId"?: string[];
+        /** @description Filter on entityCode (text): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
+        "filter.entityCode"?: string[];
+        /** @description Filter on operation (text): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
+        "filter.operation"?: string[];
+        /** @description Filter on action (one of INSERT, UPDATE, DELETE): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.action=INSERT`. */
+        "filter.action"?: string[];
+        /** @description Filter on keyName (text): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
+        "filter.keyName"?: string[];
+        /** @description Filter on requestId (text): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
+        "filter.requestId"?: string[];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of audit entries, newest first by default */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["AuditEntryList"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
           "application/problem+json": components["schemas"]["Problem"];
         };
       };

@@ -2,7 +2,7 @@
 /**
  * `npm run lint:contract`: the OpenAPI document the Worker serves at /doc, linted by
  *
- *   1. Redocly CLI      `redocly lint` with .redocly.yaml (extends `recommended`),
+ *   1. Redocly CLI      `redocly lint` with redocly.yaml (extends `recommended`),
  *   2. Spectral         `spectral lint -r .spectral.yaml` (extends `spectral:oas`),
  *   3. a completeness check of our own: every operation has a summary and a description, every
  *      parameter a description, path and required parameters an example, every request body and
@@ -59,7 +59,7 @@ function runJson(name, args, output) {
  */
 function redocly(file) {
   const report = /** @type {{ problems: Node[] }} */ (
-    runJson("redocly", ["lint", "--config", join(ROOT, ".redocly.yaml"), "--format", "json", file])
+    runJson("redocly", ["lint", "--config", join(ROOT, "redocly.yaml"), "--format", "json", file])
   );
   return report.problems.map((p) => ({
     tool: "redocly",

@@ -87,9 +87,13 @@ export function listParameters(config: ListConfig): Parameter[] {
     const type = Array.isArray(field.type) ? `one of ${field.type.join(", ")}` : field.type;
     const sample = Array.isArray(field.type)
       ? field.type[0]
-      : ops.includes("$gte")
-        ? "$gte:2025-01-01"
-        : undefined;
+      : !ops.includes("$gte")
+        ? undefined
+        : field.type === "datetime"
+          ? "$gte:2025-01-01"
+          : field.type === "number"
+            ? "$gte:10"
+            : undefined;
     params.push({
       name: `filter.${name}`,
       in: "query",

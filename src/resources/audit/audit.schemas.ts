@@ -35,12 +35,10 @@ export const AuditEntrySchema = z
       .string()
       .openapi({ example: "upsertPricelistPrices", description: "The route's operationId" }),
     method: z.string().openapi({ example: "PUT", description: "The writing request's method" }),
-    path: z
-      .string()
-      .openapi({
-        example: "/v1/api/pricelist/7/prices",
-        description: "The writing request's path",
-      }),
+    path: z.string().openapi({
+      example: "/v1/api/pricelist/7/prices",
+      description: "The writing request's path",
+    }),
     entity: z.string().openapi({
       example: "pricelistPrice",
       description:

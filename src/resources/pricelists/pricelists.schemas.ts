@@ -117,7 +117,7 @@ export const PricelistUpdateSchema = z
   .strictObject({
     name: common.name.optional(),
     currency: Currency.optional().openapi({ description: "Changeable only while DRAFT" }),
-    status: Status.optional().openapi({ description: "A new status, by an allowed transition" }),
+    status: Status.optional(),
     priority: Priority.optional(),
     validFrom: OptionalInstant.openapi({ description: "Inclusive start; null = always" }),
     validTo: OptionalInstant.openapi({ description: "Exclusive end; null = open-ended" }),

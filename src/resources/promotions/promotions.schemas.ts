@@ -75,7 +75,7 @@ export const PromotionCreateSchema = z
     priority: Priority.default(0).openapi({
       description: "Higher wins among promotions with the same saving; default 0",
     }),
-    stacking: StackingSchema.default("BEST_OF").openapi({ description: "Default BEST_OF" }),
+    stacking: StackingSchema.default("BEST_OF"),
     productCodes: codeList(["P-A"])
       .default([])
       .openapi({ description: "The products it applies to; empty (default) = all" }),
@@ -87,7 +87,7 @@ export const PromotionCreateSchema = z
       .openapi({ description: "The customer groups it is for; empty (default) = everyone" }),
   })
   .openapi("PromotionCreate", {
-    description: "A new promotion",
+    description: "A new promotion; stacking defaults to BEST_OF",
     example: {
       name: "Summer sale",
       discountType: "PERCENTAGE",
@@ -103,16 +103,16 @@ export const PromotionCreateSchema = z
 export const PromotionUpdateSchema = z
   .strictObject({
     name: Name.optional(),
-    discountType: DiscountTypeSchema.optional().openapi({ description: "A new discount type" }),
+    discountType: DiscountTypeSchema.optional(),
     value: DiscountValue.optional(),
     currency: Currency.nullable().optional().openapi({
       description: "Required for ABSOLUTE values; null for PERCENTAGE",
     }),
-    status: Status.optional().openapi({ description: "A new status, by an allowed transition" }),
+    status: Status.optional(),
     validFrom: OptionalInstant.openapi({ description: "Inclusive start; null = always" }),
     validTo: OptionalInstant.openapi({ description: "Exclusive end; null = open-ended" }),
     priority: Priority.optional(),
-    stacking: StackingSchema.optional().openapi({ description: "A new stacking rule" }),
+    stacking: StackingSchema.optional(),
     productCodes: codeList(["P-A"]).optional().openapi({ description: "Replaces the list" }),
     channelCodes: codeList(["WEB-DE"]).optional().openapi({ description: "Replaces the list" }),
     customerGroupCodes: codeList(["WHOLESALE"])

@@ -187,16 +187,14 @@ export const TradeConditionCreateSchema = z
 export const TradeConditionUpdateSchema = z
   .strictObject({
     name: Name.optional(),
-    scope: TradeConditionScopeSchema.optional().openapi({
-      description: "A new scope; refused (409) while target groups or customers are assigned",
-    }),
-    type: TradeConditionTypeSchema.optional().openapi({ description: "A new type" }),
-    discountType: DiscountTypeSchema.optional().openapi({ description: "A new discount type" }),
+    scope: TradeConditionScopeSchema.optional(),
+    type: TradeConditionTypeSchema.optional(),
+    discountType: DiscountTypeSchema.optional(),
     value: DiscountValue.optional(),
     currency: Currency.nullable().optional().openapi({
       description: "Required for ABSOLUTE values; null for PERCENTAGE",
     }),
-    status: Status.optional().openapi({ description: "A new status, by an allowed transition" }),
+    status: Status.optional(),
     validFrom: OptionalInstant.openapi({ description: "Inclusive start; null = always" }),
     validTo: OptionalInstant.openapi({ description: "Exclusive end; null = open-ended" }),
     priority: Priority.optional(),
