@@ -116,15 +116,58 @@ None unless the deployment lists origins in \`CORS_ORIGINS\`; those get CORS ans
 
 Every successful write is recorded, row by row, in the same transaction as the change: \`GET /v1/api/audit\` (admin keys only).`;
 
-app.doc31("/doc", (c) => ({
+/** Tag groups of /doc, in the order the API reference shows them. */
+const DOC_TAGS = [
+  {
+    name: "Prices",
+    description:
+      "What a customer pays: a cart (POST /v1/api/prices/resolve) or product pages (GET /v1/api/prices)",
+  },
+  {
+    name: "Products",
+    description: "The catalogue that pricelists, conditions and promotions name by code",
+  },
+  {
+    name: "Channels",
+    description: "Where prices are asked for; each has pricelists, one of them primary",
+  },
+  {
+    name: "Customers",
+    description: "Business customers: their groups, channels, pricelists and trade conditions",
+  },
+  {
+    name: "Customer groups",
+    description: "Groups of customers that pricelists, trade conditions and promotions target",
+  },
+  {
+    name: "Pricelists",
+    description:
+      "Unit prices per product and quantity tier, GENERAL or INDIVIDUAL; DRAFT → ACTIVE ⇄ INACTIVE, any → ARCHIVED",
+  },
+  {
+    name: "Trade conditions",
+    description: "Negotiated discounts, surcharges and net prices by scope",
+  },
+  {
+    name: "Promotions",
+    description: "Time-limited reductions by product, channel and customer group",
+  },
+  { name: "Audit", description: "Who changed what and when (admin keys only)" },
+];
+
+app.doc31("/doc", () => ({
   openapi: "3.1.0",
   info: {
     title: "Edge Pricing Service",
     version: "1.0.0",
     description: DOC_DESCRIPTION,
+    contact: { name: "Edge Pricing Service maintainers (see CONTRIBUTING.md)" },
+    license: { name: "Proprietary, all rights reserved", identifier: "LicenseRef-Proprietary" },
   },
-  servers: [{ url: new URL(c.req.url).origin }],
+  // Relative: the API is on the origin that serves this document (dev, preview, production).
+  servers: [{ url: "/", description: "The origin serving this document" }],
   security: [{ apiKey: [] }],
+  tags: DOC_TAGS,
 }));
 
 app.notFound(notFoundHandler(app as never));

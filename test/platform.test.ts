@@ -101,7 +101,7 @@ describe("OpenAPI document", () => {
       "searchBy",
       "select",
     ]);
-    expect(Object.keys(list.responses)).toEqual(["200", "400", "401"]);
+    expect(Object.keys(list.responses)).toEqual(["200", "400", "401", "429"]);
     const get = doc.paths["/v1/api/product/{code}"].get;
     expect(get.parameters[0]).toMatchObject({ name: "code", in: "path", required: true });
   });

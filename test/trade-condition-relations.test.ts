@@ -325,7 +325,7 @@ describe("trade condition relations: OpenAPI", () => {
     const doc = (await api("GET", "/doc", { key: null })).body;
     const op = (path: string, method: string) => doc.paths[path][method];
     const statuses = (o: { responses: object }) => Object.keys(o.responses).sort();
-    const writes = ["400", "401", "403", "404", "409", "413", "415"];
+    const writes = ["400", "401", "403", "404", "409", "413", "415", "429"];
     const routes = [
       [
         "/v1/api/trade-conditions/{id}/customer-groups",
@@ -354,7 +354,7 @@ describe("trade condition relations: OpenAPI", () => {
     const list = op("/v1/api/customer/{code}/trade-conditions", "get");
     expect(list).toMatchObject({ operationId: "listCustomerTradeConditions", tags: ["Customers"] });
     expect(list.description).toContain("4 × the rowid of the link row");
-    expect(statuses(list)).toEqual(["200", "400", "401", "404"]);
+    expect(statuses(list)).toEqual(["200", "400", "401", "404", "429"]);
     const searchBy = list.parameters.find((p: { name: string }) => p.name === "searchBy");
     expect(JSON.stringify(searchBy.schema)).toContain("tradeCondition.type");
     const names = list.parameters.map((p: { name: string }) => p.name);

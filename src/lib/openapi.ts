@@ -101,7 +101,10 @@ const RETRY_AFTER = {
   },
 };
 
-export function errors<S extends ErrorStatus>(...statuses: S[]): Record<S, ProblemResponse> {
+/** Error responses of a route. Whatever sits behind an API key (401) can also be rate-limited (429). */
+export function errors<S extends ErrorStatus>(...listed: S[]): Record<S | 429, ProblemResponse> {
+  const statuses: ErrorStatus[] =
+    listed.includes(401 as S) && !listed.includes(429 as S) ? [...listed, 429] : listed;
   return Object.fromEntries(
     statuses.map((status) => [
       status,
@@ -113,11 +116,8 @@ export function errors<S extends ErrorStatus>(...statuses: S[]): Record<S, Probl
         ...(status === 429 ? { headers: RETRY_AFTER } : {}),
       },
     ]),
-  ) as Record<S, ProblemResponse>;
+  ) as Record<S | 429, ProblemResponse>;
 }
-
-/** The statuses a write with a JSON body can return besides its own. */
-export const writeErrors = [400, 401, 403, 413, 415] as const;
 
 export const IdParams = z.object({
   id: z

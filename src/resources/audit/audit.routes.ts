@@ -21,6 +21,6 @@ export const list = createRoute({
   parameters: auditList.parameters,
   responses: {
     200: json(AuditEntryListSchema, "A page of audit entries, newest first by default"),
-    ...errors(400, 401, 403, 429),
+    ...errors(400, 401, 403),
   },
 });
