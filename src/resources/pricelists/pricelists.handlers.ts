@@ -1,6 +1,7 @@
 import { assignByCodes, unassignByCodes } from "../../db/links";
 import type { Db } from "../../lib/db";
 import { badRequest, conflict, invalid, notFound } from "../../lib/errors";
+import { optimistically } from "../../lib/optimistic";
 import type { AppRouteHandler } from "../../lib/router";
 import { assertTransition } from "../../lib/status";
 import { toCustomer } from "../customers/customers.repo";
@@ -77,11 +78,12 @@ function checkUpdate(current: PricelistRow, input: PricelistUpdate): void {
 export const update: AppRouteHandler<typeof routes.update> = async (c) => {
   const { id } = c.req.valid("param");
   const input = c.req.valid("json");
-  const current = await findPricelist(c.var.db, id);
-  if (!current) throw missing(id);
-  checkUpdate(current, input);
-  const row = await updatePricelist(c.var.db, current, input);
-  if (!row) throw missing(id);
+  const row = await optimistically(`pricelist ${id}`, async () => {
+    const current = await findPricelist(c.var.db, id);
+    if (!current) throw missing(id);
+    checkUpdate(current, input);
+    return updatePricelist(c.var.db, current, input);
+  });
   return c.json(toPricelist(row), 200);
 };
 

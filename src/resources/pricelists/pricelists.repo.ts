@@ -12,6 +12,7 @@ import {
 import { defineList, readPage, type ListRequest } from "../../list";
 import { isForeignKeyViolation, type Db } from "../../lib/db";
 import { conflict } from "../../lib/errors";
+import { CHANGED, nextUpdatedAt } from "../../lib/optimistic";
 import { iso, isoOrNull } from "../../lib/schemas";
 import { STATUSES } from "../../lib/status";
 import {
@@ -111,14 +112,15 @@ export async function createIndividualPricelist(
   return { ...row, customerCode };
 }
 
+/** Writes over the version the checks judged; CHANGED if another request wrote or deleted first. */
 export async function updatePricelist(db: Db, current: PricelistRow, input: PricelistUpdate) {
   const row = await db
     .update(pricelists)
-    .set({ ...input, updatedAt: Date.now() })
-    .where(eq(pricelists.id, current.id))
+    .set({ ...input, updatedAt: nextUpdatedAt(current.updatedAt) })
+    .where(and(eq(pricelists.id, current.id), eq(pricelists.updatedAt, current.updatedAt)))
     .returning()
     .get();
-  return row && { ...row, customerCode: current.customerCode };
+  return row ? { ...row, customerCode: current.customerCode } : CHANGED;
 }
 
 export const findPricelistId = async (db: Db, id: number) =>

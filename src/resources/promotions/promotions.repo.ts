@@ -1,4 +1,4 @@
-import { count, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
+import { and, count, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import {
   channels,
@@ -11,6 +11,7 @@ import {
 } from "../../db/schema";
 import { isForeignKeyViolation, type Db } from "../../lib/db";
 import { conflict, invalid, type FieldIssue } from "../../lib/errors";
+import { CHANGED, nextUpdatedAt, optimistically } from "../../lib/optimistic";
 import { iso, isoOrNull } from "../../lib/schemas";
 import { assertTransition } from "../../lib/status";
 import { defineList, readPage, type ListRequest } from "../../list";
@@ -92,9 +93,10 @@ interface LinkIds {
   groupIds?: number[];
 }
 
-/** Inserts of the links of promotion `id` (an SQL expression inside the batch). */
-function linkInserts(db: Db, id: SQL, links: LinkIds): BatchItem<"sqlite">[] {
-  const rows = (ids: number[]) => sql`select ${id}, value from json_each(${JSON.stringify(ids)})`;
+/** Inserts of the links of promotion `id` (an SQL expression inside the batch), while `guard` holds. */
+function linkInserts(db: Db, id: SQL, links: LinkIds, guard = sql`true`): BatchItem<"sqlite">[] {
+  const rows = (ids: number[]) =>
+    sql`select ${id}, value from json_each(${JSON.stringify(ids)}) where ${guard}`;
   const out: BatchItem<"sqlite">[] = [];
   if (links.productIds?.length) {
     out.push(db.insert(promotionProducts).select(rows(links.productIds)));
@@ -145,11 +147,10 @@ function linkIds(
   };
 }
 
-/** Runs a write batch whose last statement reads the full record back. */
-async function writeAndRead(db: Db, statements: Batch): Promise<PromotionRow> {
+/** Runs a write batch; its last statement reads the full record back. */
+async function writeBatch(db: Db, statements: Batch): Promise<unknown[]> {
   try {
-    const results = (await db.batch(statements)) as unknown[];
-    return (results[results.length - 1] as PromotionRow[])[0]!;
+    return (await db.batch(statements)) as unknown[];
   } catch (err) {
     // A product, channel or group deleted between the read that resolved it and this batch.
     if (!isForeignKeyViolation(err)) throw err;
@@ -158,6 +159,8 @@ async function writeAndRead(db: Db, statements: Batch): Promise<PromotionRow> {
     );
   }
 }
+
+const lastRow = (results: unknown[]) => (results[results.length - 1] as PromotionRow[])[0]!;
 
 /** One read resolves the codes (skipped when none are named), one batch writes everything. */
 export async function createPromotion(db: Db, input: PromotionCreate) {
@@ -177,7 +180,7 @@ export async function createPromotion(db: Db, input: PromotionCreate) {
 
   // A D1 batch is one serialized transaction, so the newest id is the row inserted just before.
   const newId = sql`(select max(id) from promotions)`;
-  return writeAndRead(db, [
+  const results = await writeBatch(db, [
     db.insert(promotions).values({
       name: input.name,
       status: input.status,
@@ -192,13 +195,19 @@ export async function createPromotion(db: Db, input: PromotionCreate) {
     ...linkInserts(db, newId, ids),
     selectFull(db).where(eq(promotions.id, newId)),
   ]);
+  return lastRow(results);
 }
+
+/** `undefined` when the promotion does not exist. */
+export const updatePromotion = (db: Db, id: number, input: PromotionUpdate) =>
+  optimistically(`promotion ${id}`, () => attemptUpdate(db, id, input));
 
 /**
  * One read loads the promotion and resolves the named codes; the merged record is checked with
- * the create rules; one batch writes. `undefined` when the promotion does not exist.
+ * the create rules; one batch writes, every statement guarded by the version read, so a
+ * concurrent write first turns the whole batch into a no-op (CHANGED).
  */
-export async function updatePromotion(db: Db, id: number, input: PromotionUpdate) {
+async function attemptUpdate(db: Db, id: number, input: PromotionUpdate) {
   const [[current], ...found] = await db.batch([
     selectFull(db).where(eq(promotions.id, id)),
     ...lookups(db, input),
@@ -218,25 +227,37 @@ export async function updatePromotion(db: Db, id: number, input: PromotionUpdate
   if (Object.keys(patch).length === 0) return current;
 
   const { productCodes, channelCodes, customerGroupCodes, ...fields } = patch;
+  const unchanged = sql`exists (select 1 from ${promotions} where ${promotions.id} = ${id}
+    and ${promotions.updatedAt} = ${current.updatedAt})`;
   const replaced: BatchItem<"sqlite">[] = [];
   if (productCodes) {
-    replaced.push(db.delete(promotionProducts).where(eq(promotionProducts.promotionId, id)));
+    replaced.push(
+      db.delete(promotionProducts).where(and(eq(promotionProducts.promotionId, id), unchanged)),
+    );
   }
   if (channelCodes) {
-    replaced.push(db.delete(promotionChannels).where(eq(promotionChannels.promotionId, id)));
+    replaced.push(
+      db.delete(promotionChannels).where(and(eq(promotionChannels.promotionId, id), unchanged)),
+    );
   }
   if (customerGroupCodes) {
     replaced.push(
-      db.delete(promotionCustomerGroups).where(eq(promotionCustomerGroups.promotionId, id)),
+      db
+        .delete(promotionCustomerGroups)
+        .where(and(eq(promotionCustomerGroups.promotionId, id), unchanged)),
     );
   }
-  return writeAndRead(db, [
+  const statements: BatchItem<"sqlite">[] = [
+    ...replaced,
+    ...linkInserts(db, sql`${id}`, ids, unchanged),
+    // Last, so the statements before it still see the version they are guarded by.
     db
       .update(promotions)
-      .set({ ...fields, updatedAt: Date.now() })
-      .where(eq(promotions.id, id)),
-    ...replaced,
-    ...linkInserts(db, sql`${id}`, ids),
+      .set({ ...fields, updatedAt: nextUpdatedAt(current.updatedAt) })
+      .where(and(eq(promotions.id, id), unchanged))
+      .returning({ id: promotions.id }),
     selectFull(db).where(eq(promotions.id, id)),
-  ]);
+  ];
+  const results = await writeBatch(db, statements as Batch);
+  return (results[results.length - 2] as unknown[]).length ? lastRow(results) : CHANGED;
 }

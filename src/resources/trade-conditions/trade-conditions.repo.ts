@@ -18,6 +18,7 @@ import {
 } from "../../db/schema";
 import { isForeignKeyViolation, type Db } from "../../lib/db";
 import { conflict, invalid, type FieldIssue } from "../../lib/errors";
+import { CHANGED, nextUpdatedAt, optimistically } from "../../lib/optimistic";
 import { iso, isoOrNull } from "../../lib/schemas";
 import { assertTransition } from "../../lib/status";
 import { defineList, type ListRequest } from "../../list";
@@ -167,25 +168,30 @@ export async function listTradeConditions(db: Db, list: ListRequest, channelCode
 export const findTradeCondition = (db: Db, id: number) =>
   selectFull(db).where(eq(tradeConditions.id, id)).get();
 
-/** Inserts of the links and scales of condition `id` (an SQL expression inside the batch). */
+/** Inserts of the links and scales of condition `id` (an SQL expression inside the batch), while `guard` holds. */
 function linkInserts(
   db: Db,
   id: SQL,
   links: { productIds?: number[]; channelIds?: number[]; scales?: Scale[] },
+  guard = sql`true`,
 ): BatchItem<"sqlite">[] {
   const out: BatchItem<"sqlite">[] = [];
   if (links.productIds?.length) {
     out.push(
       db
         .insert(tradeConditionProducts)
-        .select(sql`select ${id}, value from json_each(${JSON.stringify(links.productIds)})`),
+        .select(
+          sql`select ${id}, value from json_each(${JSON.stringify(links.productIds)}) where ${guard}`,
+        ),
     );
   }
   if (links.channelIds?.length) {
     out.push(
       db
         .insert(tradeConditionChannels)
-        .select(sql`select ${id}, value from json_each(${JSON.stringify(links.channelIds)})`),
+        .select(
+          sql`select ${id}, value from json_each(${JSON.stringify(links.channelIds)}) where ${guard}`,
+        ),
     );
   }
   if (links.scales?.length) {
@@ -193,24 +199,25 @@ function linkInserts(
       db
         .insert(tradeConditionScales)
         .select(
-          sql`select ${id}, json_extract(value, '$.minQuantity'), json_extract(value, '$.value') from json_each(${JSON.stringify(links.scales)})`,
+          sql`select ${id}, json_extract(value, '$.minQuantity'), json_extract(value, '$.value') from json_each(${JSON.stringify(links.scales)}) where ${guard}`,
         ),
     );
   }
   return out;
 }
 
-/** Runs a write batch whose last statement reads the full record back. */
-async function writeAndRead(db: Db, statements: Batch): Promise<TradeConditionRow> {
+/** Runs a write batch; its last statement reads the full record back. */
+async function writeBatch(db: Db, statements: Batch): Promise<unknown[]> {
   try {
-    const results = (await db.batch(statements)) as unknown[];
-    return (results[results.length - 1] as TradeConditionRow[])[0]!;
+    return (await db.batch(statements)) as unknown[];
   } catch (err) {
     // A product or channel deleted between the read that resolved it and this batch.
     if (!isForeignKeyViolation(err)) throw err;
     throw conflict("a named product or channel was deleted meanwhile; nothing was written");
   }
 }
+
+const lastRow = (results: unknown[]) => (results[results.length - 1] as TradeConditionRow[])[0]!;
 
 /** One read resolves the codes (skipped when none are named), one batch writes everything. */
 export async function createTradeCondition(db: Db, input: TradeConditionCreate) {
@@ -249,7 +256,7 @@ export async function createTradeCondition(db: Db, input: TradeConditionCreate) 
 
   // A D1 batch is one serialized transaction, so the newest id is the row inserted just before.
   const newId = sql`(select max(id) from trade_conditions)`;
-  return writeAndRead(db, [
+  const results = await writeBatch(db, [
     db.insert(tradeConditions).values({
       name: input.name,
       scope: input.scope,
@@ -266,6 +273,7 @@ export async function createTradeCondition(db: Db, input: TradeConditionCreate) 
     ...linkInserts(db, newId, { productIds, channelIds, scales: input.scales }),
     selectFull(db).where(eq(tradeConditions.id, newId)),
   ]);
+  return lastRow(results);
 }
 
 /** The target links each scope may have; the others would be meaningless. */
@@ -290,11 +298,16 @@ function assertNoStrandedTargets(current: TradeConditionRow, scope: TradeConditi
   );
 }
 
+/** `undefined` when the condition does not exist. */
+export const updateTradeCondition = (db: Db, id: number, input: TradeConditionUpdate) =>
+  optimistically(`trade condition ${id}`, () => attemptUpdate(db, id, input));
+
 /**
  * One read loads the record and resolves the named codes; the merged record is checked with the
- * create rules; one batch writes. `undefined` when the condition does not exist.
+ * create rules; one batch writes, every statement guarded by the version read, so a concurrent
+ * write first turns the whole batch into a no-op (CHANGED).
  */
-export async function updateTradeCondition(db: Db, id: number, input: TradeConditionUpdate) {
+async function attemptUpdate(db: Db, id: number, input: TradeConditionUpdate) {
   const [[current], foundProducts, foundChannels] = await db.batch([
     selectFull(db).where(eq(tradeConditions.id, id)),
     codeLookup(db, products, input.productCodes ?? []),
@@ -327,31 +340,44 @@ export async function updateTradeCondition(db: Db, id: number, input: TradeCondi
   if (Object.keys(patch).length === 0) return current;
 
   const { productCodes, channelCodes, scales, ...fields } = patch;
+  // Targets are linked without touching updatedAt: a scope change re-checks that none appeared.
+  const noTargets =
+    fields.scope && fields.scope !== current.scope
+      ? sql`not exists (select 1 from ${tradeConditionCustomerGroups}
+          where ${tradeConditionCustomerGroups.tradeConditionId} = ${id})
+        and not exists (select 1 from ${tradeConditionCustomers}
+          where ${tradeConditionCustomers.tradeConditionId} = ${id})`
+      : undefined;
+  const unchanged = and(
+    sql`exists (select 1 from ${tradeConditions} where ${tradeConditions.id} = ${id}
+      and ${tradeConditions.updatedAt} = ${current.updatedAt})`,
+    noTargets,
+  )!;
   const replaced: BatchItem<"sqlite">[] = [];
-  if (productCodes) {
-    replaced.push(
-      db.delete(tradeConditionProducts).where(eq(tradeConditionProducts.tradeConditionId, id)),
-    );
-  }
-  if (channelCodes) {
-    replaced.push(
-      db.delete(tradeConditionChannels).where(eq(tradeConditionChannels.tradeConditionId, id)),
-    );
-  }
+  const linksOf = (table: typeof tradeConditionProducts | typeof tradeConditionChannels) =>
+    db.delete(table).where(and(eq(table.tradeConditionId, id), unchanged));
+  if (productCodes) replaced.push(linksOf(tradeConditionProducts));
+  if (channelCodes) replaced.push(linksOf(tradeConditionChannels));
   if (scales) {
     replaced.push(
-      db.delete(tradeConditionScales).where(eq(tradeConditionScales.tradeConditionId, id)),
+      db
+        .delete(tradeConditionScales)
+        .where(and(eq(tradeConditionScales.tradeConditionId, id), unchanged)),
     );
   }
-  return writeAndRead(db, [
+  const statements: BatchItem<"sqlite">[] = [
+    ...replaced,
+    ...linkInserts(db, sql`${id}`, { productIds, channelIds, scales }, unchanged),
+    // Last, so the statements before it still see the version they are guarded by.
     db
       .update(tradeConditions)
-      .set({ ...fields, updatedAt: Date.now() })
-      .where(eq(tradeConditions.id, id)),
-    ...replaced,
-    ...linkInserts(db, sql`${id}`, { productIds, channelIds, scales }),
+      .set({ ...fields, updatedAt: nextUpdatedAt(current.updatedAt) })
+      .where(and(eq(tradeConditions.id, id), unchanged))
+      .returning({ id: tradeConditions.id }),
     selectFull(db).where(eq(tradeConditions.id, id)),
-  ]);
+  ];
+  const results = await writeBatch(db, statements as Batch);
+  return (results[results.length - 2] as unknown[]).length ? lastRow(results) : CHANGED;
 }
 
 // ---------------------------------------------------------------------------------------------

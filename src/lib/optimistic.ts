@@ -1,0 +1,29 @@
+import { conflict } from "./errors";
+
+/**
+ * Optimistic updates. D1 has no transaction spanning the read that checks a change and the
+ * batch that writes it, so two PATCHes of one record can both pass their checks against the same
+ * stored state and then write one after the other (ARCHIVED overwritten, validFrom after
+ * validTo). A guarded write therefore applies only while the record still has the updatedAt it
+ * read, and every update moves updatedAt forward, which makes it a version number.
+ */
+
+/** What a guarded write returns when another request changed (or removed) the record first. */
+export const CHANGED = Symbol("changed");
+
+const ATTEMPTS = 5;
+
+/** The updatedAt a write stores: now, but always after the one it replaces. */
+export const nextUpdatedAt = (previous: number) => Math.max(Date.now(), previous + 1);
+
+/** Runs read-check-write again on the fresh record while a concurrent write got in first. */
+export async function optimistically<T>(
+  entity: string,
+  attempt: () => Promise<T | typeof CHANGED>,
+): Promise<T> {
+  for (let i = 0; i < ATTEMPTS; i++) {
+    const result = await attempt();
+    if (result !== CHANGED) return result;
+  }
+  throw conflict(`${entity} kept changing under concurrent updates; retry`, "CONCURRENT_UPDATE");
+}
