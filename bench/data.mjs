@@ -230,6 +230,16 @@ async function main() {
     d1Databases: { DB: databaseId() },
     d1Persist: d1PersistOf(dir),
   });
+  // Ctrl-C or a crash stops workerd too; the marker still says "loading", so the next run starts over.
+  const stop = (/** @type {unknown} */ reason) => {
+    process.stderr.write(
+      `\nbench:data stopped: ${reason instanceof Error ? reason.message : reason}\n`,
+    );
+    void mf.dispose().finally(() => process.exit(130));
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  process.once("uncaughtException", stop);
   /** @type {Record<string, number>} */
   let counts;
   /** @type {Record<string, number>} */

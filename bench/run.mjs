@@ -96,6 +96,13 @@ function interrupted(signal) {
 }
 process.once("SIGINT", interrupted);
 process.once("SIGTERM", interrupted);
+// A crash (for example EPIPE when stdout is piped into `head`) must not orphan workerd or the peer.
+const crashed = (/** @type {unknown} */ error) => {
+  log(`\nbench failed: ${error instanceof Error ? error.message : error}`);
+  void cleanup().finally(() => process.exit(1));
+};
+process.on("uncaughtException", crashed);
+process.on("unhandledRejection", crashed);
 
 const log = (/** @type {string} */ text) => process.stderr.write(`${text}\n`);
 
@@ -721,7 +728,20 @@ async function startPeer(dir, tmp) {
     "exit",
     (code, signal) => (exited = `the peer exited (${signal ?? `code ${code}`}): ${output.trim()}`),
   );
+  // Miniflare's own exit hook ends the process on SIGINT before asynchronous clean-up can run:
+  // a synchronous kill at exit makes sure the peer never outlives the bench.
+  const killAtExit = () => {
+    if (!exited && child.pid !== undefined) {
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }
+  };
+  process.on("exit", killAtExit);
   const stop = async () => {
+    process.removeListener("exit", killAtExit);
     if (exited || child.pid === undefined) return;
     const gone = new Promise((r) => child.once("exit", r));
     try {
@@ -729,10 +749,7 @@ async function startPeer(dir, tmp) {
     } catch {
       return;
     }
-    const timer = setTimeout(
-      () => child.pid !== undefined && !exited && process.kill(-child.pid, "SIGKILL"),
-      5000,
-    );
+    const timer = setTimeout(() => killAtExit(), 5000);
     await gone;
     clearTimeout(timer);
   };
@@ -1002,7 +1019,9 @@ async function main() {
   }
   const spec = /** @type {import("./lib/common.mjs").SizeSpec} */ (SIZES[size]);
   const tmp = mkdtempSync(join(os.tmpdir(), "pricing-bench-"));
-  cleanups.push(() => rmSync(tmp, { recursive: true, force: true }));
+  const removeTmp = () => rmSync(tmp, { recursive: true, force: true });
+  cleanups.push(removeTmp);
+  process.on("exit", removeTmp); // also when Miniflare's exit hook ends the process on SIGINT
   const started = new Date();
 
   log(

@@ -146,10 +146,11 @@ export function databaseId() {
 export const thousands = (n) => n.toLocaleString("en-US");
 
 /** @param {number} seconds */
-export const duration = (seconds) =>
-  seconds < 60
-    ? `${seconds.toFixed(1)} s`
-    : `${Math.floor(seconds / 60)} min ${String(Math.round(seconds % 60)).padStart(2, "0")} s`;
+export const duration = (seconds) => {
+  if (seconds < 60) return `${seconds.toFixed(1)} s`;
+  const whole = Math.round(seconds);
+  return `${Math.floor(whole / 60)} min ${String(whole % 60).padStart(2, "0")} s`;
+};
 
 /**
  * A one-line progress bar on stderr. On a terminal it redraws in place (at most 10 times a
