@@ -11,7 +11,16 @@ import { conflict } from "./errors";
 /** What a guarded write returns when another request changed (or removed) the record first. */
 export const CHANGED = Symbol("changed");
 
-const ATTEMPTS = 5;
+const ATTEMPTS = 8;
+
+/**
+ * A patch whose every field already has its value changes nothing: answering the stored record
+ * without a write keeps identical concurrent PATCHes (the same status, say) from contending.
+ */
+export const changesNothing = (current: object, patch: object) =>
+  Object.entries(patch).every(
+    ([key, value]) => value === undefined || (current as Record<string, unknown>)[key] === value,
+  );
 
 /** The updatedAt a write stores: now, but always after the one it replaces. */
 export const nextUpdatedAt = (previous: number) => Math.max(Date.now(), previous + 1);

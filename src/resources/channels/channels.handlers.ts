@@ -1,4 +1,4 @@
-import { assignByCodes, unassignByCodes } from "../../db/links";
+import { unassignByCodes } from "../../db/links";
 import type { Db } from "../../lib/db";
 import { notFound } from "../../lib/errors";
 import type { AppRouteHandler } from "../../lib/router";
@@ -6,6 +6,7 @@ import { toPricelist } from "../pricelists/pricelists.repo";
 import {
   assertAssignable,
   assignChannelPricelist,
+  assignToChannel,
   channelCustomersLink,
   channelGroups,
   clearPrimaryPricelist as clearPrimary,
@@ -66,12 +67,9 @@ export const assignCustomerGroups: AppRouteHandler<typeof routes.assignCustomerG
 ) => {
   const { code } = c.req.valid("param");
   const { customerGroupCodes } = c.req.valid("json");
-  const result = await assignByCodes(
-    c.var.db,
-    channelGroups,
-    await requireChannelId(c.var.db, code),
-    customerGroupCodes,
-  );
+  const channelId = await requireChannelId(c.var.db, code);
+  const result = await assignToChannel(c.var.db, channelGroups, channelId, customerGroupCodes);
+  if (!result) throw missing(code);
   return c.json(result, 201);
 };
 
@@ -93,7 +91,8 @@ export const assignCustomers: AppRouteHandler<typeof routes.assignCustomers> = a
   const { code } = c.req.valid("param");
   const { customerCodes } = c.req.valid("json");
   const channelId = await requireChannelId(c.var.db, code);
-  const result = await assignByCodes(c.var.db, channelCustomersLink, channelId, customerCodes);
+  const result = await assignToChannel(c.var.db, channelCustomersLink, channelId, customerCodes);
+  if (!result) throw missing(code);
   return c.json(result, 201);
 };
 

@@ -8,7 +8,7 @@ import {
   customers,
   pricelists,
 } from "../../db/schema";
-import { coded, type LinkSpec } from "../../db/links";
+import { assignByCodes, coded, type LinkSpec } from "../../db/links";
 import { defineList, readPage, type ListRequest } from "../../list";
 import { isForeignKeyViolation, isUniqueViolation, type Db } from "../../lib/db";
 import { conflict } from "../../lib/errors";
@@ -177,6 +177,10 @@ async function unlessChannelGone<T>(write: () => Promise<T>): Promise<T | undefi
     throw err;
   }
 }
+
+/** Bulk assignment by codes; undefined when the channel was deleted after its check. */
+export const assignToChannel = (db: Db, spec: LinkSpec, channelId: number, codes: string[]) =>
+  unlessChannelGone(() => assignByCodes(db, spec, channelId, codes));
 
 const assignRow = (db: Db, channelId: number, pricelistId: number) =>
   db.insert(channelPricelists).values({ channelId, pricelistId }).onConflictDoNothing();

@@ -1,7 +1,7 @@
 import { assignByCodes, unassignByCodes } from "../../db/links";
 import type { Db } from "../../lib/db";
 import { badRequest, conflict, invalid, notFound } from "../../lib/errors";
-import { optimistically } from "../../lib/optimistic";
+import { changesNothing, optimistically } from "../../lib/optimistic";
 import type { AppRouteHandler } from "../../lib/router";
 import { assertTransition } from "../../lib/status";
 import { toCustomer } from "../customers/customers.repo";
@@ -82,7 +82,7 @@ export const update: AppRouteHandler<typeof routes.update> = async (c) => {
     const current = await findPricelist(c.var.db, id);
     if (!current) throw missing(id);
     checkUpdate(current, input);
-    return updatePricelist(c.var.db, current, input);
+    return changesNothing(current, input) ? current : updatePricelist(c.var.db, current, input);
   });
   return c.json(toPricelist(row), 200);
 };

@@ -11,7 +11,7 @@ import {
 } from "../../db/schema";
 import { isForeignKeyViolation, type Db } from "../../lib/db";
 import { conflict, invalid, type FieldIssue } from "../../lib/errors";
-import { CHANGED, nextUpdatedAt, optimistically } from "../../lib/optimistic";
+import { CHANGED, changesNothing, nextUpdatedAt, optimistically } from "../../lib/optimistic";
 import { iso, isoOrNull } from "../../lib/schemas";
 import { assertTransition } from "../../lib/status";
 import { defineList, readPage, type ListRequest } from "../../list";
@@ -224,7 +224,7 @@ async function attemptUpdate(db: Db, id: number, input: PromotionUpdate) {
   const issues = discountIssues({ ...current, ...patch });
   const ids = linkIds(patch, found, issues);
   if (issues.length) throw invalid(issues);
-  if (Object.keys(patch).length === 0) return current;
+  if (changesNothing(current, patch)) return current;
 
   const { productCodes, channelCodes, customerGroupCodes, ...fields } = patch;
   const unchanged = sql`exists (select 1 from ${promotions} where ${promotions.id} = ${id}

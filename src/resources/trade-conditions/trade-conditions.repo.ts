@@ -18,7 +18,7 @@ import {
 } from "../../db/schema";
 import { isForeignKeyViolation, type Db } from "../../lib/db";
 import { conflict, invalid, type FieldIssue } from "../../lib/errors";
-import { CHANGED, nextUpdatedAt, optimistically } from "../../lib/optimistic";
+import { CHANGED, changesNothing, nextUpdatedAt, optimistically } from "../../lib/optimistic";
 import { iso, isoOrNull } from "../../lib/schemas";
 import { assertTransition } from "../../lib/status";
 import { defineList, type ListRequest } from "../../list";
@@ -337,7 +337,7 @@ async function attemptUpdate(db: Db, id: number, input: TradeConditionUpdate) {
     ? resolveCodes("body.channelCodes", "channel", input.channelCodes, foundChannels, issues)
     : undefined;
   if (issues.length) throw invalid(issues);
-  if (Object.keys(patch).length === 0) return current;
+  if (changesNothing(current, patch)) return current;
 
   const { productCodes, channelCodes, scales, ...fields } = patch;
   // Targets are linked without touching updatedAt: a scope change re-checks that none appeared.
