@@ -549,6 +549,104 @@ describe("a record deleted while links to it are written", () => {
   });
 });
 
+describe("a customer deleted while it is written to", () => {
+  it("individual pricelists created for it, PATCHes and memberships: 201/200 or 400/404, never 5xx", async () => {
+    const c = await customer();
+    const [g, ch] = [await group(), await channel()];
+    const answers = await race(N, (i) => {
+      switch (i % 5) {
+        case 0:
+          return late(() => api("DELETE", `/v1/api/customer/${c.code}`));
+        case 1:
+          return api("POST", "/v1/api/pricelist/individual", {
+            body: { customerCode: c.code, name: "Own", currency: "EUR" },
+          });
+        case 2:
+          return api("PATCH", `/v1/api/customer/${c.code}`, {
+            body: { name: `Renamed ${i}`, customerGroupCodes: [g.code], channelCodes: [ch.code] },
+          });
+        case 3:
+          return api("POST", `/v1/api/customer-group/${g.code}/customer`, {
+            body: { customerCodes: [c.code] },
+          });
+        default:
+          return api("POST", `/v1/api/channel/${ch.code}/customer`, {
+            body: { customerCodes: [c.code] },
+          });
+      }
+    });
+    const of = (k: number) => answers.filter((_, i) => i % 5 === k);
+    expect(count(of(0), 204)).toBe(1);
+    for (const res of of(1)) expect([201, 400]).toContain(res.status);
+    for (const res of of(2)) expect([200, 404]).toContain(res.status);
+    for (const res of [...of(3), ...of(4)]) expect(res.status).toBe(201);
+    // Everything of the customer went with it.
+    expect(await rows("select id from pricelists where customer_id = ?", c.id)).toEqual([]);
+    expect(await rows("select * from customer_group_members where customer_id = ?", c.id)).toEqual(
+      [],
+    );
+    expect(await rows("select * from channel_customers where customer_id = ?", c.id)).toEqual([]);
+  });
+});
+
+describe("named records deleted while conditions, promotions and customers name them", () => {
+  it("product and channel deleted late: creates and PATCHes answer 2xx, 400 or 409, never 5xx", async () => {
+    const [p, ch] = [await createProduct(), await channel()];
+    const tc = await condition();
+    const pr = await promotion();
+    const c = await customer();
+    const answers = await race(N, (i) => {
+      switch (i % 8) {
+        case 0:
+          return late(() => api("DELETE", `/v1/api/product/${p.code}`));
+        case 1:
+          return late(() => api("DELETE", `/v1/api/channel/${ch.code}`));
+        case 2:
+          return api("POST", "/v1/api/trade-conditions", {
+            body: {
+              name: "Named",
+              scope: "CHANNEL",
+              type: "DISCOUNT",
+              discountType: "PERCENTAGE",
+              value: 100,
+              productCodes: [p.code],
+              channelCodes: [ch.code],
+            },
+          });
+        case 3:
+          return api("POST", "/v1/api/promotion", {
+            body: {
+              name: "Named",
+              discountType: "PERCENTAGE",
+              value: 100,
+              productCodes: [p.code],
+              channelCodes: [ch.code],
+            },
+          });
+        case 4:
+          return api("PATCH", `/v1/api/trade-conditions/${tc.id}`, {
+            body: { productCodes: [p.code], channelCodes: [ch.code] },
+          });
+        case 5:
+          return api("PATCH", `/v1/api/promotion/${pr.id}`, {
+            body: { productCodes: [p.code], channelCodes: [ch.code] },
+          });
+        case 6:
+          return api("PATCH", `/v1/api/customer/${c.code}`, { body: { channelCodes: [ch.code] } });
+        default:
+          return api("PUT", `/v1/api/channel/${ch.code}/pricelist/primary`, {
+            body: { pricelistId: 999_999 },
+          });
+      }
+    });
+    const of = (k: number) => answers.filter((_, i) => i % 8 === k);
+    for (const res of [...of(0), ...of(1)]) expect([204, 404, 409]).toContain(res.status);
+    for (const res of [...of(2), ...of(3)]) expect([201, 400, 409]).toContain(res.status);
+    for (const res of [...of(4), ...of(5), ...of(6)]) expect([200, 400, 409]).toContain(res.status);
+    for (const res of of(7)) expect(res.status).toBe(404);
+  });
+});
+
 afterAll(() => {
   console.log(`concurrency: ${stats.races} races, ${stats.requests} racing requests`);
 });

@@ -38,15 +38,18 @@ export const create: AppRouteHandler<typeof routes.create> = async (c) => {
   return c.json(toPricelist(await createPricelist(c.var.db, c.req.valid("json"))), 201);
 };
 
+const unknownCustomer = (code: string) =>
+  badRequest(`customer ${code} not found`, [
+    { path: "body.customerCode", message: `unknown customer ${code}` },
+  ]);
+
 export const createIndividual: AppRouteHandler<typeof routes.createIndividual> = async (c) => {
   const input = c.req.valid("json");
   const customerId = await findCustomerId(c.var.db, input.customerCode);
-  if (customerId === undefined) {
-    throw badRequest(`customer ${input.customerCode} not found`, [
-      { path: "body.customerCode", message: `unknown customer ${input.customerCode}` },
-    ]);
-  }
-  return c.json(toPricelist(await createIndividualPricelist(c.var.db, customerId, input)), 201);
+  if (customerId === undefined) throw unknownCustomer(input.customerCode);
+  const row = await createIndividualPricelist(c.var.db, customerId, input);
+  if (!row) throw unknownCustomer(input.customerCode);
+  return c.json(toPricelist(row), 201);
 };
 
 export const get: AppRouteHandler<typeof routes.get> = async (c) => {

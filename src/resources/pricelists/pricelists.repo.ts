@@ -93,23 +93,29 @@ export async function createPricelist(db: Db, input: PricelistCreate): Promise<P
   return { ...row, customerCode: null };
 }
 
+/** Undefined when the customer was deleted after its check (a foreign key failure). */
 export async function createIndividualPricelist(
   db: Db,
   customerId: number,
   { customerCode, ...input }: IndividualPricelistCreate,
-): Promise<PricelistRow> {
-  const row = await db
-    .insert(pricelists)
-    .values({
-      ...input,
-      scope: "INDIVIDUAL",
-      status: "DRAFT",
-      customerId,
-      allowsTradeDiscounts: input.allowsTradeDiscounts ?? false,
-    })
-    .returning()
-    .get();
-  return { ...row, customerCode };
+): Promise<PricelistRow | undefined> {
+  try {
+    const row = await db
+      .insert(pricelists)
+      .values({
+        ...input,
+        scope: "INDIVIDUAL",
+        status: "DRAFT",
+        customerId,
+        allowsTradeDiscounts: input.allowsTradeDiscounts ?? false,
+      })
+      .returning()
+      .get();
+    return { ...row, customerCode };
+  } catch (err) {
+    if (isForeignKeyViolation(err)) return undefined;
+    throw err;
+  }
 }
 
 /** Writes over the version the checks judged; CHANGED if another request wrote or deleted first. */
