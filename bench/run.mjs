@@ -7,13 +7,14 @@
  *
  * 1. builds the Worker as `wrangler deploy --dry-run --minify` does and notes its size;
  * 2. times the price engine alone in Node (500 lines × 50 trade conditions × 10 pricelists);
- * 3. starts the built Worker with Miniflare (the options wrangler derives from wrangler.toml, so
- *    bindings and assets are those of `wrangler dev`) on the D1 that `bench:data` loaded, on
- *    127.0.0.1 and a free port, with freshly made bench API keys;
- * 4. for every scenario: one sample request (status, D1 round trips from `Server-Timing`), a short
- *    warm-up, then autocannon at each connection count for `--duration` seconds;
- * 5. runs the list and search scenarios against the NestJS peer (bench/peer) on a copy of the same
- *    SQLite data, when the peer is installed;
+ * 3. starts the NestJS peer (bench/peer, when installed) on a copy of the D1 SQLite file, and the
+ *    built Worker with Miniflare (the options wrangler derives from wrangler.toml, so bindings and
+ *    assets are those of `wrangler dev`; rate limits raised so they cannot trip) on the D1 that
+ *    `bench:data` loaded, both on 127.0.0.1 and a free port, with freshly made bench API keys;
+ * 4. sends every scenario's request once (status, D1 round trips from `Server-Timing`), then per
+ *    scenario a short warm-up and autocannon at each connection count for `--duration` seconds,
+ *    and finally the one-read floor again (ratios use the mean of both floor measurements);
+ * 5. measures the list and search scenarios (and the two floors) against the peer the same way;
  * 6. prints the table and the targets of issue 5, and writes bench/results/<size>-<time>.json and
  *    bench/results/latest-<size>.json.
  *
