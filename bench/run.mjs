@@ -21,7 +21,7 @@
  * Everything listens on 127.0.0.1 only; every process started here is stopped at the end, on
  * Ctrl-C, and after --max-minutes.
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import {
   copyFileSync,
@@ -703,7 +703,14 @@ async function startPeer(dir, tmp) {
   const server = join(PEER_DIR, "server.mjs");
   if (!existsSync(server)) return { skipped: "bench/peer/server.mjs is not there" };
   if (!existsSync(join(PEER_DIR, "node_modules"))) {
-    return { skipped: "the peer is not installed (npm ci --prefix bench/peer)" };
+    // First run: install the peer from its own lockfile (better-sqlite3 may compile: ~2 min).
+    log("  installing the NestJS peer (npm ci --prefix bench/peer, first run only) …");
+    const install = spawnSync("npm", ["ci", "--prefix", PEER_DIR, "--no-audit", "--no-fund"], {
+      stdio: ["ignore", "ignore", "inherit"],
+    });
+    if (install.status !== 0) {
+      return { skipped: "installing the peer failed (npm ci --prefix bench/peer)" };
+    }
   }
   // A copy, taken while no Worker has the database open: the peer never sees a half-written page.
   const source = d1File(dir);
