@@ -76,10 +76,13 @@ function fragments(q: PriceQuery) {
     sql`(not exists (select 1 from ${sql.raw(link)} l where l.${sql.raw(owner)} = ${sql.raw(id)})
       or exists (select 1 from ${sql.raw(link)} l join channels ch on ch.id = l.channel_id
         where l.${sql.raw(owner)} = ${sql.raw(id)} and ch.code = ${q.channelCode}))`;
+  // The requested products' ids, and the records linked to any of them: read from the link
+  // tables' product index (a few rows per product), once per statement, not per record.
+  const productIds = sql`(select pr.id from products pr where pr.code in ${products})`;
   const forProducts = (link: string, owner: string, id: string) =>
     sql`(not exists (select 1 from ${sql.raw(link)} l where l.${sql.raw(owner)} = ${sql.raw(id)})
-      or exists (select 1 from ${sql.raw(link)} l join products pr on pr.id = l.product_id
-        where l.${sql.raw(owner)} = ${sql.raw(id)} and pr.code in ${products}))`;
+      or ${sql.raw(id)} in (select l.${sql.raw(owner)} from ${sql.raw(link)} l
+        where l.product_id in ${productIds}))`;
   // Link lists trimmed to what this request can match: never empty when the record has links
   // (the filters above guarantee a match), so "empty = all" keeps its meaning.
   const linkedCodes = (
@@ -110,8 +113,9 @@ function statements(q: PriceQuery): SQL[] {
   const prices = sql`select pp.pricelist_id, pr.code as product_code, pp.min_quantity, pp.amount
     from pricelist_prices pp join products pr on pr.id = pp.product_id
     where pr.code in ${f.products}
-      and pp.pricelist_id in (select pricelist_id from ${f.reaching})
-      and pp.pricelist_id in (select id from pricelists where status = 'ACTIVE' and currency = ${f.currency})`;
+      and pp.pricelist_id in (select r.pricelist_id from ${f.reaching} r
+        join pricelists p on p.id = r.pricelist_id
+        where p.status = 'ACTIVE' and p.currency = ${f.currency})`;
   const tc = "trade_conditions.id";
   const conditions = sql`select trade_conditions.*,
       ${f.linkedCodes("trade_condition_products", "trade_condition_id", tc, "product_id", "products", sql`t.code in ${f.products}`)} as product_codes,
@@ -120,7 +124,12 @@ function statements(q: PriceQuery): SQL[] {
       ${f.linkedCodes("trade_condition_customer_groups", "trade_condition_id", tc, "customer_group_id", "customer_groups", sql`t.id in ${f.groups}`)} as customer_group_codes,
       (select json_group_array(json_object('minQuantity', s.min_quantity, 'value', s.value))
         from trade_condition_scales s where s.trade_condition_id = ${sql.raw(tc)}) as scales
-    from trade_conditions
+    from (select t.id from trade_conditions t where t.scope in ('GLOBAL', 'CHANNEL') and ${f.live("t")}
+        union select l.trade_condition_id from trade_condition_customers l
+          join customers cu on cu.id = l.customer_id where cu.code = ${q.customerCode}
+        union select l.trade_condition_id from trade_condition_customer_groups l
+          where l.customer_group_id in ${f.groups}) candidate
+      cross join trade_conditions on trade_conditions.id = candidate.id
     where ${f.live("trade_conditions")}
       and ${f.inChannel("trade_condition_channels", "trade_condition_id", tc)}
       and ${f.forProducts("trade_condition_products", "trade_condition_id", tc)}
