@@ -414,10 +414,9 @@ describe("status changes racing deletes and each other", () => {
     },
   );
 
-  // Flip 1 (the scope change writes between an assignment's check and its insert) still strands
-  // a target: the INSERT … SELECT of src/db/links.ts cannot re-check the scope. Reported; enable
-  // [0, 1] once assignByCodes takes a guard.
-  it.each([0])(
+  // Flip 1: the scope change writes between an assignment's check and its insert; the insert's
+  // guard re-checks the scope, so no target is stranded.
+  it.each([0, 1])(
     "trade condition: a scope change racing a target assignment leaves no stranded targets (%i)",
     async (flip) => {
       const g = await group();

@@ -551,7 +551,7 @@ describe("trade conditions: OpenAPI", () => {
     expect(list.parameters).toContainEqual(
       expect.objectContaining({ name: "x-channel", in: "header", required: false }),
     );
-    expect(Object.keys(list.responses).sort()).toEqual(["200", "400", "401", "404"]);
+    expect(Object.keys(list.responses).sort()).toEqual(["200", "400", "401", "404", "429"]);
     expect(doc.paths["/v1/api/trade-conditions/{id}"].patch.operationId).toBe(
       "updateTradeCondition",
     );

@@ -53,7 +53,14 @@ function linkSelection(spec: LinkSpec, ownerId: number) {
 }
 
 /** `assigned`: newly linked; `skipped`: every other code (already linked or unknown); `notFound`: the unknown ones. */
-export async function assignByCodes(db: Db, spec: LinkSpec, ownerId: number, codes: string[]) {
+export async function assignByCodes(
+  db: Db,
+  spec: LinkSpec,
+  ownerId: number,
+  codes: string[],
+  /** Re-checked inside the write: links are only inserted while it holds (the owner's state). */
+  guard?: SQL,
+) {
   const { target } = spec;
   const [found, inserted] = await db.batch([
     resolve(db, spec, codes),
@@ -63,7 +70,7 @@ export async function assignByCodes(db: Db, spec: LinkSpec, ownerId: number, cod
         db
           .select(linkSelection(spec, ownerId))
           .from(target.table)
-          .where(inCodes(target.code, codes)) as never,
+          .where(and(inCodes(target.code, codes), guard)) as never,
       )
       .onConflictDoNothing()
       .returning({ id: col(spec, spec.targetKey) }),

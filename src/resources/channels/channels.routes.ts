@@ -79,7 +79,7 @@ export const remove = createRoute({
     "Its customer and customer-group memberships and pricelist assignments go with it. " +
     "A channel named by a trade condition or promotion cannot be deleted (409).",
   request: { params: CodeParams },
-  responses: { 204: { description: "Deleted" }, ...errors(400, 401, 403, 404, 409) },
+  responses: { 204: { description: "Deleted" }, ...errors(400, 401, 403, 404, 409, 413) },
 });
 
 export const assignCustomerGroups = createRoute({
@@ -193,6 +193,6 @@ export const clearPrimaryPricelist = createRoute({
   request: { params: CodeParams },
   responses: {
     204: { description: "The channel has no primary pricelist now" },
-    ...errors(400, 401, 403, 404),
+    ...errors(400, 401, 403, 404, 413),
   },
 });

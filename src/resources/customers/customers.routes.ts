@@ -85,7 +85,7 @@ export const remove = createRoute({
     "Its group and channel memberships, pricelist and trade condition assignments, and its own " +
     "INDIVIDUAL pricelists (with their prices) are deleted with it.",
   request: { params: CodeParams },
-  responses: { 204: { description: "Deleted" }, ...errors(400, 401, 403, 404) },
+  responses: { 204: { description: "Deleted" }, ...errors(400, 401, 403, 404, 413) },
 });
 
 export const assignPricelist = createRoute({

@@ -140,7 +140,7 @@ export const removeIndividual = createRoute({
     "go with it. Unknown id, or a pricelist that is not INDIVIDUAL → 404; not DRAFT → 409 naming " +
     "the status (archive it through PATCH instead).",
   request: { params: IdParams },
-  responses: { 204: { description: "Deleted" }, ...errors(400, 401, 403, 404, 409) },
+  responses: { 204: { description: "Deleted" }, ...errors(400, 401, 403, 404, 409, 413) },
 });
 
 export const listCustomers = createRoute({

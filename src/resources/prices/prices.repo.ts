@@ -117,6 +117,9 @@ function statements(q: PriceQuery): SQL[] {
         join pricelists p on p.id = r.pricelist_id
         where p.status = 'ACTIVE' and p.currency = ${f.currency})`;
   const tc = "trade_conditions.id";
+  // Driven from the candidates the scope can admit (GLOBAL and CHANNEL ones, those linked to the
+  // customer or to a group in G), not from every ACTIVE condition: the filters below then run
+  // for a few hundred records at most. The scope test stays, so the rows are the same.
   const conditions = sql`select trade_conditions.*,
       ${f.linkedCodes("trade_condition_products", "trade_condition_id", tc, "product_id", "products", sql`t.code in ${f.products}`)} as product_codes,
       ${f.linkedCodes("trade_condition_channels", "trade_condition_id", tc, "channel_id", "channels", sql`t.code = ${q.channelCode}`)} as channel_codes,

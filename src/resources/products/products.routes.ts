@@ -74,5 +74,5 @@ export const remove = createRoute({
     "A product that still has prices in a pricelist, or is named by a trade condition or " +
     "promotion, cannot be deleted (409); remove those first. Unknown code → 404.",
   request: { params: CodeParams },
-  responses: { 204: { description: "Deleted" }, ...errors(400, 401, 403, 404, 409) },
+  responses: { 204: { description: "Deleted" }, ...errors(400, 401, 403, 404, 409, 413) },
 });

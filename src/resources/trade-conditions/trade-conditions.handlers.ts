@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { assignByCodes, unassignByCodes } from "../../db/links";
 import type { Db } from "../../lib/db";
 import { conflict, notFound } from "../../lib/errors";
@@ -64,12 +65,34 @@ async function requireTargetable(db: Db, id: number, scope?: "CUSTOMER_GROUP" | 
   return id;
 }
 
+/**
+ * Assigns targets only while the condition still has that scope and is not ARCHIVED: the check
+ * above runs a round trip earlier, so the insert re-checks it, and a miss is reported as the 409
+ * it would have been.
+ */
+async function assignTargets(
+  db: Db,
+  id: number,
+  scope: "CUSTOMER_GROUP" | "CUSTOMER",
+  codes: string[],
+) {
+  await requireTargetable(db, id, scope);
+  const spec = scope === "CUSTOMER" ? conditionCustomers : conditionGroups;
+  const guard = sql`exists (select 1 from trade_conditions where id = ${id}
+    and scope = ${scope} and status <> 'ARCHIVED')`;
+  const result = await assignByCodes(db, spec, id, codes, guard);
+  if (result.assigned.length === 0 && result.notFound.length < codes.length) {
+    await requireTargetable(db, id, scope);
+  }
+  return result;
+}
+
 export const assignCustomerGroups: AppRouteHandler<typeof routes.assignCustomerGroups> = async (
   c,
 ) => {
-  const id = await requireTargetable(c.var.db, c.req.valid("param").id, "CUSTOMER_GROUP");
   const { customerGroupCodes } = c.req.valid("json");
-  return c.json(await assignByCodes(c.var.db, conditionGroups, id, customerGroupCodes), 201);
+  const id = c.req.valid("param").id;
+  return c.json(await assignTargets(c.var.db, id, "CUSTOMER_GROUP", customerGroupCodes), 201);
 };
 
 export const unassignCustomerGroups: AppRouteHandler<typeof routes.unassignCustomerGroups> = async (
@@ -81,9 +104,9 @@ export const unassignCustomerGroups: AppRouteHandler<typeof routes.unassignCusto
 };
 
 export const assignCustomers: AppRouteHandler<typeof routes.assignCustomers> = async (c) => {
-  const id = await requireTargetable(c.var.db, c.req.valid("param").id, "CUSTOMER");
   const { customerCodes } = c.req.valid("json");
-  return c.json(await assignByCodes(c.var.db, conditionCustomers, id, customerCodes), 201);
+  const id = c.req.valid("param").id;
+  return c.json(await assignTargets(c.var.db, id, "CUSTOMER", customerCodes), 201);
 };
 
 export const unassignCustomers: AppRouteHandler<typeof routes.unassignCustomers> = async (c) => {
