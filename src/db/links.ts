@@ -27,6 +27,22 @@ export const coded = <T extends SQLiteTable & { id: SQLiteColumn; code: SQLiteCo
   code: table.code,
 });
 
+/**
+ * The codes of the targets linked to an outer row, as a JSON array: a correlated subquery, so a
+ * record and its links come back in one statement and a list page stays one round trip.
+ * `owner` is the outer row's id column as SQL text (`"promotions.id"`); `only` narrows the codes.
+ */
+export const linkedCodes = (
+  link: string,
+  ownerFk: string,
+  owner: string,
+  targetFk: string,
+  target: string,
+  only?: SQL,
+): SQL<string> =>
+  sql<string>`(select json_group_array(t.code) from ${sql.raw(link)} l join ${sql.raw(target)} t
+    on t.id = l.${sql.raw(targetFk)} where l.${sql.raw(ownerFk)} = ${sql.raw(owner)}${only ? sql` and ${only}` : sql``})`;
+
 export const inCodes = (column: SQLiteColumn, codes: string[]): SQL =>
   sql`${column} in (select value from json_each(${JSON.stringify(codes)}))`;
 

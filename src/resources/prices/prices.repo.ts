@@ -1,4 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
+import { linkedCodes } from "../../db/links";
 import { rawBatch, type Db } from "../../lib/db";
 import type {
   PricelistCandidate,
@@ -83,19 +84,7 @@ function fragments(q: PriceQuery) {
     sql`(not exists (select 1 from ${sql.raw(link)} l where l.${sql.raw(owner)} = ${sql.raw(id)})
       or ${sql.raw(id)} in (select l.${sql.raw(owner)} from ${sql.raw(link)} l
         where l.product_id in ${productIds}))`;
-  // Link lists trimmed to what this request can match: never empty when the record has links
-  // (the filters above guarantee a match), so "empty = all" keeps its meaning.
-  const linkedCodes = (
-    link: string,
-    owner: string,
-    id: string,
-    fk: string,
-    table: string,
-    only: SQL,
-  ) =>
-    sql`(select json_group_array(t.code) from ${sql.raw(link)} l join ${sql.raw(table)} t on t.id = l.${sql.raw(fk)}
-      where l.${sql.raw(owner)} = ${sql.raw(id)} and ${only})`;
-  return { products, groups, currency, reaching, live, inChannel, forProducts, linkedCodes };
+  return { products, groups, currency, reaching, live, inChannel, forProducts };
 }
 
 function statements(q: PriceQuery): SQL[] {
@@ -116,15 +105,17 @@ function statements(q: PriceQuery): SQL[] {
       and pp.pricelist_id in (select r.pricelist_id from ${f.reaching} r
         join pricelists p on p.id = r.pricelist_id
         where p.status = 'ACTIVE' and p.currency = ${f.currency})`;
+  // Link lists trimmed to what this request can match: never empty when the record has links
+  // (the filters above guarantee a match), so "empty = all" keeps its meaning.
   const tc = "trade_conditions.id";
   // Driven from the candidates the scope can admit (GLOBAL and CHANNEL ones, those linked to the
   // customer or to a group in G), not from every ACTIVE condition: the filters below then run
   // for a few hundred records at most. The scope test stays, so the rows are the same.
   const conditions = sql`select trade_conditions.*,
-      ${f.linkedCodes("trade_condition_products", "trade_condition_id", tc, "product_id", "products", sql`t.code in ${f.products}`)} as product_codes,
-      ${f.linkedCodes("trade_condition_channels", "trade_condition_id", tc, "channel_id", "channels", sql`t.code = ${q.channelCode}`)} as channel_codes,
-      ${f.linkedCodes("trade_condition_customers", "trade_condition_id", tc, "customer_id", "customers", sql`t.code = ${q.customerCode}`)} as customer_codes,
-      ${f.linkedCodes("trade_condition_customer_groups", "trade_condition_id", tc, "customer_group_id", "customer_groups", sql`t.id in ${f.groups}`)} as customer_group_codes,
+      ${linkedCodes("trade_condition_products", "trade_condition_id", tc, "product_id", "products", sql`t.code in ${f.products}`)} as product_codes,
+      ${linkedCodes("trade_condition_channels", "trade_condition_id", tc, "channel_id", "channels", sql`t.code = ${q.channelCode}`)} as channel_codes,
+      ${linkedCodes("trade_condition_customers", "trade_condition_id", tc, "customer_id", "customers", sql`t.code = ${q.customerCode}`)} as customer_codes,
+      ${linkedCodes("trade_condition_customer_groups", "trade_condition_id", tc, "customer_group_id", "customer_groups", sql`t.id in ${f.groups}`)} as customer_group_codes,
       (select json_group_array(json_object('minQuantity', s.min_quantity, 'value', s.value))
         from trade_condition_scales s where s.trade_condition_id = ${sql.raw(tc)}) as scales
     from (select t.id from trade_conditions t where t.scope in ('GLOBAL', 'CHANNEL') and ${f.live("t")}
@@ -144,9 +135,9 @@ function statements(q: PriceQuery): SQL[] {
               where l.trade_condition_id = ${sql.raw(tc)} and cu.code = ${q.customerCode})))`;
   const pr = "promotions.id";
   const promotions = sql`select promotions.*,
-      ${f.linkedCodes("promotion_products", "promotion_id", pr, "product_id", "products", sql`t.code in ${f.products}`)} as product_codes,
-      ${f.linkedCodes("promotion_channels", "promotion_id", pr, "channel_id", "channels", sql`t.code = ${q.channelCode}`)} as channel_codes,
-      ${f.linkedCodes("promotion_customer_groups", "promotion_id", pr, "customer_group_id", "customer_groups", sql`t.id in ${f.groups}`)} as customer_group_codes
+      ${linkedCodes("promotion_products", "promotion_id", pr, "product_id", "products", sql`t.code in ${f.products}`)} as product_codes,
+      ${linkedCodes("promotion_channels", "promotion_id", pr, "channel_id", "channels", sql`t.code = ${q.channelCode}`)} as channel_codes,
+      ${linkedCodes("promotion_customer_groups", "promotion_id", pr, "customer_group_id", "customer_groups", sql`t.id in ${f.groups}`)} as customer_group_codes
     from promotions
     where ${f.live("promotions")}
       and ${f.inChannel("promotion_channels", "promotion_id", pr)}

@@ -1,3 +1,4 @@
+import { linkedCodes } from "../../db/links";
 import { and, count, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import {
@@ -24,18 +25,29 @@ import {
 import { discountIssues } from "../trade-conditions/trade-conditions.schemas";
 import type { PromotionCreate, PromotionUpdate } from "./promotions.schemas";
 
-// Correlated subqueries so a promotion and its links come back in one statement.
-const linkedCodes = (link: string, fk: string, target: string) =>
-  sql.raw(
-    `(select json_group_array(t.code) from ${link} l join ${target} t on t.id = l.${fk}` +
-      ` where l.promotion_id = promotions.id)`,
-  );
-
 const fullRecord = {
   ...getTableColumns(promotions),
-  productCodes: sql<string>`${linkedCodes("promotion_products", "product_id", "products")}`,
-  channelCodes: sql<string>`${linkedCodes("promotion_channels", "channel_id", "channels")}`,
-  customerGroupCodes: sql<string>`${linkedCodes("promotion_customer_groups", "customer_group_id", "customer_groups")}`,
+  productCodes: linkedCodes(
+    "promotion_products",
+    "promotion_id",
+    "promotions.id",
+    "product_id",
+    "products",
+  ),
+  channelCodes: linkedCodes(
+    "promotion_channels",
+    "promotion_id",
+    "promotions.id",
+    "channel_id",
+    "channels",
+  ),
+  customerGroupCodes: linkedCodes(
+    "promotion_customer_groups",
+    "promotion_id",
+    "promotions.id",
+    "customer_group_id",
+    "customer_groups",
+  ),
 };
 
 const selectFull = (db: Db) => db.select(fullRecord).from(promotions);

@@ -1,7 +1,7 @@
 import { and, count, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { QueryBuilder, unionAll } from "drizzle-orm/sqlite-core";
-import { coded, type LinkSpec } from "../../db/links";
+import { coded, type LinkSpec, linkedCodes } from "../../db/links";
 import {
   channelCustomers,
   channels,
@@ -66,21 +66,37 @@ export type Batch = [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
 
 // ---------------------------------------------------------------------------------------------
 
-// Correlated subqueries so a record and its links come back in one statement (list pages stay
-// one round trip). Raw SQL with aliases: the outer row is always `trade_conditions`.
-const linkedCodes = (link: string, fk: string, target: string) =>
-  sql.raw(
-    `(select json_group_array(t.code) from ${link} l join ${target} t on t.id = l.${fk}` +
-      ` where l.trade_condition_id = trade_conditions.id)`,
-  );
-
 const fullRecord = {
   ...getTableColumns(tradeConditions),
-  productCodes: sql<string>`${linkedCodes("trade_condition_products", "product_id", "products")}`,
-  channelCodes: sql<string>`${linkedCodes("trade_condition_channels", "channel_id", "channels")}`,
+  productCodes: linkedCodes(
+    "trade_condition_products",
+    "trade_condition_id",
+    "trade_conditions.id",
+    "product_id",
+    "products",
+  ),
+  channelCodes: linkedCodes(
+    "trade_condition_channels",
+    "trade_condition_id",
+    "trade_conditions.id",
+    "channel_id",
+    "channels",
+  ),
   scales: sql<string>`(select json_group_array(json_object('minQuantity', s.min_quantity, 'value', s.value)) from trade_condition_scales s where s.trade_condition_id = trade_conditions.id)`,
-  customerGroupCodes: sql<string>`${linkedCodes("trade_condition_customer_groups", "customer_group_id", "customer_groups")}`,
-  customerCodes: sql<string>`${linkedCodes("trade_condition_customers", "customer_id", "customers")}`,
+  customerGroupCodes: linkedCodes(
+    "trade_condition_customer_groups",
+    "trade_condition_id",
+    "trade_conditions.id",
+    "customer_group_id",
+    "customer_groups",
+  ),
+  customerCodes: linkedCodes(
+    "trade_condition_customers",
+    "trade_condition_id",
+    "trade_conditions.id",
+    "customer_id",
+    "customers",
+  ),
 };
 
 const selectFull = (db: Db) => db.select(fullRecord).from(tradeConditions);
