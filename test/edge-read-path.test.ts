@@ -285,7 +285,15 @@ describe("GET /v1/api/prices: ETag, Cache-Control, If-None-Match", () => {
   it("documents the conditional request in OpenAPI", async () => {
     const doc = (await api("GET", "/doc", { key: null })).body;
     const op = doc.paths["/v1/api/prices"].get;
-    expect(Object.keys(op.responses).sort()).toEqual(["200", "304", "400", "401", "404", "409", "429"]);
+    expect(Object.keys(op.responses).sort()).toEqual([
+      "200",
+      "304",
+      "400",
+      "401",
+      "404",
+      "409",
+      "429",
+    ]);
     expect(Object.keys(op.responses["200"].headers)).toEqual(["ETag", "Cache-Control"]);
     expect(op.parameters).toContainEqual(
       expect.objectContaining({ name: "if-none-match", in: "header", required: false }),
