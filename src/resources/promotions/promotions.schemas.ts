@@ -5,6 +5,7 @@ import { Currency, IsoTimestamp, Name, OptionalInstant, Priority, Status } from 
 import {
   codeList,
   CreateStatus,
+  discountTerms,
   DiscountTypeSchema,
   DiscountValue,
 } from "../trade-conditions/trade-conditions.schemas";
@@ -37,14 +38,7 @@ export const PromotionSchema = z
     id: z.number().int().openapi({ example: 7, description: "Assigned by the service" }),
     name: z.string().openapi({ example: "Summer sale", description: "Display name" }),
     status: Status,
-    discountType: DiscountTypeSchema,
-    value: DiscountValue,
-    currency: z.string().nullable().openapi({
-      example: null,
-      description: "Currency of an ABSOLUTE value; null for PERCENTAGE",
-    }),
-    validFrom: IsoTimestamp.nullable().openapi({ description: "Inclusive start; null = always" }),
-    validTo: IsoTimestamp.nullable().openapi({ description: "Exclusive end; null = open-ended" }),
+    ...discountTerms,
     priority: z.number().int().openapi({
       example: 0,
       description: "Higher wins among promotions with the same saving",

@@ -97,6 +97,18 @@ const tradeConditionExample = {
   updatedAt: "2025-01-01T00:00:00.000Z",
 };
 
+/** The discount terms trade conditions and promotions share, as the API shows them. */
+export const discountTerms = {
+  discountType: DiscountTypeSchema,
+  value: DiscountValue,
+  currency: z.string().nullable().openapi({
+    example: null,
+    description: "Currency of an ABSOLUTE value; null for PERCENTAGE",
+  }),
+  validFrom: IsoTimestamp.nullable().openapi({ description: "Inclusive start; null = always" }),
+  validTo: IsoTimestamp.nullable().openapi({ description: "Exclusive end; null = open-ended" }),
+};
+
 export const TradeConditionSchema = z
   .object({
     id: z.number().int().openapi({ example: 7, description: "Assigned by the service" }),
@@ -104,14 +116,7 @@ export const TradeConditionSchema = z
     scope: TradeConditionScopeSchema,
     status: Status,
     type: TradeConditionTypeSchema,
-    discountType: DiscountTypeSchema,
-    value: DiscountValue,
-    currency: z.string().nullable().openapi({
-      example: null,
-      description: "Currency of an ABSOLUTE value; null for PERCENTAGE",
-    }),
-    validFrom: IsoTimestamp.nullable().openapi({ description: "Inclusive start; null = always" }),
-    validTo: IsoTimestamp.nullable().openapi({ description: "Exclusive end; null = open-ended" }),
+    ...discountTerms,
     priority: z.number().int().openapi({
       example: 0,
       description: "Higher wins among conditions of the same type and rung",
