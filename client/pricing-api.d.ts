@@ -2024,25 +2024,6 @@ export interface components {
       allowsTradeDiscounts?: boolean;
     };
     /**
-     * @description Customer groups named by code
-     * @example {
-     *       "customerGroupCodes": [
-     *         "RESELLER",
-     *         "WHOLESALE"
-     *       ]
-     *     }
-     */
-    PricelistCustomerGroupCodes: {
-      /**
-       * @description Customer group codes, 1-1000; duplicates count once
-       * @example [
-       *       "RESELLER",
-       *       "WHOLESALE"
-       *     ]
-       */
-      customerGroupCodes: string[];
-    };
-    /**
      * @description One page of a list
      * @example {
      *       "data": [
@@ -2204,7 +2185,7 @@ export interface components {
      *       ]
      *     }
      */
-    PricelistProductCodes: {
+    ProductCodes: {
       /**
        * @description Product codes, 1-1000; duplicates count once
        * @example [
@@ -2558,44 +2539,6 @@ export interface components {
       channelCodes?: string[];
       /** @description Replaces the scales */
       scales?: components["schemas"]["TradeConditionScale"][];
-    };
-    /**
-     * @description Target customer groups named by code
-     * @example {
-     *       "customerGroupCodes": [
-     *         "WHOLESALE",
-     *         "NORTH"
-     *       ]
-     *     }
-     */
-    TradeConditionCustomerGroupCodes: {
-      /**
-       * @description Customer group codes, 1-1000; duplicates count once
-       * @example [
-       *       "WHOLESALE",
-       *       "NORTH"
-       *     ]
-       */
-      customerGroupCodes: string[];
-    };
-    /**
-     * @description Target customers named by code
-     * @example {
-     *       "customerCodes": [
-     *         "C-1001",
-     *         "C-1002"
-     *       ]
-     *     }
-     */
-    TradeConditionCustomerCodes: {
-      /**
-       * @description Customer codes, 1-1000; duplicates count once
-       * @example [
-       *       "C-1001",
-       *       "C-1002"
-       *     ]
-       */
-      customerCodes: string[];
     };
     /**
      * @description One page of a list
@@ -9057,7 +9000,7 @@ export interface operations {
     };
     requestBody: {
       content: {
-        "application/json": components["schemas"]["PricelistCustomerGroupCodes"];
+        "application/json": components["schemas"]["CustomerGroupCodes"];
       };
     };
     responses: {
@@ -9244,7 +9187,7 @@ export interface operations {
     };
     requestBody: {
       content: {
-        "application/json": components["schemas"]["PricelistCustomerGroupCodes"];
+        "application/json": components["schemas"]["CustomerGroupCodes"];
       };
     };
     responses: {
@@ -10007,7 +9950,7 @@ export interface operations {
     };
     requestBody: {
       content: {
-        "application/json": components["schemas"]["PricelistProductCodes"];
+        "application/json": components["schemas"]["ProductCodes"];
       };
     };
     responses: {
@@ -10788,7 +10731,7 @@ export interface operations {
     };
     requestBody: {
       content: {
-        "application/json": components["schemas"]["TradeConditionCustomerGroupCodes"];
+        "application/json": components["schemas"]["CustomerGroupCodes"];
       };
     };
     responses: {
@@ -10975,7 +10918,7 @@ export interface operations {
     };
     requestBody: {
       content: {
-        "application/json": components["schemas"]["TradeConditionCustomerGroupCodes"];
+        "application/json": components["schemas"]["CustomerGroupCodes"];
       };
     };
     responses: {
@@ -11162,7 +11105,7 @@ export interface operations {
     };
     requestBody: {
       content: {
-        "application/json": components["schemas"]["TradeConditionCustomerCodes"];
+        "application/json": components["schemas"]["CustomerCodes"];
       };
     };
     responses: {
@@ -11349,7 +11292,7 @@ export interface operations {
     };
     requestBody: {
       content: {
-        "application/json": components["schemas"]["TradeConditionCustomerCodes"];
+        "application/json": components["schemas"]["CustomerCodes"];
       };
     };
     responses: {

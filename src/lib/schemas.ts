@@ -125,6 +125,39 @@ export const bulkCodes = (example: string[]) =>
     .transform((codes) => [...new Set(codes)])
     .openapi({ example, description: "1-1000 codes; duplicates count once" });
 
+/** A bulk body `{ <field>: [codes] }`, one OpenAPI component shared by every route that takes it. */
+function codesBody<F extends string>(field: F, noun: string, example: string[], component: string) {
+  return z
+    .strictObject({
+      [field]: bulkCodes(example).openapi({
+        description: `${noun} codes, 1-1000; duplicates count once`,
+      }),
+    } as Record<F, ReturnType<typeof bulkCodes>>)
+    .openapi(component, {
+      description: `${noun}s named by code`,
+      example: { [field]: example },
+    });
+}
+
+export const CustomerGroupCodesSchema = codesBody(
+  "customerGroupCodes",
+  "Customer group",
+  ["WHOLESALE", "NORTH"],
+  "CustomerGroupCodes",
+);
+export const CustomerCodesSchema = codesBody(
+  "customerCodes",
+  "Customer",
+  ["C-1001", "C-1002"],
+  "CustomerCodes",
+);
+export const ProductCodesSchema = codesBody(
+  "productCodes",
+  "Product",
+  ["P-A", "P-B"],
+  "ProductCodes",
+);
+
 /** The validity window rule shared by pricelists, conditions and promotions. */
 export function checkWindow(
   window: { validFrom?: number | null; validTo?: number | null },

@@ -1,6 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
 import { CodeParams, errors, json, jsonBody } from "../../lib/openapi";
-import { AssignResultSchema, UnassignResultSchema } from "../../lib/schemas";
+import {
+  AssignResultSchema,
+  CustomerCodesSchema,
+  CustomerGroupCodesSchema,
+  UnassignResultSchema,
+} from "../../lib/schemas";
 import { channelList } from "./channels.repo";
 import {
   ChannelCreateSchema,
@@ -9,8 +14,6 @@ import {
   ChannelSchema,
   ChannelUpdateSchema,
   ChannelWithPrimarySchema,
-  CustomerCodesSchema,
-  CustomerGroupCodesSchema,
   PricelistRefSchema,
 } from "./channels.schemas";
 

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { listOf } from "../../list";
-import { bulkCodes, Code, IsoTimestamp, Name } from "../../lib/schemas";
+import { Code, IsoTimestamp, Name } from "../../lib/schemas";
 import { PricelistSchema, pricelistExample } from "../pricelists/pricelists.schemas";
 
 const channelExample = {
@@ -61,28 +61,6 @@ export const ChannelListSchema = listOf(ChannelSchema, "ChannelList", {
   path: "/v1/api/channel",
   data: [channelExample],
 });
-
-export const CustomerGroupCodesSchema = z
-  .strictObject({
-    customerGroupCodes: bulkCodes(["WHOLESALE", "NORTH"]).openapi({
-      description: "Customer group codes, 1-1000; duplicates count once",
-    }),
-  })
-  .openapi("CustomerGroupCodes", {
-    description: "Customer groups named by code",
-    example: { customerGroupCodes: ["WHOLESALE", "NORTH"] },
-  });
-
-export const CustomerCodesSchema = z
-  .strictObject({
-    customerCodes: bulkCodes(["C-1001", "C-1002"]).openapi({
-      description: "Customer codes, 1-1000; duplicates count once",
-    }),
-  })
-  .openapi("CustomerCodes", {
-    description: "Customers named by code",
-    example: { customerCodes: ["C-1001", "C-1002"] },
-  });
 
 /** The body of every single-pricelist relation call (channels, customers, customer groups). */
 export const PricelistRefSchema = z

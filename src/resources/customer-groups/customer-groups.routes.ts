@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { CodeParams, errors, json, jsonBody } from "../../lib/openapi";
-import { AssignResultSchema, UnassignResultSchema } from "../../lib/schemas";
-import { CustomerCodesSchema, PricelistRefSchema } from "../channels/channels.schemas";
+import { AssignResultSchema, CustomerCodesSchema, UnassignResultSchema } from "../../lib/schemas";
+import { PricelistRefSchema } from "../channels/channels.schemas";
 import { customerGroupList } from "./customer-groups.repo";
 import {
   CustomerGroupCreateSchema,

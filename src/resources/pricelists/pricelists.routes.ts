@@ -1,17 +1,20 @@
 import { createRoute } from "@hono/zod-openapi";
 import { errors, IdParams, json, jsonBody } from "../../lib/openapi";
-import { AssignResultSchema, UnassignResultSchema } from "../../lib/schemas";
+import {
+  AssignResultSchema,
+  CustomerGroupCodesSchema,
+  ProductCodesSchema,
+  UnassignResultSchema,
+} from "../../lib/schemas";
 import { customerList } from "../customers/customers.repo";
 import { CustomerListSchema } from "../customers/customers.schemas";
 import { priceList, pricelistList } from "./pricelists.repo";
 import {
-  CustomerGroupCodesSchema,
   IndividualPricelistCreateSchema,
   PriceListSchema,
   PricesDeleteResultSchema,
   PricesUpsertResultSchema,
   PricesUpsertSchema,
-  ProductCodesSchema,
   PricelistCreateSchema,
   PricelistListSchema,
   PricelistSchema,

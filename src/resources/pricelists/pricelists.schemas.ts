@@ -9,7 +9,6 @@ import {
   OptionalInstant,
   Priority,
   Status,
-  bulkCodes,
   checkWindow,
 } from "../../lib/schemas";
 
@@ -143,28 +142,6 @@ export const PricelistListSchema = listOf(PricelistSchema, "PricelistList", {
 export type PricelistCreate = z.infer<typeof PricelistCreateSchema>;
 export type IndividualPricelistCreate = z.infer<typeof IndividualPricelistCreateSchema>;
 export type PricelistUpdate = z.infer<typeof PricelistUpdateSchema>;
-
-export const CustomerGroupCodesSchema = z
-  .strictObject({
-    customerGroupCodes: bulkCodes(["RESELLER", "WHOLESALE"]).openapi({
-      description: "Customer group codes, 1-1000; duplicates count once",
-    }),
-  })
-  .openapi("PricelistCustomerGroupCodes", {
-    description: "Customer groups named by code",
-    example: { customerGroupCodes: ["RESELLER", "WHOLESALE"] },
-  });
-
-export const ProductCodesSchema = z
-  .strictObject({
-    productCodes: bulkCodes(["P-A", "P-B"]).openapi({
-      description: "Product codes, 1-1000; duplicates count once",
-    }),
-  })
-  .openapi("PricelistProductCodes", {
-    description: "Products named by code",
-    example: { productCodes: ["P-A", "P-B"] },
-  });
 
 export const PriceSchema = z
   .object({

@@ -1,12 +1,15 @@
 import { createRoute } from "@hono/zod-openapi";
 import { CodeParams, errors, IdParams, json, jsonBody } from "../../lib/openapi";
-import { AssignResultSchema, UnassignResultSchema } from "../../lib/schemas";
+import {
+  AssignResultSchema,
+  CustomerCodesSchema,
+  CustomerGroupCodesSchema,
+  UnassignResultSchema,
+} from "../../lib/schemas";
 import { customerTradeConditionList, tradeConditionList } from "./trade-conditions.repo";
 import {
   CustomerTradeConditionListSchema,
   TradeConditionCreateSchema,
-  TradeConditionCustomerCodesSchema,
-  TradeConditionGroupCodesSchema,
   TradeConditionHeaders,
   TradeConditionListSchema,
   TradeConditionSchema,
@@ -93,7 +96,7 @@ export const assignCustomerGroups = createRoute({
   operationId: "assignCustomerGroupsToTradeCondition",
   summary: "Bulk-assign target customer groups to a trade condition by code",
   description: `Only a CUSTOMER_GROUP-scope condition takes customer groups; any other scope → 409 naming it. ${ARCHIVED_RULE} ${BULK_RULE} ${ASSIGN_RULE}`,
-  request: { params: IdParams, body: jsonBody(TradeConditionGroupCodesSchema) },
+  request: { params: IdParams, body: jsonBody(CustomerGroupCodesSchema) },
   responses: {
     201: json(AssignResultSchema, "What was assigned"),
     ...errors(400, 401, 403, 404, 409, 413, 415),
@@ -107,7 +110,7 @@ export const unassignCustomerGroups = createRoute({
   operationId: "unassignCustomerGroupsFromTradeCondition",
   summary: "Unassign customer groups from a trade condition",
   description: `Works whatever the scope. ${ARCHIVED_RULE} ${BULK_RULE} ${UNASSIGN_RULE}`,
-  request: { params: IdParams, body: jsonBody(TradeConditionGroupCodesSchema) },
+  request: { params: IdParams, body: jsonBody(CustomerGroupCodesSchema) },
   responses: {
     200: json(UnassignResultSchema, "What was unassigned"),
     ...errors(400, 401, 403, 404, 409, 413, 415),
@@ -121,7 +124,7 @@ export const assignCustomers = createRoute({
   operationId: "assignCustomersToTradeCondition",
   summary: "Bulk-assign target customers to a trade condition by code",
   description: `Only a CUSTOMER-scope condition takes customers; any other scope → 409 naming it. ${ARCHIVED_RULE} ${BULK_RULE} ${ASSIGN_RULE}`,
-  request: { params: IdParams, body: jsonBody(TradeConditionCustomerCodesSchema) },
+  request: { params: IdParams, body: jsonBody(CustomerCodesSchema) },
   responses: {
     201: json(AssignResultSchema, "What was assigned"),
     ...errors(400, 401, 403, 404, 409, 413, 415),
@@ -135,7 +138,7 @@ export const unassignCustomers = createRoute({
   operationId: "unassignCustomersFromTradeCondition",
   summary: "Bulk-unassign customers from a trade condition by code",
   description: `Works whatever the scope. ${ARCHIVED_RULE} ${BULK_RULE} ${UNASSIGN_RULE}`,
-  request: { params: IdParams, body: jsonBody(TradeConditionCustomerCodesSchema) },
+  request: { params: IdParams, body: jsonBody(CustomerCodesSchema) },
   responses: {
     200: json(UnassignResultSchema, "What was unassigned"),
     ...errors(400, 401, 403, 404, 409, 413, 415),

@@ -9,7 +9,6 @@ import {
   OptionalInstant,
   Priority,
   Status,
-  bulkCodes,
 } from "../../lib/schemas";
 
 export const DISCOUNT_TYPES = ["PERCENTAGE", "ABSOLUTE"] as const;
@@ -220,29 +219,6 @@ export const TradeConditionListSchema = listOf(TradeConditionSchema, "TradeCondi
   path: "/v1/api/trade-conditions",
   data: [tradeConditionExample],
 });
-
-/** Bodies of the bulk target calls: 1-1000 codes, duplicates counted once. */
-export const TradeConditionGroupCodesSchema = z
-  .strictObject({
-    customerGroupCodes: bulkCodes(["WHOLESALE", "NORTH"]).openapi({
-      description: "Customer group codes, 1-1000; duplicates count once",
-    }),
-  })
-  .openapi("TradeConditionCustomerGroupCodes", {
-    description: "Target customer groups named by code",
-    example: { customerGroupCodes: ["WHOLESALE", "NORTH"] },
-  });
-
-export const TradeConditionCustomerCodesSchema = z
-  .strictObject({
-    customerCodes: bulkCodes(["C-1001", "C-1002"]).openapi({
-      description: "Customer codes, 1-1000; duplicates count once",
-    }),
-  })
-  .openapi("TradeConditionCustomerCodes", {
-    description: "Target customers named by code",
-    example: { customerCodes: ["C-1001", "C-1002"] },
-  });
 
 export const LINK_KINDS = ["CUSTOMER", "CUSTOMER_GROUP", "CHANNEL", "GLOBAL"] as const;
 export type LinkKind = (typeof LINK_KINDS)[number];
