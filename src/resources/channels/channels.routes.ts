@@ -6,7 +6,7 @@ import {
   CustomerGroupCodesSchema,
   UnassignResultSchema,
 } from "../../lib/schemas";
-import { channelList } from "./channels.repo";
+import { channelList } from "./channels.list";
 import {
   ChannelCreateSchema,
   ChannelListSchema,
@@ -19,7 +19,7 @@ import {
 
 const tags = ["Channels"];
 
-export const list = createRoute({
+export const list = channelList.route({
   method: "get",
   path: "/v1/api/channel",
   tags,
@@ -28,8 +28,6 @@ export const list = createRoute({
   description:
     "Newest first by default; `search` matches name and code case-insensitively. Any query that " +
     "cannot be honoured is a 400 naming the parameter.",
-  middleware: [channelList.middleware],
-  parameters: channelList.parameters,
   responses: { 200: json(ChannelListSchema, "A page of channels"), ...errors(400, 401) },
 });
 

@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import { CodeParams, errors, json, jsonBody } from "../../lib/openapi";
 import { AssignResultSchema, CustomerCodesSchema, UnassignResultSchema } from "../../lib/schemas";
 import { PricelistRefSchema } from "../channels/channels.schemas";
-import { customerGroupList } from "./customer-groups.repo";
+import { customerGroupList } from "./customer-groups.list";
 import {
   CustomerGroupCreateSchema,
   CustomerGroupListSchema,
@@ -13,7 +13,7 @@ import {
 
 const tags = ["Customer groups"];
 
-export const list = createRoute({
+export const list = customerGroupList.route({
   method: "get",
   path: "/v1/api/customer-group",
   tags,
@@ -22,8 +22,6 @@ export const list = createRoute({
   description:
     "Newest first by default; `search` matches code and name case-insensitively. Any query that " +
     "cannot be honoured is a 400 naming the parameter.",
-  middleware: [customerGroupList.middleware],
-  parameters: customerGroupList.parameters,
   responses: {
     200: json(CustomerGroupListSchema, "A page of customer groups"),
     ...errors(400, 401),

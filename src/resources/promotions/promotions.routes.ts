@@ -1,6 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import { errors, IdParams, json, jsonBody } from "../../lib/openapi";
-import { promotionList } from "./promotions.repo";
+import { promotionList } from "./promotions.list";
 import {
   PromotionCreateSchema,
   PromotionListSchema,
@@ -10,7 +10,7 @@ import {
 
 const tags = ["Promotions"];
 
-export const list = createRoute({
+export const list = promotionList.route({
   method: "get",
   path: "/v1/api/promotion",
   tags,
@@ -19,8 +19,6 @@ export const list = createRoute({
   description:
     "Newest first by default; `search` matches the name, `filter.status` narrows by status. Any " +
     "query that cannot be honoured is a 400 naming the parameter.",
-  middleware: [promotionList.middleware],
-  parameters: promotionList.parameters,
   responses: { 200: json(PromotionListSchema, "A page of promotions"), ...errors(400, 401) },
 });
 

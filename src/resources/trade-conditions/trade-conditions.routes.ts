@@ -6,7 +6,7 @@ import {
   CustomerGroupCodesSchema,
   UnassignResultSchema,
 } from "../../lib/schemas";
-import { customerTradeConditionList, tradeConditionList } from "./trade-conditions.repo";
+import { customerTradeConditionList, tradeConditionList } from "./trade-conditions.list";
 import {
   CustomerTradeConditionListSchema,
   TradeConditionCreateSchema,
@@ -18,7 +18,7 @@ import {
 
 const tags = ["Trade conditions"];
 
-export const list = createRoute({
+export const list = tradeConditionList.route({
   method: "get",
   path: "/v1/api/trade-conditions",
   tags,
@@ -26,8 +26,6 @@ export const list = createRoute({
   summary: "Find all trade conditions",
   description:
     "Without `x-channel` every condition is listed (global mode); with it, only those whose channelCodes are empty or contain that channel.",
-  middleware: [tradeConditionList.middleware],
-  parameters: tradeConditionList.parameters,
   request: { headers: TradeConditionHeaders },
   responses: {
     200: json(TradeConditionListSchema, "A page of trade conditions"),
@@ -145,7 +143,7 @@ export const unassignCustomers = createRoute({
   },
 });
 
-export const listForCustomer = createRoute({
+export const listForCustomer = customerTradeConditionList.route({
   method: "get",
   path: "/v1/api/customer/{code}/trade-conditions",
   tags: ["Customers"],
@@ -162,8 +160,6 @@ export const listForCustomer = createRoute({
     "(trade_condition_channels); GLOBAL links are 4 × the condition id + 3. " +
     "`filter.scope` and `filter.status` apply to the trade condition; `search` matches `tradeCondition.type`. " +
     "Unknown customer → 404. The customer check, the page and its count are one round trip.",
-  middleware: [customerTradeConditionList.middleware],
-  parameters: customerTradeConditionList.parameters,
   request: { params: CodeParams },
   responses: {
     200: json(CustomerTradeConditionListSchema, "A page of the customer's trade-condition links"),
