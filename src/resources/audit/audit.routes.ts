@@ -3,11 +3,17 @@ import { errors, json } from "../../lib/openapi";
 import { auditList } from "./audit.list";
 import { AuditEntryListSchema } from "./audit.schemas";
 
+/** The group of this resource's operations in /doc. */
+export const tag = {
+  name: "Audit",
+  description: "Who changed what and when (admin keys only)",
+};
+
 export const list = auditList.route(
   {
     method: "get",
     path: "/v1/api/audit",
-    tags: ["Audit"],
+    tags: [tag.name],
     operationId: "listAuditEntries",
     summary: "List the audit trail (admin keys only)",
     description:

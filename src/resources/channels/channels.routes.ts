@@ -17,7 +17,13 @@ import {
   PricelistRefSchema,
 } from "./channels.schemas";
 
-const tags = ["Channels"];
+/** The group of this resource's operations in /doc. */
+export const tag = {
+  name: "Channels",
+  description: "Where prices are asked for; each has pricelists, one of them primary",
+};
+
+const tags = [tag.name];
 
 export const list = channelList.route({
   method: "get",

@@ -11,7 +11,13 @@ import {
   CustomerGroupUpdateSchema,
 } from "./customer-groups.schemas";
 
-const tags = ["Customer groups"];
+/** The group of this resource's operations in /doc. */
+export const tag = {
+  name: "Customer groups",
+  description: "Groups of customers that pricelists, trade conditions and promotions target",
+};
+
+const tags = [tag.name];
 
 export const list = customerGroupList.route({
   method: "get",

@@ -11,7 +11,13 @@ import {
   CustomerUpdateSchema,
 } from "./customers.schemas";
 
-const tags = ["Customers"];
+/** The group of this resource's operations in /doc. */
+export const tag = {
+  name: "Customers",
+  description: "Business customers: their groups, channels, pricelists and trade conditions",
+};
+
+const tags = [tag.name];
 
 export const list = customerList.route({
   method: "get",

@@ -21,7 +21,14 @@ import {
   PricelistUpdateSchema,
 } from "./pricelists.schemas";
 
-const tags = ["Pricelists"];
+/** The group of this resource's operations in /doc. */
+export const tag = {
+  name: "Pricelists",
+  description:
+    "Unit prices per product and quantity tier, GENERAL or INDIVIDUAL; DRAFT → ACTIVE ⇄ INACTIVE, any → ARCHIVED",
+};
+
+const tags = [tag.name];
 
 export const list = pricelistsList.route({
   method: "get",

@@ -8,7 +8,13 @@ import {
   ProductUpdateSchema,
 } from "./products.schemas";
 
-const tags = ["Products"];
+/** The group of this resource's operations in /doc. */
+export const tag = {
+  name: "Products",
+  description: "The catalogue that pricelists, conditions and promotions name by code",
+};
+
+const tags = [tag.name];
 
 export const list = productList.route({
   method: "get",

@@ -8,7 +8,13 @@ import {
   PromotionUpdateSchema,
 } from "./promotions.schemas";
 
-const tags = ["Promotions"];
+/** The group of this resource's operations in /doc. */
+export const tag = {
+  name: "Promotions",
+  description: "Time-limited reductions by product, channel and customer group",
+};
+
+const tags = [tag.name];
 
 export const list = promotionList.route({
   method: "get",

@@ -6,6 +6,7 @@ import {
   CustomerGroupCodesSchema,
   UnassignResultSchema,
 } from "../../lib/schemas";
+import { tag as customersTag } from "../customers/customers.routes";
 import { customerTradeConditionList, tradeConditionList } from "./trade-conditions.list";
 import {
   CustomerTradeConditionListSchema,
@@ -16,7 +17,13 @@ import {
   TradeConditionUpdateSchema,
 } from "./trade-conditions.schemas";
 
-const tags = ["Trade conditions"];
+/** The group of this resource's operations in /doc. */
+export const tag = {
+  name: "Trade conditions",
+  description: "Negotiated discounts, surcharges and net prices by scope",
+};
+
+const tags = [tag.name];
 
 export const list = tradeConditionList.route({
   method: "get",
@@ -146,7 +153,7 @@ export const unassignCustomers = createRoute({
 export const listForCustomer = customerTradeConditionList.route({
   method: "get",
   path: "/v1/api/customer/{code}/trade-conditions",
-  tags: ["Customers"],
+  tags: [customersTag.name],
   operationId: "listCustomerTradeConditions",
   summary: "Get customer trade conditions",
   description:
