@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { isWriteSql } from "../src/lib/audit";
-import { AUDIT_ENTITIES, entityName } from "../src/resources/audit/audit.repo";
+import { AUDIT_ENTITIES, entityName } from "../src/resources/audit/audit.list";
 import { api, created, createProduct, expectProblem, issuePaths, KEYS, uid } from "./helpers";
 
 /**

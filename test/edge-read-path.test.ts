@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { app } from "../src/app";
 import { sessionStart } from "../src/lib/context";
 import { MAX_AGE_SECONDS } from "../src/resources/prices/prices.cache";
 import { api, created, createProduct, KEYS, uid, type ApiResponse } from "./helpers";
@@ -24,25 +25,48 @@ async function ok(method: string, path: string, body?: unknown) {
 
 describe("D1 sessions: the bookmark header", () => {
   it("starts reads anywhere and writes on the primary, unless a bookmark continues a session", () => {
-    expect(sessionStart("GET", "/v1/api/product", undefined).constraint).toBe(
-      "first-unconstrained",
-    );
-    expect(sessionStart("HEAD", "/v1/api/product", undefined).constraint).toBe(
-      "first-unconstrained",
-    );
-    // The price lookup is a POST only because carts are long: it is a read.
-    expect(sessionStart("POST", "/v1/api/prices/resolve", undefined).constraint).toBe(
-      "first-unconstrained",
-    );
-    for (const method of ["POST", "PUT", "PATCH", "DELETE"]) {
-      expect(sessionStart(method, "/v1/api/product", undefined).constraint).toBe("first-primary");
-    }
+    expect(sessionStart(true, undefined).constraint).toBe("first-unconstrained");
+    expect(sessionStart(false, undefined).constraint).toBe("first-primary");
     const mark = "00000000-0000000b-00000000-00000000000000000000000000000000";
-    expect(sessionStart("GET", "/v1/api/product", mark)).toEqual({
-      constraint: mark,
-      bookmark: mark,
-    });
-    expect(sessionStart("PATCH", "/v1/api/product/x", mark).constraint).toBe(mark);
+    expect(sessionStart(true, mark)).toEqual({ constraint: mark, bookmark: mark });
+    expect(sessionStart(false, mark).constraint).toBe(mark);
+  });
+
+  it("takes GET, HEAD and the routes marked read-only (the price lookup POST) as reads", async () => {
+    const started: string[] = [];
+    const DB = {
+      withSession(constraint: D1SessionConstraint) {
+        started.push(String(constraint));
+        return env.DB.withSession(constraint);
+      },
+    };
+    const requests = [
+      ["GET", "/v1/api/product"],
+      ["HEAD", "/v1/api/product"],
+      // The price lookup is a POST only because carts are long: it is a read.
+      ["POST", "/v1/api/prices/resolve"],
+      ["POST", "/v1/api/product"],
+      ["PUT", "/v1/api/pricelist/1/prices"],
+      ["PATCH", "/v1/api/product/x"],
+      ["DELETE", "/v1/api/pricelist/individual/1"],
+    ];
+    for (const [method, path] of requests) {
+      // No key: the session starts before authentication refuses the request.
+      const res = await app.fetch(new Request(`http://pricing.test${path}`, { method }), {
+        ...env,
+        DB,
+      });
+      expect(res.status).toBe(401);
+    }
+    expect(started).toEqual([
+      "first-unconstrained",
+      "first-unconstrained",
+      "first-unconstrained",
+      "first-primary",
+      "first-primary",
+      "first-primary",
+      "first-primary",
+    ]);
   });
 
   it("returns the session's bookmark on reads and writes, in one round trip as before", async () => {

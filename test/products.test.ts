@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { parseListQuery } from "../src/list/parse";
 import { toOrderBy, toWhere } from "../src/list/sql";
 import { createDb, DbMeter } from "../src/lib/db";
-import { listProducts, productList } from "../src/resources/products/products.repo";
+import { productList } from "../src/resources/products/products.list";
+import { listProducts } from "../src/resources/products/products.repo";
 import { api, created, createProduct, expectProblem, issuePaths, KEYS, uid } from "./helpers";
 
 describe("products", () => {

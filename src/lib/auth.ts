@@ -1,6 +1,13 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv, Role } from "./env";
 import { ApiError } from "./errors";
+import { isRead } from "./read-only";
+
+/** The request header that carries the API key (the name the seed spec gave it). */
+export const API_KEY_HEADER = "x-webhook-signature";
+
+/** The 401 detail when no key was sent; /doc shows it as the 401 example. */
+export const MISSING_KEY = `missing API key: send it in the ${API_KEY_HEADER} header`;
 
 interface ConfiguredKey {
   /** Who, for logs and the audit trail; never the key itself. */
@@ -36,20 +43,9 @@ function configuredKeys(source = ""): ConfiguredKey[] {
   return parsed.keys;
 }
 
-/** Reads are GET/HEAD, plus the price lookup, which is a POST only because carts are long. */
-const READ_POSTS = new Set(["/v1/api/prices/resolve"]);
-export const isRead = (method: string, path: string) =>
-  method === "GET" || method === "HEAD" || (method === "POST" && READ_POSTS.has(path));
-
 export const authenticate = (): MiddlewareHandler<AppEnv> => async (c, next) => {
-  const presented = c.req.header("x-webhook-signature");
-  if (!presented) {
-    throw new ApiError(
-      401,
-      "UNAUTHORIZED",
-      "missing API key: send it in the x-webhook-signature header",
-    );
-  }
+  const presented = c.req.header(API_KEY_HEADER);
+  if (!presented) throw new ApiError(401, "UNAUTHORIZED", MISSING_KEY);
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(presented)));
   let matched: ConfiguredKey | undefined;
   // Compare against every key, constant-time each, so timing tells nothing about which matched.
@@ -58,7 +54,7 @@ export const authenticate = (): MiddlewareHandler<AppEnv> => async (c, next) => 
   }
   if (!matched) throw new ApiError(401, "UNAUTHORIZED", "unknown API key");
   const { role, name } = matched;
-  if (role !== "admin" && !isRead(c.req.method, c.req.path)) {
+  if (role !== "admin" && !isRead(c)) {
     throw new ApiError(403, "FORBIDDEN", `a ${role} key cannot make changes; use an admin key`);
   }
   c.set("role", role);

@@ -1,9 +1,9 @@
 import type { MiddlewareHandler } from "hono";
 import { routePath } from "hono/route";
 import type { AuditSource } from "./audit";
-import { isRead } from "./auth";
 import { createDb, DbMeter } from "./db";
 import type { AppEnv } from "./env";
+import { isRead } from "./read-only";
 
 const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
 
@@ -25,9 +25,9 @@ const BOOKMARK = /^(?=[0-9a-f-]{3,128}$)[0-9a-f]+(?:-[0-9a-f]+)+$/;
  * bookmark is ignored rather than refused: it only ever asks for fresher data, a request must
  * not fail over it, and the response carries a valid bookmark the client can use instead.
  */
-export function sessionStart(method: string, path: string, bookmark: string | undefined) {
+export function sessionStart(read: boolean, bookmark: string | undefined) {
   if (bookmark && BOOKMARK.test(bookmark)) return { constraint: bookmark, bookmark };
-  const constraint = isRead(method, path) ? "first-unconstrained" : "first-primary";
+  const constraint = read ? "first-unconstrained" : "first-primary";
   return { constraint, bookmark: undefined };
 }
 
@@ -44,7 +44,7 @@ export const requestContext =
     const incoming = c.req.header("x-request-id");
     const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
     const meter = new DbMeter();
-    const start = sessionStart(c.req.method, c.req.path, c.req.header(BOOKMARK_HEADER));
+    const start = sessionStart(isRead(c), c.req.header(BOOKMARK_HEADER));
     const session = c.env.DB.withSession(start.constraint);
     c.set("requestId", requestId);
     c.set("meter", meter);

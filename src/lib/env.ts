@@ -1,4 +1,3 @@
-import type { ListRequest } from "../list";
 import type { Db, DbMeter } from "./db";
 
 export type Role = "admin" | "read";
@@ -20,7 +19,6 @@ export interface Variables {
   role: Role;
   /** The authenticated key's name (never the key). */
   keyName: string;
-  list: ListRequest;
 }
 
 export interface AppEnv {

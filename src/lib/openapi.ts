@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { MISSING_KEY } from "./auth";
 import { problemType, TITLES, type ErrorStatus } from "./errors";
 import { Code } from "./schemas";
 
@@ -56,7 +57,7 @@ export const jsonBody = <T extends z.ZodType>(schema: T) => ({
 /** One typical body per status, so readers of /doc see what each error looks like. */
 const EXAMPLES: Record<ErrorStatus, [code: string, detail: string]> = {
   400: ["VALIDATION_FAILED", "body.currency: must be an ISO 4217 code such as EUR"],
-  401: ["UNAUTHORIZED", "missing API key: send it in the x-webhook-signature header"],
+  401: ["UNAUTHORIZED", MISSING_KEY],
   403: ["FORBIDDEN", "a read key cannot make changes; use an admin key"],
   404: ["NOT_FOUND", "pricelist 42 not found"],
   405: ["METHOD_NOT_ALLOWED", "PUT is not allowed on /v1/api/product"],

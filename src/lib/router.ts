@@ -1,4 +1,9 @@
-import { OpenAPIHono, type RouteConfig, type RouteHandler } from "@hono/zod-openapi";
+import {
+  OpenAPIHono,
+  type RouteConfig,
+  type RouteConfigToEnv,
+  type RouteHandler,
+} from "@hono/zod-openapi";
 import type { AppEnv } from "./env";
 import { fromZodError } from "./errors";
 
@@ -10,4 +15,8 @@ export const createRouter = () =>
     },
   });
 
-export type AppRouteHandler<R extends RouteConfig> = RouteHandler<R, AppEnv>;
+/**
+ * A handler of route R: the app's env plus what R's own middleware adds (`c.var.list` on list
+ * routes, and only there).
+ */
+export type AppRouteHandler<R extends RouteConfig> = RouteHandler<R, AppEnv & RouteConfigToEnv<R>>;

@@ -1,7 +1,10 @@
 import type { MiddlewareHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
+import { API_KEY_HEADER } from "./auth";
 import { BOOKMARK_HEADER } from "./context";
 import type { AppEnv } from "./env";
+import { ApiError } from "./errors";
 
 const API_PREFIX = "/v1/api/";
 /** The API reference page sets its own CSP (frame-ancestors 'none'); its headers are its own. */
@@ -41,13 +44,7 @@ const corsForListed = cors({
   // Reached only for a listed origin (see corsFromEnv), which is echoed.
   origin: (origin) => origin,
   allowMethods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"],
-  allowHeaders: [
-    "x-webhook-signature",
-    "content-type",
-    "x-request-id",
-    BOOKMARK_HEADER,
-    "if-none-match",
-  ],
+  allowHeaders: [API_KEY_HEADER, "content-type", "x-request-id", BOOKMARK_HEADER, "if-none-match"],
   exposeHeaders: ["x-request-id", BOOKMARK_HEADER, "server-timing", "etag", "retry-after", "allow"],
   maxAge: 600,
 });
@@ -68,3 +65,14 @@ export const corsFromEnv = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   // Answers differ by origin once CORS is on: caches must keep them apart.
   c.header("vary", "Origin", { append: true });
 };
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** Bodies over 1 MiB are refused before they are read, whatever the route. */
+export const limitBodySize = () =>
+  bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: () => {
+      throw new ApiError(413, "PAYLOAD_TOO_LARGE", "the request body is larger than 1 MiB");
+    },
+  });

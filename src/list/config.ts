@@ -25,3 +25,7 @@ export interface ListConfig {
   /** Fields a search covers when `searchBy` is absent; default: every searchable field. */
   defaultSearchBy?: readonly string[];
 }
+
+/** The names of the fields that may be sorted by, or searched. */
+export const fieldsWhere = (config: ListConfig, capability: "sortable" | "searchable") =>
+  Object.keys(config.fields).filter((name) => config.fields[name]![capability]);

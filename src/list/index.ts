@@ -1,8 +1,9 @@
+import { createRoute, type RouteConfig } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
+import type { H } from "hono/types";
 import type { SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../lib/db";
-import type { AppEnv } from "../lib/env";
 import type { ListConfig } from "./config";
 import { envelope } from "./envelope";
 import { listParameters } from "./openapi";
@@ -23,12 +24,18 @@ export interface ListRequest {
 }
 
 /**
- * One list endpoint's behaviour from one config: the route middleware that parses and validates
- * the query (it reads the raw URL, so repeated keys keep their order), and the OpenAPI parameters
- * that document it.
+ * What the list middleware adds to a route's context. Only routes built by `defineList(…).route`
+ * run it, so only their handlers see `c.var.list` in their type.
  */
-export function defineList(config: ListConfig) {
-  const middleware: MiddlewareHandler<AppEnv> = async (c, next) => {
+export interface ListEnv {
+  Variables: { list: ListRequest };
+}
+
+type ListMiddleware = MiddlewareHandler<ListEnv>;
+
+/** Parses and validates the query from the raw URL, so repeated keys keep their order. */
+function listMiddleware(config: ListConfig): ListMiddleware {
+  return async (c, next) => {
     const url = new URL(c.req.url);
     const query = parseListQuery([...url.searchParams], config);
     c.set("list", {
@@ -42,7 +49,37 @@ export function defineList(config: ListConfig) {
     });
     await next();
   };
-  return { config, middleware, parameters: listParameters(config) };
+}
+
+/** A route as createRoute() takes it, less what the list supplies. */
+type ListRouteOptions<P extends string> = Omit<
+  RouteConfig,
+  "path" | "middleware" | "parameters"
+> & {
+  path: P;
+  middleware?: never;
+  parameters?: never;
+};
+
+/**
+ * One list endpoint's behaviour from one config. `route` is the only way to mount it: it returns
+ * the createRoute() object with the middleware that parses the query and the OpenAPI parameters
+ * that document it, so a list route cannot get one without the other, and its handler's type
+ * carries `c.var.list`. `guards` (e.g. requireAdmin) run before the query is parsed.
+ */
+export function defineList(config: ListConfig) {
+  const middleware = listMiddleware(config);
+  const parameters = listParameters(config);
+  return {
+    config,
+    route<P extends string, R extends ListRouteOptions<P>, G extends H[] = []>(
+      options: R,
+      ...guards: G
+    ) {
+      const chain: [...G, ListMiddleware] = [...guards, middleware];
+      return createRoute({ ...options, middleware: chain, parameters });
+    },
+  };
 }
 
 /** The page and its count in one round trip. */

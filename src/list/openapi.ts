@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import type { ListConfig } from "./config";
+import { fieldsWhere, type FieldConfig, type ListConfig } from "./config";
 import { DEFAULT_LIMIT, MAX_LIMIT, MAX_SEARCH_LENGTH } from "./parse";
 
 type Parameter = {
@@ -15,6 +15,103 @@ type Parameter = {
 
 const list = (items: Record<string, unknown>) => ({ type: "array", items });
 
+const PAGE: Parameter = {
+  name: "page",
+  in: "query",
+  required: false,
+  description: "Page number, from 1. Anything that is not a whole number >= 1 falls back to 1.",
+  schema: { type: "integer", minimum: 1, default: 1 },
+};
+
+const LIMIT: Parameter = {
+  name: "limit",
+  in: "query",
+  required: false,
+  description: `Page size. Larger values are capped at ${MAX_LIMIT}; anything that is not a whole number >= 1 falls back to ${DEFAULT_LIMIT}.`,
+  schema: { type: "integer", minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT },
+};
+
+function sortByParameter(config: ListConfig): Parameter {
+  const sortable = fieldsWhere(config, "sortable");
+  const [defaultField, defaultDir] = config.defaultSortBy?.[0] ?? ["id", "DESC"];
+  return {
+    name: "sortBy",
+    in: "query",
+    required: false,
+    description: `Sort terms \`field:ASC|DESC\` (direction in any case), repeated or comma-joined; URL order is precedence. Sortable: ${sortable.join(", ")}. Text sorts case-insensitively; ties always break on the record's unique key, so pages never overlap.`,
+    schema: list({ type: "string", enum: sortable.flatMap((f) => [`${f}:ASC`, `${f}:DESC`]) }),
+    style: "form",
+    explode: true,
+    example: [`${defaultField}:${defaultDir}`],
+  };
+}
+
+function searchParameters(config: ListConfig): Parameter[] {
+  const searchable = fieldsWhere(config, "searchable");
+  if (!searchable.length) return [];
+  return [
+    {
+      name: "search",
+      in: "query",
+      required: false,
+      description: `Case-insensitive substring matched against the searchBy fields (OR; searchable: ${searchable.join(", ")}). \`%\`, \`_\` and \`\\\` match themselves.`,
+      schema: { type: "string", maxLength: MAX_SEARCH_LENGTH },
+    },
+    {
+      name: "searchBy",
+      in: "query",
+      required: false,
+      description: `The fields the search covers (repeated or comma-joined); default: ${(config.defaultSearchBy ?? searchable).join(", ")}.`,
+      schema: list({ type: "string", enum: searchable }),
+      style: "form",
+      explode: true,
+    },
+  ];
+}
+
+function selectParameters(config: ListConfig): Parameter[] {
+  if (!config.selectable?.length) return [];
+  return [
+    {
+      name: "select",
+      in: "query",
+      required: false,
+      description: `Comma-separated fields to return (id is always included): ${config.selectable.join(", ")}. Example: \`select=${config.selectable.slice(0, 2).join(",")}\`.`,
+      schema: { type: "string" },
+    },
+  ];
+}
+
+/** An example value for the description, where one says more than the syntax. */
+function filterSample(field: FieldConfig, ops: string[]): string | undefined {
+  if (Array.isArray(field.type)) return field.type[0];
+  if (!ops.includes("$gte")) return undefined;
+  if (field.type === "datetime") return "$gte:2025-01-01";
+  return field.type === "number" ? "$gte:10" : undefined;
+}
+
+function filterParameter(
+  name: string,
+  field: FieldConfig,
+  allowed: NonNullable<FieldConfig["filter"]>,
+): Parameter {
+  const ops = ["$eq", ...allowed.filter((o) => o !== "$eq")];
+  const type = Array.isArray(field.type) ? `one of ${field.type.join(", ")}` : field.type;
+  const sample = filterSample(field, ops);
+  return {
+    name: `filter.${name}`,
+    in: "query",
+    required: false,
+    description:
+      `Filter on ${name} (${type}): \`[$not:][$op:]value\`, no operator meaning $eq. Allowed: ${ops.join(", ")}. ` +
+      "Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`." +
+      (sample ? ` Example: \`filter.${name}=${sample}\`.` : ""),
+    schema: list({ type: "string" }),
+    style: "form",
+    explode: true,
+  };
+}
+
 /**
  * The OpenAPI query parameters of a list endpoint, generated from the same config that parses them.
  * Only `sortBy` carries an `example` (the default sort): Swagger UI fills examples into "Try it
@@ -22,92 +119,17 @@ const list = (items: Record<string, unknown>) => ({ type: "array", items });
  * parameters show their syntax in the description.
  */
 export function listParameters(config: ListConfig): Parameter[] {
-  const names = Object.keys(config.fields);
-  const sortable = names.filter((f) => config.fields[f]!.sortable);
-  const searchable = names.filter((f) => config.fields[f]!.searchable);
-  const [defaultField, defaultDir] = config.defaultSortBy?.[0] ?? ["id", "DESC"];
-  const params: Parameter[] = [
-    {
-      name: "page",
-      in: "query",
-      required: false,
-      description: "Page number, from 1. Anything that is not a whole number >= 1 falls back to 1.",
-      schema: { type: "integer", minimum: 1, default: 1 },
-    },
-    {
-      name: "limit",
-      in: "query",
-      required: false,
-      description: `Page size. Larger values are capped at ${MAX_LIMIT}; anything that is not a whole number >= 1 falls back to ${DEFAULT_LIMIT}.`,
-      schema: { type: "integer", minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT },
-    },
-    {
-      name: "sortBy",
-      in: "query",
-      required: false,
-      description: `Sort terms \`field:ASC|DESC\` (direction in any case), repeated or comma-joined; URL order is precedence. Sortable: ${sortable.join(", ")}. Text sorts case-insensitively; ties always break on the record's unique key, so pages never overlap.`,
-      schema: list({ type: "string", enum: sortable.flatMap((f) => [`${f}:ASC`, `${f}:DESC`]) }),
-      style: "form",
-      explode: true,
-      example: [`${defaultField}:${defaultDir}`],
-    },
+  const filters = Object.entries(config.fields).flatMap(([name, field]) =>
+    field.filter ? [filterParameter(name, field, field.filter)] : [],
+  );
+  return [
+    PAGE,
+    LIMIT,
+    sortByParameter(config),
+    ...searchParameters(config),
+    ...selectParameters(config),
+    ...filters,
   ];
-  if (searchable.length) {
-    params.push(
-      {
-        name: "search",
-        in: "query",
-        required: false,
-        description: `Case-insensitive substring matched against the searchBy fields (OR; searchable: ${searchable.join(", ")}). \`%\`, \`_\` and \`\\\` match themselves.`,
-        schema: { type: "string", maxLength: MAX_SEARCH_LENGTH },
-      },
-      {
-        name: "searchBy",
-        in: "query",
-        required: false,
-        description: `The fields the search covers (repeated or comma-joined); default: ${(config.defaultSearchBy ?? searchable).join(", ")}.`,
-        schema: list({ type: "string", enum: searchable }),
-        style: "form",
-        explode: true,
-      },
-    );
-  }
-  if (config.selectable?.length) {
-    params.push({
-      name: "select",
-      in: "query",
-      required: false,
-      description: `Comma-separated fields to return (id is always included): ${config.selectable.join(", ")}. Example: \`select=${config.selectable.slice(0, 2).join(",")}\`.`,
-      schema: { type: "string" },
-    });
-  }
-  for (const [name, field] of Object.entries(config.fields)) {
-    if (!field.filter) continue;
-    const ops = ["$eq", ...field.filter.filter((o) => o !== "$eq")];
-    const type = Array.isArray(field.type) ? `one of ${field.type.join(", ")}` : field.type;
-    const sample = Array.isArray(field.type)
-      ? field.type[0]
-      : !ops.includes("$gte")
-        ? undefined
-        : field.type === "datetime"
-          ? "$gte:2025-01-01"
-          : field.type === "number"
-            ? "$gte:10"
-            : undefined;
-    params.push({
-      name: `filter.${name}`,
-      in: "query",
-      required: false,
-      description:
-        `Filter on ${name} (${type}): \`[$not:][$op:]value\`, no operator meaning $eq. Allowed: ${ops.join(", ")}. ` +
-        "Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`." +
-        (sample ? ` Example: \`filter.${name}=${sample}\`.` : ""),
-      schema: list({ type: "string" }),
-      style: "form",
-      explode: true,
-    });
-  }
-  return params;
 }
 
 /**

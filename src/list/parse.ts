@@ -1,8 +1,10 @@
 import { parseInstant } from "../lib/schemas";
 import { invalid, type FieldIssue } from "../lib/errors";
 import {
+  fieldsWhere,
   OPERATORS,
   type Direction,
+  type FieldConfig,
   type FieldType,
   type ListConfig,
   type Operator,
@@ -76,26 +78,18 @@ export function convertValue(type: FieldType, raw: string): FilterValue | undefi
   }
 }
 
-function parseFilter(
-  field: string,
-  raw: string,
-  config: ListConfig,
-  issues: FieldIssue[],
-): ParsedFilter | undefined {
-  const path = `query.filter.${field}`;
-  const spec = config.fields[field];
-  const allowed = spec?.filter;
-  if (!spec || !allowed) {
-    const filterable = Object.keys(config.fields).filter((f) => config.fields[f]!.filter);
-    issues.push({
-      path,
-      message: filterable.length
-        ? `is not filterable; filterable fields: ${filterable.join(", ")}`
-        : "this endpoint has no filterable fields",
-    });
-    return undefined;
-  }
-  // [$not:][$op:]value; only the first two tokens may be operators, so values may contain ':'.
+function notFilterable(config: ListConfig): string {
+  const filterable = Object.keys(config.fields).filter((f) => config.fields[f]!.filter);
+  return filterable.length
+    ? `is not filterable; filterable fields: ${filterable.join(", ")}`
+    : "this endpoint has no filterable fields";
+}
+
+/**
+ * `[$not:][$op:]value`; only the first two tokens may be operators, so values may contain ':'.
+ * A string is the reason the term is refused.
+ */
+function splitTerm(raw: string): { negate: boolean; op: Operator; rest: string } | string {
   let rest = raw;
   let negate = false;
   let op: Operator = "$eq";
@@ -112,59 +106,72 @@ function parseFilter(
   }
   if (next.token.startsWith("$")) {
     if (!(OPERATORS as readonly string[]).includes(next.token)) {
-      issues.push({
-        path,
-        message: `unknown operator ${next.token}; known: $not, ${OPERATORS.join(", ")}`,
-      });
-      return undefined;
+      return `unknown operator ${next.token}; known: $not, ${OPERATORS.join(", ")}`;
     }
     op = next.token as Operator;
     rest = next.hasColon ? next.after : "";
   }
-  const permitted = new Set<string>(["$eq", ...allowed]);
-  if (negate && !permitted.has("$not")) {
-    issues.push({ path, message: `$not is not allowed; allowed: ${[...permitted].join(", ")}` });
-    return undefined;
-  }
-  if (!permitted.has(op)) {
-    issues.push({ path, message: `${op} is not allowed; allowed: ${[...permitted].join(", ")}` });
-    return undefined;
-  }
-  if (op === "$null") return { field, negate, op, values: [] };
-  const parts = op === "$in" || op === "$btw" ? rest.split(",") : [rest];
-  if (op === "$btw" && parts.length !== 2) {
-    issues.push({ path, message: "$btw needs two values: $btw:from,to" });
-    return undefined;
-  }
-  const values: FilterValue[] = [];
-  for (const part of parts) {
-    const value = convertValue(spec.type, part);
-    if (value === undefined) {
-      issues.push({
-        path,
-        message: `value ${JSON.stringify(part)} must be ${describeType(spec.type)}`,
-      });
-      return undefined;
-    }
-    values.push(value);
-  }
-  return { field, negate, op, values };
+  return { negate, op, rest };
 }
 
-/** Parses the raw query pairs (in URL order) by the rules of the list contract; throws one 400 with every issue. */
-export function parseListQuery(entries: [string, string][], config: ListConfig): ListQuery {
-  const issues: FieldIssue[] = [];
-  const all = (key: string) => entries.filter(([k]) => k === key).map(([, v]) => v);
-  const fieldNames = Object.keys(config.fields);
-  const sortable = fieldNames.filter((f) => config.fields[f]!.sortable);
-  const searchable = fieldNames.filter((f) => config.fields[f]!.searchable);
-  const selectable = config.selectable ?? [];
+function notPermitted(allowed: NonNullable<FieldConfig["filter"]>, negate: boolean, op: Operator) {
+  const permitted = new Set<string>(["$eq", ...allowed]);
+  if (negate && !permitted.has("$not")) {
+    return `$not is not allowed; allowed: ${[...permitted].join(", ")}`;
+  }
+  if (!permitted.has(op)) return `${op} is not allowed; allowed: ${[...permitted].join(", ")}`;
+  return undefined;
+}
 
-  const page = positiveInt(all("page")[0], 1);
-  const limit = Math.min(positiveInt(all("limit")[0], DEFAULT_LIMIT), MAX_LIMIT);
+/** The operand(s) after the operators, converted to the field's type; a string is the reason not. */
+function filterValues(type: FieldType, op: Operator, rest: string): FilterValue[] | string {
+  if (op === "$null") return [];
+  const parts = op === "$in" || op === "$btw" ? rest.split(",") : [rest];
+  if (op === "$btw" && parts.length !== 2) return "$btw needs two values: $btw:from,to";
+  const values: FilterValue[] = [];
+  for (const part of parts) {
+    const value = convertValue(type, part);
+    if (value === undefined) return `value ${JSON.stringify(part)} must be ${describeType(type)}`;
+    values.push(value);
+  }
+  return values;
+}
 
+function parseFilter(
+  field: string,
+  raw: string,
+  config: ListConfig,
+  issues: FieldIssue[],
+): ParsedFilter | undefined {
+  const fail = (message: string) => {
+    issues.push({ path: `query.filter.${field}`, message });
+    return undefined;
+  };
+  const spec = config.fields[field];
+  if (!spec?.filter) return fail(notFilterable(config));
+  const term = splitTerm(raw);
+  if (typeof term === "string") return fail(term);
+  const refused = notPermitted(spec.filter, term.negate, term.op);
+  if (refused) return fail(refused);
+  const values = filterValues(spec.type, term.op, term.rest);
+  if (typeof values === "string") return fail(values);
+  return { field, negate: term.negate, op: term.op, values };
+}
+
+type Lookup = (key: string) => string[];
+
+/** Invalid page and limit values fall back to the defaults instead of failing. */
+function parsePaging(all: Lookup) {
+  return {
+    page: positiveInt(all("page")[0], 1),
+    limit: Math.min(positiveInt(all("limit")[0], DEFAULT_LIMIT), MAX_LIMIT),
+  };
+}
+
+function parseSortBy(input: string[], config: ListConfig, issues: FieldIssue[]) {
+  const sortable = fieldsWhere(config, "sortable");
   const sortBy: [string, Direction][] = [];
-  for (const term of splitList(all("sortBy"))) {
+  for (const term of splitList(input)) {
     const [field = "", direction, extra] = term.split(":");
     const dir = direction?.toUpperCase();
     if (!sortable.includes(field)) {
@@ -183,7 +190,11 @@ export function parseListQuery(entries: [string, string][], config: ListConfig):
   }
   if (sortBy.length === 0)
     sortBy.push(...((config.defaultSortBy ?? [["id", "DESC"]]) as [string, Direction][]));
+  return sortBy;
+}
 
+function parseSearch(all: Lookup, config: ListConfig, issues: FieldIssue[]) {
+  const searchable = fieldsWhere(config, "searchable");
   const searchValue = all("search")[0];
   const search = searchValue ? searchValue : undefined;
   const searchByInput = splitList(all("searchBy"));
@@ -214,25 +225,29 @@ export function parseListQuery(entries: [string, string][], config: ListConfig):
   const searchBy = searchByInput.length
     ? [...new Set(searchByInput)]
     : [...(config.defaultSearchBy ?? searchable)];
+  return { search, searchBy, searchByGiven };
+}
 
-  let select: string[] | undefined;
-  const selectInput = splitList(all("select"));
-  if (selectInput.length) {
-    if (selectable.length === 0) {
-      issues.push({ path: "query.select", message: "this endpoint does not support select" });
-    } else {
-      for (const field of selectInput) {
-        if (!selectable.includes(field)) {
-          issues.push({
-            path: "query.select",
-            message: `${JSON.stringify(field)} is not selectable; selectable fields: ${selectable.join(", ")}`,
-          });
-        }
-      }
-      select = [...new Set(selectInput)];
+function parseSelect(input: string[], config: ListConfig, issues: FieldIssue[]) {
+  const selectable = config.selectable ?? [];
+  const selectInput = splitList(input);
+  if (!selectInput.length) return undefined;
+  if (selectable.length === 0) {
+    issues.push({ path: "query.select", message: "this endpoint does not support select" });
+    return undefined;
+  }
+  for (const field of selectInput) {
+    if (!selectable.includes(field)) {
+      issues.push({
+        path: "query.select",
+        message: `${JSON.stringify(field)} is not selectable; selectable fields: ${selectable.join(", ")}`,
+      });
     }
   }
+  return [...new Set(selectInput)];
+}
 
+function parseFilters(entries: [string, string][], config: ListConfig, issues: FieldIssue[]) {
   const filters: ParsedFilter[] = [];
   const filterInput: [string, string][] = [];
   const seen = new Set<string>();
@@ -256,7 +271,21 @@ export function parseListQuery(entries: [string, string][], config: ListConfig):
       message: `at most ${MAX_BOUND_FILTER_VALUES} distinct text filter values per request (an $in list counts once)`,
     });
   }
+  return { filters, filterInput };
+}
 
+/** Parses the raw query pairs (in URL order) by the rules of the list contract; throws one 400 with every issue. */
+export function parseListQuery(entries: [string, string][], config: ListConfig): ListQuery {
+  const issues: FieldIssue[] = [];
+  const all: Lookup = (key) => entries.filter(([k]) => k === key).map(([, v]) => v);
+  // In this order, so the issues are listed as before: sort, search, select, filters.
+  const query: ListQuery = {
+    ...parsePaging(all),
+    sortBy: parseSortBy(all("sortBy"), config, issues),
+    ...parseSearch(all, config, issues),
+    select: parseSelect(all("select"), config, issues),
+    ...parseFilters(entries, config, issues),
+  };
   if (issues.length) throw invalid(issues);
-  return { page, limit, sortBy, search, searchBy, searchByGiven, select, filters, filterInput };
+  return query;
 }

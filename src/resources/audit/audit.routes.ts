@@ -1,26 +1,32 @@
-import { createRoute } from "@hono/zod-openapi";
 import { requireAdmin } from "../../lib/auth";
 import { errors, json } from "../../lib/openapi";
-import { auditList } from "./audit.repo";
+import { auditList } from "./audit.list";
 import { AuditEntryListSchema } from "./audit.schemas";
 
-export const list = createRoute({
-  method: "get",
-  path: "/v1/api/audit",
-  tags: ["Audit"],
-  operationId: "listAuditEntries",
-  summary: "List the audit trail (admin keys only)",
-  description:
-    "One entry per inserted, updated or deleted row, written in the same D1 batch as the change " +
-    "itself (so no committed change is missing and no failed write leaves one): when, which key, " +
-    "which operation, which record, and its fields before and after. Links (assignments, " +
-    "memberships, prices) are entities of their own; rows removed by a cascade appear as DELETE " +
-    "entries of the same request. Writes made outside the API (seed and bulk-load scripts) are " +
-    "not recorded. Read keys get 403: the entries hold every value ever written.",
-  middleware: [requireAdmin("read the audit trail"), auditList.middleware],
-  parameters: auditList.parameters,
-  responses: {
-    200: json(AuditEntryListSchema, "A page of audit entries, newest first by default"),
-    ...errors(400, 401, 403),
+/** The group of this resource's operations in /doc. */
+export const tag = {
+  name: "Audit",
+  description: "Who changed what and when (admin keys only)",
+};
+
+export const list = auditList.route(
+  {
+    method: "get",
+    path: "/v1/api/audit",
+    tags: [tag.name],
+    operationId: "listAuditEntries",
+    summary: "List the audit trail (admin keys only)",
+    description:
+      "One entry per inserted, updated or deleted row, written in the same D1 batch as the change " +
+      "itself (so no committed change is missing and no failed write leaves one): when, which key, " +
+      "which operation, which record, and its fields before and after. Links (assignments, " +
+      "memberships, prices) are entities of their own; rows removed by a cascade appear as DELETE " +
+      "entries of the same request. Writes made outside the API (seed and bulk-load scripts) are " +
+      "not recorded. Read keys get 403: the entries hold every value ever written.",
+    responses: {
+      200: json(AuditEntryListSchema, "A page of audit entries, newest first by default"),
+      ...errors(400, 401, 403),
+    },
   },
-});
+  requireAdmin("read the audit trail"),
+);

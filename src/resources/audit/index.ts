@@ -2,4 +2,6 @@ import { createRouter } from "../../lib/router";
 import * as handlers from "./audit.handlers";
 import * as routes from "./audit.routes";
 
+export { tag as auditTag } from "./audit.routes";
+
 export const audit = createRouter().openapi(routes.list, handlers.list);

@@ -9,7 +9,7 @@ import {
   pricelists,
 } from "../../db/schema";
 import { assignByCodes, coded, type LinkSpec } from "../../db/links";
-import { defineList, readPage, type ListRequest } from "../../list";
+import { readPage, type ListRequest } from "../../list";
 import { isForeignKeyViolation, isUniqueViolation, type Db } from "../../lib/db";
 import { conflict } from "../../lib/errors";
 import { iso } from "../../lib/schemas";
@@ -37,16 +37,6 @@ export const toChannel = (row: ChannelRow) => ({
   primaryPricelistId: row.primaryPricelistId,
   createdAt: iso(row.createdAt),
   updatedAt: iso(row.updatedAt),
-});
-
-export const channelList = defineList({
-  fields: {
-    id: { column: channels.id, type: "number", sortable: true },
-    name: { column: channels.name, type: "text", sortable: true, searchable: true },
-    code: { column: channels.code, type: "text", sortable: true, searchable: true },
-    isActive: { column: channels.isActive, type: "boolean", sortable: true },
-    createdAt: { column: channels.createdAt, type: "datetime", sortable: true },
-  },
 });
 
 export function listChannels(db: Db, list: ListRequest) {

@@ -6,7 +6,7 @@ import {
   CustomerGroupCodesSchema,
   UnassignResultSchema,
 } from "../../lib/schemas";
-import { channelList } from "./channels.repo";
+import { channelList } from "./channels.list";
 import {
   ChannelCreateSchema,
   ChannelListSchema,
@@ -17,9 +17,15 @@ import {
   PricelistRefSchema,
 } from "./channels.schemas";
 
-const tags = ["Channels"];
+/** The group of this resource's operations in /doc. */
+export const tag = {
+  name: "Channels",
+  description: "Where prices are asked for; each has pricelists, one of them primary",
+};
 
-export const list = createRoute({
+const tags = [tag.name];
+
+export const list = channelList.route({
   method: "get",
   path: "/v1/api/channel",
   tags,
@@ -28,8 +34,6 @@ export const list = createRoute({
   description:
     "Newest first by default; `search` matches name and code case-insensitively. Any query that " +
     "cannot be honoured is a 400 naming the parameter.",
-  middleware: [channelList.middleware],
-  parameters: channelList.parameters,
   responses: { 200: json(ChannelListSchema, "A page of channels"), ...errors(400, 401) },
 });
 

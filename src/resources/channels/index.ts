@@ -2,6 +2,8 @@ import { createRouter } from "../../lib/router";
 import * as handlers from "./channels.handlers";
 import * as routes from "./channels.routes";
 
+export { tag as channelsTag } from "./channels.routes";
+
 export const channels = createRouter()
   .openapi(routes.list, handlers.list)
   .openapi(routes.create, handlers.create)

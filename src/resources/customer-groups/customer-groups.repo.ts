@@ -7,7 +7,7 @@ import {
   customers,
   pricelists,
 } from "../../db/schema";
-import { defineList, readPage, type ListRequest } from "../../list";
+import { readPage, type ListRequest } from "../../list";
 import { isForeignKeyViolation, isUniqueViolation, type Db } from "../../lib/db";
 import { conflict } from "../../lib/errors";
 import { iso } from "../../lib/schemas";
@@ -24,14 +24,6 @@ export const toCustomerGroup = (row: CustomerGroupRow) => ({
   description: row.description,
   createdAt: iso(row.createdAt),
   updatedAt: iso(row.updatedAt),
-});
-
-export const customerGroupList = defineList({
-  fields: {
-    id: { column: customerGroups.id, type: "number", sortable: true },
-    code: { column: customerGroups.code, type: "text", sortable: true, searchable: true },
-    name: { column: customerGroups.name, type: "text", sortable: true, searchable: true },
-  },
 });
 
 export function listCustomerGroups(db: Db, list: ListRequest) {

@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import { CodeParams, errors, json, jsonBody } from "../../lib/openapi";
 import { AssignResultSchema, CustomerCodesSchema, UnassignResultSchema } from "../../lib/schemas";
 import { PricelistRefSchema } from "../channels/channels.schemas";
-import { customerGroupList } from "./customer-groups.repo";
+import { customerGroupList } from "./customer-groups.list";
 import {
   CustomerGroupCreateSchema,
   CustomerGroupListSchema,
@@ -11,9 +11,15 @@ import {
   CustomerGroupUpdateSchema,
 } from "./customer-groups.schemas";
 
-const tags = ["Customer groups"];
+/** The group of this resource's operations in /doc. */
+export const tag = {
+  name: "Customer groups",
+  description: "Groups of customers that pricelists, trade conditions and promotions target",
+};
 
-export const list = createRoute({
+const tags = [tag.name];
+
+export const list = customerGroupList.route({
   method: "get",
   path: "/v1/api/customer-group",
   tags,
@@ -22,8 +28,6 @@ export const list = createRoute({
   description:
     "Newest first by default; `search` matches code and name case-insensitively. Any query that " +
     "cannot be honoured is a 400 naming the parameter.",
-  middleware: [customerGroupList.middleware],
-  parameters: customerGroupList.parameters,
   responses: {
     200: json(CustomerGroupListSchema, "A page of customer groups"),
     ...errors(400, 401),

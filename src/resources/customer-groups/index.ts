@@ -2,6 +2,8 @@ import { createRouter } from "../../lib/router";
 import * as handlers from "./customer-groups.handlers";
 import * as routes from "./customer-groups.routes";
 
+export { tag as customerGroupsTag } from "./customer-groups.routes";
+
 export const customerGroups = createRouter()
   .openapi(routes.list, handlers.list)
   .openapi(routes.create, handlers.create)

@@ -19,7 +19,7 @@ import {
   customers,
   pricelists,
 } from "../../db/schema";
-import { defineList, readPage, type ListRequest } from "../../list";
+import { readPage, type ListRequest } from "../../list";
 import { isForeignKeyViolation, isUniqueViolation, type Db } from "../../lib/db";
 import { conflict, invalid, type FieldIssue } from "../../lib/errors";
 import { iso } from "../../lib/schemas";
@@ -75,14 +75,6 @@ export const toCustomerDetail = (
     primaryPricelist: primary ? toPricelist(primary) : null,
   };
 };
-
-export const customerList = defineList({
-  fields: {
-    id: { column: customers.id, type: "number", sortable: true },
-    code: { column: customers.code, type: "text", sortable: true, searchable: true },
-    name: { column: customers.name, type: "text", sortable: true, searchable: true },
-  },
-});
 
 export function listCustomers(db: Db, list: ListRequest) {
   return readPage(

@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { CodeParams, errors, json, jsonBody } from "../../lib/openapi";
 import { PricelistRefSchema } from "../channels/channels.schemas";
-import { customerList } from "./customers.repo";
+import { customerList } from "./customers.list";
 import {
   CustomerCreateSchema,
   CustomerDetailSchema,
@@ -11,9 +11,15 @@ import {
   CustomerUpdateSchema,
 } from "./customers.schemas";
 
-const tags = ["Customers"];
+/** The group of this resource's operations in /doc. */
+export const tag = {
+  name: "Customers",
+  description: "Business customers: their groups, channels, pricelists and trade conditions",
+};
 
-export const list = createRoute({
+const tags = [tag.name];
+
+export const list = customerList.route({
   method: "get",
   path: "/v1/api/customer",
   tags,
@@ -22,8 +28,6 @@ export const list = createRoute({
   description:
     "Each with its group and channel codes. Newest first by default; `search` matches code and " +
     "name case-insensitively. Any query that cannot be honoured is a 400 naming the parameter.",
-  middleware: [customerList.middleware],
-  parameters: customerList.parameters,
   responses: { 200: json(CustomerListSchema, "A page of customers"), ...errors(400, 401) },
 });
 

@@ -2,6 +2,8 @@ import { createRouter } from "../../lib/router";
 import * as handlers from "./customers.handlers";
 import * as routes from "./customers.routes";
 
+export { tag as customersTag } from "./customers.routes";
+
 export const customers = createRouter()
   .openapi(routes.list, handlers.list)
   .openapi(routes.create, handlers.create)

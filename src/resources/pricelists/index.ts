@@ -2,6 +2,8 @@ import { createRouter } from "../../lib/router";
 import * as handlers from "./pricelists.handlers";
 import * as routes from "./pricelists.routes";
 
+export { tag as pricelistsTag } from "./pricelists.routes";
+
 export const pricelists = createRouter()
   .openapi(routes.list, handlers.list)
   .openapi(routes.create, handlers.create)

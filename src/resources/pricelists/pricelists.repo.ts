@@ -9,14 +9,12 @@ import {
   pricelists,
   products,
 } from "../../db/schema";
-import { defineList, readPage, type ListRequest } from "../../list";
+import { readPage, type ListRequest } from "../../list";
 import { isForeignKeyViolation, type Db } from "../../lib/db";
 import { conflict } from "../../lib/errors";
 import { CHANGED, nextUpdatedAt } from "../../lib/optimistic";
 import { iso, isoOrNull } from "../../lib/schemas";
-import { STATUSES } from "../../lib/status";
 import {
-  PRICELIST_SCOPES,
   type IndividualPricelistCreate,
   type PriceInput,
   type PricelistCreate,
@@ -43,15 +41,6 @@ export const toPricelist = (row: PricelistRow) => ({
   customerCode: row.customerCode,
   createdAt: iso(row.createdAt),
   updatedAt: iso(row.updatedAt),
-});
-
-export const pricelistList = defineList({
-  fields: {
-    id: { column: pricelists.id, type: "number", sortable: true },
-    name: { column: pricelists.name, type: "text", sortable: true },
-    scope: { column: pricelists.scope, type: PRICELIST_SCOPES, filter: ["$eq", "$not"] },
-    status: { column: pricelists.status, type: STATUSES, filter: ["$eq"] },
-  },
 });
 
 export function listPricelists(db: Db, list: ListRequest) {
@@ -192,22 +181,6 @@ export async function listPricelistCustomers(db: Db, id: number, list: ListReque
 }
 
 // ---- prices ----
-
-/**
- * A price row has no id of its own. The list engine needs one to break ties stably, so the
- * row's rowid serves internally; it never reaches the items.
- */
-export const priceList = defineList({
-  fields: {
-    id: { column: sql`${pricelistPrices}.rowid`, type: "number" },
-    productCode: { column: products.code, type: "text", sortable: true, filter: ["$eq"] },
-    minQuantity: { column: pricelistPrices.minQuantity, type: "number", sortable: true },
-  },
-  defaultSortBy: [
-    ["productCode", "ASC"],
-    ["minQuantity", "ASC"],
-  ],
-});
 
 const priceColumns = {
   productCode: products.code,

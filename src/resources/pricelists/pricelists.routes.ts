@@ -6,9 +6,9 @@ import {
   ProductCodesSchema,
   UnassignResultSchema,
 } from "../../lib/schemas";
-import { customerList } from "../customers/customers.repo";
+import { customerList } from "../customers/customers.list";
 import { CustomerListSchema } from "../customers/customers.schemas";
-import { priceList, pricelistList } from "./pricelists.repo";
+import { pricelistPricesList, pricelistsList } from "./pricelists.list";
 import {
   IndividualPricelistCreateSchema,
   PriceListSchema,
@@ -21,9 +21,16 @@ import {
   PricelistUpdateSchema,
 } from "./pricelists.schemas";
 
-const tags = ["Pricelists"];
+/** The group of this resource's operations in /doc. */
+export const tag = {
+  name: "Pricelists",
+  description:
+    "Unit prices per product and quantity tier, GENERAL or INDIVIDUAL; DRAFT → ACTIVE ⇄ INACTIVE, any → ARCHIVED",
+};
 
-export const list = createRoute({
+const tags = [tag.name];
+
+export const list = pricelistsList.route({
   method: "get",
   path: "/v1/api/pricelist",
   tags,
@@ -32,8 +39,6 @@ export const list = createRoute({
   description:
     "GENERAL and INDIVIDUAL ones, newest first by default; filter with `filter.scope` and " +
     "`filter.status`. Any query that cannot be honoured is a 400 naming the parameter.",
-  middleware: [pricelistList.middleware],
-  parameters: pricelistList.parameters,
   responses: { 200: json(PricelistListSchema, "A page of pricelists"), ...errors(400, 401) },
 });
 
@@ -146,7 +151,7 @@ export const removeIndividual = createRoute({
   responses: { 204: { description: "Deleted" }, ...errors(400, 401, 403, 404, 409, 413) },
 });
 
-export const listCustomers = createRoute({
+export const listCustomers = customerList.route({
   method: "get",
   path: "/v1/api/pricelist/{id}/customers",
   tags,
@@ -156,16 +161,14 @@ export const listCustomers = createRoute({
     "The owner of an INDIVIDUAL pricelist and the customers it is assigned to directly " +
     "(`POST /v1/api/customer/{code}/pricelist`), each once. Not expanded through customer groups " +
     "or channels. Unknown pricelist → 404.",
-  middleware: [customerList.middleware],
   request: { params: IdParams },
-  parameters: customerList.parameters,
   responses: {
     200: json(CustomerListSchema, "A page of customers"),
     ...errors(400, 401, 404),
   },
 });
 
-export const listPrices = createRoute({
+export const listPrices = pricelistPricesList.route({
   method: "get",
   path: "/v1/api/pricelist/{id}/prices",
   tags,
@@ -174,9 +177,7 @@ export const listPrices = createRoute({
   description:
     "One item per (productCode, minQuantity) tier. Default order productCode ASC, then " +
     "minQuantity ASC, the natural order of a price sheet. Unknown pricelist → 404.",
-  middleware: [priceList.middleware],
   request: { params: IdParams },
-  parameters: priceList.parameters,
   responses: { 200: json(PriceListSchema, "A page of prices"), ...errors(400, 401, 404) },
 });
 

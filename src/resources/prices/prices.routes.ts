@@ -1,6 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { MAX_AGE_SECONDS } from "./prices.cache";
 import { errors, json, jsonBody } from "../../lib/openapi";
+import { readOnly } from "../../lib/read-only";
 import {
   MAX_LOOKUP_PRODUCTS,
   MAX_RESOLVE_LINES,
@@ -10,7 +11,14 @@ import {
   PriceResolveSchema,
 } from "./prices.schemas";
 
-const tags = ["Prices"];
+/** The group of this resource's operations in /doc. */
+export const tag = {
+  name: "Prices",
+  description:
+    "What a customer pays: a cart (POST /v1/api/prices/resolve) or product pages (GET /v1/api/prices)",
+};
+
+const tags = [tag.name];
 
 const RULES =
   "Base price from the most specific pricelist level that has one (INDIVIDUAL, CUSTOMER, CUSTOMER_GROUP, " +
@@ -46,6 +54,8 @@ export const resolve = createRoute({
   operationId: "resolvePrices",
   summary: `Price a cart: what a customer pays for up to ${MAX_RESOLVE_LINES} lines in a channel`,
   description: RULES,
+  // A read: read keys may call it and any D1 replica may answer it.
+  middleware: [readOnly],
   request: { body: jsonBody(PriceResolveSchema) },
   responses: {
     200: json(PriceAnswerSchema, "The priced lines"),

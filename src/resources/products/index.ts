@@ -2,6 +2,8 @@ import { createRouter } from "../../lib/router";
 import * as handlers from "./products.handlers";
 import * as routes from "./products.routes";
 
+export { tag as productsTag } from "./products.routes";
+
 export const products = createRouter()
   .openapi(routes.list, handlers.list)
   .openapi(routes.create, handlers.create)

@@ -1,12 +1,13 @@
 import { and, count, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { products, rowCounts } from "../../db/schema";
-import { defineList, readPage, type ListConfig, type ListRequest } from "../../list";
+import { readPage, type ListConfig, type ListRequest } from "../../list";
 import type { ListQuery } from "../../list/parse";
 import { toOrderBy, toWhere } from "../../list/sql";
 import { isForeignKeyViolation, isUniqueViolation, type Db } from "../../lib/db";
 import { conflict } from "../../lib/errors";
 import { iso } from "../../lib/schemas";
+import { productList } from "./products.list";
 import type { ProductCreate, ProductUpdate } from "./products.schemas";
 
 type ProductRow = typeof products.$inferSelect;
@@ -17,17 +18,6 @@ export const toProduct = (row: ProductRow) => ({
   name: row.name,
   createdAt: iso(row.createdAt),
   updatedAt: iso(row.updatedAt),
-});
-
-export const productList = defineList({
-  fields: {
-    id: { column: products.id, type: "number", sortable: true },
-    code: { column: products.code, type: "text", searchable: true },
-    name: { column: products.name, type: "text", sortable: true, searchable: true },
-  },
-  selectable: ["id", "code", "name", "createdAt", "updatedAt"],
-  // The seed searches codes only; names are searched when asked for (searchBy=name).
-  defaultSearchBy: ["code"],
 });
 
 /**

@@ -1,6 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import { CodeParams, errors, json, jsonBody } from "../../lib/openapi";
-import { productList } from "./products.repo";
+import { productList } from "./products.list";
 import {
   ProductCreateSchema,
   ProductListSchema,
@@ -8,9 +8,15 @@ import {
   ProductUpdateSchema,
 } from "./products.schemas";
 
-const tags = ["Products"];
+/** The group of this resource's operations in /doc. */
+export const tag = {
+  name: "Products",
+  description: "The catalogue that pricelists, conditions and promotions name by code",
+};
 
-export const list = createRoute({
+const tags = [tag.name];
+
+export const list = productList.route({
   method: "get",
   path: "/v1/api/product",
   tags,
@@ -20,8 +26,6 @@ export const list = createRoute({
     "Newest first by default. `search` matches the code (add `searchBy=name` for names) " +
     "case-insensitively; `select` trims the items to id and the chosen fields. Any query that " +
     "cannot be honoured is a 400 naming the parameter.",
-  middleware: [productList.middleware],
-  parameters: productList.parameters,
   responses: { 200: json(ProductListSchema, "A page of products"), ...errors(400, 401) },
 });
 

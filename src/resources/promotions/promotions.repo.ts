@@ -15,7 +15,7 @@ import { conflict, invalid, type FieldIssue } from "../../lib/errors";
 import { CHANGED, changesNothing, nextUpdatedAt, optimistically } from "../../lib/optimistic";
 import { iso, isoOrNull } from "../../lib/schemas";
 import { assertTransition } from "../../lib/status";
-import { defineList, readPage, type ListRequest } from "../../list";
+import { readPage, type ListRequest } from "../../list";
 import {
   codeLookup,
   codesFrom,
@@ -74,14 +74,6 @@ export const toPromotion = (row: PromotionRow) => ({
   customerGroupCodes: codesFrom(row.customerGroupCodes),
   createdAt: iso(row.createdAt),
   updatedAt: iso(row.updatedAt),
-});
-
-export const promotionList = defineList({
-  fields: {
-    id: { column: promotions.id, type: "number", sortable: true },
-    name: { column: promotions.name, type: "text", sortable: true, searchable: true },
-    status: { column: promotions.status, type: promotions.status.enumValues, filter: [] },
-  },
 });
 
 export function listPromotions(db: Db, list: ListRequest) {

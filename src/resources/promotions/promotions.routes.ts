@@ -1,6 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import { errors, IdParams, json, jsonBody } from "../../lib/openapi";
-import { promotionList } from "./promotions.repo";
+import { promotionList } from "./promotions.list";
 import {
   PromotionCreateSchema,
   PromotionListSchema,
@@ -8,9 +8,15 @@ import {
   PromotionUpdateSchema,
 } from "./promotions.schemas";
 
-const tags = ["Promotions"];
+/** The group of this resource's operations in /doc. */
+export const tag = {
+  name: "Promotions",
+  description: "Time-limited reductions by product, channel and customer group",
+};
 
-export const list = createRoute({
+const tags = [tag.name];
+
+export const list = promotionList.route({
   method: "get",
   path: "/v1/api/promotion",
   tags,
@@ -19,8 +25,6 @@ export const list = createRoute({
   description:
     "Newest first by default; `search` matches the name, `filter.status` narrows by status. Any " +
     "query that cannot be honoured is a 400 naming the parameter.",
-  middleware: [promotionList.middleware],
-  parameters: promotionList.parameters,
   responses: { 200: json(PromotionListSchema, "A page of promotions"), ...errors(400, 401) },
 });
 

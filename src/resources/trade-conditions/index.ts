@@ -2,6 +2,8 @@ import { createRouter } from "../../lib/router";
 import * as handlers from "./trade-conditions.handlers";
 import * as routes from "./trade-conditions.routes";
 
+export { tag as tradeConditionsTag } from "./trade-conditions.routes";
+
 export const tradeConditions = createRouter()
   .openapi(routes.list, handlers.list)
   .openapi(routes.create, handlers.create)

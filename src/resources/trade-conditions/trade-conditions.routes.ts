@@ -6,7 +6,8 @@ import {
   CustomerGroupCodesSchema,
   UnassignResultSchema,
 } from "../../lib/schemas";
-import { customerTradeConditionList, tradeConditionList } from "./trade-conditions.repo";
+import { tag as customersTag } from "../customers/customers.routes";
+import { customerTradeConditionList, tradeConditionList } from "./trade-conditions.list";
 import {
   CustomerTradeConditionListSchema,
   TradeConditionCreateSchema,
@@ -16,9 +17,15 @@ import {
   TradeConditionUpdateSchema,
 } from "./trade-conditions.schemas";
 
-const tags = ["Trade conditions"];
+/** The group of this resource's operations in /doc. */
+export const tag = {
+  name: "Trade conditions",
+  description: "Negotiated discounts, surcharges and net prices by scope",
+};
 
-export const list = createRoute({
+const tags = [tag.name];
+
+export const list = tradeConditionList.route({
   method: "get",
   path: "/v1/api/trade-conditions",
   tags,
@@ -26,8 +33,6 @@ export const list = createRoute({
   summary: "Find all trade conditions",
   description:
     "Without `x-channel` every condition is listed (global mode); with it, only those whose channelCodes are empty or contain that channel.",
-  middleware: [tradeConditionList.middleware],
-  parameters: tradeConditionList.parameters,
   request: { headers: TradeConditionHeaders },
   responses: {
     200: json(TradeConditionListSchema, "A page of trade conditions"),
@@ -145,10 +150,10 @@ export const unassignCustomers = createRoute({
   },
 });
 
-export const listForCustomer = createRoute({
+export const listForCustomer = customerTradeConditionList.route({
   method: "get",
   path: "/v1/api/customer/{code}/trade-conditions",
-  tags: ["Customers"],
+  tags: [customersTag.name],
   operationId: "listCustomerTradeConditions",
   summary: "Get customer trade conditions",
   description:
@@ -162,8 +167,6 @@ export const listForCustomer = createRoute({
     "(trade_condition_channels); GLOBAL links are 4 × the condition id + 3. " +
     "`filter.scope` and `filter.status` apply to the trade condition; `search` matches `tradeCondition.type`. " +
     "Unknown customer → 404. The customer check, the page and its count are one round trip.",
-  middleware: [customerTradeConditionList.middleware],
-  parameters: customerTradeConditionList.parameters,
   request: { params: CodeParams },
   responses: {
     200: json(CustomerTradeConditionListSchema, "A page of the customer's trade-condition links"),

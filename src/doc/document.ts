@@ -1,0 +1,79 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import { API_KEY_HEADER } from "../lib/auth";
+import { BOOKMARK_HEADER } from "../lib/context";
+import type { AppEnv } from "../lib/env";
+import { RATE_LIMIT_PERIOD_SECONDS } from "../lib/rate-limit";
+import { auditTag } from "../resources/audit";
+import { channelsTag } from "../resources/channels";
+import { customerGroupsTag } from "../resources/customer-groups";
+import { customersTag } from "../resources/customers";
+import { pricelistsTag } from "../resources/pricelists";
+import { pricesTag } from "../resources/prices";
+import { productsTag } from "../resources/products";
+import { promotionsTag } from "../resources/promotions";
+import { tradeConditionsTag } from "../resources/trade-conditions";
+
+/** The introduction of /doc: what holds for every operation. */
+const DESCRIPTION = `Prices, pricelists, trade conditions and promotions for B2B storefronts. Money is integer minor units; percentages are basis points.
+
+## Conventions of every response
+
+- \`x-request-id\`: the incoming one when it is 1-128 visible ASCII characters, else a new one; errors carry it as \`requestId\`.
+- \`server-timing\`: the D1 round trips of the request and their time (\`db;desc="2 queries";dur=1.7\`).
+- \`${BOOKMARK_HEADER}\`: the D1 session bookmark after this request. Send it back on the next request (same header) to read at least what you have written, also from a read replica; a malformed one is ignored.
+- Security headers: \`x-content-type-options: nosniff\`, \`referrer-policy: no-referrer\`, \`x-frame-options: DENY\`, and \`cache-control: no-store\` on every \`/v1/api/\` answer except \`GET /v1/api/prices\`, which sets its own caching.
+- Errors are \`application/problem+json\` (RFC 9457) with a stable \`code\`.
+
+## Limits
+
+- Rate limit per API key (by its name; Workers Rate Limiting, counted per Cloudflare location): over the limit any \`/v1/api/\` call answers **429** \`RATE_LIMITED\` with \`Retry-After: ${RATE_LIMIT_PERIOD_SECONDS}\` (seconds).
+- Request bodies up to 1 MiB (413 beyond); bulk bodies 1-1000 codes or prices; list pages up to 100 items, searches up to 100 characters.
+
+## Cross-origin calls
+
+None unless the deployment lists origins in \`CORS_ORIGINS\`; those get CORS answers (preflight included), any other origin none.
+
+## Audit trail
+
+Every successful write is recorded, row by row, in the same transaction as the change: \`GET /v1/api/audit\` (admin keys only).`;
+
+/** The tag groups of /doc, each declared by its routes file, in the order the reference shows them. */
+const TAGS = [
+  pricesTag,
+  productsTag,
+  channelsTag,
+  customersTag,
+  customerGroupsTag,
+  pricelistsTag,
+  tradeConditionsTag,
+  promotionsTag,
+  auditTag,
+];
+
+/**
+ * GET /doc: the OpenAPI 3.1 document of every operation registered on `app`, generated per
+ * request from its registry, with the API-key scheme they all name.
+ */
+export function serveDocument(app: OpenAPIHono<AppEnv>) {
+  app.openAPIRegistry.registerComponent("securitySchemes", "apiKey", {
+    type: "apiKey",
+    in: "header",
+    name: API_KEY_HEADER,
+    description:
+      "An API key. Admin keys may do everything; read keys only GET and the price lookup.",
+  });
+  app.doc31("/doc", () => ({
+    openapi: "3.1.0",
+    info: {
+      title: "Edge Pricing Service",
+      version: "1.0.0",
+      description: DESCRIPTION,
+      contact: { name: "Edge Pricing Service maintainers (see CONTRIBUTING.md)" },
+      license: { name: "Proprietary, all rights reserved", identifier: "LicenseRef-Proprietary" },
+    },
+    // Relative: the API is on the origin that serves this document (dev, preview, production).
+    servers: [{ url: "/", description: "The origin serving this document" }],
+    security: [{ apiKey: [] }],
+    tags: TAGS,
+  }));
+}

@@ -1,0 +1,32 @@
+import { sql } from "drizzle-orm";
+import { pricelistPrices, pricelists, products } from "../../db/schema";
+import { STATUSES } from "../../lib/status";
+import { defineList } from "../../list";
+import { PRICELIST_SCOPES } from "./pricelists.schemas";
+
+/** GET /v1/api/pricelist: the pricelists themselves. */
+export const pricelistsList = defineList({
+  fields: {
+    id: { column: pricelists.id, type: "number", sortable: true },
+    name: { column: pricelists.name, type: "text", sortable: true },
+    scope: { column: pricelists.scope, type: PRICELIST_SCOPES, filter: ["$eq", "$not"] },
+    status: { column: pricelists.status, type: STATUSES, filter: ["$eq"] },
+  },
+});
+
+/**
+ * GET /v1/api/pricelist/{id}/prices: the price rows of one pricelist. A price row has no id of
+ * its own. The list engine needs one to break ties stably, so the row's rowid serves
+ * internally; it never reaches the items.
+ */
+export const pricelistPricesList = defineList({
+  fields: {
+    id: { column: sql`${pricelistPrices}.rowid`, type: "number" },
+    productCode: { column: products.code, type: "text", sortable: true, filter: ["$eq"] },
+    minQuantity: { column: pricelistPrices.minQuantity, type: "number", sortable: true },
+  },
+  defaultSortBy: [
+    ["productCode", "ASC"],
+    ["minQuantity", "ASC"],
+  ],
+});
