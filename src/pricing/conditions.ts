@@ -1,18 +1,20 @@
 import { add, clamp, negate, percentOf } from "./money";
 import { ascending, compareBy, decidedBy, descending, type Ranking } from "./rank";
-import {
-  CONDITION_TYPES,
-  type Adjustment,
-  type ConditionExplain,
-  type ConditionOutcome,
-  type ConditionScope,
-  type ConditionType,
-  type Instant,
-  type RankKey,
-  type Scale,
-  type TradeConditionCandidate,
+import type {
+  Adjustment,
+  ConditionExplain,
+  Instant,
+  Scale,
+  TradeConditionCandidate,
 } from "./types";
 import { isInWindow, type EdgeTracker } from "./validity";
+import type { ConditionOutcome, ConditionScope, ConditionType, RankKey } from "./vocabulary";
+
+/** Step 2 runs the types in this order: a net price replaces the amount, charges come last. */
+const STEP_OF: Record<ConditionType, number> = { NET_PRICE: 0, DISCOUNT: 1, SURCHARGE: 2 };
+const APPLIED_ORDER = (Object.keys(STEP_OF) as ConditionType[]).sort(
+  (a, b) => STEP_OF[a] - STEP_OF[b],
+);
 
 const FIRST_RUNG: Record<ConditionScope, number> = {
   CUSTOMER: 1,
@@ -84,7 +86,7 @@ export function prepareConditions(
   audience: Audience,
 ): ConditionIndex {
   const byType = {} as Record<ConditionType, TypeIndex>;
-  for (const type of CONDITION_TYPES) byType[type] = { anyProduct: [], byProduct: new Map() };
+  for (const type of APPLIED_ORDER) byType[type] = { anyProduct: [], byProduct: new Map() };
 
   const all = conditions.map((condition): PreparedCondition => {
     const absolute = condition.type === "NET_PRICE" || condition.discountType === "ABSOLUTE";
@@ -100,10 +102,7 @@ export function prepareConditions(
   });
   all.sort(
     (a, b) =>
-      ascending(
-        CONDITION_TYPES.indexOf(a.condition.type),
-        CONDITION_TYPES.indexOf(b.condition.type),
-      ) ||
+      ascending(STEP_OF[a.condition.type], STEP_OF[b.condition.type]) ||
       ascending(a.rung, b.rung) ||
       descending(a.condition.priority, b.condition.priority) ||
       ascending(a.condition.id, b.condition.id),
@@ -246,7 +245,7 @@ export function applyConditions(
   let running = base;
   let netPriceApplied = false;
 
-  for (const type of CONDITION_TYPES) {
+  for (const type of APPLIED_ORDER) {
     const evaluated = evaluate(index.byType[type], productCode, quantity, running, edges, notes);
     if (evaluated.length === 0) continue;
 

@@ -1,14 +1,9 @@
 import type { Audience } from "./conditions";
 import { add, clamp, negate, percentOf } from "./money";
 import { ascending, decidedBy, descending, pickBest, type Ranking } from "./rank";
-import type {
-  Adjustment,
-  PromotionCandidate,
-  PromotionExplain,
-  PromotionOutcome,
-  RankKey,
-} from "./types";
+import type { Adjustment, PromotionCandidate, PromotionExplain } from "./types";
 import { isInWindow, type EdgeTracker } from "./validity";
+import type { PromotionOutcome, RankKey } from "./vocabulary";
 
 type StaticGate = "NOT_ACTIVE" | "OTHER_CURRENCY" | "OTHER_CHANNEL" | "NOT_TARGETED";
 

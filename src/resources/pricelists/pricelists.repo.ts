@@ -14,9 +14,8 @@ import { isForeignKeyViolation, type Db } from "../../lib/db";
 import { conflict } from "../../lib/errors";
 import { CHANGED, nextUpdatedAt } from "../../lib/optimistic";
 import { iso, isoOrNull } from "../../lib/schemas";
-import { STATUSES } from "../../lib/status";
+import { PRICELIST_SCOPES, STATUSES } from "../../pricing/vocabulary";
 import {
-  PRICELIST_SCOPES,
   type IndividualPricelistCreate,
   type PriceInput,
   type PricelistCreate,

@@ -11,8 +11,7 @@ import {
   Status,
   checkWindow,
 } from "../../lib/schemas";
-
-export const PRICELIST_SCOPES = ["GENERAL", "INDIVIDUAL"] as const;
+import { CREATE_STATUSES, PRICELIST_SCOPES } from "../../pricing/vocabulary";
 
 export const pricelistExample = {
   id: 100,
@@ -76,7 +75,7 @@ export const PricelistCreateSchema = z
   .strictObject({
     ...common,
     status: z
-      .enum(["DRAFT", "ACTIVE"])
+      .enum(CREATE_STATUSES)
       .optional()
       .openapi({ description: "DRAFT (default) or ACTIVE" }),
     allowsTradeDiscounts: z

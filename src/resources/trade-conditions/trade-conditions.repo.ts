@@ -22,12 +22,11 @@ import { CHANGED, changesNothing, nextUpdatedAt, optimistically } from "../../li
 import { iso, isoOrNull } from "../../lib/schemas";
 import { assertTransition } from "../../lib/status";
 import { defineList, type ListRequest } from "../../list";
+import type { ConditionScope } from "../../pricing/vocabulary";
 import {
   tradeConditionIssues,
   type Scale,
-  type LinkKind,
   type TradeConditionCreate,
-  type TradeConditionScope,
   type TradeConditionTerms,
   type TradeConditionUpdate,
 } from "./trade-conditions.schemas";
@@ -302,7 +301,7 @@ const TARGETS = {
  * A scope change away from CUSTOMER_GROUP or CUSTOMER is refused while the condition still has
  * targets of the old scope: silently dropping them would lose data the caller may still want.
  */
-function assertNoStrandedTargets(current: TradeConditionRow, scope: TradeConditionScope) {
+function assertNoStrandedTargets(current: TradeConditionRow, scope: ConditionScope) {
   if (scope === current.scope || !(current.scope in TARGETS)) return;
   const target = TARGETS[current.scope as keyof typeof TARGETS];
   const codes = codesFrom(current[target.field]);
@@ -430,10 +429,10 @@ const qb = new QueryBuilder();
 
 /** The columns every arm yields; alias names differ from trade_conditions' columns because
  * Drizzle writes subquery fields unqualified in the outer query. */
-const linkArm = (kind: LinkKind, id: SQL, viaCode: SQL, tradeConditionId: SQL) => ({
+const linkArm = (kind: ConditionScope, id: SQL, viaCode: SQL, tradeConditionId: SQL) => ({
   id: sql<number>`${id}`.as("link_id"),
   customerCode: sql<string>`${customers.code}`.as("link_customer_code"),
-  kind: sql<LinkKind>`${kind}`.as("link_kind"),
+  kind: sql<ConditionScope>`${kind}`.as("link_kind"),
   viaCode: sql<string | null>`${viaCode}`.as("link_via_code"),
   tradeConditionId: sql<number>`${tradeConditionId}`.as("link_trade_condition_id"),
 });
@@ -518,7 +517,7 @@ const joinCondition = eq(tradeConditions.id, links.tradeConditionId);
 type CustomerTradeConditionRow = {
   id: number;
   customerCode: string;
-  kind: LinkKind;
+  kind: ConditionScope;
   viaCode: string | null;
   tradeCondition: TradeConditionRow;
 };
