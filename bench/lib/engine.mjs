@@ -9,7 +9,7 @@ import { build } from "esbuild";
 import { ROOT } from "./common.mjs";
 
 /** @typedef {import("../../src/pricing/types").PriceRequest} PriceRequest */
-/** @typedef {import("../../src/pricing/types").PricelistLevel} PricelistLevel */
+/** @typedef {import("../../src/pricing/vocabulary").PricelistLevel} PricelistLevel */
 
 const AT = Date.UTC(2026, 5, 15, 12);
 const FROM = Date.UTC(2025, 0, 1);

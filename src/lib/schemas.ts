@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { STATUSES } from "./status";
+import { STATUSES } from "../pricing/vocabulary";
 
 /** Building blocks shared by the resource schemas. */
 

@@ -1,7 +1,5 @@
+import type { Status } from "../pricing/vocabulary";
 import { conflict } from "./errors";
-
-export const STATUSES = ["DRAFT", "ACTIVE", "INACTIVE", "ARCHIVED"] as const;
-export type Status = (typeof STATUSES)[number];
 
 const ALLOWED: Record<Status, readonly Status[]> = {
   DRAFT: ["ACTIVE", "ARCHIVED"],

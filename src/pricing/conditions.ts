@@ -1,18 +1,20 @@
 import { add, clamp, negate, percentOf } from "./money";
 import { ascending, compareBy, decidedBy, descending, type Ranking } from "./rank";
-import {
-  CONDITION_TYPES,
-  type Adjustment,
-  type ConditionExplain,
-  type ConditionOutcome,
-  type ConditionScope,
-  type ConditionType,
-  type Instant,
-  type RankKey,
-  type Scale,
-  type TradeConditionCandidate,
+import type {
+  Adjustment,
+  ConditionExplain,
+  Instant,
+  Scale,
+  TradeConditionCandidate,
 } from "./types";
 import { isInWindow, type EdgeTracker } from "./validity";
+import type { ConditionOutcome, ConditionScope, ConditionType, RankKey } from "./vocabulary";
+
+/** Step 2 runs the types in this order: a net price replaces the amount, charges come last. */
+const STEP_OF: Record<ConditionType, number> = { NET_PRICE: 0, DISCOUNT: 1, SURCHARGE: 2 };
+const APPLIED_ORDER = (Object.keys(STEP_OF) as ConditionType[]).sort(
+  (a, b) => STEP_OF[a] - STEP_OF[b],
+);
 
 const FIRST_RUNG: Record<ConditionScope, number> = {
   CUSTOMER: 1,
@@ -84,7 +86,7 @@ export function prepareConditions(
   audience: Audience,
 ): ConditionIndex {
   const byType = {} as Record<ConditionType, TypeIndex>;
-  for (const type of CONDITION_TYPES) byType[type] = { anyProduct: [], byProduct: new Map() };
+  for (const type of APPLIED_ORDER) byType[type] = { anyProduct: [], byProduct: new Map() };
 
   const all = conditions.map((condition): PreparedCondition => {
     const absolute = condition.type === "NET_PRICE" || condition.discountType === "ABSOLUTE";
@@ -100,10 +102,7 @@ export function prepareConditions(
   });
   all.sort(
     (a, b) =>
-      ascending(
-        CONDITION_TYPES.indexOf(a.condition.type),
-        CONDITION_TYPES.indexOf(b.condition.type),
-      ) ||
+      ascending(STEP_OF[a.condition.type], STEP_OF[b.condition.type]) ||
       ascending(a.rung, b.rung) ||
       descending(a.condition.priority, b.condition.priority) ||
       ascending(a.condition.id, b.condition.id),
@@ -230,6 +229,50 @@ function beats(e: Evaluated, winner: Evaluated | undefined): boolean {
   return compareBy(rungRanking, e, winner) < 0;
 }
 
+/** The type's winner (see `beats`) and what applies, in applied order: winner, then stackables. */
+function pickApplied(evaluated: readonly Evaluated[]) {
+  // Stackables do not compete for the winner; they all apply after it.
+  let winner: Evaluated | undefined;
+  const stackables: Evaluated[] = [];
+  for (const e of evaluated) {
+    if (e.prepared.condition.stackable) stackables.push(e);
+    else if (beats(e, winner)) winner = e;
+  }
+  if (stackables.length > 1) stackables.sort(stackOrder);
+  return { winner, applied: winner ? [winner, ...stackables] : stackables };
+}
+
+const adjustmentOf = (type: ConditionType, e: Evaluated, amount: number): Adjustment => ({
+  kind: type,
+  id: e.prepared.condition.id,
+  scope: e.prepared.condition.scope,
+  rung: e.prepared.rung,
+  valueBp: e.prepared.absolute ? null : e.value,
+  amount,
+});
+
+/** Why each non-stackable candidate other than the winner did not apply. */
+function noteLosers(
+  evaluated: readonly Evaluated[],
+  winner: Evaluated,
+  notes: Map<PreparedCondition, Note>,
+) {
+  for (const e of evaluated) {
+    if (e === winner || e.prepared.condition.stackable) continue;
+    notes.set(
+      e.prepared,
+      e.prepared.rung > winner.prepared.rung
+        ? { outcome: "LOWER_RUNG", decidedBy: null, value: e.value, amount: null }
+        : {
+            outcome: "LOWER_RANK",
+            decidedBy: decidedBy(rungRanking, e, winner),
+            value: e.value,
+            amount: e.amount,
+          },
+    );
+  }
+}
+
 /** Step 2 for one priced line. */
 export function applyConditions(
   index: ConditionIndex,
@@ -246,7 +289,7 @@ export function applyConditions(
   let running = base;
   let netPriceApplied = false;
 
-  for (const type of CONDITION_TYPES) {
+  for (const type of APPLIED_ORDER) {
     const evaluated = evaluate(index.byType[type], productCode, quantity, running, edges, notes);
     if (evaluated.length === 0) continue;
 
@@ -258,48 +301,17 @@ export function applyConditions(
       continue;
     }
 
-    // Stackables do not compete for the winner; they all apply after it.
-    let winner: Evaluated | undefined;
-    const stackables: Evaluated[] = [];
-    for (const e of evaluated) {
-      if (e.prepared.condition.stackable) stackables.push(e);
-      else if (beats(e, winner)) winner = e;
-    }
-    if (stackables.length > 1) stackables.sort(stackOrder);
-
-    for (const e of winner ? [winner, ...stackables] : stackables) {
+    const { winner, applied } = pickApplied(evaluated);
+    for (const e of applied) {
       const amount = effectOf(e.prepared, e.value, running);
       running = add(running, amount);
-      const { condition } = e.prepared;
-      const adjustment: Adjustment = {
-        kind: type,
-        id: condition.id,
-        scope: condition.scope,
-        rung: e.prepared.rung,
-        valueBp: e.prepared.absolute ? null : e.value,
-        amount,
-      };
+      const adjustment = adjustmentOf(type, e, amount);
       adjustments.push(adjustment);
       if (type === "SURCHARGE") surcharges.push(adjustment);
-      if (type === "NET_PRICE") netPriceApplied = true;
       notes?.set(e.prepared, { outcome: "APPLIED", decidedBy: null, value: e.value, amount });
     }
-
-    if (!notes || !winner) continue;
-    for (const e of evaluated) {
-      if (e === winner || e.prepared.condition.stackable) continue;
-      notes.set(
-        e.prepared,
-        e.prepared.rung > winner.prepared.rung
-          ? { outcome: "LOWER_RUNG", decidedBy: null, value: e.value, amount: null }
-          : {
-              outcome: "LOWER_RANK",
-              decidedBy: decidedBy(rungRanking, e, winner),
-              value: e.value,
-              amount: e.amount,
-            },
-      );
-    }
+    if (type === "NET_PRICE" && applied.length > 0) netPriceApplied = true;
+    if (notes && winner) noteLosers(evaluated, winner, notes);
   }
   return { regular: running, adjustments, surcharges, notes };
 }

@@ -1,6 +1,6 @@
 /**
  * Price resolution (pricing-rules.md) as pure functions: no Hono, no D1, no clock. The loader
- * builds a `PriceRequest` (types.ts documents every field) in at most two D1 round trips; the
+ * builds a `PriceRequest` (types.ts documents every field) in one D1 round trip; the
  * handler serialises the `PriceAnswer` as it is.
  */
 export { resolvePrices } from "./resolve";
@@ -14,3 +14,4 @@ export { rungOf } from "./conditions";
 export { percentOf } from "./money";
 export { isInWindow } from "./validity";
 export * from "./types";
+export * from "./vocabulary";

@@ -1,18 +1,14 @@
 import { ascending, compareBy, decidedBy, descending, type Ranking } from "./rank";
+import type { Instant, PricelistCandidate, PricelistExplain, Tier, Validity } from "./types";
+import { isInWindow, type EdgeTracker } from "./validity";
 import {
-  CHANNEL_LEVELS,
   PRICELIST_LEVELS,
-  type Instant,
-  type PricelistCandidate,
-  type PricelistExplain,
   type PricelistLevel,
   type PricelistOutcome,
+  type PricelistScope,
   type RankKey,
   type Status,
-  type Tier,
-  type Validity,
-} from "./types";
-import { isInWindow, type EdgeTracker } from "./validity";
+} from "./vocabulary";
 
 /** A pricelist with its request-level checks made once and its rows indexed by product. */
 export interface PreparedPricelist {
@@ -137,6 +133,8 @@ function check(prepared: PreparedPricelist, productCode: string, quantity: numbe
   return tierFor(rows, quantity) ?? "NO_TIER_FOR_QUANTITY";
 }
 
+/** The two levels that make up the public list price (`listUnitAmount`). */
+const CHANNEL_LEVELS: readonly PricelistLevel[] = ["CHANNEL_PRIMARY", "CHANNEL"];
 const IS_CHANNEL_LEVEL = PRICELIST_LEVELS.map((level) => CHANNEL_LEVELS.includes(level));
 
 /**
@@ -212,7 +210,7 @@ export function explainPricelists(
 /** What `GET /customer/{code}` needs to pick a customer's primary pricelist. */
 export interface OwnPricelist extends Validity {
   id: number;
-  scope: "GENERAL" | "INDIVIDUAL";
+  scope: PricelistScope;
   status: Status;
   priority: number;
 }

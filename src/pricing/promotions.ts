@@ -1,14 +1,9 @@
 import type { Audience } from "./conditions";
 import { add, clamp, negate, percentOf } from "./money";
 import { ascending, decidedBy, descending, pickBest, type Ranking } from "./rank";
-import type {
-  Adjustment,
-  PromotionCandidate,
-  PromotionExplain,
-  PromotionOutcome,
-  RankKey,
-} from "./types";
+import type { Adjustment, PromotionCandidate, PromotionExplain } from "./types";
 import { isInWindow, type EdgeTracker } from "./validity";
+import type { PromotionOutcome, RankKey } from "./vocabulary";
 
 type StaticGate = "NOT_ACTIVE" | "OTHER_CURRENCY" | "OTHER_CHANNEL" | "NOT_TARGETED";
 
@@ -168,23 +163,19 @@ export function applyPromotions(
       });
     }
   }
-  if (!best) return { winner: undefined, notes };
-  const { promotion } = best.prepared;
-  return {
-    winner: {
-      promotion,
-      price: best.price,
-      adjustment: {
-        kind: "PROMOTION",
-        id: promotion.id,
-        scope: null,
-        rung: null,
-        valueBp: promotion.discountType === "PERCENTAGE" ? promotion.value : null,
-        amount: best.amount,
-      },
-    },
-    notes,
+  return { winner: best && winnerOf(best), notes };
+}
+
+function winnerOf({ prepared: { promotion }, price, amount }: Evaluated) {
+  const adjustment: Adjustment = {
+    kind: "PROMOTION",
+    id: promotion.id,
+    scope: null,
+    rung: null,
+    valueBp: promotion.discountType === "PERCENTAGE" ? promotion.value : null,
+    amount,
   };
+  return { promotion, price, adjustment };
 }
 
 /** Every promotion for one line, with the first failing check or its note. */

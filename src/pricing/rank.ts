@@ -1,4 +1,4 @@
-import type { RankKey } from "./types";
+import type { RankKey } from "./vocabulary";
 
 /**
  * A ranking is a list of named keys, most significant first; the same list sorts candidates and

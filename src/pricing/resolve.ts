@@ -5,6 +5,7 @@ import {
   prepareConditions,
   type Audience,
   type ConditionIndex,
+  type ConditionResult,
 } from "./conditions";
 import { add, AmountOutOfRange, times } from "./money";
 import {
@@ -12,6 +13,7 @@ import {
   lookupBase,
   preparePricelists,
   type BaseLookup,
+  type LevelCandidate,
   type PricelistLevels,
 } from "./pricelists";
 import {
@@ -19,9 +21,18 @@ import {
   explainPromotions,
   preparePromotions,
   type PromotionIndex,
+  type PromotionResult,
 } from "./promotions";
-import type { LineExplain, LinePrice, PriceAnswer, PriceLineRequest, PriceRequest } from "./types";
+import type {
+  Adjustment,
+  LineExplain,
+  LinePrice,
+  PriceAnswer,
+  PriceLineRequest,
+  PriceRequest,
+} from "./types";
 import { EdgeTracker } from "./validity";
+import type { LineStatus } from "./vocabulary";
 
 /** Everything derived once per request, so each line only does lookups. */
 interface Context {
@@ -80,23 +91,91 @@ function totalOf(lines: readonly LinePrice[]): number | null {
   }
 }
 
-/** A line shape with every field present, so unpriced lines serialise like priced ones. */
-function unpriced(
+/** Steps 2 and 3 on a line's base price: everything a priced line adds to it. */
+interface Adjusted {
+  final: number;
+  lineAmount: number;
+  regular: number;
+  adjustments: Adjustment[];
+  conditionNotes: ConditionResult["notes"];
+  promotionNotes: PromotionResult["notes"];
+}
+
+/** How a line ended: priced, or why it was not. */
+type LineResult = Adjusted | Exclude<LineStatus, "OK">;
+
+function priceLine(context: Context, line: PriceLineRequest): LinePrice {
+  if (!context.known.has(line.productCode)) return lineOf(context, line, "UNKNOWN_PRODUCT");
+  const lookup = lookupBase(context.levels, line.productCode, line.quantity, context.edges);
+  const result = lookup.base ? adjust(context, line, lookup.base) : "NO_PRICE";
+  return lineOf(context, line, result, lookup);
+}
+
+function adjust(context: Context, line: PriceLineRequest, base: LevelCandidate): LineResult {
+  const { productCode, quantity } = line;
+  try {
+    const step2 = applyConditions(
+      context.conditions,
+      productCode,
+      quantity,
+      base.tier.amount,
+      base.prepared.pricelist.allowsTradeDiscounts,
+      context.edges,
+      context.explain,
+    );
+    const step3 = applyPromotions(
+      context.promotions,
+      productCode,
+      base.tier.amount,
+      step2.regular,
+      step2.surcharges.reduce((sum, a) => add(sum, a.amount), 0),
+      context.edges,
+      context.explain,
+    );
+    const { final, adjustments } = withPromotion(step2, step3.winner);
+    return {
+      final,
+      lineAmount: times(final, quantity),
+      regular: step2.regular,
+      adjustments,
+      conditionNotes: step2.notes,
+      promotionNotes: step3.notes,
+    };
+  } catch (error) {
+    if (!(error instanceof AmountOutOfRange)) throw error;
+    // Amounts this large cannot be written exactly in JSON; only this line says so.
+    return "OUT_OF_RANGE";
+  }
+}
+
+/** The final unit amount and its steps, once step 3 picked its promotion (if any). */
+function withPromotion(step2: ConditionResult, winner: PromotionResult["winner"]) {
+  if (!winner) return { final: step2.regular, adjustments: step2.adjustments };
+  if (winner.promotion.stacking === "ON_TOP") {
+    return { final: winner.price, adjustments: [...step2.adjustments, winner.adjustment] };
+  }
+  // BEST_OF: the promotion price replaces the trade conditions: base − saving, then the charges.
+  markSupersededByPromotion(step2.notes);
+  return { final: winner.price, adjustments: [winner.adjustment, ...step2.surcharges] };
+}
+
+/** The line with every field present, so unpriced lines serialise like priced ones. */
+function lineOf(
   context: Context,
   line: PriceLineRequest,
-  status: LinePrice["status"],
-  lookup: BaseLookup | undefined,
-  explain: LineExplain | null,
+  result: LineResult,
+  lookup?: BaseLookup,
 ): LinePrice {
+  const priced = typeof result === "string" ? undefined : result;
   const base = lookup?.base;
   return {
     productCode: line.productCode,
     quantity: line.quantity,
-    status,
-    finalUnitAmount: null,
-    lineAmount: null,
-    regularUnitAmount: null,
-    listUnitAmount: null,
+    status: typeof result === "string" ? result : "OK",
+    finalUnitAmount: priced?.final ?? null,
+    lineAmount: priced?.lineAmount ?? null,
+    regularUnitAmount: priced?.regular ?? null,
+    listUnitAmount: priced && lookup?.list ? lookup.list.tier.amount : null,
     currency: context.currency,
     taxInclusive: base ? base.prepared.pricelist.taxInclusive : null,
     source: base
@@ -107,113 +186,36 @@ function unpriced(
           baseUnitAmount: base.tier.amount,
         }
       : null,
-    adjustments: [],
+    adjustments: priced?.adjustments ?? [],
     tiers: base ? tiersOf(base.prepared.tiers.get(line.productCode)) : [],
-    explain,
+    explain: context.explain ? explainLine(context, line, result, lookup) : null,
   };
 }
 
 const tiersOf = (rows: readonly { minQuantity: number; amount: number }[] | undefined) =>
   (rows ?? []).map((r) => ({ minQuantity: r.minQuantity, amount: r.amount }));
 
-function priceLine(context: Context, line: PriceLineRequest): LinePrice {
+/** Every candidate of the line and why it won or lost, as far as pricing the line got. */
+function explainLine(
+  context: Context,
+  line: PriceLineRequest,
+  result: LineResult,
+  lookup: BaseLookup | undefined,
+): LineExplain {
   const { productCode, quantity } = line;
-  const explain = context.explain;
-  if (!context.known.has(productCode)) {
-    const nothing = explain ? { pricelists: [], tradeConditions: [], promotions: [] } : null;
-    return unpriced(context, line, "UNKNOWN_PRODUCT", undefined, nothing);
-  }
-
-  const lookup = lookupBase(context.levels, productCode, quantity, context.edges);
-  const { base, list } = lookup;
-  if (!base) {
-    const why = explain
-      ? {
-          pricelists: explainPricelists(context.levels, productCode, quantity, lookup),
-          tradeConditions: explainConditions(context.conditions, productCode, quantity, null),
-          promotions: explainPromotions(context.promotions, productCode, null),
-        }
-      : null;
-    return unpriced(context, line, "NO_PRICE", undefined, why);
-  }
-
-  try {
-    const baseAmount = base.tier.amount;
-    const step2 = applyConditions(
+  // An unknown product has no candidates; an out-of-range line stopped before its steps ended.
+  if (!lookup) return { pricelists: [], tradeConditions: [], promotions: [] };
+  const pricelists = explainPricelists(context.levels, productCode, quantity, lookup);
+  if (result === "OUT_OF_RANGE") return { pricelists, tradeConditions: [], promotions: [] };
+  const priced = typeof result === "string" ? undefined : result;
+  return {
+    pricelists,
+    tradeConditions: explainConditions(
       context.conditions,
       productCode,
       quantity,
-      baseAmount,
-      base.prepared.pricelist.allowsTradeDiscounts,
-      context.edges,
-      explain,
-    );
-    const surchargeTotal = step2.surcharges.reduce((sum, a) => add(sum, a.amount), 0);
-    const step3 = applyPromotions(
-      context.promotions,
-      productCode,
-      baseAmount,
-      step2.regular,
-      surchargeTotal,
-      context.edges,
-      explain,
-    );
-
-    let final = step2.regular;
-    let adjustments = step2.adjustments;
-    const winner = step3.winner;
-    if (winner) {
-      final = winner.price;
-      if (winner.promotion.stacking === "BEST_OF") {
-        // The promotion price replaces the trade conditions: base − saving, then the charges.
-        adjustments = [winner.adjustment, ...step2.surcharges];
-        markSupersededByPromotion(step2.notes);
-      } else {
-        adjustments = [...step2.adjustments, winner.adjustment];
-      }
-    }
-
-    return {
-      productCode,
-      quantity,
-      status: "OK",
-      finalUnitAmount: final,
-      lineAmount: times(final, quantity),
-      regularUnitAmount: step2.regular,
-      listUnitAmount: list ? list.tier.amount : null,
-      currency: context.currency,
-      taxInclusive: base.prepared.pricelist.taxInclusive,
-      source: {
-        level: base.level,
-        pricelistId: base.prepared.pricelist.id,
-        tierMinQuantity: base.tier.minQuantity,
-        baseUnitAmount: baseAmount,
-      },
-      adjustments,
-      tiers: tiersOf(base.prepared.tiers.get(productCode)),
-      explain: explain
-        ? {
-            pricelists: explainPricelists(context.levels, productCode, quantity, lookup),
-            tradeConditions: explainConditions(
-              context.conditions,
-              productCode,
-              quantity,
-              step2.notes,
-            ),
-            promotions: explainPromotions(context.promotions, productCode, step3.notes),
-          }
-        : null,
-    };
-  } catch (error) {
-    if (!(error instanceof AmountOutOfRange)) throw error;
-    // Amounts this large cannot be written exactly in JSON; only this line says so.
-    const why = explain
-      ? {
-          pricelists: explainPricelists(context.levels, productCode, quantity, lookup),
-          tradeConditions: [],
-          promotions: [],
-        }
-      : null;
-    return unpriced(context, line, "OUT_OF_RANGE", lookup, why);
-  }
+      priced?.conditionNotes ?? null,
+    ),
+    promotions: explainPromotions(context.promotions, productCode, priced?.promotionNotes ?? null),
+  };
 }

@@ -1,4 +1,17 @@
-import type { Status } from "../lib/status";
+import type {
+  AdjustmentKind,
+  ConditionOutcome,
+  ConditionScope,
+  ConditionType,
+  DiscountType,
+  LineStatus,
+  PricelistLevel,
+  PricelistOutcome,
+  PromotionOutcome,
+  PromotionStacking,
+  RankKey,
+  Status,
+} from "./vocabulary";
 
 /**
  * The contract of the price engine (`resolvePrices`), the only thing the D1 loader and the HTTP
@@ -15,9 +28,9 @@ import type { Status } from "../lib/status";
  *   that could apply is a bug of the loader.
  * - Output objects are built with a fixed key order and every field present (null when it has no
  *   value), so `JSON.stringify` of the same input is byte-identical.
+ * - Its enumerations (statuses, levels, outcomes, ...) are the service's vocabulary (vocabulary.ts).
  */
 
-export type { Status };
 export type Instant = number;
 
 export interface Validity {
@@ -28,19 +41,6 @@ export interface Validity {
 // ---------------------------------------------------------------------------------------------
 // Input
 // ---------------------------------------------------------------------------------------------
-
-/** Where a pricelist reaches the request, most specific first (the order of step 1). */
-export const PRICELIST_LEVELS = [
-  "INDIVIDUAL", // the customer's own INDIVIDUAL pricelists
-  "CUSTOMER", // GENERAL pricelists assigned to the customer
-  "CUSTOMER_GROUP", // pricelists assigned to a group in G
-  "CHANNEL_PRIMARY", // the channel's primary pricelist
-  "CHANNEL", // the channel's other pricelists
-] as const;
-export type PricelistLevel = (typeof PRICELIST_LEVELS)[number];
-
-/** The two levels that make up the public list price (`listUnitAmount`). */
-export const CHANNEL_LEVELS: readonly PricelistLevel[] = ["CHANNEL_PRIMARY", "CHANNEL"];
 
 export interface PriceRow {
   productCode: string;
@@ -66,16 +66,6 @@ export interface PricelistCandidate extends Validity {
   /** Its rows for (at least) the requested products; rows of other products are ignored. */
   prices: readonly PriceRow[];
 }
-
-export const CONDITION_SCOPES = ["GLOBAL", "CHANNEL", "CUSTOMER_GROUP", "CUSTOMER"] as const;
-export type ConditionScope = (typeof CONDITION_SCOPES)[number];
-/** In applied order: a net price first (it replaces the amount), charges last. */
-export const CONDITION_TYPES = ["NET_PRICE", "DISCOUNT", "SURCHARGE"] as const;
-export type ConditionType = (typeof CONDITION_TYPES)[number];
-export const DISCOUNT_TYPES = ["PERCENTAGE", "ABSOLUTE"] as const;
-export type DiscountType = (typeof DISCOUNT_TYPES)[number];
-export const PROMOTION_STACKINGS = ["BEST_OF", "ON_TOP"] as const;
-export type PromotionStacking = (typeof PROMOTION_STACKINGS)[number];
 
 export interface Scale {
   minQuantity: number;
@@ -154,14 +144,6 @@ export interface PriceRequest {
 // Output
 // ---------------------------------------------------------------------------------------------
 
-/**
- * OK: priced. NO_PRICE: no level has a price for the product at that quantity.
- * UNKNOWN_PRODUCT: no such product. OUT_OF_RANGE: an amount of the line would exceed
- * 2^53 − 1 minor units (cannot be represented exactly in JSON).
- */
-export const LINE_STATUSES = ["OK", "NO_PRICE", "UNKNOWN_PRODUCT", "OUT_OF_RANGE"] as const;
-export type LineStatus = (typeof LINE_STATUSES)[number];
-
 export interface Tier {
   minQuantity: number;
   amount: number;
@@ -173,9 +155,6 @@ export interface PriceSource {
   tierMinQuantity: number;
   baseUnitAmount: number;
 }
-
-export const ADJUSTMENT_KINDS = ["NET_PRICE", "DISCOUNT", "SURCHARGE", "PROMOTION"] as const;
-export type AdjustmentKind = (typeof ADJUSTMENT_KINDS)[number];
 
 /**
  * One step from `source.baseUnitAmount` to `finalUnitAmount`, in applied order, so that
@@ -234,36 +213,8 @@ export interface PriceAnswer {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Explain vocabulary (stable: clients may switch on these strings)
+// Explain (the outcome and rank-key strings are in vocabulary.ts; clients may switch on them)
 // ---------------------------------------------------------------------------------------------
-
-/**
- * Which ranking key put a LOWER_RANK record behind the winner: the first key in which they
- * differ. PRIORITY: lower priority. VALID_TO: open-ended pricelist behind one with a validTo.
- * AMOUNT: a higher tier amount (pricelists), a higher resulting unit amount (conditions: smaller
- * saving, larger charge, higher net price) or a smaller saving (promotions). ID: higher id.
- */
-export const RANK_KEYS = ["PRIORITY", "VALID_TO", "AMOUNT", "ID"] as const;
-export type RankKey = (typeof RANK_KEYS)[number];
-
-/**
- * Checks are made in this order and the first failing one is reported:
- * NOT_ACTIVE → OTHER_CURRENCY → NO_PRICE_FOR_PRODUCT (no row at all for the product) →
- * OUT_OF_WINDOW → NO_TIER_FOR_QUANTITY (rows exist, all with minQuantity > q). A pricelist that
- * passes them all has a price; then USED (the base price), LOWER_RANK (same level, ranked behind
- * the winner, see `decidedBy`) or LOWER_LEVEL (a more specific level had a price).
- */
-export const PRICELIST_OUTCOMES = [
-  "USED",
-  "NOT_ACTIVE",
-  "OTHER_CURRENCY",
-  "NO_PRICE_FOR_PRODUCT",
-  "OUT_OF_WINDOW",
-  "NO_TIER_FOR_QUANTITY",
-  "LOWER_RANK",
-  "LOWER_LEVEL",
-] as const;
-export type PricelistOutcome = (typeof PRICELIST_OUTCOMES)[number];
 
 export interface PricelistExplain {
   level: PricelistLevel;
@@ -277,34 +228,6 @@ export interface PricelistExplain {
   /** This entry gave `listUnitAmount`. */
   usedForListPrice: boolean;
 }
-
-/**
- * Checks, first failing one reported: NOT_ACTIVE → OTHER_CURRENCY (ABSOLUTE value in another
- * currency) → OTHER_CHANNEL → NOT_TARGETED (scope does not reach this customer, or anonymous) →
- * OTHER_PRODUCT → OUT_OF_WINDOW → NO_SCALE (scales, none with minQuantity ≤ q) → NO_BASE_PRICE
- * (the line has no base price, nothing to adjust). Candidates then end as APPLIED, LOWER_RUNG
- * (the type's winner came from a more specific rung), LOWER_RANK (same rung, see `decidedBy`),
- * SWITCHED_OFF_BY_NET_PRICE / NOT_DISCOUNTABLE (DISCOUNTs only; the DISCOUNT step did not run),
- * or SUPERSEDED_BY_PROMOTION (a NET_PRICE or DISCOUNT that made the regular price, which a
- * BEST_OF promotion then beat).
- */
-export const CONDITION_OUTCOMES = [
-  "APPLIED",
-  "NOT_ACTIVE",
-  "OTHER_CURRENCY",
-  "OTHER_CHANNEL",
-  "NOT_TARGETED",
-  "OTHER_PRODUCT",
-  "OUT_OF_WINDOW",
-  "NO_SCALE",
-  "NO_BASE_PRICE",
-  "LOWER_RUNG",
-  "LOWER_RANK",
-  "SWITCHED_OFF_BY_NET_PRICE",
-  "NOT_DISCOUNTABLE",
-  "SUPERSEDED_BY_PROMOTION",
-] as const;
-export type ConditionOutcome = (typeof CONDITION_OUTCOMES)[number];
 
 export interface ConditionExplain {
   id: number;
@@ -322,27 +245,6 @@ export interface ConditionExplain {
   /** Its signed effect on the unit amount at its step; null when not evaluated. */
   amount: number | null;
 }
-
-/**
- * Checks, first failing one reported: NOT_ACTIVE → OTHER_CURRENCY → OTHER_CHANNEL → NOT_TARGETED
- * (customerGroupCodes do not meet G) → OTHER_PRODUCT → OUT_OF_WINDOW → NO_BASE_PRICE. Candidates
- * then end as APPLIED, LOWER_RANK (see `decidedBy`), SUPERSEDED_BY_REGULAR_PRICE (BEST_OF whose
- * promotion price is not below the regular price) or NO_SAVING (ON_TOP that saves nothing).
- */
-export const PROMOTION_OUTCOMES = [
-  "APPLIED",
-  "NOT_ACTIVE",
-  "OTHER_CURRENCY",
-  "OTHER_CHANNEL",
-  "NOT_TARGETED",
-  "OTHER_PRODUCT",
-  "OUT_OF_WINDOW",
-  "NO_BASE_PRICE",
-  "LOWER_RANK",
-  "SUPERSEDED_BY_REGULAR_PRICE",
-  "NO_SAVING",
-] as const;
-export type PromotionOutcome = (typeof PROMOTION_OUTCOMES)[number];
 
 export interface PromotionExplain {
   id: number;

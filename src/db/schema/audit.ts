@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { AUDIT_ACTIONS } from "../../pricing/vocabulary";
 
 /**
  * The audit trail: one row per inserted, updated or deleted row of a data table, written by the
@@ -28,7 +29,7 @@ export const auditLog = sqliteTable(
     entityCode: text("entity_code"),
     /** JSON: `{ id, code }` where the table has them, else its primary-key columns. */
     entityKey: text("entity_key").notNull(),
-    action: text("action", { enum: ["INSERT", "UPDATE", "DELETE"] }).notNull(),
+    action: text("action", { enum: AUDIT_ACTIONS }).notNull(),
     /** JSON of the whole row in API form (camelCase, ISO instants, booleans); null for INSERT. */
     before: text("before"),
     /** JSON of the whole row in API form; null for DELETE. */

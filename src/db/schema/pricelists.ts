@@ -12,16 +12,15 @@ import { channels } from "./channels";
 import { timestamps, validity } from "./columns";
 import { customerGroups, customers } from "./customers";
 import { products } from "./products";
+import { PRICELIST_SCOPES, STATUSES } from "../../pricing/vocabulary";
 
 export const pricelists = sqliteTable(
   "pricelists",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     name: text("name").notNull(),
-    scope: text("scope", { enum: ["GENERAL", "INDIVIDUAL"] }).notNull(),
-    status: text("status", { enum: ["DRAFT", "ACTIVE", "INACTIVE", "ARCHIVED"] })
-      .notNull()
-      .default("DRAFT"),
+    scope: text("scope", { enum: PRICELIST_SCOPES }).notNull(),
+    status: text("status", { enum: STATUSES }).notNull().default("DRAFT"),
     currency: text("currency").notNull(),
     priority: integer("priority").notNull().default(0),
     ...validity,

@@ -4,23 +4,20 @@ import { channels } from "./channels";
 import { timestamps, validity } from "./columns";
 import { customerGroups } from "./customers";
 import { products } from "./products";
+import { DISCOUNT_TYPES, PROMOTION_STACKINGS, STATUSES } from "../../pricing/vocabulary";
 
 export const promotions = sqliteTable(
   "promotions",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     name: text("name").notNull(),
-    status: text("status", { enum: ["DRAFT", "ACTIVE", "INACTIVE", "ARCHIVED"] })
-      .notNull()
-      .default("DRAFT"),
-    discountType: text("discount_type", { enum: ["PERCENTAGE", "ABSOLUTE"] }).notNull(),
+    status: text("status", { enum: STATUSES }).notNull().default("DRAFT"),
+    discountType: text("discount_type", { enum: DISCOUNT_TYPES }).notNull(),
     value: integer("value").notNull(),
     currency: text("currency"),
     ...validity,
     priority: integer("priority").notNull().default(0),
-    stacking: text("stacking", { enum: ["BEST_OF", "ON_TOP"] })
-      .notNull()
-      .default("BEST_OF"),
+    stacking: text("stacking", { enum: PROMOTION_STACKINGS }).notNull().default("BEST_OF"),
     ...timestamps,
   },
   (t) => [

@@ -4,18 +4,22 @@ import { channels } from "./channels";
 import { timestamps, validity } from "./columns";
 import { customerGroups, customers } from "./customers";
 import { products } from "./products";
+import {
+  CONDITION_SCOPES,
+  CONDITION_TYPES,
+  DISCOUNT_TYPES,
+  STATUSES,
+} from "../../pricing/vocabulary";
 
 export const tradeConditions = sqliteTable(
   "trade_conditions",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     name: text("name").notNull(),
-    scope: text("scope", { enum: ["GLOBAL", "CHANNEL", "CUSTOMER_GROUP", "CUSTOMER"] }).notNull(),
-    status: text("status", { enum: ["DRAFT", "ACTIVE", "INACTIVE", "ARCHIVED"] })
-      .notNull()
-      .default("DRAFT"),
-    type: text("type", { enum: ["DISCOUNT", "SURCHARGE", "NET_PRICE"] }).notNull(),
-    discountType: text("discount_type", { enum: ["PERCENTAGE", "ABSOLUTE"] }).notNull(),
+    scope: text("scope", { enum: CONDITION_SCOPES }).notNull(),
+    status: text("status", { enum: STATUSES }).notNull().default("DRAFT"),
+    type: text("type", { enum: CONDITION_TYPES }).notNull(),
+    discountType: text("discount_type", { enum: DISCOUNT_TYPES }).notNull(),
     /** Basis points for PERCENTAGE, minor units of `currency` for ABSOLUTE. */
     value: integer("value").notNull(),
     currency: text("currency"),

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { listOf } from "../../list";
 import { IsoTimestamp } from "../../lib/schemas";
+import { AUDIT_ACTIONS } from "../../pricing/vocabulary";
 
 const Row = z.record(z.string(), z.unknown());
 
@@ -48,9 +49,7 @@ export const AuditEntrySchema = z
       example: { pricelistId: 7, productId: 12, minQuantity: 1 },
       description: "The row: its id and code where it has them, else its key columns",
     }),
-    action: z
-      .enum(["INSERT", "UPDATE", "DELETE"])
-      .openapi({ description: "What happened to the row" }),
+    action: z.enum(AUDIT_ACTIONS).openapi({ description: "What happened to the row" }),
     before: Row.nullable().openapi({
       example: { amount: 1250 },
       description:

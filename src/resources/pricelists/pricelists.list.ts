@@ -1,8 +1,7 @@
 import { sql } from "drizzle-orm";
 import { pricelistPrices, pricelists, products } from "../../db/schema";
-import { STATUSES } from "../../lib/status";
+import { PRICELIST_SCOPES, STATUSES } from "../../pricing/vocabulary";
 import { defineList } from "../../list";
-import { PRICELIST_SCOPES } from "./pricelists.schemas";
 
 /** GET /v1/api/pricelist: the pricelists themselves. */
 export const pricelistsList = defineList({

@@ -16,7 +16,7 @@ import { CHANGED, nextUpdatedAt } from "../../lib/optimistic";
 import { iso, isoOrNull } from "../../lib/schemas";
 import {
   type IndividualPricelistCreate,
-  type PriceInput,
+  type PriceUpsertRow,
   type PricelistCreate,
   type PricelistUpdate,
 } from "./pricelists.schemas";
@@ -242,7 +242,7 @@ function isNotNullViolation(err: unknown): boolean {
  * leave product_id NULL, which fails the whole statement instead of writing a partial sheet.
  * Returns the number of rows written, or undefined if the pricelist vanished meanwhile.
  */
-export async function upsertPrices(db: Db, id: number, prices: PriceInput[]) {
+export async function upsertPrices(db: Db, id: number, prices: PriceUpsertRow[]) {
   const rows = sql`json_each(${JSON.stringify(prices)}) as "row"`;
   const field = (name: string) => sql`json_extract("row"."value", ${"$." + name})`;
   try {

@@ -11,8 +11,7 @@ import {
   Status,
   checkWindow,
 } from "../../lib/schemas";
-
-export const PRICELIST_SCOPES = ["GENERAL", "INDIVIDUAL"] as const;
+import { CREATE_STATUSES, PRICELIST_SCOPES } from "../../pricing/vocabulary";
 
 export const pricelistExample = {
   id: 100,
@@ -76,7 +75,7 @@ export const PricelistCreateSchema = z
   .strictObject({
     ...common,
     status: z
-      .enum(["DRAFT", "ACTIVE"])
+      .enum(CREATE_STATUSES)
       .optional()
       .openapi({ description: "DRAFT (default) or ACTIVE" }),
     allowsTradeDiscounts: z
@@ -173,7 +172,8 @@ export const PriceListSchema = listOf(PriceSchema, "PriceList", {
   ],
 });
 
-const PriceInputSchema = z
+/** A row of a prices upsert body; /doc names it `PriceInput`, and clients know that name. */
+const PriceUpsertRowSchema = z
   .strictObject({
     productCode: Code.openapi({ example: "P-A", description: "The product" }),
     minQuantity: z
@@ -215,7 +215,7 @@ function checkDistinctTiers(
 export const PricesUpsertSchema = z
   .strictObject({
     prices: z
-      .array(PriceInputSchema)
+      .array(PriceUpsertRowSchema)
       .min(1, "must contain at least one row")
       .max(1000, "must contain at most 1000 rows")
       .openapi({ description: "1-1000 rows, each (productCode, minQuantity) at most once" }),
@@ -253,4 +253,4 @@ export const PricesDeleteResultSchema = z
     example: { deleted: ["P-A"], notFound: ["P-X"] },
   });
 
-export type PriceInput = z.output<typeof PriceInputSchema>;
+export type PriceUpsertRow = z.output<typeof PriceUpsertRowSchema>;

@@ -1,5 +1,5 @@
 import type { PriceAnswer } from "../../pricing";
-import type { PriceInput } from "./prices.service";
+import type { CartRequest } from "./prices.service";
 
 /**
  * HTTP caching of `GET /v1/api/prices`. An answer is a function of the pricing data (named by its
@@ -28,21 +28,21 @@ function base64url(bytes: Uint8Array): string {
  */
 export async function answerTag(
   version: number,
-  input: PriceInput,
+  cart: CartRequest,
   answer: PriceAnswer,
 ): Promise<string> {
   const basis = JSON.stringify([
     version,
-    input.channelCode,
-    input.customerCode ?? null,
-    input.currency ?? null,
-    input.at ?? ["now", answer.validUntil],
-    input.explain ?? false,
-    input.lines.map((line) => [line.productCode, line.quantity]),
+    cart.channelCode,
+    cart.customerCode ?? null,
+    cart.currency ?? null,
+    cart.at ?? ["now", answer.validUntil],
+    cart.explain ?? false,
+    cart.lines.map((line) => [line.productCode, line.quantity]),
   ]);
   const digest = await crypto.subtle.digest("SHA-256", encoder.encode(basis));
   const tag = `"${base64url(new Uint8Array(digest).slice(0, 18))}"`;
-  return input.at === undefined ? `W/${tag}` : tag;
+  return cart.at === undefined ? `W/${tag}` : tag;
 }
 
 /**
@@ -51,9 +51,9 @@ export async function answerTag(
  * also must not outlive its validity interval: the seconds left until `validUntil`, at most
  * MAX_AGE_SECONDS, down to 0 (revalidate every time; the ETag still saves the body).
  */
-export function cacheControl(input: PriceInput, answer: PriceAnswer): string {
+export function cacheControl(cart: CartRequest, answer: PriceAnswer): string {
   let seconds = MAX_AGE_SECONDS;
-  if (input.at === undefined && answer.validUntil !== null) {
+  if (cart.at === undefined && answer.validUntil !== null) {
     const left = Math.floor((Date.parse(answer.validUntil) - Date.parse(answer.at)) / 1000);
     seconds = Math.max(0, Math.min(MAX_AGE_SECONDS, left));
   }

@@ -2,16 +2,16 @@ import { invalid } from "../../lib/errors";
 import type { AppRouteHandler } from "../../lib/router";
 import { answerTag, cacheControl, isNotModified } from "./prices.cache";
 import { MAX_LOOKUP_PRODUCTS, type PriceLookup } from "./prices.schemas";
-import { priceRequest, type PriceInput } from "./prices.service";
+import { priceCart, type CartRequest } from "./prices.service";
 import type * as routes from "./prices.routes";
 
 export const resolve: AppRouteHandler<typeof routes.resolve> = async (c) => {
   const body = c.req.valid("json");
-  const { answer } = await priceRequest(c.var.db, { ...body, location: "body" });
+  const { answer } = await priceCart(c.var.db, { ...body, location: "body" });
   return c.json(answer, 200);
 };
 
-function lookupInput(query: PriceLookup): PriceInput {
+function lookupCart(query: PriceLookup): CartRequest {
   const products = [query.product].flat();
   const quantity = Number(query.quantity ?? 1);
   const issues = [];
@@ -34,11 +34,11 @@ function lookupInput(query: PriceLookup): PriceInput {
 }
 
 export const lookup: AppRouteHandler<typeof routes.lookup> = async (c) => {
-  const input = lookupInput(c.req.valid("query"));
-  const { answer, version } = await priceRequest(c.var.db, input);
-  const tag = await answerTag(version, input, answer);
+  const cart = lookupCart(c.req.valid("query"));
+  const { answer, version } = await priceCart(c.var.db, cart);
+  const tag = await answerTag(version, cart, answer);
   c.header("etag", tag);
-  c.header("cache-control", cacheControl(input, answer));
+  c.header("cache-control", cacheControl(cart, answer));
   if (isNotModified(c.req.valid("header")["if-none-match"], tag)) return c.body(null, 304);
   return c.json(answer, 200);
 };

@@ -1,12 +1,43 @@
 import { sql, type SQL } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import { linkedCodes } from "../../db/links";
-import { rawBatch, type Db } from "../../lib/db";
-import type {
-  PricelistCandidate,
-  PricelistLevel,
-  PromotionCandidate,
-  TradeConditionCandidate,
+import {
+  channels,
+  pricelistPrices,
+  pricelists,
+  pricingVersion,
+  products,
+  promotions,
+  tradeConditions,
+} from "../../db/schema";
+import type { Db } from "../../lib/db";
+import {
+  CONDITION_SCOPES,
+  CONDITION_TYPES,
+  DISCOUNT_TYPES,
+  PRICELIST_LEVELS,
+  PROMOTION_STACKINGS,
+  STATUSES,
+  type PricelistCandidate,
+  type PriceRow,
+  type PromotionCandidate,
+  type TradeConditionCandidate,
 } from "../../pricing";
+import {
+  asIntRecord,
+  asMember,
+  codes,
+  decodedBatch,
+  flag,
+  int,
+  jsonArray,
+  member,
+  nullableInt,
+  nullableText,
+  select,
+  statement,
+  text,
+} from "./prices.rows";
 
 /**
  * Everything a price request needs, read in ONE D1 round trip (one batch of seven statements,
@@ -43,7 +74,8 @@ export interface PriceContext {
 }
 
 const json = (values: unknown) => JSON.stringify(values);
-const listOf = (text: string | null) => (text ? (JSON.parse(text) as string[]) : []);
+
+type Fragments = ReturnType<typeof fragments>;
 
 /** The statements' shared building blocks, as SQL fragments of one query. */
 function fragments(q: PriceQuery) {
@@ -87,147 +119,241 @@ function fragments(q: PriceQuery) {
   return { products, groups, currency, reaching, live, inChannel, forProducts };
 }
 
-function statements(q: PriceQuery): SQL[] {
-  const f = fragments(q);
-  const context = sql`select ch.code, ch.is_active,
-      (select code from customers where code = ${q.customerCode}) as customer_code,
-      exists (select 1 from channel_customers cc join customers cu on cu.id = cc.customer_id
-        where cc.channel_id = ch.id and cu.code = ${q.customerCode}) as customer_in_channel,
-      (select json_group_array(g.code) from customer_groups g where g.id in ${f.groups}) as group_codes,
-      ${f.currency} as currency
-    from channels ch where ch.code = ${q.channelCode}`;
-  const pricelists = sql`select p.id, p.name, p.status, p.currency, p.priority, p.valid_from, p.valid_to,
-      p.allows_trade_discounts, p.tax_inclusive, json_group_array(distinct r.level) as levels
-    from ${f.reaching} r join pricelists p on p.id = r.pricelist_id group by p.id`;
-  const prices = sql`select pp.pricelist_id, pr.code as product_code, pp.min_quantity, pp.amount
-    from pricelist_prices pp join products pr on pr.id = pp.product_id
+// The aliases the statements give these tables in their FROM clauses.
+const ch = alias(channels, "ch");
+const p = alias(pricelists, "p");
+const pp = alias(pricelistPrices, "pp");
+const pr = alias(products, "pr");
+
+function contextStatement(q: PriceQuery, f: Fragments) {
+  const columns = select({
+    channelCode: text(ch.code),
+    channelIsActive: flag(ch.isActive),
+    customerCode: nullableText(sql`(select code from customers where code = ${q.customerCode})`),
+    customerInChannel: flag(sql`exists (select 1 from channel_customers cc
+      join customers cu on cu.id = cc.customer_id
+      where cc.channel_id = ch.id and cu.code = ${q.customerCode})`),
+    groupCodes: codes(
+      sql`(select json_group_array(g.code) from customer_groups g where g.id in ${f.groups})`,
+    ),
+    currency: nullableText(f.currency),
+  });
+  return statement(columns, sql`from channels ch where ch.code = ${q.channelCode}`);
+}
+
+const pricelistColumns = select({
+  id: int(p.id),
+  name: text(p.name),
+  status: member(STATUSES, p.status),
+  currency: text(p.currency),
+  priority: int(p.priority),
+  validFrom: nullableInt(p.validFrom),
+  validTo: nullableInt(p.validTo),
+  allowsTradeDiscounts: flag(p.allowsTradeDiscounts),
+  taxInclusive: flag(p.taxInclusive),
+  levels: jsonArray(asMember(PRICELIST_LEVELS), sql`json_group_array(distinct r.level)`),
+});
+
+const pricelistsStatement = (f: Fragments) =>
+  statement(
+    pricelistColumns,
+    sql`from ${f.reaching} r join pricelists p on p.id = r.pricelist_id group by p.id`,
+  );
+
+const priceColumns = select({
+  pricelistId: int(pp.pricelistId),
+  productCode: text(pr.code),
+  minQuantity: int(pp.minQuantity),
+  amount: int(pp.amount),
+});
+
+const pricesStatement = (f: Fragments) =>
+  statement(
+    priceColumns,
+    sql`from pricelist_prices pp join products pr on pr.id = pp.product_id
     where pr.code in ${f.products}
       and pp.pricelist_id in (select r.pricelist_id from ${f.reaching} r
         join pricelists p on p.id = r.pricelist_id
-        where p.status = 'ACTIVE' and p.currency = ${f.currency})`;
-  // Link lists trimmed to what this request can match: never empty when the record has links
-  // (the filters above guarantee a match), so "empty = all" keeps its meaning.
-  const tc = "trade_conditions.id";
-  // Driven from the candidates the scope can admit (GLOBAL and CHANNEL ones, those linked to the
-  // customer or to a group in G), not from every ACTIVE condition: the filters below then run
-  // for a few hundred records at most. The scope test stays, so the rows are the same.
-  const conditions = sql`select trade_conditions.*,
-      ${linkedCodes("trade_condition_products", "trade_condition_id", tc, "product_id", "products", sql`t.code in ${f.products}`)} as product_codes,
-      ${linkedCodes("trade_condition_channels", "trade_condition_id", tc, "channel_id", "channels", sql`t.code = ${q.channelCode}`)} as channel_codes,
-      ${linkedCodes("trade_condition_customers", "trade_condition_id", tc, "customer_id", "customers", sql`t.code = ${q.customerCode}`)} as customer_codes,
-      ${linkedCodes("trade_condition_customer_groups", "trade_condition_id", tc, "customer_group_id", "customer_groups", sql`t.id in ${f.groups}`)} as customer_group_codes,
-      (select json_group_array(json_object('minQuantity', s.min_quantity, 'value', s.value))
-        from trade_condition_scales s where s.trade_condition_id = ${sql.raw(tc)}) as scales
-    from (select t.id from trade_conditions t where t.scope in ('GLOBAL', 'CHANNEL') and ${f.live("t")}
+        where p.status = 'ACTIVE' and p.currency = ${f.currency})`,
+  );
+
+/**
+ * The codes linked to the outer record through a link table, trimmed to what this request can
+ * match: never empty when the record has links (the statements' filters guarantee a match), so
+ * "empty = all" keeps its meaning.
+ */
+const linked =
+  (owner: string, ownerFk: string) => (link: string, targetFk: string, target: string, only: SQL) =>
+    codes(linkedCodes(link, ownerFk, owner, targetFk, target, only));
+
+function conditionColumns(q: PriceQuery, f: Fragments) {
+  const t = tradeConditions;
+  const via = linked("trade_conditions.id", "trade_condition_id");
+  return select({
+    id: int(t.id),
+    name: text(t.name),
+    scope: member(CONDITION_SCOPES, t.scope),
+    status: member(STATUSES, t.status),
+    type: member(CONDITION_TYPES, t.type),
+    discountType: member(DISCOUNT_TYPES, t.discountType),
+    value: int(t.value),
+    currency: nullableText(t.currency),
+    validFrom: nullableInt(t.validFrom),
+    validTo: nullableInt(t.validTo),
+    priority: int(t.priority),
+    stackable: flag(t.stackable),
+    productCodes: via(
+      "trade_condition_products",
+      "product_id",
+      "products",
+      sql`t.code in ${f.products}`,
+    ),
+    channelCodes: via(
+      "trade_condition_channels",
+      "channel_id",
+      "channels",
+      sql`t.code = ${q.channelCode}`,
+    ),
+    customerCodes: via(
+      "trade_condition_customers",
+      "customer_id",
+      "customers",
+      sql`t.code = ${q.customerCode}`,
+    ),
+    customerGroupCodes: via(
+      "trade_condition_customer_groups",
+      "customer_group_id",
+      "customer_groups",
+      sql`t.id in ${f.groups}`,
+    ),
+    scales: jsonArray(
+      asIntRecord("minQuantity", "value"),
+      sql`(select json_group_array(json_object('minQuantity', s.min_quantity, 'value', s.value))
+        from trade_condition_scales s where s.trade_condition_id = trade_conditions.id)`,
+    ),
+  });
+}
+
+// Driven from the candidates the scope can admit (GLOBAL and CHANNEL ones, those linked to the
+// customer or to a group in G), not from every ACTIVE condition: the filters below then run
+// for a few hundred records at most. The scope test stays, so the rows are the same.
+function conditionsStatement(q: PriceQuery, f: Fragments) {
+  const tc = sql.raw("trade_conditions.id");
+  return statement(
+    conditionColumns(q, f),
+    sql`from (select t.id from trade_conditions t where t.scope in ('GLOBAL', 'CHANNEL') and ${f.live("t")}
         union select l.trade_condition_id from trade_condition_customers l
           join customers cu on cu.id = l.customer_id where cu.code = ${q.customerCode}
         union select l.trade_condition_id from trade_condition_customer_groups l
           where l.customer_group_id in ${f.groups}) candidate
       cross join trade_conditions on trade_conditions.id = candidate.id
     where ${f.live("trade_conditions")}
-      and ${f.inChannel("trade_condition_channels", "trade_condition_id", tc)}
-      and ${f.forProducts("trade_condition_products", "trade_condition_id", tc)}
-      and (scope in ('GLOBAL', 'CHANNEL')
-        or (scope = 'CUSTOMER_GROUP' and exists (select 1 from trade_condition_customer_groups l
-              where l.trade_condition_id = ${sql.raw(tc)} and l.customer_group_id in ${f.groups}))
-        or (scope = 'CUSTOMER' and exists (select 1 from trade_condition_customers l
+      and ${f.inChannel("trade_condition_channels", "trade_condition_id", "trade_conditions.id")}
+      and ${f.forProducts("trade_condition_products", "trade_condition_id", "trade_conditions.id")}
+      and (trade_conditions.scope in ('GLOBAL', 'CHANNEL')
+        or (trade_conditions.scope = 'CUSTOMER_GROUP' and exists (select 1 from trade_condition_customer_groups l
+              where l.trade_condition_id = ${tc} and l.customer_group_id in ${f.groups}))
+        or (trade_conditions.scope = 'CUSTOMER' and exists (select 1 from trade_condition_customers l
               join customers cu on cu.id = l.customer_id
-              where l.trade_condition_id = ${sql.raw(tc)} and cu.code = ${q.customerCode})))`;
-  const pr = "promotions.id";
-  const promotions = sql`select promotions.*,
-      ${linkedCodes("promotion_products", "promotion_id", pr, "product_id", "products", sql`t.code in ${f.products}`)} as product_codes,
-      ${linkedCodes("promotion_channels", "promotion_id", pr, "channel_id", "channels", sql`t.code = ${q.channelCode}`)} as channel_codes,
-      ${linkedCodes("promotion_customer_groups", "promotion_id", pr, "customer_group_id", "customer_groups", sql`t.id in ${f.groups}`)} as customer_group_codes
-    from promotions
-    where ${f.live("promotions")}
-      and ${f.inChannel("promotion_channels", "promotion_id", pr)}
-      and ${f.forProducts("promotion_products", "promotion_id", pr)}
-      and (not exists (select 1 from promotion_customer_groups l where l.promotion_id = ${sql.raw(pr)})
-        or exists (select 1 from promotion_customer_groups l
-          where l.promotion_id = ${sql.raw(pr)} and l.customer_group_id in ${f.groups}))`;
-  const known = sql`select code from products where code in ${f.products}`;
-  const version = sql`select version from pricing_version where id = 1`;
-  return [context, pricelists, prices, conditions, promotions, known, version];
+              where l.trade_condition_id = ${tc} and cu.code = ${q.customerCode})))`,
+  );
 }
 
-type Row = Record<string, unknown>;
-const num = (v: unknown) => v as number;
-const nullableNum = (v: unknown) => (v === null ? null : (v as number));
-const bool = (v: unknown) => v === 1 || v === true;
+function promotionColumns(q: PriceQuery, f: Fragments) {
+  const t = promotions;
+  const via = linked("promotions.id", "promotion_id");
+  return select({
+    id: int(t.id),
+    name: text(t.name),
+    status: member(STATUSES, t.status),
+    discountType: member(DISCOUNT_TYPES, t.discountType),
+    value: int(t.value),
+    currency: nullableText(t.currency),
+    validFrom: nullableInt(t.validFrom),
+    validTo: nullableInt(t.validTo),
+    priority: int(t.priority),
+    stacking: member(PROMOTION_STACKINGS, t.stacking),
+    productCodes: via("promotion_products", "product_id", "products", sql`t.code in ${f.products}`),
+    channelCodes: via(
+      "promotion_channels",
+      "channel_id",
+      "channels",
+      sql`t.code = ${q.channelCode}`,
+    ),
+    customerGroupCodes: via(
+      "promotion_customer_groups",
+      "customer_group_id",
+      "customer_groups",
+      sql`t.id in ${f.groups}`,
+    ),
+  });
+}
 
-const validity = (row: Row) => ({
-  validFrom: nullableNum(row.valid_from),
-  validTo: nullableNum(row.valid_to),
-});
+function promotionsStatement(q: PriceQuery, f: Fragments) {
+  const pr = sql.raw("promotions.id");
+  return statement(
+    promotionColumns(q, f),
+    sql`from promotions
+    where ${f.live("promotions")}
+      and ${f.inChannel("promotion_channels", "promotion_id", "promotions.id")}
+      and ${f.forProducts("promotion_products", "promotion_id", "promotions.id")}
+      and (not exists (select 1 from promotion_customer_groups l where l.promotion_id = ${pr})
+        or exists (select 1 from promotion_customer_groups l
+          where l.promotion_id = ${pr} and l.customer_group_id in ${f.groups}))`,
+  );
+}
+
+const knownStatement = (f: Fragments) =>
+  statement(select({ code: text(products.code) }), sql`from products where code in ${f.products}`);
+
+const versionStatement = statement(
+  select({ version: int(pricingVersion.version) }),
+  sql`from pricing_version where id = 1`,
+);
+
+/** The price rows of each pricelist, by pricelist id. */
+function pricesByPricelist(rows: readonly (PriceRow & { pricelistId: number })[]) {
+  const byId = new Map<number, PriceRow[]>();
+  for (const { pricelistId, productCode, minQuantity, amount } of rows) {
+    const list = byId.get(pricelistId);
+    const row = { productCode, minQuantity, amount };
+    if (list) list.push(row);
+    else byId.set(pricelistId, [row]);
+  }
+  return byId;
+}
+
+/** The loader's batch, each statement with its decoder; the version last (see PriceQuery). */
+export function priceStatements(q: PriceQuery) {
+  const f = fragments(q);
+  return [
+    contextStatement(q, f),
+    pricelistsStatement(f),
+    pricesStatement(f),
+    conditionsStatement(q, f),
+    promotionsStatement(q, f),
+    knownStatement(f),
+    versionStatement,
+  ] as const;
+}
 
 export async function loadPriceContext(db: Db, q: PriceQuery): Promise<PriceContext> {
-  const [context, pricelistRows, priceRows, conditionRows, promotionRows, knownRows, versionRows] =
-    await rawBatch<[Row[], Row[], Row[], Row[], Row[], Row[], Row[]]>(db, statements(q));
+  const [context, pricelistRows, priceRows, conditions, promotionRows, known, version] =
+    await decodedBatch(db, priceStatements(q));
   const head = context[0];
-  const prices = new Map<number, { productCode: string; minQuantity: number; amount: number }[]>();
-  for (const row of priceRows) {
-    const id = num(row.pricelist_id);
-    const rows = prices.get(id) ?? [];
-    rows.push({
-      productCode: row.product_code as string,
-      minQuantity: num(row.min_quantity),
-      amount: num(row.amount),
-    });
-    prices.set(id, rows);
-  }
+  const prices = pricesByPricelist(priceRows);
   return {
-    channel: head && { code: head.code as string, isActive: bool(head.is_active) },
+    channel: head && { code: head.channelCode, isActive: head.channelIsActive },
     customer:
-      head?.customer_code != null
-        ? { code: head.customer_code as string, inChannel: bool(head.customer_in_channel) }
+      head?.customerCode != null
+        ? { code: head.customerCode, inChannel: head.customerInChannel }
         : undefined,
-    groupCodes: listOf(head?.group_codes as string | null).sort(),
-    currency: (head?.currency as string | null) ?? null,
-    knownProducts: knownRows.map((row) => row.code as string),
-    version: num(versionRows[0]?.version ?? 0),
-    pricelists: pricelistRows.map((row) => ({
-      id: num(row.id),
-      name: row.name as string,
-      status: row.status as PricelistCandidate["status"],
-      currency: row.currency as string,
-      priority: num(row.priority),
-      ...validity(row),
-      allowsTradeDiscounts: bool(row.allows_trade_discounts),
-      taxInclusive: bool(row.tax_inclusive),
-      levels: listOf(row.levels as string) as PricelistLevel[],
-      prices: prices.get(num(row.id)) ?? [],
-    })),
-    tradeConditions: conditionRows.map((row) => ({
-      id: num(row.id),
-      name: row.name as string,
-      scope: row.scope as TradeConditionCandidate["scope"],
-      status: row.status as TradeConditionCandidate["status"],
-      type: row.type as TradeConditionCandidate["type"],
-      discountType: row.discount_type as TradeConditionCandidate["discountType"],
-      value: num(row.value),
-      currency: (row.currency as string | null) ?? null,
-      ...validity(row),
-      priority: num(row.priority),
-      stackable: bool(row.stackable),
-      productCodes: listOf(row.product_codes as string),
-      channelCodes: listOf(row.channel_codes as string),
-      scales: JSON.parse(row.scales as string) as TradeConditionCandidate["scales"],
-      customerCodes: listOf(row.customer_codes as string),
-      customerGroupCodes: listOf(row.customer_group_codes as string),
-    })),
-    promotions: promotionRows.map((row) => ({
-      id: num(row.id),
-      name: row.name as string,
-      status: row.status as PromotionCandidate["status"],
-      discountType: row.discount_type as PromotionCandidate["discountType"],
-      value: num(row.value),
-      currency: (row.currency as string | null) ?? null,
-      ...validity(row),
-      priority: num(row.priority),
-      stacking: row.stacking as PromotionCandidate["stacking"],
-      productCodes: listOf(row.product_codes as string),
-      channelCodes: listOf(row.channel_codes as string),
-      customerGroupCodes: listOf(row.customer_group_codes as string),
-    })),
+    groupCodes: (head?.groupCodes ?? []).sort(),
+    currency: head?.currency ?? null,
+    knownProducts: known.map((row) => row.code),
+    version: version[0]?.version ?? 0,
+    pricelists: pricelistRows.map((row) => ({ ...row, prices: prices.get(row.id) ?? [] })),
+    tradeConditions: conditions,
+    promotions: promotionRows,
   };
 }

@@ -9,8 +9,9 @@ import {
   DiscountTypeSchema,
   DiscountValue,
 } from "../trade-conditions/trade-conditions.schemas";
+import { PROMOTION_STACKINGS } from "../../pricing/vocabulary";
 
-export const StackingSchema = z.enum(["BEST_OF", "ON_TOP"]).openapi("PromotionStacking", {
+export const StackingSchema = z.enum(PROMOTION_STACKINGS).openapi("PromotionStacking", {
   description:
     "BEST_OF: the customer gets the better of promotion and regular price. ON_TOP: applies to the regular price.",
 });

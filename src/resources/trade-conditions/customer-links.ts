@@ -11,7 +11,7 @@ import {
   tradeConditionCustomers,
   tradeConditions,
 } from "../../db/schema";
-import type { LinkKind } from "./trade-conditions.schemas";
+import type { ConditionScope } from "../../pricing/vocabulary";
 
 // The links through which conditions reach a customer (seed endpoint 2). A module of its own
 // because two name its columns: the repository reads the rows, the list config sorts by its id.
@@ -22,10 +22,10 @@ const qb = new QueryBuilder();
 
 /** The columns every arm yields; alias names differ from trade_conditions' columns because
  * Drizzle writes subquery fields unqualified in the outer query. */
-const linkArm = (kind: LinkKind, id: SQL, viaCode: SQL, tradeConditionId: SQL) => ({
+const linkArm = (kind: ConditionScope, id: SQL, viaCode: SQL, tradeConditionId: SQL) => ({
   id: sql<number>`${id}`.as("link_id"),
   customerCode: sql<string>`${customers.code}`.as("link_customer_code"),
-  kind: sql<LinkKind>`${kind}`.as("link_kind"),
+  kind: sql<ConditionScope>`${kind}`.as("link_kind"),
   viaCode: sql<string | null>`${viaCode}`.as("link_via_code"),
   tradeConditionId: sql<number>`${tradeConditionId}`.as("link_trade_condition_id"),
 });

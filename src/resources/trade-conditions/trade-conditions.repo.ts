@@ -20,12 +20,11 @@ import { iso, isoOrNull } from "../../lib/schemas";
 import { assertTransition } from "../../lib/status";
 import type { ListRequest } from "../../list";
 import { links } from "./customer-links";
+import type { ConditionScope } from "../../pricing/vocabulary";
 import {
   tradeConditionIssues,
   type Scale,
-  type LinkKind,
   type TradeConditionCreate,
-  type TradeConditionScope,
   type TradeConditionTerms,
   type TradeConditionUpdate,
 } from "./trade-conditions.schemas";
@@ -283,7 +282,7 @@ const TARGETS = {
  * A scope change away from CUSTOMER_GROUP or CUSTOMER is refused while the condition still has
  * targets of the old scope: silently dropping them would lose data the caller may still want.
  */
-function assertNoStrandedTargets(current: TradeConditionRow, scope: TradeConditionScope) {
+function assertNoStrandedTargets(current: TradeConditionRow, scope: ConditionScope) {
   if (scope === current.scope || !(current.scope in TARGETS)) return;
   const target = TARGETS[current.scope as keyof typeof TARGETS];
   const codes = codesFrom(current[target.field]);
@@ -414,7 +413,7 @@ const joinCondition = eq(tradeConditions.id, links.tradeConditionId);
 type CustomerTradeConditionRow = {
   id: number;
   customerCode: string;
-  kind: LinkKind;
+  kind: ConditionScope;
   viaCode: string | null;
   tradeCondition: TradeConditionRow;
 };

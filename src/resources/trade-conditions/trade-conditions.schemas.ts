@@ -10,29 +10,29 @@ import {
   Priority,
   Status,
 } from "../../lib/schemas";
-
-export const DISCOUNT_TYPES = ["PERCENTAGE", "ABSOLUTE"] as const;
-export const TRADE_CONDITION_SCOPES = ["GLOBAL", "CHANNEL", "CUSTOMER_GROUP", "CUSTOMER"] as const;
-export const TRADE_CONDITION_TYPES = ["DISCOUNT", "SURCHARGE", "NET_PRICE"] as const;
-
-export type DiscountType = (typeof DISCOUNT_TYPES)[number];
+import {
+  CONDITION_SCOPE_LADDER,
+  CONDITION_SCOPES,
+  CONDITION_TYPES,
+  CREATE_STATUSES,
+  DISCOUNT_TYPES,
+  type ConditionScope,
+  type ConditionType,
+  type DiscountType,
+} from "../../pricing/vocabulary";
 
 export const DiscountTypeSchema = z.enum(DISCOUNT_TYPES).openapi("DiscountType", {
   description:
     "PERCENTAGE: value in basis points 1-10000, no currency. ABSOLUTE: value in minor units >= 0, currency required.",
 });
 
-export const TradeConditionScopeSchema = z
-  .enum(TRADE_CONDITION_SCOPES)
-  .openapi("TradeConditionScope", {
-    description: "Whom the condition targets",
-  });
+export const TradeConditionScopeSchema = z.enum(CONDITION_SCOPES).openapi("TradeConditionScope", {
+  description: "Whom the condition targets",
+});
 
-export const TradeConditionTypeSchema = z
-  .enum(TRADE_CONDITION_TYPES)
-  .openapi("TradeConditionType", {
-    description: "NET_PRICE replaces the unit price and is always ABSOLUTE",
-  });
+export const TradeConditionTypeSchema = z.enum(CONDITION_TYPES).openapi("TradeConditionType", {
+  description: "NET_PRICE replaces the unit price and is always ABSOLUTE",
+});
 
 /** Basis points for PERCENTAGE, minor units for ABSOLUTE; the range depends on discountType. */
 export const DiscountValue = z.number().int().openapi({
@@ -50,7 +50,7 @@ export const codeList = (example: string[]) =>
 
 /** Only these two statuses may be chosen on create; the rest are reached by transitions. */
 export const CreateStatus = z
-  .enum(["DRAFT", "ACTIVE"])
+  .enum(CREATE_STATUSES)
   .openapi({ example: "DRAFT", description: "DRAFT (default) or ACTIVE" });
 
 const ScaleSchema = z
@@ -220,9 +220,6 @@ export const TradeConditionListSchema = listOf(TradeConditionSchema, "TradeCondi
   data: [tradeConditionExample],
 });
 
-export const LINK_KINDS = ["CUSTOMER", "CUSTOMER_GROUP", "CHANNEL", "GLOBAL"] as const;
-export type LinkKind = (typeof LINK_KINDS)[number];
-
 const customerTradeConditionExample = {
   id: 41,
   customerCode: "C-1001",
@@ -240,7 +237,7 @@ export const CustomerTradeConditionSchema = z
     customerCode: Code.openapi({ example: "C-1001", description: "The customer" }),
     via: z
       .object({
-        kind: z.enum(LINK_KINDS).openapi({
+        kind: z.enum(CONDITION_SCOPE_LADDER).openapi({
           description:
             "CUSTOMER: direct target; CUSTOMER_GROUP: through one of the customer's groups; CHANNEL: through a channel the customer is assigned to; GLOBAL: every customer",
         }),
@@ -275,7 +272,6 @@ export const TradeConditionHeaders = z.object({
 
 export type TradeConditionCreate = z.infer<typeof TradeConditionCreateSchema>;
 export type TradeConditionUpdate = z.infer<typeof TradeConditionUpdateSchema>;
-export type TradeConditionScope = (typeof TRADE_CONDITION_SCOPES)[number];
 
 /** The fields the cross-field rules look at, instants as epoch ms. */
 export interface DiscountTerms {
@@ -287,8 +283,8 @@ export interface DiscountTerms {
 }
 
 export interface TradeConditionTerms extends DiscountTerms {
-  scope: (typeof TRADE_CONDITION_SCOPES)[number];
-  type: (typeof TRADE_CONDITION_TYPES)[number];
+  scope: ConditionScope;
+  type: ConditionType;
   channelCodes: string[];
   scales: Scale[];
 }

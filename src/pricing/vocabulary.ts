@@ -1,0 +1,151 @@
+/**
+ * The service's vocabulary: every enumerated value of the domain, once, as an `as const` array
+ * and its type. Drizzle columns (`text(name, { enum })`), the zod API schemas (`z.enum`), the list
+ * filters and the engine all take these arrays, so a new value is one line here. It lives in
+ * src/pricing because the engine imports nothing outside its folder; everything else imports it.
+ *
+ * The order of each array is the order `/doc` lists the values in; where the engine needs
+ * another order (conditions in applied order) it says so itself.
+ */
+
+/** The lifecycle of pricelists, trade conditions and promotions (transitions: lib/status). */
+export const STATUSES = ["DRAFT", "ACTIVE", "INACTIVE", "ARCHIVED"] as const;
+export type Status = (typeof STATUSES)[number];
+
+/** What a record may be created as; the other statuses are reached by transitions. */
+export const CREATE_STATUSES = ["DRAFT", "ACTIVE"] as const satisfies readonly Status[];
+
+/** GENERAL: assignable to channels, groups and customers. INDIVIDUAL: owned by one customer. */
+export const PRICELIST_SCOPES = ["GENERAL", "INDIVIDUAL"] as const;
+export type PricelistScope = (typeof PRICELIST_SCOPES)[number];
+
+/** Where a pricelist reaches a price request, most specific first (the order of step 1). */
+export const PRICELIST_LEVELS = [
+  "INDIVIDUAL", // the customer's own INDIVIDUAL pricelists
+  "CUSTOMER", // GENERAL pricelists assigned to the customer
+  "CUSTOMER_GROUP", // pricelists assigned to a group in G
+  "CHANNEL_PRIMARY", // the channel's primary pricelist
+  "CHANNEL", // the channel's other pricelists
+] as const;
+export type PricelistLevel = (typeof PRICELIST_LEVELS)[number];
+
+/** Whom a trade condition targets. */
+export const CONDITION_SCOPES = ["GLOBAL", "CHANNEL", "CUSTOMER_GROUP", "CUSTOMER"] as const;
+export type ConditionScope = (typeof CONDITION_SCOPES)[number];
+
+/** The scopes in the ladder's order, most specific first: how a condition reaches a customer. */
+export const CONDITION_SCOPE_LADDER = [
+  "CUSTOMER",
+  "CUSTOMER_GROUP",
+  "CHANNEL",
+  "GLOBAL",
+] as const satisfies readonly ConditionScope[];
+
+/** NET_PRICE replaces the unit price; the engine applies them NET_PRICE, DISCOUNT, SURCHARGE. */
+export const CONDITION_TYPES = ["DISCOUNT", "SURCHARGE", "NET_PRICE"] as const;
+export type ConditionType = (typeof CONDITION_TYPES)[number];
+
+/** PERCENTAGE: basis points. ABSOLUTE: minor units of the record's currency. */
+export const DISCOUNT_TYPES = ["PERCENTAGE", "ABSOLUTE"] as const;
+export type DiscountType = (typeof DISCOUNT_TYPES)[number];
+
+/** BEST_OF: the better of promotion and regular price. ON_TOP: applies to the regular price. */
+export const PROMOTION_STACKINGS = ["BEST_OF", "ON_TOP"] as const;
+export type PromotionStacking = (typeof PROMOTION_STACKINGS)[number];
+
+/** What happened to a row, in an audit entry. */
+export const AUDIT_ACTIONS = ["INSERT", "UPDATE", "DELETE"] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+// ---------------------------------------------------------------------------------------------
+// The price answer (stable: clients may switch on these strings)
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * OK: priced. NO_PRICE: no level has a price for the product at that quantity.
+ * UNKNOWN_PRODUCT: no such product. OUT_OF_RANGE: an amount of the line would exceed
+ * 2^53 − 1 minor units (cannot be represented exactly in JSON).
+ */
+export const LINE_STATUSES = ["OK", "NO_PRICE", "UNKNOWN_PRODUCT", "OUT_OF_RANGE"] as const;
+export type LineStatus = (typeof LINE_STATUSES)[number];
+
+/** The step of an adjustment: a trade condition's type, or PROMOTION. */
+export const ADJUSTMENT_KINDS = ["NET_PRICE", "DISCOUNT", "SURCHARGE", "PROMOTION"] as const;
+export type AdjustmentKind = (typeof ADJUSTMENT_KINDS)[number];
+
+/**
+ * Which ranking key put a LOWER_RANK record behind the winner: the first key in which they
+ * differ. PRIORITY: lower priority. VALID_TO: open-ended pricelist behind one with a validTo.
+ * AMOUNT: a higher tier amount (pricelists), a higher resulting unit amount (conditions: smaller
+ * saving, larger charge, higher net price) or a smaller saving (promotions). ID: higher id.
+ */
+export const RANK_KEYS = ["PRIORITY", "VALID_TO", "AMOUNT", "ID"] as const;
+export type RankKey = (typeof RANK_KEYS)[number];
+
+/**
+ * Checks are made in this order and the first failing one is reported:
+ * NOT_ACTIVE → OTHER_CURRENCY → NO_PRICE_FOR_PRODUCT (no row at all for the product) →
+ * OUT_OF_WINDOW → NO_TIER_FOR_QUANTITY (rows exist, all with minQuantity > q). A pricelist that
+ * passes them all has a price; then USED (the base price), LOWER_RANK (same level, ranked behind
+ * the winner, see `decidedBy`) or LOWER_LEVEL (a more specific level had a price).
+ */
+export const PRICELIST_OUTCOMES = [
+  "USED",
+  "NOT_ACTIVE",
+  "OTHER_CURRENCY",
+  "NO_PRICE_FOR_PRODUCT",
+  "OUT_OF_WINDOW",
+  "NO_TIER_FOR_QUANTITY",
+  "LOWER_RANK",
+  "LOWER_LEVEL",
+] as const;
+export type PricelistOutcome = (typeof PRICELIST_OUTCOMES)[number];
+
+/**
+ * Checks, first failing one reported: NOT_ACTIVE → OTHER_CURRENCY (ABSOLUTE value in another
+ * currency) → OTHER_CHANNEL → NOT_TARGETED (scope does not reach this customer, or anonymous) →
+ * OTHER_PRODUCT → OUT_OF_WINDOW → NO_SCALE (scales, none with minQuantity ≤ q) → NO_BASE_PRICE
+ * (the line has no base price, nothing to adjust). Candidates then end as APPLIED, LOWER_RUNG
+ * (the type's winner came from a more specific rung), LOWER_RANK (same rung, see `decidedBy`),
+ * SWITCHED_OFF_BY_NET_PRICE / NOT_DISCOUNTABLE (DISCOUNTs only; the DISCOUNT step did not run),
+ * or SUPERSEDED_BY_PROMOTION (a NET_PRICE or DISCOUNT that made the regular price, which a
+ * BEST_OF promotion then beat).
+ */
+export const CONDITION_OUTCOMES = [
+  "APPLIED",
+  "NOT_ACTIVE",
+  "OTHER_CURRENCY",
+  "OTHER_CHANNEL",
+  "NOT_TARGETED",
+  "OTHER_PRODUCT",
+  "OUT_OF_WINDOW",
+  "NO_SCALE",
+  "NO_BASE_PRICE",
+  "LOWER_RUNG",
+  "LOWER_RANK",
+  "SWITCHED_OFF_BY_NET_PRICE",
+  "NOT_DISCOUNTABLE",
+  "SUPERSEDED_BY_PROMOTION",
+] as const;
+export type ConditionOutcome = (typeof CONDITION_OUTCOMES)[number];
+
+/**
+ * Checks, first failing one reported: NOT_ACTIVE → OTHER_CURRENCY → OTHER_CHANNEL → NOT_TARGETED
+ * (customerGroupCodes do not meet G) → OTHER_PRODUCT → OUT_OF_WINDOW → NO_BASE_PRICE. Candidates
+ * then end as APPLIED, LOWER_RANK (see `decidedBy`), SUPERSEDED_BY_REGULAR_PRICE (BEST_OF whose
+ * promotion price is not below the regular price) or NO_SAVING (ON_TOP that saves nothing).
+ */
+export const PROMOTION_OUTCOMES = [
+  "APPLIED",
+  "NOT_ACTIVE",
+  "OTHER_CURRENCY",
+  "OTHER_CHANNEL",
+  "NOT_TARGETED",
+  "OTHER_PRODUCT",
+  "OUT_OF_WINDOW",
+  "NO_BASE_PRICE",
+  "LOWER_RANK",
+  "SUPERSEDED_BY_REGULAR_PRICE",
+  "NO_SAVING",
+] as const;
+export type PromotionOutcome = (typeof PROMOTION_OUTCOMES)[number];

@@ -1,0 +1,139 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { rawBatch, type Db } from "../../lib/db";
+
+/**
+ * Typed rows for the price loader's raw SQL. Drizzle cannot write its one-round-trip batch, and a
+ * raw row is a bag of `unknown`: a renamed column or a typo in an alias would reach the engine as
+ * `undefined` and price silently wrong. So each statement declares its SELECT list once, as
+ * fields (the SQL of the value, most often a Drizzle column, and a decoder); the list is rendered
+ * from that declaration with the field's name as alias, and every row is decoded by the same
+ * declaration. A value that is missing or of the wrong type throws, naming the column.
+ */
+
+export type Row = Record<string, unknown>;
+
+/** Checks one raw value and returns it typed; `column` names it in the error. */
+type Decode<T> = (value: unknown, column: string) => T;
+
+export interface Field<T> {
+  source: SQL | SQLiteColumn;
+  decode: Decode<T>;
+}
+
+function fail(column: string, expected: string, value: unknown): never {
+  const found = value === undefined ? "missing" : JSON.stringify(value);
+  throw new Error(`price loader: column ${column} is ${found}, expected ${expected}`);
+}
+
+// Decoders: each checks one raw value and returns it typed.
+
+const asInt: Decode<number> = (v, c) =>
+  Number.isSafeInteger(v) ? (v as number) : fail(c, "an integer", v);
+const asText: Decode<string> = (v, c) => (typeof v === "string" ? v : fail(c, "text", v));
+// SQLite has no booleans: flags and EXISTS come back as 0 or 1.
+const asFlag: Decode<boolean> = (v, c) => (v === 0 || v === 1 ? v === 1 : fail(c, "0 or 1", v));
+
+const orNull =
+  <T>(decode: Decode<T>): Decode<T | null> =>
+  (v, c) =>
+    v === null ? null : decode(v, c);
+
+/** A value of the vocabulary (src/pricing/vocabulary.ts). */
+export const asMember =
+  <const V extends readonly string[]>(values: V): Decode<V[number]> =>
+  (v, c) =>
+    values.includes(v as string) ? (v as V[number]) : fail(c, values.join(" | "), v);
+
+/** A JSON object (json_object) with an integer under each of `keys`. */
+export const asIntRecord =
+  <K extends string>(...keys: K[]): Decode<Record<K, number>> =>
+  (v, c) => {
+    if (typeof v !== "object" || v === null) return fail(c, "a JSON object", v);
+    const record = {} as Record<K, number>;
+    for (const k of keys) record[k] = asInt((v as Row)[k], `${c}.${k}`);
+    return record;
+  };
+
+/** A JSON array (json_group_array), each item checked by `item`. */
+const asJsonArray =
+  <T>(item: Decode<T>): Decode<T[]> =>
+  (v, c) => {
+    const parsed: unknown = JSON.parse(asText(v, c));
+    if (!Array.isArray(parsed)) return fail(c, "a JSON array", v);
+    return parsed.map((entry, i) => item(entry, `${c}[${i}]`));
+  };
+
+// Fields: the SQL of a result column and its decoder.
+
+type Source = SQL | SQLiteColumn;
+const field =
+  <T>(decode: Decode<T>) =>
+  (source: Source): Field<T> => ({ source, decode });
+
+export const int = field(asInt);
+export const text = field(asText);
+export const flag = field(asFlag);
+export const nullableInt = field(orNull(asInt));
+export const nullableText = field(orNull(asText));
+export const member = <const V extends readonly string[]>(values: V, source: Source) =>
+  field(asMember(values))(source);
+export const jsonArray = <T>(item: Decode<T>, source: Source) => field(asJsonArray(item))(source);
+/** The codes of a `linkedCodes` subquery. */
+export const codes = (source: Source) => jsonArray(asText, source);
+
+export type Fields = Record<string, Field<unknown>>;
+export type Decoded<F extends Fields> = { [K in keyof F]: F[K] extends Field<infer T> ? T : never };
+
+export interface Selection<F extends Fields> {
+  /** `source AS "name", ...`: the SELECT list, each field under its own name. */
+  list: SQL;
+  decode: (row: Row) => Decoded<F>;
+}
+
+/** The SELECT list of a statement and the decoder of its rows, from one declaration. */
+export function select<F extends Fields>(fields: F): Selection<F> {
+  const names = Object.keys(fields);
+  return {
+    list: sql.join(
+      names.map((name) => sql`${fields[name]!.source} as ${sql.identifier(name)}`),
+      sql`, `,
+    ),
+    decode: (row) => {
+      const decoded: Record<string, unknown> = {};
+      for (const name of names) decoded[name] = fields[name]!.decode(row[name], name);
+      return decoded as Decoded<F>;
+    },
+  };
+}
+
+/** A statement of the batch and the decoder of its rows. */
+export interface Statement<T> {
+  query: SQL;
+  decode: (row: Row) => T;
+}
+
+/** `select <columns> <rest>`, decoded by the columns' own declaration. */
+export const statement = <F extends Fields>(
+  columns: Selection<F>,
+  rest: SQL,
+): Statement<Decoded<F>> => ({
+  query: sql`select ${columns.list} ${rest}`,
+  decode: columns.decode,
+});
+
+type RowsOf<S extends readonly Statement<unknown>[]> = {
+  [K in keyof S]: S[K] extends Statement<infer T> ? T[] : never;
+};
+
+/** Runs the statements as ONE D1 batch (one round trip) and decodes every row. */
+export async function decodedBatch<const S extends readonly Statement<unknown>[]>(
+  db: Db,
+  statements: S,
+): Promise<RowsOf<S>> {
+  const results = await rawBatch<Row[][]>(
+    db,
+    statements.map((s) => s.query),
+  );
+  return statements.map((s, i) => results[i]!.map(s.decode)) as RowsOf<S>;
+}

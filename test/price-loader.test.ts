@@ -1,0 +1,190 @@
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createDb, DbMeter } from "../src/lib/db";
+import {
+  loadPriceContext,
+  priceStatements,
+  type PriceQuery,
+} from "../src/resources/prices/prices.repo";
+import { decodedBatch } from "../src/resources/prices/prices.rows";
+import { api, created, uid } from "./helpers";
+
+/**
+ * The price loader's one raw-SQL batch, run for real on data that gives every statement rows and
+ * every link list a code: each decoded field of each row must be there. A column renamed in the
+ * schema, or an alias the decoder does not know, fails here (and in every price request) instead
+ * of reaching the engine as `undefined`.
+ */
+
+const AT = Date.UTC(2025, 5, 15);
+const window = { validFrom: "2025-01-01", validTo: "2026-01-01" };
+let query: PriceQuery;
+let groupCode: string;
+
+async function ok(method: string, path: string, body: unknown) {
+  const res = await api(method, path, { body });
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+async function pricelist(path: string, body: Record<string, unknown>, productCode: string) {
+  const pl = await created(path, { name: uid("PL"), currency: "EUR", ...window, ...body });
+  await ok("PUT", `/v1/api/pricelist/${pl.id}/prices`, {
+    prices: [
+      { productCode, amount: 1000 },
+      { productCode, minQuantity: 10, amount: 900 },
+    ],
+  });
+  return pl.id as number;
+}
+
+beforeAll(async () => {
+  const [channel, product, group, customer] = [uid("CH"), uid("P"), uid("G"), uid("C")];
+  groupCode = group;
+  await created("/v1/api/channel", { code: channel, name: "Channel" });
+  await created("/v1/api/product", { code: product, name: "Product" });
+  await created("/v1/api/customer-group", { code: group, name: "Group" });
+  await ok("POST", `/v1/api/channel/${channel}/customer-group`, { customerGroupCodes: [group] });
+  await created("/v1/api/customer", {
+    code: customer,
+    name: "Customer",
+    customerGroupCodes: [group],
+    channelCodes: [channel],
+  });
+
+  // One pricelist at every level.
+  const own = await pricelist("/v1/api/pricelist/individual", { customerCode: customer }, product);
+  await ok("PATCH", `/v1/api/pricelist/${own}`, { status: "ACTIVE" });
+  const general = (status = "ACTIVE") => pricelist("/v1/api/pricelist", { status }, product);
+  await ok("POST", `/v1/api/customer/${customer}/pricelist`, { pricelistId: await general() });
+  await ok("POST", `/v1/api/customer-group/${group}/pricelist`, { pricelistId: await general() });
+  await ok("PUT", `/v1/api/channel/${channel}/pricelist/primary`, {
+    pricelistId: await general(),
+  });
+  await ok("POST", `/v1/api/channel/${channel}/pricelist`, { pricelistId: await general() });
+
+  // A condition per targeted scope, each with every kind of link and a scale.
+  const links = { productCodes: [product], channelCodes: [channel] };
+  for (const [scope, target] of [
+    ["CUSTOMER", { customerCodes: [customer] }],
+    ["CUSTOMER_GROUP", { customerGroupCodes: [group] }],
+  ] as const) {
+    const tc = await created("/v1/api/trade-conditions", {
+      name: uid("TC"),
+      status: "ACTIVE",
+      scope,
+      type: "DISCOUNT",
+      discountType: "PERCENTAGE",
+      value: 500,
+      scales: [{ minQuantity: 10, value: 700 }],
+      ...window,
+      ...links,
+    });
+    const path = scope === "CUSTOMER" ? "customers" : "customer-groups";
+    await ok("POST", `/v1/api/trade-conditions/${tc.id}/${path}`, target);
+  }
+  await created("/v1/api/promotion", {
+    name: uid("PR"),
+    status: "ACTIVE",
+    discountType: "ABSOLUTE",
+    value: 50,
+    currency: "EUR",
+    customerGroupCodes: [group],
+    ...window,
+    ...links,
+  });
+
+  query = {
+    channelCode: channel,
+    customerCode: customer,
+    currency: null,
+    at: AT,
+    explain: true,
+    productCodes: [product],
+  };
+});
+
+/** Paths of every undefined value inside `value` (objects and arrays, all the way down). */
+function undefinedPaths(value: unknown, path = "$"): string[] {
+  if (value === undefined) return [path];
+  if (value === null || typeof value !== "object") return [];
+  return Object.entries(value).flatMap(([key, v]) => undefinedPaths(v, `${path}.${key}`));
+}
+
+describe("the price loader's batch", () => {
+  it("gives rows from every statement, every field of every row decoded", async () => {
+    const meter = new DbMeter();
+    const results = await decodedBatch(createDb(env.DB, meter), priceStatements(query));
+    expect(meter.calls).toBe(1);
+    const [context, pricelists, prices, conditions, promotions, known, version] = results;
+    expect(context).toHaveLength(1);
+    expect(pricelists).toHaveLength(5);
+    expect(prices).toHaveLength(10);
+    expect(conditions).toHaveLength(2);
+    expect(promotions).toHaveLength(1);
+    expect(known).toHaveLength(1);
+    expect(version).toHaveLength(1);
+    results.forEach((rows, statement) => {
+      for (const row of rows) {
+        expect(undefinedPaths(row), `statement ${statement}`).toEqual([]);
+        expect(Object.keys(row).length).toBeGreaterThan(0);
+      }
+    });
+    // The link lists and scales are decoded from JSON, not left as text.
+    expect(context[0]!.groupCodes).toEqual([groupCode]);
+    for (const c of conditions) {
+      expect(c.productCodes).toEqual(query.productCodes);
+      expect(c.channelCodes).toEqual([query.channelCode]);
+      expect(c.scales).toEqual([{ minQuantity: 10, value: 700 }]);
+      expect([...c.customerCodes, ...c.customerGroupCodes]).toHaveLength(1);
+    }
+    expect(promotions[0]!.customerGroupCodes).toEqual([groupCode]);
+    expect(new Set(pricelists.flatMap((p) => p.levels))).toEqual(
+      new Set(["INDIVIDUAL", "CUSTOMER", "CUSTOMER_GROUP", "CHANNEL_PRIMARY", "CHANNEL"]),
+    );
+  });
+
+  it("hands the engine candidates with every field present", async () => {
+    const context = await loadPriceContext(createDb(env.DB, new DbMeter()), query);
+    expect(undefinedPaths(context)).toEqual([]);
+    expect(context.pricelists.every((p) => p.prices.length === 2)).toBe(true);
+    expect(context.currency).toBe("EUR");
+  });
+
+  it("refuses a row that lacks a column or holds the wrong type, naming the column", () => {
+    const [, pricelists, , conditions] = priceStatements(query);
+    const row = {
+      id: 1,
+      name: "PL",
+      status: "ACTIVE",
+      currency: "EUR",
+      priority: 0,
+      valid_from: null, // the column's SQL name, not the field the decoder asked for
+      validTo: null,
+      allowsTradeDiscounts: 1,
+      taxInclusive: 0,
+      levels: '["CHANNEL"]',
+    };
+    expect(() => pricelists.decode(row)).toThrow("column validFrom is missing");
+    expect(() => pricelists.decode({ ...row, validFrom: null, status: "LIVE" })).toThrow(
+      'column status is "LIVE"',
+    );
+    expect(pricelists.decode({ ...row, validFrom: null })).toMatchObject({ levels: ["CHANNEL"] });
+    expect(() => conditions.decode({})).toThrow("column id is missing");
+  });
+
+  it("stays one D1 round trip for a price request", async () => {
+    const res = await api("POST", "/v1/api/prices/resolve", {
+      body: {
+        channelCode: query.channelCode,
+        customerCode: query.customerCode,
+        at: new Date(AT).toISOString(),
+        explain: true,
+        lines: [{ productCode: query.productCodes[0], quantity: 10 }],
+      },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("server-timing")).toMatch(/^db;desc="1 query"/);
+    expect(res.body.lines[0].status).toBe("OK");
+  });
+});
