@@ -2,7 +2,8 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { isWriteSql } from "../src/lib/audit";
 import { AUDIT_ENTITIES, entityName } from "../src/resources/audit/audit.repo";
-import { api, created, createProduct, expectProblem, issuePaths, KEYS, uid } from "./helpers";
+import { createProduct } from "./factories";
+import { api, created, expectProblem, issuePaths, KEYS, uid } from "./helpers";
 
 /**
  * The audit trail: every write through the API leaves one entry per changed row, in the same

@@ -2,7 +2,8 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { sessionStart } from "../src/lib/context";
 import { MAX_AGE_SECONDS } from "../src/resources/prices/prices.cache";
-import { api, created, createProduct, KEYS, uid, type ApiResponse } from "./helpers";
+import { createProduct } from "./factories";
+import { api, created, KEYS, uid, type ApiResponse } from "./helpers";
 
 /**
  * The edge read path of issue 5: every request runs on a D1 session whose bookmark travels in

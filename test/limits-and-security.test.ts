@@ -1,7 +1,8 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { app } from "../src/app";
-import { api, created, createProduct, expectProblem, issuePaths, KEYS, uid } from "./helpers";
+import { createProduct } from "./factories";
+import { api, created, expectProblem, issuePaths, KEYS, uid } from "./helpers";
 
 /**
  * Issue 6, limits and security: per-key rate limiting (429 + Retry-After), body and bulk size

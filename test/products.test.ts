@@ -4,7 +4,8 @@ import { parseListQuery } from "../src/list/parse";
 import { toOrderBy, toWhere } from "../src/list/sql";
 import { createDb, DbMeter } from "../src/lib/db";
 import { listProducts, productList } from "../src/resources/products/products.repo";
-import { api, created, createProduct, expectProblem, issuePaths, KEYS, uid } from "./helpers";
+import { createProduct } from "./factories";
+import { api, created, expectProblem, issuePaths, KEYS, uid } from "./helpers";
 
 describe("products", () => {
   it("creates, reads, updates and deletes a product", async () => {
