@@ -11,7 +11,9 @@ async function step(method: string, path: string, body: unknown, status: number)
 /** Moves a pricelist through the allowed transitions; returns it as the last PATCH left it. */
 export async function setPricelistStatus(id: number, ...steps: string[]) {
   let last: any;
-  for (const status of steps) last = await step("PATCH", `/v1/api/pricelist/${id}`, { status }, 200);
+  for (const status of steps) {
+    last = await step("PATCH", `/v1/api/pricelist/${id}`, { status }, 200);
+  }
   return last;
 }
 
