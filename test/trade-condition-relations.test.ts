@@ -6,7 +6,7 @@ import {
   createCustomerGroup,
   createTradeCondition,
 } from "./factories";
-import { api, created, expectProblem, issuePaths, KEYS, uid } from "./helpers";
+import { api, expectProblem, issuePaths, KEYS, uid } from "./helpers";
 import { describeBulkAssign } from "./shared/bulk-assign";
 
 const BASE = "/v1/api/trade-conditions";
@@ -149,8 +149,8 @@ for (const kind of KINDS) {
 describe("trade condition targets: the two kinds stay apart", () => {
   it("a code that is both a group and a customer code lands only where it was sent", async () => {
     const code = uid("BOTH");
-    await created("/v1/api/customer-group", { code, name: "Group" });
-    await created("/v1/api/customer", { code, name: "Customer" });
+    await createCustomerGroup({ code });
+    await createCustomer({ code });
     const byGroup = await createTradeCondition({ scope: "CUSTOMER_GROUP" });
     const byCustomer = await createTradeCondition({ scope: "CUSTOMER" });
     await api("POST", `${BASE}/${byGroup.id}/customer-groups`, {
