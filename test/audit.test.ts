@@ -2,7 +2,15 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { isWriteSql } from "../src/lib/audit";
 import { AUDIT_ENTITIES, entityName } from "../src/resources/audit/audit.list";
-import { api, created, createProduct, expectProblem, issuePaths, KEYS, uid } from "./helpers";
+import {
+  createChannel,
+  createCustomer,
+  createCustomerGroup,
+  createIndividualPricelist,
+  createPricelist,
+  createProduct,
+} from "./factories";
+import { api, expectProblem, issuePaths, KEYS, uid } from "./helpers";
 
 /**
  * The audit trail: every write through the API leaves one entry per changed row, in the same
@@ -185,8 +193,8 @@ describe("every kind of write leaves exactly its entries", () => {
   });
 
   it("create in a batch (customer with groups and channels): the record and each link", async () => {
-    const group = await created("/v1/api/customer-group", { code: uid("G"), name: "G" });
-    const channel = await created("/v1/api/channel", { code: uid("CH"), name: "Ch" });
+    const group = await createCustomerGroup({ name: "G" });
+    const channel = await createChannel({ name: "Ch" });
     const code = uid("C");
     const { body, entries } = await ok("POST", "/v1/api/customer", {
       code,
@@ -206,10 +214,8 @@ describe("every kind of write leaves exactly its entries", () => {
   });
 
   it("bulk assign and unassign: one entry per link actually written", async () => {
-    const channel = await created("/v1/api/channel", { code: uid("CH"), name: "Ch" });
-    const customers = await Promise.all(
-      [1, 2, 3].map(() => created("/v1/api/customer", { code: uid("C"), name: "C" })),
-    );
+    const channel = await createChannel({ name: "Ch" });
+    const customers = await Promise.all([1, 2, 3].map(() => createCustomer({ name: "C" })));
     const codes = customers.map((c) => c.code);
     const assign = await ok("POST", `/v1/api/channel/${channel.code}/customer`, {
       customerCodes: [...codes.slice(0, 2), "NOPE-1"],
@@ -245,7 +251,7 @@ describe("every kind of write leaves exactly its entries", () => {
 
   it("price upsert: INSERT for new rows, UPDATE with the old and new amount, nothing for unchanged ones", async () => {
     const [a, b] = [await createProduct(), await createProduct()];
-    const pl = await created("/v1/api/pricelist", { name: "Prices", currency: "EUR" });
+    const pl = await createPricelist({ name: "Prices" });
     const first = await ok("PUT", `/v1/api/pricelist/${pl.id}/prices`, {
       prices: [
         { productCode: a.code, amount: 1000 },
@@ -293,7 +299,7 @@ describe("every kind of write leaves exactly its entries", () => {
   });
 
   it("status change: the status and updatedAt before and after", async () => {
-    const pl = await created("/v1/api/pricelist", { name: "Status", currency: "EUR" });
+    const pl = await createPricelist({ name: "Status" });
     const { body, entries } = await ok("PATCH", `/v1/api/pricelist/${pl.id}`, {
       status: "ACTIVE",
     });
@@ -310,9 +316,8 @@ describe("every kind of write leaves exactly its entries", () => {
   });
 
   it("booleans and instants read as the API shows them", async () => {
-    const pl = await created("/v1/api/pricelist", {
+    const pl = await createPricelist({
       name: "Window",
-      currency: "EUR",
       validFrom: "2025-01-01T00:00:00.123Z",
       taxInclusive: true,
     });
@@ -343,18 +348,15 @@ describe("every kind of write leaves exactly its entries", () => {
 
   it("cascade: deleting a customer records its memberships, links, individual pricelists and their prices", async () => {
     const product = await createProduct();
-    const group = await created("/v1/api/customer-group", { code: uid("G"), name: "G" });
-    const channel = await created("/v1/api/channel", { code: uid("CH"), name: "Ch" });
-    const customer = await created("/v1/api/customer", {
-      code: uid("C"),
+    const group = await createCustomerGroup({ name: "G" });
+    const channel = await createChannel({ name: "Ch" });
+    const customer = await createCustomer({
       name: "Leaving",
       customerGroupCodes: [group.code],
       channelCodes: [channel.code],
     });
-    const own = await created("/v1/api/pricelist/individual", {
-      customerCode: customer.code,
+    const own = await createIndividualPricelist(customer.code, {
       name: "Own",
-      currency: "EUR",
     });
     await ok("PUT", `/v1/api/pricelist/${own.id}/prices`, {
       prices: [
@@ -362,7 +364,7 @@ describe("every kind of write leaves exactly its entries", () => {
         { productCode: product.code, minQuantity: 100, amount: 650 },
       ],
     });
-    const general = await created("/v1/api/pricelist", { name: "General", currency: "EUR" });
+    const general = await createPricelist({ name: "General" });
     await ok("POST", `/v1/api/customer/${customer.code}/pricelist`, { pricelistId: general.id });
 
     const { entries, requestId } = await ok("DELETE", `/v1/api/customer/${customer.code}`);
@@ -397,7 +399,7 @@ describe("every kind of write leaves exactly its entries", () => {
 describe("failed writes leave no entries", () => {
   it("409 duplicate code, 400 validation, 409 restricted delete, 404: nothing recorded", async () => {
     const product = await createProduct();
-    const pl = await created("/v1/api/pricelist", { name: "Keep", currency: "EUR" });
+    const pl = await createPricelist({ name: "Keep" });
     await ok("PUT", `/v1/api/pricelist/${pl.id}/prices`, {
       prices: [{ productCode: product.code, amount: 1 }],
     });
@@ -489,16 +491,13 @@ describe("GET /v1/api/audit", () => {
 describe("pricing disputes: why did this customer pay X on date Y?", () => {
   it("resolve with `at` tells today's answer for Y; the audit trail tells what changed since", async () => {
     const product = await createProduct();
-    const channel = await created("/v1/api/channel", { code: uid("CH"), name: "Shop" });
-    const customer = await created("/v1/api/customer", {
-      code: uid("C"),
+    const channel = await createChannel({ name: "Shop" });
+    const customer = await createCustomer({
       name: "Disputing",
       channelCodes: [channel.code],
     });
-    const own = await created("/v1/api/pricelist/individual", {
-      customerCode: customer.code,
+    const own = await createIndividualPricelist(customer.code, {
       name: "Contract",
-      currency: "EUR",
     });
     await ok("PUT", `/v1/api/pricelist/${own.id}/prices`, {
       prices: [{ productCode: product.code, amount: 1000 }],

@@ -1,29 +1,19 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { api, created, expectProblem, issuePaths, KEYS, uid } from "./helpers";
+import {
+  assignPricelistToChannel,
+  createChannel,
+  createCustomer,
+  createCustomerGroup,
+  createPricelist,
+  createPromotion,
+  createTradeCondition,
+  setPrimaryPricelist,
+} from "./factories";
+import { api, expectProblem, issuePaths, KEYS, uid } from "./helpers";
+import { countRows } from "./reads";
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const ONE_QUERY = /^db;desc="1 query";dur=\d+(\.\d)?$/;
-
-const createChannel = (overrides: Record<string, unknown> = {}) =>
-  created("/v1/api/channel", { code: uid("CH"), name: "Channel", ...overrides });
-
-const createPricelist = () =>
-  created<{ id: number }>("/v1/api/pricelist", { name: "General", currency: "EUR" });
-
-/** Assigns through the API (seed endpoints 14 and 6). */
-async function assignPricelist(channelCode: string, pricelistId: number, primary: boolean) {
-  const path = `/v1/api/channel/${channelCode}/pricelist${primary ? "/primary" : ""}`;
-  const res = await api(primary ? "PUT" : "POST", path, { body: { pricelistId } });
-  expect(res.status).toBe(primary ? 200 : 201);
-}
-
-async function countRows(table: string, column: string, value: number) {
-  const row = await env.DB.prepare(`select count(*) as n from ${table} where ${column} = ?`)
-    .bind(value)
-    .first<{ n: number }>();
-  return row!.n;
-}
 
 describe("channels: create, read, update", () => {
   it("creates a channel with isActive defaulting to true, and reads it back in one round trip", async () => {
@@ -59,9 +49,9 @@ describe("channels: create, read, update", () => {
     const ch = await createChannel();
     const other = await createPricelist();
     const primary = await createPricelist();
-    await assignPricelist(ch.code, other.id, false);
+    await assignPricelistToChannel(ch.code, other.id);
     expect((await api("GET", `/v1/api/channel/${ch.code}`)).body.primaryPricelistId).toBeNull();
-    await assignPricelist(ch.code, primary.id, true);
+    await setPrimaryPricelist(ch.code, primary.id);
     const read = await api("GET", `/v1/api/channel/${ch.code}`);
     expect(read.body).toEqual({ ...ch, primaryPricelistId: primary.id });
     expect(read.headers.get("server-timing")).toMatch(ONE_QUERY);
@@ -70,7 +60,7 @@ describe("channels: create, read, update", () => {
   it("updates name, isActive and code (PATCH), keeping the primary pricelist", async () => {
     const ch = await createChannel({ name: "Old" });
     const pl = await createPricelist();
-    await assignPricelist(ch.code, pl.id, true);
+    await setPrimaryPricelist(ch.code, pl.id);
 
     const renamed = await api("PATCH", `/v1/api/channel/${ch.code}`, {
       body: { name: "New name", isActive: false },
@@ -187,19 +177,14 @@ describe("channels: delete", () => {
   it("deletes a channel with its memberships and pricelist assignments (204)", async () => {
     const ch = await createChannel();
     const keep = await createChannel();
-    const group = await created("/v1/api/customer-group", { code: uid("G"), name: "Group" });
-    const customer = await created("/v1/api/customer", {
-      code: uid("C"),
-      name: "Customer",
-      channelCodes: [ch.code, keep.code],
+    const group = await createCustomerGroup();
+    const customer = await createCustomer({ channelCodes: [ch.code, keep.code] });
+    const linked = await api("POST", `/v1/api/channel/${ch.code}/customer-group`, {
+      body: { customerGroupCodes: [group.code] },
     });
-    await env.DB.prepare(
-      "insert into channel_customer_groups (channel_id, customer_group_id) values (?, ?)",
-    )
-      .bind(ch.id, group.id)
-      .run();
+    expect(linked.body.assigned).toEqual([group.code]);
     const pl = await createPricelist();
-    await assignPricelist(ch.code, pl.id, true);
+    await setPrimaryPricelist(ch.code, pl.id);
 
     const res = await api("DELETE", `/v1/api/channel/${ch.code}`);
     expect(res.status).toBe(204);
@@ -219,14 +204,7 @@ describe("channels: delete", () => {
 
   it("refuses (409) to delete a channel a trade condition names", async () => {
     const ch = await createChannel();
-    const tc = await env.DB.prepare(
-      "insert into trade_conditions (name, scope, type, discount_type, value) values ('TC', 'CHANNEL', 'DISCOUNT', 'PERCENTAGE', 500) returning id",
-    ).first<{ id: number }>();
-    await env.DB.prepare(
-      "insert into trade_condition_channels (trade_condition_id, channel_id) values (?, ?)",
-    )
-      .bind(tc!.id, ch.id)
-      .run();
+    await createTradeCondition({ scope: "CHANNEL", channelCodes: [ch.code] });
     const res = await api("DELETE", `/v1/api/channel/${ch.code}`);
     expect(expectProblem(res, 409, "CONFLICT").detail).toBe(
       `channel ${ch.code} is named by a trade condition or promotion; remove it there first`,
@@ -236,12 +214,7 @@ describe("channels: delete", () => {
 
   it("refuses (409) to delete a channel a promotion names", async () => {
     const ch = await createChannel();
-    const promo = await env.DB.prepare(
-      "insert into promotions (name, discount_type, value) values ('Promo', 'PERCENTAGE', 1000) returning id",
-    ).first<{ id: number }>();
-    await env.DB.prepare("insert into promotion_channels (promotion_id, channel_id) values (?, ?)")
-      .bind(promo!.id, ch.id)
-      .run();
+    await createPromotion({ channelCodes: [ch.code] });
     expectProblem(await api("DELETE", `/v1/api/channel/${ch.code}`), 409, "CONFLICT");
     expect((await api("GET", `/v1/api/channel/${ch.code}`)).body).toEqual(ch);
   });
@@ -255,7 +228,7 @@ describe("channels: list", () => {
     const lambda = await createChannel({ code: `${tag}-c`, name: "lambda", isActive: false });
     const mu = await createChannel({ code: `${tag}-A`, name: "Mu", isActive: true });
     const pl = await createPricelist();
-    await assignPricelist(lambda.code, pl.id, true);
+    await setPrimaryPricelist(lambda.code, pl.id);
     const withPrimary = { ...lambda, primaryPricelistId: pl.id };
 
     const res = await api("GET", `/v1/api/channel?search=${tag}&sortBy=name:asc`, {

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { api as viaEntrypoint, expectProblem, uid, type ApiResponse } from "./helpers";
+import { factoriesVia } from "./factories";
 import { call as api } from "./fuzz/worker";
 
 /**
@@ -49,7 +50,6 @@ async function created(path: string, body: unknown) {
     throw new Error(`POST ${path} -> ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
 }
-const createProduct = () => created("/v1/api/product", { code: uid("RP"), name: "Race product" });
 
 async function rows(query: string, ...params: unknown[]) {
   const { results } = await env.DB.prepare(query)
@@ -58,39 +58,29 @@ async function rows(query: string, ...params: unknown[]) {
   return results;
 }
 
-const channel = () => created("/v1/api/channel", { code: uid("RCH"), name: "Race channel" });
-const group = () => created("/v1/api/customer-group", { code: uid("RG"), name: "Race group" });
-const customer = (body: Record<string, unknown> = {}) =>
-  created("/v1/api/customer", { code: uid("RC"), name: "Race customer", ...body });
-const general = (body: Record<string, unknown> = {}) =>
-  created("/v1/api/pricelist", { name: "Race list", currency: "EUR", ...body });
-const individual = (customerCode: string) =>
-  created("/v1/api/pricelist/individual", { customerCode, name: "Race own", currency: "EUR" });
-const condition = (body: Record<string, unknown> = {}) =>
-  created("/v1/api/trade-conditions", {
-    name: "Race condition",
-    scope: "GLOBAL",
-    type: "DISCOUNT",
-    discountType: "PERCENTAGE",
-    value: 500,
-    ...body,
-  });
-const promotion = (body: Record<string, unknown> = {}) =>
-  created("/v1/api/promotion", {
-    name: "Race promotion",
-    discountType: "PERCENTAGE",
-    value: 500,
-    ...body,
-  });
+const {
+  createProduct,
+  createChannel,
+  createCustomerGroup,
+  createCustomer,
+  createPricelist,
+  createIndividualPricelist,
+  createTradeCondition,
+  createPromotion,
+} = factoriesVia(created);
 
 vi.setConfig({ testTimeout: 60_000 });
 
 describe("the same assignment N times at once", () => {
   it("links once: exactly one answer assigns, the others skip, and one link row exists", async () => {
-    const [ch, g1, g2] = [await channel(), await group(), await group()];
-    const tc = await condition({ scope: "CUSTOMER_GROUP" });
-    const pl = await general();
-    const [c1, c2] = [await customer(), await customer()];
+    const [ch, g1, g2] = [
+      await createChannel(),
+      await createCustomerGroup(),
+      await createCustomerGroup(),
+    ];
+    const tc = await createTradeCondition({ scope: "CUSTOMER_GROUP" });
+    const pl = await createPricelist();
+    const [c1, c2] = [await createCustomer(), await createCustomer()];
     const cases = [
       {
         path: `/v1/api/channel/${ch.code}/customer-group`,
@@ -141,7 +131,7 @@ describe("the same assignment N times at once", () => {
 
 describe("the same price upsert N times at once", () => {
   it("identical sheets: every answer 200, one row per (product, minQuantity)", async () => {
-    const pl = await general();
+    const pl = await createPricelist();
     const [p1, p2] = [await createProduct(), await createProduct()];
     const prices = [
       { productCode: p1.code, amount: 1000 },
@@ -164,7 +154,7 @@ describe("the same price upsert N times at once", () => {
   });
 
   it("conflicting amounts: last writer wins per sheet, never a mix of two requests", async () => {
-    const pl = await general();
+    const pl = await createPricelist();
     const [p1, p2] = [await createProduct(), await createProduct()];
     // Request i writes amount 10000 + i on every row, so a torn sheet would show two values.
     const answers = await race(N, (i) =>
@@ -192,7 +182,7 @@ describe("the same price upsert N times at once", () => {
   });
 
   it("a product deleted while its prices are written: either the prices or the product, never a 5xx", async () => {
-    const pl = await general();
+    const pl = await createPricelist();
     const product = await createProduct();
     const answers = await race(N, (i) =>
       i % 2
@@ -221,8 +211,8 @@ describe("the same price upsert N times at once", () => {
 
 describe("create with the same code N times at once", () => {
   it("exactly one 201 and N-1 problem+json 409s per resource; one record", async () => {
-    const g = await group();
-    const ch = await channel();
+    const g = await createCustomerGroup();
+    const ch = await createChannel();
     const cases: [string, Record<string, unknown>, string][] = [
       ["/v1/api/product", { name: "Race product" }, "products"],
       ["/v1/api/channel", { name: "Race channel" }, "channels"],
@@ -263,7 +253,7 @@ describe("create with the same code N times at once", () => {
   });
 
   it("N renames to the same code: one 200, N-1 409s", async () => {
-    const channels = await Promise.all(Array.from({ length: N }, () => channel()));
+    const channels = await Promise.all(Array.from({ length: N }, () => createChannel()));
     const code = uid("RENAMED");
     const answers = await race(N, (i) =>
       api("PATCH", `/v1/api/channel/${channels[i]!.code}`, { body: { code } }),
@@ -315,8 +305,8 @@ function assertHistory(initial: any, answers: ApiResponse[], final: any) {
 
 describe("status changes racing deletes and each other", () => {
   it("PATCH status vs DELETE of a DRAFT individual pricelist: the answers tell one story", async () => {
-    const owner = await customer();
-    const pl = await individual(owner.code);
+    const owner = await createCustomer();
+    const pl = await createIndividualPricelist(owner.code);
     const answers = await race(N, (i) =>
       i % 2
         ? late(() => api("DELETE", `/v1/api/pricelist/individual/${pl.id}`))
@@ -341,9 +331,9 @@ describe("status changes racing deletes and each other", () => {
   });
 
   const statusTargets = [
-    ["pricelist", () => general({ status: "ACTIVE" })],
-    ["trade-conditions", () => condition({ status: "ACTIVE" })],
-    ["promotion", () => promotion({ status: "ACTIVE" })],
+    ["pricelist", () => createPricelist({ status: "ACTIVE" })],
+    ["trade-conditions", () => createTradeCondition({ status: "ACTIVE" })],
+    ["promotion", () => createPromotion({ status: "ACTIVE" })],
   ] as const;
 
   for (const [resource, make] of statusTargets) {
@@ -376,7 +366,7 @@ describe("status changes racing deletes and each other", () => {
   it.each([0, 1])(
     "pricelist: PATCH validFrom racing PATCH validTo never stores validFrom >= validTo (%i)",
     async (flip) => {
-      const pl = await general({ validFrom: "2025-01-01T00:00:00Z" });
+      const pl = await createPricelist({ validFrom: "2025-01-01T00:00:00Z" });
       await race(N, (i) =>
         api("PATCH", `/v1/api/pricelist/${pl.id}`, {
           body:
@@ -399,7 +389,8 @@ describe("status changes racing deletes and each other", () => {
     "%s: two PATCHes valid alone never store an invalid merged record (%i)",
     async (resource, flip) => {
       // Alone, each is fine; after the other, the second must be refused (ABSOLUTE needs a currency).
-      const record = resource === "promotion" ? await promotion() : await condition();
+      const record =
+        resource === "promotion" ? await createPromotion() : await createTradeCondition();
       await race(N, (i) =>
         api("PATCH", `/v1/api/${resource}/${record.id}`, {
           body:
@@ -419,8 +410,8 @@ describe("status changes racing deletes and each other", () => {
   it.each([0, 1])(
     "trade condition: a scope change racing a target assignment leaves no stranded targets (%i)",
     async (flip) => {
-      const g = await group();
-      const tc = await condition({ scope: "CUSTOMER_GROUP" });
+      const g = await createCustomerGroup();
+      const tc = await createTradeCondition({ scope: "CUSTOMER_GROUP" });
       const answers = await race(N, (i) =>
         (i + flip) % 2
           ? api("PATCH", `/v1/api/trade-conditions/${tc.id}`, { body: { scope: "GLOBAL" } })
@@ -443,10 +434,10 @@ describe("status changes racing deletes and each other", () => {
 
 describe("an individual pricelist deleted while being assigned", () => {
   it("assign to its owner vs DELETE: one 204, no link left, no 5xx", async () => {
-    const owner = await customer();
-    const other = await customer();
-    const ch = await channel();
-    const pl = await individual(owner.code);
+    const owner = await createCustomer();
+    const other = await createCustomer();
+    const ch = await createChannel();
+    const pl = await createIndividualPricelist(owner.code);
     const answers = await race(N, (i) => {
       switch (i % 4) {
         case 0:
@@ -483,8 +474,8 @@ describe("an individual pricelist deleted while being assigned", () => {
   });
 
   it("a customer deleted while a pricelist is assigned to it: one 204, no orphan link", async () => {
-    const c = await customer();
-    const pl = await general({ status: "ACTIVE" });
+    const c = await createCustomer();
+    const pl = await createPricelist({ status: "ACTIVE" });
     const answers = await race(N, (i) =>
       i % 2
         ? late(() => api("DELETE", `/v1/api/customer/${c.code}`))
@@ -505,9 +496,9 @@ describe("an individual pricelist deleted while being assigned", () => {
 
 describe("a record deleted while links to it are written", () => {
   it("a channel deleted during its assignments and a customer create naming it: 404/400/409, never 5xx", async () => {
-    const ch = await channel();
-    const [g, c] = [await group(), await customer()];
-    const pl = await general({ status: "ACTIVE" });
+    const ch = await createChannel();
+    const [g, c] = [await createCustomerGroup(), await createCustomer()];
+    const pl = await createPricelist({ status: "ACTIVE" });
     const answers = await race(N, (i) => {
       switch (i % 6) {
         case 0:
@@ -550,8 +541,8 @@ describe("a record deleted while links to it are written", () => {
 
 describe("a customer deleted while it is written to", () => {
   it("individual pricelists created for it, PATCHes and memberships: 201/200 or 400/404, never 5xx", async () => {
-    const c = await customer();
-    const [g, ch] = [await group(), await channel()];
+    const c = await createCustomer();
+    const [g, ch] = [await createCustomerGroup(), await createChannel()];
     const answers = await race(N, (i) => {
       switch (i % 5) {
         case 0:
@@ -590,10 +581,10 @@ describe("a customer deleted while it is written to", () => {
 
 describe("named records deleted while conditions, promotions and customers name them", () => {
   it("product and channel deleted late: creates and PATCHes answer 2xx, 400 or 409, never 5xx", async () => {
-    const [p, ch] = [await createProduct(), await channel()];
-    const tc = await condition();
-    const pr = await promotion();
-    const c = await customer();
+    const [p, ch] = [await createProduct(), await createChannel()];
+    const tc = await createTradeCondition();
+    const pr = await createPromotion();
+    const c = await createCustomer();
     const answers = await race(N, (i) => {
       switch (i % 8) {
         case 0:

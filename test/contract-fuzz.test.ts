@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { api, createProduct, issuePaths, KEYS, uid } from "./helpers";
+import { createProduct } from "./factories";
+import { api, issuePaths, KEYS, uid } from "./helpers";
 import { encode, LEAK, requestArb, wellFormed, type FuzzRequest } from "./fuzz/arbitraries";
 import { createFixtures } from "./fuzz/fixtures";
 import { loadDoc, operations, validators, type Operation } from "./fuzz/openapi";

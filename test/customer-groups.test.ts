@@ -1,11 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { api, created, expectProblem, issuePaths, KEYS, uid } from "./helpers";
+import { createCustomerGroup } from "./factories";
+import { api, expectProblem, issuePaths, KEYS, uid } from "./helpers";
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const ONE_QUERY = /^db;desc="1 query";dur=\d+(\.\d)?$/;
-
-const createGroup = (overrides: Record<string, unknown> = {}) =>
-  created("/v1/api/customer-group", { code: uid("G"), name: "Group", ...overrides });
 
 describe("customer groups: create, read, update", () => {
   it("creates a group (description null by default) and reads it back in one round trip", async () => {
@@ -42,7 +40,7 @@ describe("customer groups: create, read, update", () => {
   });
 
   it("updates name, description and code (PATCH, seed endpoint 9)", async () => {
-    const g = await createGroup({ description: "old" });
+    const g = await createCustomerGroup({ description: "old" });
     const res = await api("PATCH", `/v1/api/customer-group/${g.code}`, {
       body: { name: "Renamed", description: "new text" },
     });
@@ -77,8 +75,8 @@ describe("customer groups: create, read, update", () => {
   });
 
   it("refuses a duplicate code with 409 on create and on rename", async () => {
-    const a = await createGroup();
-    const b = await createGroup();
+    const a = await createCustomerGroup();
+    const b = await createCustomerGroup();
     const dup = await api("POST", "/v1/api/customer-group", {
       body: { code: a.code, name: "Again" },
     });
@@ -114,7 +112,7 @@ describe("customer groups: create, read, update", () => {
       ),
     ).toEqual(["body.description"]);
 
-    const g = await createGroup();
+    const g = await createCustomerGroup();
     const patch = await api("PATCH", `/v1/api/customer-group/${g.code}`, {
       body: { code: "a/b", name: "  ", description: [], id: 1 },
     });
@@ -131,7 +129,7 @@ describe("customer groups: create, read, update", () => {
   });
 
   it("needs a key (401) and an admin key for writes (403)", async () => {
-    const g = await createGroup();
+    const g = await createCustomerGroup();
     expectProblem(await api("GET", "/v1/api/customer-group", { key: null }), 401, "UNAUTHORIZED");
     expectProblem(
       await api("GET", `/v1/api/customer-group/${g.code}`, { key: null }),
@@ -158,7 +156,7 @@ describe("customer groups: create, read, update", () => {
   });
 
   it("has no delete (405)", async () => {
-    const g = await createGroup();
+    const g = await createCustomerGroup();
     const res = await api("DELETE", `/v1/api/customer-group/${g.code}`);
     expectProblem(res, 405, "METHOD_NOT_ALLOWED");
   });
@@ -167,9 +165,13 @@ describe("customer groups: create, read, update", () => {
 describe("customer groups: list", () => {
   it("pages, sorts by id, code and name (case-insensitive) and searches code and name", async () => {
     const tag = uid("LST");
-    const kappa = await createGroup({ code: `${tag}-b`, name: "Kappa" });
-    const lambda = await createGroup({ code: `${tag}-C`, name: "lambda", description: "d" });
-    const mu = await createGroup({ code: `${tag}-A`, name: "Mu" });
+    const kappa = await createCustomerGroup({ code: `${tag}-b`, name: "Kappa" });
+    const lambda = await createCustomerGroup({
+      code: `${tag}-C`,
+      name: "lambda",
+      description: "d",
+    });
+    const mu = await createCustomerGroup({ code: `${tag}-A`, name: "Mu" });
 
     const res = await api("GET", `/v1/api/customer-group?search=${tag}&sortBy=name:ASC`, {
       key: KEYS.read,

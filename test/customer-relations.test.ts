@@ -1,15 +1,12 @@
 import { describe, expect, it } from "vitest";
 import {
-  archive,
+  archivePricelist,
   createCustomer,
-  createGeneral,
-  createIndividual,
-  customerPricelistRows,
-  getCustomer,
-  getPricelist,
-  roundTrips,
-} from "./factories/relations";
-import { api, expectProblem, issuePaths, KEYS } from "./helpers";
+  createIndividualPricelist,
+  createPricelist,
+} from "./factories";
+import { api, expectProblem, issuePaths, KEYS, roundTrips } from "./helpers";
+import { customerPricelistRows, getCustomer, getPricelist } from "./reads";
 
 const path = (code: string) => `/v1/api/customer/${code}/pricelist`;
 const assign = (code: string, pricelistId: unknown, key?: string | null) =>
@@ -18,7 +15,7 @@ const assign = (code: string, pricelistId: unknown, key?: string | null) =>
 describe("customer pricelist assignment (seed endpoint 13)", () => {
   it("assigns a GENERAL pricelist, shows it in the customer, and is idempotent", async () => {
     const customer = await createCustomer();
-    const pl = await createGeneral({ priority: 3 });
+    const pl = await createPricelist({ status: "ACTIVE", priority: 3 });
     const first = await assign(customer.code, pl.id);
     expect(first.status).toBe(201);
     expect(first.body).toEqual({ customerCode: customer.code, pricelistId: pl.id });
@@ -37,7 +34,7 @@ describe("customer pricelist assignment (seed endpoint 13)", () => {
 
   it("assigns a DRAFT pricelist too (listed, not primary)", async () => {
     const customer = await createCustomer();
-    const draft = await createGeneral({ status: "DRAFT" });
+    const draft = await createPricelist({ status: "DRAFT" });
     expect((await assign(customer.code, draft.id)).status).toBe(201);
     const detail = await getCustomer(customer.code);
     expect(detail.pricelists.map((p: { id: number }) => p.id)).toEqual([draft.id]);
@@ -46,7 +43,7 @@ describe("customer pricelist assignment (seed endpoint 13)", () => {
 
   it("answers 201 for the customer's own INDIVIDUAL pricelist and writes nothing", async () => {
     const customer = await createCustomer();
-    const own = await createIndividual(customer.code);
+    const own = await createIndividualPricelist(customer.code);
     const res = await assign(customer.code, own.id);
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ customerCode: customer.code, pricelistId: own.id });
@@ -59,21 +56,21 @@ describe("customer pricelist assignment (seed endpoint 13)", () => {
   it("refuses another customer's INDIVIDUAL pricelist and ARCHIVED ones (409), writing nothing", async () => {
     const customer = await createCustomer();
     const other = await createCustomer();
-    const foreign = await createIndividual(other.code);
+    const foreign = await createIndividualPricelist(other.code);
     const res = await assign(customer.code, foreign.id);
     expect(expectProblem(res, 409, "PRICELIST_NOT_ASSIGNABLE").detail).toBe(
       `pricelist ${foreign.id} is INDIVIDUAL (owned by customer ${other.code}) and cannot be assigned to customer ${customer.code}`,
     );
 
-    const archived = await createGeneral();
-    await archive(archived.id);
+    const archived = await createPricelist({ status: "ACTIVE" });
+    await archivePricelist(archived.id);
     const arch = await assign(customer.code, archived.id);
     expect(expectProblem(arch, 409, "PRICELIST_NOT_ASSIGNABLE").detail).toBe(
       `pricelist ${archived.id} is ARCHIVED and cannot be assigned to customer ${customer.code}`,
     );
 
-    const own = await createIndividual(customer.code);
-    await archive(own.id);
+    const own = await createIndividualPricelist(customer.code);
+    await archivePricelist(own.id);
     expectProblem(await assign(customer.code, own.id), 409, "PRICELIST_NOT_ASSIGNABLE");
 
     expect(await customerPricelistRows(customer.code)).toEqual([]);
@@ -84,7 +81,7 @@ describe("customer pricelist assignment (seed endpoint 13)", () => {
 
   it("answers 404 naming the unknown customer or pricelist", async () => {
     const customer = await createCustomer();
-    const pl = await createGeneral();
+    const pl = await createPricelist({ status: "ACTIVE" });
     const noCustomer = await assign("NOPE-CUST", pl.id);
     expect(expectProblem(noCustomer, 404, "NOT_FOUND").detail).toBe("customer NOPE-CUST not found");
     const noPricelist = await assign(customer.code, 999999999);

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { createTradeCondition, setTradeConditionStatus } from "./factories";
 import { api, created, expectProblem, issuePaths, KEYS, uid } from "./helpers";
 
 /**
@@ -11,31 +12,11 @@ type Condition = { id: number; [key: string]: unknown };
 const TC = "/v1/api/trade-conditions";
 const code = (prefix: string) => uid(prefix);
 
-const condition = (body: Record<string, unknown>) =>
-  created<Condition>(TC, {
-    name: "Condition",
-    type: "DISCOUNT",
-    discountType: "PERCENTAGE",
-    value: 500,
-    ...body,
-  });
-
 const assign = async (id: number, kind: "customer-groups" | "customers", codes: string[]) => {
   const field = kind === "customers" ? "customerCodes" : "customerGroupCodes";
   const res = await api("POST", `${TC}/${id}/${kind}`, { body: { [field]: codes } });
   expect(res.status).toBe(201);
 };
-
-/** Moves a condition along the allowed transitions to `status`. */
-async function setStatus(id: number, path: string[]) {
-  let last: Condition | undefined;
-  for (const status of path) {
-    const res = await api("PATCH", `${TC}/${id}`, { body: { status } });
-    expect(res.status).toBe(200);
-    last = res.body;
-  }
-  return last!;
-}
 
 /** The rowid of a link row, read straight from D1: the link id is built from it. */
 async function rowid(table: string, targetColumn: string, conditionId: number, target: string) {
@@ -97,10 +78,10 @@ beforeAll(async () => {
   });
 
   // Reaches the customer directly (ACTIVE DISCOUNT).
-  let direct = await condition({ name: "Direct", scope: "CUSTOMER", status: "ACTIVE" });
+  let direct = await createTradeCondition({ name: "Direct", scope: "CUSTOMER", status: "ACTIVE" });
   await assign(direct.id, "customers", [neighbour, customer]);
   // Reaches it through both of its groups (DRAFT SURCHARGE), plus a group it is not in.
-  let byGroups = await condition({
+  let byGroups = await createTradeCondition({
     name: "Groups",
     scope: "CUSTOMER_GROUP",
     type: "SURCHARGE",
@@ -110,7 +91,7 @@ beforeAll(async () => {
   });
   await assign(byGroups.id, "customer-groups", [g1, gOther, g2]);
   // Reaches it through its channel (ACTIVE NET_PRICE); the other channel is not the customer's.
-  const byChannel = await condition({
+  const byChannel = await createTradeCondition({
     name: "Channel",
     scope: "CHANNEL",
     type: "NET_PRICE",
@@ -122,15 +103,15 @@ beforeAll(async () => {
   });
   // GLOBAL (INACTIVE DISCOUNT): its channel list (the customer's channel) narrows where it
   // applies; it is no CHANNEL link.
-  let global = await condition({ name: "Global", scope: "GLOBAL", channelCodes: [ch] });
-  global = await setStatus(global.id, ["ACTIVE", "INACTIVE"]);
+  let global = await createTradeCondition({ name: "Global", scope: "GLOBAL", channelCodes: [ch] });
+  global = await setTradeConditionStatus(global.id, "ACTIVE", "INACTIVE");
 
   // None of these reach the customer.
-  const onlyNeighbour = await condition({ name: "Neighbour only", scope: "CUSTOMER" });
+  const onlyNeighbour = await createTradeCondition({ name: "Neighbour only", scope: "CUSTOMER" });
   await assign(onlyNeighbour.id, "customers", [neighbour]);
-  const otherGroup = await condition({ name: "Other group", scope: "CUSTOMER_GROUP" });
+  const otherGroup = await createTradeCondition({ name: "Other group", scope: "CUSTOMER_GROUP" });
   await assign(otherGroup.id, "customer-groups", [gOther]);
-  await condition({ name: "Other channel", scope: "CHANNEL", channelCodes: [chOther] });
+  await createTradeCondition({ name: "Other channel", scope: "CHANNEL", channelCodes: [chOther] });
 
   direct = (await api("GET", `${TC}/${direct.id}`)).body;
   byGroups = (await api("GET", `${TC}/${byGroups.id}`)).body;
@@ -308,7 +289,7 @@ describe("customer trade conditions (seed endpoint 2)", () => {
     ]);
 
     // A direct target appears, and disappears again on unassign.
-    const own = await condition({ name: "Own", scope: "CUSTOMER", type: "SURCHARGE" });
+    const own = await createTradeCondition({ name: "Own", scope: "CUSTOMER", type: "SURCHARGE" });
     await assign(own.id, "customers", [fresh]);
     const withOwn = await api("GET", path(fresh, "filter.scope=CUSTOMER"));
     expect(withOwn.body.data).toEqual([

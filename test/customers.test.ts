@@ -1,49 +1,21 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { api, created, expectProblem, issuePaths, KEYS, uid } from "./helpers";
+import {
+  assignPricelistToCustomer,
+  createChannel,
+  createCustomer,
+  createCustomerGroup,
+  createIndividualPricelist,
+  createPricelist,
+  createProduct,
+  setPricelistStatus,
+} from "./factories";
+import { api, expectProblem, issuePaths, KEYS, uid } from "./helpers";
+import { countRows, getPricelist } from "./reads";
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const ONE_QUERY = /^db;desc="1 query";dur=\d+(\.\d)?$/;
 const TWO_QUERIES = /^db;desc="2 queries";dur=\d+(\.\d)?$/;
 const DAY = 24 * 60 * 60 * 1000;
-
-const createCustomer = (overrides: Record<string, unknown> = {}) =>
-  created("/v1/api/customer", { code: uid("C"), name: "Customer", ...overrides });
-const createGroup = (code = uid("G")) => created("/v1/api/customer-group", { code, name: "Group" });
-const createChannel = (code = uid("CH")) => created("/v1/api/channel", { code, name: "Channel" });
-
-const createGeneral = (body: Record<string, unknown> = {}) =>
-  created("/v1/api/pricelist", { name: "General", currency: "EUR", status: "ACTIVE", ...body });
-
-async function createIndividual(customerCode: string, active: boolean) {
-  const pl = await created("/v1/api/pricelist/individual", {
-    customerCode,
-    name: "Individual",
-    currency: "EUR",
-  });
-  if (!active) return pl;
-  const res = await api("PATCH", `/v1/api/pricelist/${pl.id}`, { body: { status: "ACTIVE" } });
-  expect(res.status).toBe(200);
-  return res.body;
-}
-
-/** Assigns a GENERAL pricelist to a customer through the API (seed endpoint 13). */
-async function assign(customerCode: string, pricelistId: number) {
-  const res = await api("POST", `/v1/api/customer/${customerCode}/pricelist`, {
-    body: { pricelistId },
-  });
-  expect(res.status).toBe(201);
-}
-
-async function countRows(table: string, column: string, value: number) {
-  const row = await env.DB.prepare(`select count(*) as n from ${table} where ${column} = ?`)
-    .bind(value)
-    .first<{ n: number }>();
-  return row!.n;
-}
-
-/** The pricelist as its own endpoint shows it. */
-const pricelist = async (id: number) => (await api("GET", `/v1/api/pricelist/${id}`)).body;
 
 describe("customers: create", () => {
   it("creates a customer without memberships in one round trip", async () => {
@@ -63,8 +35,8 @@ describe("customers: create", () => {
   });
 
   it("creates a customer in groups and channels (sorted, duplicates once): one read, one batch", async () => {
-    const g1 = await createGroup(uid("GB"));
-    const g2 = await createGroup(uid("GA"));
+    const g1 = await createCustomerGroup({ code: uid("GB") });
+    const g2 = await createCustomerGroup({ code: uid("GA") });
     const ch = await createChannel();
     const code = uid("C");
     const res = await api("POST", "/v1/api/customer", {
@@ -91,7 +63,7 @@ describe("customers: create", () => {
   });
 
   it("refuses unknown group and channel codes with 400 naming them, writing nothing", async () => {
-    const g = await createGroup();
+    const g = await createCustomerGroup();
     const code = uid("C");
     const res = await api("POST", "/v1/api/customer", {
       body: {
@@ -120,7 +92,7 @@ describe("customers: create", () => {
 
   it("refuses a duplicate code with 409, with and without memberships", async () => {
     const c = await createCustomer();
-    const g = await createGroup();
+    const g = await createCustomerGroup();
     const dup = await api("POST", "/v1/api/customer", { body: { code: c.code, name: "Again" } });
     expect(expectProblem(dup, 409, "CONFLICT").detail).toBe(
       `customer code ${c.code} already exists`,
@@ -173,7 +145,7 @@ describe("customers: create", () => {
 
 describe("customers: update", () => {
   it("updates the name in one round trip, keeping the memberships", async () => {
-    const g = await createGroup();
+    const g = await createCustomerGroup();
     const c = await createCustomer({ customerGroupCodes: [g.code] });
     const res = await api("PATCH", `/v1/api/customer/${c.code}`, { body: { name: "Renamed" } });
     expect(res.status).toBe(200);
@@ -187,7 +159,11 @@ describe("customers: update", () => {
   });
 
   it("replaces the given membership sets atomically, leaving the others", async () => {
-    const [ga, gb, gc] = [await createGroup(), await createGroup(), await createGroup()];
+    const [ga, gb, gc] = [
+      await createCustomerGroup(),
+      await createCustomerGroup(),
+      await createCustomerGroup(),
+    ];
     const [c1, c2] = [await createChannel(), await createChannel()];
     const c = await createCustomer({
       customerGroupCodes: [ga.code, gb.code],
@@ -224,7 +200,7 @@ describe("customers: update", () => {
   });
 
   it("refuses unknown codes with 400 and changes nothing", async () => {
-    const g = await createGroup();
+    const g = await createCustomerGroup();
     const c = await createCustomer({ customerGroupCodes: [g.code] });
     const res = await api("PATCH", `/v1/api/customer/${c.code}`, {
       body: { name: "Changed", customerGroupCodes: ["NO-SUCH-GROUP"], channelCodes: ["NOPE"] },
@@ -239,7 +215,7 @@ describe("customers: update", () => {
   });
 
   it("answers 404 for an unknown customer, with and without code lists", async () => {
-    const g = await createGroup();
+    const g = await createCustomerGroup();
     const plain = await api("PATCH", "/v1/api/customer/NOPE-404", { body: { name: "x" } });
     expect(expectProblem(plain, 404, "NOT_FOUND").detail).toBe("customer NOPE-404 not found");
     const lists = await api("PATCH", "/v1/api/customer/NOPE-404", {
@@ -255,7 +231,7 @@ describe("customers: update", () => {
 
   it("refuses a rename to a taken code with 409, with and without code lists", async () => {
     const a = await createCustomer();
-    const g = await createGroup();
+    const g = await createCustomerGroup();
     const b = await createCustomer();
     const plain = await api("PATCH", `/v1/api/customer/${b.code}`, { body: { code: a.code } });
     expect(expectProblem(plain, 409, "CONFLICT").detail).toBe(
@@ -300,19 +276,24 @@ describe("customers: get with pricelists (seed endpoint 17)", () => {
   it("lists owned INDIVIDUAL and assigned GENERAL pricelists in pricing order; the primary is the first ACTIVE valid one", async () => {
     const c = await createCustomer();
     const other = await createCustomer();
-    const draftOwn = await createIndividual(c.code, false);
-    const activeOwn = await createIndividual(c.code, true);
-    await createIndividual(other.code, true); // someone else's
-    const low = await createGeneral({ priority: 5 });
-    const high = await createGeneral({ priority: 10 });
-    const expired = await createGeneral({
+    const draftOwn = await createIndividualPricelist(c.code);
+    const activeOwn = await setPricelistStatus(
+      (await createIndividualPricelist(c.code)).id,
+      "ACTIVE",
+    );
+    const foreign = await createIndividualPricelist(other.code); // someone else's
+    await setPricelistStatus(foreign.id, "ACTIVE");
+    const low = await createPricelist({ status: "ACTIVE", priority: 5 });
+    const high = await createPricelist({ status: "ACTIVE", priority: 10 });
+    const expired = await createPricelist({
+      status: "ACTIVE",
       priority: 100,
       validFrom: "2020-01-01T00:00:00Z",
       validTo: new Date(Date.now() - DAY).toISOString(),
     });
-    await createGeneral({ priority: 1000 }); // not assigned
-    for (const pl of [low, high, expired]) await assign(c.code, pl.id);
-    await assign(other.code, low.id);
+    await createPricelist({ status: "ACTIVE", priority: 1000 }); // not assigned
+    for (const pl of [low, high, expired]) await assignPricelistToCustomer(c.code, pl.id);
+    await assignPricelistToCustomer(other.code, low.id);
 
     const res = await api("GET", `/v1/api/customer/${c.code}`);
     expect(res.status).toBe(200);
@@ -320,13 +301,13 @@ describe("customers: get with pricelists (seed endpoint 17)", () => {
     expect(res.body).toEqual({
       ...c,
       pricelists: [
-        await pricelist(draftOwn.id),
-        await pricelist(activeOwn.id),
-        await pricelist(expired.id),
-        await pricelist(high.id),
-        await pricelist(low.id),
+        await getPricelist(draftOwn.id),
+        await getPricelist(activeOwn.id),
+        await getPricelist(expired.id),
+        await getPricelist(high.id),
+        await getPricelist(low.id),
       ],
-      primaryPricelist: await pricelist(activeOwn.id),
+      primaryPricelist: await getPricelist(activeOwn.id),
     });
     expect(res.body.pricelists[0]).toMatchObject({
       scope: "INDIVIDUAL",
@@ -337,22 +318,26 @@ describe("customers: get with pricelists (seed endpoint 17)", () => {
 
   it("skips expired, not yet valid and inactive pricelists when choosing the primary", async () => {
     const c = await createCustomer();
-    const expired = await createGeneral({
+    const expired = await createPricelist({
+      status: "ACTIVE",
       priority: 100,
       validTo: new Date(Date.now() - DAY).toISOString(),
     });
-    const future = await createGeneral({
+    const future = await createPricelist({
+      status: "ACTIVE",
       priority: 50,
       validFrom: new Date(Date.now() + DAY).toISOString(),
     });
-    const draft = await createGeneral({ priority: 40, status: "DRAFT" });
-    const windowed = await createGeneral({
+    const draft = await createPricelist({ priority: 40, status: "DRAFT" });
+    const windowed = await createPricelist({
+      status: "ACTIVE",
       priority: 10,
       validFrom: new Date(Date.now() - DAY).toISOString(),
       validTo: new Date(Date.now() + DAY).toISOString(),
     });
-    const sameA = await createGeneral({ priority: 10 });
-    for (const pl of [sameA, windowed, draft, future, expired]) await assign(c.code, pl.id);
+    const sameA = await createPricelist({ status: "ACTIVE", priority: 10 });
+    for (const pl of [sameA, windowed, draft, future, expired])
+      await assignPricelistToCustomer(c.code, pl.id);
 
     const res = await api("GET", `/v1/api/customer/${c.code}`);
     expect(res.body.pricelists.map((p: any) => p.id)).toEqual([
@@ -362,11 +347,11 @@ describe("customers: get with pricelists (seed endpoint 17)", () => {
       windowed.id,
       sameA.id,
     ]);
-    expect(res.body.primaryPricelist).toEqual(await pricelist(windowed.id));
+    expect(res.body.primaryPricelist).toEqual(await getPricelist(windowed.id));
 
     const none = await createCustomer();
-    await assign(none.code, expired.id);
-    await assign(none.code, draft.id);
+    await assignPricelistToCustomer(none.code, expired.id);
+    await assignPricelistToCustomer(none.code, draft.id);
     const noPrimary = await api("GET", `/v1/api/customer/${none.code}`);
     expect(noPrimary.body.pricelists).toHaveLength(2);
     expect(noPrimary.body.primaryPricelist).toBeNull();
@@ -383,19 +368,18 @@ describe("customers: get with pricelists (seed endpoint 17)", () => {
 
 describe("customers: delete", () => {
   it("deletes the customer with its memberships, assignments and own INDIVIDUAL pricelists", async () => {
-    const g = await createGroup();
+    const g = await createCustomerGroup();
     const ch = await createChannel();
     const c = await createCustomer({ customerGroupCodes: [g.code], channelCodes: [ch.code] });
     const stays = await createCustomer({ customerGroupCodes: [g.code], channelCodes: [ch.code] });
-    const own = await createIndividual(c.code, false);
-    const general = await createGeneral();
-    await assign(c.code, general.id);
-    const product = await created("/v1/api/product", { code: uid("P"), name: "Product" });
-    await env.DB.prepare(
-      "insert into pricelist_prices (pricelist_id, product_id, min_quantity, amount) values (?, ?, 1, 1000)",
-    )
-      .bind(own.id, product.id)
-      .run();
+    const own = await createIndividualPricelist(c.code);
+    const general = await createPricelist({ status: "ACTIVE" });
+    await assignPricelistToCustomer(c.code, general.id);
+    const product = await createProduct();
+    const priced = await api("PUT", `/v1/api/pricelist/${own.id}/prices`, {
+      body: { prices: [{ productCode: product.code, amount: 1000 }] },
+    });
+    expect(priced.status).toBe(200);
 
     const res = await api("DELETE", `/v1/api/customer/${c.code}`);
     expect(res.status).toBe(204);
@@ -459,7 +443,7 @@ describe("customers: auth", () => {
 describe("customers: list", () => {
   it("pages with memberships in one round trip, sorts by id, code and name, searches code and name", async () => {
     const tag = uid("LST");
-    const g = await createGroup();
+    const g = await createCustomerGroup();
     const ch = await createChannel();
     const kappa = await createCustomer({ code: `${tag}-b`, name: "Kappa" });
     const lambda = await createCustomer({

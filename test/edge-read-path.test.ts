@@ -3,7 +3,14 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { app } from "../src/app";
 import { sessionStart } from "../src/lib/context";
 import { MAX_AGE_SECONDS } from "../src/resources/prices/prices.cache";
-import { api, created, createProduct, KEYS, uid, type ApiResponse } from "./helpers";
+import {
+  createChannel,
+  createCustomerGroup,
+  createPricelist,
+  createProduct,
+  createTradeCondition,
+} from "./factories";
+import { api, KEYS, uid, type ApiResponse } from "./helpers";
 
 /**
  * The edge read path of issue 5: every request runs on a D1 session whose bookmark travels in
@@ -152,12 +159,11 @@ describe("GET /v1/api/prices: ETag, Cache-Control, If-None-Match", () => {
   let conditionId: number;
 
   beforeAll(async () => {
-    channel = (await created("/v1/api/channel", { code: uid("CH"), name: "Edge" })).code;
+    channel = (await createChannel({ name: "Edge" })).code;
     a = (await createProduct({ name: "Edge A" })).code;
     b = (await createProduct({ name: "Edge B" })).code;
-    const pl = await created("/v1/api/pricelist", {
+    const pl = await createPricelist({
       name: "Edge list",
-      currency: "EUR",
       status: "ACTIVE",
       validFrom: "2025-01-01",
     });
@@ -169,7 +175,7 @@ describe("GET /v1/api/prices: ETag, Cache-Control, If-None-Match", () => {
       ],
     });
     await ok("PUT", `/v1/api/channel/${channel}/pricelist/primary`, { pricelistId: pl.id });
-    const tc = await created("/v1/api/trade-conditions", {
+    const tc = await createTradeCondition({
       name: "Edge discount",
       scope: "CHANNEL",
       status: "ACTIVE",
@@ -249,12 +255,11 @@ describe("GET /v1/api/prices: ETag, Cache-Control, If-None-Match", () => {
   });
 
   it("without `at`, never lets an answer outlive validUntil", async () => {
-    const soon = await created("/v1/api/channel", { code: uid("CH"), name: "Soon" });
+    const soon = await createChannel({ name: "Soon" });
     const p = await createProduct();
     const ends = new Date(Date.now() + 30_000).toISOString();
-    const pl = await created("/v1/api/pricelist", {
+    const pl = await createPricelist({
       name: "Ends soon",
-      currency: "EUR",
       status: "ACTIVE",
       validTo: ends,
     });
@@ -368,8 +373,8 @@ describe("the pricing data version (migration 0003 triggers)", () => {
   });
 
   it("moves with links, memberships and channel activity", async () => {
-    const ch = await created("/v1/api/channel", { code: uid("CH"), name: "V" });
-    const group = await created("/v1/api/customer-group", { code: uid("G"), name: "V" });
+    const ch = await createChannel({ name: "V" });
+    const group = await createCustomerGroup({ name: "V" });
     const steps: [string, string, unknown][] = [
       ["POST", `/v1/api/channel/${ch.code}/customer-group`, { customerGroupCodes: [group.code] }],
       ["PATCH", `/v1/api/channel/${ch.code}`, { isActive: false }],

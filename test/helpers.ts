@@ -77,5 +77,9 @@ export async function created<T = any>(path: string, body: unknown): Promise<T> 
   return res.body;
 }
 
-export const createProduct = (overrides: Record<string, unknown> = {}) =>
-  created("/v1/api/product", { code: uid("P"), name: "Product", ...overrides });
+/** D1 round trips of a request, from its Server-Timing header. */
+export function roundTrips(res: { headers: Headers }): number {
+  const match = /^db;desc="(\d+) quer(?:y|ies)"/.exec(res.headers.get("server-timing") ?? "");
+  if (!match) throw new Error(`no server-timing: ${res.headers.get("server-timing")}`);
+  return Number(match[1]);
+}

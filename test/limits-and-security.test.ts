@@ -1,7 +1,8 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { app } from "../src/app";
-import { api, created, createProduct, expectProblem, issuePaths, KEYS, uid } from "./helpers";
+import { createChannel, createPricelist, createProduct, createTradeCondition } from "./factories";
+import { api, expectProblem, issuePaths, KEYS, uid } from "./helpers";
 
 /**
  * Issue 6, limits and security: per-key rate limiting (429 + Retry-After), body and bulk size
@@ -165,8 +166,8 @@ describe("request and bulk size limits", () => {
   });
 
   it("refuses bulk bodies of 0 or 1001 codes or prices with 400; 1000 pass", async () => {
-    const channel = await created("/v1/api/channel", { code: uid("CH"), name: "Bulk" });
-    const pl = await created("/v1/api/pricelist", { name: "Bulk", currency: "EUR" });
+    const channel = await createChannel({ name: "Bulk" });
+    const pl = await createPricelist({ name: "Bulk" });
     const codes = (n: number) => Array.from({ length: n }, (_, i) => `NO-${i}`);
     const bulk = `/v1/api/channel/${channel.code}/customer`;
     expect(issuePaths(await api("POST", bulk, { body: { customerCodes: [] } }))).toEqual([
@@ -191,7 +192,7 @@ describe("request and bulk size limits", () => {
 
 describe("hostile list queries on D1", () => {
   it("answers 1,000 filter.status=ACTIVE parameters correctly (no 100-parameter failure)", async () => {
-    const active = await created("/v1/api/trade-conditions", {
+    const active = await createTradeCondition({
       name: uid("TC"),
       scope: "GLOBAL",
       type: "DISCOUNT",
@@ -225,7 +226,7 @@ describe("hostile list queries on D1", () => {
     const term = `${uid("T")}-50%_off\\${"ä".repeat(20)}`.padEnd(100, "z");
     expect([...term].length).toBe(100);
     const product = await createProduct({ name: `Product ${term} tail` });
-    const channel = await created("/v1/api/channel", { code: uid("CH"), name: `${term}!` });
+    const channel = await createChannel({ name: `${term}!` });
     const products = await api(
       "GET",
       `/v1/api/product?searchBy=name&search=${encodeURIComponent(term)}`,
@@ -275,7 +276,7 @@ describe("security headers", () => {
 
   it("leaves GET /v1/api/prices its own caching", async () => {
     const product = await createProduct();
-    const channel = await created("/v1/api/channel", { code: uid("CH"), name: "Cache" });
+    const channel = await createChannel({ name: "Cache" });
     const res = await api(
       "GET",
       `/v1/api/prices?channel=${channel.code}&currency=EUR&product=${product.code}`,

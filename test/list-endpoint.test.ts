@@ -5,15 +5,8 @@ import { customerGroups } from "../src/db/schema";
 import type { ListConfig } from "../src/list";
 import { parseListQuery } from "../src/list/parse";
 import { toOrderBy, toWhere } from "../src/list/sql";
-import {
-  api,
-  createProduct,
-  expectProblem,
-  issuePaths,
-  KEYS,
-  uid,
-  type ApiResponse,
-} from "./helpers";
+import { createProduct } from "./factories";
+import { api, expectProblem, issuePaths, KEYS, uid, type ApiResponse } from "./helpers";
 
 /**
  * The list contract end to end through GET /v1/api/product (sortable id and name, searchable

@@ -1,4 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import {
+  createIndividualPricelist,
+  createPricelist,
+  createPromotion,
+  createTradeCondition,
+} from "./factories";
 import { api, created, expectProblem, issuePaths, KEYS } from "./helpers";
 
 /**
@@ -17,27 +23,17 @@ async function ok(method: string, path: string, body: unknown) {
 }
 
 async function pricelist(name: string, body: Record<string, unknown>, prices: unknown[]) {
-  const pl = await created(
-    body.customerCode ? "/v1/api/pricelist/individual" : "/v1/api/pricelist",
-    {
-      name,
-      currency: "EUR",
-      ...window,
-      ...body,
-    },
-  );
+  const fields = { name, ...window, ...body };
+  const pl = body.customerCode
+    ? await createIndividualPricelist(String(body.customerCode), fields)
+    : await createPricelist(fields);
   ids[name] = pl.id;
   await ok("PUT", `/v1/api/pricelist/${pl.id}/prices`, { prices });
   return pl.id as number;
 }
 
 async function condition(name: string, body: Record<string, unknown>) {
-  const tc = await created("/v1/api/trade-conditions", {
-    name,
-    status: "ACTIVE",
-    ...window,
-    ...body,
-  });
+  const tc = await createTradeCondition({ name, status: "ACTIVE", ...window, ...body });
   ids[name] = tc.id;
   return tc.id as number;
 }
@@ -120,7 +116,7 @@ beforeAll(async () => {
     customerGroupCodes: ["NORTH"],
   });
 
-  const pr7 = await created("/v1/api/promotion", {
+  const pr7 = await createPromotion({
     name: "PR-7",
     status: "ACTIVE",
     discountType: "PERCENTAGE",

@@ -1,18 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { api, created, expectProblem, issuePaths, KEYS, uid } from "./helpers";
-
-const createPricelist = (overrides: Record<string, unknown> = {}) =>
-  created("/v1/api/pricelist", { name: `List ${uid("N")}`, currency: "EUR", ...overrides });
-
-const createCustomer = async () => {
-  const code = uid("C");
-  // The customer API may be another file's concern; the table is what matters here.
-  const { env } = await import("cloudflare:workers");
-  await env.DB.prepare("insert into customers (code, name) values (?, ?)")
-    .bind(code, "Customer")
-    .run();
-  return code;
-};
+import { createCustomer, createIndividualPricelist, createPricelist } from "./factories";
+import { api, expectProblem, issuePaths, KEYS, uid } from "./helpers";
 
 describe("pricelists", () => {
   it("creates a GENERAL pricelist with defaults and reads it back", async () => {
@@ -83,7 +71,7 @@ describe("pricelists", () => {
   });
 
   it("creates an INDIVIDUAL pricelist as DRAFT, owned by the customer, not discountable by default", async () => {
-    const customerCode = await createCustomer();
+    const customerCode = (await createCustomer()).code;
     const res = await api("POST", "/v1/api/pricelist/individual", {
       body: { customerCode, name: "Contract prices", currency: "EUR" },
     });
@@ -185,12 +173,8 @@ describe("pricelists", () => {
     const names = [`${tag} Mu`, `${tag} lambda`, `${tag} Kappa`];
     const made: any[] = [];
     for (const name of names) made.push(await createPricelist({ name, status: "ACTIVE" }));
-    const customerCode = await createCustomer();
-    await created("/v1/api/pricelist/individual", {
-      customerCode,
-      name: `${tag} own`,
-      currency: "EUR",
-    });
+    const customerCode = (await createCustomer()).code;
+    await createIndividualPricelist(customerCode, { name: `${tag} own` });
 
     const sorted = await api(
       "GET",

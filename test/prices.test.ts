@@ -1,14 +1,14 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import {
-  countRows,
   createCustomer,
-  createGeneral,
-  createIndividual,
-  roundTrips,
-  setStatus,
-} from "./factories/pricelists";
-import { api, createProduct, expectProblem, issuePaths, KEYS, uid } from "./helpers";
+  createIndividualPricelist,
+  createPricelist,
+  createProduct,
+  setPricelistStatus,
+} from "./factories";
+import { api, expectProblem, issuePaths, KEYS, roundTrips, uid } from "./helpers";
+import { countRows } from "./reads";
 
 const pricesPath = (id: number, query = "") => `/v1/api/pricelist/${id}/prices${query}`;
 const deletePath = (id: number) => `/v1/api/pricelist/${id}/prices/delete`;
@@ -43,7 +43,7 @@ async function bulkProducts(n: number) {
 
 describe("PUT /v1/api/pricelist/{id}/prices", () => {
   it("upserts rows with minQuantity defaulting to 1 and reads them back as a sheet", async () => {
-    const pl = await createGeneral();
+    const pl = await createPricelist();
     const [a, b] = await products(2);
     const res = await put(pl.id, [
       { productCode: b!, amount: 899 },
@@ -61,7 +61,7 @@ describe("PUT /v1/api/pricelist/{id}/prices", () => {
   });
 
   it("overwrites the amount of existing (product, minQuantity) rows and keeps the others", async () => {
-    const pl = await createGeneral();
+    const pl = await createPricelist();
     const [a, b] = await products(2);
     await put(pl.id, [
       { productCode: a!, amount: 1000 },
@@ -92,12 +92,12 @@ describe("PUT /v1/api/pricelist/{id}/prices", () => {
     const [a] = await products(1);
     const customer = await createCustomer();
     const lists = [
-      await createGeneral(),
-      await createGeneral({ status: "ACTIVE" }),
-      await createIndividual(customer.code),
+      await createPricelist(),
+      await createPricelist({ status: "ACTIVE" }),
+      await createIndividualPricelist(customer.code),
     ];
-    const inactive = await createGeneral({ status: "ACTIVE" });
-    await setStatus(inactive.id, "INACTIVE");
+    const inactive = await createPricelist({ status: "ACTIVE" });
+    await setPricelistStatus(inactive.id, "INACTIVE");
     lists.push(inactive);
     for (const pl of lists) {
       const res = await put(pl.id, [
@@ -113,7 +113,7 @@ describe("PUT /v1/api/pricelist/{id}/prices", () => {
   });
 
   it("writes 1000 rows in at most 3 round trips", async () => {
-    const pl = await createGeneral();
+    const pl = await createPricelist();
     const codes = await bulkProducts(500);
     const rows = codes.flatMap((productCode, i) => [
       { productCode, amount: 1000 + i },
@@ -142,7 +142,7 @@ describe("PUT /v1/api/pricelist/{id}/prices", () => {
   });
 
   it("is atomic: 999 good rows and one unknown product write nothing, and the 400 names it", async () => {
-    const pl = await createGeneral();
+    const pl = await createPricelist();
     const codes = await bulkProducts(999);
     await put(pl.id, [{ productCode: codes[0]!, amount: 1 }]);
     const before = await sheet(pl.id);
@@ -160,7 +160,7 @@ describe("PUT /v1/api/pricelist/{id}/prices", () => {
   });
 
   it("lists every unknown code once, sorted, with a path per row", async () => {
-    const pl = await createGeneral();
+    const pl = await createPricelist();
     const [a] = await products(1);
     const res = await put(pl.id, [
       { productCode: "ZZ-NOPE", amount: 1 },
@@ -178,7 +178,7 @@ describe("PUT /v1/api/pricelist/{id}/prices", () => {
   });
 
   it("refuses two rows with the same (productCode, minQuantity), naming them", async () => {
-    const pl = await createGeneral();
+    const pl = await createPricelist();
     const [a] = await products(1);
     const res = await put(pl.id, [
       { productCode: a!, amount: 1 },
@@ -195,7 +195,7 @@ describe("PUT /v1/api/pricelist/{id}/prices", () => {
   });
 
   it("validates rows and bodies, naming every field", async () => {
-    const pl = await createGeneral();
+    const pl = await createPricelist();
     const path = pricesPath(pl.id);
     const bad = await api("PUT", path, {
       body: {
@@ -259,16 +259,16 @@ describe("PUT /v1/api/pricelist/{id}/prices", () => {
     // The pricelist is checked before the product codes.
     expectProblem(await put(999_999_995, [{ productCode: "NOPE", amount: 1 }]), 404, "NOT_FOUND");
 
-    const archived = await createGeneral();
+    const archived = await createPricelist();
     await put(archived.id, [{ productCode: a!, amount: 1 }]);
-    await setStatus(archived.id, "ARCHIVED");
+    await setPricelistStatus(archived.id, "ARCHIVED");
     const res = await put(archived.id, [{ productCode: a!, amount: 2 }]);
     expect(expectProblem(res, 409, "CONFLICT").detail).toBe(
       `pricelist ${archived.id} is ARCHIVED; its prices cannot change`,
     );
     expect(await sheet(archived.id)).toEqual([{ productCode: a, minQuantity: 1, amount: 1 }]);
 
-    const pl = await createGeneral();
+    const pl = await createPricelist();
     expectProblem(await put(pl.id, [{ productCode: a!, amount: 1 }], KEYS.read), 403, "FORBIDDEN");
     expectProblem(
       await api("PUT", pricesPath(pl.id), { key: null, body: { prices: [] } }),
@@ -281,8 +281,8 @@ describe("PUT /v1/api/pricelist/{id}/prices", () => {
 
 describe("GET /v1/api/pricelist/{id}/prices", () => {
   it("pages, sorts and filters, with page, count and existence in one round trip", async () => {
-    const pl = await createGeneral();
-    const other = await createGeneral();
+    const pl = await createPricelist();
+    const other = await createPricelist();
     const [a, b, c] = await products(3);
     await put(pl.id, [
       { productCode: c!, amount: 30 },
@@ -341,7 +341,7 @@ describe("GET /v1/api/pricelist/{id}/prices", () => {
   });
 
   it("is an empty page for a pricelist without prices, and 404 for an unknown one", async () => {
-    const pl = await createGeneral();
+    const pl = await createPricelist();
     const empty = await api("GET", pricesPath(pl.id));
     expect(empty.body).toMatchObject({ data: [], meta: { totalItems: 0, totalPages: 0 } });
     const missing = await api("GET", pricesPath(999_999_994));
@@ -350,7 +350,7 @@ describe("GET /v1/api/pricelist/{id}/prices", () => {
   });
 
   it("rejects queries outside the list configuration with 400, and 401 without key", async () => {
-    const pl = await createGeneral();
+    const pl = await createPricelist();
     const bad = async (query: string) => issuePaths(await api("GET", pricesPath(pl.id, query)));
     expect(await bad("?sortBy=id:ASC")).toEqual(["query.sortBy"]);
     expect(await bad("?sortBy=amount:DESC")).toEqual(["query.sortBy"]);
@@ -366,8 +366,8 @@ describe("GET /v1/api/pricelist/{id}/prices", () => {
 
 describe("POST /v1/api/pricelist/{id}/prices/delete", () => {
   it("deletes every tier of the named products, reports unknown codes, and repeats harmlessly", async () => {
-    const pl = await createGeneral();
-    const other = await createGeneral();
+    const pl = await createPricelist();
+    const other = await createPricelist();
     const [a, b, c] = await products(3);
     await put(pl.id, [
       { productCode: a!, amount: 10 },
@@ -391,7 +391,7 @@ describe("POST /v1/api/pricelist/{id}/prices/delete", () => {
   });
 
   it("handles 1000 codes in at most 3 round trips", async () => {
-    const pl = await createGeneral();
+    const pl = await createPricelist();
     const codes = await bulkProducts(600);
     await put(
       pl.id,
@@ -408,7 +408,7 @@ describe("POST /v1/api/pricelist/{id}/prices/delete", () => {
 
   it("validates, 404 for an unknown pricelist, 409 for an ARCHIVED one, 401 and 403", async () => {
     const [a] = await products(1);
-    const pl = await createGeneral();
+    const pl = await createPricelist();
     await put(pl.id, [{ productCode: a!, amount: 1 }]);
     const path = deletePath(pl.id);
     expect(issuePaths(await api("POST", path, { body: { productCodes: [] } }))).toEqual([
@@ -438,7 +438,7 @@ describe("POST /v1/api/pricelist/{id}/prices/delete", () => {
       "UNAUTHORIZED",
     );
 
-    await setStatus(pl.id, "ARCHIVED");
+    await setPricelistStatus(pl.id, "ARCHIVED");
     const archived = await api("POST", path, { body: { productCodes: [a] } });
     expect(expectProblem(archived, 409, "CONFLICT").detail).toBe(
       `pricelist ${pl.id} is ARCHIVED; its prices cannot change`,
@@ -452,7 +452,7 @@ describe("the price upsert statement on its own (the guard behind the pre-check)
     const { createDb, DbMeter } = await import("../src/lib/db");
     const { upsertPrices } = await import("../src/resources/pricelists/pricelists.repo");
     const db = createDb(env.DB, new DbMeter());
-    const pl = await createGeneral();
+    const pl = await createPricelist();
     const [a] = await products(1);
     // Skipping the pre-check is what a concurrent product delete amounts to.
     await expect(

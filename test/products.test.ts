@@ -5,7 +5,8 @@ import { toOrderBy, toWhere } from "../src/list/sql";
 import { createDb, DbMeter } from "../src/lib/db";
 import { productList } from "../src/resources/products/products.list";
 import { listProducts } from "../src/resources/products/products.repo";
-import { api, created, createProduct, expectProblem, issuePaths, KEYS, uid } from "./helpers";
+import { createPricelist, createProduct } from "./factories";
+import { api, expectProblem, issuePaths, KEYS, uid } from "./helpers";
 
 describe("products", () => {
   it("creates, reads, updates and deletes a product", async () => {
@@ -32,7 +33,7 @@ describe("products", () => {
 
   it("refuses to delete a product while a pricelist has a price for it (409)", async () => {
     const p = await createProduct();
-    const pl = await created("/v1/api/pricelist", { name: "Prices", currency: "EUR" });
+    const pl = await createPricelist({ name: "Prices" });
     const put = await api("PUT", `/v1/api/pricelist/${pl.id}/prices`, {
       body: { prices: [{ productCode: p.code, amount: 100 }] },
     });

@@ -1,32 +1,22 @@
 import { describe, expect, it } from "vitest";
-import { api, created, createProduct, expectProblem, issuePaths, KEYS, uid } from "./helpers";
+import {
+  createChannel,
+  createCustomerGroup,
+  createProduct,
+  createPromotion,
+  promotionBody,
+} from "./factories";
+import { api, expectProblem, issuePaths, KEYS, uid } from "./helpers";
 
 const BASE = "/v1/api/promotion";
-
-const createChannel = async () =>
-  (await created<{ code: string }>("/v1/api/channel", { code: uid("CH"), name: "Channel" })).code;
-
-const createGroup = async () =>
-  (await created<{ code: string }>("/v1/api/customer-group", { code: uid("CG"), name: "Group" }))
-    .code;
-
-const percentage = (overrides: Record<string, unknown> = {}) => ({
-  name: "Summer sale",
-  discountType: "PERCENTAGE",
-  value: 1500,
-  ...overrides,
-});
-
-const createPromotion = (overrides: Record<string, unknown> = {}) =>
-  created(BASE, percentage(overrides));
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 describe("promotions: create and read", () => {
   it("creates a promotion with links and reads it back (seed endpoint 18)", async () => {
     const [p1, p2] = [await createProduct(), await createProduct()];
-    const [c1, c2] = [await createChannel(), await createChannel()];
-    const group = await createGroup();
+    const [c1, c2] = [(await createChannel()).code, (await createChannel()).code];
+    const group = (await createCustomerGroup()).code;
     const res = await api("POST", BASE, {
       body: {
         name: "PR-7",
@@ -101,9 +91,13 @@ describe("promotions: create and read", () => {
   it("requires a key (401) and an admin key to write (403)", async () => {
     expectProblem(await api("GET", BASE, { key: null }), 401, "UNAUTHORIZED");
     expectProblem(await api("GET", `${BASE}/1`, { key: null }), 401, "UNAUTHORIZED");
-    expectProblem(await api("POST", BASE, { key: null, body: percentage() }), 401, "UNAUTHORIZED");
     expectProblem(
-      await api("POST", BASE, { key: KEYS.read, body: percentage() }),
+      await api("POST", BASE, { key: null, body: promotionBody() }),
+      401,
+      "UNAUTHORIZED",
+    );
+    expectProblem(
+      await api("POST", BASE, { key: KEYS.read, body: promotionBody() }),
       403,
       "FORBIDDEN",
     );
@@ -135,26 +129,26 @@ describe("promotions: validation", () => {
       "body.value",
     ]);
     expect(
-      issuePaths(await api("POST", BASE, { body: percentage({ status: "ARCHIVED" }) })),
+      issuePaths(await api("POST", BASE, { body: promotionBody({ status: "ARCHIVED" }) })),
     ).toEqual(["body.status"]);
   });
 
   it("checks PERCENTAGE values 1-10000 without currency", async () => {
     for (const value of [0, 10_001]) {
-      expect(issuePaths(await api("POST", BASE, { body: percentage({ value }) }))).toEqual([
+      expect(issuePaths(await api("POST", BASE, { body: promotionBody({ value }) }))).toEqual([
         "body.value",
       ]);
     }
-    const res = await api("POST", BASE, { body: percentage({ currency: "EUR" }) });
+    const res = await api("POST", BASE, { body: promotionBody({ currency: "EUR" }) });
     expect(expectProblem(res, 400, "VALIDATION_FAILED").errors).toEqual([
       { path: "body.currency", message: "must be absent or null for PERCENTAGE values" },
     ]);
-    expect((await api("POST", BASE, { body: percentage({ currency: null }) })).status).toBe(201);
+    expect((await api("POST", BASE, { body: promotionBody({ currency: null }) })).status).toBe(201);
   });
 
   it("checks ABSOLUTE values >= 0 with a currency", async () => {
     const res = await api("POST", BASE, {
-      body: percentage({ discountType: "ABSOLUTE", value: -1 }),
+      body: promotionBody({ discountType: "ABSOLUTE", value: -1 }),
     });
     expect(expectProblem(res, 400, "VALIDATION_FAILED").errors).toEqual([
       { path: "body.value", message: "must be >= 0 minor units for an ABSOLUTE value" },
@@ -164,7 +158,7 @@ describe("promotions: validation", () => {
 
   it("needs validFrom before validTo", async () => {
     const res = await api("POST", BASE, {
-      body: percentage({ validFrom: "2025-07-01", validTo: "2025-06-01" }),
+      body: promotionBody({ validFrom: "2025-07-01", validTo: "2025-06-01" }),
     });
     expect(issuePaths(res)).toEqual(["body.validTo"]);
   });
@@ -173,7 +167,7 @@ describe("promotions: validation", () => {
     const before = (await api("GET", `${BASE}?limit=1`)).body.meta.totalItems;
     const product = await createProduct();
     const res = await api("POST", BASE, {
-      body: percentage({
+      body: promotionBody({
         productCodes: [product.code, "NOPE-P1"],
         channelCodes: ["NOPE-CH1"],
         customerGroupCodes: ["NOPE-G1", "NOPE-G2"],
@@ -187,9 +181,9 @@ describe("promotions: validation", () => {
         message: "unknown customer group codes: NOPE-G1, NOPE-G2",
       },
     ]);
-    const channel = await createChannel();
+    const channel = (await createChannel()).code;
     const one = await api("POST", BASE, {
-      body: percentage({ channelCodes: [channel, "NOPE-CH2"] }),
+      body: promotionBody({ channelCodes: [channel, "NOPE-CH2"] }),
     });
     expect(issuePaths(one)).toEqual(["body.channelCodes"]);
     expect((await api("GET", `${BASE}?limit=1`)).body.meta.totalItems).toBe(before);
@@ -198,8 +192,8 @@ describe("promotions: validation", () => {
 
 describe("promotions: update", () => {
   it("updates a subset of fields and replaces the given links", async () => {
-    const [g1, g2] = [await createGroup(), await createGroup()];
-    const channel = await createChannel();
+    const [g1, g2] = [(await createCustomerGroup()).code, (await createCustomerGroup()).code];
+    const channel = (await createChannel()).code;
     const product = await createProduct();
     const promotion = await createPromotion({
       customerGroupCodes: [g1],
@@ -313,7 +307,7 @@ describe("promotions: update", () => {
 describe("promotions: list", () => {
   it("lists with links, searches by name, sorts by name, in one round trip", async () => {
     const tag = uid("PRL");
-    const group = await createGroup();
+    const group = (await createCustomerGroup()).code;
     const a = await createPromotion({ name: `${tag} alpha`, customerGroupCodes: [group] });
     const b = await createPromotion({ name: `${tag} Beta` });
     const res = await api("GET", `${BASE}?search=${tag.toLowerCase()}&sortBy=name:ASC`, {

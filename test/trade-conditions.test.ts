@@ -1,30 +1,20 @@
 import { describe, expect, it } from "vitest";
-import { api, created, createProduct, expectProblem, issuePaths, KEYS, uid } from "./helpers";
+import {
+  createChannel,
+  createProduct,
+  createTradeCondition,
+  tradeConditionBody,
+} from "./factories";
+import { api, expectProblem, issuePaths, KEYS, uid } from "./helpers";
 
 const BASE = "/v1/api/trade-conditions";
-
-/** A new channel through the API; returns its code. */
-const createChannel = async () =>
-  (await created<{ code: string }>("/v1/api/channel", { code: uid("CH"), name: "Channel" })).code;
-
-const percentage = (overrides: Record<string, unknown> = {}) => ({
-  name: "Global 5 %",
-  scope: "GLOBAL",
-  type: "DISCOUNT",
-  discountType: "PERCENTAGE",
-  value: 500,
-  ...overrides,
-});
-
-const createCondition = (overrides: Record<string, unknown> = {}) =>
-  created(BASE, percentage(overrides));
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 describe("trade conditions: create and read", () => {
   it("creates a condition with links and scales, and reads it back", async () => {
     const [pB, pA] = [await createProduct(), await createProduct()];
-    const [chB, chA] = [await createChannel(), await createChannel()];
+    const [chB, chA] = [(await createChannel()).code, (await createChannel()).code];
     const res = await api("POST", BASE, {
       body: {
         name: "  Web bulk  ",
@@ -104,14 +94,14 @@ describe("trade conditions: create and read", () => {
   });
 
   it("makes a NET_PRICE condition ABSOLUTE by default and refuses PERCENTAGE for it", async () => {
-    const net = await createCondition({
+    const net = await createTradeCondition({
       type: "NET_PRICE",
       discountType: undefined,
       value: 999,
       currency: "EUR",
     });
     expect(net).toMatchObject({ type: "NET_PRICE", discountType: "ABSOLUTE", value: 999 });
-    const res = await api("POST", BASE, { body: percentage({ type: "NET_PRICE" }) });
+    const res = await api("POST", BASE, { body: tradeConditionBody({ type: "NET_PRICE" }) });
     expect(issuePaths(res)).toEqual(["body.discountType"]);
   });
 
@@ -125,13 +115,17 @@ describe("trade conditions: create and read", () => {
   it("requires a key (401) and an admin key to write (403)", async () => {
     expectProblem(await api("GET", BASE, { key: null }), 401, "UNAUTHORIZED");
     expectProblem(await api("GET", `${BASE}/1`, { key: null }), 401, "UNAUTHORIZED");
-    expectProblem(await api("POST", BASE, { key: null, body: percentage() }), 401, "UNAUTHORIZED");
     expectProblem(
-      await api("POST", BASE, { key: KEYS.read, body: percentage() }),
+      await api("POST", BASE, { key: null, body: tradeConditionBody() }),
+      401,
+      "UNAUTHORIZED",
+    );
+    expectProblem(
+      await api("POST", BASE, { key: KEYS.read, body: tradeConditionBody() }),
       403,
       "FORBIDDEN",
     );
-    const tc = await createCondition();
+    const tc = await createTradeCondition();
     expectProblem(
       await api("PATCH", `${BASE}/${tc.id}`, { key: KEYS.read, body: { name: "x" } }),
       403,
@@ -151,24 +145,26 @@ describe("trade conditions: validation", () => {
       body: { name: "", scope: "EVERYONE", type: "DISCOUNT", value: 1.5, extra: true },
     });
     expect(issuePaths(res).sort()).toEqual(["body.extra", "body.name", "body.scope", "body.value"]);
-    const status = await api("POST", BASE, { body: percentage({ status: "INACTIVE" }) });
+    const status = await api("POST", BASE, { body: tradeConditionBody({ status: "INACTIVE" }) });
     expect(issuePaths(status)).toEqual(["body.status"]);
   });
 
   it("requires discountType unless NET_PRICE", async () => {
-    const res = await api("POST", BASE, { body: percentage({ discountType: undefined }) });
+    const res = await api("POST", BASE, { body: tradeConditionBody({ discountType: undefined }) });
     expect(issuePaths(res)).toEqual(["body.discountType"]);
   });
 
   it("checks PERCENTAGE values 1-10000 without currency", async () => {
     for (const value of [0, 10_001, -5]) {
-      expect(issuePaths(await api("POST", BASE, { body: percentage({ value }) }))).toEqual([
+      expect(issuePaths(await api("POST", BASE, { body: tradeConditionBody({ value }) }))).toEqual([
         "body.value",
       ]);
     }
-    expect((await api("POST", BASE, { body: percentage({ value: 10_000 }) })).status).toBe(201);
-    expect((await api("POST", BASE, { body: percentage({ value: 1 }) })).status).toBe(201);
-    const res = await api("POST", BASE, { body: percentage({ currency: "EUR" }) });
+    expect((await api("POST", BASE, { body: tradeConditionBody({ value: 10_000 }) })).status).toBe(
+      201,
+    );
+    expect((await api("POST", BASE, { body: tradeConditionBody({ value: 1 }) })).status).toBe(201);
+    const res = await api("POST", BASE, { body: tradeConditionBody({ currency: "EUR" }) });
     expect(expectProblem(res, 400, "VALIDATION_FAILED").errors).toEqual([
       { path: "body.currency", message: "must be absent or null for PERCENTAGE values" },
     ]);
@@ -177,27 +173,31 @@ describe("trade conditions: validation", () => {
   it("checks ABSOLUTE values >= 0 with a currency", async () => {
     const abs = { discountType: "ABSOLUTE", currency: "EUR" };
     expect(
-      issuePaths(await api("POST", BASE, { body: percentage({ ...abs, value: -1 }) })),
+      issuePaths(await api("POST", BASE, { body: tradeConditionBody({ ...abs, value: -1 }) })),
     ).toEqual(["body.value"]);
     expect(
-      issuePaths(await api("POST", BASE, { body: percentage({ ...abs, currency: undefined }) })),
+      issuePaths(
+        await api("POST", BASE, { body: tradeConditionBody({ ...abs, currency: undefined }) }),
+      ),
     ).toEqual(["body.currency"]);
     expect(
-      issuePaths(await api("POST", BASE, { body: percentage({ ...abs, currency: "eur" }) })),
+      issuePaths(
+        await api("POST", BASE, { body: tradeConditionBody({ ...abs, currency: "eur" }) }),
+      ),
     ).toEqual(["body.currency"]);
-    expect((await api("POST", BASE, { body: percentage({ ...abs, value: 50_000 }) })).status).toBe(
-      201,
-    );
+    expect(
+      (await api("POST", BASE, { body: tradeConditionBody({ ...abs, value: 50_000 }) })).status,
+    ).toBe(201);
   });
 
   it("needs a channel for CHANNEL scope", async () => {
-    const res = await api("POST", BASE, { body: percentage({ scope: "CHANNEL" }) });
+    const res = await api("POST", BASE, { body: tradeConditionBody({ scope: "CHANNEL" }) });
     expect(issuePaths(res)).toEqual(["body.channelCodes"]);
   });
 
   it("checks scales: distinct minQuantity >= 1, values of the discount type", async () => {
     const res = await api("POST", BASE, {
-      body: percentage({
+      body: tradeConditionBody({
         scales: [
           { minQuantity: 10, value: 500 },
           { minQuantity: 10, value: 600 },
@@ -207,11 +207,11 @@ describe("trade conditions: validation", () => {
     });
     expect(issuePaths(res)).toEqual(["body.scales.1.minQuantity", "body.scales.2.value"]);
     const zero = await api("POST", BASE, {
-      body: percentage({ scales: [{ minQuantity: 0, value: 100 }] }),
+      body: tradeConditionBody({ scales: [{ minQuantity: 0, value: 100 }] }),
     });
     expect(issuePaths(zero)).toEqual(["body.scales.0.minQuantity"]);
     const absolute = await api("POST", BASE, {
-      body: percentage({
+      body: tradeConditionBody({
         discountType: "ABSOLUTE",
         currency: "EUR",
         scales: [{ minQuantity: 5, value: -1 }],
@@ -222,16 +222,16 @@ describe("trade conditions: validation", () => {
 
   it("needs validFrom before validTo", async () => {
     const res = await api("POST", BASE, {
-      body: percentage({ validFrom: "2025-06-01", validTo: "2025-06-01T00:00:00Z" }),
+      body: tradeConditionBody({ validFrom: "2025-06-01", validTo: "2025-06-01T00:00:00Z" }),
     });
     expect(issuePaths(res)).toEqual(["body.validTo"]);
-    const bad = await api("POST", BASE, { body: percentage({ validFrom: "2025-13-01" }) });
+    const bad = await api("POST", BASE, { body: tradeConditionBody({ validFrom: "2025-13-01" }) });
     expect(issuePaths(bad)).toEqual(["body.validFrom"]);
   });
 
   it("reports every cross-field issue at once", async () => {
     const res = await api("POST", BASE, {
-      body: percentage({
+      body: tradeConditionBody({
         scope: "CHANNEL",
         value: 0,
         currency: "EUR",
@@ -250,9 +250,9 @@ describe("trade conditions: validation", () => {
   it("refuses unknown product and channel codes, naming them, and writes nothing", async () => {
     const before = (await api("GET", `${BASE}?limit=1`)).body.meta.totalItems;
     const product = await createProduct();
-    const channel = await createChannel();
+    const channel = (await createChannel()).code;
     const res = await api("POST", BASE, {
-      body: percentage({
+      body: tradeConditionBody({
         scope: "CHANNEL",
         productCodes: [product.code, "NOPE-P1"],
         channelCodes: [channel, "NOPE-CH1", "NOPE-CH2"],
@@ -262,7 +262,9 @@ describe("trade conditions: validation", () => {
       { path: "body.productCodes", message: "unknown product codes: NOPE-P1" },
       { path: "body.channelCodes", message: "unknown channel codes: NOPE-CH1, NOPE-CH2" },
     ]);
-    const one = await api("POST", BASE, { body: percentage({ channelCodes: ["NOPE-CH3"] }) });
+    const one = await api("POST", BASE, {
+      body: tradeConditionBody({ channelCodes: ["NOPE-CH3"] }),
+    });
     expect(issuePaths(one)).toEqual(["body.channelCodes"]);
     expect((await api("GET", `${BASE}?limit=1`)).body.meta.totalItems).toBe(before);
   });
@@ -271,8 +273,8 @@ describe("trade conditions: validation", () => {
 describe("trade conditions: update", () => {
   it("updates a subset of fields and replaces the given links", async () => {
     const [p1, p2] = [await createProduct(), await createProduct()];
-    const [c1, c2] = [await createChannel(), await createChannel()];
-    const tc = await createCondition({
+    const [c1, c2] = [(await createChannel()).code, (await createChannel()).code];
+    const tc = await createTradeCondition({
       productCodes: [p1.code],
       channelCodes: [c1],
       scales: [{ minQuantity: 10, value: 600 }],
@@ -309,14 +311,14 @@ describe("trade conditions: update", () => {
   });
 
   it("returns the record unchanged for an empty body", async () => {
-    const tc = await createCondition();
+    const tc = await createTradeCondition();
     const res = await api("PATCH", `${BASE}/${tc.id}`, { body: {} });
     expect(res.status).toBe(200);
     expect(res.body).toEqual(tc);
   });
 
   it("switches discount type with the currency, and clears the window with null", async () => {
-    const tc = await createCondition({ validFrom: "2025-01-01", validTo: "2025-02-01" });
+    const tc = await createTradeCondition({ validFrom: "2025-01-01", validTo: "2025-02-01" });
     const res = await api("PATCH", `${BASE}/${tc.id}`, {
       body: { discountType: "ABSOLUTE", value: 150, currency: "EUR", validTo: null },
     });
@@ -330,7 +332,7 @@ describe("trade conditions: update", () => {
   });
 
   it("re-validates the merged record", async () => {
-    const tc = await createCondition({ scales: [{ minQuantity: 5, value: 100 }] });
+    const tc = await createTradeCondition({ scales: [{ minQuantity: 5, value: 100 }] });
     const path = `${BASE}/${tc.id}`;
     expect(issuePaths(await api("PATCH", path, { body: { discountType: "ABSOLUTE" } }))).toEqual([
       "body.currency",
@@ -363,7 +365,7 @@ describe("trade conditions: update", () => {
   });
 
   it("follows the status transitions and freezes ARCHIVED records", async () => {
-    const tc = await createCondition();
+    const tc = await createTradeCondition();
     const path = `${BASE}/${tc.id}`;
     const skip = await api("PATCH", path, { body: { status: "INACTIVE" } });
     expect(expectProblem(skip, 409, "INVALID_STATUS_TRANSITION").detail).toContain(
@@ -393,7 +395,7 @@ describe("trade conditions: update", () => {
   });
 
   it("has no DELETE: conditions are archived instead", async () => {
-    const tc = await createCondition();
+    const tc = await createTradeCondition();
     expectProblem(await api("DELETE", `${BASE}/${tc.id}`), 405, "METHOD_NOT_ALLOWED");
   });
 });
@@ -402,14 +404,14 @@ describe("trade conditions: list", () => {
   it("lists with links and scales in one round trip", async () => {
     const tag = uid("TCL");
     const product = await createProduct();
-    const channel = await createChannel();
-    const a = await createCondition({
+    const channel = (await createChannel()).code;
+    const a = await createTradeCondition({
       name: `${tag} a`,
       productCodes: [product.code],
       channelCodes: [channel],
       scales: [{ minQuantity: 3, value: 800 }],
     });
-    const b = await createCondition({ name: `${tag} B` });
+    const b = await createTradeCondition({ name: `${tag} B` });
     const res = await api("GET", `${BASE}?search=${tag.toLowerCase()}&sortBy=name:DESC`, {
       key: KEYS.read,
     });
@@ -429,9 +431,9 @@ describe("trade conditions: list", () => {
 
   it("filters by scope, status, type and discountType", async () => {
     const tag = uid("TCF");
-    const channel = await createChannel();
-    const a = await createCondition({ name: tag, status: "ACTIVE" });
-    const b = await createCondition({
+    const channel = (await createChannel()).code;
+    const a = await createTradeCondition({ name: tag, status: "ACTIVE" });
+    const b = await createTradeCondition({
       name: tag,
       scope: "CHANNEL",
       channelCodes: [channel],
@@ -439,7 +441,7 @@ describe("trade conditions: list", () => {
       discountType: "ABSOLUTE",
       currency: "EUR",
     });
-    const c = await createCondition({
+    const c = await createTradeCondition({
       name: tag,
       scope: "CUSTOMER_GROUP",
       type: "NET_PRICE",
@@ -467,17 +469,17 @@ describe("trade conditions: list", () => {
 
   it("filters validFrom and validTo with $gte and $lte on dates and instants", async () => {
     const tag = uid("TCW");
-    const early = await createCondition({
+    const early = await createTradeCondition({
       name: tag,
       validFrom: "2025-01-01",
       validTo: "2025-06-01",
     });
-    const late = await createCondition({
+    const late = await createTradeCondition({
       name: tag,
       validFrom: "2025-07-01T12:00:00+02:00",
       validTo: "2026-01-01",
     });
-    const open = await createCondition({ name: tag });
+    const open = await createTradeCondition({ name: tag });
     const ids = async (query: string) =>
       (await api("GET", `${BASE}?search=${tag}&sortBy=id:ASC&${query}`)).body.data.map(
         (tc: { id: number }) => tc.id,
@@ -515,15 +517,15 @@ describe("trade conditions: list", () => {
 
   it("narrows to one channel with x-channel, still in one round trip", async () => {
     const tag = uid("TCX");
-    const [web, shop] = [await createChannel(), await createChannel()];
-    const all = await createCondition({ name: tag });
-    const webOnly = await createCondition({ name: tag, channelCodes: [web] });
-    const both = await createCondition({
+    const [web, shop] = [(await createChannel()).code, (await createChannel()).code];
+    const all = await createTradeCondition({ name: tag });
+    const webOnly = await createTradeCondition({ name: tag, channelCodes: [web] });
+    const both = await createTradeCondition({
       name: tag,
       scope: "CHANNEL",
       channelCodes: [web, shop],
     });
-    const shopOnly = await createCondition({ name: tag, channelCodes: [shop] });
+    const shopOnly = await createTradeCondition({ name: tag, channelCodes: [shop] });
     const list = (channel?: string) =>
       api("GET", `${BASE}?search=${tag}&sortBy=id:ASC`, {
         headers: channel ? { "x-channel": channel } : {},

@@ -1,32 +1,7 @@
 import { env } from "cloudflare:workers";
-import { expect } from "vitest";
-import { api, created, uid, type ApiResponse } from "../helpers";
+import { api } from "./helpers";
 
-/** Records for the relation tests, created through the API. */
-export const createChannel = () => created("/v1/api/channel", { code: uid("CH"), name: "Channel" });
-export const createGroup = () =>
-  created("/v1/api/customer-group", { code: uid("G"), name: "Group" });
-export const createCustomer = (overrides: Record<string, unknown> = {}) =>
-  created("/v1/api/customer", { code: uid("C"), name: "Customer", ...overrides });
-
-export const createGeneral = (body: Record<string, unknown> = {}) =>
-  created("/v1/api/pricelist", { name: "General", currency: "EUR", status: "ACTIVE", ...body });
-export const createIndividual = (customerCode: string) =>
-  created("/v1/api/pricelist/individual", { customerCode, name: "Individual", currency: "EUR" });
-
-export async function archive(id: number) {
-  const res = await api("PATCH", `/v1/api/pricelist/${id}`, { body: { status: "ARCHIVED" } });
-  expect(res.status).toBe(200);
-  return res.body;
-}
-
-/** D1 round trips of a request, from its Server-Timing header. */
-export function roundTrips(res: ApiResponse): number {
-  const match = /^db;desc="(\d+) quer(y|ies)"/.exec(res.headers.get("server-timing") ?? "");
-  if (!match) throw new Error(`no server-timing: ${res.headers.get("server-timing")}`);
-  return Number(match[1]);
-}
-
+/** Records as their own endpoints show them. */
 export const getChannel = async (code: string) =>
   (await api("GET", `/v1/api/channel/${code}`)).body;
 export const getCustomer = async (code: string) =>
@@ -34,7 +9,16 @@ export const getCustomer = async (code: string) =>
 export const getPricelist = async (id: number) =>
   (await api("GET", `/v1/api/pricelist/${id}`)).body;
 
-/** Link rows that no endpoint lists, read straight from D1. */
+/** Rows of `table` whose `column` is `value`: what a cascade left behind. */
+export async function countRows(table: string, column: string, value: number) {
+  const row = await env.DB.prepare(`select count(*) as n from ${table} where ${column} = ?`)
+    .bind(value)
+    .first<{ n: number }>();
+  return row!.n;
+}
+
+// Link rows that no endpoint lists, read straight from D1.
+
 export async function channelPricelists(channelCode: string) {
   const { results } = await env.DB.prepare(
     `select l.pricelist_id as id, l.is_primary as isPrimary from channel_pricelists l
