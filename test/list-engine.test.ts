@@ -8,7 +8,7 @@ import { listParameters } from "../src/list/openapi";
 import { parseListQuery } from "../src/list/parse";
 import { toOrderBy, toWhere } from "../src/list/sql";
 
-/** Unit tests of the list engine against list-queries.md, rule by rule, without a Worker round trip. */
+/** Unit tests of the list engine against docs/list-queries.md, rule by rule, without a Worker round trip. */
 
 const things = sqliteTable("things", {
   id: integer("id").primaryKey(),
@@ -572,7 +572,7 @@ describe("meta", () => {
 });
 
 describe("links", () => {
-  it("reproduces the spec's 12-channels example exactly", () => {
+  it("reproduces the 12-channels example of docs/list-queries.md §9 exactly", () => {
     const channelConfig: ListConfig = {
       fields: {
         id: { column: things.id, type: "number", sortable: true },

@@ -8,8 +8,8 @@ import {
 import { api, created, expectProblem, issuePaths, KEYS } from "./helpers";
 
 /**
- * The worked example of pricing-rules.md, built through the API as a user would, then priced
- * through both endpoints. Ids differ from the spec's names (PL-900 …), so they are kept here.
+ * The worked example of docs/pricing-rules.md §10, built through the API as a user would, then priced
+ * through both endpoints. Ids differ from the example's names (PL-900 …), so they are kept here.
  */
 const ids: Record<string, number> = {};
 const AT = "2025-06-15T10:00:00Z";
@@ -144,7 +144,7 @@ const resolve = (body: unknown, key: string = KEYS.read) =>
   api("POST", "/v1/api/prices/resolve", { body, key });
 const unit = (res: { body: any }) => res.body.lines.map((l: any) => l.finalUnitAmount);
 
-describe("the worked example of pricing-rules.md", () => {
+describe("the worked example of docs/pricing-rules.md §10", () => {
   it("variant: with PL-900 in DRAFT, P-A falls through to PL-100 and TC-2 makes it 950", async () => {
     const res = await resolve(cart);
     expect(res.status).toBe(200);

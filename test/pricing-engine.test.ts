@@ -13,7 +13,7 @@ import {
   type TradeConditionCandidate,
 } from "../src/pricing";
 
-/** Unit tests of the price engine against pricing-rules.md, rule by rule, without a Worker. */
+/** Unit tests of the price engine against docs/pricing-rules.md, rule by rule, without a Worker. */
 
 const t = (iso: string) => Date.parse(iso);
 const Y2025 = t("2025-01-01T00:00:00Z");
@@ -123,7 +123,7 @@ const primary = (amount = 1000, extra: Partial<PricelistCandidate> = {}) =>
 
 // ---------------------------------------------------------------------------------------------
 
-describe("worked example of pricing-rules.md", () => {
+describe("worked example of docs/pricing-rules.md §10", () => {
   const pricelists = [
     pricelist(900, ["INDIVIDUAL"], { "P-A": [[1, 850]] }, { allowsTradeDiscounts: false }),
     pricelist(

@@ -15,7 +15,7 @@ import { decimalToMinor, minorToDecimal } from "./money.mjs";
 
 export const COLUMNS = /** @type {const} */ (["productCode", "minQuantity", "amount"]);
 
-/** The API's code rule (api.md): 1-64 of A-Z a-z 0-9 . _ - */
+/** The API's code rule (docs/api.md §1): 1-64 of A-Z a-z 0-9 . _ - */
 const CODE = /^[A-Za-z0-9._-]{1,64}$/;
 
 /**

@@ -10,12 +10,12 @@
  *   WEB-DE's primary pricelist 100. Every window of theirs starts on or after 2026-01-01 (the
  *   archived 2025 list 18 aside, which no channel, group or customer uses), and none of them names
  *   P-A, P-B or P-C.
- * - the worked example of the pricing rules (docs: pricing-rules.md, demo-worked-example.mjs),
+ * - the worked example of the pricing rules (docs/pricing-rules.md §10, demo-worked-example.mjs),
  *   with its exact codes and values: channel WEB-DE, customer C-1001 (groups WHOLESALE and NORTH),
  *   products P-A/P-B/P-C, pricelists 100, 101, 200, 210 and 900 (named "PL-100 …" and so on),
  *   trade conditions 1–6 ("TC-1 …") and promotion 7 ("PR-7 …"), valid in 2025.
- * Because nothing of the catalogue prices P-A/P-B/P-C or is in its window before 2026, the spec's
- * request at 2025-06-15 gives exactly the spec's answer and validUntil; addWorkedExample checks
+ * Because nothing of the catalogue prices P-A/P-B/P-C or is in its window before 2026, the example's
+ * request at 2025-06-15 gives exactly the documented answer and validUntil; addWorkedExample checks
  * this.
  *
  * Ids are explicit so that the README can name them; new records created through the API get

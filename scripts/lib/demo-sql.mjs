@@ -63,7 +63,7 @@ export function demoRows(data) {
     }
     return [r.validFrom, r.validTo];
   };
-  /** The body rules of api.md, so the demo never holds what the API would refuse. */
+  /** The body rules of docs/api.md §2, so the demo never holds what the API would refuse. */
   const checkValue = (/** @type {TradeCondition | Promotion} */ r) => {
     const fail = (/** @type {string} */ why) => {
       throw new Error(`${r.name}: ${why}`);

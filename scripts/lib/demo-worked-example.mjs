@@ -11,7 +11,7 @@ const EXAMPLE_IDS = {
 };
 
 /**
- * The worked example of pricing-rules.md, verbatim: all ACTIVE, valid 2025-01-01 to 2026-01-01
+ * The worked example of docs/pricing-rules.md §10, verbatim: all ACTIVE, valid 2025-01-01 to 2026-01-01
  * unless noted, EUR, amounts in cents. It lives in the catalogue's channel WEB-DE (which must
  * already exist with the groups WHOLESALE and NORTH), and its PL-100 is that channel's primary
  * pricelist, so PL-100 also carries `catalogueListPrices` and stays valid after 2025 (validTo

@@ -1,5 +1,5 @@
 /**
- * Price resolution (pricing-rules.md) as pure functions: no Hono, no D1, no clock. The loader
+ * Price resolution (docs/pricing-rules.md) as pure functions: no Hono, no D1, no clock. The loader
  * builds a `PriceRequest` (types.ts documents every field) in one D1 round trip; the
  * handler serialises the `PriceAnswer` as it is.
  */

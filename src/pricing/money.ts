@@ -21,7 +21,7 @@ function checked(value: number): number {
 const div10k = (n: number) => (n - (n % 10_000)) / 10_000;
 
 /**
- * round(amount × bp / 10000), half up on the magnitude (the spec's rule), so −19.25 → −19 and
+ * round(amount × bp / 10000), half up on the magnitude (docs/pricing-rules.md §6), so −19.25 → −19 and
  * 27.5 → 28. Switches to BigInt only when amount × bp could exceed 2^53.
  */
 export function percentOf(amount: number, bp: number): number {

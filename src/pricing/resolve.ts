@@ -46,7 +46,7 @@ interface Context {
 }
 
 /**
- * Resolves the prices of every line of a request (pricing-rules.md, steps 1–3). Pure: the same
+ * Resolves the prices of every line of a request (docs/pricing-rules.md §3–§5). Pure: the same
  * request gives the same answer, byte for byte once serialised; one line never fails another.
  */
 export function resolvePrices(request: PriceRequest): PriceAnswer {

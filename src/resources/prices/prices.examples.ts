@@ -1,5 +1,5 @@
 /**
- * The worked example of pricing-rules.md as served by the demo data (`npm run dev`): the
+ * The worked example of docs/pricing-rules.md §10 as served by the demo data (`npm run dev`): the
  * request and the answer the service gives for it, byte for byte (ids are the demo's).
  */
 export const workedExampleRequest = {

@@ -25,7 +25,7 @@ export interface PricedCart {
   version: number;
 }
 
-/** The request context rules of pricing-rules.md, then the pure engine: one D1 round trip. */
+/** The request context rules of docs/pricing-rules.md §2, then the pure engine: one D1 round trip. */
 export async function priceCart(db: Db, cart: CartRequest): Promise<PricedCart> {
   const at = cart.at ?? Date.now();
   const customerCode = cart.customerCode ?? null;
