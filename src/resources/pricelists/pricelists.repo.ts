@@ -132,7 +132,12 @@ export const pricelistLinks = defineLinks(pricelists.id, {
     customerGroups,
     "customer group",
   ),
-  productCodes: codeLink(pricelistPrices.pricelistId, pricelistPrices.productId, products, "product"),
+  productCodes: codeLink(
+    pricelistPrices.pricelistId,
+    pricelistPrices.productId,
+    products,
+    "product",
+  ),
 });
 
 /**
