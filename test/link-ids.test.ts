@@ -110,6 +110,7 @@ describe("link ids (seed endpoint 2)", () => {
         `select 1 as ok from pragma_index_list('${table}') where name = '${table}_unique' and "unique" = 1`,
       ).first();
       expect(unique, table).not.toBeNull();
+      expect(await schemaOf(table), table).toEqual(expectedSchema(table));
     }
   });
 
@@ -144,49 +145,82 @@ async function copyLikeVacuum(table: string) {
   );
 }
 
-describe("migration 0006 (link ids)", () => {
-  const migration = (name: string) => {
-    const found = env.TEST_MIGRATIONS.find((m) => m.name.startsWith(name));
-    if (!found) throw new Error(`no migration ${name}`);
-    return found.queries;
+const migration = (name: string) => {
+  const found = env.TEST_MIGRATIONS.find((m) => m.name.startsWith(name));
+  if (!found) throw new Error(`no migration ${name}`);
+  return found.queries;
+};
+
+const PAIRS = {
+  trade_condition_customers: ["customer_id", "customers", "cascade"],
+  trade_condition_customer_groups: ["customer_group_id", "customer_groups", "cascade"],
+  trade_condition_channels: ["channel_id", "channels", "restrict"],
+} as const;
+
+/** The link tables as migration 0000 made them, with rows at chosen rowids (gaps included). */
+async function rebuildAsBefore(rows: Record<(typeof LINK_TABLES)[number], number[][]>) {
+  const creates = migration("0000").filter((q) =>
+    LINK_TABLES.some((t) => q.includes(`CREATE TABLE \`${t}\``) || q.includes(`ON \`${t}\``)),
+  );
+  expect(creates).toHaveLength(LINK_TABLES.length * 2);
+  const inserts = LINK_TABLES.flatMap((t) =>
+    rows[t].map(
+      (r) =>
+        `INSERT INTO ${t} (rowid, trade_condition_id, ${PAIRS[t][0]}) VALUES (${r.join(", ")})`,
+    ),
+  );
+  const statements = [...LINK_TABLES.map((t) => `DROP TABLE ${t}`), ...creates, ...inserts];
+  await env.DB.batch(statements.map((q) => env.DB.prepare(q)));
+}
+
+const all = async <T>(query: string) => (await env.DB.prepare(query).all<T>()).results;
+
+/** A link table's foreign keys, its own indexes and its triggers. */
+const schemaOf = async (table: string) => ({
+  foreignKeys: await all(
+    `select "table", "from", on_delete as onDelete from pragma_foreign_key_list('${table}') order by "table"`,
+  ),
+  indexes: await all(
+    `select name, "unique" from pragma_index_list('${table}') where origin = 'c' order by name`,
+  ),
+  triggers: (
+    await all<{ name: string }>(
+      `select name from sqlite_master where type = 'trigger' and tbl_name = '${table}' order by name`,
+    )
+  ).map((t) => t.name),
+});
+
+const expectedSchema = (table: (typeof LINK_TABLES)[number]) => {
+  const [column, target, onDelete] = PAIRS[table];
+  const index = { customer_id: "customer", customer_group_id: "group", channel_id: "channel" };
+  return {
+    foreignKeys: [
+      { table: target, from: column, onDelete: onDelete.toUpperCase() },
+      { table: "trade_conditions", from: "trade_condition_id", onDelete: "CASCADE" },
+    ].sort((a, b) => a.table.localeCompare(b.table)),
+    indexes: [
+      { name: `${table}_${index[column]}_idx`, unique: 0 },
+      { name: `${table}_unique`, unique: 1 },
+    ],
+    triggers: ["audit", "pricing_version"].flatMap((kind) =>
+      ["delete", "insert", "update"].map((action) => `${kind}_${table}_${action}`),
+    ),
   };
+};
 
-  /** The link tables as migration 0000 made them, with rows at chosen rowids (gaps included). */
-  async function rebuildAsBefore(rows: Record<(typeof LINK_TABLES)[number], number[][]>) {
-    const creates = migration("0000").filter((q) =>
-      LINK_TABLES.some((t) => q.includes(`CREATE TABLE \`${t}\``) || q.includes(`ON \`${t}\``)),
-    );
-    expect(creates).toHaveLength(LINK_TABLES.length * 2);
-    const statements = [
-      ...LINK_TABLES.map((t) => `DROP TABLE ${t}`),
-      ...creates,
-      ...LINK_TABLES.flatMap((t) =>
-        rows[t].map((r) => `INSERT INTO ${t} (rowid, ${columnsOf(t)}) VALUES (${r.join(", ")})`),
-      ),
-    ];
-    await env.DB.batch(statements.map((q) => env.DB.prepare(q)));
-  }
+const idOf = async (table: string, code: string) =>
+  (await env.DB.prepare(`select id from ${table} where code = ?`)
+    .bind(code)
+    .first<{ id: number }>())!.id;
 
-  const columnsOf = (table: string) =>
-    ({
-      trade_condition_customers: "trade_condition_id, customer_id",
-      trade_condition_customer_groups: "trade_condition_id, customer_group_id",
-      trade_condition_channels: "trade_condition_id, channel_id",
-    })[table];
-
+describe("migration 0006 (link ids)", () => {
   it("keeps every link row, its rowid as the id, the foreign keys, indexes and triggers", async () => {
     const { customer, group, channel, conditions } = await world();
     const [direct, viaGroup, viaChannel] = conditions.map((c) => c.id);
-    const ids = async (table: string, code: string) =>
-      (await env.DB.prepare(`select id from ${table} where code = ?`)
-        .bind(code)
-        .first<{ id: number }>())!.id;
-    const groupId = await ids("customer_groups", group.code);
-    const channelId = await ids("channels", channel.code);
     await rebuildAsBefore({
       trade_condition_customers: [[41, direct!, customer.id]],
-      trade_condition_customer_groups: [[7, viaGroup!, groupId]],
-      trade_condition_channels: [[1003, viaChannel!, channelId]],
+      trade_condition_customer_groups: [[7, viaGroup!, await idOf("customer_groups", group.code)]],
+      trade_condition_channels: [[1003, viaChannel!, await idOf("channels", channel.code)]],
     });
 
     await env.DB.batch([...migration("0006"), ...migration("0007")].map((q) => env.DB.prepare(q)));
@@ -198,29 +232,9 @@ describe("migration 0006 (link ids)", () => {
       [4 * 1003 + 2, "CHANNEL", viaChannel],
     ]);
     for (const table of LINK_TABLES) {
-      const fks = await env.DB.prepare(
-        `select "table", on_delete from pragma_foreign_key_list('${table}') order by "table"`,
-      ).all();
-      expect(fks.results, table).toHaveLength(2);
-      const { results: indexes } = await env.DB.prepare(
-        `select name from pragma_index_list('${table}') where origin = 'c' order by name`,
-      ).all<{ name: string }>();
-      expect(
-        indexes.map((i) => i.name),
-        table,
-      ).toHaveLength(2);
-      const { results: triggers } = await env.DB.prepare(
-        `select name from sqlite_master where type = 'trigger' and tbl_name = ? order by name`,
-      )
-        .bind(table)
-        .all<{ name: string }>();
-      expect(triggers.map((t) => t.name)).toEqual(
-        ["audit", "pricing_version"].flatMap((kind) =>
-          ["delete", "insert", "update"].map((action) => `${kind}_${table}_${action}`),
-        ),
-      );
+      expect(await schemaOf(table), table).toEqual(expectedSchema(table));
     }
-    // A new link takes a fresh id after the copied ones, and writes its audit entry.
+    // A new link takes a fresh id after the copied ones.
     const newcomer = await created<{ code: string }>("/v1/api/customer", {
       code: uid("C"),
       name: "New",

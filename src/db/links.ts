@@ -156,57 +156,59 @@ export interface UnknownCodes {
 type Found = { id: number; code: string }[];
 type Statement = ReturnType<typeof lookupCodes>;
 
+type Values<F extends string> = Partial<Record<F, unknown[]>>;
+
 /**
  * An entity's link tables, keyed by the API field that carries them (`productCodes`, `scales`).
  * `values` hold ids for code links and rows for row links: what `resolve` makes of a body.
  */
-export function defineLinks<L extends Record<string, Link>>(owner: SQLiteColumn, links: L) {
-  type F = keyof L & string;
-  type Values = Partial<Record<F, unknown[]>>;
-  const at = (field: F) => links[field] as Link;
-  const fields = Object.keys(links) as F[];
-  const codeFields = fields.filter((field) => at(field).kind === "codes");
-  const present = (values: Values) => fields.filter((field) => values[field] !== undefined);
+export class LinkSet<L extends Record<string, Link>> {
+  /** Each link as a JSON array column of the owner's select. */
+  readonly columns: Record<keyof L & string, SQL<string>>;
+  private readonly fields: (keyof L & string)[];
 
-  /** Inserts of the given links of owner `id` (an SQL expression inside the batch). */
-  const inserts = (db: Db, id: SQL, values: Values, guard = sql`true`): BatchItem<"sqlite">[] =>
-    present(values)
-      .filter((field) => values[field]!.length)
-      .map((field) => insertLinks(db, at(field), id, values[field]!, guard));
+  constructor(
+    owner: SQLiteColumn,
+    readonly links: L,
+  ) {
+    this.fields = Object.keys(links);
+    this.columns = Object.fromEntries(
+      this.fields.map((field) => [field, linkedJson(links[field]!, owner)]),
+    ) as Record<keyof L & string, SQL<string>>;
+  }
 
-  /** Replaces the given links of owner `id`: the deletes, then the inserts. */
-  const replaces = (db: Db, id: number, values: Values, guard = sql`true`) => [
-    ...present(values).map((field) =>
-      db.delete(at(field).table).where(and(eq(at(field).owner, id), guard)),
-    ),
-    ...inserts(db, sql`${id}`, values, guard),
-  ];
-
-  /** The code links a body names (present, maybe empty), in declaration order. */
-  const named = (input: Values) => codeFields.filter((field) => input[field] !== undefined);
+  /** The fields a body sets (maybe to an empty list), in declaration order. */
+  private present(values: Values<keyof L & string>, kind?: Link["kind"]) {
+    return this.fields.filter(
+      (field) => values[field] !== undefined && (!kind || this.links[field]!.kind === kind),
+    );
+  }
 
   /** Whether a body names any code; if not, nothing needs looking up. */
-  const namesCodes = (input: Values) => named(input).some((field) => input[field]!.length);
+  namesCodes(input: Values<keyof L & string>) {
+    return this.present(input, "codes").some((field) => input[field]!.length);
+  }
 
-  /** `select id, code` of the codes of each named code link, to run in one batch. */
-  const lookups = (db: Db, input: Values) =>
-    named(input).map((field) =>
-      lookupCodes(db, (at(field) as CodeLink).to, input[field] as string[]),
+  /** `select id, code` of the codes of each code link the body sets, to run in one batch. */
+  lookups(db: Db, input: Values<keyof L & string>) {
+    return this.present(input, "codes").map((field) =>
+      lookupCodes(db, (this.links[field] as CodeLink).to, input[field] as string[]),
     );
+  }
 
-  /** The body's fields as values to write, and the codes it named that name nothing. */
-  function resolve(input: Values, lookedUp: readonly unknown[][]) {
+  /** The body's links as values to write, and the codes it named that name nothing. */
+  resolve(input: Values<keyof L & string>, lookedUp: readonly unknown[][]) {
     const found = lookedUp as readonly Found[];
-    const codeFieldsNamed = named(input);
-    const values: Values = {};
+    const coded = this.present(input, "codes");
+    const values: Values<keyof L & string> = {};
     const unknown: UnknownCodes[] = [];
-    for (const field of present(input)) {
-      const link = at(field);
+    for (const field of this.present(input)) {
+      const link = this.links[field]!;
       if (link.kind === "rows") {
         values[field] = input[field];
         continue;
       }
-      const rows = found[codeFieldsNamed.indexOf(field)] ?? [];
+      const rows = found[coded.indexOf(field)] ?? [];
       const known = new Set(rows.map((row) => row.code));
       const codes = (input[field] as string[]).filter((code) => !known.has(code));
       if (codes.length) unknown.push({ field, noun: link.noun, codes });
@@ -215,29 +217,39 @@ export function defineLinks<L extends Record<string, Link>>(owner: SQLiteColumn,
     return { values, unknown };
   }
 
-  return {
-    links,
-    /** Each link as a JSON array column of the owner's select. */
-    columns: Object.fromEntries(fields.map((f) => [f, linkedJson(at(f), owner)])) as Record<
-      F,
-      SQL<string>
-    >,
-    namesCodes,
-    lookups,
-    resolve,
-    /** `lookups` and `resolve` in one round trip, or none when the body names no code. */
-    async resolveNamed(db: Db, input: Values) {
-      const statements = lookups(db, input);
-      const found = namesCodes(input) ? await db.batch(statements as [Statement]) : [];
-      return resolve(input, found);
-    },
-    /** The body without its link fields: the record's own columns. */
-    withoutLinks: <T extends object>(input: T) =>
-      Object.fromEntries(Object.entries(input).filter(([key]) => !(key in links))) as Omit<T, F>,
-    inserts,
-    replaces,
-  };
+  /** `lookups` and `resolve` in one round trip, or none when the body names no code. */
+  async resolveNamed(db: Db, input: Values<keyof L & string>) {
+    const statements = this.lookups(db, input);
+    const found = this.namesCodes(input) ? await db.batch(statements as [Statement]) : [];
+    return this.resolve(input, found);
+  }
+
+  /** Inserts of the given links of owner `id` (an SQL expression inside the batch). */
+  inserts(db: Db, id: SQL, values: Values<keyof L & string>, guard = sql`true`) {
+    return this.present(values)
+      .filter((field) => values[field]!.length)
+      .map((field) => insertLinks(db, this.links[field]!, id, values[field]!, guard));
+  }
+
+  /** Replaces the given links of owner `id`: the deletes, then the inserts. */
+  replaces(db: Db, id: number, values: Values<keyof L & string>, guard = sql`true`) {
+    const deletes = this.present(values).map((field) => {
+      const link = this.links[field]!;
+      return db.delete(link.table).where(and(eq(link.owner, id), guard));
+    });
+    return [...deletes, ...this.inserts(db, sql`${id}`, values, guard)] as BatchItem<"sqlite">[];
+  }
+
+  /** The body without its link fields: the record's own columns. */
+  withoutLinks<T extends object>(input: T) {
+    const own = Object.entries(input).filter(([key]) => !(key in this.links));
+    return Object.fromEntries(own) as Omit<T, keyof L>;
+  }
 }
+
+/** An entity's link tables, declared once: adding a link is one line here. */
+export const defineLinks = <L extends Record<string, Link>>(owner: SQLiteColumn, links: L) =>
+  new LinkSet(owner, links);
 
 /** `assigned`: newly linked; `skipped`: every other code (already linked or unknown); `notFound`: the unknown ones. */
 export async function assignByCodes(

@@ -1,16 +1,11 @@
 import type { AppRouteHandler } from "../../lib/router";
-import {
-  deleteCustomer,
-  findCustomerDetail,
-  listCustomers,
-  toCustomer,
-  toCustomerDetail,
-} from "./customers.repo";
+import { deleteCustomer, findCustomerDetail, listCustomers, toCustomer } from "./customers.repo";
 import type * as routes from "./customers.routes";
 import {
   assignPricelist as assignCustomerPricelist,
   createCustomer,
   missingCustomer as missing,
+  toCustomerDetail,
   updateCustomer,
 } from "./customers.service";
 

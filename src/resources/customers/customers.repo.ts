@@ -16,11 +16,9 @@ import { defineList, readPage, type ListRequest } from "../../list";
 import { isUniqueViolation, type Db } from "../../lib/db";
 import { conflict } from "../../lib/errors";
 import { iso } from "../../lib/schemas";
-import { primaryCustomerPricelist } from "../../pricing";
-import { toPricelist } from "../pricelists/pricelists.repo";
 import type { CustomerCreate, CustomerUpdate } from "./customers.schemas";
 
-export type { CustomerRow };
+export type { CustomerRow, PricelistRow };
 
 export const toCustomer = (row: CustomerRow) => ({
   id: row.id,
@@ -31,19 +29,6 @@ export const toCustomer = (row: CustomerRow) => ({
   createdAt: iso(row.createdAt),
   updatedAt: iso(row.updatedAt),
 });
-
-export const toCustomerDetail = (
-  { customer, pricelists }: { customer: CustomerRow; pricelists: PricelistRow[] },
-  now: number,
-) => {
-  // The same ranking as the pricing engine's first two levels (INDIVIDUAL, then priority, id).
-  const primary = primaryCustomerPricelist(pricelists, now);
-  return {
-    ...toCustomer(customer),
-    pricelists: pricelists.map(toPricelist),
-    primaryPricelist: primary ? toPricelist(primary) : null,
-  };
-};
 
 export const customerList = defineList({
   fields: {

@@ -2,6 +2,8 @@ import { FOREIGN_KEY } from "../../db/outcomes";
 import { customerLinks } from "../../db/reads";
 import type { Db } from "../../lib/db";
 import { conflict, invalid, notFound, unknownCodesIssue } from "../../lib/errors";
+import { primaryCustomerPricelist } from "../../pricing";
+import { toPricelist } from "../pricelists/pricelists.repo";
 import { assertAssignable, missingPricelist } from "../pricelists/pricelists.service";
 import {
   assignCustomerPricelist,
@@ -9,11 +11,27 @@ import {
   customerTaken,
   findCustomerAndPricelist,
   readMemberships,
+  toCustomer,
   updateCustomer as writeCustomer,
   updateCustomerFields,
   type CustomerRow,
+  type PricelistRow,
 } from "./customers.repo";
 import type { CustomerCreate, CustomerUpdate } from "./customers.schemas";
+
+/** The customer with its pricelists and the one that prices it first. */
+export const toCustomerDetail = (
+  { customer, pricelists }: { customer: CustomerRow; pricelists: PricelistRow[] },
+  now: number,
+) => {
+  // The same ranking as the pricing engine's first two levels (INDIVIDUAL, then priority, id).
+  const primary = primaryCustomerPricelist(pricelists, now);
+  return {
+    ...toCustomer(customer),
+    pricelists: pricelists.map(toPricelist),
+    primaryPricelist: primary ? toPricelist(primary) : null,
+  };
+};
 
 export const missingCustomer = (code: string) => notFound(`customer ${code} not found`);
 
