@@ -1,5 +1,4 @@
-import { eq } from "drizzle-orm";
-import { getTableColumns } from "drizzle-orm";
+import { eq, getTableColumns } from "drizzle-orm";
 import type { Db } from "../lib/db";
 import { codeLink, defineLinks } from "./links";
 import {

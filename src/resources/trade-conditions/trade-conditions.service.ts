@@ -1,4 +1,4 @@
-import { codesFrom } from "../../db/links";
+import { codesFrom, unassignByCodes, type UnknownCodes } from "../../db/links";
 import { FOREIGN_KEY } from "../../db/outcomes";
 import type { Db } from "../../lib/db";
 import { conflict, invalid, notFound, unknownCodesIssue, type FieldIssue } from "../../lib/errors";
@@ -24,7 +24,6 @@ import type {
   TradeConditionScope,
   TradeConditionUpdate,
 } from "./trade-conditions.schemas";
-import { unassignByCodes, type UnknownCodes } from "../../db/links";
 
 export const missingCondition = (id: number) => notFound(`trade condition ${id} not found`);
 const label = (id: number) => `trade condition ${id}`;
