@@ -75,8 +75,8 @@ describe("pricelist customer groups: assign (counterpart of seed endpoint 8)", (
     const res = await api("POST", assignPath(individual.id), {
       body: { customerGroupCodes: [g.code] },
     });
-    expect(expectProblem(res, 409, "CONFLICT").detail).toBe(
-      `pricelist ${individual.id} is INDIVIDUAL (customer ${customer.code}) and is never assigned elsewhere`,
+    expect(expectProblem(res, 409, "PRICELIST_NOT_ASSIGNABLE").detail).toBe(
+      `pricelist ${individual.id} is INDIVIDUAL (owned by customer ${customer.code}) and cannot be assigned to customer groups`,
     );
     expect(await groupsOf(individual.id)).toEqual([]);
 
@@ -85,8 +85,8 @@ describe("pricelist customer groups: assign (counterpart of seed endpoint 8)", (
     const res2 = await api("POST", assignPath(archived.id), {
       body: { customerGroupCodes: [g.code] },
     });
-    expect(expectProblem(res2, 409, "CONFLICT").detail).toBe(
-      `pricelist ${archived.id} is ARCHIVED and cannot be assigned`,
+    expect(expectProblem(res2, 409, "PRICELIST_NOT_ASSIGNABLE").detail).toBe(
+      `pricelist ${archived.id} is ARCHIVED and cannot be assigned to customer groups`,
     );
     expect(await groupsOf(archived.id)).toEqual([]);
   });

@@ -51,6 +51,12 @@ export function invalid(errors: FieldIssue[]): ApiError {
   return badRequest(detail, errors);
 }
 
+/** Codes a body named that name no record: one issue on the field that named them. */
+export const unknownCodesIssue = (field: string, noun: string, codes: string[]): FieldIssue => ({
+  path: `body.${field}`,
+  message: `unknown ${noun} codes: ${codes.join(", ")}`,
+});
+
 const LOCATIONS: Record<string, string> = {
   json: "body",
   query: "query",

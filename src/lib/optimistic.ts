@@ -22,6 +22,10 @@ export const changesNothing = (current: object, patch: object) =>
     ([key, value]) => value === undefined || (current as Record<string, unknown>)[key] === value,
   );
 
+/** The fields a PATCH body sets: absent (undefined) ones are no part of the change. */
+export const patchOf = <T extends object>(input: T): T =>
+  Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined)) as T;
+
 /** The updatedAt a write stores: now, but always after the one it replaces. */
 export const nextUpdatedAt = (previous: number) => Math.max(Date.now(), previous + 1);
 

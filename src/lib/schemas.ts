@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { STATUSES } from "../pricing/vocabulary";
+import { windowIssues } from "./status";
 
 /** Building blocks shared by the resource schemas. */
 
@@ -163,8 +164,8 @@ export function checkWindow(
   window: { validFrom?: number | null; validTo?: number | null },
   ctx: z.RefinementCtx,
 ): void {
-  if (window.validFrom != null && window.validTo != null && window.validFrom >= window.validTo) {
-    ctx.addIssue({ code: "custom", path: ["validTo"], message: "must be after validFrom" });
+  for (const issue of windowIssues(window, "validTo")) {
+    ctx.addIssue({ code: "custom", path: [issue.path], message: issue.message });
   }
 }
 

@@ -1,5 +1,12 @@
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import {
+  index,
+  integer,
+  primaryKey,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/sqlite-core";
 import { channels } from "./channels";
 import { timestamps, validity } from "./columns";
 import { customerGroups, customers } from "./customers";
@@ -34,6 +41,14 @@ export const tradeConditions = sqliteTable(
   ],
 );
 
+/**
+ * The links through which a condition reaches customers (channels, customer groups, customers)
+ * have an id of their own: the API shows it (GET /v1/api/customer/{code}/trade-conditions), and
+ * an INTEGER PRIMARY KEY is the rowid, which VACUUM never renumbers. AUTOINCREMENT keeps a
+ * deleted link's id from being given to a new one.
+ */
+const linkId = integer("id").primaryKey({ autoIncrement: true });
+
 // Products and channels are RESTRICT: deleting one must not silently widen a condition
 // whose list would become empty (= all).
 export const tradeConditionProducts = sqliteTable(
@@ -55,6 +70,7 @@ export const tradeConditionProducts = sqliteTable(
 export const tradeConditionChannels = sqliteTable(
   "trade_condition_channels",
   {
+    id: linkId,
     tradeConditionId: integer("trade_condition_id")
       .notNull()
       .references(() => tradeConditions.id, { onDelete: "cascade" }),
@@ -63,7 +79,7 @@ export const tradeConditionChannels = sqliteTable(
       .references(() => channels.id, { onDelete: "restrict" }),
   },
   (t) => [
-    primaryKey({ columns: [t.tradeConditionId, t.channelId] }),
+    uniqueIndex("trade_condition_channels_unique").on(t.tradeConditionId, t.channelId),
     index("trade_condition_channels_channel_idx").on(t.channelId),
   ],
 );
@@ -84,6 +100,7 @@ export const tradeConditionScales = sqliteTable(
 export const tradeConditionCustomerGroups = sqliteTable(
   "trade_condition_customer_groups",
   {
+    id: linkId,
     tradeConditionId: integer("trade_condition_id")
       .notNull()
       .references(() => tradeConditions.id, { onDelete: "cascade" }),
@@ -92,7 +109,7 @@ export const tradeConditionCustomerGroups = sqliteTable(
       .references(() => customerGroups.id, { onDelete: "cascade" }),
   },
   (t) => [
-    primaryKey({ columns: [t.tradeConditionId, t.customerGroupId] }),
+    uniqueIndex("trade_condition_customer_groups_unique").on(t.tradeConditionId, t.customerGroupId),
     index("trade_condition_customer_groups_group_idx").on(t.customerGroupId),
   ],
 );
@@ -101,6 +118,7 @@ export const tradeConditionCustomerGroups = sqliteTable(
 export const tradeConditionCustomers = sqliteTable(
   "trade_condition_customers",
   {
+    id: linkId,
     tradeConditionId: integer("trade_condition_id")
       .notNull()
       .references(() => tradeConditions.id, { onDelete: "cascade" }),
@@ -109,7 +127,7 @@ export const tradeConditionCustomers = sqliteTable(
       .references(() => customers.id, { onDelete: "cascade" }),
   },
   (t) => [
-    primaryKey({ columns: [t.tradeConditionId, t.customerId] }),
+    uniqueIndex("trade_condition_customers_unique").on(t.tradeConditionId, t.customerId),
     index("trade_condition_customers_customer_idx").on(t.customerId),
   ],
 );

@@ -1,29 +1,22 @@
-import { unassignByCodes } from "../../db/links";
-import type { Db } from "../../lib/db";
-import { notFound } from "../../lib/errors";
 import type { AppRouteHandler } from "../../lib/router";
 import { toPricelist } from "../pricelists/pricelists.repo";
 import {
-  assertAssignable,
-  assignChannelPricelist,
-  assignToChannel,
-  channelCustomersLink,
-  channelGroups,
   clearPrimaryPricelist as clearPrimary,
   createChannel,
-  deleteChannel,
   findChannel,
-  findChannelAndPricelist,
-  findChannelId,
   listChannels,
-  setPrimaryPricelist as setPrimary,
   toChannel,
   updateChannel,
 } from "./channels.repo";
 import type * as routes from "./channels.routes";
-
-const missing = (code: string) => notFound(`channel ${code} not found`);
-const missingPricelist = (id: number) => notFound(`pricelist ${id} not found`);
+import {
+  assignLinked,
+  assignPricelist as assignChannelPricelist,
+  missingChannel as missing,
+  removeChannel,
+  setPrimaryPricelist as setPrimary,
+  unassignLinked,
+} from "./channels.service";
 
 export const list: AppRouteHandler<typeof routes.list> = async (c) => {
   const list = c.var.list;
@@ -51,26 +44,16 @@ export const update: AppRouteHandler<typeof routes.update> = async (c) => {
 };
 
 export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {
-  const { code } = c.req.valid("param");
-  if (!(await deleteChannel(c.var.db, code))) throw missing(code);
+  await removeChannel(c.var.db, c.req.valid("param").code);
   return c.body(null, 204);
 };
-
-async function requireChannelId(db: Db, code: string) {
-  const id = await findChannelId(db, code);
-  if (id === undefined) throw missing(code);
-  return id;
-}
 
 export const assignCustomerGroups: AppRouteHandler<typeof routes.assignCustomerGroups> = async (
   c,
 ) => {
   const { code } = c.req.valid("param");
   const { customerGroupCodes } = c.req.valid("json");
-  const channelId = await requireChannelId(c.var.db, code);
-  const result = await assignToChannel(c.var.db, channelGroups, channelId, customerGroupCodes);
-  if (!result) throw missing(code);
-  return c.json(result, 201);
+  return c.json(await assignLinked(c.var.db, code, "customerGroupCodes", customerGroupCodes), 201);
 };
 
 export const unassignCustomerGroups: AppRouteHandler<typeof routes.unassignCustomerGroups> = async (
@@ -78,46 +61,28 @@ export const unassignCustomerGroups: AppRouteHandler<typeof routes.unassignCusto
 ) => {
   const { code } = c.req.valid("param");
   const { customerGroupCodes } = c.req.valid("json");
-  const result = await unassignByCodes(
-    c.var.db,
-    channelGroups,
-    await requireChannelId(c.var.db, code),
-    customerGroupCodes,
+  return c.json(
+    await unassignLinked(c.var.db, code, "customerGroupCodes", customerGroupCodes),
+    200,
   );
-  return c.json(result, 200);
 };
 
 export const assignCustomers: AppRouteHandler<typeof routes.assignCustomers> = async (c) => {
   const { code } = c.req.valid("param");
   const { customerCodes } = c.req.valid("json");
-  const channelId = await requireChannelId(c.var.db, code);
-  const result = await assignToChannel(c.var.db, channelCustomersLink, channelId, customerCodes);
-  if (!result) throw missing(code);
-  return c.json(result, 201);
+  return c.json(await assignLinked(c.var.db, code, "customerCodes", customerCodes), 201);
 };
 
 export const unassignCustomers: AppRouteHandler<typeof routes.unassignCustomers> = async (c) => {
   const { code } = c.req.valid("param");
   const { customerCodes } = c.req.valid("json");
-  const channelId = await requireChannelId(c.var.db, code);
-  const result = await unassignByCodes(c.var.db, channelCustomersLink, channelId, customerCodes);
-  return c.json(result, 200);
+  return c.json(await unassignLinked(c.var.db, code, "customerCodes", customerCodes), 200);
 };
-
-/** The channel's id and an assignable pricelist, or the 404/409 that stops the write. */
-async function requireAssignment(db: Db, code: string, pricelistId: number) {
-  const { channelId, pricelist } = await findChannelAndPricelist(db, code, pricelistId);
-  if (channelId === undefined) throw missing(code);
-  if (!pricelist) throw missingPricelist(pricelistId);
-  assertAssignable(pricelist, `channel ${code}`);
-  return { channelId, pricelist };
-}
 
 export const assignPricelist: AppRouteHandler<typeof routes.assignPricelist> = async (c) => {
   const { code } = c.req.valid("param");
   const { pricelistId } = c.req.valid("json");
-  const { channelId } = await requireAssignment(c.var.db, code, pricelistId);
-  if (!(await assignChannelPricelist(c.var.db, channelId, pricelistId))) throw missing(code);
+  await assignChannelPricelist(c.var.db, code, pricelistId);
   return c.json({ channelCode: code, pricelistId }, 201);
 };
 
@@ -126,10 +91,8 @@ export const setPrimaryPricelist: AppRouteHandler<typeof routes.setPrimaryPricel
 ) => {
   const { code } = c.req.valid("param");
   const { pricelistId } = c.req.valid("json");
-  const { channelId, pricelist } = await requireAssignment(c.var.db, code, pricelistId);
-  const row = await setPrimary(c.var.db, channelId, pricelistId);
-  if (!row) throw missing(code);
-  return c.json({ ...toChannel(row), primaryPricelist: toPricelist(pricelist) }, 200);
+  const { channel, pricelist } = await setPrimary(c.var.db, code, pricelistId);
+  return c.json({ ...toChannel(channel), primaryPricelist: toPricelist(pricelist) }, 200);
 };
 
 export const clearPrimaryPricelist: AppRouteHandler<typeof routes.clearPrimaryPricelist> = async (

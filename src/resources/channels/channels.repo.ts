@@ -6,14 +6,14 @@ import {
   channels,
   customerGroups,
   customers,
-  pricelists,
 } from "../../db/schema";
-import { assignByCodes, coded, type LinkSpec } from "../../db/links";
+import { assignByCodes, codeLink, defineLinks, type CodeLink } from "../../db/links";
+import { unlessForeignKey } from "../../db/outcomes";
+import { selectPricelist, type PricelistRow } from "../../db/reads";
 import { readPage, type ListRequest } from "../../list";
-import { isForeignKeyViolation, isUniqueViolation, type Db } from "../../lib/db";
+import { isUniqueViolation, type Db } from "../../lib/db";
 import { conflict } from "../../lib/errors";
 import { iso } from "../../lib/schemas";
-import { ownerJoin, pricelistColumns, type PricelistRow } from "../pricelists/pricelists.repo";
 import type { ChannelCreate, ChannelUpdate } from "./channels.schemas";
 
 /**
@@ -84,70 +84,33 @@ export async function updateChannel(
   }
 }
 
-/** Memberships and pricelist assignments cascade; trade conditions and promotions restrict. */
-export async function deleteChannel(db: Db, code: string) {
-  try {
-    return await db
-      .delete(channels)
-      .where(eq(channels.code, code))
-      .returning({ id: channels.id })
-      .get();
-  } catch (err) {
-    if (!isForeignKeyViolation(err)) throw err;
-    throw conflict(
-      `channel ${code} is named by a trade condition or promotion; remove it there first`,
-    );
-  }
-}
+/**
+ * Memberships and pricelist assignments cascade; trade conditions and promotions restrict, which
+ * answers FOREIGN_KEY.
+ */
+export const deleteChannel = (db: Db, code: string) =>
+  unlessForeignKey(() =>
+    db.delete(channels).where(eq(channels.code, code)).returning({ id: channels.id }).get(),
+  );
 
 export const findChannelId = async (db: Db, code: string) =>
   (await db.select({ id: channels.id }).from(channels).where(eq(channels.code, code)).get())?.id;
 
-export const channelGroups: LinkSpec = {
-  table: channelCustomerGroups,
-  ownerKey: "channelId",
-  targetKey: "customerGroupId",
-  target: coded(customerGroups),
-};
-
-export const channelCustomersLink: LinkSpec = {
-  table: channelCustomers,
-  ownerKey: "channelId",
-  targetKey: "customerId",
-  target: coded(customers),
-};
-
-/*
- * Pricelist assignments. The pricelist rules are shared with customers and customer groups, so
- * they live here once: the full pricelist row as a batchable read, and the assignability rule.
- */
-
-/** The pricelist with its owner's code, as a statement that can join a read batch. */
-export const selectPricelist = (db: Db, id: number) =>
-  db
-    .select(pricelistColumns)
-    .from(pricelists)
-    .leftJoin(customers, ownerJoin)
-    .where(eq(pricelists.id, id));
-
-export const NOT_ASSIGNABLE = "PRICELIST_NOT_ASSIGNABLE";
-
-/** ARCHIVED pricelists are assignable nowhere; INDIVIDUAL ones only belong to their owner (409). */
-export function assertAssignable(pricelist: PricelistRow, target: string): void {
-  if (pricelist.status === "ARCHIVED") {
-    throw conflict(
-      `pricelist ${pricelist.id} is ARCHIVED and cannot be assigned to ${target}`,
-      NOT_ASSIGNABLE,
-    );
-  }
-  if (pricelist.scope === "INDIVIDUAL") {
-    throw conflict(
-      `pricelist ${pricelist.id} is INDIVIDUAL (owned by customer ${pricelist.customerCode}) ` +
-        `and cannot be assigned to ${target}`,
-      NOT_ASSIGNABLE,
-    );
-  }
-}
+/** The channel's customer groups and customers, assigned and unassigned by code. */
+export const channelLinks = defineLinks(channels.id, {
+  customerGroupCodes: codeLink(
+    channelCustomerGroups.channelId,
+    channelCustomerGroups.customerGroupId,
+    customerGroups,
+    "customer group",
+  ),
+  customerCodes: codeLink(
+    channelCustomers.channelId,
+    channelCustomers.customerId,
+    customers,
+    "customer",
+  ),
+});
 
 /** The channel's id and the pricelist, in one round trip; either is undefined when unknown. */
 export async function findChannelAndPricelist(db: Db, code: string, pricelistId: number) {
@@ -158,28 +121,17 @@ export async function findChannelAndPricelist(db: Db, code: string, pricelistId:
   return { channelId: channel[0]?.id, pricelist: pricelist[0] as PricelistRow | undefined };
 }
 
-/** The checks ran before the write; a channel deleted meanwhile shows as a foreign key failure. */
-async function unlessChannelGone<T>(write: () => Promise<T>): Promise<T | undefined> {
-  try {
-    return await write();
-  } catch (err) {
-    if (isForeignKeyViolation(err)) return undefined;
-    throw err;
-  }
-}
-
-/** Bulk assignment by codes; undefined when the channel was deleted after its check. */
-export const assignToChannel = (db: Db, spec: LinkSpec, channelId: number, codes: string[]) =>
-  unlessChannelGone(() => assignByCodes(db, spec, channelId, codes));
+/** Bulk assignment by codes; FOREIGN_KEY when the channel was deleted after its check. */
+export const assignToChannel = (db: Db, link: CodeLink, channelId: number, codes: string[]) =>
+  unlessForeignKey(() => assignByCodes(db, link, channelId, codes));
 
 const assignRow = (db: Db, channelId: number, pricelistId: number) =>
   db.insert(channelPricelists).values({ channelId, pricelistId }).onConflictDoNothing();
 
 /** Idempotent: an existing assignment (with or without the primary mark) is left as it is. */
 export const assignChannelPricelist = (db: Db, channelId: number, pricelistId: number) =>
-  unlessChannelGone(async () => {
+  unlessForeignKey(async () => {
     await assignRow(db, channelId, pricelistId);
-    return true;
   });
 
 /**
@@ -188,7 +140,7 @@ export const assignChannelPricelist = (db: Db, channelId: number, pricelistId: n
  * The previously marked pricelist stays assigned.
  */
 export const setPrimaryPricelist = (db: Db, channelId: number, pricelistId: number) =>
-  unlessChannelGone(async () => {
+  unlessForeignKey(async () => {
     const link = channelPricelists;
     const [, , , channel] = await db.batch([
       assignRow(db, channelId, pricelistId),

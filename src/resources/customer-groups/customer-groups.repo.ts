@@ -1,5 +1,7 @@
 import { and, count, eq, inArray } from "drizzle-orm";
-import { coded, type LinkSpec } from "../../db/links";
+import { codeLink, defineLinks } from "../../db/links";
+import { unlessForeignKey } from "../../db/outcomes";
+import { selectPricelist, type PricelistRow } from "../../db/reads";
 import {
   customerGroupMembers,
   customerGroupPricelists,
@@ -8,11 +10,9 @@ import {
   pricelists,
 } from "../../db/schema";
 import { readPage, type ListRequest } from "../../list";
-import { isForeignKeyViolation, isUniqueViolation, type Db } from "../../lib/db";
+import { isUniqueViolation, type Db } from "../../lib/db";
 import { conflict } from "../../lib/errors";
 import { iso } from "../../lib/schemas";
-import { selectPricelist } from "../channels/channels.repo";
-import type { PricelistRow } from "../pricelists/pricelists.repo";
 import type { CustomerGroupCreate, CustomerGroupUpdate } from "./customer-groups.schemas";
 
 type CustomerGroupRow = typeof customerGroups.$inferSelect;
@@ -76,12 +76,15 @@ export const findCustomerGroupId = async (db: Db, code: string) =>
       .get()
   )?.id;
 
-export const groupMembersLink: LinkSpec = {
-  table: customerGroupMembers,
-  ownerKey: "customerGroupId",
-  targetKey: "customerId",
-  target: coded(customers),
-};
+/** The group's members, assigned and unassigned by code. */
+export const groupLinks = defineLinks(customerGroups.id, {
+  customerCodes: codeLink(
+    customerGroupMembers.customerGroupId,
+    customerGroupMembers.customerId,
+    customers,
+    "customer",
+  ),
+});
 
 const selectGroupId = (db: Db, code: string) =>
   db.select({ id: customerGroups.id }).from(customerGroups).where(eq(customerGroups.code, code));
@@ -95,19 +98,14 @@ export async function findGroupAndPricelist(db: Db, code: string, pricelistId: n
   return { groupId: group[0]?.id, pricelist: pricelist[0] as PricelistRow | undefined };
 }
 
-/** Idempotent. False when the group was deleted after the checks (a foreign key failure). */
-export async function assignGroupPricelist(db: Db, customerGroupId: number, pricelistId: number) {
-  try {
+/** Idempotent. FOREIGN_KEY when the group was deleted after the checks. */
+export const assignGroupPricelist = (db: Db, customerGroupId: number, pricelistId: number) =>
+  unlessForeignKey(async () => {
     await db
       .insert(customerGroupPricelists)
       .values({ customerGroupId, pricelistId })
       .onConflictDoNothing();
-    return true;
-  } catch (err) {
-    if (isForeignKeyViolation(err)) return false;
-    throw err;
-  }
-}
+  });
 
 /**
  * One round trip: the delete, plus whether the group and the pricelist exist so the handler can

@@ -1,20 +1,13 @@
-import { notFound } from "../../lib/errors";
 import type { AppRouteHandler } from "../../lib/router";
-import { assertAssignable } from "../channels/channels.repo";
+import { deleteCustomer, findCustomerDetail, listCustomers, toCustomer } from "./customers.repo";
+import type * as routes from "./customers.routes";
 import {
-  assignCustomerPricelist,
+  assignPricelist as assignCustomerPricelist,
   createCustomer,
-  deleteCustomer,
-  findCustomerAndPricelist,
-  findCustomerDetail,
-  listCustomers,
-  toCustomer,
+  missingCustomer as missing,
   toCustomerDetail,
   updateCustomer,
-} from "./customers.repo";
-import type * as routes from "./customers.routes";
-
-const missing = (code: string) => notFound(`customer ${code} not found`);
+} from "./customers.service";
 
 export const list: AppRouteHandler<typeof routes.list> = async (c) => {
   const list = c.var.list;
@@ -37,7 +30,6 @@ export const get: AppRouteHandler<typeof routes.get> = async (c) => {
 export const update: AppRouteHandler<typeof routes.update> = async (c) => {
   const { code } = c.req.valid("param");
   const row = await updateCustomer(c.var.db, code, c.req.valid("json"));
-  if (!row) throw missing(code);
   return c.json(toCustomer(row), 200);
 };
 
@@ -50,14 +42,6 @@ export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {
 export const assignPricelist: AppRouteHandler<typeof routes.assignPricelist> = async (c) => {
   const { code } = c.req.valid("param");
   const { pricelistId } = c.req.valid("json");
-  const { customerId, pricelist } = await findCustomerAndPricelist(c.var.db, code, pricelistId);
-  if (customerId === undefined) throw missing(code);
-  if (!pricelist) throw notFound(`pricelist ${pricelistId} not found`);
-  // The customer's own INDIVIDUAL pricelist is already its own: nothing to write (unless ARCHIVED).
-  const own = pricelist.customerId === customerId;
-  if (!own || pricelist.status === "ARCHIVED") assertAssignable(pricelist, `customer ${code}`);
-  if (!own && !(await assignCustomerPricelist(c.var.db, customerId, pricelistId))) {
-    throw missing(code);
-  }
+  await assignCustomerPricelist(c.var.db, code, pricelistId);
   return c.json({ customerCode: code, pricelistId }, 201);
 };

@@ -1,80 +1,34 @@
-import {
-  asc,
-  count,
-  desc,
-  eq,
-  getTableColumns,
-  or,
-  sql,
-  type SQL,
-  type SQLWrapper,
-} from "drizzle-orm";
+import { asc, count, desc, eq, or, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import { codesFrom } from "../../db/links";
+import { unlessForeignKey } from "../../db/outcomes";
 import {
-  channelCustomers,
-  channels,
-  customerGroupMembers,
-  customerGroups,
-  customerPricelists,
-  customers,
-  pricelists,
-} from "../../db/schema";
-import { readPage, type ListRequest } from "../../list";
-import { isForeignKeyViolation, isUniqueViolation, type Db } from "../../lib/db";
-import { conflict, invalid, type FieldIssue } from "../../lib/errors";
-import { iso } from "../../lib/schemas";
-import { primaryCustomerPricelist } from "../../pricing";
-import {
+  customerColumns,
+  customerLinks,
   ownerJoin,
   pricelistColumns,
-  toPricelist,
+  selectPricelist,
+  type CustomerRow,
   type PricelistRow,
-} from "../pricelists/pricelists.repo";
-import { selectPricelist } from "../channels/channels.repo";
+} from "../../db/reads";
+import { customerPricelists, customers, pricelists } from "../../db/schema";
+import { readPage, type ListRequest } from "../../list";
+import { isUniqueViolation, type Db } from "../../lib/db";
+import { conflict } from "../../lib/errors";
+import { iso } from "../../lib/schemas";
 import type { CustomerCreate, CustomerUpdate } from "./customers.schemas";
 
-/**
- * Customer columns plus its sorted group and channel codes as JSON arrays, read in the same
- * statement. Plain SQL with qualified names: Drizzle writes columns unqualified in
- * single-table selects and in RETURNING.
- */
-export const customerColumns = {
-  ...getTableColumns(customers),
-  customerGroupCodes: sql<string>`(select json_group_array(code) from (select g.code
-    from customer_group_members m join customer_groups g on g.id = m.customer_group_id
-    where m.customer_id = "customers"."id" order by g.code))`,
-  channelCodes: sql<string>`(select json_group_array(code) from (select ch.code
-    from channel_customers m join channels ch on ch.id = m.channel_id
-    where m.customer_id = "customers"."id" order by ch.code))`,
-};
-
-export type CustomerRow = typeof customers.$inferSelect & {
-  customerGroupCodes: string;
-  channelCodes: string;
-};
+export type { CustomerRow, PricelistRow };
 
 export const toCustomer = (row: CustomerRow) => ({
   id: row.id,
   code: row.code,
   name: row.name,
-  customerGroupCodes: JSON.parse(row.customerGroupCodes) as string[],
-  channelCodes: JSON.parse(row.channelCodes) as string[],
+  customerGroupCodes: codesFrom(row.customerGroupCodes),
+  channelCodes: codesFrom(row.channelCodes),
   createdAt: iso(row.createdAt),
   updatedAt: iso(row.updatedAt),
 });
-
-export const toCustomerDetail = (
-  { customer, pricelists }: { customer: CustomerRow; pricelists: PricelistRow[] },
-  now: number,
-) => {
-  // The same ranking as the pricing engine's first two levels (INDIVIDUAL, then priority, id).
-  const primary = primaryCustomerPricelist(pricelists, now);
-  return {
-    ...toCustomer(customer),
-    pricelists: pricelists.map(toPricelist),
-    primaryPricelist: primary ? toPricelist(primary) : null,
-  };
-};
 
 export function listCustomers(db: Db, list: ListRequest) {
   return readPage(
@@ -115,145 +69,101 @@ export async function findCustomerDetail(db: Db, code: string) {
   return customer && { customer, pricelists: owned as PricelistRow[] };
 }
 
-const taken = (code: string | undefined) => conflict(`customer code ${code} already exists`);
+export const customerTaken = (code: string | undefined) =>
+  conflict(`customer code ${code} already exists`);
 const duplicate = (err: unknown, code: string | undefined) =>
-  isUniqueViolation(err) ? taken(code) : err;
+  isUniqueViolation(err) ? customerTaken(code) : err;
 
-interface CodeCheck {
-  id: number | null;
-  unknownGroups: string;
-  unknownChannels: string;
-}
+type Memberships = Pick<CustomerCreate, "customerGroupCodes" | "channelCodes">;
+/** Memberships to write: group and channel ids, as `customerLinks.resolve` gives them. */
+export type MembershipIds = ReturnType<typeof customerLinks.resolve>["values"];
 
 /**
- * One statement: the customer's id (if the code exists) and the unknown group and channel codes.
- * Code lists travel as one JSON parameter each, whatever their length.
+ * One round trip: the customer's id (undefined if the code is free) and what the named group and
+ * channel codes resolve to, with the unknown ones.
  */
-async function checkCodes(
+export async function readMemberships(db: Db, code: string, input: Memberships) {
+  const [found, ...lookups] = await db.batch([
+    db.select({ id: customers.id }).from(customers).where(eq(customers.code, code)),
+    ...customerLinks.lookups(db, input),
+  ]);
+  return { id: found[0]?.id, ...customerLinks.resolve(input, lookups) };
+}
+
+/** Runs a write batch whose last statement reads the customer; FOREIGN_KEY if a named row is gone. */
+async function writeCustomer(db: Db, items: BatchItem<"sqlite">[], code: string | undefined) {
+  try {
+    return await unlessForeignKey(async () => {
+      const results = await db.batch(items as [BatchItem<"sqlite">]);
+      return (results.at(-1) as CustomerRow[])[0];
+    });
+  } catch (err) {
+    throw duplicate(err, code);
+  }
+}
+
+/** The customer and its memberships in one batch. */
+export async function createCustomer(
   db: Db,
-  code: string,
-  input: { customerGroupCodes?: string[]; channelCodes?: string[] },
+  fields: Omit<CustomerCreate, keyof Memberships>,
+  memberships: MembershipIds,
 ) {
-  const row = await db.get<CodeCheck>(sql`select
-    (select id from customers where code = ${code}) as id,
-    (select json_group_array(value) from json_each(${JSON.stringify(input.customerGroupCodes ?? [])})
-      where value not in (select code from customer_groups)) as unknownGroups,
-    (select json_group_array(value) from json_each(${JSON.stringify(input.channelCodes ?? [])})
-      where value not in (select code from channels)) as unknownChannels`);
-  const issues: FieldIssue[] = [];
-  const unknown = (path: string, kind: string, json: string) => {
-    const codes = JSON.parse(json) as string[];
-    if (codes.length) issues.push({ path, message: `unknown ${kind} codes: ${codes.join(", ")}` });
-  };
-  unknown("body.customerGroupCodes", "customer group", row.unknownGroups);
-  unknown("body.channelCodes", "channel", row.unknownChannels);
-  return { id: row.id, issues };
+  const id = sql`(select ${customers.id} from ${customers} where ${customers.code} = ${fields.code})`;
+  return writeCustomer(
+    db,
+    [
+      db.insert(customers).values(fields),
+      ...customerLinks.inserts(db, id, memberships),
+      selectCustomer(db, eq(customers.code, fields.code)),
+    ],
+    fields.code,
+  );
 }
 
-const inJson = (column: SQLWrapper, codes: string[]) =>
-  sql`${column} in (select value from json_each(${JSON.stringify(codes)}))`;
-
-/** Membership rows (INSERT … SELECT) for the customer matched by `customer`. */
-function addMemberships(
-  db: Db,
-  customer: SQL,
-  input: { customerGroupCodes?: string[]; channelCodes?: string[] },
-): BatchItem<"sqlite">[] {
-  const items: BatchItem<"sqlite">[] = [];
-  if (input.customerGroupCodes?.length) {
-    items.push(
-      db
-        .insert(customerGroupMembers)
-        .select(
-          db
-            .select({ customerGroupId: customerGroups.id, customerId: customers.id })
-            .from(customerGroups)
-            .innerJoin(customers, customer)
-            .where(inJson(customerGroups.code, input.customerGroupCodes)),
-        ),
-    );
-  }
-  if (input.channelCodes?.length) {
-    items.push(
-      db
-        .insert(channelCustomers)
-        .select(
-          db
-            .select({ channelId: channels.id, customerId: customers.id })
-            .from(channels)
-            .innerJoin(customers, customer)
-            .where(inJson(channels.code, input.channelCodes)),
-        ),
-    );
-  }
-  return items;
-}
-
-const hasCodes = (input: { customerGroupCodes?: string[]; channelCodes?: string[] }) =>
-  Boolean(input.customerGroupCodes?.length || input.channelCodes?.length);
-
-/** Unknown codes → 400 before anything is written; the customer and its memberships in one batch. */
-export async function createCustomer(db: Db, input: CustomerCreate): Promise<CustomerRow> {
-  const { customerGroupCodes, channelCodes, ...fields } = input;
-  if (hasCodes(input)) {
-    const check = await checkCodes(db, input.code, input);
-    if (check.id !== null) throw taken(input.code);
-    if (check.issues.length) throw invalid(check.issues);
-  }
-  const items: BatchItem<"sqlite">[] = [
-    db.insert(customers).values(fields),
-    ...addMemberships(db, eq(customers.code, input.code), { customerGroupCodes, channelCodes }),
-    selectCustomer(db, eq(customers.code, input.code)),
-  ];
-  try {
-    const results = await db.batch(items as [BatchItem<"sqlite">]);
-    return (results.at(-1) as CustomerRow[])[0]!;
-  } catch (err) {
-    throw duplicate(err, input.code);
-  }
-}
-
-/**
- * Given code lists replace the memberships: check first (404, then 400), then the update, the
- * deletes and the inserts in one batch. Without lists it is a single UPDATE … RETURNING.
- */
-export async function updateCustomer(
+/** Without memberships a single UPDATE … RETURNING; undefined when the customer is unknown. */
+export async function updateCustomerFields(
   db: Db,
   code: string,
-  input: CustomerUpdate,
-): Promise<CustomerRow | undefined> {
-  const { customerGroupCodes, channelCodes, ...fields } = input;
-  const set = { ...fields, updatedAt: Date.now() };
+  fields: Omit<CustomerUpdate, keyof Memberships>,
+) {
   try {
-    if (customerGroupCodes === undefined && channelCodes === undefined) {
-      return await db
-        .update(customers)
-        .set(set)
-        .where(eq(customers.code, code))
-        .returning(customerColumns)
-        .get();
-    }
-    const check = await checkCodes(db, code, input);
-    if (check.id === null) return undefined;
-    if (check.issues.length) throw invalid(check.issues);
-    const id = check.id;
-    const items: BatchItem<"sqlite">[] = [
-      db.update(customers).set(set).where(eq(customers.id, id)),
-    ];
-    if (customerGroupCodes !== undefined)
-      items.push(db.delete(customerGroupMembers).where(eq(customerGroupMembers.customerId, id)));
-    if (channelCodes !== undefined)
-      items.push(db.delete(channelCustomers).where(eq(channelCustomers.customerId, id)));
-    items.push(
-      ...addMemberships(db, eq(customers.id, id), { customerGroupCodes, channelCodes }),
-      selectCustomer(db, eq(customers.id, id)),
-    );
-    const results = await db.batch(items as [BatchItem<"sqlite">]);
-    return (results.at(-1) as CustomerRow[])[0];
+    return await db
+      .update(customers)
+      .set({ ...fields, updatedAt: Date.now() })
+      .where(eq(customers.code, code))
+      .returning(customerColumns)
+      .get();
   } catch (err) {
-    throw duplicate(err, input.code);
+    throw duplicate(err, fields.code);
   }
 }
+
+/** The update, the given memberships replaced, and the customer read back: one batch. */
+export const updateCustomer = (
+  db: Db,
+  id: number,
+  fields: Omit<CustomerUpdate, keyof Memberships>,
+  memberships: MembershipIds,
+) =>
+  writeCustomer(
+    db,
+    [
+      db
+        .update(customers)
+        .set({ ...fields, updatedAt: Date.now() })
+        .where(eq(customers.id, id)),
+      // A customer deleted since the read gets no memberships: the read back then says 404.
+      ...customerLinks.replaces(
+        db,
+        id,
+        memberships,
+        sql`exists (select 1 from ${customers}
+        where ${customers.id} = ${id})`,
+      ),
+      selectCustomer(db, eq(customers.id, id)),
+    ],
+    fields.code,
+  );
 
 /**
  * Memberships, pricelist and condition assignments, and the customer's own INDIVIDUAL pricelists
@@ -271,13 +181,8 @@ export async function findCustomerAndPricelist(db: Db, code: string, pricelistId
   return { customerId: customer[0]?.id, pricelist: pricelist[0] as PricelistRow | undefined };
 }
 
-/** Idempotent. False when the customer was deleted after the checks (a foreign key failure). */
-export async function assignCustomerPricelist(db: Db, customerId: number, pricelistId: number) {
-  try {
+/** Idempotent. FOREIGN_KEY when the customer was deleted after the checks. */
+export const assignCustomerPricelist = (db: Db, customerId: number, pricelistId: number) =>
+  unlessForeignKey(async () => {
     await db.insert(customerPricelists).values({ customerId, pricelistId }).onConflictDoNothing();
-    return true;
-  } catch (err) {
-    if (isForeignKeyViolation(err)) return false;
-    throw err;
-  }
-}
+  });

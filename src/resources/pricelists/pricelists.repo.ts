@@ -1,6 +1,13 @@
-import { and, count, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
-import { coded, type LinkSpec } from "../../db/links";
-import { customerColumns } from "../customers/customers.repo";
+import { and, count, eq, sql, type SQL } from "drizzle-orm";
+import { codeLink, defineLinks } from "../../db/links";
+import { FOREIGN_KEY, unlessForeignKey } from "../../db/outcomes";
+import {
+  customerColumns,
+  ownerJoin,
+  pricelistColumns,
+  selectPricelist,
+  type PricelistRow,
+} from "../../db/reads";
 import {
   customerGroupPricelists,
   customerGroups,
@@ -9,10 +16,9 @@ import {
   pricelists,
   products,
 } from "../../db/schema";
+import { writeVersioned } from "../../db/writes";
 import { readPage, type ListRequest } from "../../list";
 import { isForeignKeyViolation, type Db } from "../../lib/db";
-import { conflict } from "../../lib/errors";
-import { CHANGED, nextUpdatedAt } from "../../lib/optimistic";
 import { iso, isoOrNull } from "../../lib/schemas";
 import {
   type IndividualPricelistCreate,
@@ -21,11 +27,7 @@ import {
   type PricelistUpdate,
 } from "./pricelists.schemas";
 
-/** Pricelist columns plus the owner's code: select with `.from(pricelists).leftJoin(customers, ownerJoin)`. */
-export const pricelistColumns = { ...getTableColumns(pricelists), customerCode: customers.code };
-export const ownerJoin = eq(customers.id, pricelists.customerId);
-
-export type PricelistRow = typeof pricelists.$inferSelect & { customerCode: string | null };
+export type { PricelistRow };
 
 export const toPricelist = (row: PricelistRow) => ({
   id: row.id,
@@ -58,13 +60,8 @@ export function listPricelists(db: Db, list: ListRequest) {
   );
 }
 
-export const findPricelist = (db: Db, id: number): Promise<PricelistRow | undefined> =>
-  db
-    .select(pricelistColumns)
-    .from(pricelists)
-    .leftJoin(customers, ownerJoin)
-    .where(eq(pricelists.id, id))
-    .get();
+export const findPricelist = async (db: Db, id: number): Promise<PricelistRow | undefined> =>
+  (await selectPricelist(db, id))[0];
 
 export const findCustomerId = async (db: Db, code: string) =>
   (await db.select({ id: customers.id }).from(customers).where(eq(customers.code, code)).get())?.id;
@@ -82,13 +79,13 @@ export async function createPricelist(db: Db, input: PricelistCreate): Promise<P
   return { ...row, customerCode: null };
 }
 
-/** Undefined when the customer was deleted after its check (a foreign key failure). */
-export async function createIndividualPricelist(
+/** FOREIGN_KEY when the customer was deleted after its check. */
+export const createIndividualPricelist = (
   db: Db,
   customerId: number,
   { customerCode, ...input }: IndividualPricelistCreate,
-): Promise<PricelistRow | undefined> {
-  try {
+) =>
+  unlessForeignKey(async (): Promise<PricelistRow> => {
     const row = await db
       .insert(pricelists)
       .values({
@@ -101,41 +98,36 @@ export async function createIndividualPricelist(
       .returning()
       .get();
     return { ...row, customerCode };
-  } catch (err) {
-    if (isForeignKeyViolation(err)) return undefined;
-    throw err;
-  }
-}
+  });
 
 /** Writes over the version the checks judged; CHANGED if another request wrote or deleted first. */
-export async function updatePricelist(db: Db, current: PricelistRow, input: PricelistUpdate) {
-  const row = await db
-    .update(pricelists)
-    .set({ ...input, updatedAt: nextUpdatedAt(current.updatedAt) })
-    .where(and(eq(pricelists.id, current.id), eq(pricelists.updatedAt, current.updatedAt)))
-    .returning()
-    .get();
-  return row ? { ...row, customerCode: current.customerCode } : CHANGED;
-}
+export const updatePricelist = (db: Db, current: PricelistRow, input: PricelistUpdate) =>
+  writeVersioned<PricelistRow>(db, pricelists, current, {
+    set: input,
+    readBack: selectPricelist(db, current.id),
+  });
 
 export const findPricelistId = async (db: Db, id: number) =>
   (await db.select({ id: pricelists.id }).from(pricelists).where(eq(pricelists.id, id)).get())?.id;
 
-/** Customer groups assigned to a pricelist (counterpart of seed endpoint 7). */
-export const pricelistGroups: LinkSpec = {
-  table: customerGroupPricelists,
-  ownerKey: "pricelistId",
-  targetKey: "customerGroupId",
-  target: coded(customerGroups),
-};
-
-/** Price rows addressed by product code: bulk delete reuses the unassign machinery. */
-export const pricelistProducts: LinkSpec = {
-  table: pricelistPrices,
-  ownerKey: "pricelistId",
-  targetKey: "productId",
-  target: coded(products),
-};
+/**
+ * The pricelist's links, assigned and unassigned by code: customer groups (counterpart of seed
+ * endpoint 7), and price rows by product code, so a bulk delete of prices is an unassign.
+ */
+export const pricelistLinks = defineLinks(pricelists.id, {
+  customerGroupCodes: codeLink(
+    customerGroupPricelists.pricelistId,
+    customerGroupPricelists.customerGroupId,
+    customerGroups,
+    "customer group",
+  ),
+  productCodes: codeLink(
+    pricelistPrices.pricelistId,
+    pricelistPrices.productId,
+    products,
+    "product",
+  ),
+});
 
 /**
  * Seed endpoint 16. The WHERE carries every rule, so the happy path is one statement; prices and
@@ -228,6 +220,9 @@ export async function checkPriceWrite(db: Db, id: number, productCodes: string[]
   return row && { status: row.status, unknownCodes: JSON.parse(row.unknownCodes) as string[] };
 }
 
+/** A price write that found a product deleted after the check that resolved its code. */
+export const PRODUCT_GONE = Symbol("product gone");
+
 function isNotNullViolation(err: unknown): boolean {
   for (let e = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
     if (String((e as { message?: unknown }).message ?? e).includes("NOT NULL constraint failed"))
@@ -240,7 +235,8 @@ function isNotNullViolation(err: unknown): boolean {
  * Upserts every row in ONE statement, so it is atomic by itself: INSERT … SELECT over
  * json_each(rows) with the product resolved by code. A product deleted since the check would
  * leave product_id NULL, which fails the whole statement instead of writing a partial sheet.
- * Returns the number of rows written, or undefined if the pricelist vanished meanwhile.
+ * Returns the number of rows written, FOREIGN_KEY if the pricelist vanished meanwhile, or
+ * PRODUCT_GONE if a product did.
  */
 export async function upsertPrices(db: Db, id: number, prices: PriceUpsertRow[]) {
   const rows = sql`json_each(${JSON.stringify(prices)}) as "row"`;
@@ -273,9 +269,8 @@ export async function upsertPrices(db: Db, id: number, prices: PriceUpsertRow[])
       .returning({ productId: pricelistPrices.productId });
     return written.length;
   } catch (err) {
-    if (isForeignKeyViolation(err)) return undefined;
-    if (isNotNullViolation(err))
-      throw conflict(`a product was deleted while the prices were written; nothing was written`);
+    if (isForeignKeyViolation(err)) return FOREIGN_KEY;
+    if (isNotNullViolation(err)) return PRODUCT_GONE;
     throw err;
   }
 }

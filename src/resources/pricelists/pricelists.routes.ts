@@ -111,8 +111,8 @@ export const assignCustomerGroups = createRoute({
   description:
     "1-1000 codes, duplicates counted once. `assigned`: newly assigned; `skipped`: every other code " +
     "(already assigned or unknown); `notFound`: the unknown ones. Repeating the call is harmless. " +
-    "An INDIVIDUAL pricelist belongs to its customer and is never assigned elsewhere (409); " +
-    "an ARCHIVED pricelist cannot be assigned (409). Unknown pricelist → 404.",
+    "An INDIVIDUAL pricelist belongs to its customer and is never assigned elsewhere, and an " +
+    "ARCHIVED pricelist cannot be assigned (409 PRICELIST_NOT_ASSIGNABLE). Unknown pricelist → 404.",
   request: { params: IdParams, body: jsonBody(CustomerGroupCodesSchema) },
   responses: {
     201: json(AssignResultSchema, "What was assigned"),

@@ -1,4 +1,5 @@
-import { notFound } from "../../lib/errors";
+import { FOREIGN_KEY } from "../../db/outcomes";
+import { conflict, notFound } from "../../lib/errors";
 import type { AppRouteHandler } from "../../lib/router";
 import {
   createProduct,
@@ -39,6 +40,12 @@ export const update: AppRouteHandler<typeof routes.update> = async (c) => {
 
 export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {
   const { code } = c.req.valid("param");
-  if (!(await deleteProduct(c.var.db, code))) throw missing(code);
+  const deleted = await deleteProduct(c.var.db, code);
+  if (deleted === FOREIGN_KEY) {
+    throw conflict(
+      `product ${code} still has prices or is named by a trade condition or promotion`,
+    );
+  }
+  if (!deleted) throw missing(code);
   return c.body(null, 204);
 };

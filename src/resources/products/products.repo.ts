@@ -4,7 +4,8 @@ import { products, rowCounts } from "../../db/schema";
 import { readPage, type ListConfig, type ListRequest } from "../../list";
 import type { ListQuery } from "../../list/parse";
 import { toOrderBy, toWhere } from "../../list/sql";
-import { isForeignKeyViolation, isUniqueViolation, type Db } from "../../lib/db";
+import { unlessForeignKey } from "../../db/outcomes";
+import { isUniqueViolation, type Db } from "../../lib/db";
 import { conflict } from "../../lib/errors";
 import { iso } from "../../lib/schemas";
 import { productList } from "./products.list";
@@ -125,17 +126,8 @@ export async function updateProduct(db: Db, code: string, input: ProductUpdate) 
   }
 }
 
-export async function deleteProduct(db: Db, code: string) {
-  try {
-    return await db
-      .delete(products)
-      .where(eq(products.code, code))
-      .returning({ id: products.id })
-      .get();
-  } catch (err) {
-    if (!isForeignKeyViolation(err)) throw err;
-    throw conflict(
-      `product ${code} still has prices or is named by a trade condition or promotion`,
-    );
-  }
-}
+/** Prices, trade conditions and promotions restrict: FOREIGN_KEY while one still names it. */
+export const deleteProduct = (db: Db, code: string) =>
+  unlessForeignKey(() =>
+    db.delete(products).where(eq(products.code, code)).returning({ id: products.id }).get(),
+  );

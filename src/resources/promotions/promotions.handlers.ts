@@ -1,15 +1,11 @@
-import { notFound } from "../../lib/errors";
 import type { AppRouteHandler } from "../../lib/router";
+import { findPromotion, listPromotions, toPromotion } from "./promotions.repo";
+import type * as routes from "./promotions.routes";
 import {
   createPromotion,
-  findPromotion,
-  listPromotions,
-  toPromotion,
+  missingPromotion as missing,
   updatePromotion,
-} from "./promotions.repo";
-import type * as routes from "./promotions.routes";
-
-const missing = (id: number) => notFound(`promotion ${id} not found`);
+} from "./promotions.service";
 
 export const list: AppRouteHandler<typeof routes.list> = async (c) => {
   const list = c.var.list;

@@ -32,9 +32,10 @@ const linkArm = (kind: ConditionScope, id: SQL, viaCode: SQL, tradeConditionId: 
 
 /**
  * Every (customer, condition) link of every kind, as one UNION ALL derived table. `id` is
- * 4 × the rowid of the row that makes the link + k (k = 0 CUSTOMER, 1 CUSTOMER_GROUP, 2 CHANNEL;
+ * 4 × the id of the row that makes the link + k (k = 0 CUSTOMER, 1 CUSTOMER_GROUP, 2 CHANNEL;
  * GLOBAL: 4 × the condition id + 3), so it is unique within a customer's list and stays the same
- * while other rows come and go. SQLite pushes the outer `link_customer_code = ?` down into each
+ * * while other rows come and go, also through VACUUM (link ids are INTEGER PRIMARY KEYs, migration
+ * 0006). SQLite pushes the outer `link_customer_code = ?` down into each
  * arm, so each arm starts from the customers.code index. Whether a link counts (its kind must be
  * the condition's scope) is decided by the outer query, where the condition is joined anyway.
  */
@@ -43,7 +44,7 @@ export const links = unionAll(
     .select(
       linkArm(
         "CUSTOMER",
-        sql`${tradeConditionCustomers}.rowid * 4`,
+        sql`${tradeConditionCustomers.id} * 4`,
         sql`${customers.code}`,
         sql`${tradeConditionCustomers.tradeConditionId}`,
       ),
@@ -54,7 +55,7 @@ export const links = unionAll(
     .select(
       linkArm(
         "CUSTOMER_GROUP",
-        sql`${tradeConditionCustomerGroups}.rowid * 4 + 1`,
+        sql`${tradeConditionCustomerGroups.id} * 4 + 1`,
         sql`${customerGroups.code}`,
         sql`${tradeConditionCustomerGroups.tradeConditionId}`,
       ),
@@ -70,7 +71,7 @@ export const links = unionAll(
     .select(
       linkArm(
         "CHANNEL",
-        sql`${tradeConditionChannels}.rowid * 4 + 2`,
+        sql`${tradeConditionChannels.id} * 4 + 2`,
         sql`${channels.code}`,
         sql`${tradeConditionChannels.tradeConditionId}`,
       ),

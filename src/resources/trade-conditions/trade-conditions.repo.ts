@@ -1,6 +1,6 @@
 import { and, count, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { coded, type LinkSpec, linkedCodes } from "../../db/links";
+import { assignByCodes, codeLink, codesFrom, defineLinks, rowsLink } from "../../db/links";
 import {
   channels,
   customerGroups,
@@ -13,92 +13,56 @@ import {
   tradeConditions,
   tradeConditionScales,
 } from "../../db/schema";
-import { isForeignKeyViolation, type Db } from "../../lib/db";
-import { conflict, invalid, type FieldIssue } from "../../lib/errors";
-import { CHANGED, changesNothing, nextUpdatedAt, optimistically } from "../../lib/optimistic";
+import { insertLinked, writeVersioned } from "../../db/writes";
+import type { Db } from "../../lib/db";
 import { iso, isoOrNull } from "../../lib/schemas";
-import { assertTransition } from "../../lib/status";
 import type { ListRequest } from "../../list";
-import { links } from "./customer-links";
 import type { ConditionScope } from "../../pricing/vocabulary";
-import {
-  tradeConditionIssues,
-  type Scale,
-  type TradeConditionCreate,
-  type TradeConditionTerms,
-  type TradeConditionUpdate,
-} from "./trade-conditions.schemas";
+import { links } from "./customer-links";
+import type { Scale, TradeConditionCreate, TradeConditionUpdate } from "./trade-conditions.schemas";
 
-// ---------------------------------------------------------------------------------------------
-// Code resolution, shared with promotions: one statement per code table, all in one round trip.
+type Batch = [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
 
-type CodeTable = typeof products | typeof channels | typeof customerGroups;
-
-/** `select id, code` of the given codes; the list travels as one JSON parameter. */
-export const codeLookup = (db: Db, table: CodeTable, codes: readonly string[]) =>
-  db
-    .select({ id: table.id, code: table.code })
-    .from(table)
-    .where(sql`${table.code} in (select value from json_each(${JSON.stringify(codes)}))`);
-
-/** The ids of the found codes, or an issue naming the unknown ones. */
-export function resolveCodes(
-  path: string,
-  noun: string,
-  codes: readonly string[],
-  found: { id: number; code: string }[],
-  issues: FieldIssue[],
-): number[] {
-  const known = new Set(found.map((row) => row.code));
-  const unknown = codes.filter((code) => !known.has(code));
-  if (unknown.length)
-    issues.push({ path, message: `unknown ${noun} codes: ${unknown.join(", ")}` });
-  return found.map((row) => row.id);
-}
-
-/** JSON text from json_group_array, as a sorted list. */
-export const codesFrom = (json: string) => (JSON.parse(json) as string[]).sort();
-
-export type Batch = [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
-
-// ---------------------------------------------------------------------------------------------
-
-const fullRecord = {
-  ...getTableColumns(tradeConditions),
-  productCodes: linkedCodes(
-    "trade_condition_products",
-    "trade_condition_id",
-    "trade_conditions.id",
-    "product_id",
-    "products",
+/**
+ * A condition's link tables, in the order its record shows them. The select of every record,
+ * the writes of create and update and the bulk assignment of targets derive from this list.
+ */
+export const conditionLinks = defineLinks(tradeConditions.id, {
+  productCodes: codeLink(
+    tradeConditionProducts.tradeConditionId,
+    tradeConditionProducts.productId,
+    products,
+    "product",
   ),
-  channelCodes: linkedCodes(
-    "trade_condition_channels",
-    "trade_condition_id",
-    "trade_conditions.id",
-    "channel_id",
-    "channels",
+  channelCodes: codeLink(
+    tradeConditionChannels.tradeConditionId,
+    tradeConditionChannels.channelId,
+    channels,
+    "channel",
   ),
-  scales: sql<string>`(select json_group_array(json_object('minQuantity', s.min_quantity, 'value', s.value)) from trade_condition_scales s where s.trade_condition_id = trade_conditions.id)`,
-  customerGroupCodes: linkedCodes(
-    "trade_condition_customer_groups",
-    "trade_condition_id",
-    "trade_conditions.id",
-    "customer_group_id",
-    "customer_groups",
+  scales: rowsLink(tradeConditionScales.tradeConditionId, {
+    minQuantity: tradeConditionScales.minQuantity,
+    value: tradeConditionScales.value,
+  }),
+  customerGroupCodes: codeLink(
+    tradeConditionCustomerGroups.tradeConditionId,
+    tradeConditionCustomerGroups.customerGroupId,
+    customerGroups,
+    "customer group",
   ),
-  customerCodes: linkedCodes(
-    "trade_condition_customers",
-    "trade_condition_id",
-    "trade_conditions.id",
-    "customer_id",
-    "customers",
+  customerCodes: codeLink(
+    tradeConditionCustomers.tradeConditionId,
+    tradeConditionCustomers.customerId,
+    customers,
+    "customer",
   ),
-};
+});
+
+const fullRecord = { ...getTableColumns(tradeConditions), ...conditionLinks.columns };
 
 const selectFull = (db: Db) => db.select(fullRecord).from(tradeConditions);
 
-type TradeConditionRow = typeof tradeConditions.$inferSelect & {
+export type TradeConditionRow = typeof tradeConditions.$inferSelect & {
   productCodes: string;
   channelCodes: string;
   scales: string;
@@ -106,7 +70,7 @@ type TradeConditionRow = typeof tradeConditions.$inferSelect & {
   customerCodes: string;
 };
 
-const scalesFrom = (json: string) =>
+export const scalesFrom = (json: string) =>
   (JSON.parse(json) as Scale[]).sort((a, b) => a.minQuantity - b.minQuantity);
 
 export const toTradeCondition = (row: TradeConditionRow) => ({
@@ -151,7 +115,11 @@ export async function listTradeConditions(db: Db, list: ListRequest, channelCode
       .offset(list.offset),
     db.select({ n: count() }).from(tradeConditions).where(where),
   ];
-  if (channelCode !== undefined) statements.push(codeLookup(db, channels, [channelCode]));
+  if (channelCode !== undefined) {
+    statements.push(
+      db.select({ id: channels.id }).from(channels).where(eq(channels.code, channelCode)),
+    );
+  }
   const [rows, counted, channel] = (await db.batch(statements)) as [
     TradeConditionRow[],
     { n: number }[],
@@ -164,220 +132,65 @@ export async function listTradeConditions(db: Db, list: ListRequest, channelCode
 export const findTradeCondition = (db: Db, id: number) =>
   selectFull(db).where(eq(tradeConditions.id, id)).get();
 
-/** Inserts of the links and scales of condition `id` (an SQL expression inside the batch), while `guard` holds. */
-function linkInserts(
+type Links = ReturnType<typeof conditionLinks.resolve>["values"];
+type Fields = Omit<TradeConditionUpdate, keyof typeof conditionLinks.links>;
+
+/** The condition and its links in one batch; FOREIGN_KEY if a named row was deleted meanwhile. */
+export const insertTradeCondition = (
   db: Db,
-  id: SQL,
-  links: { productIds?: number[]; channelIds?: number[]; scales?: Scale[] },
-  guard = sql`true`,
-): BatchItem<"sqlite">[] {
-  const out: BatchItem<"sqlite">[] = [];
-  if (links.productIds?.length) {
-    out.push(
-      db
-        .insert(tradeConditionProducts)
-        .select(
-          sql`select ${id}, value from json_each(${JSON.stringify(links.productIds)}) where ${guard}`,
-        ),
-    );
-  }
-  if (links.channelIds?.length) {
-    out.push(
-      db
-        .insert(tradeConditionChannels)
-        .select(
-          sql`select ${id}, value from json_each(${JSON.stringify(links.channelIds)}) where ${guard}`,
-        ),
-    );
-  }
-  if (links.scales?.length) {
-    out.push(
-      db
-        .insert(tradeConditionScales)
-        .select(
-          sql`select ${id}, json_extract(value, '$.minQuantity'), json_extract(value, '$.value') from json_each(${JSON.stringify(links.scales)}) where ${guard}`,
-        ),
-    );
-  }
-  return out;
-}
-
-/** Runs a write batch; its last statement reads the full record back. */
-async function writeBatch(db: Db, statements: Batch): Promise<unknown[]> {
-  try {
-    return (await db.batch(statements)) as unknown[];
-  } catch (err) {
-    // A product or channel deleted between the read that resolved it and this batch.
-    if (!isForeignKeyViolation(err)) throw err;
-    throw conflict("a named product or channel was deleted meanwhile; nothing was written");
-  }
-}
-
-const lastRow = (results: unknown[]) => (results[results.length - 1] as TradeConditionRow[])[0]!;
-
-/** One read resolves the codes (skipped when none are named), one batch writes everything. */
-export async function createTradeCondition(db: Db, input: TradeConditionCreate) {
-  const discountType = input.discountType ?? (input.type === "NET_PRICE" ? "ABSOLUTE" : undefined);
-  const terms: TradeConditionTerms = {
-    ...input,
-    discountType,
-    currency: input.currency ?? null,
-    validFrom: input.validFrom ?? null,
-    validTo: input.validTo ?? null,
-  };
-  const issues = tradeConditionIssues(terms);
-  let productIds: number[] = [];
-  let channelIds: number[] = [];
-  if (input.productCodes.length || input.channelCodes.length) {
-    const [foundProducts, foundChannels] = await db.batch([
-      codeLookup(db, products, input.productCodes),
-      codeLookup(db, channels, input.channelCodes),
-    ]);
-    productIds = resolveCodes(
-      "body.productCodes",
-      "product",
-      input.productCodes,
-      foundProducts,
-      issues,
-    );
-    channelIds = resolveCodes(
-      "body.channelCodes",
-      "channel",
-      input.channelCodes,
-      foundChannels,
-      issues,
-    );
-  }
-  if (issues.length || !discountType) throw invalid(issues);
-
-  // A D1 batch is one serialized transaction, so the newest id is the row inserted just before.
-  const newId = sql`(select max(id) from trade_conditions)`;
-  const results = await writeBatch(db, [
-    db.insert(tradeConditions).values({
-      name: input.name,
-      scope: input.scope,
-      status: input.status,
-      type: input.type,
-      discountType,
-      value: input.value,
-      currency: terms.currency,
-      validFrom: terms.validFrom,
-      validTo: terms.validTo,
-      priority: input.priority,
-      stackable: input.stackable,
-    }),
-    ...linkInserts(db, newId, { productIds, channelIds, scales: input.scales }),
-    selectFull(db).where(eq(tradeConditions.id, newId)),
-  ]);
-  return lastRow(results);
-}
-
-/** The target links each scope may have; the others would be meaningless. */
-const TARGETS = {
-  CUSTOMER_GROUP: { field: "customerGroupCodes", noun: "customer groups", path: "customer-groups" },
-  CUSTOMER: { field: "customerCodes", noun: "customers", path: "customers" },
-} as const;
-
-/**
- * A scope change away from CUSTOMER_GROUP or CUSTOMER is refused while the condition still has
- * targets of the old scope: silently dropping them would lose data the caller may still want.
- */
-function assertNoStrandedTargets(current: TradeConditionRow, scope: ConditionScope) {
-  if (scope === current.scope || !(current.scope in TARGETS)) return;
-  const target = TARGETS[current.scope as keyof typeof TARGETS];
-  const codes = codesFrom(current[target.field]);
-  if (codes.length === 0) return;
-  throw conflict(
-    `trade condition ${current.id} still targets ${codes.length} ${target.noun}; ` +
-      `unassign them (POST /v1/api/trade-conditions/${current.id}/${target.path}/unassign) ` +
-      `before changing its scope from ${current.scope} to ${scope}`,
+  fields: Omit<TradeConditionCreate, keyof typeof conditionLinks.links>,
+  links: Links,
+) =>
+  insertLinked<TradeConditionRow>(
+    db,
+    tradeConditions,
+    fields,
+    (id) => conditionLinks.inserts(db, id, links),
+    (id) => selectFull(db).where(eq(tradeConditions.id, id)),
   );
+
+/** One round trip: the stored record and what the body's codes resolve to. */
+export async function readForUpdate(db: Db, id: number, input: TradeConditionUpdate) {
+  const [[current], ...found] = await db.batch([
+    selectFull(db).where(eq(tradeConditions.id, id)),
+    ...conditionLinks.lookups(db, input),
+  ]);
+  return { current, ...conditionLinks.resolve(input, found) };
 }
 
-/** `undefined` when the condition does not exist. */
-export const updateTradeCondition = (db: Db, id: number, input: TradeConditionUpdate) =>
-  optimistically(`trade condition ${id}`, () => attemptUpdate(db, id, input));
+/** Whether the condition has targets of either kind, as SQL to re-check inside a write. */
+const hasNoTargets = (id: number) => sql`not exists (select 1 from ${tradeConditionCustomerGroups}
+    where ${tradeConditionCustomerGroups.tradeConditionId} = ${id})
+  and not exists (select 1 from ${tradeConditionCustomers}
+    where ${tradeConditionCustomers.tradeConditionId} = ${id})`;
 
 /**
- * One read loads the record and resolves the named codes; the merged record is checked with the
- * create rules; one batch writes, every statement guarded by the version read, so a concurrent
- * write first turns the whole batch into a no-op (CHANGED).
+ * Writes over the version the checks judged (db/writes.ts). Targets are linked without touching
+ * updatedAt, so a scope change also re-checks that none appeared meanwhile.
  */
-async function attemptUpdate(db: Db, id: number, input: TradeConditionUpdate) {
-  const [[current], foundProducts, foundChannels] = await db.batch([
-    selectFull(db).where(eq(tradeConditions.id, id)),
-    codeLookup(db, products, input.productCodes ?? []),
-    codeLookup(db, channels, input.channelCodes ?? []),
-  ]);
-  if (!current) return undefined;
-  if (current.status === "ARCHIVED") {
-    throw conflict(`trade condition ${id} is ARCHIVED and can no longer be edited`);
-  }
-  if (input.status) assertTransition(`trade condition ${id}`, current.status, input.status);
-  if (input.scope) assertNoStrandedTargets(current, input.scope);
-
-  const patch = Object.fromEntries(
-    Object.entries(input).filter(([, value]) => value !== undefined),
-  ) as TradeConditionUpdate;
-  const merged = {
-    ...current,
-    channelCodes: codesFrom(current.channelCodes),
-    scales: scalesFrom(current.scales),
-    ...patch,
-  };
-  const issues = tradeConditionIssues(merged);
-  const productIds = input.productCodes
-    ? resolveCodes("body.productCodes", "product", input.productCodes, foundProducts, issues)
-    : undefined;
-  const channelIds = input.channelCodes
-    ? resolveCodes("body.channelCodes", "channel", input.channelCodes, foundChannels, issues)
-    : undefined;
-  if (issues.length) throw invalid(issues);
-  if (changesNothing(current, patch)) return current;
-
-  const { productCodes, channelCodes, scales, ...fields } = patch;
-  // Targets are linked without touching updatedAt: a scope change re-checks that none appeared.
-  const noTargets =
-    fields.scope && fields.scope !== current.scope
-      ? sql`not exists (select 1 from ${tradeConditionCustomerGroups}
-          where ${tradeConditionCustomerGroups.tradeConditionId} = ${id})
-        and not exists (select 1 from ${tradeConditionCustomers}
-          where ${tradeConditionCustomers.tradeConditionId} = ${id})`
-      : undefined;
-  const unchanged = and(
-    sql`exists (select 1 from ${tradeConditions} where ${tradeConditions.id} = ${id}
-      and ${tradeConditions.updatedAt} = ${current.updatedAt})`,
-    noTargets,
-  )!;
-  const replaced: BatchItem<"sqlite">[] = [];
-  const linksOf = (table: typeof tradeConditionProducts | typeof tradeConditionChannels) =>
-    db.delete(table).where(and(eq(table.tradeConditionId, id), unchanged));
-  if (productCodes) replaced.push(linksOf(tradeConditionProducts));
-  if (channelCodes) replaced.push(linksOf(tradeConditionChannels));
-  if (scales) {
-    replaced.push(
-      db
-        .delete(tradeConditionScales)
-        .where(and(eq(tradeConditionScales.tradeConditionId, id), unchanged)),
-    );
-  }
-  const statements: BatchItem<"sqlite">[] = [
-    ...replaced,
-    ...linkInserts(db, sql`${id}`, { productIds, channelIds, scales }, unchanged),
-    // Last, so the statements before it still see the version they are guarded by.
-    db
-      .update(tradeConditions)
-      .set({ ...fields, updatedAt: nextUpdatedAt(current.updatedAt) })
-      .where(and(eq(tradeConditions.id, id), unchanged))
-      .returning({ id: tradeConditions.id }),
-    selectFull(db).where(eq(tradeConditions.id, id)),
-  ];
-  const results = await writeBatch(db, statements as Batch);
-  return (results[results.length - 2] as unknown[]).length ? lastRow(results) : CHANGED;
-}
+export const updateTradeCondition = (
+  db: Db,
+  current: TradeConditionRow,
+  fields: Fields,
+  links: Links,
+) =>
+  writeVersioned<TradeConditionRow>(db, tradeConditions, current, {
+    set: fields,
+    guard: fields.scope && fields.scope !== current.scope ? hasNoTargets(current.id) : undefined,
+    links: (guard) => conditionLinks.replaces(db, current.id, links, guard),
+    readBack: selectFull(db).where(eq(tradeConditions.id, current.id)),
+  });
 
 // ---------------------------------------------------------------------------------------------
 // Targets of CUSTOMER_GROUP- and CUSTOMER-scope conditions (bulk assign and unassign by code).
+
+export type TargetScope = "CUSTOMER_GROUP" | "CUSTOMER";
+
+/** The link a target scope writes. */
+export const targetLink = (scope: TargetScope) =>
+  scope === "CUSTOMER"
+    ? conditionLinks.links.customerCodes
+    : conditionLinks.links.customerGroupCodes;
 
 /** What decides whether targets may change: existence, scope and status. */
 export const findTradeConditionState = (db: Db, id: number) =>
@@ -387,19 +200,15 @@ export const findTradeConditionState = (db: Db, id: number) =>
     .where(eq(tradeConditions.id, id))
     .get();
 
-export const conditionGroups: LinkSpec = {
-  table: tradeConditionCustomerGroups,
-  ownerKey: "tradeConditionId",
-  targetKey: "customerGroupId",
-  target: coded(customerGroups),
-};
-
-export const conditionCustomers: LinkSpec = {
-  table: tradeConditionCustomers,
-  ownerKey: "tradeConditionId",
-  targetKey: "customerId",
-  target: coded(customers),
-};
+/**
+ * Links targets only while the condition still has that scope and is not ARCHIVED: the caller's
+ * check ran a round trip earlier, so the insert re-checks it.
+ */
+export function assignTargets(db: Db, id: number, scope: TargetScope, codes: string[]) {
+  const guard = sql`exists (select 1 from ${tradeConditions} where ${tradeConditions.id} = ${id}
+    and ${tradeConditions.scope} = ${scope} and ${tradeConditions.status} <> 'ARCHIVED')`;
+  return assignByCodes(db, targetLink(scope), id, codes, guard);
+}
 
 // ---------------------------------------------------------------------------------------------
 // The links through which conditions reach a customer (seed endpoint 2).

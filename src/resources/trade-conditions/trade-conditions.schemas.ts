@@ -1,5 +1,4 @@
 import { z } from "@hono/zod-openapi";
-import type { FieldIssue } from "../../lib/errors";
 import { listOf } from "../../list";
 import {
   Code,
@@ -16,9 +15,6 @@ import {
   CONDITION_TYPES,
   CREATE_STATUSES,
   DISCOUNT_TYPES,
-  type ConditionScope,
-  type ConditionType,
-  type DiscountType,
 } from "../../pricing/vocabulary";
 
 export const DiscountTypeSchema = z.enum(DISCOUNT_TYPES).openapi("DiscountType", {
@@ -272,80 +268,3 @@ export const TradeConditionHeaders = z.object({
 
 export type TradeConditionCreate = z.infer<typeof TradeConditionCreateSchema>;
 export type TradeConditionUpdate = z.infer<typeof TradeConditionUpdateSchema>;
-
-/** The fields the cross-field rules look at, instants as epoch ms. */
-export interface DiscountTerms {
-  discountType: DiscountType | undefined;
-  value: number;
-  currency: string | null;
-  validFrom: number | null;
-  validTo: number | null;
-}
-
-export interface TradeConditionTerms extends DiscountTerms {
-  scope: ConditionScope;
-  type: ConditionType;
-  channelCodes: string[];
-  scales: Scale[];
-}
-
-function valueIssues(discountType: DiscountType, value: number, path: string): FieldIssue[] {
-  if (discountType === "PERCENTAGE" && (value < 1 || value > 10_000)) {
-    return [{ path, message: "must be 1-10000 basis points for a PERCENTAGE value" }];
-  }
-  if (discountType === "ABSOLUTE" && value < 0) {
-    return [{ path, message: "must be >= 0 minor units for an ABSOLUTE value" }];
-  }
-  return [];
-}
-
-/**
- * The rules shared by trade conditions and promotions (api.md "Validation rules"), applied to the
- * whole record: on create to the body, on update to the body merged over the stored record.
- */
-export function discountIssues(t: DiscountTerms): FieldIssue[] {
-  const issues: FieldIssue[] = [];
-  if (t.discountType) issues.push(...valueIssues(t.discountType, t.value, "body.value"));
-  if (t.discountType === "ABSOLUTE" && t.currency === null) {
-    issues.push({ path: "body.currency", message: "is required for ABSOLUTE values" });
-  }
-  if (t.discountType === "PERCENTAGE" && t.currency !== null) {
-    issues.push({ path: "body.currency", message: "must be absent or null for PERCENTAGE values" });
-  }
-  if (t.validFrom !== null && t.validTo !== null && t.validFrom >= t.validTo) {
-    issues.push({ path: "body.validTo", message: "must be after validFrom" });
-  }
-  return issues;
-}
-
-export function tradeConditionIssues(t: TradeConditionTerms): FieldIssue[] {
-  const issues: FieldIssue[] = [];
-  if (t.type === "NET_PRICE" && t.discountType === "PERCENTAGE") {
-    issues.push({
-      path: "body.discountType",
-      message: "must be ABSOLUTE for a NET_PRICE condition (its value is the net unit price)",
-    });
-  } else if (t.discountType === undefined) {
-    issues.push({ path: "body.discountType", message: "is required unless type is NET_PRICE" });
-  }
-  issues.push(...discountIssues(t));
-  if (t.scope === "CHANNEL" && t.channelCodes.length === 0) {
-    issues.push({
-      path: "body.channelCodes",
-      message: "must name at least one channel for a CHANNEL-scope condition",
-    });
-  }
-  const seen = new Set<number>();
-  t.scales.forEach((row, i) => {
-    if (seen.has(row.minQuantity)) {
-      issues.push({
-        path: `body.scales.${i}.minQuantity`,
-        message: `repeats minQuantity ${row.minQuantity}`,
-      });
-    }
-    seen.add(row.minQuantity);
-    if (t.discountType)
-      issues.push(...valueIssues(t.discountType, row.value, `body.scales.${i}.value`));
-  });
-  return issues;
-}

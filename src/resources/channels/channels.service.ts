@@ -1,0 +1,72 @@
+import { unassignByCodes } from "../../db/links";
+import { FOREIGN_KEY } from "../../db/outcomes";
+import type { Db } from "../../lib/db";
+import { conflict, notFound } from "../../lib/errors";
+import { assertAssignable, missingPricelist } from "../pricelists/pricelists.service";
+import {
+  assignChannelPricelist,
+  assignToChannel,
+  channelLinks,
+  deleteChannel,
+  findChannelAndPricelist,
+  findChannelId,
+  setPrimaryPricelist as writePrimary,
+} from "./channels.repo";
+
+export const missingChannel = (code: string) => notFound(`channel ${code} not found`);
+
+export async function removeChannel(db: Db, code: string) {
+  const deleted = await deleteChannel(db, code);
+  if (deleted === FOREIGN_KEY) {
+    throw conflict(
+      `channel ${code} is named by a trade condition or promotion; remove it there first`,
+    );
+  }
+  if (!deleted) throw missingChannel(code);
+}
+
+async function requireChannelId(db: Db, code: string) {
+  const id = await findChannelId(db, code);
+  if (id === undefined) throw missingChannel(code);
+  return id;
+}
+
+type Field = keyof typeof channelLinks.links;
+
+/** Bulk assignment of customer groups or customers by code; the channel must exist. */
+export async function assignLinked(db: Db, code: string, field: Field, codes: string[]) {
+  const channelId = await requireChannelId(db, code);
+  const result = await assignToChannel(db, channelLinks.links[field], channelId, codes);
+  // The check ran a round trip earlier: a channel deleted meanwhile fails the foreign key.
+  if (result === FOREIGN_KEY) throw missingChannel(code);
+  return result;
+}
+
+export async function unassignLinked(db: Db, code: string, field: Field, codes: string[]) {
+  const channelId = await requireChannelId(db, code);
+  return unassignByCodes(db, channelLinks.links[field], channelId, codes);
+}
+
+/** The channel's id and an assignable pricelist, or the 404/409 that stops the write. */
+async function requireAssignment(db: Db, code: string, pricelistId: number) {
+  const { channelId, pricelist } = await findChannelAndPricelist(db, code, pricelistId);
+  if (channelId === undefined) throw missingChannel(code);
+  if (!pricelist) throw missingPricelist(pricelistId);
+  assertAssignable(pricelist, `channel ${code}`);
+  return { channelId, pricelist };
+}
+
+export async function assignPricelist(db: Db, code: string, pricelistId: number) {
+  const { channelId } = await requireAssignment(db, code, pricelistId);
+  if ((await assignChannelPricelist(db, channelId, pricelistId)) === FOREIGN_KEY) {
+    throw missingChannel(code);
+  }
+}
+
+/** The channel as it is now, and its new primary pricelist. */
+export async function setPrimaryPricelist(db: Db, code: string, pricelistId: number) {
+  const { channelId, pricelist } = await requireAssignment(db, code, pricelistId);
+  const channel = await writePrimary(db, channelId, pricelistId);
+  if (channel === FOREIGN_KEY || !channel) throw missingChannel(code);
+  return { channel, pricelist };
+}

@@ -1,0 +1,55 @@
+import { FOREIGN_KEY } from "../../db/outcomes";
+import type { Db } from "../../lib/db";
+import { conflict, invalid, notFound } from "../../lib/errors";
+import { changesNothing, optimistically, patchOf } from "../../lib/optimistic";
+import { assertNotArchived, assertTransition } from "../../lib/status";
+import { discountIssues, unknownCodeIssues } from "../trade-conditions/trade-conditions.service";
+import {
+  insertPromotion,
+  promotionLinks,
+  readForUpdate,
+  updatePromotion as writePromotion,
+} from "./promotions.repo";
+import type { PromotionCreate, PromotionUpdate } from "./promotions.schemas";
+
+export const missingPromotion = (id: number) => notFound(`promotion ${id} not found`);
+const label = (id: number) => `promotion ${id}`;
+
+const goneMeanwhile = () =>
+  conflict("a named product, channel or customer group was deleted meanwhile; nothing was written");
+
+/** One read resolves the codes (skipped when none are named), one batch writes everything. */
+export async function createPromotion(db: Db, input: PromotionCreate) {
+  const terms = {
+    ...input,
+    currency: input.currency ?? null,
+    validFrom: input.validFrom ?? null,
+    validTo: input.validTo ?? null,
+  };
+  const issues = discountIssues(terms);
+  const { values, unknown } = await promotionLinks.resolveNamed(db, input);
+  issues.push(...unknownCodeIssues(unknown));
+  if (issues.length) throw invalid(issues);
+  const row = await insertPromotion(db, promotionLinks.withoutLinks(terms), values);
+  if (row === FOREIGN_KEY) throw goneMeanwhile();
+  return row;
+}
+
+/**
+ * One read loads the promotion and resolves the named codes; the merged record is checked with
+ * the create rules; one batch writes under the version read. `undefined` when it does not exist.
+ */
+export const updatePromotion = (db: Db, id: number, input: PromotionUpdate) =>
+  optimistically(label(id), async () => {
+    const { current, values, unknown } = await readForUpdate(db, id, input);
+    if (!current) return undefined;
+    assertNotArchived(label(id), current.status);
+    if (input.status) assertTransition(label(id), current.status, input.status);
+    const patch = patchOf(input);
+    const issues = [...discountIssues({ ...current, ...patch }), ...unknownCodeIssues(unknown)];
+    if (issues.length) throw invalid(issues);
+    if (changesNothing(current, patch)) return current;
+    const row = await writePromotion(db, current, promotionLinks.withoutLinks(patch), values);
+    if (row === FOREIGN_KEY) throw goneMeanwhile();
+    return row;
+  });
