@@ -2,6 +2,7 @@ import { and, eq, getTableColumns, inArray, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { getTableConfig, type SQLiteColumn, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Db } from "../lib/db";
+import { inJsonList } from "./json-list";
 
 /**
  * Linked records, declared once per entity and written by one implementation.
@@ -104,7 +105,7 @@ function linkedJson(link: Link, owner: SQLiteColumn): SQL<string> {
 
 /** The one "code IN the JSON list" condition. */
 export const inCodes = (column: SQLiteColumn, codes: readonly string[]): SQL =>
-  sql`${column} in (select value from json_each(${JSON.stringify(codes)}))`;
+  inJsonList(column, codes);
 
 /** `select id, code` of the named targets that exist. */
 export const lookupCodes = (db: Db, to: CodedTable, codes: readonly string[]) =>

@@ -15,6 +15,7 @@ import {
   type SQL,
   type SQLWrapper,
 } from "drizzle-orm";
+import { inJsonList } from "../db/json-list";
 import type { FieldConfig, ListConfig } from "./config";
 import type { FilterValue, ListQuery, ParsedFilter } from "./parse";
 
@@ -46,7 +47,7 @@ function comparison(field: FieldConfig, filter: ParsedFilter): SQL {
       return between(col, a, b);
     case "$in":
       return field.type === "text"
-        ? sql`${col} in (select value from json_each(${JSON.stringify(filter.values)}))`
+        ? inJsonList(col, filter.values)
         : sql`${col} in (${sql.join(
             filter.values.map((v) => operand(field, v) as SQL),
             sql`, `,
