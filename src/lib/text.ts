@@ -6,7 +6,9 @@
  * - bidirectional embedding, override and isolate controls (U+202A-U+202E, U+2066-U+2069), which
  *   can make a name read differently from what it is ("Trojan Source").
  */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/u;
+// eslint-disable-next-line no-control-regex -- as above
 const CONTROL_EXCEPT_LINES = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/u;
 const BIDI_CONTROL = /[\u202a-\u202e\u2066-\u2069]/u;
 const LONE_SURROGATE = /\p{Cs}/u;
