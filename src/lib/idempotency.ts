@@ -1,4 +1,4 @@
-import { and, eq, lt, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { MiddlewareHandler } from "hono";
 import { idempotencyKeys } from "../db/schema";
 import type { Db } from "./db";
@@ -202,14 +202,3 @@ export const idempotency = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   await next();
   await settle(c.var.db, claim, c.res);
 };
-
-/** Scheduled clean-up: keys older than 24 hours, in bounded batches. Returns how many went. */
-export async function deleteExpiredKeys(db: Db, now: number, batch = 1000): Promise<number> {
-  const cutoff = now - IDEMPOTENCY_TTL_MS;
-  const result = await db.run(
-    sql`delete from ${idempotencyKeys} where rowid in (select rowid from ${idempotencyKeys}
-      where ${lt(idempotencyKeys.createdAt, cutoff)} limit ${batch})`,
-  );
-  return result.meta.changes ?? 0;
-}
-
