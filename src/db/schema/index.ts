@@ -6,3 +6,4 @@ export * from "./pricelists";
 export * from "./products";
 export * from "./promotions";
 export * from "./trade-conditions";
+export * from "./idempotency";

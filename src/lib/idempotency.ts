@@ -1,0 +1,204 @@
+import { and, eq } from "drizzle-orm";
+import type { MiddlewareHandler } from "hono";
+import { idempotencyKeys } from "../db/schema";
+import type { Db } from "./db";
+import type { AppEnv } from "./env";
+import { conflict, invalid } from "./errors";
+
+/**
+ * Idempotent retries of writes (docs/api.md, "Idempotent retries").
+ *
+ * A client that sends `Idempotency-Key` with a write gets the same answer for every retry of
+ * the same request within 24 hours, and the write happens once:
+ * 1. the key is claimed (a PENDING row, unique per API key name and Idempotency-Key);
+ * 2. every write batch of the request also moves the row to COMMITTED, in the same D1 batch as
+ *    the write (src/lib/db.ts), so a retry that arrives after a commit can never write again;
+ * 3. the answer (status, content type, body) is stored and the row becomes DONE; retries with
+ *    the same fingerprint replay it, retries with another body are refused.
+ * A retry that finds the key held waits for the answer up to WAIT_MS, then gets 409.
+ */
+export const IDEMPOTENCY_HEADER = "Idempotency-Key";
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+/** A claim not moved for this long belongs to a request that died before writing. */
+export const ABANDONED_AFTER_MS = 60_000;
+const WAIT_MS = 5_000;
+const POLL_MS = 25;
+const KEY = /^[\x21-\x7e]{1,255}$/;
+
+/** What the request's write batches mark COMMITTED (src/lib/db.ts). */
+export interface IdempotencyClaim {
+  keyName: string;
+  idempotencyKey: string;
+  requestId: string;
+  /** Set by the database client once a write batch carrying the mark succeeded. */
+  committed: boolean;
+}
+
+/** The statement that marks the claim COMMITTED inside a write batch, as SQL text and values. */
+export const commitMark = (claim: IdempotencyClaim) => ({
+  sql:
+    "UPDATE idempotency_keys SET state = 'COMMITTED', updated_at = cast(unixepoch('subsec') * 1000 as integer) " +
+    "WHERE key_name = ? AND idempotency_key = ? AND request_id = ? AND state <> 'DONE'",
+  values: [claim.keyName, claim.idempotencyKey, claim.requestId],
+});
+
+type Row = typeof idempotencyKeys.$inferSelect;
+
+export type Decision =
+  | { kind: "replay"; row: Row }
+  | { kind: "reused" }
+  | { kind: "wait" }
+  | { kind: "expired" }
+  | { kind: "abandoned" }
+  | { kind: "lost"; requestId: string };
+
+/** What an existing row means for a request with `fingerprint` at `now`. Pure. */
+export function decide(row: Row, fingerprint: string, now: number): Decision {
+  if (now - row.createdAt >= IDEMPOTENCY_TTL_MS) return { kind: "expired" };
+  if (row.fingerprint !== fingerprint) return { kind: "reused" };
+  if (row.state === "DONE") return { kind: "replay", row };
+  if (now - row.updatedAt < ABANDONED_AFTER_MS) return { kind: "wait" };
+  return row.state === "PENDING" ? { kind: "abandoned" } : { kind: "lost", requestId: row.requestId };
+}
+
+const where = (keyName: string, key: string) =>
+  and(eq(idempotencyKeys.keyName, keyName), eq(idempotencyKeys.idempotencyKey, key));
+
+async function fingerprintOf(method: string, url: string, body: string): Promise<string> {
+  const { pathname, search } = new URL(url);
+  const data = new TextEncoder().encode(`${method} ${pathname}${search}\n${body}`);
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", data));
+  return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** Claims the key (one round trip); the row that holds it otherwise. */
+async function tryClaim(db: Db, claim: IdempotencyClaim, fingerprint: string) {
+  const now = Date.now();
+  const [inserted, rows] = await db.batch([
+    db
+      .insert(idempotencyKeys)
+      .values({
+        keyName: claim.keyName,
+        idempotencyKey: claim.idempotencyKey,
+        fingerprint,
+        requestId: claim.requestId,
+        state: "PENDING",
+        createdAt: now,
+        updatedAt: now,
+      })
+      .onConflictDoNothing()
+      .returning({ requestId: idempotencyKeys.requestId }),
+    db.select().from(idempotencyKeys).where(where(claim.keyName, claim.idempotencyKey)),
+  ]);
+  return inserted.length > 0 ? undefined : rows[0];
+}
+
+/** Removes a row that is past its use (expired, or abandoned by a request that died), guarded by what was read. */
+const clear = (db: Db, row: Row) =>
+  db
+    .delete(idempotencyKeys)
+    .where(
+      and(
+        where(row.keyName, row.idempotencyKey),
+        eq(idempotencyKeys.requestId, row.requestId),
+        eq(idempotencyKeys.updatedAt, row.updatedAt),
+      ),
+    );
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Claims the key, or answers with the stored answer, or refuses; waits while another request holds it. */
+async function acquire(db: Db, claim: IdempotencyClaim, fingerprint: string) {
+  const deadline = Date.now() + WAIT_MS;
+  for (;;) {
+    const row = await tryClaim(db, claim, fingerprint);
+    if (!row) return undefined;
+    const decision = decide(row, fingerprint, Date.now());
+    switch (decision.kind) {
+      case "replay":
+        return decision.row;
+      case "reused":
+        throw conflict(
+          `${IDEMPOTENCY_HEADER} ${shorten(claim.idempotencyKey)} was used for a different request ` +
+            "(another method, path or body); use a new key for a new request",
+          "IDEMPOTENCY_KEY_REUSED",
+        );
+      case "expired":
+      case "abandoned":
+        await clear(db, row);
+        continue;
+      case "lost":
+        throw conflict(
+          `the request with ${IDEMPOTENCY_HEADER} ${shorten(claim.idempotencyKey)} was carried out ` +
+            `(request ${decision.requestId}) but its answer was lost; read the result instead of retrying`,
+          "IDEMPOTENCY_ANSWER_LOST",
+        );
+      case "wait":
+        if (Date.now() >= deadline) {
+          throw conflict(
+            `a request with ${IDEMPOTENCY_HEADER} ${shorten(claim.idempotencyKey)} is still in progress; ` +
+              "retry in a moment",
+            "IDEMPOTENCY_KEY_IN_USE",
+          );
+        }
+        await sleep(POLL_MS);
+    }
+  }
+}
+
+const shorten = (key: string) => (key.length > 40 ? `${key.slice(0, 40)}…` : key);
+
+/** Keeps the answer for retries, or frees the key when nothing was written and the answer was an error. */
+async function settle(db: Db, claim: IdempotencyClaim, res: Response) {
+  const held = and(
+    where(claim.keyName, claim.idempotencyKey),
+    eq(idempotencyKeys.requestId, claim.requestId),
+  );
+  if (res.status >= 500 || (res.status >= 400 && !claim.committed)) {
+    await db.delete(idempotencyKeys).where(held);
+    return;
+  }
+  await db
+    .update(idempotencyKeys)
+    .set({
+      state: "DONE",
+      status: res.status,
+      contentType: res.headers.get("content-type"),
+      body: res.status === 204 ? null : await res.clone().text(),
+      updatedAt: Date.now(),
+    })
+    .where(held);
+}
+
+/**
+ * The middleware: for writes that carry the header. Runs after authentication (the key name
+ * scopes the keys) and the strict body check (the body text is read and valid by then).
+ */
+export const idempotency = (): MiddlewareHandler<AppEnv> => async (c, next) => {
+  const key = c.req.header(IDEMPOTENCY_HEADER);
+  if (key === undefined) return next();
+  if (!KEY.test(key)) {
+    throw invalid([
+      {
+        path: `header.${IDEMPOTENCY_HEADER}`,
+        message: "must be 1-255 visible ASCII characters (a UUID is a good choice)",
+      },
+    ]);
+  }
+  const claim: IdempotencyClaim = {
+    keyName: c.var.keyName,
+    idempotencyKey: key,
+    requestId: c.var.requestId,
+    committed: false,
+  };
+  const fingerprint = await fingerprintOf(c.req.method, c.req.url, await c.req.text());
+  const stored = await acquire(c.var.db, claim, fingerprint);
+  if (stored) {
+    c.header("idempotent-replayed", "true");
+    if (stored.contentType) c.header("content-type", stored.contentType);
+    return c.body(stored.body, stored.status as 200);
+  }
+  c.set("idempotency", claim);
+  await next();
+  await settle(c.var.db, claim, c.res);
+};

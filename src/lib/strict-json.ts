@@ -1,0 +1,148 @@
+import type { FieldIssue } from "./errors";
+
+/**
+ * What `JSON.parse` hides in a request body, found on the JSON text itself:
+ * - a key that appears twice in one object (JSON.parse keeps the last one silently, so two
+ *   readers of the same body could disagree about what it says);
+ * - a number whose text is not the integer it parses to (`1.0000000000000001` and
+ *   `9007199254740990.9` parse to integers, so a later integer check cannot see the difference);
+ * - nesting deeper than any body of this API needs.
+ *
+ * Every number in our request bodies is an integer (money in minor units, basis points,
+ * quantities), so a number that only becomes an integer by rounding is refused wherever it
+ * appears. Fractions that stay fractions (`1.5`) are left to the schema, which names the field.
+ * The text must already be valid JSON: the caller parses it first.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
+
+/** True when `text` parses to an integer that is not exactly the number the text writes. */
+export function roundsToInteger(text: string): boolean {
+  const parsed = Number(text);
+  if (!Number.isInteger(parsed)) return false;
+  const [, sign, whole, fraction = "", exponent = "0"] = DECIMAL.exec(text)!;
+  let digits = (whole! + fraction).replace(/^0+(?=\d)/, "");
+  let scale = Number(exponent) - fraction.length;
+  while (digits.length > 1 && digits.endsWith("0")) {
+    digits = digits.slice(0, -1);
+    scale += 1;
+  }
+  if (digits === "0") return false;
+  if (scale < 0) return true;
+  return BigInt(sign + digits) * 10n ** BigInt(scale) !== BigInt(parsed);
+}
+
+class Scanner {
+  private at = 0;
+  readonly issues: FieldIssue[] = [];
+
+  constructor(private readonly text: string) {}
+
+  private skipSpace() {
+    for (;;) {
+      const c = this.text.charCodeAt(this.at);
+      if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return;
+      this.at += 1;
+    }
+  }
+
+  value(path: string, depth: number): void {
+    this.skipSpace();
+    const c = this.text[this.at];
+    if ((c === "{" || c === "[") && depth >= MAX_JSON_DEPTH) {
+      this.issues.push({ path, message: `is nested more than ${MAX_JSON_DEPTH} levels deep` });
+      throw new Stop();
+    }
+    if (c === "{") this.object(path, depth + 1);
+    else if (c === "[") this.array(path, depth + 1);
+    else if (c === '"') this.string();
+    else if (c === "t" || c === "n") this.at += 4;
+    else if (c === "f") this.at += 5;
+    else this.number(path);
+  }
+
+  private object(path: string, depth: number) {
+    this.at += 1;
+    const seen = new Set<string>();
+    this.skipSpace();
+    if (this.text[this.at] === "}") {
+      this.at += 1;
+      return;
+    }
+    for (;;) {
+      this.skipSpace();
+      const key = this.string();
+      const keyPath = `${path}.${key}`;
+      if (seen.has(key)) {
+        this.issues.push({ path: keyPath, message: "appears more than once in the same object" });
+      }
+      seen.add(key);
+      this.skipSpace();
+      this.at += 1; // ':'
+      this.value(keyPath, depth);
+      if (this.endOf("}")) return;
+    }
+  }
+
+  private array(path: string, depth: number) {
+    this.at += 1;
+    this.skipSpace();
+    if (this.text[this.at] === "]") {
+      this.at += 1;
+      return;
+    }
+    for (let index = 0; ; index++) {
+      this.value(`${path}.${index}`, depth);
+      if (this.endOf("]")) return;
+    }
+  }
+
+  /** After a member: true at the closing bracket (consumed), false after a comma. */
+  private endOf(close: string): boolean {
+    this.skipSpace();
+    const c = this.text[this.at];
+    this.at += 1;
+    return c === close;
+  }
+
+  private string(): string {
+    const start = this.at;
+    let end = start + 1;
+    for (;;) {
+      const c = this.text.charCodeAt(end);
+      if (c === 0x5c) end += 2;
+      else if (c === 0x22) break;
+      else end += 1;
+    }
+    this.at = end + 1;
+    return JSON.parse(this.text.slice(start, end + 1)) as string;
+  }
+
+  private number(path: string) {
+    NUMBER.lastIndex = this.at;
+    const text = NUMBER.exec(this.text)![0];
+    this.at += text.length;
+    if (roundsToInteger(text)) {
+      const shown = text.length > 40 ? `${text.slice(0, 40)}…` : text;
+      this.issues.push({
+        path,
+        message: `must be an exact integer; ${shown} is not one (it would be read as ${Number(text)})`,
+      });
+    }
+  }
+}
+
+class Stop extends Error {}
+
+/** The issues of a valid JSON text, with paths rooted at `root` (`body.lines.3.quantity`). */
+export function jsonTextIssues(text: string, root = "body"): FieldIssue[] {
+  const scanner = new Scanner(text);
+  try {
+    scanner.value(root, 0);
+  } catch (err) {
+    if (!(err instanceof Stop)) throw err;
+  }
+  return scanner.issues;
+}
