@@ -27,7 +27,13 @@ import { build } from "esbuild";
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
 /** Tables that are not data: derived state kept by triggers, and the audit itself. */
-export const NOT_AUDITED = new Set(["pricing_version", "row_counts", "audit_log", "audit_context"]);
+export const NOT_AUDITED = new Set([
+  "pricing_version",
+  "row_counts",
+  "audit_log",
+  "audit_context",
+  "idempotency_keys",
+]);
 
 /** Integer columns holding epoch ms, shown as ISO 8601 like the API does (`iso()`). */
 const isInstant = (/** @type {string} */ name) => /_at$|^valid_(from|to)$/.test(name);

@@ -2,8 +2,10 @@ import { serveDocument } from "./doc/document";
 import { apiReference } from "./doc/ui";
 import { operationIndex } from "./lib/audit";
 import { authenticate } from "./lib/auth";
+import { strictJsonBody } from "./lib/body";
 import { requestContext } from "./lib/context";
 import { onError } from "./lib/errors";
+import { idempotency } from "./lib/idempotency";
 import { notFoundHandler } from "./lib/not-found";
 import { rateLimit } from "./lib/rate-limit";
 import { createRouter } from "./lib/router";
@@ -27,10 +29,13 @@ app.onError(onError);
 app.get("/health", (c) => c.json({ status: "ok" }));
 app.route("/", apiReference);
 
-// The API: an API key, its rate limit, and bounded bodies before any route.
+// The API: an API key, its rate limit, bounded and strictly read bodies, then idempotent
+// retries of writes, before any route.
 app.use("/v1/api/*", authenticate());
 app.use("/v1/api/*", rateLimit());
 app.use("/v1/api/*", limitBodySize());
+app.use("/v1/api/*", strictJsonBody());
+app.use("/v1/api/*", idempotency());
 
 for (const router of routers) app.route("/", router);
 

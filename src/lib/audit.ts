@@ -12,6 +12,20 @@ export interface AuditInfo {
   operation: string;
   method: string;
   path: string;
+  /** The request's claim on an Idempotency-Key (src/lib/idempotency.ts), if it sent one. */
+  idempotency?: IdempotencyClaim;
+}
+
+/**
+ * A request's hold on an `Idempotency-Key`. Every write batch of the request also marks the key
+ * COMMITTED (src/lib/db.ts), so a retry can never write a second time.
+ */
+export interface IdempotencyClaim {
+  keyName: string;
+  idempotencyKey: string;
+  requestId: string;
+  /** Set once a write batch carrying the mark has succeeded. */
+  committed: boolean;
 }
 
 export type AuditSource = () => AuditInfo;

@@ -54,6 +54,7 @@ export const requestContext =
       return {
         requestId,
         keyName: c.get("keyName") ?? "unknown",
+        idempotency: c.get("idempotency"),
         operation: operationOf(c.req.method, route) ?? `${c.req.method} ${route}`,
         method: c.req.method,
         path: c.req.path,

@@ -1,7 +1,7 @@
 import type { SQL } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
-import { isWriteSql, type AuditSource } from "./audit";
+import { isWriteSql, type AuditSource, type IdempotencyClaim } from "./audit";
 
 /** Counts D1 round trips and their time for the Server-Timing header. */
 export class DbMeter {
@@ -114,20 +114,19 @@ class MeteredClient implements D1Client {
     const metered = statements as unknown as MeteredStatement[];
     const inner = metered.map((s) => s.inner ?? (s as unknown as D1PreparedStatement));
     if (!this.writes(metered)) return this.meter.time(() => this.d1.batch<T>(inner));
-    return this.meter.time(async () => {
-      const results = await this.d1.batch<T>(this.bracket(inner));
-      return results.slice(1, -1);
-    });
+    return this.bracketed<T>(inner);
   }
 
   auditedOne(statement: MeteredStatement): Promise<D1Result> {
-    return this.meter.time(async () => {
-      const results = await this.d1.batch(this.bracket([statement.inner]));
-      return results[1]!;
-    });
+    return this.bracketed([statement.inner]).then((results) => results[0]!);
   }
 
-  private bracket(statements: D1PreparedStatement[]) {
+  /**
+   * The statements between the audit context's opening and closing (answering their results
+   * only), plus, when the request holds an Idempotency-Key, the statement that marks the key
+   * COMMITTED: in the same batch, so the write and the mark commit together or not at all.
+   */
+  private async bracketed<T>(statements: D1PreparedStatement[]): Promise<D1Result<T>[]> {
     const who = this.audit!();
     const open = this.d1
       .prepare(
@@ -135,8 +134,22 @@ class MeteredClient implements D1Client {
           "VALUES (1, cast(unixepoch('subsec') * 1000 as integer), ?, ?, ?, ?, ?)",
       )
       .bind(who.requestId, who.keyName, who.operation, who.method, who.path);
-    const close = this.d1.prepare("DELETE FROM audit_context");
-    return [open, ...statements, close];
+    const close = [this.d1.prepare("DELETE FROM audit_context")];
+    const claim = who.idempotency;
+    if (claim) close.push(this.commitMark(claim));
+    const results = await this.meter.time(() => this.d1.batch<T>([open, ...statements, ...close]));
+    if (claim) claim.committed = true;
+    return results.slice(1, 1 + statements.length);
+  }
+
+  private commitMark(claim: IdempotencyClaim) {
+    return this.d1
+      .prepare(
+        "UPDATE idempotency_keys SET state = 'COMMITTED', " +
+          "updated_at = cast(unixepoch('subsec') * 1000 as integer) " +
+          "WHERE key_name = ? AND idempotency_key = ? AND request_id = ? AND state = 'PENDING'",
+      )
+      .bind(claim.keyName, claim.idempotencyKey, claim.requestId);
   }
 }
 

@@ -1,3 +1,4 @@
+import type { IdempotencyClaim } from "./audit";
 import type { Db, DbMeter } from "./db";
 
 export type Role = "admin" | "read";
@@ -19,6 +20,8 @@ export interface Variables {
   role: Role;
   /** The authenticated key's name (never the key). */
   keyName: string;
+  /** Set when the write carries an Idempotency-Key (src/lib/idempotency.ts). */
+  idempotency?: IdempotencyClaim;
 }
 
 export interface AppEnv {

@@ -42,6 +42,14 @@ export const conflict = (detail: string, code = "CONFLICT") => new ApiError(409,
 export const badRequest = (detail: string, errors?: FieldIssue[]) =>
   new ApiError(400, "VALIDATION_FAILED", detail, errors);
 
+/** An upload cut off by the client: its doing, not ours, and nothing is written. */
+export const incompleteBody = () =>
+  new ApiError(
+    400,
+    "INCOMPLETE_BODY",
+    "the request body ended before it was complete (the upload was cut off); nothing was written",
+  );
+
 /** One issue per field so a client can show every problem at once. */
 export function invalid(errors: FieldIssue[]): ApiError {
   const detail =

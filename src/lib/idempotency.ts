@@ -1,9 +1,12 @@
 import { and, eq } from "drizzle-orm";
 import type { MiddlewareHandler } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { idempotencyKeys } from "../db/schema";
+import type { IdempotencyClaim } from "./audit";
 import type { Db } from "./db";
 import type { AppEnv } from "./env";
 import { conflict, invalid } from "./errors";
+import { isRead } from "./read-only";
 
 /**
  * Idempotent retries of writes (docs/api.md, "Idempotent retries").
@@ -25,23 +28,6 @@ const WAIT_MS = 5_000;
 const POLL_MS = 25;
 const KEY = /^[\x21-\x7e]{1,255}$/;
 
-/** What the request's write batches mark COMMITTED (src/lib/db.ts). */
-export interface IdempotencyClaim {
-  keyName: string;
-  idempotencyKey: string;
-  requestId: string;
-  /** Set by the database client once a write batch carrying the mark succeeded. */
-  committed: boolean;
-}
-
-/** The statement that marks the claim COMMITTED inside a write batch, as SQL text and values. */
-export const commitMark = (claim: IdempotencyClaim) => ({
-  sql:
-    "UPDATE idempotency_keys SET state = 'COMMITTED', updated_at = cast(unixepoch('subsec') * 1000 as integer) " +
-    "WHERE key_name = ? AND idempotency_key = ? AND request_id = ? AND state <> 'DONE'",
-  values: [claim.keyName, claim.idempotencyKey, claim.requestId],
-});
-
 type Row = typeof idempotencyKeys.$inferSelect;
 
 export type Decision =
@@ -58,7 +44,9 @@ export function decide(row: Row, fingerprint: string, now: number): Decision {
   if (row.fingerprint !== fingerprint) return { kind: "reused" };
   if (row.state === "DONE") return { kind: "replay", row };
   if (now - row.updatedAt < ABANDONED_AFTER_MS) return { kind: "wait" };
-  return row.state === "PENDING" ? { kind: "abandoned" } : { kind: "lost", requestId: row.requestId };
+  return row.state === "PENDING"
+    ? { kind: "abandoned" }
+    : { kind: "lost", requestId: row.requestId };
 }
 
 const where = (keyName: string, key: string) =>
@@ -164,7 +152,7 @@ async function settle(db: Db, claim: IdempotencyClaim, res: Response) {
       state: "DONE",
       status: res.status,
       contentType: res.headers.get("content-type"),
-      body: res.status === 204 ? null : await res.clone().text(),
+      body: res.status === 204 ? "" : await res.clone().text(),
       updatedAt: Date.now(),
     })
     .where(held);
@@ -176,7 +164,7 @@ async function settle(db: Db, claim: IdempotencyClaim, res: Response) {
  */
 export const idempotency = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   const key = c.req.header(IDEMPOTENCY_HEADER);
-  if (key === undefined) return next();
+  if (key === undefined || isRead(c)) return next();
   if (!KEY.test(key)) {
     throw invalid([
       {
@@ -196,7 +184,8 @@ export const idempotency = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   if (stored) {
     c.header("idempotent-replayed", "true");
     if (stored.contentType) c.header("content-type", stored.contentType);
-    return c.body(stored.body, stored.status as 200);
+    if (stored.status === 204) return c.body(null, 204);
+    return c.body(stored.body ?? "", stored.status as ContentfulStatusCode);
   }
   c.set("idempotency", claim);
   await next();

@@ -4,7 +4,7 @@ import { cors } from "hono/cors";
 import { API_KEY_HEADER } from "./auth";
 import { BOOKMARK_HEADER } from "./context";
 import type { AppEnv } from "./env";
-import { ApiError } from "./errors";
+import { ApiError, incompleteBody } from "./errors";
 
 const API_PREFIX = "/v1/api/";
 /** The API reference page sets its own CSP (frame-ancestors 'none'); its headers are its own. */
@@ -68,11 +68,24 @@ export const corsFromEnv = (): MiddlewareHandler<AppEnv> => async (c, next) => {
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-/** Bodies over 1 MiB are refused before they are read, whatever the route. */
-export const limitBodySize = () =>
-  bodyLimit({
+/**
+ * Bodies over 1 MiB are refused before they are read, whatever the route. A chunked body is read
+ * here to count it: an upload cut off while it is read is the client's doing, a 400 and not a
+ * logged 500, and no route runs.
+ */
+export const limitBodySize = (): MiddlewareHandler<AppEnv> => {
+  const limit = bodyLimit({
     maxSize: MAX_BODY_BYTES,
     onError: () => {
       throw new ApiError(413, "PAYLOAD_TOO_LARGE", "the request body is larger than 1 MiB");
     },
   });
+  return async (c, next) => {
+    try {
+      return await limit(c, next);
+    } catch (err) {
+      if (err instanceof ApiError) throw err;
+      throw incompleteBody();
+    }
+  };
+};

@@ -5,7 +5,13 @@ import { auditLog } from "../../db/schema";
 import { defineList } from "../../list";
 
 /** Derived state and the audit itself; every other table is audited (scripts/audit-triggers.mjs). */
-const NOT_AUDITED = new Set(["pricing_version", "row_counts", "audit_log", "audit_context"]);
+const NOT_AUDITED = new Set([
+  "pricing_version",
+  "row_counts",
+  "audit_log",
+  "audit_context",
+  "idempotency_keys",
+]);
 
 /** `customer_group_members` -> `customerGroupMember`, the same rule as the trigger generator. */
 export const entityName = (table: string) =>

@@ -1,0 +1,56 @@
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "./env";
+import { ApiError, incompleteBody, invalid } from "./errors";
+import { jsonTextIssues } from "./strict-json";
+
+const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json$/i;
+const UTF8 = /^utf-?8$/i;
+const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
+
+/** The media type and charset of a content-type header. */
+function mediaType(header: string) {
+  const [type = "", ...params] = header.split(";").map((part) => part.trim());
+  const charset = params
+    .map((param) => /^charset\s*=\s*"?([^";]*)"?$/i.exec(param)?.[1])
+    .find((value) => value !== undefined);
+  return { type, charset };
+}
+
+/**
+ * JSON bodies are judged on their text before any route reads them (docs/api.md §7):
+ * - a charset other than UTF-8 → 415 (JSON is UTF-8; another charset would be read wrongly);
+ * - an upload cut off before the body is complete → 400 INCOMPLETE_BODY, not a 500, and no route
+ *   runs, so nothing is written;
+ * - not JSON → 400 MALFORMED_JSON;
+ * - duplicate keys and numbers that only round to integers → 400 naming each field.
+ * The text stays cached on the request, so the route's validator parses the same text.
+ */
+export const strictJsonBody = (): MiddlewareHandler<AppEnv> => async (c, next) => {
+  const header = c.req.header("content-type");
+  // DELETE and GET bodies are never read, so they are not judged either.
+  if (!BODY_METHODS.has(c.req.method) || !c.req.raw.body || !header) return next();
+  const { type, charset } = mediaType(header);
+  if (!JSON_TYPE.test(type)) return next();
+  if (charset !== undefined && !UTF8.test(charset)) {
+    throw new ApiError(
+      415,
+      "UNSUPPORTED_MEDIA_TYPE",
+      `the request body must be JSON in UTF-8; charset=${charset.slice(0, 40)} is not supported`,
+    );
+  }
+  let text: string;
+  try {
+    text = await c.req.text();
+  } catch {
+    throw incompleteBody();
+  }
+  if (text.trim() === "") return next();
+  try {
+    JSON.parse(text);
+  } catch {
+    throw new ApiError(400, "MALFORMED_JSON", "the request body is not valid JSON");
+  }
+  const issues = jsonTextIssues(text);
+  if (issues.length) throw invalid(issues);
+  await next();
+};
