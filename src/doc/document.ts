@@ -1,5 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { API_KEY_HEADER } from "../lib/auth";
+import { declareIdempotencyKeys } from "./idempotency";
 import { BOOKMARK_HEADER } from "../lib/context";
 import type { AppEnv } from "../lib/env";
 import { RATE_LIMIT_PERIOD_SECONDS } from "../lib/rate-limit";
@@ -55,6 +56,7 @@ const TAGS = [
  * request from its registry, with the API-key scheme they all name.
  */
 export function serveDocument(app: OpenAPIHono<AppEnv>) {
+  declareIdempotencyKeys(app);
   app.openAPIRegistry.registerComponent("securitySchemes", "apiKey", {
     type: "apiKey",
     in: "header",

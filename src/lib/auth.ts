@@ -44,7 +44,8 @@ function configuredKeys(source = ""): ConfiguredKey[] {
 }
 
 export const authenticate = (): MiddlewareHandler<AppEnv> => async (c, next) => {
-  const presented = c.req.header(API_KEY_HEADER);
+  // Surrounding whitespace is never part of a key (a pasted key often carries some).
+  const presented = c.req.header(API_KEY_HEADER)?.trim();
   if (!presented) throw new ApiError(401, "UNAUTHORIZED", MISSING_KEY);
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(presented)));
   let matched: ConfiguredKey | undefined;

@@ -50,20 +50,44 @@ export const incompleteBody = () =>
     "the request body ended before it was complete (the upload was cut off); nothing was written",
   );
 
-/** One issue per field so a client can show every problem at once. */
+/**
+ * Bounds of a 400 (docs/api.md §7): a hostile query of 20 KB must not get an answer of 850 KB.
+ * At most MAX_ISSUES issues are listed (the detail gives the total); any piece of the request
+ * quoted back is cut at MAX_ECHO characters; paths and messages have a hard cap besides.
+ */
+export const MAX_ISSUES = 20;
+export const MAX_ECHO = 100;
+const MAX_PATH = 160;
+const MAX_MESSAGE = 600;
+
+const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}…` : text);
+
+/** A piece of the request, quoted in a message: JSON-quoted and at most MAX_ECHO characters. */
+export const quote = (value: string) => JSON.stringify(cut(value, MAX_ECHO));
+
+/** One issue per field so a client can show every problem at once, up to MAX_ISSUES of them. */
 export function invalid(errors: FieldIssue[]): ApiError {
+  const listed = errors
+    .slice(0, MAX_ISSUES)
+    .map(({ path, message }) => ({
+      path: cut(path, MAX_PATH),
+      message: cut(message, MAX_MESSAGE),
+    }));
   const detail =
     errors.length === 1
-      ? `${errors[0]!.path}: ${errors[0]!.message}`
-      : `${errors.length} validation issues; see errors`;
-  return badRequest(detail, errors);
+      ? `${listed[0]!.path}: ${listed[0]!.message}`
+      : errors.length > MAX_ISSUES
+        ? `${errors.length} validation issues; the first ${MAX_ISSUES} are listed in errors`
+        : `${errors.length} validation issues; see errors`;
+  return badRequest(detail, listed);
 }
 
-/** Codes a body named that name no record: one issue on the field that named them. */
-export const unknownCodesIssue = (field: string, noun: string, codes: string[]): FieldIssue => ({
-  path: `body.${field}`,
-  message: `unknown ${noun} codes: ${codes.join(", ")}`,
-});
+/** Codes a body named that name no record: one issue on the field that named them (20 at most). */
+export function unknownCodesIssue(field: string, noun: string, codes: string[]): FieldIssue {
+  const shown = codes.slice(0, MAX_ISSUES).join(", ");
+  const more = codes.length > MAX_ISSUES ? ` and ${codes.length - MAX_ISSUES} more` : "";
+  return { path: `body.${field}`, message: `unknown ${noun} codes: ${shown}${more}` };
+}
 
 const LOCATIONS: Record<string, string> = {
   json: "body",

@@ -1,4 +1,6 @@
 import { z } from "@hono/zod-openapi";
+import { isCurrency } from "./currencies";
+import { unsafeTextReason } from "./text";
 import { STATUSES } from "../pricing/vocabulary";
 import { windowIssues } from "./status";
 
@@ -16,17 +18,36 @@ export const Code = z
       "A code, the business key of a record: 1-64 characters of A-Z a-z 0-9 . _ - (not . or ..)",
   });
 
+/** Free text may not hide what it says (src/lib/text.ts): checked after trimming. */
+const safeText = (multiline: boolean) => (value: string, ctx: z.core.$RefinementCtx<string>) => {
+  const reason = unsafeTextReason(value, multiline);
+  if (reason) ctx.addIssue({ code: "custom", message: reason });
+};
+
 export const Name = z
   .string()
   .trim()
   .min(1, "must not be empty")
   .max(200)
-  .openapi({ description: "Display name, 1-200 characters (surrounding spaces trimmed)" });
+  .superRefine(safeText(false))
+  .openapi({
+    description:
+      "Display name, 1-200 characters (surrounding spaces trimmed); no control characters, lone " +
+      "surrogates or bidirectional controls",
+  });
+
+/** Longer free text: line breaks and tabs allowed, other control characters not. */
+export const Description = z
+  .string()
+  .max(1000)
+  .superRefine(safeText(true))
+  .openapi({ description: "Free text, up to 1000 characters; line breaks and tabs allowed" });
 
 export const Currency = z
   .string()
   .regex(/^[A-Z]{3}$/, "must be an ISO 4217 code such as EUR")
-  .openapi({ example: "EUR", description: "ISO 4217 currency code" });
+  .refine(isCurrency, "must be the ISO 4217 code of a currency in circulation, such as EUR")
+  .openapi({ example: "EUR", description: "ISO 4217 code of a currency in circulation" });
 
 export const Status = z.enum(STATUSES).openapi("Status", {
   description:

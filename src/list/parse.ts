@@ -1,5 +1,5 @@
 import { parseInstant } from "../lib/schemas";
-import { invalid, type FieldIssue } from "../lib/errors";
+import { invalid, quote, type FieldIssue } from "../lib/errors";
 import {
   fieldsWhere,
   OPERATORS,
@@ -106,7 +106,7 @@ function splitTerm(raw: string): { negate: boolean; op: Operator; rest: string }
   }
   if (next.token.startsWith("$")) {
     if (!(OPERATORS as readonly string[]).includes(next.token)) {
-      return `unknown operator ${next.token}; known: $not, ${OPERATORS.join(", ")}`;
+      return `unknown operator ${quote(next.token)}; known: $not, ${OPERATORS.join(", ")}`;
     }
     op = next.token as Operator;
     rest = next.hasColon ? next.after : "";
@@ -131,7 +131,7 @@ function filterValues(type: FieldType, op: Operator, rest: string): FilterValue[
   const values: FilterValue[] = [];
   for (const part of parts) {
     const value = convertValue(type, part);
-    if (value === undefined) return `value ${JSON.stringify(part)} must be ${describeType(type)}`;
+    if (value === undefined) return `value ${quote(part)} must be ${describeType(type)}`;
     values.push(value);
   }
   return values;
@@ -177,12 +177,12 @@ function parseSortBy(input: string[], config: ListConfig, issues: FieldIssue[]) 
     if (!sortable.includes(field)) {
       issues.push({
         path: "query.sortBy",
-        message: `${JSON.stringify(field)} is not sortable; sortable fields: ${sortable.join(", ")}`,
+        message: `${quote(field)} is not sortable; sortable fields: ${sortable.join(", ")}`,
       });
     } else if ((dir !== "ASC" && dir !== "DESC") || extra !== undefined) {
       issues.push({
         path: "query.sortBy",
-        message: `${JSON.stringify(term)} must be field:ASC or field:DESC; sortable fields: ${sortable.join(", ")}`,
+        message: `${quote(term)} must be field:ASC or field:DESC; sortable fields: ${sortable.join(", ")}`,
       });
     } else if (!sortBy.some(([f]) => f === field)) {
       sortBy.push([field, dir]);
@@ -217,7 +217,7 @@ function parseSearch(all: Lookup, config: ListConfig, issues: FieldIssue[]) {
       if (!searchable.includes(field)) {
         issues.push({
           path: "query.searchBy",
-          message: `${JSON.stringify(field)} is not searchable; searchable fields: ${searchable.join(", ")}`,
+          message: `${quote(field)} is not searchable; searchable fields: ${searchable.join(", ")}`,
         });
       }
     }
@@ -240,7 +240,7 @@ function parseSelect(input: string[], config: ListConfig, issues: FieldIssue[]) 
     if (!selectable.includes(field)) {
       issues.push({
         path: "query.select",
-        message: `${JSON.stringify(field)} is not selectable; selectable fields: ${selectable.join(", ")}`,
+        message: `${quote(field)} is not selectable; selectable fields: ${selectable.join(", ")}`,
       });
     }
   }

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { listOf } from "../../list";
-import { Code, IsoTimestamp, Name } from "../../lib/schemas";
+import { Code, Description, IsoTimestamp, Name } from "../../lib/schemas";
 
 const customerGroupExample = {
   id: 1,
@@ -28,11 +28,10 @@ export const CustomerGroupSchema = z
     example: customerGroupExample,
   });
 
-const Description = z
-  .string()
-  .max(1000)
-  .nullable()
-  .openapi({ example: "Registered resellers", description: "Free text; null clears it" });
+const NullableDescription = Description.nullable().openapi({
+  example: "Registered resellers",
+  description: "Free text, up to 1000 characters (line breaks and tabs allowed); null clears it",
+});
 
 export const CustomerGroupCreateSchema = z
   .strictObject({
@@ -41,7 +40,7 @@ export const CustomerGroupCreateSchema = z
       description: "The customer group code; unique (409 if taken)",
     }),
     name: Name.openapi({ example: "Resellers" }),
-    description: Description.optional(),
+    description: NullableDescription.optional(),
   })
   .openapi("CustomerGroupCreate", {
     description: "A new customer group",
@@ -54,7 +53,7 @@ export const CustomerGroupUpdateSchema = z
       description: "A new customer group code; unique (409 if taken)",
     }),
     name: Name.optional(),
-    description: Description.optional(),
+    description: NullableDescription.optional(),
   })
   .openapi("CustomerGroupUpdate", {
     description: "The fields to change; absent fields stay as they are",
