@@ -62,17 +62,28 @@ const MAX_MESSAGE = 600;
 
 const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}…` : text);
 
-/** A piece of the request, quoted in a message: JSON-quoted and at most MAX_ECHO characters. */
-export const quote = (value: string) => JSON.stringify(cut(value, MAX_ECHO));
+/** Paths name fields the client sent (`query.filter.<its key>`): each segment is cut too. */
+const boundedPath = (path: string) =>
+  cut(
+    path
+      .split(".")
+      .map((segment) => cut(segment, MAX_ECHO))
+      .join("."),
+    MAX_PATH,
+  );
+
+/** A piece of the request in a message, at most MAX_ECHO characters. */
+export const echo = (value: string) => cut(value, MAX_ECHO);
+
+/** The same, JSON-quoted. */
+export const quote = (value: string) => JSON.stringify(echo(value));
 
 /** One issue per field so a client can show every problem at once, up to MAX_ISSUES of them. */
 export function invalid(errors: FieldIssue[]): ApiError {
-  const listed = errors
-    .slice(0, MAX_ISSUES)
-    .map(({ path, message }) => ({
-      path: cut(path, MAX_PATH),
-      message: cut(message, MAX_MESSAGE),
-    }));
+  const listed = errors.slice(0, MAX_ISSUES).map(({ path, message }) => ({
+    path: boundedPath(path),
+    message: cut(message, MAX_MESSAGE),
+  }));
   const detail =
     errors.length === 1
       ? `${listed[0]!.path}: ${listed[0]!.message}`

@@ -1,5 +1,5 @@
 import { parseInstant } from "../lib/schemas";
-import { invalid, quote, type FieldIssue } from "../lib/errors";
+import { echo, invalid, quote, type FieldIssue } from "../lib/errors";
 import {
   fieldsWhere,
   OPERATORS,
@@ -106,7 +106,7 @@ function splitTerm(raw: string): { negate: boolean; op: Operator; rest: string }
   }
   if (next.token.startsWith("$")) {
     if (!(OPERATORS as readonly string[]).includes(next.token)) {
-      return `unknown operator ${quote(next.token)}; known: $not, ${OPERATORS.join(", ")}`;
+      return `unknown operator ${echo(next.token)}; known: $not, ${OPERATORS.join(", ")}`;
     }
     op = next.token as Operator;
     rest = next.hasColon ? next.after : "";
