@@ -486,7 +486,8 @@ describe("OpenAPI document of the price and relation routes", () => {
         "/v1/api/pricelist/{id}/customer-groups/unassign",
         "post",
         "unassignCustomerGroupsFromPricelist",
-        ["200", "400", "401", "403", "404", "413", "415", "429"],
+        // 409: an Idempotency-Key reused or in use (every write accepts one).
+        ["200", "400", "401", "403", "404", "409", "413", "415", "429"],
       ],
       [
         "/v1/api/pricelist/individual/{id}",

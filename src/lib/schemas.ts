@@ -45,7 +45,8 @@ export const Description = z
 
 export const Currency = z
   .string()
-  .regex(/^[A-Z]{3}$/, "must be an ISO 4217 code such as EUR")
+  // abort: a malformed code gets one issue, not also "not in circulation".
+  .regex(/^[A-Z]{3}$/, { message: "must be an ISO 4217 code such as EUR", abort: true })
   .refine(isCurrency, "must be the ISO 4217 code of a currency in circulation, such as EUR")
   .openapi({ example: "EUR", description: "ISO 4217 code of a currency in circulation" });
 
