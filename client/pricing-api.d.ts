@@ -833,7 +833,7 @@ export interface paths {
     put?: never;
     /**
      * Price a cart: what a customer pays for up to 500 lines in a channel
-     * @description Base price from the most specific pricelist level that has one (INDIVIDUAL, CUSTOMER, CUSTOMER_GROUP, CHANNEL_PRIMARY, CHANNEL), then trade conditions (NET_PRICE, DISCOUNT, SURCHARGE; one winner per type from the most specific rung), then the best promotion. Integers only: amounts in minor units. Unknown products and products without a price are per-line statuses, not errors. Errors: unknown channel or customer 404; inactive channel 409 CHANNEL_INACTIVE; customer not in the channel 409 CUSTOMER_NOT_IN_CHANNEL; no currency given and no primary pricelist 400 CURRENCY_REQUIRED. A read key may call it. One D1 round trip whatever the number of lines.
+     * @description Base price from the most specific pricelist level that has one (INDIVIDUAL, CUSTOMER, CUSTOMER_GROUP, CHANNEL_PRIMARY, CHANNEL), then trade conditions (NET_PRICE, DISCOUNT, SURCHARGE; one winner per type from the most specific rung), then the best promotion. Integers only: amounts in minor units. Unknown products, products without a price and amounts past 2^53-1 are per-line statuses, not errors; with such a line totalAmount is null and complete false, and pricedTotalAmount sums the OK lines. Errors: unknown channel or customer 404; inactive channel 409 CHANNEL_INACTIVE; customer not in the channel 409 CUSTOMER_NOT_IN_CHANNEL; no currency given and no primary pricelist 400 CURRENCY_REQUIRED. A read key may call it. One D1 round trip whatever the number of lines.
      */
     post: operations["resolvePrices"];
     delete?: never;
@@ -851,7 +851,7 @@ export interface paths {
     };
     /**
      * Price up to 100 products at one quantity (product pages and listings)
-     * @description Base price from the most specific pricelist level that has one (INDIVIDUAL, CUSTOMER, CUSTOMER_GROUP, CHANNEL_PRIMARY, CHANNEL), then trade conditions (NET_PRICE, DISCOUNT, SURCHARGE; one winner per type from the most specific rung), then the best promotion. Integers only: amounts in minor units. Unknown products and products without a price are per-line statuses, not errors. Errors: unknown channel or customer 404; inactive channel 409 CHANNEL_INACTIVE; customer not in the channel 409 CUSTOMER_NOT_IN_CHANNEL; no currency given and no primary pricelist 400 CURRENCY_REQUIRED. A read key may call it. One D1 round trip whatever the number of lines. Caching: the answer carries an ETag derived from the pricing data version (bumped by every write that can change a price) and the normalized request, strong with `at`, weak without (then only the echoed `at` differs within one validity interval). If-None-Match is answered with 304. Cache-Control is private, max-age 60 s with `at`; without it the seconds until validUntil, at most 60.
+     * @description Base price from the most specific pricelist level that has one (INDIVIDUAL, CUSTOMER, CUSTOMER_GROUP, CHANNEL_PRIMARY, CHANNEL), then trade conditions (NET_PRICE, DISCOUNT, SURCHARGE; one winner per type from the most specific rung), then the best promotion. Integers only: amounts in minor units. Unknown products, products without a price and amounts past 2^53-1 are per-line statuses, not errors; with such a line totalAmount is null and complete false, and pricedTotalAmount sums the OK lines. Errors: unknown channel or customer 404; inactive channel 409 CHANNEL_INACTIVE; customer not in the channel 409 CUSTOMER_NOT_IN_CHANNEL; no currency given and no primary pricelist 400 CURRENCY_REQUIRED. A read key may call it. One D1 round trip whatever the number of lines. Caching: the answer carries an ETag derived from the pricing data version (bumped by every write that can change a price) and the normalized request, strong with `at`, weak without (then only the echoed `at` differs within one validity interval). If-None-Match is answered with 304. Cache-Control is private, max-age 60 s with `at`; without it the seconds until validUntil, at most 60.
      */
     get: operations["lookupPrices"];
     put?: never;
@@ -2964,6 +2964,8 @@ export interface components {
      *       "currency": "EUR",
      *       "at": "2025-06-15T10:00:00.000Z",
      *       "totalAmount": 27710,
+     *       "pricedTotalAmount": 27710,
+     *       "complete": true,
      *       "validUntil": "2025-07-01T00:00:00.000Z",
      *       "lines": [
      *         {
@@ -3087,8 +3089,12 @@ export interface components {
        * @example 2025-01-01T00:00:00.000Z
        */
       at: string;
-      /** @description Sum of the OK lines' lineAmount */
+      /** @description The cart's total: the sum of every line's lineAmount when every line is OK (complete); null when some line is not OK, or when the sum would exceed 2^53-1 */
       totalAmount: number | null;
+      /** @description The sum of the OK lines' lineAmount, whatever the other lines say: 0 when no line is OK; null only when the sum would exceed 2^53-1. Not the cart's total unless complete */
+      pricedTotalAmount: number | null;
+      /** @description True when every line is OK, so totalAmount covers the whole cart (it is still null if the sum would exceed 2^53-1); false when some line is NO_PRICE, UNKNOWN_PRODUCT or OUT_OF_RANGE */
+      complete: boolean;
       /**
        * Format: date-time
        * @description The answer holds until this instant (the next validity edge); null = no known end

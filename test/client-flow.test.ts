@@ -152,7 +152,10 @@ describe("typed client (openapi-fetch + types generated from /doc)", () => {
       }),
     );
     expect(cart.currency).toBe("EUR");
+    // Every line priced: the total is answered and marked complete.
+    expect(cart.complete).toBe(true);
     expect(cart.totalAmount).toBe(12 * 800 + 3 * 250);
+    expect(cart.pricedTotalAmount).toBe(cart.totalAmount);
     const [boltLine, nutLine] = cart.lines;
     expect(boltLine).toMatchObject({
       productCode: bolt,
@@ -181,6 +184,18 @@ describe("typed client (openapi-fetch + types generated from /doc)", () => {
       [bolt, 900, 9000],
       [nut, 250, 2500],
     ]);
+    // A product the catalogue does not know: no totalAmount, the priced lines summed apart.
+    const partial = ok(
+      await shop.GET("/v1/api/prices", {
+        params: { query: { channel: channel.code, product: [bolt, uid("P")], quantity: 10 } },
+      }),
+    );
+    const { totalAmount, pricedTotalAmount, complete } = partial;
+    expect({ totalAmount, pricedTotalAmount, complete }).toEqual({
+      totalAmount: null,
+      pricedTotalAmount: 9000,
+      complete: false,
+    });
     expect(listing.lines[0]?.tiers).toEqual([
       { minQuantity: 1, amount: 1000 },
       { minQuantity: 10, amount: 900 },

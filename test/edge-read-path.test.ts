@@ -283,6 +283,36 @@ describe("GET /v1/api/prices: ETag, Cache-Control, If-None-Match", () => {
     expect(pinned.headers.get("cache-control")).toBe(`private, max-age=${MAX_AGE_SECONDS}`);
   });
 
+  it("refuses a 304 to a tag issued before the answer gained its honest totals", async () => {
+    // The tag as issued before `pricedTotalAmount` and `complete` existed: digest of the data
+    // version and the normalized request only. A client holding it has a body whose totalAmount
+    // may leave out unpriced lines: it must get the new body, not a 304.
+    const row = await env.DB.prepare("SELECT version FROM pricing_version WHERE id = 1").first();
+    const basis = JSON.stringify([
+      row!.version,
+      channel,
+      null,
+      null,
+      Date.parse(AT),
+      false,
+      [a, b].map((code) => [code, 2]),
+    ]);
+    const digest = new Uint8Array(
+      await crypto.subtle.digest("SHA-256", new TextEncoder().encode(basis)),
+    ).slice(0, 18);
+    const old = `"${btoa(String.fromCharCode(...digest))
+      .replace(/\+/g, "-")
+      .replace(/\//g, "_")}"`;
+    const res = await lookup(q(), { "if-none-match": old });
+    expect(res.status).toBe(200);
+    expect(etag(res)).not.toBe(old);
+    expect(res.body).toMatchObject({
+      totalAmount: 1350 * 2,
+      pricedTotalAmount: 2700,
+      complete: true,
+    });
+  });
+
   it("keeps the tag across writes that cannot change a price", async () => {
     const before = etag(await lookup(q()));
     await ok("PATCH", `/v1/api/product/${a}`, { name: "Edge A, renamed" });

@@ -176,8 +176,21 @@ describe("the worked example of docs/pricing-rules.md §10", () => {
       currency: "EUR",
       at: "2025-06-15T10:00:00.000Z",
       totalAmount: 27710,
+      pricedTotalAmount: 27710,
+      complete: true,
       validUntil: "2025-07-01T00:00:00.000Z",
     });
+    expect(Object.keys(answer)).toEqual([
+      "channelCode",
+      "customerCode",
+      "currency",
+      "at",
+      "totalAmount",
+      "pricedTotalAmount",
+      "complete",
+      "validUntil",
+      "lines",
+    ]);
     const [a, b, c] = answer.lines;
     expect(a).toMatchObject({
       productCode: "P-A",
@@ -288,6 +301,130 @@ describe("the worked example of docs/pricing-rules.md §10", () => {
     // P-A: PL-100 1000 − TC-1 2 % = 980; P-B at 60: tier 10+ 450 − 2 % = 441 + 25 = 466; P-C: PL-100 200 − 2 % = 196, PR-7 170.
     expect(unit(res)).toEqual([980, 466, 170]);
     expect(res.body.customerCode).toBeNull();
+  });
+});
+
+describe("totals: totalAmount only when every line is OK (docs/pricing-rules.md §8)", () => {
+  const MAX = Number.MAX_SAFE_INTEGER;
+  const totals = (res: { status: number; body: any }) => {
+    expect(res.status).toBe(200);
+    const { totalAmount, pricedTotalAmount, complete } = res.body;
+    return {
+      statuses: res.body.lines.map((l: any) => l.status),
+      totalAmount,
+      pricedTotalAmount,
+      complete,
+    };
+  };
+  const lookup = (query: string) =>
+    api("GET", `/v1/api/prices?channel=WEB-DE&customer=C-1001&at=${AT}&${query}`, {
+      key: KEYS.read,
+    });
+
+  beforeAll(async () => {
+    await ok("PATCH", `/v1/api/pricelist/${ids["PL-900"]}`, { status: "ACTIVE" });
+    for (const code of ["P-UNPRICED", "P-HUGE", "P-HALF"])
+      await created("/v1/api/product", { code, name: code });
+    // PL-900 allows no trade discounts: P-HUGE and P-HALF cost exactly these amounts.
+    await ok("PUT", `/v1/api/pricelist/${ids["PL-900"]}/prices`, {
+      prices: [
+        { productCode: "P-HUGE", amount: MAX },
+        { productCode: "P-HALF", amount: 2 ** 52 },
+      ],
+    });
+  });
+
+  it("all lines OK: totalAmount = pricedTotalAmount = 27710, complete", async () => {
+    expect(totals(await resolve(cart))).toEqual({
+      statuses: ["OK", "OK", "OK"],
+      totalAmount: 27710,
+      pricedTotalAmount: 27710,
+      complete: true,
+    });
+  });
+
+  it.each([
+    ["an unknown product", { productCode: "P-NOWHERE", quantity: 1 }, "UNKNOWN_PRODUCT"],
+    ["a product without a price", { productCode: "P-UNPRICED", quantity: 4 }, "NO_PRICE"],
+    ["a line past 2^53 − 1", { productCode: "P-HUGE", quantity: 2 }, "OUT_OF_RANGE"],
+  ])(
+    "a cart with %s: totalAmount null, the OK lines in pricedTotalAmount",
+    async (_, extra, status) => {
+      const lines = [cart.lines[0]!, extra, cart.lines[1]!, cart.lines[2]!];
+      expect(totals(await resolve({ ...cart, lines }))).toEqual({
+        statuses: ["OK", status, "OK", "OK"],
+        totalAmount: null,
+        pricedTotalAmount: 27710,
+        complete: false,
+      });
+    },
+  );
+
+  it("the §10.3 variants: a fourth line P-X (unknown) → 27710 priced; USD → 0 priced", async () => {
+    const unknown = { productCode: "P-X", quantity: 1 };
+    expect(totals(await resolve({ ...cart, lines: [...cart.lines, unknown] }))).toEqual({
+      statuses: ["OK", "OK", "OK", "UNKNOWN_PRODUCT"],
+      totalAmount: null,
+      pricedTotalAmount: 27710,
+      complete: false,
+    });
+    expect(totals(await resolve({ ...cart, currency: "USD" }))).toEqual({
+      statuses: ["NO_PRICE", "NO_PRICE", "NO_PRICE"],
+      totalAmount: null,
+      pricedTotalAmount: 0,
+      complete: false,
+    });
+  });
+
+  it("a cart without any OK line: pricedTotalAmount 0", async () => {
+    const lines = [
+      { productCode: "P-NOWHERE", quantity: 1 },
+      { productCode: "P-UNPRICED", quantity: 1 },
+    ];
+    expect(totals(await resolve({ ...cart, lines }))).toEqual({
+      statuses: ["UNKNOWN_PRODUCT", "NO_PRICE"],
+      totalAmount: null,
+      pricedTotalAmount: 0,
+      complete: false,
+    });
+  });
+
+  it("OK lines whose sum passes 2^53 − 1: complete, but neither total is answered", async () => {
+    const lines = [
+      { productCode: "P-HALF", quantity: 1 },
+      { productCode: "P-HALF", quantity: 1 },
+    ];
+    const res = await resolve({ ...cart, lines });
+    expect(res.body.lines.map((l: any) => l.lineAmount)).toEqual([2 ** 52, 2 ** 52]);
+    expect(totals(res)).toEqual({
+      statuses: ["OK", "OK"],
+      totalAmount: null,
+      pricedTotalAmount: null,
+      complete: true,
+    });
+  });
+
+  it("GET /v1/api/prices answers the same totals", async () => {
+    expect(totals(await lookup("quantity=10&product=P-A&product=P-C"))).toEqual({
+      statuses: ["OK", "OK"],
+      totalAmount: 8500 + 1700,
+      pricedTotalAmount: 8500 + 1700,
+      complete: true,
+    });
+    for (const [product, status] of [
+      ["P-NOWHERE", "UNKNOWN_PRODUCT"],
+      ["P-UNPRICED", "NO_PRICE"],
+      ["P-HUGE", "OUT_OF_RANGE"],
+    ]) {
+      expect(
+        totals(await lookup(`quantity=10&product=P-A&product=${product}&product=P-C`)),
+      ).toEqual({
+        statuses: ["OK", status, "OK"],
+        totalAmount: null,
+        pricedTotalAmount: 8500 + 1700,
+        complete: false,
+      });
+    }
   });
 });
 

@@ -12,6 +12,7 @@ import {
   type PromotionCandidate,
   type TradeConditionCandidate,
 } from "../src/pricing";
+import { workedExampleAnswer } from "../src/resources/prices/prices.examples";
 
 /** Unit tests of the price engine against docs/pricing-rules.md, rule by rule, without a Worker. */
 
@@ -208,6 +209,8 @@ describe("worked example of docs/pricing-rules.md §10", () => {
       currency: "EUR",
       at: "2025-06-15T10:00:00.000Z",
       totalAmount: 27710,
+      pricedTotalAmount: 27710,
+      complete: true,
       validUntil: "2025-07-01T00:00:00.000Z",
       lines: [
         {
@@ -289,6 +292,25 @@ describe("worked example of docs/pricing-rules.md §10", () => {
     });
   });
 
+  it("is the answer /doc shows as the example (prices.examples.ts)", () => {
+    expect(resolvePrices(example)).toEqual(workedExampleAnswer);
+  });
+
+  it("variant: one product the catalogue does not know → 27710 priced, no totalAmount", () => {
+    const answer = resolvePrices({
+      ...example,
+      lines: [...example.lines, { productCode: "P-X", quantity: 1 }],
+    });
+    expect(answer).toMatchObject({ totalAmount: null, pricedTotalAmount: 27710, complete: false });
+    expect(answer.lines.map((l) => l.status)).toEqual(["OK", "OK", "OK", "UNKNOWN_PRODUCT"]);
+  });
+
+  it("variant: currency USD → every line NO_PRICE, pricedTotalAmount 0, no totalAmount", () => {
+    const answer = resolvePrices({ ...example, currency: "USD" });
+    expect(answer).toMatchObject({ totalAmount: null, pricedTotalAmount: 0, complete: false });
+    expect(answer.lines.map((l) => l.status)).toEqual(["NO_PRICE", "NO_PRICE", "NO_PRICE"]);
+  });
+
   it("keys come out in the documented order", () => {
     const answer = resolvePrices(example);
     expect(Object.keys(answer)).toEqual([
@@ -297,6 +319,8 @@ describe("worked example of docs/pricing-rules.md §10", () => {
       "currency",
       "at",
       "totalAmount",
+      "pricedTotalAmount",
+      "complete",
       "validUntil",
       "lines",
     ]);
@@ -1287,12 +1311,12 @@ describe("integers only: rounding and currencies", () => {
       ["OUT_OF_RANGE", null],
     ]);
     expect(answer.lines[0]!.source?.pricelistId).toBe(1);
-    expect(answer.totalAmount).toBe(20);
+    expect(answer).toMatchObject({ totalAmount: null, pricedTotalAmount: 20, complete: false });
   });
 });
 
 describe("batches and the answer", () => {
-  it("NO_PRICE and UNKNOWN_PRODUCT lines do not fail the batch and count for nothing", () => {
+  it("NO_PRICE and UNKNOWN_PRODUCT lines do not fail the batch, and leave the total unanswered", () => {
     const answer = resolvePrices(
       request({
         knownProducts: new Set(["P", "Q"]),
@@ -1312,7 +1336,7 @@ describe("batches and the answer", () => {
       ["NOPE", "UNKNOWN_PRODUCT", null],
       ["P", "OK", 1000],
     ]);
-    expect(answer.totalAmount).toBe(3000);
+    expect(answer).toMatchObject({ totalAmount: null, pricedTotalAmount: 3000, complete: false });
     expect(answer.lines[1]).toEqual({
       productCode: "Q",
       quantity: 1,
@@ -1371,9 +1395,122 @@ describe("batches and the answer", () => {
       currency: "EUR",
       at: "2025-06-15T10:00:00.000Z",
       totalAmount: 0,
+      pricedTotalAmount: 0,
+      complete: true,
       validUntil: null,
       lines: [],
     });
+  });
+});
+
+describe("totals: totalAmount only for a complete cart (docs/pricing-rules.md §8)", () => {
+  const MAX = Number.MAX_SAFE_INTEGER;
+  const HALF = 2 ** 52; // two lines of HALF pass 2^53 − 1 by one
+  // P 1000, Q 500 (no conditions, so line amounts are plain); R is known but unpriced unless noted.
+  const totals = (lines: PriceRequest["lines"], rows: Rows = {}) => {
+    const answer = resolvePrices(
+      request({
+        knownProducts: ["P", "Q", "R"],
+        pricelists: [pricelist(1, ["CHANNEL_PRIMARY"], { P: [[1, 1000]], Q: [[1, 500]], ...rows })],
+        lines,
+      }),
+    );
+    return {
+      statuses: answer.lines.map((l) => l.status),
+      totalAmount: answer.totalAmount,
+      pricedTotalAmount: answer.pricedTotalAmount,
+      complete: answer.complete,
+    };
+  };
+  const P2 = { productCode: "P", quantity: 2 };
+  const Q1 = { productCode: "Q", quantity: 1 };
+
+  it.each([
+    {
+      name: "every line OK: totalAmount = pricedTotalAmount, complete",
+      lines: [P2, Q1],
+      rows: {},
+      want: { statuses: ["OK", "OK"], totalAmount: 2500, pricedTotalAmount: 2500, complete: true },
+    },
+    {
+      name: "one UNKNOWN_PRODUCT line: no totalAmount, the others priced",
+      lines: [P2, { productCode: "NOPE", quantity: 1 }, Q1],
+      rows: {},
+      want: {
+        statuses: ["OK", "UNKNOWN_PRODUCT", "OK"],
+        totalAmount: null,
+        pricedTotalAmount: 2500,
+        complete: false,
+      },
+    },
+    {
+      name: "one NO_PRICE line: no totalAmount, the others priced",
+      lines: [{ productCode: "R", quantity: 3 }, P2, Q1],
+      rows: {},
+      want: {
+        statuses: ["NO_PRICE", "OK", "OK"],
+        totalAmount: null,
+        pricedTotalAmount: 2500,
+        complete: false,
+      },
+    },
+    {
+      name: "one OUT_OF_RANGE line: no totalAmount, the others priced",
+      lines: [P2, Q1, { productCode: "R", quantity: 2 }],
+      rows: { R: [[1, MAX]] } as Rows,
+      want: {
+        statuses: ["OK", "OK", "OUT_OF_RANGE"],
+        totalAmount: null,
+        pricedTotalAmount: 2500,
+        complete: false,
+      },
+    },
+    {
+      name: "no line OK: pricedTotalAmount 0",
+      lines: [
+        { productCode: "NOPE", quantity: 1 },
+        { productCode: "R", quantity: 1 },
+      ],
+      rows: {},
+      want: {
+        statuses: ["UNKNOWN_PRODUCT", "NO_PRICE"],
+        totalAmount: null,
+        pricedTotalAmount: 0,
+        complete: false,
+      },
+    },
+    {
+      name: "a sum of exactly 2^53 − 1 is answered",
+      lines: [P2, Q1],
+      rows: { P: [[1, HALF / 2]], Q: [[1, HALF - 1]] } as Rows,
+      want: { statuses: ["OK", "OK"], totalAmount: MAX, pricedTotalAmount: MAX, complete: true },
+    },
+    {
+      name: "every line OK but the sum passes 2^53 − 1: complete, neither total answered",
+      lines: [
+        { productCode: "P", quantity: 1 },
+        { productCode: "Q", quantity: 1 },
+      ],
+      rows: { P: [[1, HALF]], Q: [[1, HALF]] } as Rows,
+      want: { statuses: ["OK", "OK"], totalAmount: null, pricedTotalAmount: null, complete: true },
+    },
+    {
+      name: "the priced lines pass 2^53 − 1 and one line is not OK: neither total answered",
+      lines: [
+        { productCode: "P", quantity: 1 },
+        { productCode: "NOPE", quantity: 1 },
+        { productCode: "Q", quantity: 1 },
+      ],
+      rows: { P: [[1, HALF]], Q: [[1, HALF]] } as Rows,
+      want: {
+        statuses: ["OK", "UNKNOWN_PRODUCT", "OK"],
+        totalAmount: null,
+        pricedTotalAmount: null,
+        complete: false,
+      },
+    },
+  ])("$name", ({ lines, rows, want }) => {
+    expect(totals(lines, rows)).toEqual(want);
   });
 });
 

@@ -195,6 +195,42 @@ const requestArb: fc.Arbitrary<PriceRequest> = fc
 
 const json = (answer: PriceAnswer) => JSON.stringify(answer);
 
+const totalsOf = (a: PriceAnswer) => ({
+  totalAmount: a.totalAmount,
+  pricedTotalAmount: a.pricedTotalAmount,
+  complete: a.complete,
+});
+
+/**
+ * docs/pricing-rules.md §8, judged with exact (BigInt) sums: `complete` = every line OK;
+ * `pricedTotalAmount` = Σ OK lines, null only past 2^53 − 1; `totalAmount` = it when complete.
+ */
+function expectHonestTotals(answer: PriceAnswer) {
+  const sum = answer.lines.reduce(
+    (s, l) => (l.status === "OK" ? s + BigInt(l.lineAmount!) : s),
+    0n,
+  );
+  const priced = sum > BigInt(Number.MAX_SAFE_INTEGER) ? null : Number(sum);
+  const complete = answer.lines.every((l) => l.status === "OK");
+  expect(totalsOf(answer)).toEqual({
+    totalAmount: complete ? priced : null,
+    pricedTotalAmount: priced,
+    complete,
+  });
+}
+
+/** Lines and their order, shuffled: a permutation of the request's line indexes. */
+const withPermutation = (arb: fc.Arbitrary<PriceRequest>) =>
+  arb.chain((request) =>
+    fc.tuple(
+      fc.constant(request),
+      fc.shuffledSubarray(
+        request.lines.map((_, i) => i),
+        { minLength: request.lines.length },
+      ),
+    ),
+  );
+
 describe("price engine properties", () => {
   it("same input → the same JSON bytes (with and without explain)", () => {
     fc.assert(
@@ -209,29 +245,82 @@ describe("price engine properties", () => {
 
   it("the order of the lines changes no line, no total and no validUntil", () => {
     fc.assert(
-      fc.property(
-        requestArb.chain((request) =>
-          fc.tuple(
-            fc.constant(request),
-            fc.shuffledSubarray(
-              request.lines.map((_, i) => i),
-              { minLength: request.lines.length },
+      fc.property(withPermutation(requestArb), ([request, order]) => {
+        const original = resolvePrices({ ...request, explain: true });
+        const shuffled = resolvePrices({
+          ...request,
+          explain: true,
+          lines: order.map((i) => request.lines[i]!),
+        });
+        order.forEach((from, to) => expect(shuffled.lines[to]).toEqual(original.lines[from]));
+        expect(totalsOf(shuffled)).toEqual(totalsOf(original));
+        expect(shuffled.validUntil).toBe(original.validUntil);
+      }),
+      RUNS,
+    );
+  });
+
+  /** Carts whose unit amounts reach 2^53 − 1, so lines go OUT_OF_RANGE and sums pass 2^53 − 1. */
+  const hugeCartArb: fc.Arbitrary<PriceRequest> = fc
+    .record({
+      amounts: fc.tuple(
+        ...KNOWN.map(() =>
+          fc.option(
+            fc.oneof(
+              fc.integer({ min: 0, max: 5000 }),
+              fc.integer({ min: 2 ** 50, max: Number.MAX_SAFE_INTEGER }),
             ),
           ),
         ),
-        ([request, order]) => {
-          const original = resolvePrices({ ...request, explain: true });
-          const shuffled = resolvePrices({
-            ...request,
-            explain: true,
-            lines: order.map((i) => request.lines[i]!),
-          });
-          order.forEach((from, to) => expect(shuffled.lines[to]).toEqual(original.lines[from]));
-          expect(shuffled.totalAmount).toBe(original.totalAmount);
-          expect(shuffled.validUntil).toBe(original.validUntil);
-        },
       ),
-      RUNS,
+      lines: fc.array(
+        fc.record({
+          productCode: fc.constantFrom(...PRODUCTS),
+          quantity: fc.integer({ min: 1, max: 4 }),
+        }),
+        { minLength: 1, maxLength: 8 },
+      ),
+    })
+    .map(({ amounts, lines }) => ({
+      at: AT,
+      currency: "EUR",
+      channel: { code: "WEB" },
+      customer: null,
+      groupCodes: [],
+      knownProducts: KNOWN,
+      explain: false,
+      pricelists: [
+        toPricelist(
+          {
+            status: "ACTIVE",
+            window: { validFrom: null, validTo: null },
+            currency: "EUR",
+            priority: 0,
+            allowsTradeDiscounts: true,
+            taxInclusive: false,
+            levels: ["CHANNEL_PRIMARY"],
+            // A null amount leaves the product unpriced (NO_PRICE).
+            prices: KNOWN.flatMap((productCode, i) =>
+              amounts[i] === null ? [] : [{ productCode, minQuantity: 1, amount: amounts[i]! }],
+            ),
+          },
+          1,
+        ),
+      ],
+      tradeConditions: [],
+      promotions: [],
+      lines,
+    }));
+
+  it("totals are honest and independent of line order, up to and past 2^53 − 1", () => {
+    fc.assert(
+      fc.property(withPermutation(hugeCartArb), ([request, order]) => {
+        const original = resolvePrices(request);
+        const shuffled = resolvePrices({ ...request, lines: order.map((i) => request.lines[i]!) });
+        expectHonestTotals(original);
+        expect(totalsOf(shuffled)).toEqual(totalsOf(original));
+      }),
+      { ...RUNS, numRuns: 500 },
     );
   });
 
@@ -278,7 +367,7 @@ describe("price engine properties", () => {
     );
   });
 
-  it("amounts add up: line = unit × quantity, base + adjustments = final, total = Σ OK lines", () => {
+  it("amounts add up: line = unit × quantity, base + adjustments = final, priced total = Σ OK lines", () => {
     fc.assert(
       fc.property(requestArb, (request) => {
         const answer = resolvePrices(request);
@@ -294,7 +383,10 @@ describe("price engine properties", () => {
           expect(line.source!.baseUnitAmount + sum).toBe(line.finalUnitAmount);
           total += line.lineAmount!;
         }
-        expect(answer.totalAmount).toBe(total);
+        // Amounts here stay far below 2^53, so the totals are always answered as numbers.
+        expect(answer.pricedTotalAmount).toBe(total);
+        expectHonestTotals(answer);
+        expect(answer.totalAmount === null).toBe(answer.lines.some((l) => l.status !== "OK"));
         expect(answer.lines.map((l) => l.productCode === "P4")).toEqual(
           answer.lines.map((l) => l.status === "UNKNOWN_PRODUCT"),
         );
@@ -409,7 +501,7 @@ describe("price engine properties", () => {
         const before = resolvePrices(request);
         const after = resolvePrices(widened);
         expect(after.lines).toEqual(before.lines);
-        expect(after.totalAmount).toBe(before.totalAmount);
+        expect(totalsOf(after)).toEqual(totalsOf(before));
 
         // Only a record that becomes valid later may bring validUntil forward, to its validFrom.
         const { validFrom } = extra.dormant.window;

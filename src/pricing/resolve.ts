@@ -76,13 +76,27 @@ export function resolvePrices(request: PriceRequest): PriceAnswer {
     customerCode,
     currency: request.currency,
     at: new Date(request.at).toISOString(),
-    totalAmount: totalOf(lines),
+    ...totalsOf(lines),
     validUntil: edge === null ? null : new Date(edge).toISOString(),
     lines,
   };
 }
 
-function totalOf(lines: readonly LinePrice[]): number | null {
+/**
+ * docs/pricing-rules.md §8: the cart's total only when every line is priced, so a total with a
+ * line missing never looks complete. Line amounts are never negative, so the running sum only
+ * grows: it passes 2^53 − 1 in every order of the lines or in none.
+ */
+function totalsOf(
+  lines: readonly LinePrice[],
+): Pick<PriceAnswer, "totalAmount" | "pricedTotalAmount" | "complete"> {
+  const complete = lines.every((l) => l.status === "OK");
+  const priced = pricedSum(lines);
+  return { totalAmount: complete ? priced : null, pricedTotalAmount: priced, complete };
+}
+
+/** Σ lineAmount of the OK lines (0 when none is); null when it would pass 2^53 − 1. */
+function pricedSum(lines: readonly LinePrice[]): number | null {
   try {
     return lines.reduce((sum, l) => (l.status === "OK" ? add(sum, l.lineAmount ?? 0) : sum), 0);
   } catch (error) {

@@ -205,8 +205,15 @@ export interface PriceAnswer {
   currency: string;
   /** ISO 8601 UTC. */
   at: string;
-  /** Sum of the OK lines' lineAmount; null only if that sum exceeds 2^53 − 1. */
+  /**
+   * The cart's total: `pricedTotalAmount` when every line is OK (`complete`), else null, so a
+   * total that leaves a line out is never answered as one.
+   */
   totalAmount: number | null;
+  /** Σ lineAmount of the OK lines, 0 when none is; null only if that sum exceeds 2^53 − 1. */
+  pricedTotalAmount: number | null;
+  /** Every line is OK (true for no lines). */
+  complete: boolean;
   /** Earliest validity edge after `at` of every record looked at (ISO), null = none. */
   validUntil: string | null;
   lines: LinePrice[];

@@ -12,6 +12,13 @@ export const MAX_AGE_SECONDS = 60;
 
 const encoder = new TextEncoder();
 
+/**
+ * The shape of the answer body, part of every tag: a tag issued for an older shape (before
+ * `pricedTotalAmount` and `complete`, whose `totalAmount` could leave unpriced lines out) must
+ * not earn a 304 that keeps that body. Raise it whenever the answer changes for the same data.
+ */
+const ANSWER_FORMAT = 2;
+
 function base64url(bytes: Uint8Array): string {
   let text = "";
   for (const byte of bytes) text += String.fromCharCode(byte);
@@ -19,12 +26,13 @@ function base64url(bytes: Uint8Array): string {
 }
 
 /**
- * The entity tag of an answer: a digest of the data version and the normalized request (codes,
- * currency, `at` as epoch ms, the products in order with their quantity, explain). With an
- * explicit `at` the body is byte-for-byte a function of those, so the tag is strong. Without it,
- * "now" enters through the interval it falls in, named by `validUntil`: every moment of one
- * interval gets the same prices, but the body's `at` echoes the moment, so the tag is weak
- * (RFC 9110: equivalent, not identical). If-None-Match compares weakly either way.
+ * The entity tag of an answer: a digest of the answer format, the data version and the
+ * normalized request (codes, currency, `at` as epoch ms, the products in order with their
+ * quantity, explain). With an explicit `at` the body is byte-for-byte a function of those, so
+ * the tag is strong. Without it, "now" enters through the interval it falls in, named by
+ * `validUntil`: every moment of one interval gets the same prices, but the body's `at` echoes the
+ * moment, so the tag is weak (RFC 9110: equivalent, not identical). If-None-Match compares weakly
+ * either way.
  */
 export async function answerTag(
   version: number,
@@ -32,6 +40,7 @@ export async function answerTag(
   answer: PriceAnswer,
 ): Promise<string> {
   const basis = JSON.stringify([
+    ANSWER_FORMAT,
     version,
     cart.channelCode,
     cart.customerCode ?? null,

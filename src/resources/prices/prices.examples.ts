@@ -28,6 +28,8 @@ export const workedExampleAnswer = {
   currency: "EUR",
   at: "2025-06-15T10:00:00.000Z",
   totalAmount: 27710,
+  pricedTotalAmount: 27710,
+  complete: true,
   validUntil: "2025-07-01T00:00:00.000Z",
   lines: [
     {

@@ -24,7 +24,8 @@ const RULES =
   "Base price from the most specific pricelist level that has one (INDIVIDUAL, CUSTOMER, CUSTOMER_GROUP, " +
   "CHANNEL_PRIMARY, CHANNEL), then trade conditions (NET_PRICE, DISCOUNT, SURCHARGE; one winner per type " +
   "from the most specific rung), then the best promotion. Integers only: amounts in minor units. " +
-  "Unknown products and products without a price are per-line statuses, not errors. " +
+  "Unknown products, products without a price and amounts past 2^53-1 are per-line statuses, not errors; " +
+  "with such a line totalAmount is null and complete false, and pricedTotalAmount sums the OK lines. " +
   "Errors: unknown channel or customer 404; inactive channel 409 CHANNEL_INACTIVE; customer not in the " +
   "channel 409 CUSTOMER_NOT_IN_CHANNEL; no currency given and no primary pricelist 400 CURRENCY_REQUIRED. " +
   "A read key may call it. One D1 round trip whatever the number of lines.";

@@ -275,7 +275,25 @@ export const PriceAnswerSchema = z
       .number()
       .int()
       .nullable()
-      .openapi({ description: "Sum of the OK lines' lineAmount" }),
+      .openapi({
+        description:
+          "The cart's total: the sum of every line's lineAmount when every line is OK (complete); " +
+          "null when some line is not OK, or when the sum would exceed 2^53-1",
+      }),
+    pricedTotalAmount: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({
+        description:
+          "The sum of the OK lines' lineAmount, whatever the other lines say: 0 when no line is OK; " +
+          "null only when the sum would exceed 2^53-1. Not the cart's total unless complete",
+      }),
+    complete: z.boolean().openapi({
+      description:
+        "True when every line is OK, so totalAmount covers the whole cart (it is still null if the " +
+        "sum would exceed 2^53-1); false when some line is NO_PRICE, UNKNOWN_PRODUCT or OUT_OF_RANGE",
+    }),
     validUntil: IsoTimestamp.nullable().openapi({
       description:
         "The answer holds until this instant (the next validity edge); null = no known end",
