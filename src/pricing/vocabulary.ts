@@ -29,6 +29,22 @@ export const PRICELIST_LEVELS = [
 ] as const;
 export type PricelistLevel = (typeof PRICELIST_LEVELS)[number];
 
+/** SALES: prices in step 1. FLOOR: minimum unit prices of a channel (docs/pricing-rules.md). */
+export const PRICELIST_KINDS = ["SALES", "FLOOR"] as const;
+export type PricelistKind = (typeof PRICELIST_KINDS)[number];
+
+/** How a derived pricelist's transformed amount is brought to a price ending. */
+export const ROUNDING_MODES = ["NEAREST", "UP", "DOWN"] as const;
+export type RoundingMode = (typeof ROUNDING_MODES)[number];
+
+/** What a trade condition's scale rows are compared with. */
+export const SCALE_BASES = ["LINE_QUANTITY", "ORDER_QUANTITY", "ORDER_VALUE"] as const;
+export type ScaleBasis = (typeof SCALE_BASES)[number];
+
+/** What a promotion's threshold is compared with, summed over the lines it reaches. */
+export const THRESHOLD_BASES = ["QUANTITY", "VALUE"] as const;
+export type ThresholdBasis = (typeof THRESHOLD_BASES)[number];
+
 /** Whom a trade condition targets. */
 export const CONDITION_SCOPES = ["GLOBAL", "CHANNEL", "CUSTOMER_GROUP", "CUSTOMER"] as const;
 export type ConditionScope = (typeof CONDITION_SCOPES)[number];
