@@ -871,7 +871,7 @@ export interface paths {
     };
     /**
      * List the audit trail (admin keys only)
-     * @description One entry per inserted, updated or deleted row, written in the same D1 batch as the change itself (so no committed change is missing and no failed write leaves one): when, which key, which operation, which record, and its fields before and after. Links (assignments, memberships, prices) are entities of their own; rows removed by a cascade appear as DELETE entries of the same request. Writes made outside the API (seed and bulk-load scripts) are not recorded. Read keys get 403: the entries hold every value ever written.
+     * @description One entry per inserted, updated or deleted row, written in the same D1 batch as the change itself (so no committed change is missing and no failed write leaves one): when, which key, which operation, which record, and its fields before and after. Links (assignments, memberships, prices) are entities of their own; rows removed by a cascade appear as DELETE entries of the same request. Writes made outside the API (seed and bulk-load scripts) are not recorded. `requestId` is the server's id of the writing request (its x-request-id response header); `correlationId` is the x-request-id the client sent, as given. Read keys get 403: the entries hold every value ever written.
      */
     get: operations["listAuditEntries"];
     put?: never;
@@ -1043,7 +1043,7 @@ export interface components {
         /** @description What is wrong with it */
         message: string;
       }[];
-      /** @description Echo of x-request-id */
+      /** @description The server's id of this request, as in the x-request-id response header */
       requestId: string;
     };
     /**
@@ -3361,6 +3361,7 @@ export interface components {
      *           "id": 1812,
      *           "at": "2025-06-14T08:30:00.000Z",
      *           "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23",
+     *           "correlationId": "erp-sync-2025-06-14-0042",
      *           "keyName": "back-office",
      *           "operation": "upsertPricelistPrices",
      *           "method": "PUT",
@@ -3409,6 +3410,7 @@ export interface components {
      *       "id": 1812,
      *       "at": "2025-06-14T08:30:00.000Z",
      *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23",
+     *       "correlationId": "erp-sync-2025-06-14-0042",
      *       "keyName": "back-office",
      *       "operation": "upsertPricelistPrices",
      *       "method": "PUT",
@@ -3441,10 +3443,15 @@ export interface components {
        */
       at: string;
       /**
-       * @description The writing request's x-request-id, shared by all its entries
+       * @description The server's id of the writing request (its x-request-id response header), shared by all its entries
        * @example 3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23
        */
       requestId: string;
+      /**
+       * @description The x-request-id the client sent (1-128 visible ASCII characters; else null): the client's own reference, recorded as given and not unique
+       * @example erp-sync-2025-06-14-0042
+       */
+      correlationId: string | null;
       /**
        * @description Name of the API key that wrote (from API_KEYS; never the key)
        * @example back-office
@@ -12507,6 +12514,8 @@ export interface operations {
         "filter.keyName"?: string[];
         /** @description Filter on requestId (text): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
         "filter.requestId"?: string[];
+        /** @description Filter on correlationId (text): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
+        "filter.correlationId"?: string[];
       };
       header?: never;
       path?: never;

@@ -25,11 +25,16 @@ beforeAll(async () => {
   ADMIN_NAME = `admin-${hex.slice(0, 8)}`;
 });
 
-/** A write with its own request id, so its entries can be found. */
+/**
+ * A write with a correlation id of its own; its entries are found by the request id the server
+ * answered (never the client's).
+ */
 async function write(method: string, path: string, body?: unknown) {
-  const requestId = uid("req").toLowerCase();
-  const res = await api(method, path, { body, headers: { "x-request-id": requestId } });
-  return { res, requestId };
+  const correlationId = uid("req").toLowerCase();
+  const res = await api(method, path, { body, headers: { "x-request-id": correlationId } });
+  const requestId = res.headers.get("x-request-id")!;
+  expect(requestId).not.toBe(correlationId);
+  return { res, requestId, correlationId };
 }
 
 /** Every entry of one request, in write order. */
@@ -101,6 +106,7 @@ describe("audit triggers", () => {
         expect(text, `audit_${name}_${action}`).toBeDefined();
         expect(text).toContain(`ON \`${name}\``);
         expect(text).toContain("WHEN EXISTS (SELECT 1 FROM audit_context)");
+        expect(text).toContain("c.request_id, c.correlation_id, c.key_name");
         for (const { name: column } of columns) {
           if (action !== "delete") expect(text, `${name}.${column}`).toContain(`NEW.${column}`);
           if (action !== "insert") expect(text, `${name}.${column}`).toContain(`OLD.${column}`);
@@ -131,7 +137,10 @@ describe("audit triggers", () => {
 describe("every kind of write leaves exactly its entries", () => {
   it("create (a single statement): one INSERT with the whole record, the key name and operationId", async () => {
     const code = uid("P");
-    const { res, requestId } = await write("POST", "/v1/api/product", { code, name: "Bolt" });
+    const { res, requestId, correlationId } = await write("POST", "/v1/api/product", {
+      code,
+      name: "Bolt",
+    });
     expect(res.status).toBe(201);
     // Recording costs no round trip: the write and its audit rows are one batch.
     expect(res.headers.get("server-timing")).toMatch(/^db;desc="1 query"/);
@@ -141,6 +150,7 @@ describe("every kind of write leaves exactly its entries", () => {
         id: expect.any(Number),
         at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
         requestId,
+        correlationId,
         keyName: ADMIN_NAME,
         operation: "createProduct",
         method: "POST",
@@ -424,6 +434,64 @@ describe("failed writes leave no entries", () => {
   });
 });
 
+describe("request ids: the server's, with the client's x-request-id beside it", () => {
+  it("a client cannot file its writes under another request's id", async () => {
+    const first = await ok("POST", "/v1/api/product", { code: uid("P"), name: "First" });
+    expect(first.entries).toHaveLength(1);
+    // A second client sends the first request's id as its own.
+    const spoof = await api("POST", "/v1/api/product", {
+      body: { code: uid("P"), name: "Spoof" },
+      headers: { "x-request-id": first.requestId },
+    });
+    expect(spoof.status).toBe(201);
+    const spoofId = spoof.headers.get("x-request-id")!;
+    expect(spoofId).not.toBe(first.requestId);
+    expect(spoof.headers.get("x-correlation-id")).toBe(first.requestId);
+    // The first request's trail is what it wrote, nothing more.
+    expect(await entriesOf(first.requestId)).toEqual(first.entries);
+    const filed = await entriesOf(spoofId);
+    expect(filed).toEqual([
+      expect.objectContaining({
+        requestId: spoofId,
+        correlationId: first.requestId,
+        entityKey: { id: spoof.body.id, code: spoof.body.code },
+      }),
+    ]);
+  });
+
+  it("records the correlation id on every entry of a batch, filterable with filter.correlationId", async () => {
+    const group = await createCustomerGroup({ name: "G" });
+    const correlationId = `erp-import/${uid("run")}#7`;
+    const res = await api("POST", "/v1/api/customer", {
+      body: { code: uid("C"), name: "Correlated", customerGroupCodes: [group.code] },
+      headers: { "x-request-id": correlationId },
+    });
+    expect(res.status).toBe(201);
+    const listed = await api(
+      "GET",
+      `/v1/api/audit?filter.correlationId=${encodeURIComponent(correlationId)}&sortBy=id:ASC`,
+    );
+    expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+    expect(listed.body.data.map((e: any) => [e.entity, e.requestId, e.correlationId])).toEqual([
+      ["customer", res.headers.get("x-request-id"), correlationId],
+      ["customerGroupMember", res.headers.get("x-request-id"), correlationId],
+    ]);
+  });
+
+  it("records null without a valid x-request-id", async () => {
+    const variants: Record<string, string>[] = [{}, { "x-request-id": "x".repeat(129) }];
+    for (const headers of variants) {
+      const res = await api("POST", "/v1/api/product", {
+        body: { code: uid("P"), name: "Plain" },
+        headers,
+      });
+      expect(res.status).toBe(201);
+      const entries = await entriesOf(res.headers.get("x-request-id")!);
+      expect(entries.map((e) => e.correlationId)).toEqual([null]);
+    }
+  });
+});
+
 describe("GET /v1/api/audit", () => {
   it("filters by entity, operation, action, key name and time range; sorts by id or at", async () => {
     const start = new Date().toISOString();
@@ -482,7 +550,15 @@ describe("GET /v1/api/audit", () => {
     expect(op.operationId).toBe("listAuditEntries");
     expect(Object.keys(op.responses)).toEqual(["200", "400", "401", "403", "429"]);
     const names = op.parameters.map((p: any) => p.name);
-    for (const f of ["entity", "operation", "action", "at", "keyName", "requestId"]) {
+    for (const f of [
+      "entity",
+      "operation",
+      "action",
+      "at",
+      "keyName",
+      "requestId",
+      "correlationId",
+    ]) {
       expect(names).toContain(`filter.${f}`);
     }
   });
