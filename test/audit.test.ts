@@ -492,6 +492,98 @@ describe("request ids: the server's, with the client's x-request-id beside it", 
   });
 });
 
+describe("a write that changes nothing records nothing", () => {
+  const version = async () =>
+    (await env.DB.prepare("select version from pricing_version where id = 1").first<{
+      version: number;
+    }>())!.version;
+  const primary = (code: string) => `/v1/api/channel/${code}/pricelist/primary`;
+  const link = (channelId: number, pricelistId: number) =>
+    JSON.stringify({ channelId, pricelistId });
+
+  it("setting the primary pricelist that is already primary: no entry, same pricing version", async () => {
+    const channel = await createChannel({ name: "Shop" });
+    const pl = await createPricelist({ name: "Main" });
+    const set = await ok("PUT", primary(channel.code), { pricelistId: pl.id });
+    // Not yet assigned: one INSERT, already marked.
+    expect(set.entries.map((e) => [e.action, e.entity, e.after])).toEqual([
+      [
+        "INSERT",
+        "channelPricelist",
+        { channelId: channel.id, pricelistId: pl.id, isPrimary: true },
+      ],
+    ]);
+    const before = await version();
+    const again = await ok("PUT", primary(channel.code), { pricelistId: pl.id });
+    expect(again.body.primaryPricelist.id).toBe(pl.id);
+    expect(again.entries).toEqual([]);
+    expect(await version()).toBe(before);
+  });
+
+  it("moving the mark records exactly the two changed links", async () => {
+    const channel = await createChannel({ name: "Shop" });
+    const [a, b] = [await createPricelist({ name: "A" }), await createPricelist({ name: "B" })];
+    await ok("PUT", primary(channel.code), { pricelistId: a.id });
+    await ok("POST", `/v1/api/channel/${channel.code}/pricelist`, { pricelistId: b.id });
+    const before = await version();
+    const moved = await ok("PUT", primary(channel.code), { pricelistId: b.id });
+    expect(summary(moved.entries)).toEqual([
+      `UPDATE channelPricelist ${link(channel.id, a.id)}`,
+      `UPDATE channelPricelist ${link(channel.id, b.id)}`,
+    ]);
+    expect(moved.entries.map((e) => [e.before, e.after])).toEqual([
+      [{ isPrimary: true }, { isPrimary: false }],
+      [{ isPrimary: false }, { isPrimary: true }],
+    ]);
+    expect(await version()).toBeGreaterThan(before);
+    // To a pricelist not yet assigned: the old mark cleared, the new link inserted marked.
+    const c = await createPricelist({ name: "C" });
+    const fresh = await ok("PUT", primary(channel.code), { pricelistId: c.id });
+    expect(summary(fresh.entries)).toEqual([
+      `UPDATE channelPricelist ${link(channel.id, b.id)}`,
+      `INSERT channelPricelist ${link(channel.id, c.id)}`,
+    ]);
+    expect(fresh.entries[1].after.isPrimary).toBe(true);
+  });
+
+  it("re-sending an unchanged price sheet: no entry, same version, the same answer", async () => {
+    const [a, b] = [await createProduct(), await createProduct()];
+    const pl = await createPricelist({ name: "Sheet" });
+    const sheet = [
+      { productCode: a.code, amount: 1000 },
+      { productCode: b.code, minQuantity: 10, amount: 500 },
+    ];
+    await ok("PUT", `/v1/api/pricelist/${pl.id}/prices`, { prices: sheet });
+    const before = await version();
+    const again = await ok("PUT", `/v1/api/pricelist/${pl.id}/prices`, { prices: sheet });
+    expect(again.body).toEqual({ upserted: 2 });
+    expect(again.entries).toEqual([]);
+    expect(await version()).toBe(before);
+    // One amount changed: one entry, a new version.
+    const changed = await ok("PUT", `/v1/api/pricelist/${pl.id}/prices`, {
+      prices: [sheet[0], { ...sheet[1], amount: 450 }],
+    });
+    expect(changed.body).toEqual({ upserted: 2 });
+    expect(changed.entries.map((e) => [e.action, e.before, e.after])).toEqual([
+      ["UPDATE", { amount: 500 }, { amount: 450 }],
+    ]);
+    expect(await version()).toBeGreaterThan(before);
+  });
+
+  it("clearing the mark of a channel without one, and assigning again: no entry, same version", async () => {
+    const channel = await createChannel({ name: "Shop" });
+    const pl = await createPricelist({ name: "Main" });
+    await ok("POST", `/v1/api/channel/${channel.code}/pricelist`, { pricelistId: pl.id });
+    const before = await version();
+    expect((await ok("DELETE", primary(channel.code))).entries).toEqual([]);
+    const assignAgain = await ok("POST", `/v1/api/channel/${channel.code}/pricelist`, {
+      pricelistId: pl.id,
+    });
+    expect(assignAgain.entries).toEqual([]);
+    expect(await version()).toBe(before);
+  });
+});
+
 describe("GET /v1/api/audit", () => {
   it("filters by entity, operation, action, key name and time range; sorts by id or at", async () => {
     const start = new Date().toISOString();

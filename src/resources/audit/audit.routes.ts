@@ -22,7 +22,7 @@ export const list = auditList.route(
       "which operation, which record, and its fields before and after. Links (assignments, " +
       "memberships, prices) are entities of their own; rows removed by a cascade appear as DELETE " +
       "entries of the same request. Writes made outside the API (seed and bulk-load scripts) are " +
-      "not recorded. `requestId` is the server's id of the " +
+      "not recorded; neither are writes that change nothing. `requestId` is the server's id of the " +
       "writing request (its x-request-id response header); `correlationId` is the x-request-id the " +
       "client sent, as given. Read keys get 403: the entries hold every value ever written.",
     responses: {
