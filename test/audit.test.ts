@@ -1,5 +1,7 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import worker from "../src/index";
 import { isWriteSql } from "../src/lib/audit";
 import { AUDIT_ENTITIES, entityName } from "../src/resources/audit/audit.list";
 import {
@@ -581,6 +583,55 @@ describe("a write that changes nothing records nothing", () => {
     });
     expect(assignAgain.entries).toEqual([]);
     expect(await version()).toBe(before);
+  });
+});
+
+describe("an upload cut off by the client", () => {
+  /** A JSON body whose stream breaks after its first chunk, as when the client goes away. */
+  function cutOff(code: string, headers: Record<string, string> = {}) {
+    const first = new TextEncoder().encode(`{"code":"${code}","name":"Half`);
+    let sent = false;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent) return controller.error(new Error("Network connection lost."));
+        sent = true;
+        controller.enqueue(first);
+      },
+    });
+    return new Request("http://pricing.test/v1/api/product", {
+      method: "POST",
+      headers: {
+        "x-webhook-signature": KEYS.admin,
+        "content-type": "application/json",
+        ...headers,
+      },
+      body,
+      duplex: "half",
+    } as RequestInit);
+  }
+
+  it.each([
+    ["without a length (read by the body limit)", {}],
+    ["with a content-length (read by the JSON check)", { "content-length": "200" }],
+  ])("%s: 400 INCOMPLETE_BODY, no 500 logged, nothing written", async (_, headers) => {
+    const error = vi.spyOn(console, "error").mockImplementation(() => {});
+    const code = uid("CUT");
+    const ctx = createExecutionContext();
+    const res = await worker.fetch(cutOff(code, headers), env, ctx);
+    await waitOnExecutionContext(ctx);
+    expect(res.status).toBe(400);
+    expect(res.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+    const body = (await res.json()) as any;
+    expect(body).toMatchObject({
+      code: "INCOMPLETE_BODY",
+      detail:
+        "the request body ended before it was complete (the upload was cut off); nothing was written",
+      requestId: res.headers.get("x-request-id"),
+    });
+    expect(error).not.toHaveBeenCalled();
+    error.mockRestore();
+    expectProblem(await api("GET", `/v1/api/product/${code}`), 404, "NOT_FOUND");
+    expect(await entriesOf(res.headers.get("x-request-id")!)).toEqual([]);
   });
 });
 
