@@ -220,13 +220,13 @@ export interface paths {
     get?: never;
     /**
      * Set the primary pricelist of a channel
-     * @description Assigns the pricelist to the channel first if needed, then moves the primary mark to it; the pricelist that had the mark stays assigned. Atomic. Setting the current primary again is a no-op. Only GENERAL pricelists that are not ARCHIVED qualify (INDIVIDUAL or ARCHIVED → 409 PRICELIST_NOT_ASSIGNABLE). Unknown channel or pricelist → 404 naming which.
+     * @description Assigns the pricelist to the channel first if needed, then moves the primary mark to it; the pricelist that had the mark stays assigned. Atomic. Setting the current primary again is a no-op that writes nothing (no audit entry; the pricing version and price ETags stay as they are). Only GENERAL pricelists that are not ARCHIVED qualify (INDIVIDUAL or ARCHIVED → 409 PRICELIST_NOT_ASSIGNABLE). Unknown channel or pricelist → 404 naming which.
      */
     put: operations["setChannelPrimaryPricelist"];
     post?: never;
     /**
      * Remove the primary mark from a channel's pricelist
-     * @description The pricelist stays assigned; only the mark goes. A channel without a primary pricelist also gets 204. Unknown channel → 404.
+     * @description The pricelist stays assigned; only the mark goes. A channel without a primary pricelist also gets 204, and nothing is written. Unknown channel → 404.
      */
     delete: operations["clearChannelPrimaryPricelist"];
     options?: never;
@@ -596,7 +596,7 @@ export interface paths {
     get: operations["listPricelistPrices"];
     /**
      * Create or overwrite 1-1000 prices atomically
-     * @description Each row sets the unit `amount` (integer minor units >= 0) of a product from `minQuantity` (integer >= 1, default 1) on; an existing (productCode, minQuantity) row gets the new amount, other rows of the pricelist stay. All or nothing: if any product code is unknown nothing is written and the 400 lists the unknown codes. A (productCode, minQuantity) pair may appear once per body (400). ARCHIVED pricelist → 409; unknown pricelist → 404. `upserted` is the number of rows written.
+     * @description Each row sets the unit `amount` (integer minor units >= 0) of a product from `minQuantity` (integer >= 1, default 1) on; an existing (productCode, minQuantity) row gets the new amount, other rows of the pricelist stay. All or nothing: if any product code is unknown nothing is written and the 400 lists the unknown codes. A (productCode, minQuantity) pair may appear once per body (400). ARCHIVED pricelist → 409; unknown pricelist → 404. `upserted` is the number of rows of the body, all now stored; a row already at its amount is left untouched (no audit entry, no new pricing version), so re-sending an unchanged sheet writes nothing.
      */
     put: operations["upsertPricelistPrices"];
     post?: never;
@@ -871,7 +871,7 @@ export interface paths {
     };
     /**
      * List the audit trail (admin keys only)
-     * @description One entry per inserted, updated or deleted row, written in the same D1 batch as the change itself (so no committed change is missing and no failed write leaves one): when, which key, which operation, which record, and its fields before and after. Links (assignments, memberships, prices) are entities of their own; rows removed by a cascade appear as DELETE entries of the same request. Writes made outside the API (seed and bulk-load scripts) are not recorded. Read keys get 403: the entries hold every value ever written.
+     * @description One entry per inserted, updated or deleted row, written in the same D1 batch as the change itself (so no committed change is missing and no failed write leaves one): when, which key, which operation, which record, and its fields before and after. Links (assignments, memberships, prices) are entities of their own; rows removed by a cascade appear as DELETE entries of the same request. Writes made outside the API (seed and bulk-load scripts) are not recorded; neither are writes that change nothing. `requestId` is the server's id of the writing request (its x-request-id response header); `correlationId` is the x-request-id the client sent, as given. Entries older than the retention (AUDIT_RETENTION_DAYS, 400 days by default) are deleted daily. Read keys get 403: the entries hold every value ever written.
      */
     get: operations["listAuditEntries"];
     put?: never;
@@ -1045,7 +1045,7 @@ export interface components {
         /** @description What is wrong with it */
         message: string;
       }[];
-      /** @description Echo of x-request-id */
+      /** @description The server's id of this request, as in the x-request-id response header */
       requestId: string;
     };
     /**
@@ -2098,14 +2098,14 @@ export interface components {
       amount: number;
     };
     /**
-     * @description How many rows were written
+     * @description How many rows of the body are stored
      * @example {
      *       "upserted": 3
      *     }
      */
     PricesUpsertResult: {
       /**
-       * @description Rows written
+       * @description Rows of the body now stored: inserted, changed, or already at that amount (then untouched)
        * @example 3
        */
       upserted: number;
@@ -3369,6 +3369,7 @@ export interface components {
      *           "id": 1812,
      *           "at": "2025-06-14T08:30:00.000Z",
      *           "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23",
+     *           "correlationId": "erp-sync-2025-06-14-0042",
      *           "keyName": "back-office",
      *           "operation": "upsertPricelistPrices",
      *           "method": "PUT",
@@ -3417,6 +3418,7 @@ export interface components {
      *       "id": 1812,
      *       "at": "2025-06-14T08:30:00.000Z",
      *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23",
+     *       "correlationId": "erp-sync-2025-06-14-0042",
      *       "keyName": "back-office",
      *       "operation": "upsertPricelistPrices",
      *       "method": "PUT",
@@ -3449,10 +3451,15 @@ export interface components {
        */
       at: string;
       /**
-       * @description The writing request's x-request-id, shared by all its entries
+       * @description The server's id of the writing request (its x-request-id response header), shared by all its entries
        * @example 3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23
        */
       requestId: string;
+      /**
+       * @description The x-request-id the client sent (1-128 visible ASCII characters; else null): the client's own reference, recorded as given and not unique
+       * @example erp-sync-2025-06-14-0042
+       */
+      correlationId: string | null;
       /**
        * @description Name of the API key that wrote (from API_KEYS; never the key)
        * @example back-office
@@ -10096,7 +10103,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description How many rows were written */
+      /** @description How many rows of the body are stored */
       200: {
         headers: {
           [name: string]: unknown;
@@ -12866,6 +12873,8 @@ export interface operations {
         "filter.keyName"?: string[];
         /** @description Filter on requestId (text): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
         "filter.requestId"?: string[];
+        /** @description Filter on correlationId (text): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
+        "filter.correlationId"?: string[];
       };
       header?: never;
       path?: never;

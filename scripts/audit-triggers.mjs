@@ -7,9 +7,10 @@
  *
  * The triggers fire only while the one-row `audit_context` table holds a row: the metered D1
  * client (src/lib/db.ts) writes it first and deletes it last in every batch that writes, so each
- * entry carries the request's time, key name, operation and request id and commits atomically
- * with its change. FK cascades run the child tables' triggers too, so cascaded deletes are
- * recorded. An UPDATE that changes no column leaves no entry.
+ * entry carries the request's time, key name, operation, request id and the client's correlation
+ * id (its x-request-id, migration 0009), and commits atomically with its change. FK cascades run
+ * the child tables' triggers too, so cascaded deletes are recorded. An UPDATE that changes no
+ * column leaves no entry.
  *
  * After a schema change, regenerate into a new custom migration (the output drops and recreates
  * every trigger, so it is safe to apply on top of older ones):
@@ -17,8 +18,10 @@
  *   node scripts/audit-triggers.mjs drizzle/<that file>.sql
  * Without an argument the SQL goes to stdout. Table names after the file limit the output to
  * those tables: after a migration that rebuilt them (DROP TABLE drops their triggers), e.g.
- *   node scripts/audit-triggers.mjs drizzle/0007_link_ids_audit_triggers.sql trade_condition_customers test/audit.test.ts checks that every data table
- * has its three triggers and that they name every column.
+ *   node scripts/audit-triggers.mjs drizzle/0007_link_ids_audit_triggers.sql trade_condition_customers
+ * A change of audit_log or audit_context themselves (a new copied column) needs every trigger
+ * regenerated (no table names), like migration 0010. test/audit.test.ts checks that every data
+ * table has its three triggers and that they name every column.
  */
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -136,8 +139,8 @@ function trigger(/** @type {Table} */ table, /** @type {(typeof ACTIONS)[number]
     `DROP TRIGGER IF EXISTS \`${name}\`;--> statement-breakpoint`,
     `CREATE TRIGGER \`${name}\` AFTER ${action.toUpperCase()} ON \`${table.name}\``,
     `  WHEN EXISTS (SELECT 1 FROM audit_context)${changed} BEGIN`,
-    "  INSERT INTO audit_log (at, request_id, key_name, operation, method, path, entity, entity_id, entity_code, entity_key, action, before, after)",
-    `  SELECT c.at, c.request_id, c.key_name, c.operation, c.method, c.path, '${entityName(table.name)}', ${id.id}, ${id.code},`,
+    "  INSERT INTO audit_log (at, request_id, correlation_id, key_name, operation, method, path, entity, entity_id, entity_code, entity_key, action, before, after)",
+    `  SELECT c.at, c.request_id, c.correlation_id, c.key_name, c.operation, c.method, c.path, '${entityName(table.name)}', ${id.id}, ${id.code},`,
     `    ${id.key},`,
     `    '${action.toUpperCase()}',`,
     `    ${before},`,

@@ -1,5 +1,7 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import worker from "../src/index";
 import { isWriteSql } from "../src/lib/audit";
 import { AUDIT_ENTITIES, entityName } from "../src/resources/audit/audit.list";
 import {
@@ -25,11 +27,16 @@ beforeAll(async () => {
   ADMIN_NAME = `admin-${hex.slice(0, 8)}`;
 });
 
-/** A write with its own request id, so its entries can be found. */
+/**
+ * A write with a correlation id of its own; its entries are found by the request id the server
+ * answered (never the client's).
+ */
 async function write(method: string, path: string, body?: unknown) {
-  const requestId = uid("req").toLowerCase();
-  const res = await api(method, path, { body, headers: { "x-request-id": requestId } });
-  return { res, requestId };
+  const correlationId = uid("req").toLowerCase();
+  const res = await api(method, path, { body, headers: { "x-request-id": correlationId } });
+  const requestId = res.headers.get("x-request-id")!;
+  expect(requestId).not.toBe(correlationId);
+  return { res, requestId, correlationId };
 }
 
 /** Every entry of one request, in write order. */
@@ -101,6 +108,7 @@ describe("audit triggers", () => {
         expect(text, `audit_${name}_${action}`).toBeDefined();
         expect(text).toContain(`ON \`${name}\``);
         expect(text).toContain("WHEN EXISTS (SELECT 1 FROM audit_context)");
+        expect(text).toContain("c.request_id, c.correlation_id, c.key_name");
         for (const { name: column } of columns) {
           if (action !== "delete") expect(text, `${name}.${column}`).toContain(`NEW.${column}`);
           if (action !== "insert") expect(text, `${name}.${column}`).toContain(`OLD.${column}`);
@@ -131,7 +139,10 @@ describe("audit triggers", () => {
 describe("every kind of write leaves exactly its entries", () => {
   it("create (a single statement): one INSERT with the whole record, the key name and operationId", async () => {
     const code = uid("P");
-    const { res, requestId } = await write("POST", "/v1/api/product", { code, name: "Bolt" });
+    const { res, requestId, correlationId } = await write("POST", "/v1/api/product", {
+      code,
+      name: "Bolt",
+    });
     expect(res.status).toBe(201);
     // Recording costs no round trip: the write and its audit rows are one batch.
     expect(res.headers.get("server-timing")).toMatch(/^db;desc="1 query"/);
@@ -141,6 +152,7 @@ describe("every kind of write leaves exactly its entries", () => {
         id: expect.any(Number),
         at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
         requestId,
+        correlationId,
         keyName: ADMIN_NAME,
         operation: "createProduct",
         method: "POST",
@@ -424,6 +436,205 @@ describe("failed writes leave no entries", () => {
   });
 });
 
+describe("request ids: the server's, with the client's x-request-id beside it", () => {
+  it("a client cannot file its writes under another request's id", async () => {
+    const first = await ok("POST", "/v1/api/product", { code: uid("P"), name: "First" });
+    expect(first.entries).toHaveLength(1);
+    // A second client sends the first request's id as its own.
+    const spoof = await api("POST", "/v1/api/product", {
+      body: { code: uid("P"), name: "Spoof" },
+      headers: { "x-request-id": first.requestId },
+    });
+    expect(spoof.status).toBe(201);
+    const spoofId = spoof.headers.get("x-request-id")!;
+    expect(spoofId).not.toBe(first.requestId);
+    expect(spoof.headers.get("x-correlation-id")).toBe(first.requestId);
+    // The first request's trail is what it wrote, nothing more.
+    expect(await entriesOf(first.requestId)).toEqual(first.entries);
+    const filed = await entriesOf(spoofId);
+    expect(filed).toEqual([
+      expect.objectContaining({
+        requestId: spoofId,
+        correlationId: first.requestId,
+        entityKey: { id: spoof.body.id, code: spoof.body.code },
+      }),
+    ]);
+  });
+
+  it("records the correlation id on every entry of a batch, filterable with filter.correlationId", async () => {
+    const group = await createCustomerGroup({ name: "G" });
+    const correlationId = `erp-import/${uid("run")}#7`;
+    const res = await api("POST", "/v1/api/customer", {
+      body: { code: uid("C"), name: "Correlated", customerGroupCodes: [group.code] },
+      headers: { "x-request-id": correlationId },
+    });
+    expect(res.status).toBe(201);
+    const listed = await api(
+      "GET",
+      `/v1/api/audit?filter.correlationId=${encodeURIComponent(correlationId)}&sortBy=id:ASC`,
+    );
+    expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+    expect(listed.body.data.map((e: any) => [e.entity, e.requestId, e.correlationId])).toEqual([
+      ["customer", res.headers.get("x-request-id"), correlationId],
+      ["customerGroupMember", res.headers.get("x-request-id"), correlationId],
+    ]);
+  });
+
+  it("records null without a valid x-request-id", async () => {
+    const variants: Record<string, string>[] = [{}, { "x-request-id": "x".repeat(129) }];
+    for (const headers of variants) {
+      const res = await api("POST", "/v1/api/product", {
+        body: { code: uid("P"), name: "Plain" },
+        headers,
+      });
+      expect(res.status).toBe(201);
+      const entries = await entriesOf(res.headers.get("x-request-id")!);
+      expect(entries.map((e) => e.correlationId)).toEqual([null]);
+    }
+  });
+});
+
+describe("a write that changes nothing records nothing", () => {
+  const version = async () =>
+    (await env.DB.prepare("select version from pricing_version where id = 1").first<{
+      version: number;
+    }>())!.version;
+  const primary = (code: string) => `/v1/api/channel/${code}/pricelist/primary`;
+  const link = (channelId: number, pricelistId: number) =>
+    JSON.stringify({ channelId, pricelistId });
+
+  it("setting the primary pricelist that is already primary: no entry, same pricing version", async () => {
+    const channel = await createChannel({ name: "Shop" });
+    const pl = await createPricelist({ name: "Main" });
+    const set = await ok("PUT", primary(channel.code), { pricelistId: pl.id });
+    // Not yet assigned: one INSERT, already marked.
+    expect(set.entries.map((e) => [e.action, e.entity, e.after])).toEqual([
+      [
+        "INSERT",
+        "channelPricelist",
+        { channelId: channel.id, pricelistId: pl.id, isPrimary: true },
+      ],
+    ]);
+    const before = await version();
+    const again = await ok("PUT", primary(channel.code), { pricelistId: pl.id });
+    expect(again.body.primaryPricelist.id).toBe(pl.id);
+    expect(again.entries).toEqual([]);
+    expect(await version()).toBe(before);
+  });
+
+  it("moving the mark records exactly the two changed links", async () => {
+    const channel = await createChannel({ name: "Shop" });
+    const [a, b] = [await createPricelist({ name: "A" }), await createPricelist({ name: "B" })];
+    await ok("PUT", primary(channel.code), { pricelistId: a.id });
+    await ok("POST", `/v1/api/channel/${channel.code}/pricelist`, { pricelistId: b.id });
+    const before = await version();
+    const moved = await ok("PUT", primary(channel.code), { pricelistId: b.id });
+    expect(summary(moved.entries)).toEqual([
+      `UPDATE channelPricelist ${link(channel.id, a.id)}`,
+      `UPDATE channelPricelist ${link(channel.id, b.id)}`,
+    ]);
+    expect(moved.entries.map((e) => [e.before, e.after])).toEqual([
+      [{ isPrimary: true }, { isPrimary: false }],
+      [{ isPrimary: false }, { isPrimary: true }],
+    ]);
+    expect(await version()).toBeGreaterThan(before);
+    // To a pricelist not yet assigned: the old mark cleared, the new link inserted marked.
+    const c = await createPricelist({ name: "C" });
+    const fresh = await ok("PUT", primary(channel.code), { pricelistId: c.id });
+    expect(summary(fresh.entries)).toEqual([
+      `UPDATE channelPricelist ${link(channel.id, b.id)}`,
+      `INSERT channelPricelist ${link(channel.id, c.id)}`,
+    ]);
+    expect(fresh.entries[1].after.isPrimary).toBe(true);
+  });
+
+  it("re-sending an unchanged price sheet: no entry, same version, the same answer", async () => {
+    const [a, b] = [await createProduct(), await createProduct()];
+    const pl = await createPricelist({ name: "Sheet" });
+    const sheet = [
+      { productCode: a.code, amount: 1000 },
+      { productCode: b.code, minQuantity: 10, amount: 500 },
+    ];
+    await ok("PUT", `/v1/api/pricelist/${pl.id}/prices`, { prices: sheet });
+    const before = await version();
+    const again = await ok("PUT", `/v1/api/pricelist/${pl.id}/prices`, { prices: sheet });
+    expect(again.body).toEqual({ upserted: 2 });
+    expect(again.entries).toEqual([]);
+    expect(await version()).toBe(before);
+    // One amount changed: one entry, a new version.
+    const changed = await ok("PUT", `/v1/api/pricelist/${pl.id}/prices`, {
+      prices: [sheet[0], { ...sheet[1], amount: 450 }],
+    });
+    expect(changed.body).toEqual({ upserted: 2 });
+    expect(changed.entries.map((e) => [e.action, e.before, e.after])).toEqual([
+      ["UPDATE", { amount: 500 }, { amount: 450 }],
+    ]);
+    expect(await version()).toBeGreaterThan(before);
+  });
+
+  it("clearing the mark of a channel without one, and assigning again: no entry, same version", async () => {
+    const channel = await createChannel({ name: "Shop" });
+    const pl = await createPricelist({ name: "Main" });
+    await ok("POST", `/v1/api/channel/${channel.code}/pricelist`, { pricelistId: pl.id });
+    const before = await version();
+    expect((await ok("DELETE", primary(channel.code))).entries).toEqual([]);
+    const assignAgain = await ok("POST", `/v1/api/channel/${channel.code}/pricelist`, {
+      pricelistId: pl.id,
+    });
+    expect(assignAgain.entries).toEqual([]);
+    expect(await version()).toBe(before);
+  });
+});
+
+describe("an upload cut off by the client", () => {
+  /** A JSON body whose stream breaks after its first chunk, as when the client goes away. */
+  function cutOff(code: string, headers: Record<string, string> = {}) {
+    const first = new TextEncoder().encode(`{"code":"${code}","name":"Half`);
+    let sent = false;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent) return controller.error(new Error("Network connection lost."));
+        sent = true;
+        controller.enqueue(first);
+      },
+    });
+    return new Request("http://pricing.test/v1/api/product", {
+      method: "POST",
+      headers: {
+        "x-webhook-signature": KEYS.admin,
+        "content-type": "application/json",
+        ...headers,
+      },
+      body,
+      duplex: "half",
+    } as RequestInit);
+  }
+
+  it.each([
+    ["without a length (read by the body limit)", {}],
+    ["with a content-length (read by the JSON check)", { "content-length": "200" }],
+  ])("%s: 400 INCOMPLETE_BODY, no 500 logged, nothing written", async (_, headers) => {
+    const error = vi.spyOn(console, "error").mockImplementation(() => {});
+    const code = uid("CUT");
+    const ctx = createExecutionContext();
+    const res = await worker.fetch(cutOff(code, headers), env, ctx);
+    await waitOnExecutionContext(ctx);
+    expect(res.status).toBe(400);
+    expect(res.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+    const body = (await res.json()) as any;
+    expect(body).toMatchObject({
+      code: "INCOMPLETE_BODY",
+      detail:
+        "the request body ended before it was complete (the upload was cut off); nothing was written",
+      requestId: res.headers.get("x-request-id"),
+    });
+    expect(error).not.toHaveBeenCalled();
+    error.mockRestore();
+    expectProblem(await api("GET", `/v1/api/product/${code}`), 404, "NOT_FOUND");
+    expect(await entriesOf(res.headers.get("x-request-id")!)).toEqual([]);
+  });
+});
+
 describe("GET /v1/api/audit", () => {
   it("filters by entity, operation, action, key name and time range; sorts by id or at", async () => {
     const start = new Date().toISOString();
@@ -482,7 +693,15 @@ describe("GET /v1/api/audit", () => {
     expect(op.operationId).toBe("listAuditEntries");
     expect(Object.keys(op.responses)).toEqual(["200", "400", "401", "403", "429"]);
     const names = op.parameters.map((p: any) => p.name);
-    for (const f of ["entity", "operation", "action", "at", "keyName", "requestId"]) {
+    for (const f of [
+      "entity",
+      "operation",
+      "action",
+      "at",
+      "keyName",
+      "requestId",
+      "correlationId",
+    ]) {
       expect(names).toContain(`filter.${f}`);
     }
   });

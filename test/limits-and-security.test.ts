@@ -338,6 +338,7 @@ describe("CORS", () => {
     expect(listed.headers.get("access-control-allow-origin")).toBe("https://shop.example");
     expect(listed.headers.get("vary")).toContain("Origin");
     expect(listed.headers.get("access-control-expose-headers")).toContain("x-d1-bookmark");
+    expect(listed.headers.get("access-control-expose-headers")).toContain("x-correlation-id");
 
     const other = await call(
       "/v1/api/product",

@@ -65,21 +65,39 @@ describe("error contract", () => {
 });
 
 describe("headers on every response", () => {
-  it("echoes x-request-id or makes one, and reports D1 round trips in Server-Timing", async () => {
-    const echoed = await api("GET", "/v1/api/product", { headers: { "x-request-id": "req-123" } });
-    expect(echoed.headers.get("x-request-id")).toBe("req-123");
+  it("makes its own x-request-id, answers the client's as x-correlation-id, and reports D1 round trips", async () => {
+    const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+    const sent = await api("GET", "/v1/api/product", { headers: { "x-request-id": "req-123" } });
+    // The request id is always the server's: a client cannot choose (or reuse) one.
+    expect(sent.headers.get("x-request-id")).toMatch(UUID);
+    expect(sent.headers.get("x-correlation-id")).toBe("req-123");
     // A list page and its count are one batch: one round trip.
-    expect(echoed.headers.get("server-timing")).toMatch(/^db;desc="1 query";dur=\d+(\.\d)?$/);
+    expect(sent.headers.get("server-timing")).toMatch(/^db;desc="1 query";dur=\d+(\.\d)?$/);
 
     const made = await api("GET", "/health");
-    expect(made.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    expect(made.headers.get("x-request-id")).toMatch(UUID);
+    expect(made.headers.get("x-correlation-id")).toBeNull();
     expect(made.headers.get("server-timing")).toMatch(/^db;desc="0 queries"/);
 
     const error = await api("GET", "/v1/api/product/NOPE", {
       headers: { "x-request-id": "req-err" },
     });
-    expect(expectProblem(error, 404, "NOT_FOUND").requestId).toBe("req-err");
-    expect(error.headers.get("x-request-id")).toBe("req-err");
+    const problem = expectProblem(error, 404, "NOT_FOUND");
+    expect(problem.requestId).toMatch(UUID);
+    expect(error.headers.get("x-request-id")).toBe(problem.requestId);
+    expect(error.headers.get("x-correlation-id")).toBe("req-err");
+
+    // Each request gets a new id, also when two send the same x-request-id.
+    const again = await api("GET", "/health", { headers: { "x-request-id": "req-123" } });
+    expect(again.headers.get("x-request-id")).not.toBe(sent.headers.get("x-request-id"));
+  });
+
+  it("ignores an x-request-id that is not 1-128 visible ASCII characters", async () => {
+    for (const value of ["has space", "x".repeat(129), "tab\there"]) {
+      const res = await api("GET", "/health", { headers: { "x-request-id": value } });
+      expect(res.headers.get("x-request-id"), value).toMatch(/^[0-9a-f-]{36}$/);
+      expect(res.headers.get("x-correlation-id"), value).toBeNull();
+    }
   });
 });
 

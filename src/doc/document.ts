@@ -1,7 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { API_KEY_HEADER } from "../lib/auth";
-import { declareIdempotencyKeys } from "./idempotency";
-import { BOOKMARK_HEADER } from "../lib/context";
+import { BOOKMARK_HEADER, CORRELATION_HEADER } from "../lib/context";
 import type { AppEnv } from "../lib/env";
 import { RATE_LIMIT_PERIOD_SECONDS } from "../lib/rate-limit";
 import { auditTag } from "../resources/audit";
@@ -13,13 +12,15 @@ import { pricesTag } from "../resources/prices";
 import { productsTag } from "../resources/products";
 import { promotionsTag } from "../resources/promotions";
 import { tradeConditionsTag } from "../resources/trade-conditions";
+import { declareIdempotencyKeys } from "./idempotency";
 
 /** The introduction of /doc: what holds for every operation. */
 const DESCRIPTION = `Prices, pricelists, trade conditions and promotions for B2B storefronts. Money is integer minor units; percentages are basis points.
 
 ## Conventions of every response
 
-- \`x-request-id\`: the incoming one when it is 1-128 visible ASCII characters, else a new one; errors carry it as \`requestId\`.
+- \`x-request-id\`: the server's own id of the request (a UUID, new for every request); errors carry it as \`requestId\`, the audit trail files the request's writes under it.
+- \`${CORRELATION_HEADER}\`: the \`x-request-id\` you sent, when it is 1-128 visible ASCII characters (absent otherwise): your own reference, recorded beside the server's id in the audit trail as \`correlationId\`.
 - \`server-timing\`: the D1 round trips of the request and their time (\`db;desc="2 queries";dur=1.7\`).
 - \`${BOOKMARK_HEADER}\`: the D1 session bookmark after this request. Send it back on the next request (same header) to read at least what you have written, also from a read replica; a malformed one is ignored.
 - Security headers: \`x-content-type-options: nosniff\`, \`referrer-policy: no-referrer\`, \`x-frame-options: DENY\`, and \`cache-control: no-store\` on every \`/v1/api/\` answer except \`GET /v1/api/prices\`, which sets its own caching.

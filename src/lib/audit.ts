@@ -6,7 +6,10 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
  * that is running are known.
  */
 export interface AuditInfo {
+  /** The server's id of the request (src/lib/context.ts); never chosen by the client. */
   requestId: string;
+  /** The client's own `x-request-id`, when valid: recorded beside the request id, not trusted. */
+  correlationId: string | null;
   keyName: string;
   /** The route's OpenAPI operationId, e.g. `upsertPricelistPrices`. */
   operation: string;

@@ -5,7 +5,11 @@ import { createDb, DbMeter } from "./db";
 import type { AppEnv } from "./env";
 import { isRead } from "./read-only";
 
-const REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
+/** What a client's `x-request-id` must be to be kept as its correlation id. */
+const CORRELATION_ID = /^[\x21-\x7e]{1,128}$/;
+
+/** Answers the client's valid `x-request-id`; `x-request-id` itself is always the server's. */
+export const CORRELATION_HEADER = "x-correlation-id";
 
 /** Carries a D1 Sessions bookmark between requests, both ways (the name D1's own examples use). */
 export const BOOKMARK_HEADER = "x-d1-bookmark";
@@ -35,14 +39,23 @@ export function sessionStart(read: boolean, bookmark: string | undefined) {
 export type OperationOf = (method: string, route: string) => string | undefined;
 
 /**
- * Request id, the metered database handle on a D1 session (recording every write in the audit
- * trail), and the headers every response carries.
+ * The client's `x-request-id` when it is 1-128 visible ASCII characters: its own reference for
+ * the request, recorded and answered as the correlation id. Never the request id: a client could
+ * then file its writes under another request's id in the audit trail.
+ */
+export function correlationId(header: string | undefined): string | undefined {
+  return header !== undefined && CORRELATION_ID.test(header) ? header : undefined;
+}
+
+/**
+ * Request id (always made here), the client's correlation id, the metered database handle on a
+ * D1 session (recording every write in the audit trail), and the headers every response carries.
  */
 export const requestContext =
   (operationOf: OperationOf = () => undefined): MiddlewareHandler<AppEnv> =>
   async (c, next) => {
-    const incoming = c.req.header("x-request-id");
-    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
+    const requestId = crypto.randomUUID();
+    const correlation = correlationId(c.req.header("x-request-id"));
     const meter = new DbMeter();
     const start = sessionStart(isRead(c), c.req.header(BOOKMARK_HEADER));
     const session = c.env.DB.withSession(start.constraint);
@@ -53,6 +66,7 @@ export const requestContext =
       const route = routePath(c);
       return {
         requestId,
+        correlationId: correlation ?? null,
         keyName: c.get("keyName") ?? "unknown",
         idempotency: c.get("idempotency"),
         operation: operationOf(c.req.method, route) ?? `${c.req.method} ${route}`,
@@ -63,6 +77,7 @@ export const requestContext =
     c.set("db", createDb(session, meter, audit));
     await next();
     c.header("x-request-id", requestId);
+    if (correlation) c.header(CORRELATION_HEADER, correlation);
     c.header("server-timing", meter.serverTiming());
     // After errors too: a failed write still tells the client how far its session got.
     const bookmark = session.getBookmark() ?? start.bookmark;

@@ -130,10 +130,11 @@ class MeteredClient implements D1Client {
     const who = this.audit!();
     const open = this.d1
       .prepare(
-        "INSERT OR REPLACE INTO audit_context (id, at, request_id, key_name, operation, method, path) " +
-          "VALUES (1, cast(unixepoch('subsec') * 1000 as integer), ?, ?, ?, ?, ?)",
+        "INSERT OR REPLACE INTO audit_context " +
+          "(id, at, request_id, correlation_id, key_name, operation, method, path) " +
+          "VALUES (1, cast(unixepoch('subsec') * 1000 as integer), ?, ?, ?, ?, ?, ?)",
       )
-      .bind(who.requestId, who.keyName, who.operation, who.method, who.path);
+      .bind(who.requestId, who.correlationId, who.keyName, who.operation, who.method, who.path);
     const close = [this.d1.prepare("DELETE FROM audit_context")];
     const claim = who.idempotency;
     if (claim) close.push(this.commitMark(claim));

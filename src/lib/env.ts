@@ -11,6 +11,8 @@ export interface Bindings {
   RATE_LIMITER?: RateLimit;
   /** Comma-separated origins allowed to call the API from a browser (CORS); unset = no CORS. */
   CORS_ORIGINS?: string;
+  /** Days the audit trail keeps its entries (src/lib/retention.ts); not a positive whole number = 400. */
+  AUDIT_RETENTION_DAYS?: string;
 }
 
 export interface Variables {

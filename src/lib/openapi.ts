@@ -27,7 +27,9 @@ export const ProblemSchema = z
       .openapi({
         description: "Every validation issue, with the field path (body.x, query.y, path.z)",
       }),
-    requestId: z.string().openapi({ description: "Echo of x-request-id" }),
+    requestId: z.string().openapi({
+      description: "The server's id of this request, as in the x-request-id response header",
+    }),
   })
   .openapi("Problem", { description: "An error, as RFC 9457 problem details" });
 

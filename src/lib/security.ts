@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { API_KEY_HEADER } from "./auth";
-import { BOOKMARK_HEADER } from "./context";
+import { BOOKMARK_HEADER, CORRELATION_HEADER } from "./context";
 import type { AppEnv } from "./env";
 import { ApiError, incompleteBody } from "./errors";
 
@@ -45,7 +45,15 @@ const corsForListed = cors({
   origin: (origin) => origin,
   allowMethods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"],
   allowHeaders: [API_KEY_HEADER, "content-type", "x-request-id", BOOKMARK_HEADER, "if-none-match"],
-  exposeHeaders: ["x-request-id", BOOKMARK_HEADER, "server-timing", "etag", "retry-after", "allow"],
+  exposeHeaders: [
+    "x-request-id",
+    CORRELATION_HEADER,
+    BOOKMARK_HEADER,
+    "server-timing",
+    "etag",
+    "retry-after",
+    "allow",
+  ],
   maxAge: 600,
 });
 

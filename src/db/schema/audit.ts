@@ -15,7 +15,10 @@ export const auditLog = sqliteTable(
     id: integer("id").primaryKey({ autoIncrement: true }),
     /** Epoch ms of the writing batch (the database's clock), shared by its entries. */
     at: integer("at").notNull(),
+    /** The server's id of the writing request (never the client's: see correlationId). */
     requestId: text("request_id").notNull(),
+    /** The client's `x-request-id`, when it sent a valid one: its own reference, not trusted. */
+    correlationId: text("correlation_id"),
     /** The API key's name (never the key). */
     keyName: text("key_name").notNull(),
     /** The route's OpenAPI operationId, e.g. `updatePricelist`. */
@@ -39,6 +42,10 @@ export const auditLog = sqliteTable(
     index("audit_log_at_idx").on(t.at, t.id),
     index("audit_log_entity_idx").on(t.entity, t.id),
     index("audit_log_request_idx").on(t.requestId),
+    // Partial: most writes carry no correlation id, and `= ?` only ever looks for one.
+    index("audit_log_correlation_idx")
+      .on(t.correlationId)
+      .where(sql`${t.correlationId} is not null`),
   ],
 );
 
@@ -54,6 +61,7 @@ export const auditContext = sqliteTable(
     id: integer("id").primaryKey(),
     at: integer("at").notNull(),
     requestId: text("request_id").notNull(),
+    correlationId: text("correlation_id"),
     keyName: text("key_name").notNull(),
     operation: text("operation").notNull(),
     method: text("method").notNull(),

@@ -36,5 +36,6 @@ export const auditList = defineList({
     action: { column: auditLog.action, type: auditLog.action.enumValues, filter: [] },
     keyName: { column: auditLog.keyName, type: "text", filter: [] },
     requestId: { column: auditLog.requestId, type: "text", filter: [] },
+    correlationId: { column: auditLog.correlationId, type: "text", filter: [] },
   },
 });

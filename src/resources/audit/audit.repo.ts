@@ -27,6 +27,7 @@ export function toAuditEntry(row: AuditRow) {
     id: row.id,
     at: iso(row.at),
     requestId: row.requestId,
+    correlationId: row.correlationId,
     keyName: row.keyName,
     operation: row.operation,
     method: row.method,

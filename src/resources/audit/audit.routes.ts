@@ -22,7 +22,10 @@ export const list = auditList.route(
       "which operation, which record, and its fields before and after. Links (assignments, " +
       "memberships, prices) are entities of their own; rows removed by a cascade appear as DELETE " +
       "entries of the same request. Writes made outside the API (seed and bulk-load scripts) are " +
-      "not recorded. Read keys get 403: the entries hold every value ever written.",
+      "not recorded; neither are writes that change nothing. `requestId` is the server's id of the " +
+      "writing request (its x-request-id response header); `correlationId` is the x-request-id the " +
+      "client sent, as given. Entries older than the retention (AUDIT_RETENTION_DAYS, 400 days by " +
+      "default) are deleted daily. Read keys get 403: the entries hold every value ever written.",
     responses: {
       200: json(AuditEntryListSchema, "A page of audit entries, newest first by default"),
       ...errors(400, 401, 403),

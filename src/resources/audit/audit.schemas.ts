@@ -9,6 +9,7 @@ const auditEntryExample = {
   id: 1812,
   at: "2025-06-14T08:30:00.000Z",
   requestId: "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23",
+  correlationId: "erp-sync-2025-06-14-0042",
   keyName: "back-office",
   operation: "upsertPricelistPrices",
   method: "PUT",
@@ -26,7 +27,13 @@ export const AuditEntrySchema = z
     at: IsoTimestamp.openapi({ description: "When the write committed (the database's clock)" }),
     requestId: z.string().openapi({
       example: "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23",
-      description: "The writing request's x-request-id, shared by all its entries",
+      description:
+        "The server's id of the writing request (its x-request-id response header), shared by all its entries",
+    }),
+    correlationId: z.string().nullable().openapi({
+      example: "erp-sync-2025-06-14-0042",
+      description:
+        "The x-request-id the client sent (1-128 visible ASCII characters; else null): the client's own reference, recorded as given and not unique",
     }),
     keyName: z.string().openapi({
       example: "back-office",

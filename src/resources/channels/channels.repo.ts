@@ -1,4 +1,4 @@
-import { and, count, eq, getTableColumns, inArray, sql } from "drizzle-orm";
+import { and, count, eq, getTableColumns, inArray, ne, sql } from "drizzle-orm";
 import {
   channelCustomerGroups,
   channelCustomers,
@@ -135,23 +135,29 @@ export const assignChannelPricelist = (db: Db, channelId: number, pricelistId: n
   });
 
 /**
- * One batch: assign if needed, clear the current mark, set the new one, read the channel back.
- * Clear before set: `channel_pricelists_one_primary` allows one marked row per channel at a time.
- * The previously marked pricelist stays assigned.
+ * One batch: clear another pricelist's mark, assign the pricelist already marked if it was not
+ * assigned, mark it if it was, read the channel back. Clear first: `channel_pricelists_one_primary`
+ * allows one marked row per channel at a time. Each statement touches only rows it changes, so
+ * setting the current primary again writes nothing: no audit entry, no new pricing version (the
+ * triggers fire per changed row). The previously marked pricelist stays assigned.
  */
 export const setPrimaryPricelist = (db: Db, channelId: number, pricelistId: number) =>
   unlessForeignKey(async () => {
     const link = channelPricelists;
+    const ofChannel = eq(link.channelId, channelId);
     const [, , , channel] = await db.batch([
-      assignRow(db, channelId, pricelistId),
       db
         .update(link)
         .set({ isPrimary: false })
-        .where(and(eq(link.channelId, channelId), eq(link.isPrimary, true))),
+        .where(and(ofChannel, eq(link.isPrimary, true), ne(link.pricelistId, pricelistId))),
+      db
+        .insert(link)
+        .values({ channelId, pricelistId, isPrimary: true })
+        .onConflictDoNothing({ target: [link.channelId, link.pricelistId] }),
       db
         .update(link)
         .set({ isPrimary: true })
-        .where(and(eq(link.channelId, channelId), eq(link.pricelistId, pricelistId))),
+        .where(and(ofChannel, eq(link.pricelistId, pricelistId), eq(link.isPrimary, false))),
       db.select(channelColumns).from(channels).where(eq(channels.id, channelId)),
     ]);
     return channel[0] as ChannelRow | undefined;

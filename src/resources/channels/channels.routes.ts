@@ -178,7 +178,8 @@ export const setPrimaryPricelist = createRoute({
   summary: "Set the primary pricelist of a channel",
   description:
     "Assigns the pricelist to the channel first if needed, then moves the primary mark to it; the " +
-    "pricelist that had the mark stays assigned. Atomic. Setting the current primary again is a no-op. " +
+    "pricelist that had the mark stays assigned. Atomic. Setting the current primary again is a no-op " +
+    "that writes nothing (no audit entry; the pricing version and price ETags stay as they are). " +
     "Only GENERAL pricelists that are not ARCHIVED qualify (INDIVIDUAL or ARCHIVED → 409 " +
     "PRICELIST_NOT_ASSIGNABLE). Unknown channel or pricelist → 404 naming which.",
   request: { params: CodeParams, body: jsonBody(PricelistRefSchema) },
@@ -196,7 +197,7 @@ export const clearPrimaryPricelist = createRoute({
   summary: "Remove the primary mark from a channel's pricelist",
   description:
     "The pricelist stays assigned; only the mark goes. A channel without a primary pricelist also " +
-    "gets 204. Unknown channel → 404.",
+    "gets 204, and nothing is written. Unknown channel → 404.",
   request: { params: CodeParams },
   responses: {
     204: { description: "The channel has no primary pricelist now" },

@@ -235,14 +235,16 @@ function isNotNullViolation(err: unknown): boolean {
  * Upserts every row in ONE statement, so it is atomic by itself: INSERT … SELECT over
  * json_each(rows) with the product resolved by code. A product deleted since the check would
  * leave product_id NULL, which fails the whole statement instead of writing a partial sheet.
- * Returns the number of rows written, FOREIGN_KEY if the pricelist vanished meanwhile, or
- * PRODUCT_GONE if a product did.
+ * A row already at its amount is not rewritten, so re-sending an unchanged sheet writes nothing:
+ * no audit entry, no new pricing version (price ETags stay valid). Returns the number of rows of
+ * the body (all now stored with their amounts), FOREIGN_KEY if the pricelist vanished meanwhile,
+ * or PRODUCT_GONE if a product did.
  */
 export async function upsertPrices(db: Db, id: number, prices: PriceUpsertRow[]) {
   const rows = sql`json_each(${JSON.stringify(prices)}) as "row"`;
   const field = (name: string) => sql`json_extract("row"."value", ${"$." + name})`;
   try {
-    const written = await db
+    await db
       .insert(pricelistPrices)
       .select(
         db
@@ -265,9 +267,10 @@ export async function upsertPrices(db: Db, id: number, prices: PriceUpsertRow[])
           pricelistPrices.minQuantity,
         ],
         set: { amount: sql`excluded.amount` },
+        setWhere: sql`${pricelistPrices.amount} is not excluded.amount`,
       })
-      .returning({ productId: pricelistPrices.productId });
-    return written.length;
+      .run();
+    return prices.length;
   } catch (err) {
     if (isForeignKeyViolation(err)) return FOREIGN_KEY;
     if (isNotNullViolation(err)) return PRODUCT_GONE;

@@ -193,10 +193,11 @@ export const upsertPrices = createRoute({
     "other rows of the pricelist stay. All or nothing: if any product code is unknown nothing is " +
     "written and the 400 lists the unknown codes. A (productCode, minQuantity) pair may appear " +
     "once per body (400). ARCHIVED pricelist → 409; unknown pricelist → 404. `upserted` is the " +
-    "number of rows written.",
+    "number of rows of the body, all now stored; a row already at its amount is left untouched " +
+    "(no audit entry, no new pricing version), so re-sending an unchanged sheet writes nothing.",
   request: { params: IdParams, body: jsonBody(PricesUpsertSchema) },
   responses: {
-    200: json(PricesUpsertResultSchema, "How many rows were written"),
+    200: json(PricesUpsertResultSchema, "How many rows of the body are stored"),
     ...errors(400, 401, 403, 404, 409, 413, 415),
   },
 });

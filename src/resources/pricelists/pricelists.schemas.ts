@@ -234,10 +234,14 @@ export const PricesUpsertSchema = z
 
 export const PricesUpsertResultSchema = z
   .object({
-    upserted: z.number().int().openapi({ example: 3, description: "Rows written" }),
+    upserted: z.number().int().openapi({
+      example: 3,
+      description:
+        "Rows of the body now stored: inserted, changed, or already at that amount (then untouched)",
+    }),
   })
   .openapi("PricesUpsertResult", {
-    description: "How many rows were written",
+    description: "How many rows of the body are stored",
     example: { upserted: 3 },
   });
 
