@@ -4,6 +4,7 @@ import { cors } from "hono/cors";
 import { API_KEY_HEADER } from "./auth";
 import { BOOKMARK_HEADER, CORRELATION_HEADER } from "./context";
 import type { AppEnv } from "./env";
+import { IDEMPOTENCY_HEADER } from "./idempotency";
 import { ApiError, incompleteBody } from "./errors";
 
 const API_PREFIX = "/v1/api/";
@@ -44,9 +45,17 @@ const corsForListed = cors({
   // Reached only for a listed origin (see corsFromEnv), which is echoed.
   origin: (origin) => origin,
   allowMethods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"],
-  allowHeaders: [API_KEY_HEADER, "content-type", "x-request-id", BOOKMARK_HEADER, "if-none-match"],
+  allowHeaders: [
+    API_KEY_HEADER,
+    "content-type",
+    "x-request-id",
+    BOOKMARK_HEADER,
+    "if-none-match",
+    IDEMPOTENCY_HEADER,
+  ],
   exposeHeaders: [
     "x-request-id",
+    "idempotent-replayed",
     CORRELATION_HEADER,
     BOOKMARK_HEADER,
     "server-timing",
