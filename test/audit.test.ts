@@ -12,7 +12,7 @@ import {
   createPricelist,
   createProduct,
 } from "./factories";
-import { api, expectProblem, issuePaths, KEYS, uid } from "./helpers";
+import { api, created, expectProblem, issuePaths, KEYS, uid } from "./helpers";
 
 /**
  * The audit trail: every write through the API leaves one entry per changed row, in the same
@@ -583,6 +583,39 @@ describe("a write that changes nothing records nothing", () => {
     });
     expect(assignAgain.entries).toEqual([]);
     expect(await version()).toBe(before);
+  });
+
+  it("a PATCH that repeats the stored fields and lists (in another order): no entry, same version", async () => {
+    const products = [await createProduct(), await createProduct()];
+    const condition = await created("/v1/api/trade-conditions", {
+      name: "Repeat me",
+      scope: "GLOBAL",
+      type: "DISCOUNT",
+      discountType: "PERCENTAGE",
+      value: 500,
+      productCodes: products.map((p) => p.code),
+      scales: [
+        { minQuantity: 10, value: 700 },
+        { minQuantity: 1, value: 500 },
+      ],
+    });
+    const before = await version();
+    const same = await ok("PATCH", `/v1/api/trade-conditions/${condition.id}`, {
+      name: "Repeat me",
+      productCodes: products.map((p) => p.code).reverse(),
+      scales: [
+        { value: 500, minQuantity: 1 },
+        { value: 700, minQuantity: 10 },
+      ],
+    });
+    expect(same.entries).toEqual([]);
+    expect(same.body.updatedAt).toBe(condition.updatedAt);
+    expect(await version()).toBe(before);
+    // A real change still writes.
+    const changed = await ok("PATCH", `/v1/api/trade-conditions/${condition.id}`, { value: 600 });
+    expect(changed.entries.map((e) => [e.action, e.entity])).toEqual([
+      ["UPDATE", "tradeCondition"],
+    ]);
   });
 });
 

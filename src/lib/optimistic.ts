@@ -15,12 +15,29 @@ const ATTEMPTS = 8;
 
 /**
  * A patch whose every field already has its value changes nothing: answering the stored record
- * without a write keeps identical concurrent PATCHes (the same status, say) from contending.
+ * without a write keeps identical concurrent PATCHes (the same status, say) from contending, and
+ * leaves no audit entry. Lists (codes, scale rows) are compared as sets; the stored record may
+ * hold them as the JSON text its select builds.
  */
 export const changesNothing = (current: object, patch: object) =>
   Object.entries(patch).every(
-    ([key, value]) => value === undefined || (current as Record<string, unknown>)[key] === value,
+    ([key, value]) => value === undefined || same((current as Record<string, unknown>)[key], value),
   );
+
+function same(stored: unknown, given: unknown): boolean {
+  if (!Array.isArray(given)) return stored === given;
+  const list = typeof stored === "string" ? (JSON.parse(stored) as unknown) : stored;
+  return Array.isArray(list) && canonicalSet(list) === canonicalSet(given);
+}
+
+/** A list as text that ignores order, also of the keys of its objects. */
+const canonicalSet = (list: unknown[]) =>
+  JSON.stringify(list.map((item) => JSON.stringify(sortedKeys(item))).sort());
+
+const sortedKeys = (item: unknown): unknown =>
+  item && typeof item === "object" && !Array.isArray(item)
+    ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => a.localeCompare(b)))
+    : item;
 
 /** The fields a PATCH body sets: absent (undefined) ones are no part of the change. */
 export const patchOf = <T extends object>(input: T): T =>
