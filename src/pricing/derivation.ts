@@ -73,23 +73,27 @@ function chainOf(list: PriceBase, sources: ReadonlyMap<number, PriceBase>): Pric
   return chain;
 }
 
+const tierOrder = (a: Tier, b: Tier) =>
+  ascending(a.minQuantity, b.minQuantity) || descending(a.amount, b.amount);
+
+/** Rows most often arrive sorted: checking is cheaper than sorting. */
+function inTierOrder(rows: readonly Tier[]): boolean {
+  for (let i = 1; i < rows.length; i++) if (tierOrder(rows[i - 1]!, rows[i]!) > 0) return false;
+  return true;
+}
+
 /** Rows per product, minQuantity ascending (the cheaper first-listed of two equal tiers last). */
-export function indexRows(prices: readonly PriceRow[]): Map<string, Tier[]> {
-  const tiers = new Map<string, Tier[]>();
+export function indexRows(prices: readonly PriceRow[]): Map<string, PricedTier[]> {
+  const tiers = new Map<string, PricedTier[]>();
   for (const row of prices) {
     const rows = tiers.get(row.productCode);
-    const tier = { minQuantity: row.minQuantity, amount: row.amount };
+    const tier = { minQuantity: row.minQuantity, amount: row.amount, derivedFrom: null };
     if (rows) rows.push(tier);
     else tiers.set(row.productCode, [tier]);
   }
   // D1's key makes minQuantity unique per product; should two rows share one anyway, the
   // cheaper sorts last and wins, so the answer does not depend on row order.
-  for (const rows of tiers.values()) {
-    if (rows.length > 1)
-      rows.sort(
-        (a, b) => ascending(a.minQuantity, b.minQuantity) || descending(a.amount, b.amount),
-      );
-  }
+  for (const rows of tiers.values()) if (!inTierOrder(rows)) rows.sort(tierOrder);
   return tiers;
 }
 
@@ -109,28 +113,33 @@ function deriveRows(rows: readonly PricedTier[], derivation: Derivation, baseId:
   });
 }
 
-const own = (rows: readonly Tier[]): PricedTier[] =>
-  rows.map((r) => ({ minQuantity: r.minQuantity, amount: r.amount, derivedFrom: null }));
+/** A list's own rows per product, indexed once per request (see `effectiveRows`). */
+export type RowsOf = (list: PriceBase) => ReadonlyMap<string, readonly PricedTier[]>;
 
 /**
- * A pricelist's effective rows per product: its own, else derived through its chain. `rowsOf`
- * indexes a list's own rows (callers cache it: one list may be the base of several).
+ * A pricelist's effective rows per product: its own, else derived through its chain from the
+ * first list of the chain that has own rows for the product. `rowsOf` indexes a list's own rows
+ * (callers cache it: one list may be the base of several).
  */
 export function effectiveRows(
   list: PriceBase,
   sources: ReadonlyMap<number, PriceBase>,
-  rowsOf: (list: PriceBase) => ReadonlyMap<string, readonly Tier[]>,
-): Map<string, PricedTier[]> {
-  const chain = list.derivation ? chainOf(list, sources) : [list];
-  const products = new Set(chain.flatMap((l) => [...rowsOf(l).keys()]));
-  const result = new Map<string, PricedTier[]>();
-  for (const product of products) {
-    const k = chain.findIndex((l) => rowsOf(l).has(product));
-    if (k < 0) continue;
-    let rows = own(rowsOf(chain[k]!).get(product)!);
-    for (let i = k - 1; i >= 0; i--)
-      rows = deriveRows(rows, chain[i]!.derivation!, chain[i + 1]!.id);
-    result.set(product, rows);
+  rowsOf: RowsOf,
+): ReadonlyMap<string, readonly PricedTier[]> {
+  const own = rowsOf(list);
+  if (!list.derivation) return own;
+  const chain = chainOf(list, sources);
+  const result = new Map(own);
+  for (let k = 1; k < chain.length; k++) {
+    for (const [product, rows] of rowsOf(chain[k]!)) {
+      // A list nearer in the chain has own rows for it: they override.
+      if (result.has(product)) continue;
+      let derived = rows;
+      for (let i = k - 1; i >= 0; i--) {
+        derived = deriveRows(derived, chain[i]!.derivation!, chain[i + 1]!.id);
+      }
+      result.set(product, derived);
+    }
   }
   return result;
 }

@@ -47,7 +47,7 @@ export function reachOf(
   if (t.products?.has(productCode)) return LISTED;
   if (t.groups) {
     for (let distance = 0; distance < groupPath.length; distance++) {
-      if (t.groups.has(groupPath[distance]!)) return { kind: "GROUP", distance };
+      if (t.groups.has(groupPath[distance]!)) return groupReach(distance);
     }
   }
   return null;
@@ -76,17 +76,26 @@ export class ReachIndex<T extends { targets: ProductTargets }> {
     visit: (item: T, reach: Reach) => void,
   ): void {
     for (const item of this.anyProduct) visit(item, EVERY);
-    for (const item of this.byProduct.get(productCode) ?? []) visit(item, LISTED);
+    const listed = this.byProduct.get(productCode);
+    if (listed) for (const item of listed) visit(item, LISTED);
     for (let distance = 0; distance < groupPath.length; distance++) {
-      for (const item of this.byGroup.get(groupPath[distance]!) ?? []) {
+      const reached = this.byGroup.get(groupPath[distance]!);
+      if (!reached) continue;
+      for (const item of reached) {
         // Listed, or reached through a closer group: already visited.
-        if (item.targets.products?.has(productCode)) continue;
-        if (closerGroup(item.targets, groupPath, distance)) continue;
-        visit(item, { kind: "GROUP", distance });
+        const { products, groups } = item.targets;
+        if (products?.has(productCode)) continue;
+        if (groups!.size > 1 && closerGroup(groups!, groupPath, distance)) continue;
+        visit(item, groupReach(distance));
       }
     }
   }
 }
+
+/** One Reach object per distance, so visiting allocates nothing. */
+const GROUP_REACH: Reach[] = [];
+const groupReach = (distance: number): Reach =>
+  (GROUP_REACH[distance] ??= { kind: "GROUP", distance });
 
 function push<T>(map: Map<string, T[]>, key: string, item: T): void {
   const list = map.get(key);
@@ -94,7 +103,11 @@ function push<T>(map: Map<string, T[]>, key: string, item: T): void {
   else map.set(key, [item]);
 }
 
-function closerGroup(t: ProductTargets, groupPath: readonly string[], distance: number): boolean {
-  for (let d = 0; d < distance; d++) if (t.groups?.has(groupPath[d]!)) return true;
+function closerGroup(
+  groups: ReadonlySet<string>,
+  groupPath: readonly string[],
+  distance: number,
+): boolean {
+  for (let d = 0; d < distance; d++) if (groups.has(groupPath[d]!)) return true;
   return false;
 }

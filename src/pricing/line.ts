@@ -50,49 +50,51 @@ export interface LineSetup {
   edges: EdgeTracker;
 }
 
-export interface Started {
+/**
+ * A line after steps 1 and 2, and what the request sums from it: its facts are those order-level
+ * sums read (and `regularValue` is filled in once step 4 ran).
+ */
+export interface Started extends LineFacts {
   line: PriceLineRequest;
-  facts: LineFacts;
   rule: QuantityRule | null;
   lookup: BaseLookup | undefined;
   /** Why the line is not priced; null when it is eligible (known, base price, quantity allowed). */
   stop: Exclude<LineStatus, "OK"> | null;
   floor: LineFloor | undefined;
+  /** Eligible lines: the base unit amount (a safe integer); else 0. */
+  baseAmount: number;
+  /** Eligible lines, after step 4: regularUnitAmount × quantity, at most 2^53 − 1. */
+  regularValue: number;
 }
-
-/** Eligible lines have a base whose amount is a safe integer (`startLine` checks it). */
-export const baseAmountOf = (s: Started): number => s.lookup!.base!.tier.amount;
 
 /** Steps 1 and 2: the base price, then the quantity rule; the floor the line will have. */
 export function startLine(setup: LineSetup, line: PriceLineRequest): Started {
   const product = setup.products.get(line.productCode);
-  const facts = { ...line, groupPath: product?.groupPath ?? [] };
-  const started: Started = {
+  const s: Started = {
+    productCode: line.productCode,
+    quantity: line.quantity,
+    groupPath: product?.groupPath ?? [],
     line,
-    facts,
-    rule: null,
+    rule: product ? quantityRuleOf(product) : null,
     lookup: undefined,
-    stop: null,
+    stop: "UNKNOWN_PRODUCT",
     floor: undefined,
+    baseAmount: 0,
+    regularValue: 0,
   };
-  if (!product) return { ...started, stop: "UNKNOWN_PRODUCT" };
-  started.rule = quantityRuleOf(product);
-  started.lookup = lookupBase(setup.levels, line.productCode, line.quantity, setup.edges);
-  const { base, list } = started.lookup;
-  if (!base) return { ...started, stop: "NO_PRICE" };
+  if (!s.rule) return s;
+  s.lookup = lookupBase(setup.levels, line.productCode, line.quantity, setup.edges);
+  const { base, list } = s.lookup;
   // A derived amount past 2^53 − 1 cannot be answered exactly: only this line says so.
-  if (!isPriceable(base.tier) || (list && !isPriceable(list.tier))) {
-    return { ...started, stop: "OUT_OF_RANGE" };
+  if (!base) s.stop = "NO_PRICE";
+  else if (!isPriceable(base.tier) || (list && !isPriceable(list.tier))) s.stop = "OUT_OF_RANGE";
+  else if (!isAllowed(s.rule, line.quantity)) s.stop = "QUANTITY_NOT_ALLOWED";
+  else {
+    s.stop = null;
+    s.baseAmount = base.tier.amount;
+    s.floor = floorFor(setup.floors, line.productCode, line.quantity, s.baseAmount, setup.edges);
   }
-  if (!isAllowed(started.rule, line.quantity)) return { ...started, stop: "QUANTITY_NOT_ALLOWED" };
-  const floor = floorFor(
-    setup.floors,
-    line.productCode,
-    line.quantity,
-    base.tier.amount,
-    setup.edges,
-  );
-  return { ...started, floor };
+  return s;
 }
 
 /** Steps 3 and 4 of an eligible line: trade conditions, then the floor on the regular amount. */
@@ -117,7 +119,7 @@ export function regularOf(step: ConditionStep, s: Started): Regular | "OUT_OF_RA
   return guarded(() => {
     const base = s.lookup!.base!;
     const allows = base.prepared.pricelist.allowsTradeDiscounts;
-    const step2 = applyConditions(step, s.facts, base.tier.amount, allows);
+    const step2 = applyConditions(step, s, s.baseAmount, allows);
     const floorAdjustment = raiseToFloor(s.floor, step2.regular);
     const regular = floorAdjustment ? step2.regular + floorAdjustment.amount : step2.regular;
     return { step2, regular, floorAdjustment };
@@ -138,8 +140,8 @@ interface Adjusted {
 function adjust(step: PromotionStep, s: Started, r: Regular): Adjusted | "OUT_OF_RANGE" {
   return guarded(() => {
     const surchargeTotal = r.step2.surcharges.reduce((sum, a) => add(sum, a.amount), 0);
-    const prices = { base: baseAmountOf(s), regular: r.regular, surchargeTotal };
-    const step3 = applyPromotions(step, s.facts, prices);
+    const prices = { base: s.baseAmount, regular: r.regular, surchargeTotal };
+    const step3 = applyPromotions(step, s, prices);
     const promoted = withPromotion(r, step3.winner);
     const floorFinal = raiseToFloor(s.floor, promoted.final);
     const final = floorFinal ? promoted.final + floorFinal.amount : promoted.final;
@@ -250,13 +252,8 @@ function explainLine(
   };
   return {
     pricelists,
-    tradeConditions: explainConditions(
-      f.conditions,
-      s.facts,
-      priced?.conditionNotes ?? null,
-      unpriced,
-    ),
-    promotions: explainPromotions(f.promotions, s.facts, priced?.promotionNotes ?? null, unpriced),
+    tradeConditions: explainConditions(f.conditions, s, priced?.conditionNotes ?? null, unpriced),
+    promotions: explainPromotions(f.promotions, s, priced?.promotionNotes ?? null, unpriced),
     floors: explainFloors(f.floors, productCode, quantity, floorNote),
   };
 }

@@ -1,5 +1,12 @@
 import { ascending, compareBy, decidedBy, descending, type Ranking } from "./rank";
-import { effectiveRows, indexRows, isPriceable, priceSources, type PricedTier } from "./derivation";
+import {
+  effectiveRows,
+  indexRows,
+  isPriceable,
+  priceSources,
+  type PricedTier,
+  type RowsOf,
+} from "./derivation";
 import type {
   Instant,
   PriceBase,
@@ -75,8 +82,8 @@ export function preparePricelists(
 }
 
 /** Each list's own rows indexed once, however many chains reach it. */
-function cachedRows() {
-  const cache = new Map<PriceBase, Map<string, Tier[]>>();
+function cachedRows(): RowsOf {
+  const cache = new Map<PriceBase, Map<string, PricedTier[]>>();
   return (list: PriceBase) => {
     let rows = cache.get(list);
     if (!rows) cache.set(list, (rows = indexRows(list.prices)));

@@ -1,7 +1,7 @@
 import { saturatingTimes } from "./basis";
 import { orderBasesOf, prepareConditions, type Audience, type ConditionStep } from "./conditions";
 import { prepareFloors } from "./floors";
-import { baseAmountOf, finishLine, regularOf, startLine, type Regular, type Started } from "./line";
+import { finishLine, regularOf, startLine, type Regular, type Started } from "./line";
 import { add, AmountOutOfRange } from "./money";
 import { preparePricelists } from "./pricelists";
 import { preparePromotions, thresholdSumsOf, type PromotionStep } from "./promotions";
@@ -55,24 +55,25 @@ function priceStarted(
   const explain = request.explain === true;
   const eligible = started.filter((s) => s.stop === null);
   const conditionIndex = prepareConditions(request.tradeConditions, audience);
-  const orderLines = eligible.map((s) => ({ ...s.facts, baseAmount: baseAmountOf(s) }));
   const conditions: ConditionStep = {
     index: conditionIndex,
-    orderBases: orderBasesOf(conditionIndex, orderLines),
+    orderBases: orderBasesOf(conditionIndex, eligible),
     edges: setup.edges,
     explain,
   };
   const regulars = new Map<Started, Regular | "OUT_OF_RANGE">();
-  for (const s of eligible) regulars.set(s, regularOf(conditions, s));
+  for (const s of eligible) {
+    const r = regularOf(conditions, s);
+    regulars.set(s, r);
+    // A regular amount past 2^53 − 1 counts as that much.
+    s.regularValue =
+      r === "OUT_OF_RANGE" ? Number.MAX_SAFE_INTEGER : saturatingTimes(r.regular, s.quantity);
+  }
 
   const promotionIndex = preparePromotions(request.promotions, audience);
-  const valued = eligible.map((s) => ({
-    ...s.facts,
-    regularValue: regularValue(regulars.get(s)!, s),
-  }));
   const promotions: PromotionStep = {
     index: promotionIndex,
-    sums: thresholdSumsOf(promotionIndex, valued),
+    sums: thresholdSumsOf(promotionIndex, eligible),
     edges: setup.edges,
     explain,
   };
@@ -86,10 +87,6 @@ function priceStarted(
   };
   return started.map((s) => finishLine(finish, s, regulars.get(s)));
 }
-
-/** regularUnitAmount × quantity; a regular amount past 2^53 − 1 counts as that much. */
-const regularValue = (r: Regular | "OUT_OF_RANGE", s: Started): number =>
-  r === "OUT_OF_RANGE" ? Number.MAX_SAFE_INTEGER : saturatingTimes(r.regular, s.line.quantity);
 
 /**
  * docs/pricing-rules.md §8: the cart's total only when every line is priced, so a total with a
