@@ -236,11 +236,9 @@ const PromotionExplain = z
     }),
     threshold: z
       .object({
-        basis: z
-          .enum(THRESHOLD_BASES)
-          .openapi({
-            description: "QUANTITY: Σ quantities; VALUE: Σ regularUnitAmount × quantity",
-          }),
+        basis: z.enum(THRESHOLD_BASES).openapi({
+          description: "QUANTITY: Σ quantities; VALUE: Σ regularUnitAmount × quantity",
+        }),
         minimum: z.number().int().openapi({ description: "The sum it needs" }),
         sum: z.number().int().openapi({
           description: "The sum over the request's eligible lines the promotion reaches",
