@@ -673,6 +673,38 @@ describe("scales and their basis", () => {
     expect(price(tc, [["P", 1]], "EUR")).toEqual([[900, "APPLIED", 1000]]);
   });
 
+  it("with separateOrders (GET /v1/api/prices) each line is an order of its own", () => {
+    const tc = scaled({ scaleBasis: "ORDER_QUANTITY" });
+    const run = (separateOrders: boolean) =>
+      resolvePrices(
+        request({
+          pricelists: lists,
+          tradeConditions: [tc],
+          promotions: [promotion(2, { threshold: { basis: "QUANTITY", minimum: 10 } })],
+          lines: [
+            { productCode: "P", quantity: 6 },
+            { productCode: "Q", quantity: 6 },
+          ],
+          separateOrders,
+          explain: true,
+        }),
+      ).lines.map((l) => [
+        l.finalUnitAmount,
+        l.explain!.tradeConditions[0]!.basisValue,
+        l.explain!.promotions[0]!.threshold!.sum,
+      ]);
+    expect(run(false)).toEqual([
+      // One order of 12: the scale gives 5 % (950), the promotion 10 % of the base (900 < 950).
+      [900, 12, 12],
+      [450, 12, 12],
+    ]);
+    // Two orders of 6: neither the scale (10) nor the threshold (10) is reached.
+    expect(run(true)).toEqual([
+      [1000, 6, 6],
+      [500, 6, 6],
+    ]);
+  });
+
   it("an order-level basis ignores the line order and which condition wins the line", () => {
     const stacked = scaled({ scaleBasis: "ORDER_QUANTITY", stackable: true });
     const winnerTc = condition(2, { productCodes: ["P", "Q"], value: 100 });

@@ -830,4 +830,17 @@ describe("price engine properties", () => {
       ]),
     );
   });
+
+  it("with separateOrders every line prices exactly as it would alone", () => {
+    fc.assert(
+      fc.property(requestArb, fc.boolean(), (request, explain) => {
+        const answer = resolvePrices({ ...request, explain, separateOrders: true });
+        request.lines.forEach((line, i) => {
+          const alone = resolvePrices({ ...request, explain, lines: [line] });
+          expect(answer.lines[i]).toEqual(alone.lines[0]);
+        });
+      }),
+      RUNS,
+    );
+  });
 });

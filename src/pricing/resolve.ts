@@ -1,10 +1,21 @@
 import { saturatingTimes } from "./basis";
-import { orderBasesOf, prepareConditions, type Audience, type ConditionStep } from "./conditions";
+import {
+  orderBasesOf,
+  prepareConditions,
+  type Audience,
+  type ConditionIndex,
+  type ConditionStep,
+} from "./conditions";
 import { prepareFloors } from "./floors";
 import { finishLine, regularOf, startLine, type Regular, type Started } from "./line";
 import { add, AmountOutOfRange } from "./money";
 import { preparePricelists } from "./pricelists";
-import { preparePromotions, thresholdSumsOf, type PromotionStep } from "./promotions";
+import {
+  preparePromotions,
+  thresholdSumsOf,
+  type PromotionIndex,
+  type PromotionStep,
+} from "./promotions";
 import type { LinePrice, PriceAnswer, PriceRequest } from "./types";
 import { EdgeTracker } from "./validity";
 
@@ -45,16 +56,41 @@ export function resolvePrices(request: PriceRequest): PriceAnswer {
   };
 }
 
-/** Steps 3 to 6 over the started lines, with the order-level sums between them. */
+/** What every order of a request shares: the prepared conditions and promotions. */
+interface Shared {
+  request: PriceRequest;
+  setup: Pick<Parameters<typeof startLine>[0], "levels" | "floors" | "edges">;
+  conditionIndex: ConditionIndex;
+  promotionIndex: PromotionIndex;
+}
+
+/**
+ * Steps 3 to 6 over the started lines. The lines are one order, or with `separateOrders` each
+ * line is an order of its own (GET /v1/api/prices): order-level sums only add up within one.
+ */
 function priceStarted(
   request: PriceRequest,
   audience: Audience,
-  setup: Pick<Parameters<typeof startLine>[0], "levels" | "floors" | "edges">,
+  setup: Shared["setup"],
+  started: readonly Started[],
+): LinePrice[] {
+  const shared: Shared = {
+    request,
+    setup,
+    conditionIndex: prepareConditions(request.tradeConditions, audience),
+    promotionIndex: preparePromotions(request.promotions, audience),
+  };
+  const orders = request.separateOrders === true ? started.map((s) => [s]) : [started];
+  return orders.flatMap((order) => priceOrder(shared, order));
+}
+
+/** Steps 3 to 6 over the lines of one order, with the order-level sums between them. */
+function priceOrder(
+  { request, setup, conditionIndex, promotionIndex }: Shared,
   started: readonly Started[],
 ): LinePrice[] {
   const explain = request.explain === true;
   const eligible = started.filter((s) => s.stop === null);
-  const conditionIndex = prepareConditions(request.tradeConditions, audience);
   const conditions: ConditionStep = {
     index: conditionIndex,
     orderBases: orderBasesOf(conditionIndex, eligible),
@@ -69,8 +105,6 @@ function priceStarted(
     s.regularValue =
       r === "OUT_OF_RANGE" ? Number.MAX_SAFE_INTEGER : saturatingTimes(r.regular, s.quantity);
   }
-
-  const promotionIndex = preparePromotions(request.promotions, audience);
   const promotions: PromotionStep = {
     index: promotionIndex,
     sums: thresholdSumsOf(promotionIndex, eligible),

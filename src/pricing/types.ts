@@ -231,6 +231,12 @@ export interface PriceRequest {
    */
   products: ReadonlyMap<string, ProductFacts>;
   explain?: boolean;
+  /**
+   * true: each line is an order of its own, so order-level scale bases and thresholds count that
+   * line alone (GET /v1/api/prices, which prices each product as a one-line order). Default
+   * false: the lines are one order.
+   */
+  separateOrders?: boolean;
   /** The SALES pricelists reaching the request at some level (step 1). */
   pricelists: readonly PricelistCandidate[];
   /** Every pricelist a candidate's derivation chain reaches (see PriceBase); [] when none. */

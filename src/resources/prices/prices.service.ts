@@ -71,6 +71,8 @@ export async function priceCart(db: Db, cart: CartRequest): Promise<PricedCart> 
       ]),
     ),
     explain: cart.explain ?? false,
+    // GET /v1/api/prices prices each product as a one-line order (docs/pricing-rules.md §4.4).
+    separateOrders: cart.location === "query",
     pricelists: context.pricelists,
     priceBases: [],
     floors: [],
