@@ -1091,6 +1091,8 @@ describe("derived pricelists", () => {
     ).toEqual(fallback);
     expect(noPrice([base(2, [], D(3)), base(3, [], D(2))])).toEqual(fallback);
     expect(noPrice([base(2, [], D(1))])).toEqual(fallback); // back to the candidate itself
+    // Also when the candidate comes as a base too (by id, whatever object holds it).
+    expect(noPrice([base(2, [], D(1)), base(1, [[1, 500]], D(2))])).toEqual(fallback);
     expect(noPrice([])).toEqual(fallback);
     expect(noPrice([base(2, [[1, 1000]], { currency: "USD" })])).toEqual(fallback);
     // A base in a cycle that has its own rows still prices: the cycle is never followed.

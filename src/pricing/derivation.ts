@@ -66,7 +66,8 @@ function chainOf(list: PriceBase, sources: ReadonlyMap<number, PriceBase>): Pric
   let current = list;
   while (current.derivation && chain.length <= MAX_STEPS) {
     const base = sources.get(current.derivation.basePricelistId);
-    if (!base || base.currency !== list.currency || chain.includes(base)) break;
+    // By id: the same list may come as a candidate and as a base.
+    if (!base || base.currency !== list.currency || chain.some((l) => l.id === base.id)) break;
     chain.push(base);
     current = base;
   }
