@@ -2982,7 +2982,8 @@ export interface components {
      *             "level": "INDIVIDUAL",
      *             "pricelistId": 900,
      *             "tierMinQuantity": 1,
-     *             "baseUnitAmount": 850
+     *             "baseUnitAmount": 850,
+     *             "derivedFrom": null
      *           },
      *           "adjustments": [],
      *           "tiers": [
@@ -2991,6 +2992,12 @@ export interface components {
      *               "amount": 850
      *             }
      *           ],
+     *           "quantityRule": {
+     *             "minimum": 1,
+     *             "increment": 1,
+     *             "maximum": null
+     *           },
+     *           "suggestedQuantities": null,
      *           "explain": null
      *         },
      *         {
@@ -3007,14 +3014,15 @@ export interface components {
      *             "level": "CUSTOMER_GROUP",
      *             "pricelistId": 200,
      *             "tierMinQuantity": 50,
-     *             "baseUnitAmount": 385
+     *             "baseUnitAmount": 385,
+     *             "derivedFrom": null
      *           },
      *           "adjustments": [
      *             {
      *               "kind": "DISCOUNT",
      *               "id": 2,
      *               "scope": "CUSTOMER_GROUP",
-     *               "rung": 4,
+     *               "rung": 6,
      *               "valueBp": 500,
      *               "amount": -19
      *             },
@@ -3022,7 +3030,7 @@ export interface components {
      *               "kind": "SURCHARGE",
      *               "id": 4,
      *               "scope": "CHANNEL",
-     *               "rung": 5,
+     *               "rung": 7,
      *               "valueBp": null,
      *               "amount": 25
      *             }
@@ -3037,6 +3045,12 @@ export interface components {
      *               "amount": 385
      *             }
      *           ],
+     *           "quantityRule": {
+     *             "minimum": 1,
+     *             "increment": 1,
+     *             "maximum": null
+     *           },
+     *           "suggestedQuantities": null,
      *           "explain": null
      *         },
      *         {
@@ -3053,7 +3067,8 @@ export interface components {
      *             "level": "CHANNEL_PRIMARY",
      *             "pricelistId": 100,
      *             "tierMinQuantity": 1,
-     *             "baseUnitAmount": 200
+     *             "baseUnitAmount": 200,
+     *             "derivedFrom": null
      *           },
      *           "adjustments": [
      *             {
@@ -3071,6 +3086,12 @@ export interface components {
      *               "amount": 200
      *             }
      *           ],
+     *           "quantityRule": {
+     *             "minimum": 1,
+     *             "increment": 1,
+     *             "maximum": null
+     *           },
+     *           "suggestedQuantities": null,
      *           "explain": null
      *         }
      *       ]
@@ -3093,7 +3114,7 @@ export interface components {
       totalAmount: number | null;
       /** @description The sum of the OK lines' lineAmount, whatever the other lines say: 0 when no line is OK; null only when the sum would exceed 2^53-1. Not the cart's total unless complete */
       pricedTotalAmount: number | null;
-      /** @description True when every line is OK, so totalAmount covers the whole cart (it is still null if the sum would exceed 2^53-1); false when some line is NO_PRICE, UNKNOWN_PRODUCT or OUT_OF_RANGE */
+      /** @description True when every line is OK, so totalAmount covers the whole cart (it is still null if the sum would exceed 2^53-1); false when some line is NO_PRICE, UNKNOWN_PRODUCT, OUT_OF_RANGE or QUANTITY_NOT_ALLOWED */
       complete: boolean;
       /**
        * Format: date-time
@@ -3111,15 +3132,15 @@ export interface components {
       /** @description The quantity, as asked */
       quantity: number;
       /**
-       * @description OK; NO_PRICE (no pricelist has a price); UNKNOWN_PRODUCT; OUT_OF_RANGE (an amount would exceed 2^53-1)
+       * @description OK; NO_PRICE (no pricelist has a price); UNKNOWN_PRODUCT; OUT_OF_RANGE (an amount would exceed 2^53-1); QUANTITY_NOT_ALLOWED (see quantityRule and suggestedQuantities)
        * @enum {string}
        */
-      status: "OK" | "NO_PRICE" | "UNKNOWN_PRODUCT" | "OUT_OF_RANGE";
+      status: "OK" | "NO_PRICE" | "UNKNOWN_PRODUCT" | "OUT_OF_RANGE" | "QUANTITY_NOT_ALLOWED";
       /** @description What the customer pays per unit */
       finalUnitAmount: number | null;
       /** @description finalUnitAmount × quantity */
       lineAmount: number | null;
-      /** @description After trade conditions, before promotions */
+      /** @description After trade conditions and the floor, before promotions */
       regularUnitAmount: number | null;
       /** @description The public price: the channel's pricelists only */
       listUnitAmount: number | null;
@@ -3140,6 +3161,7 @@ export interface components {
         tierMinQuantity: number;
         /** @description The tier's unit amount */
         baseUnitAmount: number;
+        derivedFrom: components["schemas"]["PriceDerivedFrom"];
       } | null;
       /** @description Trade conditions and promotion applied, in order */
       adjustments: components["schemas"]["PriceAdjustment"][];
@@ -3150,6 +3172,22 @@ export interface components {
         /** @description The unit amount */
         amount: number;
       }[];
+      /** @description The product's quantity rule; null for UNKNOWN_PRODUCT */
+      quantityRule: {
+        /** @description The smallest quantity allowed */
+        minimum: number;
+        /** @description Allowed quantities are minimum + k × increment */
+        increment: number;
+        /** @description The largest quantity allowed; null = none */
+        maximum: number | null;
+      } | null;
+      /** @description Only on QUANTITY_NOT_ALLOWED lines; else null */
+      suggestedQuantities: {
+        /** @description The nearest allowed quantity below; null when none */
+        below: number | null;
+        /** @description The nearest allowed quantity above; null when none */
+        above: number | null;
+      } | null;
       /** @description Only with explain: every candidate and why it lost */
       explain: {
         /** @description Most specific level first, then priority desc, id asc */
@@ -3158,24 +3196,33 @@ export interface components {
         tradeConditions: components["schemas"]["TradeConditionExplain"][];
         /** @description Priority desc, id asc */
         promotions: components["schemas"]["PromotionExplain"][];
+        /** @description The channel's FLOOR pricelists, priority desc, id asc */
+        floors: components["schemas"]["FloorExplain"][];
       } | null;
     };
+    /** @description Set when the tier was computed from the pricelist's base (it has no own rows for the product); else null */
+    PriceDerivedFrom: {
+      /** @description The base pricelist (one step up) */
+      pricelistId: number;
+      /** @description The base's amount for the same tier */
+      unitAmount: number;
+    } | null;
     /** @description One step from source.baseUnitAmount to finalUnitAmount, in applied order: base + Σ amount = final */
     PriceAdjustment: {
       /**
-       * @description The step that made the change
+       * @description The step that made the change: a trade condition's type, PROMOTION, or FLOOR (raised to the line's floor)
        * @enum {string}
        */
-      kind: "NET_PRICE" | "DISCOUNT" | "SURCHARGE" | "PROMOTION";
-      /** @description Trade condition or promotion id */
+      kind: "NET_PRICE" | "DISCOUNT" | "SURCHARGE" | "PROMOTION" | "FLOOR";
+      /** @description Trade condition, promotion or FLOOR pricelist id */
       id: number;
-      /** @description Condition scope; null for a promotion */
+      /** @description Condition scope; null for a promotion or a floor */
       scope: string | null;
-      /** @description 1-8 (pricing rules); null for a promotion */
+      /** @description 1-12 for this line (pricing rules: audience × product listed / group reached / all products); null for a promotion or a floor */
       rung: number | null;
       /** @description Basis points used (after scales), for percentages; else null */
       valueBp: number | null;
-      /** @description Signed change of the unit amount: negative saves, positive charges */
+      /** @description Signed change of the unit amount: negative saves, positive charges (a FLOOR is always positive) */
       amount: number;
     };
     /** @description A pricelist candidate of a line */
@@ -3206,13 +3253,14 @@ export interface components {
        * @description For LOWER_RANK: the first ranking key in which it lost to the winner (PRIORITY, VALID_TO, AMOUNT, ID); else null
        * @enum {string|null}
        */
-      decidedBy: "PRIORITY" | "VALID_TO" | "AMOUNT" | "ID" | null;
+      decidedBy: "DISTANCE" | "PRIORITY" | "VALID_TO" | "AMOUNT" | "ID" | null;
       /** @description The tier it has for the line, when it has one */
       tierMinQuantity: number | null;
       /** @description That tier's unit amount */
       amount: number | null;
       /** @description This entry gave listUnitAmount */
       usedForListPrice: boolean;
+      derivedFrom: components["schemas"]["PriceDerivedFrom"];
     };
     /** @description A trade condition candidate of a line */
     TradeConditionExplain: {
@@ -3224,8 +3272,10 @@ export interface components {
       type: string;
       /** @description GLOBAL, CHANNEL, CUSTOMER_GROUP or CUSTOMER */
       scope: string;
-      /** @description 1-8; lower is more specific */
+      /** @description 1-12 for this line; lower is more specific (its listed rung when it does not reach the product) */
       rung: number;
+      /** @description Parent steps from the product's group to the listed group that reaches it; null when not reached through a group */
+      distance: number | null;
       /** @description Whether it stacks on the winner */
       stackable: boolean;
       /** @description Its priority */
@@ -3244,6 +3294,7 @@ export interface components {
         | "OUT_OF_WINDOW"
         | "NO_SCALE"
         | "NO_BASE_PRICE"
+        | "NOT_ELIGIBLE"
         | "LOWER_RUNG"
         | "LOWER_RANK"
         | "SWITCHED_OFF_BY_NET_PRICE"
@@ -3253,10 +3304,17 @@ export interface components {
        * @description For LOWER_RANK: the first ranking key in which it lost to the winner (PRIORITY, VALID_TO, AMOUNT, ID); else null
        * @enum {string|null}
        */
-      decidedBy: "PRIORITY" | "VALID_TO" | "AMOUNT" | "ID" | null;
+      decidedBy: "DISTANCE" | "PRIORITY" | "VALID_TO" | "AMOUNT" | "ID" | null;
       /** @description PERCENTAGE or ABSOLUTE */
       discountType: string;
-      /** @description The value used at this quantity (scale or value); null when not evaluated */
+      /**
+       * @description What its scale rows compare with: the line quantity, or the order's quantity or value over the lines it reaches
+       * @enum {string}
+       */
+      scaleBasis: "LINE_QUANTITY" | "ORDER_QUANTITY" | "ORDER_VALUE";
+      /** @description The basis value its scale rows were compared with; null without scales or when not evaluated */
+      basisValue: number | null;
+      /** @description The value used for this line (scale or value); null when not evaluated */
       value: number | null;
       /** @description Its signed effect on the unit amount; null when not evaluated */
       amount: number | null;
@@ -3283,7 +3341,9 @@ export interface components {
         | "NOT_TARGETED"
         | "OTHER_PRODUCT"
         | "OUT_OF_WINDOW"
+        | "THRESHOLD_NOT_REACHED"
         | "NO_BASE_PRICE"
+        | "NOT_ELIGIBLE"
         | "LOWER_RANK"
         | "SUPERSEDED_BY_REGULAR_PRICE"
         | "NO_SAVING";
@@ -3291,7 +3351,7 @@ export interface components {
        * @description For LOWER_RANK: the first ranking key in which it lost to the winner (PRIORITY, VALID_TO, AMOUNT, ID); else null
        * @enum {string|null}
        */
-      decidedBy: "PRIORITY" | "VALID_TO" | "AMOUNT" | "ID" | null;
+      decidedBy: "DISTANCE" | "PRIORITY" | "VALID_TO" | "AMOUNT" | "ID" | null;
       /** @description PERCENTAGE or ABSOLUTE */
       discountType: string;
       /** @description Basis points or minor units */
@@ -3300,6 +3360,56 @@ export interface components {
       amount: number | null;
       /** @description regularUnitAmount minus the amount it would give; what ranks promotions */
       saving: number | null;
+      /** @description Its threshold and the sum compared with it; null without one or not summed */
+      threshold: {
+        /**
+         * @description QUANTITY: Σ quantities; VALUE: Σ regularUnitAmount × quantity
+         * @enum {string}
+         */
+        basis: "QUANTITY" | "VALUE";
+        /** @description The sum it needs */
+        minimum: number;
+        /** @description The sum over the request's eligible lines the promotion reaches */
+        sum: number;
+      } | null;
+    };
+    /** @description A FLOOR pricelist of the channel, for a line */
+    FloorExplain: {
+      /** @description The FLOOR pricelist */
+      pricelistId: number;
+      /** @description Its name */
+      name: string;
+      /** @description Its priority */
+      priority: number;
+      /**
+       * @description USED (the line's floor), LOWER_RANK, or the first check it failed: NOT_ACTIVE, OTHER_CURRENCY, NO_PRICE_FOR_PRODUCT, OUT_OF_WINDOW, NO_TIER_FOR_QUANTITY, NO_BASE_PRICE, NOT_ELIGIBLE
+       * @enum {string}
+       */
+      outcome:
+        | "USED"
+        | "NOT_ACTIVE"
+        | "OTHER_CURRENCY"
+        | "NO_PRICE_FOR_PRODUCT"
+        | "OUT_OF_WINDOW"
+        | "NO_TIER_FOR_QUANTITY"
+        | "NO_BASE_PRICE"
+        | "NOT_ELIGIBLE"
+        | "LOWER_RANK";
+      /**
+       * @description For LOWER_RANK: the first ranking key in which it lost to the winner (PRIORITY, VALID_TO, AMOUNT, ID); else null
+       * @enum {string|null}
+       */
+      decidedBy: "DISTANCE" | "PRIORITY" | "VALID_TO" | "AMOUNT" | "ID" | null;
+      /** @description The tier it has for the line, when it has one */
+      tierMinQuantity: number | null;
+      /** @description That tier's minimum unit amount */
+      amount: number | null;
+      /** @description USED: min(amount, baseUnitAmount), what adjustments may not go below; else null */
+      effectiveAmount: number | null;
+      /** @description USED: what it added after the trade conditions (0 when nothing); else null */
+      regularAdjustment: number | null;
+      /** @description USED: what it added after the promotion (0 when nothing); else null */
+      finalAdjustment: number | null;
     };
     /**
      * @description A cart to price: the worked example of the pricing rules

@@ -13,114 +13,23 @@ import {
   type TradeConditionCandidate,
 } from "../src/pricing";
 import { workedExampleAnswer } from "../src/resources/prices/prices.examples";
+import {
+  AT,
+  condition,
+  line,
+  pricelist,
+  primary,
+  productsOf,
+  promotion,
+  request,
+  type Rows,
+  Y2025,
+  Y2026,
+} from "./pricing-engine-factories";
 
 /** Unit tests of the price engine against docs/pricing-rules.md, rule by rule, without a Worker. */
 
 const t = (iso: string) => Date.parse(iso);
-const Y2025 = t("2025-01-01T00:00:00Z");
-const Y2026 = t("2026-01-01T00:00:00Z");
-const AT = t("2025-06-15T10:00:00Z");
-
-// --- factories: every record ACTIVE, EUR, valid all of 2025 unless the test says otherwise ---
-
-type Rows = Record<string, [minQuantity: number, amount: number][]>;
-
-function pricelist(
-  id: number,
-  levels: PricelistLevel[],
-  rows: Rows,
-  extra: Partial<PricelistCandidate> = {},
-): PricelistCandidate {
-  return {
-    id,
-    name: `PL-${id}`,
-    status: "ACTIVE",
-    validFrom: Y2025,
-    validTo: Y2026,
-    currency: "EUR",
-    priority: 0,
-    allowsTradeDiscounts: true,
-    taxInclusive: false,
-    levels,
-    prices: Object.entries(rows).flatMap(([productCode, tiers]) =>
-      tiers.map(([minQuantity, amount]) => ({ productCode, minQuantity, amount })),
-    ),
-    ...extra,
-  };
-}
-
-function condition(
-  id: number,
-  extra: Partial<TradeConditionCandidate> = {},
-): TradeConditionCandidate {
-  return {
-    id,
-    name: `TC-${id}`,
-    scope: "GLOBAL",
-    status: "ACTIVE",
-    type: "DISCOUNT",
-    discountType: "PERCENTAGE",
-    value: 1000,
-    currency: null,
-    validFrom: Y2025,
-    validTo: Y2026,
-    priority: 0,
-    stackable: false,
-    productCodes: [],
-    channelCodes: [],
-    scales: [],
-    customerCodes: [],
-    customerGroupCodes: [],
-    ...extra,
-  };
-}
-
-function promotion(id: number, extra: Partial<PromotionCandidate> = {}): PromotionCandidate {
-  return {
-    id,
-    name: `PR-${id}`,
-    status: "ACTIVE",
-    discountType: "PERCENTAGE",
-    value: 1000,
-    currency: null,
-    validFrom: Y2025,
-    validTo: Y2026,
-    priority: 0,
-    stacking: "BEST_OF",
-    productCodes: [],
-    channelCodes: [],
-    customerGroupCodes: [],
-    ...extra,
-  };
-}
-
-function request(extra: Partial<PriceRequest> = {}): PriceRequest {
-  return {
-    at: AT,
-    currency: "EUR",
-    channel: { code: "WEB-DE" },
-    customer: { code: "C-1" },
-    groupCodes: ["G-1"],
-    knownProducts: ["P", "Q", "R"],
-    explain: false,
-    pricelists: [],
-    tradeConditions: [],
-    promotions: [],
-    lines: [{ productCode: "P", quantity: 1 }],
-    ...extra,
-  };
-}
-
-/** The single line of a one-line request. */
-function line(extra: Partial<PriceRequest>): LinePrice {
-  const answer = resolvePrices(request(extra));
-  expect(answer.lines).toHaveLength(1);
-  return answer.lines[0]!;
-}
-
-/** A channel-primary pricelist with P at `amount`: the usual base for condition tests. */
-const primary = (amount = 1000, extra: Partial<PricelistCandidate> = {}) =>
-  pricelist(1, ["CHANNEL_PRIMARY"], { P: [[1, amount]] }, extra);
 
 // ---------------------------------------------------------------------------------------------
 
@@ -190,8 +99,10 @@ describe("worked example of docs/pricing-rules.md §10", () => {
     channel: { code: "WEB-DE" },
     customer: { code: "C-1001" },
     groupCodes: ["WHOLESALE", "NORTH"],
-    knownProducts: ["P-A", "P-B", "P-C"],
+    products: productsOf(["P-A", "P-B", "P-C"]),
     explain: false,
+    priceBases: [],
+    floors: [],
     pricelists,
     tradeConditions,
     promotions,
@@ -228,9 +139,12 @@ describe("worked example of docs/pricing-rules.md §10", () => {
             pricelistId: 900,
             tierMinQuantity: 1,
             baseUnitAmount: 850,
+            derivedFrom: null,
           },
           adjustments: [],
           tiers: [{ minQuantity: 1, amount: 850 }],
+          quantityRule: { minimum: 1, increment: 1, maximum: null },
+          suggestedQuantities: null,
           explain: null,
         },
         {
@@ -248,22 +162,25 @@ describe("worked example of docs/pricing-rules.md §10", () => {
             pricelistId: 200,
             tierMinQuantity: 50,
             baseUnitAmount: 385,
+            derivedFrom: null,
           },
           adjustments: [
             {
               kind: "DISCOUNT",
               id: 2,
               scope: "CUSTOMER_GROUP",
-              rung: 4,
+              rung: 6,
               valueBp: 500,
               amount: -19,
             },
-            { kind: "SURCHARGE", id: 4, scope: "CHANNEL", rung: 5, valueBp: null, amount: 25 },
+            { kind: "SURCHARGE", id: 4, scope: "CHANNEL", rung: 7, valueBp: null, amount: 25 },
           ],
           tiers: [
             { minQuantity: 1, amount: 420 },
             { minQuantity: 50, amount: 385 },
           ],
+          quantityRule: { minimum: 1, increment: 1, maximum: null },
+          suggestedQuantities: null,
           explain: null,
         },
         {
@@ -281,11 +198,14 @@ describe("worked example of docs/pricing-rules.md §10", () => {
             pricelistId: 100,
             tierMinQuantity: 1,
             baseUnitAmount: 200,
+            derivedFrom: null,
           },
           adjustments: [
             { kind: "PROMOTION", id: 7, scope: null, rung: null, valueBp: 1500, amount: -30 },
           ],
           tiers: [{ minQuantity: 1, amount: 200 }],
+          quantityRule: { minimum: 1, increment: 1, maximum: null },
+          suggestedQuantities: null,
           explain: null,
         },
       ],
@@ -337,6 +257,8 @@ describe("worked example of docs/pricing-rules.md §10", () => {
       "source",
       "adjustments",
       "tiers",
+      "quantityRule",
+      "suggestedQuantities",
       "explain",
     ]);
   });
@@ -351,7 +273,7 @@ describe("worked example of docs/pricing-rules.md §10", () => {
       listUnitAmount: 1000,
       source: { level: "CHANNEL_PRIMARY", pricelistId: 100, baseUnitAmount: 1000 },
       adjustments: [
-        { kind: "DISCOUNT", id: 2, scope: "CUSTOMER_GROUP", rung: 4, valueBp: 500, amount: -50 },
+        { kind: "DISCOUNT", id: 2, scope: "CUSTOMER_GROUP", rung: 6, valueBp: 500, amount: -50 },
       ],
     });
   });
@@ -422,6 +344,7 @@ describe("worked example of docs/pricing-rules.md §10", () => {
         value: 1500,
         amount: null,
         saving: null,
+        threshold: null,
       },
     ]);
 
@@ -447,11 +370,14 @@ describe("worked example of docs/pricing-rules.md §10", () => {
       type: "DISCOUNT",
       scope: "CUSTOMER",
       rung: 1,
+      distance: null,
       stackable: false,
       priority: 0,
       outcome: "SUPERSEDED_BY_PROMOTION",
       decidedBy: null,
       discountType: "PERCENTAGE",
+      scaleBasis: "LINE_QUANTITY",
+      basisValue: null,
       value: 800,
       amount: -16,
     });
@@ -499,6 +425,7 @@ describe("step 1: pricelist levels", () => {
         pricelistId: 10,
         tierMinQuantity: 1,
         baseUnitAmount: 1000,
+        derivedFrom: null,
       });
     },
   );
@@ -729,26 +656,35 @@ describe("status, window and currency of pricelists", () => {
 
 describe("step 2: rungs", () => {
   it.each([
-    ["CUSTOMER", true, 1],
-    ["CUSTOMER", false, 2],
-    ["CUSTOMER_GROUP", true, 3],
-    ["CUSTOMER_GROUP", false, 4],
-    ["CHANNEL", true, 5],
-    ["CHANNEL", false, 6],
-    ["GLOBAL", true, 7],
-    ["GLOBAL", false, 8],
-  ] as const)("%s, product-specific %s → rung %i", (scope, specific, rung) => {
-    expect(rungOf(scope, specific)).toBe(rung);
+    ["CUSTOMER", "PRODUCT", 1],
+    ["CUSTOMER", "GROUP", 2],
+    ["CUSTOMER", "ALL", 3],
+    ["CUSTOMER_GROUP", "PRODUCT", 4],
+    ["CUSTOMER_GROUP", "GROUP", 5],
+    ["CUSTOMER_GROUP", "ALL", 6],
+    ["CHANNEL", "PRODUCT", 7],
+    ["CHANNEL", "GROUP", 8],
+    ["CHANNEL", "ALL", 9],
+    ["GLOBAL", "PRODUCT", 10],
+    ["GLOBAL", "GROUP", 11],
+    ["GLOBAL", "ALL", 12],
+  ] as const)("%s, product reach %s → rung %i", (scope, reach, rung) => {
+    expect(rungOf(scope, reach)).toBe(rung);
   });
 
-  /** A condition for each rung, reaching customer C-1 in group G-1 in channel WEB-DE. */
+  /**
+   * A condition for each rung, reaching customer C-1 in group G-1 in channel WEB-DE, and product
+   * P by listing it, through its group SCREWS, or as an all-products condition.
+   */
   const atRung = (rung: number, extra: Partial<TradeConditionCandidate> = {}) => {
     const scope = (["CUSTOMER", "CUSTOMER_GROUP", "CHANNEL", "GLOBAL"] as const)[
-      Math.floor((rung - 1) / 2)
+      Math.floor((rung - 1) / 3)
     ]!;
+    const reach = (rung - 1) % 3;
     return condition(rung, {
       scope,
-      productCodes: rung % 2 === 1 ? ["P"] : [],
+      productCodes: reach === 0 ? ["P"] : [],
+      productGroupCodes: reach === 1 ? ["SCREWS"] : [],
       customerCodes: ["C-1"],
       customerGroupCodes: ["G-1"],
       channelCodes: scope === "CHANNEL" ? ["WEB-DE"] : [],
@@ -757,13 +693,14 @@ describe("step 2: rungs", () => {
       ...extra,
     });
   };
+  const RUNGS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
 
-  it.each([1, 2, 3, 4, 5, 6, 7, 8])(
+  it.each(RUNGS)(
     "rung %i beats every less specific rung, whatever their priority or saving",
     (rung) => {
-      const tradeConditions = [1, 2, 3, 4, 5, 6, 7, 8]
-        .filter((r) => r >= rung)
-        .map((r) => atRung(r, { priority: r === rung ? 0 : 100 }));
+      const tradeConditions = RUNGS.filter((r) => r >= rung).map((r) =>
+        atRung(r, { priority: r === rung ? 0 : 100 }),
+      );
       const l = line({ pricelists: [primary()], tradeConditions, explain: true });
       expect(l.adjustments).toEqual([
         {
@@ -785,12 +722,12 @@ describe("step 2: rungs", () => {
     const l = line({
       pricelists: [primary(1000)],
       tradeConditions: [
-        atRung(2, { value: 1000 }),
+        atRung(3, { value: 1000 }),
         condition(20, { type: "SURCHARGE", discountType: "ABSOLUTE", currency: "EUR", value: 7 }),
       ],
     });
     expect(l.adjustments.map((a) => [a.kind, a.id, a.amount])).toEqual([
-      ["DISCOUNT", 2, -100],
+      ["DISCOUNT", 3, -100],
       ["SURCHARGE", 20, 7],
     ]);
     expect(l.finalUnitAmount).toBe(907);
@@ -941,7 +878,7 @@ describe("step 2: NET_PRICE, DISCOUNT, SURCHARGE", () => {
   it("a net price above the base replaces it too (a positive adjustment)", () => {
     const l = line({ pricelists: [primary(1000)], tradeConditions: [net(1200)] });
     expect(l.adjustments).toEqual([
-      { kind: "NET_PRICE", id: 50, scope: "GLOBAL", rung: 8, valueBp: null, amount: 200 },
+      { kind: "NET_PRICE", id: 50, scope: "GLOBAL", rung: 12, valueBp: null, amount: 200 },
     ]);
     expect(l.finalUnitAmount).toBe(1200);
   });
@@ -1004,8 +941,8 @@ describe("step 2: scales", () => {
   const scaled = condition(1, {
     value: 100,
     scales: [
-      { minQuantity: 10, value: 500 },
-      { minQuantity: 100, value: 1000 },
+      { minimum: 10, value: 500 },
+      { minimum: 100, value: 1000 },
     ],
   });
   const fallback = condition(2, { value: 50, priority: -1 });
@@ -1034,7 +971,7 @@ describe("step 2: scales", () => {
           discountType: "ABSOLUTE",
           currency: "EUR",
           value: 10,
-          scales: [{ minQuantity: 5, value: 30 }],
+          scales: [{ minimum: 5, value: 30 }],
         }),
       ],
       lines: [{ productCode: "P", quantity: 5 }],
@@ -1048,20 +985,20 @@ describe("step 2: stackables", () => {
     const l = line({
       pricelists: [primary(1000)],
       tradeConditions: [
-        condition(1, { value: 1000 }), // winner, rung 8: −100 → 900
-        condition(5, { stackable: true, value: 1000 }), // rung 8, prio 0
-        condition(4, { stackable: true, value: 1000, priority: 1 }), // rung 8, prio 1
-        condition(6, { stackable: true, value: 1000, productCodes: ["P"] }), // rung 7
-        condition(3, { scope: "CUSTOMER", customerCodes: ["C-1"], stackable: true, value: 1000 }), // rung 2
+        condition(1, { value: 1000 }), // winner, rung 12: −100 → 900
+        condition(5, { stackable: true, value: 1000 }), // rung 12, prio 0
+        condition(4, { stackable: true, value: 1000, priority: 1 }), // rung 12, prio 1
+        condition(6, { stackable: true, value: 1000, productCodes: ["P"] }), // rung 10
+        condition(3, { scope: "CUSTOMER", customerCodes: ["C-1"], stackable: true, value: 1000 }), // rung 3
       ],
       explain: true,
     });
     expect(l.adjustments.map((a) => [a.id, a.rung, a.amount])).toEqual([
-      [1, 8, -100],
-      [3, 2, -90], // 900 → 810
-      [6, 7, -81], // → 729
-      [4, 8, -73], // 72.9 → 73, → 656
-      [5, 8, -66], // 65.6 → 66, → 590
+      [1, 12, -100],
+      [3, 3, -90], // 900 → 810
+      [6, 10, -81], // → 729
+      [4, 12, -73], // 72.9 → 73, → 656
+      [5, 12, -66], // 65.6 → 66, → 590
     ]);
     expect(l.finalUnitAmount).toBe(590);
     expect(l.explain!.tradeConditions.every((e) => e.outcome === "APPLIED")).toBe(true);
@@ -1319,7 +1256,7 @@ describe("batches and the answer", () => {
   it("NO_PRICE and UNKNOWN_PRODUCT lines do not fail the batch, and leave the total unanswered", () => {
     const answer = resolvePrices(
       request({
-        knownProducts: new Set(["P", "Q"]),
+        products: productsOf(["P", "Q"]),
         pricelists: [primary(1000)],
         lines: [
           { productCode: "P", quantity: 2 },
@@ -1350,6 +1287,8 @@ describe("batches and the answer", () => {
       source: null,
       adjustments: [],
       tiers: [],
+      quantityRule: { minimum: 1, increment: 1, maximum: null },
+      suggestedQuantities: null,
       explain: {
         pricelists: [
           {
@@ -1361,16 +1300,21 @@ describe("batches and the answer", () => {
             tierMinQuantity: null,
             amount: null,
             usedForListPrice: false,
+            derivedFrom: null,
           },
         ],
         tradeConditions: [],
         promotions: [],
+        floors: [],
       },
     });
+    // An unknown product has no quantity rule either.
+    expect(answer.lines[2]).toMatchObject({ quantityRule: null, suggestedQuantities: null });
     expect(answer.lines[2]!.explain).toEqual({
       pricelists: [],
       tradeConditions: [],
       promotions: [],
+      floors: [],
     });
   });
 
@@ -1410,7 +1354,7 @@ describe("totals: totalAmount only for a complete cart (docs/pricing-rules.md §
   const totals = (lines: PriceRequest["lines"], rows: Rows = {}) => {
     const answer = resolvePrices(
       request({
-        knownProducts: ["P", "Q", "R"],
+        products: productsOf(["P", "Q", "R"]),
         pricelists: [pricelist(1, ["CHANNEL_PRIMARY"], { P: [[1, 1000]], Q: [[1, 500]], ...rows })],
         lines,
       }),

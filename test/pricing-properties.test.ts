@@ -3,15 +3,23 @@ import { describe, expect, it } from "vitest";
 import {
   ADJUSTMENT_KINDS,
   CONDITION_OUTCOMES,
+  FLOOR_OUTCOMES,
   LINE_STATUSES,
   PRICELIST_LEVELS,
   PRICELIST_OUTCOMES,
   PROMOTION_OUTCOMES,
   RANK_KEYS,
   resolvePrices,
+  ROUNDING_MODES,
+  SCALE_BASES,
+  type Derivation,
+  type FloorPricelist,
+  type LinePrice,
   type PriceAnswer,
+  type PriceBase,
   type PriceRequest,
   type PricelistCandidate,
+  type ProductFacts,
   type PromotionCandidate,
   type Status,
   type TradeConditionCandidate,
@@ -27,6 +35,11 @@ const AT = Date.parse("2025-06-15T10:00:00Z");
 const DAY = 86_400_000;
 const PRODUCTS = ["P1", "P2", "P3", "P4"]; // P4 does not exist
 const KNOWN = ["P1", "P2", "P3"];
+/** A group tree: GA > GAA, and GB; products sit anywhere in it or in no group. */
+const GROUPS = ["GA", "GAA", "GB"];
+const PATHS: readonly (readonly string[])[] = [[], ["GA"], ["GAA", "GA"], ["GB"]];
+/** Candidate pricelists have ids 1–6, bases 100–102, floors 200–201. */
+const LIST_IDS = [1, 2, 3, 4, 5, 6, 100, 101, 102];
 
 const status = fc.oneof(
   { arbitrary: fc.constant<Status>("ACTIVE"), weight: 5 },
@@ -38,7 +51,35 @@ const window = fc.record({ validFrom: edge, validTo: edge });
 const priority = fc.integer({ min: 0, max: 2 });
 const codes = (pool: string[]) => fc.subarray(pool);
 
+const rounding = fc.integer({ min: 1, max: 100 }).chain((step) =>
+  fc.record({
+    mode: fc.constantFrom(...ROUNDING_MODES),
+    step: fc.constant(step),
+    ending: fc.integer({ min: 0, max: step - 1 }),
+  }),
+);
+const derivation: fc.Arbitrary<Derivation | null> = fc.oneof(
+  { arbitrary: fc.constant(null), weight: 2 },
+  {
+    arbitrary: fc.record({
+      basePricelistId: fc.constantFrom(...LIST_IDS),
+      adjustmentBp: fc.oneof(fc.constant(0), fc.integer({ min: -9999, max: 10_000 })),
+      rounding: fc.option(rounding),
+    }),
+    weight: 1,
+  },
+);
+const rows = fc.uniqueArray(
+  fc.record({
+    productCode: fc.constantFrom(...KNOWN),
+    minQuantity: fc.constantFrom(1, 5, 10),
+    amount: fc.integer({ min: 0, max: 5000 }),
+  }),
+  { selector: (r) => `${r.productCode}/${r.minQuantity}`, maxLength: 8 },
+);
+
 const pricelist = fc.record({
+  derivation,
   status,
   window,
   currency: fc.constantFrom("EUR", "EUR", "USD"),
@@ -46,15 +87,37 @@ const pricelist = fc.record({
   allowsTradeDiscounts: fc.boolean(),
   taxInclusive: fc.boolean(),
   levels: fc.subarray([...PRICELIST_LEVELS], { minLength: 1 }),
-  prices: fc.uniqueArray(
-    fc.record({
-      productCode: fc.constantFrom(...KNOWN),
-      minQuantity: fc.constantFrom(1, 5, 10),
-      amount: fc.integer({ min: 0, max: 5000 }),
-    }),
-    { selector: (r) => `${r.productCode}/${r.minQuantity}`, maxLength: 8 },
-  ),
+  prices: rows,
 });
+
+/** Bases of derivation chains (ids 100–102), which may derive from each other or from a candidate. */
+const priceBase = fc.record({
+  currency: fc.constantFrom("EUR", "EUR", "EUR", "USD"),
+  derivation,
+  prices: rows,
+});
+
+const floorList = fc.record({
+  status,
+  window,
+  currency: fc.constantFrom("EUR", "EUR", "USD"),
+  priority,
+  prices: rows,
+});
+
+/** A quantity rule, most often none (1, 1, no maximum). */
+const quantityRule = fc.oneof(
+  { arbitrary: fc.constant({ min: 1, increment: 1, max: null }), weight: 3 },
+  {
+    arbitrary: fc.record({
+      min: fc.constantFrom(1, 2, 5),
+      increment: fc.constantFrom(1, 2, 5),
+      max: fc.constantFrom(null, 8, 20),
+    }),
+    weight: 1,
+  },
+);
+const product = fc.record({ path: fc.constantFrom(...PATHS), rule: quantityRule });
 
 const discount = fc.oneof(
   fc.record({
@@ -78,9 +141,12 @@ const condition = fc.record({
   priority,
   stackable: fc.boolean(),
   productCodes: codes(PRODUCTS),
+  productGroupCodes: codes(GROUPS),
   channelCodes: codes(["WEB", "SHOP"]),
   scaled: fc.boolean(),
+  scaleBasis: fc.constantFrom(...SCALE_BASES),
   scaleQuantities: fc.uniqueArray(fc.integer({ min: 1, max: 15 }), { maxLength: 3 }),
+  valueCurrency: fc.constantFrom("EUR", "EUR", "USD"),
   customerCodes: codes(["C1", "C2"]),
   customerGroupCodes: codes(["G1", "G2"]),
 });
@@ -92,13 +158,57 @@ const promotion = fc.record({
   priority,
   stacking: fc.constantFrom("BEST_OF", "ON_TOP" as const),
   productCodes: codes(PRODUCTS),
+  productGroupCodes: codes(GROUPS),
   channelCodes: codes(["WEB", "SHOP"]),
   customerGroupCodes: codes(["G1", "G2"]),
+  threshold: fc.option(
+    fc.oneof(
+      fc.record({
+        basis: fc.constant("QUANTITY" as const),
+        minimum: fc.integer({ min: 1, max: 40 }),
+      }),
+      fc.record({
+        basis: fc.constant("VALUE" as const),
+        minimum: fc.integer({ min: 1, max: 60_000 }),
+      }),
+    ),
+  ),
+  valueCurrency: fc.constantFrom("EUR", "EUR", "USD"),
 });
 
 type PricelistShape = typeof pricelist extends fc.Arbitrary<infer T> ? T : never;
 type ConditionShape = typeof condition extends fc.Arbitrary<infer T> ? T : never;
 type PromotionShape = typeof promotion extends fc.Arbitrary<infer T> ? T : never;
+type ProductShape = typeof product extends fc.Arbitrary<infer T> ? T : never;
+type BaseShape = typeof priceBase extends fc.Arbitrary<infer T> ? T : never;
+type FloorShape = typeof floorList extends fc.Arbitrary<infer T> ? T : never;
+
+const toProducts = (shapes: readonly ProductShape[]): Map<string, ProductFacts> =>
+  new Map(
+    KNOWN.map((code, i) => {
+      const { path, rule } = shapes[i] ?? { path: [], rule: { min: 1, increment: 1, max: null } };
+      const facts = {
+        groupPath: path,
+        minOrderQuantity: rule.min,
+        orderIncrement: rule.increment,
+        maxOrderQuantity: rule.max,
+      };
+      return [code, facts];
+    }),
+  );
+
+const toBase = (b: BaseShape, id: number): PriceBase => ({ id, ...b });
+
+const toFloor = (f: FloorShape, id: number): FloorPricelist => ({
+  id,
+  name: `FL-${id}`,
+  status: f.status,
+  validFrom: f.window.validFrom,
+  validTo: f.window.validTo,
+  currency: f.currency,
+  priority: f.priority,
+  prices: f.prices,
+});
 
 const toPricelist = (p: PricelistShape, id: number): PricelistCandidate => ({
   id,
@@ -112,6 +222,7 @@ const toPricelist = (p: PricelistShape, id: number): PricelistCandidate => ({
   taxInclusive: p.taxInclusive,
   levels: p.levels,
   prices: p.prices,
+  derivation: p.derivation,
 });
 
 function toCondition(c: ConditionShape, id: number): TradeConditionCandidate {
@@ -120,6 +231,10 @@ function toCondition(c: ConditionShape, id: number): TradeConditionCandidate {
     c.type === "NET_PRICE" && c.discount.discountType === "PERCENTAGE"
       ? { discountType: "ABSOLUTE" as const, value: c.discount.value % 3000, currency: "EUR" }
       : c.discount;
+  const scaled = c.scaled && c.scaleQuantities.length > 0;
+  // Order values are minor units: scale minimums of a few thousand reach over a few lines.
+  const scaleBasis = scaled ? c.scaleBasis : "LINE_QUANTITY";
+  const unit = scaleBasis === "ORDER_VALUE" ? 4000 : 1;
   return {
     id,
     name: `TC-${id}`,
@@ -128,17 +243,20 @@ function toCondition(c: ConditionShape, id: number): TradeConditionCandidate {
     type: c.type,
     discountType: d.discountType,
     value: d.value,
-    currency: d.currency,
+    // An ORDER_VALUE condition has a currency whatever its discount type.
+    currency: scaleBasis === "ORDER_VALUE" && d.currency === null ? c.valueCurrency : d.currency,
     validFrom: c.window.validFrom,
     validTo: c.window.validTo,
     priority: c.priority,
     stackable: c.stackable,
     productCodes: c.productCodes,
+    productGroupCodes: c.productGroupCodes,
     // CHANNEL scope always names its channels.
     channelCodes: c.scope === "CHANNEL" && c.channelCodes.length === 0 ? ["WEB"] : c.channelCodes,
-    scales: c.scaled
-      ? c.scaleQuantities.map((minQuantity, i) => ({
-          minQuantity,
+    scaleBasis,
+    scales: scaled
+      ? c.scaleQuantities.map((minimum, i) => ({
+          minimum: minimum * unit,
           value:
             d.discountType === "PERCENTAGE" ? Math.min(10_000, d.value + 100 * i) : d.value + i,
         }))
@@ -154,21 +272,30 @@ const toPromotion = (p: PromotionShape, id: number): PromotionCandidate => ({
   status: p.status,
   discountType: p.discount.discountType,
   value: p.discount.value,
-  currency: p.discount.currency,
+  // A VALUE threshold has a currency whatever the discount type.
+  currency:
+    p.threshold?.basis === "VALUE" && p.discount.currency === null
+      ? p.valueCurrency
+      : p.discount.currency,
   validFrom: p.window.validFrom,
   validTo: p.window.validTo,
   priority: p.priority,
   stacking: p.stacking,
   productCodes: p.productCodes,
+  productGroupCodes: p.productGroupCodes,
   channelCodes: p.channelCodes,
   customerGroupCodes: p.customerGroupCodes,
+  threshold: p.threshold,
 });
 
 const requestArb: fc.Arbitrary<PriceRequest> = fc
   .record({
     customer: fc.constantFrom(null, "C1", "C1", "C2"),
     groupCodes: codes(["G1", "G2"]),
+    products: fc.tuple(product, product, product),
     pricelists: fc.array(pricelist, { maxLength: 6 }),
+    bases: fc.array(priceBase, { maxLength: 3 }),
+    floors: fc.array(floorList, { maxLength: 2 }),
     conditions: fc.array(condition, { maxLength: 10 }),
     promotions: fc.array(promotion, { maxLength: 4 }),
     lines: fc.array(
@@ -185,9 +312,11 @@ const requestArb: fc.Arbitrary<PriceRequest> = fc
     channel: { code: "WEB" },
     customer: r.customer === null ? null : { code: r.customer },
     groupCodes: r.customer === null ? [] : r.groupCodes,
-    knownProducts: KNOWN,
+    products: toProducts(r.products),
     explain: false,
     pricelists: r.pricelists.map((p, i) => toPricelist(p, i + 1)),
+    priceBases: r.bases.map((b, i) => toBase(b, 100 + i)),
+    floors: r.floors.map((f, i) => toFloor(f, 200 + i)),
     tradeConditions: r.conditions.map((c, i) => toCondition(c, i + 1)),
     promotions: r.promotions.map((p, i) => toPromotion(p, i + 1)),
     lines: r.lines,
@@ -287,8 +416,10 @@ describe("price engine properties", () => {
       channel: { code: "WEB" },
       customer: null,
       groupCodes: [],
-      knownProducts: KNOWN,
+      products: toProducts([]),
       explain: false,
+      priceBases: [],
+      floors: [],
       pricelists: [
         toPricelist(
           {
@@ -299,6 +430,7 @@ describe("price engine properties", () => {
             allowsTradeDiscounts: true,
             taxInclusive: false,
             levels: ["CHANNEL_PRIMARY"],
+            derivation: null,
             // A null amount leaves the product unpriced (NO_PRICE).
             prices: KNOWN.flatMap((productCode, i) =>
               amounts[i] === null ? [] : [{ productCode, minQuantity: 1, amount: amounts[i]! }],
@@ -349,7 +481,9 @@ describe("price engine properties", () => {
           for (const e of why.pricelists) expect(PRICELIST_OUTCOMES).toContain(e.outcome);
           for (const e of why.tradeConditions) expect(CONDITION_OUTCOMES).toContain(e.outcome);
           for (const e of why.promotions) expect(PROMOTION_OUTCOMES).toContain(e.outcome);
-          for (const e of [...why.pricelists, ...why.tradeConditions, ...why.promotions]) {
+          for (const e of why.floors) expect(FLOOR_OUTCOMES).toContain(e.outcome);
+          const all = [...why.pricelists, ...why.tradeConditions, ...why.promotions, ...why.floors];
+          for (const e of all) {
             expect(e.decidedBy === null || RANK_KEYS.includes(e.decidedBy)).toBe(true);
             expect(e.decidedBy !== null).toBe(e.outcome === "LOWER_RANK");
           }
@@ -358,7 +492,12 @@ describe("price engine properties", () => {
             request.tradeConditions.map((c) => c.id),
           );
           expect(why.promotions).toHaveLength(request.promotions.length);
+          expect(why.floors).toHaveLength(request.floors.length);
+          // A refused quantity still had its base price looked up (step 1 comes first).
           expect(why.pricelists.filter((e) => e.outcome === "USED")).toHaveLength(
+            line.source || line.status === "QUANTITY_NOT_ALLOWED" ? 1 : 0,
+          );
+          expect(why.floors.filter((e) => e.outcome === "USED").length).toBeLessThanOrEqual(
             line.source ? 1 : 0,
           );
         }
@@ -412,7 +551,9 @@ describe("price engine properties", () => {
           for (const a of line.adjustments) {
             if (a.kind === "DISCOUNT" || a.kind === "PROMOTION")
               expect(a.amount).toBeLessThanOrEqual(0);
-            if (a.kind === "SURCHARGE") expect(a.amount).toBeGreaterThanOrEqual(0);
+            if (a.kind === "SURCHARGE" || a.kind === "FLOOR") {
+              expect(a.amount).toBeGreaterThanOrEqual(0);
+            }
           }
         }
       }),
@@ -468,6 +609,7 @@ describe("price engine properties", () => {
     fc.record({ kind: fc.constant("pricelist" as const), record: pricelist, dormant }),
     fc.record({ kind: fc.constant("condition" as const), record: condition, dormant }),
     fc.record({ kind: fc.constant("promotion" as const), record: promotion, dormant }),
+    fc.record({ kind: fc.constant("floor" as const), record: floorList, dormant }),
   );
 
   it("a record that is not ACTIVE or outside its window never changes a line or the total", () => {
@@ -493,10 +635,12 @@ describe("price engine properties", () => {
                     toCondition(record as ConditionShape, id),
                   ],
                 }
-              : {
-                  ...request,
-                  promotions: [...request.promotions, toPromotion(record as PromotionShape, id)],
-                };
+              : extra.kind === "promotion"
+                ? {
+                    ...request,
+                    promotions: [...request.promotions, toPromotion(record as PromotionShape, id)],
+                  }
+                : { ...request, floors: [...request.floors, toFloor(record as FloorShape, id)] };
 
         const before = resolvePrices(request);
         const after = resolvePrices(widened);
@@ -511,6 +655,190 @@ describe("price engine properties", () => {
         else if (after.validUntil !== before.validUntil) {
           expect(Date.parse(after.validUntil!)).toBe(validFrom);
         }
+      }),
+      RUNS,
+    );
+  });
+
+  /** The line's floor as docs/pricing-rules.md §14 defines it, computed from the request alone. */
+  function floorOf(request: PriceRequest, line: LinePrice): number | null {
+    const lists = request.floors
+      .filter((f) => f.status === "ACTIVE" && f.currency === request.currency)
+      .filter((f) => (f.validFrom ?? -Infinity) <= AT && AT < (f.validTo ?? Infinity))
+      .sort((a, b) => b.priority - a.priority || a.id - b.id);
+    for (const list of lists) {
+      const tiers = list.prices
+        .filter((r) => r.productCode === line.productCode && r.minQuantity <= line.quantity)
+        .sort((a, b) => a.minQuantity - b.minQuantity || b.amount - a.amount);
+      if (tiers.length > 0) return tiers[tiers.length - 1]!.amount;
+    }
+    return null;
+  }
+
+  it("no price goes below the effective floor min(floor, base), and FLOOR only lifts to it", () => {
+    fc.assert(
+      fc.property(requestArb, (request) => {
+        for (const line of resolvePrices(request).lines) {
+          if (line.status !== "OK") continue;
+          const floor = floorOf(request, line);
+          const floors = line.adjustments.filter((a) => a.kind === "FLOOR");
+          if (floor === null) {
+            expect(floors).toEqual([]);
+            continue;
+          }
+          const effective = Math.min(floor, line.source!.baseUnitAmount);
+          expect(line.finalUnitAmount!).toBeGreaterThanOrEqual(effective);
+          expect(line.regularUnitAmount!).toBeGreaterThanOrEqual(effective);
+          expect(floors.length).toBeLessThanOrEqual(2);
+          // A floor adjustment lands exactly on the effective floor: it never lifts past it.
+          let running = line.source!.baseUnitAmount;
+          for (const a of line.adjustments) {
+            running += a.amount;
+            if (a.kind === "FLOOR") expect(running).toBe(effective);
+          }
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  /** The request without derivations: every candidate prices from its own rows. */
+  const underived = (request: PriceRequest): PriceRequest => ({
+    ...request,
+    pricelists: request.pricelists.map((p) => ({ ...p, derivation: null })),
+    priceBases: [],
+  });
+  const withoutDerivedFrom = (answer: PriceAnswer) =>
+    answer.lines.map((l) => ({
+      ...l,
+      source: l.source && { ...l.source, derivedFrom: null },
+      explain: l.explain && {
+        ...l.explain,
+        pricelists: l.explain.pricelists.map((e) => ({ ...e, derivedFrom: null })),
+      },
+    }));
+
+  it("a derived list with adjustment 0 and no rounding prices exactly like its base", () => {
+    fc.assert(
+      fc.property(requestArb, fc.boolean(), (generated, explain) => {
+        const request = { ...underived(generated), explain };
+        // Every candidate becomes a list derived from a copy of itself (id + 500), rows moved there.
+        const derived: PriceRequest = {
+          ...request,
+          pricelists: request.pricelists.map((p) => ({
+            ...p,
+            prices: [],
+            derivation: { basePricelistId: p.id + 500, adjustmentBp: 0, rounding: null },
+          })),
+          priceBases: request.pricelists.map((p) => ({
+            id: p.id + 500,
+            currency: p.currency,
+            derivation: null,
+            prices: p.prices,
+          })),
+        };
+        const plain = resolvePrices(request);
+        const answer = resolvePrices(derived);
+        expect(totalsOf(answer)).toEqual(totalsOf(plain));
+        expect(withoutDerivedFrom(answer)).toEqual(withoutDerivedFrom(plain));
+        for (const line of answer.lines) {
+          if (!line.source) continue;
+          expect(line.source.derivedFrom).toEqual({
+            pricelistId: line.source.pricelistId + 500,
+            unitAmount: line.source.baseUnitAmount,
+          });
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it("a refused quantity suggests the nearest allowed ones; an allowed one is never refused", () => {
+    fc.assert(
+      fc.property(requestArb, (request) => {
+        for (const line of resolvePrices(request).lines) {
+          const facts = request.products.get(line.productCode);
+          if (!facts) {
+            expect(line.quantityRule).toBeNull();
+            continue;
+          }
+          const rule = line.quantityRule!;
+          expect(rule).toEqual({
+            minimum: facts.minOrderQuantity,
+            increment: facts.orderIncrement,
+            maximum: facts.maxOrderQuantity,
+          });
+          const allowed = (q: number) =>
+            q >= rule.minimum &&
+            (q - rule.minimum) % rule.increment === 0 &&
+            (rule.maximum === null || q <= rule.maximum);
+          const q = line.quantity;
+          if (line.status !== "QUANTITY_NOT_ALLOWED") {
+            expect(line.suggestedQuantities).toBeNull();
+            if (line.status === "OK") expect(allowed(q)).toBe(true);
+            continue;
+          }
+          expect(allowed(q)).toBe(false);
+          const { below, above } = line.suggestedQuantities!;
+          // Nothing allowed between them, both allowed, and each null only when there is none.
+          for (let k = (below ?? 0) + 1; k < (above ?? q + 100); k++)
+            expect(allowed(k)).toBe(false);
+          if (below !== null) expect(below < q && allowed(below)).toBe(true);
+          if (above !== null) expect(above > q && allowed(above)).toBe(true);
+          expect(line.finalUnitAmount).toBeNull();
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it("the generated requests exercise every rule the properties are about", () => {
+    const seen = new Set<string>();
+    // More samples than the properties run, so rare combinations show up too.
+    for (const request of fc.sample(requestArb, { seed: RUNS.seed, numRuns: 1000 })) {
+      for (const line of resolvePrices({ ...request, explain: true }).lines) {
+        seen.add(line.status);
+        for (const a of line.adjustments) seen.add(`adjustment ${a.kind}`);
+        if (line.source?.derivedFrom) seen.add("derived base");
+        for (const e of line.explain!.tradeConditions) {
+          if (e.outcome !== "APPLIED") continue;
+          seen.add(`applied ${e.scaleBasis}`);
+          if (e.distance !== null) seen.add("applied through a group");
+        }
+        for (const e of line.explain!.promotions) {
+          if (e.threshold) seen.add(`threshold ${e.threshold.basis} ${e.outcome}`);
+        }
+      }
+    }
+    expect([...seen].sort()).toEqual(
+      expect.arrayContaining([
+        "NO_PRICE",
+        "OK",
+        "QUANTITY_NOT_ALLOWED",
+        "UNKNOWN_PRODUCT",
+        "adjustment FLOOR",
+        "adjustment PROMOTION",
+        "applied LINE_QUANTITY",
+        "applied ORDER_QUANTITY",
+        "applied ORDER_VALUE",
+        "applied through a group",
+        "derived base",
+        "threshold QUANTITY APPLIED",
+        "threshold QUANTITY THRESHOLD_NOT_REACHED",
+        "threshold VALUE APPLIED",
+        "threshold VALUE THRESHOLD_NOT_REACHED",
+      ]),
+    );
+  });
+
+  it("with separateOrders every line prices exactly as it would alone", () => {
+    fc.assert(
+      fc.property(requestArb, fc.boolean(), (request, explain) => {
+        const answer = resolvePrices({ ...request, explain, separateOrders: true });
+        request.lines.forEach((line, i) => {
+          const alone = resolvePrices({ ...request, explain, lines: [line] });
+          expect(answer.lines[i]).toEqual(alone.lines[0]);
+        });
       }),
       RUNS,
     );

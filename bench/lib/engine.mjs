@@ -1,7 +1,10 @@
 /**
  * The price engine alone, in Node: `resolvePrices` from src/pricing (bundled by esbuild into a
  * temporary .mjs) on 500 lines against 50 candidate trade conditions and 10 pricelists, the
- * issue's reference case. CPU time per call from process.cpuUsage (user + system), median of N.
+ * issue's reference case, with product groups, a derivation chain, floors, order-level scales,
+ * thresholds and quantity rules in play (issue 12). CPU time per call from process.cpuUsage
+ * (user + system), median of N. `npm run bench` runs it; `node bench/lib/engine.mjs [runs]` runs
+ * it alone.
  */
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -16,19 +19,66 @@ const FROM = Date.UTC(2025, 0, 1);
 const TO = Date.UTC(2035, 0, 1);
 const QUANTITIES = [1, 5, 12, 60, 150];
 
+/** @typedef {import("../../src/pricing/types").ProductFacts} ProductFacts */
+
 /**
- * 500 products; 10 pricelists over every level, each with 1+/10+/50+ tiers for every product;
- * 50 trade conditions of every scope, type and rung (a third product-specific, some with scales,
- * some stackable) and 5 promotions — all reaching the customer, so every line does full work.
- * @returns {PriceRequest}
+ * A group tree over the catalogue: 5 roots, 4 children each, 5 grandchildren each (125 groups);
+ * product p sits in grandchild p mod 100. Returns each product's group path (own group first).
+ * @param {string[]} codes
  */
-export function engineCase(lines = 500, conditions = 50, pricelists = 10) {
-  const codes = Array.from({ length: lines }, (_, i) => `P-${String(i + 1).padStart(5, "0")}`);
+function groupPaths(codes) {
+  return codes.map((_, p) => {
+    const leaf = p % 100;
+    const child = Math.floor(leaf / 5);
+    const root = Math.floor(child / 4);
+    return [`G-${root}-${child}-${leaf}`, `G-${root}-${child}`, `G-${root}`];
+  });
+}
+
+/**
+ * Quantity rules: every 10th product has a maximum, every 50th comes in boxes of 5 (so some
+ * lines are refused and leave the order-level sums).
+ * @param {number} p
+ * @returns {Pick<ProductFacts, "minOrderQuantity" | "orderIncrement" | "maxOrderQuantity">}
+ */
+const quantityRule = (p) =>
+  p % 50 === 0
+    ? { minOrderQuantity: 5, orderIncrement: 5, maxOrderQuantity: null }
+    : { minOrderQuantity: 1, orderIncrement: 1, maxOrderQuantity: p % 10 === 0 ? 1000 : null };
+
+/**
+ * @param {string} productCode
+ * @param {number} amount
+ */
+const threeTiers = (productCode, amount) => [
+  { productCode, minQuantity: 1, amount },
+  { productCode, minQuantity: 10, amount: Math.round(amount * 0.95) },
+  { productCode, minQuantity: 50, amount: Math.round(amount * 0.9) },
+];
+
+/**
+ * 10 pricelists over every level, 1+/10+/50+ tiers; lists 4, 5 and 6 are derived (a chain of 3
+ * steps down to a catalogue base that is not a candidate, with price endings), with own rows for
+ * some products.
+ * @param {string[]} codes
+ * @param {number} pricelists
+ */
+function pricelistsOf(codes, pricelists) {
   /** @type {PricelistLevel[]} */
   const LEVELS = ["INDIVIDUAL", "CUSTOMER", "CUSTOMER", "CUSTOMER_GROUP", "CUSTOMER_GROUP"];
   const levelOf = (/** @type {number} */ i) =>
     i === pricelists - 1 ? "CHANNEL_PRIMARY" : (LEVELS[i] ?? "CHANNEL");
-  const lists = Array.from({ length: pricelists }, (_, i) => ({
+  /** @type {Record<number, import("../../src/pricing/types").Derivation>} */
+  const DERIVED = {
+    4: { basePricelistId: 5, adjustmentBp: -500, rounding: { mode: "UP", step: 5, ending: 0 } },
+    5: { basePricelistId: 6, adjustmentBp: 0, rounding: { mode: "DOWN", step: 10, ending: 9 } },
+    6: {
+      basePricelistId: 100,
+      adjustmentBp: -1000,
+      rounding: { mode: "NEAREST", step: 10, ending: 9 },
+    },
+  };
+  return Array.from({ length: pricelists }, (_, i) => ({
     id: i + 1,
     name: `PL-${i + 1}`,
     status: /** @type {const} */ ("ACTIVE"),
@@ -39,18 +89,31 @@ export function engineCase(lines = 500, conditions = 50, pricelists = 10) {
     allowsTradeDiscounts: i !== 0,
     taxInclusive: false,
     levels: [levelOf(i)],
-    // Lists high up reach a part of the products only, so many lines fall through a level or two.
+    derivation: DERIVED[i + 1] ?? null,
+    // Lists high up reach a part of the products only, so many lines fall through a level or two;
+    // derived lists hold own rows for a few products and derive the rest.
     prices: codes
-      .filter((_, p) => levelOf(i) === "CHANNEL_PRIMARY" || (p + i) % (i + 2) === 0)
-      .flatMap((productCode, p) => {
-        const amount = 1000 + ((p * 37 + i * 11) % 900);
-        return [
-          { productCode, minQuantity: 1, amount },
-          { productCode, minQuantity: 10, amount: Math.round(amount * 0.95) },
-          { productCode, minQuantity: 50, amount: Math.round(amount * 0.9) },
-        ];
-      }),
+      .filter((_, p) =>
+        DERIVED[i + 1] ? p % 7 === i : levelOf(i) === "CHANNEL_PRIMARY" || (p + i) % (i + 2) === 0,
+      )
+      .flatMap((productCode, p) => threeTiers(productCode, 1000 + ((p * 37 + i * 11) % 900))),
   }));
+}
+
+/** A root group (odd i) or a child group (even i) of the tree of `groupPaths`. */
+const groupOf = (/** @type {number} */ i) => {
+  const child = i % 20;
+  return i % 2 ? `G-${i % 5}` : `G-${Math.floor(child / 4)}-${child}`;
+};
+
+/**
+ * 50 trade conditions of every scope and type: a third list products, a third list groups (a
+ * root or a child), the rest reach all products; some scale on the line quantity, some on the
+ * order quantity, some on the order value; some stackable.
+ * @param {string[]} codes
+ * @param {number} conditions
+ */
+function conditionsOf(codes, conditions) {
   const SCOPES = /** @type {const} */ (["CUSTOMER", "CUSTOMER_GROUP", "CHANNEL", "GLOBAL"]);
   const TYPES = /** @type {const} */ ([
     "DISCOUNT",
@@ -59,11 +122,15 @@ export function engineCase(lines = 500, conditions = 50, pricelists = 10) {
     "SURCHARGE",
     "NET_PRICE",
   ]);
-  const tradeConditions = Array.from({ length: conditions }, (_, i) => {
+  const BASES = /** @type {const} */ (["LINE_QUANTITY", "ORDER_QUANTITY", "ORDER_VALUE"]);
+  return Array.from({ length: conditions }, (_, i) => {
     const type = TYPES[i % TYPES.length] ?? "DISCOUNT";
     const scope = SCOPES[i % SCOPES.length] ?? "GLOBAL";
-    const productSpecific = type === "NET_PRICE" || i % 3 === 0;
+    const reach = type === "NET_PRICE" ? 0 : i % 3;
     const absolute = type === "NET_PRICE" || i % 7 === 0;
+    const scaleBasis = BASES[Math.floor(i / 6) % 3] ?? "LINE_QUANTITY";
+    const unit = scaleBasis === "ORDER_VALUE" ? 10_000 : scaleBasis === "ORDER_QUANTITY" ? 100 : 1;
+    const scaled = i % 6 === 1 && !absolute;
     return {
       id: i + 1,
       name: `TC-${i + 1}`,
@@ -74,38 +141,70 @@ export function engineCase(lines = 500, conditions = 50, pricelists = 10) {
         ? /** @type {const} */ ("ABSOLUTE")
         : /** @type {const} */ ("PERCENTAGE"),
       value: type === "NET_PRICE" ? 900 : absolute ? 25 : 100 + (i % 10) * 50,
-      currency: absolute ? "EUR" : null,
+      currency: absolute || (scaled && scaleBasis === "ORDER_VALUE") ? "EUR" : null,
       validFrom: FROM,
       validTo: i % 4 ? TO : null,
       priority: i % 5,
       stackable: i % 11 === 0,
-      productCodes: productSpecific ? codes.filter((_, p) => (p + i) % 10 === 0) : [],
+      productCodes: reach === 0 ? codes.filter((_, p) => (p + i) % 10 === 0) : [],
+      productGroupCodes: reach === 1 ? [groupOf(i)] : [],
       channelCodes: scope === "CHANNEL" ? ["WEB-DE"] : [],
-      scales:
-        i % 6 === 1 && !absolute
-          ? [
-              { minQuantity: 10, value: 400 },
-              { minQuantity: 50, value: 700 },
-            ]
-          : [],
+      scaleBasis: scaled ? scaleBasis : /** @type {const} */ ("LINE_QUANTITY"),
+      scales: scaled
+        ? [
+            { minimum: 10 * unit, value: 400 },
+            { minimum: 50 * unit, value: 700 },
+          ]
+        : [],
       customerCodes: scope === "CUSTOMER" ? ["C-1"] : [],
       customerGroupCodes: scope === "CUSTOMER_GROUP" ? ["G-1"] : [],
     };
   });
+}
+
+/**
+ * 500 products in a group tree with quantity rules; 10 pricelists (a derivation chain of 3 steps
+ * with price endings), 50 trade conditions (groups, order-level scales) and 5 promotions (groups,
+ * thresholds), 2 FLOOR lists close under the prices, so floors lift many lines — all reaching
+ * the customer, so every line does full work.
+ * @returns {PriceRequest}
+ */
+export function engineCase(lines = 500, conditions = 50, pricelists = 10) {
+  const codes = Array.from({ length: lines }, (_, i) => `P-${String(i + 1).padStart(5, "0")}`);
+  const paths = groupPaths(codes);
   const promotions = Array.from({ length: 5 }, (_, i) => ({
     id: i + 1,
     name: `PR-${i + 1}`,
     status: /** @type {const} */ ("ACTIVE"),
     discountType: /** @type {const} */ ("PERCENTAGE"),
     value: 500 + i * 300,
-    currency: null,
+    currency: "EUR",
     validFrom: FROM,
     validTo: TO,
     priority: i,
     stacking: i % 2 ? /** @type {const} */ ("ON_TOP") : /** @type {const} */ ("BEST_OF"),
-    productCodes: codes.filter((_, p) => (p + i) % 25 === 0),
+    productCodes: i < 3 ? codes.filter((_, p) => (p + i) % 25 === 0) : [],
+    productGroupCodes: i >= 3 ? [`G-${i}`] : [],
     channelCodes: [],
     customerGroupCodes: [],
+    threshold:
+      i === 3
+        ? { basis: /** @type {const} */ ("QUANTITY"), minimum: 500 }
+        : i === 4
+          ? { basis: /** @type {const} */ ("VALUE"), minimum: 1_000_000 }
+          : null,
+  }));
+  const floors = [0, 1].map((f) => ({
+    id: 200 + f,
+    name: `FL-${f}`,
+    status: /** @type {const} */ ("ACTIVE"),
+    currency: "EUR",
+    priority: f,
+    validFrom: FROM,
+    validTo: TO,
+    prices: codes
+      .filter((_, p) => p % (f + 2) === 0)
+      .map((productCode, p) => ({ productCode, minQuantity: 1, amount: 800 + ((p * 13) % 200) })),
   }));
   return {
     at: AT,
@@ -113,10 +212,21 @@ export function engineCase(lines = 500, conditions = 50, pricelists = 10) {
     channel: { code: "WEB-DE" },
     customer: { code: "C-1" },
     groupCodes: ["G-1"],
-    knownProducts: codes,
+    products: new Map(
+      codes.map((code, p) => [code, { groupPath: paths[p] ?? [], ...quantityRule(p) }]),
+    ),
     explain: false,
-    pricelists: lists,
-    tradeConditions,
+    pricelists: pricelistsOf(codes, pricelists),
+    priceBases: [
+      {
+        id: 100,
+        currency: "EUR",
+        derivation: null,
+        prices: codes.flatMap((productCode, p) => threeTiers(productCode, 1200 + ((p * 29) % 800))),
+      },
+    ],
+    floors,
+    tradeConditions: conditionsOf(codes, conditions),
     promotions,
     lines: codes.map((productCode, i) => ({
       productCode,
@@ -158,6 +268,8 @@ export async function benchEngine(dir, { runs }) {
   const answer = engine.resolvePrices(request);
   const ok = answer.lines.filter((l) => l.status === "OK").length;
   const adjusted = answer.lines.filter((l) => l.adjustments.length > 0).length;
+  const count = (/** @type {(l: import("../../src/pricing/types").LinePrice) => boolean} */ f) =>
+    answer.lines.filter(f).length;
   for (let i = 0; i < Math.max(10, Math.round(runs / 3)); i++) engine.resolvePrices(request);
   /** @type {number[]} */
   const cpu = [];
@@ -184,12 +296,32 @@ export async function benchEngine(dir, { runs }) {
     pricelists: request.pricelists.length,
     promotions: request.promotions.length,
     priceRows: request.pricelists.reduce((s, p) => s + p.prices.length, 0),
+    baseRows: request.priceBases.reduce((s, p) => s + p.prices.length, 0),
+    floorRows: request.floors.reduce((s, p) => s + p.prices.length, 0),
     linesOk: ok,
     linesAdjusted: adjusted,
+    linesDerived: count((l) => l.source?.derivedFrom != null),
+    linesFloored: count((l) => l.adjustments.some((a) => a.kind === "FLOOR")),
+    linesThroughGroups: count((l) =>
+      l.adjustments.some((a) => a.rung !== null && a.rung % 3 === 2),
+    ),
+    linesQuantityRefused: count((l) => l.status === "QUANTITY_NOT_ALLOWED"),
     runs,
     cpuMsMedian: Number(quantile(cpu, 0.5).toFixed(3)),
     cpuMsP90: Number(quantile(cpu, 0.9).toFixed(3)),
     wallMsMedian: Number(quantile(wall, 0.5).toFixed(3)),
     explainWallMsMedian: Number(quantile(explained, 0.5).toFixed(3)),
   };
+}
+
+// `node bench/lib/engine.mjs [runs]`: the engine bench alone, without the Worker or a data set.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  const { mkdtempSync, rmSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const dir = mkdtempSync(join(tmpdir(), "pricing-engine-bench-"));
+  try {
+    console.log(await benchEngine(dir, { runs: Number(process.argv[2] ?? 200) }));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

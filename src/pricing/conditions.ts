@@ -1,3 +1,13 @@
+import { saturatingTimes, sumReached, type EligibleLine } from "./basis";
+import {
+  listedKind,
+  reachOf,
+  ReachIndex,
+  targetsOf,
+  type ProductTargets,
+  type Reach,
+  type ReachKind,
+} from "./groups";
 import { add, clamp, negate, percentOf } from "./money";
 import { ascending, compareBy, decidedBy, descending, type Ranking } from "./rank";
 import type {
@@ -18,17 +28,18 @@ const APPLIED_ORDER = (Object.keys(STEP_OF) as ConditionType[]).sort(
 
 const FIRST_RUNG: Record<ConditionScope, number> = {
   CUSTOMER: 1,
-  CUSTOMER_GROUP: 3,
-  CHANNEL: 5,
-  GLOBAL: 7,
+  CUSTOMER_GROUP: 4,
+  CHANNEL: 7,
+  GLOBAL: 10,
 };
+const REACH_STEP: Record<ReachKind, number> = { PRODUCT: 0, GROUP: 1, ALL: 2 };
 
 /**
- * Step 2's ladder: customer, group, channel, global; inside each, product-specific before
- * all-products. 1 customer/product … 8 global/all products.
+ * Step 2's ladder (docs/pricing-rules.md §4.2): customer, group, channel, global; inside each,
+ * product listed, then group reached, then all products. 1 customer/product … 12 global/all.
  */
-export const rungOf = (scope: ConditionScope, productSpecific: boolean): number =>
-  FIRST_RUNG[scope] + (productSpecific ? 0 : 1);
+export const rungOf = (scope: ConditionScope, reach: ReachKind): number =>
+  FIRST_RUNG[scope] + REACH_STEP[reach];
 
 /** The request the conditions are checked against (line-independent). */
 export interface Audience {
@@ -40,37 +51,43 @@ export interface Audience {
   groupCodes: ReadonlySet<string>;
 }
 
+/** What the conditions need to know of a line. */
+export interface LineFacts extends EligibleLine {
+  productCode: string;
+  quantity: number;
+  groupPath: readonly string[];
+}
+
 type StaticGate = "NOT_ACTIVE" | "OTHER_CURRENCY" | "OTHER_CHANNEL" | "NOT_TARGETED";
 
 export interface PreparedCondition {
   condition: TradeConditionCandidate;
-  rung: number;
+  /** The rung of what it lists: explain's rung for a product it does not reach. */
+  listedRung: number;
   /** NET_PRICE values are unit prices, so always absolute. */
   absolute: boolean;
   gate: StaticGate | null;
   inWindow: boolean;
-  /** null = all products. */
-  products: ReadonlySet<string> | null;
-  /** minQuantity ascending. */
+  targets: ProductTargets;
+  /** minimum ascending. */
   scales: readonly Scale[];
 }
 
-interface TypeIndex {
-  anyProduct: PreparedCondition[];
-  byProduct: Map<string, PreparedCondition[]>;
-}
-
 export interface ConditionIndex {
-  /** Every condition, in explain order: type, rung, priority desc, id asc. */
+  /** Every condition, in listed explain order: type, listed rung, priority desc, id asc. */
   all: PreparedCondition[];
-  /** Only those that pass the request-level checks, by type and product: what a line scans. */
-  byType: Record<ConditionType, TypeIndex>;
+  /** Only those that pass the request-level checks, by type and reach: what a line scans. */
+  byType: Record<ConditionType, ReachIndex<PreparedCondition>>;
+  /** Those of `byType` whose scales compare with an order-level sum. */
+  orderBased: PreparedCondition[];
 }
 
 function staticGate(c: TradeConditionCandidate, absolute: boolean, a: Audience): StaticGate | null {
   if (c.status !== "ACTIVE") return "NOT_ACTIVE";
-  // Absolute amounts are never converted; percentages fit any currency.
-  if (absolute && c.currency !== a.currency) return "OTHER_CURRENCY";
+  // Absolute amounts are never converted; percentages fit any currency, order values do not.
+  if ((absolute || c.scaleBasis === "ORDER_VALUE") && c.currency !== a.currency) {
+    return "OTHER_CURRENCY";
+  }
   if (c.channelCodes.length > 0 && !c.channelCodes.includes(a.channelCode)) return "OTHER_CHANNEL";
   if (c.scope === "CUSTOMER") {
     if (a.customerCode === null || !c.customerCodes.includes(a.customerCode)) return "NOT_TARGETED";
@@ -80,56 +97,93 @@ function staticGate(c: TradeConditionCandidate, absolute: boolean, a: Audience):
   return null;
 }
 
-/** Once per request: request-level checks and the index by type and product. */
+function prepareCondition(condition: TradeConditionCandidate, audience: Audience) {
+  const absolute = condition.type === "NET_PRICE" || condition.discountType === "ABSOLUTE";
+  const targets = targetsOf(condition.productCodes, condition.productGroupCodes);
+  return {
+    condition,
+    listedRung: rungOf(condition.scope, listedKind(targets)),
+    absolute,
+    gate: staticGate(condition, absolute, audience),
+    inWindow: isInWindow(condition, audience.at),
+    targets,
+    scales: [...condition.scales].sort((a, b) => ascending(a.minimum, b.minimum)),
+  };
+}
+
+const explainOrder = (
+  a: { type: ConditionType; rung: number; priority: number; id: number },
+  b: typeof a,
+) =>
+  ascending(STEP_OF[a.type], STEP_OF[b.type]) ||
+  ascending(a.rung, b.rung) ||
+  descending(a.priority, b.priority) ||
+  ascending(a.id, b.id);
+
+const listedOrder = (a: PreparedCondition, b: PreparedCondition) =>
+  ascending(STEP_OF[a.condition.type], STEP_OF[b.condition.type]) ||
+  ascending(a.listedRung, b.listedRung) ||
+  descending(a.condition.priority, b.condition.priority) ||
+  ascending(a.condition.id, b.condition.id);
+
+/** Once per request: request-level checks and the index by type and reach. */
 export function prepareConditions(
   conditions: readonly TradeConditionCandidate[],
   audience: Audience,
 ): ConditionIndex {
-  const byType = {} as Record<ConditionType, TypeIndex>;
-  for (const type of APPLIED_ORDER) byType[type] = { anyProduct: [], byProduct: new Map() };
+  const byType = {} as Record<ConditionType, ReachIndex<PreparedCondition>>;
+  for (const type of APPLIED_ORDER) byType[type] = new ReachIndex();
 
-  const all = conditions.map((condition): PreparedCondition => {
-    const absolute = condition.type === "NET_PRICE" || condition.discountType === "ABSOLUTE";
-    return {
-      condition,
-      rung: rungOf(condition.scope, condition.productCodes.length > 0),
-      absolute,
-      gate: staticGate(condition, absolute, audience),
-      inWindow: isInWindow(condition, audience.at),
-      products: condition.productCodes.length > 0 ? new Set(condition.productCodes) : null,
-      scales: [...condition.scales].sort((a, b) => ascending(a.minQuantity, b.minQuantity)),
-    };
-  });
-  all.sort(
-    (a, b) =>
-      ascending(STEP_OF[a.condition.type], STEP_OF[b.condition.type]) ||
-      ascending(a.rung, b.rung) ||
-      descending(a.condition.priority, b.condition.priority) ||
-      ascending(a.condition.id, b.condition.id),
-  );
-
+  const all = conditions.map((c) => prepareCondition(c, audience));
+  all.sort(listedOrder);
+  const orderBased: PreparedCondition[] = [];
   for (const prepared of all) {
     if (prepared.gate) continue;
-    const index = byType[prepared.condition.type];
-    if (!prepared.products) {
-      index.anyProduct.push(prepared);
-      continue;
-    }
-    for (const code of prepared.products) {
-      const list = index.byProduct.get(code);
-      if (list) list.push(prepared);
-      else index.byProduct.set(code, [prepared]);
+    byType[prepared.condition.type].add(prepared);
+    if (prepared.scales.length > 0 && prepared.condition.scaleBasis !== "LINE_QUANTITY") {
+      orderBased.push(prepared);
     }
   }
-  return { all, byType };
+  return { all, byType, orderBased };
 }
 
-/** The scale row with the largest minQuantity ≤ quantity; no scales → the plain value. */
-function valueAt(prepared: PreparedCondition, quantity: number): number | undefined {
-  if (prepared.scales.length === 0) return prepared.condition.value;
+/**
+ * docs/pricing-rules.md §4.4: each order-based condition's basis, summed over the eligible lines
+ * it reaches (whether it wins on them or not), from their quantities or base amounts.
+ */
+export function orderBasesOf(
+  index: ConditionIndex,
+  lines: readonly (LineFacts & { baseAmount: number })[],
+): Map<PreparedCondition, number> {
+  const bases = new Map<PreparedCondition, number>();
+  for (const prepared of index.orderBased) {
+    if (!prepared.inWindow) continue;
+    const byValue = prepared.condition.scaleBasis === "ORDER_VALUE";
+    const sum = sumReached(prepared.targets, lines, (l) =>
+      byValue ? saturatingTimes(l.baseAmount, l.quantity) : l.quantity,
+    );
+    bases.set(prepared, sum);
+  }
+  return bases;
+}
+
+/** What a condition's scale rows compare with on this line; null without scales. */
+function basisOf(
+  prepared: PreparedCondition,
+  line: LineFacts,
+  orderBases: ReadonlyMap<PreparedCondition, number>,
+): number | null {
+  if (prepared.scales.length === 0) return null;
+  if (prepared.condition.scaleBasis === "LINE_QUANTITY") return line.quantity;
+  return orderBases.get(prepared) ?? 0;
+}
+
+/** The scale row with the largest minimum ≤ basis; no scales → the plain value. */
+function valueAt(prepared: PreparedCondition, basis: number | null): number | undefined {
+  if (basis === null) return prepared.condition.value;
   let value: number | undefined;
   for (const scale of prepared.scales) {
-    if (scale.minQuantity > quantity) break;
+    if (scale.minimum > basis) break;
     value = scale.value;
   }
   return value;
@@ -148,16 +202,22 @@ function effectOf(prepared: PreparedCondition, value: number, running: number): 
 
 interface Evaluated {
   prepared: PreparedCondition;
+  /** For this line. */
+  rung: number;
+  distance: number | null;
+  basis: number | null;
   value: number;
   /** Effect on the amount at the start of the type's step: what ranks candidates. */
   amount: number;
 }
 
 /**
- * Inside a rung: priority desc, then the one that leaves the lower unit amount (larger saving,
- * smaller charge, lower net price), then id.
+ * Inside a rung: the closer group (group rungs; elsewhere every distance is null), then
+ * priority desc, then the one that leaves the lower unit amount (larger saving, smaller charge,
+ * lower net price), then id.
  */
 const rungRanking: Ranking<Evaluated> = [
+  ["DISTANCE", (a, b) => ascending(a.distance ?? 0, b.distance ?? 0)],
   ["PRIORITY", (a, b) => descending(a.prepared.condition.priority, b.prepared.condition.priority)],
   ["AMOUNT", (a, b) => ascending(a.amount, b.amount)],
   ["ID", (a, b) => ascending(a.prepared.condition.id, b.prepared.condition.id)],
@@ -165,13 +225,16 @@ const rungRanking: Ranking<Evaluated> = [
 
 /** Stackables apply in rung, priority, id order. */
 const stackOrder = (a: Evaluated, b: Evaluated) =>
-  ascending(a.prepared.rung, b.prepared.rung) ||
+  ascending(a.rung, b.rung) ||
   descending(a.prepared.condition.priority, b.prepared.condition.priority) ||
   ascending(a.prepared.condition.id, b.prepared.condition.id);
 
 export interface Note {
   outcome: ConditionOutcome;
   decidedBy: RankKey | null;
+  rung: number;
+  distance: number | null;
+  basis: number | null;
   value: number | null;
   amount: number | null;
 }
@@ -186,46 +249,64 @@ export interface ConditionResult {
   notes: Map<PreparedCondition, Note> | null;
 }
 
-/** The line's candidates of one type that are in window and have a value at this quantity. */
-function evaluate(
-  index: TypeIndex,
-  productCode: string,
-  quantity: number,
+/** Step 2's request-level state: the index, the order-level bases, the edges, explain. */
+export interface ConditionStep {
+  index: ConditionIndex;
+  orderBases: ReadonlyMap<PreparedCondition, number>;
+  edges: EdgeTracker;
+  explain: boolean;
+}
+
+const noteOf = (e: Evaluated, outcome: ConditionOutcome, amount: number | null): Note => ({
+  outcome,
+  decidedBy: null,
+  rung: e.rung,
+  distance: e.distance,
+  basis: e.basis,
+  value: e.value,
+  amount,
+});
+
+/** One candidate reaching the line: in window and with a value at its basis, or why not. */
+function evaluateOne(
+  step: ConditionStep,
+  prepared: PreparedCondition,
+  reach: Reach,
+  line: LineFacts,
   running: number,
-  edges: EdgeTracker,
+): Evaluated | Note {
+  const rung = rungOf(prepared.condition.scope, reach.kind);
+  const skipped = { decidedBy: null, rung, distance: reach.distance, value: null, amount: null };
+  if (!prepared.inWindow) return { outcome: "OUT_OF_WINDOW", basis: null, ...skipped };
+  const basis = basisOf(prepared, line, step.orderBases);
+  const value = valueAt(prepared, basis);
+  if (value === undefined) return { outcome: "NO_SCALE", basis, ...skipped };
+  const amount = effectOf(prepared, value, running);
+  return { prepared, rung, distance: reach.distance, basis, value, amount };
+}
+
+/** The line's candidates of one type that are in window and have a value at their basis. */
+function evaluate(
+  step: ConditionStep,
+  type: ConditionType,
+  line: LineFacts,
+  running: number,
   notes: Map<PreparedCondition, Note> | null,
 ): Evaluated[] {
   const evaluated: Evaluated[] = [];
-  const scan = (candidates: readonly PreparedCondition[]) => {
-    for (const prepared of candidates) {
-      edges.note(prepared.condition);
-      if (!prepared.inWindow) {
-        notes?.set(prepared, {
-          outcome: "OUT_OF_WINDOW",
-          decidedBy: null,
-          value: null,
-          amount: null,
-        });
-        continue;
-      }
-      const value = valueAt(prepared, quantity);
-      if (value === undefined) {
-        notes?.set(prepared, { outcome: "NO_SCALE", decidedBy: null, value: null, amount: null });
-        continue;
-      }
-      evaluated.push({ prepared, value, amount: effectOf(prepared, value, running) });
-    }
-  };
-  scan(index.anyProduct);
-  const specific = index.byProduct.get(productCode);
-  if (specific) scan(specific);
+  step.index.byType[type].forEach(line.productCode, line.groupPath, (prepared, reach) => {
+    step.edges.note(prepared.condition);
+    const result = evaluateOne(step, prepared, reach, line, running);
+    if ("prepared" in result) evaluated.push(result);
+    else notes?.set(prepared, result);
+  });
   return evaluated;
 }
 
 /** The winner: from the first rung that has a non-stackable candidate, then `rungRanking`. */
 function beats(e: Evaluated, winner: Evaluated | undefined): boolean {
   if (!winner) return true;
-  if (e.prepared.rung !== winner.prepared.rung) return e.prepared.rung < winner.prepared.rung;
+  if (e.rung !== winner.rung) return e.rung < winner.rung;
   return compareBy(rungRanking, e, winner) < 0;
 }
 
@@ -246,7 +327,7 @@ const adjustmentOf = (type: ConditionType, e: Evaluated, amount: number): Adjust
   kind: type,
   id: e.prepared.condition.id,
   scope: e.prepared.condition.scope,
-  rung: e.prepared.rung,
+  rung: e.rung,
   valueBp: e.prepared.absolute ? null : e.value,
   amount,
 });
@@ -259,45 +340,36 @@ function noteLosers(
 ) {
   for (const e of evaluated) {
     if (e === winner || e.prepared.condition.stackable) continue;
-    notes.set(
-      e.prepared,
-      e.prepared.rung > winner.prepared.rung
-        ? { outcome: "LOWER_RUNG", decidedBy: null, value: e.value, amount: null }
-        : {
-            outcome: "LOWER_RANK",
-            decidedBy: decidedBy(rungRanking, e, winner),
-            value: e.value,
-            amount: e.amount,
-          },
-    );
+    if (e.rung > winner.rung) {
+      notes.set(e.prepared, noteOf(e, "LOWER_RUNG", null));
+    } else {
+      const note = noteOf(e, "LOWER_RANK", e.amount);
+      note.decidedBy = decidedBy(rungRanking, e, winner);
+      notes.set(e.prepared, note);
+    }
   }
 }
 
 /** Step 2 for one priced line. */
 export function applyConditions(
-  index: ConditionIndex,
-  productCode: string,
-  quantity: number,
+  step: ConditionStep,
+  line: LineFacts,
   base: number,
   allowsTradeDiscounts: boolean,
-  edges: EdgeTracker,
-  explain: boolean,
 ): ConditionResult {
-  const notes = explain ? new Map<PreparedCondition, Note>() : null;
+  const notes = step.explain ? new Map<PreparedCondition, Note>() : null;
   const adjustments: Adjustment[] = [];
   const surcharges: Adjustment[] = [];
   let running = base;
   let netPriceApplied = false;
 
   for (const type of APPLIED_ORDER) {
-    const evaluated = evaluate(index.byType[type], productCode, quantity, running, edges, notes);
+    const evaluated = evaluate(step, type, line, running, notes);
     if (evaluated.length === 0) continue;
 
     if (type === "DISCOUNT" && (netPriceApplied || !allowsTradeDiscounts)) {
       const outcome = netPriceApplied ? "SWITCHED_OFF_BY_NET_PRICE" : "NOT_DISCOUNTABLE";
-      for (const e of evaluated) {
-        notes?.set(e.prepared, { outcome, decidedBy: null, value: e.value, amount: e.amount });
-      }
+      for (const e of evaluated) notes?.set(e.prepared, noteOf(e, outcome, e.amount));
       continue;
     }
 
@@ -308,7 +380,7 @@ export function applyConditions(
       const adjustment = adjustmentOf(type, e, amount);
       adjustments.push(adjustment);
       if (type === "SURCHARGE") surcharges.push(adjustment);
-      notes?.set(e.prepared, { outcome: "APPLIED", decidedBy: null, value: e.value, amount });
+      notes?.set(e.prepared, noteOf(e, "APPLIED", amount));
     }
     if (type === "NET_PRICE" && applied.length > 0) netPriceApplied = true;
     if (notes && winner) noteLosers(evaluated, winner, notes);
@@ -326,41 +398,65 @@ export function markSupersededByPromotion(notes: Map<PreparedCondition, Note> | 
   }
 }
 
-/** Every condition for one line, with the first failing check or its note from `applyConditions`. */
+/** The first failing check of a condition `applyConditions` did not note for the line. */
+function unevaluated(
+  step: ConditionStep,
+  prepared: PreparedCondition,
+  line: LineFacts,
+  unpriced: "NO_BASE_PRICE" | "NOT_ELIGIBLE",
+): Note {
+  const reach = reachOf(prepared.targets, line.productCode, line.groupPath);
+  const rung = reach ? rungOf(prepared.condition.scope, reach.kind) : prepared.listedRung;
+  const note: Note = {
+    outcome: unpriced,
+    decidedBy: null,
+    rung,
+    distance: reach?.distance ?? null,
+    basis: null,
+    value: null,
+    amount: null,
+  };
+  if (prepared.gate) note.outcome = prepared.gate;
+  else if (!reach) note.outcome = "OTHER_PRODUCT";
+  else if (!prepared.inWindow) note.outcome = "OUT_OF_WINDOW";
+  else {
+    note.basis = basisOf(prepared, line, step.orderBases);
+    if (valueAt(prepared, note.basis) === undefined) note.outcome = "NO_SCALE";
+  }
+  return note;
+}
+
+/**
+ * Every condition for one line, with its note from `applyConditions` or its first failing check;
+ * `unpriced` is what a condition that passed every check is told when the line was not priced.
+ */
 export function explainConditions(
-  index: ConditionIndex,
-  productCode: string,
-  quantity: number,
+  step: ConditionStep,
+  line: LineFacts,
   notes: Map<PreparedCondition, Note> | null,
+  unpriced: "NO_BASE_PRICE" | "NOT_ELIGIBLE",
 ): ConditionExplain[] {
-  return index.all.map((prepared) => {
+  const entries = step.index.all.map((prepared): ConditionExplain => {
     const { condition } = prepared;
-    let n: Note | undefined = notes?.get(prepared);
-    if (!n) {
-      const outcome: ConditionOutcome =
-        prepared.gate ??
-        (prepared.products && !prepared.products.has(productCode)
-          ? "OTHER_PRODUCT"
-          : !prepared.inWindow
-            ? "OUT_OF_WINDOW"
-            : valueAt(prepared, quantity) === undefined
-              ? "NO_SCALE"
-              : "NO_BASE_PRICE");
-      n = { outcome, decidedBy: null, value: null, amount: null };
-    }
+    const n = notes?.get(prepared) ?? unevaluated(step, prepared, line, unpriced);
     return {
       id: condition.id,
       name: condition.name,
       type: condition.type,
       scope: condition.scope,
-      rung: prepared.rung,
+      rung: n.rung,
+      distance: n.distance,
       stackable: condition.stackable,
       priority: condition.priority,
       outcome: n.outcome,
       decidedBy: n.decidedBy,
       discountType: condition.discountType,
+      scaleBasis: condition.scaleBasis,
+      basisValue: n.basis,
       value: n.value,
       amount: n.amount,
     };
   });
+  // A condition listing products and groups sits on another rung where a group reaches the line.
+  return entries.sort(explainOrder);
 }

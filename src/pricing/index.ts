@@ -11,6 +11,9 @@ export {
   type OwnPricelist,
 } from "./pricelists";
 export { rungOf } from "./conditions";
+export { deriveAmount, MAX_STEPS, roundToEnding } from "./derivation";
+export { reachOf, type Reach, type ReachKind } from "./groups";
+export { isAllowed, quantityRuleOf, suggestionsFor } from "./quantity";
 export { percentOf } from "./money";
 export { isInWindow } from "./validity";
 export * from "./types";

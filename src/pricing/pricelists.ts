@@ -1,5 +1,20 @@
 import { ascending, compareBy, decidedBy, descending, type Ranking } from "./rank";
-import type { Instant, PricelistCandidate, PricelistExplain, Tier, Validity } from "./types";
+import {
+  effectiveRows,
+  indexRows,
+  isPriceable,
+  priceSources,
+  type PricedTier,
+  type RowsOf,
+} from "./derivation";
+import type {
+  Instant,
+  PriceBase,
+  PricelistCandidate,
+  PricelistExplain,
+  Tier,
+  Validity,
+} from "./types";
 import { isInWindow, type EdgeTracker } from "./validity";
 import {
   PRICELIST_LEVELS,
@@ -16,8 +31,8 @@ export interface PreparedPricelist {
   /** The first failing request-level check, or null. */
   gate: "NOT_ACTIVE" | "OTHER_CURRENCY" | null;
   inWindow: boolean;
-  /** Rows per product, minQuantity ascending. */
-  tiers: ReadonlyMap<string, readonly Tier[]>;
+  /** Effective rows per product (own, else derived), minQuantity ascending. */
+  tiers: ReadonlyMap<string, readonly PricedTier[]>;
 }
 
 /** The candidates of each level, in PRICELIST_LEVELS order, each level sorted priority desc, id asc. */
@@ -25,6 +40,7 @@ export type PricelistLevels = readonly (readonly PreparedPricelist[])[];
 
 export function preparePricelists(
   pricelists: readonly PricelistCandidate[],
+  bases: readonly PriceBase[],
   currency: string,
   at: Instant,
 ): PricelistLevels {
@@ -36,6 +52,8 @@ export function preparePricelists(
     else byId.set(pricelist.id, { pricelist, levels: new Set(pricelist.levels) });
   }
 
+  const sources = priceSources(bases, pricelists);
+  const rowsOf = cachedRows();
   const levels = PRICELIST_LEVELS.map(() => [] as PreparedPricelist[]);
   for (const { pricelist, levels: memberOf } of byId.values()) {
     const prepared: PreparedPricelist = {
@@ -47,7 +65,7 @@ export function preparePricelists(
             ? "OTHER_CURRENCY"
             : null,
       inWindow: isInWindow(pricelist, at),
-      tiers: indexRows(pricelist),
+      tiers: effectiveRows(pricelist, sources, rowsOf),
     };
     PRICELIST_LEVELS.forEach((level, i) => {
       if (memberOf.has(level)) levels[i]!.push(prepared);
@@ -63,28 +81,19 @@ export function preparePricelists(
   return levels;
 }
 
-function indexRows(pricelist: PricelistCandidate): Map<string, Tier[]> {
-  const tiers = new Map<string, Tier[]>();
-  for (const row of pricelist.prices) {
-    const rows = tiers.get(row.productCode);
-    const tier = { minQuantity: row.minQuantity, amount: row.amount };
-    if (rows) rows.push(tier);
-    else tiers.set(row.productCode, [tier]);
-  }
-  // D1's key makes minQuantity unique per product; should two rows share one anyway, the
-  // cheaper sorts last and wins, so the answer does not depend on row order.
-  for (const rows of tiers.values()) {
-    if (rows.length > 1)
-      rows.sort(
-        (a, b) => ascending(a.minQuantity, b.minQuantity) || descending(a.amount, b.amount),
-      );
-  }
-  return tiers;
+/** Each list's own rows indexed once, however many chains reach it. */
+function cachedRows(): RowsOf {
+  const cache = new Map<PriceBase, Map<string, PricedTier[]>>();
+  return (list: PriceBase) => {
+    let rows = cache.get(list);
+    if (!rows) cache.set(list, (rows = indexRows(list.prices)));
+    return rows;
+  };
 }
 
 /** The row with the largest minQuantity ≤ quantity (rows sorted ascending), if any. */
-export function tierFor(rows: readonly Tier[], quantity: number): Tier | undefined {
-  let found: Tier | undefined;
+export function tierFor<T extends Tier>(rows: readonly T[], quantity: number): T | undefined {
+  let found: T | undefined;
   for (const row of rows) {
     if (row.minQuantity > quantity) break;
     found = row;
@@ -96,7 +105,7 @@ export function tierFor(rows: readonly Tier[], quantity: number): Tier | undefin
 export interface LevelCandidate {
   level: PricelistLevel;
   prepared: PreparedPricelist;
-  tier: Tier;
+  tier: PricedTier;
 }
 
 /** Step 1's ranking inside one level. */
@@ -125,7 +134,11 @@ export interface BaseLookup {
 type Failure = Exclude<PricelistOutcome, "USED" | "LOWER_RANK" | "LOWER_LEVEL">;
 
 /** The tier a pricelist offers the line, or the first check it fails. */
-function check(prepared: PreparedPricelist, productCode: string, quantity: number): Tier | Failure {
+function check(
+  prepared: PreparedPricelist,
+  productCode: string,
+  quantity: number,
+): PricedTier | Failure {
   if (prepared.gate) return prepared.gate;
   const rows = prepared.tiers.get(productCode);
   if (!rows) return "NO_PRICE_FOR_PRODUCT";
@@ -199,8 +212,9 @@ export function explainPricelists(
         outcome,
         decidedBy: rankedBy,
         tierMinQuantity: tier?.minQuantity ?? null,
-        amount: tier?.amount ?? null,
+        amount: tier && isPriceable(tier) ? tier.amount : null,
         usedForListPrice: is(list),
+        derivedFrom: tier && isPriceable(tier) ? tier.derivedFrom : null,
       });
     }
   });

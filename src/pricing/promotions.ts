@@ -1,7 +1,9 @@
-import type { Audience } from "./conditions";
+import { sumReached } from "./basis";
+import type { Audience, LineFacts } from "./conditions";
+import { reachOf, ReachIndex, targetsOf, type ProductTargets } from "./groups";
 import { add, clamp, negate, percentOf } from "./money";
 import { ascending, decidedBy, descending, pickBest, type Ranking } from "./rank";
-import type { Adjustment, PromotionCandidate, PromotionExplain } from "./types";
+import type { Adjustment, PromotionCandidate, PromotionExplain, ThresholdExplain } from "./types";
 import { isInWindow, type EdgeTracker } from "./validity";
 import type { PromotionOutcome, RankKey } from "./vocabulary";
 
@@ -11,19 +13,22 @@ export interface PreparedPromotion {
   promotion: PromotionCandidate;
   gate: StaticGate | null;
   inWindow: boolean;
-  products: ReadonlySet<string> | null;
+  targets: ProductTargets;
 }
 
 export interface PromotionIndex {
   /** Every promotion, priority desc, id asc (explain order). */
   all: PreparedPromotion[];
-  anyProduct: PreparedPromotion[];
-  byProduct: Map<string, PreparedPromotion[]>;
+  /** Those that pass the request-level checks, by reach. */
+  reach: ReachIndex<PreparedPromotion>;
+  /** Those of `reach` with a threshold. */
+  thresholded: PreparedPromotion[];
 }
 
 function staticGate(p: PromotionCandidate, a: Audience): StaticGate | null {
   if (p.status !== "ACTIVE") return "NOT_ACTIVE";
-  if (p.discountType === "ABSOLUTE" && p.currency !== a.currency) return "OTHER_CURRENCY";
+  const inCurrency = p.discountType === "PERCENTAGE" && p.threshold?.basis !== "VALUE";
+  if (!inCurrency && p.currency !== a.currency) return "OTHER_CURRENCY";
   if (p.channelCodes.length > 0 && !p.channelCodes.includes(a.channelCode)) return "OTHER_CHANNEL";
   if (p.customerGroupCodes.length > 0 && !p.customerGroupCodes.some((g) => a.groupCodes.has(g))) {
     return "NOT_TARGETED";
@@ -40,28 +45,53 @@ export function preparePromotions(
       promotion,
       gate: staticGate(promotion, audience),
       inWindow: isInWindow(promotion, audience.at),
-      products: promotion.productCodes.length > 0 ? new Set(promotion.productCodes) : null,
+      targets: targetsOf(promotion.productCodes, promotion.productGroupCodes),
     }))
     .sort(
       (a, b) =>
         descending(a.promotion.priority, b.promotion.priority) ||
         ascending(a.promotion.id, b.promotion.id),
     );
-  const index: PromotionIndex = { all, anyProduct: [], byProduct: new Map() };
+  const index: PromotionIndex = { all, reach: new ReachIndex(), thresholded: [] };
   for (const prepared of all) {
     if (prepared.gate) continue;
-    if (!prepared.products) {
-      index.anyProduct.push(prepared);
-      continue;
-    }
-    for (const code of prepared.products) {
-      const list = index.byProduct.get(code);
-      if (list) list.push(prepared);
-      else index.byProduct.set(code, [prepared]);
-    }
+    index.reach.add(prepared);
+    if (prepared.promotion.threshold) index.thresholded.push(prepared);
   }
   return index;
 }
+
+/**
+ * docs/pricing-rules.md §5.4: each threshold's sum over the eligible lines the promotion reaches,
+ * of quantities or of regularUnitAmount × quantity.
+ */
+export function thresholdSumsOf(
+  index: PromotionIndex,
+  lines: readonly (LineFacts & { regularValue: number })[],
+): Map<PreparedPromotion, number> {
+  const sums = new Map<PreparedPromotion, number>();
+  for (const prepared of index.thresholded) {
+    const byValue = prepared.promotion.threshold!.basis === "VALUE";
+    sums.set(
+      prepared,
+      sumReached(prepared.targets, lines, (l) => (byValue ? l.regularValue : l.quantity)),
+    );
+  }
+  return sums;
+}
+
+/** Step 3's request-level state. */
+export interface PromotionStep {
+  index: PromotionIndex;
+  sums: ReadonlyMap<PreparedPromotion, number>;
+  edges: EdgeTracker;
+  explain: boolean;
+}
+
+const belowThreshold = (step: PromotionStep, prepared: PreparedPromotion): boolean => {
+  const { threshold } = prepared.promotion;
+  return threshold !== null && (step.sums.get(prepared) ?? 0) < threshold.minimum;
+};
 
 interface Evaluated {
   prepared: PreparedPromotion;
@@ -117,38 +147,44 @@ export interface PromotionResult {
   notes: Map<PreparedPromotion, PromotionNote> | null;
 }
 
+const skipped = (outcome: PromotionOutcome): PromotionNote => ({
+  outcome,
+  decidedBy: null,
+  amount: null,
+  saving: null,
+});
+
+/** The line's candidates that are in window and past their threshold, evaluated. */
+function evaluateAll(
+  step: PromotionStep,
+  line: LineFacts,
+  prices: { base: number; regular: number; surchargeTotal: number },
+  notes: Map<PreparedPromotion, PromotionNote> | null,
+): Evaluated[] {
+  const evaluated: Evaluated[] = [];
+  step.index.reach.forEach(line.productCode, line.groupPath, (prepared) => {
+    step.edges.note(prepared.promotion);
+    if (!prepared.inWindow) notes?.set(prepared, skipped("OUT_OF_WINDOW"));
+    else if (belowThreshold(step, prepared)) notes?.set(prepared, skipped("THRESHOLD_NOT_REACHED"));
+    else evaluated.push(evaluate(prepared, prices.base, prices.regular, prices.surchargeTotal));
+  });
+  return evaluated;
+}
+
 /** Step 3 for one priced line. */
 export function applyPromotions(
-  index: PromotionIndex,
-  productCode: string,
-  base: number,
-  regular: number,
-  surchargeTotal: number,
-  edges: EdgeTracker,
-  explain: boolean,
+  step: PromotionStep,
+  line: LineFacts,
+  prices: { base: number; regular: number; surchargeTotal: number },
 ): PromotionResult {
-  const notes = explain ? new Map<PreparedPromotion, PromotionNote>() : null;
-  const specific = index.byProduct.get(productCode);
-  const candidates = specific ? index.anyProduct.concat(specific) : index.anyProduct;
-
+  const notes = step.explain ? new Map<PreparedPromotion, PromotionNote>() : null;
   const saving: Evaluated[] = [];
-  for (const prepared of candidates) {
-    edges.note(prepared.promotion);
-    if (!prepared.inWindow) {
-      notes?.set(prepared, {
-        outcome: "OUT_OF_WINDOW",
-        decidedBy: null,
-        amount: null,
-        saving: null,
-      });
-      continue;
-    }
-    const e = evaluate(prepared, base, regular, surchargeTotal);
+  for (const e of evaluateAll(step, line, prices, notes)) {
     if (e.saving > 0) saving.push(e);
     else {
       const outcome =
-        prepared.promotion.stacking === "ON_TOP" ? "NO_SAVING" : "SUPERSEDED_BY_REGULAR_PRICE";
-      notes?.set(prepared, { outcome, decidedBy: null, amount: e.amount, saving: 0 });
+        e.prepared.promotion.stacking === "ON_TOP" ? "NO_SAVING" : "SUPERSEDED_BY_REGULAR_PRICE";
+      notes?.set(e.prepared, { outcome, decidedBy: null, amount: e.amount, saving: 0 });
     }
   }
 
@@ -178,25 +214,40 @@ function winnerOf({ prepared: { promotion }, price, amount }: Evaluated) {
   return { promotion, price, adjustment };
 }
 
-/** Every promotion for one line, with the first failing check or its note. */
+/** The first failing check of a promotion `applyPromotions` did not note for the line. */
+function unevaluated(
+  step: PromotionStep,
+  prepared: PreparedPromotion,
+  line: LineFacts,
+  unpriced: "NO_BASE_PRICE" | "NOT_ELIGIBLE",
+): PromotionOutcome {
+  if (prepared.gate) return prepared.gate;
+  if (!reachOf(prepared.targets, line.productCode, line.groupPath)) return "OTHER_PRODUCT";
+  if (!prepared.inWindow) return "OUT_OF_WINDOW";
+  if (belowThreshold(step, prepared)) return "THRESHOLD_NOT_REACHED";
+  return unpriced;
+}
+
+function thresholdOf(step: PromotionStep, prepared: PreparedPromotion): ThresholdExplain | null {
+  const { threshold } = prepared.promotion;
+  const sum = step.sums.get(prepared);
+  if (!threshold || sum === undefined) return null;
+  return { basis: threshold.basis, minimum: threshold.minimum, sum };
+}
+
+/**
+ * Every promotion for one line, with its note or its first failing check; `unpriced` is what a
+ * promotion that passed every check is told when the line was not priced.
+ */
 export function explainPromotions(
-  index: PromotionIndex,
-  productCode: string,
+  step: PromotionStep,
+  line: LineFacts,
   notes: Map<PreparedPromotion, PromotionNote> | null,
+  unpriced: "NO_BASE_PRICE" | "NOT_ELIGIBLE",
 ): PromotionExplain[] {
-  return index.all.map((prepared) => {
+  return step.index.all.map((prepared) => {
     const { promotion } = prepared;
-    let n = notes?.get(prepared);
-    if (!n) {
-      const outcome: PromotionOutcome =
-        prepared.gate ??
-        (prepared.products && !prepared.products.has(productCode)
-          ? "OTHER_PRODUCT"
-          : !prepared.inWindow
-            ? "OUT_OF_WINDOW"
-            : "NO_BASE_PRICE");
-      n = { outcome, decidedBy: null, amount: null, saving: null };
-    }
+    const n = notes?.get(prepared) ?? skipped(unevaluated(step, prepared, line, unpriced));
     return {
       id: promotion.id,
       name: promotion.name,
@@ -208,6 +259,7 @@ export function explainPromotions(
       value: promotion.value,
       amount: n.amount,
       saving: n.saving,
+      threshold: thresholdOf(step, prepared),
     };
   });
 }

@@ -1,53 +1,29 @@
+import { saturatingTimes } from "./basis";
 import {
-  applyConditions,
-  explainConditions,
-  markSupersededByPromotion,
+  orderBasesOf,
   prepareConditions,
   type Audience,
   type ConditionIndex,
-  type ConditionResult,
+  type ConditionStep,
 } from "./conditions";
-import { add, AmountOutOfRange, times } from "./money";
+import { prepareFloors } from "./floors";
+import { finishLine, regularOf, startLine, type Regular, type Started } from "./line";
+import { add, AmountOutOfRange } from "./money";
+import { preparePricelists } from "./pricelists";
 import {
-  explainPricelists,
-  lookupBase,
-  preparePricelists,
-  type BaseLookup,
-  type LevelCandidate,
-  type PricelistLevels,
-} from "./pricelists";
-import {
-  applyPromotions,
-  explainPromotions,
   preparePromotions,
+  thresholdSumsOf,
   type PromotionIndex,
-  type PromotionResult,
+  type PromotionStep,
 } from "./promotions";
-import type {
-  Adjustment,
-  LineExplain,
-  LinePrice,
-  PriceAnswer,
-  PriceLineRequest,
-  PriceRequest,
-} from "./types";
+import type { LinePrice, PriceAnswer, PriceRequest } from "./types";
 import { EdgeTracker } from "./validity";
-import type { LineStatus } from "./vocabulary";
-
-/** Everything derived once per request, so each line only does lookups. */
-interface Context {
-  currency: string;
-  explain: boolean;
-  known: ReadonlySet<string>;
-  levels: PricelistLevels;
-  conditions: ConditionIndex;
-  promotions: PromotionIndex;
-  edges: EdgeTracker;
-}
 
 /**
- * Resolves the prices of every line of a request (docs/pricing-rules.md §3–§5). Pure: the same
- * request gives the same answer, byte for byte once serialised; one line never fails another.
+ * Resolves the prices of every line of a request (docs/pricing-rules.md §3–§5 and §12–§15).
+ * Pure: the same request gives the same answer, byte for byte once serialised; one line never
+ * fails another; the lines' order changes nothing but the order of the answer's lines, since
+ * what one line takes from the others (order-level scales, thresholds) is a sum.
  */
 export function resolvePrices(request: PriceRequest): PriceAnswer {
   const customerCode = request.customer?.code ?? null;
@@ -59,18 +35,16 @@ export function resolvePrices(request: PriceRequest): PriceAnswer {
     // Groups only exist through a customer: an anonymous request has none.
     groupCodes: new Set(customerCode === null ? [] : request.groupCodes),
   };
-  const context: Context = {
-    currency: request.currency,
-    explain: request.explain === true,
-    known: new Set(request.knownProducts),
-    levels: preparePricelists(request.pricelists, request.currency, request.at),
-    conditions: prepareConditions(request.tradeConditions, audience),
-    promotions: preparePromotions(request.promotions, audience),
-    edges: new EdgeTracker(request.at),
+  const edges = new EdgeTracker(request.at);
+  const setup = {
+    products: request.products,
+    levels: preparePricelists(request.pricelists, request.priceBases, request.currency, request.at),
+    floors: prepareFloors(request.floors, request.currency, request.at),
+    edges,
   };
-
-  const lines = request.lines.map((line) => priceLine(context, line));
-  const edge = context.edges.earliest;
+  const started = request.lines.map((line) => startLine(setup, line));
+  const lines = priceStarted(request, audience, setup, started);
+  const edge = edges.earliest;
   return {
     channelCode: request.channel.code,
     customerCode,
@@ -80,6 +54,72 @@ export function resolvePrices(request: PriceRequest): PriceAnswer {
     validUntil: edge === null ? null : new Date(edge).toISOString(),
     lines,
   };
+}
+
+/** What every order of a request shares: the prepared conditions and promotions. */
+interface Shared {
+  request: PriceRequest;
+  setup: Pick<Parameters<typeof startLine>[0], "levels" | "floors" | "edges">;
+  conditionIndex: ConditionIndex;
+  promotionIndex: PromotionIndex;
+}
+
+/**
+ * Steps 3 to 6 over the started lines. The lines are one order, or with `separateOrders` each
+ * line is an order of its own (GET /v1/api/prices): order-level sums only add up within one.
+ */
+function priceStarted(
+  request: PriceRequest,
+  audience: Audience,
+  setup: Shared["setup"],
+  started: readonly Started[],
+): LinePrice[] {
+  const shared: Shared = {
+    request,
+    setup,
+    conditionIndex: prepareConditions(request.tradeConditions, audience),
+    promotionIndex: preparePromotions(request.promotions, audience),
+  };
+  const orders = request.separateOrders === true ? started.map((s) => [s]) : [started];
+  return orders.flatMap((order) => priceOrder(shared, order));
+}
+
+/** Steps 3 to 6 over the lines of one order, with the order-level sums between them. */
+function priceOrder(
+  { request, setup, conditionIndex, promotionIndex }: Shared,
+  started: readonly Started[],
+): LinePrice[] {
+  const explain = request.explain === true;
+  const eligible = started.filter((s) => s.stop === null);
+  const conditions: ConditionStep = {
+    index: conditionIndex,
+    orderBases: orderBasesOf(conditionIndex, eligible),
+    edges: setup.edges,
+    explain,
+  };
+  const regulars = new Map<Started, Regular | "OUT_OF_RANGE">();
+  for (const s of eligible) {
+    const r = regularOf(conditions, s);
+    regulars.set(s, r);
+    // A regular amount past 2^53 − 1 counts as that much.
+    s.regularValue =
+      r === "OUT_OF_RANGE" ? Number.MAX_SAFE_INTEGER : saturatingTimes(r.regular, s.quantity);
+  }
+  const promotions: PromotionStep = {
+    index: promotionIndex,
+    sums: thresholdSumsOf(promotionIndex, eligible),
+    edges: setup.edges,
+    explain,
+  };
+  const finish = {
+    currency: request.currency,
+    explain,
+    levels: setup.levels,
+    floors: setup.floors,
+    conditions,
+    promotions,
+  };
+  return started.map((s) => finishLine(finish, s, regulars.get(s)));
 }
 
 /**
@@ -103,133 +143,4 @@ function pricedSum(lines: readonly LinePrice[]): number | null {
     if (error instanceof AmountOutOfRange) return null;
     throw error;
   }
-}
-
-/** Steps 2 and 3 on a line's base price: everything a priced line adds to it. */
-interface Adjusted {
-  final: number;
-  lineAmount: number;
-  regular: number;
-  adjustments: Adjustment[];
-  conditionNotes: ConditionResult["notes"];
-  promotionNotes: PromotionResult["notes"];
-}
-
-/** How a line ended: priced, or why it was not. */
-type LineResult = Adjusted | Exclude<LineStatus, "OK">;
-
-function priceLine(context: Context, line: PriceLineRequest): LinePrice {
-  if (!context.known.has(line.productCode)) return lineOf(context, line, "UNKNOWN_PRODUCT");
-  const lookup = lookupBase(context.levels, line.productCode, line.quantity, context.edges);
-  const result = lookup.base ? adjust(context, line, lookup.base) : "NO_PRICE";
-  return lineOf(context, line, result, lookup);
-}
-
-function adjust(context: Context, line: PriceLineRequest, base: LevelCandidate): LineResult {
-  const { productCode, quantity } = line;
-  try {
-    const step2 = applyConditions(
-      context.conditions,
-      productCode,
-      quantity,
-      base.tier.amount,
-      base.prepared.pricelist.allowsTradeDiscounts,
-      context.edges,
-      context.explain,
-    );
-    const step3 = applyPromotions(
-      context.promotions,
-      productCode,
-      base.tier.amount,
-      step2.regular,
-      step2.surcharges.reduce((sum, a) => add(sum, a.amount), 0),
-      context.edges,
-      context.explain,
-    );
-    const { final, adjustments } = withPromotion(step2, step3.winner);
-    return {
-      final,
-      lineAmount: times(final, quantity),
-      regular: step2.regular,
-      adjustments,
-      conditionNotes: step2.notes,
-      promotionNotes: step3.notes,
-    };
-  } catch (error) {
-    if (!(error instanceof AmountOutOfRange)) throw error;
-    // Amounts this large cannot be written exactly in JSON; only this line says so.
-    return "OUT_OF_RANGE";
-  }
-}
-
-/** The final unit amount and its steps, once step 3 picked its promotion (if any). */
-function withPromotion(step2: ConditionResult, winner: PromotionResult["winner"]) {
-  if (!winner) return { final: step2.regular, adjustments: step2.adjustments };
-  if (winner.promotion.stacking === "ON_TOP") {
-    return { final: winner.price, adjustments: [...step2.adjustments, winner.adjustment] };
-  }
-  // BEST_OF: the promotion price replaces the trade conditions: base − saving, then the charges.
-  markSupersededByPromotion(step2.notes);
-  return { final: winner.price, adjustments: [winner.adjustment, ...step2.surcharges] };
-}
-
-/** The line with every field present, so unpriced lines serialise like priced ones. */
-function lineOf(
-  context: Context,
-  line: PriceLineRequest,
-  result: LineResult,
-  lookup?: BaseLookup,
-): LinePrice {
-  const priced = typeof result === "string" ? undefined : result;
-  const base = lookup?.base;
-  return {
-    productCode: line.productCode,
-    quantity: line.quantity,
-    status: typeof result === "string" ? result : "OK",
-    finalUnitAmount: priced?.final ?? null,
-    lineAmount: priced?.lineAmount ?? null,
-    regularUnitAmount: priced?.regular ?? null,
-    listUnitAmount: priced && lookup?.list ? lookup.list.tier.amount : null,
-    currency: context.currency,
-    taxInclusive: base ? base.prepared.pricelist.taxInclusive : null,
-    source: base
-      ? {
-          level: base.level,
-          pricelistId: base.prepared.pricelist.id,
-          tierMinQuantity: base.tier.minQuantity,
-          baseUnitAmount: base.tier.amount,
-        }
-      : null,
-    adjustments: priced?.adjustments ?? [],
-    tiers: base ? tiersOf(base.prepared.tiers.get(line.productCode)) : [],
-    explain: context.explain ? explainLine(context, line, result, lookup) : null,
-  };
-}
-
-const tiersOf = (rows: readonly { minQuantity: number; amount: number }[] | undefined) =>
-  (rows ?? []).map((r) => ({ minQuantity: r.minQuantity, amount: r.amount }));
-
-/** Every candidate of the line and why it won or lost, as far as pricing the line got. */
-function explainLine(
-  context: Context,
-  line: PriceLineRequest,
-  result: LineResult,
-  lookup: BaseLookup | undefined,
-): LineExplain {
-  const { productCode, quantity } = line;
-  // An unknown product has no candidates; an out-of-range line stopped before its steps ended.
-  if (!lookup) return { pricelists: [], tradeConditions: [], promotions: [] };
-  const pricelists = explainPricelists(context.levels, productCode, quantity, lookup);
-  if (result === "OUT_OF_RANGE") return { pricelists, tradeConditions: [], promotions: [] };
-  const priced = typeof result === "string" ? undefined : result;
-  return {
-    pricelists,
-    tradeConditions: explainConditions(
-      context.conditions,
-      productCode,
-      quantity,
-      priced?.conditionNotes ?? null,
-    ),
-    promotions: explainPromotions(context.promotions, productCode, priced?.promotionNotes ?? null),
-  };
 }

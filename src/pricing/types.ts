@@ -4,13 +4,17 @@ import type {
   ConditionScope,
   ConditionType,
   DiscountType,
+  FloorOutcome,
   LineStatus,
   PricelistLevel,
   PricelistOutcome,
   PromotionOutcome,
   PromotionStacking,
   RankKey,
+  RoundingMode,
+  ScaleBasis,
   Status,
+  ThresholdBasis,
 } from "./vocabulary";
 
 /**
@@ -49,6 +53,28 @@ export interface PriceRow {
   amount: number;
 }
 
+/** How a derived pricelist's amount is brought to a price ending (docs/pricing-rules.md §3.7). */
+export interface Rounding {
+  mode: RoundingMode;
+  /** ≥ 1: prices are k × step + ending (k ≥ 0). */
+  step: number;
+  /** 0 ≤ ending < step. */
+  ending: number;
+}
+
+/**
+ * A pricelist computed from another one: for a product without own rows, every tier of the base's
+ * rows × (10000 + adjustmentBp) / 10000 (half up), then `rounding`. The engine follows at most 3
+ * steps and never a cycle, a missing base or a base in another currency (the product then has no
+ * rows in this list), whatever the write rules already refuse.
+ */
+export interface Derivation {
+  basePricelistId: number;
+  /** −9999 … 100000 basis points. */
+  adjustmentBp: number;
+  rounding: Rounding | null;
+}
+
 export interface PricelistCandidate extends Validity {
   id: number;
   name: string;
@@ -63,13 +89,45 @@ export interface PricelistCandidate extends Validity {
    * pricelist is tagged CHANNEL_PRIMARY only. Entries with the same id are merged.
    */
   levels: readonly PricelistLevel[];
-  /** Its rows for (at least) the requested products; rows of other products are ignored. */
+  /**
+   * Its OWN rows for (at least) the requested products; rows of other products are ignored. A
+   * derived list's own rows for a product override its base for that product.
+   */
+  prices: readonly PriceRow[];
+  /** null: not derived. Its base (and theirs) must be in `PriceRequest.priceBases`. */
+  derivation: Derivation | null;
+}
+
+/**
+ * A pricelist a derivation chain reaches (up to 3 steps from a candidate), whatever its status
+ * and window: only its rows (own rows, requested products at least), currency and own derivation
+ * are used. A candidate of `pricelists` may be a base too; when an id is in both, this entry's
+ * rows are used.
+ */
+export interface PriceBase {
+  id: number;
+  currency: string;
+  derivation: Derivation | null;
+  prices: readonly PriceRow[];
+}
+
+/**
+ * A FLOOR pricelist assigned to the channel: minimum unit prices (docs/pricing-rules.md §14).
+ * Passed whatever its status, window and currency (the engine checks them, for explain).
+ */
+export interface FloorPricelist extends Validity {
+  id: number;
+  name: string;
+  status: Status;
+  currency: string;
+  priority: number;
   prices: readonly PriceRow[];
 }
 
 export interface Scale {
-  minQuantity: number;
-  /** Replaces the condition's `value` from minQuantity on (same discountType). */
+  /** The row with the largest minimum ≤ the condition's scale basis applies. */
+  minimum: number;
+  /** Replaces the condition's `value` from `minimum` on (same discountType). */
   value: number;
 }
 
@@ -86,11 +144,21 @@ export interface TradeConditionCandidate extends Validity {
   currency: string | null;
   priority: number;
   stackable: boolean;
-  /** Empty = all products. */
+  /**
+   * Product reach: with neither productCodes nor productGroupCodes, every product; otherwise the
+   * listed products and every product in a listed group or one of its descendants.
+   */
   productCodes: readonly string[];
+  productGroupCodes: readonly string[];
   /** Empty = all channels. */
   channelCodes: readonly string[];
-  /** Empty = no scales (`value` applies at every quantity). */
+  /**
+   * What the scale rows' `minimum` is compared with: the line's quantity, or the sum over the
+   * request's eligible lines this condition reaches of their quantities (ORDER_QUANTITY) or of
+   * baseUnitAmount × quantity (ORDER_VALUE, which needs `currency` = the request's).
+   */
+  scaleBasis: ScaleBasis;
+  /** Empty = no scales (`value` applies whatever the basis). */
   scales: readonly Scale[];
   /**
    * Targets, as linked in D1; the engine decides whether they reach the request. CUSTOMER scope:
@@ -110,10 +178,36 @@ export interface PromotionCandidate extends Validity {
   currency: string | null;
   priority: number;
   stacking: PromotionStacking;
-  /** Empty = all products / all channels / everyone. */
+  /** Product reach as for trade conditions: neither list = every product. */
   productCodes: readonly string[];
+  productGroupCodes: readonly string[];
+  /** Empty = all channels / everyone. */
   channelCodes: readonly string[];
   customerGroupCodes: readonly string[];
+  /** null: none. Else a candidate only once the reached eligible lines' sum reaches `minimum`. */
+  threshold: Threshold | null;
+}
+
+/**
+ * QUANTITY: Σ quantity; VALUE: Σ regularUnitAmount × quantity (needs the promotion's `currency`
+ * = the request's), over the request's eligible lines the promotion reaches.
+ */
+export interface Threshold {
+  basis: ThresholdBasis;
+  /** ≥ 1. */
+  minimum: number;
+}
+
+/** What the engine needs to know of a requested product that exists. */
+export interface ProductFacts {
+  /** Its own group first, then each parent up to the root; [] when it is in no group. */
+  groupPath: readonly string[];
+  /** A quantity q is allowed when q ≥ min, (q − min) mod increment = 0 and q ≤ max. ≥ 1. */
+  minOrderQuantity: number;
+  /** ≥ 1. */
+  orderIncrement: number;
+  /** null: no maximum. */
+  maxOrderQuantity: number | null;
 }
 
 export interface PriceLineRequest {
@@ -131,10 +225,24 @@ export interface PriceRequest {
   customer?: { code: string } | null;
   /** G: the customer's groups that are assigned to the channel. Ignored when anonymous. */
   groupCodes: readonly string[];
-  /** Codes of the requested products that exist; any other line is UNKNOWN_PRODUCT. */
-  knownProducts: Iterable<string>;
+  /**
+   * The requested products that exist, by code; a line whose product is not here is
+   * UNKNOWN_PRODUCT.
+   */
+  products: ReadonlyMap<string, ProductFacts>;
   explain?: boolean;
+  /**
+   * true: each line is an order of its own, so order-level scale bases and thresholds count that
+   * line alone (GET /v1/api/prices, which prices each product as a one-line order). Default
+   * false: the lines are one order.
+   */
+  separateOrders?: boolean;
+  /** The SALES pricelists reaching the request at some level (step 1). */
   pricelists: readonly PricelistCandidate[];
+  /** Every pricelist a candidate's derivation chain reaches (see PriceBase); [] when none. */
+  priceBases: readonly PriceBase[];
+  /** The channel's FLOOR pricelists; [] when none. */
+  floors: readonly FloorPricelist[];
   tradeConditions: readonly TradeConditionCandidate[];
   promotions: readonly PromotionCandidate[];
   lines: readonly PriceLineRequest[];
@@ -149,11 +257,32 @@ export interface Tier {
   amount: number;
 }
 
+/** The base list's tier a derived tier was computed from (the immediate base of the chain). */
+export interface DerivedFrom {
+  pricelistId: number;
+  unitAmount: number;
+}
+
 export interface PriceSource {
   level: PricelistLevel;
   pricelistId: number;
   tierMinQuantity: number;
   baseUnitAmount: number;
+  /** Set when the tier came from the pricelist's base (it has no own rows for the product). */
+  derivedFrom: DerivedFrom | null;
+}
+
+/** The product's quantity rule, on every line of a known product. */
+export interface QuantityRule {
+  minimum: number;
+  increment: number;
+  maximum: number | null;
+}
+
+/** The nearest allowed quantities below and above a refused one (null where there is none). */
+export interface SuggestedQuantities {
+  below: number | null;
+  above: number | null;
 }
 
 /**
@@ -162,17 +291,18 @@ export interface PriceSource {
  */
 export interface Adjustment {
   kind: AdjustmentKind;
-  /** Trade condition id, or promotion id for PROMOTION. */
+  /** Trade condition id, promotion id for PROMOTION, FLOOR pricelist id for FLOOR. */
   id: number;
-  /** The trade condition's scope; null for PROMOTION. */
+  /** The trade condition's scope; null for PROMOTION and FLOOR. */
   scope: ConditionScope | null;
-  /** 1–8 (see `rungOf`); null for PROMOTION. */
+  /** 1–12 (see `rungOf`), for this line; null for PROMOTION and FLOOR. */
   rung: number | null;
   /** The basis points used (after scales) for a percentage; null for absolute values. */
   valueBp: number | null;
   /**
    * Signed change of the unit amount in minor units: negative = saving (DISCOUNT, PROMOTION, a
-   * NET_PRICE below the running amount), positive = charge (SURCHARGE, a NET_PRICE above it).
+   * NET_PRICE below the running amount), positive = charge (SURCHARGE, a NET_PRICE above it,
+   * FLOOR).
    */
   amount: number;
 }
@@ -184,7 +314,7 @@ export interface LinePrice {
   finalUnitAmount: number | null;
   /** finalUnitAmount × quantity. */
   lineAmount: number | null;
-  /** What this customer normally pays: base after trade conditions, before promotions. */
+  /** What this customer normally pays: base after trade conditions and the floor, before promotions. */
   regularUnitAmount: number | null;
   /** The same lookup on the two channel levels only; null when they have no price. */
   listUnitAmount: number | null;
@@ -193,8 +323,12 @@ export interface LinePrice {
   taxInclusive: boolean | null;
   source: PriceSource | null;
   adjustments: Adjustment[];
-  /** All rows of the base pricelist for the product, minQuantity ascending. */
+  /** All rows of the base pricelist for the product (derived ones too), minQuantity ascending. */
   tiers: Tier[];
+  /** null only for UNKNOWN_PRODUCT. */
+  quantityRule: QuantityRule | null;
+  /** Set only on QUANTITY_NOT_ALLOWED lines. */
+  suggestedQuantities: SuggestedQuantities | null;
   /** Present (non-null) only when the request asked for `explain`. */
   explain: LineExplain | null;
 }
@@ -234,6 +368,8 @@ export interface PricelistExplain {
   amount: number | null;
   /** This entry gave `listUnitAmount`. */
   usedForListPrice: boolean;
+  /** When that tier was derived from the list's base. */
+  derivedFrom: DerivedFrom | null;
 }
 
 export interface ConditionExplain {
@@ -241,13 +377,19 @@ export interface ConditionExplain {
   name: string;
   type: ConditionType;
   scope: ConditionScope;
+  /** For this line: where the condition reaches the product (its listed rung when it does not). */
   rung: number;
+  /** Parent steps from the product's group to the listed group that reaches it; else null. */
+  distance: number | null;
   stackable: boolean;
   priority: number;
   outcome: ConditionOutcome;
   decidedBy: RankKey | null;
   discountType: DiscountType;
-  /** The value used for this quantity (scale row or `value`); null when not evaluated. */
+  scaleBasis: ScaleBasis;
+  /** The basis value its scale rows were compared with; null without scales or not evaluated. */
+  basisValue: number | null;
+  /** The value used for this line (scale row or `value`); null when not evaluated. */
   value: number | null;
   /** Its signed effect on the unit amount at its step; null when not evaluated. */
   amount: number | null;
@@ -266,15 +408,43 @@ export interface PromotionExplain {
   amount: number | null;
   /** regularUnitAmount − the final amount it would give (≥ 0): what ranks promotions. */
   saving: number | null;
+  /** Its threshold and the sum it was compared with (null when it has none or was not summed). */
+  threshold: ThresholdExplain | null;
+}
+
+export interface ThresholdExplain {
+  basis: ThresholdBasis;
+  minimum: number;
+  /** Σ over the request's eligible lines it reaches (quantities, or regular × quantity). */
+  sum: number;
+}
+
+/** A FLOOR pricelist of the channel, for one line (docs/pricing-rules.md §14). */
+export interface FloorExplain {
+  pricelistId: number;
+  name: string;
+  priority: number;
+  outcome: FloorOutcome;
+  decidedBy: RankKey | null;
+  tierMinQuantity: number | null;
+  /** Its unit amount for the line, when it has one. */
+  amount: number | null;
+  /** USED: min(amount, baseUnitAmount), the amount adjustments may not go below; else null. */
+  effectiveAmount: number | null;
+  /** USED: what it added after the trade conditions (0 when nothing); else null. */
+  regularAdjustment: number | null;
+  /** USED: what it added after the promotion (0 when nothing); else null. */
+  finalAdjustment: number | null;
 }
 
 /**
  * Every candidate the loader passed, for this line. Order: pricelists by level (most specific
  * first), then priority desc, id asc; conditions by type in applied order (NET_PRICE, DISCOUNT,
- * SURCHARGE), then rung, priority desc, id asc; promotions by priority desc, id asc.
+ * SURCHARGE), then rung, priority desc, id asc; promotions and floors by priority desc, id asc.
  */
 export interface LineExplain {
   pricelists: PricelistExplain[];
   tradeConditions: ConditionExplain[];
   promotions: PromotionExplain[];
+  floors: FloorExplain[];
 }

@@ -80,22 +80,40 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 /**
  * OK: priced. NO_PRICE: no level has a price for the product at that quantity.
  * UNKNOWN_PRODUCT: no such product. OUT_OF_RANGE: an amount of the line would exceed
- * 2^53 − 1 minor units (cannot be represented exactly in JSON).
+ * 2^53 − 1 minor units (cannot be represented exactly in JSON). QUANTITY_NOT_ALLOWED: the
+ * product's quantity rule (minimum, increment, maximum) does not allow the quantity; the line
+ * carries `suggestedQuantities`.
  */
-export const LINE_STATUSES = ["OK", "NO_PRICE", "UNKNOWN_PRODUCT", "OUT_OF_RANGE"] as const;
+export const LINE_STATUSES = [
+  "OK",
+  "NO_PRICE",
+  "UNKNOWN_PRODUCT",
+  "OUT_OF_RANGE",
+  "QUANTITY_NOT_ALLOWED",
+] as const;
 export type LineStatus = (typeof LINE_STATUSES)[number];
 
-/** The step of an adjustment: a trade condition's type, or PROMOTION. */
-export const ADJUSTMENT_KINDS = ["NET_PRICE", "DISCOUNT", "SURCHARGE", "PROMOTION"] as const;
+/**
+ * The step of an adjustment: a trade condition's type, PROMOTION, or FLOOR (an amount raised to
+ * the line's effective floor after the trade conditions or after the promotion).
+ */
+export const ADJUSTMENT_KINDS = [
+  "NET_PRICE",
+  "DISCOUNT",
+  "SURCHARGE",
+  "PROMOTION",
+  "FLOOR",
+] as const;
 export type AdjustmentKind = (typeof ADJUSTMENT_KINDS)[number];
 
 /**
  * Which ranking key put a LOWER_RANK record behind the winner: the first key in which they
- * differ. PRIORITY: lower priority. VALID_TO: open-ended pricelist behind one with a validTo.
+ * differ. DISTANCE: a trade condition that reaches the product through a group further up the
+ * tree than the winner's (group rungs only). PRIORITY: lower priority. VALID_TO: open-ended pricelist behind one with a validTo.
  * AMOUNT: a higher tier amount (pricelists), a higher resulting unit amount (conditions: smaller
  * saving, larger charge, higher net price) or a smaller saving (promotions). ID: higher id.
  */
-export const RANK_KEYS = ["PRIORITY", "VALID_TO", "AMOUNT", "ID"] as const;
+export const RANK_KEYS = ["DISTANCE", "PRIORITY", "VALID_TO", "AMOUNT", "ID"] as const;
 export type RankKey = (typeof RANK_KEYS)[number];
 
 /**
@@ -137,6 +155,7 @@ export const CONDITION_OUTCOMES = [
   "OUT_OF_WINDOW",
   "NO_SCALE",
   "NO_BASE_PRICE",
+  "NOT_ELIGIBLE",
   "LOWER_RUNG",
   "LOWER_RANK",
   "SWITCHED_OFF_BY_NET_PRICE",
@@ -146,9 +165,11 @@ export const CONDITION_OUTCOMES = [
 export type ConditionOutcome = (typeof CONDITION_OUTCOMES)[number];
 
 /**
- * Checks, first failing one reported: NOT_ACTIVE → OTHER_CURRENCY → OTHER_CHANNEL → NOT_TARGETED
- * (customerGroupCodes do not meet G) → OTHER_PRODUCT → OUT_OF_WINDOW → NO_BASE_PRICE. Candidates
- * then end as APPLIED, LOWER_RANK (see `decidedBy`), SUPERSEDED_BY_REGULAR_PRICE (BEST_OF whose
+ * Checks, first failing one reported: NOT_ACTIVE → OTHER_CURRENCY (also a VALUE threshold in
+ * another currency) → OTHER_CHANNEL → NOT_TARGETED (customerGroupCodes do not meet G) →
+ * OTHER_PRODUCT → OUT_OF_WINDOW → THRESHOLD_NOT_REACHED (the sum over the eligible lines it
+ * reaches is below its threshold's minimum) → NO_BASE_PRICE / NOT_ELIGIBLE. Candidates then end as
+ * APPLIED, LOWER_RANK (see `decidedBy`), SUPERSEDED_BY_REGULAR_PRICE (BEST_OF whose
  * promotion price is not below the regular price) or NO_SAVING (ON_TOP that saves nothing).
  */
 export const PROMOTION_OUTCOMES = [
@@ -159,9 +180,30 @@ export const PROMOTION_OUTCOMES = [
   "NOT_TARGETED",
   "OTHER_PRODUCT",
   "OUT_OF_WINDOW",
+  "THRESHOLD_NOT_REACHED",
   "NO_BASE_PRICE",
+  "NOT_ELIGIBLE",
   "LOWER_RANK",
   "SUPERSEDED_BY_REGULAR_PRICE",
   "NO_SAVING",
 ] as const;
 export type PromotionOutcome = (typeof PROMOTION_OUTCOMES)[number];
+
+/**
+ * A FLOOR pricelist of the channel, for one line. Checks, first failing one reported:
+ * NOT_ACTIVE → OTHER_CURRENCY → NO_PRICE_FOR_PRODUCT → OUT_OF_WINDOW → NO_TIER_FOR_QUANTITY →
+ * NO_BASE_PRICE / NOT_ELIGIBLE (the line has nothing to guard). Then USED (the line's floor,
+ * first by priority desc, id asc; whether it raised an amount is in the entry) or LOWER_RANK.
+ */
+export const FLOOR_OUTCOMES = [
+  "USED",
+  "NOT_ACTIVE",
+  "OTHER_CURRENCY",
+  "NO_PRICE_FOR_PRODUCT",
+  "OUT_OF_WINDOW",
+  "NO_TIER_FOR_QUANTITY",
+  "NO_BASE_PRICE",
+  "NOT_ELIGIBLE",
+  "LOWER_RANK",
+] as const;
+export type FloorOutcome = (typeof FLOOR_OUTCOMES)[number];

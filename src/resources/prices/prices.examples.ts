@@ -47,6 +47,7 @@ export const workedExampleAnswer = {
         pricelistId: 900,
         tierMinQuantity: 1,
         baseUnitAmount: 850,
+        derivedFrom: null,
       },
       adjustments: [],
       tiers: [
@@ -55,6 +56,12 @@ export const workedExampleAnswer = {
           amount: 850,
         },
       ],
+      quantityRule: {
+        minimum: 1,
+        increment: 1,
+        maximum: null,
+      },
+      suggestedQuantities: null,
       explain: null,
     },
     {
@@ -72,13 +79,14 @@ export const workedExampleAnswer = {
         pricelistId: 200,
         tierMinQuantity: 50,
         baseUnitAmount: 385,
+        derivedFrom: null,
       },
       adjustments: [
         {
           kind: "DISCOUNT",
           id: 2,
           scope: "CUSTOMER_GROUP",
-          rung: 4,
+          rung: 6,
           valueBp: 500,
           amount: -19,
         },
@@ -86,7 +94,7 @@ export const workedExampleAnswer = {
           kind: "SURCHARGE",
           id: 4,
           scope: "CHANNEL",
-          rung: 5,
+          rung: 7,
           valueBp: null,
           amount: 25,
         },
@@ -101,6 +109,12 @@ export const workedExampleAnswer = {
           amount: 385,
         },
       ],
+      quantityRule: {
+        minimum: 1,
+        increment: 1,
+        maximum: null,
+      },
+      suggestedQuantities: null,
       explain: null,
     },
     {
@@ -118,6 +132,7 @@ export const workedExampleAnswer = {
         pricelistId: 100,
         tierMinQuantity: 1,
         baseUnitAmount: 200,
+        derivedFrom: null,
       },
       adjustments: [
         {
@@ -135,6 +150,12 @@ export const workedExampleAnswer = {
           amount: 200,
         },
       ],
+      quantityRule: {
+        minimum: 1,
+        increment: 1,
+        maximum: null,
+      },
+      suggestedQuantities: null,
       explain: null,
     },
   ],

@@ -352,8 +352,19 @@ export async function loadPriceContext(db: Db, q: PriceQuery): Promise<PriceCont
     currency: head?.currency ?? null,
     knownProducts: known.map((row) => row.code),
     version: version[0]?.version ?? 0,
-    pricelists: pricelistRows.map((row) => ({ ...row, prices: prices.get(row.id) ?? [] })),
-    tradeConditions: conditions,
-    promotions: promotionRows,
+    // Issue 12's inputs (groups, derivations, order-level scales, thresholds) are not loaded
+    // yet: every record reads as before them.
+    pricelists: pricelistRows.map((row) => ({
+      ...row,
+      derivation: null,
+      prices: prices.get(row.id) ?? [],
+    })),
+    tradeConditions: conditions.map((row) => ({
+      ...row,
+      productGroupCodes: [],
+      scaleBasis: "LINE_QUANTITY" as const,
+      scales: row.scales.map((s) => ({ minimum: s.minQuantity, value: s.value })),
+    })),
+    promotions: promotionRows.map((row) => ({ ...row, productGroupCodes: [], threshold: null })),
   };
 }

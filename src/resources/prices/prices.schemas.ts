@@ -4,11 +4,14 @@ import { workedExampleAnswer, workedExampleRequest } from "./prices.examples";
 import {
   ADJUSTMENT_KINDS,
   CONDITION_OUTCOMES,
+  FLOOR_OUTCOMES,
   LINE_STATUSES,
   PRICELIST_LEVELS,
   PRICELIST_OUTCOMES,
   PROMOTION_OUTCOMES,
   RANK_KEYS,
+  SCALE_BASES,
+  THRESHOLD_BASES,
 } from "../../pricing";
 
 export const MAX_RESOLVE_LINES = 500;
@@ -103,26 +106,46 @@ export const PriceLookupQuery = z.object({
 
 const Adjustment = z
   .object({
-    kind: z.enum(ADJUSTMENT_KINDS).openapi({ description: "The step that made the change" }),
-    id: z.number().int().openapi({ description: "Trade condition or promotion id" }),
-    scope: z.string().nullable().openapi({ description: "Condition scope; null for a promotion" }),
-    rung: z
+    kind: z.enum(ADJUSTMENT_KINDS).openapi({
+      description:
+        "The step that made the change: a trade condition's type, PROMOTION, or FLOOR (raised to the line's floor)",
+    }),
+    id: z
       .number()
       .int()
+      .openapi({ description: "Trade condition, promotion or FLOOR pricelist id" }),
+    scope: z
+      .string()
       .nullable()
-      .openapi({ description: "1-8 (pricing rules); null for a promotion" }),
+      .openapi({ description: "Condition scope; null for a promotion or a floor" }),
+    rung: z.number().int().nullable().openapi({
+      description:
+        "1-12 for this line (pricing rules: audience × product listed / group reached / all products); null for a promotion or a floor",
+    }),
     valueBp: z
       .number()
       .int()
       .nullable()
       .openapi({ description: "Basis points used (after scales), for percentages; else null" }),
     amount: z.number().int().openapi({
-      description: "Signed change of the unit amount: negative saves, positive charges",
+      description:
+        "Signed change of the unit amount: negative saves, positive charges (a FLOOR is always positive)",
     }),
   })
   .openapi("PriceAdjustment", {
     description:
       "One step from source.baseUnitAmount to finalUnitAmount, in applied order: base + Σ amount = final",
+  });
+
+const DerivedFrom = z
+  .object({
+    pricelistId: z.number().int().openapi({ description: "The base pricelist (one step up)" }),
+    unitAmount: z.number().int().openapi({ description: "The base's amount for the same tier" }),
+  })
+  .nullable()
+  .openapi("PriceDerivedFrom", {
+    description:
+      "Set when the tier was computed from the pricelist's base (it has no own rows for the product); else null",
   });
 
 const DecidedBy = z.enum(RANK_KEYS).nullable().openapi({
@@ -149,6 +172,7 @@ const PricelistExplain = z
       .openapi({ description: "The tier it has for the line, when it has one" }),
     amount: z.number().int().nullable().openapi({ description: "That tier's unit amount" }),
     usedForListPrice: z.boolean().openapi({ description: "This entry gave listUnitAmount" }),
+    derivedFrom: DerivedFrom,
   })
   .openapi("PricelistExplain", { description: "A pricelist candidate of a line" });
 
@@ -158,7 +182,14 @@ const ConditionExplain = z
     name: z.string().openapi({ description: "Its name" }),
     type: z.string().openapi({ description: "NET_PRICE, DISCOUNT or SURCHARGE" }),
     scope: z.string().openapi({ description: "GLOBAL, CHANNEL, CUSTOMER_GROUP or CUSTOMER" }),
-    rung: z.number().int().openapi({ description: "1-8; lower is more specific" }),
+    rung: z.number().int().openapi({
+      description:
+        "1-12 for this line; lower is more specific (its listed rung when it does not reach the product)",
+    }),
+    distance: z.number().int().nullable().openapi({
+      description:
+        "Parent steps from the product's group to the listed group that reaches it; null when not reached through a group",
+    }),
     stackable: z.boolean().openapi({ description: "Whether it stacks on the winner" }),
     priority: z.number().int().openapi({ description: "Its priority" }),
     outcome: z.enum(CONDITION_OUTCOMES).openapi({
@@ -167,8 +198,16 @@ const ConditionExplain = z
     }),
     decidedBy: DecidedBy,
     discountType: z.string().openapi({ description: "PERCENTAGE or ABSOLUTE" }),
+    scaleBasis: z.enum(SCALE_BASES).openapi({
+      description:
+        "What its scale rows compare with: the line quantity, or the order's quantity or value over the lines it reaches",
+    }),
+    basisValue: z.number().int().nullable().openapi({
+      description:
+        "The basis value its scale rows were compared with; null without scales or when not evaluated",
+    }),
     value: z.number().int().nullable().openapi({
-      description: "The value used at this quantity (scale or value); null when not evaluated",
+      description: "The value used for this line (scale or value); null when not evaluated",
     }),
     amount: z.number().int().nullable().openapi({
       description: "Its signed effect on the unit amount; null when not evaluated",
@@ -195,8 +234,51 @@ const PromotionExplain = z
     saving: z.number().int().nullable().openapi({
       description: "regularUnitAmount minus the amount it would give; what ranks promotions",
     }),
+    threshold: z
+      .object({
+        basis: z.enum(THRESHOLD_BASES).openapi({
+          description: "QUANTITY: Σ quantities; VALUE: Σ regularUnitAmount × quantity",
+        }),
+        minimum: z.number().int().openapi({ description: "The sum it needs" }),
+        sum: z.number().int().openapi({
+          description: "The sum over the request's eligible lines the promotion reaches",
+        }),
+      })
+      .nullable()
+      .openapi({
+        description: "Its threshold and the sum compared with it; null without one or not summed",
+      }),
   })
   .openapi("PromotionExplain", { description: "A promotion candidate of a line" });
+
+const FloorExplain = z
+  .object({
+    pricelistId: z.number().int().openapi({ description: "The FLOOR pricelist" }),
+    name: z.string().openapi({ description: "Its name" }),
+    priority: z.number().int().openapi({ description: "Its priority" }),
+    outcome: z.enum(FLOOR_OUTCOMES).openapi({
+      description:
+        "USED (the line's floor), LOWER_RANK, or the first check it failed: NOT_ACTIVE, OTHER_CURRENCY, NO_PRICE_FOR_PRODUCT, OUT_OF_WINDOW, NO_TIER_FOR_QUANTITY, NO_BASE_PRICE, NOT_ELIGIBLE",
+    }),
+    decidedBy: DecidedBy,
+    tierMinQuantity: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "The tier it has for the line, when it has one" }),
+    amount: z.number().int().nullable().openapi({ description: "That tier's minimum unit amount" }),
+    effectiveAmount: z.number().int().nullable().openapi({
+      description:
+        "USED: min(amount, baseUnitAmount), what adjustments may not go below; else null",
+    }),
+    regularAdjustment: z.number().int().nullable().openapi({
+      description: "USED: what it added after the trade conditions (0 when nothing); else null",
+    }),
+    finalAdjustment: z.number().int().nullable().openapi({
+      description: "USED: what it added after the promotion (0 when nothing); else null",
+    }),
+  })
+  .openapi("FloorExplain", { description: "A FLOOR pricelist of the channel, for a line" });
 
 const LinePrice = z
   .object({
@@ -204,7 +286,7 @@ const LinePrice = z
     quantity: z.number().int().openapi({ description: "The quantity, as asked" }),
     status: z.enum(LINE_STATUSES).openapi({
       description:
-        "OK; NO_PRICE (no pricelist has a price); UNKNOWN_PRODUCT; OUT_OF_RANGE (an amount would exceed 2^53-1)",
+        "OK; NO_PRICE (no pricelist has a price); UNKNOWN_PRODUCT; OUT_OF_RANGE (an amount would exceed 2^53-1); QUANTITY_NOT_ALLOWED (see quantityRule and suggestedQuantities)",
     }),
     finalUnitAmount: z
       .number()
@@ -216,7 +298,7 @@ const LinePrice = z
       .number()
       .int()
       .nullable()
-      .openapi({ description: "After trade conditions, before promotions" }),
+      .openapi({ description: "After trade conditions and the floor, before promotions" }),
     listUnitAmount: z
       .number()
       .int()
@@ -233,6 +315,7 @@ const LinePrice = z
         pricelistId: z.number().int().openapi({ description: "The pricelist of the base price" }),
         tierMinQuantity: z.number().int().openapi({ description: "The tier used" }),
         baseUnitAmount: z.number().int().openapi({ description: "The tier's unit amount" }),
+        derivedFrom: DerivedFrom,
       })
       .nullable()
       .openapi({ description: "Where the base price comes from; null when unpriced" }),
@@ -247,6 +330,36 @@ const LinePrice = z
         }),
       )
       .openapi({ description: "The base pricelist's tiers for this product" }),
+    quantityRule: z
+      .object({
+        minimum: z.number().int().openapi({ description: "The smallest quantity allowed" }),
+        increment: z
+          .number()
+          .int()
+          .openapi({ description: "Allowed quantities are minimum + k × increment" }),
+        maximum: z
+          .number()
+          .int()
+          .nullable()
+          .openapi({ description: "The largest quantity allowed; null = none" }),
+      })
+      .nullable()
+      .openapi({ description: "The product's quantity rule; null for UNKNOWN_PRODUCT" }),
+    suggestedQuantities: z
+      .object({
+        below: z
+          .number()
+          .int()
+          .nullable()
+          .openapi({ description: "The nearest allowed quantity below; null when none" }),
+        above: z
+          .number()
+          .int()
+          .nullable()
+          .openapi({ description: "The nearest allowed quantity above; null when none" }),
+      })
+      .nullable()
+      .openapi({ description: "Only on QUANTITY_NOT_ALLOWED lines; else null" }),
     explain: z
       .object({
         pricelists: z.array(PricelistExplain).openapi({
@@ -256,6 +369,9 @@ const LinePrice = z
           description: "By type in applied order, then rung, priority desc, id asc",
         }),
         promotions: z.array(PromotionExplain).openapi({ description: "Priority desc, id asc" }),
+        floors: z
+          .array(FloorExplain)
+          .openapi({ description: "The channel's FLOOR pricelists, priority desc, id asc" }),
       })
       .nullable()
       .openapi({ description: "Only with explain: every candidate and why it lost" }),
@@ -292,7 +408,8 @@ export const PriceAnswerSchema = z
     complete: z.boolean().openapi({
       description:
         "True when every line is OK, so totalAmount covers the whole cart (it is still null if the " +
-        "sum would exceed 2^53-1); false when some line is NO_PRICE, UNKNOWN_PRODUCT or OUT_OF_RANGE",
+        "sum would exceed 2^53-1); false when some line is NO_PRICE, UNKNOWN_PRODUCT, OUT_OF_RANGE or " +
+        "QUANTITY_NOT_ALLOWED",
     }),
     validUntil: IsoTimestamp.nullable().openapi({
       description:

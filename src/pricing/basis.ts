@@ -1,0 +1,37 @@
+import { reachOf, type ProductTargets } from "./groups";
+
+/**
+ * Order-level sums (docs/pricing-rules.md §4.4 and §5.4): a condition's ORDER_QUANTITY or
+ * ORDER_VALUE scale basis and a promotion's threshold add up a value over the request's eligible
+ * lines the record reaches. A sum of integers does not depend on the order of the lines, so
+ * neither does any price. Sums stop at 2^53 − 1: every minimum is a safe integer, so a sum that
+ * large reaches them all, and min(2^53 − 1, exact sum) is the same in every order.
+ */
+
+const MAX = Number.MAX_SAFE_INTEGER;
+
+/** A line that counts for order-level sums: known product, base price, quantity allowed. */
+export interface EligibleLine {
+  productCode: string;
+  quantity: number;
+  groupPath: readonly string[];
+}
+
+/** a + b for non-negative safe integers, stopping at 2^53 − 1. */
+export const saturatingAdd = (a: number, b: number): number => Math.min(MAX, a + b);
+
+/** a × b for non-negative safe integers, stopping at 2^53 − 1. */
+export const saturatingTimes = (a: number, b: number): number => Math.min(MAX, a * b);
+
+/** Σ valueOf(line) over the lines the targets reach. */
+export function sumReached<L extends EligibleLine>(
+  targets: ProductTargets,
+  lines: readonly L[],
+  valueOf: (line: L) => number,
+): number {
+  let sum = 0;
+  for (const line of lines) {
+    if (reachOf(targets, line.productCode, line.groupPath)) sum = saturatingAdd(sum, valueOf(line));
+  }
+  return sum;
+}

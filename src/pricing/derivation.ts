@@ -1,0 +1,146 @@
+import { add, AmountOutOfRange, percentOf } from "./money";
+import { ascending, descending } from "./rank";
+import type {
+  DerivedFrom,
+  Derivation,
+  PriceBase,
+  PricelistCandidate,
+  PriceRow,
+  Rounding,
+  Tier,
+} from "./types";
+
+/**
+ * Derived pricelists and price endings (docs/pricing-rules.md §3.7): a list's rows for a product
+ * are its own when it has any, else every tier of its base's rows, transformed. Chains are
+ * followed at most MAX_STEPS steps, never around a cycle, never to a missing base or a base in
+ * another currency: the write rules refuse those, and the engine does not trust data to obey.
+ */
+export const MAX_STEPS = 3;
+
+/** A tier as step 1 uses it: its amount, and where it came from when it was derived. */
+export interface PricedTier extends Tier {
+  derivedFrom: DerivedFrom | null;
+}
+
+/**
+ * An amount that would pass 2^53 − 1 once derived. It ranks behind every real amount, and a line
+ * that would use it answers OUT_OF_RANGE (`isPriceable`); it never reaches an answer.
+ */
+const TOO_LARGE = Number.POSITIVE_INFINITY;
+
+export const isPriceable = (tier: Tier): boolean => tier.amount !== TOO_LARGE;
+
+/** The amount of the form k × step + ending (k ≥ 0) that `mode` picks for `a`. */
+export function roundToEnding(a: number, { mode, step, ending }: Rounding): number {
+  // Malformed endings (the API refuses them) leave the amount as it is.
+  if (!(step >= 1) || !(ending >= 0)) return a;
+  if (a < ending) return mode === "DOWN" ? a : ending; // DOWN finds none below: a stays
+  const below = a - ((a - ending) % step);
+  if (below === a || mode === "DOWN") return below;
+  const above = add(below, step);
+  if (mode === "UP") return above;
+  return a - below < above - a ? below : above; // NEAREST: a tie goes up
+}
+
+/** round_half_up(amount × (10000 + adjustmentBp) / 10000), then the price ending. */
+export function deriveAmount(amount: number, { adjustmentBp, rounding }: Derivation): number {
+  const adjusted = Math.max(0, percentOf(amount, 10_000 + adjustmentBp));
+  return rounding ? roundToEnding(adjusted, rounding) : adjusted;
+}
+
+/** Where a chain finds its bases: `priceBases`, and the candidates for ids not in there. */
+export function priceSources(
+  bases: readonly PriceBase[],
+  pricelists: readonly PricelistCandidate[],
+): Map<number, PriceBase> {
+  const sources = new Map<number, PriceBase>();
+  for (const p of pricelists) sources.set(p.id, p);
+  for (const b of bases) sources.set(b.id, b);
+  return sources;
+}
+
+/** The list and the bases it can follow, in chain order (the list first). */
+function chainOf(list: PriceBase, sources: ReadonlyMap<number, PriceBase>): PriceBase[] {
+  const chain = [list];
+  let current = list;
+  while (current.derivation && chain.length <= MAX_STEPS) {
+    const base = sources.get(current.derivation.basePricelistId);
+    // By id: the same list may come as a candidate and as a base.
+    if (!base || base.currency !== list.currency || chain.some((l) => l.id === base.id)) break;
+    chain.push(base);
+    current = base;
+  }
+  return chain;
+}
+
+const tierOrder = (a: Tier, b: Tier) =>
+  ascending(a.minQuantity, b.minQuantity) || descending(a.amount, b.amount);
+
+/** Rows most often arrive sorted: checking is cheaper than sorting. */
+function inTierOrder(rows: readonly Tier[]): boolean {
+  for (let i = 1; i < rows.length; i++) if (tierOrder(rows[i - 1]!, rows[i]!) > 0) return false;
+  return true;
+}
+
+/** Rows per product, minQuantity ascending (the cheaper first-listed of two equal tiers last). */
+export function indexRows(prices: readonly PriceRow[]): Map<string, PricedTier[]> {
+  const tiers = new Map<string, PricedTier[]>();
+  for (const row of prices) {
+    const rows = tiers.get(row.productCode);
+    const tier = { minQuantity: row.minQuantity, amount: row.amount, derivedFrom: null };
+    if (rows) rows.push(tier);
+    else tiers.set(row.productCode, [tier]);
+  }
+  // D1's key makes minQuantity unique per product; should two rows share one anyway, the
+  // cheaper sorts last and wins, so the answer does not depend on row order.
+  for (const rows of tiers.values()) if (!inTierOrder(rows)) rows.sort(tierOrder);
+  return tiers;
+}
+
+/** One derivation step on a product's rows (those of the base, already effective). */
+function deriveRows(rows: readonly PricedTier[], derivation: Derivation, baseId: number) {
+  return rows.map((row): PricedTier => {
+    let amount = TOO_LARGE;
+    if (isPriceable(row)) {
+      try {
+        amount = deriveAmount(row.amount, derivation);
+      } catch (error) {
+        if (!(error instanceof AmountOutOfRange)) throw error;
+      }
+    }
+    const derivedFrom = { pricelistId: baseId, unitAmount: row.amount };
+    return { minQuantity: row.minQuantity, amount, derivedFrom };
+  });
+}
+
+/** A list's own rows per product, indexed once per request (see `effectiveRows`). */
+export type RowsOf = (list: PriceBase) => ReadonlyMap<string, readonly PricedTier[]>;
+
+/**
+ * A pricelist's effective rows per product: its own, else derived through its chain from the
+ * first list of the chain that has own rows for the product. `rowsOf` indexes a list's own rows
+ * (callers cache it: one list may be the base of several).
+ */
+export function effectiveRows(
+  list: PriceBase,
+  sources: ReadonlyMap<number, PriceBase>,
+  rowsOf: RowsOf,
+): ReadonlyMap<string, readonly PricedTier[]> {
+  const own = rowsOf(list);
+  if (!list.derivation) return own;
+  const chain = chainOf(list, sources);
+  const result = new Map(own);
+  for (let k = 1; k < chain.length; k++) {
+    for (const [product, rows] of rowsOf(chain[k]!)) {
+      // A list nearer in the chain has own rows for it: they override.
+      if (result.has(product)) continue;
+      let derived = rows;
+      for (let i = k - 1; i >= 0; i--) {
+        derived = deriveRows(derived, chain[i]!.derivation!, chain[i + 1]!.id);
+      }
+      result.set(product, derived);
+    }
+  }
+  return result;
+}

@@ -1,0 +1,259 @@
+import {
+  applyConditions,
+  explainConditions,
+  markSupersededByPromotion,
+  type ConditionResult,
+  type ConditionStep,
+  type LineFacts,
+} from "./conditions";
+import { isPriceable } from "./derivation";
+import {
+  explainFloors,
+  floorFor,
+  raiseToFloor,
+  type FloorNote,
+  type LineFloor,
+  type PreparedFloor,
+} from "./floors";
+import { add, AmountOutOfRange, times } from "./money";
+import { explainPricelists, lookupBase, type BaseLookup, type PricelistLevels } from "./pricelists";
+import {
+  applyPromotions,
+  explainPromotions,
+  type PromotionResult,
+  type PromotionStep,
+} from "./promotions";
+import { isAllowed, quantityRuleOf, suggestionsFor } from "./quantity";
+import type {
+  Adjustment,
+  LineExplain,
+  LinePrice,
+  PriceLineRequest,
+  ProductFacts,
+  QuantityRule,
+} from "./types";
+import type { EdgeTracker } from "./validity";
+import type { LineStatus } from "./vocabulary";
+
+/**
+ * One line through the order of docs/pricing-rules.md §15: `startLine` (base price, quantity
+ * rule, the floor it will have), `regularOf` (trade conditions, floor on the regular amount),
+ * `finishLine` (promotion, floor on the final amount, the answer's line). Between them the
+ * request sums what order-level scales and thresholds need.
+ */
+
+/** What step 1 needs, prepared once per request. */
+export interface LineSetup {
+  products: ReadonlyMap<string, ProductFacts>;
+  levels: PricelistLevels;
+  floors: readonly PreparedFloor[];
+  edges: EdgeTracker;
+}
+
+/**
+ * A line after steps 1 and 2, and what the request sums from it: its facts are those order-level
+ * sums read (and `regularValue` is filled in once step 4 ran).
+ */
+export interface Started extends LineFacts {
+  line: PriceLineRequest;
+  rule: QuantityRule | null;
+  lookup: BaseLookup | undefined;
+  /** Why the line is not priced; null when it is eligible (known, base price, quantity allowed). */
+  stop: Exclude<LineStatus, "OK"> | null;
+  floor: LineFloor | undefined;
+  /** Eligible lines: the base unit amount (a safe integer); else 0. */
+  baseAmount: number;
+  /** Eligible lines, after step 4: regularUnitAmount × quantity, at most 2^53 − 1. */
+  regularValue: number;
+}
+
+/** Steps 1 and 2: the base price, then the quantity rule; the floor the line will have. */
+export function startLine(setup: LineSetup, line: PriceLineRequest): Started {
+  const product = setup.products.get(line.productCode);
+  const s: Started = {
+    productCode: line.productCode,
+    quantity: line.quantity,
+    groupPath: product?.groupPath ?? [],
+    line,
+    rule: product ? quantityRuleOf(product) : null,
+    lookup: undefined,
+    stop: "UNKNOWN_PRODUCT",
+    floor: undefined,
+    baseAmount: 0,
+    regularValue: 0,
+  };
+  if (!s.rule) return s;
+  s.lookup = lookupBase(setup.levels, line.productCode, line.quantity, setup.edges);
+  const { base, list } = s.lookup;
+  // A derived amount past 2^53 − 1 cannot be answered exactly: only this line says so.
+  if (!base) s.stop = "NO_PRICE";
+  else if (!isPriceable(base.tier) || (list && !isPriceable(list.tier))) s.stop = "OUT_OF_RANGE";
+  else if (!isAllowed(s.rule, line.quantity)) s.stop = "QUANTITY_NOT_ALLOWED";
+  else {
+    s.stop = null;
+    s.baseAmount = base.tier.amount;
+    s.floor = floorFor(setup.floors, line.productCode, line.quantity, s.baseAmount, setup.edges);
+  }
+  return s;
+}
+
+/** Steps 3 and 4 of an eligible line: trade conditions, then the floor on the regular amount. */
+export interface Regular {
+  step2: ConditionResult;
+  /** After the floor. */
+  regular: number;
+  floorAdjustment: Adjustment | undefined;
+}
+
+/** Runs `step`, turning an amount past 2^53 − 1 into the line's OUT_OF_RANGE. */
+function guarded<T>(step: () => T): T | "OUT_OF_RANGE" {
+  try {
+    return step();
+  } catch (error) {
+    if (!(error instanceof AmountOutOfRange)) throw error;
+    return "OUT_OF_RANGE";
+  }
+}
+
+export function regularOf(step: ConditionStep, s: Started): Regular | "OUT_OF_RANGE" {
+  return guarded(() => {
+    const base = s.lookup!.base!;
+    const allows = base.prepared.pricelist.allowsTradeDiscounts;
+    const step2 = applyConditions(step, s, s.baseAmount, allows);
+    const floorAdjustment = raiseToFloor(s.floor, step2.regular);
+    const regular = floorAdjustment ? step2.regular + floorAdjustment.amount : step2.regular;
+    return { step2, regular, floorAdjustment };
+  });
+}
+
+/** Steps 5 and 6 of a line with a regular amount: everything a priced line adds to its base. */
+interface Adjusted {
+  final: number;
+  lineAmount: number;
+  regular: number;
+  adjustments: Adjustment[];
+  conditionNotes: ConditionResult["notes"];
+  promotionNotes: PromotionResult["notes"];
+  floorNote: FloorNote;
+}
+
+function adjust(step: PromotionStep, s: Started, r: Regular): Adjusted | "OUT_OF_RANGE" {
+  return guarded(() => {
+    const surchargeTotal = r.step2.surcharges.reduce((sum, a) => add(sum, a.amount), 0);
+    const prices = { base: s.baseAmount, regular: r.regular, surchargeTotal };
+    const step3 = applyPromotions(step, s, prices);
+    const promoted = withPromotion(r, step3.winner);
+    const floorFinal = raiseToFloor(s.floor, promoted.final);
+    const final = floorFinal ? promoted.final + floorFinal.amount : promoted.final;
+    return {
+      final,
+      lineAmount: times(final, s.line.quantity),
+      regular: r.regular,
+      adjustments: floorFinal ? [...promoted.adjustments, floorFinal] : promoted.adjustments,
+      conditionNotes: r.step2.notes,
+      promotionNotes: step3.notes,
+      floorNote: {
+        unguarded: null,
+        floor: s.floor,
+        regular: r.floorAdjustment?.amount ?? 0,
+        final: floorFinal?.amount ?? 0,
+      },
+    };
+  });
+}
+
+/** The unit amount after step 5 (promotion, if any) and its steps so far. */
+function withPromotion(r: Regular, winner: PromotionResult["winner"]) {
+  const regularSteps = r.floorAdjustment
+    ? [...r.step2.adjustments, r.floorAdjustment]
+    : r.step2.adjustments;
+  if (!winner) return { final: r.regular, adjustments: regularSteps };
+  if (winner.promotion.stacking === "ON_TOP") {
+    return { final: winner.price, adjustments: [...regularSteps, winner.adjustment] };
+  }
+  // BEST_OF: the promotion price replaces the trade conditions (and their floor): base −
+  // saving, then the charges.
+  markSupersededByPromotion(r.step2.notes);
+  return { final: winner.price, adjustments: [winner.adjustment, ...r.step2.surcharges] };
+}
+
+/** What a line needs from the request once every sum is known. */
+export interface Finish {
+  currency: string;
+  explain: boolean;
+  levels: PricelistLevels;
+  conditions: ConditionStep;
+  promotions: PromotionStep;
+  floors: readonly PreparedFloor[];
+}
+
+/** Steps 5 and 6 and the answer's line, every field present. */
+export function finishLine(
+  f: Finish,
+  s: Started,
+  r: Regular | "OUT_OF_RANGE" | undefined,
+): LinePrice {
+  const adjusted = r === undefined || r === "OUT_OF_RANGE" ? r : adjust(f.promotions, s, r);
+  const priced = typeof adjusted === "object" ? adjusted : undefined;
+  const status: LineStatus = s.stop ?? (priced ? "OK" : "OUT_OF_RANGE");
+  // Lines refused before step 3 show no base; an overflow after it keeps its source, as before.
+  const base = s.stop === null ? s.lookup?.base : undefined;
+  return {
+    productCode: s.line.productCode,
+    quantity: s.line.quantity,
+    status,
+    finalUnitAmount: priced?.final ?? null,
+    lineAmount: priced?.lineAmount ?? null,
+    regularUnitAmount: priced?.regular ?? null,
+    listUnitAmount: priced && s.lookup?.list ? s.lookup.list.tier.amount : null,
+    currency: f.currency,
+    taxInclusive: base ? base.prepared.pricelist.taxInclusive : null,
+    source: base
+      ? {
+          level: base.level,
+          pricelistId: base.prepared.pricelist.id,
+          tierMinQuantity: base.tier.minQuantity,
+          baseUnitAmount: base.tier.amount,
+          derivedFrom: base.tier.derivedFrom,
+        }
+      : null,
+    adjustments: priced?.adjustments ?? [],
+    tiers: base ? tiersOf(base.prepared.tiers.get(s.line.productCode)) : [],
+    quantityRule: s.rule,
+    suggestedQuantities:
+      status === "QUANTITY_NOT_ALLOWED" ? suggestionsFor(s.rule!, s.line.quantity) : null,
+    explain: f.explain ? explainLine(f, s, status, priced) : null,
+  };
+}
+
+const tiersOf = (rows: readonly { minQuantity: number; amount: number }[] | undefined) =>
+  (rows ?? []).map((r) => ({ minQuantity: r.minQuantity, amount: r.amount }));
+
+const NOTHING: LineExplain = { pricelists: [], tradeConditions: [], promotions: [], floors: [] };
+
+/** Every candidate of the line and why it won or lost, as far as pricing the line got. */
+function explainLine(
+  f: Finish,
+  s: Started,
+  status: LineStatus,
+  priced: Adjusted | undefined,
+): LineExplain {
+  const { productCode, quantity } = s.line;
+  // An unknown product has no candidates; an out-of-range line stopped before its steps ended.
+  if (!s.lookup) return NOTHING;
+  const pricelists = explainPricelists(f.levels, productCode, quantity, s.lookup);
+  if (status === "OUT_OF_RANGE") return { ...NOTHING, pricelists };
+  const unpriced = status === "QUANTITY_NOT_ALLOWED" ? "NOT_ELIGIBLE" : "NO_BASE_PRICE";
+  const floorNote = priced?.floorNote ?? {
+    unguarded: unpriced,
+    floor: undefined,
+    regular: null,
+    final: null,
+  };
+  return {
+    pricelists,
+    tradeConditions: explainConditions(f.conditions, s, priced?.conditionNotes ?? null, unpriced),
+    promotions: explainPromotions(f.promotions, s, priced?.promotionNotes ?? null, unpriced),
+    floors: explainFloors(f.floors, productCode, quantity, floorNote),
+  };
+}
