@@ -13,11 +13,12 @@ export const MAX_AGE_SECONDS = 60;
 const encoder = new TextEncoder();
 
 /**
- * The shape of the answer body, part of every tag: a tag issued for an older shape (before
- * `pricedTotalAmount` and `complete`, whose `totalAmount` could leave unpriced lines out) must
- * not earn a 304 that keeps that body. Raise it whenever the answer changes for the same data.
+ * The shape of the answer body, part of every tag: a tag issued for an older shape must not earn
+ * a 304 that keeps that body. 2: `pricedTotalAmount` and `complete` (before, `totalAmount` could
+ * leave unpriced lines out); 3: the B2B terms (quantity rules, 12 rungs, floors, derivations).
+ * Raise it whenever the answer changes for the same data.
  */
-const ANSWER_FORMAT = 2;
+const ANSWER_FORMAT = 3;
 
 function base64url(bytes: Uint8Array): string {
   let text = "";
