@@ -1,6 +1,7 @@
 import { count, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { unlessForeignKey } from "../../db/outcomes";
+import { insertWhere } from "../../db/writes";
 import {
   productGroups,
   products,
@@ -178,27 +179,14 @@ export interface GroupValues {
 export async function insertProductGroup(db: Db, values: Required<GroupValues>, maxLevels: number) {
   const { code, name, parentId } = values;
   const guard = parentId === null ? sql`1` : fitsInForest(null, parentId, maxLevels);
-  const now = sql`cast(unixepoch('subsec') * 1000 as integer)`;
-  const insert = db.insert(productGroups).select(
-    db
-      .select({
-        id: sql`null`.as("id"),
-        code: sql`${code}`.as("code"),
-        name: sql`${name}`.as("name"),
-        parentId: sql`${parentId}`.as("parent_id"),
-        createdAt: now.as("created_at"),
-        updatedAt: now.as("updated_at"),
-      })
-      .from(sql`(select 1)`)
-      .where(guard) as never,
-  );
+  const insert = insertWhere(db, productGroups, { code, name, parentId }, guard);
   try {
     return await unlessForeignKey(async () => {
-      const [, [row]] = await db.batch([
-        insert,
+      const [inserted, [row]] = await db.batch([
+        insert.returning({ id: productGroups.id }),
         selectGroups(db).where(eq(productGroups.code, code)),
       ]);
-      return row;
+      return inserted.length ? row : undefined;
     });
   } catch (err) {
     throw duplicate(err, code);
