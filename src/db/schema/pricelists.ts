@@ -39,11 +39,12 @@ export const pricelists = sqliteTable(
     kind: text("kind", { enum: PRICELIST_KINDS }).notNull().default("SALES"),
     /**
      * The derivation (docs/api.md §5.8): base and adjustment are set together or both null; the
-     * rounding's mode, step and ending together, and only with a base. RESTRICT: a base stays
-     * while a list derives from it.
+     * rounding's mode, step and ending together, and only with a base. A base stays while a list
+     * derives from it; NO ACTION (checked at the end of the statement), so one DELETE may still
+     * remove a base with the lists deriving from it (a reset of the demo data).
      */
     basePricelistId: integer("base_pricelist_id").references((): AnySQLiteColumn => pricelists.id, {
-      onDelete: "restrict",
+      onDelete: "no action",
     }),
     adjustmentBp: integer("adjustment_bp"),
     roundingMode: text("rounding_mode", { enum: ROUNDING_MODES }),

@@ -4,8 +4,10 @@ import { timestamps } from "./columns";
 
 /**
  * Product groups form a forest: `parentId` names another group or none (docs/api.md §5.7).
- * RESTRICT everywhere: a group with children, products, conditions or promotions stays until
- * they let go of it (deleting it would silently regroup products or widen a condition).
+ * A group with children, products, conditions or promotions stays until they let go of it
+ * (deleting it would silently regroup products or widen a condition). The children's key is NO
+ * ACTION rather than RESTRICT: checked at the end of the statement, so one DELETE may remove a
+ * whole tree (a reset of the demo data) while the API's delete of one group is still refused.
  */
 export const productGroups = sqliteTable(
   "product_groups",
@@ -14,7 +16,7 @@ export const productGroups = sqliteTable(
     code: text("code").notNull().unique(),
     name: text("name").notNull(),
     parentId: integer("parent_id").references((): AnySQLiteColumn => productGroups.id, {
-      onDelete: "restrict",
+      onDelete: "no action",
     }),
     ...timestamps,
   },
