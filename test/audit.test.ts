@@ -11,6 +11,7 @@ import {
   createIndividualPricelist,
   createPricelist,
   createProduct,
+  createProductGroup,
 } from "./factories";
 import { api, created, expectProblem, issuePaths, KEYS, uid } from "./helpers";
 
@@ -92,7 +93,7 @@ describe("audit triggers", () => {
          and name not in ('pricing_version', 'row_counts', 'audit_log', 'audit_context', 'idempotency_keys')
        order by name`,
     ).all<{ name: string }>();
-    expect(tables.length).toBeGreaterThanOrEqual(22);
+    expect(tables.length).toBeGreaterThanOrEqual(25);
     // The API's entity vocabulary is exactly the tables that carry triggers.
     expect(tables.map((t) => entityName(t.name)).sort()).toEqual([...AUDIT_ENTITIES].sort());
     const { results: triggers } = await env.DB.prepare(
@@ -167,6 +168,10 @@ describe("every kind of write leaves exactly its entries", () => {
           name: "Bolt",
           createdAt: res.body.createdAt,
           updatedAt: res.body.updatedAt,
+          productGroupId: null,
+          minOrderQuantity: 1,
+          orderIncrement: 1,
+          maxOrderQuantity: null,
         },
       },
     ]);
@@ -223,6 +228,73 @@ describe("every kind of write leaves exactly its entries", () => {
     );
     expect(new Set(entries.map((e) => e.operation))).toEqual(new Set(["createCustomer"]));
     expect(new Set(entries.map((e) => e.at)).size).toBe(1);
+  });
+
+  it("product groups, their links and the new columns (migration 0013)", async () => {
+    const parent = await createProductGroup();
+    const code = uid("PG");
+    const group = await ok("POST", "/v1/api/product-group", {
+      code,
+      name: "Screws",
+      parentCode: parent.code,
+    });
+    expect(group.entries).toEqual([
+      expect.objectContaining({
+        entity: "productGroup",
+        entityKey: { id: group.body.id, code },
+        action: "INSERT",
+        after: expect.objectContaining({ code, name: "Screws", parentId: parent.id }),
+      }),
+    ]);
+    const tc = await ok("POST", "/v1/api/trade-conditions", {
+      name: "On screws",
+      scope: "GLOBAL",
+      type: "DISCOUNT",
+      discountType: "PERCENTAGE",
+      value: 500,
+      currency: "EUR",
+      scaleBasis: "ORDER_VALUE",
+      productGroupCodes: [code],
+      scales: [{ minimum: 100_000, value: 700 }],
+    });
+    expect(summary(tc.entries).sort()).toEqual(
+      [
+        `INSERT tradeCondition ${JSON.stringify({ id: tc.body.id })}`,
+        `INSERT tradeConditionProductGroup ${JSON.stringify({ tradeConditionId: tc.body.id, productGroupId: group.body.id })}`,
+        `INSERT tradeConditionScale ${JSON.stringify({ tradeConditionId: tc.body.id, minQuantity: 100_000 })}`,
+      ].sort(),
+    );
+    expect(tc.entries.find((e) => e.entity === "tradeCondition").after).toMatchObject({
+      scaleBasis: "ORDER_VALUE",
+    });
+    const base = await createPricelist();
+    const derived = await ok("POST", "/v1/api/pricelist", {
+      name: "Dealer",
+      currency: "EUR",
+      derivation: {
+        basePricelistId: base.id,
+        adjustmentBp: -1000,
+        rounding: { mode: "NEAREST", step: 10, ending: 9 },
+      },
+    });
+    expect(derived.entries[0].after).toMatchObject({
+      kind: "SALES",
+      basePricelistId: base.id,
+      adjustmentBp: -1000,
+      roundingMode: "NEAREST",
+      roundingStep: 10,
+      roundingEnding: 9,
+    });
+    const product = await createProduct();
+    const moved = await ok("PATCH", `/v1/api/product/${product.code}`, {
+      productGroupCode: code,
+      orderIncrement: 10,
+    });
+    expect(moved.entries[0]).toMatchObject({
+      action: "UPDATE",
+      before: { productGroupId: null, orderIncrement: 1, updatedAt: product.updatedAt },
+      after: { productGroupId: group.body.id, orderIncrement: 10, updatedAt: moved.body.updatedAt },
+    });
   });
 
   it("bulk assign and unassign: one entry per link actually written", async () => {

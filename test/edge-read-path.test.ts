@@ -8,6 +8,7 @@ import {
   createCustomerGroup,
   createPricelist,
   createProduct,
+  createProductGroup,
   createTradeCondition,
 } from "./factories";
 import { api, KEYS, uid, type ApiResponse } from "./helpers";
@@ -379,7 +380,7 @@ describe("the pricing data version (migration 0003 triggers)", () => {
     ).all<{ tbl: string; name: string }>();
     const names = tables.results.map((t) => t.name);
     expect(names).toContain("pricelist_prices");
-    expect(names.length).toBe(22);
+    expect(names.length).toBe(25);
     for (const table of names) {
       const own = triggers.results.filter((t) => t.tbl === table).map((t) => t.name);
       expect(own.sort(), table).toEqual(
@@ -419,5 +420,77 @@ describe("the pricing data version (migration 0003 triggers)", () => {
       await ok(method, path, body);
       expect(await version(), `${method} ${path}`).toBeGreaterThan(before);
     }
+  });
+
+  it("moves with product groups, derivation bases, floors and quantity rules (migration 0012)", async () => {
+    const group = await createProductGroup();
+    const parent = await createProductGroup();
+    const product = await createProduct();
+    const base = await createPricelist();
+    const derived = await createPricelist({
+      derivation: { basePricelistId: base.id, adjustmentBp: 0 },
+    });
+    const floor = await createPricelist({ kind: "FLOOR" });
+    const channel = await createChannel();
+    const steps: [string, string, unknown][] = [
+      // A group: its place in the tree and the links that name it.
+      ["PATCH", `/v1/api/product-group/${group.code}`, { parentCode: parent.code }],
+      ["PATCH", `/v1/api/product/${product.code}`, { productGroupCode: group.code }],
+      [
+        "POST",
+        "/v1/api/trade-conditions",
+        {
+          name: "G",
+          scope: "GLOBAL",
+          type: "DISCOUNT",
+          discountType: "PERCENTAGE",
+          value: 100,
+          productGroupCodes: [group.code],
+        },
+      ],
+      [
+        "POST",
+        "/v1/api/promotion",
+        { name: "G", discountType: "PERCENTAGE", value: 100, productGroupCodes: [group.code] },
+      ],
+      // A derivation base: the derived list's adjustment, rounding and base.
+      [
+        "PATCH",
+        `/v1/api/pricelist/${derived.id}`,
+        {
+          derivation: {
+            basePricelistId: base.id,
+            adjustmentBp: -500,
+            rounding: { mode: "UP", step: 10, ending: 9 },
+          },
+        },
+      ],
+      [
+        "PUT",
+        `/v1/api/pricelist/${base.id}/prices`,
+        { prices: [{ productCode: product.code, amount: 1000 }] },
+      ],
+      // A floor: its kind, its assignment, its rows.
+      ["POST", `/v1/api/channel/${channel.code}/pricelist`, { pricelistId: floor.id }],
+      [
+        "PUT",
+        `/v1/api/pricelist/${floor.id}/prices`,
+        { prices: [{ productCode: product.code, amount: 500 }] },
+      ],
+      ["PATCH", `/v1/api/pricelist/${floor.id}`, { kind: "SALES" }],
+      // A quantity rule, field by field.
+      ["PATCH", `/v1/api/product/${product.code}`, { minOrderQuantity: 10 }],
+      ["PATCH", `/v1/api/product/${product.code}`, { orderIncrement: 5 }],
+      ["PATCH", `/v1/api/product/${product.code}`, { maxOrderQuantity: 1000 }],
+    ];
+    for (const [method, path, body] of steps) {
+      const before = await version();
+      await ok(method, path, body);
+      expect(await version(), `${method} ${path} ${JSON.stringify(body)}`).toBeGreaterThan(before);
+    }
+    // A group's name reaches no price answer.
+    const before = await version();
+    await ok("PATCH", `/v1/api/product-group/${group.code}`, { name: "Renamed" });
+    expect(await version()).toBe(before);
   });
 });

@@ -5,7 +5,7 @@ import { toOrderBy, toWhere } from "../src/list/sql";
 import { createDb, DbMeter } from "../src/lib/db";
 import { productList } from "../src/resources/products/products.list";
 import { listProducts } from "../src/resources/products/products.repo";
-import { createPricelist, createProduct } from "./factories";
+import { createPricelist, createProduct, createProductGroup } from "./factories";
 import { api, expectProblem, issuePaths, KEYS, uid } from "./helpers";
 
 describe("products", () => {
@@ -108,6 +108,160 @@ describe("products", () => {
   });
 });
 
+describe("products: group and quantity rule", () => {
+  it("defaults to no group and any quantity (1, 1, no maximum)", async () => {
+    const p = await createProduct();
+    expect(p).toMatchObject({
+      productGroupCode: null,
+      minOrderQuantity: 1,
+      orderIncrement: 1,
+      maxOrderQuantity: null,
+    });
+    expect((await api("GET", `/v1/api/product/${p.code}`)).body).toEqual(p);
+  });
+
+  it("takes a group and a quantity rule on create and PATCH, and shows the group's code", async () => {
+    const g = await createProductGroup();
+    const p = await createProduct({
+      productGroupCode: g.code,
+      minOrderQuantity: 100,
+      orderIncrement: 50,
+      maxOrderQuantity: 1000,
+    });
+    expect(p).toMatchObject({
+      productGroupCode: g.code,
+      minOrderQuantity: 100,
+      orderIncrement: 50,
+      maxOrderQuantity: 1000,
+    });
+    const other = await createProductGroup();
+    const moved = await api("PATCH", `/v1/api/product/${p.code}`, {
+      body: { productGroupCode: other.code, maxOrderQuantity: null },
+    });
+    expect(moved.status).toBe(200);
+    expect(moved.body).toMatchObject({
+      productGroupCode: other.code,
+      minOrderQuantity: 100,
+      maxOrderQuantity: null,
+    });
+    const cleared = await api("PATCH", `/v1/api/product/${p.code}`, {
+      body: { productGroupCode: null },
+    });
+    expect(cleared.body.productGroupCode).toBeNull();
+    // A renamed group shows under its new code: products store the group's id.
+    await api("PATCH", `/v1/api/product/${p.code}`, { body: { productGroupCode: g.code } });
+    const renamed = uid("PG");
+    await api("PATCH", `/v1/api/product-group/${g.code}`, { body: { code: renamed } });
+    expect((await api("GET", `/v1/api/product/${p.code}`)).body.productGroupCode).toBe(renamed);
+  });
+
+  it("refuses an unknown group and a maximum below the minimum, naming the field; writes nothing", async () => {
+    const code = uid("P");
+    const res = await api("POST", "/v1/api/product", {
+      body: {
+        code,
+        name: "x",
+        productGroupCode: "NO-SUCH-GROUP",
+        minOrderQuantity: 10,
+        maxOrderQuantity: 5,
+      },
+    });
+    expect(expectProblem(res, 400, "VALIDATION_FAILED").errors).toEqual([
+      { path: "body.maxOrderQuantity", message: "must be ≥ minOrderQuantity (10)" },
+      { path: "body.productGroupCode", message: "unknown product group NO-SUCH-GROUP" },
+    ]);
+    expectProblem(await api("GET", `/v1/api/product/${code}`), 404, "NOT_FOUND");
+
+    const p = await createProduct({ minOrderQuantity: 10, maxOrderQuantity: 100 });
+    // The merged record: raising only the minimum above the stored maximum names the minimum.
+    const raise = await api("PATCH", `/v1/api/product/${p.code}`, {
+      body: { minOrderQuantity: 200, name: "Not written" },
+    });
+    expect(expectProblem(raise, 400, "VALIDATION_FAILED").errors).toEqual([
+      { path: "body.minOrderQuantity", message: "must be ≤ maxOrderQuantity (100)" },
+    ]);
+    const lower = await api("PATCH", `/v1/api/product/${p.code}`, {
+      body: { maxOrderQuantity: 9 },
+    });
+    expect(issuePaths(lower)).toEqual(["body.maxOrderQuantity"]);
+    const unknown = await api("PATCH", `/v1/api/product/${p.code}`, {
+      body: { productGroupCode: "NO-SUCH-GROUP" },
+    });
+    expect(issuePaths(unknown)).toEqual(["body.productGroupCode"]);
+    expect((await api("GET", `/v1/api/product/${p.code}`)).body).toEqual(p);
+    // Both at once is fine when they agree.
+    const both = await api("PATCH", `/v1/api/product/${p.code}`, {
+      body: { minOrderQuantity: 200, maxOrderQuantity: 200 },
+    });
+    expect(both.body).toMatchObject({ minOrderQuantity: 200, maxOrderQuantity: 200 });
+  });
+
+  it("validates the quantity fields' types and ranges", async () => {
+    const res = await api("POST", "/v1/api/product", {
+      body: {
+        code: uid("P"),
+        name: "x",
+        minOrderQuantity: 0,
+        orderIncrement: 1.5,
+        maxOrderQuantity: 1_000_001,
+        productGroupCode: "bad code!",
+      },
+    });
+    expect(issuePaths(res).sort()).toEqual([
+      "body.maxOrderQuantity",
+      "body.minOrderQuantity",
+      "body.orderIncrement",
+      "body.productGroupCode",
+    ]);
+    const p = await createProduct();
+    const patch = await api("PATCH", `/v1/api/product/${p.code}`, {
+      body: { minOrderQuantity: null, orderIncrement: 0 },
+    });
+    expect(issuePaths(patch).sort()).toEqual(["body.minOrderQuantity", "body.orderIncrement"]);
+  });
+
+  it("lists by filter.productGroupCode ($eq, $null) and selects the new fields", async () => {
+    const g = await createProductGroup();
+    const tag = uid("PF");
+    const a = await createProduct({ code: `${tag}-A`, productGroupCode: g.code });
+    const b = await createProduct({ code: `${tag}-B`, productGroupCode: g.code });
+    await createProduct({ code: `${tag}-C` });
+    const res = await api(
+      "GET",
+      `/v1/api/product?filter.productGroupCode=${g.code}&sortBy=id:ASC`,
+      { key: KEYS.read },
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual([a, b]);
+    expect(res.body.meta.totalItems).toBe(2);
+    const searched = await api(
+      "GET",
+      `/v1/api/product?search=${tag}&filter.productGroupCode=$null&select=productGroupCode,minOrderQuantity`,
+    );
+    expect(searched.body.data).toEqual([
+      { id: expect.any(Number), productGroupCode: null, minOrderQuantity: 1 },
+    ]);
+    expect(searched.body.meta.totalItems).toBe(1);
+  });
+
+  it("a group named by a product cannot be deleted: 409 naming the products", async () => {
+    const g = await createProductGroup();
+    const tag = uid("PD");
+    for (let i = 0; i < 22; i++) {
+      await createProduct({
+        code: `${tag}-${String(i).padStart(2, "0")}`,
+        productGroupCode: g.code,
+      });
+    }
+    const res = await api("DELETE", `/v1/api/product-group/${g.code}`);
+    const shown = Array.from({ length: 20 }, (_, i) => `${tag}-${String(i).padStart(2, "0")}`);
+    expect(expectProblem(res, 409, "CONFLICT").detail).toBe(
+      `product group ${g.code} is still named by 22 products (${shown.join(", ")} and 2 more); ` +
+        "remove those first",
+    );
+  });
+});
+
 describe("product search index and counts, kept in step by triggers", () => {
   const search = (term: string) =>
     api("GET", `/v1/api/product?search=${encodeURIComponent(term)}&searchBy=code,name&limit=100`, {
@@ -192,11 +346,13 @@ describe("query plans of the product list (EXPLAIN QUERY PLAN on D1)", () => {
   const FTS = expect.stringMatching(/^SCAN products_search VIRTUAL TABLE INDEX \d+:M/);
   const BY_ID = "SEARCH products USING INTEGER PRIMARY KEY (rowid=?)";
   const TOTAL = "SEARCH row_counts USING INDEX sqlite_autoindex_row_counts_1 (table_name=?)";
+  /** Each row of a page looks up its group's code by key; counts join the group only to filter. */
+  const GROUP = "SEARCH product_groups USING INTEGER PRIMARY KEY (rowid=?) LEFT-JOIN";
 
   it.each(["page=1", "page=500", "page=500&sortBy=id:asc"])(
     "by id, %s: walks the table in key order, total from row_counts",
     async (query) => {
-      expect(await plans(query)).toEqual([["SCAN products"], [TOTAL]]);
+      expect(await plans(query)).toEqual([["SCAN products", GROUP], [TOTAL]]);
     },
   );
 
@@ -204,7 +360,7 @@ describe("query plans of the product list (EXPLAIN QUERY PLAN on D1)", () => {
     "by name, %s: walks products_name_idx in order, no sort step",
     async (query) => {
       expect(await plans(query)).toEqual([
-        ["SCAN products USING INDEX products_name_idx"],
+        ["SCAN products USING INDEX products_name_idx", GROUP],
         [TOTAL],
       ]);
     },
@@ -215,24 +371,37 @@ describe("query plans of the product list (EXPLAIN QUERY PLAN on D1)", () => {
     "search=bolt&searchBy=name",
     "search=bol&searchBy=code,name&page=500",
   ])("search %s: the trigram index yields ids in order, counts alone", async (query) => {
-    expect(await plans(query)).toEqual([[FTS, BY_ID], [FTS]]);
+    expect(await plans(query)).toEqual([[FTS, BY_ID, GROUP], [FTS]]);
   });
 
   it("search sorted by name: index lookup, then a sort of the matches", async () => {
     expect(await plans("search=bolt&searchBy=name&sortBy=name:asc")).toEqual([
-      [FTS, BY_ID, "USE TEMP B-TREE FOR ORDER BY"],
+      [FTS, BY_ID, GROUP, "USE TEMP B-TREE FOR ORDER BY"],
       [FTS],
     ]);
   });
 
   it("a term under 3 characters scans (trigrams need 3)", async () => {
     expect(await plans("search=ab")).toEqual([
-      ["SCAN products"],
+      ["SCAN products", GROUP],
       ["SCAN products USING COVERING INDEX products_code_unique"],
     ]);
     expect(await plans("search=ab&searchBy=name")).toEqual([
-      ["SCAN products"],
+      ["SCAN products", GROUP],
       ["SCAN products USING INDEX products_name_idx"],
+    ]);
+  });
+
+  it("filter.productGroupCode: from the group's unique code to products_group_idx", async () => {
+    const [rows, total] = await plans("filter.productGroupCode=SCREWS");
+    // The index holds a group's products in id order: the page needs no sort.
+    expect(rows).toEqual([
+      "SEARCH product_groups USING COVERING INDEX product_groups_code_unique (code=?)",
+      "SEARCH products USING INDEX products_group_idx (product_group_id=?)",
+    ]);
+    expect(total).toEqual([
+      "SEARCH product_groups USING COVERING INDEX product_groups_code_unique (code=?)",
+      "SEARCH products USING COVERING INDEX products_group_idx (product_group_id=?)",
     ]);
   });
 });

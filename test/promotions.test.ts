@@ -3,6 +3,7 @@ import {
   createChannel,
   createCustomerGroup,
   createProduct,
+  createProductGroup,
   createPromotion,
   promotionBody,
 } from "./factories";
@@ -46,8 +47,10 @@ describe("promotions: create and read", () => {
       priority: 3,
       stacking: "ON_TOP",
       productCodes: [p1.code, p2.code].sort(),
+      productGroupCodes: [],
       channelCodes: [c1, c2].sort(),
       customerGroupCodes: [group],
+      threshold: null,
       createdAt: expect.stringMatching(ISO),
       updatedAt: expect.stringMatching(ISO),
     });
@@ -74,8 +77,10 @@ describe("promotions: create and read", () => {
       priority: 0,
       stacking: "BEST_OF",
       productCodes: [],
+      productGroupCodes: [],
       channelCodes: [],
       customerGroupCodes: [],
+      threshold: null,
       createdAt: expect.stringMatching(ISO),
       updatedAt: expect.stringMatching(ISO),
     });
@@ -352,5 +357,92 @@ describe("promotions: list", () => {
       expect(issuePaths(await api("GET", `${BASE}?${query}`))[0]).toMatch(/^query\.filter\./);
     }
     expect(issuePaths(await api("GET", `${BASE}?sortBy=priority:DESC`))).toEqual(["query.sortBy"]);
+  });
+});
+
+describe("promotions: product groups and threshold", () => {
+  it("takes productGroupCodes, sorted, replaced on PATCH; unknown codes → 400 and nothing written", async () => {
+    const [g1, g2] = [await createProductGroup(), await createProductGroup()];
+    const pr = await createPromotion({ productGroupCodes: [g2.code, g1.code] });
+    expect(pr.productGroupCodes).toEqual([g1.code, g2.code].sort());
+    const name = uid("PR");
+    const res = await api("POST", BASE, {
+      body: promotionBody({ name, productGroupCodes: ["NO-SUCH-GROUP"] }),
+    });
+    expect(expectProblem(res, 400, "VALIDATION_FAILED").errors).toEqual([
+      { path: "body.productGroupCodes", message: "unknown product group codes: NO-SUCH-GROUP" },
+    ]);
+    expect((await api("GET", `${BASE}?search=${name}`)).body.meta.totalItems).toBe(0);
+    const patch = await api("PATCH", `${BASE}/${pr.id}`, {
+      body: { value: 100, productGroupCodes: [g1.code, "NO-SUCH-GROUP"] },
+    });
+    expect(issuePaths(patch)).toEqual(["body.productGroupCodes"]);
+    expect((await api("GET", `${BASE}/${pr.id}`)).body).toEqual(pr);
+    const replaced = await api("PATCH", `${BASE}/${pr.id}`, { body: { productGroupCodes: [] } });
+    expect(replaced.body.productGroupCodes).toEqual([]);
+  });
+
+  it("a group named by a promotion cannot be deleted: 409 naming it", async () => {
+    const g = await createProductGroup();
+    const pr = await createPromotion({ productGroupCodes: [g.code] });
+    const res = await api("DELETE", `/v1/api/product-group/${g.code}`);
+    expect(expectProblem(res, 409, "CONFLICT").detail).toBe(
+      `product group ${g.code} is still named by 1 promotion (${pr.id}); remove those first`,
+    );
+  });
+
+  it("takes a QUANTITY threshold, and a VALUE one with a currency (PERCENTAGE too)", async () => {
+    const qty = await createPromotion({ threshold: { basis: "QUANTITY", minimum: 1000 } });
+    expect(qty.threshold).toEqual({ basis: "QUANTITY", minimum: 1000 });
+    expect(qty.currency).toBeNull();
+
+    const noCurrency = await api("POST", BASE, {
+      body: promotionBody({ threshold: { basis: "VALUE", minimum: 10000 } }),
+    });
+    expect(expectProblem(noCurrency, 400, "VALIDATION_FAILED").errors).toEqual([
+      { path: "body.currency", message: "is required when threshold.basis is VALUE" },
+    ]);
+    const value = await createPromotion({
+      currency: "EUR",
+      threshold: { basis: "VALUE", minimum: 10000 },
+    });
+    expect(value).toMatchObject({
+      discountType: "PERCENTAGE",
+      currency: "EUR",
+      threshold: { basis: "VALUE", minimum: 10000 },
+    });
+    // The merged record: a QUANTITY threshold leaves a PERCENTAGE with a currency.
+    const toQty = await api("PATCH", `${BASE}/${value.id}`, {
+      body: { threshold: { basis: "QUANTITY", minimum: 5 } },
+    });
+    expect(expectProblem(toQty, 400, "VALIDATION_FAILED").errors).toEqual([
+      { path: "body.currency", message: "must be absent or null for PERCENTAGE values" },
+    ]);
+    const removed = await api("PATCH", `${BASE}/${value.id}`, {
+      body: { threshold: null, currency: null },
+    });
+    expect(removed.body).toMatchObject({ threshold: null, currency: null });
+    const again = await api("PATCH", `${BASE}/${qty.id}`, {
+      body: { threshold: { basis: "VALUE", minimum: 1 }, currency: "EUR" },
+    });
+    expect(again.body).toMatchObject({
+      threshold: { basis: "VALUE", minimum: 1 },
+      currency: "EUR",
+    });
+  });
+
+  it("validates the threshold's fields", async () => {
+    const res = await api("POST", BASE, {
+      body: promotionBody({ threshold: { basis: "WEIGHT", minimum: 0, extra: 1 } }),
+    });
+    expect(issuePaths(res).sort()).toEqual([
+      "body.threshold.basis",
+      "body.threshold.extra",
+      "body.threshold.minimum",
+    ]);
+    const missing = await api("POST", BASE, {
+      body: promotionBody({ threshold: { basis: "QUANTITY" } }),
+    });
+    expect(issuePaths(missing)).toEqual(["body.threshold.minimum"]);
   });
 });

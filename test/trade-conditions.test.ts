@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   createChannel,
   createProduct,
+  createProductGroup,
   createTradeCondition,
   tradeConditionBody,
 } from "./factories";
@@ -29,8 +30,9 @@ describe("trade conditions: create and read", () => {
         stackable: true,
         productCodes: [pB.code, pA.code, pB.code],
         channelCodes: [chB, chA],
+        // `minimum`, or its deprecated name `minQuantity`: old clients keep working.
         scales: [
-          { minQuantity: 50, value: 700 },
+          { minimum: 50, value: 700 },
           { minQuantity: 10, value: 500 },
         ],
       },
@@ -52,10 +54,13 @@ describe("trade conditions: create and read", () => {
       priority: 5,
       stackable: true,
       productCodes: [pA.code, pB.code].sort(),
+      productGroupCodes: [],
       channelCodes: [chA, chB].sort(),
+      scaleBasis: "LINE_QUANTITY",
+      // A LINE_QUANTITY condition also shows the deprecated minQuantity, the same number.
       scales: [
-        { minQuantity: 10, value: 500 },
-        { minQuantity: 50, value: 700 },
+        { minimum: 10, value: 500, minQuantity: 10 },
+        { minimum: 50, value: 700, minQuantity: 50 },
       ],
       customerGroupCodes: [],
       customerCodes: [],
@@ -195,17 +200,23 @@ describe("trade conditions: validation", () => {
     expect(issuePaths(res)).toEqual(["body.channelCodes"]);
   });
 
-  it("checks scales: distinct minQuantity >= 1, values of the discount type", async () => {
+  it("checks scales: distinct minimum >= 1, values of the discount type", async () => {
     const res = await api("POST", BASE, {
       body: tradeConditionBody({
         scales: [
-          { minQuantity: 10, value: 500 },
+          { minimum: 10, value: 500 },
           { minQuantity: 10, value: 600 },
-          { minQuantity: 20, value: 20_000 },
+          { minimum: 20, value: 20_000 },
         ],
       }),
     });
-    expect(issuePaths(res)).toEqual(["body.scales.1.minQuantity", "body.scales.2.value"]);
+    expect(expectProblem(res, 400, "VALIDATION_FAILED").errors).toEqual([
+      { path: "body.scales.1.minimum", message: "repeats minimum 10" },
+      {
+        path: "body.scales.2.value",
+        message: "must be 1-10000 basis points for a PERCENTAGE value",
+      },
+    ]);
     const zero = await api("POST", BASE, {
       body: tradeConditionBody({ scales: [{ minQuantity: 0, value: 100 }] }),
     });
@@ -295,7 +306,7 @@ describe("trade conditions: update", () => {
       status: "ACTIVE",
       productCodes: [p2.code],
       channelCodes: [c1],
-      scales: [{ minQuantity: 100, value: 900 }],
+      scales: [{ minimum: 100, value: 900, minQuantity: 100 }],
       updatedAt: expect.stringMatching(ISO),
     });
     expect((await api("GET", `${BASE}/${tc.id}`)).body).toEqual(res.body);
@@ -557,5 +568,127 @@ describe("trade conditions: OpenAPI", () => {
     expect(doc.paths["/v1/api/trade-conditions/{id}"].patch.operationId).toBe(
       "updateTradeCondition",
     );
+  });
+});
+
+describe("trade conditions: product groups, scale basis and scale rows", () => {
+  it("takes productGroupCodes, sorted, replaced on PATCH; unknown codes → 400 and nothing written", async () => {
+    const [g1, g2] = [await createProductGroup(), await createProductGroup()];
+    const tc = await createTradeCondition({ productGroupCodes: [g2.code, g1.code, g2.code] });
+    expect(tc.productGroupCodes).toEqual([g1.code, g2.code].sort());
+    const replaced = await api("PATCH", `${BASE}/${tc.id}`, {
+      body: { productGroupCodes: [g1.code] },
+    });
+    expect(replaced.body.productGroupCodes).toEqual([g1.code]);
+
+    const name = uid("TC");
+    const res = await api("POST", BASE, {
+      body: tradeConditionBody({ name, productGroupCodes: [g1.code, "NO-SUCH-GROUP"] }),
+    });
+    expect(expectProblem(res, 400, "VALIDATION_FAILED").errors).toEqual([
+      { path: "body.productGroupCodes", message: "unknown product group codes: NO-SUCH-GROUP" },
+    ]);
+    const listed = await api("GET", `${BASE}?search=${name}`);
+    expect(listed.body.meta.totalItems).toBe(0);
+    const patch = await api("PATCH", `${BASE}/${tc.id}`, {
+      body: { name: "Not written", productGroupCodes: ["NO-SUCH-GROUP"] },
+    });
+    expect(issuePaths(patch)).toEqual(["body.productGroupCodes"]);
+    expect((await api("GET", `${BASE}/${tc.id}`)).body).toEqual(replaced.body);
+    const many = await api("POST", BASE, {
+      body: tradeConditionBody({
+        productGroupCodes: Array.from({ length: 1001 }, (_, i) => `G-${i}`),
+      }),
+    });
+    expect(issuePaths(many)).toEqual(["body.productGroupCodes"]);
+  });
+
+  it("a group named by a condition cannot be deleted: 409 naming the condition", async () => {
+    const g = await createProductGroup();
+    const tc = await createTradeCondition({ productGroupCodes: [g.code] });
+    const res = await api("DELETE", `/v1/api/product-group/${g.code}`);
+    expect(expectProblem(res, 409, "CONFLICT").detail).toBe(
+      `product group ${g.code} is still named by 1 trade condition (${tc.id}); remove those first`,
+    );
+    await api("PATCH", `${BASE}/${tc.id}`, { body: { productGroupCodes: [] } });
+    expect((await api("DELETE", `/v1/api/product-group/${g.code}`)).status).toBe(204);
+  });
+
+  it("defaults scaleBasis to LINE_QUANTITY; other bases answer minimum alone", async () => {
+    const line = await createTradeCondition({ scales: [{ minimum: 5, value: 600 }] });
+    expect(line.scaleBasis).toBe("LINE_QUANTITY");
+    expect(line.scales).toEqual([{ minimum: 5, value: 600, minQuantity: 5 }]);
+    const order = await createTradeCondition({
+      scaleBasis: "ORDER_QUANTITY",
+      scales: [{ minimum: 1000, value: 200 }],
+    });
+    expect(order).toMatchObject({
+      scaleBasis: "ORDER_QUANTITY",
+      scales: [{ minimum: 1000, value: 200 }],
+    });
+    const switched = await api("PATCH", `${BASE}/${line.id}`, {
+      body: { scaleBasis: "ORDER_QUANTITY" },
+    });
+    expect(switched.body.scales).toEqual([{ minimum: 5, value: 600 }]);
+  });
+
+  it("ORDER_VALUE needs the currency, which a PERCENTAGE condition may then have", async () => {
+    const res = await api("POST", BASE, {
+      body: tradeConditionBody({
+        scaleBasis: "ORDER_VALUE",
+        scales: [{ minimum: 100_000, value: 300 }],
+      }),
+    });
+    expect(expectProblem(res, 400, "VALIDATION_FAILED").errors).toEqual([
+      { path: "body.currency", message: "is required when scaleBasis is ORDER_VALUE" },
+    ]);
+    const ok = await createTradeCondition({
+      scaleBasis: "ORDER_VALUE",
+      currency: "EUR",
+      scales: [{ minimum: 100_000, value: 300 }],
+    });
+    expect(ok).toMatchObject({
+      discountType: "PERCENTAGE",
+      currency: "EUR",
+      scaleBasis: "ORDER_VALUE",
+      scales: [{ minimum: 100_000, value: 300 }],
+    });
+    // The merged record: leaving ORDER_VALUE with the currency kept is a PERCENTAGE with a
+    // currency again; dropping the currency under ORDER_VALUE is one without.
+    const back = await api("PATCH", `${BASE}/${ok.id}`, { body: { scaleBasis: "LINE_QUANTITY" } });
+    expect(expectProblem(back, 400, "VALIDATION_FAILED").errors).toEqual([
+      { path: "body.currency", message: "must be absent or null for PERCENTAGE values" },
+    ]);
+    const dropped = await api("PATCH", `${BASE}/${ok.id}`, { body: { currency: null } });
+    expect(issuePaths(dropped)).toEqual(["body.currency"]);
+    const both = await api("PATCH", `${BASE}/${ok.id}`, {
+      body: { scaleBasis: "LINE_QUANTITY", currency: null },
+    });
+    expect(both.body).toMatchObject({ scaleBasis: "LINE_QUANTITY", currency: null });
+    expect(
+      issuePaths(await api("POST", BASE, { body: tradeConditionBody({ scaleBasis: "VALUE" }) })),
+    ).toEqual(["body.scaleBasis"]);
+  });
+
+  it("scale rows take exactly one of minimum and minQuantity", async () => {
+    const res = await api("POST", BASE, {
+      body: tradeConditionBody({
+        scales: [
+          { minimum: 10, minQuantity: 10, value: 500 },
+          { value: 600 },
+          { minimum: 0, value: 700 },
+          { minimum: 20, value: 700, extra: 1 },
+        ],
+      }),
+    });
+    expect(expectProblem(res, 400, "VALIDATION_FAILED").errors).toEqual([
+      {
+        path: "body.scales.0.minQuantity",
+        message: "must be absent when minimum is given (minQuantity is its deprecated name)",
+      },
+      { path: "body.scales.1.minimum", message: "is required (or, deprecated, minQuantity)" },
+      { path: "body.scales.2.minimum", message: expect.stringMatching(/>=\s?1/) },
+      { path: "body.scales.3.extra", message: "is not a known field" },
+    ]);
   });
 });

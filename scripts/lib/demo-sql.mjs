@@ -15,9 +15,11 @@ export const DATA_TABLES = [
   "customer_group_pricelists",
   "customer_pricelists",
   "promotion_products",
+  "promotion_product_groups",
   "promotion_channels",
   "promotion_customer_groups",
   "trade_condition_products",
+  "trade_condition_product_groups",
   "trade_condition_channels",
   "trade_condition_customer_groups",
   "trade_condition_customers",
@@ -32,6 +34,7 @@ export const DATA_TABLES = [
   "customer_groups",
   "channels",
   "products",
+  "product_groups",
 ];
 
 /**

@@ -1,4 +1,4 @@
-import { and, eq, sql, type SQL } from "drizzle-orm";
+import { and, eq, getTableColumns, is, SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Db } from "../lib/db";
@@ -69,4 +69,40 @@ export async function writeVersioned<Row>(
   if (results === FOREIGN_KEY) return FOREIGN_KEY;
   const [updated, readBack] = results.slice(-2) as [unknown[], Row[]];
   return updated.length ? readBack[0]! : CHANGED;
+}
+
+/** A column's value for an INSERT … SELECT: the given one, else its default, else NULL. */
+function valueOf(column: SQLiteColumn, given: unknown): SQL {
+  if (given !== undefined) return sql`${sql.param(given, column)}`;
+  if (column.defaultFn) return sql`${sql.param(column.defaultFn(), column)}`;
+  if (is(column.default, SQL)) return column.default;
+  if (column.default !== undefined) return sql`${sql.param(column.default, column)}`;
+  return sql`null`;
+}
+
+/**
+ * One row inserted only while `guard` holds, judged by the INSERT itself (INSERT … SELECT …
+ * WHERE guard), so a rule checked by an earlier read is checked again against the data the
+ * write finds. Absent columns take their defaults; an absent key is assigned by SQLite. The
+ * statement inserts nothing when the guard fails: the caller reads back and judges again.
+ */
+export function insertWhere(
+  db: Db,
+  table: SQLiteTable,
+  values: Record<string, unknown>,
+  guard: SQL,
+) {
+  // In the table's column order, under the columns' names: Drizzle checks both.
+  const row = Object.fromEntries(
+    Object.entries(getTableColumns(table)).map(([key, column]) => [
+      key,
+      sql`${valueOf(column, values[key])}`.as(column.name),
+    ]),
+  );
+  return db.insert(table).select(
+    db
+      .select(row)
+      .from(sql`(select 1)`)
+      .where(guard) as never,
+  );
 }

@@ -9,6 +9,7 @@ import { customerGroupsTag } from "../resources/customer-groups";
 import { customersTag } from "../resources/customers";
 import { pricelistsTag } from "../resources/pricelists";
 import { pricesTag } from "../resources/prices";
+import { productGroupsTag } from "../resources/product-groups";
 import { productsTag } from "../resources/products";
 import { promotionsTag } from "../resources/promotions";
 import { tradeConditionsTag } from "../resources/trade-conditions";
@@ -43,6 +44,7 @@ Every successful write is recorded, row by row, in the same transaction as the c
 const TAGS = [
   pricesTag,
   productsTag,
+  productGroupsTag,
   channelsTag,
   customersTag,
   customerGroupsTag,

@@ -4,6 +4,7 @@ import { customerGroups } from "./customer-groups";
 import { customers } from "./customers";
 import { pricelists } from "./pricelists";
 import { prices } from "./prices";
+import { productGroups } from "./product-groups";
 import { products } from "./products";
 import { promotions } from "./promotions";
 import { tradeConditions } from "./trade-conditions";
@@ -11,6 +12,7 @@ import { tradeConditions } from "./trade-conditions";
 /** Every resource router, mounted at the root by app.ts. */
 export const routers = [
   products,
+  productGroups,
   channels,
   customerGroups,
   customers,

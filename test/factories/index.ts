@@ -7,6 +7,7 @@ import { factoriesVia } from "./records";
  */
 export const {
   createProduct,
+  createProductGroup,
   createChannel,
   createCustomerGroup,
   createCustomer,

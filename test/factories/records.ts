@@ -34,6 +34,8 @@ export function factoriesVia(post: Post) {
   return {
     createProduct: (overrides: Overrides = {}) =>
       post("/v1/api/product", { code: uid("P"), name: "Product", ...overrides }),
+    createProductGroup: (overrides: Overrides = {}) =>
+      post("/v1/api/product-group", { code: uid("PG"), name: "Product group", ...overrides }),
     createChannel: (overrides: Overrides = {}) =>
       post("/v1/api/channel", { code: uid("CH"), name: "Channel", ...overrides }),
     createCustomerGroup: (overrides: Overrides = {}) =>

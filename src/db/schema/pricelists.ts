@@ -7,12 +7,18 @@ import {
   sqliteTable,
   text,
   uniqueIndex,
+  type AnySQLiteColumn,
 } from "drizzle-orm/sqlite-core";
 import { channels } from "./channels";
 import { timestamps, validity } from "./columns";
 import { customerGroups, customers } from "./customers";
 import { products } from "./products";
-import { PRICELIST_SCOPES, STATUSES } from "../../pricing/vocabulary";
+import {
+  PRICELIST_KINDS,
+  PRICELIST_SCOPES,
+  ROUNDING_MODES,
+  STATUSES,
+} from "../../pricing/vocabulary";
 
 export const pricelists = sqliteTable(
   "pricelists",
@@ -29,6 +35,21 @@ export const pricelists = sqliteTable(
     /** Owner of an INDIVIDUAL pricelist; null for GENERAL ones. Owned pricelists go with the customer. */
     customerId: integer("customer_id").references(() => customers.id, { onDelete: "cascade" }),
     ...timestamps,
+    /** SALES prices in step 1; FLOOR holds minimum unit prices of the channels it is assigned to. */
+    kind: text("kind", { enum: PRICELIST_KINDS }).notNull().default("SALES"),
+    /**
+     * The derivation (docs/api.md §5.8): base and adjustment are set together or both null; the
+     * rounding's mode, step and ending together, and only with a base. A base stays while a list
+     * derives from it; NO ACTION (checked at the end of the statement), so one DELETE may still
+     * remove a base with the lists deriving from it (a reset of the demo data).
+     */
+    basePricelistId: integer("base_pricelist_id").references((): AnySQLiteColumn => pricelists.id, {
+      onDelete: "no action",
+    }),
+    adjustmentBp: integer("adjustment_bp"),
+    roundingMode: text("rounding_mode", { enum: ROUNDING_MODES }),
+    roundingStep: integer("rounding_step"),
+    roundingEnding: integer("rounding_ending"),
   },
   (t) => [
     check(
@@ -38,6 +59,7 @@ export const pricelists = sqliteTable(
     index("pricelists_customer_idx").on(t.customerId),
     index("pricelists_name_idx").on(sql`lower(${t.name})`, t.id),
     index("pricelists_scope_status_idx").on(t.scope, t.status),
+    index("pricelists_base_idx").on(t.basePricelistId),
   ],
 );
 

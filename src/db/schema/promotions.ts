@@ -3,8 +3,13 @@ import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlit
 import { channels } from "./channels";
 import { timestamps, validity } from "./columns";
 import { customerGroups } from "./customers";
-import { products } from "./products";
-import { DISCOUNT_TYPES, PROMOTION_STACKINGS, STATUSES } from "../../pricing/vocabulary";
+import { productGroups, products } from "./products";
+import {
+  DISCOUNT_TYPES,
+  PROMOTION_STACKINGS,
+  STATUSES,
+  THRESHOLD_BASES,
+} from "../../pricing/vocabulary";
 
 export const promotions = sqliteTable(
   "promotions",
@@ -19,6 +24,9 @@ export const promotions = sqliteTable(
     priority: integer("priority").notNull().default(0),
     stacking: text("stacking", { enum: PROMOTION_STACKINGS }).notNull().default("BEST_OF"),
     ...timestamps,
+    /** The threshold: basis and minimum both set, or both null (no threshold). */
+    thresholdBasis: text("threshold_basis", { enum: THRESHOLD_BASES }),
+    thresholdMinimum: integer("threshold_minimum"),
   },
   (t) => [
     index("promotions_name_idx").on(sql`lower(${t.name})`, t.id),
@@ -40,6 +48,22 @@ export const promotionProducts = sqliteTable(
   (t) => [
     primaryKey({ columns: [t.promotionId, t.productId] }),
     index("promotion_products_product_idx").on(t.productId),
+  ],
+);
+
+export const promotionProductGroups = sqliteTable(
+  "promotion_product_groups",
+  {
+    promotionId: integer("promotion_id")
+      .notNull()
+      .references(() => promotions.id, { onDelete: "cascade" }),
+    productGroupId: integer("product_group_id")
+      .notNull()
+      .references(() => productGroups.id, { onDelete: "restrict" }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.promotionId, t.productGroupId] }),
+    index("promotion_product_groups_group_idx").on(t.productGroupId),
   ],
 );
 

@@ -10,11 +10,12 @@ import {
 import { channels } from "./channels";
 import { timestamps, validity } from "./columns";
 import { customerGroups, customers } from "./customers";
-import { products } from "./products";
+import { productGroups, products } from "./products";
 import {
   CONDITION_SCOPES,
   CONDITION_TYPES,
   DISCOUNT_TYPES,
+  SCALE_BASES,
   STATUSES,
 } from "../../pricing/vocabulary";
 
@@ -34,6 +35,8 @@ export const tradeConditions = sqliteTable(
     priority: integer("priority").notNull().default(0),
     stackable: integer("stackable", { mode: "boolean" }).notNull().default(false),
     ...timestamps,
+    /** What the scale rows' minimum is compared with (ORDER_VALUE needs `currency`). */
+    scaleBasis: text("scale_basis", { enum: SCALE_BASES }).notNull().default("LINE_QUANTITY"),
   },
   (t) => [
     index("trade_conditions_name_idx").on(sql`lower(${t.name})`, t.id),
@@ -67,6 +70,23 @@ export const tradeConditionProducts = sqliteTable(
   ],
 );
 
+/** Product groups whose products (and their descendants' products) the condition reaches. */
+export const tradeConditionProductGroups = sqliteTable(
+  "trade_condition_product_groups",
+  {
+    tradeConditionId: integer("trade_condition_id")
+      .notNull()
+      .references(() => tradeConditions.id, { onDelete: "cascade" }),
+    productGroupId: integer("product_group_id")
+      .notNull()
+      .references(() => productGroups.id, { onDelete: "restrict" }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tradeConditionId, t.productGroupId] }),
+    index("trade_condition_product_groups_group_idx").on(t.productGroupId),
+  ],
+);
+
 export const tradeConditionChannels = sqliteTable(
   "trade_condition_channels",
   {
@@ -90,6 +110,7 @@ export const tradeConditionScales = sqliteTable(
     tradeConditionId: integer("trade_condition_id")
       .notNull()
       .references(() => tradeConditions.id, { onDelete: "cascade" }),
+    /** The API's `minimum` (formerly `minQuantity`, the column's name), of the scale basis. */
     minQuantity: integer("min_quantity").notNull(),
     value: integer("value").notNull(),
   },

@@ -161,7 +161,8 @@ export const assignPricelist = createRoute({
   summary: "Assign a pricelist to a channel",
   description:
     "Only GENERAL pricelists that are not ARCHIVED can be assigned (INDIVIDUAL or ARCHIVED → 409 " +
-    "PRICELIST_NOT_ASSIGNABLE); DRAFT and INACTIVE ones can. Assigning again is a no-op with the same " +
+    "PRICELIST_NOT_ASSIGNABLE); DRAFT and INACTIVE ones can, and FLOOR ones (the channel's minimum " +
+    "prices). Assigning again is a no-op with the same " +
     "answer and keeps an existing primary mark. Unknown channel or pricelist → 404 naming which.",
   request: { params: CodeParams, body: jsonBody(PricelistRefSchema) },
   responses: {
@@ -180,8 +181,8 @@ export const setPrimaryPricelist = createRoute({
     "Assigns the pricelist to the channel first if needed, then moves the primary mark to it; the " +
     "pricelist that had the mark stays assigned. Atomic. Setting the current primary again is a no-op " +
     "that writes nothing (no audit entry; the pricing version and price ETags stay as they are). " +
-    "Only GENERAL pricelists that are not ARCHIVED qualify (INDIVIDUAL or ARCHIVED → 409 " +
-    "PRICELIST_NOT_ASSIGNABLE). Unknown channel or pricelist → 404 naming which.",
+    "Only GENERAL SALES pricelists that are not ARCHIVED qualify (INDIVIDUAL, FLOOR or ARCHIVED → " +
+    "409 PRICELIST_NOT_ASSIGNABLE). Unknown channel or pricelist → 404 naming which.",
   request: { params: CodeParams, body: jsonBody(PricelistRefSchema) },
   responses: {
     200: json(ChannelWithPrimarySchema, "The channel with its primary pricelist"),

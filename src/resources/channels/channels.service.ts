@@ -2,7 +2,11 @@ import { unassignByCodes } from "../../db/links";
 import { FOREIGN_KEY } from "../../db/outcomes";
 import type { Db } from "../../lib/db";
 import { conflict, notFound } from "../../lib/errors";
-import { assertAssignable, missingPricelist } from "../pricelists/pricelists.service";
+import {
+  assertAssignable,
+  missingPricelist,
+  type AssignmentPlace,
+} from "../pricelists/pricelists.service";
 import {
   assignChannelPricelist,
   assignToChannel,
@@ -48,16 +52,21 @@ export async function unassignLinked(db: Db, code: string, field: Field, codes: 
 }
 
 /** The channel's id and an assignable pricelist, or the 404/409 that stops the write. */
-async function requireAssignment(db: Db, code: string, pricelistId: number) {
+async function requireAssignment(
+  db: Db,
+  code: string,
+  pricelistId: number,
+  place: AssignmentPlace,
+) {
   const { channelId, pricelist } = await findChannelAndPricelist(db, code, pricelistId);
   if (channelId === undefined) throw missingChannel(code);
   if (!pricelist) throw missingPricelist(pricelistId);
-  assertAssignable(pricelist, `channel ${code}`);
+  assertAssignable(pricelist, place, `channel ${code}`);
   return { channelId, pricelist };
 }
 
 export async function assignPricelist(db: Db, code: string, pricelistId: number) {
-  const { channelId } = await requireAssignment(db, code, pricelistId);
+  const { channelId } = await requireAssignment(db, code, pricelistId, "CHANNEL");
   if ((await assignChannelPricelist(db, channelId, pricelistId)) === FOREIGN_KEY) {
     throw missingChannel(code);
   }
@@ -65,7 +74,12 @@ export async function assignPricelist(db: Db, code: string, pricelistId: number)
 
 /** The channel as it is now, and its new primary pricelist. */
 export async function setPrimaryPricelist(db: Db, code: string, pricelistId: number) {
-  const { channelId, pricelist } = await requireAssignment(db, code, pricelistId);
+  const { channelId, pricelist } = await requireAssignment(
+    db,
+    code,
+    pricelistId,
+    "CHANNEL_PRIMARY",
+  );
   const channel = await writePrimary(db, channelId, pricelistId);
   if (channel === FOREIGN_KEY || !channel) throw missingChannel(code);
   return { channel, pricelist };

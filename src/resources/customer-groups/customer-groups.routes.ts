@@ -80,9 +80,9 @@ export const assignPricelist = createRoute({
   operationId: "assignPricelistToCustomerGroup",
   summary: "Assign a pricelist to a customer group",
   description:
-    "Only GENERAL pricelists that are not ARCHIVED can be assigned (INDIVIDUAL or ARCHIVED → 409 " +
-    "PRICELIST_NOT_ASSIGNABLE); DRAFT and INACTIVE ones can. Assigning again is a no-op with the same " +
-    "answer. Unknown customer group or pricelist → 404 naming which.",
+    "Only GENERAL SALES pricelists that are not ARCHIVED can be assigned (INDIVIDUAL, FLOOR or " +
+    "ARCHIVED → 409 PRICELIST_NOT_ASSIGNABLE); DRAFT and INACTIVE ones can. Assigning again is a " +
+    "no-op with the same answer. Unknown customer group or pricelist → 404 naming which.",
   request: { params: CodeParams, body: jsonBody(PricelistRefSchema) },
   responses: {
     201: json(CustomerGroupPricelistSchema, "The assignment"),

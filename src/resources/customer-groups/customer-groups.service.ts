@@ -17,7 +17,7 @@ export async function assignPricelist(db: Db, code: string, pricelistId: number)
   const { groupId, pricelist } = await findGroupAndPricelist(db, code, pricelistId);
   if (groupId === undefined) throw missingGroup(code);
   if (!pricelist) throw missingPricelist(pricelistId);
-  assertAssignable(pricelist, `customer group ${code}`);
+  assertAssignable(pricelist, "CUSTOMER_GROUP", `customer group ${code}`);
   if ((await assignGroupPricelist(db, groupId, pricelistId)) === FOREIGN_KEY) {
     throw missingGroup(code);
   }

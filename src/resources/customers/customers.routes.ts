@@ -102,7 +102,7 @@ export const assignPricelist = createRoute({
     "Makes a GENERAL pricelist one of the customer's own (listed in `pricelists` of GET customer/{code}); " +
     "DRAFT and INACTIVE ones can be assigned. Assigning again is a no-op with the same answer. The " +
     "customer's own INDIVIDUAL pricelist is already its own: same answer, nothing written. An INDIVIDUAL " +
-    "pricelist of another customer, or an ARCHIVED one → 409 PRICELIST_NOT_ASSIGNABLE. Unknown customer " +
+    "pricelist of another customer, a FLOOR or an ARCHIVED one → 409 PRICELIST_NOT_ASSIGNABLE. Unknown customer " +
     "or pricelist → 404 naming which.",
   request: { params: CodeParams, body: jsonBody(PricelistRefSchema) },
   responses: {

@@ -87,7 +87,7 @@ export async function assignPricelist(db: Db, code: string, pricelistId: number)
   const { customerId, pricelist } = await findCustomerAndPricelist(db, code, pricelistId);
   if (customerId === undefined) throw missingCustomer(code);
   if (!pricelist) throw missingPricelist(pricelistId);
-  if (!assertAssignable(pricelist, `customer ${code}`, customerId)) return;
+  if (!assertAssignable(pricelist, "CUSTOMER", `customer ${code}`, customerId)) return;
   if ((await assignCustomerPricelist(db, customerId, pricelistId)) === FOREIGN_KEY) {
     throw missingCustomer(code);
   }

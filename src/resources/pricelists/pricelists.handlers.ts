@@ -1,7 +1,6 @@
 import type { AppRouteHandler } from "../../lib/router";
 import { toCustomer } from "../customers/customers.repo";
 import {
-  createPricelist,
   findPricelist,
   listPricelistCustomers,
   listPrices as listPriceRows,
@@ -11,6 +10,7 @@ import {
 import type * as routes from "./pricelists.routes";
 import {
   assignCustomerGroups as assignGroups,
+  createPricelist,
   createIndividual as createIndividualPricelist,
   deletePrices as deletePriceRows,
   missingPricelist as missing,

@@ -51,7 +51,10 @@ export const create = createRoute({
   description:
     "Starts as DRAFT unless `status` is ACTIVE. A DRAFT pricelist prices nothing; it can be " +
     "filled (PUT …/prices) and assigned first, then activated with PATCH. validTo must be after " +
-    "validFrom.",
+    "validFrom. `kind` FLOOR makes a pricelist of minimum prices for channels. A SALES pricelist " +
+    "may have a `derivation`: its base must exist (400), be GENERAL SALES in the same currency " +
+    "and not the pricelist itself (409); a chain of bases has at most 3 steps and no cycle (409 " +
+    "naming the chain).",
   request: { body: jsonBody(PricelistCreateSchema) },
   responses: {
     201: json(PricelistSchema, "The created pricelist"),
@@ -94,7 +97,10 @@ export const update = createRoute({
   summary: "Update a pricelist or change its status",
   description:
     "Status transitions: DRAFT→ACTIVE, ACTIVE→INACTIVE, INACTIVE→ACTIVE, any non-archived→ARCHIVED; anything else is 409. " +
-    "An ARCHIVED pricelist cannot be changed. The currency can change only while DRAFT.",
+    "An ARCHIVED pricelist cannot be changed. The currency and the kind can change only while DRAFT, " +
+    "and not while other pricelists derive from it (409 naming them); a pricelist assigned to a " +
+    "customer group or customer, or primary of a channel, cannot become FLOOR (409 " +
+    "PRICELIST_NOT_ASSIGNABLE). `derivation` follows the create rules (null removes it).",
   request: { params: IdParams, body: jsonBody(PricelistUpdateSchema) },
   responses: {
     200: json(PricelistSchema, "The updated pricelist"),
@@ -111,8 +117,9 @@ export const assignCustomerGroups = createRoute({
   description:
     "1-1000 codes, duplicates counted once. `assigned`: newly assigned; `skipped`: every other code " +
     "(already assigned or unknown); `notFound`: the unknown ones. Repeating the call is harmless. " +
-    "An INDIVIDUAL pricelist belongs to its customer and is never assigned elsewhere, and an " +
-    "ARCHIVED pricelist cannot be assigned (409 PRICELIST_NOT_ASSIGNABLE). Unknown pricelist → 404.",
+    "An INDIVIDUAL pricelist belongs to its customer and is never assigned elsewhere, a FLOOR " +
+    "pricelist is assigned to channels only, and an ARCHIVED pricelist cannot be assigned (409 " +
+    "PRICELIST_NOT_ASSIGNABLE). Unknown pricelist → 404.",
   request: { params: IdParams, body: jsonBody(CustomerGroupCodesSchema) },
   responses: {
     201: json(AssignResultSchema, "What was assigned"),

@@ -11,7 +11,98 @@ import {
   Status,
   checkWindow,
 } from "../../lib/schemas";
-import { CREATE_STATUSES, PRICELIST_SCOPES } from "../../pricing/vocabulary";
+import {
+  CREATE_STATUSES,
+  PRICELIST_KINDS,
+  PRICELIST_SCOPES,
+  ROUNDING_MODES,
+} from "../../pricing/vocabulary";
+
+export const PricelistKindSchema = z.enum(PRICELIST_KINDS).openapi("PricelistKind", {
+  description:
+    "SALES: prices products. FLOOR: minimum unit prices of the channels it is assigned to (channels only, never primary); changeable only while DRAFT",
+});
+
+const Rounding = {
+  mode: z.enum(ROUNDING_MODES).openapi({
+    description:
+      "NEAREST: the closest amount k × step + ending (a tie goes up); UP: the smallest ≥ the amount; DOWN: the largest ≤ it (none: the amount stays)",
+  }),
+  step: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).openapi({
+    example: 10,
+    description: "Amounts end on multiples of step (plus ending), ≥ 1",
+  }),
+  ending: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).openapi({
+    example: 9,
+    description: "The ending, 0 ≤ ending < step: step 10 ending 9 gives …9, …19, …29",
+  }),
+};
+
+export const RoundingSchema = z
+  .strictObject(Rounding)
+  .superRefine((rounding, ctx) => {
+    if (rounding.ending >= rounding.step) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["ending"],
+        message: `must be less than step (${rounding.step})`,
+      });
+    }
+  })
+  .openapi("PricelistRounding", {
+    description: "How a derived amount is brought to a price ending",
+    example: { mode: "NEAREST", step: 10, ending: 9 },
+  });
+
+const derivation = {
+  basePricelistId: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).openapi({
+    example: 100,
+    description:
+      "The GENERAL SALES pricelist in the same currency whose rows this one transforms; a chain of bases has at most 3 steps and no cycle",
+  }),
+  adjustmentBp: z.number().int().min(-9999).max(100_000).openapi({
+    example: -1000,
+    description: "Basis points added to the base amount, −9999 to 100000 (−1000 = −10 %)",
+  }),
+};
+
+export const DerivationSchema = z
+  .object({
+    ...derivation,
+    rounding: z
+      .object(Rounding)
+      .nullable()
+      .openapi({ description: "The price ending, or null to keep the adjusted amount" }),
+  })
+  .openapi("PricelistDerivation", {
+    description:
+      "Where the pricelist's amounts come from when it has no row of its own for a product: every tier of the base's rows, adjusted and rounded",
+    example: {
+      basePricelistId: 100,
+      adjustmentBp: -1000,
+      rounding: { mode: "NEAREST", step: 10, ending: 9 },
+    },
+  });
+
+/** The derivation as bodies give it; `rounding` may be left out (no rounding). */
+export const DerivationInputSchema = z
+  .strictObject({
+    ...derivation,
+    rounding: RoundingSchema.nullable()
+      .default(null)
+      .openapi({ description: "The price ending; null or absent keeps the adjusted amount" }),
+  })
+  .openapi("PricelistDerivationInput", {
+    description:
+      "Derive the pricelist's amounts from a base pricelist (GENERAL SALES lists only); null removes the derivation",
+    example: {
+      basePricelistId: 100,
+      adjustmentBp: -1000,
+      rounding: { mode: "NEAREST", step: 10, ending: 9 },
+    },
+  });
+
+export type Derivation = z.output<typeof DerivationInputSchema>;
 
 export const pricelistExample = {
   id: 100,
@@ -25,6 +116,8 @@ export const pricelistExample = {
   taxInclusive: false,
   allowsTradeDiscounts: true,
   customerCode: null,
+  kind: "SALES",
+  derivation: null,
   createdAt: "2025-01-01T00:00:00.000Z",
   updatedAt: "2025-01-01T00:00:00.000Z",
 };
@@ -48,6 +141,10 @@ export const PricelistSchema = z
       .openapi({ description: "Whether trade conditions may change its prices" }),
     customerCode: Code.nullable().openapi({
       description: "Owner of an INDIVIDUAL pricelist, else null",
+    }),
+    kind: PricelistKindSchema,
+    derivation: DerivationSchema.nullable().openapi({
+      description: "The base it derives its amounts from, or null",
     }),
     createdAt: IsoTimestamp.openapi({ description: "When the pricelist was created" }),
     updatedAt: IsoTimestamp.openapi({ description: "When the pricelist last changed" }),
@@ -82,6 +179,8 @@ export const PricelistCreateSchema = z
       .boolean()
       .optional()
       .openapi({ description: "Whether trade conditions may change its prices; default true" }),
+    kind: PricelistKindSchema.optional().openapi({ description: "SALES (default) or FLOOR" }),
+    derivation: DerivationInputSchema.nullable().optional(),
   })
   .superRefine(checkWindow)
   .openapi("PricelistCreate", {
@@ -127,6 +226,10 @@ export const PricelistUpdateSchema = z
       .boolean()
       .optional()
       .openapi({ description: "Whether trade conditions may change its prices" }),
+    kind: PricelistKindSchema.optional().openapi({
+      description: "Changeable only while DRAFT; an INDIVIDUAL or derived pricelist is SALES",
+    }),
+    derivation: DerivationInputSchema.nullable().optional(),
   })
   .openapi("PricelistUpdate", {
     description: "The fields to change; absent fields stay as they are",

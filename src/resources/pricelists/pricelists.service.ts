@@ -1,12 +1,28 @@
+import { and, type SQL } from "drizzle-orm";
 import { assignByCodes, unassignByCodes } from "../../db/links";
 import { FOREIGN_KEY } from "../../db/outcomes";
 import type { Db } from "../../lib/db";
-import { badRequest, conflict, invalid, notFound, unknownCodesIssue } from "../../lib/errors";
-import { changesNothing, optimistically } from "../../lib/optimistic";
+import {
+  badRequest,
+  conflict,
+  invalid,
+  notFound,
+  unknownCodesIssue,
+  type FieldIssue,
+} from "../../lib/errors";
+import { CHANGED, changesNothing, optimistically, patchOf } from "../../lib/optimistic";
+import type { PricelistKind, PricelistScope } from "../../pricing/vocabulary";
 import { assertNotArchived, assertTransition, windowIssues } from "../../lib/status";
 import {
+  channelsOnly,
   checkPriceWrite,
   createIndividualPricelist,
+  createPricelist as insertPricelist,
+  derivationColumns,
+  derivationFits,
+  notABase,
+  readDerivation,
+  type DerivationFacts,
   deleteDraftIndividualPricelist,
   findCustomerId,
   findPricelist,
@@ -18,8 +34,10 @@ import {
   type PricelistRow,
 } from "./pricelists.repo";
 import type {
+  Derivation,
   IndividualPricelistCreate,
   PriceUpsertRow,
+  PricelistCreate,
   PricelistUpdate,
 } from "./pricelists.schemas";
 
@@ -28,20 +46,33 @@ const label = (id: number) => `pricelist ${id}`;
 
 export const PRICELIST_NOT_ASSIGNABLE = "PRICELIST_NOT_ASSIGNABLE";
 
+/** Where a pricelist is assigned: to a channel (one of its lists, or its primary), a customer group, a customer. */
+export type AssignmentPlace = "CHANNEL" | "CHANNEL_PRIMARY" | "CUSTOMER_GROUP" | "CUSTOMER";
+
 /**
  * "Can this pricelist be assigned here?", for channels, customer groups and customers alike
- * (`target` names the place: "channel WEB-DE"). ARCHIVED pricelists are assignable nowhere; an
- * INDIVIDUAL one belongs to its owner, where it already applies. Answers whether a link must be
- * written (false: the owner's own pricelist), or refuses with 409 PRICELIST_NOT_ASSIGNABLE.
+ * (`target` names the place: "channel WEB-DE"). ARCHIVED pricelists are assignable nowhere; a
+ * FLOOR pricelist only to channels, never as their primary; an INDIVIDUAL one belongs to its
+ * owner, where it already applies. Answers whether a link must be written (false: the owner's
+ * own pricelist), or refuses with 409 PRICELIST_NOT_ASSIGNABLE.
  */
 export function assertAssignable(
   pricelist: PricelistRow,
+  place: AssignmentPlace,
   target: string,
   customerId?: number,
 ): boolean {
   if (pricelist.status === "ARCHIVED") {
     throw conflict(
       `pricelist ${pricelist.id} is ARCHIVED and cannot be assigned to ${target}`,
+      PRICELIST_NOT_ASSIGNABLE,
+    );
+  }
+  if (pricelist.kind === "FLOOR" && place !== "CHANNEL") {
+    const as = place === "CHANNEL_PRIMARY" ? "made the primary pricelist of" : "assigned to";
+    throw conflict(
+      `pricelist ${pricelist.id} is a FLOOR pricelist and cannot be ${as} ${target}; ` +
+        "FLOOR pricelists are assigned to channels only, never as their primary",
       PRICELIST_NOT_ASSIGNABLE,
     );
   }
@@ -67,14 +98,19 @@ export async function createIndividual(db: Db, input: IndividualPricelistCreate)
   return row;
 }
 
+/** The longest chain of bases: a pricelist, its base, the base's base and one more. */
+export const MAX_DERIVATION_STEPS = 3;
+
 /** The rules a change must keep, checked against the stored record. */
 function checkUpdate(current: PricelistRow, input: PricelistUpdate): void {
   if (input.status) assertTransition(label(current.id), current.status, input.status);
   assertNotArchived(label(current.id), current.status);
-  if (input.currency && input.currency !== current.currency && current.status !== "DRAFT") {
-    throw conflict(
-      `pricelist ${current.id} is ${current.status}; its currency can change only while DRAFT`,
-    );
+  for (const field of ["currency", "kind"] as const) {
+    if (input[field] && input[field] !== current[field] && current.status !== "DRAFT") {
+      throw conflict(
+        `pricelist ${current.id} is ${current.status}; its ${field} can change only while DRAFT`,
+      );
+    }
   }
   const issues = windowIssues({
     validFrom: input.validFrom !== undefined ? input.validFrom : current.validFrom,
@@ -83,13 +119,198 @@ function checkUpdate(current: PricelistRow, input: PricelistUpdate): void {
   if (issues.length) throw invalid(issues);
 }
 
+/** The record a create or update would make, in the terms the derivation rules judge. */
+interface Planned {
+  id: number | null;
+  scope: PricelistScope;
+  kind: PricelistKind;
+  currency: string;
+  basePricelistId: number | null;
+}
+
+/** What a body may change of them. */
+type Touched = Partial<Pick<PricelistUpdate, "currency" | "kind" | "derivation">>;
+
+/**
+ * Which pricelists may derive and be FLOOR (400, naming the field the body set): only GENERAL
+ * SALES pricelists derive; an INDIVIDUAL pricelist is always SALES.
+ */
+function shapeIssues(next: Planned, body: Touched): FieldIssue[] {
+  const issues: FieldIssue[] = [];
+  if (next.scope === "INDIVIDUAL" && next.kind === "FLOOR") {
+    issues.push({
+      path: "body.kind",
+      message:
+        "must be SALES for an INDIVIDUAL pricelist (a FLOOR pricelist is assigned to channels)",
+    });
+  }
+  if (next.basePricelistId === null) return issues;
+  if (next.scope === "INDIVIDUAL" || (next.kind === "FLOOR" && body.derivation)) {
+    const what = next.scope === "INDIVIDUAL" ? "INDIVIDUAL" : "FLOOR";
+    issues.push({
+      path: "body.derivation",
+      message: `only GENERAL SALES pricelists can be derived; this one is ${what}`,
+    });
+  } else if (next.kind === "FLOOR") {
+    issues.push({
+      path: "body.kind",
+      message: "must be SALES while the pricelist derives from a base (remove it: derivation null)",
+    });
+  }
+  return issues;
+}
+
+const chainText = (ids: (number | string)[]) => `${ids.join(" → ")} (each pricelist → its base)`;
+
+/**
+ * The base (docs/api.md §5.8): it exists (400), is not the pricelist itself, is a GENERAL SALES
+ * pricelist in the same currency, and the chain of bases through this pricelist has no cycle and
+ * at most MAX_DERIVATION_STEPS steps (409 naming the chain). Returns the guard that repeats the
+ * rule inside the write.
+ */
+function checkBase(next: Planned, facts: DerivationFacts) {
+  const baseId = next.basePricelistId!;
+  const [base] = facts.chain;
+  const self = next.id === null ? "the pricelist" : `pricelist ${next.id}`;
+  if (!base)
+    throw invalid([
+      { path: "body.derivation.basePricelistId", message: `unknown pricelist ${baseId}` },
+    ]);
+  if (base.id === next.id) throw conflict(`${self} cannot derive from itself`);
+  if (base.scope !== "GENERAL" || base.kind !== "SALES") {
+    throw conflict(
+      `pricelist ${base.id} is ${base.scope} ${base.kind}; only a GENERAL SALES pricelist can be a base`,
+    );
+  }
+  if (base.currency !== next.currency) {
+    throw conflict(
+      `${self} is in ${next.currency} and its base pricelist ${base.id} in ${base.currency}; ` +
+        "a derived pricelist has its base's currency",
+    );
+  }
+  const loop = facts.chain.findIndex((link) => link.id === next.id);
+  if (loop >= 0) {
+    const cycle = [next.id!, ...facts.chain.slice(0, loop + 1).map((link) => link.id)];
+    throw conflict(
+      `${self} cannot derive from pricelist ${baseId}: that makes a cycle ${chainText(cycle)}`,
+    );
+  }
+  const steps = facts.below.depth + facts.chain.length;
+  if (steps > MAX_DERIVATION_STEPS) {
+    const chain = [
+      next.id === null ? "new" : facts.below.path,
+      ...facts.chain.map((link) => link.id),
+    ];
+    throw conflict(
+      `${self} deriving from pricelist ${baseId} makes a chain of ${steps} steps, more than the ` +
+        `${MAX_DERIVATION_STEPS} allowed: ${chainText(chain)}`,
+    );
+  }
+  return derivationFits(next.id, baseId, next.currency, MAX_DERIVATION_STEPS);
+}
+
+/** The facts of a pricelist that names no base and has no record yet. */
+const NO_FACTS: DerivationFacts = {
+  chain: [],
+  derivedFrom: { n: 0, ids: [] },
+  below: { depth: 0, path: "" },
+  assigned: { customerGroups: [], customers: [], primaryOf: [] },
+};
+
+const some = (n: number, ids: (number | string)[]) =>
+  ids.join(", ") + (n > ids.length ? ` and ${n - ids.length} more` : "");
+
+/**
+ * What the pricelist is to others: a base whose currency or kind changes under the pricelists
+ * deriving from it, or a pricelist made FLOOR while assigned where a FLOOR may not be. Both 409,
+ * naming them; returns the guards that repeat the checks inside the write.
+ */
+function checkAsBase(current: PricelistRow, next: Planned, facts: DerivationFacts): SQL[] {
+  const guards: SQL[] = [];
+  for (const field of ["currency", "kind"] as const) {
+    if (next[field] === current[field]) continue;
+    const { n, ids } = facts.derivedFrom;
+    if (n > 0) {
+      throw conflict(
+        `pricelist ${current.id} is the base of ${n === 1 ? "pricelist" : "pricelists"} ` +
+          `${some(n, ids)}; its ${field} cannot change while they derive from it`,
+      );
+    }
+    guards.push(notABase(current.id));
+  }
+  if (next.kind === "FLOOR" && current.kind !== "FLOOR") {
+    const { customerGroups, customers, primaryOf } = facts.assigned;
+    const places = [
+      customerGroups.length ? `customer groups ${customerGroups.join(", ")}` : "",
+      customers.length ? `customers ${customers.join(", ")}` : "",
+      primaryOf.length ? `the primary of channels ${primaryOf.join(", ")}` : "",
+    ].filter(Boolean);
+    if (places.length) {
+      throw conflict(
+        `pricelist ${current.id} is assigned to ${places.join(" and ")}; a FLOOR pricelist is ` +
+          "assigned to channels only and never primary: unassign it there first",
+        PRICELIST_NOT_ASSIGNABLE,
+      );
+    }
+    guards.push(channelsOnly(current.id));
+  }
+  return guards;
+}
+
+/** The derivation and kind rules of a create (current undefined) or an update. */
+function checkDerivation(
+  next: Planned,
+  body: Touched,
+  facts: DerivationFacts,
+  current?: PricelistRow,
+): SQL | undefined {
+  const issues = shapeIssues(next, body);
+  if (issues.length) throw invalid(issues);
+  const guards = current ? checkAsBase(current, next, facts) : [];
+  const touched =
+    body.derivation !== undefined || body.currency !== undefined || body.kind !== undefined;
+  if (next.basePricelistId !== null && touched) guards.push(checkBase(next, facts));
+  return guards.length ? and(...guards) : undefined;
+}
+
+/** The columns a body sets: the derivation as its columns. */
+function columnsOf<T extends { derivation?: Derivation | null }>(body: T) {
+  const { derivation, ...rest } = body;
+  return derivation === undefined ? rest : { ...rest, ...derivationColumns(derivation) };
+}
+
+/** One statement, or a read and a guarded insert when the pricelist derives from a base. */
+export const createPricelist = (db: Db, input: PricelistCreate) =>
+  optimistically("the pricelist", async () => {
+    const { derivation = null, ...own } = input;
+    const values = { ...own, ...derivationColumns(derivation) };
+    const next: Planned = {
+      id: null,
+      scope: "GENERAL",
+      kind: input.kind ?? "SALES",
+      currency: input.currency,
+      basePricelistId: values.basePricelistId,
+    };
+    const facts = input.derivation
+      ? (await readDerivation(db, undefined, input.derivation.basePricelistId)).facts
+      : NO_FACTS;
+    const guard = checkDerivation(next, input, facts);
+    const row = await insertPricelist(db, values, guard);
+    if (row === FOREIGN_KEY)
+      throw conflict("the base pricelist was deleted meanwhile; nothing was written");
+    return row ?? CHANGED;
+  });
+
 export const updatePricelist = (db: Db, id: number, input: PricelistUpdate) =>
   optimistically(label(id), async () => {
-    const current = await findPricelist(db, id);
+    const { current, facts } = await readDerivation(db, id, input.derivation?.basePricelistId);
     if (!current) throw missingPricelist(id);
     checkUpdate(current, input);
-    if (changesNothing(current, input)) return current;
-    const row = await writePricelist(db, current, input);
+    const set = columnsOf(patchOf(input));
+    const next: Planned = { ...current, ...set };
+    const guard = checkDerivation(next, input, facts, current);
+    if (changesNothing(current, set)) return current;
+    const row = await writePricelist(db, current, set, guard);
     if (row === FOREIGN_KEY) throw missingPricelist(id);
     return row;
   });
@@ -98,7 +319,7 @@ export const updatePricelist = (db: Db, id: number, input: PricelistUpdate) =>
 export async function assignCustomerGroups(db: Db, id: number, codes: string[]) {
   const pricelist = await findPricelist(db, id);
   if (!pricelist) throw missingPricelist(id);
-  assertAssignable(pricelist, "customer groups");
+  assertAssignable(pricelist, "CUSTOMER_GROUP", "customer groups");
   return assignByCodes(db, pricelistLinks.links.customerGroupCodes, id, codes);
 }
 

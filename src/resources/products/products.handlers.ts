@@ -1,17 +1,12 @@
-import { FOREIGN_KEY } from "../../db/outcomes";
-import { conflict, notFound } from "../../lib/errors";
 import type { AppRouteHandler } from "../../lib/router";
+import { findProduct, listProducts, toProduct } from "./products.repo";
+import type * as routes from "./products.routes";
 import {
   createProduct,
-  deleteProduct,
-  findProduct,
-  listProducts,
-  toProduct,
+  missingProduct as missing,
+  removeProduct,
   updateProduct,
-} from "./products.repo";
-import type * as routes from "./products.routes";
-
-const missing = (code: string) => notFound(`product ${code} not found`);
+} from "./products.service";
 
 export const list: AppRouteHandler<typeof routes.list> = async (c) => {
   const list = c.var.list;
@@ -39,13 +34,6 @@ export const update: AppRouteHandler<typeof routes.update> = async (c) => {
 };
 
 export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {
-  const { code } = c.req.valid("param");
-  const deleted = await deleteProduct(c.var.db, code);
-  if (deleted === FOREIGN_KEY) {
-    throw conflict(
-      `product ${code} still has prices or is named by a trade condition or promotion`,
-    );
-  }
-  if (!deleted) throw missing(code);
+  await removeProduct(c.var.db, c.req.valid("param").code);
   return c.body(null, 204);
 };

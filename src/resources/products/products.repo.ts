@@ -1,22 +1,34 @@
 import { and, count, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { products, rowCounts } from "../../db/schema";
+import { productGroups, products, rowCounts } from "../../db/schema";
 import { readPage, type ListConfig, type ListRequest } from "../../list";
 import type { ListQuery } from "../../list/parse";
 import { toOrderBy, toWhere } from "../../list/sql";
 import { unlessForeignKey } from "../../db/outcomes";
+import { writeVersioned } from "../../db/writes";
 import { isUniqueViolation, type Db } from "../../lib/db";
 import { conflict } from "../../lib/errors";
 import { iso } from "../../lib/schemas";
 import { productList } from "./products.list";
-import type { ProductCreate, ProductUpdate } from "./products.schemas";
+import type { ProductCreate } from "./products.schemas";
 
-type ProductRow = typeof products.$inferSelect;
+export type ProductRow = typeof products.$inferSelect & { productGroupCode: string | null };
+
+// Aliased: D1 answers rows keyed by column name, and the group's `code` would overwrite the product's.
+const productColumns = {
+  ...getTableColumns(products),
+  productGroupCode: sql<string | null>`${productGroups.code}`.as("product_group_code"),
+};
+const groupJoin = eq(productGroups.id, products.productGroupId);
 
 export const toProduct = (row: ProductRow) => ({
   id: row.id,
   code: row.code,
   name: row.name,
+  productGroupCode: row.productGroupCode,
+  minOrderQuantity: row.minOrderQuantity,
+  orderIncrement: row.orderIncrement,
+  maxOrderQuantity: row.maxOrderQuantity,
   createdAt: iso(row.createdAt),
   updatedAt: iso(row.updatedAt),
 });
@@ -61,68 +73,116 @@ const indexedOrder: ListConfig = {
   },
 };
 
+const onProduct = eq(products.id, productsSearch.rowid);
+
+/**
+ * The count of the rows `where` keeps, from the index or the table. The group is joined only
+ * when a filter names it: SQLite keeps a LEFT JOIN it does not need, and a count of the whole
+ * catalogue would read every row instead of the narrowest index.
+ */
+function counted(db: Db, query: ListQuery, where: SQL | undefined, indexed: boolean) {
+  const from = indexed
+    ? db.select({ n: count() }).from(productsSearch).innerJoin(products, onProduct).$dynamic()
+    : db.select({ n: count() }).from(products).$dynamic();
+  const byGroup = query.filters.some((filter) => filter.field === "productGroupCode");
+  return (byGroup ? from.leftJoin(productGroups, groupJoin) : from).where(where);
+}
+
 export function listProducts(db: Db, list: ListRequest) {
   const match = searchMatch(list.query);
   if (!match) {
     return readPage(
       db,
       db
-        .select()
+        .select(productColumns)
         .from(products)
+        .leftJoin(productGroups, groupJoin)
         .where(list.where)
         .orderBy(...list.orderBy)
         .limit(list.limit)
         .offset(list.offset),
       list.where
-        ? db.select({ n: count() }).from(products).where(list.where)
+        ? counted(db, list.query, list.where, false)
         : // The whole catalogue: its size is kept by triggers (migration 0003), not counted.
           db.select({ n: rowCounts.n }).from(rowCounts).where(eq(rowCounts.tableName, "products")),
     );
   }
-  // Conditions other than the search (products have none today) still apply, after the MATCH.
+  // Conditions other than the search (the group filter) still apply, after the MATCH.
   const where = and(match, toWhere(productList.config, { ...list.query, search: undefined }));
-  const onProduct = eq(products.id, productsSearch.rowid);
   return readPage(
     db,
     db
-      .select(getTableColumns(products))
+      .select(productColumns)
       .from(productsSearch)
       .innerJoin(products, onProduct)
+      .leftJoin(productGroups, groupJoin)
       .where(where)
       .orderBy(...toOrderBy(indexedOrder, list.query))
       .limit(list.limit)
       .offset(list.offset),
     // With the search alone, the index counts the matches without reading a product row.
     list.query.filters.length
-      ? db.select({ n: count() }).from(productsSearch).innerJoin(products, onProduct).where(where)
+      ? counted(db, list.query, where, true)
       : db.select({ n: count() }).from(productsSearch).where(match),
   );
 }
 
+const selectProduct = (db: Db) =>
+  db.select(productColumns).from(products).leftJoin(productGroups, groupJoin);
+
 export const findProduct = (db: Db, code: string) =>
-  db.select().from(products).where(eq(products.code, code)).get();
+  selectProduct(db).where(eq(products.code, code)).get();
+
+/** The id of group `code`, as a statement that can join a read batch. */
+const groupIdOf = (db: Db, code: string | null | undefined) =>
+  db
+    .select({ id: productGroups.id })
+    .from(productGroups)
+    .where(eq(productGroups.code, code ?? ""))
+    .limit(code ? 1 : 0);
+
+/** The id of group `code`; undefined when there is none. */
+export const findProductGroupId = async (db: Db, code: string) =>
+  (await groupIdOf(db, code).get())?.id;
 
 const duplicate = (err: unknown, code: string | undefined) =>
   isUniqueViolation(err) ? conflict(`product code ${code} already exists`) : err;
 
-export async function createProduct(db: Db, input: ProductCreate) {
+/** The product's columns as a write stores them: the group by id. */
+export type ProductValues = Omit<ProductCreate, "productGroupCode"> & {
+  productGroupId?: number | null;
+};
+
+/** One statement; FOREIGN_KEY when the group was deleted after the read that resolved it. */
+export async function createProduct(db: Db, values: ProductValues) {
   try {
-    return await db.insert(products).values(input).returning().get();
+    return await unlessForeignKey(() => db.insert(products).values(values).returning().get());
   } catch (err) {
-    throw duplicate(err, input.code);
+    throw duplicate(err, values.code);
   }
 }
 
-export async function updateProduct(db: Db, code: string, input: ProductUpdate) {
+/** One round trip: the stored product and the id of the group the body names (if it names one). */
+export async function readForUpdate(db: Db, code: string, groupCode: string | null | undefined) {
+  const [[current], [group]] = await db.batch([
+    selectProduct(db).where(eq(products.code, code)),
+    groupIdOf(db, groupCode),
+  ]);
+  return { current, groupId: group?.id };
+}
+
+/**
+ * Writes over the version the checks judged (db/writes.ts): CHANGED if another write came
+ * first, FOREIGN_KEY if the group was deleted meanwhile.
+ */
+export async function updateProduct(db: Db, current: ProductRow, set: Partial<ProductValues>) {
   try {
-    return await db
-      .update(products)
-      .set({ ...input, updatedAt: Date.now() })
-      .where(eq(products.code, code))
-      .returning()
-      .get();
+    return await writeVersioned<ProductRow>(db, products, current, {
+      set,
+      readBack: selectProduct(db).where(eq(products.id, current.id)),
+    });
   } catch (err) {
-    throw duplicate(err, input.code);
+    throw duplicate(err, set.code);
   }
 }
 

@@ -24,8 +24,9 @@ export const list = productList.route({
   summary: "List all products (paginated, searchable by code)",
   description:
     "Newest first by default. `search` matches the code (add `searchBy=name` for names) " +
-    "case-insensitively; `select` trims the items to id and the chosen fields. Any query that " +
-    "cannot be honoured is a 400 naming the parameter.",
+    "case-insensitively; `filter.productGroupCode=X` lists the products whose own group is X " +
+    "(`$null`: those in no group); `select` trims the items to id and the chosen fields. Any " +
+    "query that cannot be honoured is a 400 naming the parameter.",
   responses: { 200: json(ProductListSchema, "A page of products"), ...errors(400, 401) },
 });
 
@@ -35,7 +36,10 @@ export const create = createRoute({
   tags,
   operationId: "createProduct",
   summary: "Create a product",
-  description: "The code must be unique: a taken code → 409 naming it.",
+  description:
+    "The code must be unique: a taken code → 409 naming it. `productGroupCode` names an " +
+    "existing group (unknown → 400); the quantity rule defaults to any quantity " +
+    "(minOrderQuantity 1, orderIncrement 1, no maxOrderQuantity); a maximum below the minimum → 400.",
   request: { body: jsonBody(ProductCreateSchema) },
   responses: {
     201: json(ProductSchema, "The created product"),
@@ -60,7 +64,10 @@ export const update = createRoute({
   tags,
   operationId: "updateProduct",
   summary: "Update a product",
-  description: "Changes any of code and name. A new code that is already taken → 409.",
+  description:
+    "Changes any of code, name, productGroupCode (null: no group) and the quantity rule. A new " +
+    "code that is already taken → 409; an unknown group → 400; the merged record must keep " +
+    "maxOrderQuantity ≥ minOrderQuantity (400 naming the field the body set).",
   request: { params: CodeParams, body: jsonBody(ProductUpdateSchema) },
   responses: {
     200: json(ProductSchema, "The updated product"),

@@ -3,9 +3,11 @@ import { codeLink, codesFrom, defineLinks } from "../../db/links";
 import {
   channels,
   customerGroups,
+  productGroups,
   products,
   promotionChannels,
   promotionCustomerGroups,
+  promotionProductGroups,
   promotionProducts,
   promotions,
 } from "../../db/schema";
@@ -22,6 +24,12 @@ export const promotionLinks = defineLinks(promotions.id, {
     promotionProducts.productId,
     products,
     "product",
+  ),
+  productGroupCodes: codeLink(
+    promotionProductGroups.promotionId,
+    promotionProductGroups.productGroupId,
+    productGroups,
+    "product group",
   ),
   channelCodes: codeLink(
     promotionChannels.promotionId,
@@ -43,6 +51,7 @@ const selectFull = (db: Db) => db.select(fullRecord).from(promotions);
 
 export type PromotionRow = typeof promotions.$inferSelect & {
   productCodes: string;
+  productGroupCodes: string;
   channelCodes: string;
   customerGroupCodes: string;
 };
@@ -59,8 +68,14 @@ export const toPromotion = (row: PromotionRow) => ({
   priority: row.priority,
   stacking: row.stacking,
   productCodes: codesFrom(row.productCodes),
+  productGroupCodes: codesFrom(row.productGroupCodes),
   channelCodes: codesFrom(row.channelCodes),
   customerGroupCodes: codesFrom(row.customerGroupCodes),
+  // Both columns are set together or both null (promotions.service.ts).
+  threshold:
+    row.thresholdBasis === null
+      ? null
+      : { basis: row.thresholdBasis, minimum: row.thresholdMinimum! },
   createdAt: iso(row.createdAt),
   updatedAt: iso(row.updatedAt),
 });
@@ -81,7 +96,9 @@ export const findPromotion = (db: Db, id: number) =>
   selectFull(db).where(eq(promotions.id, id)).get();
 
 type Links = ReturnType<typeof promotionLinks.resolve>["values"];
-type Fields<T> = Omit<T, keyof typeof promotionLinks.links>;
+/** The promotion's own columns: the body less its links, the threshold as its two columns. */
+type Fields<T> = Omit<T, keyof typeof promotionLinks.links | "threshold"> &
+  Partial<Pick<typeof promotions.$inferInsert, "thresholdBasis" | "thresholdMinimum">>;
 
 /** The promotion and its links in one batch; FOREIGN_KEY if a named row was deleted meanwhile. */
 export const insertPromotion = (db: Db, fields: Fields<PromotionCreate>, links: Links) =>

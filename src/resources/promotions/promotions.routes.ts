@@ -35,7 +35,7 @@ export const create = createRoute({
   operationId: "createPromotion",
   summary: "Create a promotion",
   description:
-    "Links are written with the promotion in one atomic batch; unknown product, channel or customer group codes are refused (400) and nothing is written. There is no DELETE: archive instead.",
+    "Links are written with the promotion in one atomic batch; unknown product, product group, channel or customer group codes are refused (400) and nothing is written. A VALUE `threshold` needs `currency`. There is no DELETE: archive instead.",
   request: { body: jsonBody(PromotionCreateSchema) },
   responses: {
     201: json(PromotionSchema, "The created promotion"),
@@ -49,7 +49,8 @@ export const get = createRoute({
   tags,
   operationId: "getPromotion",
   summary: "Get a single promotion",
-  description: "With its product, channel and customer group codes. Unknown id → 404.",
+  description:
+    "With its product, product group, channel and customer group codes and its threshold. Unknown id → 404.",
   request: { params: IdParams },
   responses: { 200: json(PromotionSchema, "The promotion"), ...errors(400, 401, 404) },
 });
@@ -61,7 +62,7 @@ export const update = createRoute({
   operationId: "updatePromotion",
   summary: "Update a promotion",
   description:
-    "Any subset of the create fields; given code lists replace the stored ones. Status changes follow the allowed transitions (409); an ARCHIVED promotion cannot be edited (409).",
+    "Any subset of the create fields; given code lists and threshold replace the stored ones; the merged record is checked with the create rules. Status changes follow the allowed transitions (409); an ARCHIVED promotion cannot be edited (409).",
   request: { params: IdParams, body: jsonBody(PromotionUpdateSchema) },
   responses: {
     200: json(PromotionSchema, "The updated promotion"),

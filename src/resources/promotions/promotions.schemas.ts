@@ -9,12 +9,31 @@ import {
   DiscountTypeSchema,
   DiscountValue,
 } from "../trade-conditions/trade-conditions.schemas";
-import { PROMOTION_STACKINGS } from "../../pricing/vocabulary";
+import { PROMOTION_STACKINGS, THRESHOLD_BASES } from "../../pricing/vocabulary";
 
 export const StackingSchema = z.enum(PROMOTION_STACKINGS).openapi("PromotionStacking", {
   description:
     "BEST_OF: the customer gets the better of promotion and regular price. ON_TOP: applies to the regular price.",
 });
+
+export const ThresholdSchema = z
+  .strictObject({
+    basis: z.enum(THRESHOLD_BASES).openapi({
+      description:
+        "QUANTITY: the quantities of the request's eligible lines the promotion reaches. VALUE: their regular amount × quantity, in the promotion's currency (required then)",
+    }),
+    minimum: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).openapi({
+      example: 10000,
+      description:
+        "The promotion is a candidate once the basis reaches this (≥ 1; minor units for VALUE)",
+    }),
+  })
+  .openapi("PromotionThreshold", {
+    description: "What the lines the promotion reaches must add up to before it applies",
+    example: { basis: "VALUE", minimum: 10000 },
+  });
+
+export type Threshold = z.infer<typeof ThresholdSchema>;
 
 const promotionExample = {
   id: 7,
@@ -28,8 +47,10 @@ const promotionExample = {
   priority: 0,
   stacking: "BEST_OF",
   productCodes: ["P-C"],
+  productGroupCodes: [],
   channelCodes: ["WEB-DE"],
   customerGroupCodes: [],
+  threshold: null,
   createdAt: "2025-05-20T00:00:00.000Z",
   updatedAt: "2025-05-20T00:00:00.000Z",
 };
@@ -45,9 +66,18 @@ export const PromotionSchema = z
       description: "Higher wins among promotions with the same saving",
     }),
     stacking: StackingSchema,
-    productCodes: z.array(z.string()).openapi({ description: "Empty = all products" }),
+    productCodes: z.array(z.string()).openapi({
+      description: "Products it applies to; with productGroupCodes also empty = all products",
+    }),
+    productGroupCodes: z.array(z.string()).openapi({
+      description:
+        "Product groups it applies to (with every group below them), besides productCodes; both empty = all products",
+    }),
     channelCodes: z.array(z.string()).openapi({ description: "Empty = all channels" }),
     customerGroupCodes: z.array(z.string()).openapi({ description: "Empty = everyone" }),
+    threshold: ThresholdSchema.nullable().openapi({
+      description: "What the lines it reaches must add up to before it applies; null = none",
+    }),
     createdAt: IsoTimestamp.openapi({ description: "When the promotion was created" }),
     updatedAt: IsoTimestamp.openapi({ description: "When the promotion last changed" }),
   })
@@ -62,7 +92,8 @@ export const PromotionCreateSchema = z
     discountType: DiscountTypeSchema,
     value: DiscountValue,
     currency: Currency.nullable().optional().openapi({
-      description: "Required for ABSOLUTE values; absent or null for PERCENTAGE",
+      description:
+        "Required for ABSOLUTE values and for a VALUE threshold; otherwise absent or null for PERCENTAGE",
     }),
     status: CreateStatus.default("DRAFT"),
     validFrom: OptionalInstant.openapi({ description: "Inclusive start; null or absent = always" }),
@@ -71,15 +102,22 @@ export const PromotionCreateSchema = z
       description: "Higher wins among promotions with the same saving; default 0",
     }),
     stacking: StackingSchema.default("BEST_OF"),
-    productCodes: codeList(["P-A"])
-      .default([])
-      .openapi({ description: "The products it applies to; empty (default) = all" }),
+    productCodes: codeList(["P-A"]).default([]).openapi({
+      description: "The products it applies to; with productGroupCodes also empty (default) = all",
+    }),
+    productGroupCodes: codeList(["TOOLS"]).default([]).openapi({
+      description:
+        "The product groups it applies to, with every group below them; unknown codes → 400",
+    }),
     channelCodes: codeList(["WEB-DE"])
       .default([])
       .openapi({ description: "The channels it applies in; empty (default) = all" }),
     customerGroupCodes: codeList(["WHOLESALE"])
       .default([])
       .openapi({ description: "The customer groups it is for; empty (default) = everyone" }),
+    threshold: ThresholdSchema.nullable()
+      .default(null)
+      .openapi({ description: "What the lines it reaches must add up to; null (default) = none" }),
   })
   .openapi("PromotionCreate", {
     description: "A new promotion; stacking defaults to BEST_OF",
@@ -101,7 +139,8 @@ export const PromotionUpdateSchema = z
     discountType: DiscountTypeSchema.optional(),
     value: DiscountValue.optional(),
     currency: Currency.nullable().optional().openapi({
-      description: "Required for ABSOLUTE values; null for PERCENTAGE",
+      description:
+        "Required for ABSOLUTE values and for a VALUE threshold; otherwise null for PERCENTAGE",
     }),
     status: Status.optional(),
     validFrom: OptionalInstant.openapi({ description: "Inclusive start; null = always" }),
@@ -109,10 +148,14 @@ export const PromotionUpdateSchema = z
     priority: Priority.optional(),
     stacking: StackingSchema.optional(),
     productCodes: codeList(["P-A"]).optional().openapi({ description: "Replaces the list" }),
+    productGroupCodes: codeList(["TOOLS"]).optional().openapi({ description: "Replaces the list" }),
     channelCodes: codeList(["WEB-DE"]).optional().openapi({ description: "Replaces the list" }),
     customerGroupCodes: codeList(["WHOLESALE"])
       .optional()
       .openapi({ description: "Replaces the list" }),
+    threshold: ThresholdSchema.nullable()
+      .optional()
+      .openapi({ description: "Replaces the threshold; null removes it" }),
   })
   .openapi("PromotionUpdate", {
     description:

@@ -5,10 +5,12 @@ import {
   channels,
   customerGroups,
   customers,
+  productGroups,
   products,
   tradeConditionChannels,
   tradeConditionCustomerGroups,
   tradeConditionCustomers,
+  tradeConditionProductGroups,
   tradeConditionProducts,
   tradeConditions,
   tradeConditionScales,
@@ -17,7 +19,7 @@ import { insertLinked, writeVersioned } from "../../db/writes";
 import type { Db } from "../../lib/db";
 import { iso, isoOrNull } from "../../lib/schemas";
 import type { ListRequest } from "../../list";
-import type { ConditionScope } from "../../pricing/vocabulary";
+import type { ConditionScope, ScaleBasis } from "../../pricing/vocabulary";
 import { links } from "./customer-links";
 import type { Scale, TradeConditionCreate, TradeConditionUpdate } from "./trade-conditions.schemas";
 
@@ -34,14 +36,21 @@ export const conditionLinks = defineLinks(tradeConditions.id, {
     products,
     "product",
   ),
+  productGroupCodes: codeLink(
+    tradeConditionProductGroups.tradeConditionId,
+    tradeConditionProductGroups.productGroupId,
+    productGroups,
+    "product group",
+  ),
   channelCodes: codeLink(
     tradeConditionChannels.tradeConditionId,
     tradeConditionChannels.channelId,
     channels,
     "channel",
   ),
+  // The API's `minimum` is stored in min_quantity, the column's name from before scale bases.
   scales: rowsLink(tradeConditionScales.tradeConditionId, {
-    minQuantity: tradeConditionScales.minQuantity,
+    minimum: tradeConditionScales.minQuantity,
     value: tradeConditionScales.value,
   }),
   customerGroupCodes: codeLink(
@@ -64,6 +73,7 @@ const selectFull = (db: Db) => db.select(fullRecord).from(tradeConditions);
 
 export type TradeConditionRow = typeof tradeConditions.$inferSelect & {
   productCodes: string;
+  productGroupCodes: string;
   channelCodes: string;
   scales: string;
   customerGroupCodes: string;
@@ -71,7 +81,16 @@ export type TradeConditionRow = typeof tradeConditions.$inferSelect & {
 };
 
 export const scalesFrom = (json: string) =>
-  (JSON.parse(json) as Scale[]).sort((a, b) => a.minQuantity - b.minQuantity);
+  (JSON.parse(json) as Scale[]).sort((a, b) => a.minimum - b.minimum);
+
+/**
+ * Scale rows as answers show them: `{ minimum, value }`, and for LINE_QUANTITY conditions also
+ * the deprecated `minQuantity` (the same number), so readers of the former shape keep working.
+ */
+const toScales = (json: string, basis: ScaleBasis) =>
+  scalesFrom(json).map((row) =>
+    basis === "LINE_QUANTITY" ? { ...row, minQuantity: row.minimum } : row,
+  );
 
 export const toTradeCondition = (row: TradeConditionRow) => ({
   id: row.id,
@@ -87,8 +106,10 @@ export const toTradeCondition = (row: TradeConditionRow) => ({
   priority: row.priority,
   stackable: row.stackable,
   productCodes: codesFrom(row.productCodes),
+  productGroupCodes: codesFrom(row.productGroupCodes),
   channelCodes: codesFrom(row.channelCodes),
-  scales: scalesFrom(row.scales),
+  scaleBasis: row.scaleBasis,
+  scales: toScales(row.scales, row.scaleBasis),
   customerGroupCodes: codesFrom(row.customerGroupCodes),
   customerCodes: codesFrom(row.customerCodes),
   createdAt: iso(row.createdAt),

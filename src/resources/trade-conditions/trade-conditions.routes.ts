@@ -47,7 +47,7 @@ export const create = createRoute({
   operationId: "createTradeCondition",
   summary: "Create a trade condition",
   description:
-    "Links and scales are written with the condition in one atomic batch; unknown product or channel codes are refused (400) and nothing is written. There is no DELETE: archive instead.",
+    "Links and scales are written with the condition in one atomic batch; unknown product, product group or channel codes are refused (400) and nothing is written. Scale rows take `minimum` (their former name `minQuantity` is still accepted, deprecated); `scaleBasis` ORDER_VALUE needs `currency`. There is no DELETE: archive instead.",
   request: { body: jsonBody(TradeConditionCreateSchema) },
   responses: {
     201: json(TradeConditionSchema, "The created trade condition"),
@@ -61,7 +61,8 @@ export const get = createRoute({
   tags,
   operationId: "getTradeCondition",
   summary: "Get a trade condition by id",
-  description: "With its product and channel codes, scales and targets. Unknown id → 404.",
+  description:
+    "With its product, product group and channel codes, scales and targets. Unknown id → 404.",
   request: { params: IdParams },
   responses: {
     200: json(TradeConditionSchema, "The trade condition"),
@@ -76,7 +77,7 @@ export const update = createRoute({
   operationId: "updateTradeCondition",
   summary: "Update a trade condition",
   description:
-    "Any subset of the create fields; given productCodes, channelCodes and scales replace the stored ones. Status changes follow the allowed transitions (409); an ARCHIVED condition cannot be edited (409). " +
+    "Any subset of the create fields; given productCodes, productGroupCodes, channelCodes and scales replace the stored ones; the merged record is checked with the create rules. Status changes follow the allowed transitions (409); an ARCHIVED condition cannot be edited (409). " +
     "Changing the scope of a CUSTOMER_GROUP- or CUSTOMER-scope condition that still has target groups or customers is refused (409): unassign them first, nothing is dropped silently.",
   request: { params: IdParams, body: jsonBody(TradeConditionUpdateSchema) },
   responses: {

@@ -15,6 +15,7 @@ import {
   CONDITION_TYPES,
   CREATE_STATUSES,
   DISCOUNT_TYPES,
+  SCALE_BASES,
 } from "../../pricing/vocabulary";
 
 export const DiscountTypeSchema = z.enum(DISCOUNT_TYPES).openapi("DiscountType", {
@@ -49,25 +50,80 @@ export const CreateStatus = z
   .enum(CREATE_STATUSES)
   .openapi({ example: "DRAFT", description: "DRAFT (default) or ACTIVE" });
 
-const ScaleSchema = z
+export const ScaleBasisSchema = z.enum(SCALE_BASES).openapi("ScaleBasis", {
+  description:
+    "What a scale row's minimum is compared with. LINE_QUANTITY: the line's quantity. " +
+    "ORDER_QUANTITY: the quantities of the request's eligible lines the condition reaches. " +
+    "ORDER_VALUE: their base amount × quantity, in the condition's currency (required then).",
+});
+
+/** A scale row's threshold: a quantity, or minor units for ORDER_VALUE. */
+const ScaleMinimum = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
+
+/**
+ * A scale row as bodies give it: `minimum`, or its former name `minQuantity` (deprecated, still
+ * accepted so that old clients keep working), exactly one of them. Parsed to `{ minimum, value }`.
+ */
+const ScaleInputSchema = z
   .strictObject({
-    minQuantity: z
-      .number()
-      .int()
-      .min(1)
-      .openapi({ example: 10, description: "The scale applies from this quantity on" }),
+    minimum: ScaleMinimum.optional().openapi({
+      example: 10,
+      description:
+        "The row applies from this basis value on (a quantity, or minor units for ORDER_VALUE), ≥ 1",
+    }),
+    minQuantity: ScaleMinimum.optional().openapi({
+      deprecated: true,
+      description: "Deprecated: the former name of `minimum`; give one of the two",
+    }),
     value: DiscountValue.openapi({ example: 700 }),
   })
-  .openapi("TradeConditionScale", {
-    description: "A quantity scale: from minQuantity on, value replaces the base value",
-    example: { minQuantity: 10, value: 700 },
+  .superRefine((row, ctx) => {
+    if (row.minimum !== undefined && row.minQuantity !== undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["minQuantity"],
+        message: "must be absent when minimum is given (minQuantity is its deprecated name)",
+      });
+    } else if (row.minimum === undefined && row.minQuantity === undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["minimum"],
+        message: "is required (or, deprecated, minQuantity)",
+      });
+    }
+  })
+  .transform(({ minimum, minQuantity, value }) => ({ minimum: (minimum ?? minQuantity)!, value }))
+  .openapi("TradeConditionScaleInput", {
+    description:
+      "A scale row: from `minimum` on (compared with the condition's scaleBasis), value replaces the base value. `minQuantity` is the deprecated name of `minimum`",
+    example: { minimum: 10, value: 700 },
   });
 
-export type Scale = z.infer<typeof ScaleSchema>;
+export type Scale = z.output<typeof ScaleInputSchema>;
 
-const Scales = z.array(ScaleSchema).max(100, "must have at most 100 rows").openapi({
+const ScaleSchema = z
+  .object({
+    minimum: z.number().int().openapi({
+      example: 10,
+      description:
+        "The row applies from this basis value on (a quantity, or minor units for ORDER_VALUE)",
+    }),
+    value: DiscountValue.openapi({ example: 700 }),
+    minQuantity: z.number().int().optional().openapi({
+      deprecated: true,
+      example: 10,
+      description:
+        "Deprecated: the same number as `minimum`, given only for LINE_QUANTITY conditions so that readers of the former shape keep working",
+    }),
+  })
+  .openapi("TradeConditionScale", {
+    description: "A scale row: from minimum on, value replaces the base value",
+    example: { minimum: 10, value: 700, minQuantity: 10 },
+  });
+
+const Scales = z.array(ScaleInputSchema).max(100, "must have at most 100 rows").openapi({
   description:
-    "Quantity scales: from minQuantity on, value replaces the base value. Distinct minQuantity; values of the discountType.",
+    "Scale rows: from minimum on, value replaces the base value. Distinct minimum; values of the discountType.",
 });
 
 const tradeConditionExample = {
@@ -84,8 +140,10 @@ const tradeConditionExample = {
   priority: 0,
   stackable: false,
   productCodes: [],
+  productGroupCodes: [],
   channelCodes: ["WEB-DE"],
-  scales: [{ minQuantity: 100, value: 700 }],
+  scaleBasis: "LINE_QUANTITY",
+  scales: [{ minimum: 100, value: 700, minQuantity: 100 }],
   customerGroupCodes: ["WHOLESALE"],
   customerCodes: [],
   createdAt: "2025-01-01T00:00:00.000Z",
@@ -119,9 +177,16 @@ export const TradeConditionSchema = z
     stackable: z.boolean().openapi({
       description: "Whether it applies on top of the winning condition of its type",
     }),
-    productCodes: z.array(z.string()).openapi({ description: "Empty = all products" }),
+    productCodes: z.array(z.string()).openapi({
+      description: "Products it applies to; with productGroupCodes also empty = all products",
+    }),
+    productGroupCodes: z.array(z.string()).openapi({
+      description:
+        "Product groups it applies to (with every group below them), besides productCodes; both empty = all products",
+    }),
     channelCodes: z.array(z.string()).openapi({ description: "Empty = all channels" }),
-    scales: z.array(ScaleSchema).openapi({ description: "Sorted by minQuantity" }),
+    scaleBasis: ScaleBasisSchema,
+    scales: z.array(ScaleSchema).openapi({ description: "Sorted by minimum" }),
     customerGroupCodes: z.array(z.string()).openapi({
       description:
         "Target groups of a CUSTOMER_GROUP-scope condition, sorted (set by POST …/customer-groups); empty for other scopes",
@@ -148,7 +213,8 @@ export const TradeConditionCreateSchema = z
     }),
     value: DiscountValue,
     currency: Currency.nullable().optional().openapi({
-      description: "Required for ABSOLUTE values; absent or null for PERCENTAGE",
+      description:
+        "Required for ABSOLUTE values and for scaleBasis ORDER_VALUE; otherwise absent or null for PERCENTAGE",
     }),
     status: CreateStatus.default("DRAFT"),
     validFrom: OptionalInstant.openapi({ description: "Inclusive start; null or absent = always" }),
@@ -159,13 +225,18 @@ export const TradeConditionCreateSchema = z
     stackable: z.boolean().default(false).openapi({
       description: "Whether it applies on top of the winning condition of its type; default false",
     }),
-    productCodes: codeList(["P-A"])
-      .default([])
-      .openapi({ description: "The products it applies to; empty (default) = all" }),
+    productCodes: codeList(["P-A"]).default([]).openapi({
+      description: "The products it applies to; with productGroupCodes also empty (default) = all",
+    }),
+    productGroupCodes: codeList(["FAST"]).default([]).openapi({
+      description:
+        "The product groups it applies to, with every group below them; unknown codes → 400",
+    }),
     channelCodes: codeList(["WEB-DE"]).default([]).openapi({
       description:
         "The channels it applies in; empty (default) = all. A CHANNEL-scope condition needs at least one",
     }),
+    scaleBasis: ScaleBasisSchema.default("LINE_QUANTITY"),
     scales: Scales.default([]),
   })
   .openapi("TradeConditionCreate", {
@@ -180,7 +251,9 @@ export const TradeConditionCreateSchema = z
       status: "ACTIVE",
       validFrom: "2025-01-01T00:00:00Z",
       channelCodes: ["WEB-DE"],
-      scales: [{ minQuantity: 100, value: 700 }],
+      productGroupCodes: ["FAST"],
+      scaleBasis: "ORDER_QUANTITY",
+      scales: [{ minimum: 1000, value: 700 }],
     },
   });
 
@@ -192,7 +265,8 @@ export const TradeConditionUpdateSchema = z
     discountType: DiscountTypeSchema.optional(),
     value: DiscountValue.optional(),
     currency: Currency.nullable().optional().openapi({
-      description: "Required for ABSOLUTE values; null for PERCENTAGE",
+      description:
+        "Required for ABSOLUTE values and for scaleBasis ORDER_VALUE; otherwise null for PERCENTAGE",
     }),
     status: Status.optional(),
     validFrom: OptionalInstant.openapi({ description: "Inclusive start; null = always" }),
@@ -202,13 +276,15 @@ export const TradeConditionUpdateSchema = z
       description: "Whether it applies on top of the winning condition of its type",
     }),
     productCodes: codeList(["P-A"]).optional().openapi({ description: "Replaces the list" }),
+    productGroupCodes: codeList(["FAST"]).optional().openapi({ description: "Replaces the list" }),
     channelCodes: codeList(["WEB-DE"]).optional().openapi({ description: "Replaces the list" }),
+    scaleBasis: ScaleBasisSchema.optional(),
     scales: Scales.optional().openapi({ description: "Replaces the scales" }),
   })
   .openapi("TradeConditionUpdate", {
     description:
       "Any subset of the create fields. The merged record is validated with the create rules; ARCHIVED records cannot be edited.",
-    example: { value: 600, scales: [{ minQuantity: 100, value: 800 }] },
+    example: { value: 600, scales: [{ minimum: 100, value: 800 }] },
   });
 
 export const TradeConditionListSchema = listOf(TradeConditionSchema, "TradeConditionList", {

@@ -16,7 +16,12 @@ import {
   type TargetScope,
   type TradeConditionRow,
 } from "./trade-conditions.repo";
-import type { ConditionScope, ConditionType, DiscountType } from "../../pricing/vocabulary";
+import type {
+  ConditionScope,
+  ConditionType,
+  DiscountType,
+  ScaleBasis,
+} from "../../pricing/vocabulary";
 import type { Scale, TradeConditionCreate, TradeConditionUpdate } from "./trade-conditions.schemas";
 
 export const missingCondition = (id: number) => notFound(`trade condition ${id} not found`);
@@ -38,6 +43,7 @@ export interface TradeConditionTerms extends DiscountTerms {
   scope: ConditionScope;
   type: ConditionType;
   channelCodes: string[];
+  scaleBasis: ScaleBasis;
   scales: Scale[];
 }
 
@@ -52,19 +58,39 @@ function valueIssues(discountType: DiscountType, value: number, path: string): F
 }
 
 /**
- * The rules shared by trade conditions and promotions (api.md "Validation rules"), applied to the
- * whole record: on create to the body, on update to the body merged over the stored record.
+ * The rules shared by trade conditions and promotions (api.md §2, "Cross-field rules"), applied
+ * to the whole record: on create to the body, on update to the body merged over the stored
+ * record. `amounts` says why the record compares amounts besides an ABSOLUTE value ("scaleBasis
+ * is ORDER_VALUE"): then it needs a currency, which a PERCENTAGE value may then have too.
  */
-export function discountIssues(t: DiscountTerms): FieldIssue[] {
+export function discountIssues(t: DiscountTerms, amounts?: string): FieldIssue[] {
   const issues: FieldIssue[] = [];
   if (t.discountType) issues.push(...valueIssues(t.discountType, t.value, "body.value"));
   if (t.discountType === "ABSOLUTE" && t.currency === null) {
     issues.push({ path: "body.currency", message: "is required for ABSOLUTE values" });
+  } else if (amounts && t.currency === null) {
+    issues.push({ path: "body.currency", message: `is required when ${amounts}` });
   }
-  if (t.discountType === "PERCENTAGE" && t.currency !== null) {
+  if (t.discountType === "PERCENTAGE" && t.currency !== null && !amounts) {
     issues.push({ path: "body.currency", message: "must be absent or null for PERCENTAGE values" });
   }
   issues.push(...windowIssues(t));
+  return issues;
+}
+
+/** Scale rows: distinct minimums, values of the discount type. */
+function scaleIssues(t: TradeConditionTerms): FieldIssue[] {
+  const issues: FieldIssue[] = [];
+  const seen = new Set<number>();
+  t.scales.forEach((row, i) => {
+    if (seen.has(row.minimum)) {
+      issues.push({ path: `body.scales.${i}.minimum`, message: `repeats minimum ${row.minimum}` });
+    }
+    seen.add(row.minimum);
+    if (t.discountType) {
+      issues.push(...valueIssues(t.discountType, row.value, `body.scales.${i}.value`));
+    }
+  });
   return issues;
 }
 
@@ -78,25 +104,15 @@ export function tradeConditionIssues(t: TradeConditionTerms): FieldIssue[] {
   } else if (t.discountType === undefined) {
     issues.push({ path: "body.discountType", message: "is required unless type is NET_PRICE" });
   }
-  issues.push(...discountIssues(t));
+  const byValue = t.scaleBasis === "ORDER_VALUE" ? "scaleBasis is ORDER_VALUE" : undefined;
+  issues.push(...discountIssues(t, byValue));
   if (t.scope === "CHANNEL" && t.channelCodes.length === 0) {
     issues.push({
       path: "body.channelCodes",
       message: "must name at least one channel for a CHANNEL-scope condition",
     });
   }
-  const seen = new Set<number>();
-  t.scales.forEach((row, i) => {
-    if (seen.has(row.minQuantity)) {
-      issues.push({
-        path: `body.scales.${i}.minQuantity`,
-        message: `repeats minQuantity ${row.minQuantity}`,
-      });
-    }
-    seen.add(row.minQuantity);
-    if (t.discountType)
-      issues.push(...valueIssues(t.discountType, row.value, `body.scales.${i}.value`));
-  });
+  issues.push(...scaleIssues(t));
   return issues;
 }
 
@@ -108,7 +124,7 @@ export const unknownCodeIssues = (unknown: UnknownCodes[]) =>
 // Create and update.
 
 const goneMeanwhile = () =>
-  conflict("a named product or channel was deleted meanwhile; nothing was written");
+  conflict("a named product, product group or channel was deleted meanwhile; nothing was written");
 
 /** One read resolves the codes (skipped when none are named), one batch writes everything. */
 export async function createTradeCondition(db: Db, input: TradeConditionCreate) {
