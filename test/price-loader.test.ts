@@ -20,6 +20,7 @@ const AT = Date.UTC(2025, 5, 15);
 const window = { validFrom: "2025-01-01", validTo: "2026-01-01" };
 let query: PriceQuery;
 let groupCode: string;
+let groupPath: string[];
 
 async function ok(method: string, path: string, body: unknown) {
   const res = await api(method, path, { body });
@@ -40,9 +41,24 @@ async function pricelist(path: string, body: Record<string, unknown>, productCod
 
 beforeAll(async () => {
   const [channel, product, group, customer] = [uid("CH"), uid("P"), uid("G"), uid("C")];
+  const [parentGroup, childGroup] = [uid("PG"), uid("PG")];
   groupCode = group;
+  groupPath = [childGroup, parentGroup];
   await created("/v1/api/channel", { code: channel, name: "Channel" });
-  await created("/v1/api/product", { code: product, name: "Product" });
+  await created("/v1/api/product-group", { code: parentGroup, name: "Parent" });
+  await created("/v1/api/product-group", {
+    code: childGroup,
+    name: "Child",
+    parentCode: parentGroup,
+  });
+  await created("/v1/api/product", {
+    code: product,
+    name: "Product",
+    productGroupCode: childGroup,
+    minOrderQuantity: 2,
+    orderIncrement: 2,
+    maxOrderQuantity: 1000,
+  });
   await created("/v1/api/customer-group", { code: group, name: "Group" });
   await ok("POST", `/v1/api/channel/${channel}/customer-group`, { customerGroupCodes: [group] });
   await created("/v1/api/customer", {
@@ -61,7 +77,17 @@ beforeAll(async () => {
   await ok("PUT", `/v1/api/channel/${channel}/pricelist/primary`, {
     pricelistId: await general(),
   });
-  await ok("POST", `/v1/api/channel/${channel}/pricelist`, { pricelistId: await general() });
+  // A derived list of the channel, its base (unassigned, DRAFT) and a FLOOR list of the channel.
+  const base = await pricelist("/v1/api/pricelist", {}, product);
+  const derivation = {
+    basePricelistId: base,
+    adjustmentBp: -1000,
+    rounding: { mode: "NEAREST", step: 10, ending: 9 },
+  };
+  const derived = await pricelist("/v1/api/pricelist", { status: "ACTIVE", derivation }, product);
+  await ok("POST", `/v1/api/channel/${channel}/pricelist`, { pricelistId: derived });
+  const floor = await pricelist("/v1/api/pricelist", { status: "ACTIVE", kind: "FLOOR" }, product);
+  await ok("POST", `/v1/api/channel/${channel}/pricelist`, { pricelistId: floor });
 
   // A condition per targeted scope, each with every kind of link and a scale.
   const links = { productCodes: [product], channelCodes: [channel] };
@@ -76,7 +102,9 @@ beforeAll(async () => {
       type: "DISCOUNT",
       discountType: "PERCENTAGE",
       value: 500,
-      scales: [{ minQuantity: 10, value: 700 }],
+      scaleBasis: "ORDER_QUANTITY",
+      scales: [{ minimum: 10, value: 700 }],
+      productGroupCodes: [parentGroup],
       ...window,
       ...links,
     });
@@ -90,6 +118,8 @@ beforeAll(async () => {
     value: 50,
     currency: "EUR",
     customerGroupCodes: [group],
+    productGroupCodes: [parentGroup],
+    threshold: { basis: "QUANTITY", minimum: 5 },
     ...window,
     ...links,
   });
@@ -116,14 +146,45 @@ describe("the price loader's batch", () => {
     const meter = new DbMeter();
     const results = await decodedBatch(createDb(env.DB, meter), priceStatements(query));
     expect(meter.calls).toBe(1);
-    const [context, pricelists, prices, conditions, promotions, known, version] = results;
+    const [
+      context,
+      pricelists,
+      prices,
+      conditions,
+      promotions,
+      known,
+      paths,
+      bases,
+      floors,
+      version,
+    ] = results;
     expect(context).toHaveLength(1);
     expect(pricelists).toHaveLength(5);
-    expect(prices).toHaveLength(10);
+    // 5 candidates, the base and the floor: 2 tiers each.
+    expect(prices).toHaveLength(14);
     expect(conditions).toHaveLength(2);
     expect(promotions).toHaveLength(1);
-    expect(known).toHaveLength(1);
+    expect(known).toEqual([
+      {
+        code: query.productCodes[0],
+        minOrderQuantity: 2,
+        orderIncrement: 2,
+        maxOrderQuantity: 1000,
+      },
+    ]);
+    expect(paths.map((p) => p.groupCode)).toEqual(groupPath);
+    expect(bases).toHaveLength(1);
+    expect(floors).toHaveLength(1);
     expect(version).toHaveLength(1);
+    expect(pricelists.filter((p) => p.basePricelistId !== null)).toEqual([
+      expect.objectContaining({
+        basePricelistId: bases[0]!.id,
+        adjustmentBp: -1000,
+        roundingMode: "NEAREST",
+        roundingStep: 10,
+        roundingEnding: 9,
+      }),
+    ]);
     results.forEach((rows, statement) => {
       for (const row of rows) {
         expect(undefinedPaths(row), `statement ${statement}`).toEqual([]);
@@ -135,10 +196,14 @@ describe("the price loader's batch", () => {
     for (const c of conditions) {
       expect(c.productCodes).toEqual(query.productCodes);
       expect(c.channelCodes).toEqual([query.channelCode]);
-      expect(c.scales).toEqual([{ minQuantity: 10, value: 700 }]);
+      expect(c.scales).toEqual([{ minimum: 10, value: 700 }]);
+      expect(c.scaleBasis).toBe("ORDER_QUANTITY");
+      expect(c.productGroupCodes).toEqual([groupPath[1]]);
       expect([...c.customerCodes, ...c.customerGroupCodes]).toHaveLength(1);
     }
     expect(promotions[0]!.customerGroupCodes).toEqual([groupCode]);
+    expect(promotions[0]!.productGroupCodes).toEqual([groupPath[1]]);
+    expect(promotions[0]).toMatchObject({ thresholdBasis: "QUANTITY", thresholdMinimum: 5 });
     expect(new Set(pricelists.flatMap((p) => p.levels))).toEqual(
       new Set(["INDIVIDUAL", "CUSTOMER", "CUSTOMER_GROUP", "CHANNEL_PRIMARY", "CHANNEL"]),
     );
@@ -149,6 +214,21 @@ describe("the price loader's batch", () => {
     expect(undefinedPaths(context)).toEqual([]);
     expect(context.pricelists.every((p) => p.prices.length === 2)).toBe(true);
     expect(context.currency).toBe("EUR");
+    expect(context.products.get(query.productCodes[0]!)).toEqual({
+      groupPath,
+      minOrderQuantity: 2,
+      orderIncrement: 2,
+      maxOrderQuantity: 1000,
+    });
+    expect(context.priceBases).toEqual([
+      expect.objectContaining({
+        derivation: null,
+        prices: expect.arrayContaining([expect.anything()]),
+      }),
+    ]);
+    expect(context.floors).toHaveLength(1);
+    expect(context.floors[0]!.prices).toHaveLength(2);
+    expect(context.promotions[0]!.threshold).toEqual({ basis: "QUANTITY", minimum: 5 });
   });
 
   it("refuses a row that lacks a column or holds the wrong type, naming the column", () => {
@@ -164,6 +244,11 @@ describe("the price loader's batch", () => {
       allowsTradeDiscounts: 1,
       taxInclusive: 0,
       levels: '["CHANNEL"]',
+      basePricelistId: null,
+      adjustmentBp: null,
+      roundingMode: null,
+      roundingStep: null,
+      roundingEnding: null,
     };
     expect(() => pricelists.decode(row)).toThrow("column validFrom is missing");
     expect(() => pricelists.decode({ ...row, validFrom: null, status: "LIVE" })).toThrow(

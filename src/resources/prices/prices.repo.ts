@@ -17,7 +17,15 @@ import {
   DISCOUNT_TYPES,
   PRICELIST_LEVELS,
   PROMOTION_STACKINGS,
+  ROUNDING_MODES,
+  SCALE_BASES,
   STATUSES,
+  THRESHOLD_BASES,
+  type Derivation,
+  type FloorPricelist,
+  type PriceBase,
+  type ProductFacts,
+  type RoundingMode,
   type PricelistCandidate,
   type PriceRow,
   type PromotionCandidate,
@@ -33,6 +41,7 @@ import {
   jsonArray,
   member,
   nullableInt,
+  nullableMember,
   nullableText,
   select,
   statement,
@@ -65,8 +74,10 @@ export interface PriceContext {
   groupCodes: string[];
   /** The request's currency, else the channel primary pricelist's; null when neither exists. */
   currency: string | null;
-  knownProducts: string[];
+  products: Map<string, ProductFacts>;
   pricelists: PricelistCandidate[];
+  priceBases: PriceBase[];
+  floors: FloorPricelist[];
   tradeConditions: TradeConditionCandidate[];
   promotions: PromotionCandidate[];
   /** The pricing data version (table pricing_version, bumped by triggers on every price write). */
@@ -112,11 +123,45 @@ function fragments(q: PriceQuery) {
   // The requested products' ids, and the records linked to any of them: read from the link
   // tables' product index (a few rows per product), once per statement, not per record.
   const productIds = sql`(select pr.id from products pr where pr.code in ${products})`;
-  const forProducts = (link: string, owner: string, id: string) =>
-    sql`(not exists (select 1 from ${sql.raw(link)} l where l.${sql.raw(owner)} = ${sql.raw(id)})
-      or ${sql.raw(id)} in (select l.${sql.raw(owner)} from ${sql.raw(link)} l
-        where l.product_id in ${productIds}))`;
-  return { products, groups, currency, reaching, live, inChannel, forProducts };
+  // The requested products' groups and every ancestor of them (the forest is at most 8 deep).
+  const groupIds = sql`(with recursive up(id) as (
+      select pr.product_group_id from products pr
+        where pr.code in ${products} and pr.product_group_id is not null
+      union select g.parent_id from product_groups g join up on g.id = up.id
+        where g.parent_id is not null)
+    select id from up)`;
+  // A record reaches the products when it names none (and no group), or names one of them, or
+  // a group one of them is in (docs/pricing-rules.md §12).
+  const forProducts = (owner: string, id: string, productLink: string, groupLink: string) => {
+    const [o, i] = [sql.raw(owner), sql.raw(id)];
+    return sql`((not exists (select 1 from ${sql.raw(productLink)} l where l.${o} = ${i})
+        and not exists (select 1 from ${sql.raw(groupLink)} l where l.${o} = ${i}))
+      or ${i} in (select l.${o} from ${sql.raw(productLink)} l where l.product_id in ${productIds})
+      or ${i} in (select l.${o} from ${sql.raw(groupLink)} l where l.product_group_id in ${groupIds}))`;
+  };
+  // Every pricelist a reaching SALES list derives from, up to 3 steps (docs/pricing-rules.md §3.7).
+  const bases = sql`(with recursive chain(id, steps) as (
+      select p.base_pricelist_id, 1 from ${reaching} r join pricelists p on p.id = r.pricelist_id
+        where p.kind = 'SALES' and p.base_pricelist_id is not null
+      union select b.base_pricelist_id, chain.steps + 1 from chain join pricelists b on b.id = chain.id
+        where b.base_pricelist_id is not null and chain.steps < 3)
+    select id from chain)`;
+  // The channel's FLOOR pricelists, whatever their state: the engine says why one does not apply.
+  const floors = sql`(select cp.pricelist_id from channel_pricelists cp
+    join channels ch on ch.id = cp.channel_id join pricelists p on p.id = cp.pricelist_id
+    where ch.code = ${q.channelCode} and p.kind = 'FLOOR')`;
+  return {
+    products,
+    groups,
+    currency,
+    reaching,
+    live,
+    inChannel,
+    groupIds,
+    forProducts,
+    bases,
+    floors,
+  };
 }
 
 // The aliases the statements give these tables in their FROM clauses.
@@ -141,6 +186,15 @@ function contextStatement(q: PriceQuery, f: Fragments) {
   return statement(columns, sql`from channels ch where ch.code = ${q.channelCode}`);
 }
 
+/** A pricelist's derivation, as its columns (all null without one). */
+const derivationColumns = {
+  basePricelistId: nullableInt(p.basePricelistId),
+  adjustmentBp: nullableInt(p.adjustmentBp),
+  roundingMode: nullableMember(ROUNDING_MODES, p.roundingMode),
+  roundingStep: nullableInt(p.roundingStep),
+  roundingEnding: nullableInt(p.roundingEnding),
+};
+
 const pricelistColumns = select({
   id: int(p.id),
   name: text(p.name),
@@ -152,12 +206,35 @@ const pricelistColumns = select({
   allowsTradeDiscounts: flag(p.allowsTradeDiscounts),
   taxInclusive: flag(p.taxInclusive),
   levels: jsonArray(asMember(PRICELIST_LEVELS), sql`json_group_array(distinct r.level)`),
+  ...derivationColumns,
 });
 
 const pricelistsStatement = (f: Fragments) =>
   statement(
     pricelistColumns,
-    sql`from ${f.reaching} r join pricelists p on p.id = r.pricelist_id group by p.id`,
+    sql`from ${f.reaching} r join pricelists p on p.id = r.pricelist_id
+    where p.kind = 'SALES' group by p.id`,
+  );
+
+/** The lists the candidates derive from: sources of amounts, whatever their status or window. */
+const basesStatement = (f: Fragments) =>
+  statement(
+    select({ id: int(p.id), currency: text(p.currency), ...derivationColumns }),
+    sql`from pricelists p where p.id in ${f.bases}`,
+  );
+
+const floorsStatement = (f: Fragments) =>
+  statement(
+    select({
+      id: int(p.id),
+      name: text(p.name),
+      status: member(STATUSES, p.status),
+      currency: text(p.currency),
+      priority: int(p.priority),
+      validFrom: nullableInt(p.validFrom),
+      validTo: nullableInt(p.validTo),
+    }),
+    sql`from pricelists p where p.id in ${f.floors}`,
   );
 
 const priceColumns = select({
@@ -172,9 +249,11 @@ const pricesStatement = (f: Fragments) =>
     priceColumns,
     sql`from pricelist_prices pp join products pr on pr.id = pp.product_id
     where pr.code in ${f.products}
-      and pp.pricelist_id in (select r.pricelist_id from ${f.reaching} r
-        join pricelists p on p.id = r.pricelist_id
-        where p.status = 'ACTIVE' and p.currency = ${f.currency})`,
+      and (pp.pricelist_id in (select r.pricelist_id from ${f.reaching} r
+          join pricelists p on p.id = r.pricelist_id
+          where p.status = 'ACTIVE' and p.currency = ${f.currency} and p.kind = 'SALES')
+        or pp.pricelist_id in ${f.bases}
+        or pp.pricelist_id in ${f.floors})`,
   );
 
 /**
@@ -226,9 +305,16 @@ function conditionColumns(q: PriceQuery, f: Fragments) {
       "customer_groups",
       sql`t.id in ${f.groups}`,
     ),
+    productGroupCodes: via(
+      "trade_condition_product_groups",
+      "product_group_id",
+      "product_groups",
+      sql`t.id in ${f.groupIds}`,
+    ),
+    scaleBasis: member(SCALE_BASES, t.scaleBasis),
     scales: jsonArray(
-      asIntRecord("minQuantity", "value"),
-      sql`(select json_group_array(json_object('minQuantity', s.min_quantity, 'value', s.value))
+      asIntRecord("minimum", "value"),
+      sql`(select json_group_array(json_object('minimum', s.min_quantity, 'value', s.value))
         from trade_condition_scales s where s.trade_condition_id = trade_conditions.id)`,
     ),
   });
@@ -249,7 +335,7 @@ function conditionsStatement(q: PriceQuery, f: Fragments) {
       cross join trade_conditions on trade_conditions.id = candidate.id
     where ${f.live("trade_conditions")}
       and ${f.inChannel("trade_condition_channels", "trade_condition_id", "trade_conditions.id")}
-      and ${f.forProducts("trade_condition_products", "trade_condition_id", "trade_conditions.id")}
+      and ${f.forProducts("trade_condition_id", "trade_conditions.id", "trade_condition_products", "trade_condition_product_groups")}
       and (trade_conditions.scope in ('GLOBAL', 'CHANNEL')
         or (trade_conditions.scope = 'CUSTOMER_GROUP' and exists (select 1 from trade_condition_customer_groups l
               where l.trade_condition_id = ${tc} and l.customer_group_id in ${f.groups}))
@@ -286,6 +372,14 @@ function promotionColumns(q: PriceQuery, f: Fragments) {
       "customer_groups",
       sql`t.id in ${f.groups}`,
     ),
+    productGroupCodes: via(
+      "promotion_product_groups",
+      "product_group_id",
+      "product_groups",
+      sql`t.id in ${f.groupIds}`,
+    ),
+    thresholdBasis: nullableMember(THRESHOLD_BASES, t.thresholdBasis),
+    thresholdMinimum: nullableInt(t.thresholdMinimum),
   });
 }
 
@@ -296,15 +390,37 @@ function promotionsStatement(q: PriceQuery, f: Fragments) {
     sql`from promotions
     where ${f.live("promotions")}
       and ${f.inChannel("promotion_channels", "promotion_id", "promotions.id")}
-      and ${f.forProducts("promotion_products", "promotion_id", "promotions.id")}
+      and ${f.forProducts("promotion_id", "promotions.id", "promotion_products", "promotion_product_groups")}
       and (not exists (select 1 from promotion_customer_groups l where l.promotion_id = ${pr})
         or exists (select 1 from promotion_customer_groups l
           where l.promotion_id = ${pr} and l.customer_group_id in ${f.groups}))`,
   );
 }
 
-const knownStatement = (f: Fragments) =>
-  statement(select({ code: text(products.code) }), sql`from products where code in ${f.products}`);
+const productsStatement = (f: Fragments) =>
+  statement(
+    select({
+      code: text(products.code),
+      minOrderQuantity: int(products.minOrderQuantity),
+      orderIncrement: int(products.orderIncrement),
+      maxOrderQuantity: nullableInt(products.maxOrderQuantity),
+    }),
+    sql`from products where code in ${f.products}`,
+  );
+
+/** Each requested product's group and its ancestors, one row per step up (depth 0: its own). */
+const groupPathsStatement = (f: Fragments) =>
+  statement(
+    select({ productCode: text(sql`up.product_code`), groupCode: text(sql`g.code`) }),
+    sql`from (with recursive up(product_code, group_id, depth) as (
+        select pr.code, pr.product_group_id, 0 from products pr
+          where pr.code in ${f.products} and pr.product_group_id is not null
+        union all select up.product_code, g.parent_id, up.depth + 1
+          from up join product_groups g on g.id = up.group_id
+          where g.parent_id is not null and up.depth < 8)
+      select * from up) up join product_groups g on g.id = up.group_id
+    order by up.product_code, up.depth`,
+  );
 
 const versionStatement = statement(
   select({ version: int(pricingVersion.version) }),
@@ -332,16 +448,77 @@ export function priceStatements(q: PriceQuery) {
     pricesStatement(f),
     conditionsStatement(q, f),
     promotionsStatement(q, f),
-    knownStatement(f),
+    productsStatement(f),
+    groupPathsStatement(f),
+    basesStatement(f),
+    floorsStatement(f),
     versionStatement,
   ] as const;
 }
 
+interface DerivationColumns {
+  basePricelistId: number | null;
+  adjustmentBp: number | null;
+  roundingMode: RoundingMode | null;
+  roundingStep: number | null;
+  roundingEnding: number | null;
+}
+
+/** The derivation of a pricelist row, without its columns. */
+function derivationOf<T extends DerivationColumns>(row: T) {
+  const { basePricelistId, adjustmentBp, roundingMode, roundingStep, roundingEnding, ...rest } =
+    row;
+  const derivation: Derivation | null =
+    basePricelistId === null
+      ? null
+      : {
+          basePricelistId,
+          adjustmentBp: adjustmentBp ?? 0,
+          rounding:
+            roundingMode === null
+              ? null
+              : { mode: roundingMode, step: roundingStep ?? 1, ending: roundingEnding ?? 0 },
+        };
+  return { ...rest, derivation };
+}
+
+/** Each requested product's facts: its group path (own group first) and its quantity rule. */
+function productFacts(
+  rows: readonly {
+    code: string;
+    minOrderQuantity: number;
+    orderIncrement: number;
+    maxOrderQuantity: number | null;
+  }[],
+  paths: readonly { productCode: string; groupCode: string }[],
+) {
+  const facts = new Map<string, ProductFacts>();
+  for (const { code, ...rule } of rows) facts.set(code, { ...rule, groupPath: [] });
+  for (const { productCode, groupCode } of paths) {
+    (facts.get(productCode)?.groupPath as string[] | undefined)?.push(groupCode);
+  }
+  return facts;
+}
+
 export async function loadPriceContext(db: Db, q: PriceQuery): Promise<PriceContext> {
-  const [context, pricelistRows, priceRows, conditions, promotionRows, known, version] =
-    await decodedBatch(db, priceStatements(q));
+  const [
+    context,
+    pricelistRows,
+    priceRows,
+    conditions,
+    promotionRows,
+    productRows,
+    paths,
+    baseRows,
+    floorRows,
+    version,
+  ] = await decodedBatch(db, priceStatements(q));
   const head = context[0];
   const prices = pricesByPricelist(priceRows);
+  const withPrices = <T extends { id: number }>(row: T) => ({
+    ...row,
+    prices: prices.get(row.id) ?? [],
+  });
   return {
     channel: head && { code: head.channelCode, isActive: head.channelIsActive },
     customer:
@@ -350,21 +527,16 @@ export async function loadPriceContext(db: Db, q: PriceQuery): Promise<PriceCont
         : undefined,
     groupCodes: (head?.groupCodes ?? []).sort(),
     currency: head?.currency ?? null,
-    knownProducts: known.map((row) => row.code),
+    products: productFacts(productRows, paths),
     version: version[0]?.version ?? 0,
-    // Issue 12's inputs (groups, derivations, order-level scales, thresholds) are not loaded
-    // yet: every record reads as before them.
-    pricelists: pricelistRows.map((row) => ({
+    pricelists: pricelistRows.map((row) => withPrices(derivationOf(row))),
+    priceBases: baseRows.map((row) => withPrices(derivationOf(row))),
+    floors: floorRows.map(withPrices),
+    tradeConditions: conditions,
+    promotions: promotionRows.map(({ thresholdBasis, thresholdMinimum, ...row }) => ({
       ...row,
-      derivation: null,
-      prices: prices.get(row.id) ?? [],
+      threshold:
+        thresholdBasis === null ? null : { basis: thresholdBasis, minimum: thresholdMinimum ?? 1 },
     })),
-    tradeConditions: conditions.map((row) => ({
-      ...row,
-      productGroupCodes: [],
-      scaleBasis: "LINE_QUANTITY" as const,
-      scales: row.scales.map((s) => ({ minimum: s.minQuantity, value: s.value })),
-    })),
-    promotions: promotionRows.map((row) => ({ ...row, productGroupCodes: [], threshold: null })),
   };
 }

@@ -78,6 +78,8 @@ export const nullableInt = field(orNull(asInt));
 export const nullableText = field(orNull(asText));
 export const member = <const V extends readonly string[]>(values: V, source: Source) =>
   field(asMember(values))(source);
+export const nullableMember = <const V extends readonly string[]>(values: V, source: Source) =>
+  field(orNull(asMember(values)))(source);
 export const jsonArray = <T>(item: Decode<T>, source: Source) => field(asJsonArray(item))(source);
 /** The codes of a `linkedCodes` subquery. */
 export const codes = (source: Source) => jsonArray(asText, source);

@@ -63,19 +63,13 @@ export async function priceCart(db: Db, cart: CartRequest): Promise<PricedCart> 
     channel: { code: cart.channelCode },
     customer: customerCode === null ? null : { code: customerCode },
     groupCodes: context.groupCodes,
-    // Until the loader reads them: no groups, no quantity rules, no bases, no floors.
-    products: new Map(
-      context.knownProducts.map((code) => [
-        code,
-        { groupPath: [], minOrderQuantity: 1, orderIncrement: 1, maxOrderQuantity: null },
-      ]),
-    ),
+    products: context.products,
     explain: cart.explain ?? false,
     // GET /v1/api/prices prices each product as a one-line order (docs/pricing-rules.md §4.4).
     separateOrders: cart.location === "query",
     pricelists: context.pricelists,
-    priceBases: [],
-    floors: [],
+    priceBases: context.priceBases,
+    floors: context.floors,
     tradeConditions: context.tradeConditions,
     promotions: context.promotions,
     lines: cart.lines,
