@@ -15,13 +15,13 @@ export interface paths {
     };
     /**
      * List all products (paginated, searchable by code)
-     * @description Newest first by default. `search` matches the code (add `searchBy=name` for names) case-insensitively; `select` trims the items to id and the chosen fields. Any query that cannot be honoured is a 400 naming the parameter.
+     * @description Newest first by default. `search` matches the code (add `searchBy=name` for names) case-insensitively; `filter.productGroupCode=X` lists the products whose own group is X (`$null`: those in no group); `select` trims the items to id and the chosen fields. Any query that cannot be honoured is a 400 naming the parameter.
      */
     get: operations["listProducts"];
     put?: never;
     /**
      * Create a product
-     * @description The code must be unique: a taken code → 409 naming it.
+     * @description The code must be unique: a taken code → 409 naming it. `productGroupCode` names an existing group (unknown → 400); the quantity rule defaults to any quantity (minOrderQuantity 1, orderIncrement 1, no maxOrderQuantity); a maximum below the minimum → 400.
      */
     post: operations["createProduct"];
     delete?: never;
@@ -53,9 +53,61 @@ export interface paths {
     head?: never;
     /**
      * Update a product
-     * @description Changes any of code and name. A new code that is already taken → 409.
+     * @description Changes any of code, name, productGroupCode (null: no group) and the quantity rule. A new code that is already taken → 409; an unknown group → 400; the merged record must keep maxOrderQuantity ≥ minOrderQuantity (400 naming the field the body set).
      */
     patch: operations["updateProduct"];
+    trace?: never;
+  };
+  "/v1/api/product-group": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List product groups
+     * @description Newest first by default; `search` matches code and name case-insensitively; `filter.parentCode=X` lists the children of group X, `filter.parentCode=$null` the roots. Any query that cannot be honoured is a 400 naming the parameter.
+     */
+    get: operations["listProductGroups"];
+    put?: never;
+    /**
+     * Create a product group
+     * @description The code must be unique (a taken code → 409 naming it). `parentCode` names an existing group (unknown → 400); a branch may have at most 8 levels (deeper → 409 naming it).
+     */
+    post: operations["createProductGroup"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/api/product-group/{code}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a product group by code
+     * @description Unknown code → 404.
+     */
+    get: operations["getProductGroup"];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a product group that nothing names
+     * @description While a product, a child group, a trade condition or a promotion names the group it cannot be deleted: 409 naming them (the count of each kind and up to 20 codes or ids of each). Unknown code → 404.
+     */
+    delete: operations["deleteProductGroup"];
+    options?: never;
+    head?: never;
+    /**
+     * Update a product group
+     * @description Changes any of code, name and parentCode (null makes it a root). A taken code → 409; an unknown parent → 400; a parent below the group itself (a cycle) or a branch of more than 8 levels, counted from the root above the new parent to the deepest group below this one, → 409 naming the chain.
+     */
+    patch: operations["updateProductGroup"];
     trace?: never;
   };
   "/v1/api/channel": {
@@ -201,7 +253,7 @@ export interface paths {
     put?: never;
     /**
      * Assign a pricelist to a channel
-     * @description Only GENERAL pricelists that are not ARCHIVED can be assigned (INDIVIDUAL or ARCHIVED → 409 PRICELIST_NOT_ASSIGNABLE); DRAFT and INACTIVE ones can. Assigning again is a no-op with the same answer and keeps an existing primary mark. Unknown channel or pricelist → 404 naming which.
+     * @description Only GENERAL pricelists that are not ARCHIVED can be assigned (INDIVIDUAL or ARCHIVED → 409 PRICELIST_NOT_ASSIGNABLE); DRAFT and INACTIVE ones can, and FLOOR ones (the channel's minimum prices). Assigning again is a no-op with the same answer and keeps an existing primary mark. Unknown channel or pricelist → 404 naming which.
      */
     post: operations["assignPricelistToChannel"];
     delete?: never;
@@ -220,7 +272,7 @@ export interface paths {
     get?: never;
     /**
      * Set the primary pricelist of a channel
-     * @description Assigns the pricelist to the channel first if needed, then moves the primary mark to it; the pricelist that had the mark stays assigned. Atomic. Setting the current primary again is a no-op that writes nothing (no audit entry; the pricing version and price ETags stay as they are). Only GENERAL pricelists that are not ARCHIVED qualify (INDIVIDUAL or ARCHIVED → 409 PRICELIST_NOT_ASSIGNABLE). Unknown channel or pricelist → 404 naming which.
+     * @description Assigns the pricelist to the channel first if needed, then moves the primary mark to it; the pricelist that had the mark stays assigned. Atomic. Setting the current primary again is a no-op that writes nothing (no audit entry; the pricing version and price ETags stay as they are). Only GENERAL SALES pricelists that are not ARCHIVED qualify (INDIVIDUAL, FLOOR or ARCHIVED → 409 PRICELIST_NOT_ASSIGNABLE). Unknown channel or pricelist → 404 naming which.
      */
     put: operations["setChannelPrimaryPricelist"];
     post?: never;
@@ -293,7 +345,7 @@ export interface paths {
     put?: never;
     /**
      * Assign a pricelist to a customer group
-     * @description Only GENERAL pricelists that are not ARCHIVED can be assigned (INDIVIDUAL or ARCHIVED → 409 PRICELIST_NOT_ASSIGNABLE); DRAFT and INACTIVE ones can. Assigning again is a no-op with the same answer. Unknown customer group or pricelist → 404 naming which.
+     * @description Only GENERAL SALES pricelists that are not ARCHIVED can be assigned (INDIVIDUAL, FLOOR or ARCHIVED → 409 PRICELIST_NOT_ASSIGNABLE); DRAFT and INACTIVE ones can. Assigning again is a no-op with the same answer. Unknown customer group or pricelist → 404 naming which.
      */
     post: operations["assignPricelistToCustomerGroup"];
     delete?: never;
@@ -425,7 +477,7 @@ export interface paths {
     put?: never;
     /**
      * Assign a pricelist to a customer
-     * @description Makes a GENERAL pricelist one of the customer's own (listed in `pricelists` of GET customer/{code}); DRAFT and INACTIVE ones can be assigned. Assigning again is a no-op with the same answer. The customer's own INDIVIDUAL pricelist is already its own: same answer, nothing written. An INDIVIDUAL pricelist of another customer, or an ARCHIVED one → 409 PRICELIST_NOT_ASSIGNABLE. Unknown customer or pricelist → 404 naming which.
+     * @description Makes a GENERAL pricelist one of the customer's own (listed in `pricelists` of GET customer/{code}); DRAFT and INACTIVE ones can be assigned. Assigning again is a no-op with the same answer. The customer's own INDIVIDUAL pricelist is already its own: same answer, nothing written. An INDIVIDUAL pricelist of another customer, a FLOOR or an ARCHIVED one → 409 PRICELIST_NOT_ASSIGNABLE. Unknown customer or pricelist → 404 naming which.
      */
     post: operations["assignPricelistToCustomer"];
     delete?: never;
@@ -449,7 +501,7 @@ export interface paths {
     put?: never;
     /**
      * Create a GENERAL pricelist
-     * @description Starts as DRAFT unless `status` is ACTIVE. A DRAFT pricelist prices nothing; it can be filled (PUT …/prices) and assigned first, then activated with PATCH. validTo must be after validFrom.
+     * @description Starts as DRAFT unless `status` is ACTIVE. A DRAFT pricelist prices nothing; it can be filled (PUT …/prices) and assigned first, then activated with PATCH. validTo must be after validFrom. `kind` FLOOR makes a pricelist of minimum prices for channels. A SALES pricelist may have a `derivation`: its base must exist (400), be GENERAL SALES in the same currency and not the pricelist itself (409); a chain of bases has at most 3 steps and no cycle (409 naming the chain).
      */
     post: operations["createPricelist"];
     delete?: never;
@@ -497,7 +549,7 @@ export interface paths {
     head?: never;
     /**
      * Update a pricelist or change its status
-     * @description Status transitions: DRAFT→ACTIVE, ACTIVE→INACTIVE, INACTIVE→ACTIVE, any non-archived→ARCHIVED; anything else is 409. An ARCHIVED pricelist cannot be changed. The currency can change only while DRAFT.
+     * @description Status transitions: DRAFT→ACTIVE, ACTIVE→INACTIVE, INACTIVE→ACTIVE, any non-archived→ARCHIVED; anything else is 409. An ARCHIVED pricelist cannot be changed. The currency and the kind can change only while DRAFT, and not while other pricelists derive from it (409 naming them); a pricelist assigned to a customer group or customer, or primary of a channel, cannot become FLOOR (409 PRICELIST_NOT_ASSIGNABLE). `derivation` follows the create rules (null removes it).
      */
     patch: operations["updatePricelist"];
     trace?: never;
@@ -513,7 +565,7 @@ export interface paths {
     put?: never;
     /**
      * Bulk-assign customer groups to a pricelist by code
-     * @description 1-1000 codes, duplicates counted once. `assigned`: newly assigned; `skipped`: every other code (already assigned or unknown); `notFound`: the unknown ones. Repeating the call is harmless. An INDIVIDUAL pricelist belongs to its customer and is never assigned elsewhere, and an ARCHIVED pricelist cannot be assigned (409 PRICELIST_NOT_ASSIGNABLE). Unknown pricelist → 404.
+     * @description 1-1000 codes, duplicates counted once. `assigned`: newly assigned; `skipped`: every other code (already assigned or unknown); `notFound`: the unknown ones. Repeating the call is harmless. An INDIVIDUAL pricelist belongs to its customer and is never assigned elsewhere, a FLOOR pricelist is assigned to channels only, and an ARCHIVED pricelist cannot be assigned (409 PRICELIST_NOT_ASSIGNABLE). Unknown pricelist → 404.
      */
     post: operations["assignCustomerGroupsToPricelist"];
     delete?: never;
@@ -641,7 +693,7 @@ export interface paths {
     put?: never;
     /**
      * Create a trade condition
-     * @description Links and scales are written with the condition in one atomic batch; unknown product or channel codes are refused (400) and nothing is written. There is no DELETE: archive instead.
+     * @description Links and scales are written with the condition in one atomic batch; unknown product, product group or channel codes are refused (400) and nothing is written. Scale rows take `minimum` (their former name `minQuantity` is still accepted, deprecated); `scaleBasis` ORDER_VALUE needs `currency`. There is no DELETE: archive instead.
      */
     post: operations["createTradeCondition"];
     delete?: never;
@@ -659,7 +711,7 @@ export interface paths {
     };
     /**
      * Get a trade condition by id
-     * @description With its product and channel codes, scales and targets. Unknown id → 404.
+     * @description With its product, product group and channel codes, scales and targets. Unknown id → 404.
      */
     get: operations["getTradeCondition"];
     put?: never;
@@ -669,7 +721,7 @@ export interface paths {
     head?: never;
     /**
      * Update a trade condition
-     * @description Any subset of the create fields; given productCodes, channelCodes and scales replace the stored ones. Status changes follow the allowed transitions (409); an ARCHIVED condition cannot be edited (409). Changing the scope of a CUSTOMER_GROUP- or CUSTOMER-scope condition that still has target groups or customers is refused (409): unassign them first, nothing is dropped silently.
+     * @description Any subset of the create fields; given productCodes, productGroupCodes, channelCodes and scales replace the stored ones; the merged record is checked with the create rules. Status changes follow the allowed transitions (409); an ARCHIVED condition cannot be edited (409). Changing the scope of a CUSTOMER_GROUP- or CUSTOMER-scope condition that still has target groups or customers is refused (409): unassign them first, nothing is dropped silently.
      */
     patch: operations["updateTradeCondition"];
     trace?: never;
@@ -789,7 +841,7 @@ export interface paths {
     put?: never;
     /**
      * Create a promotion
-     * @description Links are written with the promotion in one atomic batch; unknown product, channel or customer group codes are refused (400) and nothing is written. There is no DELETE: archive instead.
+     * @description Links are written with the promotion in one atomic batch; unknown product, product group, channel or customer group codes are refused (400) and nothing is written. A VALUE `threshold` needs `currency`. There is no DELETE: archive instead.
      */
     post: operations["createPromotion"];
     delete?: never;
@@ -807,7 +859,7 @@ export interface paths {
     };
     /**
      * Get a single promotion
-     * @description With its product, channel and customer group codes. Unknown id → 404.
+     * @description With its product, product group, channel and customer group codes and its threshold. Unknown id → 404.
      */
     get: operations["getPromotion"];
     put?: never;
@@ -817,7 +869,7 @@ export interface paths {
     head?: never;
     /**
      * Update a promotion
-     * @description Any subset of the create fields; given code lists replace the stored ones. Status changes follow the allowed transitions (409); an ARCHIVED promotion cannot be edited (409).
+     * @description Any subset of the create fields; given code lists and threshold replace the stored ones; the merged record is checked with the create rules. Status changes follow the allowed transitions (409); an ARCHIVED promotion cannot be edited (409).
      */
     patch: operations["updatePromotion"];
     trace?: never;
@@ -896,6 +948,10 @@ export interface components {
      *           "id": 1,
      *           "code": "P-A",
      *           "name": "Hex bolt M8x40",
+     *           "productGroupCode": "SCREWS",
+     *           "minOrderQuantity": 100,
+     *           "orderIncrement": 100,
+     *           "maxOrderQuantity": null,
      *           "createdAt": "2025-01-01T00:00:00.000Z",
      *           "updatedAt": "2025-01-01T00:00:00.000Z"
      *         }
@@ -929,6 +985,10 @@ export interface components {
      *       "id": 1,
      *       "code": "P-A",
      *       "name": "Hex bolt M8x40",
+     *       "productGroupCode": "SCREWS",
+     *       "minOrderQuantity": 100,
+     *       "orderIncrement": 100,
+     *       "maxOrderQuantity": null,
      *       "createdAt": "2025-01-01T00:00:00.000Z",
      *       "updatedAt": "2025-01-01T00:00:00.000Z"
      *     }
@@ -949,6 +1009,26 @@ export interface components {
        * @example Hex bolt M8x40
        */
       name?: string;
+      /**
+       * @description The product's own group, or null
+       * @example SCREWS
+       */
+      productGroupCode?: string | null;
+      /**
+       * @description The smallest quantity that may be ordered
+       * @example 100
+       */
+      minOrderQuantity?: number;
+      /**
+       * @description Allowed quantities are minOrderQuantity + k × orderIncrement (k ≥ 0)
+       * @example 100
+       */
+      orderIncrement?: number;
+      /**
+       * @description The largest quantity that may be ordered, or null for no limit
+       * @example null
+       */
+      maxOrderQuantity?: number | null;
       /**
        * Format: date-time
        * @description When the product was created
@@ -1049,11 +1129,15 @@ export interface components {
       requestId: string;
     };
     /**
-     * @description A product that pricelists can price
+     * @description A product that pricelists can price, in a product group or none, with the quantities it may be ordered in
      * @example {
      *       "id": 1,
      *       "code": "P-A",
      *       "name": "Hex bolt M8x40",
+     *       "productGroupCode": "SCREWS",
+     *       "minOrderQuantity": 100,
+     *       "orderIncrement": 100,
+     *       "maxOrderQuantity": null,
      *       "createdAt": "2025-01-01T00:00:00.000Z",
      *       "updatedAt": "2025-01-01T00:00:00.000Z"
      *     }
@@ -1075,6 +1159,26 @@ export interface components {
        */
       name: string;
       /**
+       * @description The product's own group, or null
+       * @example SCREWS
+       */
+      productGroupCode: string | null;
+      /**
+       * @description The smallest quantity that may be ordered
+       * @example 100
+       */
+      minOrderQuantity: number;
+      /**
+       * @description Allowed quantities are minOrderQuantity + k × orderIncrement (k ≥ 0)
+       * @example 100
+       */
+      orderIncrement: number;
+      /**
+       * @description The largest quantity that may be ordered, or null for no limit
+       * @example null
+       */
+      maxOrderQuantity: number | null;
+      /**
        * Format: date-time
        * @description When the product was created
        * @example 2025-01-01T00:00:00.000Z
@@ -1091,7 +1195,10 @@ export interface components {
      * @description A new product
      * @example {
      *       "code": "P-A",
-     *       "name": "Hex bolt M8x40"
+     *       "name": "Hex bolt M8x40",
+     *       "productGroupCode": "SCREWS",
+     *       "minOrderQuantity": 100,
+     *       "orderIncrement": 100
      *     }
      */
     ProductCreate: {
@@ -1105,11 +1212,35 @@ export interface components {
        * @example Hex bolt M8x40
        */
       name: string;
+      /**
+       * @description The product's group, or null for none; an unknown code → 400
+       * @example SCREWS
+       */
+      productGroupCode?: string | null;
+      /**
+       * @description The smallest quantity that may be ordered, 1-1000000; default 1
+       * @default 1
+       * @example 100
+       */
+      minOrderQuantity?: number;
+      /**
+       * @description Allowed quantities are minOrderQuantity + k × orderIncrement, 1-1000000; default 1
+       * @default 1
+       * @example 100
+       */
+      orderIncrement?: number;
+      /**
+       * @description The largest quantity that may be ordered, ≥ minOrderQuantity; null (default) = no limit
+       * @default null
+       * @example null
+       */
+      maxOrderQuantity?: number | null;
     };
     /**
-     * @description The fields to change; absent fields stay as they are
+     * @description The fields to change; absent fields stay as they are. The merged record must keep maxOrderQuantity ≥ minOrderQuantity
      * @example {
-     *       "name": "Hex bolt M8x40, zinc plated"
+     *       "name": "Hex bolt M8x40, zinc plated",
+     *       "maxOrderQuantity": 10000
      *     }
      */
     ProductUpdate: {
@@ -1120,6 +1251,152 @@ export interface components {
       code?: string;
       /** @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters, lone surrogates or bidirectional controls */
       name?: string;
+      /**
+       * @description The product's group, or null for none; an unknown code → 400
+       * @example SCREWS
+       */
+      productGroupCode?: string | null;
+      /**
+       * @description The smallest quantity that may be ordered, 1-1000000; default 1
+       * @example 100
+       */
+      minOrderQuantity?: number;
+      /**
+       * @description Allowed quantities are minOrderQuantity + k × orderIncrement, 1-1000000; default 1
+       * @example 100
+       */
+      orderIncrement?: number;
+      /**
+       * @description The largest quantity that may be ordered, ≥ minOrderQuantity; null (default) = no limit
+       * @example null
+       */
+      maxOrderQuantity?: number | null;
+    };
+    /**
+     * @description One page of a list
+     * @example {
+     *       "data": [
+     *         {
+     *           "id": 3,
+     *           "code": "SCREWS",
+     *           "name": "Screws",
+     *           "parentCode": "FAST",
+     *           "createdAt": "2025-01-01T00:00:00.000Z",
+     *           "updatedAt": "2025-01-01T00:00:00.000Z"
+     *         }
+     *       ],
+     *       "meta": {
+     *         "itemsPerPage": 20,
+     *         "totalItems": 1,
+     *         "currentPage": 1,
+     *         "totalPages": 1,
+     *         "sortBy": [
+     *           [
+     *             "id",
+     *             "DESC"
+     *           ]
+     *         ]
+     *       },
+     *       "links": {
+     *         "current": "http://localhost:8787/v1/api/product-group?page=1&limit=20&sortBy=id:DESC"
+     *       }
+     *     }
+     */
+    ProductGroupList: {
+      /** @description The records of this page */
+      data: components["schemas"]["ProductGroup"][];
+      meta: components["schemas"]["ListMeta"];
+      links: components["schemas"]["ListLinks"];
+    };
+    /**
+     * @description A group of products in a forest of at most 8 levels; trade conditions and promotions that name a group reach the products of the group and of every group below it
+     * @example {
+     *       "id": 3,
+     *       "code": "SCREWS",
+     *       "name": "Screws",
+     *       "parentCode": "FAST",
+     *       "createdAt": "2025-01-01T00:00:00.000Z",
+     *       "updatedAt": "2025-01-01T00:00:00.000Z"
+     *     }
+     */
+    ProductGroup: {
+      /**
+       * @description Assigned by the service
+       * @example 3
+       */
+      id: number;
+      /**
+       * @description The product group code (unique)
+       * @example SCREWS
+       */
+      code: string;
+      /**
+       * @description Display name
+       * @example Screws
+       */
+      name: string;
+      /**
+       * @description The parent group's code, or null for a root
+       * @example FAST
+       */
+      parentCode: string | null;
+      /**
+       * Format: date-time
+       * @description When the group was created
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @description When the group last changed
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      updatedAt: string;
+    };
+    /**
+     * @description A new product group; without parentCode it is a root
+     * @example {
+     *       "code": "SCREWS",
+     *       "name": "Screws",
+     *       "parentCode": "FAST"
+     *     }
+     */
+    ProductGroupCreate: {
+      /**
+       * @description The product group code; unique (409 if taken)
+       * @example SCREWS
+       */
+      code: string;
+      /**
+       * @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters, lone surrogates or bidirectional controls
+       * @example Screws
+       */
+      name: string;
+      /**
+       * @description The parent group's code, or null for a root. Unknown → 400; a parent that would make a cycle, or a branch deeper than 8 levels, → 409 naming the chain
+       * @example FAST
+       */
+      parentCode?: string | null;
+    };
+    /**
+     * @description The fields to change; absent fields stay as they are; parentCode null makes it a root
+     * @example {
+     *       "parentCode": "FASTENERS"
+     *     }
+     */
+    ProductGroupUpdate: {
+      /**
+       * @description A new product group code; unique (409 if taken)
+       * @example WEB-DE
+       */
+      code?: string;
+      /** @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters, lone surrogates or bidirectional controls */
+      name?: string;
+      /**
+       * @description The parent group's code, or null for a root. Unknown → 400; a parent that would make a cycle, or a branch deeper than 8 levels, → 409 naming the chain
+       * @example FAST
+       */
+      parentCode?: string | null;
     };
     /**
      * @description One page of a list
@@ -1378,6 +1655,8 @@ export interface components {
      *         "taxInclusive": false,
      *         "allowsTradeDiscounts": true,
      *         "customerCode": null,
+     *         "kind": "SALES",
+     *         "derivation": null,
      *         "createdAt": "2025-01-01T00:00:00.000Z",
      *         "updatedAt": "2025-01-01T00:00:00.000Z"
      *       }
@@ -1400,6 +1679,8 @@ export interface components {
      *       "taxInclusive": false,
      *       "allowsTradeDiscounts": true,
      *       "customerCode": null,
+     *       "kind": "SALES",
+     *       "derivation": null,
      *       "createdAt": "2025-01-01T00:00:00.000Z",
      *       "updatedAt": "2025-01-01T00:00:00.000Z"
      *     }
@@ -1449,6 +1730,8 @@ export interface components {
        * @example WEB-DE
        */
       customerCode: string | null;
+      kind: components["schemas"]["PricelistKind"];
+      derivation: components["schemas"]["PricelistDerivation"];
       /**
        * Format: date-time
        * @description When the pricelist was created
@@ -1467,6 +1750,53 @@ export interface components {
      * @enum {string}
      */
     Status: "DRAFT" | "ACTIVE" | "INACTIVE" | "ARCHIVED";
+    /**
+     * @description SALES: prices products. FLOOR: minimum unit prices of the channels it is assigned to (channels only, never primary); changeable only while DRAFT
+     * @enum {string}
+     */
+    PricelistKind: "SALES" | "FLOOR";
+    /**
+     * @description The base it derives its amounts from, or null
+     * @example {
+     *       "basePricelistId": 100,
+     *       "adjustmentBp": -1000,
+     *       "rounding": {
+     *         "mode": "NEAREST",
+     *         "step": 10,
+     *         "ending": 9
+     *       }
+     *     }
+     */
+    PricelistDerivation: {
+      /**
+       * @description The GENERAL SALES pricelist in the same currency whose rows this one transforms; a chain of bases has at most 3 steps and no cycle
+       * @example 100
+       */
+      basePricelistId: number;
+      /**
+       * @description Basis points added to the base amount, −9999 to 100000 (−1000 = −10 %)
+       * @example -1000
+       */
+      adjustmentBp: number;
+      /** @description The price ending, or null to keep the adjusted amount */
+      rounding: {
+        /**
+         * @description NEAREST: the closest amount k × step + ending (a tie goes up); UP: the smallest ≥ the amount; DOWN: the largest ≤ it (none: the amount stays)
+         * @enum {string}
+         */
+        mode: "NEAREST" | "UP" | "DOWN";
+        /**
+         * @description Amounts end on multiples of step (plus ending), ≥ 1
+         * @example 10
+         */
+        step: number;
+        /**
+         * @description The ending, 0 ≤ ending < step: step 10 ending 9 gives …9, …19, …29
+         * @example 9
+         */
+        ending: number;
+      } | null;
+    } | null;
     /**
      * @description One page of a list
      * @example {
@@ -1778,6 +2108,8 @@ export interface components {
      *           "taxInclusive": false,
      *           "allowsTradeDiscounts": true,
      *           "customerCode": null,
+     *           "kind": "SALES",
+     *           "derivation": null,
      *           "createdAt": "2025-01-01T00:00:00.000Z",
      *           "updatedAt": "2025-01-01T00:00:00.000Z"
      *         }
@@ -1794,6 +2126,8 @@ export interface components {
      *         "taxInclusive": false,
      *         "allowsTradeDiscounts": true,
      *         "customerCode": null,
+     *         "kind": "SALES",
+     *         "derivation": null,
      *         "createdAt": "2025-01-01T00:00:00.000Z",
      *         "updatedAt": "2025-01-01T00:00:00.000Z"
      *       }
@@ -1872,6 +2206,8 @@ export interface components {
      *           "taxInclusive": false,
      *           "allowsTradeDiscounts": true,
      *           "customerCode": null,
+     *           "kind": "SALES",
+     *           "derivation": null,
      *           "createdAt": "2025-01-01T00:00:00.000Z",
      *           "updatedAt": "2025-01-01T00:00:00.000Z"
      *         }
@@ -1944,7 +2280,59 @@ export interface components {
       status?: "DRAFT" | "ACTIVE";
       /** @description Whether trade conditions may change its prices; default true */
       allowsTradeDiscounts?: boolean;
+      kind?: components["schemas"]["PricelistKind"] & unknown;
+      derivation?: components["schemas"]["PricelistDerivationInput"];
     };
+    /**
+     * @description Derive the pricelist's amounts from a base pricelist (GENERAL SALES lists only); null removes the derivation
+     * @example {
+     *       "basePricelistId": 100,
+     *       "adjustmentBp": -1000,
+     *       "rounding": {
+     *         "mode": "NEAREST",
+     *         "step": 10,
+     *         "ending": 9
+     *       }
+     *     }
+     */
+    PricelistDerivationInput: {
+      /**
+       * @description The GENERAL SALES pricelist in the same currency whose rows this one transforms; a chain of bases has at most 3 steps and no cycle
+       * @example 100
+       */
+      basePricelistId: number;
+      /**
+       * @description Basis points added to the base amount, −9999 to 100000 (−1000 = −10 %)
+       * @example -1000
+       */
+      adjustmentBp: number;
+      /**
+       * @description The price ending; null or absent keeps the adjusted amount
+       * @default null
+       * @example {
+       *       "mode": "NEAREST",
+       *       "step": 10,
+       *       "ending": 9
+       *     }
+       */
+      rounding?: {
+        /**
+         * @description NEAREST: the closest amount k × step + ending (a tie goes up); UP: the smallest ≥ the amount; DOWN: the largest ≤ it (none: the amount stays)
+         * @enum {string}
+         */
+        mode: "NEAREST" | "UP" | "DOWN";
+        /**
+         * @description Amounts end on multiples of step (plus ending), ≥ 1
+         * @example 10
+         */
+        step: number;
+        /**
+         * @description The ending, 0 ≤ ending < step: step 10 ending 9 gives …9, …19, …29
+         * @example 9
+         */
+        ending: number;
+      } | null;
+    } | null;
     /**
      * @description A new INDIVIDUAL pricelist for one customer; it starts as DRAFT
      * @example {
@@ -2024,6 +2412,8 @@ export interface components {
       taxInclusive?: boolean;
       /** @description Whether trade conditions may change its prices */
       allowsTradeDiscounts?: boolean;
+      kind?: components["schemas"]["PricelistKind"] & unknown;
+      derivation?: components["schemas"]["PricelistDerivationInput"];
     };
     /**
      * @description One page of a list
@@ -2215,13 +2605,16 @@ export interface components {
      *           "priority": 0,
      *           "stackable": false,
      *           "productCodes": [],
+     *           "productGroupCodes": [],
      *           "channelCodes": [
      *             "WEB-DE"
      *           ],
+     *           "scaleBasis": "LINE_QUANTITY",
      *           "scales": [
      *             {
-     *               "minQuantity": 100,
-     *               "value": 700
+     *               "minimum": 100,
+     *               "value": 700,
+     *               "minQuantity": 100
      *             }
      *           ],
      *           "customerGroupCodes": [
@@ -2271,13 +2664,16 @@ export interface components {
      *       "priority": 0,
      *       "stackable": false,
      *       "productCodes": [],
+     *       "productGroupCodes": [],
      *       "channelCodes": [
      *         "WEB-DE"
      *       ],
+     *       "scaleBasis": "LINE_QUANTITY",
      *       "scales": [
      *         {
-     *           "minQuantity": 100,
-     *           "value": 700
+     *           "minimum": 100,
+     *           "value": 700,
+     *           "minQuantity": 100
      *         }
      *       ],
      *       "customerGroupCodes": [
@@ -2332,11 +2728,14 @@ export interface components {
       priority: number;
       /** @description Whether it applies on top of the winning condition of its type */
       stackable: boolean;
-      /** @description Empty = all products */
+      /** @description Products it applies to; with productGroupCodes also empty = all products */
       productCodes: string[];
+      /** @description Product groups it applies to (with every group below them), besides productCodes; both empty = all products */
+      productGroupCodes: string[];
       /** @description Empty = all channels */
       channelCodes: string[];
-      /** @description Sorted by minQuantity */
+      scaleBasis: components["schemas"]["ScaleBasis"];
+      /** @description Sorted by minimum */
       scales: components["schemas"]["TradeConditionScale"][];
       /** @description Target groups of a CUSTOMER_GROUP-scope condition, sorted (set by POST …/customer-groups); empty for other scopes */
       customerGroupCodes: string[];
@@ -2371,23 +2770,35 @@ export interface components {
      */
     DiscountType: "PERCENTAGE" | "ABSOLUTE";
     /**
-     * @description A quantity scale: from minQuantity on, value replaces the base value
+     * @description What a scale row's minimum is compared with. LINE_QUANTITY: the line's quantity. ORDER_QUANTITY: the quantities of the request's eligible lines the condition reaches. ORDER_VALUE: their base amount × quantity, in the condition's currency (required then).
+     * @enum {string}
+     */
+    ScaleBasis: "LINE_QUANTITY" | "ORDER_QUANTITY" | "ORDER_VALUE";
+    /**
+     * @description A scale row: from minimum on, value replaces the base value
      * @example {
-     *       "minQuantity": 10,
-     *       "value": 700
+     *       "minimum": 10,
+     *       "value": 700,
+     *       "minQuantity": 10
      *     }
      */
     TradeConditionScale: {
       /**
-       * @description The scale applies from this quantity on
+       * @description The row applies from this basis value on (a quantity, or minor units for ORDER_VALUE)
        * @example 10
        */
-      minQuantity: number;
+      minimum: number;
       /**
        * @description Basis points (1-10000) for PERCENTAGE, minor units (>= 0) for ABSOLUTE
        * @example 700
        */
       value: number;
+      /**
+       * @deprecated
+       * @description Deprecated: the same number as `minimum`, given only for LINE_QUANTITY conditions so that readers of the former shape keep working
+       * @example 10
+       */
+      minQuantity?: number;
     };
     /**
      * @description A new trade condition. CUSTOMER_GROUP- and CUSTOMER-scope conditions get their targets through POST …/customer-groups and …/customers
@@ -2402,9 +2813,13 @@ export interface components {
      *       "channelCodes": [
      *         "WEB-DE"
      *       ],
+     *       "productGroupCodes": [
+     *         "FAST"
+     *       ],
+     *       "scaleBasis": "ORDER_QUANTITY",
      *       "scales": [
      *         {
-     *           "minQuantity": 100,
+     *           "minimum": 1000,
      *           "value": 700
      *         }
      *       ]
@@ -2425,7 +2840,7 @@ export interface components {
        */
       value: number;
       /**
-       * @description Required for ABSOLUTE values; absent or null for PERCENTAGE
+       * @description Required for ABSOLUTE values and for scaleBasis ORDER_VALUE; otherwise absent or null for PERCENTAGE
        * @example EUR
        */
       currency?: string | null;
@@ -2459,13 +2874,21 @@ export interface components {
        */
       stackable?: boolean;
       /**
-       * @description The products it applies to; empty (default) = all
+       * @description The products it applies to; with productGroupCodes also empty (default) = all
        * @default []
        * @example [
        *       "P-A"
        *     ]
        */
       productCodes?: string[];
+      /**
+       * @description The product groups it applies to, with every group below them; unknown codes → 400
+       * @default []
+       * @example [
+       *       "FAST"
+       *     ]
+       */
+      productGroupCodes?: string[];
       /**
        * @description The channels it applies in; empty (default) = all. A CHANNEL-scope condition needs at least one
        * @default []
@@ -2474,11 +2897,36 @@ export interface components {
        *     ]
        */
       channelCodes?: string[];
+      scaleBasis?: components["schemas"]["ScaleBasis"];
       /**
-       * @description Quantity scales: from minQuantity on, value replaces the base value. Distinct minQuantity; values of the discountType.
+       * @description Scale rows: from minimum on, value replaces the base value. Distinct minimum; values of the discountType.
        * @default []
        */
-      scales?: components["schemas"]["TradeConditionScale"][];
+      scales?: components["schemas"]["TradeConditionScaleInput"][];
+    };
+    /**
+     * @description A scale row: from `minimum` on (compared with the condition's scaleBasis), value replaces the base value. `minQuantity` is the deprecated name of `minimum`
+     * @example {
+     *       "minimum": 10,
+     *       "value": 700
+     *     }
+     */
+    TradeConditionScaleInput: {
+      /**
+       * @description The row applies from this basis value on (a quantity, or minor units for ORDER_VALUE), ≥ 1
+       * @example 10
+       */
+      minimum?: number;
+      /**
+       * @deprecated
+       * @description Deprecated: the former name of `minimum`; give one of the two
+       */
+      minQuantity?: number;
+      /**
+       * @description Basis points (1-10000) for PERCENTAGE, minor units (>= 0) for ABSOLUTE
+       * @example 700
+       */
+      value: number;
     };
     /**
      * @description Any subset of the create fields. The merged record is validated with the create rules; ARCHIVED records cannot be edited.
@@ -2486,7 +2934,7 @@ export interface components {
      *       "value": 600,
      *       "scales": [
      *         {
-     *           "minQuantity": 100,
+     *           "minimum": 100,
      *           "value": 800
      *         }
      *       ]
@@ -2504,7 +2952,7 @@ export interface components {
        */
       value?: number;
       /**
-       * @description Required for ABSOLUTE values; null for PERCENTAGE
+       * @description Required for ABSOLUTE values and for scaleBasis ORDER_VALUE; otherwise null for PERCENTAGE
        * @example EUR
        */
       currency?: string | null;
@@ -2535,12 +2983,20 @@ export interface components {
       /**
        * @description Replaces the list
        * @example [
+       *       "FAST"
+       *     ]
+       */
+      productGroupCodes?: string[];
+      /**
+       * @description Replaces the list
+       * @example [
        *       "WEB-DE"
        *     ]
        */
       channelCodes?: string[];
+      scaleBasis?: components["schemas"]["ScaleBasis"];
       /** @description Replaces the scales */
-      scales?: components["schemas"]["TradeConditionScale"][];
+      scales?: components["schemas"]["TradeConditionScaleInput"][];
     };
     /**
      * @description One page of a list
@@ -2567,13 +3023,16 @@ export interface components {
      *             "priority": 0,
      *             "stackable": false,
      *             "productCodes": [],
+     *             "productGroupCodes": [],
      *             "channelCodes": [
      *               "WEB-DE"
      *             ],
+     *             "scaleBasis": "LINE_QUANTITY",
      *             "scales": [
      *               {
-     *                 "minQuantity": 100,
-     *                 "value": 700
+     *                 "minimum": 100,
+     *                 "value": 700,
+     *                 "minQuantity": 100
      *               }
      *             ],
      *             "customerGroupCodes": [
@@ -2631,13 +3090,16 @@ export interface components {
      *         "priority": 0,
      *         "stackable": false,
      *         "productCodes": [],
+     *         "productGroupCodes": [],
      *         "channelCodes": [
      *           "WEB-DE"
      *         ],
+     *         "scaleBasis": "LINE_QUANTITY",
      *         "scales": [
      *           {
-     *             "minQuantity": 100,
-     *             "value": 700
+     *             "minimum": 100,
+     *             "value": 700,
+     *             "minQuantity": 100
      *           }
      *         ],
      *         "customerGroupCodes": [
@@ -2694,10 +3156,12 @@ export interface components {
      *           "productCodes": [
      *             "P-C"
      *           ],
+     *           "productGroupCodes": [],
      *           "channelCodes": [
      *             "WEB-DE"
      *           ],
      *           "customerGroupCodes": [],
+     *           "threshold": null,
      *           "createdAt": "2025-05-20T00:00:00.000Z",
      *           "updatedAt": "2025-05-20T00:00:00.000Z"
      *         }
@@ -2741,10 +3205,12 @@ export interface components {
      *       "productCodes": [
      *         "P-C"
      *       ],
+     *       "productGroupCodes": [],
      *       "channelCodes": [
      *         "WEB-DE"
      *       ],
      *       "customerGroupCodes": [],
+     *       "threshold": null,
      *       "createdAt": "2025-05-20T00:00:00.000Z",
      *       "updatedAt": "2025-05-20T00:00:00.000Z"
      *     }
@@ -2790,12 +3256,15 @@ export interface components {
        */
       priority: number;
       stacking: components["schemas"]["PromotionStacking"];
-      /** @description Empty = all products */
+      /** @description Products it applies to; with productGroupCodes also empty = all products */
       productCodes: string[];
+      /** @description Product groups it applies to (with every group below them), besides productCodes; both empty = all products */
+      productGroupCodes: string[];
       /** @description Empty = all channels */
       channelCodes: string[];
       /** @description Empty = everyone */
       customerGroupCodes: string[];
+      threshold: components["schemas"]["PromotionThreshold"];
       /**
        * Format: date-time
        * @description When the promotion was created
@@ -2814,6 +3283,25 @@ export interface components {
      * @enum {string}
      */
     PromotionStacking: "BEST_OF" | "ON_TOP";
+    /**
+     * @description What the lines it reaches must add up to before it applies; null = none
+     * @example {
+     *       "basis": "VALUE",
+     *       "minimum": 10000
+     *     }
+     */
+    PromotionThreshold: {
+      /**
+       * @description QUANTITY: the quantities of the request's eligible lines the promotion reaches. VALUE: their regular amount × quantity, in the promotion's currency (required then)
+       * @enum {string}
+       */
+      basis: "QUANTITY" | "VALUE";
+      /**
+       * @description The promotion is a candidate once the basis reaches this (≥ 1; minor units for VALUE)
+       * @example 10000
+       */
+      minimum: number;
+    } | null;
     /**
      * @description A new promotion; stacking defaults to BEST_OF
      * @example {
@@ -2844,7 +3332,7 @@ export interface components {
        */
       value: number;
       /**
-       * @description Required for ABSOLUTE values; absent or null for PERCENTAGE
+       * @description Required for ABSOLUTE values and for a VALUE threshold; otherwise absent or null for PERCENTAGE
        * @example EUR
        */
       currency?: string | null;
@@ -2874,13 +3362,21 @@ export interface components {
       priority?: number;
       stacking?: components["schemas"]["PromotionStacking"];
       /**
-       * @description The products it applies to; empty (default) = all
+       * @description The products it applies to; with productGroupCodes also empty (default) = all
        * @default []
        * @example [
        *       "P-A"
        *     ]
        */
       productCodes?: string[];
+      /**
+       * @description The product groups it applies to, with every group below them; unknown codes → 400
+       * @default []
+       * @example [
+       *       "TOOLS"
+       *     ]
+       */
+      productGroupCodes?: string[];
       /**
        * @description The channels it applies in; empty (default) = all
        * @default []
@@ -2897,6 +3393,26 @@ export interface components {
        *     ]
        */
       customerGroupCodes?: string[];
+      /**
+       * @description What the lines it reaches must add up to; null (default) = none
+       * @default null
+       * @example {
+       *       "basis": "VALUE",
+       *       "minimum": 10000
+       *     }
+       */
+      threshold?: {
+        /**
+         * @description QUANTITY: the quantities of the request's eligible lines the promotion reaches. VALUE: their regular amount × quantity, in the promotion's currency (required then)
+         * @enum {string}
+         */
+        basis: "QUANTITY" | "VALUE";
+        /**
+         * @description The promotion is a candidate once the basis reaches this (≥ 1; minor units for VALUE)
+         * @example 10000
+         */
+        minimum: number;
+      } | null;
     };
     /**
      * @description Any subset of the create fields. The merged record is validated with the create rules; ARCHIVED promotions cannot be edited.
@@ -2914,7 +3430,7 @@ export interface components {
        */
       value?: number;
       /**
-       * @description Required for ABSOLUTE values; null for PERCENTAGE
+       * @description Required for ABSOLUTE values and for a VALUE threshold; otherwise null for PERCENTAGE
        * @example EUR
        */
       currency?: string | null;
@@ -2944,6 +3460,13 @@ export interface components {
       /**
        * @description Replaces the list
        * @example [
+       *       "TOOLS"
+       *     ]
+       */
+      productGroupCodes?: string[];
+      /**
+       * @description Replaces the list
+       * @example [
        *       "WEB-DE"
        *     ]
        */
@@ -2955,6 +3478,25 @@ export interface components {
        *     ]
        */
       customerGroupCodes?: string[];
+      /**
+       * @description Replaces the threshold; null removes it
+       * @example {
+       *       "basis": "VALUE",
+       *       "minimum": 10000
+       *     }
+       */
+      threshold?: {
+        /**
+         * @description QUANTITY: the quantities of the request's eligible lines the promotion reaches. VALUE: their regular amount × quantity, in the promotion's currency (required then)
+         * @enum {string}
+         */
+        basis: "QUANTITY" | "VALUE";
+        /**
+         * @description The promotion is a candidate once the basis reaches this (≥ 1; minor units for VALUE)
+         * @example 10000
+         */
+        minimum: number;
+      } | null;
     };
     /**
      * @description What the customer pays, line by line, and why
@@ -3660,8 +4202,10 @@ export interface operations {
         search?: string;
         /** @description The fields the search covers (repeated or comma-joined); default: code. */
         searchBy?: ("code" | "name")[];
-        /** @description Comma-separated fields to return (id is always included): id, code, name, createdAt, updatedAt. Example: `select=id,code`. */
+        /** @description Comma-separated fields to return (id is always included): id, code, name, productGroupCode, minOrderQuantity, orderIncrement, maxOrderQuantity, createdAt, updatedAt. Example: `select=id,code`. */
         select?: string;
+        /** @description Filter on productGroupCode (text): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $null. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
+        "filter.productGroupCode"?: string[];
       };
       header?: never;
       path?: never;
@@ -4211,6 +4755,739 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["Product"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown record */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict with the current state; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  listProductGroups: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1. Anything that is not a whole number >= 1 falls back to 1. */
+        page?: number;
+        /** @description Page size. Larger values are capped at 100; anything that is not a whole number >= 1 falls back to 20. */
+        limit?: number;
+        /**
+         * @description Sort terms `field:ASC|DESC` (direction in any case), repeated or comma-joined; URL order is precedence. Sortable: id, code, name. Text sorts case-insensitively; ties always break on the record's unique key, so pages never overlap.
+         * @example [
+         *       "id:DESC"
+         *     ]
+         */
+        sortBy?: ("id:ASC" | "id:DESC" | "code:ASC" | "code:DESC" | "name:ASC" | "name:DESC")[];
+        /** @description Case-insensitive substring matched against the searchBy fields (OR; searchable: code, name). `%`, `_` and `\` match themselves. */
+        search?: string;
+        /** @description The fields the search covers (repeated or comma-joined); default: code, name. */
+        searchBy?: ("code" | "name")[];
+        /** @description Filter on parentCode (text): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $null. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
+        "filter.parentCode"?: string[];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of product groups */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ProductGroupList"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  createProductGroup: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ProductGroupCreate"];
+      };
+    };
+    responses: {
+      /** @description The created product group */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ProductGroup"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict with the current state; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  getProductGroup: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The record's code */
+        code: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The product group */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ProductGroup"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown record */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  deleteProductGroup: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description The record's code */
+        code: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown record */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict with the current state; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  updateProductGroup: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description The record's code */
+        code: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ProductGroupUpdate"];
+      };
+    };
+    responses: {
+      /** @description The updated product group */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ProductGroup"];
         };
       };
       /** @description Invalid input: malformed JSON, wrong types, or a bad query */
@@ -12969,7 +14246,7 @@ export interface operations {
         sortBy?: ("id:ASC" | "id:DESC" | "at:ASC" | "at:DESC")[];
         /** @description Filter on at (datetime): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $gte, $lte. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.at=$gte:2025-01-01`. */
         "filter.at"?: string[];
-        /** @description Filter on entity (one of channelCustomerGroup, channelCustomer, channelPricelist, channel, customerGroupMember, customerGroupPricelist, customerGroup, customerPricelist, customer, pricelistPrice, pricelist, product, promotionChannel, promotionCustomerGroup, promotionProduct, promotion, tradeConditionChannel, tradeConditionCustomerGroup, tradeConditionCustomer, tradeConditionProduct, tradeConditionScale, tradeCondition): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.entity=channelCustomerGroup`. */
+        /** @description Filter on entity (one of channelCustomerGroup, channelCustomer, channelPricelist, channel, customerGroupMember, customerGroupPricelist, customerGroup, customerPricelist, customer, pricelistPrice, pricelist, productGroup, product, promotionChannel, promotionCustomerGroup, promotionProductGroup, promotionProduct, promotion, tradeConditionChannel, tradeConditionCustomerGroup, tradeConditionCustomer, tradeConditionProductGroup, tradeConditionProduct, tradeConditionScale, tradeCondition): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.entity=channelCustomerGroup`. */
         "filter.entity"?: string[];
         /** @description Filter on entityId (number): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
         "filter.entityId"?: string[];
