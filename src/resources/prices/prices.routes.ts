@@ -22,13 +22,19 @@ const tags = [tag.name];
 
 const RULES =
   "Base price from the most specific pricelist level that has one (INDIVIDUAL, CUSTOMER, CUSTOMER_GROUP, " +
-  "CHANNEL_PRIMARY, CHANNEL), then trade conditions (NET_PRICE, DISCOUNT, SURCHARGE; one winner per type " +
-  "from the most specific rung), then the best promotion. Integers only: amounts in minor units. " +
+  "CHANNEL_PRIMARY, CHANNEL; a derived list's tiers come from its base, adjusted and rounded to its price " +
+  "ending), then the product's quantity rule (quantityRule on every line; QUANTITY_NOT_ALLOWED with " +
+  "suggestedQuantities otherwise), then trade conditions (NET_PRICE, DISCOUNT, SURCHARGE; one winner per " +
+  "type from the most specific of 12 rungs: customer, group, channel, global × product listed, product " +
+  "group reached (closer group first), all products; scales on the line quantity, the order quantity or " +
+  "the order value), the channel's floor, the best promotion (thresholds on the quantity or value of the " +
+  "lines it reaches), and the floor again (FLOOR adjustments). Integers only: amounts in minor units. " +
   "Unknown products, products without a price and amounts past 2^53-1 are per-line statuses, not errors; " +
   "with such a line totalAmount is null and complete false, and pricedTotalAmount sums the OK lines. " +
   "Errors: unknown channel or customer 404; inactive channel 409 CHANNEL_INACTIVE; customer not in the " +
   "channel 409 CUSTOMER_NOT_IN_CHANNEL; no currency given and no primary pricelist 400 CURRENCY_REQUIRED. " +
-  "A read key may call it. One D1 round trip whatever the number of lines.";
+  "A read key may call it. One D1 round trip whatever the number of lines. docs/pricing-rules.md has " +
+  "the rules and two worked examples.";
 
 const CACHING =
   "Caching: the answer carries an ETag derived from the pricing data version (bumped by every " +
