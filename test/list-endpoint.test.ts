@@ -246,7 +246,8 @@ describe("GET /v1/api/product: meta, links and select", () => {
     expect(idOnly.body.data).toEqual([{ id: asc[0] }, { id: asc[1] }]);
     expect(idOnly.body.meta.select).toEqual(["id"]);
     const all = await list(
-      `search=${term}&sortBy=id:asc&limit=1&select=updatedAt,createdAt,name,code,id`,
+      `search=${term}&sortBy=id:asc&limit=1&select=updatedAt,createdAt,name,code,id,` +
+        "productGroupCode,minOrderQuantity,orderIncrement,maxOrderQuantity",
     );
     expect(all.body.data).toEqual([products[0]]);
   });
@@ -255,7 +256,8 @@ describe("GET /v1/api/product: meta, links and select", () => {
     const res = await list("select=code,price&select=status");
     expect(issuePaths(res)).toEqual(["query.select", "query.select"]);
     expect(res.body.errors[0].message).toBe(
-      '"price" is not selectable; selectable fields: id, code, name, createdAt, updatedAt',
+      '"price" is not selectable; selectable fields: id, code, name, productGroupCode, ' +
+        "minOrderQuantity, orderIncrement, maxOrderQuantity, createdAt, updatedAt",
     );
   });
 
@@ -538,13 +540,13 @@ describe("GET /v1/api/product: refused and ignored parameters", () => {
   });
 
   it.each(["filter.code=x", "filter.id=1", "filter.name=$eq:x", "filter.=x"])(
-    "refuses %s: products have no filterable fields",
+    "refuses %s: products filter by productGroupCode only",
     async (filter) => {
       const res = await list(filter);
       expect(res.body.errors).toEqual([
         {
           path: `query.${filter.split("=")[0]}`,
-          message: "this endpoint has no filterable fields",
+          message: "is not filterable; filterable fields: productGroupCode",
         },
       ]);
       expectProblem(res, 400, "VALIDATION_FAILED");
@@ -578,6 +580,7 @@ describe("GET /v1/api/product: OpenAPI", () => {
       "search",
       "searchBy",
       "select",
+      "filter.productGroupCode",
     ]);
     const sortBy = op.parameters.find((p: { name: string }) => p.name === "sortBy");
     expect(sortBy.schema.items.enum).toEqual(["id:ASC", "id:DESC", "name:ASC", "name:DESC"]);

@@ -118,6 +118,7 @@ describe("OpenAPI document", () => {
       "search",
       "searchBy",
       "select",
+      "filter.productGroupCode",
     ]);
     expect(Object.keys(list.responses)).toEqual(["200", "400", "401", "429"]);
     const get = doc.paths["/v1/api/product/{code}"].get;

@@ -5,7 +5,12 @@ import {
   insertProductGroup,
   writeProductGroup,
 } from "../src/resources/product-groups/product-groups.repo";
-import { createProductGroup } from "./factories";
+import {
+  createProduct,
+  createProductGroup,
+  createPromotion,
+  createTradeCondition,
+} from "./factories";
 import { api, expectProblem, issuePaths, KEYS, uid } from "./helpers";
 
 /** A chain of groups, each the parent of the next: `chain(3)` → [root, child, grandchild]. */
@@ -198,6 +203,40 @@ describe("product groups", () => {
     expect(expectProblem(res, 409, "CONFLICT").detail).toBe(
       `product group ${parent.code} is still named by 1 child group (${child.code}); remove those first`,
     );
+  });
+
+  it("names every kind of blocker with its count, and deletes once they let go", async () => {
+    const [group, child] = await chain(2);
+    const product = await createProduct({ productGroupCode: group.code });
+    const [tc1, tc2] = [
+      await createTradeCondition({ productGroupCodes: [group.code] }),
+      await createTradeCondition({ productGroupCodes: [group.code] }),
+    ];
+    const pr = await createPromotion({ productGroupCodes: [group.code] });
+    const res = await api("DELETE", `/v1/api/product-group/${group.code}`);
+    expect(expectProblem(res, 409, "CONFLICT").detail).toBe(
+      `product group ${group.code} is still named by 1 product (${product.code}), ` +
+        `1 child group (${child.code}), 2 trade conditions (${tc1.id}, ${tc2.id}), ` +
+        `1 promotion (${pr.id}); remove those first`,
+    );
+    await api("PATCH", `/v1/api/product/${product.code}`, { body: { productGroupCode: null } });
+    await patch(child.code, { parentCode: null });
+    for (const tc of [tc1, tc2]) {
+      await api("PATCH", `/v1/api/trade-conditions/${tc.id}`, { body: { productGroupCodes: [] } });
+    }
+    await api("PATCH", `/v1/api/promotion/${pr.id}`, { body: { productGroupCodes: [] } });
+    expect((await api("DELETE", `/v1/api/product-group/${group.code}`)).status).toBe(204);
+  });
+
+  it("replays a create retried with the same Idempotency-Key", async () => {
+    const body = { code: uid("PG"), name: "Once" };
+    const headers = { "Idempotency-Key": uid("key") };
+    const first = await api("POST", "/v1/api/product-group", { body, headers });
+    expect(first.status).toBe(201);
+    const again = await api("POST", "/v1/api/product-group", { body, headers });
+    expect(again.status).toBe(201);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.body).toEqual(first.body);
   });
 
   it("needs an admin key to write and any key to read", async () => {

@@ -227,13 +227,13 @@ const some = (n: number, ids: (number | string)[]) =>
  */
 function checkAsBase(current: PricelistRow, next: Planned, facts: DerivationFacts): SQL[] {
   const guards: SQL[] = [];
-  for (const field of ["currency", "kind"] as const) {
-    if (next[field] === current[field]) continue;
+  const changed = (["currency", "kind"] as const).filter((field) => next[field] !== current[field]);
+  if (changed.length) {
     const { n, ids } = facts.derivedFrom;
     if (n > 0) {
       throw conflict(
         `pricelist ${current.id} is the base of ${n === 1 ? "pricelist" : "pricelists"} ` +
-          `${some(n, ids)}; its ${field} cannot change while they derive from it`,
+          `${some(n, ids)}; its ${changed.join(" and ")} cannot change while they derive from it`,
       );
     }
     guards.push(notABase(current.id));
