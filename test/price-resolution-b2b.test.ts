@@ -253,6 +253,19 @@ describe("the B2B worked example of docs/pricing-rules.md, through the API", () 
     });
   });
 
+  it("GET /v1/api/prices prices each product as a one-line order", async () => {
+    const query = `channel=B2B-AT&customer=K-7&at=${AT}&quantity=500&product=S-1&product=W-1`;
+    const res = await api("GET", `/v1/api/prices?${query}`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const [s1, w1] = res.body.lines;
+    // 500 pieces alone stay under TC-44's 1000-piece order scale.
+    expect([s1.finalUnitAmount, w1.finalUnitAmount]).toEqual([313, 1045]);
+    for (const line of res.body.lines) {
+      const alone = await resolve([{ productCode: line.productCode, quantity: 500 }]);
+      expect(line).toEqual(alone.body.lines[0]);
+    }
+  });
+
   it("loads all of it in one D1 round trip", async () => {
     expect(roundTrips(await resolve(LINES))).toBe(1);
   });
