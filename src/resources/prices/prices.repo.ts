@@ -265,6 +265,22 @@ const linked =
   (owner: string, ownerFk: string) => (link: string, targetFk: string, target: string, only: SQL) =>
     codes(linkedCodes(link, ownerFk, owner, targetFk, target, only));
 
+/**
+ * The link lists conditions and promotions share (tables `<owner>_products`, …), each trimmed to
+ * what this request can match.
+ */
+function sharedLinks(q: PriceQuery, f: Fragments, owner: "trade_condition" | "promotion") {
+  const via = linked(`${owner}s.id`, `${owner}_id`);
+  const link = (target: string, fk: string, only: SQL) =>
+    via(`${owner}_${target}`, fk, target, only);
+  return {
+    productCodes: link("products", "product_id", sql`t.code in ${f.products}`),
+    channelCodes: link("channels", "channel_id", sql`t.code = ${q.channelCode}`),
+    customerGroupCodes: link("customer_groups", "customer_group_id", sql`t.id in ${f.groups}`),
+    productGroupCodes: link("product_groups", "product_group_id", sql`t.id in ${f.groupIds}`),
+  };
+}
+
 function conditionColumns(q: PriceQuery, f: Fragments) {
   const t = tradeConditions;
   const via = linked("trade_conditions.id", "trade_condition_id");
@@ -281,35 +297,12 @@ function conditionColumns(q: PriceQuery, f: Fragments) {
     validTo: nullableInt(t.validTo),
     priority: int(t.priority),
     stackable: flag(t.stackable),
-    productCodes: via(
-      "trade_condition_products",
-      "product_id",
-      "products",
-      sql`t.code in ${f.products}`,
-    ),
-    channelCodes: via(
-      "trade_condition_channels",
-      "channel_id",
-      "channels",
-      sql`t.code = ${q.channelCode}`,
-    ),
+    ...sharedLinks(q, f, "trade_condition"),
     customerCodes: via(
       "trade_condition_customers",
       "customer_id",
       "customers",
       sql`t.code = ${q.customerCode}`,
-    ),
-    customerGroupCodes: via(
-      "trade_condition_customer_groups",
-      "customer_group_id",
-      "customer_groups",
-      sql`t.id in ${f.groups}`,
-    ),
-    productGroupCodes: via(
-      "trade_condition_product_groups",
-      "product_group_id",
-      "product_groups",
-      sql`t.id in ${f.groupIds}`,
     ),
     scaleBasis: member(SCALE_BASES, t.scaleBasis),
     scales: jsonArray(
@@ -347,7 +340,6 @@ function conditionsStatement(q: PriceQuery, f: Fragments) {
 
 function promotionColumns(q: PriceQuery, f: Fragments) {
   const t = promotions;
-  const via = linked("promotions.id", "promotion_id");
   return select({
     id: int(t.id),
     name: text(t.name),
@@ -359,25 +351,7 @@ function promotionColumns(q: PriceQuery, f: Fragments) {
     validTo: nullableInt(t.validTo),
     priority: int(t.priority),
     stacking: member(PROMOTION_STACKINGS, t.stacking),
-    productCodes: via("promotion_products", "product_id", "products", sql`t.code in ${f.products}`),
-    channelCodes: via(
-      "promotion_channels",
-      "channel_id",
-      "channels",
-      sql`t.code = ${q.channelCode}`,
-    ),
-    customerGroupCodes: via(
-      "promotion_customer_groups",
-      "customer_group_id",
-      "customer_groups",
-      sql`t.id in ${f.groups}`,
-    ),
-    productGroupCodes: via(
-      "promotion_product_groups",
-      "product_group_id",
-      "product_groups",
-      sql`t.id in ${f.groupIds}`,
-    ),
+    ...sharedLinks(q, f, "promotion"),
     thresholdBasis: nullableMember(THRESHOLD_BASES, t.thresholdBasis),
     thresholdMinimum: nullableInt(t.thresholdMinimum),
   });
