@@ -249,11 +249,11 @@ const pricesStatement = (f: Fragments) =>
     priceColumns,
     sql`from pricelist_prices pp join products pr on pr.id = pp.product_id
     where pr.code in ${f.products}
-      and (pp.pricelist_id in (select r.pricelist_id from ${f.reaching} r
+      and pp.pricelist_id in (select r.pricelist_id from ${f.reaching} r
           join pricelists p on p.id = r.pricelist_id
-          where p.status = 'ACTIVE' and p.currency = ${f.currency} and p.kind = 'SALES')
-        or pp.pricelist_id in ${f.bases}
-        or pp.pricelist_id in ${f.floors})`,
+          where p.status = 'ACTIVE' and p.currency = ${f.currency} and p.kind = 'SALES'
+        union select * from ${f.bases}
+        union select * from ${f.floors})`,
   );
 
 /**
