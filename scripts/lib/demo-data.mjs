@@ -2,36 +2,49 @@
  * The demo data set, built deterministically (seeded PRNG, fixed instants) and rendered as one SQL
  * file for `wrangler d1 execute --file`.
  *
- * Three channels: WEB-DE (Webshop Germany, EUR), SHOP-CH (Webshop Switzerland, CHF) and
- * FIELD-SALES (EUR); 300 products, 50 customers in the five groups WHOLESALE, INSTALLERS, RETAIL,
- * NORTH and SOUTH. Two parts share them:
- * - the catalogue business (this file): 297 products P-00001…, customers C-1002…C-1050, their
- *   pricelists 2–18, trade conditions 7–22 and promotions 1–6, and the catalogue prices of
- *   WEB-DE's primary pricelist 100. Every window of theirs starts on or after 2026-01-01 (the
- *   archived 2025 list 18 aside, which no channel, group or customer uses), and none of them names
- *   P-A, P-B or P-C.
+ * Four channels: WEB-DE (Webshop Germany, EUR), SHOP-CH (Webshop Switzerland, CHF), FIELD-SALES
+ * (EUR) and B2B-AT (the B2B example's); 307 products, 51 customers in six groups WHOLESALE,
+ * INSTALLERS, RETAIL, NORTH, SOUTH and DEALER. Three parts share them:
+ * - the catalogue business (this file): 297 products P-00001… in a tree of product groups
+ *   (demo-groups.mjs: 7 roots, up to 4 levels, a few products unclassified; press fittings and
+ *   cable ties sold in tens, copper pipes from 5 bars, power tools at most 20 per order),
+ *   customers C-1002…C-1050, their pricelists 2–9, 11–19 (19: the INSTALLERS list), the derived
+ *   WHOLESALE dealer list 21 (field sales list 3 − 10 %, prices ending in 9) and the FIELD-SALES
+ *   FLOOR list 22, trade conditions 7–27 (23–27 and the converted 7 and 15 on product groups, 25
+ *   with an ORDER_QUANTITY and 26 with an ORDER_VALUE scale), promotions 1–6, 8 (a VALUE
+ *   threshold) and 9 (a QUANTITY threshold), and the catalogue prices of WEB-DE's primary
+ *   pricelist 100. Every window of theirs starts on or after 2026-01-01 (the archived 2025 list
+ *   18 aside, which no channel, group or customer uses).
  * - the worked example of the pricing rules (docs/pricing-rules.md §10, demo-worked-example.mjs),
  *   with its exact codes and values: channel WEB-DE, customer C-1001 (groups WHOLESALE and NORTH),
  *   products P-A/P-B/P-C, pricelists 100, 101, 200, 210 and 900 (named "PL-100 …" and so on),
  *   trade conditions 1–6 ("TC-1 …") and promotion 7 ("PR-7 …"), valid in 2025.
- * Because nothing of the catalogue prices P-A/P-B/P-C or is in its window before 2026, the example's
- * request at 2025-06-15 gives exactly the documented answer and validUntil; addWorkedExample checks
- * this.
+ * - the worked example with B2B terms (docs/pricing-rules.md §16, demo-b2b-example.mjs): channel
+ *   B2B-AT, customer K-7 in group DEALER, product groups FAST › SCREWS › WOOD and TOOLS, products
+ *   W-1/S-1/T-1/X-1, pricelists 10, 20 (derived) and 30 (FLOOR), trade conditions 41–45 and
+ *   promotion 51, valid in 2025.
+ * checkApart (demo-apart.mjs) makes sure that nothing outside an example reaches its request
+ * before 2026, so both examples give exactly their documented answers and validUntil.
  *
- * Ids are explicit so that the README can name them; new records created through the API get
- * ids above the highest seeded one (AUTOINCREMENT). demo-sql.mjs turns the data into SQL.
+ * Ids are explicit so that the docs can name them; new records created through the API get
+ * ids above the highest seeded one (AUTOINCREMENT). demo-sql.mjs checks the API's write rules
+ * and turns the data into SQL.
  */
+import { checkApart } from "./demo-apart.mjs";
+import { addB2bExample, B2B_EXAMPLE } from "./demo-b2b-example.mjs";
 import { buildCatalogue } from "./demo-catalog.mjs";
+import { CATALOGUE_GROUPS, groupOf, quantityRuleOf } from "./demo-groups.mjs";
 import {
   instant,
   pricelist,
+  productRecord,
   promotion,
   tradeCondition,
   Y2025,
   Y2026,
   Y2027,
 } from "./demo-model.mjs";
-import { addWorkedExample } from "./demo-worked-example.mjs";
+import { addWorkedExample, WORKED_EXAMPLE } from "./demo-worked-example.mjs";
 import { createRandom } from "./random.mjs";
 
 /** @typedef {import("./demo-model.mjs").Customer} Customer */
@@ -155,6 +168,17 @@ export function buildDemoData() {
   const codes = (/** @type {readonly Product[]} */ products) => products.map((p) => p.code);
   /** @param {string} prefix */
   const named = (prefix) => catalogue.filter((p) => p.name.startsWith(prefix));
+  const products = catalogue.map((p) => {
+    const productGroupCode = groupOf(p);
+    return productRecord({
+      code: p.code,
+      name: p.name,
+      productGroupCode,
+      ...quantityRuleOf(p, productGroupCode),
+    });
+  });
+  /** @param {string} group */
+  const inGroup = (group) => catalogue.filter((_, i) => products[i]?.productGroupCode === group);
   const customers = buildCustomers(random);
 
   const consumableTiers = /** @type {const} */ ([
@@ -259,7 +283,7 @@ export function buildDemoData() {
       groupCodes: ["WHOLESALE"],
     }),
     pricelist({
-      id: 10,
+      id: 19,
       name: "Installer prices EUR",
       currency: "EUR",
       priority: 5,
@@ -351,6 +375,39 @@ export function buildDemoData() {
       validTo: Y2026,
       prices: priced(catalogue, eurBase, 0.96),
     }),
+    // Derived (docs/pricing-rules.md §3.7): every product of the field sales list 3, 10 % off and
+    // moved to a price ending in 9, except four power tools at net dealer prices of its own.
+    pricelist({
+      id: 21,
+      name: "Wholesale dealer list 2026 (field sales list − 10 %, prices ending in 9)",
+      currency: "EUR",
+      derivation: {
+        basePricelistId: 3,
+        adjustmentBp: -1000,
+        rounding: { mode: "NEAREST", step: 10, ending: 9 },
+      },
+      prices: inGroup("POWER-TOOLS")
+        .slice(0, 4)
+        .map((p) => ({
+          productCode: p.code,
+          minQuantity: 1,
+          amount: Math.round((p.listPrice * 0.85) / 100) * 100 - 1,
+        })),
+      groupCodes: ["WHOLESALE"],
+    }),
+    // A floor (§14): no discount takes these products below 80 % of their list price in field sales.
+    pricelist({
+      id: 22,
+      name: "Field sales margin floor 2026 (80 % of list)",
+      kind: "FLOOR",
+      currency: "EUR",
+      prices: priced(
+        catalogue.filter((p) => ["tool", "fitting", "cable", "pipe"].includes(p.category)),
+        eurBase,
+        0.8,
+      ),
+      channels: [{ channelCode: "FIELD-SALES", primary: false }],
+    }),
   ];
 
   const fasteners = inCategory("fastener");
@@ -362,7 +419,7 @@ export function buildDemoData() {
       scope: "GLOBAL",
       type: "SURCHARGE",
       value: 300,
-      productCodes: codes(inCategory("cable")),
+      productGroupCodes: ["CABLES"],
     }),
     tradeCondition({
       id: 8,
@@ -380,9 +437,9 @@ export function buildDemoData() {
       value: 200,
       channelCodes: ["FIELD-SALES"],
       scales: [
-        { minQuantity: 20, value: 200 },
-        { minQuantity: 100, value: 400 },
-        { minQuantity: 500, value: 700 },
+        { minimum: 20, value: 200 },
+        { minimum: 100, value: 400 },
+        { minimum: 500, value: 700 },
       ],
     }),
     tradeCondition({
@@ -427,8 +484,8 @@ export function buildDemoData() {
       productCodes: codes(named("Cordless combi hammer drill")),
       customerCodes: ["C-1005", "C-1012"],
       scales: [
-        { minQuantity: 1, value: 31900 },
-        { minQuantity: 10, value: 29900 },
+        { minimum: 1, value: 31900 },
+        { minimum: 10, value: 29900 },
       ],
     }),
     tradeCondition({
@@ -448,7 +505,7 @@ export function buildDemoData() {
       discountType: "ABSOLUTE",
       currency: "CHF",
       value: 150,
-      productCodes: codes(inCategory("pipe")),
+      productGroupCodes: ["PIPES"],
       channelCodes: ["SHOP-CH"],
     }),
     tradeCondition({
@@ -480,8 +537,8 @@ export function buildDemoData() {
       productCodes: codes(inCategory("cable-tie")),
       channelCodes: ["WEB-DE", "FIELD-SALES"],
       scales: [
-        { minQuantity: 10, value: 20 },
-        { minQuantity: 50, value: 45 },
+        { minimum: 10, value: 20 },
+        { minimum: 50, value: 45 },
       ],
     }),
     tradeCondition({
@@ -524,6 +581,66 @@ export function buildDemoData() {
       priority: 5,
       channelCodes: ["FIELD-SALES"],
       customerCodes: ["C-1020"],
+    }),
+    // Terms on product groups (docs/pricing-rules.md §12): they reach every product of the group
+    // and of the groups below it, also those added later. For a wholesaler, TC-10 (product
+    // listed, rung 4) beats TC-24 (group reached, rung 5), and TC-24 (METRIC-FASTENERS, distance
+    // 1 from a hex bolt) beats TC-23 (FIXINGS, distance 3).
+    tradeCondition({
+      id: 23,
+      name: "Wholesale 10 % on fixings and fasteners",
+      scope: "CUSTOMER_GROUP",
+      type: "DISCOUNT",
+      value: 1000,
+      productGroupCodes: ["FIXINGS"],
+      groupCodes: ["WHOLESALE"],
+    }),
+    tradeCondition({
+      id: 24,
+      name: "Wholesale 12 % on metric bolts, nuts and washers",
+      scope: "CUSTOMER_GROUP",
+      type: "DISCOUNT",
+      value: 1200,
+      productGroupCodes: ["METRIC-FASTENERS"],
+      groupCodes: ["WHOLESALE"],
+    }),
+    tradeCondition({
+      id: 25,
+      name: "Fastener volume bonus: 2 % from 1,000 pieces in the order, 3 % from 5,000",
+      scope: "GLOBAL",
+      type: "DISCOUNT",
+      value: 200,
+      stackable: true,
+      productGroupCodes: ["FASTENERS"],
+      scaleBasis: "ORDER_QUANTITY",
+      scales: [
+        { minimum: 1000, value: 200 },
+        { minimum: 5000, value: 300 },
+      ],
+    }),
+    tradeCondition({
+      id: 26,
+      name: "Field sales project bonus on electrical: 3 % from 5,000 EUR, 5 % from 20,000 EUR",
+      scope: "CHANNEL",
+      type: "DISCOUNT",
+      currency: "EUR",
+      value: 300,
+      productGroupCodes: ["ELECTRICAL"],
+      channelCodes: ["FIELD-SALES"],
+      scaleBasis: "ORDER_VALUE",
+      scales: [
+        { minimum: 500000, value: 300 },
+        { minimum: 2000000, value: 500 },
+      ],
+    }),
+    tradeCondition({
+      id: 27,
+      name: "Installer discount 4 % on plumbing",
+      scope: "CUSTOMER_GROUP",
+      type: "DISCOUNT",
+      value: 400,
+      productGroupCodes: ["PLUMBING"],
+      groupCodes: ["INSTALLERS"],
     }),
   ];
 
@@ -587,6 +704,29 @@ export function buildDemoData() {
       validTo: instant("2026-04-01T00:00:00.000Z"),
       channelCodes: ["SHOP-CH"],
     }),
+    // Thresholds (docs/pricing-rules.md §5.4): the lines the promotion reaches must add up first.
+    promotion({
+      id: 8,
+      name: "Tool spend bonus: 5 % on top from 300 EUR of tools",
+      value: 500,
+      currency: "EUR",
+      stacking: "ON_TOP",
+      validFrom: Y2026,
+      validTo: Y2027,
+      productGroupCodes: ["TOOLING"],
+      channelCodes: ["WEB-DE"],
+      threshold: { basis: "VALUE", minimum: 30000 },
+    }),
+    promotion({
+      id: 9,
+      name: "Glove multipack: 10 % from 10 packs",
+      value: 1000,
+      validFrom: Y2026,
+      validTo: Y2027,
+      productGroupCodes: ["GLOVES"],
+      channelCodes: ["WEB-DE", "FIELD-SALES"],
+      threshold: { basis: "QUANTITY", minimum: 10 },
+    }),
   ];
 
   /** @type {DemoData} */
@@ -611,13 +751,17 @@ export function buildDemoData() {
         groupCodes: ["WHOLESALE", "INSTALLERS", "NORTH", "SOUTH"],
       },
     ],
-    groups: GROUPS,
-    products: catalogue.map(({ code, name }) => ({ code, name })),
+    groups: [...GROUPS],
+    productGroups: [...CATALOGUE_GROUPS],
+    products,
     customers,
     pricelists,
     tradeConditions,
     promotions,
   };
   addWorkedExample(data, webListPrices);
+  addB2bExample(data);
+  checkApart(data, WORKED_EXAMPLE);
+  checkApart(data, B2B_EXAMPLE);
   return data;
 }

@@ -8,6 +8,30 @@
 /** @typedef {"DRAFT" | "ACTIVE" | "INACTIVE" | "ARCHIVED"} Status */
 
 /**
+ * @typedef {object} ProductGroup
+ * @property {string} code
+ * @property {string} name
+ * @property {string | null} parentCode listed after its parent
+ */
+
+/**
+ * @typedef {object} ProductRecord
+ * @property {string} code
+ * @property {string} name
+ * @property {string | null} productGroupCode
+ * @property {number} minOrderQuantity
+ * @property {number} orderIncrement
+ * @property {number | null} maxOrderQuantity
+ */
+
+/**
+ * @typedef {object} Derivation
+ * @property {number} basePricelistId
+ * @property {number} adjustmentBp
+ * @property {{ mode: "NEAREST" | "UP" | "DOWN", step: number, ending: number } | null} rounding
+ */
+
+/**
  * @typedef {object} PriceRow
  * @property {string} productCode
  * @property {number} minQuantity
@@ -19,6 +43,8 @@
  * @property {number} id
  * @property {string} name
  * @property {"GENERAL" | "INDIVIDUAL"} scope
+ * @property {"SALES" | "FLOOR"} kind
+ * @property {Derivation | null} derivation
  * @property {Status} status
  * @property {"EUR" | "CHF"} currency
  * @property {number} priority
@@ -48,10 +74,12 @@
  * @property {number} priority
  * @property {boolean} stackable
  * @property {string[]} productCodes
+ * @property {string[]} productGroupCodes
  * @property {string[]} channelCodes
  * @property {string[]} groupCodes
  * @property {string[]} customerCodes
- * @property {{ minQuantity: number, value: number }[]} scales
+ * @property {"LINE_QUANTITY" | "ORDER_QUANTITY" | "ORDER_VALUE"} scaleBasis
+ * @property {{ minimum: number, value: number }[]} scales
  */
 
 /**
@@ -67,8 +95,10 @@
  * @property {number} priority
  * @property {"BEST_OF" | "ON_TOP"} stacking
  * @property {string[]} productCodes
+ * @property {string[]} productGroupCodes
  * @property {string[]} channelCodes
  * @property {string[]} groupCodes
+ * @property {{ basis: "QUANTITY" | "VALUE", minimum: number } | null} threshold
  */
 
 /**
@@ -83,7 +113,8 @@
  * @typedef {object} DemoData
  * @property {{ code: string, name: string, isActive: boolean, groupCodes: string[] }[]} channels
  * @property {{ code: string, name: string, description: string }[]} groups
- * @property {{ code: string, name: string }[]} products
+ * @property {ProductGroup[]} productGroups
+ * @property {ProductRecord[]} products
  * @property {Customer[]} customers
  * @property {Pricelist[]} pricelists
  * @property {TradeCondition[]} tradeConditions
@@ -103,6 +134,8 @@ export const CREATED = instant("2025-12-01T08:00:00.000Z");
  */
 export const pricelist = (fields) => ({
   scope: "GENERAL",
+  kind: "SALES",
+  derivation: null,
   status: "ACTIVE",
   priority: 0,
   validFrom: Y2026,
@@ -129,9 +162,11 @@ export const tradeCondition = (fields) => ({
   priority: 0,
   stackable: false,
   productCodes: [],
+  productGroupCodes: [],
   channelCodes: [],
   groupCodes: [],
   customerCodes: [],
+  scaleBasis: "LINE_QUANTITY",
   scales: [],
   ...fields,
 });
@@ -147,7 +182,22 @@ export const promotion = (fields) => ({
   priority: 0,
   stacking: "BEST_OF",
   productCodes: [],
+  productGroupCodes: [],
   channelCodes: [],
   groupCodes: [],
+  threshold: null,
+  ...fields,
+});
+
+/**
+ * A product with the API's defaults: no group, any quantity.
+ * @param {Partial<ProductRecord> & Pick<ProductRecord, "code" | "name">} fields
+ * @returns {ProductRecord}
+ */
+export const productRecord = (fields) => ({
+  productGroupCode: null,
+  minOrderQuantity: 1,
+  orderIncrement: 1,
+  maxOrderQuantity: null,
   ...fields,
 });

@@ -1,12 +1,11 @@
 /** Turns the demo data into one SQL script: explicit ids, parents before children. */
 import { buildDemoData } from "./demo-data.mjs";
 import { CREATED } from "./demo-model.mjs";
+import { checkWriteRules } from "./demo-rules.mjs";
 import { inserts } from "./sql.mjs";
 
 /** @typedef {import("./sql.mjs").SqlValue} SqlValue */
 /** @typedef {import("./demo-model.mjs").DemoData} DemoData */
-/** @typedef {import("./demo-model.mjs").Promotion} Promotion */
-/** @typedef {import("./demo-model.mjs").TradeCondition} TradeCondition */
 
 /** Children first: the order in which `--force` empties the tables (RESTRICT keys included). */
 export const DATA_TABLES = [
@@ -57,6 +56,18 @@ export function demoRows(data) {
   const channelId = idsOf("channel", data.channels);
   const groupId = idsOf("customer group", data.groups);
   const productId = idsOf("product", data.products);
+  const productGroupId = idsOf("product group", data.productGroups);
+  const nullableId = (
+    /** @type {(code: string) => number} */ idOf,
+    /** @type {string | null} */ code,
+  ) => (code === null ? null : idOf(code));
+  // A derived list's base is inserted before it (the key is checked per statement).
+  const pricelists = [...data.pricelists].sort((a, b) => a.id - b.id);
+  for (const p of pricelists) {
+    if (p.derivation && p.derivation.basePricelistId >= p.id) {
+      throw new Error(`pricelist ${p.id}: its base needs a lower id`);
+    }
+  }
   const customers = [...data.customers].sort((a, b) => a.code.localeCompare(b.code));
   const customerId = idsOf("customer", customers);
   const stamp = (/** @type {number} */ id) => [CREATED + id * 60_000, CREATED + id * 60_000];
@@ -66,27 +77,7 @@ export function demoRows(data) {
     }
     return [r.validFrom, r.validTo];
   };
-  /** The body rules of docs/api.md §2, so the demo never holds what the API would refuse. */
-  const checkValue = (/** @type {TradeCondition | Promotion} */ r) => {
-    const fail = (/** @type {string} */ why) => {
-      throw new Error(`${r.name}: ${why}`);
-    };
-    if ((r.discountType === "ABSOLUTE") !== (r.currency !== null)) fail("currency iff ABSOLUTE");
-    const values = "scales" in r ? [r.value, ...r.scales.map((s) => s.value)] : [r.value];
-    for (const v of values) {
-      if (r.discountType === "PERCENTAGE" ? v < 1 || v > 10000 : v < 0) fail(`bad value ${v}`);
-    }
-    if ("type" in r) {
-      if (r.type === "NET_PRICE" && r.discountType !== "ABSOLUTE") fail("NET_PRICE is ABSOLUTE");
-      if (r.scope === "CHANNEL" && r.channelCodes.length === 0)
-        fail("CHANNEL scope needs channels");
-      if (r.scope !== "CUSTOMER_GROUP" && r.groupCodes.length > 0)
-        fail("groups only for CUSTOMER_GROUP");
-      if (r.scope !== "CUSTOMER" && r.customerCodes.length > 0) fail("customers only for CUSTOMER");
-    }
-  };
-  data.tradeConditions.forEach(checkValue);
-  data.promotions.forEach(checkValue);
+  checkWriteRules(data);
   const columns = (/** @type {string} */ names) => names.split(" ");
 
   return [
@@ -101,9 +92,31 @@ export function demoRows(data) {
       rows: data.groups.map((g, i) => [i + 1, g.code, g.name, g.description, ...stamp(i + 1)]),
     },
     {
+      table: "product_groups",
+      columns: columns("id code name parent_id created_at updated_at"),
+      rows: data.productGroups.map((g, i) => [
+        i + 1,
+        g.code,
+        g.name,
+        nullableId(productGroupId, g.parentCode),
+        ...stamp(i + 1),
+      ]),
+    },
+    {
       table: "products",
-      columns: columns("id code name created_at updated_at"),
-      rows: data.products.map((p, i) => [i + 1, p.code, p.name, ...stamp(i + 1)]),
+      columns: columns(
+        "id code name product_group_id min_order_quantity order_increment max_order_quantity created_at updated_at",
+      ),
+      rows: data.products.map((p, i) => [
+        i + 1,
+        p.code,
+        p.name,
+        nullableId(productGroupId, p.productGroupCode),
+        p.minOrderQuantity,
+        p.orderIncrement,
+        p.maxOrderQuantity,
+        ...stamp(i + 1),
+      ]),
     },
     {
       table: "customers",
@@ -130,31 +143,32 @@ export function demoRows(data) {
     {
       table: "pricelists",
       columns: columns(
-        "id name scope status currency priority valid_from valid_to tax_inclusive allows_trade_discounts customer_id created_at updated_at",
+        "id name scope kind status currency priority valid_from valid_to tax_inclusive allows_trade_discounts customer_id base_pricelist_id adjustment_bp rounding_mode rounding_step rounding_ending created_at updated_at",
       ),
-      rows: data.pricelists.map((p) => {
-        if ((p.scope === "INDIVIDUAL") !== (p.customerCode !== null)) {
-          throw new Error(`pricelist ${p.id}: an owner iff INDIVIDUAL`);
-        }
-        return [
-          p.id,
-          p.name,
-          p.scope,
-          p.status,
-          p.currency,
-          p.priority,
-          ...validity(p),
-          p.taxInclusive,
-          p.allowsTradeDiscounts,
-          p.customerCode === null ? null : customerId(p.customerCode),
-          ...stamp(p.id),
-        ];
-      }),
+      rows: pricelists.map((p) => [
+        p.id,
+        p.name,
+        p.scope,
+        p.kind,
+        p.status,
+        p.currency,
+        p.priority,
+        ...validity(p),
+        p.taxInclusive,
+        p.allowsTradeDiscounts,
+        nullableId(customerId, p.customerCode),
+        p.derivation?.basePricelistId ?? null,
+        p.derivation?.adjustmentBp ?? null,
+        p.derivation?.rounding?.mode ?? null,
+        p.derivation?.rounding?.step ?? null,
+        p.derivation?.rounding?.ending ?? null,
+        ...stamp(p.id),
+      ]),
     },
     {
       table: "pricelist_prices",
       columns: columns("pricelist_id product_id min_quantity amount"),
-      rows: data.pricelists.flatMap((p) =>
+      rows: pricelists.flatMap((p) =>
         p.prices.map((r) => [p.id, productId(r.productCode), r.minQuantity, r.amount]),
       ),
     },
@@ -178,7 +192,7 @@ export function demoRows(data) {
     {
       table: "trade_conditions",
       columns: columns(
-        "id name scope status type discount_type value currency valid_from valid_to priority stackable created_at updated_at",
+        "id name scope status type discount_type value currency valid_from valid_to priority stackable scale_basis created_at updated_at",
       ),
       rows: data.tradeConditions.map((t) => [
         t.id,
@@ -192,6 +206,7 @@ export function demoRows(data) {
         ...validity(t),
         t.priority,
         t.stackable,
+        t.scaleBasis,
         ...stamp(t.id),
       ]),
     },
@@ -199,6 +214,13 @@ export function demoRows(data) {
       table: "trade_condition_products",
       columns: columns("trade_condition_id product_id"),
       rows: data.tradeConditions.flatMap((t) => t.productCodes.map((p) => [t.id, productId(p)])),
+    },
+    {
+      table: "trade_condition_product_groups",
+      columns: columns("trade_condition_id product_group_id"),
+      rows: data.tradeConditions.flatMap((t) =>
+        t.productGroupCodes.map((g) => [t.id, productGroupId(g)]),
+      ),
     },
     {
       table: "trade_condition_channels",
@@ -218,14 +240,12 @@ export function demoRows(data) {
     {
       table: "trade_condition_scales",
       columns: columns("trade_condition_id min_quantity value"),
-      rows: data.tradeConditions.flatMap((t) =>
-        t.scales.map((s) => [t.id, s.minQuantity, s.value]),
-      ),
+      rows: data.tradeConditions.flatMap((t) => t.scales.map((s) => [t.id, s.minimum, s.value])),
     },
     {
       table: "promotions",
       columns: columns(
-        "id name status discount_type value currency valid_from valid_to priority stacking created_at updated_at",
+        "id name status discount_type value currency valid_from valid_to priority stacking threshold_basis threshold_minimum created_at updated_at",
       ),
       rows: data.promotions.map((p) => [
         p.id,
@@ -237,6 +257,8 @@ export function demoRows(data) {
         ...validity(p),
         p.priority,
         p.stacking,
+        p.threshold?.basis ?? null,
+        p.threshold?.minimum ?? null,
         ...stamp(p.id),
       ]),
     },
@@ -244,6 +266,13 @@ export function demoRows(data) {
       table: "promotion_products",
       columns: columns("promotion_id product_id"),
       rows: data.promotions.flatMap((p) => p.productCodes.map((c) => [p.id, productId(c)])),
+    },
+    {
+      table: "promotion_product_groups",
+      columns: columns("promotion_id product_group_id"),
+      rows: data.promotions.flatMap((p) =>
+        p.productGroupCodes.map((g) => [p.id, productGroupId(g)]),
+      ),
     },
     {
       table: "promotion_channels",
