@@ -33,6 +33,7 @@ import {
   SIZES,
   thousands,
 } from "./lib/common.mjs";
+import { groupTree } from "./lib/b2b.mjs";
 import {
   buildModel,
   GENERATOR_VERSION,
@@ -44,6 +45,8 @@ import {
 
 /** @typedef {import("../scripts/lib/sql.mjs").SqlValue} SqlValue */
 /** @typedef {Awaited<ReturnType<Miniflare["getD1Database"]>>} D1 */
+
+const GROUP_COLUMNS = ["id", "code", "name", "parent_id", "created_at", "updated_at"];
 
 /** D1 refuses statements over 100 kB, and runs out of memory on very long VALUES lists. */
 const MAX_STATEMENT_BYTES = 90_000;
@@ -250,15 +253,23 @@ async function main() {
     const progress = new Progress(spec.products + spec.priceRows, "rows");
     const loader = new Loader(db, progress);
     const cents = new Int32Array(spec.products + 1);
+    const tree = groupTree();
+    progress.total += tree.rows.length;
 
-    await loader.insert("products", PRODUCT_COLUMNS, productRows(spec, seed, cents, terms));
-    const model = buildModel(spec, seed, cents);
+    await loader.insert("product_groups", GROUP_COLUMNS, tree.rows);
+    await loader.insert("products", PRODUCT_COLUMNS, productRows(spec, seed, cents, terms, tree));
+    const model = buildModel(spec, seed, cents, tree);
     contractCustomer = model.contractCustomer;
-    if (model.priceRowCount !== spec.priceRows) {
-      throw new Error(
-        `generator: ${model.priceRowCount} price rows planned, not ${spec.priceRows}`,
-      );
+    // The lists of before issue 12 hold exactly spec.priceRows; floors and the derived lists'
+    // own rows come on top.
+    const planned = model.pricelistPlans
+      .filter((p) => p.kind !== "floor" && p.kind !== "derived")
+      .reduce((n, p) => n + p.budget, 0);
+    if (planned !== spec.priceRows) {
+      throw new Error(`generator: ${planned} price rows planned, not ${spec.priceRows}`);
     }
+    const extraRows = model.priceRowCount - spec.priceRows;
+    progress.total += extraRows;
     const tables = [...model.before, ...model.pricing, ...model.after];
     progress.total += tables.reduce((s, t) => s + t.rows.length, 0);
     for (const t of [...model.before, ...model.pricing]) {

@@ -19,7 +19,7 @@ const FINISHES = /** @type {const} */ ([
   ["stainless A4", 3.2],
   ["black oxide", 1.2],
 ]);
-const BRANDS = [
+export const BRANDS = [
   "Fixtec",
   "Brandtner",
   "Kessler",
@@ -353,12 +353,16 @@ const CUMULATIVE = FAMILIES.reduce(
 export const rareIds = (products) =>
   Array.from({ length: RARE_COUNT }, (_, k) => Math.floor(((k + 0.5) * products) / RARE_COUNT));
 
+/** Every family's code prefix, the rare one last: product groups are built from them. */
+export const FAMILY_PREFIXES = [...FAMILIES.map((f) => f.prefix), RARE.prefix];
+
 /**
- * Product `id` (1-based): its code, name and list price in EUR cents (the primary list's 1+ price).
+ * Product `id` (1-based): its code, name, list price in EUR cents (the primary list's 1+ price),
+ * family prefix and brand.
  * @param {Random} r the catalogue's random stream, advanced in id order
  * @param {number} id
  * @param {boolean} rare
- * @returns {{ code: string, name: string, cents: number }}
+ * @returns {{ code: string, name: string, cents: number, family: string, brand: string }}
  */
 export function product(r, id, rare) {
   const u = r.next();
@@ -372,5 +376,7 @@ export function product(r, id, rare) {
     code: `${family.prefix}-${String(id).padStart(7, "0")}`,
     name: `${base} - ${brand}`,
     cents: Math.max(50, Math.round(cents * jitter)),
+    family: family.prefix,
+    brand,
   };
 }

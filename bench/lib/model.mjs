@@ -11,6 +11,7 @@
  * the answers of a price lookup without `at` stay the same for years.
  */
 import { createRandom } from "../../scripts/lib/random.mjs";
+import { pickGroups, quantityRule } from "./b2b.mjs";
 import { product, rareIds } from "./catalogue.mjs";
 import { CHANNELS, SEARCH_TERMS } from "./common.mjs";
 
@@ -18,9 +19,14 @@ import { CHANNELS, SEARCH_TERMS } from "./common.mjs";
 /** @typedef {import("../../scripts/lib/random.mjs").Random} Random */
 /** @typedef {import("../../scripts/lib/sql.mjs").SqlValue} SqlValue */
 /** @typedef {{ table: string, columns: string[], rows: SqlValue[][] }} Table */
+/** @typedef {import("./b2b.mjs").GroupTree} GroupTree */
 
-/** Bump when the generated rows change, so an old data set is not taken for the new one. */
-export const GENERATOR_VERSION = 1;
+/**
+ * Bump when the generated rows change, so an old data set is not taken for the new one.
+ * 2: the B2B terms of issue 12 (product groups, quantity rules, derived dealer lists, floors,
+ * conditions and promotions on groups, order-level scales, thresholds).
+ */
+export const GENERATOR_VERSION = 2;
 
 const T0 = Date.UTC(2025, 0, 1);
 const FAR = Date.UTC(2035, 0, 1);
@@ -86,6 +92,14 @@ export function sampleIds(r, n, k) {
   return [...all.subarray(0, k)].sort((a, b) => a - b);
 }
 
+/** Scale rows' minimums per basis: pieces on the line or in the order, EUR cents of the order. */
+/** @type {Record<string, number[]>} */
+const SCALE_MINIMUMS = {
+  LINE_QUANTITY: [10, 50, 100],
+  ORDER_QUANTITY: [100, 500, 1000],
+  ORDER_VALUE: [50_000, 200_000, 1_000_000],
+};
+
 const pad = (/** @type {number} */ n, /** @type {number} */ width) =>
   String(n).padStart(width, "0");
 export const customerCode = (/** @type {number} */ id) => `C-${pad(id, 6)}`;
@@ -147,14 +161,15 @@ const COMPANY_C = ["GmbH", "GmbH & Co. KG", "AG", "KG", "e.K.", "OHG"];
  * @property {Table[]} pricing pricelists and their assignments, loaded before the price rows
  * @property {Table[]} after trade conditions and promotions with their links, loaded last
  * @property {PricelistPlan[]} pricelistPlans what each pricelist's price rows look like
- * @property {number} priceRowCount
+ * @property {number} priceRowCount all price rows: the SALES lists' `spec.priceRows`, floors and
+ *   the derived lists' own rows
  * @property {string} contractCustomer the customer the generator guarantees to have group and individual pricelists
  */
 
 /**
  * @typedef {object} PricelistPlan
  * @property {number} id
- * @property {"primary" | "other" | "individual"} kind
+ * @property {"primary" | "other" | "individual" | "derived" | "floor"} kind
  * @property {number} budget its number of price rows
  * @property {number} factor amount factor on the list price
  * @property {number} currencyFactor 1 for EUR, 1.08 for CHF
@@ -165,9 +180,10 @@ const COMPANY_C = ["GmbH", "GmbH & Co. KG", "AG", "KG", "e.K.", "OHG"];
  * @param {SizeSpec} spec
  * @param {number} seed
  * @param {Int32Array} cents list price per product id (index 0 unused), from `productRows`
+ * @param {GroupTree} tree the product groups, from `groupTree`
  * @returns {Model}
  */
-export function buildModel(spec, seed, cents) {
+export function buildModel(spec, seed, cents, tree) {
   const P = spec.products;
   const C = spec.customers;
   const G = spec.groups;
@@ -261,7 +277,8 @@ export function buildModel(spec, seed, cents) {
    * @param {string} name
    * @param {{ scope?: string, status: string, currency: string, priority: number,
    *   window: [number | null, number | null], taxInclusive?: number, allows?: number,
-   *   customerId?: number | null }} p
+   *   customerId?: number | null, kind?: "SALES" | "FLOOR",
+   *   derivation?: [base: number, adjustmentBp: number, rounding: [string, number, number] | null] }} p
    */
   const addPricelist = (id, name, p) =>
     pricelistRows.push([
@@ -278,6 +295,10 @@ export function buildModel(spec, seed, cents) {
       p.customerId ?? null,
       stamp(id),
       stamp(id),
+      p.kind ?? "SALES",
+      p.derivation?.[0] ?? null,
+      p.derivation?.[1] ?? null,
+      ...(p.derivation?.[2] ?? [null, null, null]),
     ]);
 
   // Exact row budgets: primaries 7P (all products, every 5th with 10+ and 50+ tiers), the
@@ -391,7 +412,21 @@ export function buildModel(spec, seed, cents) {
       currencyFactor: 1,
     });
   }
+  addB2bPricelists({
+    spec,
+    seed,
+    id,
+    addPricelist,
+    plans,
+    channelPricelists,
+    groupPricelists,
+  });
   customerPricelists.sort(
+    (a, b) =>
+      /** @type {number} */ (a[0]) - /** @type {number} */ (b[0]) ||
+      /** @type {number} */ (a[1]) - /** @type {number} */ (b[1]),
+  );
+  groupPricelists.sort(
     (a, b) =>
       /** @type {number} */ (a[0]) - /** @type {number} */ (b[0]) ||
       /** @type {number} */ (a[1]) - /** @type {number} */ (b[1]),
@@ -399,6 +434,12 @@ export function buildModel(spec, seed, cents) {
 
   // --- trade conditions ------------------------------------------------------------------------
   const rt = stream(seed, 4);
+  // Issue 12's terms from a stream of their own: half the product-specific DISCOUNTs and
+  // SURCHARGEs name 1–3 product groups instead of products; of the scaled conditions, 30 % count
+  // the order's quantity and 20 % its value (in EUR).
+  const rb = stream(seed, 11);
+  /** @type {SqlValue[][]} */
+  const tcProductGroups = [];
   /** @type {SqlValue[][]} */
   const tcRows = [];
   /** @type {SqlValue[][]} */
@@ -433,6 +474,9 @@ export function buildModel(spec, seed, cents) {
     ]);
     /** @type {number[]} */
     let productIds = [];
+    /** @type {number[]} */
+    let groupIds = [];
+    let scaleBasis = "LINE_QUANTITY";
     let discountType;
     let value;
     if (type === "NET_PRICE") {
@@ -454,15 +498,23 @@ export function buildModel(spec, seed, cents) {
       if (rt.chance(0.6)) productIds = sampleIds(rt, P, rt.int(1, 50));
       if (rt.chance(0.2)) {
         const steps = rt.int(2, 3);
+        const u = rb.next();
+        scaleBasis = u < 0.3 ? "ORDER_QUANTITY" : u < 0.5 ? "ORDER_VALUE" : "LINE_QUANTITY";
+        const minimums = SCALE_MINIMUMS[scaleBasis];
         for (let k = 0; k < steps; k++) {
           const scaled = percentage
             ? Math.min(10000, value + 200 * (k + 1))
             : value + Math.max(1, Math.round(value / 2)) * (k + 1);
-          tcScales.push([t, [10, 50, 100][k] ?? 100, scaled]);
+          tcScales.push([t, minimums?.[k] ?? 100, scaled]);
         }
       }
+      if (productIds.length > 0 && rb.chance(0.5)) {
+        productIds = [];
+        groupIds = pickGroups(rb, tree, 3);
+      }
     }
-    const currency = discountType === "ABSOLUTE" ? "EUR" : null;
+    for (const g of groupIds) tcProductGroups.push([t, g]);
+    const currency = discountType === "ABSOLUTE" || scaleBasis === "ORDER_VALUE" ? "EUR" : null;
     const [validFrom, validTo] = window(rt);
     const stackable = rt.chance(0.1) ? 1 : 0;
     const priority = rt.chance(0.7) ? 0 : rt.int(1, 10);
@@ -499,10 +551,19 @@ export function buildModel(spec, seed, cents) {
       discountType === "PERCENTAGE"
         ? `${(value / 100).toFixed(2)} %`
         : `${(value / 100).toFixed(2)} EUR`;
-    const on = productIds.length ? ` on ${productIds.length} products` : "";
+    const on = productIds.length
+      ? ` on ${productIds.length} products`
+      : groupIds.length
+        ? ` on ${groupIds.length} product group${groupIds.length > 1 ? "s" : ""}`
+        : "";
+    const by = {
+      LINE_QUANTITY: "",
+      ORDER_QUANTITY: " by order quantity",
+      ORDER_VALUE: " by order value",
+    }[scaleBasis];
     tcRows.push([
       t,
-      `${what} ${amount}${target}${on} #${t}`,
+      `${what} ${amount}${target}${on}${by} #${t}`,
       scope,
       status,
       type,
@@ -515,11 +576,18 @@ export function buildModel(spec, seed, cents) {
       stackable,
       stamp(t),
       stamp(t),
+      scaleBasis,
     ]);
   }
 
   // --- promotions ----------------------------------------------------------------------------------
   const rm = stream(seed, 5);
+  // Issue 12's terms from a stream of their own: 40 % of the product-specific promotions name 1–2
+  // product groups instead; 20 % of all have a threshold, half on the quantity (10–100 pieces),
+  // half on the value (100–1,000 EUR) of the lines they reach.
+  const rq = stream(seed, 12);
+  /** @type {SqlValue[][]} */
+  const promoProductGroups = [];
   /** @type {SqlValue[][]} */
   const promoRows = [];
   /** @type {SqlValue[][]} */
@@ -551,22 +619,33 @@ export function buildModel(spec, seed, cents) {
     const validity = u < 0.6 ? [T0, FAR] : u < 0.8 ? [EXPIRED[0], EXPIRED[1]] : [FAR, null];
     for (const ch of rm.chance(0.5) ? sampleIds(rm, CHANNELS.length, rm.int(1, 2)) : [])
       promoChannels.push([m, ch]);
-    for (const p of rm.chance(0.85) ? sampleIds(rm, P, rm.int(1, 100)) : [])
-      promoProducts.push([m, p]);
+    const productIds = rm.chance(0.85) ? sampleIds(rm, P, rm.int(1, 100)) : [];
+    if (productIds.length > 0 && rq.chance(0.4)) {
+      for (const g of pickGroups(rq, tree, 2)) promoProductGroups.push([m, g]);
+    } else {
+      for (const p of productIds) promoProducts.push([m, p]);
+    }
     for (const g of rm.chance(0.2) ? sampleIds(rm, G, rm.int(1, 3)) : []) promoGroups.push([m, g]);
+    /** @type {[string | null, number | null]} */
+    const threshold = !rq.chance(0.2)
+      ? [null, null]
+      : rq.chance(0.5)
+        ? ["QUANTITY", 10 * rq.int(1, 10)]
+        : ["VALUE", 10000 * rq.int(1, 10)];
     promoRows.push([
       m,
       `${rm.pick(THEMES)} ${percentage ? `${value / 100} %` : `${(value / 100).toFixed(2)} EUR off`} #${m}`,
       status,
       percentage ? "PERCENTAGE" : "ABSOLUTE",
       value,
-      percentage ? null : "EUR",
+      percentage && threshold[0] !== "VALUE" ? null : "EUR",
       validity[0],
       validity[1],
       rm.chance(0.7) ? 0 : rm.int(1, 5),
       rm.chance(0.8) ? "BEST_OF" : "ON_TOP",
       stamp(m),
       stamp(m),
+      ...threshold,
     ]);
   }
 
@@ -620,6 +699,12 @@ export function buildModel(spec, seed, cents) {
           "allows_trade_discounts",
           "customer_id",
           ...stamped,
+          "kind",
+          "base_pricelist_id",
+          "adjustment_bp",
+          "rounding_mode",
+          "rounding_step",
+          "rounding_ending",
         ],
         rows: pricelistRows,
       },
@@ -660,6 +745,7 @@ export function buildModel(spec, seed, cents) {
           "priority",
           "stackable",
           ...stamped,
+          "scale_basis",
         ],
         rows: tcRows,
       },
@@ -672,6 +758,11 @@ export function buildModel(spec, seed, cents) {
         table: "trade_condition_products",
         columns: ["trade_condition_id", "product_id"],
         rows: tcProducts,
+      },
+      {
+        table: "trade_condition_product_groups",
+        columns: ["trade_condition_id", "product_group_id"],
+        rows: tcProductGroups,
       },
       {
         table: "trade_condition_scales",
@@ -702,11 +793,18 @@ export function buildModel(spec, seed, cents) {
           "priority",
           "stacking",
           ...stamped,
+          "threshold_basis",
+          "threshold_minimum",
         ],
         rows: promoRows,
       },
       { table: "promotion_channels", columns: ["promotion_id", "channel_id"], rows: promoChannels },
       { table: "promotion_products", columns: ["promotion_id", "product_id"], rows: promoProducts },
+      {
+        table: "promotion_product_groups",
+        columns: ["promotion_id", "product_group_id"],
+        rows: promoProductGroups,
+      },
       {
         table: "promotion_customer_groups",
         columns: ["promotion_id", "customer_group_id"],
@@ -716,19 +814,119 @@ export function buildModel(spec, seed, cents) {
   };
 }
 
-export const PRODUCT_COLUMNS = ["id", "code", "name", "created_at", "updated_at"];
+/**
+ * The derived dealer lists and the FLOOR lists, after every other pricelist (ids go on from `id`).
+ *
+ * - Dealer lists (a tenth of the customer groups, at least 4): the first half derive from the
+ *   primary list of an EUR channel (−5 … −15 %, with or without a price ending), the others from
+ *   a dealer list of the first half (2 steps), the last one from the one before it (3 steps).
+ *   Each has own rows for 0.5 % of the products, and is assigned to 15 % of the customer groups;
+ *   the first one also to group 1, the contract customer's.
+ * - Floors: one EUR FLOOR list (every product at 74–78 % of its list price) assigned to the four
+ *   EUR channels, one CHF FLOOR list (every second product) assigned to SHOP-CH.
+ * @param {{ spec: SizeSpec, seed: number, id: number,
+ *   addPricelist: (id: number, name: string, p: any) => void, plans: PricelistPlan[],
+ *   channelPricelists: SqlValue[][], groupPricelists: SqlValue[][] }} context
+ */
+function addB2bPricelists({
+  spec,
+  seed,
+  id,
+  addPricelist,
+  plans,
+  channelPricelists,
+  groupPricelists,
+}) {
+  const r = stream(seed, 10);
+  const P = spec.products;
+  const G = spec.groups;
+  const dealers = Math.max(4, Math.round(G / 10));
+  const firstHalf = Math.ceil(dealers / 2);
+  const EUR_CHANNELS = [1, 2, 4, 5];
+  const ROUNDINGS = /** @type {const} */ ([
+    ["NEAREST", 10, 9],
+    ["UP", 5, 0],
+    ["DOWN", 100, 99],
+    null,
+  ]);
+  const firstDealer = id + 1;
+  for (let k = 0; k < dealers; k++) {
+    id += 1;
+    const base =
+      k < firstHalf
+        ? /** @type {number} */ (EUR_CHANNELS[k % EUR_CHANNELS.length])
+        : k === dealers - 1 && dealers > 2
+          ? id - 1
+          : firstDealer + (k - firstHalf);
+    const adjustment = -100 * r.int(5, 15);
+    addPricelist(id, `Dealer list ${k + 1} (list ${base} ${adjustment / 100} %)`, {
+      status: k === 0 || r.chance(0.9) ? "ACTIVE" : "DRAFT",
+      currency: "EUR",
+      priority: r.int(0, 10),
+      window: [T0, null],
+      derivation: [base, adjustment, r.pick(ROUNDINGS)],
+    });
+    const groups = sampleIds(r, G, Math.ceil(G * 0.15));
+    if (k === 0 && !groups.includes(1)) groups[0] = 1;
+    for (const g of new Set(groups)) groupPricelists.push([g, id]);
+    plans.push({
+      id,
+      kind: "derived",
+      budget: Math.floor(P / 200),
+      factor: 0.82,
+      currencyFactor: 1,
+    });
+  }
+  id += 1;
+  addPricelist(id, "EUR margin floor", {
+    kind: "FLOOR",
+    status: "ACTIVE",
+    currency: "EUR",
+    priority: 0,
+    window: [T0, null],
+  });
+  for (const ch of EUR_CHANNELS) channelPricelists.push([ch, id, 0]);
+  plans.push({ id, kind: "floor", budget: P, factor: 0.76, currencyFactor: 1 });
+  id += 1;
+  addPricelist(id, "CHF margin floor", {
+    kind: "FLOOR",
+    status: "ACTIVE",
+    currency: "CHF",
+    priority: 0,
+    window: [T0, null],
+    taxInclusive: 1,
+  });
+  channelPricelists.push([3, id, 0]);
+  plans.push({ id, kind: "floor", budget: P / 2, factor: 0.76, currencyFactor: 1.08 });
+}
+
+export const PRODUCT_COLUMNS = [
+  "id",
+  "code",
+  "name",
+  "created_at",
+  "updated_at",
+  "product_group_id",
+  "min_order_quantity",
+  "order_increment",
+  "max_order_quantity",
+];
 
 /**
- * The products, in id order; fills `cents` (list price per id) and `terms` (how many names carry
- * each search term) on the way.
+ * The products, in id order, each in its family × brand group (2 % in none) with its quantity
+ * rule (b2b.mjs); fills `cents` (list price per id) and `terms` (how many names carry each
+ * search term) on the way.
  * @param {SizeSpec} spec
  * @param {number} seed
  * @param {Int32Array} cents
  * @param {Record<string, number>} terms
+ * @param {GroupTree} tree
  * @returns {Generator<SqlValue[]>}
  */
-export function* productRows(spec, seed, cents, terms) {
+export function* productRows(spec, seed, cents, terms, tree) {
   const r = stream(seed, 6);
+  const rg = stream(seed, 8);
+  const rq = stream(seed, 9);
   const rare = new Set(rareIds(spec.products));
   const termList = Object.values(SEARCH_TERMS);
   for (const term of termList) terms[term] = 0;
@@ -737,7 +935,8 @@ export function* productRows(spec, seed, cents, terms) {
     cents[id] = p.cents;
     const name = p.name.toLowerCase();
     for (const term of termList) if (name.includes(term)) terms[term] = (terms[term] ?? 0) + 1;
-    yield [id, p.code, p.name, stamp(id), stamp(id)];
+    const group = rg.chance(0.02) ? null : tree.leafOf(p.family, p.brand);
+    yield [id, p.code, p.name, stamp(id), stamp(id), group, ...quantityRule(rq, p.family, p.name)];
   }
 }
 
@@ -746,7 +945,8 @@ export const PRICE_COLUMNS = ["pricelist_id", "product_id", "min_quantity", "amo
 /**
  * Every price row, pricelist by pricelist, products ascending (the primary key's order).
  * Primary lists: every product at 1+, every 5th product also at 10+ (95 %) and 50+ (90 %).
- * Other general lists: a sample of products at 1+ and 20+ (92 %). INDIVIDUAL lists: a sample at 1+.
+ * Other general lists: a sample of products at 1+ and 20+ (92 %). INDIVIDUAL lists and the derived
+ * lists' own rows: a sample at 1+. FLOOR lists: every product, or every second one, at 1+.
  * @param {Model} model
  * @param {number} seed
  * @param {Int32Array} cents
@@ -787,7 +987,14 @@ export function* priceRows(model, seed, cents) {
           left -= 1;
         }
       }
+    } else if (plan.kind === "floor") {
+      const step = P / plan.budget;
+      for (let k = 1; k <= plan.budget; k++) {
+        const p = Math.round(k * step);
+        yield [plan.id, p, 1, base(p)];
+      }
     } else {
+      // INDIVIDUAL lists and the derived lists' own rows.
       for (const p of sampleIds(r, P, plan.budget)) yield [plan.id, p, 1, base(p)];
     }
   }
