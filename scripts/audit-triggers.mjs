@@ -30,13 +30,19 @@ import { build } from "esbuild";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
-/** Tables that are not data: derived state kept by triggers, and the audit itself. */
+/**
+ * Tables that are not data: derived state kept by triggers, the audit itself, and the webhooks'
+ * configuration and delivery state (a webhook row holds its signing secret, which an entry would
+ * copy). src/resources/audit/audit.list.ts mirrors this list.
+ */
 export const NOT_AUDITED = new Set([
   "pricing_version",
   "row_counts",
   "audit_log",
   "audit_context",
   "idempotency_keys",
+  "webhooks",
+  "webhook_deliveries",
 ]);
 
 /** Integer columns holding epoch ms, shown as ISO 8601 like the API does (`iso()`). */

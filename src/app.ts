@@ -11,6 +11,7 @@ import { rateLimit } from "./lib/rate-limit";
 import { createRouter } from "./lib/router";
 import { corsFromEnv, limitBodySize, securityHeaders } from "./lib/security";
 import { routers } from "./resources";
+import { announceChanges } from "./webhooks/announce";
 
 const app = createRouter();
 
@@ -30,12 +31,13 @@ app.get("/health", (c) => c.json({ status: "ok" }));
 app.route("/", apiReference);
 
 // The API: an API key, its rate limit, bounded and strictly read bodies, then idempotent
-// retries of writes, before any route.
+// retries of writes, before any route; after a committed write, the webhook queue is told.
 app.use("/v1/api/*", authenticate());
 app.use("/v1/api/*", rateLimit());
 app.use("/v1/api/*", limitBodySize());
 app.use("/v1/api/*", strictJsonBody());
 app.use("/v1/api/*", idempotency());
+app.use("/v1/api/*", announceChanges());
 
 for (const router of routers) app.route("/", router);
 

@@ -2,29 +2,44 @@ import { app } from "./app";
 import { createDb, DbMeter } from "./lib/db";
 import type { Bindings } from "./lib/env";
 import { applyRetention, retentionDays } from "./lib/retention";
+import type { WebhookMessage } from "./webhooks/messages";
+import { handleWebhookQueue } from "./webhooks/queue";
+import { SWEEP_CRON, sweepWebhooks } from "./webhooks/sweep";
+
+/** The daily retention (src/lib/retention.ts, docs/operations.md "Retention"). */
+async function retention(controller: ScheduledController, env: Bindings) {
+  const days = retentionDays(env.AUDIT_RETENTION_DAYS);
+  const deleted = await applyRetention(
+    createDb(env.DB, new DbMeter()),
+    controller.scheduledTime,
+    days,
+  );
+  console.log(
+    JSON.stringify({
+      message: "retention",
+      cron: controller.cron,
+      scheduledTime: new Date(controller.scheduledTime).toISOString(),
+      auditRetentionDays: days,
+      deleted,
+    }),
+  );
+}
 
 /**
- * The Worker: the app answers requests; the Cron Trigger of wrangler.toml runs the retention
- * (src/lib/retention.ts, docs/operations.md "Retention"). Its database handle has no audit source,
- * so deleting old entries is not itself recorded as entries.
+ * The Worker: the app answers requests; the webhook queue's consumer delivers the change feed
+ * (src/webhooks, docs/api.md §14); the Cron Triggers of wrangler.toml run the webhook sweep every
+ * minute and the retention daily. Their database handles have no audit source, so what they
+ * write (delivery state, deleted old entries) is not itself recorded as entries.
  */
 export default {
   fetch: app.fetch,
+  queue: handleWebhookQueue,
   async scheduled(controller, env) {
-    const days = retentionDays(env.AUDIT_RETENTION_DAYS);
-    const deleted = await applyRetention(
-      createDb(env.DB, new DbMeter()),
-      controller.scheduledTime,
-      days,
-    );
-    console.log(
-      JSON.stringify({
-        message: "retention",
-        cron: controller.cron,
-        scheduledTime: new Date(controller.scheduledTime).toISOString(),
-        auditRetentionDays: days,
-        deleted,
-      }),
-    );
+    if (controller.cron === SWEEP_CRON) {
+      const queued = await sweepWebhooks(env, controller.scheduledTime);
+      if (queued) console.log(JSON.stringify({ message: "webhook sweep", queued }));
+      return;
+    }
+    await retention(controller, env);
   },
-} satisfies ExportedHandler<Bindings>;
+} satisfies ExportedHandler<Bindings, WebhookMessage>;

@@ -372,7 +372,8 @@ describe("the pricing data version (migration 0003 triggers)", () => {
       `select name from sqlite_master where type = 'table' and name not like 'sqlite_%'
          and name not like '\\_cf\\_%' escape '\\' and name not like 'd1_%'
          and name not like 'products_search%'
-         and name not in ('pricing_version', 'row_counts', 'audit_log', 'audit_context', 'idempotency_keys')
+         and name not in ('pricing_version', 'row_counts', 'audit_log', 'audit_context', 'idempotency_keys',
+           'webhooks', 'webhook_deliveries')
        order by name`,
     ).all<{ name: string }>();
     const triggers = await env.DB.prepare(

@@ -112,7 +112,11 @@ describe("the Cron Trigger", () => {
       cron: "17 3 * * *",
       scheduledTime: new Date(now).toISOString(),
       auditRetentionDays: 400,
-      deleted: { auditEntries: expected, idempotencyKeys: expect.any(Number) },
+      deleted: {
+        auditEntries: expected,
+        idempotencyKeys: expect.any(Number),
+        webhookDeliveries: expect.any(Number),
+      },
     });
     expect(JSON.parse(String(log.mock.calls[0]![0])).deleted.idempotencyKeys).toBeGreaterThan(0);
     // Only the old entries went; the deletes themselves left no entry.

@@ -4,6 +4,7 @@ import { BOOKMARK_HEADER, CORRELATION_HEADER } from "../lib/context";
 import type { AppEnv } from "../lib/env";
 import { RATE_LIMIT_PERIOD_SECONDS } from "../lib/rate-limit";
 import { auditTag } from "../resources/audit";
+import { changesTag } from "../resources/changes";
 import { channelsTag } from "../resources/channels";
 import { customerGroupsTag } from "../resources/customer-groups";
 import { customersTag } from "../resources/customers";
@@ -13,6 +14,7 @@ import { productGroupsTag } from "../resources/product-groups";
 import { productsTag } from "../resources/products";
 import { promotionsTag } from "../resources/promotions";
 import { tradeConditionsTag } from "../resources/trade-conditions";
+import { webhooksTag } from "../resources/webhooks";
 import { declareIdempotencyKeys } from "./idempotency";
 
 /** The introduction of /doc: what holds for every operation. */
@@ -52,6 +54,8 @@ const TAGS = [
   tradeConditionsTag,
   promotionsTag,
   auditTag,
+  changesTag,
+  webhooksTag,
 ];
 
 /**

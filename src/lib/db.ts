@@ -7,6 +7,8 @@ import { isWriteSql, type AuditSource, type IdempotencyClaim } from "./audit";
 export class DbMeter {
   calls = 0;
   millis = 0;
+  /** Write batches that committed (the webhook queue is told after the request, src/webhooks). */
+  writes = 0;
 
   async time<T>(call: () => Promise<T>): Promise<T> {
     const start = performance.now();
@@ -139,6 +141,7 @@ class MeteredClient implements D1Client {
     const claim = who.idempotency;
     if (claim) close.push(this.commitMark(claim));
     const results = await this.meter.time(() => this.d1.batch<T>([open, ...statements, ...close]));
+    this.meter.writes += 1;
     if (claim) claim.committed = true;
     return results.slice(1, 1 + statements.length);
   }

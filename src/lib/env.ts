@@ -1,5 +1,6 @@
 import type { IdempotencyClaim } from "./audit";
 import type { Db, DbMeter } from "./db";
+import type { WebhookMessage } from "../webhooks/messages";
 
 export type Role = "admin" | "read";
 
@@ -13,6 +14,12 @@ export interface Bindings {
   CORS_ORIGINS?: string;
   /** Days the audit trail keeps its entries (src/lib/retention.ts); not a positive whole number = 400. */
   AUDIT_RETENTION_DAYS?: string;
+  /** The webhook queue's producer (wrangler.toml `[[queues.producers]]`); absent = no announcements. */
+  WEBHOOK_QUEUE?: Queue<WebhookMessage>;
+  /** Comma-separated hosts webhooks may use without the address checks, http allowed (docs/api.md §14.5). */
+  WEBHOOK_ALLOWED_HOSTS?: string;
+  /** Seconds before a failed delivery's first retry, doubling after each (1-3600; default 30). */
+  WEBHOOK_RETRY_BASE_SECONDS?: string;
 }
 
 export interface Variables {

@@ -3,7 +3,7 @@ import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ZodError } from "zod";
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 429 | 500;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 410 | 413 | 415 | 429 | 500;
 
 /** Where a validation issue sits: `body.scales.0.minQuantity`, `query.filter.scope`, `path.id`. */
 export interface FieldIssue {
@@ -18,6 +18,7 @@ export const TITLES: Record<ErrorStatus, string> = {
   404: "Not Found",
   405: "Method Not Allowed",
   409: "Conflict",
+  410: "Gone",
   413: "Content Too Large",
   415: "Unsupported Media Type",
   429: "Too Many Requests",
@@ -32,6 +33,8 @@ export class ApiError extends Error {
     readonly detail: string,
     readonly errors?: FieldIssue[],
     readonly headers?: Record<string, string>,
+    /** Members a problem of this code adds to the body (RFC 9457 extensions). */
+    readonly extensions?: Record<string, unknown>,
   ) {
     super(detail);
   }
@@ -149,6 +152,7 @@ export function problemResponse(c: Context, error: ApiError): Response {
     detail: error.detail,
     code: error.code,
     ...(error.errors ? { errors: error.errors } : {}),
+    ...error.extensions,
     requestId: c.get("requestId") as string | undefined,
   };
   for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);

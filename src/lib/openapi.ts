@@ -40,6 +40,7 @@ const DESCRIPTIONS: Record<ErrorStatus, string> = {
   404: "Unknown record",
   405: "Method not allowed on this path",
   409: "Conflict with the current state",
+  410: "No longer available",
   413: "Body larger than 1 MiB",
   415: "Body is not application/json",
   429: "Too many requests for this API key; retry after the Retry-After seconds",
@@ -64,6 +65,10 @@ const EXAMPLES: Record<ErrorStatus, [code: string, detail: string]> = {
   404: ["NOT_FOUND", "pricelist 42 not found"],
   405: ["METHOD_NOT_ALLOWED", "PUT is not allowed on /v1/api/product"],
   409: ["CONFLICT", "channel code WEB-DE already exists"],
+  410: [
+    "EXPIRED_CURSOR",
+    "cursor 1200 is older than the retention; the oldest cursor served is 1811",
+  ],
   413: ["PAYLOAD_TOO_LARGE", "the request body is larger than 1 MiB"],
   415: ["UNSUPPORTED_MEDIA_TYPE", "the request body must be sent as application/json"],
   429: ["RATE_LIMITED", "too many requests for this API key; retry after 60 seconds"],

@@ -1,5 +1,5 @@
 import { lt, sql } from "drizzle-orm";
-import { auditLog, idempotencyKeys } from "../db/schema";
+import { auditLog, idempotencyKeys, webhookDeliveries } from "../db/schema";
 import type { Db } from "./db";
 import { IDEMPOTENCY_TTL_MS } from "./idempotency";
 
@@ -11,6 +11,9 @@ import { IDEMPOTENCY_TTL_MS } from "./idempotency";
  */
 export const DEFAULT_AUDIT_RETENTION_DAYS = 400;
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Webhook delivery attempts (GET /v1/api/webhooks/{id}/deliveries) are kept for 30 days. */
+export const DELIVERY_RETENTION_DAYS = 30;
 
 /** Rows per DELETE and DELETEs per run: each statement stays short, a run stays bounded. */
 export const RETENTION_BATCH = 5_000;
@@ -32,7 +35,10 @@ async function deleteInBatches(db: Db, statement: () => Promise<number>): Promis
   return total;
 }
 
-/** Deletes audit entries older than the retention and expired idempotency keys; returns the counts. */
+/**
+ * Deletes audit entries older than the retention, expired idempotency keys and webhook delivery
+ * attempts older than DELIVERY_RETENTION_DAYS; returns the counts.
+ */
 export async function applyRetention(db: Db, now: number, auditDays: number) {
   const auditCutoff = now - auditDays * DAY_MS;
   const keyCutoff = now - IDEMPOTENCY_TTL_MS;
@@ -50,5 +56,13 @@ export async function applyRetention(db: Db, now: number, auditDays: number) {
     );
     return result.meta.changes ?? 0;
   });
-  return { auditEntries: audit, idempotencyKeys: keys };
+  const deliveryCutoff = now - DELIVERY_RETENTION_DAYS * DAY_MS;
+  const deliveries = await deleteInBatches(db, async () => {
+    const result = await db.run(
+      sql`delete from ${webhookDeliveries} where ${webhookDeliveries.id} in (select ${webhookDeliveries.id}
+        from ${webhookDeliveries} where ${lt(webhookDeliveries.at, deliveryCutoff)} limit ${RETENTION_BATCH})`,
+    );
+    return result.meta.changes ?? 0;
+  });
+  return { auditEntries: audit, idempotencyKeys: keys, webhookDeliveries: deliveries };
 }

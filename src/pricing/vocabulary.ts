@@ -73,6 +73,24 @@ export type PromotionStacking = (typeof PROMOTION_STACKINGS)[number];
 export const AUDIT_ACTIONS = ["INSERT", "UPDATE", "DELETE"] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
+/** The kinds of change a webhook subscribes to: each audited entity belongs to one (src/feed). */
+export const CHANGE_EVENTS = [
+  "prices",
+  "pricelists",
+  "tradeConditions",
+  "promotions",
+  "products",
+  "productGroups",
+  "channels",
+  "customers",
+  "customerGroups",
+] as const;
+export type ChangeEvent = (typeof CHANGE_EVENTS)[number];
+
+/** One delivery attempt of a webhook: answered 2xx, failed, or not sent (the URL was refused). */
+export const DELIVERY_OUTCOMES = ["DELIVERED", "FAILED", "REFUSED"] as const;
+export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
+
 // ---------------------------------------------------------------------------------------------
 // The price answer (stable: clients may switch on these strings)
 // ---------------------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
 import { audit } from "./audit";
+import { changes } from "./changes";
 import { channels } from "./channels";
 import { customerGroups } from "./customer-groups";
 import { customers } from "./customers";
@@ -8,6 +9,7 @@ import { productGroups } from "./product-groups";
 import { products } from "./products";
 import { promotions } from "./promotions";
 import { tradeConditions } from "./trade-conditions";
+import { webhooks } from "./webhooks";
 
 /** Every resource router, mounted at the root by app.ts. */
 export const routers = [
@@ -21,4 +23,6 @@ export const routers = [
   promotions,
   prices,
   audit,
+  changes,
+  webhooks,
 ];

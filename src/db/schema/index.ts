@@ -7,3 +7,4 @@ export * from "./products";
 export * from "./promotions";
 export * from "./trade-conditions";
 export * from "./idempotency";
+export * from "./webhooks";

@@ -4,13 +4,18 @@ import * as schema from "../../db/schema";
 import { auditLog } from "../../db/schema";
 import { defineList } from "../../list";
 
-/** Derived state and the audit itself; every other table is audited (scripts/audit-triggers.mjs). */
+/**
+ * Derived state, the audit itself, and the webhooks' configuration and delivery state (no pricing
+ * data; a webhook row holds its secret); every other table is audited (scripts/audit-triggers.mjs).
+ */
 const NOT_AUDITED = new Set([
   "pricing_version",
   "row_counts",
   "audit_log",
   "audit_context",
   "idempotency_keys",
+  "webhooks",
+  "webhook_deliveries",
 ]);
 
 /** `customer_group_members` -> `customerGroupMember`, the same rule as the trigger generator. */

@@ -1,0 +1,146 @@
+import {
+  DIMENSION_OF,
+  ENTITIES,
+  OWNERS,
+  ownerLinkOf,
+  type Dimension,
+  type OwnerKind,
+  type Ref,
+} from "./entities";
+import type { Entry, Fields, KeyOf, Tables } from "./history";
+
+/*
+ * Whose prices a change may move (docs/api.md §13.2), as records: `product#12` (by id, its code
+ * looked up later), `product=P-A` (by code, when the row names itself), `pricelist#7`. A
+ * dimension left out is open: any record of it may be affected. A trade condition's or
+ * promotion's change reaches its targets as they were at the start and at the end of the writing
+ * request (from the audit trail, src/feed/history.ts), so later edits do not rewrite it.
+ */
+
+export type Affected = Partial<Record<Dimension, Set<string>>>;
+
+const OPEN = "open" as const;
+
+export const byId = (ref: Ref, id: unknown) => `${ref}#${String(id)}`;
+const byCode = (ref: Ref, code: unknown) => `${ref}=${String(code)}`;
+
+/** Rows the feed follows back in time: owners, their links, and pricelists' bases. */
+export const trackedKey: KeyOf = (entity, row) => {
+  if (entity === "pricelist" || entity in OWNERS) return String(row.id);
+  for (const kind of Object.keys(OWNERS) as OwnerKind[]) {
+    const link = ownerLinkOf(kind, entity);
+    if (link) return `${String(row[OWNERS[kind].field])}:${String(row[link.target])}`;
+  }
+  return undefined;
+};
+
+function add(affected: Affected, dimension: Dimension, records: Iterable<string>) {
+  const set = (affected[dimension] ??= new Set());
+  for (const record of records) set.add(record);
+}
+
+/** Lists deriving from `ids`, at any depth, in one state of the pricelists. */
+function withDerived(ids: Set<string>, tables: Tables): string[] {
+  const children = new Map<string, string[]>();
+  for (const row of tables.get("pricelist")?.values() ?? []) {
+    if (row.basePricelistId == null) continue;
+    const base = byId("pricelist", row.basePricelistId);
+    children.set(base, [...(children.get(base) ?? []), byId("pricelist", row.id)]);
+  }
+  const found = new Set(ids);
+  for (const id of found) for (const child of children.get(id) ?? []) found.add(child);
+  return [...found];
+}
+
+/** An owner's targets in one state: per dimension, its records, or open. */
+function targets(kind: OwnerKind, owner: Fields, id: string, tables: Tables) {
+  const linked = (refs: Ref[]) => {
+    const records = new Set<string>();
+    for (const link of OWNERS[kind].links.filter((l) => refs.includes(l.ref))) {
+      for (const row of tables.get(link.entity)?.values() ?? []) {
+        if (String(row[OWNERS[kind].field]) === id) records.add(byId(link.ref, row[link.target]));
+      }
+    }
+    return records;
+  };
+  // An empty list of products or channels means all of them (docs/api.md §2).
+  const allIfEmpty = (records: Set<string>) => (records.size ? records : OPEN);
+  return {
+    products: allIfEmpty(linked(["product", "productGroup"])),
+    channels: allIfEmpty(linked(["channel"])),
+    customers: audience(kind, owner, linked),
+  };
+}
+
+/** Whom a condition reaches by its scope; a promotion's groups, or everyone (pricing-rules §4.1, §5.1). */
+function audience(kind: OwnerKind, owner: Fields, linked: (refs: Ref[]) => Set<string>) {
+  if (kind === "promotion") {
+    const groups = linked(["customerGroup"]);
+    return groups.size ? groups : OPEN;
+  }
+  if (owner.scope === "CUSTOMER_GROUP") return linked(["customerGroup"]);
+  if (owner.scope === "CUSTOMER") return linked(["customer"]);
+  return OPEN;
+}
+
+/**
+ * A change of a trade condition, promotion, or one of their links or scales. A link reaches only
+ * its own target, and only when the request really added or removed it (a replaced list writes
+ * every link again); if the list was or became empty, all of that dimension is reached.
+ */
+function ownerAffected(entry: Entry, row: Fields, sides: Tables[], affected: Affected) {
+  const spec = ENTITIES[entry.entity]!;
+  const kind = spec.owner!.kind;
+  const id = String(row[spec.owner!.field]);
+  const states = sides.flatMap((tables) => {
+    const owner = tables.get(kind)?.get(id);
+    return owner ? [targets(kind, owner, id, tables)] : [];
+  });
+  const link = ownerLinkOf(kind, entry.entity);
+  const target = link && byId(link.ref, row[link.target]);
+  for (const dimension of ["products", "channels", "customers"] as const) {
+    const sets = states.map((state) => state[dimension]);
+    if (sets.includes(OPEN)) continue;
+    const records = sets as Set<string>[];
+    if (target && DIMENSION_OF[link.ref] === dimension) {
+      const moved =
+        records.length === 2
+          ? records[0]!.has(target) !== records[1]!.has(target)
+          : records.some((set) => set.has(target));
+      add(affected, dimension, moved ? [target] : []);
+    } else {
+      add(
+        affected,
+        dimension,
+        records.flatMap((set) => [...set]),
+      );
+    }
+  }
+}
+
+/**
+ * The records whose prices `entry` may move. `sides` are the tracked rows at the start and at
+ * the end of the entry's request (needed for owners and derived pricelists only).
+ */
+export function affectedBy(entry: Entry, sides: Tables[]): Affected {
+  const spec = ENTITIES[entry.entity];
+  const affected: Affected = {};
+  if (!spec) return affected;
+  for (const row of [entry.before, entry.after]) {
+    if (!row) continue;
+    if (spec.self) {
+      add(affected, DIMENSION_OF[spec.self], [
+        spec.self === "pricelist" ? byId("pricelist", row.id) : byCode(spec.self, row.code),
+      ]);
+    }
+    for (const [field, ref] of Object.entries(spec.refs ?? {})) {
+      add(affected, DIMENSION_OF[ref], [byId(ref, row[field])]);
+    }
+    if (spec.owner) ownerAffected(entry, row, sides, affected);
+  }
+  if (spec.derived && affected.pricelists) {
+    const named = affected.pricelists;
+    for (const tables of sides) add(affected, "pricelists", withDerived(named, tables));
+  }
+  return affected;
+}

@@ -1,0 +1,167 @@
+import { sql } from "drizzle-orm";
+import { rawBatch, type Db } from "../lib/db";
+import { iso } from "../lib/schemas";
+import type { AuditAction, ChangeEvent } from "../pricing/vocabulary";
+import type { Affected } from "./affects";
+import { affectedOf, codesOf, toEntry } from "./context";
+import { ENTITIES, entitiesOf, type Dimension, type Ref } from "./entities";
+import type { Entry } from "./history";
+
+/**
+ * The change feed (docs/api.md §13): the audit trail read in id order. The audit entries are
+ * written by triggers in the same D1 batch as every write, and D1 runs each batch as one
+ * serialized transaction, so an entry's id is its commit order and a reader never sees a later
+ * id before an earlier one: reading on from the last cursor misses nothing and repeats nothing.
+ */
+
+export interface Affects {
+  productCodes?: string[];
+  productGroupCodes?: string[];
+  pricelistIds?: number[];
+  channelCodes?: string[];
+  customerCodes?: string[];
+  customerGroupCodes?: string[];
+}
+
+export interface Change {
+  cursor: number;
+  at: string;
+  event: ChangeEvent;
+  entity: string;
+  key: Record<string, number | string>;
+  action: AuditAction;
+  operation: string;
+  requestId: string;
+  affects: Affects;
+}
+
+export interface FeedPage {
+  changes: Change[];
+  /** The cursor to read on from: the last change's, or further when entries were passed over. */
+  next: number;
+  hasMore: boolean;
+}
+
+/** `after` is older than the retention: the oldest cursor still served. */
+export interface Expired {
+  expired: number;
+}
+
+export interface FeedQuery {
+  after: number;
+  limit: number;
+  /** Only the changes of these events (a webhook's); entries are then scanned in windows. */
+  events?: readonly ChangeEvent[];
+  /** The last cursor to read (a webhook's batch in flight, read again for a retry). */
+  until?: number;
+}
+
+/** How many ids a filtered read looks through at most: a call stays bounded however sparse. */
+export const SCAN_WINDOW = 10_000;
+
+const KEY_OF: Record<Ref, keyof Affects> = {
+  product: "productCodes",
+  productGroup: "productGroupCodes",
+  pricelist: "pricelistIds",
+  channel: "channelCodes",
+  customer: "customerCodes",
+  customerGroup: "customerGroupCodes",
+};
+
+/** The key an empty dimension is answered under ("none of them"). */
+const FIRST_KEY: Record<Dimension, keyof Affects> = {
+  products: "productCodes",
+  pricelists: "pricelistIds",
+  channels: "channelCodes",
+  customers: "customerCodes",
+};
+
+/** One dimension as lists; undefined when a record in it has no name any more (then it is open). */
+function named(records: Set<string>, codes: Map<string, string>) {
+  const lists: Record<string, (string | number)[]> = {};
+  for (const record of records) {
+    const [, ref, by, value] = /^([a-zA-Z]+)([#=])(.*)$/.exec(record)!;
+    const name = ref === "pricelist" ? Number(value) : by === "=" ? value : codes.get(record);
+    if (name === undefined) return undefined;
+    (lists[KEY_OF[ref as Ref]] ??= []).push(name!);
+  }
+  return lists;
+}
+
+export function toAffects(affected: Affected, codes: Map<string, string>): Affects {
+  const affects: Record<string, (string | number)[]> = {};
+  for (const [dimension, records] of Object.entries(affected) as [Dimension, Set<string>][]) {
+    const lists = named(records, codes);
+    if (!lists) continue;
+    if (!Object.keys(lists).length) affects[FIRST_KEY[dimension]] = [];
+    for (const [key, list] of Object.entries(lists)) {
+      affects[key] = [...new Set(list)].sort((a, b) =>
+        typeof a === "number" ? a - (b as number) : String(a).localeCompare(String(b)),
+      );
+    }
+  }
+  return affects as Affects;
+}
+
+function toChange(entry: Entry, affects: Affects): Change {
+  return {
+    cursor: entry.id,
+    at: iso(entry.at),
+    // Every audited entity has its line (test/changes.test.ts checks); the fallback is never taken.
+    event: ENTITIES[entry.entity]?.event ?? "products",
+    entity: entry.entity,
+    key: entry.entityKey,
+    action: entry.action,
+    operation: entry.operation,
+    requestId: entry.requestId,
+    affects,
+  };
+}
+
+/** The changes of `entries`, with `affects` worked out and named: two more round trips at most. */
+export async function changesOf(db: Db, entries: readonly Entry[]): Promise<Change[]> {
+  if (!entries.length) return [];
+  const affected = await affectedOf(db, entries);
+  const codes = await codesOf(db, affected);
+  return entries.map((entry, i) => toChange(entry, toAffects(affected[i]!, codes)));
+}
+
+interface Bounds {
+  oldest: number | null;
+  newest: number | null;
+  seq: number | null;
+}
+
+/** The feed's ends in one statement; AUTOINCREMENT's counter still knows them when all are pruned. */
+const BOUNDS = sql`select (select min(id) from audit_log) as oldest, (select max(id) from audit_log) as newest,
+  (select seq from sqlite_sequence where name = 'audit_log') as seq`;
+
+/** The cursor before the oldest entry kept: older cursors have lost entries to the retention. */
+const oldestCursor = ({ oldest, seq }: Bounds) => (oldest !== null ? oldest - 1 : (seq ?? 0));
+const newestCursor = ({ newest, seq }: Bounds) => newest ?? seq ?? 0;
+
+/** The oldest cursor still served and the newest cursor. */
+export async function feedBounds(db: Db) {
+  const [[bounds]] = await rawBatch<[Bounds[]]>(db, [BOUNDS]);
+  return { oldest: oldestCursor(bounds!), newest: newestCursor(bounds!) };
+}
+
+/** One page of the feed after `after`: one round trip for the entries, two for their `affects`. */
+export async function readChanges(db: Db, query: FeedQuery): Promise<FeedPage | Expired> {
+  const { after, limit, events, until = Number.MAX_SAFE_INTEGER } = query;
+  const upTo = Math.min(until, events ? after + SCAN_WINDOW : Number.MAX_SAFE_INTEGER);
+  const only = events
+    ? sql`and entity in (select value from json_each(${JSON.stringify(entitiesOf(events))}))`
+    : sql``;
+  const [rows, [bounds]] = await rawBatch<[Record<string, unknown>[], Bounds[]]>(db, [
+    sql`select * from audit_log where id > ${after} and id <= ${upTo} ${only} order by id limit ${limit}`,
+    BOUNDS,
+  ]);
+  const oldest = oldestCursor(bounds!);
+  if (after < oldest) return { expired: oldest };
+  const newest = newestCursor(bounds!);
+  const entries = rows.map(toEntry);
+  const full = entries.length === limit;
+  const next = full ? entries.at(-1)!.id : Math.max(after, Math.min(newest, upTo));
+  return { changes: await changesOf(db, entries), next, hasMore: next < newest };
+}

@@ -1,0 +1,95 @@
+import { and, count, eq } from "drizzle-orm";
+import { webhookDeliveries, webhooks } from "../../db/schema";
+import { readPage, type ListRequest } from "../../list";
+import type { Db } from "../../lib/db";
+import { iso, isoOrNull } from "../../lib/schemas";
+import type { ChangeEvent } from "../../pricing/vocabulary";
+
+export type WebhookRow = typeof webhooks.$inferSelect;
+type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+
+export const toWebhook = (row: WebhookRow) => ({
+  id: row.id,
+  url: row.url,
+  events: JSON.parse(row.events) as ChangeEvent[],
+  active: row.active,
+  cursor: row.cursor,
+  failures: row.failures,
+  nextAttemptAt: row.failures ? isoOrNull(row.retryAt) : null,
+  pausedAt: isoOrNull(row.pausedAt),
+  lastError: row.lastError,
+  lastDeliveredAt: isoOrNull(row.lastDeliveredAt),
+  previousSecretExpiresAt:
+    row.previousSecretExpiresAt !== null && row.previousSecretExpiresAt > Date.now()
+      ? iso(row.previousSecretExpiresAt)
+      : null,
+  createdAt: iso(row.createdAt),
+  updatedAt: iso(row.updatedAt),
+});
+
+export const toDelivery = (row: DeliveryRow) => ({
+  id: row.id,
+  deliveryId: row.deliveryId,
+  attempt: row.attempt,
+  at: iso(row.at),
+  fromCursor: row.fromCursor,
+  toCursor: row.toCursor,
+  changes: row.changes,
+  outcome: row.outcome,
+  status: row.status,
+  error: row.error,
+  responseBody: row.responseBody,
+  latencyMs: row.latencyMs,
+});
+
+export type WebhookValues = Pick<WebhookRow, "url" | "events" | "active" | "secret" | "cursor">;
+
+export const insertWebhook = (db: Db, values: WebhookValues) =>
+  db.insert(webhooks).values(values).returning().get();
+
+export const findWebhook = (db: Db, id: number) =>
+  db.select().from(webhooks).where(eq(webhooks.id, id)).get();
+
+export const updateWebhook = (db: Db, id: number, set: Partial<WebhookRow>) =>
+  db.update(webhooks).set(set).where(eq(webhooks.id, id)).returning().get();
+
+/** Sets a new secret while the stored one is still `expected`; undefined otherwise. */
+export const replaceSecret = (db: Db, id: number, expected: string, set: Partial<WebhookRow>) =>
+  db
+    .update(webhooks)
+    .set(set)
+    .where(and(eq(webhooks.id, id), eq(webhooks.secret, expected)))
+    .returning()
+    .get();
+
+export const deleteWebhook = async (db: Db, id: number) =>
+  (await db.delete(webhooks).where(eq(webhooks.id, id)).returning({ id: webhooks.id }).get()) !==
+  undefined;
+
+export const listWebhooks = (db: Db, list: ListRequest) =>
+  readPage(
+    db,
+    db
+      .select()
+      .from(webhooks)
+      .where(list.where)
+      .orderBy(...list.orderBy)
+      .limit(list.limit)
+      .offset(list.offset),
+    db.select({ n: count() }).from(webhooks).where(list.where),
+  );
+
+export function listDeliveries(db: Db, webhookId: number, list: ListRequest) {
+  const where = and(eq(webhookDeliveries.webhookId, webhookId), list.where);
+  return readPage(
+    db,
+    db
+      .select()
+      .from(webhookDeliveries)
+      .where(where)
+      .orderBy(...list.orderBy)
+      .limit(list.limit)
+      .offset(list.offset),
+    db.select({ n: count() }).from(webhookDeliveries).where(where),
+  );
+}

@@ -1,0 +1,91 @@
+import { feedBounds } from "../../feed/read";
+import type { Db } from "../../lib/db";
+import { invalid, notFound, type FieldIssue } from "../../lib/errors";
+import { CHANGED, optimistically, patchOf } from "../../lib/optimistic";
+import { refusal } from "../../webhooks/safety";
+import { newSecret } from "../../webhooks/sign";
+import {
+  findWebhook,
+  insertWebhook,
+  replaceSecret,
+  updateWebhook as writeWebhook,
+  type WebhookRow,
+} from "./webhooks.repo";
+import type { WebhookCreate, WebhookUpdate } from "./webhooks.schemas";
+
+/** How long a rotated secret keeps signing beside the new one (docs/api.md §14.3). */
+export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
+
+export const missingWebhook = (id: number) => notFound(`webhook ${id} not found`);
+
+/** The URL may receive webhooks (docs/api.md §14.5), or a 400 on body.url saying why not. */
+async function checkUrl(url: string, allowed: Set<string>) {
+  const reason = await refusal(url, allowed);
+  if (reason) throw invalid([{ path: "body.url", message: reason }]);
+}
+
+/** Where a new webhook starts in the feed: after `after` if given (and still kept), else now. */
+async function startCursor(db: Db, after: number | undefined) {
+  const { oldest, newest } = await feedBounds(db);
+  if (after === undefined) return newest;
+  const issue = (message: string): FieldIssue => ({ path: "body.after", message });
+  if (after < oldest) {
+    throw invalid([issue(`is older than the retention; the oldest cursor served is ${oldest}`)]);
+  }
+  if (after > newest) throw invalid([issue(`is past the newest change (cursor ${newest})`)]);
+  return after;
+}
+
+export async function createWebhook(db: Db, allowed: Set<string>, input: WebhookCreate) {
+  await checkUrl(input.url, allowed);
+  const cursor = await startCursor(db, input.after);
+  const secret = newSecret();
+  const row = await insertWebhook(db, {
+    url: input.url,
+    events: JSON.stringify(input.events),
+    active: input.active,
+    secret,
+    cursor,
+  });
+  return { row, secret };
+}
+
+/** A resumed webhook starts afresh: no pause, no backoff, from where it stopped. */
+const RESUMED = { failures: 0, retryAt: null, pausedAt: null } satisfies Partial<WebhookRow>;
+
+export async function updateWebhook(
+  db: Db,
+  allowed: Set<string>,
+  id: number,
+  input: WebhookUpdate,
+) {
+  const patch = patchOf(input);
+  if (patch.url !== undefined) await checkUrl(patch.url, allowed);
+  const set: Partial<WebhookRow> = {
+    ...(patch.url !== undefined ? { url: patch.url } : {}),
+    ...(patch.events !== undefined ? { events: JSON.stringify(patch.events) } : {}),
+    ...(patch.active !== undefined ? { active: patch.active } : {}),
+    ...(patch.active === true ? RESUMED : {}),
+    updatedAt: Date.now(),
+  };
+  const row = await writeWebhook(db, id, set);
+  if (!row) throw missingWebhook(id);
+  return row;
+}
+
+/** A new secret; the current one signs beside it for ROTATION_OVERLAP_MS. */
+export const rotateSecret = (db: Db, id: number) =>
+  optimistically(`webhook ${id}`, async () => {
+    const current = await findWebhook(db, id);
+    if (!current) throw missingWebhook(id);
+    const secret = newSecret();
+    const now = Date.now();
+    // Only over the secret just read: two rotations at once must not drop the first one's secret.
+    const row = await replaceSecret(db, id, current.secret, {
+      secret,
+      previousSecret: current.secret,
+      previousSecretExpiresAt: now + ROTATION_OVERLAP_MS,
+      updatedAt: now,
+    });
+    return row ? { row, secret } : CHANGED;
+  });

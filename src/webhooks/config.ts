@@ -1,0 +1,22 @@
+import { createDb, DbMeter } from "../lib/db";
+import type { Bindings } from "../lib/env";
+import type { DeliveryConfig } from "./deliver";
+import { allowedHosts } from "./safety";
+
+/** The first retry's delay when WEBHOOK_RETRY_BASE_SECONDS is unset or not a whole number 1-3600. */
+export const DEFAULT_RETRY_BASE_SECONDS = 30;
+
+export function retryBaseSeconds(value: string | undefined): number {
+  const seconds = Number(value);
+  return Number.isInteger(seconds) && seconds >= 1 && seconds <= 3600
+    ? seconds
+    : DEFAULT_RETRY_BASE_SECONDS;
+}
+
+export const deliveryConfig = (env: Bindings): DeliveryConfig => ({
+  allowed: allowedHosts(env.WEBHOOK_ALLOWED_HOSTS),
+  retryBaseSeconds: retryBaseSeconds(env.WEBHOOK_RETRY_BASE_SECONDS),
+});
+
+/** The engine's database handle: the primary, no audit source (its writes are no pricing data). */
+export const engineDb = (env: Bindings) => createDb(env.DB, new DbMeter());
