@@ -18,6 +18,9 @@ export default defineConfig(async () => {
           bindings: {
             TEST_MIGRATIONS: migrations,
             API_KEYS: `admin:${sha256(TEST_KEYS.admin)},read:${sha256(TEST_KEYS.read)}`,
+            // The test receiver listens on 127.0.0.1 (test/receiver.setup.mjs); retries come fast.
+            WEBHOOK_ALLOWED_HOSTS: "127.0.0.1",
+            WEBHOOK_RETRY_BASE_SECONDS: "1",
           },
           ratelimits: {
             // The suites send thousands of requests per file with one key: far above any limit.
@@ -30,6 +33,7 @@ export default defineConfig(async () => {
     ],
     test: {
       setupFiles: ["./test/apply-migrations.ts"],
+      globalSetup: ["./test/receiver.setup.mjs"],
       include: ["test/**/*.test.ts"],
     },
   };

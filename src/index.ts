@@ -36,7 +36,7 @@ export default {
   queue: handleWebhookQueue,
   async scheduled(controller, env) {
     if (controller.cron === SWEEP_CRON) {
-      const queued = await sweepWebhooks(env, controller.scheduledTime);
+      const queued = await sweepWebhooks(env, Date.now());
       if (queued) console.log(JSON.stringify({ message: "webhook sweep", queued }));
       return;
     }

@@ -1,6 +1,13 @@
 import type { D1Migration } from "@cloudflare/vitest-pool-workers";
 import type { Bindings } from "../src/lib/env";
 
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** The webhook receiver of test/receiver.setup.mjs, e.g. http://127.0.0.1:41234. */
+    receiverUrl: string;
+  }
+}
+
 declare global {
   namespace Cloudflare {
     interface Env extends Bindings {
