@@ -1,0 +1,449 @@
+import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { afterEach, describe, expect, inject, it, vi } from "vitest";
+import worker from "../src/index";
+import { CHANGE_EVENTS } from "../src/pricing/vocabulary";
+import { createProduct } from "./factories";
+import { call } from "./fuzz/worker";
+import { api, created, expectProblem, issuePaths, KEYS, uid } from "./helpers";
+
+/**
+ * The webhooks resource (docs/api.md §14) and the queue consumer driven message by message
+ * (createMessageBatch / getQueueResult): retries with backoff, the pause after 16 failures, the
+ * dead-letter queue, URL safety at save and at delivery, kept answers, signatures.
+ */
+
+const RECEIVER = inject("receiverUrl");
+const ALL = [...CHANGE_EVENTS];
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+const head = async () =>
+  (await env.DB.prepare("select coalesce(max(id), 0) as n from audit_log").first<{ n: number }>())!
+    .n;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Received {
+  answered: number;
+  deliveryId: string;
+  signature: string;
+  body: string;
+}
+
+const receivedAt = async (path: string): Promise<Received[]> =>
+  (await fetch(`${RECEIVER}/received?path=${encodeURIComponent(path)}`)).json();
+
+/** DNS over HTTPS answered by the test: `addresses[host]` (a throw for "fail"). */
+function fakeDns(addresses: Record<string, string[] | "fail">) {
+  const real = globalThis.fetch;
+  return vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    if (url.hostname !== "cloudflare-dns.com") return real(input, init);
+    const host = url.searchParams.get("name")!;
+    const answer = addresses[host] ?? [];
+    if (answer === "fail") throw new Error("network down");
+    const type = url.searchParams.get("type") === "A" ? 1 : 28;
+    const data = answer.filter((a) => (type === 1) === !a.includes(":"));
+    return Response.json({ Status: 0, Answer: data.map((d) => ({ type, data: d })) });
+  });
+}
+
+/**
+ * A webhook that receives nothing until it is switched on behind the API's back, after a write:
+ * the queue's own consumer has no message for it, so the test's messages drive it alone.
+ */
+async function quietWebhook(url: string, events = ALL) {
+  const hook = await created("/v1/api/webhooks", { url, events, active: false });
+  await createProduct();
+  // The write's message reaches the consumer within its 1 s batch timeout; the webhook is off.
+  await sleep(2500);
+  await env.DB.prepare("update webhooks set active = 1 where id = ?").bind(hook.id).run();
+  return hook;
+}
+
+/**
+ * One `deliver` message for the webhook through the Worker's queue handler; `retriedWith`: the
+ * options of its retry() (the pool's result leaves the delay out).
+ */
+async function deliverMessage(webhookId: number, attempts = 1, queue = "pricing-webhooks") {
+  const batch = createMessageBatch(queue, [
+    { id: `m-${uid("m")}`, timestamp: new Date(), attempts, body: { type: "deliver", webhookId } },
+  ]);
+  const retry = vi.spyOn(batch.messages[0]!, "retry");
+  const ctx = createExecutionContext();
+  await worker.queue(batch as never, env);
+  const result = await getQueueResult(batch, ctx);
+  return { ...result, retriedWith: retry.mock.calls.map((args) => args[0]) };
+}
+
+const webhook = async (id: number) => (await api("GET", `/v1/api/webhooks/${id}`)).body;
+const attemptsOf = async (id: number) =>
+  (await api("GET", `/v1/api/webhooks/${id}/deliveries`)).body.data as Record<string, unknown>[];
+
+describe("the webhooks resource", () => {
+  it("creates a webhook, shows its secret once, and starts it at the newest change", async () => {
+    await createProduct();
+    const newest = await head();
+    const res = await api("POST", "/v1/api/webhooks", {
+      body: { url: `${RECEIVER}/hooks/a`, events: ["pricelists", "prices", "prices"] },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({
+      id: expect.any(Number),
+      url: `${RECEIVER}/hooks/a`,
+      events: ["prices", "pricelists"],
+      active: true,
+      cursor: newest,
+      failures: 0,
+      nextAttemptAt: null,
+      pausedAt: null,
+      lastError: null,
+      lastDeliveredAt: null,
+      previousSecretExpiresAt: null,
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+      secret: expect.stringMatching(/^whsec_[A-Za-z0-9_-]{43}$/),
+    });
+    const { secret, ...shown } = res.body;
+    expect(secret).toBeDefined();
+    expect(await webhook(res.body.id)).toEqual(shown);
+    const list = await api("GET", "/v1/api/webhooks?limit=100");
+    expect(list.body.data.filter((w: { id: number }) => w.id === res.body.id)).toEqual([shown]);
+    // Nothing in the audit trail copies it.
+    const copies = await env.DB.prepare(
+      "select count(*) as n from audit_log where instr(after, ?) > 0",
+    )
+      .bind(`%${secret}%`)
+      .first<{ n: number }>();
+    expect(copies!.n).toBe(0);
+  });
+
+  it("starts after a given cursor, but not before the oldest kept nor after the newest", async () => {
+    await createProduct();
+    const newest = await head();
+    const from = await created("/v1/api/webhooks", {
+      url: `${RECEIVER}/hooks/b`,
+      events: ["products"],
+      after: newest - 1,
+    });
+    expect(from.cursor).toBe(newest - 1);
+    const past = await api("POST", "/v1/api/webhooks", {
+      body: { url: `${RECEIVER}/hooks/b`, events: ["products"], after: newest + 5 },
+    });
+    expect(issuePaths(past)).toEqual(["body.after"]);
+    expect(past.body.errors[0].message).toBe(`is past the newest change (cursor ${newest})`);
+  });
+
+  it("refuses bodies it cannot take with a sentence per field", async () => {
+    const cases: [unknown, string, string][] = [
+      [{ events: ["prices"] }, "body.url", "is required"],
+      [{ url: `${RECEIVER}/x` }, "body.events", "is required"],
+      [{ url: `${RECEIVER}/x`, events: [] }, "body.events", "must name at least one event"],
+      [
+        { url: `${RECEIVER}/x`, events: ["price"] },
+        "body.events.0",
+        `must be one of ${CHANGE_EVENTS.join(", ")}`,
+      ],
+      [
+        { url: `${RECEIVER}/x`, events: ["prices"], active: "yes" },
+        "body.active",
+        "must be true or false",
+      ],
+      [
+        { url: `${RECEIVER}/x`, events: ["prices"], secret: "mine" },
+        "body.secret",
+        "is not a known field",
+      ],
+    ];
+    for (const [body, path, message] of cases) {
+      const res = await api("POST", "/v1/api/webhooks", { body });
+      expect(issuePaths(res), JSON.stringify(body)).toEqual([path]);
+      expect(res.body.errors[0].message).toBe(message);
+    }
+  });
+
+  it("refuses URLs that are not https or point to private, loopback or link-local addresses", async () => {
+    const cases: [string, string][] = [
+      ["not a url", "must be an absolute https URL"],
+      ["ftp://hooks.example.com/x", "must be an absolute https URL"],
+      [
+        "http://hooks.example.com/x",
+        "must use https (http only for hosts in WEBHOOK_ALLOWED_HOSTS)",
+      ],
+      ["https://user:pw@hooks.example.com/x", "must not carry a user name or password"],
+      [
+        "https://10.1.2.3/x",
+        "must not point to a private, loopback or link-local address (10.1.2.3)",
+      ],
+      [
+        "https://192.168.0.10/x",
+        "must not point to a private, loopback or link-local address (192.168.0.10)",
+      ],
+      [
+        "https://127.0.0.2/x",
+        "must not point to a private, loopback or link-local address (127.0.0.2)",
+      ],
+      [
+        "https://169.254.169.254/latest",
+        "must not point to a private, loopback or link-local address (169.254.169.254)",
+      ],
+      [
+        "https://0x7f.0.0.2/x",
+        "must not point to a private, loopback or link-local address (127.0.0.2)",
+      ],
+      ["https://[::1]/x", "must not point to a private, loopback or link-local address (::1)"],
+      [
+        "https://[fe80::1]/x",
+        "must not point to a private, loopback or link-local address (fe80::1)",
+      ],
+      [
+        "https://[fd12::1]/x",
+        "must not point to a private, loopback or link-local address (fd12::1)",
+      ],
+      [
+        "https://[::ffff:10.0.0.1]/x",
+        "must not point to a private, loopback or link-local address (::ffff:a00:1)",
+      ],
+      ["https://localhost/x", "must not point to a local host name (localhost)"],
+      ["https://db.internal/x", "must not point to a local host name (db.internal)"],
+    ];
+    for (const [url, message] of cases) {
+      const res = await api("POST", "/v1/api/webhooks", { body: { url, events: ["prices"] } });
+      expect(issuePaths(res), url).toEqual(["body.url"]);
+      expect(res.body.errors[0].message, url).toBe(message);
+    }
+    expect(
+      (await api("GET", "/v1/api/webhooks?limit=100")).body.data.map((w: { url: string }) => w.url),
+    ).not.toContain("https://10.1.2.3/x");
+  });
+
+  it("asks DNS for host names: a name resolving to a private address is refused", async () => {
+    fakeDns({
+      "hooks.example.com": ["93.184.216.34", "2606:2800:220:1::1"],
+      "sneaky.example.com": ["93.184.216.34", "10.9.8.7"],
+      "gone.example.com": [],
+      "flaky.example.com": "fail",
+    });
+    const ok = await api("POST", "/v1/api/webhooks", {
+      body: { url: "https://hooks.example.com/prices", events: ["prices"] },
+    });
+    expect(ok.status).toBe(201);
+    const refused: [string, string][] = [
+      [
+        "sneaky.example.com",
+        "must not resolve to a private, loopback or link-local address (sneaky.example.com → 10.9.8.7)",
+      ],
+      ["gone.example.com", "host gone.example.com does not resolve to an address"],
+      [
+        "flaky.example.com",
+        "host flaky.example.com could not be resolved (the DNS lookup failed); try again",
+      ],
+    ];
+    for (const [host, message] of refused) {
+      const res = await api("POST", "/v1/api/webhooks", {
+        body: { url: `https://${host}/x`, events: ["prices"] },
+      });
+      expect(res.body.errors?.[0]?.message, host).toBe(message);
+    }
+  });
+
+  it("changes, rotates and deletes a webhook; read keys and unknown ids are refused", async () => {
+    const hook = await created("/v1/api/webhooks", {
+      url: `${RECEIVER}/hooks/c`,
+      events: ["prices"],
+    });
+    const patched = await api("PATCH", `/v1/api/webhooks/${hook.id}`, {
+      body: { events: ["promotions", "tradeConditions"], active: false },
+    });
+    expect(patched.body).toMatchObject({
+      events: ["tradeConditions", "promotions"],
+      active: false,
+    });
+    expect(
+      issuePaths(
+        await api("PATCH", `/v1/api/webhooks/${hook.id}`, { body: { url: "http://example.com" } }),
+      ),
+    ).toEqual(["body.url"]);
+
+    const rotated = await api("POST", `/v1/api/webhooks/${hook.id}/rotate-secret`);
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.secret).toMatch(/^whsec_/);
+    expect(rotated.body.secret).not.toBe(hook.secret);
+    const overlap = Date.parse(rotated.body.previousSecretExpiresAt) - Date.now();
+    expect(overlap).toBeGreaterThan(23.9 * 3600_000);
+    expect(overlap).toBeLessThanOrEqual(24 * 3600_000);
+    expect((await webhook(hook.id)).secret).toBeUndefined();
+
+    for (const [method, path] of [
+      ["GET", "/v1/api/webhooks"],
+      ["GET", `/v1/api/webhooks/${hook.id}`],
+      ["GET", `/v1/api/webhooks/${hook.id}/deliveries`],
+      ["POST", `/v1/api/webhooks/${hook.id}/rotate-secret`],
+    ] as const) {
+      expectProblem(await api(method, path, { key: KEYS.read }), 403, "FORBIDDEN");
+    }
+    expect((await api("DELETE", `/v1/api/webhooks/${hook.id}`)).status).toBe(204);
+    for (const [method, path] of [
+      ["GET", `/v1/api/webhooks/${hook.id}`],
+      ["PATCH", `/v1/api/webhooks/${hook.id}`],
+      ["DELETE", `/v1/api/webhooks/${hook.id}`],
+      ["POST", `/v1/api/webhooks/${hook.id}/rotate-secret`],
+      ["GET", `/v1/api/webhooks/${hook.id}/deliveries`],
+    ] as const) {
+      const res = await api(method, path, method === "PATCH" ? { body: { active: true } } : {});
+      expect(expectProblem(res, 404, "NOT_FOUND").detail).toBe(`webhook ${hook.id} not found`);
+    }
+    expect(issuePaths(await api("GET", "/v1/api/webhooks/abc"))).toEqual(["path.id"]);
+  });
+});
+
+describe("the queue consumer, message by message", () => {
+  it(
+    "a failing receiver: the queue retries the message with a doubling delay, 16 failures pause it, PATCH resumes",
+    { timeout: 60_000 },
+    async () => {
+      const path = `/hooks/${uid("down")}`;
+      const hook = await quietWebhook(`${RECEIVER}${path}?status=500`);
+
+      const first = await deliverMessage(hook.id);
+      expect(first.retriedWith).toEqual([{ delaySeconds: 1 }]);
+      expect(await webhook(hook.id)).toMatchObject({
+        failures: 1,
+        active: true,
+        nextAttemptAt: expect.any(String),
+        lastError: "the receiver answered 500",
+      });
+      const second = await deliverMessage(hook.id, 2);
+      expect(second.retriedWith).toEqual([{ delaySeconds: 2 }]);
+      const attempts = await attemptsOf(hook.id);
+      expect(attempts.map((a) => [a.attempt, a.outcome, a.status])).toEqual([
+        [2, "FAILED", 500],
+        [1, "FAILED", 500],
+      ]);
+      expect(attempts[0]!.deliveryId).toBe(attempts[1]!.deliveryId);
+
+      // The 16th failure in a row pauses it; its message is done.
+      await env.DB.prepare("update webhooks set failures = 15, retry_at = null where id = ?")
+        .bind(hook.id)
+        .run();
+      const last = await deliverMessage(hook.id, 3);
+      expect(last.retryMessages).toEqual([]);
+      expect(last.explicitAcks).toHaveLength(1);
+      const paused = await webhook(hook.id);
+      expect(paused).toMatchObject({ active: false, failures: 16, pausedAt: expect.any(String) });
+      // Paused: further messages change nothing.
+      await deliverMessage(hook.id, 4);
+      expect(await attemptsOf(hook.id)).toHaveLength(3);
+
+      const fixed = `/hooks/${uid("up")}`;
+      const resumed = await api("PATCH", `/v1/api/webhooks/${hook.id}`, {
+        body: { url: `${RECEIVER}${fixed}`, active: true },
+      });
+      expect(resumed.body).toMatchObject({
+        active: true,
+        failures: 0,
+        pausedAt: null,
+        nextAttemptAt: null,
+      });
+      await deliverMessage(hook.id);
+      const got = await receivedAt(fixed);
+      expect(got.map((r) => r.answered)).toEqual([200]);
+      expect(JSON.parse(got[0]!.body).changes[0].cursor).toBe(hook.cursor + 1);
+    },
+  );
+
+  it("keeps only the first 1 KB of an answer", { timeout: 30_000 }, async () => {
+    const hook = await quietWebhook(`${RECEIVER}/hooks/${uid("big")}?big=1`);
+    await deliverMessage(hook.id);
+    const [attempt] = await attemptsOf(hook.id);
+    expect(attempt).toMatchObject({ outcome: "DELIVERED", status: 200, changes: 1 });
+    expect(attempt!.responseBody).toBe("x".repeat(1024));
+  });
+
+  it(
+    "re-checks the host before each delivery: one that now resolves privately is not sent to",
+    { timeout: 30_000 },
+    async () => {
+      const hook = await quietWebhook(`${RECEIVER}/hooks/${uid("moved")}`);
+      // Saved when its host was public (or so DNS said then); now it resolves privately.
+      await env.DB.prepare("update webhooks set url = 'https://erp.example.com/hooks' where id = ?")
+        .bind(hook.id)
+        .run();
+      fakeDns({ "erp.example.com": ["10.0.0.8"] });
+      const result = await deliverMessage(hook.id);
+      expect(result.retriedWith).toEqual([{ delaySeconds: 1 }]);
+      const [attempt] = await attemptsOf(hook.id);
+      expect(attempt).toMatchObject({
+        outcome: "REFUSED",
+        status: null,
+        error:
+          "not sent: the URL must not resolve to a private, loopback or link-local address (erp.example.com → 10.0.0.8)",
+      });
+    },
+  );
+
+  it(
+    "signs with the new and the previous secret for a day after a rotation",
+    { timeout: 30_000 },
+    async () => {
+      const path = `/hooks/${uid("rot")}`;
+      const hook = await quietWebhook(`${RECEIVER}${path}`);
+      const { secret } = (await api("POST", `/v1/api/webhooks/${hook.id}/rotate-secret`)).body;
+      await deliverMessage(hook.id);
+      const [delivery] = await receivedAt(path);
+      const header = delivery!.signature;
+      expect(header).toMatch(/^t=\d+,v1=[0-9a-f]{64},v1=[0-9a-f]{64}$/);
+      expect(await verifies(header, delivery!.body, secret)).toBe(true);
+      expect(await verifies(header, delivery!.body, hook.secret)).toBe(true);
+      expect(await verifies(header, delivery!.body, "whsec_other")).toBe(false);
+    },
+  );
+
+  it("a message from the dead-letter queue is noted on its webhook and acknowledged", async () => {
+    const hook = await created("/v1/api/webhooks", { url: `${RECEIVER}/hooks/dlq`, events: ALL });
+    const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const result = await deliverMessage(hook.id, 21, "pricing-webhooks-dlq");
+    expect(result.explicitAcks).toHaveLength(1);
+    expect((await webhook(hook.id)).lastError).toBe(
+      "a delivery kept failing inside the service and went to the dead-letter queue; the sweep tries again every minute",
+    );
+    expect(String(errors.mock.calls[0]![0])).toContain("webhook message dead-lettered");
+  });
+});
+
+describe("announcing writes", () => {
+  it("a write succeeds when the queue refuses its message", async () => {
+    const send = vi.spyOn(env.WEBHOOK_QUEUE!, "send").mockRejectedValue(new Error("queue down"));
+    const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const res = await call("POST", "/v1/api/product", { body: { code: uid("P"), name: "Bolt" } });
+    expect(res.status).toBe(201);
+    expect(send).toHaveBeenCalledWith({ type: "changes" });
+    expect(String(errors.mock.calls[0]![0])).toContain("change announcement not sent");
+  });
+
+  it("reads send nothing", async () => {
+    const send = vi.spyOn(env.WEBHOOK_QUEUE!, "send");
+    expect((await call("GET", "/v1/api/product?limit=1")).status).toBe(200);
+    expect(send).not.toHaveBeenCalled();
+  });
+});
+
+const encoder = new TextEncoder();
+
+async function verifies(header: string, body: string, secret: string) {
+  const parts = header.split(",").map((p) => p.split("="));
+  const t = parts.find(([k]) => k === "t")![1];
+  const key = await crypto.subtle.importKey(
+    "raw",
+    encoder.encode(secret),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
+  const mac = await crypto.subtle.sign("HMAC", key, encoder.encode(`${t}.${body}`));
+  const hex = [...new Uint8Array(mac)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return parts.some(([k, v]) => k === "v1" && v === hex);
+}
