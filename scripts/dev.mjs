@@ -13,9 +13,13 @@
  *   --persist-to <dir>   local state directory for every wrangler call (default .wrangler/state)
  *   --no-seed            skip step 3
  *   anything else        passed to `wrangler dev` (e.g. `--port 8788` replaces the default port)
+ *
+ * Webhooks (scripts/lib/dev-webhooks.mjs): 127.0.0.1 is an allowed target, the sweep's Cron
+ * Trigger fires every minute, and the steps to a local receiver are printed.
  */
 import { constants } from "node:os";
 import { DEV_KEYS, ensureDevVars } from "./lib/dev-keys.mjs";
+import { devPort, fireSweep, webhookHowTo, webhookArgs } from "./lib/dev-webhooks.mjs";
 import {
   ROOT,
   WRANGLER_ENV,
@@ -72,10 +76,13 @@ async function main() {
     ...ip,
     ...port,
     ...(persistTo ? ["--persist-to", persistTo] : []),
+    ...webhookArgs(ROOT, devArgs),
     ...devArgs,
   ];
   step(`wrangler ${args.join(" ")}`);
   const child = spawnWrangler(args, { stdio: "inherit", env: WRANGLER_ENV });
+  webhookHowTo(devPort(args)).forEach((line) => step(line));
+  const stopSweep = fireSweep(devPort(args));
 
   // Ctrl-C in a terminal reaches the whole process group anyway; a plain `kill <pid>` of this
   // script (a supervisor, an IDE's stop button) must stop the server too.
@@ -89,6 +96,7 @@ async function main() {
     process.exit(1);
   });
   child.on("exit", (code, signal) => {
+    stopSweep();
     process.exit(code ?? (signal ? 128 + constants.signals[signal] : 1));
   });
 }
