@@ -4,7 +4,7 @@
  * delivery's signature, refuses stale or replayed ones, takes each batch once by its idempotency
  * id, and prints what it got.
  *
- *   npm run webhook:receiver -- --secret whsec_…           # http://127.0.0.1:8788/
+ *   npm run webhook:receiver -- --secret whsec_…           # http://127.0.0.1:8790/
  *   npm run webhook:receiver -- --port 9000 --secret whsec_…
  *
  * Without --secret (or WEBHOOK_SECRET) signatures are recorded but not checked. To try the
@@ -58,7 +58,7 @@ const readBody = (req) =>
  * Starts the receiver. `secret`: check signatures with it; `log`: print each delivery.
  * @param {{ port?: number, host?: string, secret?: string, log?: boolean }} [options]
  */
-export async function startReceiver({ port = 8788, host = "127.0.0.1", secret, log } = {}) {
+export async function startReceiver({ port = 8790, host = "127.0.0.1", secret, log } = {}) {
   /** @type {Received[]} */
   const received = [];
   /** Requests per path, and the delivery ids already taken (a retry after a lost answer repeats one). */
@@ -122,7 +122,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   };
   const secret = option("--secret") ?? process.env.WEBHOOK_SECRET;
   const { url } = await startReceiver({
-    port: Number(option("--port") ?? 8788),
+    port: Number(option("--port") ?? 8790),
     secret,
     log: true,
   });
