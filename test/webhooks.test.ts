@@ -175,6 +175,10 @@ describe("the webhooks resource", () => {
       ],
       ["https://user:pw@hooks.example.com/x", "must not carry a user name or password"],
       [
+        "https://hooks.example.com:8443/x",
+        "must use the https port 443 (no other port is reachable from Workers)",
+      ],
+      [
         "https://10.1.2.3/x",
         "must not point to a private, loopback or link-local address (10.1.2.3)",
       ],

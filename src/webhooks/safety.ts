@@ -142,6 +142,8 @@ export async function refusal(
   if (parsed.protocol !== "https:") {
     return `must use https (http only for hosts in WEBHOOK_ALLOWED_HOSTS)`;
   }
+  // Deployed Workers send https requests to port 443 whatever the URL says.
+  if (parsed.port) return "must use the https port 443 (no other port is reachable from Workers)";
   return addressRefusal(host, resolve);
 }
 
