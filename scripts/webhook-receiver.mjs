@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * A webhook receiver for local development and the tests (docs/api.md §14.6): it checks each
+ * A webhook receiver for local development and the tests (docs/api.md §14.4): it checks each
  * delivery's signature, refuses stale or replayed ones, takes each batch once by its idempotency
  * id, and prints what it got.
  *

@@ -7,7 +7,7 @@ import { DELIVERY_OUTCOMES } from "../../pricing/vocabulary";
  * version triggers (scripts/audit-triggers.mjs NOT_AUDITED): they are no pricing data, and an
  * audit entry would copy the signing secret.
  *
- * The secret is stored as given to the client (docs/api.md §14.4): an HMAC key must be
+ * The secret is stored as given to the client (docs/api.md §14.3): an HMAC key must be
  * readable to sign, so hashing is no option; D1 encrypts it at rest like every row.
  */
 export const webhooks = sqliteTable("webhooks", {
