@@ -934,6 +934,118 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/api/changes": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read the change feed after a cursor
+     * @description Every committed change of pricing data, oldest first, read from the audit trail that each write records in its own D1 batch: ids are commit order, so reading on from `next` misses nothing and repeats nothing, whatever is written meanwhile. `affects` says whose prices may have moved. Changes are kept as long as the audit trail (AUDIT_RETENTION_DAYS, 400 days by default): an older cursor → 410 EXPIRED_CURSOR with `oldestCursor`. A cursor past the newest change answers an empty page. Read keys may call it. Webhooks push the same changes (docs/api.md §13, §14).
+     */
+    get: operations["listChanges"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/api/webhooks": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List webhooks (admin keys only)
+     * @description Newest first by default, each with its delivery state; never the secret.
+     */
+    get: operations["listWebhooks"];
+    put?: never;
+    /**
+     * Create a webhook
+     * @description Every committed write queues a message; the Worker's queue consumer POSTs the changes after the webhook's cursor that its events select, in feed order, up to 100 per request, with the batch's idempotency id in `x-webhook-id` (the same on every retry) and `x-webhook-signature: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<body>">`. A 2xx moves the cursor; anything else is retried with backoff (30 s doubling, at most 1 h); 16 failures in a row pause the webhook (active false, pausedAt set). Delivery is at least once, in order (docs/api.md §14). The answer shows the signing secret, once. The URL must be https on a host that does not resolve to a private, loopback or link-local address (400 on body.url otherwise), unless its host is listed in WEBHOOK_ALLOWED_HOSTS.
+     */
+    post: operations["createWebhook"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/api/webhooks/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a webhook and its delivery state (admin keys only)
+     * @description `cursor`, `failures`, `nextAttemptAt`, `pausedAt` and `lastError` show how delivery goes.
+     */
+    get: operations["getWebhook"];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a webhook
+     * @description Its delivery attempts go with it. A delivery already under way may still arrive.
+     */
+    delete: operations["deleteWebhook"];
+    options?: never;
+    head?: never;
+    /**
+     * Change a webhook, pause or resume it
+     * @description `active: true` resumes a paused webhook from its cursor: nothing written meanwhile is skipped (as long as the audit retention keeps it). A new URL is checked like on create.
+     */
+    patch: operations["updateWebhook"];
+    trace?: never;
+  };
+  "/v1/api/webhooks/{id}/rotate-secret": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Give a webhook a new signing secret
+     * @description Answers the new secret, once. For 24 hours deliveries carry two `v1` signatures, with the new and the previous secret, so the receiver can switch without losing a delivery.
+     */
+    post: operations["rotateWebhookSecret"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/api/webhooks/{id}/deliveries": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List a webhook's delivery attempts (admin keys only)
+     * @description Newest first: each attempt's batch (idempotency id, cursor range, number of changes), outcome, HTTP status, error, the first 1 KB of the answer and the latency. Kept 30 days.
+     */
+    get: operations["listWebhookDeliveries"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -4171,6 +4283,545 @@ export interface components {
       after: {
         [key: string]: unknown;
       } | null;
+    };
+    /**
+     * @description Changes in commit order after the given cursor
+     * @example {
+     *       "data": [
+     *         {
+     *           "cursor": 1812,
+     *           "at": "2025-06-14T08:30:00.000Z",
+     *           "event": "prices",
+     *           "entity": "pricelistPrice",
+     *           "key": {
+     *             "pricelistId": 7,
+     *             "productId": 12,
+     *             "minQuantity": 1
+     *           },
+     *           "action": "UPDATE",
+     *           "operation": "upsertPricelistPrices",
+     *           "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23",
+     *           "affects": {
+     *             "pricelistIds": [
+     *               7,
+     *               9
+     *             ],
+     *             "productCodes": [
+     *               "P-A"
+     *             ]
+     *           }
+     *         }
+     *       ],
+     *       "next": 1812,
+     *       "hasMore": false
+     *     }
+     */
+    ChangePage: {
+      /** @description The changes of this page, oldest first */
+      data: components["schemas"]["Change"][];
+      /**
+       * @description The cursor to send as `after` next: the last change's, or further when the page passed over nothing but entries that are not yours to see
+       * @example 1812
+       */
+      next: number;
+      /** @description Whether more changes had committed when this page was read */
+      hasMore: boolean;
+    };
+    /**
+     * @description One committed change of pricing data (one row of the audit trail)
+     * @example {
+     *       "cursor": 1812,
+     *       "at": "2025-06-14T08:30:00.000Z",
+     *       "event": "prices",
+     *       "entity": "pricelistPrice",
+     *       "key": {
+     *         "pricelistId": 7,
+     *         "productId": 12,
+     *         "minQuantity": 1
+     *       },
+     *       "action": "UPDATE",
+     *       "operation": "upsertPricelistPrices",
+     *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23",
+     *       "affects": {
+     *         "pricelistIds": [
+     *           7,
+     *           9
+     *         ],
+     *         "productCodes": [
+     *           "P-A"
+     *         ]
+     *       }
+     *     }
+     */
+    Change: {
+      /**
+       * @description The change's place in the feed, ascending in commit order; read on `after` it
+       * @example 1812
+       */
+      cursor: number;
+      /**
+       * Format: date-time
+       * @description When the write committed (the database's clock)
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      at: string;
+      /**
+       * @description The kind of change a webhook subscribes to
+       * @enum {string}
+       */
+      event:
+        | "prices"
+        | "pricelists"
+        | "tradeConditions"
+        | "promotions"
+        | "products"
+        | "productGroups"
+        | "channels"
+        | "customers"
+        | "customerGroups";
+      /**
+       * @description What changed, as in the audit trail: a record or a link (docs/api.md §11)
+       * @example pricelistPrice
+       */
+      entity: string;
+      /**
+       * @description The row: its id and code where it has them, else its key columns
+       * @example {
+       *       "pricelistId": 7,
+       *       "productId": 12,
+       *       "minQuantity": 1
+       *     }
+       */
+      key: {
+        [key: string]: number | string;
+      };
+      /**
+       * @description What happened to the row
+       * @enum {string}
+       */
+      action: "INSERT" | "UPDATE" | "DELETE";
+      /**
+       * @description The operationId of the writing request
+       * @example upsertPricelistPrices
+       */
+      operation: string;
+      /**
+       * @description The server's id of the writing request, shared by every change it made
+       * @example 3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23
+       */
+      requestId: string;
+      affects: components["schemas"]["ChangeAffects"];
+    };
+    /**
+     * @description Whose prices may have moved, in four dimensions: products (productCodes, productGroupCodes), pricelists, channels, customers (customerCodes, customerGroupCodes). A dimension with none of its lists is open: any record of it may be affected. One with lists is narrowed to the records they name (an empty list: none). See docs/api.md §13.2
+     * @example {
+     *       "pricelistIds": [
+     *         7,
+     *         9
+     *       ],
+     *       "productCodes": [
+     *         "P-A"
+     *       ]
+     *     }
+     */
+    ChangeAffects: {
+      /**
+       * @description Products whose prices may have moved
+       * @example [
+       *       "P-A"
+       *     ]
+       */
+      productCodes?: string[];
+      /**
+       * @description Product groups: every product in them or in a group below them
+       * @example [
+       *       "SCREWS"
+       *     ]
+       */
+      productGroupCodes?: string[];
+      /**
+       * @description Pricelists whose prices moved (derived lists included)
+       * @example [
+       *       7,
+       *       9
+       *     ]
+       */
+      pricelistIds?: number[];
+      /**
+       * @description Channels in which prices may have moved
+       * @example [
+       *       "WEB-DE"
+       *     ]
+       */
+      channelCodes?: string[];
+      /**
+       * @description Customers whose prices may have moved
+       * @example [
+       *       "C-1001"
+       *     ]
+       */
+      customerCodes?: string[];
+      /**
+       * @description Customer groups: every member of them
+       * @example [
+       *       "B2B"
+       *     ]
+       */
+      customerGroupCodes?: string[];
+    };
+    /** @description The cursor is older than the audit retention (EXPIRED_CURSOR) */
+    ExpiredCursorProblem: components["schemas"]["Problem"] & {
+      /**
+       * @description The oldest cursor still served: read on from it (changes before it are gone)
+       * @example 1811
+       */
+      oldestCursor: number;
+    };
+    /**
+     * @description One page of a list
+     * @example {
+     *       "data": [
+     *         {
+     *           "id": 3,
+     *           "url": "https://erp.example.com/hooks/prices",
+     *           "events": [
+     *             "prices",
+     *             "pricelists"
+     *           ],
+     *           "active": true,
+     *           "cursor": 1811,
+     *           "failures": 0,
+     *           "nextAttemptAt": null,
+     *           "pausedAt": null,
+     *           "lastError": null,
+     *           "lastDeliveredAt": "2025-06-14T08:30:02.000Z",
+     *           "previousSecretExpiresAt": null,
+     *           "createdAt": "2025-06-01T00:00:00.000Z",
+     *           "updatedAt": "2025-06-01T00:00:00.000Z"
+     *         }
+     *       ],
+     *       "meta": {
+     *         "itemsPerPage": 20,
+     *         "totalItems": 1,
+     *         "currentPage": 1,
+     *         "totalPages": 1,
+     *         "sortBy": [
+     *           [
+     *             "id",
+     *             "DESC"
+     *           ]
+     *         ]
+     *       },
+     *       "links": {
+     *         "current": "http://localhost:8787/v1/api/webhooks?page=1&limit=20&sortBy=id:DESC"
+     *       }
+     *     }
+     */
+    WebhookList: {
+      /** @description The records of this page */
+      data: components["schemas"]["Webhook"][];
+      meta: components["schemas"]["ListMeta"];
+      links: components["schemas"]["ListLinks"];
+    };
+    /**
+     * @description A receiver of the change feed, with its delivery state
+     * @example {
+     *       "id": 3,
+     *       "url": "https://erp.example.com/hooks/prices",
+     *       "events": [
+     *         "prices",
+     *         "pricelists"
+     *       ],
+     *       "active": true,
+     *       "cursor": 1811,
+     *       "failures": 0,
+     *       "nextAttemptAt": null,
+     *       "pausedAt": null,
+     *       "lastError": null,
+     *       "lastDeliveredAt": "2025-06-14T08:30:02.000Z",
+     *       "previousSecretExpiresAt": null,
+     *       "createdAt": "2025-06-01T00:00:00.000Z",
+     *       "updatedAt": "2025-06-01T00:00:00.000Z"
+     *     }
+     */
+    Webhook: {
+      /**
+       * @description Assigned by the service
+       * @example 3
+       */
+      id: number;
+      /**
+       * @description Where deliveries go
+       * @example https://erp.example.com/hooks/prices
+       */
+      url: string;
+      /** @description The kinds of change it receives */
+      events: (
+        | "prices"
+        | "pricelists"
+        | "tradeConditions"
+        | "promotions"
+        | "products"
+        | "productGroups"
+        | "channels"
+        | "customers"
+        | "customerGroups"
+      )[];
+      /** @description Whether it receives deliveries. The service turns it off after too many failed attempts in a row (`pausedAt` set); PATCH it back to true to resume where it stopped */
+      active: boolean;
+      /**
+       * @description The feed cursor up to which everything it subscribes to was delivered
+       * @example 1811
+       */
+      cursor: number;
+      /**
+       * @description Failed attempts since the last delivered batch (paused at 16)
+       * @example 0
+       */
+      failures: number;
+      /**
+       * Format: date-time
+       * @description After a failure: when the next attempt is due
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      nextAttemptAt: string | null;
+      /**
+       * Format: date-time
+       * @description When the service paused it after failing too often; null otherwise
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      pausedAt: string | null;
+      /** @description Why the last attempt failed */
+      lastError: string | null;
+      /**
+       * Format: date-time
+       * @description When a batch was last accepted
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      lastDeliveredAt: string | null;
+      /**
+       * Format: date-time
+       * @description After a rotation: until when the previous secret still signs beside the new one
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      previousSecretExpiresAt: string | null;
+      /**
+       * Format: date-time
+       * @description When the webhook was created
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @description When its settings last changed
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      updatedAt: string;
+    };
+    /**
+     * @description A webhook and its new signing secret, answered once
+     * @example {
+     *       "id": 3,
+     *       "url": "https://erp.example.com/hooks/prices",
+     *       "events": [
+     *         "prices",
+     *         "pricelists"
+     *       ],
+     *       "active": true,
+     *       "cursor": 1811,
+     *       "failures": 0,
+     *       "nextAttemptAt": null,
+     *       "pausedAt": null,
+     *       "lastError": null,
+     *       "lastDeliveredAt": "2025-06-14T08:30:02.000Z",
+     *       "previousSecretExpiresAt": null,
+     *       "createdAt": "2025-06-01T00:00:00.000Z",
+     *       "updatedAt": "2025-06-01T00:00:00.000Z",
+     *       "secret": "whsec_9w0Xy3l0T8vJ2S0hXW3v5mM0r2fV1Q5b9Yk8cN4pL7A"
+     *     }
+     */
+    WebhookWithSecret: components["schemas"]["Webhook"] & {
+      /**
+       * @description The signing secret. Shown here only: store it where your receiver can read it (docs/api.md §14.3)
+       * @example whsec_9w0Xy3l0T8vJ2S0hXW3v5mM0r2fV1Q5b9Yk8cN4pL7A
+       */
+      secret: string;
+    };
+    /**
+     * @description A new webhook
+     * @example {
+     *       "url": "https://erp.example.com/hooks/prices",
+     *       "events": [
+     *         "prices",
+     *         "pricelists"
+     *       ]
+     *     }
+     */
+    WebhookCreate: {
+      /**
+       * @description Where deliveries are POSTed: https, on a host that does not resolve to a private, loopback or link-local address, unless the host is in WEBHOOK_ALLOWED_HOSTS (then http too)
+       * @example https://erp.example.com/hooks/prices
+       */
+      url: string;
+      /**
+       * @description The kinds of change to receive (docs/api.md §14.1): prices, pricelists, tradeConditions, promotions, products, productGroups, channels, customers, customerGroups
+       * @example [
+       *       "prices",
+       *       "pricelists"
+       *     ]
+       */
+      events: (
+        | "prices"
+        | "pricelists"
+        | "tradeConditions"
+        | "promotions"
+        | "products"
+        | "productGroups"
+        | "channels"
+        | "customers"
+        | "customerGroups"
+      )[];
+      /**
+       * @description Default true
+       * @default true
+       */
+      active?: boolean;
+      /** @description Start after this feed cursor (0: every change still kept); default: the newest, so only changes written after the webhook was created are delivered */
+      after?: number;
+    };
+    /**
+     * @description The fields to change; absent fields stay as they are
+     * @example {
+     *       "active": true
+     *     }
+     */
+    WebhookUpdate: {
+      /**
+       * @description Where deliveries are POSTed: https, on a host that does not resolve to a private, loopback or link-local address, unless the host is in WEBHOOK_ALLOWED_HOSTS (then http too)
+       * @example https://erp.example.com/hooks/prices
+       */
+      url?: string;
+      /**
+       * @description The kinds of change to receive (docs/api.md §14.1): prices, pricelists, tradeConditions, promotions, products, productGroups, channels, customers, customerGroups
+       * @example [
+       *       "prices",
+       *       "pricelists"
+       *     ]
+       */
+      events?: (
+        | "prices"
+        | "pricelists"
+        | "tradeConditions"
+        | "promotions"
+        | "products"
+        | "productGroups"
+        | "channels"
+        | "customers"
+        | "customerGroups"
+      )[];
+      /** @description false stops deliveries; true resumes them (also after a pause), from the cursor */
+      active?: boolean;
+    };
+    /**
+     * @description One page of a list
+     * @example {
+     *       "data": [
+     *         {
+     *           "id": 501,
+     *           "deliveryId": "whd_3_1790_1811",
+     *           "attempt": 1,
+     *           "at": "2025-06-14T08:30:01.000Z",
+     *           "fromCursor": 1790,
+     *           "toCursor": 1811,
+     *           "changes": 12,
+     *           "outcome": "DELIVERED",
+     *           "status": 200,
+     *           "error": null,
+     *           "responseBody": "ok",
+     *           "latencyMs": 84
+     *         }
+     *       ],
+     *       "meta": {
+     *         "itemsPerPage": 20,
+     *         "totalItems": 1,
+     *         "currentPage": 1,
+     *         "totalPages": 1,
+     *         "sortBy": [
+     *           [
+     *             "id",
+     *             "DESC"
+     *           ]
+     *         ]
+     *       },
+     *       "links": {
+     *         "current": "http://localhost:8787/v1/api/webhooks/3/deliveries?page=1&limit=20&sortBy=id:DESC"
+     *       }
+     *     }
+     */
+    WebhookDeliveryList: {
+      /** @description The records of this page */
+      data: components["schemas"]["WebhookDelivery"][];
+      meta: components["schemas"]["ListMeta"];
+      links: components["schemas"]["ListLinks"];
+    };
+    /**
+     * @description One delivery attempt
+     * @example {
+     *       "id": 501,
+     *       "deliveryId": "whd_3_1790_1811",
+     *       "attempt": 1,
+     *       "at": "2025-06-14T08:30:01.000Z",
+     *       "fromCursor": 1790,
+     *       "toCursor": 1811,
+     *       "changes": 12,
+     *       "outcome": "DELIVERED",
+     *       "status": 200,
+     *       "error": null,
+     *       "responseBody": "ok",
+     *       "latencyMs": 84
+     *     }
+     */
+    WebhookDelivery: {
+      /**
+       * @description Ascending in attempt order
+       * @example 501
+       */
+      id: number;
+      /**
+       * @description The batch's idempotency id (the x-webhook-id header): the same on every retry
+       * @example whd_3_1790_1811
+       */
+      deliveryId: string;
+      /**
+       * @description 1 for the first try of a batch
+       * @example 1
+       */
+      attempt: number;
+      /**
+       * Format: date-time
+       * @description When the attempt started
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      at: string;
+      /** @description The batch holds the changes after this cursor */
+      fromCursor: number;
+      /** @description … up to this one */
+      toCursor: number;
+      /** @description How many changes the batch carried */
+      changes: number;
+      /**
+       * @description DELIVERED (a 2xx answer), FAILED, or REFUSED (not sent: the URL failed the checks)
+       * @enum {string}
+       */
+      outcome: "DELIVERED" | "FAILED" | "REFUSED";
+      /** @description The receiver's HTTP status, if it answered */
+      status: number | null;
+      /** @description Why the attempt failed */
+      error: string | null;
+      /** @description The first 1 KB of the receiver's answer (nothing more is kept) */
+      responseBody: string | null;
+      /** @description From sending to the answer, in ms */
+      latencyMs: number | null;
     };
   };
   responses: never;
@@ -14335,6 +14986,1198 @@ export interface operations {
            *       "status": 403,
            *       "detail": "a read key cannot make changes; use an admin key",
            *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  listChanges: {
+    parameters: {
+      query?: {
+        /** @description The cursor of the last change already read (`next` of the previous page); default 0, the oldest change still kept */
+        after?: number;
+        /** @description Changes per page, 1-1000; default 100 */
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of changes */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ChangePage"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The cursor is older than the retention */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:expired-cursor",
+           *       "title": "Gone",
+           *       "status": 410,
+           *       "detail": "cursor 1200 is older than the retention; the oldest cursor served is 1811",
+           *       "code": "EXPIRED_CURSOR",
+           *       "oldestCursor": 1811,
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["ExpiredCursorProblem"];
+        };
+      };
+      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  listWebhooks: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1. Anything that is not a whole number >= 1 falls back to 1. */
+        page?: number;
+        /** @description Page size. Larger values are capped at 100; anything that is not a whole number >= 1 falls back to 20. */
+        limit?: number;
+        /**
+         * @description Sort terms `field:ASC|DESC` (direction in any case), repeated or comma-joined; URL order is precedence. Sortable: id. Text sorts case-insensitively; ties always break on the record's unique key, so pages never overlap.
+         * @example [
+         *       "id:DESC"
+         *     ]
+         */
+        sortBy?: ("id:ASC" | "id:DESC")[];
+        /** @description Case-insensitive substring matched against the searchBy fields (OR; searchable: url). `%`, `_` and `\` match themselves. */
+        search?: string;
+        /** @description The fields the search covers (repeated or comma-joined); default: url. */
+        searchBy?: "url"[];
+        /** @description Filter on active (boolean): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
+        "filter.active"?: string[];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of webhooks */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WebhookList"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  createWebhook: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["WebhookCreate"];
+      };
+    };
+    responses: {
+      /** @description The webhook and its secret (shown only here) */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WebhookWithSecret"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict: an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  getWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The record's id (a positive integer) */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The webhook */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Webhook"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown record */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  deleteWebhook: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description The record's id (a positive integer) */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown record */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict: an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  updateWebhook: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description The record's id (a positive integer) */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["WebhookUpdate"];
+      };
+    };
+    responses: {
+      /** @description The updated webhook */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Webhook"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown record */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict: an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  rotateWebhookSecret: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description The record's id (a positive integer) */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The webhook and its new secret (shown only here) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WebhookWithSecret"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown record */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict: an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  listWebhookDeliveries: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1. Anything that is not a whole number >= 1 falls back to 1. */
+        page?: number;
+        /** @description Page size. Larger values are capped at 100; anything that is not a whole number >= 1 falls back to 20. */
+        limit?: number;
+        /**
+         * @description Sort terms `field:ASC|DESC` (direction in any case), repeated or comma-joined; URL order is precedence. Sortable: id. Text sorts case-insensitively; ties always break on the record's unique key, so pages never overlap.
+         * @example [
+         *       "id:DESC"
+         *     ]
+         */
+        sortBy?: ("id:ASC" | "id:DESC")[];
+        /** @description Filter on at (datetime): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $gte, $lte. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.at=$gte:2025-01-01`. */
+        "filter.at"?: string[];
+        /** @description Filter on outcome (one of DELIVERED, FAILED, REFUSED): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.outcome=DELIVERED`. */
+        "filter.outcome"?: string[];
+        /** @description Filter on deliveryId (text): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
+        "filter.deliveryId"?: string[];
+      };
+      header?: never;
+      path: {
+        /** @description The record's id (a positive integer) */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of delivery attempts */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WebhookDeliveryList"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown record */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
            */

@@ -1,6 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
 import { errors, json } from "../../lib/openapi";
-import { ChangePageSchema, ChangesQuery, ExpiredCursorSchema } from "./changes.schemas";
+import {
+  ChangePageSchema,
+  ChangesQuery,
+  ExpiredCursorSchema,
+  expiredCursorExample,
+} from "./changes.schemas";
 
 /** The group of this resource's operations in /doc. */
 export const tag = {
@@ -26,7 +31,9 @@ export const list = createRoute({
   responses: {
     200: json(ChangePageSchema, "A page of changes"),
     410: {
-      content: { "application/problem+json": { schema: ExpiredCursorSchema } },
+      content: {
+        "application/problem+json": { schema: ExpiredCursorSchema, example: expiredCursorExample },
+      },
       description: "The cursor is older than the retention",
     },
     ...errors(400, 401),

@@ -114,7 +114,7 @@ export const ChangeSchema = z
 
 export const ChangePageSchema = z
   .object({
-    data: z.array(ChangeSchema),
+    data: z.array(ChangeSchema).openapi({ description: "The changes of this page, oldest first" }),
     next: z
       .number()
       .int()
@@ -141,3 +141,13 @@ export const ExpiredCursorSchema = ProblemSchema.extend({
 }).openapi("ExpiredCursorProblem", {
   description: "The cursor is older than the audit retention (EXPIRED_CURSOR)",
 });
+
+export const expiredCursorExample = {
+  type: "urn:problem:pricing:expired-cursor",
+  title: "Gone",
+  status: 410,
+  detail: "cursor 1200 is older than the retention; the oldest cursor served is 1811",
+  code: "EXPIRED_CURSOR",
+  oldestCursor: 1811,
+  requestId: "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23",
+};
