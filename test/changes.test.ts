@@ -13,16 +13,12 @@ import {
   createTradeCondition,
 } from "./factories";
 import { api, expectProblem, issuePaths, KEYS, uid } from "./helpers";
+import { head } from "./webhook-helpers";
 
 /**
  * The change feed (docs/api.md §13): every committed change of pricing data, read from the audit
  * trail in commit order, with `affects` saying whose prices may have moved.
  */
-
-/** The newest cursor: the last audit entry's id. */
-const head = async () =>
-  (await env.DB.prepare("select coalesce(max(id), 0) as n from audit_log").first<{ n: number }>())!
-    .n;
 
 interface Change {
   cursor: number;

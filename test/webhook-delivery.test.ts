@@ -5,7 +5,7 @@ import {
   getQueueResult,
 } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import worker from "../src/index";
 import { CHANGE_EVENTS } from "../src/pricing/vocabulary";
 import {
@@ -21,49 +21,13 @@ import {
 } from "./factories";
 import { call } from "./fuzz/worker";
 import { api, created, uid } from "./helpers";
+import { head, RECEIVER, receivedAt, signedBy, until, type Delivery } from "./webhook-helpers";
 
 /**
  * Webhook delivery end to end (docs/api.md §14): writes through the API, the Worker's real queue
  * producer and consumer (Miniflare's local queues, retries after WEBHOOK_RETRY_BASE_SECONDS = 1),
  * and a receiver on 127.0.0.1 (test/receiver.setup.mjs) whose answers the tests choose.
  */
-
-const RECEIVER = inject("receiverUrl");
-
-interface Received {
-  path: string;
-  attempt: number;
-  answered: number;
-  deliveryId: string;
-  signature: string;
-  body: string;
-  duplicate: boolean;
-}
-
-interface Delivery {
-  id: string;
-  webhookId: number;
-  changes: { cursor: number; event: string; entity: string }[];
-  next: number;
-}
-
-const receivedAt = async (path: string): Promise<Received[]> =>
-  (await fetch(`${RECEIVER}/received?path=${encodeURIComponent(path)}`)).json();
-
-const head = async () =>
-  (await env.DB.prepare("select coalesce(max(id), 0) as n from audit_log").first<{ n: number }>())!
-    .n;
-
-/** Polls until `check` answers something, or fails after `ms`. */
-async function until<T>(what: string, check: () => Promise<T | undefined>, ms = 30_000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 /** The batches a receiver path took (2xx), once per idempotency id, when they reach `cursor`. */
 const deliveredUpTo = (path: string, cursor: number, ms?: number) =>
@@ -76,24 +40,6 @@ const deliveredUpTo = (path: string, cursor: number, ms?: number) =>
     },
     ms,
   );
-
-const encoder = new TextEncoder();
-
-/** Whether `x-webhook-signature` signs `body` with `secret` (any of its v1 values). */
-async function signedBy(header: string, body: string, secret: string) {
-  const parts = header.split(",").map((p) => p.split("="));
-  const t = parts.find(([k]) => k === "t")![1];
-  const key = await crypto.subtle.importKey(
-    "raw",
-    encoder.encode(secret),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign"],
-  );
-  const mac = await crypto.subtle.sign("HMAC", key, encoder.encode(`${t}.${body}`));
-  const hex = [...new Uint8Array(mac)].map((b) => b.toString(16).padStart(2, "0")).join("");
-  return parts.some(([k, v]) => k === "v1" && v === hex);
-}
 
 /** The feed after `after`, whole. */
 async function feedAfter(after: number) {
