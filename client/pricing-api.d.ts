@@ -4637,13 +4637,13 @@ export interface components {
      *       "previousSecretExpiresAt": null,
      *       "createdAt": "2025-06-01T00:00:00.000Z",
      *       "updatedAt": "2025-06-01T00:00:00.000Z",
-     *       "secret": "whsec_9w0Xy3l0T8vJ2S0hXW3v5mM0r2fV1Q5b9Yk8cN4pL7A"
+     *       "secret": "whsec_5f2c9e0b7a14d3e68c1f0a9b2d4e6f8071c3a5b7d9e1f20436587a9bcde0f123"
      *     }
      */
     WebhookWithSecret: components["schemas"]["Webhook"] & {
       /**
        * @description The signing secret. Shown here only: store it where your receiver can read it (docs/api.md §14.3)
-       * @example whsec_9w0Xy3l0T8vJ2S0hXW3v5mM0r2fV1Q5b9Yk8cN4pL7A
+       * @example whsec_5f2c9e0b7a14d3e68c1f0a9b2d4e6f8071c3a5b7d9e1f20436587a9bcde0f123
        */
       secret: string;
     };

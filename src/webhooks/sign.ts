@@ -32,9 +32,8 @@ export async function signatureHeader(secrets: string[], body: string, unixSecon
   return [`t=${unixSeconds}`, ...signatures.map((s) => `v1=${s}`)].join(",");
 }
 
-/** A new secret: `whsec_` and 32 random bytes in base64url (256 bits, as long as the HMAC). */
+/** A new secret: `whsec_` and 32 random bytes in hex (256 bits, as long as the HMAC). */
 export function newSecret(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
-  const base64 = btoa(String.fromCharCode(...bytes));
-  return `whsec_${base64.replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")}`;
+  return `whsec_${hex(bytes.buffer)}`;
 }

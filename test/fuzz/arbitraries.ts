@@ -228,6 +228,11 @@ function hinted(name: string | undefined, fx: Fixtures): Arb | undefined {
       return pick(fx.pricelists);
     case "currency":
       return fc.constantFrom("EUR", "EUR", "EUR", "CHF");
+    case "url":
+      return fc.constant(fx.webhookUrl);
+    case "active":
+      // A webhook switched on would have the queue consumer deliver to it while the fuzzer writes.
+      return fc.constant(false);
     default:
       return undefined;
   }
@@ -415,6 +420,7 @@ function pathFixtures(op: Operation, param: string, fx: Fixtures): (string | num
     individual: fx.individual,
     "trade-conditions": fx.tradeConditions,
     promotion: fx.promotions,
+    webhooks: fx.webhooks,
   };
   return map[before ?? ""] ?? [];
 }

@@ -1,3 +1,4 @@
+import { inject } from "vitest";
 import { call as api } from "./worker";
 
 /** A small, fresh set of real records, so part of the fuzzed requests address things that exist. */
@@ -11,6 +12,9 @@ export interface Fixtures {
   individual: number[];
   tradeConditions: number[];
   promotions: number[];
+  webhooks: number[];
+  /** A URL webhooks may point to here (WEBHOOK_ALLOWED_HOSTS of the tests): the test receiver. */
+  webhookUrl: string;
   /** How many requests building the set took. */
   requests: number;
 }
@@ -116,6 +120,12 @@ export async function createFixtures(tag: string): Promise<Fixtures> {
       })
     ).id as number;
   const promotions = [await promotion("ACTIVE"), await promotion("DRAFT")];
+  const webhookUrl = `${inject("receiverUrl")}/fuzz`;
+  // Off: the queue consumer leaves them alone while the fuzzer writes.
+  const webhooks = [
+    (await call("POST", "/v1/api/webhooks", { url: webhookUrl, events: ["prices"], active: false }))
+      .id as number,
+  ];
 
   return {
     products,
@@ -126,6 +136,8 @@ export async function createFixtures(tag: string): Promise<Fixtures> {
     individual,
     tradeConditions,
     promotions,
+    webhooks,
+    webhookUrl,
     requests,
   };
 }

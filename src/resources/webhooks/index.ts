@@ -1,10 +1,19 @@
+import { requireAdmin } from "../../lib/auth";
 import { createRouter } from "../../lib/router";
 import * as handlers from "./webhooks.handlers";
 import * as routes from "./webhooks.routes";
 
 export { tag as webhooksTag } from "./webhooks.routes";
 
-export const webhooks = createRouter()
+// Webhooks hold signing secrets and point into other systems: admin keys only, reads too, and
+// for every path below /v1/api/webhooks (a read key learns nothing from a path no route takes).
+const adminOnly = requireAdmin("read webhooks");
+
+const router = createRouter();
+router.use("/v1/api/webhooks", adminOnly);
+router.use("/v1/api/webhooks/*", adminOnly);
+
+export const webhooks = router
   .openapi(routes.list, handlers.list)
   .openapi(routes.create, handlers.create)
   .openapi(routes.get, handlers.get)

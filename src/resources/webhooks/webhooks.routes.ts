@@ -1,5 +1,4 @@
 import { createRoute } from "@hono/zod-openapi";
-import { requireAdmin } from "../../lib/auth";
 import { errors, IdParams, json, jsonBody } from "../../lib/openapi";
 import { deliveryList, webhookList } from "./webhooks.list";
 import {
@@ -20,9 +19,6 @@ export const tag = {
 
 const tags = [tag.name];
 
-// Webhooks hold signing secrets and point into customers' systems: admin keys only, reads too.
-const adminRead = requireAdmin("read webhooks");
-
 const DELIVERY =
   "Every committed write queues a message; the Worker's queue consumer POSTs the changes after " +
   "the webhook's cursor that its events select, in feed order, up to 100 per request, with the " +
@@ -31,18 +27,15 @@ const DELIVERY =
   "retried with backoff (30 s doubling, at most 1 h); 16 failures in a row pause the webhook " +
   "(active false, pausedAt set). Delivery is at least once, in order (docs/api.md §14).";
 
-export const list = webhookList.route(
-  {
-    method: "get",
-    path: "/v1/api/webhooks",
-    tags,
-    operationId: "listWebhooks",
-    summary: "List webhooks (admin keys only)",
-    description: "Newest first by default, each with its delivery state; never the secret.",
-    responses: { 200: json(WebhookListSchema, "A page of webhooks"), ...errors(400, 401, 403) },
-  },
-  adminRead,
-);
+export const list = webhookList.route({
+  method: "get",
+  path: "/v1/api/webhooks",
+  tags,
+  operationId: "listWebhooks",
+  summary: "List webhooks (admin keys only)",
+  description: "Newest first by default, each with its delivery state; never the secret.",
+  responses: { 200: json(WebhookListSchema, "A page of webhooks"), ...errors(400, 401, 403) },
+});
 
 export const create = createRoute({
   method: "post",
@@ -69,7 +62,6 @@ export const get = createRoute({
   summary: "Get a webhook and its delivery state (admin keys only)",
   description:
     "`cursor`, `failures`, `nextAttemptAt`, `pausedAt` and `lastError` show how delivery goes.",
-  middleware: [adminRead] as const,
   request: { params: IdParams },
   responses: { 200: json(WebhookSchema, "The webhook"), ...errors(400, 401, 403, 404) },
 });
@@ -117,21 +109,18 @@ export const rotate = createRoute({
   },
 });
 
-export const deliveries = deliveryList.route(
-  {
-    method: "get",
-    path: "/v1/api/webhooks/{id}/deliveries",
-    tags,
-    operationId: "listWebhookDeliveries",
-    summary: "List a webhook's delivery attempts (admin keys only)",
-    description:
-      "Newest first: each attempt's batch (idempotency id, cursor range, number of changes), " +
-      "outcome, HTTP status, error, the first 1 KB of the answer and the latency. Kept 30 days.",
-    request: { params: IdParams },
-    responses: {
-      200: json(DeliveryListSchema, "A page of delivery attempts"),
-      ...errors(400, 401, 403, 404),
-    },
+export const deliveries = deliveryList.route({
+  method: "get",
+  path: "/v1/api/webhooks/{id}/deliveries",
+  tags,
+  operationId: "listWebhookDeliveries",
+  summary: "List a webhook's delivery attempts (admin keys only)",
+  description:
+    "Newest first: each attempt's batch (idempotency id, cursor range, number of changes), " +
+    "outcome, HTTP status, error, the first 1 KB of the answer and the latency. Kept 30 days.",
+  request: { params: IdParams },
+  responses: {
+    200: json(DeliveryListSchema, "A page of delivery attempts"),
+    ...errors(400, 401, 403, 404),
   },
-  adminRead,
-);
+});

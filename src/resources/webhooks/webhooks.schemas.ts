@@ -85,7 +85,7 @@ export const WebhookSchema = z
     example: webhookExample,
   });
 
-const secretExample = "whsec_9w0Xy3l0T8vJ2S0hXW3v5mM0r2fV1Q5b9Yk8cN4pL7A";
+const secretExample = "whsec_5f2c9e0b7a14d3e68c1f0a9b2d4e6f8071c3a5b7d9e1f20436587a9bcde0f123";
 
 export const WebhookWithSecretSchema = WebhookSchema.extend({
   secret: z.string().openapi({
