@@ -52,8 +52,21 @@ function withDerived(ids: Set<string>, tables: Tables): string[] {
   return [...found];
 }
 
+type Targets = Record<"products" | "channels" | "customers", Set<string> | typeof OPEN>;
+
+/** Targets per state and owner: the entries of one request share both. */
+const known = new WeakMap<Tables, Map<string, Targets>>();
+
 /** An owner's targets in one state: per dimension, its records, or open. */
-function targets(kind: OwnerKind, owner: Fields, id: string, tables: Tables) {
+function targets(kind: OwnerKind, owner: Fields, id: string, tables: Tables): Targets {
+  const memo = known.get(tables) ?? new Map<string, Targets>();
+  known.set(tables, memo);
+  const key = `${kind}:${id}`;
+  if (!memo.has(key)) memo.set(key, targetsOf(kind, owner, id, tables));
+  return memo.get(key)!;
+}
+
+function targetsOf(kind: OwnerKind, owner: Fields, id: string, tables: Tables): Targets {
   const linked = (refs: Ref[]) => {
     const records = new Set<string>();
     for (const link of OWNERS[kind].links.filter((l) => refs.includes(l.ref))) {
