@@ -15,6 +15,8 @@ export default defineConfig(async () => {
         main: "./src/index.ts",
         wrangler: { configPath: "./wrangler.toml" },
         miniflare: {
+          // A second, empty database: test/csv-round-trip.test.ts imports into it ("a fresh DB").
+          d1Databases: ["IMPORT_DB"],
           bindings: {
             TEST_MIGRATIONS: migrations,
             API_KEYS: `admin:${sha256(TEST_KEYS.admin)},read:${sha256(TEST_KEYS.read)}`,
