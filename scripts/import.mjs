@@ -91,6 +91,34 @@ function fromLineOf(raw) {
   return Number(raw);
 }
 
+/**
+ * The file, and where to start: after the checkpoint of an earlier run of this very import, at
+ * `--from-line`, or at the top.
+ * @param {{ values: Record<string, string | boolean | undefined>, positionals: string[] }} args
+ * @param {Awaited<ReturnType<typeof setUp>>} run
+ */
+function startOf({ values, positionals }, { kind, ctx, target }) {
+  const named = positionals[1] ?? values.file;
+  if (typeof named !== "string") throw new Error(`the CSV file is required\n\n${USAGE}`);
+  const file = userPath(named);
+  if (!existsSync(file)) throw new Error(`no such file: ${file}`);
+  const dryRun = values["dry-run"] === true;
+  if (ctx.readOnly && !dryRun) throw new Error(ctx.readOnly);
+  const fromLine = fromLineOf(values["from-line"]);
+  const { size, mtimeMs } = statSync(file);
+  const key = { kind: kind.name, context: ctx.stateKey, file, size, mtimeMs, url: target.url };
+  const statePath = `${file}.import-state.json`;
+  const earlier =
+    dryRun || values.restart || fromLine !== undefined ? undefined : readState(statePath, key);
+  if (earlier)
+    info(
+      `continuing after line ${earlier.committedLine}, ${count(earlier.totals.rows)} rows written before (--restart to start over)`,
+    );
+  else if (fromLine) info(`starting at line ${fromLine}`);
+  const resume = earlier ?? (fromLine ? { committedLine: fromLine - 1 } : undefined);
+  return { file, size, dryRun, key, statePath, resume };
+}
+
 async function main() {
   const args = parseArgs({
     allowPositionals: true,
@@ -101,44 +129,17 @@ async function main() {
       "from-line": { type: "string" },
     },
   });
-  const { values, positionals } = args;
-  const { kind, ctx, api, concurrency, target } = await setUp(args, USAGE, info);
-  const named = positionals[1] ?? values.file;
-  if (typeof named !== "string") throw new Error(`the CSV file is required\n\n${USAGE}`);
-  const file = userPath(named);
-  if (!existsSync(file)) throw new Error(`no such file: ${file}`);
-  const dryRun = values["dry-run"] === true;
-  if (ctx.readOnly && !dryRun) throw new Error(ctx.readOnly);
-  const fromLine = fromLineOf(values["from-line"]);
-
-  const stat = statSync(file);
-  const statePath = `${file}.import-state.json`;
-  const key = {
-    kind: kind.name,
-    context: ctx.stateKey,
-    file,
-    size: stat.size,
-    mtimeMs: stat.mtimeMs,
-    url: target.url,
-  };
-  const earlier =
-    dryRun || values.restart || fromLine !== undefined ? undefined : readState(statePath, key);
-  const resume = earlier ?? (fromLine ? { committedLine: fromLine - 1 } : undefined);
-  if (earlier)
-    info(
-      `continuing after line ${earlier.committedLine}, ${count(earlier.totals.rows)} rows written before (--restart to start over)`,
-    );
-  else if (fromLine) info(`starting at line ${fromLine}`);
+  const run = await setUp(args, USAGE, info);
+  const { file, size, dryRun, key, statePath, resume } = startOf(args, run);
 
   let bytes = 0;
-  const stream = createReadStream(file, { encoding: "utf8", highWaterMark: 256 * 1024 });
   async function* source() {
-    for await (const text of stream) {
+    for await (const text of createReadStream(file, { encoding: "utf8", highWaterMark: 1 << 18 })) {
       bytes += Buffer.byteLength(/** @type {string} */ (text));
       yield /** @type {string} */ (text);
     }
   }
-  const progress = createProgress({ label: dryRun ? "checking" : "importing", total: stat.size });
+  const progress = createProgress({ label: dryRun ? "checking" : "importing", total: size });
   let stopping = false;
   const stop = () => {
     if (stopping || dryRun) process.exit(130);
@@ -150,31 +151,24 @@ async function main() {
 
   const started = performance.now();
   const result = await importCsv({
-    kind,
-    ctx,
-    api,
-    concurrency,
+    ...run,
     dryRun,
     source: source(),
     resume,
     shouldStop: () => stopping,
     onCommit(checkpoint) {
-      writeState(statePath, {
-        version: 2,
-        ...key,
-        ...checkpoint,
-        updatedAt: new Date().toISOString(),
-      });
+      const updatedAt = new Date().toISOString();
+      writeState(statePath, { version: 2, ...key, ...checkpoint, updatedAt });
       resumable = true;
     },
-    onProgress: (p) =>
+    onProgress: ({ read, written, rejected }) =>
       progress.update(
         bytes,
-        `${count(dryRun ? p.read : p.written)} rows${dryRun ? " ok" : ""}, ${count(p.rejected)} rejected`,
+        `${count(dryRun ? read : written)} rows${dryRun ? " ok" : ""}, ${count(rejected)} rejected`,
       ),
   });
   progress.done();
-  report(result, { kind: kind.name, dryRun, resumed: Boolean(resume), started });
+  report(result, { kind: run.kind.name, dryRun, resumed: Boolean(resume), started });
   if (result.interrupted) {
     info(`interrupted after line ${result.committedLine}; run the same command again to continue`);
     process.exit(130);

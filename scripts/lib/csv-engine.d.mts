@@ -27,23 +27,6 @@ export function rowIssues(
   unmapped: string[];
 };
 /**
- * @typedef {{
- *   kind: Kind, ctx: Context, api: Api, source: AsyncIterable<string>,
- *   resume?: { committedLine: number, rejected?: Rejection[], totals?: Totals },
- *   concurrency?: number, maxRows?: number, dryRun?: boolean,
- *   shouldStop?: () => boolean,
- *   onCommit?: (checkpoint: Checkpoint) => void,
- *   onProgress?: (p: { read: number, written: number, rejected: number }) => void,
- * }} ImportOptions
- *   `source`: the file as text pieces of any size; `resume`: the checkpoint of an earlier run,
- *   whose lines are read again only to remember their keys (`--from-line` is a checkpoint without
- *   rejections); `shouldStop`: asked after each
- *   record, true ends the import after the bodies in flight; `maxRows`: rows per body (default
- *   MAX_ROWS)
- * @typedef {{ totals: Totals, read: number, rejected: Rejection[], committedLine: number,
- *   interrupted: boolean }} ImportResult `read`: rows read and checked in this run
- */
-/**
  * @param {ImportOptions} options
  * @returns {Promise<ImportResult>}
  */

@@ -220,6 +220,161 @@ const bodiesOf = (entries, size) =>
  */
 
 /**
+ * Reads the records of a file: the header first, then each record as a row to send or a line to
+ * reject. Records up to `from` were done by an earlier run: only their keys are remembered.
+ * @param {Kind} kind
+ * @param {Context} ctx
+ * @param {number} from
+ */
+function createRecordReader(kind, ctx, from) {
+  /** @type {{ index: Map<string, number>, width: number } | undefined} */
+  let header;
+  /** @type {Map<string, number>} the first line of each key */
+  const seen = new Map();
+  return {
+    get started() {
+      return header !== undefined;
+    },
+    /**
+     * @param {import("./csv.mjs").CsvRecord} record
+     * @returns {{ row: Row } | { reason: string } | undefined} undefined: the header, or done before
+     */
+    read(record) {
+      if (!header) {
+        if (record.error) throw new Error(`line ${record.line}: ${record.error}`);
+        const h = readHeader(record.fields, kind);
+        if (!h.ok) throw new Error(`line ${record.line}: ${h.error}`);
+        header = h;
+        return undefined;
+      }
+      const replay = record.line <= from;
+      if (record.error) return replay ? undefined : { reason: record.error };
+      const row = readRow(record, header, kind, ctx);
+      if (!row.ok) return replay ? undefined : { reason: row.error };
+      const key = kind.key(row.row);
+      const earlier = seen.get(key);
+      if (earlier === undefined) seen.set(key, record.line);
+      if (replay) return undefined;
+      if (earlier !== undefined) return { reason: kind.repeatMessage(row.row, earlier) };
+      return { row: row.row };
+    },
+  };
+}
+
+/**
+ * The checkpoint: the bodies cut from the file, in file order, and the line up to which every
+ * one of them is settled — but never past a held row.
+ * @param {{ from: number, held: ReturnType<typeof createHeld>, onCommit: (line: number) => void }} options
+ */
+function createCheckpoint({ from, held, onCommit }) {
+  /** @type {{ upTo: number, settled: boolean }[]} */
+  const queue = [];
+  let settledUpTo = from;
+  let line = from;
+  return {
+    get line() {
+      return line;
+    },
+    /** The last line any body covers. */
+    get cut() {
+      return queue.at(-1)?.upTo ?? settledUpTo;
+    },
+    /** A body covering the lines up to `upTo`: rows in it, or rejected before. */
+    open(/** @type {number} */ upTo) {
+      const body = { upTo, settled: false };
+      queue.push(body);
+      return body;
+    },
+    commit() {
+      while (queue[0]?.settled) settledUpTo = /** @type {{ upTo: number }} */ (queue.shift()).upTo;
+      const next = Math.min(settledUpTo, held.minLine() - 1);
+      if (next <= line) return;
+      line = next;
+      onCommit(line);
+    },
+  };
+}
+
+/**
+ * The bodies in flight: at most `concurrency` requests at once, each booked when it settles; a
+ * written body lets go of the held rows that wait for its codes. The first failure is kept and
+ * ends the import.
+ * @param {{ kind: Kind, send: ReturnType<typeof createSender>, concurrency: number,
+ *   maxRows: number, held: ReturnType<typeof createHeld>,
+ *   checkpoint: ReturnType<typeof createCheckpoint>, totals: Totals, rejected: Rejection[],
+ *   progress: () => void }} run
+ */
+function createBodies(run) {
+  const { kind, held, checkpoint } = run;
+  const slots = createSlots(run.concurrency);
+  /** @type {Set<Promise<void>>} */
+  const tasks = new Set();
+  const state = { failure: /** @type {unknown} */ (undefined), releasing: Boolean(kind.deferOn) };
+
+  const track = (/** @type {() => Promise<void>} */ task) => {
+    const p = task()
+      .catch((error) => {
+        state.failure ??= error;
+      })
+      .finally(() => tasks.delete(p));
+    tasks.add(p);
+  };
+
+  /** Sends entries (holding a slot) and books the outcome. @param {Entry[]} entries */
+  const sendEntries = async (entries) => {
+    try {
+      const out = await run.send(entries, Boolean(kind.deferOn));
+      addTotals(run.totals, out.totals);
+      run.rejected.push(...out.rejected);
+      for (const entry of out.held) held.add(entry, String(entry.row[String(kind.deferOn)]));
+      const kept = new Set(out.held.map((e) => e.line));
+      for (const entry of entries) if (!kept.has(entry.line)) held.lines.delete(entry.line);
+      if (state.releasing && out.written.length) release(out.written.map((e) => kind.key(e.row)));
+      return out;
+    } finally {
+      slots.release();
+    }
+  };
+  /** @param {Entry[]} entries */
+  const sendInSlot = async (entries) => {
+    await slots.acquire();
+    return sendEntries(entries);
+  };
+
+  /** Sends again the held rows that wait for these codes, now written. */
+  const release = (/** @type {string[]} */ codes) => {
+    for (const entries of bodiesOf(held.take(codes), run.maxRows))
+      track(async () => {
+        await sendInSlot(entries);
+        checkpoint.commit();
+        run.progress();
+      });
+  };
+
+  return {
+    state,
+    sendInSlot,
+    /**
+     * Sends a body of the file in the background once a slot is free (reading waits till then).
+     * @param {Entry[]} entries
+     * @param {{ settled: boolean }} body its place in the checkpoint
+     */
+    async dispatch(entries, body) {
+      await slots.acquire();
+      track(async () => {
+        await sendEntries(entries);
+        body.settled = true; // a failed body stays unsettled: the checkpoint never passes it
+        checkpoint.commit();
+        run.progress();
+      });
+    },
+    async drain() {
+      while (tasks.size > 0) await Promise.all(tasks);
+    },
+  };
+}
+
+/**
  * @param {ImportOptions} options
  * @returns {Promise<ImportResult>}
  */
@@ -230,191 +385,112 @@ export async function importCsv(options) {
   const totals = { ...zero(), ...options.resume?.totals };
   /** Every rejection; those after the checkpoint are found again by a resumed run. */
   const rejected = [...(options.resume?.rejected ?? [])];
-  const send = createSender(kind, ctx, options.api);
-  const slots = createSlots(Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY));
   const held = createHeld();
-  /** @type {Batch[]} bodies dispatched from the file, in file order, until the checkpoint passes them */
-  const queue = [];
-  /** @type {Set<Promise<void>>} */
-  const tasks = new Set();
-  /** @type {Map<string, number>} the first line of each key */
-  const seen = new Map();
-  let committedLine = from;
-  let lastLine = from;
+  const checkpoint = createCheckpoint({
+    from,
+    held,
+    onCommit(line) {
+      const done = rejected.filter((r) => r.line <= line);
+      if (!dryRun) onCommit({ committedLine: line, rejected: done, totals: { ...totals } });
+    },
+  });
   let read = 0;
-  /** @type {unknown} */
-  let failure;
-  let releasing = Boolean(kind.deferOn);
-
   const progress = () => onProgress({ read, written: totals.rows, rejected: rejected.length });
+  const bodies = createBodies({
+    kind,
+    send: createSender(kind, ctx, options.api),
+    concurrency: Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY),
+    maxRows,
+    held,
+    checkpoint,
+    totals,
+    rejected,
+    progress,
+  });
 
-  /** Every body up to this line is settled (held rows aside). */
-  let settledUpTo = from;
-  const commit = () => {
-    while (queue[0]?.settled) settledUpTo = /** @type {Batch} */ (queue.shift()).lastLine;
-    const line = Math.min(settledUpTo, held.minLine() - 1);
-    if (line <= committedLine) return;
-    committedLine = line;
-    if (!dryRun)
-      onCommit({
-        committedLine,
-        rejected: rejected.filter((r) => r.line <= committedLine),
-        totals: { ...totals },
-      });
+  /** @type {Entry[]} */
+  let entries = [];
+  let bytes = 0;
+  /** Cuts a body covering every line up to `upTo` (rejected lines too) and sends it. */
+  const cut = async (/** @type {number} */ upTo) => {
+    const body = checkpoint.open(upTo);
+    const rows = entries;
+    [entries, bytes] = [[], 0];
+    if (dryRun || rows.length === 0) body.settled = true;
+    else await bodies.dispatch(rows, body);
+    checkpoint.commit();
   };
 
-  /** Runs a request in the background; the first failure stops the import. */
-  const track = (/** @type {() => Promise<void>} */ task) => {
-    const p = task()
-      .catch((error) => {
-        failure ??= error;
-      })
-      .finally(() => tasks.delete(p));
-    tasks.add(p);
-  };
-
-  /**
-   * Sends entries (a slot is already taken) and books the outcome.
-   * @param {Entry[]} entries
-   * @param {boolean} defer
-   */
-  const sendEntries = async (entries, defer) => {
-    try {
-      const out = await send(entries, defer && Boolean(kind.deferOn));
-      addTotals(totals, out.totals);
-      rejected.push(...out.rejected);
-      for (const entry of out.held) held.add(entry, String(entry.row[String(kind.deferOn)]));
-      const kept = new Set(out.held.map((e) => e.line));
-      for (const entry of entries) if (!kept.has(entry.line)) held.lines.delete(entry.line);
-      if (releasing && out.written.length) release(out.written.map((e) => kind.key(e.row)));
-      return out;
-    } finally {
-      slots.release();
-    }
-  };
-
-  /** Sends again the held rows that wait for these codes, now written. */
-  const release = (/** @type {string[]} */ codes) => {
-    for (const entries of bodiesOf(held.take(codes), maxRows))
-      track(async () => {
-        await slots.acquire();
-        await sendEntries(entries, true);
-        commit();
-        progress();
-      });
-  };
-
-  /** @type {Batch} */
-  let batch = { rows: [], lines: [], bytes: 0, lastLine: 0, settled: false };
-  /** Sends the rows read so far; every line up to `upTo` is in them or rejected. */
-  const dispatch = async (/** @type {number} */ upTo) => {
-    const b = batch;
-    batch = { rows: [], lines: [], bytes: 0, lastLine: 0, settled: false };
-    b.lastLine = upTo;
-    queue.push(b);
-    if (dryRun || b.rows.length === 0) {
-      b.settled = true;
-      commit();
-      return;
-    }
-    await slots.acquire();
-    const entries = b.rows.map((row, i) => ({ row, line: Number(b.lines[i]), reason: "" }));
-    track(async () => {
-      await sendEntries(entries, true);
-      b.settled = true; // a failed body stays unsettled: the checkpoint never passes it
-      commit();
-      progress();
-    });
-  };
-
-  /** @type {{ index: Map<string, number>, width: number } | undefined} */
-  let header;
+  const reader = createRecordReader(kind, ctx, from);
+  let lastLine = from;
   /** @param {import("./csv.mjs").CsvRecord} record */
   const take = async (record) => {
-    if (!header) {
-      if (record.error) throw new Error(`line ${record.line}: ${record.error}`);
-      const h = readHeader(record.fields, kind);
-      if (!h.ok) throw new Error(`line ${record.line}: ${h.error}`);
-      header = h;
-      return;
-    }
-    const replay = record.line <= from; // done before: only remember its key
-    if (!replay) lastLine = record.line;
-    const reject = (/** @type {string} */ reason) => {
-      if (!replay) rejected.push({ line: record.line, reason });
-    };
-    if (record.error) return reject(record.error);
-    const row = readRow(record, header, kind, ctx);
-    if (!row.ok) return reject(row.error);
-    const key = kind.key(row.row);
-    const earlier = seen.get(key);
-    if (earlier === undefined) seen.set(key, record.line);
-    if (replay) return;
-    if (earlier !== undefined) return reject(kind.repeatMessage(row.row, earlier));
+    const got = reader.read(record);
+    if (got === undefined) return;
+    lastLine = record.line;
+    if ("reason" in got) return void rejected.push({ line: record.line, reason: got.reason });
     read++;
-    const bytes = JSON.stringify(row.row).length + 1;
-    if (batch.rows.length === maxRows || batch.bytes + bytes > MAX_BODY_BYTES)
-      await dispatch(record.line - 1);
-    batch.rows.push(row.row);
-    batch.lines.push(record.line);
-    batch.bytes += bytes;
+    const size = JSON.stringify(got.row).length + 1;
+    if (entries.length === maxRows || bytes + size > MAX_BODY_BYTES) await cut(record.line - 1);
+    entries.push({ row: got.row, line: record.line, reason: "" });
+    bytes += size;
   };
 
-  const parser = createCsvParser();
-  let interrupted = false;
-  reading: for await (const text of options.source) {
-    for (const record of parser.push(text)) {
-      await take(record);
-      if (failure !== undefined) break reading;
-      if (shouldStop()) {
-        interrupted = true;
-        break reading;
-      }
-    }
+  const interrupted = await readAll(options.source, take, () => {
     progress();
-  }
-  if (failure === undefined) {
-    if (!interrupted) for (const record of parser.end()) await take(record);
-    if (!header)
+    return bodies.state.failure !== undefined || shouldStop();
+  });
+  if (bodies.state.failure === undefined) {
+    if (!reader.started)
       throw new Error(`the file is empty: the header ${kind.columns.join(",")} is required`);
     // The last body, or only rejected lines after the last one: they move the checkpoint too.
-    if (batch.rows.length > 0 || lastLine > (queue.at(-1)?.lastLine ?? committedLine))
-      await dispatch(lastLine);
+    if (!interrupted && (entries.length > 0 || lastLine > checkpoint.cut)) await cut(lastLine);
   }
-  while (tasks.size > 0) await Promise.all(tasks);
-  if (failure !== undefined) throw failure;
-
+  await bodies.drain();
+  if (bodies.state.failure !== undefined) throw bodies.state.failure;
   if (!interrupted && held.size > 0) {
-    releasing = false;
-    await retryHeld({ held, sendEntries, slots, rejected, maxRows });
+    bodies.state.releasing = false;
+    await retryHeld({ held, send: bodies.sendInSlot, rejected, maxRows });
   }
-  commit();
+  checkpoint.commit();
   progress();
-  return {
-    totals,
-    read,
-    rejected: [...rejected].sort((a, b) => a.line - b.line),
-    committedLine,
-    interrupted,
-  };
+  const sorted = [...rejected].sort((a, b) => a.line - b.line);
+  return { totals, read, rejected: sorted, committedLine: checkpoint.line, interrupted };
+}
+
+/**
+ * Feeds every record of the source to `take`; `stop` is asked after each record and each piece.
+ * @param {AsyncIterable<string>} source
+ * @param {(record: import("./csv.mjs").CsvRecord) => Promise<void>} take
+ * @param {() => boolean} stop
+ * @returns {Promise<boolean>} whether it stopped before the end
+ */
+async function readAll(source, take, stop) {
+  const parser = createCsvParser();
+  for await (const text of source) {
+    for (const record of parser.push(text)) {
+      await take(record);
+      if (stop()) return true;
+    }
+    if (stop()) return true;
+  }
+  for (const record of parser.end()) await take(record);
+  return false;
 }
 
 /**
  * The rows still held at the end, in rounds (file order, one body at a time) until a round
  * writes nothing; then each is rejected with the reason the service gave last.
  * @param {{ held: ReturnType<typeof createHeld>,
- *   sendEntries: (entries: Entry[], defer: boolean) => Promise<{ written: Entry[] }>,
- *   slots: ReturnType<typeof createSlots>, rejected: Rejection[], maxRows: number }} run
+ *   send: (entries: Entry[]) => Promise<{ written: Entry[] }>,
+ *   rejected: Rejection[], maxRows: number }} run
  */
-async function retryHeld({ held, sendEntries, slots, rejected, maxRows }) {
+async function retryHeld({ held, send, rejected, maxRows }) {
   for (;;) {
     const entries = held.takeAll();
     if (entries.length === 0) return;
     let written = 0;
-    for (const body of bodiesOf(entries, maxRows)) {
-      await slots.acquire();
-      written += (await sendEntries(body, true)).written.length;
-    }
+    for (const body of bodiesOf(entries, maxRows)) written += (await send(body)).written.length;
     if (written === 0) {
       for (const entry of held.takeAll()) {
         rejected.push({ line: entry.line, reason: entry.reason });
