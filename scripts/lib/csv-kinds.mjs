@@ -184,6 +184,9 @@ const customerGroups = {
   toRecord: (item) => cellsOf(item, customerGroups.columns),
 };
 
+/** Memberships in one cell; none is an empty cell. @param {string[]} codes */
+const codesCell = (codes) => (codes.length > 0 ? codes.join(";") : null);
+
 /** @type {Kind} */
 const customers = {
   name: "customers",
@@ -206,8 +209,8 @@ const customers = {
   toRecord: (item) => [
     item.code,
     item.name,
-    item.customerGroupCodes.join(";"),
-    item.channelCodes.join(";"),
+    codesCell(item.customerGroupCodes),
+    codesCell(item.channelCodes),
   ],
 };
 
