@@ -64,6 +64,11 @@ async function main() {
         progress.update(rows, `${count(rows)} of ${count(totalItems)} rows`);
       },
     });
+    progress?.update(
+      result.rows,
+      `${count(result.rows)} of ${count(result.totalItems)} rows`,
+      true,
+    );
     progress?.done();
     if (partial && path) {
       out.end();

@@ -140,6 +140,13 @@ async function main() {
     }
   }
   const progress = createProgress({ label: dryRun ? "checking" : "importing", total: size });
+  /** @param {{ read: number, written: number, rejected: number }} p @param {boolean} [force] */
+  const show = ({ read, written, rejected }, force) =>
+    progress.update(
+      bytes,
+      `${count(dryRun ? read : written)} rows${dryRun ? " ok" : ""}, ${count(rejected)} rejected`,
+      force,
+    );
   let stopping = false;
   const stop = () => {
     if (stopping || dryRun) process.exit(130);
@@ -161,12 +168,9 @@ async function main() {
       writeState(statePath, { version: 2, ...key, ...checkpoint, updatedAt });
       resumable = true;
     },
-    onProgress: ({ read, written, rejected }) =>
-      progress.update(
-        bytes,
-        `${count(dryRun ? read : written)} rows${dryRun ? " ok" : ""}, ${count(rejected)} rejected`,
-      ),
+    onProgress: show,
   });
+  show({ read: result.read, written: result.totals.rows, rejected: result.rejected.length }, true);
   progress.done();
   report(result, { kind: run.kind.name, dryRun, resumed: Boolean(resume), started });
   if (result.interrupted) {
