@@ -107,3 +107,20 @@ export type Kind = {
   readRow: (cell: Cells, ctx: Context) => ReadRow;
   toRecord: (item: any, ctx: Context) => (string | number | null)[];
 };
+/**
+ * how a cell becomes a field of the row, and back (as is by default)
+ */
+export type CellType = {
+  read: (
+    raw: string | null,
+    column: string,
+    ctx: Context,
+  ) =>
+    | {
+        value: unknown;
+      }
+    | {
+        error: string;
+      };
+  write?: (value: any, ctx: Context) => string | number | null;
+};

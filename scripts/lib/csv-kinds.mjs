@@ -46,173 +46,138 @@ const CODE_RULE = "1-64 of A-Z a-z 0-9 . _ -";
  *   `key`: what may appear once per file
  */
 
-/** Collects the problems of one row, so a line names all of them at once. */
-function rowReader(/** @type {Cells} */ cell) {
-  /** @type {string[]} */
-  const errors = [];
-  /** @type {Row} */
-  const row = {};
+/**
+ * @typedef {{
+ *   read: (raw: string | null, column: string, ctx: Context) => { value: unknown } | { error: string },
+ *   write?: (value: any, ctx: Context) => string | number | null,
+ * }} CellType how a cell becomes a field of the row, and back (as is by default)
+ */
 
-  /** A code; `optional`: empty is null. */
-  const code = (/** @type {string} */ column, { optional = false } = {}) => {
-    const raw = cell(column);
-    if (raw === undefined) return;
+/** A code; `optional`: empty is null. @returns {CellType} */
+const code = (optional = false) => ({
+  read(raw, column) {
     const value = (raw ?? "").trim();
-    if (value === "") {
-      if (optional) row[column] = null;
-      else errors.push(`${column} is empty`);
-    } else if (CODE.test(value)) row[column] = value;
-    else errors.push(`${column} ${JSON.stringify(value)} is not a code (${CODE_RULE})`);
-  };
+    if (value === "") return optional ? { value: null } : { error: `${column} is empty` };
+    if (CODE.test(value)) return { value };
+    return { error: `${column} ${JSON.stringify(value)} is not a code (${CODE_RULE})` };
+  },
+});
 
-  /** Text as written (the service trims names); `optional`: empty is null. */
-  const text = (/** @type {string} */ column, { optional = false } = {}) => {
-    const raw = cell(column);
-    if (raw === undefined) return;
-    if (raw === null && !optional) errors.push(`${column} is empty`);
-    else row[column] = raw;
-  };
+/** Text as written (the service trims names); `optional`: empty is null. @returns {CellType} */
+const text = (optional = false) => ({
+  read: (raw, column) =>
+    raw === null && !optional ? { error: `${column} is empty` } : { value: raw },
+});
 
-  /** A whole number; empty is `empty` (null, or the default). */
-  const whole = (/** @type {string} */ column, /** @type {number | null} */ empty) => {
-    const raw = cell(column);
-    if (raw === undefined) return;
+/** A whole number; empty is `empty` (null, or the default). @returns {CellType} */
+const whole = (/** @type {number | null} */ empty, min = 0) => ({
+  read(raw, column) {
     const value = (raw ?? "").trim();
-    if (value === "") row[column] = empty;
-    else if (/^\d{1,15}$/.test(value)) row[column] = Number(value);
-    else errors.push(`${column} ${JSON.stringify(value)} is not a whole number`);
-  };
+    if (value === "") return { value: empty };
+    const n = /^\d{1,16}$/.test(value) ? Number(value) : NaN;
+    if (n >= min && Number.isSafeInteger(n)) return { value: n };
+    const rule = min > 0 ? ` >= ${min}` : "";
+    return { error: `${column} ${JSON.stringify(value)} is not a whole number${rule}` };
+  },
+});
 
-  /** Codes joined by `;`; empty is none. */
-  const codeList = (/** @type {string} */ column) => {
-    const raw = cell(column);
-    if (raw === undefined) return;
-    const codes = (raw ?? "").trim() === "" ? [] : (raw ?? "").split(";").map((c) => c.trim());
-    const bad = codes.filter((c) => !CODE.test(c));
-    if (bad.length === 0) row[column] = codes;
-    else
-      errors.push(
-        `${column} holds ${bad.map((c) => (c === "" ? "an empty code" : JSON.stringify(c))).join(", ")}: codes (${CODE_RULE}) joined by ;`,
-      );
-  };
+/** Codes joined by `;`; an empty cell is none. @type {CellType} */
+const codes = {
+  read(raw, column) {
+    const list = (raw ?? "").trim() === "" ? [] : (raw ?? "").split(";").map((c) => c.trim());
+    const bad = list
+      .filter((c) => !CODE.test(c))
+      .map((c) => (c ? JSON.stringify(c) : "an empty code"));
+    if (bad.length === 0) return { value: list };
+    return { error: `${column} holds ${bad.join(", ")}: codes (${CODE_RULE}) joined by ;` };
+  },
+  write: (/** @type {string[]} */ list) => (list.length > 0 ? list.join(";") : null),
+};
 
-  /** @returns {ReadRow} */
-  const done = () => (errors.length ? { ok: false, error: errors.join("; ") } : { ok: true, row });
-  return { code, text, whole, codeList, row, errors, done };
+/** A decimal amount in the pricelist's currency, as exact minor units. @type {CellType} */
+const amount = {
+  read(raw, _column, ctx) {
+    const read = decimalToMinor(raw ?? "", ctx.digits ?? 2, ctx.currency);
+    return read.ok ? { value: read.value } : { error: read.error };
+  },
+  write: (/** @type {number} */ minor, ctx) => minorToDecimal(minor, ctx.digits ?? 2),
+};
+
+/**
+ * A kind from its cells (in header order) and its endpoints. By default the rows are keyed by
+ * `code`, upserted at `path` and exported from it sorted by code.
+ * @param {{ name: string, bodyKey: string, cells: Record<string, CellType>, path?: string }
+ *   & Partial<Kind>} spec
+ * @returns {Kind}
+ */
+function defineKind({ cells, path = "", ...spec }) {
+  const columns = Object.keys(cells);
+  return {
+    required: ["code", "name"],
+    prepare: async () => ({ label: "", notes: [], stateKey: "" }),
+    importPath: () => path,
+    listPath: () => `${path}?sortBy=code:ASC`,
+    key: (row) => String(row.code),
+    repeatMessage: (row, line) => `repeats code ${row.code} of line ${line}`,
+    ...spec,
+    columns,
+    readRow(cell, ctx) {
+      /** @type {Row} */
+      const row = {};
+      const errors = [];
+      for (const [column, type] of Object.entries(cells)) {
+        const raw = cell(column);
+        if (raw === undefined) continue; // not in the header: not sent
+        const got = type.read(raw, column, ctx);
+        if ("error" in got) errors.push(got.error);
+        else row[column] = got.value;
+      }
+      return errors.length ? { ok: false, error: errors.join("; ") } : { ok: true, row };
+    },
+    toRecord: (item, ctx) =>
+      columns.map((c) => {
+        const value = item[c] ?? null;
+        const write = /** @type {CellType} */ (cells[c]).write;
+        return write && value !== null ? write(value, ctx) : value;
+      }),
+  };
 }
 
-/** The master-data kinds need nothing but the service. */
-const noContext = async () => ({ label: "", notes: [], stateKey: "" });
-const byCode = (/** @type {Row} */ row) => String(row.code);
-const repeatsCode = (/** @type {Row} */ row, /** @type {number} */ line) =>
-  `repeats code ${row.code} of line ${line}`;
-/** `null` stays an empty cell; a number or text is written as is. */
-const cellsOf = (/** @type {any} */ item, /** @type {readonly string[]} */ columns) =>
-  columns.map((c) => item[c] ?? null);
-
-/** @type {Kind} */
-const products = {
+const products = defineKind({
   name: "products",
-  columns: [
-    "code",
-    "name",
-    "productGroupCode",
-    "minOrderQuantity",
-    "orderIncrement",
-    "maxOrderQuantity",
-  ],
-  required: ["code", "name"],
+  path: "/v1/api/product",
   bodyKey: "products",
-  prepare: noContext,
-  importPath: () => "/v1/api/product",
-  listPath: () => "/v1/api/product?sortBy=code:ASC",
-  key: byCode,
-  repeatMessage: repeatsCode,
-  readRow(cell) {
-    const r = rowReader(cell);
-    r.code("code");
-    r.text("name");
-    r.code("productGroupCode", { optional: true });
-    r.whole("minOrderQuantity", 1);
-    r.whole("orderIncrement", 1);
-    r.whole("maxOrderQuantity", null);
-    return r.done();
+  cells: {
+    code: code(),
+    name: text(),
+    productGroupCode: code(true),
+    minOrderQuantity: whole(1),
+    orderIncrement: whole(1),
+    maxOrderQuantity: whole(null),
   },
-  toRecord: (item) => cellsOf(item, products.columns),
-};
+});
 
-/** @type {Kind} */
-const productGroups = {
+const productGroups = defineKind({
   name: "product-groups",
-  columns: ["code", "name", "parentCode"],
-  required: ["code", "name"],
+  path: "/v1/api/product-group",
   bodyKey: "productGroups",
   deferOn: "parentCode",
-  prepare: noContext,
-  importPath: () => "/v1/api/product-group",
-  listPath: () => "/v1/api/product-group?sortBy=code:ASC",
-  key: byCode,
-  repeatMessage: repeatsCode,
-  readRow(cell) {
-    const r = rowReader(cell);
-    r.code("code");
-    r.text("name");
-    r.code("parentCode", { optional: true });
-    return r.done();
-  },
-  toRecord: (item) => cellsOf(item, productGroups.columns),
-};
+  cells: { code: code(), name: text(), parentCode: code(true) },
+});
 
-/** @type {Kind} */
-const customerGroups = {
+const customerGroups = defineKind({
   name: "customer-groups",
-  columns: ["code", "name", "description"],
-  required: ["code", "name"],
+  path: "/v1/api/customer-group",
   bodyKey: "customerGroups",
-  prepare: noContext,
-  importPath: () => "/v1/api/customer-group",
-  listPath: () => "/v1/api/customer-group?sortBy=code:ASC",
-  key: byCode,
-  repeatMessage: repeatsCode,
-  readRow(cell) {
-    const r = rowReader(cell);
-    r.code("code");
-    r.text("name");
-    r.text("description", { optional: true });
-    return r.done();
-  },
-  toRecord: (item) => cellsOf(item, customerGroups.columns),
-};
+  cells: { code: code(), name: text(), description: text(true) },
+});
 
-/** Memberships in one cell; none is an empty cell. @param {string[]} codes */
-const codesCell = (codes) => (codes.length > 0 ? codes.join(";") : null);
-
-/** @type {Kind} */
-const customers = {
+const customers = defineKind({
   name: "customers",
-  columns: ["code", "name", "customerGroupCodes", "channelCodes"],
-  required: ["code", "name"],
+  path: "/v1/api/customer",
   bodyKey: "customers",
-  prepare: noContext,
-  importPath: () => "/v1/api/customer",
-  listPath: () => "/v1/api/customer?sortBy=code:ASC",
-  key: byCode,
-  repeatMessage: repeatsCode,
-  readRow(cell) {
-    const r = rowReader(cell);
-    r.code("code");
-    r.text("name");
-    r.codeList("customerGroupCodes");
-    r.codeList("channelCodes");
-    return r.done();
-  },
-  toRecord: (item) => [
-    item.code,
-    item.name,
-    codesCell(item.customerGroupCodes),
-    codesCell(item.channelCodes),
-  ],
-};
+  cells: { code: code(), name: text(), customerGroupCodes: codes, channelCodes: codes },
+});
 
 /**
  * The pricelist of `--pricelist`, with the minor-unit digits of its currency.
@@ -231,29 +196,27 @@ async function pricelistContext(api, options) {
   const pricelist = res.body;
   const { digits, known } = minorDigits(pricelist.currency);
   const decimals = digits === 1 ? "1 decimal" : `${digits} decimals`;
-  const notes = known
-    ? []
-    : [`${pricelist.currency} is not in the table of minor units: assuming 2 decimals`];
   return {
+    label: `pricelist ${id} "${pricelist.name}" (${pricelist.status}, ${pricelist.currency}: ${decimals})`,
+    notes: known
+      ? []
+      : [`${pricelist.currency} is not in the table of minor units: assuming 2 decimals`],
+    stateKey: `pricelist ${id}`,
     readOnly:
       pricelist.status === "ARCHIVED"
         ? `pricelist ${id} is ARCHIVED: its prices cannot change`
         : undefined,
-    label: `pricelist ${id} "${pricelist.name}" (${pricelist.status}, ${pricelist.currency}: ${decimals})`,
-    notes,
-    stateKey: `pricelist ${id}`,
     pricelistId: id,
     digits,
     currency: pricelist.currency,
   };
 }
 
-/** @type {Kind} */
-const prices = {
+const prices = defineKind({
   name: "prices",
-  columns: ["productCode", "minQuantity", "amount"],
-  required: ["productCode", "minQuantity", "amount"],
   bodyKey: "prices",
+  required: ["productCode", "minQuantity", "amount"],
+  cells: { productCode: code(), minQuantity: whole(1, 1), amount },
   prepare: pricelistContext,
   importPath: (ctx) => `/v1/api/pricelist/${ctx.pricelistId}/prices`,
   listPath: (ctx) =>
@@ -261,25 +224,7 @@ const prices = {
   key: (row) => `${row.productCode}\u0000${row.minQuantity}`,
   repeatMessage: (row, line) =>
     `repeats ${row.productCode} with minQuantity ${row.minQuantity} of line ${line}`,
-  readRow(cell, ctx) {
-    const r = rowReader(cell);
-    r.code("productCode");
-    const quantity = (cell("minQuantity") ?? "").trim();
-    const minQuantity = /^\d{1,16}$/.test(quantity) ? Number(quantity) : NaN;
-    if (quantity === "") r.row.minQuantity = 1;
-    else if (minQuantity >= 1 && Number.isSafeInteger(minQuantity)) r.row.minQuantity = minQuantity;
-    else r.errors.push(`minQuantity ${JSON.stringify(quantity)} is not a whole number >= 1`);
-    const amount = decimalToMinor(cell("amount") ?? "", ctx.digits ?? 2, ctx.currency);
-    if (amount.ok) r.row.amount = amount.value;
-    else r.errors.push(amount.error);
-    return r.done();
-  },
-  toRecord: (item, ctx) => [
-    item.productCode,
-    item.minQuantity,
-    minorToDecimal(item.amount, ctx.digits ?? 2),
-  ],
-};
+});
 
 /** Every kind by the name the command line takes, in the order a catalogue is best loaded. */
 export const KINDS = /** @type {Readonly<Record<string, Kind>>} */ ({
