@@ -22,35 +22,18 @@ import { spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { createWriteStream, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { once } from "node:events";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { csvRow } from "../scripts/lib/csv.mjs";
 import { KINDS } from "../scripts/lib/csv-kinds.mjs";
 import { ROOT, WRANGLER_ENV, applyMigrations, spawnWrangler } from "../scripts/lib/local-db.mjs";
+import { freePort, thousands } from "./lib/common.mjs";
 
 const GROUPS = 100;
 const ROOTS = 10;
 
-const thousands = (/** @type {number} */ n) => n.toLocaleString("en-US");
 const step = (/** @type {string} */ text) => console.log(`[bench:import] ${text}`);
-
-/** A free TCP port on 127.0.0.1. */
-function freePort() {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address
-          ? resolvePort(address.port)
-          : reject(new Error("no port")),
-      );
-    });
-  });
-}
 
 /**
  * Writes the rows of a kind, as the export would, to `path`.

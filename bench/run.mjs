@@ -34,7 +34,6 @@ import {
   statSync,
   writeFileSync,
 } from "node:fs";
-import { createServer } from "node:net";
 import os from "node:os";
 import { dirname, join, relative } from "node:path";
 import { parseArgs } from "node:util";
@@ -44,6 +43,7 @@ import { Miniflare } from "miniflare";
 import { applyMigrations, wrangler } from "../scripts/lib/local-db.mjs";
 import {
   checkSize,
+  freePort,
   d1PersistOf,
   persistDir,
   readMarker,
@@ -606,22 +606,6 @@ async function forgetOwnAudit(db) {
 // ------------------------------------------------------------------------------------------------
 // Processes: the Worker (Miniflare) and the peer
 // ------------------------------------------------------------------------------------------------
-
-/** A free TCP port on 127.0.0.1. */
-function freePort() {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address
-          ? resolvePort(address.port)
-          : reject(new Error("no port")),
-      );
-    });
-  });
-}
 
 /**
  * Polls `url` until it answers 200.
