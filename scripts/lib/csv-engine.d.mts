@@ -56,9 +56,8 @@ export const DEFAULT_CONCURRENCY: 4;
 /**
  * `source`: the file as text pieces of any size; `resume`: the checkpoint of an earlier run,
  * whose lines are read again only to remember their keys (`--from-line` is a checkpoint without
- * rejections); `shouldStop`: asked after each
- * record, true ends the import after the bodies in flight; `maxRows`: rows per body (default
- * MAX_ROWS)
+ * rejections); `shouldStop`: asked after each record, true ends the import after the bodies in
+ * flight; `maxRows`: rows per body (default MAX_ROWS)
  */
 export type ImportOptions = {
   kind: Kind;
@@ -127,11 +126,4 @@ export type Entry = {
   row: Row;
   line: number;
   reason: string;
-};
-export type Batch = {
-  rows: Row[];
-  lines: number[];
-  bytes: number;
-  lastLine: number;
-  settled: boolean;
 };

@@ -34,7 +34,6 @@ const PAGE_SIZE = 100;
  * @typedef {{ committedLine: number, rejected: Rejection[], totals: Totals }} Checkpoint
  *   every line up to `committedLine` is written or among `rejected`
  * @typedef {{ row: Row, line: number, reason: string }} Entry a row of the file with its line
- * @typedef {{ rows: Row[], lines: number[], bytes: number, lastLine: number, settled: boolean }} Batch
  */
 
 /** @returns {Totals} */
@@ -99,11 +98,8 @@ const linesText = (/** @type {number[]} */ lines) =>
  */
 function createSender(kind, ctx, api) {
   const path = kind.importPath(ctx);
-  /**
-   * @param {Entry[]} entries
-   * @param {boolean} defer
-   */
-  return async function send(entries, defer) {
+  /** @param {Entry[]} entries */
+  return async function send(entries) {
     const out = {
       totals: zero(),
       /** @type {Entry[]} */ written: [],
@@ -128,7 +124,7 @@ function createSender(kind, ctx, api) {
         const issues = byRow.get(i);
         if (!issues) return true;
         const reason = issues.map((x) => (x.field ? `${x.field}: ${x.message}` : x.message));
-        const held = defer && issues.every((x) => x.field === kind.deferOn);
+        const held = kind.deferOn !== undefined && issues.every((x) => x.field === kind.deferOn);
         if (held) out.held.push({ ...entry, reason: reason.join("; ") });
         else out.rejected.push({ line: entry.line, reason: reason.join("; ") });
         return false;
@@ -168,7 +164,9 @@ function createHeld() {
     lines,
     /** @param {Entry} entry @param {string} code */
     add(entry, code) {
-      byCode.set(code, [...(byCode.get(code) ?? []), entry]);
+      const waiting = byCode.get(code);
+      if (waiting) waiting.push(entry);
+      else byCode.set(code, [entry]);
       lines.add(entry.line);
     },
     /** The rows waiting for these codes (they stay in `lines`). @param {string[]} codes */
@@ -212,9 +210,8 @@ const bodiesOf = (entries, size) =>
  * }} ImportOptions
  *   `source`: the file as text pieces of any size; `resume`: the checkpoint of an earlier run,
  *   whose lines are read again only to remember their keys (`--from-line` is a checkpoint without
- *   rejections); `shouldStop`: asked after each
- *   record, true ends the import after the bodies in flight; `maxRows`: rows per body (default
- *   MAX_ROWS)
+ *   rejections); `shouldStop`: asked after each record, true ends the import after the bodies in
+ *   flight; `maxRows`: rows per body (default MAX_ROWS)
  * @typedef {{ totals: Totals, read: number, rejected: Rejection[], committedLine: number,
  *   interrupted: boolean }} ImportResult `read`: rows read and checked in this run
  */
@@ -323,7 +320,7 @@ function createBodies(run) {
   /** Sends entries (holding a slot) and books the outcome. @param {Entry[]} entries */
   const sendEntries = async (entries) => {
     try {
-      const out = await run.send(entries, Boolean(kind.deferOn));
+      const out = await run.send(entries);
       addTotals(run.totals, out.totals);
       run.rejected.push(...out.rejected);
       for (const entry of out.held) held.add(entry, String(entry.row[String(kind.deferOn)]));
@@ -436,10 +433,8 @@ export async function importCsv(options) {
     bytes += size;
   };
 
-  const interrupted = await readAll(options.source, take, () => {
-    progress();
-    return bodies.state.failure !== undefined || shouldStop();
-  });
+  const stop = () => bodies.state.failure !== undefined || shouldStop();
+  const interrupted = await readAll(options.source, take, stop, progress);
   if (bodies.state.failure === undefined) {
     if (!reader.started)
       throw new Error(`the file is empty: the header ${kind.columns.join(",")} is required`);
@@ -459,20 +454,21 @@ export async function importCsv(options) {
 }
 
 /**
- * Feeds every record of the source to `take`; `stop` is asked after each record and each piece.
+ * Feeds every record of the source to `take`; `stop` is asked after each record.
  * @param {AsyncIterable<string>} source
  * @param {(record: import("./csv.mjs").CsvRecord) => Promise<void>} take
  * @param {() => boolean} stop
+ * @param {() => void} afterPiece
  * @returns {Promise<boolean>} whether it stopped before the end
  */
-async function readAll(source, take, stop) {
+async function readAll(source, take, stop, afterPiece) {
   const parser = createCsvParser();
   for await (const text of source) {
     for (const record of parser.push(text)) {
       await take(record);
       if (stop()) return true;
     }
-    if (stop()) return true;
+    afterPiece();
   }
   for (const record of parser.end()) await take(record);
   return false;
