@@ -4192,12 +4192,12 @@ export interface operations {
         /** @description Page size. Larger values are capped at 100; anything that is not a whole number >= 1 falls back to 20. */
         limit?: number;
         /**
-         * @description Sort terms `field:ASC|DESC` (direction in any case), repeated or comma-joined; URL order is precedence. Sortable: id, name. Text sorts case-insensitively; ties always break on the record's unique key, so pages never overlap.
+         * @description Sort terms `field:ASC|DESC` (direction in any case), repeated or comma-joined; URL order is precedence. Sortable: id, code, name. Text sorts case-insensitively; ties always break on the record's unique key, so pages never overlap.
          * @example [
          *       "id:DESC"
          *     ]
          */
-        sortBy?: ("id:ASC" | "id:DESC" | "name:ASC" | "name:DESC")[];
+        sortBy?: ("id:ASC" | "id:DESC" | "code:ASC" | "code:DESC" | "name:ASC" | "name:DESC")[];
         /** @description Case-insensitive substring matched against the searchBy fields (OR; searchable: code, name). `%`, `_` and `\` match themselves. */
         search?: string;
         /** @description The fields the search covers (repeated or comma-joined); default: code. */
