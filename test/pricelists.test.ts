@@ -216,7 +216,10 @@ describe("pricelists", () => {
     expect(issuePaths(await api("GET", "/v1/api/pricelist?filter.scope=general"))).toEqual([
       "query.filter.scope",
     ]);
-    expect(issuePaths(await api("GET", "/v1/api/pricelist?search=x"))).toEqual(["query.search"]);
+    // Searchable by name only (test/read-outs.test.ts searches it).
+    expect(issuePaths(await api("GET", "/v1/api/pricelist?search=x&searchBy=scope"))).toEqual([
+      "query.searchBy",
+    ]);
     expect(sorted.headers.get("server-timing")).toMatch(/^db;desc="1 query"/);
   });
 });
