@@ -1,7 +1,12 @@
+import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ZodError } from "zod";
+import { issueMessage } from "./wording";
+
+// Every issue a schema does not word itself is worded once, here (docs/api.md §7.2).
+z.config({ customError: issueMessage });
 
 export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 429 | 500;
 
