@@ -3982,10 +3982,10 @@ export interface components {
        */
       channelCode: string;
       /**
-       * @description Omit for anonymous (public) prices
+       * @description The customer; omit it or send null for anonymous (public) prices
        * @example C-1001
        */
-      customerCode?: string;
+      customerCode?: string | null;
       /**
        * @description Default: the currency of the channel's primary pricelist
        * @example EUR
@@ -14079,7 +14079,7 @@ export interface operations {
       query: {
         /** @description The channel code to price in */
         channel: string;
-        /** @description The customer code; omit for anonymous (public) prices */
+        /** @description The customer code; omit it or leave it empty (`customer=`) for anonymous (public) prices */
         customer?: string;
         /** @description Default: the currency of the channel's primary pricelist */
         currency?: string;
@@ -14087,7 +14087,7 @@ export interface operations {
         at?: string;
         /** @description Units for every product, 1-1000000; default 1 */
         quantity?: number;
-        /** @description Product codes, repeated: product=A&product=B (1-100) */
+        /** @description Product codes, repeated (product=A&product=B), comma-joined (product=A,B) or both, 1-100 in all; priced in that order, a code named twice is two lines */
         product: string[];
         /** @description true: list every candidate per product and why it lost; default false */
         explain?: "true" | "false";

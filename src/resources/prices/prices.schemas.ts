@@ -33,10 +33,12 @@ const At = Instant.openapi({
 export const PriceResolveSchema = z
   .strictObject({
     channelCode: Code.openapi({ example: "WEB-DE", description: "The channel to price in" }),
-    customerCode: Code.optional().openapi({
-      example: "C-1001",
-      description: "Omit for anonymous (public) prices",
-    }),
+    customerCode: Code.nullable()
+      .optional()
+      .openapi({
+        example: "C-1001",
+        description: "The customer; omit it or send null for anonymous (public) prices",
+      }),
     currency: Currency.optional().openapi({
       description: "Default: the currency of the channel's primary pricelist",
     }),
@@ -61,18 +63,33 @@ export const PriceResolveSchema = z
     example: workedExampleRequest,
   });
 
-/** Query of the GET lookup: repeated `product`, one quantity for all. Strings: parsed in the handler. */
+/**
+ * `product`, repeated or comma-joined or both (`product=A,B&product=C`), as one list in URL
+ * order: each code validated at its place in it (`query.product.1`).
+ */
+const ProductList = z
+  .union([z.string(), z.array(z.string())])
+  .transform((values) => [values].flat().flatMap((value) => value.split(",")))
+  .pipe(z.array(Code));
+
+/** Query of the GET lookup: a product list, one quantity for all. Strings: parsed in the handler. */
 export const PriceLookupQuery = z.object({
   channel: Code.openapi({
     param: { name: "channel", in: "query", required: true },
     description: "The channel code to price in",
     example: "WEB-DE",
   }),
-  customer: Code.optional().openapi({
-    param: { name: "customer", in: "query" },
-    description: "The customer code; omit for anonymous (public) prices",
-    example: "C-1001",
-  }),
+  // Empty is absent: a URL's way of saying null (the body's `customerCode: null`).
+  customer: z
+    .union([Code, z.literal("")])
+    .optional()
+    .openapi({
+      param: { name: "customer", in: "query" },
+      type: "string",
+      description:
+        "The customer code; omit it or leave it empty (`customer=`) for anonymous (public) prices",
+      example: "C-1001",
+    }),
   currency: Currency.optional().openapi({
     param: { name: "currency", in: "query" },
     description: "Default: the currency of the channel's primary pricelist",
@@ -88,11 +105,13 @@ export const PriceLookupQuery = z.object({
       description: `Units for every product, 1-${MAX_QUANTITY}; default 1`,
       example: 10,
     }),
-  product: z.union([Code, z.array(Code)]).openapi({
+  product: ProductList.openapi({
     param: { name: "product", in: "query", required: true, style: "form", explode: true },
     type: "array",
     items: { type: "string" },
-    description: `Product codes, repeated: product=A&product=B (1-${MAX_LOOKUP_PRODUCTS})`,
+    description:
+      `Product codes, repeated (product=A&product=B), comma-joined (product=A,B) or both, ` +
+      `1-${MAX_LOOKUP_PRODUCTS} in all; priced in that order, a code named twice is two lines`,
     example: ["P-A", "P-B", "P-C"],
   }),
   explain: z
