@@ -3796,7 +3796,7 @@ export interface components {
        * @enum {string|null}
        */
       decidedBy: "DISTANCE" | "PRIORITY" | "VALID_TO" | "AMOUNT" | "ID" | null;
-      /** @description The tier it has for the line, when it has one */
+      /** @description The tier it has for the line, when it has one: also when NOT_ACTIVE or OUT_OF_WINDOW (what it would have priced), never in another currency */
       tierMinQuantity: number | null;
       /** @description That tier's unit amount */
       amount: number | null;
@@ -3856,7 +3856,7 @@ export interface components {
       scaleBasis: "LINE_QUANTITY" | "ORDER_QUANTITY" | "ORDER_VALUE";
       /** @description The basis value its scale rows were compared with; null without scales or when not evaluated */
       basisValue: number | null;
-      /** @description The value used for this line (scale or value); null when not evaluated */
+      /** @description The value used for this line (its scale row at basisValue, or its value); null when no scale row applies. Stopped by a check before that (NOT_ACTIVE, OTHER_CURRENCY, OTHER_CHANNEL, NOT_TARGETED, OTHER_PRODUCT, OUT_OF_WINDOW): its configured value, so a reader sees what it would have done */
       value: number | null;
       /** @description Its signed effect on the unit amount; null when not evaluated */
       amount: number | null;
@@ -3942,7 +3942,7 @@ export interface components {
        * @enum {string|null}
        */
       decidedBy: "DISTANCE" | "PRIORITY" | "VALID_TO" | "AMOUNT" | "ID" | null;
-      /** @description The tier it has for the line, when it has one */
+      /** @description The tier it has for the line, when it has one: also when NOT_ACTIVE or OUT_OF_WINDOW, never in another currency */
       tierMinQuantity: number | null;
       /** @description That tier's minimum unit amount */
       amount: number | null;

@@ -164,6 +164,34 @@ describe("the worked example of docs/pricing-rules.md §10", () => {
     });
   });
 
+  it("explain shows what the candidates that did not apply are set to do (PL-900 DRAFT, TC-5 DRAFT, TC-6 not yet valid)", async () => {
+    const res = await resolve({ ...cart, explain: true });
+    const [a] = res.body.lines;
+    expect(a.explain.pricelists[0]).toMatchObject({
+      pricelistId: ids["PL-900"],
+      outcome: "NOT_ACTIVE",
+      tierMinQuantity: 1,
+      amount: 850,
+    });
+    const tc = (id: number) => a.explain.tradeConditions.find((e: any) => e.id === id);
+    expect(tc(ids["TC-5"]!)).toMatchObject({
+      outcome: "NOT_ACTIVE",
+      type: "DISCOUNT",
+      discountType: "PERCENTAGE",
+      value: 1000,
+      amount: null,
+    });
+    expect(tc(ids["TC-6"]!)).toMatchObject({
+      outcome: "OUT_OF_WINDOW",
+      discountType: "PERCENTAGE",
+      value: 600,
+      amount: null,
+    });
+    // Explain changes nothing else.
+    const plain = await resolve(cart);
+    expect(res.body.lines.map((l: any) => ({ ...l, explain: null }))).toEqual(plain.body.lines);
+  });
+
   it("prices the cart exactly: 850 / 391 / 170, total 27710, valid until 2025-07-01", async () => {
     await ok("PATCH", `/v1/api/pricelist/${ids["PL-900"]}`, { status: "ACTIVE" });
     const res = await resolve(cart);

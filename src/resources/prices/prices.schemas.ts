@@ -33,12 +33,10 @@ const At = Instant.openapi({
 export const PriceResolveSchema = z
   .strictObject({
     channelCode: Code.openapi({ example: "WEB-DE", description: "The channel to price in" }),
-    customerCode: Code.nullable()
-      .optional()
-      .openapi({
-        example: "C-1001",
-        description: "The customer; omit it or send null for anonymous (public) prices",
-      }),
+    customerCode: Code.nullable().optional().openapi({
+      example: "C-1001",
+      description: "The customer; omit it or send null for anonymous (public) prices",
+    }),
     currency: Currency.optional().openapi({
       description: "Default: the currency of the channel's primary pricelist",
     }),
@@ -184,11 +182,10 @@ const PricelistExplain = z
         "USED (the base price), LOWER_RANK, LOWER_LEVEL, or the first check it failed: NOT_ACTIVE, OTHER_CURRENCY, NO_PRICE_FOR_PRODUCT, OUT_OF_WINDOW, NO_TIER_FOR_QUANTITY",
     }),
     decidedBy: DecidedBy,
-    tierMinQuantity: z
-      .number()
-      .int()
-      .nullable()
-      .openapi({ description: "The tier it has for the line, when it has one" }),
+    tierMinQuantity: z.number().int().nullable().openapi({
+      description:
+        "The tier it has for the line, when it has one: also when NOT_ACTIVE or OUT_OF_WINDOW (what it would have priced), never in another currency",
+    }),
     amount: z.number().int().nullable().openapi({ description: "That tier's unit amount" }),
     usedForListPrice: z.boolean().openapi({ description: "This entry gave listUnitAmount" }),
     derivedFrom: DerivedFrom,
@@ -225,9 +222,16 @@ const ConditionExplain = z
       description:
         "The basis value its scale rows were compared with; null without scales or when not evaluated",
     }),
-    value: z.number().int().nullable().openapi({
-      description: "The value used for this line (scale or value); null when not evaluated",
-    }),
+    value: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({
+        description:
+          "The value used for this line (its scale row at basisValue, or its value); null when no scale row applies. " +
+          "Stopped by a check before that (NOT_ACTIVE, OTHER_CURRENCY, OTHER_CHANNEL, NOT_TARGETED, OTHER_PRODUCT, " +
+          "OUT_OF_WINDOW): its configured value, so a reader sees what it would have done",
+      }),
     amount: z.number().int().nullable().openapi({
       description: "Its signed effect on the unit amount; null when not evaluated",
     }),
@@ -280,11 +284,10 @@ const FloorExplain = z
         "USED (the line's floor), LOWER_RANK, or the first check it failed: NOT_ACTIVE, OTHER_CURRENCY, NO_PRICE_FOR_PRODUCT, OUT_OF_WINDOW, NO_TIER_FOR_QUANTITY, NO_BASE_PRICE, NOT_ELIGIBLE",
     }),
     decidedBy: DecidedBy,
-    tierMinQuantity: z
-      .number()
-      .int()
-      .nullable()
-      .openapi({ description: "The tier it has for the line, when it has one" }),
+    tierMinQuantity: z.number().int().nullable().openapi({
+      description:
+        "The tier it has for the line, when it has one: also when NOT_ACTIVE or OUT_OF_WINDOW, never in another currency",
+    }),
     amount: z.number().int().nullable().openapi({ description: "That tier's minimum unit amount" }),
     effectiveAmount: z.number().int().nullable().openapi({
       description:
