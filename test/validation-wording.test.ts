@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
+import { VALIDATOR_WORDING } from "./fuzz/arbitraries";
 import { deref, loadDoc, operations, type Operation, type Schema } from "./fuzz/openapi";
 import { callWorker } from "./fuzz/worker";
 import { KEYS } from "./helpers";
@@ -10,10 +11,6 @@ import { KEYS } from "./helpers";
  * request that is otherwise valid; every 400 must name the field that was spoiled and hold no
  * phrase of zod's English messages.
  */
-
-/** What zod's English messages look like (zod/v4/locales/en.js), in any issue or detail. */
-export const VALIDATOR_WORDING =
-  /invalid (?:input|option|string|number|discriminator|key in|value in|element|type)|expected (?:int|integer|number|string|boolean|array|object|bigint|undefined|null|nonoptional|one of|record|tuple|date)\b|received (?:int|number|string|boolean|array|object|undefined|null|nan|bigint|date)\b|too (?:small|big): |unrecognized keys?:|must match pattern \/|(?:to have|to be) [<>]=?\d|invalid iso /i;
 
 const doc = await loadDoc();
 const ops = operations(doc);
