@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { VALIDATOR_WORDING } from "./fuzz/arbitraries";
-import { deref, loadDoc, operations, type Operation, type Schema } from "./fuzz/openapi";
+import { merged as mergedIn, VALIDATOR_WORDING } from "./fuzz/arbitraries";
+import { loadDoc, operations, type Operation, type Schema } from "./fuzz/openapi";
 import { callWorker } from "./fuzz/worker";
 import { KEYS } from "./helpers";
 
@@ -28,36 +28,18 @@ interface Probe {
 
 type Path = (string | number)[];
 
-function merged(schema: Schema): Schema {
-  const s = deref(doc, schema);
-  if (!s.allOf) return s;
-  const { allOf, ...rest } = s;
-  return Object.assign({}, ...allOf.map((part: Schema) => merged(part)), rest);
-}
+const merged = (schema: Schema) => mergedIn(doc, schema);
 
-/** The schema's variants without `null` (a nullable field is `anyOf [x, null]` or `type: [x, "null"]`). */
-function variants(schema: Schema): Schema[] {
+/** The schema's variants, one per type (a nullable field is `anyOf [x, null]` or `type: [x, "null"]`). */
+function typed(schema: Schema): Schema[] {
   const s = merged(schema);
-  const options: Schema[] = s.anyOf ?? s.oneOf ?? [s];
-  return options
+  return ((s.anyOf ?? s.oneOf ?? [s]) as Schema[])
     .map((o) => merged(o))
-    .flatMap((o) =>
-      Array.isArray(o.type)
-        ? (o.type as string[]).filter((t) => t !== "null").map((type) => ({ ...o, type }))
-        : o.type === "null"
-          ? []
-          : [o],
-    );
+    .flatMap((o) => (Array.isArray(o.type) ? o.type.map((type: string) => ({ ...o, type })) : [o]));
 }
 
-const nullable = (schema: Schema) => {
-  const s = merged(schema);
-  const options: Schema[] = s.anyOf ?? s.oneOf ?? [s];
-  return options.some((o) => {
-    const m = merged(o);
-    return m.type === "null" || (Array.isArray(m.type) && m.type.includes("null"));
-  });
-};
+const variants = (schema: Schema) => typed(schema).filter((v) => v.type !== "null");
+const nullable = (schema: Schema) => typed(schema).some((v) => v.type === "null");
 
 /** Values of the wrong type or out of the schema's range. */
 function wrongValues(schema: Schema): [string, unknown][] {

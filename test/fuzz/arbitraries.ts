@@ -240,7 +240,8 @@ function hinted(name: string | undefined, fx: Fixtures): Arb | undefined {
   }
 }
 
-function merged(doc: Schema, schema: Schema): Schema {
+/** A schema with its `$ref`s followed and its `allOf` parts folded into one. */
+export function merged(doc: Schema, schema: Schema): Schema {
   const s = deref(doc, schema);
   if (!s.allOf) return s;
   const { allOf, ...rest } = s;

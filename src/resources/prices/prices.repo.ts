@@ -54,10 +54,10 @@ import {
  * Every statement finds the channel, the customer and the effective groups G by code itself, so
  * none waits for another's answer. Only records that can matter are read: pricelists that reach
  * the request at some level, price rows of the requested products in ACTIVE pricelists of the
- * effective currency (with `explain`, of every status), and conditions and promotions that reach this channel, customer and these
- * products. Without `explain` those must also be ACTIVE and not expired (not-yet-valid ones
- * still count for `validUntil`); with it, every status and window is read so the engine can say
- * why a record lost.
+ * effective currency (with `explain`, of every status), and conditions and promotions that reach
+ * this channel, customer and these products. Without `explain` those must also be ACTIVE and not
+ * expired (not-yet-valid ones still count for `validUntil`); with it, every status and window is
+ * read so the engine can say why a record lost.
  */
 export interface PriceQuery {
   channelCode: string;

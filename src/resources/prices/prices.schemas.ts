@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { Code, Currency, Instant, IsoTimestamp } from "../../lib/schemas";
+import { Code, CODE_PATTERN, Currency, Instant, IsoTimestamp } from "../../lib/schemas";
 import { workedExampleAnswer, workedExampleRequest } from "./prices.examples";
 import {
   ADJUSTMENT_KINDS,
@@ -84,6 +84,7 @@ export const PriceLookupQuery = z.object({
     .openapi({
       param: { name: "customer", in: "query" },
       type: "string",
+      pattern: `^$|${CODE_PATTERN.source}`,
       description:
         "The customer code; omit it or leave it empty (`customer=`) for anonymous (public) prices",
       example: "C-1001",
