@@ -4003,7 +4003,7 @@ export interface components {
        * @enum {string|null}
        */
       decidedBy: "DISTANCE" | "PRIORITY" | "VALID_TO" | "AMOUNT" | "ID" | null;
-      /** @description The tier it has for the line, when it has one */
+      /** @description The tier it has for the line, when it has one: also when NOT_ACTIVE or OUT_OF_WINDOW (what it would have priced), never in another currency */
       tierMinQuantity: number | null;
       /** @description That tier's unit amount */
       amount: number | null;
@@ -4063,7 +4063,7 @@ export interface components {
       scaleBasis: "LINE_QUANTITY" | "ORDER_QUANTITY" | "ORDER_VALUE";
       /** @description The basis value its scale rows were compared with; null without scales or when not evaluated */
       basisValue: number | null;
-      /** @description The value used for this line (scale or value); null when not evaluated */
+      /** @description The value used for this line (its scale row at basisValue, or its value); null when no scale row applies. Stopped by a check before that (NOT_ACTIVE, OTHER_CURRENCY, OTHER_CHANNEL, NOT_TARGETED, OTHER_PRODUCT, OUT_OF_WINDOW): its configured value, so a reader sees what it would have done */
       value: number | null;
       /** @description Its signed effect on the unit amount; null when not evaluated */
       amount: number | null;
@@ -4149,7 +4149,7 @@ export interface components {
        * @enum {string|null}
        */
       decidedBy: "DISTANCE" | "PRIORITY" | "VALID_TO" | "AMOUNT" | "ID" | null;
-      /** @description The tier it has for the line, when it has one */
+      /** @description The tier it has for the line, when it has one: also when NOT_ACTIVE or OUT_OF_WINDOW, never in another currency */
       tierMinQuantity: number | null;
       /** @description That tier's minimum unit amount */
       amount: number | null;
@@ -4189,10 +4189,10 @@ export interface components {
        */
       channelCode: string;
       /**
-       * @description Omit for anonymous (public) prices
+       * @description The customer; omit it or send null for anonymous (public) prices
        * @example C-1001
        */
-      customerCode?: string;
+      customerCode?: string | null;
       /**
        * @description Default: the currency of the channel's primary pricelist
        * @example EUR
@@ -15165,7 +15165,7 @@ export interface operations {
       query: {
         /** @description The channel code to price in */
         channel: string;
-        /** @description The customer code; omit for anonymous (public) prices */
+        /** @description The customer code; omit it or leave it empty (`customer=`) for anonymous (public) prices */
         customer?: string;
         /** @description Default: the currency of the channel's primary pricelist */
         currency?: string;
@@ -15173,7 +15173,7 @@ export interface operations {
         at?: string;
         /** @description Units for every product, 1-1000000; default 1 */
         quantity?: number;
-        /** @description Product codes, repeated: product=A&product=B (1-100) */
+        /** @description Product codes, repeated (product=A&product=B), comma-joined (product=A,B) or both, 1-100 in all; priced in that order, a code named twice is two lines */
         product: string[];
         /** @description true: list every candidate per product and why it lost; default false */
         explain?: "true" | "false";

@@ -1,8 +1,13 @@
+import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ZodError } from "zod";
 import type { BlockerKind } from "../pricing/vocabulary";
+import { issueMessage } from "./wording";
+
+// Every issue a schema does not word itself is worded once, here (docs/api.md §7.3).
+z.config({ customError: issueMessage });
 
 export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 429 | 500;
 
@@ -25,7 +30,7 @@ export const TITLES: Record<ErrorStatus, string> = {
   500: "Internal Server Error",
 };
 
-/** Records of one kind that keep a record from being deleted (docs/api.md §7.2). */
+/** Records of one kind that keep a record from being deleted (docs/api.md §7.3). */
 export interface Blocker {
   kind: BlockerKind;
   /** How many there are, all of them. */
@@ -74,7 +79,7 @@ const enumerated = (parts: string[]) =>
   parts.length < 2 ? parts.join("") : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`;
 
 /**
- * The one answer to a delete that other records stand in the way of (docs/api.md §7.2): 409
+ * The one answer to a delete that other records stand in the way of (docs/api.md §7.3): 409
  * IN_USE, naming them in a sentence and, for programs, in `blockers` (each kind with its count
  * and the first MAX_BLOCKERS_SHOWN codes or ids).
  */
