@@ -46,7 +46,7 @@ export interface paths {
     post?: never;
     /**
      * Delete a product that no pricelist, condition or promotion uses
-     * @description A product that still has prices in a pricelist, or is named by a trade condition or promotion, cannot be deleted (409); remove those first. Unknown code → 404.
+     * @description A product that still has prices in a pricelist, or is named by a trade condition or promotion, cannot be deleted: 409 IN_USE naming them in `blockers` (each kind with its count and up to 20 ids). Remove it from them first. Unknown code → 404.
      */
     delete: operations["deleteProduct"];
     options?: never;
@@ -98,7 +98,7 @@ export interface paths {
     post?: never;
     /**
      * Delete a product group that nothing names
-     * @description While a product, a child group, a trade condition or a promotion names the group it cannot be deleted: 409 naming them (the count of each kind and up to 20 codes or ids of each). Unknown code → 404.
+     * @description While a product, a child group, a trade condition or a promotion names the group it cannot be deleted: 409 IN_USE naming them in `blockers` (the count of each kind and up to 20 codes or ids of each). Unknown code → 404.
      */
     delete: operations["deleteProductGroup"];
     options?: never;
@@ -150,7 +150,7 @@ export interface paths {
     post?: never;
     /**
      * Delete a channel
-     * @description Its customer and customer-group memberships and pricelist assignments go with it. A channel named by a trade condition or promotion cannot be deleted (409).
+     * @description Its customer and customer-group memberships and pricelist assignments go with it. A channel named by a trade condition or promotion cannot be deleted: 409 IN_USE naming them in `blockers` (each kind with its count and up to 20 ids).
      */
     delete: operations["deleteChannel"];
     options?: never;
@@ -286,6 +286,66 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/api/channel/{code}/pricelists": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Find the pricelists assigned to a channel
+     * @description Every pricelist assigned to the channel, SALES and FLOOR, as GET pricelist shows it, plus `isPrimary`. Newest first by default; `search` matches the name; filter `scope`, `status`, `kind` and `isPrimary`. Unknown channel → 404.
+     */
+    get: operations["listChannelPricelists"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/api/channel/{code}/customers": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Find the customers of a channel
+     * @description The channel's own customers (`channelCodes` of the customer), as GET customer shows them; not expanded through the channel's customer groups (list those with …/customer-groups). Newest first by default. Unknown channel → 404.
+     */
+    get: operations["listChannelCustomers"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/api/channel/{code}/customer-groups": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Find the customer groups assigned to a channel
+     * @description As GET customer-group shows them. Newest first by default; `search` matches code and name. Unknown channel → 404.
+     */
+    get: operations["listChannelCustomerGroups"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/api/customer-group": {
     parameters: {
       query?: never;
@@ -324,7 +384,11 @@ export interface paths {
     get: operations["getCustomerGroup"];
     put?: never;
     post?: never;
-    delete?: never;
+    /**
+     * Delete a customer group
+     * @description Its memberships and its pricelist and channel assignments go with it, in one statement; the customers, pricelists and channels stay. While a trade condition or a promotion names the group (whatever its status) it cannot be deleted: 409 IN_USE naming them in `blockers` (each kind with its count and up to 20 ids). Unknown code → 404.
+     */
+    delete: operations["deleteCustomerGroup"];
     options?: never;
     head?: never;
     /**
@@ -408,6 +472,46 @@ export interface paths {
      * @description 1-1000 codes, duplicates counted once. `unassigned`: codes that exist (also when they were not members); `notFound`: the rest. Unknown customer group → 404.
      */
     post: operations["unassignCustomersFromCustomerGroup"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/api/customer-group/{code}/customers": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Find the members of a customer group
+     * @description As GET customer shows them. Newest first by default; `search` matches code and name. Unknown customer group → 404.
+     */
+    get: operations["listCustomerGroupCustomers"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/api/customer-group/{code}/pricelists": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Find the pricelists assigned to a customer group
+     * @description As GET pricelist shows them. Newest first by default; `search` matches the name; filter `scope` and `status`. Unknown customer group → 404.
+     */
+    get: operations["listCustomerGroupPricelists"];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -1125,8 +1229,37 @@ export interface components {
         /** @description What is wrong with it */
         message: string;
       }[];
+      /** @description Only with code IN_USE (a refused delete): each kind of record in the way, with its count and the first codes or ids */
+      blockers?: components["schemas"]["Blocker"][];
       /** @description The server's id of this request, as in the x-request-id response header */
       requestId: string;
+    };
+    /**
+     * @description Records of one kind that still name the record a delete was refused for
+     * @example {
+     *       "kind": "tradeCondition",
+     *       "count": 2,
+     *       "ids": [
+     *         12,
+     *         14
+     *       ]
+     *     }
+     */
+    Blocker: {
+      /**
+       * @description What the records are
+       * @enum {string}
+       */
+      kind: "product" | "productGroup" | "pricelist" | "tradeCondition" | "promotion";
+      /**
+       * @description How many there are, all of them
+       * @example 2
+       */
+      count: number;
+      /** @description The first 20 by code, sorted (products and product groups) */
+      codes?: string[];
+      /** @description The first 20 by id, ascending (pricelists, trade conditions, promotions) */
+      ids?: number[];
     };
     /**
      * @description A product that pricelists can price, in a product group or none, with the quantities it may be ordered in
@@ -1802,6 +1935,180 @@ export interface components {
      * @example {
      *       "data": [
      *         {
+     *           "id": 100,
+     *           "name": "Web DE list",
+     *           "scope": "GENERAL",
+     *           "status": "ACTIVE",
+     *           "currency": "EUR",
+     *           "priority": 0,
+     *           "validFrom": "2025-01-01T00:00:00.000Z",
+     *           "validTo": null,
+     *           "taxInclusive": false,
+     *           "allowsTradeDiscounts": true,
+     *           "customerCode": null,
+     *           "kind": "SALES",
+     *           "derivation": null,
+     *           "createdAt": "2025-01-01T00:00:00.000Z",
+     *           "updatedAt": "2025-01-01T00:00:00.000Z",
+     *           "isPrimary": true
+     *         }
+     *       ],
+     *       "meta": {
+     *         "itemsPerPage": 20,
+     *         "totalItems": 1,
+     *         "currentPage": 1,
+     *         "totalPages": 1,
+     *         "sortBy": [
+     *           [
+     *             "id",
+     *             "DESC"
+     *           ]
+     *         ]
+     *       },
+     *       "links": {
+     *         "current": "http://localhost:8787/v1/api/channel/WEB-DE/pricelists?page=1&limit=20&sortBy=id:DESC"
+     *       }
+     *     }
+     */
+    AssignedPricelistList: {
+      /** @description The records of this page */
+      data: components["schemas"]["AssignedPricelist"][];
+      meta: components["schemas"]["ListMeta"];
+      links: components["schemas"]["ListLinks"];
+    };
+    /**
+     * @description A pricelist assigned to a channel, as GET pricelist shows it, and its primary mark
+     * @example {
+     *       "id": 100,
+     *       "name": "Web DE list",
+     *       "scope": "GENERAL",
+     *       "status": "ACTIVE",
+     *       "currency": "EUR",
+     *       "priority": 0,
+     *       "validFrom": "2025-01-01T00:00:00.000Z",
+     *       "validTo": null,
+     *       "taxInclusive": false,
+     *       "allowsTradeDiscounts": true,
+     *       "customerCode": null,
+     *       "kind": "SALES",
+     *       "derivation": null,
+     *       "createdAt": "2025-01-01T00:00:00.000Z",
+     *       "updatedAt": "2025-01-01T00:00:00.000Z",
+     *       "isPrimary": true
+     *     }
+     */
+    AssignedPricelist: components["schemas"]["Pricelist"] & {
+      /**
+       * @description Whether it is the channel's primary pricelist
+       * @example true
+       */
+      isPrimary: boolean;
+    };
+    /**
+     * @description One page of a list
+     * @example {
+     *       "data": [
+     *         {
+     *           "id": 1,
+     *           "code": "C-1001",
+     *           "name": "Muster GmbH",
+     *           "customerGroupCodes": [
+     *             "RESELLER"
+     *           ],
+     *           "channelCodes": [
+     *             "WEB-DE"
+     *           ],
+     *           "createdAt": "2025-01-01T00:00:00.000Z",
+     *           "updatedAt": "2025-01-01T00:00:00.000Z"
+     *         }
+     *       ],
+     *       "meta": {
+     *         "itemsPerPage": 20,
+     *         "totalItems": 1,
+     *         "currentPage": 1,
+     *         "totalPages": 1,
+     *         "sortBy": [
+     *           [
+     *             "id",
+     *             "DESC"
+     *           ]
+     *         ]
+     *       },
+     *       "links": {
+     *         "current": "http://localhost:8787/v1/api/customer?page=1&limit=20&sortBy=id:DESC"
+     *       }
+     *     }
+     */
+    CustomerList: {
+      /** @description The records of this page */
+      data: components["schemas"]["Customer"][];
+      meta: components["schemas"]["ListMeta"];
+      links: components["schemas"]["ListLinks"];
+    };
+    /**
+     * @description A business customer, with its group and channel memberships
+     * @example {
+     *       "id": 1,
+     *       "code": "C-1001",
+     *       "name": "Muster GmbH",
+     *       "customerGroupCodes": [
+     *         "RESELLER"
+     *       ],
+     *       "channelCodes": [
+     *         "WEB-DE"
+     *       ],
+     *       "createdAt": "2025-01-01T00:00:00.000Z",
+     *       "updatedAt": "2025-01-01T00:00:00.000Z"
+     *     }
+     */
+    Customer: {
+      /**
+       * @description Assigned by the service
+       * @example 1
+       */
+      id: number;
+      /**
+       * @description The customer code (unique)
+       * @example C-1001
+       */
+      code: string;
+      /**
+       * @description Display name
+       * @example Muster GmbH
+       */
+      name: string;
+      /**
+       * @description The groups the customer belongs to, sorted
+       * @example [
+       *       "RESELLER"
+       *     ]
+       */
+      customerGroupCodes: string[];
+      /**
+       * @description The channels the customer may buy in, sorted
+       * @example [
+       *       "WEB-DE"
+       *     ]
+       */
+      channelCodes: string[];
+      /**
+       * Format: date-time
+       * @description When the customer was created
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @description When the customer last changed
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      updatedAt: string;
+    };
+    /**
+     * @description One page of a list
+     * @example {
+     *       "data": [
+     *         {
      *           "id": 1,
      *           "code": "RESELLER",
      *           "name": "Resellers",
@@ -1947,15 +2254,19 @@ export interface components {
      * @example {
      *       "data": [
      *         {
-     *           "id": 1,
-     *           "code": "C-1001",
-     *           "name": "Muster GmbH",
-     *           "customerGroupCodes": [
-     *             "RESELLER"
-     *           ],
-     *           "channelCodes": [
-     *             "WEB-DE"
-     *           ],
+     *           "id": 100,
+     *           "name": "Web DE list",
+     *           "scope": "GENERAL",
+     *           "status": "ACTIVE",
+     *           "currency": "EUR",
+     *           "priority": 0,
+     *           "validFrom": "2025-01-01T00:00:00.000Z",
+     *           "validTo": null,
+     *           "taxInclusive": false,
+     *           "allowsTradeDiscounts": true,
+     *           "customerCode": null,
+     *           "kind": "SALES",
+     *           "derivation": null,
      *           "createdAt": "2025-01-01T00:00:00.000Z",
      *           "updatedAt": "2025-01-01T00:00:00.000Z"
      *         }
@@ -1973,74 +2284,15 @@ export interface components {
      *         ]
      *       },
      *       "links": {
-     *         "current": "http://localhost:8787/v1/api/customer?page=1&limit=20&sortBy=id:DESC"
+     *         "current": "http://localhost:8787/v1/api/pricelist?page=1&limit=20&sortBy=id:DESC"
      *       }
      *     }
      */
-    CustomerList: {
+    PricelistList: {
       /** @description The records of this page */
-      data: components["schemas"]["Customer"][];
+      data: components["schemas"]["Pricelist"][];
       meta: components["schemas"]["ListMeta"];
       links: components["schemas"]["ListLinks"];
-    };
-    /**
-     * @description A business customer, with its group and channel memberships
-     * @example {
-     *       "id": 1,
-     *       "code": "C-1001",
-     *       "name": "Muster GmbH",
-     *       "customerGroupCodes": [
-     *         "RESELLER"
-     *       ],
-     *       "channelCodes": [
-     *         "WEB-DE"
-     *       ],
-     *       "createdAt": "2025-01-01T00:00:00.000Z",
-     *       "updatedAt": "2025-01-01T00:00:00.000Z"
-     *     }
-     */
-    Customer: {
-      /**
-       * @description Assigned by the service
-       * @example 1
-       */
-      id: number;
-      /**
-       * @description The customer code (unique)
-       * @example C-1001
-       */
-      code: string;
-      /**
-       * @description Display name
-       * @example Muster GmbH
-       */
-      name: string;
-      /**
-       * @description The groups the customer belongs to, sorted
-       * @example [
-       *       "RESELLER"
-       *     ]
-       */
-      customerGroupCodes: string[];
-      /**
-       * @description The channels the customer may buy in, sorted
-       * @example [
-       *       "WEB-DE"
-       *     ]
-       */
-      channelCodes: string[];
-      /**
-       * Format: date-time
-       * @description When the customer was created
-       * @example 2025-01-01T00:00:00.000Z
-       */
-      createdAt: string;
-      /**
-       * Format: date-time
-       * @description When the customer last changed
-       * @example 2025-01-01T00:00:00.000Z
-       */
-      updatedAt: string;
     };
     /**
      * @description A new customer
@@ -2189,51 +2441,6 @@ export interface components {
        * @example 100
        */
       pricelistId: number;
-    };
-    /**
-     * @description One page of a list
-     * @example {
-     *       "data": [
-     *         {
-     *           "id": 100,
-     *           "name": "Web DE list",
-     *           "scope": "GENERAL",
-     *           "status": "ACTIVE",
-     *           "currency": "EUR",
-     *           "priority": 0,
-     *           "validFrom": "2025-01-01T00:00:00.000Z",
-     *           "validTo": null,
-     *           "taxInclusive": false,
-     *           "allowsTradeDiscounts": true,
-     *           "customerCode": null,
-     *           "kind": "SALES",
-     *           "derivation": null,
-     *           "createdAt": "2025-01-01T00:00:00.000Z",
-     *           "updatedAt": "2025-01-01T00:00:00.000Z"
-     *         }
-     *       ],
-     *       "meta": {
-     *         "itemsPerPage": 20,
-     *         "totalItems": 1,
-     *         "currentPage": 1,
-     *         "totalPages": 1,
-     *         "sortBy": [
-     *           [
-     *             "id",
-     *             "DESC"
-     *           ]
-     *         ]
-     *       },
-     *       "links": {
-     *         "current": "http://localhost:8787/v1/api/pricelist?page=1&limit=20&sortBy=id:DESC"
-     *       }
-     *     }
-     */
-    PricelistList: {
-      /** @description The records of this page */
-      data: components["schemas"]["Pricelist"][];
-      meta: components["schemas"]["ListMeta"];
-      links: components["schemas"]["ListLinks"];
     };
     /**
      * @description A new GENERAL pricelist
@@ -3796,7 +4003,7 @@ export interface components {
        * @enum {string|null}
        */
       decidedBy: "DISTANCE" | "PRIORITY" | "VALID_TO" | "AMOUNT" | "ID" | null;
-      /** @description The tier it has for the line, when it has one */
+      /** @description The tier it has for the line, when it has one: also when NOT_ACTIVE or OUT_OF_WINDOW (what it would have priced), never in another currency */
       tierMinQuantity: number | null;
       /** @description That tier's unit amount */
       amount: number | null;
@@ -3856,7 +4063,7 @@ export interface components {
       scaleBasis: "LINE_QUANTITY" | "ORDER_QUANTITY" | "ORDER_VALUE";
       /** @description The basis value its scale rows were compared with; null without scales or when not evaluated */
       basisValue: number | null;
-      /** @description The value used for this line (scale or value); null when not evaluated */
+      /** @description The value used for this line (its scale row at basisValue, or its value); null when no scale row applies. Stopped by a check before that (NOT_ACTIVE, OTHER_CURRENCY, OTHER_CHANNEL, NOT_TARGETED, OTHER_PRODUCT, OUT_OF_WINDOW): its configured value, so a reader sees what it would have done */
       value: number | null;
       /** @description Its signed effect on the unit amount; null when not evaluated */
       amount: number | null;
@@ -3942,7 +4149,7 @@ export interface components {
        * @enum {string|null}
        */
       decidedBy: "DISTANCE" | "PRIORITY" | "VALID_TO" | "AMOUNT" | "ID" | null;
-      /** @description The tier it has for the line, when it has one */
+      /** @description The tier it has for the line, when it has one: also when NOT_ACTIVE or OUT_OF_WINDOW, never in another currency */
       tierMinQuantity: number | null;
       /** @description That tier's minimum unit amount */
       amount: number | null;
@@ -3982,10 +4189,10 @@ export interface components {
        */
       channelCode: string;
       /**
-       * @description Omit for anonymous (public) prices
+       * @description The customer; omit it or send null for anonymous (public) prices
        * @example C-1001
        */
-      customerCode?: string;
+      customerCode?: string | null;
       /**
        * @description Default: the currency of the channel's primary pricelist
        * @example EUR
@@ -4668,7 +4875,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Conflict with the current state; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      /** @description IN_USE: other records still name it; `blockers` lists them; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4676,11 +4883,28 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "type": "urn:problem:pricing:conflict",
+           *       "type": "urn:problem:pricing:in-use",
            *       "title": "Conflict",
            *       "status": 409,
-           *       "detail": "channel code WEB-DE already exists",
-           *       "code": "CONFLICT",
+           *       "detail": "product P-A is still named by 2 pricelists (100, 101) and 1 promotion (7); remove it from them first",
+           *       "code": "IN_USE",
+           *       "blockers": [
+           *         {
+           *           "kind": "pricelist",
+           *           "count": 2,
+           *           "ids": [
+           *             100,
+           *             101
+           *           ]
+           *         },
+           *         {
+           *           "kind": "promotion",
+           *           "count": 1,
+           *           "ids": [
+           *             7
+           *           ]
+           *         }
+           *       ],
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
            */
@@ -5401,7 +5625,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Conflict with the current state; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      /** @description IN_USE: other records still name it; `blockers` lists them; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5409,11 +5633,28 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "type": "urn:problem:pricing:conflict",
+           *       "type": "urn:problem:pricing:in-use",
            *       "title": "Conflict",
            *       "status": 409,
-           *       "detail": "channel code WEB-DE already exists",
-           *       "code": "CONFLICT",
+           *       "detail": "product group FAST is still named by 2 products (S-1, W-1) and 1 child group (SCREWS); remove it from them first",
+           *       "code": "IN_USE",
+           *       "blockers": [
+           *         {
+           *           "kind": "product",
+           *           "count": 2,
+           *           "codes": [
+           *             "S-1",
+           *             "W-1"
+           *           ]
+           *         },
+           *         {
+           *           "kind": "productGroup",
+           *           "count": 1,
+           *           "codes": [
+           *             "SCREWS"
+           *           ]
+           *         }
+           *       ],
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
            */
@@ -6143,7 +6384,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Conflict with the current state; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      /** @description IN_USE: other records still name it; `blockers` lists them; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6151,11 +6392,27 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "type": "urn:problem:pricing:conflict",
+           *       "type": "urn:problem:pricing:in-use",
            *       "title": "Conflict",
            *       "status": 409,
-           *       "detail": "channel code WEB-DE already exists",
-           *       "code": "CONFLICT",
+           *       "detail": "channel WEB-DE is still named by 1 trade condition (12) and 1 promotion (7); remove it from them first",
+           *       "code": "IN_USE",
+           *       "blockers": [
+           *         {
+           *           "kind": "tradeCondition",
+           *           "count": 1,
+           *           "ids": [
+           *             12
+           *           ]
+           *         },
+           *         {
+           *           "kind": "promotion",
+           *           "count": 1,
+           *           "ids": [
+           *             7
+           *           ]
+           *         }
+           *       ],
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
            */
@@ -7699,6 +7956,387 @@ export interface operations {
       };
     };
   };
+  listChannelPricelists: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1. Anything that is not a whole number >= 1 falls back to 1. */
+        page?: number;
+        /** @description Page size. Larger values are capped at 100; anything that is not a whole number >= 1 falls back to 20. */
+        limit?: number;
+        /**
+         * @description Sort terms `field:ASC|DESC` (direction in any case), repeated or comma-joined; URL order is precedence. Sortable: id, name. Text sorts case-insensitively; ties always break on the record's unique key, so pages never overlap.
+         * @example [
+         *       "id:DESC"
+         *     ]
+         */
+        sortBy?: ("id:ASC" | "id:DESC" | "name:ASC" | "name:DESC")[];
+        /** @description Case-insensitive substring matched against the searchBy fields (OR; searchable: name). `%`, `_` and `\` match themselves. */
+        search?: string;
+        /** @description The fields the search covers (repeated or comma-joined); default: name. */
+        searchBy?: "name"[];
+        /** @description Filter on scope (one of GENERAL, INDIVIDUAL): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $not. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.scope=GENERAL`. */
+        "filter.scope"?: string[];
+        /** @description Filter on status (one of DRAFT, ACTIVE, INACTIVE, ARCHIVED): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.status=DRAFT`. */
+        "filter.status"?: string[];
+        /** @description Filter on kind (one of SALES, FLOOR): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.kind=SALES`. */
+        "filter.kind"?: string[];
+        /** @description Filter on isPrimary (boolean): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
+        "filter.isPrimary"?: string[];
+      };
+      header?: never;
+      path: {
+        /** @description The record's code */
+        code: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of the channel's pricelists */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["AssignedPricelistList"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown record */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  listChannelCustomers: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1. Anything that is not a whole number >= 1 falls back to 1. */
+        page?: number;
+        /** @description Page size. Larger values are capped at 100; anything that is not a whole number >= 1 falls back to 20. */
+        limit?: number;
+        /**
+         * @description Sort terms `field:ASC|DESC` (direction in any case), repeated or comma-joined; URL order is precedence. Sortable: id, code, name. Text sorts case-insensitively; ties always break on the record's unique key, so pages never overlap.
+         * @example [
+         *       "id:DESC"
+         *     ]
+         */
+        sortBy?: ("id:ASC" | "id:DESC" | "code:ASC" | "code:DESC" | "name:ASC" | "name:DESC")[];
+        /** @description Case-insensitive substring matched against the searchBy fields (OR; searchable: code, name). `%`, `_` and `\` match themselves. */
+        search?: string;
+        /** @description The fields the search covers (repeated or comma-joined); default: code, name. */
+        searchBy?: ("code" | "name")[];
+        /** @description Filter on customerGroupCode (text): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
+        "filter.customerGroupCode"?: string[];
+        /** @description Filter on channelCode (text): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
+        "filter.channelCode"?: string[];
+      };
+      header?: never;
+      path: {
+        /** @description The record's code */
+        code: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of the channel's customers */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["CustomerList"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown record */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  listChannelCustomerGroups: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1. Anything that is not a whole number >= 1 falls back to 1. */
+        page?: number;
+        /** @description Page size. Larger values are capped at 100; anything that is not a whole number >= 1 falls back to 20. */
+        limit?: number;
+        /**
+         * @description Sort terms `field:ASC|DESC` (direction in any case), repeated or comma-joined; URL order is precedence. Sortable: id, code, name. Text sorts case-insensitively; ties always break on the record's unique key, so pages never overlap.
+         * @example [
+         *       "id:DESC"
+         *     ]
+         */
+        sortBy?: ("id:ASC" | "id:DESC" | "code:ASC" | "code:DESC" | "name:ASC" | "name:DESC")[];
+        /** @description Case-insensitive substring matched against the searchBy fields (OR; searchable: code, name). `%`, `_` and `\` match themselves. */
+        search?: string;
+        /** @description The fields the search covers (repeated or comma-joined); default: code, name. */
+        searchBy?: ("code" | "name")[];
+      };
+      header?: never;
+      path: {
+        /** @description The record's code */
+        code: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of the channel's customer groups */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["CustomerGroupList"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown record */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
   listCustomerGroups: {
     parameters: {
       query?: {
@@ -8046,6 +8684,188 @@ export interface operations {
            *       "status": 404,
            *       "detail": "pricelist 42 not found",
            *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  deleteCustomerGroup: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description The record's code */
+        code: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown record */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description IN_USE: other records still name it; `blockers` lists them; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:in-use",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "customer group RESELLER is still named by 2 trade conditions (12, 14) and 1 promotion (7); remove it from them first",
+           *       "code": "IN_USE",
+           *       "blockers": [
+           *         {
+           *           "kind": "tradeCondition",
+           *           "count": 2,
+           *           "ids": [
+           *             12,
+           *             14
+           *           ]
+           *         },
+           *         {
+           *           "kind": "promotion",
+           *           "count": 1,
+           *           "ids": [
+           *             7
+           *           ]
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
            */
@@ -9025,6 +9845,260 @@ export interface operations {
       };
     };
   };
+  listCustomerGroupCustomers: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1. Anything that is not a whole number >= 1 falls back to 1. */
+        page?: number;
+        /** @description Page size. Larger values are capped at 100; anything that is not a whole number >= 1 falls back to 20. */
+        limit?: number;
+        /**
+         * @description Sort terms `field:ASC|DESC` (direction in any case), repeated or comma-joined; URL order is precedence. Sortable: id, code, name. Text sorts case-insensitively; ties always break on the record's unique key, so pages never overlap.
+         * @example [
+         *       "id:DESC"
+         *     ]
+         */
+        sortBy?: ("id:ASC" | "id:DESC" | "code:ASC" | "code:DESC" | "name:ASC" | "name:DESC")[];
+        /** @description Case-insensitive substring matched against the searchBy fields (OR; searchable: code, name). `%`, `_` and `\` match themselves. */
+        search?: string;
+        /** @description The fields the search covers (repeated or comma-joined); default: code, name. */
+        searchBy?: ("code" | "name")[];
+        /** @description Filter on customerGroupCode (text): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
+        "filter.customerGroupCode"?: string[];
+        /** @description Filter on channelCode (text): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
+        "filter.channelCode"?: string[];
+      };
+      header?: never;
+      path: {
+        /** @description The record's code */
+        code: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of the group's members */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["CustomerList"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown record */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  listCustomerGroupPricelists: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1. Anything that is not a whole number >= 1 falls back to 1. */
+        page?: number;
+        /** @description Page size. Larger values are capped at 100; anything that is not a whole number >= 1 falls back to 20. */
+        limit?: number;
+        /**
+         * @description Sort terms `field:ASC|DESC` (direction in any case), repeated or comma-joined; URL order is precedence. Sortable: id, name. Text sorts case-insensitively; ties always break on the record's unique key, so pages never overlap.
+         * @example [
+         *       "id:DESC"
+         *     ]
+         */
+        sortBy?: ("id:ASC" | "id:DESC" | "name:ASC" | "name:DESC")[];
+        /** @description Case-insensitive substring matched against the searchBy fields (OR; searchable: name). `%`, `_` and `\` match themselves. */
+        search?: string;
+        /** @description The fields the search covers (repeated or comma-joined); default: name. */
+        searchBy?: "name"[];
+        /** @description Filter on scope (one of GENERAL, INDIVIDUAL): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $not. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.scope=GENERAL`. */
+        "filter.scope"?: string[];
+        /** @description Filter on status (one of DRAFT, ACTIVE, INACTIVE, ARCHIVED): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.status=DRAFT`. */
+        "filter.status"?: string[];
+      };
+      header?: never;
+      path: {
+        /** @description The record's code */
+        code: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of the group's pricelists */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["PricelistList"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown record */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
   listCustomers: {
     parameters: {
       query?: {
@@ -9043,6 +10117,10 @@ export interface operations {
         search?: string;
         /** @description The fields the search covers (repeated or comma-joined); default: code, name. */
         searchBy?: ("code" | "name")[];
+        /** @description Filter on customerGroupCode (text): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
+        "filter.customerGroupCode"?: string[];
+        /** @description Filter on channelCode (text): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
+        "filter.channelCode"?: string[];
       };
       header?: never;
       path?: never;
@@ -9960,6 +11038,10 @@ export interface operations {
          *     ]
          */
         sortBy?: ("id:ASC" | "id:DESC" | "name:ASC" | "name:DESC")[];
+        /** @description Case-insensitive substring matched against the searchBy fields (OR; searchable: name). `%`, `_` and `\` match themselves. */
+        search?: string;
+        /** @description The fields the search covers (repeated or comma-joined); default: name. */
+        searchBy?: "name"[];
         /** @description Filter on scope (one of GENERAL, INDIVIDUAL): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $not. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.scope=GENERAL`. */
         "filter.scope"?: string[];
         /** @description Filter on status (one of DRAFT, ACTIVE, INACTIVE, ARCHIVED): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.status=DRAFT`. */
@@ -11243,6 +12325,10 @@ export interface operations {
         search?: string;
         /** @description The fields the search covers (repeated or comma-joined); default: code, name. */
         searchBy?: ("code" | "name")[];
+        /** @description Filter on customerGroupCode (text): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
+        "filter.customerGroupCode"?: string[];
+        /** @description Filter on channelCode (text): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
+        "filter.channelCode"?: string[];
       };
       header?: never;
       path: {
@@ -14079,7 +15165,7 @@ export interface operations {
       query: {
         /** @description The channel code to price in */
         channel: string;
-        /** @description The customer code; omit for anonymous (public) prices */
+        /** @description The customer code; omit it or leave it empty (`customer=`) for anonymous (public) prices */
         customer?: string;
         /** @description Default: the currency of the channel's primary pricelist */
         currency?: string;
@@ -14087,7 +15173,7 @@ export interface operations {
         at?: string;
         /** @description Units for every product, 1-1000000; default 1 */
         quantity?: number;
-        /** @description Product codes, repeated: product=A&product=B (1-100) */
+        /** @description Product codes, repeated (product=A&product=B), comma-joined (product=A,B) or both, 1-100 in all; priced in that order, a code named twice is two lines */
         product: string[];
         /** @description true: list every candidate per product and why it lost; default false */
         explain?: "true" | "false";

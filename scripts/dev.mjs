@@ -2,6 +2,8 @@
 /**
  * `npm run dev`: one command from a fresh clone to a running service with data.
  *
+ * 0. stops with one line when the address it would serve on is taken (another `npm run dev`),
+ *    before anything below happens;
  * 1. creates `.dev.vars` with API_KEYS for the well-known dev keys (admin `dev-admin-key`,
  *    read `dev-read-key`) if it is missing; an existing file is kept;
  * 2. applies the migrations of drizzle/ to the local D1 database, without prompting;
@@ -16,6 +18,7 @@
  */
 import { constants } from "node:os";
 import { DEV_KEYS, ensureDevVars } from "./lib/dev-keys.mjs";
+import { listenAddress, portProblem } from "./lib/dev-port.mjs";
 import {
   ROOT,
   WRANGLER_ENV,
@@ -40,6 +43,13 @@ async function main() {
   const { persistTo, rest } = takePersistTo(process.argv.slice(2));
   const seed = !rest.includes("--no-seed");
   const devArgs = rest.filter((a) => a !== "--no-seed");
+
+  // A busy port is one line, before anything is written, migrated or seeded.
+  const busy = await portProblem(listenAddress(devArgs));
+  if (busy) {
+    console.error(`[dev] ${busy}`);
+    process.exit(1);
+  }
 
   const keys = `admin=${DEV_KEYS.admin}, read=${DEV_KEYS.read}`;
   const devVars = {

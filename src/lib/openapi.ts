@@ -1,7 +1,37 @@
 import { z } from "@hono/zod-openapi";
+import { BLOCKER_KINDS } from "../pricing/vocabulary";
 import { MISSING_KEY } from "./auth";
-import { problemType, TITLES, type ErrorStatus } from "./errors";
+import {
+  inUse,
+  MAX_BLOCKERS_SHOWN,
+  problemType,
+  TITLES,
+  type ErrorStatus,
+  type NamedBlocker,
+} from "./errors";
 import { Code } from "./schemas";
+
+const BlockerSchema = z
+  .object({
+    kind: z.enum(BLOCKER_KINDS).openapi({ description: "What the records are" }),
+    count: z.number().int().openapi({ example: 2, description: "How many there are, all of them" }),
+    codes: z
+      .array(z.string())
+      .optional()
+      .openapi({
+        description: `The first ${MAX_BLOCKERS_SHOWN} by code, sorted (products and product groups)`,
+      }),
+    ids: z
+      .array(z.number().int())
+      .optional()
+      .openapi({
+        description: `The first ${MAX_BLOCKERS_SHOWN} by id, ascending (pricelists, trade conditions, promotions)`,
+      }),
+  })
+  .openapi("Blocker", {
+    description: "Records of one kind that still name the record a delete was refused for",
+    example: { kind: "tradeCondition", count: 2, ids: [12, 14] },
+  });
 
 export const ProblemSchema = z
   .object({
@@ -27,6 +57,10 @@ export const ProblemSchema = z
       .openapi({
         description: "Every validation issue, with the field path (body.x, query.y, path.z)",
       }),
+    blockers: z.array(BlockerSchema).optional().openapi({
+      description:
+        "Only with code IN_USE (a refused delete): each kind of record in the way, with its count and the first codes or ids",
+    }),
     requestId: z.string().openapi({
       description: "The server's id of this request, as in the x-request-id response header",
     }),
@@ -89,7 +123,7 @@ type ProblemResponse = {
   content: {
     "application/problem+json": {
       schema: typeof ProblemSchema;
-      example: ReturnType<typeof example>;
+      example: ReturnType<typeof example> | ReturnType<typeof inUseExample>;
     };
   };
   description: string;
@@ -120,6 +154,33 @@ export function errors<S extends ErrorStatus>(...listed: S[]): Record<S | 429, P
       },
     ]),
   ) as Record<S | 429, ProblemResponse>;
+}
+
+function inUseExample(subject: string, blockers: NamedBlocker[]) {
+  const { code, detail, blockers: listed } = inUse(subject, blockers);
+  const { requestId, ...generic } = example(409);
+  return { ...generic, type: problemType(code), detail, code, blockers: listed, requestId };
+}
+
+/**
+ * The 409 of a delete that other records can stand in the way of (docs/api.md §7.2), in place of
+ * the generic one; the example is worded by `inUse` itself.
+ */
+export function inUseError(
+  subject: string,
+  blockers: NamedBlocker[],
+): Record<409, ProblemResponse> {
+  return {
+    409: {
+      content: {
+        "application/problem+json": {
+          schema: ProblemSchema,
+          example: inUseExample(subject, blockers),
+        },
+      },
+      description: "IN_USE: other records still name it; `blockers` lists them",
+    },
+  };
 }
 
 export const IdParams = z.object({

@@ -82,6 +82,24 @@ export function defineList(config: ListConfig) {
   };
 }
 
+/**
+ * A page of what belongs to a record (a channel's customers), its count and whether the record
+ * exists, in one round trip; undefined when it does not (the handler's 404).
+ */
+export async function readPageOf<T>(
+  db: Db,
+  parent: BatchItem<"sqlite"> & PromiseLike<unknown[]>,
+  rows: BatchItem<"sqlite"> & PromiseLike<T[]>,
+  count: BatchItem<"sqlite"> & PromiseLike<{ n: number }[]>,
+): Promise<{ rows: T[]; total: number } | undefined> {
+  const [found, page, counted] = (await db.batch([parent, rows, count])) as [
+    unknown[],
+    T[],
+    { n: number }[],
+  ];
+  return found.length ? { rows: page, total: counted[0]?.n ?? 0 } : undefined;
+}
+
 /** The page and its count in one round trip. */
 export async function readPage<T>(
   db: Db,

@@ -59,7 +59,9 @@ function comparison(field: FieldConfig, filter: ParsedFilter): SQL {
 
 export function toWhere(config: ListConfig, query: ListQuery): SQL | undefined {
   const conditions: (SQL | undefined)[] = query.filters.map((filter) => {
-    const condition = comparison(config.fields[filter.field]!, filter);
+    const field = config.fields[filter.field]!;
+    const compared = comparison(field, filter);
+    const condition = field.through ? field.through(compared) : compared;
     return filter.negate ? not(condition) : condition;
   });
   if (query.search !== undefined) {

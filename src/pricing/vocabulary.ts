@@ -73,6 +73,16 @@ export type PromotionStacking = (typeof PROMOTION_STACKINGS)[number];
 export const AUDIT_ACTIONS = ["INSERT", "UPDATE", "DELETE"] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
+/** Records that can stand in the way of a delete, as a 409 IN_USE names them (docs/api.md §7.2). */
+export const BLOCKER_KINDS = [
+  "product",
+  "productGroup",
+  "pricelist",
+  "tradeCondition",
+  "promotion",
+] as const;
+export type BlockerKind = (typeof BLOCKER_KINDS)[number];
+
 // ---------------------------------------------------------------------------------------------
 // The price answer (stable: clients may switch on these strings)
 // ---------------------------------------------------------------------------------------------

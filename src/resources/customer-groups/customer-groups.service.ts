@@ -1,3 +1,4 @@
+import { deleteUnlessNamed } from "../../db/blockers";
 import { assignByCodes, unassignByCodes } from "../../db/links";
 import { FOREIGN_KEY } from "../../db/outcomes";
 import type { Db } from "../../lib/db";
@@ -5,13 +6,24 @@ import { notFound } from "../../lib/errors";
 import { assertAssignable, missingPricelist } from "../pricelists/pricelists.service";
 import {
   assignGroupPricelist,
+  deleteCustomerGroup,
   findCustomerGroupId,
   findGroupAndPricelist,
   groupLinks,
+  readCustomerGroupBlockers,
   unassignGroupPricelist,
 } from "./customer-groups.repo";
 
 export const missingGroup = (code: string) => notFound(`customer group ${code} not found`);
+
+/** With its memberships and assignments; 409 while a trade condition or promotion names it. */
+export const removeCustomerGroup = (db: Db, code: string) =>
+  deleteUnlessNamed({
+    label: `customer group ${code}`,
+    remove: () => deleteCustomerGroup(db, code),
+    read: () => readCustomerGroupBlockers(db, code),
+    missing: () => missingGroup(code),
+  });
 
 export async function assignPricelist(db: Db, code: string, pricelistId: number) {
   const { groupId, pricelist } = await findGroupAndPricelist(db, code, pricelistId);

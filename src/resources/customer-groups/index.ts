@@ -9,7 +9,10 @@ export const customerGroups = createRouter()
   .openapi(routes.create, handlers.create)
   .openapi(routes.get, handlers.get)
   .openapi(routes.update, handlers.update)
+  .openapi(routes.remove, handlers.remove)
   .openapi(routes.assignPricelist, handlers.assignPricelist)
   .openapi(routes.unassignPricelist, handlers.unassignPricelist)
   .openapi(routes.assignCustomers, handlers.assignCustomers)
-  .openapi(routes.unassignCustomers, handlers.unassignCustomers);
+  .openapi(routes.unassignCustomers, handlers.unassignCustomers)
+  .openapi(routes.listCustomers, handlers.listCustomers)
+  .openapi(routes.listPricelists, handlers.listPricelists);

@@ -1,10 +1,11 @@
-import { asc, count, desc, eq, or, sql, type SQL } from "drizzle-orm";
+import { asc, desc, eq, or, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { codesFrom } from "../../db/links";
 import { unlessForeignKey } from "../../db/outcomes";
 import {
   customerColumns,
   customerLinks,
+  customerPage,
   ownerJoin,
   pricelistColumns,
   selectPricelist,
@@ -30,19 +31,8 @@ export const toCustomer = (row: CustomerRow) => ({
   updatedAt: iso(row.updatedAt),
 });
 
-export function listCustomers(db: Db, list: ListRequest) {
-  return readPage(
-    db,
-    db
-      .select(customerColumns)
-      .from(customers)
-      .where(list.where)
-      .orderBy(...list.orderBy)
-      .limit(list.limit)
-      .offset(list.offset),
-    db.select({ n: count() }).from(customers).where(list.where),
-  );
-}
+export const listCustomers = (db: Db, list: ListRequest) =>
+  readPage(db, ...customerPage(db, list.where, list));
 
 const selectCustomer = (db: Db, where: SQL) =>
   db.select(customerColumns).from(customers).where(where);

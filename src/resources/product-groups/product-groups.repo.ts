@@ -1,5 +1,5 @@
 import { count, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
-import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import { blockersOf } from "../../db/blockers";
 import { unlessForeignKey } from "../../db/outcomes";
 import { insertWhere } from "../../db/writes";
 import {
@@ -234,51 +234,25 @@ export const deleteProductGroup = (db: Db, code: string) =>
       .get(),
   );
 
-/** How many records of one kind name the group, and the first of them (by code or id). */
-export interface Blockers {
-  n: number;
-  first: (string | number)[];
-}
-
-/** Lists at most this many of each kind; the count is always complete. */
-const BLOCKERS_SHOWN = 20;
-
-const groupIdOf = (code: string) => sql`(select id from product_groups where code = ${code})`;
-
-/** The rows whose `column` names group `code`: their count and the first `shown` values. */
-function blockers(db: Db, column: SQLiteColumn, shown: SQLiteColumn, code: string) {
-  const table = column.table as SQLiteTable;
-  return db
-    .select({
-      n: count(),
-      first: sql<string>`(select json_group_array(x) from (select ${shown} as x from ${table}
-        where ${column} = ${groupIdOf(code)} order by x limit ${BLOCKERS_SHOWN}))`,
-    })
-    .from(table)
-    .where(eq(column, groupIdOf(code)));
-}
-
-/** Everything that keeps group `code` from being deleted, by kind, in one round trip. */
-export async function findBlockers(db: Db, code: string) {
-  const kinds = await db.batch([
-    blockers(db, products.productGroupId, products.code, code),
-    blockers(db, productGroups.parentId, productGroups.code, code),
-    blockers(
-      db,
-      tradeConditionProductGroups.productGroupId,
-      tradeConditionProductGroups.tradeConditionId,
-      code,
-    ),
-    blockers(db, promotionProductGroups.productGroupId, promotionProductGroups.promotionId, code),
-  ]);
-  const [named, children, conditions, promotions] = kinds.map(([row]): Blockers => ({
-    n: row?.n ?? 0,
-    first: JSON.parse(row?.first ?? "[]") as (string | number)[],
-  }));
-  return {
-    products: named!,
-    children: children!,
-    conditions: conditions!,
-    promotions: promotions!,
-  };
-}
+/** What names a group and so keeps it from being deleted. */
+export const readProductGroupBlockers = blockersOf(productGroups, [
+  { kind: "product", noun: "product", column: products.productGroupId, shown: products.code },
+  {
+    kind: "productGroup",
+    noun: "child group",
+    column: productGroups.parentId,
+    shown: productGroups.code,
+  },
+  {
+    kind: "tradeCondition",
+    noun: "trade condition",
+    column: tradeConditionProductGroups.productGroupId,
+    shown: tradeConditionProductGroups.tradeConditionId,
+  },
+  {
+    kind: "promotion",
+    noun: "promotion",
+    column: promotionProductGroups.productGroupId,
+    shown: promotionProductGroups.promotionId,
+  },
+]);

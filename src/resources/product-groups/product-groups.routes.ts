@@ -1,5 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
-import { CodeParams, errors, json, jsonBody } from "../../lib/openapi";
+import { CodeParams, errors, inUseError, json, jsonBody } from "../../lib/openapi";
 import { productGroupList } from "./product-groups.list";
 import {
   ProductGroupCreateSchema,
@@ -86,8 +86,15 @@ export const remove = createRoute({
   summary: "Delete a product group that nothing names",
   description:
     "While a product, a child group, a trade condition or a promotion names the group it cannot " +
-    "be deleted: 409 naming them (the count of each kind and up to 20 codes or ids of each). " +
-    "Unknown code → 404.",
+    "be deleted: 409 IN_USE naming them in `blockers` (the count of each kind and up to 20 " +
+    "codes or ids of each). Unknown code → 404.",
   request: { params: CodeParams },
-  responses: { 204: { description: "Deleted" }, ...errors(400, 401, 403, 404, 409, 413) },
+  responses: {
+    204: { description: "Deleted" },
+    ...errors(400, 401, 403, 404, 413),
+    ...inUseError("product group FAST", [
+      { kind: "product", noun: "product", count: 2, codes: ["S-1", "W-1"] },
+      { kind: "productGroup", noun: "child group", count: 1, codes: ["SCREWS"] },
+    ]),
+  },
 });

@@ -1,14 +1,14 @@
+import { deleteUnlessNamed } from "../../db/blockers";
 import { FOREIGN_KEY } from "../../db/outcomes";
 import type { Db } from "../../lib/db";
 import { badRequest, conflict, notFound } from "../../lib/errors";
 import { CHANGED, optimistically } from "../../lib/optimistic";
 import {
   deleteProductGroup,
-  findBlockers,
   insertProductGroup,
   readPlacement,
+  readProductGroupBlockers,
   writeProductGroup,
-  type Blockers,
   type Placement,
 } from "./product-groups.repo";
 import type { ProductGroupCreate, ProductGroupUpdate } from "./product-groups.schemas";
@@ -85,37 +85,11 @@ export const updateProductGroup = (db: Db, code: string, input: ProductGroupUpda
     return row ?? CHANGED;
   });
 
-/** What may name a group, as the 409 words each kind (singular, plural). */
-const BLOCKER_KINDS = [
-  ["products", "product", "products"],
-  ["children", "child group", "child groups"],
-  ["conditions", "trade condition", "trade conditions"],
-  ["promotions", "promotion", "promotions"],
-] as const;
-
-/** `3 products (P-1, P-2, P-3)`; past BLOCKERS_SHOWN, `… and 5 more`. */
-function named(one: string, many: string, blockers: Blockers) {
-  const more = blockers.n - blockers.first.length;
-  const list = blockers.first.join(", ") + (more > 0 ? ` and ${more} more` : "");
-  return `${blockers.n} ${blockers.n === 1 ? one : many} (${list})`;
-}
-
-/**
- * Deletes an unused group in one statement; while something names it (the foreign keys say so),
- * 409 naming what: the count of each kind and up to 20 (BLOCKERS_SHOWN) of its codes or ids.
- */
+/** Deletes an unused group in one statement; while something names it, 409 naming what. */
 export const removeProductGroup = (db: Db, code: string) =>
-  optimistically(label(code), async () => {
-    const deleted = await deleteProductGroup(db, code);
-    if (deleted !== FOREIGN_KEY) {
-      if (!deleted) throw missingProductGroup(code);
-      return deleted;
-    }
-    const found = await findBlockers(db, code);
-    const kinds = BLOCKER_KINDS.filter(([key]) => found[key].n > 0).map(([key, one, many]) =>
-      named(one, many, found[key]),
-    );
-    // Every reference went away between the delete and the read: try again.
-    if (!kinds.length) return CHANGED;
-    throw conflict(`${label(code)} is still named by ${kinds.join(", ")}; remove those first`);
+  deleteUnlessNamed({
+    label: label(code),
+    remove: () => deleteProductGroup(db, code),
+    read: () => readProductGroupBlockers(db, code),
+    missing: () => missingProductGroup(code),
   });

@@ -1,6 +1,14 @@
 import { and, count, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { productGroups, products, rowCounts } from "../../db/schema";
+import { blockersOf } from "../../db/blockers";
+import {
+  pricelistPrices,
+  productGroups,
+  products,
+  promotionProducts,
+  rowCounts,
+  tradeConditionProducts,
+} from "../../db/schema";
 import { readPage, type ListConfig, type ListRequest } from "../../list";
 import type { ListQuery } from "../../list/parse";
 import { toOrderBy, toWhere } from "../../list/sql";
@@ -191,3 +199,25 @@ export const deleteProduct = (db: Db, code: string) =>
   unlessForeignKey(() =>
     db.delete(products).where(eq(products.code, code)).returning({ id: products.id }).get(),
   );
+
+/** What names a product and so keeps it from being deleted; pricelists by their price rows. */
+export const readProductBlockers = blockersOf(products, [
+  {
+    kind: "pricelist",
+    noun: "pricelist",
+    column: pricelistPrices.productId,
+    shown: pricelistPrices.pricelistId,
+  },
+  {
+    kind: "tradeCondition",
+    noun: "trade condition",
+    column: tradeConditionProducts.productId,
+    shown: tradeConditionProducts.tradeConditionId,
+  },
+  {
+    kind: "promotion",
+    noun: "promotion",
+    column: promotionProducts.productId,
+    shown: promotionProducts.promotionId,
+  },
+]);

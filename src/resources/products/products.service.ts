@@ -1,12 +1,14 @@
+import { deleteUnlessNamed } from "../../db/blockers";
 import { FOREIGN_KEY } from "../../db/outcomes";
 import type { Db } from "../../lib/db";
-import { conflict, invalid, notFound, type FieldIssue } from "../../lib/errors";
+import { invalid, notFound, type FieldIssue } from "../../lib/errors";
 import { optimistically, patchOf } from "../../lib/optimistic";
 import {
   createProduct as insertProduct,
   deleteProduct,
   findProductGroupId,
   readForUpdate,
+  readProductBlockers,
   updateProduct as writeProduct,
   type ProductRow,
 } from "./products.repo";
@@ -66,12 +68,10 @@ export const updateProduct = (db: Db, code: string, input: ProductUpdate) =>
     return row;
   });
 
-export async function removeProduct(db: Db, code: string) {
-  const deleted = await deleteProduct(db, code);
-  if (deleted === FOREIGN_KEY) {
-    throw conflict(
-      `product ${code} still has prices or is named by a trade condition or promotion`,
-    );
-  }
-  if (!deleted) throw missingProduct(code);
-}
+export const removeProduct = (db: Db, code: string) =>
+  deleteUnlessNamed({
+    label: `product ${code}`,
+    remove: () => deleteProduct(db, code),
+    read: () => readProductBlockers(db, code),
+    missing: () => missingProduct(code),
+  });
