@@ -62,7 +62,7 @@ const EXAMPLES: Record<ErrorStatus, [code: string, detail: string]> = {
   401: ["UNAUTHORIZED", MISSING_KEY],
   403: ["FORBIDDEN", "a read key cannot make changes; use an admin key"],
   404: ["NOT_FOUND", "pricelist 42 not found"],
-  405: ["METHOD_NOT_ALLOWED", "PUT is not allowed on /v1/api/product"],
+  405: ["METHOD_NOT_ALLOWED", "DELETE is not allowed on /v1/api/product"],
   409: ["CONFLICT", "channel code WEB-DE already exists"],
   413: ["PAYLOAD_TOO_LARGE", "the request body is larger than 1 MiB"],
   415: ["UNSUPPORTED_MEDIA_TYPE", "the request body must be sent as application/json"],
