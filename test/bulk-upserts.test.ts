@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createProduct, createProductGroup } from "./factories";
+import { createCustomerGroup, createProduct, createProductGroup } from "./factories";
 import { api, expectProblem, uid } from "./helpers";
 import { describeBulkUpsert } from "./shared/bulk-upsert";
 
@@ -18,8 +18,25 @@ describeBulkUpsert("products", {
     row: (code) => ({ code, name: "Grouped", productGroupCode: "NOPE-GROUP" }),
     key: "productGroupCode",
     message: "unknown product group NOPE-GROUP",
+    roundTrips: 1,
   },
   recordPath: (code) => `/v1/api/product/${code}`,
+});
+
+describeBulkUpsert("customer groups", {
+  path: "/v1/api/customer-group",
+  field: "customerGroups",
+  table: "customer_groups",
+  prefix: "G",
+  row: (code, i) => ({ code, name: `Group ${i}`, description: i % 2 ? null : `Group number ${i}` }),
+  change: rename,
+  bad: {
+    row: (code) => ({ code, name: "Bell", description: "ring\u0007" }),
+    key: "description",
+    message: "must not contain control characters (found U+0007)",
+    roundTrips: 0,
+  },
+  recordPath: (code) => `/v1/api/customer-group/${code}`,
 });
 
 const putProducts = (products: unknown[]) => api("PUT", "/v1/api/product", { body: { products } });
@@ -104,5 +121,26 @@ describe("PUT /v1/api/product: the rules of create and PATCH, row by row", () =>
       { path: "body.products.0.productGroupCode", message: "unknown product group NOPE-1" },
       { path: "body.products.2.productGroupCode", message: "unknown product group NOPE-2" },
     ]);
+  });
+});
+
+describe("PUT /v1/api/customer-group", () => {
+  it("keeps a description a row leaves out, and clears it with null", async () => {
+    const group = await createCustomerGroup({ description: "Kept" });
+    const res = await api("PUT", "/v1/api/customer-group", {
+      body: { customerGroups: [{ code: group.code, name: "Renamed" }] },
+    });
+    expect(res.body).toEqual({ created: [], updated: [group.code], unchanged: 0 });
+    const kept = (await api("GET", `/v1/api/customer-group/${group.code}`)).body;
+    expect(kept).toMatchObject({ name: "Renamed", description: "Kept" });
+    const same = { code: group.code, name: "Renamed", description: "Kept" };
+    const again = await api("PUT", "/v1/api/customer-group", { body: { customerGroups: [same] } });
+    expect(again.body).toEqual({ created: [], updated: [], unchanged: 1 });
+    await api("PUT", "/v1/api/customer-group", {
+      body: { customerGroups: [{ ...same, description: null }] },
+    });
+    const cleared = (await api("GET", `/v1/api/customer-group/${group.code}`)).body;
+    expect(cleared).toMatchObject({ description: null, updatedAt: expect.any(String) });
+    expect(cleared.updatedAt > kept.updatedAt).toBe(true);
   });
 });

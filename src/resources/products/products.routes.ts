@@ -1,6 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
-import { CodeParams, errors, json, jsonBody } from "../../lib/openapi";
-import { BulkUpsertResultSchema } from "../../lib/schemas";
+import { bulkUpsertRoute, CodeParams, errors, json, jsonBody } from "../../lib/openapi";
 import { productList } from "./products.list";
 import {
   ProductCreateSchema,
@@ -49,27 +48,16 @@ export const create = createRoute({
   },
 });
 
-export const upsert = createRoute({
-  method: "put",
+export const upsert = bulkUpsertRoute({
   path: "/v1/api/product",
   tags,
   operationId: "upsertProducts",
-  summary: "Create or update 1-1000 products by code, atomically",
-  description:
-    "Each row is a product by `code`: a new code creates it, a known one gets the fields the row " +
-    "names (an absent optional field keeps its value, null clears productGroupCode), under the " +
-    "rules of create and PATCH: an unknown productGroupCode → 400, a maxOrderQuantity below the " +
-    "minOrderQuantity of the merged record → 400. All or nothing: any bad row and nothing is " +
-    "written; the 400 names every bad row by index and field (`body.products.12.name`). A code " +
-    "may appear once per body. Answers which codes were created and updated; a row that matches " +
-    "its stored product is counted in `unchanged` and not written (no audit entry, no new " +
-    "pricing version), so re-sending an unchanged catalogue writes nothing. At most 3 D1 round " +
-    "trips whatever the number of rows (docs/api.md §5.11).",
-  request: { body: jsonBody(ProductsUpsertSchema) },
-  responses: {
-    200: json(BulkUpsertResultSchema, "What the body created, updated and left unchanged"),
-    ...errors(400, 401, 403, 409, 413, 415),
-  },
+  noun: "products",
+  example: "body.products.12.productGroupCode",
+  rules:
+    "Every row follows the rules of create and PATCH: an unknown productGroupCode → 400; a " +
+    "maxOrderQuantity below the minOrderQuantity of the merged record → 400.",
+  body: ProductsUpsertSchema,
 });
 
 export const get = createRoute({
