@@ -434,7 +434,11 @@ export interface paths {
      * @description Each with its group and channel codes. Newest first by default; `search` matches code and name case-insensitively. Any query that cannot be honoured is a 400 naming the parameter.
      */
     get: operations["listCustomers"];
-    put?: never;
+    /**
+     * Create or update 1-1000 customers by code, atomically
+     * @description Each row is one of the customers by `code`: a new code creates it, a known one gets the fields the row names (an absent optional field keeps its value; null clears a nullable one). `customerGroupCodes` and `channelCodes`, when given, replace the customer's memberships ([] removes all; only the differences are written); absent, they are left as they are. Unknown group or channel codes → 400 naming them on the row. All or nothing: any bad row and nothing is written; the 400 names every bad row by index and field (`body.customers.12.customerGroupCodes`). A code may appear once per body. Answers the codes created and updated; a row that matches its stored record is counted in `unchanged` and not written (no audit entry, no new pricing version), so re-sending unchanged data writes nothing. At most 3 D1 round trips whatever the number of rows (two: a read, a write); a concurrent change in between makes it judge again, or answer 409 CONCURRENT_UPDATE under heavy contention (docs/api.md §5.11).
+     */
+    put: operations["upsertCustomers"];
     /**
      * Create a customer
      * @description Optionally puts the customer into customer groups and channels. Unknown codes → 400 naming them; nothing is written.
@@ -2210,6 +2214,67 @@ export interface components {
       customerGroupCodes?: string[];
       /**
        * @description The channels to put the customer in (0-1000 codes); unknown codes → 400
+       * @example [
+       *       "WEB-DE"
+       *     ]
+       */
+      channelCodes?: string[];
+    };
+    /**
+     * @description Customers to create or update by code
+     * @example {
+     *       "customers": [
+     *         {
+     *           "code": "C-1001",
+     *           "name": "Muster GmbH",
+     *           "customerGroupCodes": [
+     *             "RESELLER"
+     *           ],
+     *           "channelCodes": [
+     *             "WEB-DE"
+     *           ]
+     *         },
+     *         {
+     *           "code": "C-1002",
+     *           "name": "Beispiel AG"
+     *         }
+     *       ]
+     *     }
+     */
+    CustomersUpsert: {
+      /** @description 1-1000 rows, each code at most once */
+      customers: components["schemas"]["CustomerUpsert"][];
+    };
+    /**
+     * @description A customer by code: created if the code is new, else its name is set and the memberships given replace the stored ones
+     * @example {
+     *       "code": "C-1001",
+     *       "name": "Muster GmbH",
+     *       "customerGroupCodes": [
+     *         "RESELLER"
+     *       ]
+     *     }
+     */
+    CustomerUpsert: {
+      /**
+       * @description The customer code: the row's key
+       * @example C-1001
+       */
+      code: string;
+      /**
+       * @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters, lone surrogates or bidirectional controls
+       * @example Muster GmbH
+       */
+      name: string;
+      /**
+       * @description Replaces the customer's groups (0-1000 codes; [] removes all); absent: left as they are. Unknown codes → 400
+       * @example [
+       *       "RESELLER"
+       *     ]
+       */
+      customerGroupCodes?: string[];
+      /**
+       * @description Replaces the customer's channels (0-1000 codes; [] removes all); absent: left as they are. Unknown codes → 400
        * @example [
        *       "WEB-DE"
        *     ]
@@ -9568,6 +9633,174 @@ export interface operations {
            *       "status": 401,
            *       "detail": "missing API key: send it in the x-webhook-signature header",
            *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  upsertCustomers: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["CustomersUpsert"];
+      };
+    };
+    responses: {
+      /** @description What the body created, updated and left unchanged */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["BulkUpsertResult"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict with the current state; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
            */

@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { createCustomerGroup, createProduct, createProductGroup } from "./factories";
-import { api, expectProblem, uid } from "./helpers";
-import { describeBulkUpsert } from "./shared/bulk-upsert";
+import { env } from "cloudflare:workers";
+import {
+  createChannel,
+  createCustomer,
+  createCustomerGroup,
+  createProduct,
+  createProductGroup,
+} from "./factories";
+import { api, expectProblem, roundTrips, uid } from "./helpers";
+import { auditOf, describeBulkUpsert, pricingVersion } from "./shared/bulk-upsert";
 
 /** Bulk upserts by code (docs/api.md §5.11): the shared rules, then each resource's own. */
 
@@ -37,6 +44,22 @@ describeBulkUpsert("customer groups", {
     roundTrips: 0,
   },
   recordPath: (code) => `/v1/api/customer-group/${code}`,
+});
+
+describeBulkUpsert("customers", {
+  path: "/v1/api/customer",
+  field: "customers",
+  table: "customers",
+  prefix: "C",
+  row: (code, i) => ({ code, name: `Customer ${i}` }),
+  change: rename,
+  bad: {
+    row: (code) => ({ code, name: "Grouped", customerGroupCodes: ["NOPE-GROUP"] }),
+    key: "customerGroupCodes",
+    message: "unknown customer group codes: NOPE-GROUP",
+    roundTrips: 1,
+  },
+  recordPath: (code) => `/v1/api/customer/${code}`,
 });
 
 const putProducts = (products: unknown[]) => api("PUT", "/v1/api/product", { body: { products } });
@@ -142,5 +165,105 @@ describe("PUT /v1/api/customer-group", () => {
     const cleared = (await api("GET", `/v1/api/customer-group/${group.code}`)).body;
     expect(cleared).toMatchObject({ description: null, updatedAt: expect.any(String) });
     expect(cleared.updatedAt > kept.updatedAt).toBe(true);
+  });
+});
+
+const putCustomers = (customers: unknown[]) =>
+  api("PUT", "/v1/api/customer", { body: { customers } });
+const memberships = async (code: string) => {
+  const { customerGroupCodes, channelCodes } = (await api("GET", `/v1/api/customer/${code}`)).body;
+  return { customerGroupCodes, channelCodes };
+};
+const codesOf = async (n: number, create: () => Promise<{ code: string }>) =>
+  (await Promise.all(Array.from({ length: n }, create))).map((r) => r.code).sort();
+
+describe("PUT /v1/api/customer: memberships", () => {
+  it("given arrays replace the memberships, writing only the differences; absent ones leave them alone", async () => {
+    const [g1, g2, g3] = await codesOf(3, () => createCustomerGroup());
+    const [c1, c2] = await codesOf(2, () => createChannel());
+    const code = uid("C");
+    const first = await putCustomers([
+      { code, name: "Muster", customerGroupCodes: [g2, g1, g2], channelCodes: [c1] },
+    ]);
+    expect(first.body).toEqual({ created: [code], updated: [], unchanged: 0 });
+    expect(await memberships(code)).toEqual({ customerGroupCodes: [g1, g2], channelCodes: [c1] });
+
+    // No arrays: the memberships stay, only the name changes.
+    const renamed = await putCustomers([{ code, name: "Muster GmbH" }]);
+    expect(renamed.body).toEqual({ created: [], updated: [code], unchanged: 0 });
+    expect(await memberships(code)).toEqual({ customerGroupCodes: [g1, g2], channelCodes: [c1] });
+
+    // Groups replaced: g1 leaves, g3 joins, g2 is not touched; channels are left alone.
+    const moved = await putCustomers([{ code, name: "Muster GmbH", customerGroupCodes: [g3, g2] }]);
+    expect(moved.body).toEqual({ created: [], updated: [code], unchanged: 0 });
+    expect(await memberships(code)).toEqual({ customerGroupCodes: [g2, g3], channelCodes: [c1] });
+    const entries = (await auditOf(moved)).entries.map((e) => [e.action, e.entity]);
+    expect(entries).toEqual([
+      ["DELETE", "customerGroupMember"],
+      ["INSERT", "customerGroupMember"],
+    ]);
+
+    // The same sets in another order change nothing.
+    const version = await pricingVersion();
+    const same = await putCustomers([
+      { code, name: "Muster GmbH", customerGroupCodes: [g3, g2], channelCodes: [c1] },
+    ]);
+    expect(same.body).toEqual({ created: [], updated: [], unchanged: 1 });
+    expect((await auditOf(same)).total).toBe(0);
+    expect(await pricingVersion()).toBe(version);
+
+    // [] removes all; the other array is replaced in the same row.
+    await putCustomers([{ code, name: "Muster GmbH", customerGroupCodes: [], channelCodes: [c2] }]);
+    expect(await memberships(code)).toEqual({ customerGroupCodes: [], channelCodes: [c2] });
+  });
+
+  it("names every row with unknown group or channel codes; nothing is written", async () => {
+    const [group] = await codesOf(1, () => createCustomerGroup());
+    const known = await createCustomer({ customerGroupCodes: [group] });
+    const fresh = uid("C");
+    const res = await putCustomers([
+      { code: fresh, name: "New", customerGroupCodes: [group] },
+      { code: known.code, name: "Known", customerGroupCodes: ["NOPE-B", group, "NOPE-A"] },
+      { code: uid("C"), name: "Other", channelCodes: ["NOPE-CH"] },
+    ]);
+    expect(expectProblem(res, 400, "VALIDATION_FAILED").errors).toEqual([
+      {
+        path: "body.customers.1.customerGroupCodes",
+        message: "unknown customer group codes: NOPE-B, NOPE-A",
+      },
+      { path: "body.customers.2.channelCodes", message: "unknown channel codes: NOPE-CH" },
+    ]);
+    expect((await api("GET", `/v1/api/customer/${fresh}`)).status).toBe(404);
+    expect((await api("GET", `/v1/api/customer/${known.code}`)).body.name).toBe(known.name);
+  });
+
+  it("sets the memberships of 1000 customers in at most 3 round trips", async () => {
+    const groups = await codesOf(3, () => createCustomerGroup());
+    const [channel] = await codesOf(1, () => createChannel());
+    const rows = Array.from({ length: 1000 }, (_, i) => ({
+      code: uid("C"),
+      name: `Customer ${i}`,
+      customerGroupCodes: [groups[i % 3], groups[(i + 1) % 3]],
+      channelCodes: [channel],
+    }));
+    const res = await putCustomers(rows);
+    expect(res.body.created).toHaveLength(1000);
+    expect(roundTrips(res)).toBeLessThanOrEqual(3);
+    const links = await env.DB.prepare(
+      `select (select count(*) from customer_group_members m join customers c on c.id = m.customer_id
+          where c.code in (select value from json_each(?1))) as groups,
+        (select count(*) from channel_customers m join customers c on c.id = m.customer_id
+          where c.code in (select value from json_each(?1))) as channels`,
+    )
+      .bind(JSON.stringify(rows.map((r) => r.code)))
+      .first();
+    expect(links).toEqual({ groups: 2000, channels: 1000 });
+    const moved = await putCustomers(rows.map((r) => ({ ...r, customerGroupCodes: [groups[2]] })));
+    expect(moved.body.updated.length + moved.body.unchanged).toBe(1000);
+    expect(roundTrips(moved)).toBeLessThanOrEqual(3);
+    expect(await memberships(rows[0]!.code)).toEqual({
+      customerGroupCodes: [groups[2]],
+      channelCodes: [channel],
+    });
   });
 });

@@ -3,6 +3,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { errorMentions, type Db } from "../lib/db";
 import { inJsonList } from "./json-list";
+import type { CodedTable, CodeLink } from "./links";
 import { columnValue } from "./writes";
 
 /*
@@ -90,15 +91,23 @@ export async function writeJudged(
 
 /**
  * INSERT … SELECT of `rows` (objects keyed by the table's field names, all with the same keys)
- * over json_each: one statement whatever their number. Absent columns take their defaults.
+ * over json_each: one statement whatever their number. `set` gives a column as an expression of
+ * the row instead; absent columns take their defaults.
  */
-export function insertRows(db: Db, table: SQLiteTable, rows: readonly object[]) {
+export function insertRows(
+  db: Db,
+  table: SQLiteTable,
+  rows: readonly object[],
+  set: Record<string, SQL> = {},
+) {
   const given = new Set(Object.keys(rows[0] ?? {}));
+  const value = (key: string, column: SQLiteColumn) =>
+    set[key] ?? (given.has(key) ? rowField(key) : columnValue(column, undefined));
   // In the table's column order, under the columns' names: Drizzle checks both.
   const row = Object.fromEntries(
     Object.entries(getTableColumns(table)).map(([key, column]) => [
       key,
-      sql`${given.has(key) ? rowField(key) : columnValue(column, undefined)}`.as(column.name),
+      sql`${value(key, column)}`.as(column.name),
     ]),
   );
   return db.insert(table).select(
@@ -133,3 +142,49 @@ export function updateByCode(
 /** `set` of `updateByCode` that copies each named field of the row. */
 export const fromRow = (keys: readonly string[]) =>
   Object.fromEntries(keys.map((key) => [key, rowField(key)]));
+
+/** The id of the record of a coded table whose code is `code` (an expression of the row). */
+const idOf = (to: CodedTable, code: SQL) =>
+  sql`(select ${to.id} from ${to.table} where ${to.code} = ${code})`;
+
+/** A link row named by codes: the owner's and the target's. */
+export interface CodePair {
+  owner: string;
+  target: string;
+}
+
+/** The field name of `column` in its table. */
+const keyOf = (table: SQLiteTable, column: SQLiteColumn) =>
+  Object.entries(getTableColumns(table)).find(([, c]) => c === column)![0];
+
+/**
+ * The link rows of many owners at once, as differences: the deletes of `remove` and the inserts
+ * of `add`, one statement each, every record resolved by code inside the statement (so an owner
+ * inserted earlier in the same batch is found).
+ */
+export function linkPairWrites(
+  db: Db,
+  link: CodeLink,
+  owner: CodedTable,
+  changes: { remove: CodePair[]; add: CodePair[] },
+): BatchItem<"sqlite">[] {
+  const ownerId = idOf(owner, rowField("owner"));
+  const targetId = idOf(link.to, rowField("target"));
+  const writes: BatchItem<"sqlite">[] = [];
+  if (changes.remove.length) {
+    writes.push(
+      db.delete(link.table).where(
+        sql`(${link.owner}, ${link.target}) in (select ${ownerId}, ${targetId}
+          from ${rowsOf(changes.remove)})`,
+      ),
+    );
+  }
+  if (changes.add.length) {
+    const set = {
+      [keyOf(link.table, link.owner)]: ownerId,
+      [keyOf(link.table, link.target)]: targetId,
+    };
+    writes.push(insertRows(db, link.table, changes.add, set));
+  }
+  return writes;
+}

@@ -1,5 +1,8 @@
+import type { CodePair } from "../../db/bulk";
+import { codesFrom } from "../../db/links";
 import { FOREIGN_KEY } from "../../db/outcomes";
 import { customerLinks } from "../../db/reads";
+import { BulkPlan, upsertInBulk } from "../../lib/bulk";
 import type { Db } from "../../lib/db";
 import { conflict, invalid, notFound, unknownCodesIssue } from "../../lib/errors";
 import { primaryCustomerPricelist } from "../../pricing";
@@ -8,16 +11,23 @@ import { assertAssignable, missingPricelist } from "../pricelists/pricelists.ser
 import {
   assignCustomerPricelist,
   createCustomer as insertCustomer,
+  customerFacts,
   customerTaken,
+  customerWrites,
   findCustomerAndPricelist,
   readMemberships,
   toCustomer,
   updateCustomer as writeCustomer,
   updateCustomerFields,
+  MEMBERSHIP_FIELDS,
+  type CustomerChanges,
+  type CustomerFacts,
   type CustomerRow,
+  type MembershipField,
   type PricelistRow,
+  type StoredCustomer,
 } from "./customers.repo";
-import type { CustomerCreate, CustomerUpdate } from "./customers.schemas";
+import type { CustomerCreate, CustomerUpdate, CustomerUpsert } from "./customers.schemas";
 
 /** The customer with its pricelists and the one that prices it first. */
 export const toCustomerDetail = (
@@ -91,4 +101,90 @@ export async function assignPricelist(db: Db, code: string, pricelistId: number)
   if ((await assignCustomerPricelist(db, customerId, pricelistId)) === FOREIGN_KEY) {
     throw missingCustomer(code);
   }
+}
+
+/** Every row's named groups and channels exist (400 naming the unknown ones on the row's field). */
+function judgeCustomers(rows: CustomerUpsert[], facts: CustomerFacts) {
+  const stored = new Map(facts.stored.map((customer) => [customer.code, customer]));
+  const plan = new BulkPlan<StoredCustomer, CustomerUpsert>("customers");
+  const known = Object.fromEntries(
+    MEMBERSHIP_FIELDS.map((field) => [field, new Set(facts[field].map((row) => row.code))]),
+  ) as Record<MembershipField, Set<string>>;
+  rows.forEach((row, i) => {
+    for (const field of MEMBERSHIP_FIELDS) {
+      const unknown = (row[field] ?? []).filter((code) => !known[field].has(code));
+      const { noun } = customerLinks.links[field];
+      if (unknown.length)
+        plan.issues.push(unknownCodesIssue(`customers.${i}.${field}`, noun, unknown));
+    }
+    plan.add(stored.get(row.code), row);
+  });
+  return plan;
+}
+
+const pairs = (owner: string, targets: string[]): CodePair[] =>
+  targets.map((target) => ({ owner, target }));
+
+/**
+ * What the plan writes: the new customers with their memberships; for changed ones, the new
+ * name and, for each membership array given, the links it drops and adds (the rest stay).
+ */
+function changesOf(plan: BulkPlan<StoredCustomer, CustomerUpsert>, stored: StoredCustomer[]) {
+  const before = new Map(stored.map((customer) => [customer.code, customer]));
+  const changes: CustomerChanges = {
+    created: plan.created.map(({ code, name }) => ({ code, name })),
+    renamed: plan.updated
+      .filter((row) => before.get(row.code)!.name !== row.name)
+      .map(({ code, name }) => ({ code, name })),
+    links: Object.fromEntries(
+      MEMBERSHIP_FIELDS.map((field) => [
+        field,
+        { remove: [] as CodePair[], add: [] as CodePair[] },
+      ]),
+    ) as CustomerChanges["links"],
+  };
+  for (const field of MEMBERSHIP_FIELDS) {
+    const { remove, add } = changes.links[field];
+    for (const row of plan.created) add.push(...pairs(row.code, row[field] ?? []));
+    for (const row of plan.updated) {
+      const wanted = row[field];
+      if (!wanted) continue;
+      const had = codesFrom(before.get(row.code)![field]);
+      remove.push(
+        ...pairs(
+          row.code,
+          had.filter((code) => !wanted.includes(code)),
+        ),
+      );
+      add.push(
+        ...pairs(
+          row.code,
+          wanted.filter((code) => !had.includes(code)),
+        ),
+      );
+    }
+  }
+  return changes;
+}
+
+/**
+ * `PUT /v1/api/customer`: 1-1000 customers by code, all or nothing, in two round trips. A given
+ * membership array replaces the stored one (only the differences are written); an absent one
+ * leaves it alone.
+ */
+export function upsertCustomers(db: Db, rows: CustomerUpsert[]) {
+  const named = Object.fromEntries(
+    MEMBERSHIP_FIELDS.map((field) => [
+      field,
+      [...new Set(rows.flatMap((row) => row[field] ?? []))],
+    ]),
+  ) as Record<MembershipField, string[]>;
+  const facts = customerFacts(
+    rows.map((row) => row.code),
+    named,
+  );
+  return upsertInBulk<CustomerFacts>(db, "the customers", facts, (read) => {
+    const plan = judgeCustomers(rows, read);
+    return { plan, writes: () => customerWrites(db, changesOf(plan, read.stored)) };
+  });
 }
