@@ -7,6 +7,7 @@ import {
   createProduct,
   createProductGroup,
 } from "./factories";
+import { call } from "./fuzz/worker";
 import { api, expectProblem, roundTrips, uid } from "./helpers";
 import { auditOf, describeBulkUpsert, pricingVersion } from "./shared/bulk-upsert";
 
@@ -60,6 +61,22 @@ describeBulkUpsert("customers", {
     roundTrips: 1,
   },
   recordPath: (code) => `/v1/api/customer/${code}`,
+});
+
+describeBulkUpsert("product groups", {
+  path: "/v1/api/product-group",
+  field: "productGroups",
+  table: "product_groups",
+  prefix: "PG",
+  row: (code, i) => ({ code, name: `Group ${i}` }),
+  change: rename,
+  bad: {
+    row: (code) => ({ code, name: "Orphan", parentCode: "NOPE-PARENT" }),
+    key: "parentCode",
+    message: "unknown product group NOPE-PARENT",
+    roundTrips: 1,
+  },
+  recordPath: (code) => `/v1/api/product-group/${code}`,
 });
 
 const putProducts = (products: unknown[]) => api("PUT", "/v1/api/product", { body: { products } });
@@ -265,5 +282,166 @@ describe("PUT /v1/api/customer: memberships", () => {
       customerGroupCodes: [groups[2]],
       channelCodes: [channel],
     });
+  });
+});
+
+const putGroups = (productGroups: unknown[]) =>
+  api("PUT", "/v1/api/product-group", { body: { productGroups } });
+const parentOf = async (code: string) =>
+  (await api("GET", `/v1/api/product-group/${code}`)).body.parentCode;
+
+describe("PUT /v1/api/product-group: the forest", () => {
+  it("takes parents listed after their children, and keeps or clears a stored parent", async () => {
+    const [leaf, mid, root] = [uid("PG"), uid("PG"), uid("PG")];
+    const res = await putGroups([
+      { code: leaf, name: "Leaf", parentCode: mid },
+      { code: mid, name: "Mid", parentCode: root },
+      { code: root, name: "Root" },
+    ]);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toEqual({ created: [leaf, mid, root], updated: [], unchanged: 0 });
+    expect([await parentOf(leaf), await parentOf(mid), await parentOf(root)]).toEqual([
+      mid,
+      root,
+      null,
+    ]);
+    // The same tree again, in another order: nothing to write.
+    const again = await putGroups([
+      { code: root, name: "Root", parentCode: null },
+      { code: mid, name: "Mid", parentCode: root },
+      { code: leaf, name: "Leaf", parentCode: mid },
+    ]);
+    expect(again.body).toEqual({ created: [], updated: [], unchanged: 3 });
+    // Absent parentCode keeps the parent; null makes a root.
+    const renamed = await putGroups([
+      { code: leaf, name: "Leaf 2" },
+      { code: mid, name: "Mid", parentCode: null },
+    ]);
+    expect(renamed.body).toEqual({ created: [], updated: [leaf, mid], unchanged: 0 });
+    expect([await parentOf(leaf), await parentOf(mid)]).toEqual([mid, null]);
+  });
+
+  it("refuses a cycle within the body, naming each row on it", async () => {
+    const [a, b, c] = [uid("PG"), uid("PG"), uid("PG")];
+    const res = await putGroups([
+      { code: a, name: "A", parentCode: b },
+      { code: c, name: "C", parentCode: a },
+      { code: b, name: "B", parentCode: a },
+      { code: uid("PG"), name: "Self", parentCode: null },
+    ]);
+    expect(expectProblem(res, 400, "VALIDATION_FAILED").errors).toEqual([
+      {
+        path: "body.productGroups.0.parentCode",
+        message: `makes a cycle ${a} → ${b} → ${a} (each group → its parent)`,
+      },
+      {
+        path: "body.productGroups.2.parentCode",
+        message: `makes a cycle ${b} → ${a} → ${b} (each group → its parent)`,
+      },
+    ]);
+    const self = uid("PG");
+    const own = await putGroups([{ code: self, name: "Self", parentCode: self }]);
+    expect(expectProblem(own, 400, "VALIDATION_FAILED").errors).toEqual([
+      {
+        path: "body.productGroups.0.parentCode",
+        message: `makes a cycle ${self} → ${self} (each group → its parent)`,
+      },
+    ]);
+    expect((await api("GET", `/v1/api/product-group/${c}`)).status).toBe(404);
+  });
+
+  it("refuses a cycle with the stored tree", async () => {
+    const root = await createProductGroup();
+    const child = await createProductGroup({ parentCode: root.code });
+    const grandchild = await createProductGroup({ parentCode: child.code });
+    const res = await putGroups([
+      { code: root.code, name: root.name, parentCode: grandchild.code },
+    ]);
+    expect(expectProblem(res, 400, "VALIDATION_FAILED").errors).toEqual([
+      {
+        path: "body.productGroups.0.parentCode",
+        message:
+          `makes a cycle ${root.code} → ${grandchild.code} → ${child.code} → ${root.code} ` +
+          "(each group → its parent)",
+      },
+    ]);
+    expect(await parentOf(root.code)).toBeNull();
+  });
+
+  it("refuses a branch deeper than 8 levels, naming it from the deepest group up", async () => {
+    const chain = [await createProductGroup()];
+    for (let i = 1; i < 7; i++)
+      chain.push(await createProductGroup({ parentCode: chain[i - 1].code }));
+    const [eighth, ninth] = [uid("PG"), uid("PG")];
+    const ok = await putGroups([{ code: eighth, name: "8", parentCode: chain[6].code }]);
+    expect(ok.body).toEqual({ created: [eighth], updated: [], unchanged: 0 });
+    const res = await putGroups([
+      { code: ninth, name: "9", parentCode: eighth },
+      { code: eighth, name: "8 renamed" },
+    ]);
+    const upward = [ninth, eighth, ...chain.map((g) => g.code).reverse()];
+    expect(expectProblem(res, 400, "VALIDATION_FAILED").errors).toEqual([
+      {
+        path: "body.productGroups.0.parentCode",
+        message: `makes a branch of 9 levels, more than the 8 allowed: ${upward.join(" → ")} (each group → its parent)`,
+      },
+    ]);
+    // Moving a stored subtree under a deep branch is judged with everything below it.
+    const top = await createProductGroup();
+    const under = await createProductGroup({ parentCode: top.code });
+    const moved = await putGroups([{ code: top.code, name: top.name, parentCode: chain[6].code }]);
+    const branch = [under.code, top.code, ...chain.map((g) => g.code).reverse()];
+    expect(expectProblem(moved, 400, "VALIDATION_FAILED").errors).toEqual([
+      {
+        path: "body.productGroups.0.parentCode",
+        message: `makes a branch of 9 levels, more than the 8 allowed: ${branch.join(" → ")} (each group → its parent)`,
+      },
+    ]);
+    expect(await parentOf(top.code)).toBeNull();
+  });
+
+  it("two bodies that are fine alone but make a cycle together: one is written, the other refused", async () => {
+    const [a, b] = [await createProductGroup(), await createProductGroup()];
+    const [first, second] = await Promise.all([
+      call("PUT", "/v1/api/product-group", {
+        body: { productGroups: [{ code: a.code, name: a.name, parentCode: b.code }] },
+      }),
+      call("PUT", "/v1/api/product-group", {
+        body: { productGroups: [{ code: b.code, name: b.name, parentCode: a.code }] },
+      }),
+    ]);
+    expect([first!.status, second!.status].sort()).toEqual([200, 400]);
+    const refused = first!.status === 400 ? first! : second!;
+    expect(expectProblem(refused, 400, "VALIDATION_FAILED").errors![0]!.message).toMatch(
+      /^makes a cycle /,
+    );
+    expect([await parentOf(a.code), await parentOf(b.code)].filter(Boolean)).toHaveLength(1);
+  });
+
+  it("writes a tree of 1000 groups listed leaves first in at most 3 round trips", async () => {
+    const roots = Array.from({ length: 10 }, () => uid("PG"));
+    const mids = Array.from({ length: 90 }, (_, i) => ({
+      code: uid("PG"),
+      parentCode: roots[i % 10],
+    }));
+    const leaves = Array.from({ length: 900 }, (_, i) => ({
+      code: uid("PG"),
+      parentCode: mids[i % 90]!.code,
+    }));
+    const rows = [
+      ...leaves.map((g) => ({ ...g, name: "Leaf" })),
+      ...mids.map((g) => ({ ...g, name: "Mid" })),
+      ...roots.map((code) => ({ code, name: "Root" })),
+    ];
+    const res = await putGroups(rows);
+    expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(200);
+    expect(res.body.created).toHaveLength(1000);
+    expect(roundTrips(res)).toBeLessThanOrEqual(3);
+    expect(await parentOf(leaves[899]!.code)).toBe(mids[899 % 90]!.code);
+    // Every group is recorded once as created; those under a new parent once more as placed.
+    const audit = await auditOf(res);
+    expect(audit.total).toBe(1000 + 990);
+    const again = await putGroups(rows);
+    expect(again.body).toEqual({ created: [], updated: [], unchanged: 1000 });
   });
 });

@@ -144,7 +144,7 @@ export const fromRow = (keys: readonly string[]) =>
   Object.fromEntries(keys.map((key) => [key, rowField(key)]));
 
 /** The id of the record of a coded table whose code is `code` (an expression of the row). */
-const idOf = (to: CodedTable, code: SQL) =>
+export const idOf = (to: CodedTable, code: SQL) =>
   sql`(select ${to.id} from ${to.table} where ${to.code} = ${code})`;
 
 /** A link row named by codes: the owner's and the target's. */
