@@ -104,8 +104,7 @@ export async function assignPricelist(db: Db, code: string, pricelistId: number)
 }
 
 /** Every row's named groups and channels exist (400 naming the unknown ones on the row's field). */
-function judgeCustomers(rows: CustomerUpsert[], facts: CustomerFacts) {
-  const stored = new Map(facts.stored.map((customer) => [customer.code, customer]));
+function judgeCustomers(rows: CustomerUpsert[], facts: CustomerFacts, stored: Stored) {
   const plan = new BulkPlan<StoredCustomer, CustomerUpsert>("customers");
   const known = Object.fromEntries(
     MEMBERSHIP_FIELDS.map((field) => [field, new Set(facts[field].map((row) => row.code))]),
@@ -114,57 +113,61 @@ function judgeCustomers(rows: CustomerUpsert[], facts: CustomerFacts) {
     for (const field of MEMBERSHIP_FIELDS) {
       const unknown = (row[field] ?? []).filter((code) => !known[field].has(code));
       const { noun } = customerLinks.links[field];
-      if (unknown.length)
+      if (unknown.length) {
         plan.issues.push(unknownCodesIssue(`customers.${i}.${field}`, noun, unknown));
+      }
     }
     plan.add(stored.get(row.code), row);
   });
   return plan;
 }
 
+type Stored = Map<string, StoredCustomer>;
+
 const pairs = (owner: string, targets: string[]): CodePair[] =>
   targets.map((target) => ({ owner, target }));
+
+/**
+ * The links a row's membership array drops and adds, against the stored ones (none for a new
+ * customer); an absent array changes nothing.
+ */
+function linkChanges(row: CustomerUpsert, field: MembershipField, before?: StoredCustomer) {
+  const wanted = row[field];
+  if (!wanted) return { remove: [], add: [] };
+  const had = new Set(before ? codesFrom(before[field]) : []);
+  const keep = new Set(wanted);
+  return {
+    remove: pairs(
+      row.code,
+      [...had].filter((code) => !keep.has(code)),
+    ),
+    add: pairs(
+      row.code,
+      wanted.filter((code) => !had.has(code)),
+    ),
+  };
+}
 
 /**
  * What the plan writes: the new customers with their memberships; for changed ones, the new
  * name and, for each membership array given, the links it drops and adds (the rest stay).
  */
-function changesOf(plan: BulkPlan<StoredCustomer, CustomerUpsert>, stored: StoredCustomer[]) {
-  const before = new Map(stored.map((customer) => [customer.code, customer]));
-  const changes: CustomerChanges = {
+function changesOf(plan: BulkPlan<StoredCustomer, CustomerUpsert>, stored: Stored) {
+  const rows = [...plan.created, ...plan.updated];
+  const links = MEMBERSHIP_FIELDS.map((field) => {
+    const changes = rows.map((row) => linkChanges(row, field, stored.get(row.code)));
+    return [
+      field,
+      { remove: changes.flatMap((c) => c.remove), add: changes.flatMap((c) => c.add) },
+    ];
+  });
+  return {
     created: plan.created.map(({ code, name }) => ({ code, name })),
     renamed: plan.updated
-      .filter((row) => before.get(row.code)!.name !== row.name)
+      .filter((row) => stored.get(row.code)!.name !== row.name)
       .map(({ code, name }) => ({ code, name })),
-    links: Object.fromEntries(
-      MEMBERSHIP_FIELDS.map((field) => [
-        field,
-        { remove: [] as CodePair[], add: [] as CodePair[] },
-      ]),
-    ) as CustomerChanges["links"],
+    links: Object.fromEntries(links) as CustomerChanges["links"],
   };
-  for (const field of MEMBERSHIP_FIELDS) {
-    const { remove, add } = changes.links[field];
-    for (const row of plan.created) add.push(...pairs(row.code, row[field] ?? []));
-    for (const row of plan.updated) {
-      const wanted = row[field];
-      if (!wanted) continue;
-      const had = codesFrom(before.get(row.code)![field]);
-      remove.push(
-        ...pairs(
-          row.code,
-          had.filter((code) => !wanted.includes(code)),
-        ),
-      );
-      add.push(
-        ...pairs(
-          row.code,
-          wanted.filter((code) => !had.includes(code)),
-        ),
-      );
-    }
-  }
-  return changes;
 }
 
 /**
@@ -184,7 +187,8 @@ export function upsertCustomers(db: Db, rows: CustomerUpsert[]) {
     named,
   );
   return upsertInBulk<CustomerFacts>(db, "the customers", facts, (read) => {
-    const plan = judgeCustomers(rows, read);
-    return { plan, writes: () => customerWrites(db, changesOf(plan, read.stored)) };
+    const stored: Stored = new Map(read.stored.map((customer) => [customer.code, customer]));
+    const plan = judgeCustomers(rows, read, stored);
+    return { plan, writes: () => customerWrites(db, changesOf(plan, stored)) };
   });
 }
