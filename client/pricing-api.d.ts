@@ -18,7 +18,11 @@ export interface paths {
      * @description Newest first by default. `search` matches the code (add `searchBy=name` for names) case-insensitively; `filter.productGroupCode=X` lists the products whose own group is X (`$null`: those in no group); `select` trims the items to id and the chosen fields. Any query that cannot be honoured is a 400 naming the parameter.
      */
     get: operations["listProducts"];
-    put?: never;
+    /**
+     * Create or update 1-1000 products by code, atomically
+     * @description Each row is one of the products by `code`: a new code creates it, a known one gets the fields the row names (an absent optional field keeps its value; null clears a nullable one). Every row follows the rules of create and PATCH: an unknown productGroupCode → 400; a maxOrderQuantity below the minOrderQuantity of the merged record → 400. All or nothing: any bad row and nothing is written; the 400 names every bad row by index and field (`body.products.12.productGroupCode`). A code may appear once per body. Answers the codes created and updated; a row that matches its stored record is counted in `unchanged` and not written (no audit entry, no new pricing version), so re-sending unchanged data writes nothing. At most 3 D1 round trips whatever the number of rows (two: a read, a write); a concurrent change in between makes it judge again, or answer 409 CONCURRENT_UPDATE under heavy contention (docs/api.md §5.12).
+     */
+    put: operations["upsertProducts"];
     /**
      * Create a product
      * @description The code must be unique: a taken code → 409 naming it. `productGroupCode` names an existing group (unknown → 400); the quantity rule defaults to any quantity (minOrderQuantity 1, orderIncrement 1, no maxOrderQuantity); a maximum below the minimum → 400.
@@ -70,7 +74,11 @@ export interface paths {
      * @description Newest first by default; `search` matches code and name case-insensitively; `filter.parentCode=X` lists the children of group X, `filter.parentCode=$null` the roots. Any query that cannot be honoured is a 400 naming the parameter.
      */
     get: operations["listProductGroups"];
-    put?: never;
+    /**
+     * Create or update 1-1000 product groups by code, atomically
+     * @description Each row is one of the product groups by `code`: a new code creates it, a known one gets the fields the row names (an absent optional field keeps its value; null clears a nullable one). `parentCode` names a stored group or one of the same body, listed before or after; the placement rules of create and PATCH hold in the forest the whole body makes: an unknown parent, a cycle (within the body or with the stored groups) or a branch deeper than 8 levels → 400 on each row concerned, naming the chain. All or nothing: any bad row and nothing is written; the 400 names every bad row by index and field (`body.productGroups.12.parentCode`). A code may appear once per body. Answers the codes created and updated; a row that matches its stored record is counted in `unchanged` and not written (no audit entry, no new pricing version), so re-sending unchanged data writes nothing. At most 3 D1 round trips whatever the number of rows (two: a read, a write); a concurrent change in between makes it judge again, or answer 409 CONCURRENT_UPDATE under heavy contention (docs/api.md §5.12).
+     */
+    put: operations["upsertProductGroups"];
     /**
      * Create a product group
      * @description The code must be unique (a taken code → 409 naming it). `parentCode` names an existing group (unknown → 400); a branch may have at most 8 levels (deeper → 409 naming it).
@@ -358,7 +366,11 @@ export interface paths {
      * @description Newest first by default; `search` matches code and name case-insensitively. Any query that cannot be honoured is a 400 naming the parameter.
      */
     get: operations["listCustomerGroups"];
-    put?: never;
+    /**
+     * Create or update 1-1000 customer groups by code, atomically
+     * @description Each row is one of the customer groups by `code`: a new code creates it, a known one gets the fields the row names (an absent optional field keeps its value; null clears a nullable one). Every row follows the rules of create and PATCH (name and description). All or nothing: any bad row and nothing is written; the 400 names every bad row by index and field (`body.customerGroups.12.name`). A code may appear once per body. Answers the codes created and updated; a row that matches its stored record is counted in `unchanged` and not written (no audit entry, no new pricing version), so re-sending unchanged data writes nothing. At most 3 D1 round trips whatever the number of rows (two: a read, a write); a concurrent change in between makes it judge again, or answer 409 CONCURRENT_UPDATE under heavy contention (docs/api.md §5.12).
+     */
+    put: operations["upsertCustomerGroups"];
     /**
      * Create a customer group
      * @description The code must be unique: a taken code → 409 naming it.
@@ -530,7 +542,11 @@ export interface paths {
      * @description Each with its group and channel codes. Newest first by default; `search` matches code and name case-insensitively. Any query that cannot be honoured is a 400 naming the parameter.
      */
     get: operations["listCustomers"];
-    put?: never;
+    /**
+     * Create or update 1-1000 customers by code, atomically
+     * @description Each row is one of the customers by `code`: a new code creates it, a known one gets the fields the row names (an absent optional field keeps its value; null clears a nullable one). `customerGroupCodes` and `channelCodes`, when given, replace the customer's memberships ([] removes all; only the differences are written); absent, they are left as they are. Unknown group or channel codes → 400 naming them on the row. All or nothing: any bad row and nothing is written; the 400 names every bad row by index and field (`body.customers.12.customerGroupCodes`). A code may appear once per body. Answers the codes created and updated; a row that matches its stored record is counted in `unchanged` and not written (no audit entry, no new pricing version), so re-sending unchanged data writes nothing. At most 3 D1 round trips whatever the number of rows (two: a read, a write); a concurrent change in between makes it judge again, or answer 409 CONCURRENT_UPDATE under heavy contention (docs/api.md §5.12).
+     */
+    put: operations["upsertCustomers"];
     /**
      * Create a customer
      * @description Optionally puts the customer into customer groups and channels. Unknown codes → 400 naming them; nothing is written.
@@ -1370,6 +1386,88 @@ export interface components {
       maxOrderQuantity?: number | null;
     };
     /**
+     * @description What a bulk upsert did, row by row
+     * @example {
+     *       "created": [
+     *         "P-C"
+     *       ],
+     *       "updated": [
+     *         "P-A"
+     *       ],
+     *       "unchanged": 998
+     *     }
+     */
+    BulkUpsertResult: {
+      /** @description Codes of the records created, in body order */
+      created: string[];
+      /** @description Codes of the existing records the body changed, in body order */
+      updated: string[];
+      /** @description How many rows matched their stored record already: nothing was written for them */
+      unchanged: number;
+    };
+    /**
+     * @description Products to create or update by code
+     * @example {
+     *       "products": [
+     *         {
+     *           "code": "P-A",
+     *           "name": "Hex bolt M8x40",
+     *           "productGroupCode": "SCREWS",
+     *           "minOrderQuantity": 100
+     *         },
+     *         {
+     *           "code": "P-B",
+     *           "name": "Hex nut M8",
+     *           "productGroupCode": null
+     *         }
+     *       ]
+     *     }
+     */
+    ProductsUpsert: {
+      /** @description 1-1000 rows, each code at most once */
+      products: components["schemas"]["ProductUpsert"][];
+    };
+    /**
+     * @description A product by code: created if the code is new, else its named fields are set. An absent optional field keeps the stored value (a new product takes the default); null clears it
+     * @example {
+     *       "code": "P-A",
+     *       "name": "Hex bolt M8x40",
+     *       "productGroupCode": "SCREWS"
+     *     }
+     */
+    ProductUpsert: {
+      /**
+       * @description The product code: the row's key
+       * @example P-A
+       */
+      code: string;
+      /**
+       * @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters, lone surrogates or bidirectional controls
+       * @example Hex bolt M8x40
+       */
+      name: string;
+      /**
+       * @description The product's group, or null for none; an unknown code → 400
+       * @example SCREWS
+       */
+      productGroupCode?: string | null;
+      /**
+       * @description The smallest quantity that may be ordered, 1-1000000; default 1
+       * @example 100
+       */
+      minOrderQuantity?: number;
+      /**
+       * @description Allowed quantities are minOrderQuantity + k × orderIncrement, 1-1000000; default 1
+       * @example 100
+       */
+      orderIncrement?: number;
+      /**
+       * @description The largest quantity that may be ordered, ≥ minOrderQuantity; null (default) = no limit
+       * @example null
+       */
+      maxOrderQuantity?: number | null;
+    };
+    /**
      * @description The fields to change; absent fields stay as they are. The merged record must keep maxOrderQuantity ≥ minOrderQuantity
      * @example {
      *       "name": "Hex bolt M8x40, zinc plated",
@@ -1507,6 +1605,52 @@ export interface components {
       name: string;
       /**
        * @description The parent group's code, or null for a root. Unknown → 400; a parent that would make a cycle, or a branch deeper than 8 levels, → 409 naming the chain
+       * @example FAST
+       */
+      parentCode?: string | null;
+    };
+    /**
+     * @description Product groups to create or update by code
+     * @example {
+     *       "productGroups": [
+     *         {
+     *           "code": "SCREWS",
+     *           "name": "Screws",
+     *           "parentCode": "FAST"
+     *         },
+     *         {
+     *           "code": "FAST",
+     *           "name": "Fasteners",
+     *           "parentCode": null
+     *         }
+     *       ]
+     *     }
+     */
+    ProductGroupsUpsert: {
+      /** @description 1-1000 rows, each code at most once */
+      productGroups: components["schemas"]["ProductGroupUpsert"][];
+    };
+    /**
+     * @description A product group by code: created if the code is new, else its named fields are set
+     * @example {
+     *       "code": "SCREWS",
+     *       "name": "Screws",
+     *       "parentCode": "FAST"
+     *     }
+     */
+    ProductGroupUpsert: {
+      /**
+       * @description The product group code: the row's key
+       * @example SCREWS
+       */
+      code: string;
+      /**
+       * @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters, lone surrogates or bidirectional controls
+       * @example Screws
+       */
+      name: string;
+      /**
+       * @description The parent group's code: a stored group or one of the same body (before or after this row); null for a root; absent: a new group is a root, a stored one keeps its parent. Unknown, a cycle or a branch deeper than 8 levels → 400 on the row
        * @example FAST
        */
       parentCode?: string | null;
@@ -2211,6 +2355,51 @@ export interface components {
       description?: string | null;
     };
     /**
+     * @description Customer groups to create or update by code
+     * @example {
+     *       "customerGroups": [
+     *         {
+     *           "code": "RESELLER",
+     *           "name": "Resellers",
+     *           "description": "Registered resellers"
+     *         },
+     *         {
+     *           "code": "NORTH",
+     *           "name": "North"
+     *         }
+     *       ]
+     *     }
+     */
+    CustomerGroupsUpsert: {
+      /** @description 1-1000 rows, each code at most once */
+      customerGroups: components["schemas"]["CustomerGroupUpsert"][];
+    };
+    /**
+     * @description A customer group by code: created if the code is new, else its named fields are set; an absent description keeps the stored one (null on a new group), null clears it
+     * @example {
+     *       "code": "RESELLER",
+     *       "name": "Resellers",
+     *       "description": "Registered resellers"
+     *     }
+     */
+    CustomerGroupUpsert: {
+      /**
+       * @description The customer group code: the row's key
+       * @example RESELLER
+       */
+      code: string;
+      /**
+       * @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters, lone surrogates or bidirectional controls
+       * @example Resellers
+       */
+      name: string;
+      /**
+       * @description Free text, up to 1000 characters (line breaks and tabs allowed); null clears it
+       * @example Registered resellers
+       */
+      description?: string | null;
+    };
+    /**
      * @description The fields to change; absent fields stay as they are
      * @example {
      *       "name": "Resellers and distributors"
@@ -2327,6 +2516,67 @@ export interface components {
       customerGroupCodes?: string[];
       /**
        * @description The channels to put the customer in (0-1000 codes); unknown codes → 400
+       * @example [
+       *       "WEB-DE"
+       *     ]
+       */
+      channelCodes?: string[];
+    };
+    /**
+     * @description Customers to create or update by code
+     * @example {
+     *       "customers": [
+     *         {
+     *           "code": "C-1001",
+     *           "name": "Muster GmbH",
+     *           "customerGroupCodes": [
+     *             "RESELLER"
+     *           ],
+     *           "channelCodes": [
+     *             "WEB-DE"
+     *           ]
+     *         },
+     *         {
+     *           "code": "C-1002",
+     *           "name": "Beispiel AG"
+     *         }
+     *       ]
+     *     }
+     */
+    CustomersUpsert: {
+      /** @description 1-1000 rows, each code at most once */
+      customers: components["schemas"]["CustomerUpsert"][];
+    };
+    /**
+     * @description A customer by code: created if the code is new, else its name is set and the memberships given replace the stored ones
+     * @example {
+     *       "code": "C-1001",
+     *       "name": "Muster GmbH",
+     *       "customerGroupCodes": [
+     *         "RESELLER"
+     *       ]
+     *     }
+     */
+    CustomerUpsert: {
+      /**
+       * @description The customer code: the row's key
+       * @example C-1001
+       */
+      code: string;
+      /**
+       * @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters, lone surrogates or bidirectional controls
+       * @example Muster GmbH
+       */
+      name: string;
+      /**
+       * @description Replaces the customer's groups (0-1000 codes; [] removes all); absent: left as they are. Unknown codes → 400
+       * @example [
+       *       "RESELLER"
+       *     ]
+       */
+      customerGroupCodes?: string[];
+      /**
+       * @description Replaces the customer's channels (0-1000 codes; [] removes all); absent: left as they are. Unknown codes → 400
        * @example [
        *       "WEB-DE"
        *     ]
@@ -4496,6 +4746,174 @@ export interface operations {
       };
     };
   };
+  upsertProducts: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ProductsUpsert"];
+      };
+    };
+    responses: {
+      /** @description What the body created, updated and left unchanged */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["BulkUpsertResult"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict with the current state; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
   createProduct: {
     parameters: {
       query?: never;
@@ -5217,6 +5635,174 @@ export interface operations {
            *       "status": 401,
            *       "detail": "missing API key: send it in the x-webhook-signature header",
            *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  upsertProductGroups: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ProductGroupsUpsert"];
+      };
+    };
+    responses: {
+      /** @description What the body created, updated and left unchanged */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["BulkUpsertResult"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict with the current state; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
            */
@@ -8438,6 +9024,174 @@ export interface operations {
       };
     };
   };
+  upsertCustomerGroups: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["CustomerGroupsUpsert"];
+      };
+    };
+    responses: {
+      /** @description What the body created, updated and left unchanged */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["BulkUpsertResult"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict with the current state; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
   createCustomerGroup: {
     parameters: {
       query?: never;
@@ -10175,6 +10929,174 @@ export interface operations {
            *       "status": 401,
            *       "detail": "missing API key: send it in the x-webhook-signature header",
            *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  upsertCustomers: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["CustomersUpsert"];
+      };
+    };
+    responses: {
+      /** @description What the body created, updated and left unchanged */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["BulkUpsertResult"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict with the current state; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
            */

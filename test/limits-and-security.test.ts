@@ -262,7 +262,7 @@ describe("security headers", () => {
       await api("GET", "/v1/api/product", { key: null }),
       await api("POST", "/v1/api/product", { key: KEYS.read, body: {} }),
       await api("GET", "/v1/api/product/NOPE-NOT-HERE"),
-      await api("PUT", "/v1/api/product"),
+      await api("DELETE", "/v1/api/product"),
       await api("GET", "/v1/api/nothing-here"),
       await api("POST", "/v1/api/prices/resolve", { key: KEYS.read, body: {} }),
     ];

@@ -105,10 +105,13 @@ export const incompleteBody = () =>
 
 /**
  * Bounds of a 400 (docs/api.md §7): a hostile query of 20 KB must not get an answer of 850 KB.
- * At most MAX_ISSUES issues are listed (the detail gives the total); any piece of the request
- * quoted back is cut at MAX_ECHO characters; paths and messages have a hard cap besides.
+ * At most MAX_ISSUES issues are listed (the detail gives the total), MAX_BODY_ISSUES when every
+ * issue is in the body, so a bulk body of 1000 rows hears of each bad row (a body's issues come
+ * from at most 1 MiB it sent); any piece of the request quoted back is cut at MAX_ECHO characters;
+ * paths and messages have a hard cap besides.
  */
 export const MAX_ISSUES = 20;
+export const MAX_BODY_ISSUES = 1000;
 export const MAX_ECHO = 100;
 const MAX_PATH = 160;
 const MAX_MESSAGE = 600;
@@ -131,17 +134,18 @@ export const echo = (value: string) => cut(value, MAX_ECHO);
 /** The same, JSON-quoted. */
 export const quote = (value: string) => JSON.stringify(echo(value));
 
-/** One issue per field so a client can show every problem at once, up to MAX_ISSUES of them. */
+/** One issue per field so a client can show every problem at once, within the bounds above. */
 export function invalid(errors: FieldIssue[]): ApiError {
-  const listed = errors.slice(0, MAX_ISSUES).map(({ path, message }) => ({
+  const max = errors.every(({ path }) => path.startsWith("body.")) ? MAX_BODY_ISSUES : MAX_ISSUES;
+  const listed = errors.slice(0, max).map(({ path, message }) => ({
     path: boundedPath(path),
     message: cut(message, MAX_MESSAGE),
   }));
   const detail =
     errors.length === 1
       ? `${listed[0]!.path}: ${listed[0]!.message}`
-      : errors.length > MAX_ISSUES
-        ? `${errors.length} validation issues; the first ${MAX_ISSUES} are listed in errors`
+      : errors.length > max
+        ? `${errors.length} validation issues; the first ${max} are listed in errors`
         : `${errors.length} validation issues; see errors`;
   return badRequest(detail, listed);
 }

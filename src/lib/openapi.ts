@@ -1,4 +1,4 @@
-import { z } from "@hono/zod-openapi";
+import { createRoute, z } from "@hono/zod-openapi";
 import { BLOCKER_KINDS } from "../pricing/vocabulary";
 import { MISSING_KEY } from "./auth";
 import {
@@ -9,7 +9,7 @@ import {
   type ErrorStatus,
   type NamedBlocker,
 } from "./errors";
-import { Code } from "./schemas";
+import { BulkUpsertResultSchema, Code, MAX_BULK_ROWS } from "./schemas";
 
 const BlockerSchema = z
   .object({
@@ -96,7 +96,7 @@ const EXAMPLES: Record<ErrorStatus, [code: string, detail: string]> = {
   401: ["UNAUTHORIZED", MISSING_KEY],
   403: ["FORBIDDEN", "a read key cannot make changes; use an admin key"],
   404: ["NOT_FOUND", "pricelist 42 not found"],
-  405: ["METHOD_NOT_ALLOWED", "PUT is not allowed on /v1/api/product"],
+  405: ["METHOD_NOT_ALLOWED", "DELETE is not allowed on /v1/api/product"],
   409: ["CONFLICT", "channel code WEB-DE already exists"],
   413: ["PAYLOAD_TOO_LARGE", "the request body is larger than 1 MiB"],
   415: ["UNSUPPORTED_MEDIA_TYPE", "the request body must be sent as application/json"],
@@ -204,3 +204,42 @@ export const CodeParams = z.object({
 });
 
 export const security = [{ apiKey: [] }];
+
+/**
+ * `PUT <collection>`, a bulk upsert by code (docs/api.md §5.12): what every one says in /doc,
+ * with the resource's own rules (`rules`, sentences) in the middle.
+ */
+export function bulkUpsertRoute<B extends z.ZodType>(route: {
+  path: string;
+  tags: string[];
+  operationId: string;
+  /** The records, plural: "products". */
+  noun: string;
+  /** An example path of a bad row's field: "body.products.12.name". */
+  example: string;
+  rules: string;
+  body: B;
+}) {
+  return createRoute({
+    method: "put",
+    path: route.path,
+    tags: route.tags,
+    operationId: route.operationId,
+    summary: `Create or update 1-${MAX_BULK_ROWS} ${route.noun} by code, atomically`,
+    description:
+      `Each row is one of the ${route.noun} by \`code\`: a new code creates it, a known one gets ` +
+      "the fields the row names (an absent optional field keeps its value; null clears a " +
+      `nullable one). ${route.rules} All or nothing: any bad row and nothing is written; the 400 ` +
+      `names every bad row by index and field (\`${route.example}\`). A code may appear once per ` +
+      "body. Answers the codes created and updated; a row that matches its stored record is " +
+      "counted in `unchanged` and not written (no audit entry, no new pricing version), so " +
+      "re-sending unchanged data writes nothing. At most 3 D1 round trips whatever the number " +
+      "of rows (two: a read, a write); a concurrent change in between makes it judge again, or " +
+      "answer 409 CONCURRENT_UPDATE under heavy contention (docs/api.md §5.12).",
+    request: { body: jsonBody(route.body) },
+    responses: {
+      200: json(BulkUpsertResultSchema, "What the body created, updated and left unchanged"),
+      ...errors(400, 401, 403, 409, 413, 415),
+    },
+  });
+}

@@ -18,6 +18,7 @@ import {
   removeCustomerGroup,
   unassignCustomers as unassignMembers,
   unassignPricelist as unassignGroupPricelist,
+  upsertCustomerGroups,
 } from "./customer-groups.service";
 
 export const list: AppRouteHandler<typeof routes.list> = async (c) => {
@@ -29,6 +30,11 @@ export const list: AppRouteHandler<typeof routes.list> = async (c) => {
 export const create: AppRouteHandler<typeof routes.create> = async (c) => {
   const row = await createCustomerGroup(c.var.db, c.req.valid("json"));
   return c.json(toCustomerGroup(row), 201);
+};
+
+export const upsert: AppRouteHandler<typeof routes.upsert> = async (c) => {
+  const { customerGroups } = c.req.valid("json");
+  return c.json(await upsertCustomerGroups(c.var.db, customerGroups), 200);
 };
 
 export const get: AppRouteHandler<typeof routes.get> = async (c) => {

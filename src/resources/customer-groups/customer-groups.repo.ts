@@ -1,5 +1,6 @@
 import { and, count, eq, inArray, notExists, sql } from "drizzle-orm";
 import { blockersOf } from "../../db/blockers";
+import { fromRow, insertRows, rowsByCode, updateByCode } from "../../db/bulk";
 import { codeLink, defineLinks, linkedTo } from "../../db/links";
 import { unlessForeignKey } from "../../db/outcomes";
 import {
@@ -217,3 +218,34 @@ export const listGroupPricelists = (db: Db, code: string, list: ListRequest) =>
       list,
     ),
   );
+
+// ---- bulk upserts by code (docs/api.md §5.12) ----
+
+/** A customer group as a bulk upsert judges and writes it. */
+export interface CustomerGroupRecord {
+  code: string;
+  name: string;
+  description: string | null;
+}
+
+const recordColumns = {
+  code: customerGroups.code,
+  name: customerGroups.name,
+  description: customerGroups.description,
+};
+
+/** What a bulk upsert is judged on: the stored groups of its codes. */
+export const customerGroupFacts = (codes: string[]) =>
+  sql<string>`json_object('stored', ${rowsByCode(customerGroups, recordColumns, codes)})`;
+
+/** The inserts of the new groups and the updates of the changed ones, one statement each. */
+export const customerGroupWrites = (
+  db: Db,
+  created: CustomerGroupRecord[],
+  updated: CustomerGroupRecord[],
+) => [
+  ...(created.length ? [insertRows(db, customerGroups, created)] : []),
+  ...(updated.length
+    ? [updateByCode(db, customerGroups, updated, fromRow(["name", "description"]))]
+    : []),
+];

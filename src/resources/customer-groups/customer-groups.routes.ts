@@ -1,5 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
-import { CodeParams, errors, inUseError, json, jsonBody } from "../../lib/openapi";
+import { bulkUpsertRoute, CodeParams, errors, inUseError, json, jsonBody } from "../../lib/openapi";
 import { AssignResultSchema, CustomerCodesSchema, UnassignResultSchema } from "../../lib/schemas";
 import { PricelistRefSchema } from "../channels/channels.schemas";
 import { customerList } from "../customers/customers.list";
@@ -12,6 +12,7 @@ import {
   CustomerGroupListSchema,
   CustomerGroupPricelistSchema,
   CustomerGroupSchema,
+  CustomerGroupsUpsertSchema,
   CustomerGroupUpdateSchema,
 } from "./customer-groups.schemas";
 
@@ -50,6 +51,16 @@ export const create = createRoute({
     201: json(CustomerGroupSchema, "The created customer group"),
     ...errors(400, 401, 403, 409, 413, 415),
   },
+});
+
+export const upsert = bulkUpsertRoute({
+  path: "/v1/api/customer-group",
+  tags,
+  operationId: "upsertCustomerGroups",
+  noun: "customer groups",
+  example: "body.customerGroups.12.name",
+  rules: "Every row follows the rules of create and PATCH (name and description).",
+  body: CustomerGroupsUpsertSchema,
 });
 
 export const get = createRoute({

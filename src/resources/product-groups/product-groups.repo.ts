@@ -1,5 +1,8 @@
 import { count, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
 import { blockersOf } from "../../db/blockers";
+import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import { idOf, insertRows, rowField, updateByCode } from "../../db/bulk";
+import { inJsonList } from "../../db/json-list";
 import { unlessForeignKey } from "../../db/outcomes";
 import { insertWhere } from "../../db/writes";
 import {
@@ -256,3 +259,62 @@ export const readProductGroupBlockers = blockersOf(productGroups, [
     shown: promotionProductGroups.promotionId,
   },
 ]);
+
+// ---- bulk upserts by code (docs/api.md §5.12) ----
+
+/** A stored group as a bulk upsert judges the forest. */
+export interface ForestNode {
+  id: number;
+  code: string;
+  name: string;
+  parentId: number | null;
+}
+
+/**
+ * What a bulk upsert is judged on: the part of the forest it can change or depend on, the groups
+ * of the body's codes and of the parents it names with all their ancestors, and all the
+ * descendants of the body's groups. The recursions use UNION, which visits each group once, so
+ * even a damaged table with a cycle cannot make them loop.
+ */
+export function forestFacts(codes: string[], parentCodes: string[]) {
+  const part = sql`with recursive
+    up(id) as (select id from product_groups where ${inJsonList(sql`code`, [...codes, ...parentCodes])}
+      union select g.parent_id from product_groups g join up on g.id = up.id
+      where g.parent_id is not null),
+    down(id) as (select id from product_groups where ${inJsonList(sql`code`, codes)}
+      union select g.id from product_groups g join down on g.parent_id = down.id)
+    select id from up union select id from down`;
+  return sql<string>`json_object('groups', json((select json_group_array(json_object(
+      'id', id, 'code', code, 'name', name, 'parentId', parent_id))
+    from (select id, code, name, parent_id from product_groups where id in (${part}) order by id))))`;
+}
+
+/** A group as a bulk upsert writes it: its parent by code, so a parent of the same body is found. */
+export interface GroupRecord {
+  code: string;
+  name: string;
+  parentCode: string | null;
+}
+
+const coded = { table: productGroups, id: productGroups.id, code: productGroups.code };
+
+/**
+ * The new groups (under their stored parent, or none yet), then one UPDATE placing every other
+ * row (`placed`): the changed groups, and the new ones whose parent is new too, which exists by
+ * then.
+ */
+export const productGroupWrites = (
+  db: Db,
+  created: (Omit<GroupRecord, "parentCode"> & { parentId: number | null })[],
+  placed: GroupRecord[],
+) => [
+  ...(created.length ? [insertRows(db, productGroups, created)] : []),
+  ...(placed.length
+    ? [
+        updateByCode(db, productGroups, placed, {
+          name: rowField("name"),
+          parentId: idOf(coded, rowField("parentCode")),
+        }),
+      ]
+    : []),
+];

@@ -1,10 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
-import { CodeParams, errors, inUseError, json, jsonBody } from "../../lib/openapi";
+import { bulkUpsertRoute, CodeParams, errors, inUseError, json, jsonBody } from "../../lib/openapi";
 import { productGroupList } from "./product-groups.list";
 import {
   ProductGroupCreateSchema,
   ProductGroupListSchema,
   ProductGroupSchema,
+  ProductGroupsUpsertSchema,
   ProductGroupUpdateSchema,
 } from "./product-groups.schemas";
 
@@ -47,6 +48,20 @@ export const create = createRoute({
     201: json(ProductGroupSchema, "The created product group"),
     ...errors(400, 401, 403, 409, 413, 415),
   },
+});
+
+export const upsert = bulkUpsertRoute({
+  path: "/v1/api/product-group",
+  tags,
+  operationId: "upsertProductGroups",
+  noun: "product groups",
+  example: "body.productGroups.12.parentCode",
+  rules:
+    "`parentCode` names a stored group or one of the same body, listed before or after; the " +
+    "placement rules of create and PATCH hold in the forest the whole body makes: an unknown " +
+    "parent, a cycle (within the body or with the stored groups) or a branch deeper than 8 " +
+    "levels → 400 on each row concerned, naming the chain.",
+  body: ProductGroupsUpsertSchema,
 });
 
 export const get = createRoute({

@@ -1,17 +1,26 @@
 import { deleteUnlessNamed } from "../../db/blockers";
 import { FOREIGN_KEY } from "../../db/outcomes";
+import { BulkPlan, upsertInBulk } from "../../lib/bulk";
 import type { Db } from "../../lib/db";
 import { badRequest, conflict, notFound } from "../../lib/errors";
 import { CHANGED, optimistically } from "../../lib/optimistic";
 import {
   deleteProductGroup,
+  forestFacts,
   insertProductGroup,
+  productGroupWrites,
   readPlacement,
   readProductGroupBlockers,
   writeProductGroup,
+  type ForestNode,
+  type GroupRecord,
   type Placement,
 } from "./product-groups.repo";
-import type { ProductGroupCreate, ProductGroupUpdate } from "./product-groups.schemas";
+import type {
+  ProductGroupCreate,
+  ProductGroupUpdate,
+  ProductGroupUpsert,
+} from "./product-groups.schemas";
 
 /** A branch (a root, its descendants down to the deepest leaf) has at most this many levels. */
 export const MAX_GROUP_LEVELS = 8;
@@ -93,3 +102,129 @@ export const removeProductGroup = (db: Db, code: string) =>
     read: () => readProductGroupBlockers(db, code),
     missing: () => missingProductGroup(code),
   });
+
+// ---- bulk upserts by code (docs/api.md §5.12) ----
+
+/** Each group's parent by code, in the forest a bulk body makes (the stored part it can reach). */
+type Parents = Map<string, string | null>;
+
+const arrows = (codes: string[]) => `${codes.join(" → ")} (each group → its parent)`;
+
+/** The codes from `code` up to its root, itself first; at a cycle, up to the first repeated code. */
+function chainUp(parents: Parents, code: string): string[] {
+  const chain = [code];
+  const seen = new Set(chain);
+  for (let next = parents.get(code); next; next = parents.get(next)) {
+    chain.push(next);
+    if (seen.has(next)) break;
+    seen.add(next);
+  }
+  return chain;
+}
+
+/** The longest way down from each group: the codes from its deepest descendant up to it. */
+function deepestBelow(parents: Parents) {
+  const children = new Map<string, string[]>();
+  for (const [code, parent] of parents) {
+    if (parent) children.set(parent, [...(children.get(parent) ?? []), code]);
+  }
+  const memo = new Map<string, string[]>();
+  const walk = (code: string, open: Set<string>): string[] => {
+    const known = memo.get(code);
+    if (known) return known;
+    open.add(code);
+    let deepest: string[] = [];
+    for (const child of children.get(code) ?? []) {
+      // A child already on the way down is a cycle: reported on its own, not followed.
+      const path = open.has(child) ? [] : walk(child, open);
+      if (path.length > deepest.length) deepest = path;
+    }
+    open.delete(code);
+    memo.set(code, [...deepest, code]);
+    return memo.get(code)!;
+  };
+  return (code: string) => walk(code, new Set());
+}
+
+/**
+ * The placement rule of create and PATCH (docs/api.md §5.7) for a row of a bulk body, in the
+ * forest the whole body makes: no cycle, at most MAX_GROUP_LEVELS levels through the group.
+ * A 400 on the row rather than the single calls' 409: the body is refused as a whole.
+ */
+function placementIssue(parents: Parents, below: (code: string) => string[], code: string) {
+  const chain = chainUp(parents, code);
+  if (chain.length > 1 && chain.at(-1) === code) return `makes a cycle ${arrows(chain)}`;
+  const branch = [...below(code), ...chain.slice(1)];
+  if (branch.length <= MAX_GROUP_LEVELS) return undefined;
+  return (
+    `makes a branch of ${branch.length} levels, more than the ${MAX_GROUP_LEVELS} allowed: ` +
+    arrows(branch)
+  );
+}
+
+/** The stored groups as records, and the forest's parents with the body's rows placed. */
+function forestOf(rows: ProductGroupUpsert[], groups: ForestNode[]) {
+  const codeOf = new Map(groups.map((group) => [group.id, group.code]));
+  const stored = new Map(
+    groups.map((group): [string, GroupRecord] => [
+      group.code,
+      { code: group.code, name: group.name, parentCode: codeOf.get(group.parentId!) ?? null },
+    ]),
+  );
+  const parents: Parents = new Map([...stored.values()].map((g) => [g.code, g.parentCode]));
+  const records = rows.map(({ code, name, parentCode }): GroupRecord => {
+    const kept = stored.get(code)?.parentCode ?? null;
+    return { code, name, parentCode: parentCode === undefined ? kept : parentCode };
+  });
+  for (const record of records) parents.set(record.code, record.parentCode);
+  return { stored, parents, records };
+}
+
+/** Every row: its parent exists (in the body or stored), and where it moves, the forest stays one. */
+function judgeGroups(rows: ProductGroupUpsert[], groups: ForestNode[]) {
+  const { stored, parents, records } = forestOf(rows, groups);
+  const below = deepestBelow(parents);
+  const plan = new BulkPlan<GroupRecord, GroupRecord>("productGroups");
+  records.forEach((record, i) => {
+    const { code, parentCode } = record;
+    const current = stored.get(code);
+    if (parentCode !== null && !parents.has(parentCode)) {
+      plan.issue(i, "parentCode", `unknown product group ${parentCode}`);
+      return;
+    }
+    const moved = !current || current.parentCode !== parentCode;
+    const issue = moved ? placementIssue(parents, below, code) : undefined;
+    if (issue) plan.issue(i, "parentCode", issue);
+    else plan.add(current, record);
+  });
+  return { plan, stored };
+}
+
+/**
+ * `PUT /v1/api/product-group`: 1-1000 groups by code, all or nothing, in two round trips. A
+ * parent may be a group of the same body, before or after its children.
+ */
+export function upsertProductGroups(db: Db, rows: ProductGroupUpsert[]) {
+  const parentCodes = rows.flatMap((row) => (row.parentCode ? [row.parentCode] : []));
+  const facts = forestFacts(
+    rows.map((row) => row.code),
+    parentCodes,
+  );
+  return upsertInBulk<{ groups: ForestNode[] }>(db, "the product groups", facts, (read) => {
+    const { plan, stored } = judgeGroups(rows, read.groups);
+    const ids = new Map(read.groups.map((group) => [group.code, group.id]));
+    // A new group under a stored parent (or none) is inserted in place; under a new one, placed after.
+    const underNew = (row: GroupRecord) => row.parentCode !== null && !stored.has(row.parentCode);
+    const writes = () =>
+      productGroupWrites(
+        db,
+        plan.created.map(({ code, name, parentCode }) => ({
+          code,
+          name,
+          parentId: ids.get(parentCode ?? "") ?? null,
+        })),
+        [...plan.updated, ...plan.created.filter(underNew)],
+      );
+    return { plan, writes };
+  });
+}

@@ -1,10 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
-import { CodeParams, errors, inUseError, json, jsonBody } from "../../lib/openapi";
+import { bulkUpsertRoute, CodeParams, errors, inUseError, json, jsonBody } from "../../lib/openapi";
 import { productList } from "./products.list";
 import {
   ProductCreateSchema,
   ProductListSchema,
   ProductSchema,
+  ProductsUpsertSchema,
   ProductUpdateSchema,
 } from "./products.schemas";
 
@@ -45,6 +46,18 @@ export const create = createRoute({
     201: json(ProductSchema, "The created product"),
     ...errors(400, 401, 403, 409, 413, 415),
   },
+});
+
+export const upsert = bulkUpsertRoute({
+  path: "/v1/api/product",
+  tags,
+  operationId: "upsertProducts",
+  noun: "products",
+  example: "body.products.12.productGroupCode",
+  rules:
+    "Every row follows the rules of create and PATCH: an unknown productGroupCode → 400; a " +
+    "maxOrderQuantity below the minOrderQuantity of the merged record → 400.",
+  body: ProductsUpsertSchema,
 });
 
 export const get = createRoute({
