@@ -233,6 +233,21 @@ describe("errors come back as the lines of the file", () => {
     expect((await fresh.get(`/v1/api/product/${unknownGroup}`)).status).toBe(404);
   });
 
+  it("product groups: a cycle and a missing parent are their lines, however the rows are cut", async () => {
+    const [a, b, orphan, fine] = [uid("PG"), uid("PG"), uid("PG"), uid("PG")];
+    const text = `code,name,parentCode\n${a},A,${b}\n${b},B,${a}\n${orphan},Orphan,NOPE-PG\n${fine},Fine,${a}\n`;
+    for (const maxRows of [1000, 1]) {
+      const result = await importText(fresh, "product-groups", text, { maxRows });
+      expect(result.rejected, `bodies of ${maxRows}`).toEqual([
+        { line: 2, reason: expect.stringMatching(/^parentCode: .*cycle/) },
+        { line: 3, reason: expect.stringMatching(/^parentCode: .*cycle/) },
+        { line: 4, reason: "parentCode: unknown product group NOPE-PG" },
+        { line: 5, reason: `parentCode: unknown product group ${a}` },
+      ]);
+      expect((await fresh.get(`/v1/api/product-group/${a}`)).status).toBe(404);
+    }
+  });
+
   it("prices: an unknown product is its line; the other rows of its body are written", async () => {
     const product = await onFresh.createProduct();
     const list = await onFresh.createPricelist();

@@ -445,7 +445,7 @@ export async function importCsv(options) {
   if (bodies.state.failure !== undefined) throw bodies.state.failure;
   if (!interrupted && held.size > 0) {
     bodies.state.releasing = false;
-    await retryHeld({ held, send: bodies.sendInSlot, rejected, maxRows });
+    await retryHeld({ held, send: bodies.sendInSlot, rejected });
   }
   checkpoint.commit();
   progress();
@@ -475,18 +475,18 @@ async function readAll(source, take, stop, afterPiece) {
 }
 
 /**
- * The rows still held at the end, in rounds (file order, one body at a time) until a round
- * writes nothing; then each is rejected with the reason the service gave last.
+ * The rows still held at the end, in rounds (file order, in bodies as large as the endpoint
+ * takes, so the service sees a cycle whole) until a round writes nothing; then each is rejected
+ * with the reason the service gave last.
  * @param {{ held: ReturnType<typeof createHeld>,
- *   send: (entries: Entry[]) => Promise<{ written: Entry[] }>,
- *   rejected: Rejection[], maxRows: number }} run
+ *   send: (entries: Entry[]) => Promise<{ written: Entry[] }>, rejected: Rejection[] }} run
  */
-async function retryHeld({ held, send, rejected, maxRows }) {
+async function retryHeld({ held, send, rejected }) {
   for (;;) {
     const entries = held.takeAll();
     if (entries.length === 0) return;
     let written = 0;
-    for (const body of bodiesOf(entries, maxRows)) written += (await send(body)).written.length;
+    for (const body of bodiesOf(entries, MAX_ROWS)) written += (await send(body)).written.length;
     if (written === 0) {
       for (const entry of held.takeAll()) {
         rejected.push({ line: entry.line, reason: entry.reason });
