@@ -100,7 +100,7 @@ describe("products", () => {
       `http://pricing.test/v1/api/product?page=2&limit=2&sortBy=id:ASC&search=${tag.toLowerCase()}&select=code`,
     );
     expect(issuePaths(await api("GET", "/v1/api/product?select=price"))).toEqual(["query.select"]);
-    expect(issuePaths(await api("GET", "/v1/api/product?sortBy=code:ASC"))).toEqual([
+    expect(issuePaths(await api("GET", "/v1/api/product?sortBy=createdAt:ASC"))).toEqual([
       "query.sortBy",
     ]);
   });
@@ -318,6 +318,16 @@ describe("query plans of the product list (EXPLAIN QUERY PLAN on D1)", () => {
     },
   );
 
+  it.each(["page=1&sortBy=code:asc", "page=1000&sortBy=code:asc", "page=9&sortBy=code:desc"])(
+    "by code, %s (npm run export): walks products_code_idx in order, no sort step",
+    async (query) => {
+      expect(await plans(query)).toEqual([
+        ["SCAN products USING INDEX products_code_idx", GROUP],
+        [TOTAL],
+      ]);
+    },
+  );
+
   it.each(["page=1&sortBy=name:asc", "page=500&sortBy=name:asc", "page=500&sortBy=name:desc"])(
     "by name, %s: walks products_name_idx in order, no sort step",
     async (query) => {
@@ -344,9 +354,11 @@ describe("query plans of the product list (EXPLAIN QUERY PLAN on D1)", () => {
   });
 
   it("a term under 3 characters scans (trigrams need 3)", async () => {
+    // The count reads lower(code) from the sort index of migration 0014 (as fast as the table's
+    // own unique index at 100k: 20-40 ms either way).
     expect(await plans("search=ab")).toEqual([
       ["SCAN products", GROUP],
-      ["SCAN products USING COVERING INDEX products_code_unique"],
+      ["SCAN products USING INDEX products_code_idx"],
     ]);
     expect(await plans("search=ab&searchBy=name")).toEqual([
       ["SCAN products", GROUP],
