@@ -1,6 +1,5 @@
 import { count, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
 import { blockersOf } from "../../db/blockers";
-import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { idOf, insertRows, rowField, updateByCode } from "../../db/bulk";
 import { inJsonList } from "../../db/json-list";
 import { unlessForeignKey } from "../../db/outcomes";
