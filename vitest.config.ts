@@ -13,6 +13,8 @@ export const TEST_KEYS = { admin: "test-admin-key", read: "test-read-key" };
 const WRITER_KEYS = Array.from({ length: 64 }, (_, i) => `test-writer-key-${i}`);
 const sha256 = (key: string) => createHash("sha256").update(key).digest("hex");
 
+type RateLimitConfig = { name: string; simple: { limit: number; period: number } };
+
 export default defineConfig(async () => {
   // The same migrations folder wrangler applies in dev and deploy.
   const migrations = await readD1Migrations("drizzle");
@@ -26,7 +28,9 @@ export default defineConfig(async () => {
         miniflare: {
           bindings: {
             TEST_MIGRATIONS: migrations,
-            TEST_RATE_LIMITS: Object.fromEntries(ratelimits.map((r) => [r.name, r.simple])),
+            TEST_RATE_LIMITS: Object.fromEntries(
+              ratelimits.map((r: RateLimitConfig) => [r.name, r.simple]),
+            ),
             TEST_WRITER_KEYS: WRITER_KEYS,
             API_KEYS: [
               `admin:${sha256(TEST_KEYS.admin)}`,
