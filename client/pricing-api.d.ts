@@ -4473,7 +4473,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -4486,7 +4486,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -4641,7 +4641,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -4654,7 +4654,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -4748,7 +4748,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -4761,7 +4761,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -4930,7 +4930,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -4943,7 +4943,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -5120,7 +5120,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -5133,7 +5133,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -5223,7 +5223,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -5236,7 +5236,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -5391,7 +5391,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -5404,7 +5404,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -5498,7 +5498,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -5511,7 +5511,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -5680,7 +5680,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -5693,7 +5693,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -5870,7 +5870,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -5883,7 +5883,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -5982,7 +5982,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -5995,7 +5995,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -6150,7 +6150,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -6163,7 +6163,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -6257,7 +6257,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -6270,7 +6270,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -6438,7 +6438,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -6451,7 +6451,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -6628,7 +6628,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -6641,7 +6641,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -6818,7 +6818,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -6831,7 +6831,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -7008,7 +7008,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -7021,7 +7021,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -7198,7 +7198,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -7211,7 +7211,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -7388,7 +7388,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -7401,7 +7401,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -7578,7 +7578,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -7591,7 +7591,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -7768,7 +7768,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -7781,7 +7781,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -7933,7 +7933,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -7946,7 +7946,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -8064,7 +8064,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -8077,7 +8077,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -8191,7 +8191,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -8204,7 +8204,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -8314,7 +8314,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -8327,7 +8327,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -8415,7 +8415,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -8428,7 +8428,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -8583,7 +8583,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -8596,7 +8596,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -8690,7 +8690,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -8703,7 +8703,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -8872,7 +8872,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -8885,7 +8885,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -9062,7 +9062,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -9075,7 +9075,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -9252,7 +9252,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -9265,7 +9265,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -9442,7 +9442,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -9455,7 +9455,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -9632,7 +9632,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -9645,7 +9645,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -9822,7 +9822,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -9835,7 +9835,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -9949,7 +9949,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -9962,7 +9962,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -10076,7 +10076,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -10089,7 +10089,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -10181,7 +10181,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -10194,7 +10194,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -10349,7 +10349,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -10362,7 +10362,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -10456,7 +10456,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -10469,7 +10469,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -10621,7 +10621,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -10634,7 +10634,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -10811,7 +10811,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -10824,7 +10824,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -11001,7 +11001,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -11014,7 +11014,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -11106,7 +11106,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -11119,7 +11119,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -11274,7 +11274,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -11287,7 +11287,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -11442,7 +11442,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -11455,7 +11455,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -11549,7 +11549,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -11562,7 +11562,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -11739,7 +11739,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -11752,7 +11752,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -11929,7 +11929,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -11942,7 +11942,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -12119,7 +12119,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -12132,7 +12132,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -12284,7 +12284,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -12297,7 +12297,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -12411,7 +12411,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -12424,7 +12424,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -12534,7 +12534,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -12547,7 +12547,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -12724,7 +12724,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -12737,7 +12737,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -12914,7 +12914,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -12927,7 +12927,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -13049,7 +13049,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -13062,7 +13062,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -13217,7 +13217,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -13230,7 +13230,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -13324,7 +13324,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -13337,7 +13337,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -13514,7 +13514,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -13527,7 +13527,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -13704,7 +13704,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -13717,7 +13717,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -13894,7 +13894,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -13907,7 +13907,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -14084,7 +14084,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -14097,7 +14097,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -14274,7 +14274,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -14287,7 +14287,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -14401,7 +14401,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -14414,7 +14414,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -14504,7 +14504,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -14517,7 +14517,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -14672,7 +14672,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -14685,7 +14685,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -14779,7 +14779,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -14792,7 +14792,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -14969,7 +14969,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -14982,7 +14982,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -15137,7 +15137,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -15150,7 +15150,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -15293,7 +15293,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -15306,7 +15306,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -15427,7 +15427,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -15440,7 +15440,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
