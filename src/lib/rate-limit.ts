@@ -31,10 +31,10 @@ export const RATE_LIMITS = {
   },
 } as const;
 
-export type RateLimitKind = keyof typeof RATE_LIMITS;
+type RateLimitKind = keyof typeof RATE_LIMITS;
 
 /** The binding's period from its var: 10 or 60 (the only periods the binding accepts), else the default. */
-export function ratePeriod(kind: RateLimitKind, env: Partial<Bindings>): number {
+function ratePeriod(kind: RateLimitKind, env: Partial<Bindings>): number {
   const { periodVar, defaultPeriod } = RATE_LIMITS[kind];
   const value = env[periodVar]?.trim();
   return value === "10" || value === "60" ? Number(value) : defaultPeriod;
