@@ -4723,7 +4723,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -4736,7 +4736,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -5059,7 +5059,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -5072,7 +5072,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -5166,7 +5166,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -5179,7 +5179,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -5348,7 +5348,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -5361,7 +5361,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -5538,7 +5538,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -5551,7 +5551,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -5641,7 +5641,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -5654,7 +5654,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -5977,7 +5977,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -5990,7 +5990,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -6084,7 +6084,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -6097,7 +6097,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -6266,7 +6266,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -6279,7 +6279,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -6456,7 +6456,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -6469,7 +6469,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -6568,7 +6568,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -6581,7 +6581,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -6736,7 +6736,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -6749,7 +6749,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -6843,7 +6843,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -6856,7 +6856,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -7024,7 +7024,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -7037,7 +7037,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -7214,7 +7214,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -7227,7 +7227,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -7404,7 +7404,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -7417,7 +7417,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -7594,7 +7594,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -7607,7 +7607,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -7784,7 +7784,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -7797,7 +7797,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -7974,7 +7974,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -7987,7 +7987,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -8164,7 +8164,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -8177,7 +8177,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -8354,7 +8354,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -8367,7 +8367,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -8519,7 +8519,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -8532,7 +8532,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -8650,7 +8650,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -8663,7 +8663,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -8777,7 +8777,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -8790,7 +8790,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -8900,7 +8900,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -8913,7 +8913,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -9001,7 +9001,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -9014,7 +9014,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -9337,7 +9337,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -9350,7 +9350,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -9444,7 +9444,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -9457,7 +9457,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -9626,7 +9626,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -9639,7 +9639,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -9816,7 +9816,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -9829,7 +9829,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -10006,7 +10006,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -10019,7 +10019,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -10196,7 +10196,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -10209,7 +10209,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -10386,7 +10386,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -10399,7 +10399,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -10576,7 +10576,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -10589,7 +10589,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -10703,7 +10703,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -10716,7 +10716,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -10830,7 +10830,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -10843,7 +10843,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -10935,7 +10935,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -10948,7 +10948,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -11271,7 +11271,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -11284,7 +11284,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -11378,7 +11378,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -11391,7 +11391,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -11543,7 +11543,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -11556,7 +11556,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -11733,7 +11733,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -11746,7 +11746,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -11923,7 +11923,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -11936,7 +11936,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -12028,7 +12028,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -12041,7 +12041,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -12196,7 +12196,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -12209,7 +12209,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -12364,7 +12364,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -12377,7 +12377,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -12471,7 +12471,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -12484,7 +12484,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -12661,7 +12661,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -12674,7 +12674,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -12851,7 +12851,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -12864,7 +12864,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -13041,7 +13041,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -13054,7 +13054,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -13206,7 +13206,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -13219,7 +13219,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -13333,7 +13333,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -13346,7 +13346,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -13456,7 +13456,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -13469,7 +13469,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -13646,7 +13646,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -13659,7 +13659,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -13836,7 +13836,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -13849,7 +13849,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -13971,7 +13971,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -13984,7 +13984,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -14139,7 +14139,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -14152,7 +14152,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -14246,7 +14246,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -14259,7 +14259,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -14436,7 +14436,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -14449,7 +14449,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -14626,7 +14626,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -14639,7 +14639,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -14816,7 +14816,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -14829,7 +14829,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -15006,7 +15006,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -15019,7 +15019,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -15196,7 +15196,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -15209,7 +15209,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -15323,7 +15323,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -15336,7 +15336,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -15426,7 +15426,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -15439,7 +15439,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -15594,7 +15594,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -15607,7 +15607,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -15701,7 +15701,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -15714,7 +15714,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -15891,7 +15891,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -15904,7 +15904,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -16059,7 +16059,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -16072,7 +16072,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -16215,7 +16215,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -16228,7 +16228,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -16349,7 +16349,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -16362,7 +16362,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }

@@ -9,6 +9,7 @@ import {
   type ErrorStatus,
   type NamedBlocker,
 } from "./errors";
+import { RATE_LIMITS, rateLimitedDetail } from "./rate-limit";
 import { BulkUpsertResultSchema, Code, MAX_BULK_ROWS } from "./schemas";
 
 const BlockerSchema = z
@@ -76,7 +77,7 @@ const DESCRIPTIONS: Record<ErrorStatus, string> = {
   409: "Conflict with the current state",
   413: "Body larger than 1 MiB",
   415: "Body is not application/json",
-  429: "Too many requests for this API key; retry after the Retry-After seconds",
+  429: "Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds",
   500: "Unexpected error",
 };
 
@@ -100,7 +101,7 @@ const EXAMPLES: Record<ErrorStatus, [code: string, detail: string]> = {
   409: ["CONFLICT", "channel code WEB-DE already exists"],
   413: ["PAYLOAD_TOO_LARGE", "the request body is larger than 1 MiB"],
   415: ["UNSUPPORTED_MEDIA_TYPE", "the request body must be sent as application/json"],
-  429: ["RATE_LIMITED", "too many requests for this API key; retry after 60 seconds"],
+  429: ["RATE_LIMITED", rateLimitedDetail("read", RATE_LIMITS.read.defaultPeriod)],
   500: ["INTERNAL_ERROR", "an unexpected error occurred; quote the requestId"],
 };
 
