@@ -53,8 +53,8 @@ function tieKeyOf(c: LintCondition, absolute: boolean): string {
     sorted(c.productGroupCodes),
     c.priority,
     absolute,
-    c.value,
-    scales.length ? [c.scaleBasis, scales.map((s) => [s.minimum, s.value])] : null,
+    // With scales, the rows' values replace `value` (docs/pricing-rules.md §4.4).
+    scales.length ? [c.scaleBasis, scales.map((s) => [s.minimum, s.value])] : c.value,
     needsCurrency(c, absolute) ? c.currency : null,
   ]);
 }

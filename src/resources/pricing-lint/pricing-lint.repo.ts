@@ -173,7 +173,10 @@ const firstTierGapsStatement = (now: number) =>
 /**
  * FLOOR rows of an active channel's FLOOR lists above its primary list's row for the product,
  * both lists ACTIVE, in one currency and valid together from now on. `quantity` is where both
- * rows are in force; `nextQuantity` the next tier of either list (null: none).
+ * rows are in force; `nextQuantity` the next tier of either list (null: none). CROSS JOIN keeps
+ * SQLite's join order: each FLOOR row, then the primary's rows of its product by primary key.
+ * Left to itself the planner started from the primary's rows and read every pricelist's rows of
+ * each product (3.9 s instead of 0.4 s on the 100k bench data).
  */
 const floorsOverListStatement = (now: number) =>
   statement(
@@ -198,12 +201,12 @@ const floorsOverListStatement = (now: number) =>
         (select min(x.min_quantity) from pricelist_prices x where x.pricelist_id = pl.id
           and x.product_id = lr.product_id and x.min_quantity > lr.min_quantity) as nl
       from channels ch
-        join channel_pricelists cp on cp.channel_id = ch.id and cp.is_primary = 1
-        join pricelists pl on pl.id = cp.pricelist_id
-        join channel_pricelists cf on cf.channel_id = ch.id
-        join pricelists f on f.id = cf.pricelist_id
-        join pricelist_prices fr on fr.pricelist_id = f.id
-        join pricelist_prices lr on lr.pricelist_id = pl.id and lr.product_id = fr.product_id
+        cross join channel_pricelists cp on cp.channel_id = ch.id and cp.is_primary = 1
+        cross join pricelists pl on pl.id = cp.pricelist_id
+        cross join channel_pricelists cf on cf.channel_id = ch.id
+        cross join pricelists f on f.id = cf.pricelist_id
+        cross join pricelist_prices fr on fr.pricelist_id = f.id
+        cross join pricelist_prices lr on lr.pricelist_id = pl.id and lr.product_id = fr.product_id
       where ch.is_active = 1 and f.kind = 'FLOOR' and f.status = 'ACTIVE'
         and pl.status = 'ACTIVE' and f.currency = pl.currency
         and ${notEnded("f", now)} and ${notEnded("pl", now)}
