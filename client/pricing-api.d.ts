@@ -1027,7 +1027,7 @@ export interface paths {
     };
     /**
      * Lint the pricing rules in force (admin keys only)
-     * @description Checks the ACTIVE pricelists, trade conditions and promotions whose window has not ended (as of now) for terms that can never apply, ties decided by id, price gaps, floors above list prices, stackable discounts that add up to 100 % or more, channels without a primary pricelist, groups with no products, and records ACTIVE past their window (docs/pricing-lint.md: each code, what triggers it, why it matters, how to fix it). A finding is only reported when it is certain: the rules may miss a case, never invent one. Nothing is written. The facts are read in one D1 round trip whatever the size of the data; price rows are aggregated in D1, not loaded. Newest data, no cache; default sort severity (ERROR, WARNING, INFO), then code.
+     * @description Checks the ACTIVE pricelists, trade conditions and promotions whose window has not ended (as of now) for terms that can never apply, ties decided by id, price gaps, floors above list prices, stackable discounts that add up to 100 % or more, channels without a primary pricelist, groups with no products, and records ACTIVE past their window (docs/pricing-lint.md: each code, what triggers it, why it matters, how to fix it). A finding is only reported when it is certain: the rules may miss a case, never invent one. Nothing is written. The facts are read in one D1 round trip whatever the size of the data (price rows are aggregated in D1, not loaded), on every call (no cache). Default sort: severity (ERROR, WARNING, INFO), then code, each in that vocabulary order.
      */
     get: operations["listPricingLintFindings"];
     put?: never;
@@ -4314,7 +4314,7 @@ export interface components {
       records: components["schemas"]["LintRecord"][];
     };
     /**
-     * @description What was found; docs/pricing-lint.md explains each code, its cause and its fix
+     * @description What was found (docs/pricing-lint.md: the trigger, why it matters, the fix). CHANNEL_WITHOUT_PRIMARY: an active channel has no primary pricelist. STACKABLES_TO_ZERO: stackable percentage discounts one line meets add up to 100 % or more. NEVER_WINS: a non-stackable trade condition that another one always outranks. TIE_BY_ID: two trade conditions of the same type, rung, targets and value: their ids decide. FLOOR_ABOVE_LIST: a FLOOR row above the channel primary pricelist's price for the product. NO_FIRST_TIER: a pricelist's rows for a product start above the product's first quantity. UNREACHABLE_PRICELIST: an ACTIVE SALES pricelist assigned nowhere and no derivation base. EMPTY_GROUP_TARGETED: a condition or promotion names a product group that holds no product. EXPIRED_BUT_ACTIVE: an ACTIVE pricelist, condition or promotion whose window has ended.
      * @enum {string}
      */
     LintCode:

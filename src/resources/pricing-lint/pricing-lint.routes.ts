@@ -24,8 +24,8 @@ export const list = lintList.route(
       "(docs/pricing-lint.md: each code, what triggers it, why it matters, how to fix it). A " +
       "finding is only reported when it is certain: the rules may miss a case, never invent " +
       "one. Nothing is written. The facts are read in one D1 round trip whatever the size of " +
-      "the data; price rows are aggregated in D1, not loaded. Newest data, no cache; default " +
-      "sort severity (ERROR, WARNING, INFO), then code.",
+      "the data (price rows are aggregated in D1, not loaded), on every call (no cache). " +
+      "Default sort: severity (ERROR, WARNING, INFO), then code, each in that vocabulary order.",
     responses: {
       200: json(LintFindingListSchema, "A page of findings"),
       ...errors(400, 401, 403),

@@ -1,9 +1,30 @@
 import { z } from "@hono/zod-openapi";
 import { listOf } from "../../list";
-import { LINT_CODES, LINT_RECORD_KINDS, LINT_SEVERITIES } from "../../pricing/vocabulary";
+import {
+  LINT_CODES,
+  LINT_RECORD_KINDS,
+  LINT_SEVERITIES,
+  type LintCode,
+} from "../../pricing/vocabulary";
+
+/** One line per code for /doc; docs/pricing-lint.md has a section each. */
+const CODE_SUMMARIES: Record<LintCode, string> = {
+  CHANNEL_WITHOUT_PRIMARY: "an active channel has no primary pricelist",
+  STACKABLES_TO_ZERO: "stackable percentage discounts one line meets add up to 100 % or more",
+  NEVER_WINS: "a non-stackable trade condition that another one always outranks",
+  TIE_BY_ID: "two trade conditions of the same type, rung, targets and value: their ids decide",
+  FLOOR_ABOVE_LIST: "a FLOOR row above the channel primary pricelist's price for the product",
+  NO_FIRST_TIER: "a pricelist's rows for a product start above the product's first quantity",
+  UNREACHABLE_PRICELIST: "an ACTIVE SALES pricelist assigned nowhere and no derivation base",
+  EMPTY_GROUP_TARGETED: "a condition or promotion names a product group that holds no product",
+  EXPIRED_BUT_ACTIVE: "an ACTIVE pricelist, condition or promotion whose window has ended",
+};
 
 export const LintCodeSchema = z.enum(LINT_CODES).openapi("LintCode", {
-  description: "What was found; docs/pricing-lint.md explains each code, its cause and its fix",
+  description:
+    "What was found (docs/pricing-lint.md: the trigger, why it matters, the fix). " +
+    LINT_CODES.map((code) => `${code}: ${CODE_SUMMARIES[code]}`).join(". ") +
+    ".",
 });
 
 export const LintSeveritySchema = z.enum(LINT_SEVERITIES).openapi("LintSeverity", {
