@@ -1034,6 +1034,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/api/pricing/lint": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Lint the pricing rules in force (admin keys only)
+     * @description Checks the ACTIVE pricelists, trade conditions and promotions whose window has not ended (as of now) for terms that can never apply, ties decided by id, price gaps, floors above list prices, stackable discounts that add up to 100 % or more, channels without a primary pricelist, groups with no products, and records ACTIVE past their window (docs/pricing-lint.md: each code, what triggers it, why it matters, how to fix it). A finding is only reported when it is certain: the rules may miss a case, never invent one. Nothing is written. The facts are read in one D1 round trip whatever the size of the data (price rows are aggregated in D1, not loaded), on every call (no cache). Default sort: severity (ERROR, WARNING, INFO), then code, each in that vocabulary order.
+     */
+    get: operations["listPricingLintFindings"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/api/audit": {
     parameters: {
       query?: never;
@@ -4475,6 +4495,130 @@ export interface components {
      * @example {
      *       "data": [
      *         {
+     *           "code": "NEVER_WINS",
+     *           "severity": "WARNING",
+     *           "message": "trade condition 42 (DISCOUNT, CUSTOMER_GROUP) never wins: wherever and whenever it is a candidate from now on, trade condition 41 is a candidate too and ranks before it (priority 5 against 0)",
+     *           "records": [
+     *             {
+     *               "kind": "tradeCondition",
+     *               "id": 42
+     *             },
+     *             {
+     *               "kind": "tradeCondition",
+     *               "id": 41
+     *             }
+     *           ]
+     *         }
+     *       ],
+     *       "meta": {
+     *         "itemsPerPage": 20,
+     *         "totalItems": 1,
+     *         "currentPage": 1,
+     *         "totalPages": 1,
+     *         "sortBy": [
+     *           [
+     *             "severity",
+     *             "ASC"
+     *           ],
+     *           [
+     *             "code",
+     *             "ASC"
+     *           ]
+     *         ]
+     *       },
+     *       "links": {
+     *         "current": "http://localhost:8787/v1/api/pricing/lint?page=1&limit=20&sortBy=severity:ASC&sortBy=code:ASC"
+     *       }
+     *     }
+     */
+    LintFindingList: {
+      /** @description The records of this page */
+      data: components["schemas"]["LintFinding"][];
+      meta: components["schemas"]["ListMeta"];
+      links: components["schemas"]["ListLinks"];
+    };
+    /**
+     * @description Something in the pricing rules in force that does not do what it says
+     * @example {
+     *       "code": "NEVER_WINS",
+     *       "severity": "WARNING",
+     *       "message": "trade condition 42 (DISCOUNT, CUSTOMER_GROUP) never wins: wherever and whenever it is a candidate from now on, trade condition 41 is a candidate too and ranks before it (priority 5 against 0)",
+     *       "records": [
+     *         {
+     *           "kind": "tradeCondition",
+     *           "id": 42
+     *         },
+     *         {
+     *           "kind": "tradeCondition",
+     *           "id": 41
+     *         }
+     *       ]
+     *     }
+     */
+    LintFinding: {
+      code: components["schemas"]["LintCode"];
+      severity: components["schemas"]["LintSeverity"];
+      /** @description A sentence naming the records and what happens to prices */
+      message: string;
+      /** @description The records the finding is about, the one to change first */
+      records: components["schemas"]["LintRecord"][];
+    };
+    /**
+     * @description What was found (docs/pricing-lint.md: the trigger, why it matters, the fix). CHANNEL_WITHOUT_PRIMARY: an active channel has no primary pricelist. STACKABLES_TO_ZERO: stackable percentage discounts one line meets add up to 100 % or more. NEVER_WINS: a non-stackable trade condition that another one always outranks. TIE_BY_ID: two trade conditions of the same type, rung, targets and value: their ids decide. FLOOR_ABOVE_LIST: a FLOOR row above the channel primary pricelist's price for the product. NO_FIRST_TIER: a pricelist's rows for a product start above the product's first quantity. UNREACHABLE_PRICELIST: an ACTIVE SALES pricelist assigned nowhere and no derivation base. EMPTY_GROUP_TARGETED: a condition or promotion names a product group that holds no product. EXPIRED_BUT_ACTIVE: an ACTIVE pricelist, condition or promotion whose window has ended.
+     * @enum {string}
+     */
+    LintCode:
+      | "CHANNEL_WITHOUT_PRIMARY"
+      | "STACKABLES_TO_ZERO"
+      | "NEVER_WINS"
+      | "TIE_BY_ID"
+      | "FLOOR_ABOVE_LIST"
+      | "NO_FIRST_TIER"
+      | "UNREACHABLE_PRICELIST"
+      | "EMPTY_GROUP_TARGETED"
+      | "EXPIRED_BUT_ACTIVE";
+    /**
+     * @description Fixed per code. ERROR: requests fail or prices collapse; WARNING: a rule does not do what it says; INFO: housekeeping
+     * @enum {string}
+     */
+    LintSeverity: "ERROR" | "WARNING" | "INFO";
+    /**
+     * @description A record a finding names, by id or by code as the API addresses it
+     * @example {
+     *       "kind": "tradeCondition",
+     *       "id": 42
+     *     }
+     */
+    LintRecord: {
+      /**
+       * @description The kind of record
+       * @enum {string}
+       */
+      kind:
+        | "pricelist"
+        | "tradeCondition"
+        | "promotion"
+        | "product"
+        | "productGroup"
+        | "channel"
+        | "customer"
+        | "customerGroup";
+      /**
+       * @description For a pricelist, tradeCondition or promotion: its id
+       * @example 42
+       */
+      id?: number;
+      /**
+       * @description For a product, productGroup, channel, customer or customerGroup: its code
+       * @example SCREWS
+       */
+      code?: string;
+    };
+    /**
+     * @description One page of a list
+     * @example {
+     *       "data": [
+     *         {
      *           "id": 1812,
      *           "at": "2025-06-14T08:30:00.000Z",
      *           "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23",
@@ -4891,7 +5035,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -4904,7 +5048,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -5809,7 +5953,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -5822,7 +5966,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -9169,7 +9313,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -9182,7 +9326,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -11103,7 +11247,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -11116,7 +11260,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -16209,6 +16353,126 @@ export interface operations {
            *       "status": 409,
            *       "detail": "channel code WEB-DE already exists",
            *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  listPricingLintFindings: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1. Anything that is not a whole number >= 1 falls back to 1. */
+        page?: number;
+        /** @description Page size. Larger values are capped at 100; anything that is not a whole number >= 1 falls back to 20. */
+        limit?: number;
+        /**
+         * @description Sort terms `field:ASC|DESC` (direction in any case), repeated or comma-joined; URL order is precedence. Sortable: severity, code. Text sorts case-insensitively; ties always break on the record's unique key, so pages never overlap.
+         * @example [
+         *       "severity:ASC"
+         *     ]
+         */
+        sortBy?: ("severity:ASC" | "severity:DESC" | "code:ASC" | "code:DESC")[];
+        /** @description Filter on severity (one of ERROR, WARNING, INFO): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $in, $not. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.severity=ERROR`. */
+        "filter.severity"?: string[];
+        /** @description Filter on code (one of CHANNEL_WITHOUT_PRIMARY, STACKABLES_TO_ZERO, NEVER_WINS, TIE_BY_ID, FLOOR_ABOVE_LIST, NO_FIRST_TIER, UNREACHABLE_PRICELIST, EMPTY_GROUP_TARGETED, EXPIRED_BUT_ACTIVE): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $in, $not. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.code=CHANNEL_WITHOUT_PRIMARY`. */
+        "filter.code"?: string[];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of findings */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["LintFindingList"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
            */

@@ -515,6 +515,9 @@ describe("keys and bodies never reach the log", () => {
   });
 });
 
+/** The GETs only admin keys may make: the audit trail and the pricing lint. */
+const ADMIN_READS = ["/v1/api/audit", "/v1/api/pricing/lint"];
+
 describe("the read role reaches no write", () => {
   const sample: Record<string, string> = { code: "ANY-CODE", id: "1" };
 
@@ -543,13 +546,13 @@ describe("the read role reaches no write", () => {
     expect((await api("GET", "/v1/api/audit?limit=1")).body.meta.totalItems).toBe(before);
   });
 
-  it("may make every GET of /doc but the audit trail, and the price lookup", async () => {
+  it("may make every GET of /doc but the audit trail and the lint, and the price lookup", async () => {
     const doc = (await api("GET", "/doc", { key: null })).body;
     for (const [path, item] of Object.entries<any>(doc.paths)) {
       if (!item.get) continue;
       const url = path.replace(/\{(\w+)\}/g, (_, name: string) => sample[name] ?? "1");
       const res = await api("GET", url, { key: KEYS.read });
-      if (path === "/v1/api/audit") expectProblem(res, 403, "FORBIDDEN");
+      if (ADMIN_READS.includes(path)) expectProblem(res, 403, "FORBIDDEN");
       else expect([200, 400, 404], `${path} ${res.status}`).toContain(res.status);
     }
     const lookup = await api("POST", "/v1/api/prices/resolve", { key: KEYS.read, body: {} });

@@ -9,6 +9,7 @@ import { customerGroupsTag } from "../resources/customer-groups";
 import { customersTag } from "../resources/customers";
 import { pricelistsTag } from "../resources/pricelists";
 import { pricesTag } from "../resources/prices";
+import { pricingLintTag } from "../resources/pricing-lint";
 import { productGroupsTag } from "../resources/product-groups";
 import { productsTag } from "../resources/products";
 import { promotionsTag } from "../resources/promotions";
@@ -51,6 +52,7 @@ const TAGS = [
   pricelistsTag,
   tradeConditionsTag,
   promotionsTag,
+  pricingLintTag,
   auditTag,
 ];
 

@@ -23,7 +23,7 @@ export interface FieldConfig {
 }
 
 export interface ListConfig {
-  /** Public field name -> column and capabilities. Must contain `id`. */
+  /** Public field name -> column and capabilities. Must contain `id`, unless paged in memory. */
   fields: Record<string, FieldConfig>;
   /** Fields `select` may name (`id` is always returned). */
   selectable?: readonly string[];

@@ -12,6 +12,7 @@ import { toOrderBy, toWhere } from "./sql";
 
 export type { ListConfig } from "./config";
 export { listOf } from "./openapi";
+export { itemField, pageInMemory } from "./memory";
 
 /** What a list handler receives: ready Drizzle clauses and the envelope builder. */
 export interface ListRequest {
