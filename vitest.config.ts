@@ -1,32 +1,47 @@
 import { createHash } from "node:crypto";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
+import { unstable_readConfig } from "wrangler";
 
 /** The keys the tests send; the Worker only ever sees their SHA-256. */
 export const TEST_KEYS = { admin: "test-admin-key", read: "test-read-key" };
+/**
+ * Admin keys named `writer-0` … for the files that write thousands of times a minute, far above
+ * one key's write limit: test/fuzz/worker.ts spreads their admin calls over these, as many
+ * back-office clients would send them.
+ */
+const WRITER_KEYS = Array.from({ length: 64 }, (_, i) => `test-writer-key-${i}`);
 const sha256 = (key: string) => createHash("sha256").update(key).digest("hex");
+
+type RateLimitConfig = { name: string; simple: { limit: number; period: number } };
 
 export default defineConfig(async () => {
   // The same migrations folder wrangler applies in dev and deploy.
   const migrations = await readD1Migrations("drizzle");
+  // The rate limits run as wrangler.toml declares them; the tests read the numbers from here.
+  const { ratelimits } = unstable_readConfig({ config: "./wrangler.toml" });
   return {
     plugins: [
       cloudflareTest({
         main: "./src/index.ts",
         wrangler: { configPath: "./wrangler.toml" },
         miniflare: {
+          // A second, empty database: test/csv-round-trip.test.ts imports into it ("a fresh DB").
+          d1Databases: ["IMPORT_DB"],
           bindings: {
             TEST_MIGRATIONS: migrations,
-            API_KEYS: `admin:${sha256(TEST_KEYS.admin)},read:${sha256(TEST_KEYS.read)}`,
+            TEST_RATE_LIMITS: Object.fromEntries(
+              ratelimits.map((r: RateLimitConfig) => [r.name, r.simple]),
+            ),
+            TEST_WRITER_KEYS: WRITER_KEYS,
+            API_KEYS: [
+              `admin:${sha256(TEST_KEYS.admin)}`,
+              `read:${sha256(TEST_KEYS.read)}`,
+              ...WRITER_KEYS.map((key, i) => `writer-${i}:admin:${sha256(key)}`),
+            ].join(","),
             // The test receiver listens on 127.0.0.1 (test/receiver.setup.mjs); retries come fast.
             WEBHOOK_ALLOWED_HOSTS: "127.0.0.1",
             WEBHOOK_RETRY_BASE_SECONDS: "1",
-          },
-          ratelimits: {
-            // The suites send thousands of requests per file with one key: far above any limit.
-            RATE_LIMITER: { simple: { limit: 1_000_000_000, period: 60 } },
-            // A real (Miniflare) limiter with a low limit, injected by test/limits-and-security.test.ts.
-            LOW_RATE_LIMITER: { simple: { limit: 3, period: 60 } },
           },
         },
       }),

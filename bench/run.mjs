@@ -9,8 +9,9 @@
  * 2. times the price engine alone in Node (500 lines × 50 trade conditions × 10 pricelists);
  * 3. starts the NestJS peer (bench/peer, when installed) on a copy of the D1 SQLite file, and the
  *    built Worker with Miniflare (the options wrangler derives from wrangler.toml, so bindings and
- *    assets are those of `wrangler dev`; rate limits raised so they cannot trip) on the D1 that
- *    `bench:data` loaded, both on 127.0.0.1 and a free port, with freshly made bench API keys;
+ *    assets and rate limits are those of `wrangler dev`) on the D1 that `bench:data` loaded, both
+ *    on 127.0.0.1 and a free port, with freshly made bench API keys: a pool per role, so that no
+ *    key goes over its rate limit (`benchKeys`);
  * 4. sends every scenario's request once (status, D1 round trips from `Server-Timing`), then per
  *    scenario a short warm-up and autocannon at each connection count for `--duration` seconds,
  *    and finally the one-read floor again (ratios use the mean of both floor measurements);
@@ -34,7 +35,6 @@ import {
   statSync,
   writeFileSync,
 } from "node:fs";
-import { createServer } from "node:net";
 import os from "node:os";
 import { dirname, join, relative } from "node:path";
 import { parseArgs } from "node:util";
@@ -44,6 +44,7 @@ import { Miniflare } from "miniflare";
 import { applyMigrations, wrangler } from "../scripts/lib/local-db.mjs";
 import {
   checkSize,
+  freePort,
   d1PersistOf,
   persistDir,
   readMarker,
@@ -353,16 +354,34 @@ function scenarios(d) {
 // ------------------------------------------------------------------------------------------------
 
 /**
+ * @typedef {{ read: string[], admin: string[] }} KeyPools
+ */
+
+/**
+ * The scenario's request, with the first key of its role's pool.
  * @param {Scenario} s
- * @param {Record<string, string>} keys
+ * @param {KeyPools} keys
  */
 function requestOf(s, keys) {
   /** @type {Record<string, string>} */
   const headers = {};
-  if (s.key) headers["x-webhook-signature"] = /** @type {string} */ (keys[s.key]);
+  if (s.key) headers["x-webhook-signature"] = /** @type {string} */ (keys[s.key][0]);
   const body = s.body === undefined ? undefined : JSON.stringify(s.body);
   if (body !== undefined) headers["content-type"] = "application/json";
   return { method: s.method, headers, body };
+}
+
+/**
+ * The scenario's request once per key of its role's pool; each autocannon connection cycles
+ * through them, so every key carries an equal share of the load.
+ * @param {Scenario} s
+ * @param {KeyPools} keys
+ */
+function requestsPerKey(s, keys) {
+  const { headers } = requestOf(s, keys);
+  return s.key
+    ? keys[s.key].map((key) => ({ headers: { ...headers, "x-webhook-signature": key } }))
+    : undefined;
 }
 
 /**
@@ -380,7 +399,7 @@ function dbTiming(header) {
  * One request: status, round trips, and what the answer says about its size.
  * @param {string} base
  * @param {Scenario} s
- * @param {Record<string, string>} keys
+ * @param {KeyPools} keys
  */
 async function sample(base, s, keys) {
   const response = await fetch(base + s.path, {
@@ -417,7 +436,7 @@ async function sample(base, s, keys) {
  * (autocannon's histogram keeps whole milliseconds, too coarse for sub-millisecond answers).
  * @param {string} base
  * @param {Scenario} s
- * @param {Record<string, string>} keys
+ * @param {KeyPools} keys
  * @param {number} connections
  * @param {number} seconds
  */
@@ -427,6 +446,7 @@ async function load(base, s, keys, connections, seconds) {
   const run = autocannon({
     url: base + s.path,
     ...requestOf(s, keys),
+    requests: requestsPerKey(s, keys),
     connections,
     duration: seconds,
     timeout: 10,
@@ -474,7 +494,7 @@ async function load(base, s, keys, connections, seconds) {
 /**
  * @param {string} base
  * @param {Scenario[]} list
- * @param {Record<string, string>} keys
+ * @param {KeyPools} keys
  * @param {{ connections: number[], seconds: number, warmup: number, label: string }} options
  * @returns {Promise<ScenarioResult[]>}
  */
@@ -607,22 +627,6 @@ async function forgetOwnAudit(db) {
 // Processes: the Worker (Miniflare) and the peer
 // ------------------------------------------------------------------------------------------------
 
-/** A free TCP port on 127.0.0.1. */
-function freePort() {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address
-          ? resolvePort(address.port)
-          : reject(new Error("no port")),
-      );
-    });
-  });
-}
-
 /**
  * Polls `url` until it answers 200.
  * @param {string} url
@@ -646,6 +650,66 @@ async function waitFor(url, seconds, failed) {
   }
 }
 
+/** Requests a second each role's load may reach without a 429 (`benchKeys`); /health is the ceiling. */
+const PEAK_PER_SECOND = { read: 5000, admin: 250 };
+/** The rate-limit binding of each role (src/lib/rate-limit.ts). */
+const LIMITERS = { read: "RATE_LIMITER_READ", admin: "RATE_LIMITER_ADMIN" };
+
+/**
+ * Fresh bench API keys. The Worker runs with the rate limits of wrangler.toml, nothing raised:
+ * one key may send a storefront's worth of requests, the load generator sends thousands a second.
+ * So each role's load comes from a pool of keys, as many storefronts and back-office clients would
+ * send it, with enough keys that PEAK_PER_SECOND requests a second stay within every key's limit
+ * (one key when the role's binding is absent: it is not limited).
+ */
+async function benchKeys() {
+  process.env.WRANGLER_LOG ??= "error";
+  const { unstable_readConfig } = await import("wrangler");
+  const config = unstable_readConfig({ config: join(ROOT, "wrangler.toml") });
+  /** @type {Record<string, { limit: number, period: number }>} */
+  const rateLimits = Object.fromEntries(
+    config.ratelimits.map(
+      (/** @type {{ name: string, simple: { limit: number, period: number } }} */ r) => [
+        r.name,
+        r.simple,
+      ],
+    ),
+  );
+  const sha = (/** @type {string} */ k) => createHash("sha256").update(k).digest("hex");
+  /** @type {KeyPools} */
+  const keys = { read: [], admin: [] };
+  /** @type {string[]} */
+  const entries = [];
+  for (const role of /** @type {const} */ (["read", "admin"])) {
+    const limit = rateLimits[LIMITERS[role]];
+    const count = limit ? Math.ceil((PEAK_PER_SECOND[role] * limit.period) / limit.limit) : 1;
+    for (let i = 0; i < count; i++) {
+      const key = randomBytes(24).toString("hex");
+      keys[role].push(key);
+      entries.push(`bench-${role}-${i}:${role}:${sha(key)}`);
+    }
+  }
+  return { keys, apiKeys: entries.join(","), rateLimits };
+}
+
+/**
+ * "Rate limits of wrangler.toml: reads 1500 per 10 s, writes 300 per 60 s a key; the load comes
+ * from 34 read and 50 admin keys (up to 5,000 and 250 requests a second without a 429)".
+ * @param {Record<string, { limit: number, period: number }>} rateLimits
+ * @param {KeyPools} keys
+ */
+function rateLimitLine(rateLimits, keys) {
+  const limitOf = (/** @type {"read" | "admin"} */ role) => {
+    const limit = rateLimits[LIMITERS[role]];
+    return limit ? `${thousands(limit.limit)} per ${limit.period} s` : "not limited";
+  };
+  return (
+    `Rate limits of wrangler.toml, a key: reads ${limitOf("read")}, writes ${limitOf("admin")}; ` +
+    `the load comes from ${keys.read.length} read and ${keys.admin.length} admin keys ` +
+    `(up to ${thousands(PEAK_PER_SECOND.read)} and ${thousands(PEAK_PER_SECOND.admin)} requests a second without a 429)`
+  );
+}
+
 /**
  * The built Worker in Miniflare, with the worker options wrangler derives from wrangler.toml.
  * @param {string} bundle
@@ -656,18 +720,9 @@ async function startWorker(bundle, dir, apiKeys) {
   process.env.WRANGLER_LOG ??= "error"; // no "Using secrets defined in .dev.vars" on stdout
   const { unstable_getMiniflareWorkerOptions } = await import("wrangler");
   const { workerOptions } = unstable_getMiniflareWorkerOptions(join(ROOT, "wrangler.toml"));
-  // Rate limits stay bound (their check is part of every request's cost) but cannot trip: a
-  // load generator on two API keys would otherwise measure 429s.
-  const ratelimits = Object.fromEntries(
-    Object.entries(workerOptions.ratelimits ?? {}).map(([name, options]) => [
-      name,
-      { ...options, simple: { ...options.simple, limit: 1_000_000_000 } },
-    ]),
-  );
   const port = await freePort();
   const mf = new Miniflare({
     ...workerOptions,
-    ratelimits,
     name: "bench",
     modules: true,
     scriptPath: bundle,
@@ -680,7 +735,7 @@ async function startWorker(bundle, dir, apiKeys) {
   });
   cleanups.push(() => mf.dispose());
   const url = await mf.ready;
-  return { mf, base: url.origin, ratelimitsRaised: Object.keys(ratelimits) };
+  return { mf, base: url.origin };
 }
 
 /** The D1 SQLite file of a persist folder (with its -wal, where most fresh data sits). */
@@ -1057,9 +1112,7 @@ async function main() {
   const engine = await benchEngine(tmp, { runs: engineRuns });
   log(`  median ${engine.cpuMsMedian} ms CPU for ${engine.lines} lines`);
 
-  const keys = { read: randomBytes(24).toString("hex"), admin: randomBytes(24).toString("hex") };
-  const sha = (/** @type {string} */ k) => createHash("sha256").update(k).digest("hex");
-  const apiKeys = `bench-read:read:${sha(keys.read)},bench-admin:admin:${sha(keys.admin)}`;
+  const { keys, apiKeys, rateLimits } = await benchKeys();
 
   // The peer first (it reads a copy of the database, taken before the Worker opens it), then the Worker.
   /** @type {ScenarioResult[] | undefined} */
@@ -1080,7 +1133,7 @@ async function main() {
   }
 
   log("- starting the Worker (Miniflare, 127.0.0.1) …");
-  const { mf, base, ratelimitsRaised } = await startWorker(bundle, dir, apiKeys);
+  const { mf, base } = await startWorker(bundle, dir, apiKeys);
   await waitFor(`${base}/health`, 30);
   const d1 = await mf.getD1Database("DB");
   const params = await discover(d1, spec.products);
@@ -1146,7 +1199,8 @@ async function main() {
       warmupSeconds: warmup,
       connections,
       only: values.only ?? null,
-      rateLimitsRaised: ratelimitsRaised,
+      rateLimits,
+      keys: { read: keys.read.length, admin: keys.admin.length },
     },
     bundle: bundleInfo,
     engine,
@@ -1171,11 +1225,7 @@ async function main() {
   print(
     `${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, Node ${machine.node}, load ${machine.loadAverage.join(" ")}`,
   );
-  if (ratelimitsRaised.length > 0) {
-    print(
-      `Rate limits raised for the bench (still checked on every request): ${ratelimitsRaised.join(", ")}`,
-    );
-  }
+  print(rateLimitLine(rateLimits, keys));
   print();
   print(resultTable(results, peerResults));
   print(floorLine(results, connections));

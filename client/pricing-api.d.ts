@@ -18,7 +18,11 @@ export interface paths {
      * @description Newest first by default. `search` matches the code (add `searchBy=name` for names) case-insensitively; `filter.productGroupCode=X` lists the products whose own group is X (`$null`: those in no group); `select` trims the items to id and the chosen fields. Any query that cannot be honoured is a 400 naming the parameter.
      */
     get: operations["listProducts"];
-    put?: never;
+    /**
+     * Create or update 1-1000 products by code, atomically
+     * @description Each row is one of the products by `code`: a new code creates it, a known one gets the fields the row names (an absent optional field keeps its value; null clears a nullable one). Every row follows the rules of create and PATCH: an unknown productGroupCode → 400; a maxOrderQuantity below the minOrderQuantity of the merged record → 400. All or nothing: any bad row and nothing is written; the 400 names every bad row by index and field (`body.products.12.productGroupCode`). A code may appear once per body. Answers the codes created and updated; a row that matches its stored record is counted in `unchanged` and not written (no audit entry, no new pricing version), so re-sending unchanged data writes nothing. At most 3 D1 round trips whatever the number of rows (two: a read, a write); a concurrent change in between makes it judge again, or answer 409 CONCURRENT_UPDATE under heavy contention (docs/api.md §5.12).
+     */
+    put: operations["upsertProducts"];
     /**
      * Create a product
      * @description The code must be unique: a taken code → 409 naming it. `productGroupCode` names an existing group (unknown → 400); the quantity rule defaults to any quantity (minOrderQuantity 1, orderIncrement 1, no maxOrderQuantity); a maximum below the minimum → 400.
@@ -46,7 +50,7 @@ export interface paths {
     post?: never;
     /**
      * Delete a product that no pricelist, condition or promotion uses
-     * @description A product that still has prices in a pricelist, or is named by a trade condition or promotion, cannot be deleted (409); remove those first. Unknown code → 404.
+     * @description A product that still has prices in a pricelist, or is named by a trade condition or promotion, cannot be deleted: 409 IN_USE naming them in `blockers` (each kind with its count and up to 20 ids). Remove it from them first. Unknown code → 404.
      */
     delete: operations["deleteProduct"];
     options?: never;
@@ -70,7 +74,11 @@ export interface paths {
      * @description Newest first by default; `search` matches code and name case-insensitively; `filter.parentCode=X` lists the children of group X, `filter.parentCode=$null` the roots. Any query that cannot be honoured is a 400 naming the parameter.
      */
     get: operations["listProductGroups"];
-    put?: never;
+    /**
+     * Create or update 1-1000 product groups by code, atomically
+     * @description Each row is one of the product groups by `code`: a new code creates it, a known one gets the fields the row names (an absent optional field keeps its value; null clears a nullable one). `parentCode` names a stored group or one of the same body, listed before or after; the placement rules of create and PATCH hold in the forest the whole body makes: an unknown parent, a cycle (within the body or with the stored groups) or a branch deeper than 8 levels → 400 on each row concerned, naming the chain. All or nothing: any bad row and nothing is written; the 400 names every bad row by index and field (`body.productGroups.12.parentCode`). A code may appear once per body. Answers the codes created and updated; a row that matches its stored record is counted in `unchanged` and not written (no audit entry, no new pricing version), so re-sending unchanged data writes nothing. At most 3 D1 round trips whatever the number of rows (two: a read, a write); a concurrent change in between makes it judge again, or answer 409 CONCURRENT_UPDATE under heavy contention (docs/api.md §5.12).
+     */
+    put: operations["upsertProductGroups"];
     /**
      * Create a product group
      * @description The code must be unique (a taken code → 409 naming it). `parentCode` names an existing group (unknown → 400); a branch may have at most 8 levels (deeper → 409 naming it).
@@ -98,7 +106,7 @@ export interface paths {
     post?: never;
     /**
      * Delete a product group that nothing names
-     * @description While a product, a child group, a trade condition or a promotion names the group it cannot be deleted: 409 naming them (the count of each kind and up to 20 codes or ids of each). Unknown code → 404.
+     * @description While a product, a child group, a trade condition or a promotion names the group it cannot be deleted: 409 IN_USE naming them in `blockers` (the count of each kind and up to 20 codes or ids of each). Unknown code → 404.
      */
     delete: operations["deleteProductGroup"];
     options?: never;
@@ -150,7 +158,7 @@ export interface paths {
     post?: never;
     /**
      * Delete a channel
-     * @description Its customer and customer-group memberships and pricelist assignments go with it. A channel named by a trade condition or promotion cannot be deleted (409).
+     * @description Its customer and customer-group memberships and pricelist assignments go with it. A channel named by a trade condition or promotion cannot be deleted: 409 IN_USE naming them in `blockers` (each kind with its count and up to 20 ids).
      */
     delete: operations["deleteChannel"];
     options?: never;
@@ -286,6 +294,66 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/api/channel/{code}/pricelists": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Find the pricelists assigned to a channel
+     * @description Every pricelist assigned to the channel, SALES and FLOOR, as GET pricelist shows it, plus `isPrimary`. Newest first by default; `search` matches the name; filter `scope`, `status`, `kind` and `isPrimary`. Unknown channel → 404.
+     */
+    get: operations["listChannelPricelists"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/api/channel/{code}/customers": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Find the customers of a channel
+     * @description The channel's own customers (`channelCodes` of the customer), as GET customer shows them; not expanded through the channel's customer groups (list those with …/customer-groups). Newest first by default. Unknown channel → 404.
+     */
+    get: operations["listChannelCustomers"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/api/channel/{code}/customer-groups": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Find the customer groups assigned to a channel
+     * @description As GET customer-group shows them. Newest first by default; `search` matches code and name. Unknown channel → 404.
+     */
+    get: operations["listChannelCustomerGroups"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/api/customer-group": {
     parameters: {
       query?: never;
@@ -298,7 +366,11 @@ export interface paths {
      * @description Newest first by default; `search` matches code and name case-insensitively. Any query that cannot be honoured is a 400 naming the parameter.
      */
     get: operations["listCustomerGroups"];
-    put?: never;
+    /**
+     * Create or update 1-1000 customer groups by code, atomically
+     * @description Each row is one of the customer groups by `code`: a new code creates it, a known one gets the fields the row names (an absent optional field keeps its value; null clears a nullable one). Every row follows the rules of create and PATCH (name and description). All or nothing: any bad row and nothing is written; the 400 names every bad row by index and field (`body.customerGroups.12.name`). A code may appear once per body. Answers the codes created and updated; a row that matches its stored record is counted in `unchanged` and not written (no audit entry, no new pricing version), so re-sending unchanged data writes nothing. At most 3 D1 round trips whatever the number of rows (two: a read, a write); a concurrent change in between makes it judge again, or answer 409 CONCURRENT_UPDATE under heavy contention (docs/api.md §5.12).
+     */
+    put: operations["upsertCustomerGroups"];
     /**
      * Create a customer group
      * @description The code must be unique: a taken code → 409 naming it.
@@ -324,7 +396,11 @@ export interface paths {
     get: operations["getCustomerGroup"];
     put?: never;
     post?: never;
-    delete?: never;
+    /**
+     * Delete a customer group
+     * @description Its memberships and its pricelist and channel assignments go with it, in one statement; the customers, pricelists and channels stay. While a trade condition or a promotion names the group (whatever its status) it cannot be deleted: 409 IN_USE naming them in `blockers` (each kind with its count and up to 20 ids). Unknown code → 404.
+     */
+    delete: operations["deleteCustomerGroup"];
     options?: never;
     head?: never;
     /**
@@ -414,6 +490,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/api/customer-group/{code}/customers": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Find the members of a customer group
+     * @description As GET customer shows them. Newest first by default; `search` matches code and name. Unknown customer group → 404.
+     */
+    get: operations["listCustomerGroupCustomers"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/api/customer-group/{code}/pricelists": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Find the pricelists assigned to a customer group
+     * @description As GET pricelist shows them. Newest first by default; `search` matches the name; filter `scope` and `status`. Unknown customer group → 404.
+     */
+    get: operations["listCustomerGroupPricelists"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/api/customer": {
     parameters: {
       query?: never;
@@ -426,7 +542,11 @@ export interface paths {
      * @description Each with its group and channel codes. Newest first by default; `search` matches code and name case-insensitively. Any query that cannot be honoured is a 400 naming the parameter.
      */
     get: operations["listCustomers"];
-    put?: never;
+    /**
+     * Create or update 1-1000 customers by code, atomically
+     * @description Each row is one of the customers by `code`: a new code creates it, a known one gets the fields the row names (an absent optional field keeps its value; null clears a nullable one). `customerGroupCodes` and `channelCodes`, when given, replace the customer's memberships ([] removes all; only the differences are written); absent, they are left as they are. Unknown group or channel codes → 400 naming them on the row. All or nothing: any bad row and nothing is written; the 400 names every bad row by index and field (`body.customers.12.customerGroupCodes`). A code may appear once per body. Answers the codes created and updated; a row that matches its stored record is counted in `unchanged` and not written (no audit entry, no new pricing version), so re-sending unchanged data writes nothing. At most 3 D1 round trips whatever the number of rows (two: a read, a write); a concurrent change in between makes it judge again, or answer 409 CONCURRENT_UPDATE under heavy contention (docs/api.md §5.12).
+     */
+    put: operations["upsertCustomers"];
     /**
      * Create a customer
      * @description Optionally puts the customer into customer groups and channels. Unknown codes → 400 naming them; nothing is written.
@@ -914,6 +1034,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/api/pricing/lint": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Lint the pricing rules in force (admin keys only)
+     * @description Checks the ACTIVE pricelists, trade conditions and promotions whose window has not ended (as of now) for terms that can never apply, ties decided by id, price gaps, floors above list prices, stackable discounts that add up to 100 % or more, channels without a primary pricelist, groups with no products, and records ACTIVE past their window (docs/pricing-lint.md: each code, what triggers it, why it matters, how to fix it). A finding is only reported when it is certain: the rules may miss a case, never invent one. Nothing is written. The facts are read in one D1 round trip whatever the size of the data (price rows are aggregated in D1, not loaded), on every call (no cache). Default sort: severity (ERROR, WARNING, INFO), then code, each in that vocabulary order.
+     */
+    get: operations["listPricingLintFindings"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/api/audit": {
     parameters: {
       query?: never;
@@ -1237,8 +1377,37 @@ export interface components {
         /** @description What is wrong with it */
         message: string;
       }[];
+      /** @description Only with code IN_USE (a refused delete): each kind of record in the way, with its count and the first codes or ids */
+      blockers?: components["schemas"]["Blocker"][];
       /** @description The server's id of this request, as in the x-request-id response header */
       requestId: string;
+    };
+    /**
+     * @description Records of one kind that still name the record a delete was refused for
+     * @example {
+     *       "kind": "tradeCondition",
+     *       "count": 2,
+     *       "ids": [
+     *         12,
+     *         14
+     *       ]
+     *     }
+     */
+    Blocker: {
+      /**
+       * @description What the records are
+       * @enum {string}
+       */
+      kind: "product" | "productGroup" | "pricelist" | "tradeCondition" | "promotion";
+      /**
+       * @description How many there are, all of them
+       * @example 2
+       */
+      count: number;
+      /** @description The first 20 by code, sorted (products and product groups) */
+      codes?: string[];
+      /** @description The first 20 by id, ascending (pricelists, trade conditions, promotions) */
+      ids?: number[];
     };
     /**
      * @description A product that pricelists can price, in a product group or none, with the quantities it may be ordered in
@@ -1344,6 +1513,88 @@ export interface components {
       /**
        * @description The largest quantity that may be ordered, ≥ minOrderQuantity; null (default) = no limit
        * @default null
+       * @example null
+       */
+      maxOrderQuantity?: number | null;
+    };
+    /**
+     * @description What a bulk upsert did, row by row
+     * @example {
+     *       "created": [
+     *         "P-C"
+     *       ],
+     *       "updated": [
+     *         "P-A"
+     *       ],
+     *       "unchanged": 998
+     *     }
+     */
+    BulkUpsertResult: {
+      /** @description Codes of the records created, in body order */
+      created: string[];
+      /** @description Codes of the existing records the body changed, in body order */
+      updated: string[];
+      /** @description How many rows matched their stored record already: nothing was written for them */
+      unchanged: number;
+    };
+    /**
+     * @description Products to create or update by code
+     * @example {
+     *       "products": [
+     *         {
+     *           "code": "P-A",
+     *           "name": "Hex bolt M8x40",
+     *           "productGroupCode": "SCREWS",
+     *           "minOrderQuantity": 100
+     *         },
+     *         {
+     *           "code": "P-B",
+     *           "name": "Hex nut M8",
+     *           "productGroupCode": null
+     *         }
+     *       ]
+     *     }
+     */
+    ProductsUpsert: {
+      /** @description 1-1000 rows, each code at most once */
+      products: components["schemas"]["ProductUpsert"][];
+    };
+    /**
+     * @description A product by code: created if the code is new, else its named fields are set. An absent optional field keeps the stored value (a new product takes the default); null clears it
+     * @example {
+     *       "code": "P-A",
+     *       "name": "Hex bolt M8x40",
+     *       "productGroupCode": "SCREWS"
+     *     }
+     */
+    ProductUpsert: {
+      /**
+       * @description The product code: the row's key
+       * @example P-A
+       */
+      code: string;
+      /**
+       * @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters, lone surrogates or bidirectional controls
+       * @example Hex bolt M8x40
+       */
+      name: string;
+      /**
+       * @description The product's group, or null for none; an unknown code → 400
+       * @example SCREWS
+       */
+      productGroupCode?: string | null;
+      /**
+       * @description The smallest quantity that may be ordered, 1-1000000; default 1
+       * @example 100
+       */
+      minOrderQuantity?: number;
+      /**
+       * @description Allowed quantities are minOrderQuantity + k × orderIncrement, 1-1000000; default 1
+       * @example 100
+       */
+      orderIncrement?: number;
+      /**
+       * @description The largest quantity that may be ordered, ≥ minOrderQuantity; null (default) = no limit
        * @example null
        */
       maxOrderQuantity?: number | null;
@@ -1486,6 +1737,52 @@ export interface components {
       name: string;
       /**
        * @description The parent group's code, or null for a root. Unknown → 400; a parent that would make a cycle, or a branch deeper than 8 levels, → 409 naming the chain
+       * @example FAST
+       */
+      parentCode?: string | null;
+    };
+    /**
+     * @description Product groups to create or update by code
+     * @example {
+     *       "productGroups": [
+     *         {
+     *           "code": "SCREWS",
+     *           "name": "Screws",
+     *           "parentCode": "FAST"
+     *         },
+     *         {
+     *           "code": "FAST",
+     *           "name": "Fasteners",
+     *           "parentCode": null
+     *         }
+     *       ]
+     *     }
+     */
+    ProductGroupsUpsert: {
+      /** @description 1-1000 rows, each code at most once */
+      productGroups: components["schemas"]["ProductGroupUpsert"][];
+    };
+    /**
+     * @description A product group by code: created if the code is new, else its named fields are set
+     * @example {
+     *       "code": "SCREWS",
+     *       "name": "Screws",
+     *       "parentCode": "FAST"
+     *     }
+     */
+    ProductGroupUpsert: {
+      /**
+       * @description The product group code: the row's key
+       * @example SCREWS
+       */
+      code: string;
+      /**
+       * @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters, lone surrogates or bidirectional controls
+       * @example Screws
+       */
+      name: string;
+      /**
+       * @description The parent group's code: a stored group or one of the same body (before or after this row); null for a root; absent: a new group is a root, a stored one keeps its parent. Unknown, a cycle or a branch deeper than 8 levels → 400 on the row
        * @example FAST
        */
       parentCode?: string | null;
@@ -1914,12 +2211,22 @@ export interface components {
      * @example {
      *       "data": [
      *         {
-     *           "id": 1,
-     *           "code": "RESELLER",
-     *           "name": "Resellers",
-     *           "description": "Registered resellers",
+     *           "id": 100,
+     *           "name": "Web DE list",
+     *           "scope": "GENERAL",
+     *           "status": "ACTIVE",
+     *           "currency": "EUR",
+     *           "priority": 0,
+     *           "validFrom": "2025-01-01T00:00:00.000Z",
+     *           "validTo": null,
+     *           "taxInclusive": false,
+     *           "allowsTradeDiscounts": true,
+     *           "customerCode": null,
+     *           "kind": "SALES",
+     *           "derivation": null,
      *           "createdAt": "2025-01-01T00:00:00.000Z",
-     *           "updatedAt": "2025-01-01T00:00:00.000Z"
+     *           "updatedAt": "2025-01-01T00:00:00.000Z",
+     *           "isPrimary": true
      *         }
      *       ],
      *       "meta": {
@@ -1935,124 +2242,43 @@ export interface components {
      *         ]
      *       },
      *       "links": {
-     *         "current": "http://localhost:8787/v1/api/customer-group?page=1&limit=20&sortBy=id:DESC"
+     *         "current": "http://localhost:8787/v1/api/channel/WEB-DE/pricelists?page=1&limit=20&sortBy=id:DESC"
      *       }
      *     }
      */
-    CustomerGroupList: {
+    AssignedPricelistList: {
       /** @description The records of this page */
-      data: components["schemas"]["CustomerGroup"][];
+      data: components["schemas"]["AssignedPricelist"][];
       meta: components["schemas"]["ListMeta"];
       links: components["schemas"]["ListLinks"];
     };
     /**
-     * @description A group of customers that pricelists, trade conditions and promotions can target
+     * @description A pricelist assigned to a channel, as GET pricelist shows it, and its primary mark
      * @example {
-     *       "id": 1,
-     *       "code": "RESELLER",
-     *       "name": "Resellers",
-     *       "description": "Registered resellers",
+     *       "id": 100,
+     *       "name": "Web DE list",
+     *       "scope": "GENERAL",
+     *       "status": "ACTIVE",
+     *       "currency": "EUR",
+     *       "priority": 0,
+     *       "validFrom": "2025-01-01T00:00:00.000Z",
+     *       "validTo": null,
+     *       "taxInclusive": false,
+     *       "allowsTradeDiscounts": true,
+     *       "customerCode": null,
+     *       "kind": "SALES",
+     *       "derivation": null,
      *       "createdAt": "2025-01-01T00:00:00.000Z",
-     *       "updatedAt": "2025-01-01T00:00:00.000Z"
+     *       "updatedAt": "2025-01-01T00:00:00.000Z",
+     *       "isPrimary": true
      *     }
      */
-    CustomerGroup: {
+    AssignedPricelist: components["schemas"]["Pricelist"] & {
       /**
-       * @description Assigned by the service
-       * @example 1
+       * @description Whether it is the channel's primary pricelist
+       * @example true
        */
-      id: number;
-      /**
-       * @description The customer group code (unique)
-       * @example RESELLER
-       */
-      code: string;
-      /**
-       * @description Display name
-       * @example Resellers
-       */
-      name: string;
-      /**
-       * @description Free text, or null
-       * @example Registered resellers
-       */
-      description: string | null;
-      /**
-       * Format: date-time
-       * @description When the group was created
-       * @example 2025-01-01T00:00:00.000Z
-       */
-      createdAt: string;
-      /**
-       * Format: date-time
-       * @description When the group last changed
-       * @example 2025-01-01T00:00:00.000Z
-       */
-      updatedAt: string;
-    };
-    /**
-     * @description A new customer group
-     * @example {
-     *       "code": "RESELLER",
-     *       "name": "Resellers",
-     *       "description": "Registered resellers"
-     *     }
-     */
-    CustomerGroupCreate: {
-      /**
-       * @description The customer group code; unique (409 if taken)
-       * @example RESELLER
-       */
-      code: string;
-      /**
-       * @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters, lone surrogates or bidirectional controls
-       * @example Resellers
-       */
-      name: string;
-      /**
-       * @description Free text, up to 1000 characters (line breaks and tabs allowed); null clears it
-       * @example Registered resellers
-       */
-      description?: string | null;
-    };
-    /**
-     * @description The fields to change; absent fields stay as they are
-     * @example {
-     *       "name": "Resellers and distributors"
-     *     }
-     */
-    CustomerGroupUpdate: {
-      /**
-       * @description A new customer group code; unique (409 if taken)
-       * @example WEB-DE
-       */
-      code?: string;
-      /** @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters, lone surrogates or bidirectional controls */
-      name?: string;
-      /**
-       * @description Free text, up to 1000 characters (line breaks and tabs allowed); null clears it
-       * @example Registered resellers
-       */
-      description?: string | null;
-    };
-    /**
-     * @description A pricelist assigned to a customer group
-     * @example {
-     *       "customerGroupCode": "RESELLER",
-     *       "pricelistId": 100
-     *     }
-     */
-    CustomerGroupPricelist: {
-      /**
-       * @description The customer group
-       * @example RESELLER
-       */
-      customerGroupCode: string;
-      /**
-       * @description The pricelist
-       * @example 100
-       */
-      pricelistId: number;
+      isPrimary: boolean;
     };
     /**
      * @description One page of a list
@@ -2155,6 +2381,241 @@ export interface components {
       updatedAt: string;
     };
     /**
+     * @description One page of a list
+     * @example {
+     *       "data": [
+     *         {
+     *           "id": 1,
+     *           "code": "RESELLER",
+     *           "name": "Resellers",
+     *           "description": "Registered resellers",
+     *           "createdAt": "2025-01-01T00:00:00.000Z",
+     *           "updatedAt": "2025-01-01T00:00:00.000Z"
+     *         }
+     *       ],
+     *       "meta": {
+     *         "itemsPerPage": 20,
+     *         "totalItems": 1,
+     *         "currentPage": 1,
+     *         "totalPages": 1,
+     *         "sortBy": [
+     *           [
+     *             "id",
+     *             "DESC"
+     *           ]
+     *         ]
+     *       },
+     *       "links": {
+     *         "current": "http://localhost:8787/v1/api/customer-group?page=1&limit=20&sortBy=id:DESC"
+     *       }
+     *     }
+     */
+    CustomerGroupList: {
+      /** @description The records of this page */
+      data: components["schemas"]["CustomerGroup"][];
+      meta: components["schemas"]["ListMeta"];
+      links: components["schemas"]["ListLinks"];
+    };
+    /**
+     * @description A group of customers that pricelists, trade conditions and promotions can target
+     * @example {
+     *       "id": 1,
+     *       "code": "RESELLER",
+     *       "name": "Resellers",
+     *       "description": "Registered resellers",
+     *       "createdAt": "2025-01-01T00:00:00.000Z",
+     *       "updatedAt": "2025-01-01T00:00:00.000Z"
+     *     }
+     */
+    CustomerGroup: {
+      /**
+       * @description Assigned by the service
+       * @example 1
+       */
+      id: number;
+      /**
+       * @description The customer group code (unique)
+       * @example RESELLER
+       */
+      code: string;
+      /**
+       * @description Display name
+       * @example Resellers
+       */
+      name: string;
+      /**
+       * @description Free text, or null
+       * @example Registered resellers
+       */
+      description: string | null;
+      /**
+       * Format: date-time
+       * @description When the group was created
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @description When the group last changed
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      updatedAt: string;
+    };
+    /**
+     * @description A new customer group
+     * @example {
+     *       "code": "RESELLER",
+     *       "name": "Resellers",
+     *       "description": "Registered resellers"
+     *     }
+     */
+    CustomerGroupCreate: {
+      /**
+       * @description The customer group code; unique (409 if taken)
+       * @example RESELLER
+       */
+      code: string;
+      /**
+       * @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters, lone surrogates or bidirectional controls
+       * @example Resellers
+       */
+      name: string;
+      /**
+       * @description Free text, up to 1000 characters (line breaks and tabs allowed); null clears it
+       * @example Registered resellers
+       */
+      description?: string | null;
+    };
+    /**
+     * @description Customer groups to create or update by code
+     * @example {
+     *       "customerGroups": [
+     *         {
+     *           "code": "RESELLER",
+     *           "name": "Resellers",
+     *           "description": "Registered resellers"
+     *         },
+     *         {
+     *           "code": "NORTH",
+     *           "name": "North"
+     *         }
+     *       ]
+     *     }
+     */
+    CustomerGroupsUpsert: {
+      /** @description 1-1000 rows, each code at most once */
+      customerGroups: components["schemas"]["CustomerGroupUpsert"][];
+    };
+    /**
+     * @description A customer group by code: created if the code is new, else its named fields are set; an absent description keeps the stored one (null on a new group), null clears it
+     * @example {
+     *       "code": "RESELLER",
+     *       "name": "Resellers",
+     *       "description": "Registered resellers"
+     *     }
+     */
+    CustomerGroupUpsert: {
+      /**
+       * @description The customer group code: the row's key
+       * @example RESELLER
+       */
+      code: string;
+      /**
+       * @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters, lone surrogates or bidirectional controls
+       * @example Resellers
+       */
+      name: string;
+      /**
+       * @description Free text, up to 1000 characters (line breaks and tabs allowed); null clears it
+       * @example Registered resellers
+       */
+      description?: string | null;
+    };
+    /**
+     * @description The fields to change; absent fields stay as they are
+     * @example {
+     *       "name": "Resellers and distributors"
+     *     }
+     */
+    CustomerGroupUpdate: {
+      /**
+       * @description A new customer group code; unique (409 if taken)
+       * @example WEB-DE
+       */
+      code?: string;
+      /** @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters, lone surrogates or bidirectional controls */
+      name?: string;
+      /**
+       * @description Free text, up to 1000 characters (line breaks and tabs allowed); null clears it
+       * @example Registered resellers
+       */
+      description?: string | null;
+    };
+    /**
+     * @description A pricelist assigned to a customer group
+     * @example {
+     *       "customerGroupCode": "RESELLER",
+     *       "pricelistId": 100
+     *     }
+     */
+    CustomerGroupPricelist: {
+      /**
+       * @description The customer group
+       * @example RESELLER
+       */
+      customerGroupCode: string;
+      /**
+       * @description The pricelist
+       * @example 100
+       */
+      pricelistId: number;
+    };
+    /**
+     * @description One page of a list
+     * @example {
+     *       "data": [
+     *         {
+     *           "id": 100,
+     *           "name": "Web DE list",
+     *           "scope": "GENERAL",
+     *           "status": "ACTIVE",
+     *           "currency": "EUR",
+     *           "priority": 0,
+     *           "validFrom": "2025-01-01T00:00:00.000Z",
+     *           "validTo": null,
+     *           "taxInclusive": false,
+     *           "allowsTradeDiscounts": true,
+     *           "customerCode": null,
+     *           "kind": "SALES",
+     *           "derivation": null,
+     *           "createdAt": "2025-01-01T00:00:00.000Z",
+     *           "updatedAt": "2025-01-01T00:00:00.000Z"
+     *         }
+     *       ],
+     *       "meta": {
+     *         "itemsPerPage": 20,
+     *         "totalItems": 1,
+     *         "currentPage": 1,
+     *         "totalPages": 1,
+     *         "sortBy": [
+     *           [
+     *             "id",
+     *             "DESC"
+     *           ]
+     *         ]
+     *       },
+     *       "links": {
+     *         "current": "http://localhost:8787/v1/api/pricelist?page=1&limit=20&sortBy=id:DESC"
+     *       }
+     *     }
+     */
+    PricelistList: {
+      /** @description The records of this page */
+      data: components["schemas"]["Pricelist"][];
+      meta: components["schemas"]["ListMeta"];
+      links: components["schemas"]["ListLinks"];
+    };
+    /**
      * @description A new customer
      * @example {
      *       "code": "C-1001",
@@ -2187,6 +2648,67 @@ export interface components {
       customerGroupCodes?: string[];
       /**
        * @description The channels to put the customer in (0-1000 codes); unknown codes → 400
+       * @example [
+       *       "WEB-DE"
+       *     ]
+       */
+      channelCodes?: string[];
+    };
+    /**
+     * @description Customers to create or update by code
+     * @example {
+     *       "customers": [
+     *         {
+     *           "code": "C-1001",
+     *           "name": "Muster GmbH",
+     *           "customerGroupCodes": [
+     *             "RESELLER"
+     *           ],
+     *           "channelCodes": [
+     *             "WEB-DE"
+     *           ]
+     *         },
+     *         {
+     *           "code": "C-1002",
+     *           "name": "Beispiel AG"
+     *         }
+     *       ]
+     *     }
+     */
+    CustomersUpsert: {
+      /** @description 1-1000 rows, each code at most once */
+      customers: components["schemas"]["CustomerUpsert"][];
+    };
+    /**
+     * @description A customer by code: created if the code is new, else its name is set and the memberships given replace the stored ones
+     * @example {
+     *       "code": "C-1001",
+     *       "name": "Muster GmbH",
+     *       "customerGroupCodes": [
+     *         "RESELLER"
+     *       ]
+     *     }
+     */
+    CustomerUpsert: {
+      /**
+       * @description The customer code: the row's key
+       * @example C-1001
+       */
+      code: string;
+      /**
+       * @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters, lone surrogates or bidirectional controls
+       * @example Muster GmbH
+       */
+      name: string;
+      /**
+       * @description Replaces the customer's groups (0-1000 codes; [] removes all); absent: left as they are. Unknown codes → 400
+       * @example [
+       *       "RESELLER"
+       *     ]
+       */
+      customerGroupCodes?: string[];
+      /**
+       * @description Replaces the customer's channels (0-1000 codes; [] removes all); absent: left as they are. Unknown codes → 400
        * @example [
        *       "WEB-DE"
        *     ]
@@ -2301,51 +2823,6 @@ export interface components {
        * @example 100
        */
       pricelistId: number;
-    };
-    /**
-     * @description One page of a list
-     * @example {
-     *       "data": [
-     *         {
-     *           "id": 100,
-     *           "name": "Web DE list",
-     *           "scope": "GENERAL",
-     *           "status": "ACTIVE",
-     *           "currency": "EUR",
-     *           "priority": 0,
-     *           "validFrom": "2025-01-01T00:00:00.000Z",
-     *           "validTo": null,
-     *           "taxInclusive": false,
-     *           "allowsTradeDiscounts": true,
-     *           "customerCode": null,
-     *           "kind": "SALES",
-     *           "derivation": null,
-     *           "createdAt": "2025-01-01T00:00:00.000Z",
-     *           "updatedAt": "2025-01-01T00:00:00.000Z"
-     *         }
-     *       ],
-     *       "meta": {
-     *         "itemsPerPage": 20,
-     *         "totalItems": 1,
-     *         "currentPage": 1,
-     *         "totalPages": 1,
-     *         "sortBy": [
-     *           [
-     *             "id",
-     *             "DESC"
-     *           ]
-     *         ]
-     *       },
-     *       "links": {
-     *         "current": "http://localhost:8787/v1/api/pricelist?page=1&limit=20&sortBy=id:DESC"
-     *       }
-     *     }
-     */
-    PricelistList: {
-      /** @description The records of this page */
-      data: components["schemas"]["Pricelist"][];
-      meta: components["schemas"]["ListMeta"];
-      links: components["schemas"]["ListLinks"];
     };
     /**
      * @description A new GENERAL pricelist
@@ -3908,7 +4385,7 @@ export interface components {
        * @enum {string|null}
        */
       decidedBy: "DISTANCE" | "PRIORITY" | "VALID_TO" | "AMOUNT" | "ID" | null;
-      /** @description The tier it has for the line, when it has one */
+      /** @description The tier it has for the line, when it has one: also when NOT_ACTIVE or OUT_OF_WINDOW (what it would have priced), never in another currency */
       tierMinQuantity: number | null;
       /** @description That tier's unit amount */
       amount: number | null;
@@ -3968,7 +4445,7 @@ export interface components {
       scaleBasis: "LINE_QUANTITY" | "ORDER_QUANTITY" | "ORDER_VALUE";
       /** @description The basis value its scale rows were compared with; null without scales or when not evaluated */
       basisValue: number | null;
-      /** @description The value used for this line (scale or value); null when not evaluated */
+      /** @description The value used for this line (its scale row at basisValue, or its value); null when no scale row applies. Stopped by a check before that (NOT_ACTIVE, OTHER_CURRENCY, OTHER_CHANNEL, NOT_TARGETED, OTHER_PRODUCT, OUT_OF_WINDOW): its configured value, so a reader sees what it would have done */
       value: number | null;
       /** @description Its signed effect on the unit amount; null when not evaluated */
       amount: number | null;
@@ -4054,7 +4531,7 @@ export interface components {
        * @enum {string|null}
        */
       decidedBy: "DISTANCE" | "PRIORITY" | "VALID_TO" | "AMOUNT" | "ID" | null;
-      /** @description The tier it has for the line, when it has one */
+      /** @description The tier it has for the line, when it has one: also when NOT_ACTIVE or OUT_OF_WINDOW, never in another currency */
       tierMinQuantity: number | null;
       /** @description That tier's minimum unit amount */
       amount: number | null;
@@ -4094,10 +4571,10 @@ export interface components {
        */
       channelCode: string;
       /**
-       * @description Omit for anonymous (public) prices
+       * @description The customer; omit it or send null for anonymous (public) prices
        * @example C-1001
        */
-      customerCode?: string;
+      customerCode?: string | null;
       /**
        * @description Default: the currency of the channel's primary pricelist
        * @example EUR
@@ -4124,6 +4601,130 @@ export interface components {
          */
         quantity: number;
       }[];
+    };
+    /**
+     * @description One page of a list
+     * @example {
+     *       "data": [
+     *         {
+     *           "code": "NEVER_WINS",
+     *           "severity": "WARNING",
+     *           "message": "trade condition 42 (DISCOUNT, CUSTOMER_GROUP) never wins: wherever and whenever it is a candidate from now on, trade condition 41 is a candidate too and ranks before it (priority 5 against 0)",
+     *           "records": [
+     *             {
+     *               "kind": "tradeCondition",
+     *               "id": 42
+     *             },
+     *             {
+     *               "kind": "tradeCondition",
+     *               "id": 41
+     *             }
+     *           ]
+     *         }
+     *       ],
+     *       "meta": {
+     *         "itemsPerPage": 20,
+     *         "totalItems": 1,
+     *         "currentPage": 1,
+     *         "totalPages": 1,
+     *         "sortBy": [
+     *           [
+     *             "severity",
+     *             "ASC"
+     *           ],
+     *           [
+     *             "code",
+     *             "ASC"
+     *           ]
+     *         ]
+     *       },
+     *       "links": {
+     *         "current": "http://localhost:8787/v1/api/pricing/lint?page=1&limit=20&sortBy=severity:ASC&sortBy=code:ASC"
+     *       }
+     *     }
+     */
+    LintFindingList: {
+      /** @description The records of this page */
+      data: components["schemas"]["LintFinding"][];
+      meta: components["schemas"]["ListMeta"];
+      links: components["schemas"]["ListLinks"];
+    };
+    /**
+     * @description Something in the pricing rules in force that does not do what it says
+     * @example {
+     *       "code": "NEVER_WINS",
+     *       "severity": "WARNING",
+     *       "message": "trade condition 42 (DISCOUNT, CUSTOMER_GROUP) never wins: wherever and whenever it is a candidate from now on, trade condition 41 is a candidate too and ranks before it (priority 5 against 0)",
+     *       "records": [
+     *         {
+     *           "kind": "tradeCondition",
+     *           "id": 42
+     *         },
+     *         {
+     *           "kind": "tradeCondition",
+     *           "id": 41
+     *         }
+     *       ]
+     *     }
+     */
+    LintFinding: {
+      code: components["schemas"]["LintCode"];
+      severity: components["schemas"]["LintSeverity"];
+      /** @description A sentence naming the records and what happens to prices */
+      message: string;
+      /** @description The records the finding is about, the one to change first */
+      records: components["schemas"]["LintRecord"][];
+    };
+    /**
+     * @description What was found (docs/pricing-lint.md: the trigger, why it matters, the fix). CHANNEL_WITHOUT_PRIMARY: an active channel has no primary pricelist. STACKABLES_TO_ZERO: stackable percentage discounts one line meets add up to 100 % or more. NEVER_WINS: a non-stackable trade condition that another one always outranks. TIE_BY_ID: two trade conditions of the same type, rung, targets and value: their ids decide. FLOOR_ABOVE_LIST: a FLOOR row above the channel primary pricelist's price for the product. NO_FIRST_TIER: a pricelist's rows for a product start above the product's first quantity. UNREACHABLE_PRICELIST: an ACTIVE SALES pricelist assigned nowhere and no derivation base. EMPTY_GROUP_TARGETED: a condition or promotion names a product group that holds no product. EXPIRED_BUT_ACTIVE: an ACTIVE pricelist, condition or promotion whose window has ended.
+     * @enum {string}
+     */
+    LintCode:
+      | "CHANNEL_WITHOUT_PRIMARY"
+      | "STACKABLES_TO_ZERO"
+      | "NEVER_WINS"
+      | "TIE_BY_ID"
+      | "FLOOR_ABOVE_LIST"
+      | "NO_FIRST_TIER"
+      | "UNREACHABLE_PRICELIST"
+      | "EMPTY_GROUP_TARGETED"
+      | "EXPIRED_BUT_ACTIVE";
+    /**
+     * @description Fixed per code. ERROR: requests fail or prices collapse; WARNING: a rule does not do what it says; INFO: housekeeping
+     * @enum {string}
+     */
+    LintSeverity: "ERROR" | "WARNING" | "INFO";
+    /**
+     * @description A record a finding names, by id or by code as the API addresses it
+     * @example {
+     *       "kind": "tradeCondition",
+     *       "id": 42
+     *     }
+     */
+    LintRecord: {
+      /**
+       * @description The kind of record
+       * @enum {string}
+       */
+      kind:
+        | "pricelist"
+        | "tradeCondition"
+        | "promotion"
+        | "product"
+        | "productGroup"
+        | "channel"
+        | "customer"
+        | "customerGroup";
+      /**
+       * @description For a pricelist, tradeCondition or promotion: its id
+       * @example 42
+       */
+      id?: number;
+      /**
+       * @description For a product, productGroup, channel, customer or customerGroup: its code
+       * @example SCREWS
+       */
+      code?: string;
     };
     /**
      * @description One page of a list
@@ -4843,12 +5444,12 @@ export interface operations {
         /** @description Page size. Larger values are capped at 100; anything that is not a whole number >= 1 falls back to 20. */
         limit?: number;
         /**
-         * @description Sort terms `field:ASC|DESC` (direction in any case), repeated or comma-joined; URL order is precedence. Sortable: id, name. Text sorts case-insensitively; ties always break on the record's unique key, so pages never overlap.
+         * @description Sort terms `field:ASC|DESC` (direction in any case), repeated or comma-joined; URL order is precedence. Sortable: id, code, name. Text sorts case-insensitively; ties always break on the record's unique key, so pages never overlap.
          * @example [
          *       "id:DESC"
          *     ]
          */
-        sortBy?: ("id:ASC" | "id:DESC" | "name:ASC" | "name:DESC")[];
+        sortBy?: ("id:ASC" | "id:DESC" | "code:ASC" | "code:DESC" | "name:ASC" | "name:DESC")[];
         /** @description Case-insensitive substring matched against the searchBy fields (OR; searchable: code, name). `%`, `_` and `\` match themselves. */
         search?: string;
         /** @description The fields the search covers (repeated or comma-joined); default: code. */
@@ -4917,7 +5518,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -4930,7 +5531,175 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  upsertProducts: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ProductsUpsert"];
+      };
+    };
+    responses: {
+      /** @description What the body created, updated and left unchanged */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["BulkUpsertResult"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict with the current state; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -5085,7 +5854,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -5098,7 +5867,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -5192,7 +5961,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -5205,7 +5974,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -5319,7 +6088,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Conflict with the current state; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      /** @description IN_USE: other records still name it; `blockers` lists them; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5327,11 +6096,28 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "type": "urn:problem:pricing:conflict",
+           *       "type": "urn:problem:pricing:in-use",
            *       "title": "Conflict",
            *       "status": 409,
-           *       "detail": "channel code WEB-DE already exists",
-           *       "code": "CONFLICT",
+           *       "detail": "product P-A is still named by 2 pricelists (100, 101) and 1 promotion (7); remove it from them first",
+           *       "code": "IN_USE",
+           *       "blockers": [
+           *         {
+           *           "kind": "pricelist",
+           *           "count": 2,
+           *           "ids": [
+           *             100,
+           *             101
+           *           ]
+           *         },
+           *         {
+           *           "kind": "promotion",
+           *           "count": 1,
+           *           "ids": [
+           *             7
+           *           ]
+           *         }
+           *       ],
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
            */
@@ -5357,7 +6143,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -5370,7 +6156,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -5547,7 +6333,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -5560,7 +6346,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -5650,7 +6436,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -5663,7 +6449,175 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  upsertProductGroups: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ProductGroupsUpsert"];
+      };
+    };
+    responses: {
+      /** @description What the body created, updated and left unchanged */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["BulkUpsertResult"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict with the current state; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -5818,7 +6772,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -5831,7 +6785,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -5925,7 +6879,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -5938,7 +6892,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -6052,7 +7006,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Conflict with the current state; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      /** @description IN_USE: other records still name it; `blockers` lists them; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6060,11 +7014,28 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "type": "urn:problem:pricing:conflict",
+           *       "type": "urn:problem:pricing:in-use",
            *       "title": "Conflict",
            *       "status": 409,
-           *       "detail": "channel code WEB-DE already exists",
-           *       "code": "CONFLICT",
+           *       "detail": "product group FAST is still named by 2 products (S-1, W-1) and 1 child group (SCREWS); remove it from them first",
+           *       "code": "IN_USE",
+           *       "blockers": [
+           *         {
+           *           "kind": "product",
+           *           "count": 2,
+           *           "codes": [
+           *             "S-1",
+           *             "W-1"
+           *           ]
+           *         },
+           *         {
+           *           "kind": "productGroup",
+           *           "count": 1,
+           *           "codes": [
+           *             "SCREWS"
+           *           ]
+           *         }
+           *       ],
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
            */
@@ -6090,7 +7061,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -6103,7 +7074,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -6280,7 +7251,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -6293,7 +7264,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -6392,7 +7363,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -6405,7 +7376,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -6560,7 +7531,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -6573,7 +7544,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -6667,7 +7638,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -6680,7 +7651,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -6794,7 +7765,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Conflict with the current state; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      /** @description IN_USE: other records still name it; `blockers` lists them; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
       409: {
         headers: {
           [name: string]: unknown;
@@ -6802,11 +7773,27 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "type": "urn:problem:pricing:conflict",
+           *       "type": "urn:problem:pricing:in-use",
            *       "title": "Conflict",
            *       "status": 409,
-           *       "detail": "channel code WEB-DE already exists",
-           *       "code": "CONFLICT",
+           *       "detail": "channel WEB-DE is still named by 1 trade condition (12) and 1 promotion (7); remove it from them first",
+           *       "code": "IN_USE",
+           *       "blockers": [
+           *         {
+           *           "kind": "tradeCondition",
+           *           "count": 1,
+           *           "ids": [
+           *             12
+           *           ]
+           *         },
+           *         {
+           *           "kind": "promotion",
+           *           "count": 1,
+           *           "ids": [
+           *             7
+           *           ]
+           *         }
+           *       ],
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
            */
@@ -6832,7 +7819,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -6845,7 +7832,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -7022,7 +8009,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -7035,7 +8022,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -7212,7 +8199,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -7225,7 +8212,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -7402,7 +8389,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -7415,7 +8402,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -7592,7 +8579,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -7605,7 +8592,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -7782,7 +8769,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -7795,7 +8782,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -7972,7 +8959,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -7985,7 +8972,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -8162,7 +9149,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -8175,7 +9162,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -8327,7 +9314,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -8340,7 +9327,388 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  listChannelPricelists: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1. Anything that is not a whole number >= 1 falls back to 1. */
+        page?: number;
+        /** @description Page size. Larger values are capped at 100; anything that is not a whole number >= 1 falls back to 20. */
+        limit?: number;
+        /**
+         * @description Sort terms `field:ASC|DESC` (direction in any case), repeated or comma-joined; URL order is precedence. Sortable: id, name. Text sorts case-insensitively; ties always break on the record's unique key, so pages never overlap.
+         * @example [
+         *       "id:DESC"
+         *     ]
+         */
+        sortBy?: ("id:ASC" | "id:DESC" | "name:ASC" | "name:DESC")[];
+        /** @description Case-insensitive substring matched against the searchBy fields (OR; searchable: name). `%`, `_` and `\` match themselves. */
+        search?: string;
+        /** @description The fields the search covers (repeated or comma-joined); default: name. */
+        searchBy?: "name"[];
+        /** @description Filter on scope (one of GENERAL, INDIVIDUAL): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $not. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.scope=GENERAL`. */
+        "filter.scope"?: string[];
+        /** @description Filter on status (one of DRAFT, ACTIVE, INACTIVE, ARCHIVED): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.status=DRAFT`. */
+        "filter.status"?: string[];
+        /** @description Filter on kind (one of SALES, FLOOR): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.kind=SALES`. */
+        "filter.kind"?: string[];
+        /** @description Filter on isPrimary (boolean): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
+        "filter.isPrimary"?: string[];
+      };
+      header?: never;
+      path: {
+        /** @description The record's code */
+        code: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of the channel's pricelists */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["AssignedPricelistList"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown record */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  listChannelCustomers: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1. Anything that is not a whole number >= 1 falls back to 1. */
+        page?: number;
+        /** @description Page size. Larger values are capped at 100; anything that is not a whole number >= 1 falls back to 20. */
+        limit?: number;
+        /**
+         * @description Sort terms `field:ASC|DESC` (direction in any case), repeated or comma-joined; URL order is precedence. Sortable: id, code, name. Text sorts case-insensitively; ties always break on the record's unique key, so pages never overlap.
+         * @example [
+         *       "id:DESC"
+         *     ]
+         */
+        sortBy?: ("id:ASC" | "id:DESC" | "code:ASC" | "code:DESC" | "name:ASC" | "name:DESC")[];
+        /** @description Case-insensitive substring matched against the searchBy fields (OR; searchable: code, name). `%`, `_` and `\` match themselves. */
+        search?: string;
+        /** @description The fields the search covers (repeated or comma-joined); default: code, name. */
+        searchBy?: ("code" | "name")[];
+        /** @description Filter on customerGroupCode (text): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
+        "filter.customerGroupCode"?: string[];
+        /** @description Filter on channelCode (text): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
+        "filter.channelCode"?: string[];
+      };
+      header?: never;
+      path: {
+        /** @description The record's code */
+        code: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of the channel's customers */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["CustomerList"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown record */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  listChannelCustomerGroups: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1. Anything that is not a whole number >= 1 falls back to 1. */
+        page?: number;
+        /** @description Page size. Larger values are capped at 100; anything that is not a whole number >= 1 falls back to 20. */
+        limit?: number;
+        /**
+         * @description Sort terms `field:ASC|DESC` (direction in any case), repeated or comma-joined; URL order is precedence. Sortable: id, code, name. Text sorts case-insensitively; ties always break on the record's unique key, so pages never overlap.
+         * @example [
+         *       "id:DESC"
+         *     ]
+         */
+        sortBy?: ("id:ASC" | "id:DESC" | "code:ASC" | "code:DESC" | "name:ASC" | "name:DESC")[];
+        /** @description Case-insensitive substring matched against the searchBy fields (OR; searchable: code, name). `%`, `_` and `\` match themselves. */
+        search?: string;
+        /** @description The fields the search covers (repeated or comma-joined); default: code, name. */
+        searchBy?: ("code" | "name")[];
+      };
+      header?: never;
+      path: {
+        /** @description The record's code */
+        code: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of the channel's customer groups */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["CustomerGroupList"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown record */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -8428,7 +9796,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -8441,7 +9809,175 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  upsertCustomerGroups: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["CustomerGroupsUpsert"];
+      };
+    };
+    responses: {
+      /** @description What the body created, updated and left unchanged */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["BulkUpsertResult"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict with the current state; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -8596,7 +10132,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -8609,7 +10145,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -8703,7 +10239,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -8716,7 +10252,189 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  deleteCustomerGroup: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description The record's code */
+        code: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown record */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description IN_USE: other records still name it; `blockers` lists them; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:in-use",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "customer group RESELLER is still named by 2 trade conditions (12, 14) and 1 promotion (7); remove it from them first",
+           *       "code": "IN_USE",
+           *       "blockers": [
+           *         {
+           *           "kind": "tradeCondition",
+           *           "count": 2,
+           *           "ids": [
+           *             12,
+           *             14
+           *           ]
+           *         },
+           *         {
+           *           "kind": "promotion",
+           *           "count": 1,
+           *           "ids": [
+           *             7
+           *           ]
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -8893,7 +10611,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -8906,7 +10624,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -9083,7 +10801,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -9096,7 +10814,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -9273,7 +10991,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -9286,7 +11004,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -9463,7 +11181,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -9476,7 +11194,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -9653,7 +11371,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -9666,7 +11384,261 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  listCustomerGroupCustomers: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1. Anything that is not a whole number >= 1 falls back to 1. */
+        page?: number;
+        /** @description Page size. Larger values are capped at 100; anything that is not a whole number >= 1 falls back to 20. */
+        limit?: number;
+        /**
+         * @description Sort terms `field:ASC|DESC` (direction in any case), repeated or comma-joined; URL order is precedence. Sortable: id, code, name. Text sorts case-insensitively; ties always break on the record's unique key, so pages never overlap.
+         * @example [
+         *       "id:DESC"
+         *     ]
+         */
+        sortBy?: ("id:ASC" | "id:DESC" | "code:ASC" | "code:DESC" | "name:ASC" | "name:DESC")[];
+        /** @description Case-insensitive substring matched against the searchBy fields (OR; searchable: code, name). `%`, `_` and `\` match themselves. */
+        search?: string;
+        /** @description The fields the search covers (repeated or comma-joined); default: code, name. */
+        searchBy?: ("code" | "name")[];
+        /** @description Filter on customerGroupCode (text): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
+        "filter.customerGroupCode"?: string[];
+        /** @description Filter on channelCode (text): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
+        "filter.channelCode"?: string[];
+      };
+      header?: never;
+      path: {
+        /** @description The record's code */
+        code: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of the group's members */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["CustomerList"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown record */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  listCustomerGroupPricelists: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1. Anything that is not a whole number >= 1 falls back to 1. */
+        page?: number;
+        /** @description Page size. Larger values are capped at 100; anything that is not a whole number >= 1 falls back to 20. */
+        limit?: number;
+        /**
+         * @description Sort terms `field:ASC|DESC` (direction in any case), repeated or comma-joined; URL order is precedence. Sortable: id, name. Text sorts case-insensitively; ties always break on the record's unique key, so pages never overlap.
+         * @example [
+         *       "id:DESC"
+         *     ]
+         */
+        sortBy?: ("id:ASC" | "id:DESC" | "name:ASC" | "name:DESC")[];
+        /** @description Case-insensitive substring matched against the searchBy fields (OR; searchable: name). `%`, `_` and `\` match themselves. */
+        search?: string;
+        /** @description The fields the search covers (repeated or comma-joined); default: name. */
+        searchBy?: "name"[];
+        /** @description Filter on scope (one of GENERAL, INDIVIDUAL): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $not. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.scope=GENERAL`. */
+        "filter.scope"?: string[];
+        /** @description Filter on status (one of DRAFT, ACTIVE, INACTIVE, ARCHIVED): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.status=DRAFT`. */
+        "filter.status"?: string[];
+      };
+      header?: never;
+      path: {
+        /** @description The record's code */
+        code: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of the group's pricelists */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["PricelistList"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown record */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -9694,6 +11666,10 @@ export interface operations {
         search?: string;
         /** @description The fields the search covers (repeated or comma-joined); default: code, name. */
         searchBy?: ("code" | "name")[];
+        /** @description Filter on customerGroupCode (text): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
+        "filter.customerGroupCode"?: string[];
+        /** @description Filter on channelCode (text): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
+        "filter.channelCode"?: string[];
       };
       header?: never;
       path?: never;
@@ -9754,7 +11730,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -9767,7 +11743,175 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  upsertCustomers: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["CustomersUpsert"];
+      };
+    };
+    responses: {
+      /** @description What the body created, updated and left unchanged */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["BulkUpsertResult"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict with the current state; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -9922,7 +12066,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -9935,7 +12079,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -10029,7 +12173,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -10042,7 +12186,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -10194,7 +12338,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -10207,7 +12351,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -10384,7 +12528,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -10397,7 +12541,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -10574,7 +12718,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -10587,7 +12731,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -10611,6 +12755,10 @@ export interface operations {
          *     ]
          */
         sortBy?: ("id:ASC" | "id:DESC" | "name:ASC" | "name:DESC")[];
+        /** @description Case-insensitive substring matched against the searchBy fields (OR; searchable: name). `%`, `_` and `\` match themselves. */
+        search?: string;
+        /** @description The fields the search covers (repeated or comma-joined); default: name. */
+        searchBy?: "name"[];
         /** @description Filter on scope (one of GENERAL, INDIVIDUAL): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $not. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.scope=GENERAL`. */
         "filter.scope"?: string[];
         /** @description Filter on status (one of DRAFT, ACTIVE, INACTIVE, ARCHIVED): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.status=DRAFT`. */
@@ -10675,7 +12823,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -10688,7 +12836,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -10843,7 +12991,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -10856,7 +13004,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -11011,7 +13159,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -11024,7 +13172,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -11118,7 +13266,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -11131,7 +13279,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -11308,7 +13456,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -11321,7 +13469,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -11498,7 +13646,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -11511,7 +13659,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -11688,7 +13836,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -11701,7 +13849,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -11853,7 +14001,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -11866,7 +14014,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -11894,6 +14042,10 @@ export interface operations {
         search?: string;
         /** @description The fields the search covers (repeated or comma-joined); default: code, name. */
         searchBy?: ("code" | "name")[];
+        /** @description Filter on customerGroupCode (text): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
+        "filter.customerGroupCode"?: string[];
+        /** @description Filter on channelCode (text): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
+        "filter.channelCode"?: string[];
       };
       header?: never;
       path: {
@@ -11976,7 +14128,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -11989,7 +14141,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -12099,7 +14251,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -12112,7 +14264,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -12289,7 +14441,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -12302,7 +14454,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -12479,7 +14631,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -12492,7 +14644,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -12614,7 +14766,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -12627,7 +14779,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -12782,7 +14934,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -12795,7 +14947,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -12889,7 +15041,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -12902,7 +15054,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -13079,7 +15231,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -13092,7 +15244,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -13269,7 +15421,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -13282,7 +15434,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -13459,7 +15611,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -13472,7 +15624,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -13649,7 +15801,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -13662,7 +15814,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -13839,7 +15991,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -13852,7 +16004,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -13966,7 +16118,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -13979,7 +16131,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -14069,7 +16221,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -14082,7 +16234,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -14237,7 +16389,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -14250,7 +16402,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -14344,7 +16496,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -14357,7 +16509,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -14534,7 +16686,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -14547,7 +16699,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -14702,7 +16854,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -14715,7 +16867,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -14730,7 +16882,7 @@ export interface operations {
       query: {
         /** @description The channel code to price in */
         channel: string;
-        /** @description The customer code; omit for anonymous (public) prices */
+        /** @description The customer code; omit it or leave it empty (`customer=`) for anonymous (public) prices */
         customer?: string;
         /** @description Default: the currency of the channel's primary pricelist */
         currency?: string;
@@ -14738,7 +16890,7 @@ export interface operations {
         at?: string;
         /** @description Units for every product, 1-1000000; default 1 */
         quantity?: number;
-        /** @description Product codes, repeated: product=A&product=B (1-100) */
+        /** @description Product codes, repeated (product=A&product=B), comma-joined (product=A,B) or both, 1-100 in all; priced in that order, a code named twice is two lines */
         product: string[];
         /** @description true: list every candidate per product and why it lost; default false */
         explain?: "true" | "false";
@@ -14858,7 +17010,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -14871,7 +17023,127 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  listPricingLintFindings: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1. Anything that is not a whole number >= 1 falls back to 1. */
+        page?: number;
+        /** @description Page size. Larger values are capped at 100; anything that is not a whole number >= 1 falls back to 20. */
+        limit?: number;
+        /**
+         * @description Sort terms `field:ASC|DESC` (direction in any case), repeated or comma-joined; URL order is precedence. Sortable: severity, code. Text sorts case-insensitively; ties always break on the record's unique key, so pages never overlap.
+         * @example [
+         *       "severity:ASC"
+         *     ]
+         */
+        sortBy?: ("severity:ASC" | "severity:DESC" | "code:ASC" | "code:DESC")[];
+        /** @description Filter on severity (one of ERROR, WARNING, INFO): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $in, $not. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.severity=ERROR`. */
+        "filter.severity"?: string[];
+        /** @description Filter on code (one of CHANNEL_WITHOUT_PRIMARY, STACKABLES_TO_ZERO, NEVER_WINS, TIE_BY_ID, FLOOR_ABOVE_LIST, NO_FIRST_TIER, UNREACHABLE_PRICELIST, EMPTY_GROUP_TARGETED, EXPIRED_BUT_ACTIVE): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $in, $not. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.code=CHANNEL_WITHOUT_PRIMARY`. */
+        "filter.code"?: string[];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of findings */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["LintFindingList"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -14992,7 +17264,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -15005,7 +17277,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -15102,7 +17374,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["ExpiredCursorProblem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -15115,7 +17387,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -15224,7 +17496,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -15237,7 +17509,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -15392,7 +17664,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -15405,7 +17677,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -15518,7 +17790,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -15531,7 +17803,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -15683,7 +17955,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -15696,7 +17968,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -15873,7 +18145,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -15886,7 +18158,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -16040,7 +18312,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -16053,7 +18325,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
@@ -16184,7 +18456,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key; retry after the Retry-After seconds */
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds until the key's request budget is renewed */
@@ -16197,7 +18469,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:rate-limited",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many requests for this API key; retry after 60 seconds",
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }

@@ -8,7 +8,8 @@
  * (method, path, summary, role). The document is built in-process, as `client:generate` does.
  *
  *   --check        do not write; exit 1 if the README's block differs from what /doc gives
- *   --write        rewrite the block (the default when neither flag is given)
+ *   --write        rewrite the block (the default when neither flag is given; wins over --check,
+ *                  so `npm run docs:check -- --write` writes)
  *   --url <base>   read <base>/doc of a running service instead
  *
  * The README goes through prettier before the blocks are compared, so the committed file is
@@ -136,7 +137,7 @@ async function main() {
   });
   const operations = table.split("\n").filter((line) => /^\| [A-Z]+ \|/.test(line)).length;
 
-  if (values.check) {
+  if (values.check && !values.write) {
     if (split(wanted).block !== parts.block) {
       console.error(
         "README.md: the endpoint table differs from /doc; run node scripts/check-readme.mjs --write",

@@ -2,6 +2,8 @@
 /**
  * `npm run dev`: one command from a fresh clone to a running service with data.
  *
+ * 0. stops with one line when the address it would serve on is taken (another `npm run dev`),
+ *    before anything below happens;
  * 1. creates `.dev.vars` with API_KEYS for the well-known dev keys (admin `dev-admin-key`,
  *    read `dev-read-key`) if it is missing; an existing file is kept;
  * 2. applies the migrations of drizzle/ to the local D1 database, without prompting;
@@ -19,7 +21,8 @@
  */
 import { constants } from "node:os";
 import { DEV_KEYS, ensureDevVars } from "./lib/dev-keys.mjs";
-import { devPort, fireSweep, webhookHowTo, webhookArgs } from "./lib/dev-webhooks.mjs";
+import { listenAddress, portProblem } from "./lib/dev-port.mjs";
+import { fireSweep, webhookArgs, webhookHowTo } from "./lib/dev-webhooks.mjs";
 import {
   ROOT,
   WRANGLER_ENV,
@@ -44,6 +47,13 @@ async function main() {
   const { persistTo, rest } = takePersistTo(process.argv.slice(2));
   const seed = !rest.includes("--no-seed");
   const devArgs = rest.filter((a) => a !== "--no-seed");
+
+  // A busy port is one line, before anything is written, migrated or seeded.
+  const busy = await portProblem(listenAddress(devArgs));
+  if (busy) {
+    console.error(`[dev] ${busy}`);
+    process.exit(1);
+  }
 
   const keys = `admin=${DEV_KEYS.admin}, read=${DEV_KEYS.read}`;
   const devVars = {
@@ -81,8 +91,9 @@ async function main() {
   ];
   step(`wrangler ${args.join(" ")}`);
   const child = spawnWrangler(args, { stdio: "inherit", env: WRANGLER_ENV });
-  webhookHowTo(devPort(args)).forEach((line) => step(line));
-  const stopSweep = fireSweep(devPort(args));
+  const { port: served } = listenAddress(devArgs);
+  webhookHowTo(served).forEach((line) => step(line));
+  const stopSweep = fireSweep(served);
 
   // Ctrl-C in a terminal reaches the whole process group anyway; a plain `kill <pid>` of this
   // script (a supervisor, an IDE's stop button) must stop the server too.

@@ -204,10 +204,10 @@ describe("channels: delete", () => {
 
   it("refuses (409) to delete a channel a trade condition names", async () => {
     const ch = await createChannel();
-    await createTradeCondition({ scope: "CHANNEL", channelCodes: [ch.code] });
+    const tc = await createTradeCondition({ scope: "CHANNEL", channelCodes: [ch.code] });
     const res = await api("DELETE", `/v1/api/channel/${ch.code}`);
-    expect(expectProblem(res, 409, "CONFLICT").detail).toBe(
-      `channel ${ch.code} is named by a trade condition or promotion; remove it there first`,
+    expect(expectProblem(res, 409, "IN_USE").detail).toBe(
+      `channel ${ch.code} is still named by 1 trade condition (${tc.id}); remove it from them first`,
     );
     expect((await api("GET", `/v1/api/channel/${ch.code}`)).body).toEqual(ch);
   });
@@ -215,7 +215,7 @@ describe("channels: delete", () => {
   it("refuses (409) to delete a channel a promotion names", async () => {
     const ch = await createChannel();
     await createPromotion({ channelCodes: [ch.code] });
-    expectProblem(await api("DELETE", `/v1/api/channel/${ch.code}`), 409, "CONFLICT");
+    expectProblem(await api("DELETE", `/v1/api/channel/${ch.code}`), 409, "IN_USE");
     expect((await api("GET", `/v1/api/channel/${ch.code}`)).body).toEqual(ch);
   });
 });

@@ -2,7 +2,14 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { createProduct } from "./factories";
 import { api, issuePaths, KEYS, uid } from "./helpers";
-import { encode, LEAK, requestArb, wellFormed, type FuzzRequest } from "./fuzz/arbitraries";
+import {
+  encode,
+  LEAK,
+  requestArb,
+  VALIDATOR_WORDING,
+  wellFormed,
+  type FuzzRequest,
+} from "./fuzz/arbitraries";
 import { createFixtures } from "./fuzz/fixtures";
 import { loadDoc, operations, validators, type Operation } from "./fuzz/openapi";
 import { callWorker } from "./fuzz/worker";
@@ -91,6 +98,9 @@ function violations(op: Operation, req: FuzzRequest, res: Sent): string[] {
     if (problem !== undefined) {
       if (!check.problem(problem)) found.push(`problem schema: ${check.errorsText(check.problem)}`);
       if (problem.status !== status) found.push(`problem status ${problem.status} != ${status}`);
+      for (const { message } of problem.errors ?? []) {
+        if (VALIDATOR_WORDING.test(message)) found.push(`validator wording: ${message}`);
+      }
     }
   } else if (status >= 200 && status < 300) {
     const validate = check.response(op, status);

@@ -154,12 +154,6 @@ describe("customer groups: create, read, update", () => {
     );
     expect((await api("GET", `/v1/api/customer-group/${g.code}`)).body).toEqual(g);
   });
-
-  it("has no delete (405)", async () => {
-    const g = await createCustomerGroup();
-    const res = await api("DELETE", `/v1/api/customer-group/${g.code}`);
-    expectProblem(res, 405, "METHOD_NOT_ALLOWED");
-  });
 });
 
 describe("customer groups: list", () => {

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { demoSql } from "../scripts/lib/demo-sql.mjs";
-import { api, created } from "./helpers";
+import { call as api } from "./fuzz/worker";
 
 /**
  * The demo data of `npm run dev` (scripts/lib/demo-*.mjs), loaded as `npm run dev` loads it: its
@@ -246,14 +246,14 @@ describe("every record with rules of its own is one the API accepts", { timeout:
 
   it("product groups (a copy of the tree) and products (group and quantity rule)", async () => {
     for (const g of await all("/v1/api/product-group")) {
-      await created("/v1/api/product-group", {
+      await ok("POST", "/v1/api/product-group", {
         code: `${g.code}-COPY`,
         name: g.name,
         parentCode: g.parentCode === null ? null : `${g.parentCode}-COPY`,
       });
     }
     for (const p of await all("/v1/api/product")) {
-      await created("/v1/api/product", {
+      await ok("POST", "/v1/api/product", {
         code: `${p.code}-COPY`,
         name: p.name,
         productGroupCode: p.productGroupCode,
@@ -287,11 +287,11 @@ describe("every record with rules of its own is one the API accepts", { timeout:
       };
       const copy =
         p.scope === "INDIVIDUAL"
-          ? await created("/v1/api/pricelist/individual", {
+          ? await ok("POST", "/v1/api/pricelist/individual", {
               ...common,
               customerCode: p.customerCode,
             })
-          : await created("/v1/api/pricelist", {
+          : await ok("POST", "/v1/api/pricelist", {
               ...common,
               status: startStatus(p.status),
               kind: p.kind,
@@ -312,7 +312,7 @@ describe("every record with rules of its own is one the API accepts", { timeout:
 
   it("trade conditions: product groups, scale bases and their targets", async () => {
     for (const t of await all("/v1/api/trade-conditions")) {
-      const copy = await created("/v1/api/trade-conditions", {
+      const copy = await ok("POST", "/v1/api/trade-conditions", {
         name: t.name,
         scope: t.scope,
         type: t.type,
@@ -346,7 +346,7 @@ describe("every record with rules of its own is one the API accepts", { timeout:
 
   it("promotions: product groups and thresholds", async () => {
     for (const p of await all("/v1/api/promotion")) {
-      const copy = await created("/v1/api/promotion", {
+      const copy = await ok("POST", "/v1/api/promotion", {
         name: p.name,
         discountType: p.discountType,
         value: p.value,

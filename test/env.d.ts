@@ -12,6 +12,10 @@ declare global {
   namespace Cloudflare {
     interface Env extends Bindings {
       TEST_MIGRATIONS: D1Migration[];
+      /** Admin keys for the files that write thousands of times a minute (test/fuzz/worker.ts). */
+      TEST_WRITER_KEYS: string[];
+      /** wrangler.toml's `[[ratelimits]]`, by binding name (vitest.config.ts). */
+      TEST_RATE_LIMITS: Record<string, { limit: number; period: 10 | 60 }>;
     }
     interface GlobalProps {
       mainModule: typeof import("../src/index");

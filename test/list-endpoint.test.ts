@@ -9,7 +9,7 @@ import { createProduct } from "./factories";
 import { api, expectProblem, issuePaths, KEYS, uid, type ApiResponse } from "./helpers";
 
 /**
- * The list contract end to end through GET /v1/api/product (sortable id and name, searchable
+ * The list contract end to end through GET /v1/api/product (sortable id, code and name, searchable
  * code and name with code the default, selectable id, code, name, createdAt, updatedAt, nothing
  * filterable). Terms of 3+ characters are answered by the trigram index, shorter ones by a scan. Storage is per test file,
  * but every query still narrows to this file's unique prefix with `search`.
@@ -71,12 +71,18 @@ describe("GET /v1/api/product: sorting", () => {
     expect(res.body.meta.sortBy).toEqual([["id", dir]]);
   });
 
-  it.each(["code:ASC", "createdAt:ASC", "id", "id:UP", "id:ASC:x"])(
+  it("sortBy=code:DESC sorts by code (what npm run export pages through)", async () => {
+    const res = await list(`search=${term}&limit=100&sortBy=code:DESC`);
+    expect(ids(res.body)).toEqual(desc); // the codes ascend with the ids
+    expect(res.body.meta.sortBy).toEqual([["code", "DESC"]]);
+  });
+
+  it.each(["productGroupCode:ASC", "createdAt:ASC", "id", "id:UP", "id:ASC:x"])(
     "sortBy=%s -> 400 naming the sortable fields",
     async (sortBy) => {
       const res = await list(`sortBy=${sortBy}`);
       expect(issuePaths(res)).toEqual(["query.sortBy"]);
-      expect(res.body.errors[0].message).toContain("sortable fields: id, name");
+      expect(res.body.errors[0].message).toContain("sortable fields: id, code, name");
     },
   );
 });
@@ -555,7 +561,7 @@ describe("GET /v1/api/product: refused and ignored parameters", () => {
 
   it("reports every issue of a request together", async () => {
     const res = await list(
-      `sortBy=code:ASC&search=${"x".repeat(101)}&searchBy=id&select=price&filter.code=x`,
+      `sortBy=createdAt:ASC&search=${"x".repeat(101)}&searchBy=id&select=price&filter.code=x`,
     );
     expect(issuePaths(res)).toEqual([
       "query.sortBy",
@@ -583,7 +589,14 @@ describe("GET /v1/api/product: OpenAPI", () => {
       "filter.productGroupCode",
     ]);
     const sortBy = op.parameters.find((p: { name: string }) => p.name === "sortBy");
-    expect(sortBy.schema.items.enum).toEqual(["id:ASC", "id:DESC", "name:ASC", "name:DESC"]);
+    expect(sortBy.schema.items.enum).toEqual([
+      "id:ASC",
+      "id:DESC",
+      "code:ASC",
+      "code:DESC",
+      "name:ASC",
+      "name:DESC",
+    ]);
     const searchBy = op.parameters.find((p: { name: string }) => p.name === "searchBy");
     expect(searchBy.schema.items.enum).toEqual(["code", "name"]);
     expect(searchBy.description).toContain("default: code.");

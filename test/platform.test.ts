@@ -38,9 +38,9 @@ describe("authentication and roles", () => {
 describe("error contract", () => {
   it("answers unknown routes with 404 and known paths with another method with 405 + Allow", async () => {
     expectProblem(await api("GET", "/v1/api/nothing-here"), 404, "NOT_FOUND");
-    const res = await api("PUT", "/v1/api/product");
+    const res = await api("DELETE", "/v1/api/product");
     expectProblem(res, 405, "METHOD_NOT_ALLOWED");
-    expect(res.headers.get("allow")).toBe("GET, POST");
+    expect(res.headers.get("allow")).toBe("GET, POST, PUT");
   });
 
   it("answers malformed JSON with 400 and a wrong content type with 415", async () => {

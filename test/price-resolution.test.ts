@@ -164,6 +164,34 @@ describe("the worked example of docs/pricing-rules.md §10", () => {
     });
   });
 
+  it("explain shows what the candidates that did not apply are set to do (PL-900 DRAFT, TC-5 DRAFT, TC-6 not yet valid)", async () => {
+    const res = await resolve({ ...cart, explain: true });
+    const [a] = res.body.lines;
+    expect(a.explain.pricelists[0]).toMatchObject({
+      pricelistId: ids["PL-900"],
+      outcome: "NOT_ACTIVE",
+      tierMinQuantity: 1,
+      amount: 850,
+    });
+    const tc = (id: number) => a.explain.tradeConditions.find((e: any) => e.id === id);
+    expect(tc(ids["TC-5"]!)).toMatchObject({
+      outcome: "NOT_ACTIVE",
+      type: "DISCOUNT",
+      discountType: "PERCENTAGE",
+      value: 1000,
+      amount: null,
+    });
+    expect(tc(ids["TC-6"]!)).toMatchObject({
+      outcome: "OUT_OF_WINDOW",
+      discountType: "PERCENTAGE",
+      value: 600,
+      amount: null,
+    });
+    // Explain changes nothing else.
+    const plain = await resolve(cart);
+    expect(res.body.lines.map((l: any) => ({ ...l, explain: null }))).toEqual(plain.body.lines);
+  });
+
   it("prices the cart exactly: 850 / 391 / 170, total 27710, valid until 2025-07-01", async () => {
     await ok("PATCH", `/v1/api/pricelist/${ids["PL-900"]}`, { status: "ACTIVE" });
     const res = await resolve(cart);
@@ -301,6 +329,23 @@ describe("the worked example of docs/pricing-rules.md §10", () => {
     // P-A: PL-100 1000 − TC-1 2 % = 980; P-B at 60: tier 10+ 450 − 2 % = 441 + 25 = 466; P-C: PL-100 200 − 2 % = 196, PR-7 170.
     expect(unit(res)).toEqual([980, 466, 170]);
     expect(res.body.customerCode).toBeNull();
+  });
+
+  it("takes customerCode: null as anonymous, as if it were omitted (GET: an empty customer=)", async () => {
+    const omitted = await resolve({ ...cart, customerCode: undefined });
+    const nulled = await resolve({ ...cart, customerCode: null, explain: true });
+    expect(nulled.status, JSON.stringify(nulled.body)).toBe(200);
+    expect(nulled.body.customerCode).toBeNull();
+    expect(unit(nulled)).toEqual(unit(omitted));
+    const get = (customer: string) =>
+      api("GET", `/v1/api/prices?channel=WEB-DE${customer}&at=${AT}&quantity=60&product=P-B`, {
+        key: KEYS.read,
+      });
+    const [none, empty] = [await get(""), await get("&customer=")];
+    expect(empty.status, JSON.stringify(empty.body)).toBe(200);
+    expect(empty.body).toEqual(none.body);
+    expect(empty.headers.get("etag")).toBe(none.headers.get("etag"));
+    expect(unit(empty)).toEqual([466]);
   });
 });
 
@@ -517,6 +562,42 @@ describe("price request rules", () => {
     expect(issuePaths(await api("GET", "/v1/api/prices?channel=WEB-DE"))).toEqual([
       "query.product",
     ]);
+  });
+
+  it("GET takes comma-joined products like repeated ones; the limit and duplicates hold", async () => {
+    const get = (products: string) =>
+      api("GET", `/v1/api/prices?channel=WEB-DE&customer=C-1001&at=${AT}&quantity=10&${products}`, {
+        key: KEYS.read,
+      });
+    const repeated = await get("product=P-C&product=P-A&product=P-B");
+    for (const joined of ["product=P-C,P-A,P-B", "product=P-C,P-A&product=P-B"]) {
+      const res = await get(joined);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body).toEqual(repeated.body);
+      expect(res.headers.get("etag")).toBe(repeated.headers.get("etag"));
+    }
+    expect(repeated.body.lines.map((l: any) => l.productCode)).toEqual(["P-C", "P-A", "P-B"]);
+    // A product named twice is two lines, however it is named.
+    const twice = await get("product=P-A,P-A&product=P-A");
+    expect(twice.body.lines.map((l: any) => [l.productCode, l.finalUnitAmount])).toEqual([
+      ["P-A", 850],
+      ["P-A", 850],
+      ["P-A", 850],
+    ]);
+    // 101 products are too many, whether repeated, joined or both.
+    const codes = Array.from({ length: 101 }, (_, i) => `P-${i}`);
+    for (const query of [
+      `product=${codes.join(",")}`,
+      `product=${codes.slice(0, 50).join(",")}&product=${codes.slice(50).join(",")}`,
+    ]) {
+      const problem = expectProblem(await get(query), 400, "VALIDATION_FAILED");
+      expect(problem.errors).toEqual([{ path: "query.product", message: "at most 100 products" }]);
+    }
+    expect((await get(`product=${codes.slice(1).join(",")}`)).status).toBe(200);
+    // An empty or malformed code in a list is named by its place in the list.
+    const gap = expectProblem(await get("product=P-A,,P-B"), 400, "VALIDATION_FAILED");
+    expect(gap.errors!.map((e) => e.path)).toEqual(["query.product.1"]);
+    expect(gap.errors![0]!.message).toMatch(/^must be 1-64 characters/);
   });
 
   it("is a read: a read key may resolve, no key may not", async () => {

@@ -16,6 +16,7 @@ import { workedExampleAnswer } from "../src/resources/prices/prices.examples";
 import {
   AT,
   condition,
+  floor,
   line,
   pricelist,
   primary,
@@ -398,6 +399,160 @@ describe("worked example of docs/pricing-rules.md §10", () => {
       amount: -28,
       saving: 28,
     });
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+
+describe("explain: what a candidate that did not apply is set to do (docs/pricing-rules.md §9)", () => {
+  const USD = { currency: "USD" };
+  const late = { validFrom: t("2025-07-01T00:00:00Z") };
+  const scales = [
+    { minimum: 5, value: 700 },
+    { minimum: 20, value: 900 },
+  ];
+  const conditions = [
+    condition(1, { status: "DRAFT", value: 1500 }),
+    condition(2, { status: "INACTIVE", discountType: "ABSOLUTE", value: 250, currency: "EUR" }),
+    condition(3, { discountType: "ABSOLUTE", value: 300, ...USD }),
+    condition(4, { channelCodes: ["ELSEWHERE"], value: 400 }),
+    condition(5, { scope: "CUSTOMER", customerCodes: ["C-OTHER"], value: 500 }),
+    condition(6, { productCodes: ["Q"], value: 600 }),
+    condition(7, {
+      ...late,
+      type: "SURCHARGE",
+      discountType: "ABSOLUTE",
+      value: 70,
+      currency: "EUR",
+    }),
+    condition(8, {
+      status: "DRAFT",
+      type: "NET_PRICE",
+      discountType: "ABSOLUTE",
+      value: 777,
+      currency: "EUR",
+    }),
+    condition(9, { value: 200, scales: [{ minimum: 50, value: 300 }] }),
+    condition(10, { status: "DRAFT", value: 100, scales }),
+  ];
+  const lists = [
+    pricelist(
+      20,
+      ["CUSTOMER"],
+      {
+        P: [
+          [1, 800],
+          [10, 700],
+        ],
+      },
+      { status: "DRAFT", priority: 9 },
+    ),
+    pricelist(21, ["CUSTOMER_GROUP"], { P: [[1, 600]] }, late),
+    pricelist(22, ["CUSTOMER_GROUP"], { P: [[1, 650]] }, USD),
+    pricelist(23, ["CHANNEL"], { P: [[1, 550]] }, { status: "INACTIVE", ...USD }),
+    pricelist(24, ["CHANNEL"], { P: [[20, 500]] }, { status: "DRAFT" }),
+    primary(1000),
+  ];
+  const floors = [
+    floor(30, { P: [[1, 950]] }, { status: "DRAFT" }),
+    floor(
+      31,
+      {
+        P: [
+          [1, 960],
+          [10, 940],
+        ],
+      },
+      late,
+    ),
+    floor(32, { P: [[1, 990]] }, USD),
+  ];
+  const ask = (explain: boolean, quantity = 10) =>
+    resolvePrices(
+      request({
+        pricelists: lists,
+        tradeConditions: conditions,
+        floors,
+        explain,
+        lines: [{ productCode: "P", quantity }],
+      }),
+    );
+
+  it("conditions stopped by a check show their configured value and type; amount stays null", () => {
+    const byId = Object.fromEntries(
+      ask(true).lines[0]!.explain!.tradeConditions.map((e) => [
+        e.id,
+        [e.outcome, e.type, e.discountType, e.value, e.basisValue, e.amount],
+      ]),
+    );
+    expect(byId).toEqual({
+      1: ["NOT_ACTIVE", "DISCOUNT", "PERCENTAGE", 1500, null, null],
+      2: ["NOT_ACTIVE", "DISCOUNT", "ABSOLUTE", 250, null, null],
+      3: ["OTHER_CURRENCY", "DISCOUNT", "ABSOLUTE", 300, null, null],
+      4: ["OTHER_CHANNEL", "DISCOUNT", "PERCENTAGE", 400, null, null],
+      5: ["NOT_TARGETED", "DISCOUNT", "PERCENTAGE", 500, null, null],
+      6: ["OTHER_PRODUCT", "DISCOUNT", "PERCENTAGE", 600, null, null],
+      7: ["OUT_OF_WINDOW", "SURCHARGE", "ABSOLUTE", 70, null, null],
+      8: ["NOT_ACTIVE", "NET_PRICE", "ABSOLUTE", 777, null, null],
+      // Its scales were looked up at the basis 10 and no row applies: no value.
+      9: ["NO_SCALE", "DISCOUNT", "PERCENTAGE", null, 10, null],
+      // Stopped before its scales: its own value.
+      10: ["NOT_ACTIVE", "DISCOUNT", "PERCENTAGE", 100, null, null],
+    });
+  });
+
+  it("a condition that passed every check on an unpriced line shows the value it found", () => {
+    const [entry] = resolvePrices(
+      request({
+        tradeConditions: [condition(1, { value: 100, scales })],
+        explain: true,
+        lines: [{ productCode: "P", quantity: 20 }],
+      }),
+    ).lines[0]!.explain!.tradeConditions;
+    expect(entry).toMatchObject({
+      outcome: "NO_BASE_PRICE",
+      basisValue: 20,
+      value: 900,
+      amount: null,
+    });
+  });
+
+  it("pricelists and floors stopped by status or window show the tier they hold for the line", () => {
+    const [l] = ask(true).lines;
+    expect(
+      l!.explain!.pricelists.map((e) => [e.pricelistId, e.outcome, e.tierMinQuantity, e.amount]),
+    ).toEqual([
+      [20, "NOT_ACTIVE", 10, 700],
+      [21, "OUT_OF_WINDOW", 1, 600],
+      // Another currency's amounts are not this request's money: not shown.
+      [22, "OTHER_CURRENCY", null, null],
+      [1, "USED", 1, 1000],
+      [23, "NOT_ACTIVE", null, null],
+      // No tier at quantity 10, whatever its status.
+      [24, "NOT_ACTIVE", null, null],
+    ]);
+    expect(
+      l!.explain!.floors.map((e) => [
+        e.pricelistId,
+        e.outcome,
+        e.tierMinQuantity,
+        e.amount,
+        e.effectiveAmount,
+      ]),
+    ).toEqual([
+      [30, "NOT_ACTIVE", 1, 950, null],
+      [31, "OUT_OF_WINDOW", 10, 940, null],
+      [32, "OTHER_CURRENCY", null, null, null],
+    ]);
+  });
+
+  it("changes nothing but explain: the same prices with and without it", () => {
+    for (const quantity of [1, 10, 20]) {
+      const plain = ask(false, quantity);
+      const explained = ask(true, quantity);
+      expect(explained.lines.map((l) => ({ ...l, explain: null }))).toEqual(plain.lines);
+      expect({ ...explained, lines: [] }).toEqual({ ...plain, lines: [] });
+    }
   });
 });
 

@@ -200,8 +200,9 @@ describe("product groups", () => {
   it("refuses to delete a group with a child group, naming it", async () => {
     const [parent, child] = await chain(2);
     const res = await api("DELETE", `/v1/api/product-group/${parent.code}`);
-    expect(expectProblem(res, 409, "CONFLICT").detail).toBe(
-      `product group ${parent.code} is still named by 1 child group (${child.code}); remove those first`,
+    expect(expectProblem(res, 409, "IN_USE").detail).toBe(
+      `product group ${parent.code} is still named by 1 child group (${child.code}); ` +
+        "remove it from them first",
     );
   });
 
@@ -214,10 +215,10 @@ describe("product groups", () => {
     ];
     const pr = await createPromotion({ productGroupCodes: [group.code] });
     const res = await api("DELETE", `/v1/api/product-group/${group.code}`);
-    expect(expectProblem(res, 409, "CONFLICT").detail).toBe(
+    expect(expectProblem(res, 409, "IN_USE").detail).toBe(
       `product group ${group.code} is still named by 1 product (${product.code}), ` +
-        `1 child group (${child.code}), 2 trade conditions (${tc1.id}, ${tc2.id}), ` +
-        `1 promotion (${pr.id}); remove those first`,
+        `1 child group (${child.code}), 2 trade conditions (${tc1.id}, ${tc2.id}) and ` +
+        `1 promotion (${pr.id}); remove it from them first`,
     );
     await api("PATCH", `/v1/api/product/${product.code}`, { body: { productGroupCode: null } });
     await patch(child.code, { parentCode: null });

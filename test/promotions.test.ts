@@ -386,8 +386,8 @@ describe("promotions: product groups and threshold", () => {
     const g = await createProductGroup();
     const pr = await createPromotion({ productGroupCodes: [g.code] });
     const res = await api("DELETE", `/v1/api/product-group/${g.code}`);
-    expect(expectProblem(res, 409, "CONFLICT").detail).toBe(
-      `product group ${g.code} is still named by 1 promotion (${pr.id}); remove those first`,
+    expect(expectProblem(res, 409, "IN_USE").detail).toBe(
+      `product group ${g.code} is still named by 1 promotion (${pr.id}); remove it from them first`,
     );
   });
 

@@ -11,6 +11,8 @@ declare module "autocannon" {
     duration?: number;
     timeout?: number;
     pipelining?: number;
+    /** Requests each connection cycles through; each inherits what it leaves out from above. */
+    requests?: { headers?: Record<string, string> }[];
   }
 
   export interface Histogram {

@@ -1,8 +1,10 @@
 /**
  * What `bench/data.mjs` and `bench/run.mjs` share: the sizes of the scale data set, where its D1
- * lives, how to open that D1 with Miniflare exactly as wrangler does, and a progress bar.
+ * lives, how to open that D1 with Miniflare exactly as wrangler does, and a progress bar; and a
+ * free port (`bench/import.mjs` too).
  */
 import { existsSync, readFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { ROOT } from "../../scripts/lib/local-db.mjs";
 
@@ -218,4 +220,20 @@ export class Progress {
       process.stderr.write("\n");
     }
   }
+}
+
+/** A free TCP port on 127.0.0.1. */
+export function freePort() {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === "object" && address
+          ? resolvePort(address.port)
+          : reject(new Error("no port")),
+      );
+    });
+  });
 }

@@ -1,6 +1,7 @@
 /**
- * A progress bar on stderr, hand-rolled: redrawn in place (at most 10 times a second) when stderr
- * is a terminal; in a log (CI, a pipe) one plain line per 10 % instead, so logs stay short.
+ * A progress bar on stderr, hand-rolled, redrawn in place (at most 10 times a second), only when
+ * stderr is a terminal: in a log (CI, a pipe, a file) it writes nothing, so logs hold the summary
+ * alone.
  */
 
 const WIDTH = 28;
@@ -22,7 +23,6 @@ export function createProgress({ label, total, stream = process.stderr }) {
   const started = performance.now();
   const tty = Boolean(stream.isTTY);
   let lastDraw = 0;
-  let lastTenth = -1;
   let drawn = false;
 
   /**
@@ -31,24 +31,18 @@ export function createProgress({ label, total, stream = process.stderr }) {
    * @param {boolean} [force]
    */
   function update(done, detail, force = false) {
+    if (!tty) return;
     const ratio = total > 0 ? Math.min(1, done / total) : 1;
     const elapsed = (performance.now() - started) / 1000;
     const eta = ratio > 0 && ratio < 1 ? ` eta ${duration((elapsed / ratio) * (1 - ratio))}` : "";
     const percent = `${Math.floor(ratio * 100)}`.padStart(3);
-    if (tty) {
-      const now = performance.now();
-      if (!force && now - lastDraw < 100) return;
-      lastDraw = now;
-      const full = Math.round(ratio * WIDTH);
-      const bar = "#".repeat(full) + "-".repeat(WIDTH - full);
-      stream.write(`\r${label} [${bar}] ${percent}% ${detail} ${duration(elapsed)}${eta}\x1b[K`);
-      drawn = true;
-    } else {
-      const tenth = Math.floor(ratio * 10);
-      if (!force && tenth === lastTenth) return;
-      lastTenth = tenth;
-      stream.write(`${label} ${percent}% ${detail} ${duration(elapsed)}${eta}\n`);
-    }
+    const now = performance.now();
+    if (!force && now - lastDraw < 100) return;
+    lastDraw = now;
+    const full = Math.round(ratio * WIDTH);
+    const bar = "#".repeat(full) + "-".repeat(WIDTH - full);
+    stream.write(`\r${label} [${bar}] ${percent}% ${detail} ${duration(elapsed)}${eta}\x1b[K`);
+    drawn = true;
   }
 
   /** Ends the bar's line, so what follows starts on a fresh one. */

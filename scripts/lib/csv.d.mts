@@ -1,6 +1,6 @@
 // The types of csv.mjs for the Worker tests (tsconfig.json has no allowJs), emitted from its JSDoc:
 // npx tsc --allowJs --declaration --emitDeclarationOnly --skipLibCheck --target ES2022 --module ES2022
-//   --moduleResolution bundler --outDir scripts/lib scripts/lib/{csv,money,csv-prices}.mjs
+//   --moduleResolution bundler --outDir scripts/lib scripts/lib/{csv,money,csv-kinds,csv-engine,csv-http}.mjs
 // then prettier. Regenerate when its exports change; this header is kept by hand.
 
 export function createCsvParser(): {
@@ -14,17 +14,22 @@ export function createCsvParser(): {
  */
 export function parseCsv(text: string): CsvRecord[];
 /**
- * One field, quoted only when it has to be (comma, quote, line break, or edge spaces).
- * @param {string} value
+ * One field, quoted only when it has to be (comma, quote, line break, edge spaces, or empty: `""`
+ * is the empty text, an empty field is null).
+ * @param {string | null} value
  */
-export function csvField(value: string): string;
+export function csvField(value: string | null): string;
 /**
  * One line of CSV, LF-terminated.
- * @param {readonly (string | number)[]} values
+ * @param {readonly (string | number | null)[]} values
  */
-export function csvRow(values: readonly (string | number)[]): string;
+export function csvRow(values: readonly (string | number | null)[]): string;
+/**
+ * `quotedEmpty`: the indexes of the fields written `""` (absent when there are none)
+ */
 export type CsvRecord = {
   line: number;
   fields: string[];
   error?: string;
+  quotedEmpty?: number[];
 };

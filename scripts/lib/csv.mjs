@@ -9,10 +9,14 @@
  * dropped. Quoted fields may hold commas, doubled quotes and line breaks. Blank lines are skipped.
  * A malformed record (text after a closing quote, a quote inside an unquoted field, an
  * unterminated quoted field) becomes a record with `error` set; reading resumes at the next line.
+ *
+ * Empty text and no value: `csvRow` writes null as an empty field and the empty string as `""`;
+ * the reader lists the fields written `""` in `quotedEmpty`, so the two survive a round trip.
  */
 
 /**
- * @typedef {{ line: number, fields: string[], error?: string }} CsvRecord
+ * @typedef {{ line: number, fields: string[], error?: string, quotedEmpty?: number[] }} CsvRecord
+ *   `quotedEmpty`: the indexes of the fields written `""` (absent when there are none)
  */
 
 const FIELD_START = 0;
@@ -35,14 +39,29 @@ export function createCsvParser() {
   let started = false;
   /** @type {string | undefined} */
   let error;
+  /** The field being read started with a quote. */
+  let quoted = false;
+  /** @type {number[]} */
+  let quotedEmpty = [];
   /** @type {CsvRecord[]} */
   let out = [];
 
+  /** Ends the current field. */
+  const take = () => {
+    if (quoted && field === "") quotedEmpty.push(fields.length);
+    fields.push(field);
+    field = "";
+    quoted = false;
+  };
+
   const endRecord = () => {
     if (error !== undefined) out.push({ line: recordLine, fields, error });
+    else if (quotedEmpty.length > 0) out.push({ line: recordLine, fields, quotedEmpty });
     else if (fields.length > 1 || fields[0] !== "") out.push({ line: recordLine, fields });
     fields = [];
     field = "";
+    quoted = false;
+    quotedEmpty = [];
     error = undefined;
     state = FIELD_START;
   };
@@ -50,8 +69,7 @@ export function createCsvParser() {
   /** @param {string} message */
   const fail = (message) => {
     error = message;
-    fields.push(field);
-    field = "";
+    take();
     state = SKIP_LINE;
   };
 
@@ -77,7 +95,7 @@ export function createCsvParser() {
       }
       if (ch === "\n" && wasCr) continue; // the LF of a CRLF whose CR ended the record
       if (ch === "\r" || ch === "\n") {
-        if (state !== SKIP_LINE) fields.push(field);
+        if (state !== SKIP_LINE) take();
         endRecord();
         line++;
         recordLine = line;
@@ -87,8 +105,10 @@ export function createCsvParser() {
         case SKIP_LINE:
           break;
         case FIELD_START:
-          if (ch === '"') state = QUOTED;
-          else if (ch === ",") fields.push("");
+          if (ch === '"') {
+            state = QUOTED;
+            quoted = true;
+          } else if (ch === ",") take();
           else {
             field = ch;
             state = UNQUOTED;
@@ -96,8 +116,7 @@ export function createCsvParser() {
           break;
         case UNQUOTED:
           if (ch === ",") {
-            fields.push(field);
-            field = "";
+            take();
             state = FIELD_START;
           } else if (ch === '"')
             fail(`a quote inside an unquoted field (field ${fields.length + 1})`);
@@ -108,8 +127,7 @@ export function createCsvParser() {
             field += '"';
             state = QUOTED;
           } else if (ch === ",") {
-            fields.push(field);
-            field = "";
+            take();
             state = FIELD_START;
           } else fail(`text after the closing quote of field ${fields.length + 1}`);
           break;
@@ -123,10 +141,10 @@ export function createCsvParser() {
     out = [];
     if (state === QUOTED) {
       error = `a quoted field is not closed (field ${fields.length + 1})`;
-      fields.push(field);
+      take();
       endRecord();
     } else if (state !== FIELD_START || fields.length > 0) {
-      if (state !== SKIP_LINE) fields.push(field);
+      if (state !== SKIP_LINE) take();
       endRecord();
     }
     return out;
@@ -146,17 +164,21 @@ export function parseCsv(text) {
 }
 
 /**
- * One field, quoted only when it has to be (comma, quote, line break, or edge spaces).
- * @param {string} value
+ * One field, quoted only when it has to be (comma, quote, line break, edge spaces, or empty: `""`
+ * is the empty text, an empty field is null).
+ * @param {string | null} value
  */
 export function csvField(value) {
-  return /[",\r\n]|^\s|\s$/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+  if (value === null) return "";
+  return value === "" || /[",\r\n]|^\s|\s$/.test(value)
+    ? `"${value.replaceAll('"', '""')}"`
+    : value;
 }
 
 /**
  * One line of CSV, LF-terminated.
- * @param {readonly (string | number)[]} values
+ * @param {readonly (string | number | null)[]} values
  */
 export function csvRow(values) {
-  return `${values.map((v) => csvField(String(v))).join(",")}\n`;
+  return `${values.map((v) => csvField(v === null ? null : String(v))).join(",")}\n`;
 }

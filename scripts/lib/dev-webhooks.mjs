@@ -34,16 +34,6 @@ export function webhookArgs(root, args) {
   ];
 }
 
-/**
- * The dev server's port from the wrangler dev arguments (`--port N` or `--port=N`).
- * @param {string[]} args
- */
-export function devPort(args) {
-  const i = args.findIndex((a) => a === "--port" || a.startsWith("--port="));
-  const arg = args[i] ?? "";
-  return Number(arg.includes("=") ? arg.split("=")[1] : args[i + 1]) || 8787;
-}
-
 /** @param {number} port the dev server's */
 export function webhookHowTo(port) {
   const receiver = `http://127.0.0.1:${RECEIVER_PORT}/hooks`;

@@ -1,6 +1,6 @@
 // The types of money.mjs for the Worker tests (tsconfig.json has no allowJs), emitted from its JSDoc:
 // npx tsc --allowJs --declaration --emitDeclarationOnly --skipLibCheck --target ES2022 --module ES2022
-//   --moduleResolution bundler --outDir scripts/lib scripts/lib/{csv,money,csv-prices}.mjs
+//   --moduleResolution bundler --outDir scripts/lib scripts/lib/{csv,money,csv-kinds,csv-engine,csv-http}.mjs
 // then prettier. Regenerate when its exports change; this header is kept by hand.
 
 /**

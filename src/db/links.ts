@@ -103,6 +103,15 @@ function linkedJson(link: Link, owner: SQLiteColumn): SQL<string> {
     from ${sql.raw(tableName(link.table))} r where r.${sql.raw(link.owner.name)} = ${sql.raw(outer)})`;
 }
 
+/**
+ * The owners linked to a target whose row meets `condition` (on `link.to`'s columns), as
+ * `ownerId IN (…)`: the link table is entered from the target's side, by its key. Lists filter
+ * by linked codes with it (customers by group code) and read-outs list a record's linked owners.
+ */
+export const linkedTo = (link: CodeLink, ownerId: SQLiteColumn, condition: SQL): SQL =>
+  sql`${ownerId} in (select ${link.owner} from ${link.table} join ${link.to.table}
+    on ${link.to.id} = ${link.target} where ${condition})`;
+
 /** The one "code IN the JSON list" condition. */
 export const inCodes = (column: SQLiteColumn, codes: readonly string[]): SQL =>
   inJsonList(column, codes);

@@ -1,4 +1,5 @@
-import { eq, getTableColumns } from "drizzle-orm";
+import { count, eq, getTableColumns, type SQL } from "drizzle-orm";
+import type { ListRequest } from "../list";
 import type { Db } from "../lib/db";
 import { codeLink, defineLinks } from "./links";
 import {
@@ -53,3 +54,30 @@ export type CustomerRow = typeof customers.$inferSelect & {
   customerGroupCodes: string;
   channelCodes: string;
 };
+
+/** A page of the pricelists meeting `where` (with their owners' codes) and its count, to batch. */
+export const pricelistPage = (db: Db, where: SQL | undefined, list: ListRequest) =>
+  [
+    db
+      .select(pricelistColumns)
+      .from(pricelists)
+      .leftJoin(customers, ownerJoin)
+      .where(where)
+      .orderBy(...list.orderBy)
+      .limit(list.limit)
+      .offset(list.offset),
+    db.select({ n: count() }).from(pricelists).where(where),
+  ] as const;
+
+/** A page of the customers meeting `where` (with their memberships) and its count, to batch. */
+export const customerPage = (db: Db, where: SQL | undefined, list: ListRequest) =>
+  [
+    db
+      .select(customerColumns)
+      .from(customers)
+      .where(where)
+      .orderBy(...list.orderBy)
+      .limit(list.limit)
+      .offset(list.offset),
+    db.select({ n: count() }).from(customers).where(where),
+  ] as const;

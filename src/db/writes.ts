@@ -72,7 +72,7 @@ export async function writeVersioned<Row>(
 }
 
 /** A column's value for an INSERT … SELECT: the given one, else its default, else NULL. */
-function valueOf(column: SQLiteColumn, given: unknown): SQL {
+export function columnValue(column: SQLiteColumn, given: unknown): SQL {
   if (given !== undefined) return sql`${sql.param(given, column)}`;
   if (column.defaultFn) return sql`${sql.param(column.defaultFn(), column)}`;
   if (is(column.default, SQL)) return column.default;
@@ -96,7 +96,7 @@ export function insertWhere(
   const row = Object.fromEntries(
     Object.entries(getTableColumns(table)).map(([key, column]) => [
       key,
-      sql`${valueOf(column, values[key])}`.as(column.name),
+      sql`${columnValue(column, values[key])}`.as(column.name),
     ]),
   );
   return db.insert(table).select(

@@ -2,7 +2,7 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import { API_KEY_HEADER } from "../lib/auth";
 import { BOOKMARK_HEADER, CORRELATION_HEADER } from "../lib/context";
 import type { AppEnv } from "../lib/env";
-import { RATE_LIMIT_PERIOD_SECONDS } from "../lib/rate-limit";
+import { RATE_LIMITS } from "../lib/rate-limit";
 import { auditTag } from "../resources/audit";
 import { changesTag } from "../resources/changes";
 import { channelsTag } from "../resources/channels";
@@ -10,6 +10,7 @@ import { customerGroupsTag } from "../resources/customer-groups";
 import { customersTag } from "../resources/customers";
 import { pricelistsTag } from "../resources/pricelists";
 import { pricesTag } from "../resources/prices";
+import { pricingLintTag } from "../resources/pricing-lint";
 import { productGroupsTag } from "../resources/product-groups";
 import { productsTag } from "../resources/products";
 import { promotionsTag } from "../resources/promotions";
@@ -31,7 +32,7 @@ const DESCRIPTION = `Prices, pricelists, trade conditions and promotions for B2B
 
 ## Limits
 
-- Rate limit per API key (by its name; Workers Rate Limiting, counted per Cloudflare location): over the limit any \`/v1/api/\` call answers **429** \`RATE_LIMITED\` with \`Retry-After: ${RATE_LIMIT_PERIOD_SECONDS}\` (seconds).
+- Rate limits per API key (by its name; Workers Rate Limiting, counted per Cloudflare location), one for reads (GET calls and price lookups, whatever the key's role) and one for writes: over a limit any \`/v1/api/\` call answers **429** \`RATE_LIMITED\` with \`Retry-After\` (seconds; by default ${RATE_LIMITS.read.defaultPeriod} for reads, ${RATE_LIMITS.admin.defaultPeriod} for writes) and a detail naming the limit.
 - Request bodies up to 1 MiB (413 beyond); bulk bodies 1-1000 codes or prices; list pages up to 100 items, searches up to 100 characters.
 
 ## Cross-origin calls
@@ -53,6 +54,7 @@ const TAGS = [
   pricelistsTag,
   tradeConditionsTag,
   promotionsTag,
+  pricingLintTag,
   auditTag,
   changesTag,
   webhooksTag,

@@ -178,10 +178,12 @@ function messages(err: unknown): string {
   return parts.join(" | ");
 }
 
-export const isUniqueViolation = (err: unknown) =>
-  messages(err).includes("UNIQUE constraint failed");
+/** Whether the error, or one of its causes, says `text`. */
+export const errorMentions = (err: unknown, text: string) => messages(err).includes(text);
+
+export const isUniqueViolation = (err: unknown) => errorMentions(err, "UNIQUE constraint failed");
 export const isForeignKeyViolation = (err: unknown) =>
-  messages(err).includes("FOREIGN KEY constraint failed");
+  errorMentions(err, "FOREIGN KEY constraint failed");
 
 const dialect = new SQLiteSyncDialect();
 

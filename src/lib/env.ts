@@ -8,8 +8,14 @@ export interface Bindings {
   DB: D1Database;
   /** Comma-separated `name:role:sha256hex` (or `role:sha256hex`); unset or empty refuses every protected request. */
   API_KEYS?: string;
-  /** Workers Rate Limiting binding (wrangler.toml `[[ratelimits]]`), keyed by API key name; absent = no limiting. */
-  RATE_LIMITER?: RateLimit;
+  /** Workers Rate Limiting binding for reads (GET, read-only POSTs), keyed by API key name; absent = reads not limited. */
+  RATE_LIMITER_READ?: RateLimit;
+  /** Workers Rate Limiting binding for writes, keyed by API key name; absent = writes not limited. */
+  RATE_LIMITER_ADMIN?: RateLimit;
+  /** The period of RATE_LIMITER_READ in seconds, "10" or "60" (10 otherwise): the Retry-After of its 429. */
+  RATE_LIMIT_READ_PERIOD?: string;
+  /** The period of RATE_LIMITER_ADMIN in seconds, "10" or "60" (60 otherwise): the Retry-After of its 429. */
+  RATE_LIMIT_ADMIN_PERIOD?: string;
   /** Comma-separated origins allowed to call the API from a browser (CORS); unset = no CORS. */
   CORS_ORIGINS?: string;
   /** Days the audit trail keeps its entries (src/lib/retention.ts); not a positive whole number = 400. */

@@ -1,7 +1,13 @@
+import { z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ZodError } from "zod";
+import type { BlockerKind } from "../pricing/vocabulary";
+import { issueMessage } from "./wording";
+
+// Every issue a schema does not word itself is worded once, here (docs/api.md §7.3).
+z.config({ customError: issueMessage });
 
 export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 410 | 413 | 415 | 429 | 500;
 
@@ -25,6 +31,16 @@ export const TITLES: Record<ErrorStatus, string> = {
   500: "Internal Server Error",
 };
 
+/** Records of one kind that keep a record from being deleted (docs/api.md §7.3). */
+export interface Blocker {
+  kind: BlockerKind;
+  /** How many there are, all of them. */
+  count: number;
+  /** The first MAX_BLOCKERS_SHOWN, in order: by code where the kind has one, else by id. */
+  codes?: string[];
+  ids?: number[];
+}
+
 /** The one error type of the service. Everything that is not an ApiError becomes a generic 500. */
 export class ApiError extends Error {
   constructor(
@@ -33,6 +49,7 @@ export class ApiError extends Error {
     readonly detail: string,
     readonly errors?: FieldIssue[],
     readonly headers?: Record<string, string>,
+    readonly blockers?: Blocker[],
     /** Members a problem of this code adds to the body (RFC 9457 extensions). */
     readonly extensions?: Record<string, unknown>,
   ) {
@@ -45,6 +62,42 @@ export const conflict = (detail: string, code = "CONFLICT") => new ApiError(409,
 export const badRequest = (detail: string, errors?: FieldIssue[]) =>
   new ApiError(400, "VALIDATION_FAILED", detail, errors);
 
+/** A 409 IN_USE lists at most this many records of each kind; its count is always complete. */
+export const MAX_BLOCKERS_SHOWN = 20;
+
+/** A blocker, and how the detail names one of them ("child group" for a product group's). */
+export interface NamedBlocker extends Blocker {
+  noun: string;
+}
+
+/** `2 trade conditions (12, 14)`; past the listed ones, `(… and 5 more)`. */
+function described({ noun, count, codes, ids }: NamedBlocker) {
+  const listed: (string | number)[] = codes ?? ids ?? [];
+  const more = count > listed.length ? ` and ${count - listed.length} more` : "";
+  return `${count} ${noun}${count === 1 ? "" : "s"} (${listed.join(", ")}${more})`;
+}
+
+/** `a`, `a and b`, `a, b and c`. */
+const enumerated = (parts: string[]) =>
+  parts.length < 2 ? parts.join("") : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`;
+
+/**
+ * The one answer to a delete that other records stand in the way of (docs/api.md §7.3): 409
+ * IN_USE, naming them in a sentence and, for programs, in `blockers` (each kind with its count
+ * and the first MAX_BLOCKERS_SHOWN codes or ids).
+ */
+export function inUse(subject: string, found: NamedBlocker[]): ApiError {
+  const detail =
+    `${subject} is still named by ${enumerated(found.map(described))}; ` +
+    "remove it from them first";
+  const blockers = found.map(({ kind, count, codes, ids }) => ({
+    kind,
+    count,
+    ...(codes ? { codes } : { ids }),
+  }));
+  return new ApiError(409, "IN_USE", detail, undefined, undefined, blockers);
+}
+
 /** An upload cut off by the client: its doing, not ours, and nothing is written. */
 export const incompleteBody = () =>
   new ApiError(
@@ -55,10 +108,13 @@ export const incompleteBody = () =>
 
 /**
  * Bounds of a 400 (docs/api.md §7): a hostile query of 20 KB must not get an answer of 850 KB.
- * At most MAX_ISSUES issues are listed (the detail gives the total); any piece of the request
- * quoted back is cut at MAX_ECHO characters; paths and messages have a hard cap besides.
+ * At most MAX_ISSUES issues are listed (the detail gives the total), MAX_BODY_ISSUES when every
+ * issue is in the body, so a bulk body of 1000 rows hears of each bad row (a body's issues come
+ * from at most 1 MiB it sent); any piece of the request quoted back is cut at MAX_ECHO characters;
+ * paths and messages have a hard cap besides.
  */
 export const MAX_ISSUES = 20;
+export const MAX_BODY_ISSUES = 1000;
 export const MAX_ECHO = 100;
 const MAX_PATH = 160;
 const MAX_MESSAGE = 600;
@@ -81,17 +137,18 @@ export const echo = (value: string) => cut(value, MAX_ECHO);
 /** The same, JSON-quoted. */
 export const quote = (value: string) => JSON.stringify(echo(value));
 
-/** One issue per field so a client can show every problem at once, up to MAX_ISSUES of them. */
+/** One issue per field so a client can show every problem at once, within the bounds above. */
 export function invalid(errors: FieldIssue[]): ApiError {
-  const listed = errors.slice(0, MAX_ISSUES).map(({ path, message }) => ({
+  const max = errors.every(({ path }) => path.startsWith("body.")) ? MAX_BODY_ISSUES : MAX_ISSUES;
+  const listed = errors.slice(0, max).map(({ path, message }) => ({
     path: boundedPath(path),
     message: cut(message, MAX_MESSAGE),
   }));
   const detail =
     errors.length === 1
       ? `${listed[0]!.path}: ${listed[0]!.message}`
-      : errors.length > MAX_ISSUES
-        ? `${errors.length} validation issues; the first ${MAX_ISSUES} are listed in errors`
+      : errors.length > max
+        ? `${errors.length} validation issues; the first ${max} are listed in errors`
         : `${errors.length} validation issues; see errors`;
   return badRequest(detail, listed);
 }
@@ -152,6 +209,7 @@ export function problemResponse(c: Context, error: ApiError): Response {
     detail: error.detail,
     code: error.code,
     ...(error.errors ? { errors: error.errors } : {}),
+    ...(error.blockers ? { blockers: error.blockers } : {}),
     ...error.extensions,
     requestId: c.get("requestId") as string | undefined,
   };

@@ -1,7 +1,38 @@
-import { z } from "@hono/zod-openapi";
+import { createRoute, z } from "@hono/zod-openapi";
+import { BLOCKER_KINDS } from "../pricing/vocabulary";
 import { MISSING_KEY } from "./auth";
-import { problemType, TITLES, type ErrorStatus } from "./errors";
-import { Code } from "./schemas";
+import {
+  inUse,
+  MAX_BLOCKERS_SHOWN,
+  problemType,
+  TITLES,
+  type ErrorStatus,
+  type NamedBlocker,
+} from "./errors";
+import { RATE_LIMITS, rateLimitedDetail } from "./rate-limit";
+import { BulkUpsertResultSchema, Code, MAX_BULK_ROWS } from "./schemas";
+
+const BlockerSchema = z
+  .object({
+    kind: z.enum(BLOCKER_KINDS).openapi({ description: "What the records are" }),
+    count: z.number().int().openapi({ example: 2, description: "How many there are, all of them" }),
+    codes: z
+      .array(z.string())
+      .optional()
+      .openapi({
+        description: `The first ${MAX_BLOCKERS_SHOWN} by code, sorted (products and product groups)`,
+      }),
+    ids: z
+      .array(z.number().int())
+      .optional()
+      .openapi({
+        description: `The first ${MAX_BLOCKERS_SHOWN} by id, ascending (pricelists, trade conditions, promotions)`,
+      }),
+  })
+  .openapi("Blocker", {
+    description: "Records of one kind that still name the record a delete was refused for",
+    example: { kind: "tradeCondition", count: 2, ids: [12, 14] },
+  });
 
 export const ProblemSchema = z
   .object({
@@ -27,6 +58,10 @@ export const ProblemSchema = z
       .openapi({
         description: "Every validation issue, with the field path (body.x, query.y, path.z)",
       }),
+    blockers: z.array(BlockerSchema).optional().openapi({
+      description:
+        "Only with code IN_USE (a refused delete): each kind of record in the way, with its count and the first codes or ids",
+    }),
     requestId: z.string().openapi({
       description: "The server's id of this request, as in the x-request-id response header",
     }),
@@ -43,7 +78,7 @@ const DESCRIPTIONS: Record<ErrorStatus, string> = {
   410: "No longer available",
   413: "Body larger than 1 MiB",
   415: "Body is not application/json",
-  429: "Too many requests for this API key; retry after the Retry-After seconds",
+  429: "Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds",
   500: "Unexpected error",
 };
 
@@ -63,7 +98,7 @@ const EXAMPLES: Record<ErrorStatus, [code: string, detail: string]> = {
   401: ["UNAUTHORIZED", MISSING_KEY],
   403: ["FORBIDDEN", "a read key cannot make changes; use an admin key"],
   404: ["NOT_FOUND", "pricelist 42 not found"],
-  405: ["METHOD_NOT_ALLOWED", "PUT is not allowed on /v1/api/product"],
+  405: ["METHOD_NOT_ALLOWED", "DELETE is not allowed on /v1/api/product"],
   409: ["CONFLICT", "channel code WEB-DE already exists"],
   410: [
     "EXPIRED_CURSOR",
@@ -71,7 +106,7 @@ const EXAMPLES: Record<ErrorStatus, [code: string, detail: string]> = {
   ],
   413: ["PAYLOAD_TOO_LARGE", "the request body is larger than 1 MiB"],
   415: ["UNSUPPORTED_MEDIA_TYPE", "the request body must be sent as application/json"],
-  429: ["RATE_LIMITED", "too many requests for this API key; retry after 60 seconds"],
+  429: ["RATE_LIMITED", rateLimitedDetail("read", RATE_LIMITS.read.defaultPeriod)],
   500: ["INTERNAL_ERROR", "an unexpected error occurred; quote the requestId"],
 };
 
@@ -94,7 +129,7 @@ type ProblemResponse = {
   content: {
     "application/problem+json": {
       schema: typeof ProblemSchema;
-      example: ReturnType<typeof example>;
+      example: ReturnType<typeof example> | ReturnType<typeof inUseExample>;
     };
   };
   description: string;
@@ -127,6 +162,33 @@ export function errors<S extends ErrorStatus>(...listed: S[]): Record<S | 429, P
   ) as Record<S | 429, ProblemResponse>;
 }
 
+function inUseExample(subject: string, blockers: NamedBlocker[]) {
+  const { code, detail, blockers: listed } = inUse(subject, blockers);
+  const { requestId, ...generic } = example(409);
+  return { ...generic, type: problemType(code), detail, code, blockers: listed, requestId };
+}
+
+/**
+ * The 409 of a delete that other records can stand in the way of (docs/api.md §7.2), in place of
+ * the generic one; the example is worded by `inUse` itself.
+ */
+export function inUseError(
+  subject: string,
+  blockers: NamedBlocker[],
+): Record<409, ProblemResponse> {
+  return {
+    409: {
+      content: {
+        "application/problem+json": {
+          schema: ProblemSchema,
+          example: inUseExample(subject, blockers),
+        },
+      },
+      description: "IN_USE: other records still name it; `blockers` lists them",
+    },
+  };
+}
+
 export const IdParams = z.object({
   id: z
     .string()
@@ -148,3 +210,42 @@ export const CodeParams = z.object({
 });
 
 export const security = [{ apiKey: [] }];
+
+/**
+ * `PUT <collection>`, a bulk upsert by code (docs/api.md §5.12): what every one says in /doc,
+ * with the resource's own rules (`rules`, sentences) in the middle.
+ */
+export function bulkUpsertRoute<B extends z.ZodType>(route: {
+  path: string;
+  tags: string[];
+  operationId: string;
+  /** The records, plural: "products". */
+  noun: string;
+  /** An example path of a bad row's field: "body.products.12.name". */
+  example: string;
+  rules: string;
+  body: B;
+}) {
+  return createRoute({
+    method: "put",
+    path: route.path,
+    tags: route.tags,
+    operationId: route.operationId,
+    summary: `Create or update 1-${MAX_BULK_ROWS} ${route.noun} by code, atomically`,
+    description:
+      `Each row is one of the ${route.noun} by \`code\`: a new code creates it, a known one gets ` +
+      "the fields the row names (an absent optional field keeps its value; null clears a " +
+      `nullable one). ${route.rules} All or nothing: any bad row and nothing is written; the 400 ` +
+      `names every bad row by index and field (\`${route.example}\`). A code may appear once per ` +
+      "body. Answers the codes created and updated; a row that matches its stored record is " +
+      "counted in `unchanged` and not written (no audit entry, no new pricing version), so " +
+      "re-sending unchanged data writes nothing. At most 3 D1 round trips whatever the number " +
+      "of rows (two: a read, a write); a concurrent change in between makes it judge again, or " +
+      "answer 409 CONCURRENT_UPDATE under heavy contention (docs/api.md §5.12).",
+    request: { body: jsonBody(route.body) },
+    responses: {
+      200: json(BulkUpsertResultSchema, "What the body created, updated and left unchanged"),
+      ...errors(400, 401, 403, 409, 413, 415),
+    },
+  });
+}

@@ -1,38 +1,66 @@
-import type { MiddlewareHandler } from "hono";
-import type { AppEnv } from "./env";
+import type { Context, MiddlewareHandler } from "hono";
+import type { AppEnv, Bindings } from "./env";
 import { ApiError } from "./errors";
+import { isRead } from "./read-only";
 
 /**
- * The period of the `RATE_LIMITER` binding in wrangler.toml (`[ratelimits.simple] period`), in
- * seconds: the binding does not expose it, so keep the two equal. It is the `Retry-After`: the
- * counter starts afresh within one period.
+ * The two limits, chosen by the route's role, never by the key's: storefront reads (GET, HEAD
+ * and the routes marked `readOnly`, such as the price lookup POST) and management writes
+ * (everything else, which only an admin key may call). An admin key's reads count against the
+ * read limit, in a bucket of its own name. Each limit is a Workers Rate Limiting binding
+ * (wrangler.toml `[[ratelimits]]`), counted per key name.
+ *
+ * The binding does not tell the Worker its period, which is the `Retry-After` (the count starts
+ * afresh within one period): `periodVar` names the var that gives it when wrangler.toml sets
+ * another period than the default here.
  */
-export const RATE_LIMIT_PERIOD_SECONDS = 60;
+export const RATE_LIMITS = {
+  read: {
+    binding: "RATE_LIMITER_READ",
+    periodVar: "RATE_LIMIT_READ_PERIOD",
+    defaultPeriod: 10,
+    traffic: "reads",
+    counted: "GET calls and price lookups",
+  },
+  admin: {
+    binding: "RATE_LIMITER_ADMIN",
+    periodVar: "RATE_LIMIT_ADMIN_PERIOD",
+    defaultPeriod: 60,
+    traffic: "writes",
+    counted: "every call that changes data",
+  },
+} as const;
 
-let warned = false;
-/** One line per isolate, not one per request. */
+type RateLimitKind = keyof typeof RATE_LIMITS;
+
+/** The binding's period from its var: 10 or 60 (the only periods the binding accepts), else the default. */
+function ratePeriod(kind: RateLimitKind, env: Partial<Bindings>): number {
+  const { periodVar, defaultPeriod } = RATE_LIMITS[kind];
+  const value = env[periodVar]?.trim();
+  return value === "10" || value === "60" ? Number(value) : defaultPeriod;
+}
+
+/** The 429's sentence: which limit, what it counts, and when to come back. */
+export function rateLimitedDetail(kind: RateLimitKind, seconds: number): string {
+  const { traffic, counted } = RATE_LIMITS[kind];
+  return (
+    `too many ${traffic} for this API key: its ${kind} limit (${counted}, counted per ` +
+    `${seconds} seconds) is used up; retry after ${seconds} seconds`
+  );
+}
+
+const warned = new Set<string>();
+/** One line per isolate and message, not one per request. */
 function warnOnce(message: string) {
-  if (warned) return;
-  warned = true;
+  if (warned.has(message)) return;
+  warned.add(message);
   console.warn(JSON.stringify({ warning: message }));
 }
 
-/**
- * Per-API-key rate limiting with the Workers Rate Limiting binding, after authentication, keyed
- * by the key's name (never the key). Over the limit → 429 RATE_LIMITED with Retry-After.
- * Without the binding (a deploy that leaves it out) requests are not limited, with one warning
- * in the log; if the limiter itself fails, the request goes through (pricing stays available) and
- * the failure is logged.
- */
-export const rateLimit = (): MiddlewareHandler<AppEnv> => async (c, next) => {
-  const limiter = c.env.RATE_LIMITER;
-  if (!limiter) {
-    warnOnce("no RATE_LIMITER binding: requests are not rate limited");
-    return next();
-  }
-  let allowed = true;
+/** Whether the limiter lets the request through; a failing limiter does (pricing stays available). */
+async function allowed(c: Context<AppEnv>, limiter: RateLimit): Promise<boolean> {
   try {
-    allowed = (await limiter.limit({ key: c.var.keyName })).success;
+    return (await limiter.limit({ key: c.var.keyName })).success;
   } catch (err) {
     console.warn(
       JSON.stringify({
@@ -41,16 +69,27 @@ export const rateLimit = (): MiddlewareHandler<AppEnv> => async (c, next) => {
         error: err instanceof Error ? err.name : typeof err,
       }),
     );
+    return true;
   }
-  if (!allowed) {
-    const seconds = RATE_LIMIT_PERIOD_SECONDS;
-    throw new ApiError(
-      429,
-      "RATE_LIMITED",
-      `too many requests for this API key; retry after ${seconds} seconds`,
-      undefined,
-      { "retry-after": String(seconds) },
-    );
+}
+
+/**
+ * Per-API-key rate limiting, after authentication, keyed by the key's name (never the key), with
+ * the read or the admin limit by the route's role. Over it → 429 RATE_LIMITED with Retry-After and
+ * a sentence naming the limit. Without the binding (a deploy that leaves it out) that traffic is
+ * not limited, with one warning in the log.
+ */
+export const rateLimit = (): MiddlewareHandler<AppEnv> => async (c, next) => {
+  const kind: RateLimitKind = isRead(c) ? "read" : "admin";
+  const { binding, traffic } = RATE_LIMITS[kind];
+  const limiter = c.env[binding];
+  if (!limiter) {
+    warnOnce(`no ${binding} binding: ${traffic} are not rate limited`);
+  } else if (!(await allowed(c, limiter))) {
+    const seconds = ratePeriod(kind, c.env);
+    throw new ApiError(429, "RATE_LIMITED", rateLimitedDetail(kind, seconds), undefined, {
+      "retry-after": String(seconds),
+    });
   }
   await next();
 };

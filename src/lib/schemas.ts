@@ -181,6 +181,63 @@ export const ProductCodesSchema = codesBody(
   "ProductCodes",
 );
 
+/* Bulk upserts by code (docs/api.md §5.12): the body and the answer of every one. */
+
+export const MAX_BULK_ROWS = 1000;
+
+/** Each code at most once per body: the outcome must not depend on the order of the rows. */
+function checkDistinctCodes(field: string, rows: { code: string }[], ctx: z.RefinementCtx) {
+  const first = new Map<string, number>();
+  rows.forEach((row, i) => {
+    const earlier = first.get(row.code);
+    if (earlier === undefined) first.set(row.code, i);
+    else
+      ctx.addIssue({
+        code: "custom",
+        path: [field, i, "code"],
+        message: `repeats code ${row.code} of row ${earlier}`,
+      });
+  });
+}
+
+/** A bulk upsert body `{ <field>: [1-1000 rows] }`, each row's code at most once. */
+export function bulkBody<F extends string, R extends z.ZodType<{ code: string }>>(
+  field: F,
+  row: R,
+  component: string,
+  meta: { description: string; example: Record<F, unknown[]> },
+) {
+  const rows = z
+    .array(row)
+    .min(1, "must contain at least one row")
+    .max(MAX_BULK_ROWS, `must contain at most ${MAX_BULK_ROWS} rows`)
+    .openapi({ description: `1-${MAX_BULK_ROWS} rows, each code at most once` });
+  return z
+    .strictObject({ [field]: rows } as Record<F, typeof rows>)
+    .superRefine((body, ctx) =>
+      checkDistinctCodes(field, (body as Record<F, { code: string }[]>)[field], ctx),
+    )
+    .openapi(component, meta);
+}
+
+export const BulkUpsertResultSchema = z
+  .object({
+    created: z.array(Code).openapi({ description: "Codes of the records created, in body order" }),
+    updated: z.array(Code).openapi({
+      description: "Codes of the existing records the body changed, in body order",
+    }),
+    unchanged: z.number().int().openapi({
+      description:
+        "How many rows matched their stored record already: nothing was written for them",
+    }),
+  })
+  .openapi("BulkUpsertResult", {
+    description: "What a bulk upsert did, row by row",
+    example: { created: ["P-C"], updated: ["P-A"], unchanged: 998 },
+  });
+
+export type BulkResult = z.infer<typeof BulkUpsertResultSchema>;
+
 /** The validity window rule shared by pricelists, conditions and promotions. */
 export function checkWindow(
   window: { validFrom?: number | null; validTo?: number | null },

@@ -1,4 +1,4 @@
-import type { SQLWrapper } from "drizzle-orm";
+import type { SQL, SQLWrapper } from "drizzle-orm";
 
 export const OPERATORS = ["$eq", "$gt", "$gte", "$lt", "$lte", "$in", "$null", "$btw"] as const;
 export type Operator = (typeof OPERATORS)[number];
@@ -14,10 +14,16 @@ export interface FieldConfig {
   searchable?: boolean;
   /** Allowed operators; `$not` must be listed to allow negation. `$eq` is implied. */
   filter?: readonly (Operator | "$not")[];
+  /**
+   * For a field with many values per record (a customer's group codes), a filter only: turns
+   * the comparison on `column` (a column of the linked table) into the record's condition,
+   * `id IN (records with a value that matches)`; `$not` then means "has no value that matches".
+   */
+  through?: (comparison: SQL) => SQL;
 }
 
 export interface ListConfig {
-  /** Public field name -> column and capabilities. Must contain `id`. */
+  /** Public field name -> column and capabilities. Must contain `id`, unless paged in memory. */
   fields: Record<string, FieldConfig>;
   /** Fields `select` may name (`id` is always returned). */
   selectable?: readonly string[];

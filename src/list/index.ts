@@ -12,6 +12,7 @@ import { toOrderBy, toWhere } from "./sql";
 
 export type { ListConfig } from "./config";
 export { listOf } from "./openapi";
+export { itemField, pageInMemory } from "./memory";
 
 /** What a list handler receives: ready Drizzle clauses and the envelope builder. */
 export interface ListRequest {
@@ -80,6 +81,24 @@ export function defineList(config: ListConfig) {
       return createRoute({ ...options, middleware: chain, parameters });
     },
   };
+}
+
+/**
+ * A page of what belongs to a record (a channel's customers), its count and whether the record
+ * exists, in one round trip; undefined when it does not (the handler's 404).
+ */
+export async function readPageOf<T>(
+  db: Db,
+  parent: BatchItem<"sqlite"> & PromiseLike<unknown[]>,
+  rows: BatchItem<"sqlite"> & PromiseLike<T[]>,
+  count: BatchItem<"sqlite"> & PromiseLike<{ n: number }[]>,
+): Promise<{ rows: T[]; total: number } | undefined> {
+  const [found, page, counted] = (await db.batch([parent, rows, count])) as [
+    unknown[],
+    T[],
+    { n: number }[],
+  ];
+  return found.length ? { rows: page, total: counted[0]?.n ?? 0 } : undefined;
 }
 
 /** The page and its count in one round trip. */

@@ -59,7 +59,9 @@ function comparison(field: FieldConfig, filter: ParsedFilter): SQL {
 
 export function toWhere(config: ListConfig, query: ListQuery): SQL | undefined {
   const conditions: (SQL | undefined)[] = query.filters.map((filter) => {
-    const condition = comparison(config.fields[filter.field]!, filter);
+    const field = config.fields[filter.field]!;
+    const compared = comparison(field, filter);
+    const condition = field.through ? field.through(compared) : compared;
     return filter.negate ? not(condition) : condition;
   });
   if (query.search !== undefined) {
@@ -82,9 +84,10 @@ export function toOrderBy(config: ListConfig, query: ListQuery): SQL[] {
     const expr = field.type === "text" ? sql`lower(${field.column})` : sql`${field.column}`;
     return direction === "ASC" ? asc(expr) : desc(expr);
   });
-  if (!query.sortBy.some(([name]) => name === "id")) {
+  // A list computed in memory has no id: its items' own order breaks ties (list/memory.ts).
+  const id = config.fields.id?.column;
+  if (id && !query.sortBy.some(([name]) => name === "id")) {
     const last = query.sortBy[query.sortBy.length - 1]![1];
-    const id = config.fields.id!.column;
     terms.push(last === "ASC" ? asc(id) : desc(id));
   }
   return terms;

@@ -276,11 +276,13 @@ function evaluateOne(
   running: number,
 ): Evaluated | Note {
   const rung = rungOf(prepared.condition.scope, reach.kind);
-  const skipped = { decidedBy: null, rung, distance: reach.distance, value: null, amount: null };
-  if (!prepared.inWindow) return { outcome: "OUT_OF_WINDOW", basis: null, ...skipped };
+  const skipped = { decidedBy: null, rung, distance: reach.distance, amount: null };
+  if (!prepared.inWindow) {
+    return { outcome: "OUT_OF_WINDOW", basis: null, value: prepared.condition.value, ...skipped };
+  }
   const basis = basisOf(prepared, line, step.orderBases);
   const value = valueAt(prepared, basis);
-  if (value === undefined) return { outcome: "NO_SCALE", basis, ...skipped };
+  if (value === undefined) return { outcome: "NO_SCALE", basis, value: null, ...skipped };
   const amount = effectOf(prepared, value, running);
   return { prepared, rung, distance: reach.distance, basis, value, amount };
 }
@@ -398,7 +400,10 @@ export function markSupersededByPromotion(notes: Map<PreparedCondition, Note> | 
   }
 }
 
-/** The first failing check of a condition `applyConditions` did not note for the line. */
+/**
+ * The first failing check of a condition `applyConditions` did not note for the line. Stopped
+ * before its value was looked up, it shows its configured `value` (docs/pricing-rules.md §9).
+ */
 function unevaluated(
   step: ConditionStep,
   prepared: PreparedCondition,
@@ -413,7 +418,7 @@ function unevaluated(
     rung,
     distance: reach?.distance ?? null,
     basis: null,
-    value: null,
+    value: prepared.condition.value,
     amount: null,
   };
   if (prepared.gate) note.outcome = prepared.gate;
@@ -421,7 +426,8 @@ function unevaluated(
   else if (!prepared.inWindow) note.outcome = "OUT_OF_WINDOW";
   else {
     note.basis = basisOf(prepared, line, step.orderBases);
-    if (valueAt(prepared, note.basis) === undefined) note.outcome = "NO_SCALE";
+    note.value = valueAt(prepared, note.basis) ?? null;
+    if (note.value === null) note.outcome = "NO_SCALE";
   }
   return note;
 }

@@ -1,5 +1,5 @@
 import { indexRows } from "./derivation";
-import { tierFor } from "./pricelists";
+import { heldTier, tierFor } from "./pricelists";
 import { ascending, decidedBy, descending, type Ranking } from "./rank";
 import type { Adjustment, FloorExplain, FloorPricelist, Instant, Tier } from "./types";
 import { isInWindow, type EdgeTracker } from "./validity";
@@ -16,6 +16,7 @@ import type { FloorOutcome } from "./vocabulary";
 export interface PreparedFloor {
   floor: FloorPricelist;
   gate: "NOT_ACTIVE" | "OTHER_CURRENCY" | null;
+  inCurrency: boolean;
   inWindow: boolean;
   tiers: ReadonlyMap<string, readonly Tier[]>;
 }
@@ -35,6 +36,7 @@ export function prepareFloors(
           : floor.currency !== currency
             ? ("OTHER_CURRENCY" as const)
             : null,
+      inCurrency: floor.currency === currency,
       inWindow: isInWindow(floor, at),
       tiers: indexRows(floor.prices),
     }))
@@ -119,6 +121,7 @@ export function explainFloors(
   return floors.map((prepared) => {
     const result = check(prepared, productCode, quantity);
     const tier = typeof result === "string" ? undefined : result;
+    const shown = tier ?? heldTier(prepared, result as Failure, productCode, quantity);
     let outcome: FloorOutcome = tier ? (note.unguarded ?? "USED") : (result as Failure);
     if (outcome === "USED" && prepared !== used) outcome = "LOWER_RANK";
     const isUsed = outcome === "USED";
@@ -128,8 +131,8 @@ export function explainFloors(
       priority: prepared.floor.priority,
       outcome,
       decidedBy: outcome === "LOWER_RANK" && used ? decidedBy(floorRanking, prepared, used) : null,
-      tierMinQuantity: tier?.minQuantity ?? null,
-      amount: tier?.amount ?? null,
+      tierMinQuantity: shown?.minQuantity ?? null,
+      amount: shown?.amount ?? null,
       effectiveAmount: isUsed ? note.floor!.effective : null,
       regularAdjustment: isUsed ? note.regular : null,
       finalAdjustment: isUsed ? note.final : null,

@@ -30,6 +30,8 @@ export interface PreparedPricelist {
   pricelist: PricelistCandidate;
   /** The first failing request-level check, or null. */
   gate: "NOT_ACTIVE" | "OTHER_CURRENCY" | null;
+  /** In the request's currency, whatever its status. */
+  inCurrency: boolean;
   inWindow: boolean;
   /** Effective rows per product (own, else derived), minQuantity ascending. */
   tiers: ReadonlyMap<string, readonly PricedTier[]>;
@@ -64,6 +66,7 @@ export function preparePricelists(
           : pricelist.currency !== currency
             ? "OTHER_CURRENCY"
             : null,
+      inCurrency: pricelist.currency === currency,
       inWindow: isInWindow(pricelist, at),
       tiers: effectiveRows(pricelist, sources, rowsOf),
     };
@@ -99,6 +102,21 @@ export function tierFor<T extends Tier>(rows: readonly T[], quantity: number): T
     found = row;
   }
   return found;
+}
+
+/**
+ * Explain only (docs/pricing-rules.md §9): the tier a list stopped by its status or its window
+ * holds for the line, so a reader sees what it would have priced. Never another currency's.
+ */
+export function heldTier<T extends Tier>(
+  list: { inCurrency: boolean; tiers: ReadonlyMap<string, readonly T[]> },
+  failure: string,
+  productCode: string,
+  quantity: number,
+): T | undefined {
+  if (!list.inCurrency || (failure !== "NOT_ACTIVE" && failure !== "OUT_OF_WINDOW")) return;
+  const rows = list.tiers.get(productCode);
+  return rows && tierFor(rows, quantity);
 }
 
 /** A pricelist that has a price for the line at one level. */
@@ -195,6 +213,7 @@ export function explainPricelists(
     for (const prepared of levels[i] ?? []) {
       const result = check(prepared, productCode, quantity);
       const tier = typeof result === "string" ? undefined : result;
+      const shown = tier ?? heldTier(prepared, result as Failure, productCode, quantity);
       const is = (c: LevelCandidate | undefined) => c?.level === level && c.prepared === prepared;
       let outcome: PricelistOutcome;
       let rankedBy: RankKey | null = null;
@@ -211,10 +230,10 @@ export function explainPricelists(
         name: prepared.pricelist.name,
         outcome,
         decidedBy: rankedBy,
-        tierMinQuantity: tier?.minQuantity ?? null,
-        amount: tier && isPriceable(tier) ? tier.amount : null,
+        tierMinQuantity: shown?.minQuantity ?? null,
+        amount: shown && isPriceable(shown) ? shown.amount : null,
         usedForListPrice: is(list),
-        derivedFrom: tier && isPriceable(tier) ? tier.derivedFrom : null,
+        derivedFrom: shown && isPriceable(shown) ? shown.derivedFrom : null,
       });
     }
   });

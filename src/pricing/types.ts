@@ -363,7 +363,10 @@ export interface PricelistExplain {
   name: string;
   outcome: PricelistOutcome;
   decidedBy: RankKey | null;
-  /** The tier this pricelist has for the line, when it has one. */
+  /**
+   * The tier this pricelist has for the line, when it has one: also when NOT_ACTIVE or
+   * OUT_OF_WINDOW stopped it (what it would have priced), never in another currency.
+   */
   tierMinQuantity: number | null;
   amount: number | null;
   /** This entry gave `listUnitAmount`. */
@@ -389,7 +392,10 @@ export interface ConditionExplain {
   scaleBasis: ScaleBasis;
   /** The basis value its scale rows were compared with; null without scales or not evaluated. */
   basisValue: number | null;
-  /** The value used for this line (scale row or `value`); null when not evaluated. */
+  /**
+   * The value used for this line (scale row or `value`); null when no scale row applies. Stopped
+   * by a check before that (NOT_ACTIVE … OUT_OF_WINDOW): its configured `value`.
+   */
   value: number | null;
   /** Its signed effect on the unit amount at its step; null when not evaluated. */
   amount: number | null;
@@ -427,7 +433,7 @@ export interface FloorExplain {
   outcome: FloorOutcome;
   decidedBy: RankKey | null;
   tierMinQuantity: number | null;
-  /** Its unit amount for the line, when it has one. */
+  /** Its unit amount for the line, when it has one (as for a pricelist, also when stopped). */
   amount: number | null;
   /** USED: min(amount, baseUnitAmount), the amount adjustments may not go below; else null. */
   effectiveAmount: number | null;

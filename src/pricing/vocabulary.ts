@@ -91,6 +91,16 @@ export type ChangeEvent = (typeof CHANGE_EVENTS)[number];
 export const DELIVERY_OUTCOMES = ["DELIVERED", "FAILED", "REFUSED"] as const;
 export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
 
+/** Records that can stand in the way of a delete, as a 409 IN_USE names them (docs/api.md §7.2). */
+export const BLOCKER_KINDS = [
+  "product",
+  "productGroup",
+  "pricelist",
+  "tradeCondition",
+  "promotion",
+] as const;
+export type BlockerKind = (typeof BLOCKER_KINDS)[number];
+
 // ---------------------------------------------------------------------------------------------
 // The price answer (stable: clients may switch on these strings)
 // ---------------------------------------------------------------------------------------------
@@ -225,3 +235,57 @@ export const FLOOR_OUTCOMES = [
   "LOWER_RANK",
 ] as const;
 export type FloorOutcome = (typeof FLOOR_OUTCOMES)[number];
+
+// ---------------------------------------------------------------------------------------------
+// The pricing-rules linter (docs/pricing-lint.md): GET /v1/api/pricing/lint
+// ---------------------------------------------------------------------------------------------
+
+/** How much a finding matters, most first (the order `severity:ASC` sorts in). */
+export const LINT_SEVERITIES = ["ERROR", "WARNING", "INFO"] as const;
+export type LintSeverity = (typeof LINT_SEVERITIES)[number];
+
+/** What the linter finds, each explained in docs/pricing-lint.md under its own name. */
+export const LINT_CODES = [
+  "CHANNEL_WITHOUT_PRIMARY",
+  "STACKABLES_TO_ZERO",
+  "NEVER_WINS",
+  "TIE_BY_ID",
+  "FLOOR_ABOVE_LIST",
+  "NO_FIRST_TIER",
+  "UNREACHABLE_PRICELIST",
+  "EMPTY_GROUP_TARGETED",
+  "EXPIRED_BUT_ACTIVE",
+] as const;
+export type LintCode = (typeof LINT_CODES)[number];
+
+/**
+ * Each code's severity, fixed so a filter on severity means the same every day. ERROR: requests
+ * fail or prices collapse; WARNING: a rule does not do what it says; INFO: housekeeping.
+ */
+export const LINT_SEVERITY_OF: Record<LintCode, LintSeverity> = {
+  CHANNEL_WITHOUT_PRIMARY: "ERROR",
+  STACKABLES_TO_ZERO: "ERROR",
+  NEVER_WINS: "WARNING",
+  TIE_BY_ID: "WARNING",
+  FLOOR_ABOVE_LIST: "WARNING",
+  NO_FIRST_TIER: "WARNING",
+  UNREACHABLE_PRICELIST: "WARNING",
+  EMPTY_GROUP_TARGETED: "WARNING",
+  EXPIRED_BUT_ACTIVE: "INFO",
+};
+
+/**
+ * The records a finding names: the first three by `id`, the others by `code` (as the API
+ * addresses each of them).
+ */
+export const LINT_RECORD_KINDS = [
+  "pricelist",
+  "tradeCondition",
+  "promotion",
+  "product",
+  "productGroup",
+  "channel",
+  "customer",
+  "customerGroup",
+] as const;
+export type LintRecordKind = (typeof LINT_RECORD_KINDS)[number];

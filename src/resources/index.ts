@@ -5,6 +5,7 @@ import { customerGroups } from "./customer-groups";
 import { customers } from "./customers";
 import { pricelists } from "./pricelists";
 import { prices } from "./prices";
+import { pricingLint } from "./pricing-lint";
 import { productGroups } from "./product-groups";
 import { products } from "./products";
 import { promotions } from "./promotions";
@@ -22,6 +23,7 @@ export const routers = [
   tradeConditions,
   promotions,
   prices,
+  pricingLint,
   audit,
   changes,
   webhooks,

@@ -14,6 +14,13 @@ import { deref, type Operation, type Parameter, type Schema } from "./openapi";
 export const LEAK =
   /sql|d1_|\bstack\b|\.[jt]s:\d|constraint|no such (?:table|column)|syntax error|drizzle|\bat \S+ \(|\n\s+at /i;
 const LEAK_ALL = new RegExp(LEAK.source, "gi");
+
+/**
+ * What zod's English messages look like (zod/v4/locales/en.js): no 400 may say any of it
+ * (docs/api.md §7.3); its issues are sentences about the field.
+ */
+export const VALIDATOR_WORDING =
+  /invalid (?:input|option|string|number|discriminator|key in|value in|element|type)|expected (?:int|integer|number|string|boolean|array|object|bigint|undefined|null|nonoptional|one of|record|tuple|date)\b|received (?:int|number|string|boolean|array|object|undefined|null|nan|bigint|date)\b|too (?:small|big): |unrecognized keys?:|must match pattern \/|(?:to have|to be) [<>]=?\d|invalid iso /i;
 export const clean = (s: string) => s.replace(LEAK_ALL, "-");
 
 type Arb = fc.Arbitrary<unknown>;
@@ -238,7 +245,8 @@ function hinted(name: string | undefined, fx: Fixtures): Arb | undefined {
   }
 }
 
-function merged(doc: Schema, schema: Schema): Schema {
+/** A schema with its `$ref`s followed and its `allOf` parts folded into one. */
+export function merged(doc: Schema, schema: Schema): Schema {
   const s = deref(doc, schema);
   if (!s.allOf) return s;
   const { allOf, ...rest } = s;

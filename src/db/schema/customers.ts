@@ -10,7 +10,11 @@ export const customers = sqliteTable(
     name: text("name").notNull(),
     ...timestamps,
   },
-  (t) => [index("customers_name_idx").on(sql`lower(${t.name})`, t.id)],
+  (t) => [
+    index("customers_name_idx").on(sql`lower(${t.name})`, t.id),
+    // The list's sort by code (case-insensitive, then id), which `npm run export` pages through.
+    index("customers_code_idx").on(sql`lower(${t.code})`, t.id),
+  ],
 );
 
 export const customerGroups = sqliteTable(

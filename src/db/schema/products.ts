@@ -44,6 +44,8 @@ export const products = sqliteTable(
   },
   (t) => [
     index("products_name_idx").on(sql`lower(${t.name})`, t.id),
+    // The list's sort by code (case-insensitive, then id), which `npm run export` pages through.
+    index("products_code_idx").on(sql`lower(${t.code})`, t.id),
     index("products_group_idx").on(t.productGroupId),
   ],
 );

@@ -12,6 +12,7 @@ export const expiredCursor = (after: number, oldest: number) =>
     `cursor ${after} is older than the retention; the oldest cursor served is ${oldest}`,
     undefined,
     undefined,
+    undefined,
     { oldestCursor: oldest },
   );
 

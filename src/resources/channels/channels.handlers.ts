@@ -1,12 +1,18 @@
 import type { AppRouteHandler } from "../../lib/router";
+import { toCustomerGroup } from "../customer-groups/customer-groups.repo";
+import { toCustomer } from "../customers/customers.repo";
 import { toPricelist } from "../pricelists/pricelists.repo";
 import {
   clearPrimaryPricelist as clearPrimary,
   createChannel,
   findChannel,
+  listChannelCustomerGroups,
+  listChannelCustomers,
+  listChannelPricelists,
   listChannels,
   toChannel,
   updateChannel,
+  type ChannelPricelistRow,
 } from "./channels.repo";
 import type * as routes from "./channels.routes";
 import {
@@ -101,4 +107,30 @@ export const clearPrimaryPricelist: AppRouteHandler<typeof routes.clearPrimaryPr
   const { code } = c.req.valid("param");
   if (!(await clearPrimary(c.var.db, code))) throw missing(code);
   return c.body(null, 204);
+};
+
+const toAssignedPricelist = (row: ChannelPricelistRow) => ({
+  ...toPricelist(row),
+  isPrimary: row.isPrimary,
+});
+
+export const listPricelists: AppRouteHandler<typeof routes.listPricelists> = async (c) => {
+  const { code } = c.req.valid("param");
+  const page = await listChannelPricelists(c.var.db, code, c.var.list);
+  if (!page) throw missing(code);
+  return c.json(c.var.list.envelope(page.rows.map(toAssignedPricelist), page.total), 200);
+};
+
+export const listCustomers: AppRouteHandler<typeof routes.listCustomers> = async (c) => {
+  const { code } = c.req.valid("param");
+  const page = await listChannelCustomers(c.var.db, code, c.var.list);
+  if (!page) throw missing(code);
+  return c.json(c.var.list.envelope(page.rows.map(toCustomer), page.total), 200);
+};
+
+export const listCustomerGroups: AppRouteHandler<typeof routes.listCustomerGroups> = async (c) => {
+  const { code } = c.req.valid("param");
+  const page = await listChannelCustomerGroups(c.var.db, code, c.var.list);
+  if (!page) throw missing(code);
+  return c.json(c.var.list.envelope(page.rows.map(toCustomerGroup), page.total), 200);
 };

@@ -1,5 +1,7 @@
-import { channels } from "../../db/schema";
+import { channelPricelists, channels, pricelists } from "../../db/schema";
 import { defineList } from "../../list";
+import { PRICELIST_KINDS } from "../../pricing/vocabulary";
+import { pricelistsList } from "../pricelists/pricelists.list";
 
 export const channelList = defineList({
   fields: {
@@ -8,5 +10,14 @@ export const channelList = defineList({
     code: { column: channels.code, type: "text", sortable: true, searchable: true },
     isActive: { column: channels.isActive, type: "boolean", sortable: true },
     createdAt: { column: channels.createdAt, type: "datetime", sortable: true },
+  },
+});
+
+/** GET /v1/api/channel/{code}/pricelists: the pricelist list's fields, the kind and the mark. */
+export const channelPricelistList = defineList({
+  fields: {
+    ...pricelistsList.config.fields,
+    kind: { column: pricelists.kind, type: PRICELIST_KINDS, filter: ["$eq"] },
+    isPrimary: { column: channelPricelists.isPrimary, type: "boolean", filter: ["$eq"] },
   },
 });

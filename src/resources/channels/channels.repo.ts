@@ -6,11 +6,22 @@ import {
   channels,
   customerGroups,
   customers,
+  pricelists,
+  promotionChannels,
+  tradeConditionChannels,
 } from "../../db/schema";
-import { assignByCodes, codeLink, defineLinks, type CodeLink } from "../../db/links";
+import { blockersOf } from "../../db/blockers";
+import { assignByCodes, codeLink, defineLinks, linkedTo, type CodeLink } from "../../db/links";
 import { unlessForeignKey } from "../../db/outcomes";
-import { selectPricelist, type PricelistRow } from "../../db/reads";
-import { readPage, type ListRequest } from "../../list";
+import {
+  customerLinks,
+  customerPage,
+  ownerJoin,
+  pricelistColumns,
+  selectPricelist,
+  type PricelistRow,
+} from "../../db/reads";
+import { readPage, readPageOf, type ListRequest } from "../../list";
 import { isUniqueViolation, type Db } from "../../lib/db";
 import { conflict } from "../../lib/errors";
 import { iso } from "../../lib/schemas";
@@ -93,8 +104,27 @@ export const deleteChannel = (db: Db, code: string) =>
     db.delete(channels).where(eq(channels.code, code)).returning({ id: channels.id }).get(),
   );
 
+/** What names a channel and so keeps it from being deleted (its assignments go with it). */
+export const readChannelBlockers = blockersOf(channels, [
+  {
+    kind: "tradeCondition",
+    noun: "trade condition",
+    column: tradeConditionChannels.channelId,
+    shown: tradeConditionChannels.tradeConditionId,
+  },
+  {
+    kind: "promotion",
+    noun: "promotion",
+    column: promotionChannels.channelId,
+    shown: promotionChannels.promotionId,
+  },
+]);
+
+const selectChannelId = (db: Db, code: string) =>
+  db.select({ id: channels.id }).from(channels).where(eq(channels.code, code));
+
 export const findChannelId = async (db: Db, code: string) =>
-  (await db.select({ id: channels.id }).from(channels).where(eq(channels.code, code)).get())?.id;
+  (await selectChannelId(db, code).get())?.id;
 
 /** The channel's customer groups and customers, assigned and unassigned by code. */
 export const channelLinks = defineLinks(channels.id, {
@@ -115,7 +145,7 @@ export const channelLinks = defineLinks(channels.id, {
 /** The channel's id and the pricelist, in one round trip; either is undefined when unknown. */
 export async function findChannelAndPricelist(db: Db, code: string, pricelistId: number) {
   const [channel, pricelist] = await db.batch([
-    db.select({ id: channels.id }).from(channels).where(eq(channels.code, code)),
+    selectChannelId(db, code),
     selectPricelist(db, pricelistId),
   ]);
   return { channelId: channel[0]?.id, pricelist: pricelist[0] as PricelistRow | undefined };
@@ -180,4 +210,72 @@ export async function clearPrimaryPricelist(db: Db, code: string): Promise<boole
       ),
   ]);
   return channel.length > 0;
+}
+
+// ---- read-outs: what was assigned to a channel ----
+
+/** The channel's own customers (not expanded through its groups); undefined if no such channel. */
+export const listChannelCustomers = (db: Db, code: string, list: ListRequest) =>
+  readPageOf(
+    db,
+    selectChannelId(db, code),
+    ...customerPage(
+      db,
+      and(
+        linkedTo(customerLinks.links.channelCodes, customers.id, eq(channels.code, code)),
+        list.where,
+      ),
+      list,
+    ),
+  );
+
+/** channelLinks the other way round: a group's channels, to find the groups of a channel. */
+const groupChannels = codeLink(
+  channelCustomerGroups.customerGroupId,
+  channelCustomerGroups.channelId,
+  channels,
+  "channel",
+);
+
+/** The customer groups assigned to the channel; undefined if no such channel. */
+export function listChannelCustomerGroups(db: Db, code: string, list: ListRequest) {
+  const where = and(
+    linkedTo(groupChannels, customerGroups.id, eq(channels.code, code)),
+    list.where,
+  );
+  return readPageOf(
+    db,
+    selectChannelId(db, code),
+    db
+      .select()
+      .from(customerGroups)
+      .where(where)
+      .orderBy(...list.orderBy)
+      .limit(list.limit)
+      .offset(list.offset),
+    db.select({ n: count() }).from(customerGroups).where(where),
+  );
+}
+
+export type ChannelPricelistRow = PricelistRow & { isPrimary: boolean };
+
+/** The pricelists assigned to the channel, each with its primary mark; undefined if no such channel. */
+export function listChannelPricelists(db: Db, code: string, list: ListRequest) {
+  const link = channelPricelists;
+  const where = and(inArray(link.channelId, selectChannelId(db, code)), list.where);
+  const assigned = eq(pricelists.id, link.pricelistId);
+  return readPageOf(
+    db,
+    selectChannelId(db, code),
+    db
+      .select({ ...pricelistColumns, isPrimary: link.isPrimary })
+      .from(link)
+      .innerJoin(pricelists, assigned)
+      .leftJoin(customers, ownerJoin)
+      .where(where)
+      .orderBy(...list.orderBy)
+      .limit(list.limit)
+      .offset(list.offset),
+    db.select({ n: count() }).from(link).innerJoin(pricelists, assigned).where(where),
+  );
 }

@@ -1,13 +1,18 @@
 import { createRoute } from "@hono/zod-openapi";
-import { CodeParams, errors, json, jsonBody } from "../../lib/openapi";
+import { CodeParams, errors, inUseError, json, jsonBody } from "../../lib/openapi";
 import {
   AssignResultSchema,
   CustomerCodesSchema,
   CustomerGroupCodesSchema,
   UnassignResultSchema,
 } from "../../lib/schemas";
-import { channelList } from "./channels.list";
+import { customerGroupList } from "../customer-groups/customer-groups.list";
+import { CustomerGroupListSchema } from "../customer-groups/customer-groups.schemas";
+import { customerList } from "../customers/customers.list";
+import { CustomerListSchema } from "../customers/customers.schemas";
+import { channelList, channelPricelistList } from "./channels.list";
 import {
+  AssignedPricelistListSchema,
   ChannelCreateSchema,
   ChannelListSchema,
   ChannelPricelistSchema,
@@ -84,9 +89,17 @@ export const remove = createRoute({
   summary: "Delete a channel",
   description:
     "Its customer and customer-group memberships and pricelist assignments go with it. " +
-    "A channel named by a trade condition or promotion cannot be deleted (409).",
+    "A channel named by a trade condition or promotion cannot be deleted: 409 IN_USE naming " +
+    "them in `blockers` (each kind with its count and up to 20 ids).",
   request: { params: CodeParams },
-  responses: { 204: { description: "Deleted" }, ...errors(400, 401, 403, 404, 409, 413) },
+  responses: {
+    204: { description: "Deleted" },
+    ...errors(400, 401, 403, 404, 413),
+    ...inUseError("channel WEB-DE", [
+      { kind: "tradeCondition", noun: "trade condition", count: 1, ids: [12] },
+      { kind: "promotion", noun: "promotion", count: 1, ids: [7] },
+    ]),
+  },
 });
 
 export const assignCustomerGroups = createRoute({
@@ -203,5 +216,57 @@ export const clearPrimaryPricelist = createRoute({
   responses: {
     204: { description: "The channel has no primary pricelist now" },
     ...errors(400, 401, 403, 404, 413),
+  },
+});
+
+// ---- read-outs: what was assigned to the channel ----
+
+export const listPricelists = channelPricelistList.route({
+  method: "get",
+  path: "/v1/api/channel/{code}/pricelists",
+  tags,
+  operationId: "listChannelPricelists",
+  summary: "Find the pricelists assigned to a channel",
+  description:
+    "Every pricelist assigned to the channel, SALES and FLOOR, as GET pricelist shows it, plus " +
+    "`isPrimary`. Newest first by default; `search` matches the name; filter `scope`, `status`, " +
+    "`kind` and `isPrimary`. Unknown channel → 404.",
+  request: { params: CodeParams },
+  responses: {
+    200: json(AssignedPricelistListSchema, "A page of the channel's pricelists"),
+    ...errors(400, 401, 404),
+  },
+});
+
+export const listCustomers = customerList.route({
+  method: "get",
+  path: "/v1/api/channel/{code}/customers",
+  tags,
+  operationId: "listChannelCustomers",
+  summary: "Find the customers of a channel",
+  description:
+    "The channel's own customers (`channelCodes` of the customer), as GET customer shows them; " +
+    "not expanded through the channel's customer groups (list those with " +
+    "…/customer-groups). Newest first by default. Unknown channel → 404.",
+  request: { params: CodeParams },
+  responses: {
+    200: json(CustomerListSchema, "A page of the channel's customers"),
+    ...errors(400, 401, 404),
+  },
+});
+
+export const listCustomerGroups = customerGroupList.route({
+  method: "get",
+  path: "/v1/api/channel/{code}/customer-groups",
+  tags,
+  operationId: "listChannelCustomerGroups",
+  summary: "Find the customer groups assigned to a channel",
+  description:
+    "As GET customer-group shows them. Newest first by default; `search` matches code and name. " +
+    "Unknown channel → 404.",
+  request: { params: CodeParams },
+  responses: {
+    200: json(CustomerGroupListSchema, "A page of the channel's customer groups"),
+    ...errors(400, 401, 404),
   },
 });

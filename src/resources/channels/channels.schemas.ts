@@ -95,5 +95,23 @@ export const ChannelWithPrimarySchema = ChannelSchema.extend({
   example: { ...channelExample, primaryPricelist: pricelistExample },
 });
 
+export const AssignedPricelistSchema = PricelistSchema.extend({
+  isPrimary: z
+    .boolean()
+    .openapi({ description: "Whether it is the channel's primary pricelist", example: true }),
+}).openapi("AssignedPricelist", {
+  description: "A pricelist assigned to a channel, as GET pricelist shows it, and its primary mark",
+  example: { ...pricelistExample, isPrimary: true },
+});
+
+export const AssignedPricelistListSchema = listOf(
+  AssignedPricelistSchema,
+  "AssignedPricelistList",
+  {
+    path: "/v1/api/channel/WEB-DE/pricelists",
+    data: [{ ...pricelistExample, isPrimary: true }],
+  },
+);
+
 export type ChannelCreate = z.infer<typeof ChannelCreateSchema>;
 export type ChannelUpdate = z.infer<typeof ChannelUpdateSchema>;

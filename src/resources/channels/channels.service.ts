@@ -1,7 +1,8 @@
+import { deleteUnlessNamed } from "../../db/blockers";
 import { unassignByCodes } from "../../db/links";
 import { FOREIGN_KEY } from "../../db/outcomes";
 import type { Db } from "../../lib/db";
-import { conflict, notFound } from "../../lib/errors";
+import { notFound } from "../../lib/errors";
 import {
   assertAssignable,
   missingPricelist,
@@ -13,21 +14,20 @@ import {
   channelLinks,
   deleteChannel,
   findChannelAndPricelist,
+  readChannelBlockers,
   findChannelId,
   setPrimaryPricelist as writePrimary,
 } from "./channels.repo";
 
 export const missingChannel = (code: string) => notFound(`channel ${code} not found`);
 
-export async function removeChannel(db: Db, code: string) {
-  const deleted = await deleteChannel(db, code);
-  if (deleted === FOREIGN_KEY) {
-    throw conflict(
-      `channel ${code} is named by a trade condition or promotion; remove it there first`,
-    );
-  }
-  if (!deleted) throw missingChannel(code);
-}
+export const removeChannel = (db: Db, code: string) =>
+  deleteUnlessNamed({
+    label: `channel ${code}`,
+    remove: () => deleteChannel(db, code),
+    read: () => readChannelBlockers(db, code),
+    missing: () => missingChannel(code),
+  });
 
 async function requireChannelId(db: Db, code: string) {
   const id = await findChannelId(db, code);

@@ -16,4 +16,7 @@ export const channels = createRouter()
   .openapi(routes.unassignCustomers, handlers.unassignCustomers)
   .openapi(routes.assignPricelist, handlers.assignPricelist)
   .openapi(routes.setPrimaryPricelist, handlers.setPrimaryPricelist)
-  .openapi(routes.clearPrimaryPricelist, handlers.clearPrimaryPricelist);
+  .openapi(routes.clearPrimaryPricelist, handlers.clearPrimaryPricelist)
+  .openapi(routes.listPricelists, handlers.listPricelists)
+  .openapi(routes.listCustomers, handlers.listCustomers)
+  .openapi(routes.listCustomerGroups, handlers.listCustomerGroups);

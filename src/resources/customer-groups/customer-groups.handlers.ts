@@ -1,8 +1,12 @@
 import type { AppRouteHandler } from "../../lib/router";
+import { toCustomer } from "../customers/customers.repo";
+import { toPricelist } from "../pricelists/pricelists.repo";
 import {
   createCustomerGroup,
   findCustomerGroup,
   listCustomerGroups,
+  listGroupCustomers,
+  listGroupPricelists,
   toCustomerGroup,
   updateCustomerGroup,
 } from "./customer-groups.repo";
@@ -11,8 +15,10 @@ import {
   assignCustomers as assignMembers,
   assignPricelist as assignGroupPricelist,
   missingGroup as missing,
+  removeCustomerGroup,
   unassignCustomers as unassignMembers,
   unassignPricelist as unassignGroupPricelist,
+  upsertCustomerGroups,
 } from "./customer-groups.service";
 
 export const list: AppRouteHandler<typeof routes.list> = async (c) => {
@@ -24,6 +30,11 @@ export const list: AppRouteHandler<typeof routes.list> = async (c) => {
 export const create: AppRouteHandler<typeof routes.create> = async (c) => {
   const row = await createCustomerGroup(c.var.db, c.req.valid("json"));
   return c.json(toCustomerGroup(row), 201);
+};
+
+export const upsert: AppRouteHandler<typeof routes.upsert> = async (c) => {
+  const { customerGroups } = c.req.valid("json");
+  return c.json(await upsertCustomerGroups(c.var.db, customerGroups), 200);
 };
 
 export const get: AppRouteHandler<typeof routes.get> = async (c) => {
@@ -38,6 +49,11 @@ export const update: AppRouteHandler<typeof routes.update> = async (c) => {
   const row = await updateCustomerGroup(c.var.db, code, c.req.valid("json"));
   if (!row) throw missing(code);
   return c.json(toCustomerGroup(row), 200);
+};
+
+export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {
+  await removeCustomerGroup(c.var.db, c.req.valid("param").code);
+  return c.body(null, 204);
 };
 
 export const assignPricelist: AppRouteHandler<typeof routes.assignPricelist> = async (c) => {
@@ -64,4 +80,18 @@ export const unassignCustomers: AppRouteHandler<typeof routes.unassignCustomers>
   const { code } = c.req.valid("param");
   const { customerCodes } = c.req.valid("json");
   return c.json(await unassignMembers(c.var.db, code, customerCodes), 200);
+};
+
+export const listCustomers: AppRouteHandler<typeof routes.listCustomers> = async (c) => {
+  const { code } = c.req.valid("param");
+  const page = await listGroupCustomers(c.var.db, code, c.var.list);
+  if (!page) throw missing(code);
+  return c.json(c.var.list.envelope(page.rows.map(toCustomer), page.total), 200);
+};
+
+export const listPricelists: AppRouteHandler<typeof routes.listPricelists> = async (c) => {
+  const { code } = c.req.valid("param");
+  const page = await listGroupPricelists(c.var.db, code, c.var.list);
+  if (!page) throw missing(code);
+  return c.json(c.var.list.envelope(page.rows.map(toPricelist), page.total), 200);
 };

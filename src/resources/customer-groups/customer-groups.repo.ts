@@ -1,15 +1,25 @@
-import { and, count, eq, inArray } from "drizzle-orm";
-import { codeLink, defineLinks } from "../../db/links";
+import { and, count, eq, inArray, notExists, sql } from "drizzle-orm";
+import { blockersOf } from "../../db/blockers";
+import { fromRow, insertRows, rowsByCode, updateByCode } from "../../db/bulk";
+import { codeLink, defineLinks, linkedTo } from "../../db/links";
 import { unlessForeignKey } from "../../db/outcomes";
-import { selectPricelist, type PricelistRow } from "../../db/reads";
+import {
+  customerLinks,
+  customerPage,
+  pricelistPage,
+  selectPricelist,
+  type PricelistRow,
+} from "../../db/reads";
 import {
   customerGroupMembers,
   customerGroupPricelists,
   customerGroups,
   customers,
   pricelists,
+  promotionCustomerGroups,
+  tradeConditionCustomerGroups,
 } from "../../db/schema";
-import { readPage, type ListRequest } from "../../list";
+import { readPage, readPageOf, type ListRequest } from "../../list";
 import { isUniqueViolation, type Db } from "../../lib/db";
 import { conflict } from "../../lib/errors";
 import { iso } from "../../lib/schemas";
@@ -66,6 +76,43 @@ export async function updateCustomerGroup(db: Db, code: string, input: CustomerG
     throw duplicate(err, input.code);
   }
 }
+
+/**
+ * One statement: the group goes with its memberships and its pricelist and channel assignments
+ * (ON DELETE CASCADE). The trade-condition targets would cascade too, so the statement itself
+ * refuses while a condition names the group (undefined); a promotion's foreign key restricts
+ * (FOREIGN_KEY).
+ */
+export const deleteCustomerGroup = (db: Db, code: string) => {
+  const link = tradeConditionCustomerGroups;
+  const targeted = db
+    .select({ one: sql`1` })
+    .from(link)
+    .where(sql`${link.customerGroupId} = ${customerGroups.id}`);
+  return unlessForeignKey(() =>
+    db
+      .delete(customerGroups)
+      .where(and(eq(customerGroups.code, code), notExists(targeted)))
+      .returning({ id: customerGroups.id })
+      .get(),
+  );
+};
+
+/** What names a customer group and so keeps it from being deleted. */
+export const readCustomerGroupBlockers = blockersOf(customerGroups, [
+  {
+    kind: "tradeCondition",
+    noun: "trade condition",
+    column: tradeConditionCustomerGroups.customerGroupId,
+    shown: tradeConditionCustomerGroups.tradeConditionId,
+  },
+  {
+    kind: "promotion",
+    noun: "promotion",
+    column: promotionCustomerGroups.customerGroupId,
+    shown: promotionCustomerGroups.promotionId,
+  },
+]);
 
 export const findCustomerGroupId = async (db: Db, code: string) =>
   (
@@ -132,3 +179,73 @@ export async function unassignGroupPricelist(db: Db, code: string, pricelistId: 
     unassigned: deleted.length > 0,
   };
 }
+
+// ---- read-outs: what was assigned to a group ----
+
+const ofGroup = (code: string) => eq(customerGroups.code, code);
+
+/** The group's members; undefined if no such group. */
+export const listGroupCustomers = (db: Db, code: string, list: ListRequest) =>
+  readPageOf(
+    db,
+    selectGroupId(db, code),
+    ...customerPage(
+      db,
+      and(
+        linkedTo(customerLinks.links.customerGroupCodes, customers.id, ofGroup(code)),
+        list.where,
+      ),
+      list,
+    ),
+  );
+
+/** A pricelist's groups, to find the pricelists of a group. */
+const pricelistGroups = codeLink(
+  customerGroupPricelists.pricelistId,
+  customerGroupPricelists.customerGroupId,
+  customerGroups,
+  "customer group",
+);
+
+/** The pricelists assigned to the group; undefined if no such group. */
+export const listGroupPricelists = (db: Db, code: string, list: ListRequest) =>
+  readPageOf(
+    db,
+    selectGroupId(db, code),
+    ...pricelistPage(
+      db,
+      and(linkedTo(pricelistGroups, pricelists.id, ofGroup(code)), list.where),
+      list,
+    ),
+  );
+
+// ---- bulk upserts by code (docs/api.md §5.12) ----
+
+/** A customer group as a bulk upsert judges and writes it. */
+export interface CustomerGroupRecord {
+  code: string;
+  name: string;
+  description: string | null;
+}
+
+const recordColumns = {
+  code: customerGroups.code,
+  name: customerGroups.name,
+  description: customerGroups.description,
+};
+
+/** What a bulk upsert is judged on: the stored groups of its codes. */
+export const customerGroupFacts = (codes: string[]) =>
+  sql<string>`json_object('stored', ${rowsByCode(customerGroups, recordColumns, codes)})`;
+
+/** The inserts of the new groups and the updates of the changed ones, one statement each. */
+export const customerGroupWrites = (
+  db: Db,
+  created: CustomerGroupRecord[],
+  updated: CustomerGroupRecord[],
+) => [
+  ...(created.length ? [insertRows(db, customerGroups, created)] : []),
+  ...(updated.length
+    ? [updateByCode(db, customerGroups, updated, fromRow(["name", "description"]))]
+    : []),
+];

@@ -1,13 +1,18 @@
 import { createRoute } from "@hono/zod-openapi";
-import { CodeParams, errors, json, jsonBody } from "../../lib/openapi";
+import { bulkUpsertRoute, CodeParams, errors, inUseError, json, jsonBody } from "../../lib/openapi";
 import { AssignResultSchema, CustomerCodesSchema, UnassignResultSchema } from "../../lib/schemas";
 import { PricelistRefSchema } from "../channels/channels.schemas";
+import { customerList } from "../customers/customers.list";
+import { CustomerListSchema } from "../customers/customers.schemas";
+import { pricelistsList } from "../pricelists/pricelists.list";
+import { PricelistListSchema } from "../pricelists/pricelists.schemas";
 import { customerGroupList } from "./customer-groups.list";
 import {
   CustomerGroupCreateSchema,
   CustomerGroupListSchema,
   CustomerGroupPricelistSchema,
   CustomerGroupSchema,
+  CustomerGroupsUpsertSchema,
   CustomerGroupUpdateSchema,
 } from "./customer-groups.schemas";
 
@@ -48,6 +53,16 @@ export const create = createRoute({
   },
 });
 
+export const upsert = bulkUpsertRoute({
+  path: "/v1/api/customer-group",
+  tags,
+  operationId: "upsertCustomerGroups",
+  noun: "customer groups",
+  example: "body.customerGroups.12.name",
+  rules: "Every row follows the rules of create and PATCH (name and description).",
+  body: CustomerGroupsUpsertSchema,
+});
+
 export const get = createRoute({
   method: "get",
   path: "/v1/api/customer-group/{code}",
@@ -70,6 +85,28 @@ export const update = createRoute({
   responses: {
     200: json(CustomerGroupSchema, "The updated customer group"),
     ...errors(400, 401, 403, 404, 409, 413, 415),
+  },
+});
+
+export const remove = createRoute({
+  method: "delete",
+  path: "/v1/api/customer-group/{code}",
+  tags,
+  operationId: "deleteCustomerGroup",
+  summary: "Delete a customer group",
+  description:
+    "Its memberships and its pricelist and channel assignments go with it, in one statement; " +
+    "the customers, pricelists and channels stay. While a trade condition or a promotion names " +
+    "the group (whatever its status) it cannot be deleted: 409 IN_USE naming them in " +
+    "`blockers` (each kind with its count and up to 20 ids). Unknown code → 404.",
+  request: { params: CodeParams },
+  responses: {
+    204: { description: "Deleted" },
+    ...errors(400, 401, 403, 404, 413),
+    ...inUseError("customer group RESELLER", [
+      { kind: "tradeCondition", noun: "trade condition", count: 2, ids: [12, 14] },
+      { kind: "promotion", noun: "promotion", count: 1, ids: [7] },
+    ]),
   },
 });
 
@@ -136,5 +173,39 @@ export const unassignCustomers = createRoute({
   responses: {
     200: json(UnassignResultSchema, "What was unassigned"),
     ...errors(400, 401, 403, 404, 413, 415),
+  },
+});
+
+// ---- read-outs: what was assigned to the group ----
+
+export const listCustomers = customerList.route({
+  method: "get",
+  path: "/v1/api/customer-group/{code}/customers",
+  tags,
+  operationId: "listCustomerGroupCustomers",
+  summary: "Find the members of a customer group",
+  description:
+    "As GET customer shows them. Newest first by default; `search` matches code and name. " +
+    "Unknown customer group → 404.",
+  request: { params: CodeParams },
+  responses: {
+    200: json(CustomerListSchema, "A page of the group's members"),
+    ...errors(400, 401, 404),
+  },
+});
+
+export const listPricelists = pricelistsList.route({
+  method: "get",
+  path: "/v1/api/customer-group/{code}/pricelists",
+  tags,
+  operationId: "listCustomerGroupPricelists",
+  summary: "Find the pricelists assigned to a customer group",
+  description:
+    "As GET pricelist shows them. Newest first by default; `search` matches the name; filter " +
+    "`scope` and `status`. Unknown customer group → 404.",
+  request: { params: CodeParams },
+  responses: {
+    200: json(PricelistListSchema, "A page of the group's pricelists"),
+    ...errors(400, 401, 404),
   },
 });

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { listOf } from "../../list";
-import { Code, Description, IsoTimestamp, Name } from "../../lib/schemas";
+import { bulkBody, Code, Description, IsoTimestamp, Name } from "../../lib/schemas";
 
 const customerGroupExample = {
   id: 1,
@@ -60,6 +60,37 @@ export const CustomerGroupUpdateSchema = z
     example: { name: "Resellers and distributors" },
   });
 
+const CustomerGroupUpsertSchema = z
+  .strictObject({
+    code: Code.openapi({
+      example: "RESELLER",
+      description: "The customer group code: the row's key",
+    }),
+    name: Name.openapi({ example: "Resellers" }),
+    description: NullableDescription.optional(),
+  })
+  .openapi("CustomerGroupUpsert", {
+    description:
+      "A customer group by code: created if the code is new, else its named fields are set; an " +
+      "absent description keeps the stored one (null on a new group), null clears it",
+    example: { code: "RESELLER", name: "Resellers", description: "Registered resellers" },
+  });
+
+export const CustomerGroupsUpsertSchema = bulkBody(
+  "customerGroups",
+  CustomerGroupUpsertSchema,
+  "CustomerGroupsUpsert",
+  {
+    description: "Customer groups to create or update by code",
+    example: {
+      customerGroups: [
+        { code: "RESELLER", name: "Resellers", description: "Registered resellers" },
+        { code: "NORTH", name: "North" },
+      ],
+    },
+  },
+);
+
 export const CustomerGroupListSchema = listOf(CustomerGroupSchema, "CustomerGroupList", {
   path: "/v1/api/customer-group",
   data: [customerGroupExample],
@@ -77,3 +108,4 @@ export const CustomerGroupPricelistSchema = z
 
 export type CustomerGroupCreate = z.infer<typeof CustomerGroupCreateSchema>;
 export type CustomerGroupUpdate = z.infer<typeof CustomerGroupUpdateSchema>;
+export type CustomerGroupUpsert = z.infer<typeof CustomerGroupUpsertSchema>;

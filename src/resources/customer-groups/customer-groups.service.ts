@@ -1,17 +1,35 @@
+import { deleteUnlessNamed } from "../../db/blockers";
 import { assignByCodes, unassignByCodes } from "../../db/links";
 import { FOREIGN_KEY } from "../../db/outcomes";
+import { BulkPlan, upsertInBulk } from "../../lib/bulk";
 import type { Db } from "../../lib/db";
 import { notFound } from "../../lib/errors";
+import { patchOf } from "../../lib/optimistic";
 import { assertAssignable, missingPricelist } from "../pricelists/pricelists.service";
 import {
   assignGroupPricelist,
+  deleteCustomerGroup,
+  customerGroupFacts,
+  customerGroupWrites,
   findCustomerGroupId,
   findGroupAndPricelist,
   groupLinks,
+  readCustomerGroupBlockers,
   unassignGroupPricelist,
+  type CustomerGroupRecord,
 } from "./customer-groups.repo";
+import type { CustomerGroupUpsert } from "./customer-groups.schemas";
 
 export const missingGroup = (code: string) => notFound(`customer group ${code} not found`);
+
+/** With its memberships and assignments; 409 while a trade condition or promotion names it. */
+export const removeCustomerGroup = (db: Db, code: string) =>
+  deleteUnlessNamed({
+    label: `customer group ${code}`,
+    remove: () => deleteCustomerGroup(db, code),
+    read: () => readCustomerGroupBlockers(db, code),
+    missing: () => missingGroup(code),
+  });
 
 export async function assignPricelist(db: Db, code: string, pricelistId: number) {
   const { groupId, pricelist } = await findGroupAndPricelist(db, code, pricelistId);
@@ -47,4 +65,26 @@ export async function assignCustomers(db: Db, code: string, codes: string[]) {
 export async function unassignCustomers(db: Db, code: string, codes: string[]) {
   const groupId = await requireGroupId(db, code);
   return unassignByCodes(db, groupLinks.links.customerCodes, groupId, codes);
+}
+
+/**
+ * `PUT /v1/api/customer-group`: 1-1000 groups by code, all or nothing, in two round trips; a
+ * group has no rules beyond its body's, so only what changes is decided here.
+ */
+export function upsertCustomerGroups(db: Db, rows: CustomerGroupUpsert[]) {
+  const facts = customerGroupFacts(rows.map((row) => row.code));
+  return upsertInBulk<{ stored: CustomerGroupRecord[] }>(
+    db,
+    "the customer groups",
+    facts,
+    (read) => {
+      const stored = new Map(read.stored.map((group) => [group.code, group]));
+      const plan = new BulkPlan<CustomerGroupRecord, CustomerGroupRecord>("customerGroups");
+      for (const row of rows) {
+        const current = stored.get(row.code);
+        plan.add(current, { description: null, ...current, ...patchOf(row) });
+      }
+      return { plan, writes: () => customerGroupWrites(db, plan.created, plan.updated) };
+    },
+  );
 }

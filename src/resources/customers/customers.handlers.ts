@@ -7,6 +7,7 @@ import {
   missingCustomer as missing,
   toCustomerDetail,
   updateCustomer,
+  upsertCustomers,
 } from "./customers.service";
 
 export const list: AppRouteHandler<typeof routes.list> = async (c) => {
@@ -18,6 +19,11 @@ export const list: AppRouteHandler<typeof routes.list> = async (c) => {
 export const create: AppRouteHandler<typeof routes.create> = async (c) => {
   const row = await createCustomer(c.var.db, c.req.valid("json"));
   return c.json(toCustomer(row), 201);
+};
+
+export const upsert: AppRouteHandler<typeof routes.upsert> = async (c) => {
+  const { customers } = c.req.valid("json");
+  return c.json(await upsertCustomers(c.var.db, customers), 200);
 };
 
 export const get: AppRouteHandler<typeof routes.get> = async (c) => {

@@ -1,10 +1,20 @@
-import { asc, count, desc, eq, or, sql, type SQL } from "drizzle-orm";
+import { asc, desc, eq, or, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { codesFrom } from "../../db/links";
+import {
+  insertRows,
+  jsonRows,
+  linkPairWrites,
+  rowsByCode,
+  updateByCode,
+  fromRow,
+  type CodePair,
+} from "../../db/bulk";
+import { codesFrom, inCodes } from "../../db/links";
 import { unlessForeignKey } from "../../db/outcomes";
 import {
   customerColumns,
   customerLinks,
+  customerPage,
   ownerJoin,
   pricelistColumns,
   selectPricelist,
@@ -30,19 +40,8 @@ export const toCustomer = (row: CustomerRow) => ({
   updatedAt: iso(row.updatedAt),
 });
 
-export function listCustomers(db: Db, list: ListRequest) {
-  return readPage(
-    db,
-    db
-      .select(customerColumns)
-      .from(customers)
-      .where(list.where)
-      .orderBy(...list.orderBy)
-      .limit(list.limit)
-      .offset(list.offset),
-    db.select({ n: count() }).from(customers).where(list.where),
-  );
-}
+export const listCustomers = (db: Db, list: ListRequest) =>
+  readPage(db, ...customerPage(db, list.where, list));
 
 const selectCustomer = (db: Db, where: SQL) =>
   db.select(customerColumns).from(customers).where(where);
@@ -186,3 +185,53 @@ export const assignCustomerPricelist = (db: Db, customerId: number, pricelistId:
   unlessForeignKey(async () => {
     await db.insert(customerPricelists).values({ customerId, pricelistId }).onConflictDoNothing();
   });
+
+// ---- bulk upserts by code (docs/api.md §5.12) ----
+
+/** The membership fields of a customer, as its links are declared. */
+export type MembershipField = keyof typeof customerLinks.links;
+export const MEMBERSHIP_FIELDS = Object.keys(customerLinks.links) as MembershipField[];
+
+/** A stored customer as a bulk upsert judges it; memberships as the JSON text of their codes. */
+export type StoredCustomer = { code: string; name: string } & Record<MembershipField, string>;
+
+/** What a bulk upsert is judged on: the stored customers of its codes, the groups and channels it names that exist. */
+export type CustomerFacts = { stored: StoredCustomer[] } & Record<
+  MembershipField,
+  { code: string }[]
+>;
+
+export function customerFacts(codes: string[], named: Record<MembershipField, string[]>) {
+  // The link columns list codes in the order of the customer's index entries: the same on the
+  // guard's re-read unless its memberships changed, which is what the guard is for.
+  const stored = rowsByCode(
+    customers,
+    { code: customers.code, name: customers.name, ...customerLinks.columns },
+    codes,
+  );
+  const known = MEMBERSHIP_FIELDS.map((field) => {
+    const { to } = customerLinks.links[field];
+    return sql`, ${field}, ${jsonRows(to.table, { code: to.code }, inCodes(to.code, named[field]), to.code)}`;
+  });
+  return sql<string>`json_object('stored', ${stored}${sql.join(known)})`;
+}
+
+/** What a bulk upsert writes: new customers, new names, and membership differences. */
+export interface CustomerChanges {
+  created: { code: string; name: string }[];
+  renamed: { code: string; name: string }[];
+  links: Record<MembershipField, { remove: CodePair[]; add: CodePair[] }>;
+}
+
+const owner = { table: customers, id: customers.id, code: customers.code };
+
+/** The customers first, so their links can find the new ones by code. */
+export const customerWrites = (db: Db, changes: CustomerChanges) => [
+  ...(changes.created.length ? [insertRows(db, customers, changes.created)] : []),
+  ...(changes.renamed.length
+    ? [updateByCode(db, customers, changes.renamed, fromRow(["name"]))]
+    : []),
+  ...MEMBERSHIP_FIELDS.flatMap((field) =>
+    linkPairWrites(db, customerLinks.links[field], owner, changes.links[field]),
+  ),
+];

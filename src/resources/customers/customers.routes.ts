@@ -1,5 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
-import { CodeParams, errors, json, jsonBody } from "../../lib/openapi";
+import { bulkUpsertRoute, CodeParams, errors, json, jsonBody } from "../../lib/openapi";
 import { PricelistRefSchema } from "../channels/channels.schemas";
 import { customerList } from "./customers.list";
 import {
@@ -8,6 +8,7 @@ import {
   CustomerListSchema,
   CustomerPricelistSchema,
   CustomerSchema,
+  CustomersUpsertSchema,
   CustomerUpdateSchema,
 } from "./customers.schemas";
 
@@ -44,6 +45,19 @@ export const create = createRoute({
     201: json(CustomerSchema, "The created customer"),
     ...errors(400, 401, 403, 409, 413, 415),
   },
+});
+
+export const upsert = bulkUpsertRoute({
+  path: "/v1/api/customer",
+  tags,
+  operationId: "upsertCustomers",
+  noun: "customers",
+  example: "body.customers.12.customerGroupCodes",
+  rules:
+    "`customerGroupCodes` and `channelCodes`, when given, replace the customer's memberships " +
+    "([] removes all; only the differences are written); absent, they are left as they are. " +
+    "Unknown group or channel codes → 400 naming them on the row.",
+  body: CustomersUpsertSchema,
 });
 
 export const get = createRoute({

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { listOf } from "../../list";
-import { Code, IsoTimestamp, Name } from "../../lib/schemas";
+import { bulkBody, Code, IsoTimestamp, Name } from "../../lib/schemas";
 import { PricelistSchema, pricelistExample } from "../pricelists/pricelists.schemas";
 
 const customerExample = {
@@ -101,6 +101,48 @@ export const CustomerUpdateSchema = z
     example: { customerGroupCodes: ["RESELLER", "NORTH"] },
   });
 
+const CustomerUpsertSchema = z
+  .strictObject({
+    code: Code.openapi({ example: "C-1001", description: "The customer code: the row's key" }),
+    name: Name.openapi({ example: "Muster GmbH" }),
+    customerGroupCodes: GroupCodes.optional().openapi({
+      description:
+        "Replaces the customer's groups (0-1000 codes; [] removes all); absent: left as they are. " +
+        "Unknown codes → 400",
+    }),
+    channelCodes: ChannelCodes.optional().openapi({
+      description:
+        "Replaces the customer's channels (0-1000 codes; [] removes all); absent: left as they " +
+        "are. Unknown codes → 400",
+    }),
+  })
+  .openapi("CustomerUpsert", {
+    description:
+      "A customer by code: created if the code is new, else its name is set and the memberships " +
+      "given replace the stored ones",
+    example: { code: "C-1001", name: "Muster GmbH", customerGroupCodes: ["RESELLER"] },
+  });
+
+export const CustomersUpsertSchema = bulkBody(
+  "customers",
+  CustomerUpsertSchema,
+  "CustomersUpsert",
+  {
+    description: "Customers to create or update by code",
+    example: {
+      customers: [
+        {
+          code: "C-1001",
+          name: "Muster GmbH",
+          customerGroupCodes: ["RESELLER"],
+          channelCodes: ["WEB-DE"],
+        },
+        { code: "C-1002", name: "Beispiel AG" },
+      ],
+    },
+  },
+);
+
 export const CustomerListSchema = listOf(CustomerSchema, "CustomerList", {
   path: "/v1/api/customer",
   data: [customerExample],
@@ -118,3 +160,4 @@ export const CustomerPricelistSchema = z
 
 export type CustomerCreate = z.infer<typeof CustomerCreateSchema>;
 export type CustomerUpdate = z.infer<typeof CustomerUpdateSchema>;
+export type CustomerUpsert = z.infer<typeof CustomerUpsertSchema>;

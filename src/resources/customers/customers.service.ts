@@ -1,5 +1,8 @@
+import type { CodePair } from "../../db/bulk";
+import { codesFrom } from "../../db/links";
 import { FOREIGN_KEY } from "../../db/outcomes";
 import { customerLinks } from "../../db/reads";
+import { BulkPlan, upsertInBulk } from "../../lib/bulk";
 import type { Db } from "../../lib/db";
 import { conflict, invalid, notFound, unknownCodesIssue } from "../../lib/errors";
 import { primaryCustomerPricelist } from "../../pricing";
@@ -8,16 +11,23 @@ import { assertAssignable, missingPricelist } from "../pricelists/pricelists.ser
 import {
   assignCustomerPricelist,
   createCustomer as insertCustomer,
+  customerFacts,
   customerTaken,
+  customerWrites,
   findCustomerAndPricelist,
   readMemberships,
   toCustomer,
   updateCustomer as writeCustomer,
   updateCustomerFields,
+  MEMBERSHIP_FIELDS,
+  type CustomerChanges,
+  type CustomerFacts,
   type CustomerRow,
+  type MembershipField,
   type PricelistRow,
+  type StoredCustomer,
 } from "./customers.repo";
-import type { CustomerCreate, CustomerUpdate } from "./customers.schemas";
+import type { CustomerCreate, CustomerUpdate, CustomerUpsert } from "./customers.schemas";
 
 /** The customer with its pricelists and the one that prices it first. */
 export const toCustomerDetail = (
@@ -91,4 +101,94 @@ export async function assignPricelist(db: Db, code: string, pricelistId: number)
   if ((await assignCustomerPricelist(db, customerId, pricelistId)) === FOREIGN_KEY) {
     throw missingCustomer(code);
   }
+}
+
+/** Every row's named groups and channels exist (400 naming the unknown ones on the row's field). */
+function judgeCustomers(rows: CustomerUpsert[], facts: CustomerFacts, stored: Stored) {
+  const plan = new BulkPlan<StoredCustomer, CustomerUpsert>("customers");
+  const known = Object.fromEntries(
+    MEMBERSHIP_FIELDS.map((field) => [field, new Set(facts[field].map((row) => row.code))]),
+  ) as Record<MembershipField, Set<string>>;
+  rows.forEach((row, i) => {
+    for (const field of MEMBERSHIP_FIELDS) {
+      const unknown = (row[field] ?? []).filter((code) => !known[field].has(code));
+      const { noun } = customerLinks.links[field];
+      if (unknown.length) {
+        plan.issues.push(unknownCodesIssue(`customers.${i}.${field}`, noun, unknown));
+      }
+    }
+    plan.add(stored.get(row.code), row);
+  });
+  return plan;
+}
+
+type Stored = Map<string, StoredCustomer>;
+
+const pairs = (owner: string, targets: string[]): CodePair[] =>
+  targets.map((target) => ({ owner, target }));
+
+/**
+ * The links a row's membership array drops and adds, against the stored ones (none for a new
+ * customer); an absent array changes nothing.
+ */
+function linkChanges(row: CustomerUpsert, field: MembershipField, before?: StoredCustomer) {
+  const wanted = row[field];
+  if (!wanted) return { remove: [], add: [] };
+  const had = new Set(before ? codesFrom(before[field]) : []);
+  const keep = new Set(wanted);
+  return {
+    remove: pairs(
+      row.code,
+      [...had].filter((code) => !keep.has(code)),
+    ),
+    add: pairs(
+      row.code,
+      wanted.filter((code) => !had.has(code)),
+    ),
+  };
+}
+
+/**
+ * What the plan writes: the new customers with their memberships; for changed ones, the new
+ * name and, for each membership array given, the links it drops and adds (the rest stay).
+ */
+function changesOf(plan: BulkPlan<StoredCustomer, CustomerUpsert>, stored: Stored) {
+  const rows = [...plan.created, ...plan.updated];
+  const links = MEMBERSHIP_FIELDS.map((field) => {
+    const changes = rows.map((row) => linkChanges(row, field, stored.get(row.code)));
+    return [
+      field,
+      { remove: changes.flatMap((c) => c.remove), add: changes.flatMap((c) => c.add) },
+    ];
+  });
+  return {
+    created: plan.created.map(({ code, name }) => ({ code, name })),
+    renamed: plan.updated
+      .filter((row) => stored.get(row.code)!.name !== row.name)
+      .map(({ code, name }) => ({ code, name })),
+    links: Object.fromEntries(links) as CustomerChanges["links"],
+  };
+}
+
+/**
+ * `PUT /v1/api/customer`: 1-1000 customers by code, all or nothing, in two round trips. A given
+ * membership array replaces the stored one (only the differences are written); an absent one
+ * leaves it alone.
+ */
+export function upsertCustomers(db: Db, rows: CustomerUpsert[]) {
+  const named = Object.fromEntries(
+    MEMBERSHIP_FIELDS.map((field) => [
+      field,
+      [...new Set(rows.flatMap((row) => row[field] ?? []))],
+    ]),
+  ) as Record<MembershipField, string[]>;
+  const facts = customerFacts(
+    rows.map((row) => row.code),
+    named,
+  );
+  return upsertInBulk<CustomerFacts>(db, "the customers", facts, (read) => {
+    const stored: Stored = new Map(read.stored.map((customer) => [customer.code, customer]));
+    const plan = judgeCustomers(rows, read, stored);
+    return { plan, writes: () => customerWrites(db, changesOf(plan, stored)) };
+  });
 }

@@ -3,11 +3,14 @@ import { pricelistPrices, pricelists, products } from "../../db/schema";
 import { PRICELIST_SCOPES, STATUSES } from "../../pricing/vocabulary";
 import { defineList } from "../../list";
 
-/** GET /v1/api/pricelist: the pricelists themselves. */
+/**
+ * GET /v1/api/pricelist: the pricelists themselves, and a customer group's. Searching `name` is
+ * this service's extension of the seed's list (docs/list-queries.md §10).
+ */
 export const pricelistsList = defineList({
   fields: {
     id: { column: pricelists.id, type: "number", sortable: true },
-    name: { column: pricelists.name, type: "text", sortable: true },
+    name: { column: pricelists.name, type: "text", sortable: true, searchable: true },
     scope: { column: pricelists.scope, type: PRICELIST_SCOPES, filter: ["$eq", "$not"] },
     status: { column: pricelists.status, type: STATUSES, filter: ["$eq"] },
   },

@@ -1,13 +1,7 @@
 import { and, count, eq, sql, type SQL } from "drizzle-orm";
 import { codeLink, defineLinks } from "../../db/links";
 import { FOREIGN_KEY, unlessForeignKey } from "../../db/outcomes";
-import {
-  customerColumns,
-  ownerJoin,
-  pricelistColumns,
-  selectPricelist,
-  type PricelistRow,
-} from "../../db/reads";
+import { customerPage, pricelistPage, selectPricelist, type PricelistRow } from "../../db/reads";
 import {
   customerGroupPricelists,
   customerGroups,
@@ -18,7 +12,7 @@ import {
 } from "../../db/schema";
 import { insertWhere, writeVersioned } from "../../db/writes";
 import type { PricelistKind, PricelistScope } from "../../pricing/vocabulary";
-import { readPage, type ListRequest } from "../../list";
+import { readPage, readPageOf, type ListRequest } from "../../list";
 import { isForeignKeyViolation, type Db } from "../../lib/db";
 import { iso, isoOrNull } from "../../lib/schemas";
 import {
@@ -67,20 +61,8 @@ export const toPricelist = (row: PricelistRow) => ({
   updatedAt: iso(row.updatedAt),
 });
 
-export function listPricelists(db: Db, list: ListRequest) {
-  return readPage(
-    db,
-    db
-      .select(pricelistColumns)
-      .from(pricelists)
-      .leftJoin(customers, ownerJoin)
-      .where(list.where)
-      .orderBy(...list.orderBy)
-      .limit(list.limit)
-      .offset(list.offset),
-    db.select({ n: count() }).from(pricelists).where(list.where),
-  );
-}
+export const listPricelists = (db: Db, list: ListRequest) =>
+  readPage(db, ...pricelistPage(db, list.where, list));
 
 export const findPricelist = async (db: Db, id: number): Promise<PricelistRow | undefined> =>
   (await selectPricelist(db, id))[0];
@@ -325,22 +307,16 @@ const holdsPricelist = (id: number): SQL =>
   sql`${customers.id} in (select customer_id from pricelists where id = ${id}
     union select customer_id from customer_pricelists where pricelist_id = ${id})`;
 
+const selectPricelistId = (db: Db, id: number) =>
+  db.select({ id: pricelists.id }).from(pricelists).where(eq(pricelists.id, id));
+
 /** The page, its count and the pricelist's existence in one round trip; undefined if no such pricelist. */
-export async function listPricelistCustomers(db: Db, id: number, list: ListRequest) {
-  const where = and(holdsPricelist(id), list.where);
-  const [rows, counted, found] = await db.batch([
-    db
-      .select(customerColumns)
-      .from(customers)
-      .where(where)
-      .orderBy(...list.orderBy)
-      .limit(list.limit)
-      .offset(list.offset),
-    db.select({ n: count() }).from(customers).where(where),
-    db.select({ id: pricelists.id }).from(pricelists).where(eq(pricelists.id, id)),
-  ]);
-  return found.length ? { rows, total: counted[0]?.n ?? 0 } : undefined;
-}
+export const listPricelistCustomers = (db: Db, id: number, list: ListRequest) =>
+  readPageOf(
+    db,
+    selectPricelistId(db, id),
+    ...customerPage(db, and(holdsPricelist(id), list.where), list),
+  );
 
 // ---- prices ----
 
@@ -350,25 +326,22 @@ const priceColumns = {
   amount: pricelistPrices.amount,
 };
 
-export async function listPrices(db: Db, id: number, list: ListRequest) {
+export function listPrices(db: Db, id: number, list: ListRequest) {
   const where = and(eq(pricelistPrices.pricelistId, id), list.where);
-  const [rows, counted, found] = await db.batch([
+  const withProduct = eq(products.id, pricelistPrices.productId);
+  return readPageOf(
+    db,
+    selectPricelistId(db, id),
     db
       .select(priceColumns)
       .from(pricelistPrices)
-      .innerJoin(products, eq(products.id, pricelistPrices.productId))
+      .innerJoin(products, withProduct)
       .where(where)
       .orderBy(...list.orderBy)
       .limit(list.limit)
       .offset(list.offset),
-    db
-      .select({ n: count() })
-      .from(pricelistPrices)
-      .innerJoin(products, eq(products.id, pricelistPrices.productId))
-      .where(where),
-    db.select({ id: pricelists.id }).from(pricelists).where(eq(pricelists.id, id)),
-  ]);
-  return found.length ? { rows, total: counted[0]?.n ?? 0 } : undefined;
+    db.select({ n: count() }).from(pricelistPrices).innerJoin(products, withProduct).where(where),
+  );
 }
 
 /**

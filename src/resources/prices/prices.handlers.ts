@@ -12,7 +12,7 @@ export const resolve: AppRouteHandler<typeof routes.resolve> = async (c) => {
 };
 
 function lookupCart(query: PriceLookup): CartRequest {
-  const products = [query.product].flat();
+  const products = query.product;
   const quantity = Number(query.quantity ?? 1);
   const issues = [];
   if (products.length > MAX_LOOKUP_PRODUCTS) {
@@ -24,7 +24,7 @@ function lookupCart(query: PriceLookup): CartRequest {
   if (issues.length) throw invalid(issues);
   return {
     channelCode: query.channel,
-    customerCode: query.customer,
+    customerCode: query.customer || undefined,
     currency: query.currency,
     at: query.at,
     explain: query.explain === "true",

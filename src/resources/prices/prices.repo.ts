@@ -54,10 +54,10 @@ import {
  * Every statement finds the channel, the customer and the effective groups G by code itself, so
  * none waits for another's answer. Only records that can matter are read: pricelists that reach
  * the request at some level, price rows of the requested products in ACTIVE pricelists of the
- * effective currency, and conditions and promotions that reach this channel, customer and these
- * products. Without `explain` those must also be ACTIVE and not expired (not-yet-valid ones
- * still count for `validUntil`); with it, every status and window is read so the engine can say
- * why a record lost.
+ * effective currency (with `explain`, of every status), and conditions and promotions that reach
+ * this channel, customer and these products. Without `explain` those must also be ACTIVE and not
+ * expired (not-yet-valid ones still count for `validUntil`); with it, every status and window is
+ * read so the engine can say why a record lost.
  */
 export interface PriceQuery {
   channelCode: string;
@@ -244,14 +244,17 @@ const priceColumns = select({
   amount: int(pp.amount),
 });
 
-const pricesStatement = (f: Fragments) =>
+// With explain, the rows of reaching lists of every status: explain shows what a DRAFT or
+// INACTIVE list would have priced (docs/pricing-rules.md §9); the engine never prices them.
+const pricesStatement = (q: PriceQuery, f: Fragments) =>
   statement(
     priceColumns,
     sql`from pricelist_prices pp join products pr on pr.id = pp.product_id
     where pr.code in ${f.products}
       and pp.pricelist_id in (select r.pricelist_id from ${f.reaching} r
           join pricelists p on p.id = r.pricelist_id
-          where p.status = 'ACTIVE' and p.currency = ${f.currency} and p.kind = 'SALES'
+          where ${q.explain ? sql`1 = 1` : sql`p.status = 'ACTIVE'`}
+            and p.currency = ${f.currency} and p.kind = 'SALES'
         union select * from ${f.bases}
         union select * from ${f.floors})`,
   );
@@ -419,7 +422,7 @@ export function priceStatements(q: PriceQuery) {
   return [
     contextStatement(q, f),
     pricelistsStatement(f),
-    pricesStatement(f),
+    pricesStatement(q, f),
     conditionsStatement(q, f),
     promotionsStatement(q, f),
     productsStatement(f),

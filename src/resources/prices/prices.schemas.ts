@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { Code, Currency, Instant, IsoTimestamp } from "../../lib/schemas";
+import { Code, CODE_PATTERN, Currency, Instant, IsoTimestamp } from "../../lib/schemas";
 import { workedExampleAnswer, workedExampleRequest } from "./prices.examples";
 import {
   ADJUSTMENT_KINDS,
@@ -33,9 +33,9 @@ const At = Instant.openapi({
 export const PriceResolveSchema = z
   .strictObject({
     channelCode: Code.openapi({ example: "WEB-DE", description: "The channel to price in" }),
-    customerCode: Code.optional().openapi({
+    customerCode: Code.nullable().optional().openapi({
       example: "C-1001",
-      description: "Omit for anonymous (public) prices",
+      description: "The customer; omit it or send null for anonymous (public) prices",
     }),
     currency: Currency.optional().openapi({
       description: "Default: the currency of the channel's primary pricelist",
@@ -61,18 +61,34 @@ export const PriceResolveSchema = z
     example: workedExampleRequest,
   });
 
-/** Query of the GET lookup: repeated `product`, one quantity for all. Strings: parsed in the handler. */
+/**
+ * `product`, repeated or comma-joined or both (`product=A,B&product=C`), as one list in URL
+ * order: each code validated at its place in it (`query.product.1`).
+ */
+const ProductList = z
+  .union([z.string(), z.array(z.string())])
+  .transform((values) => [values].flat().flatMap((value) => value.split(",")))
+  .pipe(z.array(Code));
+
+/** Query of the GET lookup: a product list, one quantity for all. Strings: parsed in the handler. */
 export const PriceLookupQuery = z.object({
   channel: Code.openapi({
     param: { name: "channel", in: "query", required: true },
     description: "The channel code to price in",
     example: "WEB-DE",
   }),
-  customer: Code.optional().openapi({
-    param: { name: "customer", in: "query" },
-    description: "The customer code; omit for anonymous (public) prices",
-    example: "C-1001",
-  }),
+  // Empty is absent: a URL's way of saying null (the body's `customerCode: null`).
+  customer: z
+    .union([Code, z.literal("")])
+    .optional()
+    .openapi({
+      param: { name: "customer", in: "query" },
+      type: "string",
+      pattern: `^$|${CODE_PATTERN.source}`,
+      description:
+        "The customer code; omit it or leave it empty (`customer=`) for anonymous (public) prices",
+      example: "C-1001",
+    }),
   currency: Currency.optional().openapi({
     param: { name: "currency", in: "query" },
     description: "Default: the currency of the channel's primary pricelist",
@@ -88,11 +104,13 @@ export const PriceLookupQuery = z.object({
       description: `Units for every product, 1-${MAX_QUANTITY}; default 1`,
       example: 10,
     }),
-  product: z.union([Code, z.array(Code)]).openapi({
+  product: ProductList.openapi({
     param: { name: "product", in: "query", required: true, style: "form", explode: true },
     type: "array",
     items: { type: "string" },
-    description: `Product codes, repeated: product=A&product=B (1-${MAX_LOOKUP_PRODUCTS})`,
+    description:
+      `Product codes, repeated (product=A&product=B), comma-joined (product=A,B) or both, ` +
+      `1-${MAX_LOOKUP_PRODUCTS} in all; priced in that order, a code named twice is two lines`,
     example: ["P-A", "P-B", "P-C"],
   }),
   explain: z
@@ -165,11 +183,10 @@ const PricelistExplain = z
         "USED (the base price), LOWER_RANK, LOWER_LEVEL, or the first check it failed: NOT_ACTIVE, OTHER_CURRENCY, NO_PRICE_FOR_PRODUCT, OUT_OF_WINDOW, NO_TIER_FOR_QUANTITY",
     }),
     decidedBy: DecidedBy,
-    tierMinQuantity: z
-      .number()
-      .int()
-      .nullable()
-      .openapi({ description: "The tier it has for the line, when it has one" }),
+    tierMinQuantity: z.number().int().nullable().openapi({
+      description:
+        "The tier it has for the line, when it has one: also when NOT_ACTIVE or OUT_OF_WINDOW (what it would have priced), never in another currency",
+    }),
     amount: z.number().int().nullable().openapi({ description: "That tier's unit amount" }),
     usedForListPrice: z.boolean().openapi({ description: "This entry gave listUnitAmount" }),
     derivedFrom: DerivedFrom,
@@ -206,9 +223,16 @@ const ConditionExplain = z
       description:
         "The basis value its scale rows were compared with; null without scales or when not evaluated",
     }),
-    value: z.number().int().nullable().openapi({
-      description: "The value used for this line (scale or value); null when not evaluated",
-    }),
+    value: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({
+        description:
+          "The value used for this line (its scale row at basisValue, or its value); null when no scale row applies. " +
+          "Stopped by a check before that (NOT_ACTIVE, OTHER_CURRENCY, OTHER_CHANNEL, NOT_TARGETED, OTHER_PRODUCT, " +
+          "OUT_OF_WINDOW): its configured value, so a reader sees what it would have done",
+      }),
     amount: z.number().int().nullable().openapi({
       description: "Its signed effect on the unit amount; null when not evaluated",
     }),
@@ -261,11 +285,10 @@ const FloorExplain = z
         "USED (the line's floor), LOWER_RANK, or the first check it failed: NOT_ACTIVE, OTHER_CURRENCY, NO_PRICE_FOR_PRODUCT, OUT_OF_WINDOW, NO_TIER_FOR_QUANTITY, NO_BASE_PRICE, NOT_ELIGIBLE",
     }),
     decidedBy: DecidedBy,
-    tierMinQuantity: z
-      .number()
-      .int()
-      .nullable()
-      .openapi({ description: "The tier it has for the line, when it has one" }),
+    tierMinQuantity: z.number().int().nullable().openapi({
+      description:
+        "The tier it has for the line, when it has one: also when NOT_ACTIVE or OUT_OF_WINDOW, never in another currency",
+    }),
     amount: z.number().int().nullable().openapi({ description: "That tier's minimum unit amount" }),
     effectiveAmount: z.number().int().nullable().openapi({
       description:

@@ -9,7 +9,8 @@ import { loadPriceContext } from "./prices.repo";
  */
 export interface CartRequest {
   channelCode: string;
-  customerCode?: string;
+  /** Absent or null: anonymous. */
+  customerCode?: string | null;
   currency?: string;
   /** Epoch ms; default now. */
   at?: number;

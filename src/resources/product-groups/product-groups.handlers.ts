@@ -6,6 +6,7 @@ import {
   missingProductGroup as missing,
   removeProductGroup,
   updateProductGroup,
+  upsertProductGroups,
 } from "./product-groups.service";
 
 export const list: AppRouteHandler<typeof routes.list> = async (c) => {
@@ -17,6 +18,11 @@ export const list: AppRouteHandler<typeof routes.list> = async (c) => {
 export const create: AppRouteHandler<typeof routes.create> = async (c) => {
   const row = await createProductGroup(c.var.db, c.req.valid("json"));
   return c.json(toProductGroup(row), 201);
+};
+
+export const upsert: AppRouteHandler<typeof routes.upsert> = async (c) => {
+  const { productGroups } = c.req.valid("json");
+  return c.json(await upsertProductGroups(c.var.db, productGroups), 200);
 };
 
 export const get: AppRouteHandler<typeof routes.get> = async (c) => {

@@ -1,5 +1,7 @@
 import { count, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
-import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import { blockersOf } from "../../db/blockers";
+import { idOf, insertRows, rowField, updateByCode } from "../../db/bulk";
+import { inJsonList } from "../../db/json-list";
 import { unlessForeignKey } from "../../db/outcomes";
 import { insertWhere } from "../../db/writes";
 import {
@@ -234,51 +236,84 @@ export const deleteProductGroup = (db: Db, code: string) =>
       .get(),
   );
 
-/** How many records of one kind name the group, and the first of them (by code or id). */
-export interface Blockers {
-  n: number;
-  first: (string | number)[];
+/** What names a group and so keeps it from being deleted. */
+export const readProductGroupBlockers = blockersOf(productGroups, [
+  { kind: "product", noun: "product", column: products.productGroupId, shown: products.code },
+  {
+    kind: "productGroup",
+    noun: "child group",
+    column: productGroups.parentId,
+    shown: productGroups.code,
+  },
+  {
+    kind: "tradeCondition",
+    noun: "trade condition",
+    column: tradeConditionProductGroups.productGroupId,
+    shown: tradeConditionProductGroups.tradeConditionId,
+  },
+  {
+    kind: "promotion",
+    noun: "promotion",
+    column: promotionProductGroups.productGroupId,
+    shown: promotionProductGroups.promotionId,
+  },
+]);
+
+// ---- bulk upserts by code (docs/api.md §5.12) ----
+
+/** A stored group as a bulk upsert judges the forest. */
+export interface ForestNode {
+  id: number;
+  code: string;
+  name: string;
+  parentId: number | null;
 }
 
-/** Lists at most this many of each kind; the count is always complete. */
-const BLOCKERS_SHOWN = 20;
-
-const groupIdOf = (code: string) => sql`(select id from product_groups where code = ${code})`;
-
-/** The rows whose `column` names group `code`: their count and the first `shown` values. */
-function blockers(db: Db, column: SQLiteColumn, shown: SQLiteColumn, code: string) {
-  const table = column.table as SQLiteTable;
-  return db
-    .select({
-      n: count(),
-      first: sql<string>`(select json_group_array(x) from (select ${shown} as x from ${table}
-        where ${column} = ${groupIdOf(code)} order by x limit ${BLOCKERS_SHOWN}))`,
-    })
-    .from(table)
-    .where(eq(column, groupIdOf(code)));
+/**
+ * What a bulk upsert is judged on: the part of the forest it can change or depend on, the groups
+ * of the body's codes and of the parents it names with all their ancestors, and all the
+ * descendants of the body's groups. The recursions use UNION, which visits each group once, so
+ * even a damaged table with a cycle cannot make them loop.
+ */
+export function forestFacts(codes: string[], parentCodes: string[]) {
+  const part = sql`with recursive
+    up(id) as (select id from product_groups where ${inJsonList(sql`code`, [...codes, ...parentCodes])}
+      union select g.parent_id from product_groups g join up on g.id = up.id
+      where g.parent_id is not null),
+    down(id) as (select id from product_groups where ${inJsonList(sql`code`, codes)}
+      union select g.id from product_groups g join down on g.parent_id = down.id)
+    select id from up union select id from down`;
+  return sql<string>`json_object('groups', json((select json_group_array(json_object(
+      'id', id, 'code', code, 'name', name, 'parentId', parent_id))
+    from (select id, code, name, parent_id from product_groups where id in (${part}) order by id))))`;
 }
 
-/** Everything that keeps group `code` from being deleted, by kind, in one round trip. */
-export async function findBlockers(db: Db, code: string) {
-  const kinds = await db.batch([
-    blockers(db, products.productGroupId, products.code, code),
-    blockers(db, productGroups.parentId, productGroups.code, code),
-    blockers(
-      db,
-      tradeConditionProductGroups.productGroupId,
-      tradeConditionProductGroups.tradeConditionId,
-      code,
-    ),
-    blockers(db, promotionProductGroups.productGroupId, promotionProductGroups.promotionId, code),
-  ]);
-  const [named, children, conditions, promotions] = kinds.map(([row]): Blockers => ({
-    n: row?.n ?? 0,
-    first: JSON.parse(row?.first ?? "[]") as (string | number)[],
-  }));
-  return {
-    products: named!,
-    children: children!,
-    conditions: conditions!,
-    promotions: promotions!,
-  };
+/** A group as a bulk upsert writes it: its parent by code, so a parent of the same body is found. */
+export interface GroupRecord {
+  code: string;
+  name: string;
+  parentCode: string | null;
 }
+
+const coded = { table: productGroups, id: productGroups.id, code: productGroups.code };
+
+/**
+ * The new groups (under their stored parent, or none yet), then one UPDATE placing every other
+ * row (`placed`): the changed groups, and the new ones whose parent is new too, which exists by
+ * then.
+ */
+export const productGroupWrites = (
+  db: Db,
+  created: (Omit<GroupRecord, "parentCode"> & { parentId: number | null })[],
+  placed: GroupRecord[],
+) => [
+  ...(created.length ? [insertRows(db, productGroups, created)] : []),
+  ...(placed.length
+    ? [
+        updateByCode(db, productGroups, placed, {
+          name: rowField("name"),
+          parentId: idOf(coded, rowField("parentCode")),
+        }),
+      ]
+    : []),
+];

@@ -1,10 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
-import { CodeParams, errors, json, jsonBody } from "../../lib/openapi";
+import { bulkUpsertRoute, CodeParams, errors, inUseError, json, jsonBody } from "../../lib/openapi";
 import { productGroupList } from "./product-groups.list";
 import {
   ProductGroupCreateSchema,
   ProductGroupListSchema,
   ProductGroupSchema,
+  ProductGroupsUpsertSchema,
   ProductGroupUpdateSchema,
 } from "./product-groups.schemas";
 
@@ -49,6 +50,20 @@ export const create = createRoute({
   },
 });
 
+export const upsert = bulkUpsertRoute({
+  path: "/v1/api/product-group",
+  tags,
+  operationId: "upsertProductGroups",
+  noun: "product groups",
+  example: "body.productGroups.12.parentCode",
+  rules:
+    "`parentCode` names a stored group or one of the same body, listed before or after; the " +
+    "placement rules of create and PATCH hold in the forest the whole body makes: an unknown " +
+    "parent, a cycle (within the body or with the stored groups) or a branch deeper than 8 " +
+    "levels → 400 on each row concerned, naming the chain.",
+  body: ProductGroupsUpsertSchema,
+});
+
 export const get = createRoute({
   method: "get",
   path: "/v1/api/product-group/{code}",
@@ -86,8 +101,15 @@ export const remove = createRoute({
   summary: "Delete a product group that nothing names",
   description:
     "While a product, a child group, a trade condition or a promotion names the group it cannot " +
-    "be deleted: 409 naming them (the count of each kind and up to 20 codes or ids of each). " +
-    "Unknown code → 404.",
+    "be deleted: 409 IN_USE naming them in `blockers` (the count of each kind and up to 20 " +
+    "codes or ids of each). Unknown code → 404.",
   request: { params: CodeParams },
-  responses: { 204: { description: "Deleted" }, ...errors(400, 401, 403, 404, 409, 413) },
+  responses: {
+    204: { description: "Deleted" },
+    ...errors(400, 401, 403, 404, 413),
+    ...inUseError("product group FAST", [
+      { kind: "product", noun: "product", count: 2, codes: ["S-1", "W-1"] },
+      { kind: "productGroup", noun: "child group", count: 1, codes: ["SCREWS"] },
+    ]),
+  },
 });

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { listOf } from "../../list";
-import { Code, IsoTimestamp, Name } from "../../lib/schemas";
+import { bulkBody, Code, IsoTimestamp, Name } from "../../lib/schemas";
 
 const productGroupExample = {
   id: 3,
@@ -65,6 +65,41 @@ export const ProductGroupUpdateSchema = z
     example: { parentCode: "FASTENERS" },
   });
 
+const ProductGroupUpsertSchema = z
+  .strictObject({
+    code: Code.openapi({ example: "SCREWS", description: "The product group code: the row's key" }),
+    name: Name.openapi({ example: "Screws" }),
+    parentCode: Code.nullable()
+      .optional()
+      .openapi({
+        example: "FAST",
+        description:
+          "The parent group's code: a stored group or one of the same body (before or after this " +
+          "row); null for a root; absent: a new group is a root, a stored one keeps its parent. " +
+          "Unknown, a cycle or a branch deeper than 8 levels → 400 on the row",
+      }),
+  })
+  .openapi("ProductGroupUpsert", {
+    description:
+      "A product group by code: created if the code is new, else its named fields are set",
+    example: { code: "SCREWS", name: "Screws", parentCode: "FAST" },
+  });
+
+export const ProductGroupsUpsertSchema = bulkBody(
+  "productGroups",
+  ProductGroupUpsertSchema,
+  "ProductGroupsUpsert",
+  {
+    description: "Product groups to create or update by code",
+    example: {
+      productGroups: [
+        { code: "SCREWS", name: "Screws", parentCode: "FAST" },
+        { code: "FAST", name: "Fasteners", parentCode: null },
+      ],
+    },
+  },
+);
+
 export const ProductGroupListSchema = listOf(ProductGroupSchema, "ProductGroupList", {
   path: "/v1/api/product-group",
   data: [productGroupExample],
@@ -72,3 +107,4 @@ export const ProductGroupListSchema = listOf(ProductGroupSchema, "ProductGroupLi
 
 export type ProductGroupCreate = z.infer<typeof ProductGroupCreateSchema>;
 export type ProductGroupUpdate = z.infer<typeof ProductGroupUpdateSchema>;
+export type ProductGroupUpsert = z.infer<typeof ProductGroupUpsertSchema>;

@@ -1,17 +1,26 @@
+import { deleteUnlessNamed } from "../../db/blockers";
 import { FOREIGN_KEY } from "../../db/outcomes";
+import { BulkPlan, upsertInBulk } from "../../lib/bulk";
 import type { Db } from "../../lib/db";
 import { badRequest, conflict, notFound } from "../../lib/errors";
 import { CHANGED, optimistically } from "../../lib/optimistic";
 import {
   deleteProductGroup,
-  findBlockers,
+  forestFacts,
   insertProductGroup,
+  productGroupWrites,
   readPlacement,
+  readProductGroupBlockers,
   writeProductGroup,
-  type Blockers,
+  type ForestNode,
+  type GroupRecord,
   type Placement,
 } from "./product-groups.repo";
-import type { ProductGroupCreate, ProductGroupUpdate } from "./product-groups.schemas";
+import type {
+  ProductGroupCreate,
+  ProductGroupUpdate,
+  ProductGroupUpsert,
+} from "./product-groups.schemas";
 
 /** A branch (a root, its descendants down to the deepest leaf) has at most this many levels. */
 export const MAX_GROUP_LEVELS = 8;
@@ -85,37 +94,137 @@ export const updateProductGroup = (db: Db, code: string, input: ProductGroupUpda
     return row ?? CHANGED;
   });
 
-/** What may name a group, as the 409 words each kind (singular, plural). */
-const BLOCKER_KINDS = [
-  ["products", "product", "products"],
-  ["children", "child group", "child groups"],
-  ["conditions", "trade condition", "trade conditions"],
-  ["promotions", "promotion", "promotions"],
-] as const;
+/** Deletes an unused group in one statement; while something names it, 409 naming what. */
+export const removeProductGroup = (db: Db, code: string) =>
+  deleteUnlessNamed({
+    label: label(code),
+    remove: () => deleteProductGroup(db, code),
+    read: () => readProductGroupBlockers(db, code),
+    missing: () => missingProductGroup(code),
+  });
 
-/** `3 products (P-1, P-2, P-3)`; past BLOCKERS_SHOWN, `… and 5 more`. */
-function named(one: string, many: string, blockers: Blockers) {
-  const more = blockers.n - blockers.first.length;
-  const list = blockers.first.join(", ") + (more > 0 ? ` and ${more} more` : "");
-  return `${blockers.n} ${blockers.n === 1 ? one : many} (${list})`;
+// ---- bulk upserts by code (docs/api.md §5.12) ----
+
+/** Each group's parent by code, in the forest a bulk body makes (the stored part it can reach). */
+type Parents = Map<string, string | null>;
+
+const arrows = (codes: string[]) => `${codes.join(" → ")} (each group → its parent)`;
+
+/** The codes from `code` up to its root, itself first; at a cycle, up to the first repeated code. */
+function chainUp(parents: Parents, code: string): string[] {
+  const chain = [code];
+  const seen = new Set(chain);
+  for (let next = parents.get(code); next; next = parents.get(next)) {
+    chain.push(next);
+    if (seen.has(next)) break;
+    seen.add(next);
+  }
+  return chain;
+}
+
+/** The longest way down from each group: the codes from its deepest descendant up to it. */
+function deepestBelow(parents: Parents) {
+  const children = new Map<string, string[]>();
+  for (const [code, parent] of parents) {
+    if (parent) children.set(parent, [...(children.get(parent) ?? []), code]);
+  }
+  const memo = new Map<string, string[]>();
+  const walk = (code: string, open: Set<string>): string[] => {
+    const known = memo.get(code);
+    if (known) return known;
+    open.add(code);
+    let deepest: string[] = [];
+    for (const child of children.get(code) ?? []) {
+      // A child already on the way down is a cycle: reported on its own, not followed.
+      const path = open.has(child) ? [] : walk(child, open);
+      if (path.length > deepest.length) deepest = path;
+    }
+    open.delete(code);
+    memo.set(code, [...deepest, code]);
+    return memo.get(code)!;
+  };
+  return (code: string) => walk(code, new Set());
 }
 
 /**
- * Deletes an unused group in one statement; while something names it (the foreign keys say so),
- * 409 naming what: the count of each kind and up to 20 (BLOCKERS_SHOWN) of its codes or ids.
+ * The placement rule of create and PATCH (docs/api.md §5.7) for a row of a bulk body, in the
+ * forest the whole body makes: no cycle, at most MAX_GROUP_LEVELS levels through the group.
+ * A 400 on the row rather than the single calls' 409: the body is refused as a whole.
  */
-export const removeProductGroup = (db: Db, code: string) =>
-  optimistically(label(code), async () => {
-    const deleted = await deleteProductGroup(db, code);
-    if (deleted !== FOREIGN_KEY) {
-      if (!deleted) throw missingProductGroup(code);
-      return deleted;
-    }
-    const found = await findBlockers(db, code);
-    const kinds = BLOCKER_KINDS.filter(([key]) => found[key].n > 0).map(([key, one, many]) =>
-      named(one, many, found[key]),
-    );
-    // Every reference went away between the delete and the read: try again.
-    if (!kinds.length) return CHANGED;
-    throw conflict(`${label(code)} is still named by ${kinds.join(", ")}; remove those first`);
+function placementIssue(parents: Parents, below: (code: string) => string[], code: string) {
+  const chain = chainUp(parents, code);
+  if (chain.length > 1 && chain.at(-1) === code) return `makes a cycle ${arrows(chain)}`;
+  const branch = [...below(code), ...chain.slice(1)];
+  if (branch.length <= MAX_GROUP_LEVELS) return undefined;
+  return (
+    `makes a branch of ${branch.length} levels, more than the ${MAX_GROUP_LEVELS} allowed: ` +
+    arrows(branch)
+  );
+}
+
+/** The stored groups as records, and the forest's parents with the body's rows placed. */
+function forestOf(rows: ProductGroupUpsert[], groups: ForestNode[]) {
+  const codeOf = new Map(groups.map((group) => [group.id, group.code]));
+  const stored = new Map(
+    groups.map((group): [string, GroupRecord] => [
+      group.code,
+      { code: group.code, name: group.name, parentCode: codeOf.get(group.parentId!) ?? null },
+    ]),
+  );
+  const parents: Parents = new Map([...stored.values()].map((g) => [g.code, g.parentCode]));
+  const records = rows.map(({ code, name, parentCode }): GroupRecord => {
+    const kept = stored.get(code)?.parentCode ?? null;
+    return { code, name, parentCode: parentCode === undefined ? kept : parentCode };
   });
+  for (const record of records) parents.set(record.code, record.parentCode);
+  return { stored, parents, records };
+}
+
+/** Every row: its parent exists (in the body or stored), and where it moves, the forest stays one. */
+function judgeGroups(rows: ProductGroupUpsert[], groups: ForestNode[]) {
+  const { stored, parents, records } = forestOf(rows, groups);
+  const below = deepestBelow(parents);
+  const plan = new BulkPlan<GroupRecord, GroupRecord>("productGroups");
+  records.forEach((record, i) => {
+    const { code, parentCode } = record;
+    const current = stored.get(code);
+    if (parentCode !== null && !parents.has(parentCode)) {
+      plan.issue(i, "parentCode", `unknown product group ${parentCode}`);
+      return;
+    }
+    const moved = !current || current.parentCode !== parentCode;
+    const issue = moved ? placementIssue(parents, below, code) : undefined;
+    if (issue) plan.issue(i, "parentCode", issue);
+    else plan.add(current, record);
+  });
+  return { plan, stored };
+}
+
+/**
+ * `PUT /v1/api/product-group`: 1-1000 groups by code, all or nothing, in two round trips. A
+ * parent may be a group of the same body, before or after its children.
+ */
+export function upsertProductGroups(db: Db, rows: ProductGroupUpsert[]) {
+  const parentCodes = rows.flatMap((row) => (row.parentCode ? [row.parentCode] : []));
+  const facts = forestFacts(
+    rows.map((row) => row.code),
+    parentCodes,
+  );
+  return upsertInBulk<{ groups: ForestNode[] }>(db, "the product groups", facts, (read) => {
+    const { plan, stored } = judgeGroups(rows, read.groups);
+    const ids = new Map(read.groups.map((group) => [group.code, group.id]));
+    // A new group under a stored parent (or none) is inserted in place; under a new one, placed after.
+    const underNew = (row: GroupRecord) => row.parentCode !== null && !stored.has(row.parentCode);
+    const writes = () =>
+      productGroupWrites(
+        db,
+        plan.created.map(({ code, name, parentCode }) => ({
+          code,
+          name,
+          parentId: ids.get(parentCode ?? "") ?? null,
+        })),
+        [...plan.updated, ...plan.created.filter(underNew)],
+      );
+    return { plan, writes };
+  });
+}

@@ -6,6 +6,7 @@ import {
   missingProduct as missing,
   removeProduct,
   updateProduct,
+  upsertProducts,
 } from "./products.service";
 
 export const list: AppRouteHandler<typeof routes.list> = async (c) => {
@@ -17,6 +18,11 @@ export const list: AppRouteHandler<typeof routes.list> = async (c) => {
 export const create: AppRouteHandler<typeof routes.create> = async (c) => {
   const row = await createProduct(c.var.db, c.req.valid("json"));
   return c.json(toProduct(row), 201);
+};
+
+export const upsert: AppRouteHandler<typeof routes.upsert> = async (c) => {
+  const { products } = c.req.valid("json");
+  return c.json(await upsertProducts(c.var.db, products), 200);
 };
 
 export const get: AppRouteHandler<typeof routes.get> = async (c) => {

@@ -1,9 +1,18 @@
 import { and, count, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { productGroups, products, rowCounts } from "../../db/schema";
+import { blockersOf } from "../../db/blockers";
+import {
+  pricelistPrices,
+  productGroups,
+  products,
+  promotionProducts,
+  rowCounts,
+  tradeConditionProducts,
+} from "../../db/schema";
 import { readPage, type ListConfig, type ListRequest } from "../../list";
 import type { ListQuery } from "../../list/parse";
 import { toOrderBy, toWhere } from "../../list/sql";
+import { fromRow, insertRows, rowsByCode, updateByCode } from "../../db/bulk";
 import { unlessForeignKey } from "../../db/outcomes";
 import { writeVersioned } from "../../db/writes";
 import { isUniqueViolation, type Db } from "../../lib/db";
@@ -191,3 +200,65 @@ export const deleteProduct = (db: Db, code: string) =>
   unlessForeignKey(() =>
     db.delete(products).where(eq(products.code, code)).returning({ id: products.id }).get(),
   );
+
+/** What names a product and so keeps it from being deleted; pricelists by their price rows. */
+export const readProductBlockers = blockersOf(products, [
+  {
+    kind: "pricelist",
+    noun: "pricelist",
+    column: pricelistPrices.productId,
+    shown: pricelistPrices.pricelistId,
+  },
+  {
+    kind: "tradeCondition",
+    noun: "trade condition",
+    column: tradeConditionProducts.productId,
+    shown: tradeConditionProducts.tradeConditionId,
+  },
+  {
+    kind: "promotion",
+    noun: "promotion",
+    column: promotionProducts.productId,
+    shown: promotionProducts.promotionId,
+  },
+]);
+
+// ---- bulk upserts by code (docs/api.md §5.12) ----
+
+/** A product as a bulk upsert judges and writes it: its own columns, the group by id. */
+export interface ProductRecord {
+  code: string;
+  name: string;
+  productGroupId: number | null;
+  minOrderQuantity: number;
+  orderIncrement: number;
+  maxOrderQuantity: number | null;
+}
+
+const recordColumns = {
+  code: products.code,
+  name: products.name,
+  productGroupId: products.productGroupId,
+  minOrderQuantity: products.minOrderQuantity,
+  orderIncrement: products.orderIncrement,
+  maxOrderQuantity: products.maxOrderQuantity,
+};
+
+/** What a bulk upsert is judged on: the stored products of its codes, and the groups it names. */
+export interface ProductFacts {
+  stored: ProductRecord[];
+  groups: { id: number; code: string }[];
+}
+
+export const productFacts = (codes: string[], groupCodes: string[]) =>
+  sql<string>`json_object(
+    'stored', ${rowsByCode(products, recordColumns, codes)},
+    'groups', ${rowsByCode(productGroups, { id: productGroups.id, code: productGroups.code }, groupCodes)})`;
+
+/** The inserts of the new products and the updates of the changed ones, one statement each. */
+export const productWrites = (db: Db, created: ProductRecord[], updated: ProductRecord[]) => [
+  ...(created.length ? [insertRows(db, products, created)] : []),
+  ...(updated.length
+    ? [updateByCode(db, products, updated, fromRow(Object.keys(recordColumns)))]
+    : []),
+];

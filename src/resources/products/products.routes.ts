@@ -1,10 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
-import { CodeParams, errors, json, jsonBody } from "../../lib/openapi";
+import { bulkUpsertRoute, CodeParams, errors, inUseError, json, jsonBody } from "../../lib/openapi";
 import { productList } from "./products.list";
 import {
   ProductCreateSchema,
   ProductListSchema,
   ProductSchema,
+  ProductsUpsertSchema,
   ProductUpdateSchema,
 } from "./products.schemas";
 
@@ -47,6 +48,18 @@ export const create = createRoute({
   },
 });
 
+export const upsert = bulkUpsertRoute({
+  path: "/v1/api/product",
+  tags,
+  operationId: "upsertProducts",
+  noun: "products",
+  example: "body.products.12.productGroupCode",
+  rules:
+    "Every row follows the rules of create and PATCH: an unknown productGroupCode → 400; a " +
+    "maxOrderQuantity below the minOrderQuantity of the merged record → 400.",
+  body: ProductsUpsertSchema,
+});
+
 export const get = createRoute({
   method: "get",
   path: "/v1/api/product/{code}",
@@ -83,7 +96,15 @@ export const remove = createRoute({
   summary: "Delete a product that no pricelist, condition or promotion uses",
   description:
     "A product that still has prices in a pricelist, or is named by a trade condition or " +
-    "promotion, cannot be deleted (409); remove those first. Unknown code → 404.",
+    "promotion, cannot be deleted: 409 IN_USE naming them in `blockers` (each kind with its " +
+    "count and up to 20 ids). Remove it from them first. Unknown code → 404.",
   request: { params: CodeParams },
-  responses: { 204: { description: "Deleted" }, ...errors(400, 401, 403, 404, 409, 413) },
+  responses: {
+    204: { description: "Deleted" },
+    ...errors(400, 401, 403, 404, 413),
+    ...inUseError("product P-A", [
+      { kind: "pricelist", noun: "pricelist", count: 2, ids: [100, 101] },
+      { kind: "promotion", noun: "promotion", count: 1, ids: [7] },
+    ]),
+  },
 });

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { listOf } from "../../list";
-import { Code, IsoTimestamp, Name } from "../../lib/schemas";
+import { bulkBody, Code, IsoTimestamp, Name } from "../../lib/schemas";
 
 const productExample = {
   id: 1,
@@ -18,6 +18,9 @@ const productExample = {
 const MAX_ORDER_QUANTITY = 1_000_000;
 
 const OrderQuantity = z.number().int().min(1).max(MAX_ORDER_QUANTITY);
+
+/** The quantity rule of a product that names none: any quantity. */
+export const ANY_QUANTITY = { minOrderQuantity: 1, orderIncrement: 1, maxOrderQuantity: null };
 
 /** The group and the quantity rule, as create and update take them (docs/api.md §5.9). */
 const terms = {
@@ -76,9 +79,9 @@ export const ProductCreateSchema = z
     code: Code.openapi({ example: "P-A", description: "The product code; unique (409 if taken)" }),
     name: Name.openapi({ example: "Hex bolt M8x40" }),
     productGroupCode: terms.productGroupCode.optional(),
-    minOrderQuantity: terms.minOrderQuantity.default(1),
-    orderIncrement: terms.orderIncrement.default(1),
-    maxOrderQuantity: terms.maxOrderQuantity.default(null),
+    minOrderQuantity: terms.minOrderQuantity.default(ANY_QUANTITY.minOrderQuantity),
+    orderIncrement: terms.orderIncrement.default(ANY_QUANTITY.orderIncrement),
+    maxOrderQuantity: terms.maxOrderQuantity.default(ANY_QUANTITY.maxOrderQuantity),
   })
   .openapi("ProductCreate", {
     description: "A new product",
@@ -107,6 +110,32 @@ export const ProductUpdateSchema = z
     example: { name: "Hex bolt M8x40, zinc plated", maxOrderQuantity: 10000 },
   });
 
+const ProductUpsertSchema = z
+  .strictObject({
+    code: Code.openapi({ example: "P-A", description: "The product code: the row's key" }),
+    name: Name.openapi({ example: "Hex bolt M8x40" }),
+    productGroupCode: terms.productGroupCode.optional(),
+    minOrderQuantity: terms.minOrderQuantity.optional(),
+    orderIncrement: terms.orderIncrement.optional(),
+    maxOrderQuantity: terms.maxOrderQuantity.optional(),
+  })
+  .openapi("ProductUpsert", {
+    description:
+      "A product by code: created if the code is new, else its named fields are set. An absent " +
+      "optional field keeps the stored value (a new product takes the default); null clears it",
+    example: { code: "P-A", name: "Hex bolt M8x40", productGroupCode: "SCREWS" },
+  });
+
+export const ProductsUpsertSchema = bulkBody("products", ProductUpsertSchema, "ProductsUpsert", {
+  description: "Products to create or update by code",
+  example: {
+    products: [
+      { code: "P-A", name: "Hex bolt M8x40", productGroupCode: "SCREWS", minOrderQuantity: 100 },
+      { code: "P-B", name: "Hex nut M8", productGroupCode: null },
+    ],
+  },
+});
+
 // `select` may trim items down to id plus the chosen fields.
 export const ProductListSchema = listOf(
   ProductSchema.partial().required({ id: true }).openapi("ProductListItem", {
@@ -119,3 +148,4 @@ export const ProductListSchema = listOf(
 
 export type ProductCreate = z.infer<typeof ProductCreateSchema>;
 export type ProductUpdate = z.infer<typeof ProductUpdateSchema>;
+export type ProductUpsert = z.infer<typeof ProductUpsertSchema>;

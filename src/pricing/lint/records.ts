@@ -1,0 +1,103 @@
+import type { Instant } from "../types";
+import { enumerate, finding, GroupTree, inForce, ref } from "./common";
+import type { Finding, LintFacts, LintRecord } from "./types";
+
+/**
+ * The findings about one record at a time: its status against its window, whether anything can
+ * reach it, what it names (docs/pricing-lint.md §2, §7–§10).
+ */
+
+const ended = (validTo: Instant) => new Date(validTo).toISOString();
+
+/** §10: ACTIVE, but the window ended at or before now, so it prices nothing any more. */
+export function expiredButActive(facts: LintFacts): Finding[] {
+  const { now } = facts;
+  const expired = (r: { status: string; validTo: Instant | null }) =>
+    r.status === "ACTIVE" && r.validTo !== null && r.validTo <= now;
+  const found = (noun: string, record: LintRecord, validTo: Instant) =>
+    finding(
+      "EXPIRED_BUT_ACTIVE",
+      `${noun} is ACTIVE but its window ended at ${ended(validTo)}: it no longer takes part in ` +
+        "any price; make it INACTIVE or ARCHIVED, or extend validTo",
+      [record],
+    );
+  return [
+    ...facts.pricelists
+      .filter(expired)
+      .map((p) => found(`pricelist ${p.id}`, ref.pricelist(p.id), p.validTo!)),
+    ...facts.tradeConditions
+      .filter(expired)
+      .map((c) => found(`trade condition ${c.id}`, ref.tradeCondition(c.id), c.validTo!)),
+    ...facts.promotions
+      .filter(expired)
+      .map((p) => found(`promotion ${p.id}`, ref.promotion(p.id), p.validTo!)),
+  ];
+}
+
+/**
+ * §8: an ACTIVE GENERAL SALES pricelist that no channel, customer group or customer has and no
+ * pricelist derives from: no request reaches it (an INDIVIDUAL one always has its customer).
+ */
+export function unreachablePricelists(facts: LintFacts): Finding[] {
+  return facts.pricelists
+    .filter(
+      (p) =>
+        inForce(p, facts.now) &&
+        p.kind === "SALES" &&
+        p.scope === "GENERAL" &&
+        !p.assigned &&
+        !p.isBase,
+    )
+    .map((p) =>
+      finding(
+        "UNREACHABLE_PRICELIST",
+        `pricelist ${p.id} is ACTIVE but assigned to no channel, customer group or customer, and ` +
+          "no pricelist derives from it: no price request can reach it",
+        [ref.pricelist(p.id)],
+      ),
+    );
+}
+
+/** §2: an active channel with no primary pricelist. */
+export function channelsWithoutPrimary(facts: LintFacts): Finding[] {
+  return facts.channels
+    .filter((ch) => ch.isActive && !ch.hasPrimary)
+    .map((ch) =>
+      finding(
+        "CHANNEL_WITHOUT_PRIMARY",
+        `channel ${ch.code} is active but has no primary pricelist: a price request without a ` +
+          "currency is refused (CURRENCY_REQUIRED), and list prices come only from its other " +
+          "pricelists",
+        [ref.channel(ch.code)],
+      ),
+    );
+}
+
+/** §9: a trade condition or promotion in force names a product group that holds no product. */
+export function emptyGroupsTargeted(facts: LintFacts): Finding[] {
+  const tree = new GroupTree(facts.productGroups);
+  const check = (noun: string, record: LintRecord, groupCodes: readonly string[]) => {
+    const empty = [...groupCodes].sort().filter((code) => !tree.holdsProducts(code));
+    if (empty.length === 0) return [];
+    const groups = empty.length === 1 ? "product group" : "product groups";
+    const hold = empty.length === 1 ? "holds" : "hold";
+    return [
+      finding(
+        "EMPTY_GROUP_TARGETED",
+        `${noun} names ${groups} ${enumerate(empty)}, which ${hold} no product (neither ` +
+          `directly nor through a group below): it reaches nothing through ${empty.length === 1 ? "it" : "them"}`,
+        [record, ...empty.map(ref.productGroup)],
+      ),
+    ];
+  };
+  return [
+    ...facts.tradeConditions
+      .filter((c) => inForce(c, facts.now))
+      .flatMap((c) =>
+        check(`trade condition ${c.id}`, ref.tradeCondition(c.id), c.productGroupCodes),
+      ),
+    ...facts.promotions
+      .filter((p) => inForce(p, facts.now))
+      .flatMap((p) => check(`promotion ${p.id}`, ref.promotion(p.id), p.productGroupCodes)),
+  ];
+}

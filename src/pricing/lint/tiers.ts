@@ -1,0 +1,69 @@
+import { isAllowed, suggestionsFor } from "../quantity";
+import { finding, ref } from "./common";
+import type { Finding, FloorOverList, LintFacts } from "./types";
+
+/**
+ * The findings about price rows (docs/pricing-lint.md §6, §7). The repository aggregates the
+ * rows in SQL (a 100k catalogue has over a million of them); these rules judge what it found.
+ */
+
+/** HTTP's largest line quantity (docs/pricing-rules.md §8): no line asks for more. */
+const MAX_LINE_QUANTITY = 1_000_000;
+
+/** §7: a list whose rows for a product start above the product's smallest allowed quantity. */
+export function noFirstTier(facts: LintFacts): Finding[] {
+  return facts.firstTierGaps.map((gap) => {
+    const { pricelistId, productCode, firstTier, minOrderQuantity: from } = gap;
+    const below = `quantities ${from}–${firstTier - 1}`;
+    const effect =
+      gap.kind === "FLOOR"
+        ? `for ${below} it guards nothing (another FLOOR list of the channel, or none, applies)`
+        : `for ${below} the line takes its price from another pricelist, or has none (NO_PRICE)`;
+    return finding(
+      "NO_FIRST_TIER",
+      `${gap.kind === "FLOOR" ? "FLOOR " : ""}pricelist ${pricelistId} has rows for product ` +
+        `${productCode} from quantity ${firstTier} on only, but the product may be ordered ` +
+        `from ${from}: ${effect}`,
+      [ref.pricelist(pricelistId), ref.product(productCode)],
+    );
+  });
+}
+
+/** The first quantity a line may ask for in [from, to), or null when none. */
+function firstOrderable(row: FloorOverList): number | null {
+  const { rule, quantity, nextQuantity } = row;
+  const first = isAllowed(rule, quantity) ? quantity : suggestionsFor(rule, quantity).above;
+  if (first === null || first > MAX_LINE_QUANTITY) return null;
+  return nextQuantity === null || first < nextQuantity ? first : null;
+}
+
+/**
+ * §6: a FLOOR row above the channel primary list's row where both are the tier for an orderable
+ * quantity. One finding per channel, FLOOR list and product: the smallest such quantity.
+ */
+export function floorsAboveList(facts: LintFacts): Finding[] {
+  const first = new Map<string, { row: FloorOverList; quantity: number }>();
+  for (const row of facts.floorsOverList) {
+    const quantity = firstOrderable(row);
+    if (quantity === null) continue;
+    const key = `${row.channelCode}\u0000${row.floorPricelistId}\u0000${row.productCode}`;
+    const seen = first.get(key);
+    if (!seen || quantity < seen.quantity) first.set(key, { row, quantity });
+  }
+  return [...first.values()].map(({ row, quantity }) =>
+    finding(
+      "FLOOR_ABOVE_LIST",
+      `FLOOR pricelist ${row.floorPricelistId} holds ${row.floorAmount} for product ` +
+        `${row.productCode} from quantity ${quantity}, above the list price ${row.listAmount} ` +
+        `of channel ${row.channelCode}'s primary pricelist ${row.primaryPricelistId}: where it ` +
+        "is the line's floor, a price at or below it is its own effective floor, so no trade " +
+        "condition or promotion lowers that price",
+      [
+        ref.pricelist(row.floorPricelistId),
+        ref.product(row.productCode),
+        ref.channel(row.channelCode),
+        ref.pricelist(row.primaryPricelistId),
+      ],
+    ),
+  );
+}

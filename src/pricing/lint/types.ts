@@ -1,0 +1,123 @@
+import type { Instant, QuantityRule, TradeConditionCandidate, Validity } from "../types";
+import type {
+  LintCode,
+  LintRecordKind,
+  LintSeverity,
+  PricelistKind,
+  PricelistScope,
+  Status,
+} from "../vocabulary";
+
+/**
+ * The linter's contract (docs/pricing-lint.md): facts the repository reads in one D1 round
+ * trip, findings the rules return. Like the engine, the rules never read the clock (`now` is an
+ * input) and never do I/O.
+ */
+
+/** A record a finding names: pricelists, conditions and promotions by id, the others by code. */
+export type LintRecord =
+  | { kind: Extract<LintRecordKind, "pricelist" | "tradeCondition" | "promotion">; id: number }
+  | { kind: Exclude<LintRecordKind, "pricelist" | "tradeCondition" | "promotion">; code: string };
+
+export interface Finding {
+  code: LintCode;
+  severity: LintSeverity;
+  /** A sentence naming the records and saying what happens to prices. */
+  message: string;
+  /** The records the finding is about, the one to fix first. */
+  records: LintRecord[];
+}
+
+/** Every ACTIVE pricelist, SALES and FLOOR. */
+export interface LintPricelist extends Validity {
+  id: number;
+  status: Status;
+  kind: PricelistKind;
+  scope: PricelistScope;
+  /** Assigned to a channel, a customer group or a customer. */
+  assigned: boolean;
+  /** A pricelist that is not ARCHIVED derives from it. */
+  isBase: boolean;
+}
+
+/** Every ACTIVE trade condition, with all its links (not trimmed to a request). */
+export type LintCondition = TradeConditionCandidate;
+
+/** Every ACTIVE promotion: what the linter looks at of it. */
+export interface LintPromotion extends Validity {
+  id: number;
+  status: Status;
+  productGroupCodes: readonly string[];
+}
+
+export interface LintProductGroup {
+  code: string;
+  parentCode: string | null;
+  /** A product has it as its own group (descendants' products not counted). */
+  hasOwnProducts: boolean;
+}
+
+/**
+ * Products the rules need concretely: those a trade condition lists, one per product group and
+ * one in no group (when there is one). Their group paths come from `productGroups`.
+ */
+export interface LintProduct {
+  code: string;
+  groupCode: string | null;
+}
+
+export interface LintChannel {
+  code: string;
+  isActive: boolean;
+  hasPrimary: boolean;
+  /** The customer groups assigned to the channel (G of its members, docs/pricing-rules.md §2). */
+  customerGroupCodes: readonly string[];
+}
+
+/** A customer a CUSTOMER-scope stackable discount names. */
+export interface LintCustomer {
+  code: string;
+  channelCodes: readonly string[];
+  customerGroupCodes: readonly string[];
+}
+
+/** An ACTIVE pricelist's own rows for a product start above the product's smallest quantity. */
+export interface FirstTierGap {
+  pricelistId: number;
+  kind: PricelistKind;
+  productCode: string;
+  /** Its smallest minQuantity for the product. */
+  firstTier: number;
+  /** The product's smallest allowed quantity. */
+  minOrderQuantity: number;
+}
+
+/**
+ * A FLOOR row above the channel primary pricelist's row for the same product, where both are
+ * the tier for quantities from `quantity` up to (not including) `nextQuantity`.
+ */
+export interface FloorOverList {
+  channelCode: string;
+  floorPricelistId: number;
+  primaryPricelistId: number;
+  productCode: string;
+  quantity: number;
+  /** The next tier of either list; null: none. */
+  nextQuantity: number | null;
+  floorAmount: number;
+  listAmount: number;
+  rule: QuantityRule;
+}
+
+export interface LintFacts {
+  now: Instant;
+  pricelists: readonly LintPricelist[];
+  tradeConditions: readonly LintCondition[];
+  promotions: readonly LintPromotion[];
+  productGroups: readonly LintProductGroup[];
+  products: readonly LintProduct[];
+  channels: readonly LintChannel[];
+  customers: readonly LintCustomer[];
+  firstTierGaps: readonly FirstTierGap[];
+  floorsOverList: readonly FloorOverList[];
+}
