@@ -10,7 +10,7 @@ export const TEST_KEYS = { admin: "test-admin-key", read: "test-read-key" };
  * one key's write limit: test/fuzz/worker.ts spreads their admin calls over these, as many
  * back-office clients would send them.
  */
-const WRITER_KEYS = Array.from({ length: 64 }, (_, i) => `test-writer-key-${i}`);
+const WRITER_KEYS = Array.from({ length: 128 }, (_, i) => `test-writer-key-${i}`);
 const sha256 = (key: string) => createHash("sha256").update(key).digest("hex");
 
 type RateLimitConfig = { name: string; simple: { limit: number; period: number } };

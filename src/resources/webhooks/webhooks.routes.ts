@@ -105,7 +105,7 @@ export const rotate = createRoute({
   request: { params: IdParams },
   responses: {
     200: json(WebhookWithSecretSchema, "The webhook and its new secret (shown only here)"),
-    ...errors(400, 401, 403, 404, 413),
+    ...errors(400, 401, 403, 404, 413, 415),
   },
 });
 
