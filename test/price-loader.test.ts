@@ -153,7 +153,7 @@ describe("the price loader's batch", () => {
       conditions,
       promotions,
       known,
-      paths,
+      groups,
       bases,
       floors,
       version,
@@ -164,15 +164,20 @@ describe("the price loader's batch", () => {
     expect(prices).toHaveLength(14);
     expect(conditions).toHaveLength(2);
     expect(promotions).toHaveLength(1);
+    const [child, parent] = groupPath.map((code) => groups.find((g) => g.code === code));
     expect(known).toEqual([
       {
         code: query.productCodes[0],
+        productGroupId: child!.id,
         minOrderQuantity: 2,
         orderIncrement: 2,
         maxOrderQuantity: 1000,
       },
     ]);
-    expect(paths.map((p) => p.groupCode)).toEqual(groupPath);
+    // The product's group and its ancestor, each once; the loader walks the path in memory.
+    expect(groups).toHaveLength(2);
+    expect(child!.parentId).toBe(parent!.id);
+    expect(parent!.parentId).toBeNull();
     expect(bases).toHaveLength(1);
     expect(floors).toHaveLength(1);
     expect(version).toHaveLength(1);

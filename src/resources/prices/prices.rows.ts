@@ -1,6 +1,6 @@
-import { sql, type SQL } from "drizzle-orm";
+import { fillPlaceholders, sql, type Query, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import { rawBatch, type Db } from "../../lib/db";
+import { compileSql, rawBatch, type Db } from "../../lib/db";
 
 /**
  * Typed rows for the price loader's raw SQL. Drizzle cannot write its one-round-trip batch, and a
@@ -109,20 +109,37 @@ export function select<F extends Fields>(fields: F): Selection<F> {
   };
 }
 
-/** A statement of the batch and the decoder of its rows. */
+/** A statement of the batch, compiled (its values placeholders until bound), and its decoder. */
 export interface Statement<T> {
-  query: SQL;
+  query: Query;
   decode: (row: Row) => T;
 }
 
-/** `select <columns> <rest>`, decoded by the columns' own declaration. */
+/**
+ * `[with …] select <columns> <rest>`, compiled once and decoded by the columns' own declaration;
+ * `ctes` is a WITH clause the statement's subqueries read.
+ */
 export const statement = <F extends Fields>(
   columns: Selection<F>,
   rest: SQL,
+  ctes?: SQL,
 ): Statement<Decoded<F>> => ({
-  query: sql`select ${columns.list} ${rest}`,
+  query: compileSql(
+    ctes ? sql`${ctes} select ${columns.list} ${rest}` : sql`select ${columns.list} ${rest}`,
+  ),
   decode: columns.decode,
 });
+
+/** The statements with their placeholders (`sql.placeholder(name)`) bound to `values[name]`. */
+export function bindStatements<const S extends readonly Statement<unknown>[]>(
+  statements: S,
+  values: Record<string, unknown>,
+): S {
+  return statements.map((s) => ({
+    query: { sql: s.query.sql, params: fillPlaceholders(s.query.params, values) },
+    decode: s.decode,
+  })) as unknown as S;
+}
 
 type RowsOf<S extends readonly Statement<unknown>[]> = {
   [K in keyof S]: S[K] extends Statement<infer T> ? T[] : never;
