@@ -175,13 +175,6 @@ function fragments(explain: boolean) {
       or exists (select 1 from ${sql.raw(groupLink)} l
         where l.${o} = ${i} and +l.product_group_id in ${groupIds}))`;
   };
-  // Every pricelist a reaching SALES list derives from, up to 3 steps (docs/pricing-rules.md §3.7).
-  const bases = sql`(with recursive chain(id, steps) as (
-      select p.base_pricelist_id, 1 from ${reaching} r join pricelists p on p.id = r.pricelist_id
-        where p.kind = 'SALES' and p.base_pricelist_id is not null
-      union select b.base_pricelist_id, chain.steps + 1 from chain join pricelists b on b.id = chain.id
-        where b.base_pricelist_id is not null and chain.steps < 3)
-    select id from chain)`;
   // The channel's FLOOR pricelists, whatever their state: the engine says why one does not apply.
   const floors = sql`(select cp.pricelist_id from channel_pricelists cp
     join channels ch on ch.id = cp.channel_id join pricelists p on p.id = cp.pricelist_id
@@ -197,10 +190,25 @@ function fragments(explain: boolean) {
     inChannel,
     groupIds,
     forProducts,
-    bases,
     floors,
+    pricing: pricingLists(reaching, currency),
   };
 }
+
+/**
+ * The lists whose price rows the engine can use, as common table expressions: `pricing`, the
+ * reaching SALES lists that can price (ACTIVE, in the currency; the engine stops at that check
+ * for the others, so their rows and bases would never be looked at), and `chain`, every list
+ * one of those derives from, up to 3 steps, whatever its state (docs/pricing-rules.md §3.7).
+ */
+const pricingLists = (reaching: SQL, currency: SQL) => sql`with recursive
+    pricing(id) as (select r.pricelist_id from ${reaching} r join pricelists p on p.id = r.pricelist_id
+      where p.status = 'ACTIVE' and p.currency = ${currency} and p.kind = 'SALES'),
+    chain(id, steps) as (
+      select p.base_pricelist_id, 1 from pricing join pricelists p on p.id = pricing.id
+        where p.base_pricelist_id is not null
+      union select b.base_pricelist_id, chain.steps + 1 from chain join pricelists b on b.id = chain.id
+        where b.base_pricelist_id is not null and chain.steps < 3)`;
 
 // The aliases the statements give these tables in their FROM clauses.
 const ch = alias(channels, "ch");
@@ -258,7 +266,8 @@ const pricelistsStatement = (f: Fragments) =>
 const basesStatement = (f: Fragments) =>
   statement(
     select({ id: int(p.id), currency: text(p.currency), ...derivationColumns }),
-    sql`from pricelists p where p.id in ${f.bases}`,
+    sql`from pricelists p where p.id in (select id from chain)`,
+    f.pricing,
   );
 
 const floorsStatement = (f: Fragments) =>
@@ -287,11 +296,9 @@ const pricesStatement = (f: Fragments) =>
     priceColumns,
     sql`from pricelist_prices pp join products pr on pr.id = pp.product_id
     where pr.code in ${f.products}
-      and pp.pricelist_id in (select r.pricelist_id from ${f.reaching} r
-          join pricelists p on p.id = r.pricelist_id
-          where p.status = 'ACTIVE' and p.currency = ${f.currency} and p.kind = 'SALES'
-        union select * from ${f.bases}
+      and pp.pricelist_id in (select id from pricing union select id from chain
         union select * from ${f.floors})`,
+    f.pricing,
   );
 
 /**
