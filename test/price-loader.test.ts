@@ -158,18 +158,16 @@ describe("the price loader's batch", () => {
     const meter = new DbMeter();
     const results = await decodedBatch(createDb(env.DB, meter), priceStatements(query));
     expect(meter.calls).toBe(1);
-    const [
-      context,
-      pricelists,
-      prices,
-      conditions,
-      promotions,
-      known,
-      groups,
-      bases,
-      floors,
-      version,
-    ] = results;
+    const [context, lists, prices, conditions, promotions, known, groups, version] = results;
+    // One statement reads the candidates, the lists they derive from and the floors.
+    const pricelists = lists.filter((l) => l.role === "CANDIDATE");
+    const bases = lists.filter((l) => l.role === "BASE");
+    const floors = lists.filter((l) => l.role === "FLOOR");
+    expect(lists.map((l) => l.role)).toEqual([
+      ...pricelists.map(() => "CANDIDATE"),
+      ...bases.map(() => "BASE"),
+      ...floors.map(() => "FLOOR"),
+    ]);
     expect(context).toHaveLength(1);
     expect(pricelists).toHaveLength(6);
     // The 5 candidates that can price, the base and the floor: 2 tiers each. The DRAFT derived
@@ -257,6 +255,7 @@ describe("the price loader's batch", () => {
   it("refuses a row that lacks a column or holds the wrong type, naming the column", () => {
     const [, pricelists, , conditions] = priceStatements(query);
     const row = {
+      role: "CANDIDATE",
       id: 1,
       name: "PL",
       status: "ACTIVE",

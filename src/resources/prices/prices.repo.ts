@@ -47,6 +47,7 @@ import {
   select,
   statement,
   text,
+  type RowOf,
 } from "./prices.rows";
 
 /**
@@ -196,13 +197,15 @@ function fragments(explain: boolean) {
 }
 
 /**
- * The lists whose price rows the engine can use, as common table expressions: `pricing`, the
- * reaching SALES lists that can price (ACTIVE, in the currency; the engine stops at that check
- * for the others, so their rows and bases would never be looked at), and `chain`, every list
- * one of those derives from, up to 3 steps, whatever its state (docs/pricing-rules.md §3.7).
+ * The pricelists of the request as common table expressions: `reaching`, every list reaching it
+ * once per level; `pricing`, those that can price (SALES, ACTIVE, in the currency: the engine
+ * stops at that check for the others, so their rows and bases would never be looked at); and
+ * `chain`, every list one of those derives from, up to 3 steps, whatever its state
+ * (docs/pricing-rules.md §3.7).
  */
 const pricingLists = (reaching: SQL, currency: SQL) => sql`with recursive
-    pricing(id) as (select r.pricelist_id from ${reaching} r join pricelists p on p.id = r.pricelist_id
+    reaching(pricelist_id, level) as ${reaching},
+    pricing(id) as (select r.pricelist_id from reaching r join pricelists p on p.id = r.pricelist_id
       where p.status = 'ACTIVE' and p.currency = ${currency} and p.kind = 'SALES'),
     chain(id, steps) as (
       select p.base_pricelist_id, 1 from pricing join pricelists p on p.id = pricing.id
@@ -241,48 +244,44 @@ const derivationColumns = {
   roundingEnding: nullableInt(p.roundingEnding),
 };
 
-const pricelistColumns = select({
-  id: int(p.id),
-  name: text(p.name),
-  status: member(STATUSES, p.status),
-  currency: text(p.currency),
-  priority: int(p.priority),
-  validFrom: nullableInt(p.validFrom),
-  validTo: nullableInt(p.validTo),
-  allowsTradeDiscounts: flag(p.allowsTradeDiscounts),
-  taxInclusive: flag(p.taxInclusive),
-  levels: jsonArray(asMember(PRICELIST_LEVELS), sql`json_group_array(distinct r.level)`),
-  ...derivationColumns,
-});
+/** What a list is to the request: a candidate (reaching, SALES), a base of one, a floor. */
+const LIST_ROLES = ["CANDIDATE", "BASE", "FLOOR"] as const;
+type ListRole = (typeof LIST_ROLES)[number];
 
-const pricelistsStatement = (f: Fragments) =>
-  statement(
-    pricelistColumns,
-    sql`from ${f.reaching} r join pricelists p on p.id = r.pricelist_id
-    where p.kind = 'SALES' group by p.id`,
-  );
+const listColumns = (role: ListRole, levels: SQL) =>
+  select({
+    role: member(LIST_ROLES, sql.raw(`'${role}'`)),
+    id: int(p.id),
+    name: text(p.name),
+    status: member(STATUSES, p.status),
+    currency: text(p.currency),
+    priority: int(p.priority),
+    validFrom: nullableInt(p.validFrom),
+    validTo: nullableInt(p.validTo),
+    allowsTradeDiscounts: flag(p.allowsTradeDiscounts),
+    taxInclusive: flag(p.taxInclusive),
+    levels: jsonArray(asMember(PRICELIST_LEVELS), levels),
+    ...derivationColumns,
+  });
 
-/** The lists the candidates derive from: sources of amounts, whatever their status or window. */
-const basesStatement = (f: Fragments) =>
-  statement(
-    select({ id: int(p.id), currency: text(p.currency), ...derivationColumns }),
-    sql`from pricelists p where p.id in (select id from chain)`,
+/**
+ * Every pricelist the request needs, in one statement: the candidates with their levels, then
+ * the lists they derive from (sources of amounts, whatever their status or window), then the
+ * channel's floors; each part by id.
+ */
+const pricelistsStatement = (f: Fragments) => {
+  const none = sql`'[]'`;
+  return statement(
+    listColumns("CANDIDATE", sql`json_group_array(distinct r.level)`),
+    sql`from reaching r join pricelists p on p.id = r.pricelist_id
+      where p.kind = 'SALES' group by p.id
+    union all select ${listColumns("BASE", none).list} from pricelists p
+      where p.id in (select id from chain)
+    union all select ${listColumns("FLOOR", none).list} from pricelists p
+      where p.id in ${f.floors}`,
     f.pricing,
   );
-
-const floorsStatement = (f: Fragments) =>
-  statement(
-    select({
-      id: int(p.id),
-      name: text(p.name),
-      status: member(STATUSES, p.status),
-      currency: text(p.currency),
-      priority: int(p.priority),
-      validFrom: nullableInt(p.validFrom),
-      validTo: nullableInt(p.validTo),
-    }),
-    sql`from pricelists p where p.id in ${f.floors}`,
-  );
+};
 
 const priceColumns = select({
   pricelistId: int(pp.pricelistId),
@@ -476,8 +475,6 @@ function compiledStatements(explain: boolean) {
     promotionsStatement(q, f),
     productsStatement(f),
     groupsStatement(f),
-    basesStatement(f),
-    floorsStatement(f),
     versionStatement,
   ] as const;
 }
@@ -542,25 +539,41 @@ function productFacts(
   return facts;
 }
 
+type ListRow = RowOf<ReturnType<typeof pricelistsStatement>>;
+
+/** The pricelists statement's rows as the engine takes them: candidates, bases and floors. */
+function listsOf(rows: readonly ListRow[], prices: ReadonlyMap<number, PriceRow[]>) {
+  const pricesOf = (id: number) => prices.get(id) ?? [];
+  const pricelists: PricelistCandidate[] = [];
+  const priceBases: PriceBase[] = [];
+  const floors: FloorPricelist[] = [];
+  for (const { role, ...row } of rows) {
+    const { id, name, status, currency, priority, validFrom, validTo } = row;
+    if (role === "CANDIDATE") {
+      pricelists.push({ ...derivationOf(row), prices: pricesOf(id) });
+    } else if (role === "BASE") {
+      const { derivation } = derivationOf(row);
+      priceBases.push({ id, currency, derivation, prices: pricesOf(id) });
+    } else {
+      floors.push({
+        id,
+        name,
+        status,
+        currency,
+        priority,
+        validFrom,
+        validTo,
+        prices: pricesOf(id),
+      });
+    }
+  }
+  return { pricelists, priceBases, floors };
+}
+
 export async function loadPriceContext(db: Db, query: PriceQuery): Promise<PriceContext> {
-  const [
-    context,
-    pricelistRows,
-    priceRows,
-    conditions,
-    promotionRows,
-    productRows,
-    groupRows,
-    baseRows,
-    floorRows,
-    version,
-  ] = await decodedBatch(db, priceStatements(query));
+  const [context, listRows, priceRows, conditions, promotionRows, productRows, groupRows, version] =
+    await decodedBatch(db, priceStatements(query));
   const head = context[0];
-  const prices = pricesByPricelist(priceRows);
-  const withPrices = <T extends { id: number }>(row: T) => ({
-    ...row,
-    prices: prices.get(row.id) ?? [],
-  });
   return {
     channel: head && { code: head.channelCode, isActive: head.channelIsActive },
     customer:
@@ -571,9 +584,7 @@ export async function loadPriceContext(db: Db, query: PriceQuery): Promise<Price
     currency: head?.currency ?? null,
     products: productFacts(productRows, groupRows),
     version: version[0]?.version ?? 0,
-    pricelists: pricelistRows.map((row) => withPrices(derivationOf(row))),
-    priceBases: baseRows.map((row) => withPrices(derivationOf(row))),
-    floors: floorRows.map(withPrices),
+    ...listsOf(listRows, pricesByPricelist(priceRows)),
     tradeConditions: conditions,
     promotions: promotionRows.map(({ thresholdBasis, thresholdMinimum, ...row }) => ({
       ...row,

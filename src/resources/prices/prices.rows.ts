@@ -141,6 +141,9 @@ export function bindStatements<const S extends readonly Statement<unknown>[]>(
   })) as unknown as S;
 }
 
+/** The decoded row of a statement. */
+export type RowOf<S> = S extends Statement<infer T> ? T : never;
+
 type RowsOf<S extends readonly Statement<unknown>[]> = {
   [K in keyof S]: S[K] extends Statement<infer T> ? T[] : never;
 };
