@@ -527,14 +527,15 @@ function productFacts(
 ) {
   const groups = new Map(groupRows.map((group) => [group.id, group]));
   const facts = new Map<string, ProductFacts>();
-  for (const { code, productGroupId, ...rule } of rows) {
+  for (const row of rows) {
     const groupPath: string[] = [];
-    let group = productGroupId === null ? undefined : groups.get(productGroupId);
+    let group = row.productGroupId === null ? undefined : groups.get(row.productGroupId);
     while (group && groupPath.length < MAX_GROUP_PATH) {
       groupPath.push(group.code);
       group = group.parentId === null ? undefined : groups.get(group.parentId);
     }
-    facts.set(code, { ...rule, groupPath });
+    const { minOrderQuantity, orderIncrement, maxOrderQuantity } = row;
+    facts.set(row.code, { minOrderQuantity, orderIncrement, maxOrderQuantity, groupPath });
   }
   return facts;
 }
