@@ -158,7 +158,7 @@ describe("the price loader's batch", () => {
     const meter = new DbMeter();
     const results = await decodedBatch(createDb(env.DB, meter), priceStatements(query));
     expect(meter.calls).toBe(1);
-    const [context, lists, prices, conditions, promotions, known, groups, version] = results;
+    const [context, lists, prices, conditions, promotions, facts, version] = results;
     // One statement reads the candidates, the lists they derive from and the floors.
     const pricelists = lists.filter((l) => l.role === "CANDIDATE");
     const bases = lists.filter((l) => l.role === "BASE");
@@ -176,19 +176,24 @@ describe("the price loader's batch", () => {
     expect(prices.filter((row) => idleLists.includes(row.pricelistId))).toEqual([]);
     expect(conditions).toHaveLength(2);
     expect(promotions).toHaveLength(1);
+    // The product, then its group and that group's parent, each once: the loader walks the path
+    // in memory.
+    const groups = facts.filter((row) => row.kind === "GROUP");
     const [child, parent] = groupPath.map((code) => groups.find((g) => g.code === code));
-    expect(known).toEqual([
+    expect(facts).toEqual([
       {
+        kind: "PRODUCT",
         code: query.productCodes[0],
-        productGroupId: child!.id,
+        groupId: child!.groupId,
+        parentId: null,
         minOrderQuantity: 2,
         orderIncrement: 2,
         maxOrderQuantity: 1000,
       },
+      ...groups,
     ]);
-    // The product's group and its ancestor, each once; the loader walks the path in memory.
     expect(groups).toHaveLength(2);
-    expect(child!.parentId).toBe(parent!.id);
+    expect(child!.parentId).toBe(parent!.groupId);
     expect(parent!.parentId).toBeNull();
     expect(bases).toHaveLength(1);
     expect(floors).toHaveLength(1);

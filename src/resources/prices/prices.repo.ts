@@ -156,9 +156,10 @@ function fragments(explain: boolean) {
   // reads wherever it needs them: SQLite materializes each once per statement. Written inline
   // instead, each use walked the products again (500 row reads per use at 500 lines).
   const requested = sql`with recursive
-    requested_products(id, group_id) as materialized (
-      select pr.id, pr.product_group_id from products pr ${byLookupIndex}
-        where pr.code in ${products}),
+    requested_products(id, code, group_id, min_order_quantity, order_increment, max_order_quantity)
+      as materialized (select pr.id, pr.code, pr.product_group_id, pr.min_order_quantity,
+        pr.order_increment, pr.max_order_quantity
+      from products pr ${byLookupIndex} where pr.code in ${products}),
     requested_groups(id) as (
       select group_id from requested_products where group_id is not null
       union select g.parent_id from product_groups g join requested_groups r on g.id = r.id
@@ -420,30 +421,48 @@ function promotionsStatement(q: Params, f: Fragments) {
   );
 }
 
-const productsStatement = (f: Fragments) =>
-  statement(
-    select({
-      code: text(products.code),
-      productGroupId: nullableInt(products.productGroupId),
-      minOrderQuantity: int(products.minOrderQuantity),
-      orderIncrement: int(products.orderIncrement),
-      maxOrderQuantity: nullableInt(products.maxOrderQuantity),
-    }),
-    sql`from products ${byLookupIndex} where code in ${f.products}`,
-  );
+/** A row of the products statement: a requested product, or a group on a product's path. */
+const FACT_KINDS = ["PRODUCT", "GROUP"] as const;
+
+const factColumns = (kind: (typeof FACT_KINDS)[number], row: Record<string, SQL>) =>
+  select({
+    kind: member(FACT_KINDS, sql.raw(`'${kind}'`)),
+    code: text(row.code!),
+    /** The product's group; the group itself. */
+    groupId: nullableInt(row.groupId!),
+    /** The group's parent (null for a product). */
+    parentId: nullableInt(row.parentId!),
+    minOrderQuantity: int(row.minOrderQuantity!),
+    orderIncrement: int(row.orderIncrement!),
+    maxOrderQuantity: nullableInt(row.maxOrderQuantity!),
+  });
 
 /**
- * The requested products' groups and their ancestors, each once: the loader walks each product's
- * path in memory (productFacts), instead of SQLite walking it once per product.
+ * The requested products (quantity rule, group) and then their groups with every ancestor, each
+ * once: one read of the products serves both, and the loader walks each product's path in
+ * memory (productFacts) instead of SQLite walking it once per product.
  */
-const groupsStatement = (f: Fragments) =>
+const productsStatement = (f: Fragments) =>
   statement(
-    select({
-      id: int(sql`g.id`),
-      code: text(sql`g.code`),
-      parentId: nullableInt(sql`g.parent_id`),
+    factColumns("PRODUCT", {
+      code: sql`rp.code`,
+      groupId: sql`rp.group_id`,
+      parentId: sql`null`,
+      minOrderQuantity: sql`rp.min_order_quantity`,
+      orderIncrement: sql`rp.order_increment`,
+      maxOrderQuantity: sql`rp.max_order_quantity`,
     }),
-    sql`from product_groups g where g.id in ${f.groupIds}`,
+    sql`from requested_products rp
+    union all select ${
+      factColumns("GROUP", {
+        code: sql`g.code`,
+        groupId: sql`g.id`,
+        parentId: sql`g.parent_id`,
+        minOrderQuantity: sql`1`,
+        orderIncrement: sql`1`,
+        maxOrderQuantity: sql`null`,
+      }).list
+    } from product_groups g where g.id in ${f.groupIds}`,
     f.requested,
   );
 
@@ -474,7 +493,6 @@ function compiledStatements(explain: boolean) {
     conditionsStatement(q, f),
     promotionsStatement(q, f),
     productsStatement(f),
-    groupsStatement(f),
     versionStatement,
   ] as const;
 }
@@ -515,21 +533,14 @@ function derivationOf<T extends DerivationColumns>(row: T) {
 const MAX_GROUP_PATH = 9;
 
 /** Each requested product's facts: its group path (own group first) and its quantity rule. */
-function productFacts(
-  rows: readonly {
-    code: string;
-    productGroupId: number | null;
-    minOrderQuantity: number;
-    orderIncrement: number;
-    maxOrderQuantity: number | null;
-  }[],
-  groupRows: readonly { id: number; code: string; parentId: number | null }[],
-) {
-  const groups = new Map(groupRows.map((group) => [group.id, group]));
+function productFacts(rows: readonly RowOf<ReturnType<typeof productsStatement>>[]) {
+  const groups = new Map<number, { code: string; parentId: number | null }>();
+  for (const row of rows) if (row.kind === "GROUP") groups.set(row.groupId!, row);
   const facts = new Map<string, ProductFacts>();
   for (const row of rows) {
+    if (row.kind !== "PRODUCT") continue;
     const groupPath: string[] = [];
-    let group = row.productGroupId === null ? undefined : groups.get(row.productGroupId);
+    let group = row.groupId === null ? undefined : groups.get(row.groupId);
     while (group && groupPath.length < MAX_GROUP_PATH) {
       groupPath.push(group.code);
       group = group.parentId === null ? undefined : groups.get(group.parentId);
@@ -572,7 +583,7 @@ function listsOf(rows: readonly ListRow[], prices: ReadonlyMap<number, PriceRow[
 }
 
 export async function loadPriceContext(db: Db, query: PriceQuery): Promise<PriceContext> {
-  const [context, listRows, priceRows, conditions, promotionRows, productRows, groupRows, version] =
+  const [context, listRows, priceRows, conditions, promotionRows, productRows, version] =
     await decodedBatch(db, priceStatements(query));
   const head = context[0];
   return {
@@ -583,7 +594,7 @@ export async function loadPriceContext(db: Db, query: PriceQuery): Promise<Price
         : undefined,
     groupCodes: (head?.groupCodes ?? []).sort(),
     currency: head?.currency ?? null,
-    products: productFacts(productRows, groupRows),
+    products: productFacts(productRows),
     version: version[0]?.version ?? 0,
     ...listsOf(listRows, pricesByPricelist(priceRows)),
     tradeConditions: conditions,
