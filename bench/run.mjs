@@ -1144,6 +1144,7 @@ async function main() {
   cleanups.push(removeTmp);
   process.on("exit", removeTmp); // also when Miniflare's exit hook ends the process on SIGINT
   const started = new Date();
+  const loadAtStart = os.loadavg().map((n) => Number(n.toFixed(2)));
 
   log(
     `bench ${size} (${shownDir(dir)}; seed ${marker.seed}), ${seconds} s per run at ${connections.join(" and ")} connection(s)`,
@@ -1246,7 +1247,9 @@ async function main() {
     memoryGiB: Number((os.totalmem() / KIB ** 3).toFixed(1)),
     node: process.version,
     os: `${os.type()} ${os.release()} ${os.arch()}`,
+    /** At the end of the run (1, 5 and 15 minutes); `loadAverageAtStart` before the build. */
     loadAverage: os.loadavg().map((n) => Number(n.toFixed(2))),
+    loadAverageAtStart: loadAtStart,
   };
   const report = {
     date: started.toISOString(),
@@ -1289,7 +1292,8 @@ async function main() {
       `${seconds} s per run`,
   );
   print(
-    `${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, Node ${machine.node}, load ${machine.loadAverage.join(" ")}`,
+    `${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, Node ${machine.node}, ` +
+      `load ${machine.loadAverageAtStart.join(" ")} at the start, ${machine.loadAverage.join(" ")} at the end`,
   );
   if (ratelimitsRaised.length > 0) {
     print(

@@ -51,7 +51,7 @@ import {
 } from "./prices.rows";
 
 /**
- * Everything a price request needs, read in ONE D1 round trip (one batch of ten statements,
+ * Everything a price request needs, read in ONE D1 round trip (one batch of seven statements,
  * the last one the pricing data version, so it describes exactly the data the answer used).
  * Every statement finds the channel, the customer and the effective groups G by code itself, so
  * none waits for another's answer. Only records that can matter are read: pricelists that reach
