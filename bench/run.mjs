@@ -4,6 +4,7 @@
  *
  *   node bench/run.mjs [--size 10k|100k|1m] [--persist-to DIR] [--duration 5] [--connections 1,16]
  *                      [--warmup 1] [--only REGEX] [--engine-runs 50] [--skip-peer] [--max-minutes 30]
+ *                      [--save-reference]
  *
  * 1. builds the Worker as `wrangler deploy --dry-run --minify` does and notes its size;
  * 2. times the price engine alone in Node (500 lines × 50 trade conditions × 10 pricelists);
@@ -16,8 +17,11 @@
  *    scenario a short warm-up and autocannon at each connection count for `--duration` seconds,
  *    and finally the one-read floor again (ratios use the mean of both floor measurements);
  * 5. measures the list and search scenarios (and the two floors) against the peer the same way;
- * 6. prints the table and the targets of issue 5, and writes bench/results/<size>-<time>.json and
- *    bench/results/latest-<size>.json.
+ * 6. prints the table, the targets of issue 5 and each ratio against the reference run
+ *    (bench/reference/<size>.json, committed), and writes bench/results/<size>-<time>.json and
+ *    bench/results/latest-<size>.json (git-ignored: a run never dirties the tree);
+ * 7. with --save-reference (a full run only), also writes bench/reference/<size>.json: the run the
+ *    README and docs/performance.md quote, and the next runs compare with.
  *
  * Everything listens on 127.0.0.1 only; every process started here is stopped at the end, on
  * Ctrl-C, and after --max-minutes.
@@ -60,6 +64,9 @@ import { benchEngine, quantile } from "./lib/engine.mjs";
 
 const PEER_DIR = join(ROOT, "bench", "peer");
 const RESULTS_DIR = join(ROOT, "bench", "results");
+const REFERENCE_DIR = join(ROOT, "bench", "reference");
+/** A ratio to the floor that falls by more than this against the reference is flagged. */
+const MAX_DROP = 0.1;
 const CHANNEL = "WEB-DE";
 /** The one-read floor every ratio refers to. */
 const FLOOR = "product-by-code";
@@ -1027,6 +1034,105 @@ function checks(results, peer, { size, engineCpuMs, gzipKiB }) {
 }
 
 // ------------------------------------------------------------------------------------------------
+// The reference run
+// ------------------------------------------------------------------------------------------------
+
+/**
+ * The committed reference run of this size (`bench/reference/<size>.json`), if there is one.
+ * @param {string} size
+ * @returns {{ file: string, report: any } | undefined}
+ */
+function readReference(size) {
+  const file = join(REFERENCE_DIR, `${size}.json`);
+  if (!existsSync(file)) return undefined;
+  return { file, report: JSON.parse(readFileSync(file, "utf8")) };
+}
+
+/**
+ * @typedef {{ id: string, title: string, connections: number, reference: number, now: number,
+ *   change: number, drop: boolean }} RatioChange
+ */
+
+/**
+ * Each ratio to the floor against the reference run's, for the scenarios and connection counts
+ * both measured: `change` is now ÷ reference − 1, and a fall past MAX_DROP is a `drop`.
+ * @param {ScenarioResult[]} results
+ * @param {any} reference the reference run's report
+ * @returns {RatioChange[]}
+ */
+function ratioChanges(results, reference) {
+  /** @type {RatioChange[]} */
+  const out = [];
+  for (const r of results) {
+    if (r.id === FLOOR) continue;
+    const then = reference.scenarios?.find((/** @type {any} */ x) => x.id === r.id);
+    for (const run of r.runs) {
+      const before = then?.runs?.find((/** @type {any} */ x) => x.connections === run.connections);
+      if (typeof before?.ratioToFloor !== "number" || run.ratioToFloor === undefined) continue;
+      const change = run.ratioToFloor / before.ratioToFloor - 1;
+      out.push({
+        id: r.id,
+        title: r.title,
+        connections: run.connections,
+        reference: before.ratioToFloor,
+        now: run.ratioToFloor,
+        change: Number(change.toFixed(3)),
+        drop: change < -MAX_DROP,
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * What the report says about the reference run: where it is, when and how loaded, and each change.
+ * @param {{ file: string, report: any }} reference
+ * @param {ScenarioResult[]} results
+ * @param {number} engineCpuMs
+ */
+function againstReference(reference, results, engineCpuMs) {
+  const changes = ratioChanges(results, reference.report);
+  return {
+    file: relative(ROOT, reference.file),
+    date: reference.report.date,
+    loadAverage: reference.report.machine?.loadAverage ?? null,
+    engineCpuMsMedian: {
+      reference: reference.report.engine?.cpuMsMedian ?? null,
+      now: engineCpuMs,
+    },
+    maxDrop: MAX_DROP,
+    drops: changes.filter((c) => c.drop).length,
+    changes,
+  };
+}
+
+/**
+ * The comparison as printed after the run.
+ * @param {ReturnType<typeof againstReference>} c
+ */
+function referenceTable(c) {
+  const percent = (/** @type {number} */ x) => `${x > 0 ? "+" : ""}${(x * 100).toFixed(0)} %`;
+  const rows = [
+    ["scenario", "conns", "reference", "now", "change", ""],
+    ...c.changes.map((x) => [
+      x.title,
+      String(x.connections),
+      ratio(x.reference),
+      ratio(x.now),
+      percent(x.change),
+      x.drop ? `DROP > ${c.maxDrop * 100} %` : "",
+    ]),
+  ];
+  const { reference: engineThen, now: engineNow } = c.engineCpuMsMedian;
+  return [
+    `Ratios to the floor against the reference run (${c.file}, ${c.date}, load ${c.loadAverage?.join(" ") ?? "?"}):`,
+    table(rows, ["l", "r", "r", "r", "r", "l"]),
+    `${c.drops} of ${c.changes.length} ratios fell by more than ${c.maxDrop * 100} %; ` +
+      `engine median ${fmt(engineThen, 3)} → ${fmt(engineNow, 3)} ms CPU.`,
+  ].join("\n");
+}
+
+// ------------------------------------------------------------------------------------------------
 // Main
 // ------------------------------------------------------------------------------------------------
 
@@ -1042,13 +1148,15 @@ async function main() {
       "engine-runs": { type: "string", default: "50" },
       "skip-peer": { type: "boolean", default: false },
       "max-minutes": { type: "string", default: "30" },
+      "save-reference": { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
   });
   if (values.help) {
     process.stdout.write(
       "node bench/run.mjs [--size 10k|100k|1m] [--persist-to DIR] [--duration 5] [--connections 1,16]\n" +
-        "                   [--warmup 1] [--only REGEX] [--engine-runs 50] [--skip-peer] [--max-minutes 30]\n",
+        "                   [--warmup 1] [--only REGEX] [--engine-runs 50] [--skip-peer] [--max-minutes 30]\n" +
+        "                   [--save-reference]\n",
     );
     return;
   }
@@ -1065,6 +1173,9 @@ async function main() {
   if (!(engineRuns >= 1 && engineRuns <= 10_000)) throw new Error("--engine-runs: 1-10000");
   if (!(maxMinutes > 0)) throw new Error("--max-minutes must be positive");
   const only = values.only ? new RegExp(values.only) : undefined;
+  if (values["save-reference"] && only) {
+    throw new Error("--save-reference: a reference run measures every scenario; drop --only");
+  }
 
   const watchdog = setTimeout(() => {
     log(`\nstopped: the bench ran longer than --max-minutes ${maxMinutes}`);
@@ -1081,11 +1192,14 @@ async function main() {
     );
   }
   const spec = /** @type {import("./lib/common.mjs").SizeSpec} */ (SIZES[size]);
+  // Read before the run: with --save-reference this run replaces it at the end.
+  const reference = readReference(size);
   const tmp = mkdtempSync(join(os.tmpdir(), "pricing-bench-"));
   const removeTmp = () => rmSync(tmp, { recursive: true, force: true });
   cleanups.push(removeTmp);
   process.on("exit", removeTmp); // also when Miniflare's exit hook ends the process on SIGINT
   const started = new Date();
+  const loadAtStart = os.loadavg().map((n) => Number(n.toFixed(2)));
 
   log(
     `bench ${size} (${shownDir(dir)}; seed ${marker.seed}), ${seconds} s per run at ${connections.join(" and ")} connection(s)`,
@@ -1186,7 +1300,9 @@ async function main() {
     memoryGiB: Number((os.totalmem() / KIB ** 3).toFixed(1)),
     node: process.version,
     os: `${os.type()} ${os.release()} ${os.arch()}`,
+    /** At the end of the run (1, 5 and 15 minutes); `loadAverageAtStart` before the build. */
     loadAverage: os.loadavg().map((n) => Number(n.toFixed(2))),
+    loadAverageAtStart: loadAtStart,
   };
   const report = {
     date: started.toISOString(),
@@ -1209,12 +1325,19 @@ async function main() {
     peer: peerResults ? { scenarios: peerResults } : { skipped: peerSkipped },
     floor: Object.fromEntries(connections.map((c) => [c, floorAt(results, c)])),
     targets: targetChecks,
+    reference: reference ? againstReference(reference, results, engine.cpuMsMedian) : null,
   };
+  const json = `${JSON.stringify(report, null, 2)}\n`;
   mkdirSync(RESULTS_DIR, { recursive: true });
   const stampName = started.toISOString().replace(/[:.]/g, "-");
   const file = join(RESULTS_DIR, `${size}-${stampName}.json`);
-  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
-  writeFileSync(join(RESULTS_DIR, `latest-${size}.json`), `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(file, json);
+  writeFileSync(join(RESULTS_DIR, `latest-${size}.json`), json);
+  const referenceFile = join(REFERENCE_DIR, `${size}.json`);
+  if (values["save-reference"]) {
+    mkdirSync(REFERENCE_DIR, { recursive: true });
+    writeFileSync(referenceFile, json);
+  }
 
   const print = (/** @type {string} */ text = "") => process.stdout.write(`${text}\n`);
   print();
@@ -1223,7 +1346,8 @@ async function main() {
       `${seconds} s per run`,
   );
   print(
-    `${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, Node ${machine.node}, load ${machine.loadAverage.join(" ")}`,
+    `${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, Node ${machine.node}, ` +
+      `load ${machine.loadAverageAtStart.join(" ")} at the start, ${machine.loadAverage.join(" ")} at the end`,
   );
   print(rateLimitLine(rateLimits, keys));
   print();
@@ -1268,8 +1392,17 @@ async function main() {
   const unknown = targetChecks.filter((c) => c.pass === null).length;
   print();
   print(
+    report.reference
+      ? referenceTable(report.reference)
+      : `No reference run (${relative(ROOT, referenceFile)}): nothing to compare with.`,
+  );
+  print();
+  print(
     `${targetChecks.length - failed - unknown} passed, ${failed} failed, ${unknown} not measurable; ` +
-      `results: ${relative(ROOT, file)}`,
+      `results: ${relative(ROOT, file)}` +
+      (values["save-reference"]
+        ? `; saved as the reference: ${relative(ROOT, referenceFile)}`
+        : ""),
   );
   clearTimeout(watchdog);
 }

@@ -21,6 +21,8 @@ const window = { validFrom: "2025-01-01", validTo: "2026-01-01" };
 let query: PriceQuery;
 let groupCode: string;
 let groupPath: string[];
+/** A DRAFT derived list of the channel and its base. */
+let idleLists: number[];
 
 async function ok(method: string, path: string, body: unknown) {
   const res = await api(method, path, { body });
@@ -86,6 +88,16 @@ beforeAll(async () => {
   };
   const derived = await pricelist("/v1/api/pricelist", { status: "ACTIVE", derivation }, product);
   await ok("POST", `/v1/api/channel/${channel}/pricelist`, { pricelistId: derived });
+  // A DRAFT derived list of the channel: a candidate (explain names it), but it cannot price, so
+  // neither its base nor any price row of that base is read.
+  const idleBase = await pricelist("/v1/api/pricelist", {}, product);
+  const idle = await pricelist(
+    "/v1/api/pricelist",
+    { derivation: { ...derivation, basePricelistId: idleBase } },
+    product,
+  );
+  await ok("POST", `/v1/api/channel/${channel}/pricelist`, { pricelistId: idle });
+  idleLists = [idle, idleBase];
   const floor = await pricelist("/v1/api/pricelist", { status: "ACTIVE", kind: "FLOOR" }, product);
   await ok("POST", `/v1/api/channel/${channel}/pricelist`, { pricelistId: floor });
 
@@ -146,37 +158,48 @@ describe("the price loader's batch", () => {
     const meter = new DbMeter();
     const results = await decodedBatch(createDb(env.DB, meter), priceStatements(query));
     expect(meter.calls).toBe(1);
-    const [
-      context,
-      pricelists,
-      prices,
-      conditions,
-      promotions,
-      known,
-      paths,
-      bases,
-      floors,
-      version,
-    ] = results;
+    const [context, lists, prices, conditions, promotions, facts, version] = results;
+    // One statement reads the candidates, the lists they derive from and the floors.
+    const pricelists = lists.filter((l) => l.role === "CANDIDATE");
+    const bases = lists.filter((l) => l.role === "BASE");
+    const floors = lists.filter((l) => l.role === "FLOOR");
+    expect(lists.map((l) => l.role)).toEqual([
+      ...pricelists.map(() => "CANDIDATE"),
+      ...bases.map(() => "BASE"),
+      ...floors.map(() => "FLOOR"),
+    ]);
     expect(context).toHaveLength(1);
-    expect(pricelists).toHaveLength(5);
-    // 5 candidates, the base and the floor: 2 tiers each.
+    expect(pricelists).toHaveLength(6);
+    // The 5 candidates that can price, the base and the floor: 2 tiers each. The DRAFT derived
+    // list and its base are not read.
     expect(prices).toHaveLength(14);
+    expect(prices.filter((row) => idleLists.includes(row.pricelistId))).toEqual([]);
     expect(conditions).toHaveLength(2);
     expect(promotions).toHaveLength(1);
-    expect(known).toEqual([
+    // The product, then its group and that group's parent, each once: the loader walks the path
+    // in memory.
+    const groups = facts.filter((row) => row.kind === "GROUP");
+    const [child, parent] = groupPath.map((code) => groups.find((g) => g.code === code));
+    expect(facts).toEqual([
       {
+        kind: "PRODUCT",
         code: query.productCodes[0],
+        groupId: child!.groupId,
+        parentId: null,
         minOrderQuantity: 2,
         orderIncrement: 2,
         maxOrderQuantity: 1000,
       },
+      ...groups,
     ]);
-    expect(paths.map((p) => p.groupCode)).toEqual(groupPath);
+    expect(groups).toHaveLength(2);
+    expect(child!.parentId).toBe(parent!.groupId);
+    expect(parent!.parentId).toBeNull();
     expect(bases).toHaveLength(1);
     expect(floors).toHaveLength(1);
     expect(version).toHaveLength(1);
-    expect(pricelists.filter((p) => p.basePricelistId !== null)).toEqual([
+    const active = pricelists.filter((p) => !idleLists.includes(p.id));
+    expect(active.filter((p) => p.basePricelistId !== null)).toEqual([
       expect.objectContaining({
         basePricelistId: bases[0]!.id,
         adjustmentBp: -1000,
@@ -212,7 +235,10 @@ describe("the price loader's batch", () => {
   it("hands the engine candidates with every field present", async () => {
     const context = await loadPriceContext(createDb(env.DB, new DbMeter()), query);
     expect(undefinedPaths(context)).toEqual([]);
-    expect(context.pricelists.every((p) => p.prices.length === 2)).toBe(true);
+    const [idle] = idleLists;
+    expect(context.pricelists.map((p) => p.prices.length)).toEqual(
+      context.pricelists.map((p) => (p.id === idle ? 0 : 2)),
+    );
     expect(context.currency).toBe("EUR");
     expect(context.products.get(query.productCodes[0]!)).toEqual({
       groupPath,
@@ -234,6 +260,7 @@ describe("the price loader's batch", () => {
   it("refuses a row that lacks a column or holds the wrong type, naming the column", () => {
     const [, pricelists, , conditions] = priceStatements(query);
     const row = {
+      role: "CANDIDATE",
       id: 1,
       name: "PL",
       status: "ACTIVE",

@@ -1,4 +1,4 @@
-import type { SQL } from "drizzle-orm";
+import { is, SQL, type Query } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import { isWriteSql, type AuditSource, type IdempotencyClaim } from "./audit";
@@ -187,15 +187,22 @@ export const isForeignKeyViolation = (err: unknown) =>
 
 const dialect = new SQLiteSyncDialect();
 
+/** The text and parameters of a hand-written statement (placeholders stay until bound). */
+export const compileSql = (statement: SQL): Query => dialect.sqlToQuery(statement);
+
 /**
  * Runs hand-written statements as ONE D1 batch (one round trip, atomic). Drizzle's own batch
- * cannot take raw `sql` statements with parameters, so they are compiled here and sent to the
- * metered client directly; rows come back as plain objects keyed by the SQL column names.
+ * cannot take raw `sql` statements with parameters, so they are compiled here (or were already,
+ * by `compileSql`) and sent to the metered client directly; rows come back as plain objects
+ * keyed by the SQL column names.
  */
-export async function rawBatch<T extends unknown[]>(db: Db, statements: SQL[]): Promise<T> {
+export async function rawBatch<T extends unknown[]>(
+  db: Db,
+  statements: readonly (SQL | Query)[],
+): Promise<T> {
   const client = db.$client;
   const prepared = statements.map((statement) => {
-    const { sql: text, params } = dialect.sqlToQuery(statement);
+    const { sql: text, params } = is(statement, SQL) ? compileSql(statement) : statement;
     return client.prepare(text).bind(...params);
   });
   const results = await client.batch(prepared);

@@ -34,6 +34,18 @@ export function roundsToInteger(text: string): boolean {
   return BigInt(sign + digits) * 10n ** BigInt(scale) !== BigInt(parsed);
 }
 
+/**
+ * Where a value sits, as a chain of keys: the path text (`body.lines.3.quantity`) is written only
+ * for a value that has an issue, not for every value of a 500-line body.
+ */
+interface Place {
+  up: Place | null;
+  key: string;
+}
+
+const pathOf = (place: Place): string =>
+  place.up ? `${pathOf(place.up)}.${place.key}` : place.key;
+
 class Scanner {
   private at = 0;
   readonly issues: FieldIssue[] = [];
@@ -48,22 +60,25 @@ class Scanner {
     }
   }
 
-  value(path: string, depth: number): void {
+  value(place: Place, depth: number): void {
     this.skipSpace();
     const c = this.text[this.at];
     if ((c === "{" || c === "[") && depth >= MAX_JSON_DEPTH) {
-      this.issues.push({ path, message: `is nested more than ${MAX_JSON_DEPTH} levels deep` });
+      this.issues.push({
+        path: pathOf(place),
+        message: `is nested more than ${MAX_JSON_DEPTH} levels deep`,
+      });
       throw new Stop();
     }
-    if (c === "{") this.object(path, depth + 1);
-    else if (c === "[") this.array(path, depth + 1);
+    if (c === "{") this.object(place, depth + 1);
+    else if (c === "[") this.array(place, depth + 1);
     else if (c === '"') this.string();
     else if (c === "t" || c === "n") this.at += 4;
     else if (c === "f") this.at += 5;
-    else this.number(path);
+    else this.number(place);
   }
 
-  private object(path: string, depth: number) {
+  private object(place: Place, depth: number) {
     this.at += 1;
     const seen = new Set<string>();
     this.skipSpace();
@@ -74,19 +89,22 @@ class Scanner {
     for (;;) {
       this.skipSpace();
       const key = this.string();
-      const keyPath = `${path}.${key}`;
+      const at: Place = { up: place, key };
       if (seen.has(key)) {
-        this.issues.push({ path: keyPath, message: "appears more than once in the same object" });
+        this.issues.push({
+          path: pathOf(at),
+          message: "appears more than once in the same object",
+        });
       }
       seen.add(key);
       this.skipSpace();
       this.at += 1; // ':'
-      this.value(keyPath, depth);
+      this.value(at, depth);
       if (this.endOf("}")) return;
     }
   }
 
-  private array(path: string, depth: number) {
+  private array(place: Place, depth: number) {
     this.at += 1;
     this.skipSpace();
     if (this.text[this.at] === "]") {
@@ -94,7 +112,7 @@ class Scanner {
       return;
     }
     for (let index = 0; ; index++) {
-      this.value(`${path}.${index}`, depth);
+      this.value({ up: place, key: String(index) }, depth);
       if (this.endOf("]")) return;
     }
   }
@@ -107,27 +125,33 @@ class Scanner {
     return c === close;
   }
 
+  /** Skips a string and returns its value (decoded only when it holds an escape). */
   private string(): string {
     const start = this.at;
     let end = start + 1;
+    let escaped = false;
     for (;;) {
       const c = this.text.charCodeAt(end);
-      if (c === 0x5c) end += 2;
-      else if (c === 0x22) break;
+      if (c === 0x5c) {
+        escaped = true;
+        end += 2;
+      } else if (c === 0x22) break;
       else end += 1;
     }
     this.at = end + 1;
-    return JSON.parse(this.text.slice(start, end + 1)) as string;
+    return escaped
+      ? (JSON.parse(this.text.slice(start, end + 1)) as string)
+      : this.text.slice(start + 1, end);
   }
 
-  private number(path: string) {
+  private number(place: Place) {
     NUMBER.lastIndex = this.at;
     const text = NUMBER.exec(this.text)![0];
     this.at += text.length;
     if (roundsToInteger(text)) {
       const shown = text.length > 40 ? `${text.slice(0, 40)}…` : text;
       this.issues.push({
-        path,
+        path: pathOf(place),
         message: `must be an exact integer; ${shown} is not one (it would be read as ${Number(text)})`,
       });
     }
@@ -140,7 +164,7 @@ class Stop extends Error {}
 export function jsonTextIssues(text: string, root = "body"): FieldIssue[] {
   const scanner = new Scanner(text);
   try {
-    scanner.value(root, 0);
+    scanner.value({ up: null, key: root }, 0);
   } catch (err) {
     if (!(err instanceof Stop)) throw err;
   }

@@ -47,5 +47,14 @@ export const products = sqliteTable(
     // The list's sort by code (case-insensitive, then id), which `npm run export` pages through.
     index("products_code_idx").on(sql`lower(${t.code})`, t.id),
     index("products_group_idx").on(t.productGroupId),
+    // What the price loader reads of each requested product (its group and quantity rule), from
+    // the index alone: a lookup by code needs no table row (the loader names it: INDEXED BY).
+    index("products_lookup_idx").on(
+      t.code,
+      t.productGroupId,
+      t.minOrderQuantity,
+      t.orderIncrement,
+      t.maxOrderQuantity,
+    ),
   ],
 );

@@ -34,6 +34,7 @@ import {
 import {
   asIntRecord,
   asMember,
+  bindStatements,
   codes,
   decodedBatch,
   flag,
@@ -46,6 +47,7 @@ import {
   select,
   statement,
   text,
+  type RowOf,
 } from "./prices.rows";
 
 /**
@@ -84,13 +86,42 @@ export interface PriceContext {
   version: number;
 }
 
-const json = (values: unknown) => JSON.stringify(values);
+/**
+ * The request's values in the statements: placeholders, bound when the batch is sent. The SQL
+ * depends on `explain` only, so each statement is built and compiled once per value of it (when
+ * the module loads), not on every request: building the batch's SQL took about as long as a
+ * 1-line request's D1 work.
+ */
+const q = {
+  channelCode: sql.placeholder("channelCode"),
+  customerCode: sql.placeholder("customerCode"),
+  currency: sql.placeholder("currency"),
+  at: sql.placeholder("at"),
+  /** A JSON array of the requested product codes. */
+  productCodes: sql.placeholder("productCodes"),
+};
+type Params = typeof q;
+
+const valuesOf = (query: PriceQuery): Record<keyof Params, unknown> => ({
+  channelCode: query.channelCode,
+  customerCode: query.customerCode,
+  currency: query.currency,
+  at: query.at,
+  productCodes: JSON.stringify(query.productCodes),
+});
 
 type Fragments = ReturnType<typeof fragments>;
 
+/**
+ * Requested products are read by code from the index holding what the loader needs of them
+ * (migration 0016): no table row is read. Named, because without statistics SQLite would
+ * prefer the unique index on code, which does not hold the columns.
+ */
+const byLookupIndex = sql.raw("indexed by products_lookup_idx");
+
 /** The statements' shared building blocks, as SQL fragments of one query. */
-function fragments(q: PriceQuery) {
-  const products = sql`(select value from json_each(${json(q.productCodes)}))`;
+function fragments(explain: boolean) {
+  const products = sql`(select value from json_each(${q.productCodes}))`;
   // G: the customer's groups that are assigned to this channel.
   const groups = sql`(select m.customer_group_id from customer_group_members m
     join customers cu on cu.id = m.customer_id
@@ -113,45 +144,47 @@ function fragments(q: PriceQuery) {
       where ch.code = ${q.channelCode})`;
   // Without explain, records that cannot price now or later are not read at all.
   const live = (table: string) =>
-    q.explain
+    explain
       ? sql`1 = 1`
       : sql`${sql.raw(table)}.status = 'ACTIVE' and (${sql.raw(table)}.valid_to is null or ${sql.raw(table)}.valid_to > ${q.at})`;
   const inChannel = (link: string, owner: string, id: string) =>
     sql`(not exists (select 1 from ${sql.raw(link)} l where l.${sql.raw(owner)} = ${sql.raw(id)})
       or exists (select 1 from ${sql.raw(link)} l join channels ch on ch.id = l.channel_id
         where l.${sql.raw(owner)} = ${sql.raw(id)} and ch.code = ${q.channelCode}))`;
-  // The requested products' ids, and the records linked to any of them: read from the link
-  // tables' product index (a few rows per product), once per statement, not per record.
-  const productIds = sql`(select pr.id from products pr where pr.code in ${products})`;
-  // The requested products' groups and every ancestor of them (the forest is at most 8 deep).
-  const groupIds = sql`(with recursive up(id) as (
-      select pr.product_group_id from products pr
-        where pr.code in ${products} and pr.product_group_id is not null
-      union select g.parent_id from product_groups g join up on g.id = up.id
-        where g.parent_id is not null)
-    select id from up)`;
+  // The requested products (id and group) and their groups with every ancestor (the forest is
+  // at most 8 deep), as common table expressions a statement declares once (`requested`) and
+  // reads wherever it needs them: SQLite materializes each once per statement. Written inline
+  // instead, each use walked the products again (500 row reads per use at 500 lines).
+  const requested = sql`with recursive
+    requested_products(id, code, group_id, min_order_quantity, order_increment, max_order_quantity)
+      as materialized (select pr.id, pr.code, pr.product_group_id, pr.min_order_quantity,
+        pr.order_increment, pr.max_order_quantity
+      from products pr ${byLookupIndex} where pr.code in ${products}),
+    requested_groups(id) as (
+      select group_id from requested_products where group_id is not null
+      union select g.parent_id from product_groups g join requested_groups r on g.id = r.id
+        where g.parent_id is not null)`;
+  const productIds = sql`(select id from requested_products)`;
+  const groupIds = sql`(select id from requested_groups)`;
   // A record reaches the products when it names none (and no group), or names one of them, or
-  // a group one of them is in (docs/pricing-rules.md §12).
+  // a group one of them is in (docs/pricing-rules.md §12). Its few group links are checked one
+  // by one (`+`): a list of every link of every requested group cost more to build.
   const forProducts = (owner: string, id: string, productLink: string, groupLink: string) => {
     const [o, i] = [sql.raw(owner), sql.raw(id)];
     return sql`((not exists (select 1 from ${sql.raw(productLink)} l where l.${o} = ${i})
         and not exists (select 1 from ${sql.raw(groupLink)} l where l.${o} = ${i}))
       or ${i} in (select l.${o} from ${sql.raw(productLink)} l where l.product_id in ${productIds})
-      or ${i} in (select l.${o} from ${sql.raw(groupLink)} l where l.product_group_id in ${groupIds}))`;
+      or exists (select 1 from ${sql.raw(groupLink)} l
+        where l.${o} = ${i} and +l.product_group_id in ${groupIds}))`;
   };
-  // Every pricelist a reaching SALES list derives from, up to 3 steps (docs/pricing-rules.md §3.7).
-  const bases = sql`(with recursive chain(id, steps) as (
-      select p.base_pricelist_id, 1 from ${reaching} r join pricelists p on p.id = r.pricelist_id
-        where p.kind = 'SALES' and p.base_pricelist_id is not null
-      union select b.base_pricelist_id, chain.steps + 1 from chain join pricelists b on b.id = chain.id
-        where b.base_pricelist_id is not null and chain.steps < 3)
-    select id from chain)`;
   // The channel's FLOOR pricelists, whatever their state: the engine says why one does not apply.
   const floors = sql`(select cp.pricelist_id from channel_pricelists cp
     join channels ch on ch.id = cp.channel_id join pricelists p on p.id = cp.pricelist_id
     where ch.code = ${q.channelCode} and p.kind = 'FLOOR')`;
   return {
     products,
+    requested,
+    productIds,
     groups,
     currency,
     reaching,
@@ -159,10 +192,28 @@ function fragments(q: PriceQuery) {
     inChannel,
     groupIds,
     forProducts,
-    bases,
     floors,
+    pricing: pricingLists(reaching, currency),
+    explain,
   };
 }
+
+/**
+ * The pricelists of the request as common table expressions: `reaching`, every list reaching it
+ * once per level; `pricing`, those that can price (SALES, ACTIVE, in the currency: the engine
+ * stops at that check for the others, so their rows and bases would never be looked at); and
+ * `chain`, every list one of those derives from, up to 3 steps, whatever its state
+ * (docs/pricing-rules.md §3.7).
+ */
+const pricingLists = (reaching: SQL, currency: SQL) => sql`with recursive
+    reaching(pricelist_id, level) as ${reaching},
+    pricing(id) as (select r.pricelist_id from reaching r join pricelists p on p.id = r.pricelist_id
+      where p.status = 'ACTIVE' and p.currency = ${currency} and p.kind = 'SALES'),
+    chain(id, steps) as (
+      select p.base_pricelist_id, 1 from pricing join pricelists p on p.id = pricing.id
+        where p.base_pricelist_id is not null
+      union select b.base_pricelist_id, chain.steps + 1 from chain join pricelists b on b.id = chain.id
+        where b.base_pricelist_id is not null and chain.steps < 3)`;
 
 // The aliases the statements give these tables in their FROM clauses.
 const ch = alias(channels, "ch");
@@ -170,7 +221,7 @@ const p = alias(pricelists, "p");
 const pp = alias(pricelistPrices, "pp");
 const pr = alias(products, "pr");
 
-function contextStatement(q: PriceQuery, f: Fragments) {
+function contextStatement(q: Params, f: Fragments) {
   const columns = select({
     channelCode: text(ch.code),
     channelIsActive: flag(ch.isActive),
@@ -195,47 +246,44 @@ const derivationColumns = {
   roundingEnding: nullableInt(p.roundingEnding),
 };
 
-const pricelistColumns = select({
-  id: int(p.id),
-  name: text(p.name),
-  status: member(STATUSES, p.status),
-  currency: text(p.currency),
-  priority: int(p.priority),
-  validFrom: nullableInt(p.validFrom),
-  validTo: nullableInt(p.validTo),
-  allowsTradeDiscounts: flag(p.allowsTradeDiscounts),
-  taxInclusive: flag(p.taxInclusive),
-  levels: jsonArray(asMember(PRICELIST_LEVELS), sql`json_group_array(distinct r.level)`),
-  ...derivationColumns,
-});
+/** What a list is to the request: a candidate (reaching, SALES), a base of one, a floor. */
+const LIST_ROLES = ["CANDIDATE", "BASE", "FLOOR"] as const;
+type ListRole = (typeof LIST_ROLES)[number];
 
-const pricelistsStatement = (f: Fragments) =>
-  statement(
-    pricelistColumns,
-    sql`from ${f.reaching} r join pricelists p on p.id = r.pricelist_id
-    where p.kind = 'SALES' group by p.id`,
-  );
+const listColumns = (role: ListRole, levels: SQL) =>
+  select({
+    role: member(LIST_ROLES, sql.raw(`'${role}'`)),
+    id: int(p.id),
+    name: text(p.name),
+    status: member(STATUSES, p.status),
+    currency: text(p.currency),
+    priority: int(p.priority),
+    validFrom: nullableInt(p.validFrom),
+    validTo: nullableInt(p.validTo),
+    allowsTradeDiscounts: flag(p.allowsTradeDiscounts),
+    taxInclusive: flag(p.taxInclusive),
+    levels: jsonArray(asMember(PRICELIST_LEVELS), levels),
+    ...derivationColumns,
+  });
 
-/** The lists the candidates derive from: sources of amounts, whatever their status or window. */
-const basesStatement = (f: Fragments) =>
-  statement(
-    select({ id: int(p.id), currency: text(p.currency), ...derivationColumns }),
-    sql`from pricelists p where p.id in ${f.bases}`,
+/**
+ * Every pricelist the request needs, in one statement: the candidates with their levels, then
+ * the lists they derive from (sources of amounts, whatever their status or window), then the
+ * channel's floors; each part by id.
+ */
+const pricelistsStatement = (f: Fragments) => {
+  const none = sql`'[]'`;
+  return statement(
+    listColumns("CANDIDATE", sql`json_group_array(distinct r.level)`),
+    sql`from reaching r join pricelists p on p.id = r.pricelist_id
+      where p.kind = 'SALES' group by p.id
+    union all select ${listColumns("BASE", none).list} from pricelists p
+      where p.id in (select id from chain)
+    union all select ${listColumns("FLOOR", none).list} from pricelists p
+      where p.id in ${f.floors}`,
+    f.pricing,
   );
-
-const floorsStatement = (f: Fragments) =>
-  statement(
-    select({
-      id: int(p.id),
-      name: text(p.name),
-      status: member(STATUSES, p.status),
-      currency: text(p.currency),
-      priority: int(p.priority),
-      validFrom: nullableInt(p.validFrom),
-      validTo: nullableInt(p.validTo),
-    }),
-    sql`from pricelists p where p.id in ${f.floors}`,
-  );
+};
 
 const priceColumns = select({
   pricelistId: int(pp.pricelistId),
@@ -244,19 +292,21 @@ const priceColumns = select({
   amount: int(pp.amount),
 });
 
-// With explain, the rows of reaching lists of every status: explain shows what a DRAFT or
+// With explain, also the rows of reaching lists of every status: explain shows what a DRAFT or
 // INACTIVE list would have priced (docs/pricing-rules.md §9); the engine never prices them.
-const pricesStatement = (q: PriceQuery, f: Fragments) =>
+const shownTiers = (f: Fragments) => sql`union select r.pricelist_id from reaching r
+    join pricelists p on p.id = r.pricelist_id
+    where p.currency = ${f.currency} and p.kind = 'SALES'`;
+
+const pricesStatement = (f: Fragments) =>
   statement(
     priceColumns,
     sql`from pricelist_prices pp join products pr on pr.id = pp.product_id
     where pr.code in ${f.products}
-      and pp.pricelist_id in (select r.pricelist_id from ${f.reaching} r
-          join pricelists p on p.id = r.pricelist_id
-          where ${q.explain ? sql`1 = 1` : sql`p.status = 'ACTIVE'`}
-            and p.currency = ${f.currency} and p.kind = 'SALES'
-        union select * from ${f.bases}
+      and pp.pricelist_id in (select id from pricing union select id from chain
+        ${f.explain ? shownTiers(f) : sql``}
         union select * from ${f.floors})`,
+    f.pricing,
   );
 
 /**
@@ -272,19 +322,22 @@ const linked =
  * The link lists conditions and promotions share (tables `<owner>_products`, …), each trimmed to
  * what this request can match.
  */
-function sharedLinks(q: PriceQuery, f: Fragments, owner: "trade_condition" | "promotion") {
+function sharedLinks(q: Params, f: Fragments, owner: "trade_condition" | "promotion") {
   const via = linked(`${owner}s.id`, `${owner}_id`);
   const link = (target: string, fk: string, only: SQL) =>
     via(`${owner}_${target}`, fk, target, only);
+  // `+t.id`: the record's few links are read and each checked against the requested set. A bare
+  // `t.id in (…)` lets SQLite probe the link index once per requested product or group for every
+  // record instead (500 probes per record at 500 lines).
   return {
-    productCodes: link("products", "product_id", sql`t.code in ${f.products}`),
+    productCodes: link("products", "product_id", sql`+t.id in ${f.productIds}`),
     channelCodes: link("channels", "channel_id", sql`t.code = ${q.channelCode}`),
     customerGroupCodes: link("customer_groups", "customer_group_id", sql`t.id in ${f.groups}`),
-    productGroupCodes: link("product_groups", "product_group_id", sql`t.id in ${f.groupIds}`),
+    productGroupCodes: link("product_groups", "product_group_id", sql`+t.id in ${f.groupIds}`),
   };
 }
 
-function conditionColumns(q: PriceQuery, f: Fragments) {
+function conditionColumns(q: Params, f: Fragments) {
   const t = tradeConditions;
   const via = linked("trade_conditions.id", "trade_condition_id");
   return select({
@@ -319,7 +372,7 @@ function conditionColumns(q: PriceQuery, f: Fragments) {
 // Driven from the candidates the scope can admit (GLOBAL and CHANNEL ones, those linked to the
 // customer or to a group in G), not from every ACTIVE condition: the filters below then run
 // for a few hundred records at most. The scope test stays, so the rows are the same.
-function conditionsStatement(q: PriceQuery, f: Fragments) {
+function conditionsStatement(q: Params, f: Fragments) {
   const tc = sql.raw("trade_conditions.id");
   return statement(
     conditionColumns(q, f),
@@ -338,10 +391,11 @@ function conditionsStatement(q: PriceQuery, f: Fragments) {
         or (trade_conditions.scope = 'CUSTOMER' and exists (select 1 from trade_condition_customers l
               join customers cu on cu.id = l.customer_id
               where l.trade_condition_id = ${tc} and cu.code = ${q.customerCode})))`,
+    f.requested,
   );
 }
 
-function promotionColumns(q: PriceQuery, f: Fragments) {
+function promotionColumns(q: Params, f: Fragments) {
   const t = promotions;
   return select({
     id: int(t.id),
@@ -360,7 +414,7 @@ function promotionColumns(q: PriceQuery, f: Fragments) {
   });
 }
 
-function promotionsStatement(q: PriceQuery, f: Fragments) {
+function promotionsStatement(q: Params, f: Fragments) {
   const pr = sql.raw("promotions.id");
   return statement(
     promotionColumns(q, f),
@@ -371,32 +425,53 @@ function promotionsStatement(q: PriceQuery, f: Fragments) {
       and (not exists (select 1 from promotion_customer_groups l where l.promotion_id = ${pr})
         or exists (select 1 from promotion_customer_groups l
           where l.promotion_id = ${pr} and l.customer_group_id in ${f.groups}))`,
+    f.requested,
   );
 }
 
+/** A row of the products statement: a requested product, or a group on a product's path. */
+const FACT_KINDS = ["PRODUCT", "GROUP"] as const;
+
+const factColumns = (kind: (typeof FACT_KINDS)[number], row: Record<string, SQL>) =>
+  select({
+    kind: member(FACT_KINDS, sql.raw(`'${kind}'`)),
+    code: text(row.code!),
+    /** The product's group; the group itself. */
+    groupId: nullableInt(row.groupId!),
+    /** The group's parent (null for a product). */
+    parentId: nullableInt(row.parentId!),
+    minOrderQuantity: int(row.minOrderQuantity!),
+    orderIncrement: int(row.orderIncrement!),
+    maxOrderQuantity: nullableInt(row.maxOrderQuantity!),
+  });
+
+/**
+ * The requested products (quantity rule, group) and then their groups with every ancestor, each
+ * once: one read of the products serves both, and the loader walks each product's path in
+ * memory (productFacts) instead of SQLite walking it once per product.
+ */
 const productsStatement = (f: Fragments) =>
   statement(
-    select({
-      code: text(products.code),
-      minOrderQuantity: int(products.minOrderQuantity),
-      orderIncrement: int(products.orderIncrement),
-      maxOrderQuantity: nullableInt(products.maxOrderQuantity),
+    factColumns("PRODUCT", {
+      code: sql`rp.code`,
+      groupId: sql`rp.group_id`,
+      parentId: sql`null`,
+      minOrderQuantity: sql`rp.min_order_quantity`,
+      orderIncrement: sql`rp.order_increment`,
+      maxOrderQuantity: sql`rp.max_order_quantity`,
     }),
-    sql`from products where code in ${f.products}`,
-  );
-
-/** Each requested product's group and its ancestors, one row per step up (depth 0: its own). */
-const groupPathsStatement = (f: Fragments) =>
-  statement(
-    select({ productCode: text(sql`up.product_code`), groupCode: text(sql`g.code`) }),
-    sql`from (with recursive up(product_code, group_id, depth) as (
-        select pr.code, pr.product_group_id, 0 from products pr
-          where pr.code in ${f.products} and pr.product_group_id is not null
-        union all select up.product_code, g.parent_id, up.depth + 1
-          from up join product_groups g on g.id = up.group_id
-          where g.parent_id is not null and up.depth < 8)
-      select * from up) up join product_groups g on g.id = up.group_id
-    order by up.product_code, up.depth`,
+    sql`from requested_products rp
+    union all select ${
+      factColumns("GROUP", {
+        code: sql`g.code`,
+        groupId: sql`g.id`,
+        parentId: sql`g.parent_id`,
+        minOrderQuantity: sql`1`,
+        orderIncrement: sql`1`,
+        maxOrderQuantity: sql`null`,
+      }).list
+    } from product_groups g where g.id in ${f.groupIds}`,
+    f.requested,
   );
 
 const versionStatement = statement(
@@ -416,22 +491,25 @@ function pricesByPricelist(rows: readonly (PriceRow & { pricelistId: number })[]
   return byId;
 }
 
-/** The loader's batch, each statement with its decoder; the version last (see PriceQuery). */
-export function priceStatements(q: PriceQuery) {
-  const f = fragments(q);
+/** The loader's batch for one value of explain, each statement with its decoder. */
+function compiledStatements(explain: boolean) {
+  const f = fragments(explain);
   return [
     contextStatement(q, f),
     pricelistsStatement(f),
-    pricesStatement(q, f),
+    pricesStatement(f),
     conditionsStatement(q, f),
     promotionsStatement(q, f),
     productsStatement(f),
-    groupPathsStatement(f),
-    basesStatement(f),
-    floorsStatement(f),
     versionStatement,
   ] as const;
 }
+
+const COMPILED = { plain: compiledStatements(false), explain: compiledStatements(true) };
+
+/** The loader's batch bound to the request; the version last (see PriceQuery). */
+export const priceStatements = (query: PriceQuery) =>
+  bindStatements(COMPILED[query.explain ? "explain" : "plain"], valuesOf(query));
 
 interface DerivationColumns {
   basePricelistId: number | null;
@@ -459,43 +537,63 @@ function derivationOf<T extends DerivationColumns>(row: T) {
   return { ...rest, derivation };
 }
 
+/** A group path never holds more than this many groups (a product's own and 8 ancestors). */
+const MAX_GROUP_PATH = 9;
+
 /** Each requested product's facts: its group path (own group first) and its quantity rule. */
-function productFacts(
-  rows: readonly {
-    code: string;
-    minOrderQuantity: number;
-    orderIncrement: number;
-    maxOrderQuantity: number | null;
-  }[],
-  paths: readonly { productCode: string; groupCode: string }[],
-) {
+function productFacts(rows: readonly RowOf<ReturnType<typeof productsStatement>>[]) {
+  const groups = new Map<number, { code: string; parentId: number | null }>();
+  for (const row of rows) if (row.kind === "GROUP") groups.set(row.groupId!, row);
   const facts = new Map<string, ProductFacts>();
-  for (const { code, ...rule } of rows) facts.set(code, { ...rule, groupPath: [] });
-  for (const { productCode, groupCode } of paths) {
-    (facts.get(productCode)?.groupPath as string[] | undefined)?.push(groupCode);
+  for (const row of rows) {
+    if (row.kind !== "PRODUCT") continue;
+    const groupPath: string[] = [];
+    let group = row.groupId === null ? undefined : groups.get(row.groupId);
+    while (group && groupPath.length < MAX_GROUP_PATH) {
+      groupPath.push(group.code);
+      group = group.parentId === null ? undefined : groups.get(group.parentId);
+    }
+    const { minOrderQuantity, orderIncrement, maxOrderQuantity } = row;
+    facts.set(row.code, { minOrderQuantity, orderIncrement, maxOrderQuantity, groupPath });
   }
   return facts;
 }
 
-export async function loadPriceContext(db: Db, q: PriceQuery): Promise<PriceContext> {
-  const [
-    context,
-    pricelistRows,
-    priceRows,
-    conditions,
-    promotionRows,
-    productRows,
-    paths,
-    baseRows,
-    floorRows,
-    version,
-  ] = await decodedBatch(db, priceStatements(q));
+type ListRow = RowOf<ReturnType<typeof pricelistsStatement>>;
+
+/** The pricelists statement's rows as the engine takes them: candidates, bases and floors. */
+function listsOf(rows: readonly ListRow[], prices: ReadonlyMap<number, PriceRow[]>) {
+  const pricesOf = (id: number) => prices.get(id) ?? [];
+  const pricelists: PricelistCandidate[] = [];
+  const priceBases: PriceBase[] = [];
+  const floors: FloorPricelist[] = [];
+  for (const { role, ...row } of rows) {
+    const { id, name, status, currency, priority, validFrom, validTo } = row;
+    if (role === "CANDIDATE") {
+      pricelists.push({ ...derivationOf(row), prices: pricesOf(id) });
+    } else if (role === "BASE") {
+      const { derivation } = derivationOf(row);
+      priceBases.push({ id, currency, derivation, prices: pricesOf(id) });
+    } else {
+      floors.push({
+        id,
+        name,
+        status,
+        currency,
+        priority,
+        validFrom,
+        validTo,
+        prices: pricesOf(id),
+      });
+    }
+  }
+  return { pricelists, priceBases, floors };
+}
+
+export async function loadPriceContext(db: Db, query: PriceQuery): Promise<PriceContext> {
+  const [context, listRows, priceRows, conditions, promotionRows, productRows, version] =
+    await decodedBatch(db, priceStatements(query));
   const head = context[0];
-  const prices = pricesByPricelist(priceRows);
-  const withPrices = <T extends { id: number }>(row: T) => ({
-    ...row,
-    prices: prices.get(row.id) ?? [],
-  });
   return {
     channel: head && { code: head.channelCode, isActive: head.channelIsActive },
     customer:
@@ -504,11 +602,9 @@ export async function loadPriceContext(db: Db, q: PriceQuery): Promise<PriceCont
         : undefined,
     groupCodes: (head?.groupCodes ?? []).sort(),
     currency: head?.currency ?? null,
-    products: productFacts(productRows, paths),
+    products: productFacts(productRows),
     version: version[0]?.version ?? 0,
-    pricelists: pricelistRows.map((row) => withPrices(derivationOf(row))),
-    priceBases: baseRows.map((row) => withPrices(derivationOf(row))),
-    floors: floorRows.map(withPrices),
+    ...listsOf(listRows, pricesByPricelist(priceRows)),
     tradeConditions: conditions,
     promotions: promotionRows.map(({ thresholdBasis, thresholdMinimum, ...row }) => ({
       ...row,

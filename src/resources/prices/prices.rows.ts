@@ -1,6 +1,6 @@
-import { sql, type SQL } from "drizzle-orm";
+import { fillPlaceholders, sql, type Query, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import { rawBatch, type Db } from "../../lib/db";
+import { compileSql, rawBatch, type Db } from "../../lib/db";
 
 /**
  * Typed rows for the price loader's raw SQL. Drizzle cannot write its one-round-trip batch, and a
@@ -45,13 +45,25 @@ export const asMember =
   (v, c) =>
     values.includes(v as string) ? (v as V[number]) : fail(c, values.join(" | "), v);
 
+/**
+ * `decode(value, column)`, naming the inner place (`scales[2].value`) only when it fails: most
+ * rows are valid, and writing a name for every item of every row cost more than decoding them.
+ */
+function inner<T>(decode: Decode<T>, value: unknown, column: string, place: () => string): T {
+  try {
+    return decode(value, column);
+  } catch {
+    return decode(value, place());
+  }
+}
+
 /** A JSON object (json_object) with an integer under each of `keys`. */
 export const asIntRecord =
   <K extends string>(...keys: K[]): Decode<Record<K, number>> =>
   (v, c) => {
     if (typeof v !== "object" || v === null) return fail(c, "a JSON object", v);
     const record = {} as Record<K, number>;
-    for (const k of keys) record[k] = asInt((v as Row)[k], `${c}.${k}`);
+    for (const k of keys) record[k] = inner(asInt, (v as Row)[k], c, () => `${c}.${k}`);
     return record;
   };
 
@@ -61,7 +73,7 @@ const asJsonArray =
   (v, c) => {
     const parsed: unknown = JSON.parse(asText(v, c));
     if (!Array.isArray(parsed)) return fail(c, "a JSON array", v);
-    return parsed.map((entry, i) => item(entry, `${c}[${i}]`));
+    return parsed.map((entry, i) => inner(item, entry, c, () => `${c}[${i}]`));
   };
 
 // Fields: the SQL of a result column and its decoder.
@@ -96,33 +108,61 @@ export interface Selection<F extends Fields> {
 /** The SELECT list of a statement and the decoder of its rows, from one declaration. */
 export function select<F extends Fields>(fields: F): Selection<F> {
   const names = Object.keys(fields);
+  const decoders = names.map((name) => fields[name]!.decode);
   return {
     list: sql.join(
       names.map((name) => sql`${fields[name]!.source} as ${sql.identifier(name)}`),
       sql`, `,
     ),
+    // In place: D1 answers each row as a fresh object holding exactly the selected columns, in
+    // this order, so checking and converting its values leaves it the decoded row (a copy of
+    // every row of a 500-line batch cost more than the checks).
     decode: (row) => {
-      const decoded: Record<string, unknown> = {};
-      for (const name of names) decoded[name] = fields[name]!.decode(row[name], name);
-      return decoded as Decoded<F>;
+      for (let i = 0; i < names.length; i++) {
+        const name = names[i]!;
+        const value = row[name];
+        const decoded = decoders[i]!(value, name);
+        if (decoded !== value) row[name] = decoded;
+      }
+      return row as Decoded<F>;
     },
   };
 }
 
-/** A statement of the batch and the decoder of its rows. */
+/** A statement of the batch, compiled (its values placeholders until bound), and its decoder. */
 export interface Statement<T> {
-  query: SQL;
+  query: Query;
   decode: (row: Row) => T;
 }
 
-/** `select <columns> <rest>`, decoded by the columns' own declaration. */
+/**
+ * `[with …] select <columns> <rest>`, compiled once and decoded by the columns' own declaration;
+ * `ctes` is a WITH clause the statement's subqueries read.
+ */
 export const statement = <F extends Fields>(
   columns: Selection<F>,
   rest: SQL,
+  ctes?: SQL,
 ): Statement<Decoded<F>> => ({
-  query: sql`select ${columns.list} ${rest}`,
+  query: compileSql(
+    ctes ? sql`${ctes} select ${columns.list} ${rest}` : sql`select ${columns.list} ${rest}`,
+  ),
   decode: columns.decode,
 });
+
+/** The statements with their placeholders (`sql.placeholder(name)`) bound to `values[name]`. */
+export function bindStatements<const S extends readonly Statement<unknown>[]>(
+  statements: S,
+  values: Record<string, unknown>,
+): S {
+  return statements.map((s) => ({
+    query: { sql: s.query.sql, params: fillPlaceholders(s.query.params, values) },
+    decode: s.decode,
+  })) as unknown as S;
+}
+
+/** The decoded row of a statement. */
+export type RowOf<S> = S extends Statement<infer T> ? T : never;
 
 type RowsOf<S extends readonly Statement<unknown>[]> = {
   [K in keyof S]: S[K] extends Statement<infer T> ? T[] : never;
