@@ -171,9 +171,12 @@ describe("the price loader's batch", () => {
     expect(context).toHaveLength(1);
     expect(pricelists).toHaveLength(6);
     // The 5 candidates that can price, the base and the floor: 2 tiers each. The DRAFT derived
-    // list and its base are not read.
-    expect(prices).toHaveLength(14);
-    expect(prices.filter((row) => idleLists.includes(row.pricelistId))).toEqual([]);
+    // list's own tiers are read only because this query explains (explain shows what a list that
+    // does not apply holds, docs/pricing-rules.md §9); its base is not read.
+    expect(prices).toHaveLength(16);
+    const [idle, idleBase] = idleLists;
+    expect(prices.filter((row) => row.pricelistId === idle)).toHaveLength(2);
+    expect(prices.filter((row) => row.pricelistId === idleBase)).toEqual([]);
     expect(conditions).toHaveLength(2);
     expect(promotions).toHaveLength(1);
     // The product, then its group and that group's parent, each once: the loader walks the path
@@ -235,10 +238,8 @@ describe("the price loader's batch", () => {
   it("hands the engine candidates with every field present", async () => {
     const context = await loadPriceContext(createDb(env.DB, new DbMeter()), query);
     expect(undefinedPaths(context)).toEqual([]);
-    const [idle] = idleLists;
-    expect(context.pricelists.map((p) => p.prices.length)).toEqual(
-      context.pricelists.map((p) => (p.id === idle ? 0 : 2)),
-    );
+    // Every list of the context holds its 2 tiers (explain reads the DRAFT one's too).
+    expect(context.pricelists.map((p) => p.prices.length)).toEqual(context.pricelists.map(() => 2));
     expect(context.currency).toBe("EUR");
     expect(context.products.get(query.productCodes[0]!)).toEqual({
       groupPath,
