@@ -41,19 +41,29 @@ export interface Blocker {
   ids?: number[];
 }
 
+/** What a problem may carry beyond its status, code and detail. */
+export interface ProblemExtras {
+  /** Response headers (`retry-after`, `allow`). */
+  headers?: Record<string, string>;
+  /** Members a problem of this code adds to the body (RFC 9457 extensions): `blockers`, `oldestCursor`. */
+  extensions?: Record<string, unknown>;
+}
+
 /** The one error type of the service. Everything that is not an ApiError becomes a generic 500. */
 export class ApiError extends Error {
+  readonly headers?: Record<string, string>;
+  readonly extensions?: Record<string, unknown>;
+
   constructor(
     readonly status: ErrorStatus,
     readonly code: string,
     readonly detail: string,
     readonly errors?: FieldIssue[],
-    readonly headers?: Record<string, string>,
-    readonly blockers?: Blocker[],
-    /** Members a problem of this code adds to the body (RFC 9457 extensions). */
-    readonly extensions?: Record<string, unknown>,
+    extras: ProblemExtras = {},
   ) {
     super(detail);
+    this.headers = extras.headers;
+    this.extensions = extras.extensions;
   }
 }
 
@@ -95,7 +105,7 @@ export function inUse(subject: string, found: NamedBlocker[]): ApiError {
     count,
     ...(codes ? { codes } : { ids }),
   }));
-  return new ApiError(409, "IN_USE", detail, undefined, undefined, blockers);
+  return new ApiError(409, "IN_USE", detail, undefined, { extensions: { blockers } });
 }
 
 /** An upload cut off by the client: its doing, not ours, and nothing is written. */
@@ -209,7 +219,6 @@ export function problemResponse(c: Context, error: ApiError): Response {
     detail: error.detail,
     code: error.code,
     ...(error.errors ? { errors: error.errors } : {}),
-    ...(error.blockers ? { blockers: error.blockers } : {}),
     ...error.extensions,
     requestId: c.get("requestId") as string | undefined,
   };

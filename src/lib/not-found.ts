@@ -26,9 +26,7 @@ export function notFoundHandler(app: Hono<never>) {
           "METHOD_NOT_ALLOWED",
           `${c.req.method} is not allowed on ${c.req.path}`,
           undefined,
-          {
-            allow: allowed.join(", "),
-          },
+          { headers: { allow: allowed.join(", ") } },
         ),
       );
     }

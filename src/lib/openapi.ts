@@ -163,9 +163,9 @@ export function errors<S extends ErrorStatus>(...listed: S[]): Record<S | 429, P
 }
 
 function inUseExample(subject: string, blockers: NamedBlocker[]) {
-  const { code, detail, blockers: listed } = inUse(subject, blockers);
+  const { code, detail, extensions } = inUse(subject, blockers);
   const { requestId, ...generic } = example(409);
-  return { ...generic, type: problemType(code), detail, code, blockers: listed, requestId };
+  return { ...generic, type: problemType(code), detail, code, ...extensions, requestId };
 }
 
 /**

@@ -88,7 +88,7 @@ export const rateLimit = (): MiddlewareHandler<AppEnv> => async (c, next) => {
   } else if (!(await allowed(c, limiter))) {
     const seconds = ratePeriod(kind, c.env);
     throw new ApiError(429, "RATE_LIMITED", rateLimitedDetail(kind, seconds), undefined, {
-      "retry-after": String(seconds),
+      headers: { "retry-after": String(seconds) },
     });
   }
   await next();

@@ -11,9 +11,7 @@ export const expiredCursor = (after: number, oldest: number) =>
     "EXPIRED_CURSOR",
     `cursor ${after} is older than the retention; the oldest cursor served is ${oldest}`,
     undefined,
-    undefined,
-    undefined,
-    { oldestCursor: oldest },
+    { extensions: { oldestCursor: oldest } },
   );
 
 export const list: AppRouteHandler<typeof routes.list> = async (c) => {
