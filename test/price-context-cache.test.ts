@@ -21,7 +21,7 @@ import {
   createTradeCondition,
   setPrimaryPricelist,
 } from "./factories";
-import { api, KEYS, uid } from "./helpers";
+import { api, KEYS } from "./helpers";
 
 /**
  * The channel context cache (src/resources/prices/prices.context-cache.ts, docs/performance.md
