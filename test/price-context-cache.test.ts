@@ -57,16 +57,24 @@ interface Lookup {
   method: "GET" | "POST";
   customer: boolean;
   explain: boolean;
+  /** Absent: the primary list's (EUR). */
+  currency?: string;
 }
 
-const LOOKUPS: Lookup[] = (["GET", "POST"] as const).flatMap((method) =>
-  [false, true].flatMap((customer) =>
-    [false, true].map((explain) => ({ method, customer, explain })),
+const LOOKUPS: Lookup[] = [
+  ...(["GET", "POST"] as const).flatMap((method) =>
+    [false, true].flatMap((customer) =>
+      [false, true].map((explain) => ({ method, customer, explain })),
+    ),
   ),
-);
+  // The channel's CHF lists: a derived one whose base is read for CHF lookups only.
+  { method: "GET", customer: true, explain: true, currency: "CHF" },
+  { method: "POST", customer: false, explain: false, currency: "CHF" },
+];
 
 const name = (l: Lookup) =>
-  `${l.method} ${l.customer ? "customer" : "anonymous"}${l.explain ? " explain" : ""}`;
+  `${l.method} ${l.customer ? "customer" : "anonymous"}${l.explain ? " explain" : ""}` +
+  (l.currency ? ` ${l.currency}` : "");
 
 function requestOf(l: Lookup, channel = codes.channel): Request {
   const headers = { "x-webhook-signature": KEYS.read, "content-type": "application/json" };
@@ -80,6 +88,7 @@ function requestOf(l: Lookup, channel = codes.channel): Request {
     });
     if (l.customer) query.set("customer", codes.customer);
     if (l.explain) query.set("explain", "true");
+    if (l.currency) query.set("currency", l.currency);
     return new Request(`http://pricing.test/v1/api/prices?${query}`, { headers });
   }
   const lines = [
@@ -94,6 +103,7 @@ function requestOf(l: Lookup, channel = codes.channel): Request {
     ...(l.customer ? { customerCode: codes.customer } : {}),
     at: AT,
     explain: l.explain,
+    ...(l.currency ? { currency: l.currency } : {}),
     lines,
   };
   return new Request("http://pricing.test/v1/api/prices/resolve", {
@@ -221,6 +231,17 @@ async function pricelists() {
     channel,
     await list("floor", { status: "ACTIVE", kind: "FLOOR" }, [500, 1000, null, null]),
   );
+  await list("chfBase", { status: "ACTIVE", currency: "CHF" }, [1300, 2300, 3300, 4300]);
+  const chfDerivation = { basePricelistId: ids.chfBase, adjustmentBp: 500 };
+  await assignPricelistToChannel(
+    channel,
+    await list("chf", { status: "ACTIVE", currency: "CHF", derivation: chfDerivation }, [
+      null,
+      2200,
+      null,
+      null,
+    ]),
+  );
   const group = await list("group", { status: "ACTIVE" }, [null, 1500, null, null]);
   await ok("POST", `/v1/api/customer-group/${codes.group}/pricelist`, { pricelistId: group });
   // The customer's own derived list: its base is reached through the customer only.
@@ -325,6 +346,7 @@ const WRITES: [string, () => Promise<unknown>][] = [
   ["a price tier", () => prices("primary", [1000, 2222, 3000, 4000])],
   ["a FLOOR list's tier", () => prices("floor", [990, 1000, null, null])],
   ["a derived list's base tier", () => prices("base", [1200, 2100, 3100, 4100])],
+  ["a CHF derived list's base tier", () => prices("chfBase", [1300, 2400, 3300, 4300])],
   [
     "a derived list's derivation",
     () =>
