@@ -76,12 +76,13 @@ const SimulatedCustomers = z
   .superRefine((value, ctx) => {
     oneOf(ctx, value, ["codes", "sample"], value.anonymous === true);
     refuseRepeats(ctx, "codes", value.codes, text, (code) => `customer ${code}`);
-    const buyers = (value.codes?.length ?? value.sample ?? 0) + (value.anonymous ? 1 : 0);
-    if (buyers > MAX_SIMULATED_CUSTOMERS) {
+    // Each list is bounded on its own; only the anonymous buyer can add one too many.
+    const named = value.codes?.length ?? value.sample ?? 0;
+    if (value.anonymous && named === MAX_SIMULATED_CUSTOMERS) {
       ctx.addIssue({
         code: "custom",
         path: ["anonymous"],
-        message: `makes ${buyers} buyers; at most ${MAX_SIMULATED_CUSTOMERS} per simulation`,
+        message: `makes ${named + 1} buyers; at most ${MAX_SIMULATED_CUSTOMERS} per simulation`,
       });
     }
   })
