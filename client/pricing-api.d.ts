@@ -4754,6 +4754,7 @@ export interface components {
      *       "at": "2025-06-15T10:00:00.000Z",
      *       "quantity": 1,
      *       "rows": [],
+     *       "rowsOmitted": 0,
      *       "summary": {
      *         "evaluated": 3,
      *         "changed": 0,
@@ -4761,7 +4762,8 @@ export interface components {
      *         "lowered": 0,
      *         "largestRises": [],
      *         "largestCuts": [],
-     *         "mostAffectedCustomers": []
+     *         "mostAffectedCustomers": [],
+     *         "distribution": []
      *       }
      *     }
      */
@@ -4778,8 +4780,10 @@ export interface components {
       at: string;
       /** @description The quantity of every line */
       quantity: number;
-      /** @description Only pairs whose line differs, by |differenceBp| descending (null first), then customer (anonymous first), then product */
+      /** @description Only pairs whose line differs, by |differenceBp| descending (null first), then customer (anonymous first), then product; the first maxRows of them */
       rows: components["schemas"]["PriceChangeRow"][];
+      /** @description Changed pairs past maxRows, not answered as rows (summary.changed − rows) */
+      rowsOmitted: number;
       summary: components["schemas"]["PriceChangeSummary"];
     };
     /** @description A (customer, product) whose line changes */
@@ -4813,6 +4817,13 @@ export interface components {
       largestCuts: components["schemas"]["PriceChangeRank"][];
       /** @description Customers by changed rows, most first, then by code (anonymous first), at most 10 */
       mostAffectedCustomers: components["schemas"]["CustomerPriceChanges"][];
+      /** @description Every changed pair with a differenceBp (all of them, not only the rows answered) by whole percent, ascending; no empty buckets */
+      distribution: {
+        /** @description differenceBp / 100 rounded half away from zero; rises past 100 count at 100 */
+        percent: number;
+        /** @description Changed pairs with that change */
+        count: number;
+      }[];
     };
     /** @description A changed pair in a top list */
     PriceChangeRank: {
@@ -4888,6 +4899,12 @@ export interface components {
       customers: components["schemas"]["SimulatedCustomers"];
       products: components["schemas"]["SimulatedProducts"];
       changes: components["schemas"]["SimulatedChanges"];
+      /**
+       * @description Rows to answer at most, 0-10000, default 1000: the first in row order (the largest changes); the summary counts every changed pair whatever this says
+       * @default 1000
+       * @example 1000
+       */
+      maxRows?: number;
     };
     /**
      * @description Whose prices to compare: `codes` or `sample`, and/or `anonymous: true`; at most 100 buyers in all

@@ -16,6 +16,7 @@ export const simulationExampleAnswer = {
   at: "2025-06-15T10:00:00.000Z",
   quantity: 1,
   rows: [],
+  rowsOmitted: 0,
   summary: {
     evaluated: 3,
     changed: 0,
@@ -24,5 +25,6 @@ export const simulationExampleAnswer = {
     largestRises: [],
     largestCuts: [],
     mostAffectedCustomers: [],
+    distribution: [],
   },
 };
