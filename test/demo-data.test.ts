@@ -239,6 +239,7 @@ describe("the publish simulation on the demo data (docs/simulation.md §7)", () 
     const res = await api("POST", "/v1/api/simulations/prices", {
       body: {
         channelCode: "WEB-DE",
+        at: "2026-06-15T10:00:00Z",
         customers: { sample: 99, anonymous: true },
         products: { sample: 1000 },
         changes: { activate: { tradeConditionIds: [28] } },
