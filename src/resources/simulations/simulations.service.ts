@@ -211,10 +211,21 @@ interface Run {
   data: SimulationData;
 }
 
-/** One buyer's lines with `records` (as stored, or with the change set), one-line orders each. */
-function priceFor(run: Run, customerCode: string | null, records: PricingRecords): LinePrice[] {
+/** The records of one side (as stored, or with the change set), the pricelists by id. */
+interface Side {
+  records: PricingRecords;
+  lists: Map<number, PricelistCandidate>;
+}
+
+const sideOf = (records: PricingRecords): Side => ({
+  records,
+  lists: new Map(records.pricelists.map((p) => [p.id, p])),
+});
+
+/** One buyer's lines on one side, each product a one-line order. */
+function priceFor(run: Run, customerCode: string | null, { records, lists }: Side): LinePrice[] {
   const audience: Audience = run.data.audiences.get(customerCode) ?? { groupCodes: [], reach: [] };
-  const lists = new Map(records.pricelists.map((p) => [p.id, p]));
+  // Each list at every level it reaches this buyer; the engine merges them by id.
   const pricelists: PricelistCandidate[] = audience.reach.flatMap(({ pricelistId, level }) => {
     const list = lists.get(pricelistId);
     return list ? [{ ...list, levels: [level] }] : [];
@@ -240,10 +251,11 @@ function compareAll(
   changes: ChangeSet,
   maxRows: number,
 ) {
-  const after = applyChangeSet(run.data.records, changes);
+  const before = sideOf(run.data.records);
+  const after = sideOf(applyChangeSet(run.data.records, changes));
   const changed = new PriceChanges(maxRows);
   for (const customerCode of buyers) {
-    const linesBefore = priceFor(run, customerCode, run.data.records);
+    const linesBefore = priceFor(run, customerCode, before);
     const linesAfter = priceFor(run, customerCode, after);
     linesBefore.forEach((line, i) => {
       const row = compareLines(customerCode, line, linesAfter[i]!);
