@@ -119,9 +119,9 @@ function customersStatement(query: SelectionQuery) {
 const PRODUCT_ROWS = ["ENTRY", "PRODUCT"] as const;
 
 /** One more than the largest selection, so that a larger one is seen without reading it all. */
-export const productsBeyond = (max: number) => max + 1;
+const productsBeyond = (max: number) => max + 1;
 
-function productsStatement1(query: SelectionQuery, max: number) {
+function selectedProductsStatement(query: SelectionQuery, max: number) {
   const columns = (kind: (typeof PRODUCT_ROWS)[number], index: SQL, code: SQL, known: SQL) =>
     select({
       kind: member(PRODUCT_ROWS, sql.raw(`'${kind}'`)),
@@ -181,7 +181,7 @@ export async function loadSelection(db: Db, query: SelectionQuery, maxProducts: 
   const [channel, customers, products, records, priceProducts] = await decodedBatch(db, [
     channelStatement(query),
     customersStatement(query),
-    productsStatement1(query, maxProducts),
+    selectedProductsStatement(query, maxProducts),
     recordsStatement(query),
     priceProductsStatement(query),
   ]);
