@@ -1,4 +1,5 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
+import { matchedRoutes } from "hono/route";
 import type { AppEnv, Role } from "./env";
 import { ApiError } from "./errors";
 import { isRead } from "./read-only";
@@ -58,17 +59,36 @@ export const authenticate = (): MiddlewareHandler<AppEnv> => async (c, next) => 
   if (role !== "admin" && !isRead(c)) {
     throw new ApiError(403, "FORBIDDEN", `a ${role} key cannot make changes; use an admin key`);
   }
+  // Before the body is read: a read key learns nothing from an admin-only POST (a simulation).
+  const adminOnly = adminOnlyAction(c);
+  if (role !== "admin" && adminOnly) throw refused(role, adminOnly);
   c.set("role", role);
   c.set("keyName", name);
   await next();
 };
 
-/** Route middleware for reads that only an admin key may make (the audit trail). */
-export const requireAdmin =
-  (what: string): MiddlewareHandler<AppEnv> =>
-  async (c, next) => {
-    if (c.var.role !== "admin") {
-      throw new ApiError(403, "FORBIDDEN", `a ${c.var.role} key cannot ${what}; use an admin key`);
-    }
+const refused = (role: Role, what: string) =>
+  new ApiError(403, "FORBIDDEN", `a ${role} key cannot ${what}; use an admin key`);
+
+/** What each `requireAdmin` middleware guards, so `authenticate` can find it among a request's routes. */
+const ADMIN_ONLY = new WeakMap<MiddlewareHandler<AppEnv>, string>();
+
+/** The action of the admin-only route the request matched, if it matched one. */
+const adminOnlyAction = (c: Context) =>
+  matchedRoutes(c)
+    .map((route) => ADMIN_ONLY.get(route.handler as MiddlewareHandler<AppEnv>))
+    .find((what) => what !== undefined);
+
+/**
+ * Route middleware for reads that only an admin key may make (the audit trail, the lint, the
+ * publish simulation). `authenticate` already refuses other keys on such a route, before any
+ * body is read; this check stays for a route mounted without it.
+ */
+export const requireAdmin = (what: string): MiddlewareHandler<AppEnv> => {
+  const guard: MiddlewareHandler<AppEnv> = async (c, next) => {
+    if (c.var.role !== "admin") throw refused(c.var.role, what);
     await next();
   };
+  ADMIN_ONLY.set(guard, what);
+  return guard;
+};

@@ -365,7 +365,31 @@ function coherent(body: unknown): unknown {
       return !seen.has(key) && seen.add(key);
     });
   }
-  return b;
+  return simulationCoherent(b);
+}
+
+const isRecord = (v: unknown): v is Record<string, any> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * The publish simulation (docs/simulation.md §2): one way to choose customers and products, and
+ * a change set of tiers (their pricelist ids and product codes are mostly the fixtures'), each
+ * tier once, so part of its bodies reach the engine.
+ */
+function simulationCoherent(b: Record<string, any>) {
+  if (!isRecord(b.customers) || !isRecord(b.products) || !isRecord(b.changes)) return b;
+  const sample = (v: unknown, max: number) => 1 + (Math.abs(Number(v) || 0) % max);
+  const seen = new Set<string>();
+  const prices = (Array.isArray(b.changes.prices) ? b.changes.prices : []).filter((row: any) => {
+    const key = `${row?.pricelistId} ${row?.productCode} ${row?.minQuantity ?? 1}`;
+    return !seen.has(key) && seen.add(key);
+  });
+  return {
+    ...b,
+    customers: { sample: sample(b.customers.sample, 100) },
+    products: { sample: sample(b.products.sample, 1000) },
+    changes: { prices },
+  };
 }
 
 // ---------------------------------------------------------------- requests

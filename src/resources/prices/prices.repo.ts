@@ -824,3 +824,19 @@ export async function loadChannelAndRequest(db: Db, query: PriceQuery) {
   };
   return { channel: part, request: requestPartOf(request) };
 }
+
+// The building blocks the publish simulation's channel-wide batch reuses
+// (src/resources/simulations/simulations.repo.ts), so both read the same columns the same way.
+export {
+  q as priceParams,
+  fragments as priceFragments,
+  type Params as PriceParams,
+  type Fragments as PriceFragments,
+  conditionColumns,
+  promotionColumns,
+  listColumns,
+  priceColumns,
+  productsStatement,
+  productFacts,
+  pricesByPricelist,
+};
