@@ -1,0 +1,170 @@
+import { useMemo } from "preact/hooks";
+import { type BarConfig, BarChart } from "../lib/charts";
+import { formatMoney } from "../lib/money";
+import { RecordLink } from "../ui/RecordLink";
+import { Candidates } from "./Candidates";
+import { type LinePrice, namesOf } from "./explain";
+import { type Step, stepsOf } from "./steps";
+
+const COLOURS = { total: "#4a5d7e", down: "#1b7f4b", up: "#b3401a" };
+
+const colourOf = (step: Step) =>
+  step.change === null ? COLOURS.total : step.change < 0 ? COLOURS.down : COLOURS.up;
+
+/**
+ * Where the amount axis starts: a fifth below the lowest amount a step reaches, so that an
+ * adjustment of a few cents on a large price is still a visible bar (the totals' bars, which
+ * start at zero, are cut at the axis, as in any waterfall with a broken axis).
+ */
+const axisMin = (steps: Step[]) => {
+  const lowest = Math.min(...steps.flatMap((s) => (s.change === null ? [s.to] : [s.from, s.to])));
+  return lowest > 0 ? Math.floor((lowest * 4) / 5) : undefined;
+};
+
+/** Floating bars (Chart.js `[from, to]` data) from the base through each adjustment to the final price. */
+function waterfallConfig(steps: Step[], currency: string): BarConfig {
+  return {
+    type: "bar",
+    data: {
+      labels: steps.map((s) => (s.record ? `${s.label} ${s.record.id}` : s.label)),
+      datasets: [
+        {
+          label: "Unit amount",
+          data: steps.map((s) => [s.from, s.to] as [number, number]),
+          backgroundColor: steps.map(colourOf),
+        },
+      ],
+    },
+    options: {
+      responsive: true,
+      maintainAspectRatio: false,
+      plugins: {
+        tooltip: {
+          callbacks: {
+            label: (item) => {
+              const step = steps[item.dataIndex]!;
+              return step.change === null
+                ? formatMoney(step.to, currency)
+                : `${formatMoney(step.change, currency, true)} → ${formatMoney(step.to, currency)}`;
+            },
+          },
+        },
+      },
+      scales: {
+        y: {
+          min: axisMin(steps),
+          ticks: { callback: (value) => formatMoney(Number(value), currency) },
+        },
+      },
+    },
+  };
+}
+
+function StepsTable({ steps, line, caption }: { steps: Step[]; line: LinePrice; caption: string }) {
+  const names = namesOf(line.explain);
+  return (
+    <table class="steps">
+      <caption>{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Step</th>
+          <th scope="col">Record</th>
+          <th scope="col">Detail</th>
+          <th scope="col" class="num">
+            Change
+          </th>
+          <th scope="col" class="num">
+            Unit amount
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {steps.map((step, i) => (
+          <tr key={i} data-step={step.label}>
+            <th scope="row">{step.label}</th>
+            <td>
+              {step.record ? (
+                <RecordLink
+                  {...step.record}
+                  name={names.get(`${step.record.kind}:${step.record.id}`)}
+                />
+              ) : null}
+            </td>
+            <td>{step.detail}</td>
+            <td class="num">
+              {step.change === null ? "" : formatMoney(step.change, line.currency, true)}
+            </td>
+            <td class="num" data-amount={step.to}>
+              {formatMoney(step.to, line.currency)}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function Figures({ line }: { line: LinePrice }) {
+  const money = (amount: number | null) => formatMoney(amount, line.currency);
+  return (
+    <dl class="figures">
+      <div>
+        <dt>Final unit amount</dt>
+        <dd data-field="finalUnitAmount">{money(line.finalUnitAmount)}</dd>
+      </div>
+      <div>
+        <dt>Line amount</dt>
+        <dd data-field="lineAmount">{money(line.lineAmount)}</dd>
+      </div>
+      <div>
+        <dt>Regular unit amount</dt>
+        <dd data-field="regularUnitAmount">{money(line.regularUnitAmount)}</dd>
+      </div>
+      <div>
+        <dt>List price</dt>
+        <dd data-field="listUnitAmount">{money(line.listUnitAmount)}</dd>
+      </div>
+    </dl>
+  );
+}
+
+function Unpriced({ line }: { line: LinePrice }) {
+  const suggested = line.suggestedQuantities;
+  return (
+    <p class="status">
+      {line.status === "QUANTITY_NOT_ALLOWED" && suggested
+        ? `This quantity is not allowed; nearest allowed: ${suggested.below ?? "none"} below, ${suggested.above ?? "none"} above.`
+        : `No price: ${line.status}.`}
+    </p>
+  );
+}
+
+/** One priced line: its figures, its waterfall (chart and table) and the candidates that lost. */
+export function LineCard({ line, index }: { line: LinePrice; index: number }) {
+  const steps = useMemo(() => stepsOf(line), [line]);
+  const config = useMemo(
+    () => (steps ? waterfallConfig(steps, line.currency) : null),
+    [steps, line.currency],
+  );
+  const title = `${line.productCode} × ${line.quantity}`;
+  const id = `line-${index}`;
+  const summary =
+    steps?.map((s) => `${s.label} ${formatMoney(s.to, line.currency)}`).join(", ") ?? "";
+  return (
+    <article class="line" aria-labelledby={`${id}-title`} data-product={line.productCode}>
+      <h3 id={`${id}-title`}>
+        {title} <span class={`badge status-${line.status}`}>{line.status}</span>
+      </h3>
+      {line.status === "OK" ? <Figures line={line} /> : <Unpriced line={line} />}
+      <div class="line-body">
+        {steps && config ? (
+          <div class="waterfall">
+            <BarChart config={config} label={`Waterfall of ${title}: ${summary}`} />
+            <StepsTable steps={steps} line={line} caption={`How ${title} is priced`} />
+          </div>
+        ) : null}
+        <Candidates line={line} headingId={`${id}-candidates`} />
+      </div>
+    </article>
+  );
+}

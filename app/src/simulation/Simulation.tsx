@@ -1,0 +1,5 @@
+import { PageHeading } from "../ui/PageHeading";
+
+export function Simulation() {
+  return <PageHeading title="Simulation" />;
+}
