@@ -1054,6 +1054,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/api/simulations/prices": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Simulate a change set on the prices of up to 100 customers × 1000 products (admin keys only)
+     * @description Prices every selected customer (and, with `anonymous`, the anonymous buyer) for every selected product in the channel twice on the same data read once: as stored, and with the change set applied as an overlay (records to activate treated as ACTIVE, records to deactivate as INACTIVE, tiers set). Each product is priced as a one-line order of `quantity`, as GET /v1/api/prices prices it, without explain. Answers a row for every (customer, product) whose line differs, with both lines as the price lookup shows them, the difference per unit (minor units and basis points) and what changed, and a summary. Records of other channels may be named: they change nothing here. Nothing is written (no audit entry, no new pricing version, no change feed entry). Bounded: at most 100 buyers × 1000 products, read in 2 D1 round trips whatever the size (the selection and the change set, then the data). Errors: unknown channel 404; inactive channel 409 CHANNEL_INACTIVE; no currency given and no primary pricelist 400 CURRENCY_REQUIRED; unknown customers, products, groups or records, customers not in the channel, activating an ACTIVE or ARCHIVED record, deactivating one that is not ACTIVE, tiers of an ARCHIVED pricelist, and a selection that is empty or too large: 400 naming the field. docs/simulation.md has the rules.
+     */
+    post: operations["simulatePrices"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/api/audit": {
     parameters: {
       query?: never;
@@ -4725,6 +4745,307 @@ export interface components {
        * @example SCREWS
        */
       code?: string;
+    };
+    /**
+     * @description Every price the change set would change, before and after
+     * @example {
+     *       "channelCode": "WEB-DE",
+     *       "currency": "EUR",
+     *       "at": "2025-06-15T10:00:00.000Z",
+     *       "quantity": 1,
+     *       "rows": [],
+     *       "summary": {
+     *         "evaluated": 3,
+     *         "changed": 0,
+     *         "raised": 0,
+     *         "lowered": 0,
+     *         "largestRises": [],
+     *         "largestCuts": [],
+     *         "mostAffectedCustomers": []
+     *       }
+     *     }
+     */
+    PriceSimulation: {
+      /** @description The channel, as asked */
+      channelCode: string;
+      /** @description The currency of every amount */
+      currency: string;
+      /**
+       * Format: date-time
+       * @description The instant priced at
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      at: string;
+      /** @description The quantity of every line */
+      quantity: number;
+      /** @description Only pairs whose line differs, by |differenceBp| descending (null first), then customer (anonymous first), then product */
+      rows: components["schemas"]["PriceChangeRow"][];
+      summary: components["schemas"]["PriceChangeSummary"];
+    };
+    /** @description A (customer, product) whose line changes */
+    PriceChangeRow: {
+      /** @description The customer; null for the anonymous buyer */
+      customerCode: string | null;
+      /** @description The product */
+      productCode: string;
+      /** @description after.finalUnitAmount − before.finalUnitAmount, minor units per unit; null when a side has no price */
+      difference: number | null;
+      /** @description difference × 10000 / before.finalUnitAmount, rounded half away from zero; null when difference is null or before is 0 */
+      differenceBp: number | null;
+      before: components["schemas"]["LinePrice"] & unknown;
+      after: components["schemas"]["LinePrice"] & unknown;
+      /** @description What differs, in this order: LEVEL (of the base price), RUNG (of the trade conditions applied), BASE (pricelist, tier, amount, tiers, list price), ADJUSTMENTS (conditions and promotion applied), FLOOR, AVAILABILITY (the line's status) */
+      changed: ("LEVEL" | "RUNG" | "BASE" | "ADJUSTMENTS" | "FLOOR" | "AVAILABILITY")[];
+    };
+    /** @description The changes in numbers */
+    PriceChangeSummary: {
+      /** @description Pairs priced: buyers × products */
+      evaluated: number;
+      /** @description Rows: pairs whose line differs */
+      changed: number;
+      /** @description Rows with difference > 0 */
+      raised: number;
+      /** @description Rows with difference < 0 */
+      lowered: number;
+      /** @description Rises, largest differenceBp first (from 0: first), then difference, customer, product, at most 10 */
+      largestRises: components["schemas"]["PriceChangeRank"][];
+      /** @description Cuts, most negative differenceBp first, then difference, customer, product, at most 10 */
+      largestCuts: components["schemas"]["PriceChangeRank"][];
+      /** @description Customers by changed rows, most first, then by code (anonymous first), at most 10 */
+      mostAffectedCustomers: components["schemas"]["CustomerPriceChanges"][];
+    };
+    /** @description A changed pair in a top list */
+    PriceChangeRank: {
+      /** @description The customer; null for the anonymous buyer */
+      customerCode: string | null;
+      /** @description The product */
+      productCode: string;
+      /** @description after.finalUnitAmount − before.finalUnitAmount, minor units per unit; null when a side has no price */
+      difference: number | null;
+      /** @description difference × 10000 / before.finalUnitAmount, rounded half away from zero; null when difference is null or before is 0 */
+      differenceBp: number | null;
+    };
+    /** @description How many of a customer's prices change */
+    CustomerPriceChanges: {
+      /** @description The customer; null for the anonymous buyer */
+      customerCode: string | null;
+      /** @description Its changed rows */
+      changed: number;
+      /** @description Of those, higher after */
+      raised: number;
+      /** @description Of those, lower after */
+      lowered: number;
+    };
+    /**
+     * @description What to compare, and the change set to compare with
+     * @example {
+     *       "channelCode": "WEB-DE",
+     *       "at": "2025-06-15T10:00:00Z",
+     *       "customers": {
+     *         "codes": [
+     *           "C-1001"
+     *         ]
+     *       },
+     *       "products": {
+     *         "codes": [
+     *           "P-A",
+     *           "P-B",
+     *           "P-C"
+     *         ]
+     *       },
+     *       "changes": {
+     *         "activate": {
+     *           "tradeConditionIds": [
+     *             5
+     *           ]
+     *         }
+     *       }
+     *     }
+     */
+    PriceSimulationRequest: {
+      /**
+       * @description The channel to price in
+       * @example WEB-DE
+       */
+      channelCode: string;
+      /**
+       * Format: date-time
+       * @description The instant to price at (ISO 8601 with zone, or a date); default now
+       * @example 2025-06-15T10:00:00Z
+       */
+      at?: string;
+      /**
+       * @description Default: the currency of the channel's primary pricelist
+       * @example EUR
+       */
+      currency?: string;
+      /**
+       * @description Units, 1-1000000, default 1: every product is priced as a one-line order of this quantity
+       * @default 1
+       * @example 1
+       */
+      quantity?: number;
+      customers: components["schemas"]["SimulatedCustomers"];
+      products: components["schemas"]["SimulatedProducts"];
+      changes: components["schemas"]["SimulatedChanges"];
+    };
+    /**
+     * @description Whose prices to compare: `codes` or `sample`, and/or `anonymous: true`; at most 100 buyers in all
+     * @example {
+     *       "codes": [
+     *         "C-1001",
+     *         "C-1002"
+     *       ],
+     *       "anonymous": true
+     *     }
+     */
+    SimulatedCustomers: {
+      /**
+       * @description Customers by code, 1-100, each once; each must buy in the channel
+       * @example [
+       *       "C-1001"
+       *     ]
+       */
+      codes?: string[];
+      /**
+       * @description The first N customers of the channel by code (1-100), as the customer list sorts them
+       * @example 20
+       */
+      sample?: number;
+      /** @description true: also the anonymous buyer (customerCode null), counted in the bound; alone it is a selection of its own */
+      anonymous?: boolean;
+    };
+    /**
+     * @description Which products to price: one of codes, productGroupCodes, sample (at most 1000)
+     * @example {
+     *       "productGroupCodes": [
+     *         "TOOLING"
+     *       ]
+     *     }
+     */
+    SimulatedProducts: {
+      /**
+       * @description Products by code, 1-1000, each once
+       * @example [
+       *       "P-A",
+       *       "P-B"
+       *     ]
+       */
+      codes?: string[];
+      /**
+       * @description Every product in these groups or their descendants (at most 1000 in all, else 400)
+       * @example [
+       *       "TOOLING"
+       *     ]
+       */
+      productGroupCodes?: string[];
+      /**
+       * @description The first N products by code (1-1000), as the product list sorts them
+       * @example 500
+       */
+      sample?: number;
+    };
+    /**
+     * @description The change set: what would be published
+     * @example {
+     *       "activate": {
+     *         "tradeConditionIds": [
+     *           5
+     *         ]
+     *       }
+     *     }
+     */
+    SimulatedChanges: {
+      activate?: components["schemas"]["SimulatedActivations"];
+      deactivate?: components["schemas"]["SimulatedDeactivations"];
+      /** @description Tiers set or overridden, at most 1000 */
+      prices?: components["schemas"]["SimulatedPrice"][];
+    };
+    /**
+     * @description Records treated as ACTIVE; each must exist and not be ACTIVE (nor ARCHIVED)
+     * @example {
+     *       "tradeConditionIds": [
+     *         5
+     *       ]
+     *     }
+     */
+    SimulatedActivations: {
+      /**
+       * @description pricelist ids, at most 100, each once
+       * @example [
+       *       5
+       *     ]
+       */
+      pricelistIds?: number[];
+      /**
+       * @description trade condition ids, at most 100, each once
+       * @example [
+       *       5
+       *     ]
+       */
+      tradeConditionIds?: number[];
+      /**
+       * @description promotion ids, at most 100, each once
+       * @example [
+       *       5
+       *     ]
+       */
+      promotionIds?: number[];
+    };
+    /**
+     * @description Records treated as INACTIVE; each must exist and be ACTIVE
+     * @example {
+     *       "tradeConditionIds": [
+     *         5
+     *       ]
+     *     }
+     */
+    SimulatedDeactivations: {
+      /**
+       * @description pricelist ids, at most 100, each once
+       * @example [
+       *       5
+       *     ]
+       */
+      pricelistIds?: number[];
+      /**
+       * @description trade condition ids, at most 100, each once
+       * @example [
+       *       5
+       *     ]
+       */
+      tradeConditionIds?: number[];
+      /**
+       * @description promotion ids, at most 100, each once
+       * @example [
+       *       5
+       *     ]
+       */
+      promotionIds?: number[];
+    };
+    /** @description A tier set as PUT /v1/api/pricelist/{id}/prices would set it: the (product, minQuantity) row gets this amount */
+    SimulatedPrice: {
+      /**
+       * @description The pricelist (SALES or FLOOR)
+       * @example 100
+       */
+      pricelistId: number;
+      /**
+       * @description The product
+       * @example P-A
+       */
+      productCode: string;
+      /**
+       * @description The tier's first quantity; default 1
+       * @default 1
+       * @example 1
+       */
+      minQuantity?: number;
+      /**
+       * @description The unit amount, minor units
+       * @example 990
+       */
+      amount: number;
     };
     /**
      * @description One page of a list
@@ -17124,6 +17445,193 @@ export interface operations {
            *       "status": 403,
            *       "detail": "a read key cannot make changes; use an admin key",
            *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  simulatePrices: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["PriceSimulationRequest"];
+      };
+    };
+    responses: {
+      /** @description The prices the change set changes */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["PriceSimulation"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown record */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict with the current state; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
            */

@@ -535,6 +535,8 @@ describe("the read role reaches no write", () => {
       for (const method of Object.keys(item)) {
         if (!["post", "put", "patch", "delete"].includes(method)) continue;
         if (method === "post" && path === "/v1/api/prices/resolve") continue;
+        // A read-only POST for admins: its own 403 below.
+        if (method === "post" && path === "/v1/api/simulations/prices") continue;
         const url = path.replace(/\{(\w+)\}/g, (_, name: string) => sample[name] ?? "1");
         const res = await api(method.toUpperCase(), url, {
           key: KEYS.read,
@@ -563,5 +565,12 @@ describe("the read role reaches no write", () => {
     }
     const lookup = await api("POST", "/v1/api/prices/resolve", { key: KEYS.read, body: {} });
     expect(lookup.status).toBe(400);
+    const simulation = await api("POST", "/v1/api/simulations/prices", {
+      key: KEYS.read,
+      body: {},
+    });
+    expect(expectProblem(simulation, 403, "FORBIDDEN").detail).toBe(
+      "a read key cannot simulate price changes; use an admin key",
+    );
   });
 });

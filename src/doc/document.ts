@@ -14,6 +14,7 @@ import { pricingLintTag } from "../resources/pricing-lint";
 import { productGroupsTag } from "../resources/product-groups";
 import { productsTag } from "../resources/products";
 import { promotionsTag } from "../resources/promotions";
+import { simulationsTag } from "../resources/simulations";
 import { tradeConditionsTag } from "../resources/trade-conditions";
 import { webhooksTag } from "../resources/webhooks";
 import { declareIdempotencyKeys } from "./idempotency";
@@ -55,6 +56,7 @@ const TAGS = [
   tradeConditionsTag,
   promotionsTag,
   pricingLintTag,
+  simulationsTag,
   auditTag,
   changesTag,
   webhooksTag,

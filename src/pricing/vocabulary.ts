@@ -289,3 +289,24 @@ export const LINT_RECORD_KINDS = [
   "customerGroup",
 ] as const;
 export type LintRecordKind = (typeof LINT_RECORD_KINDS)[number];
+
+// ---------------------------------------------------------------------------------------------
+// Publish simulation (docs/simulation.md): POST /v1/api/simulations/prices
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * What differs between a line before and after a change set (docs/simulation.md §4), in this
+ * order. LEVEL: the level of the base price. RUNG: the rungs of the trade conditions applied.
+ * BASE: the base price (pricelist, tier, amount, derivation), the tiers shown, the list price or
+ * tax inclusion. ADJUSTMENTS: the trade conditions and promotion applied or their amounts. FLOOR:
+ * the floor's adjustments. AVAILABILITY: the line's status (priced or not).
+ */
+export const PRICE_CHANGE_ASPECTS = [
+  "LEVEL",
+  "RUNG",
+  "BASE",
+  "ADJUSTMENTS",
+  "FLOOR",
+  "AVAILABILITY",
+] as const;
+export type PriceChangeAspect = (typeof PRICE_CHANGE_ASPECTS)[number];

@@ -9,6 +9,7 @@ import { pricingLint } from "./pricing-lint";
 import { productGroups } from "./product-groups";
 import { products } from "./products";
 import { promotions } from "./promotions";
+import { simulations } from "./simulations";
 import { tradeConditions } from "./trade-conditions";
 import { webhooks } from "./webhooks";
 
@@ -24,6 +25,7 @@ export const routers = [
   promotions,
   prices,
   pricingLint,
+  simulations,
   audit,
   changes,
   webhooks,

@@ -613,3 +613,20 @@ export async function loadPriceContext(db: Db, query: PriceQuery): Promise<Price
     })),
   };
 }
+
+// The building blocks the publish simulation's channel-wide batch reuses
+// (src/resources/simulations/simulations.repo.ts), so both read the same columns the same way.
+export {
+  q as priceParams,
+  fragments as priceFragments,
+  type Params as PriceParams,
+  type Fragments as PriceFragments,
+  conditionColumns,
+  promotionColumns,
+  listColumns,
+  priceColumns,
+  productsStatement,
+  productFacts,
+  listsOf,
+  pricesByPricelist,
+};

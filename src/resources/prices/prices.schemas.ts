@@ -460,3 +460,6 @@ export const PriceLookupHeaders = z.object({
 
 export type PriceResolve = z.infer<typeof PriceResolveSchema>;
 export type PriceLookup = z.infer<typeof PriceLookupQuery>;
+
+/** A line as the price lookup answers it: the publish simulation shows it before and after. */
+export { LinePrice as LinePriceSchema };

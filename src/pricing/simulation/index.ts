@@ -1,0 +1,22 @@
+/**
+ * The publish simulation's pure part (docs/simulation.md): the change set as an overlay on the
+ * loaded records, and the comparison of each line before and after it.
+ */
+export {
+  applyChangeSet,
+  type ChangeSet,
+  type PricingRecords,
+  type RecordIds,
+  type TierChange,
+} from "./overlay";
+export {
+  changedAspects,
+  compareLines,
+  sortRows,
+  summarize,
+  SUMMARY_TOP,
+  type CustomerChanges,
+  type PriceChangeItem,
+  type PriceChangeRow,
+  type PriceChangeSummary,
+} from "./compare";
