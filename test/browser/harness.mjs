@@ -207,11 +207,12 @@ const isLocal = (url) => {
  * before it reaches the network; so is every failed request, error answer, page error and
  * console error (CSP violations included) of its first page.
  * @param {string[]} problems
- * @param {{ locale?: string, timezoneId?: string, allowStatus?: (status: number, url: string) => boolean }} [options]
- *   allowStatus: error answers the check expects (say, a 401 on purpose)
+ * @param {{ locale?: string, timezoneId?: string, allowStatus?: (status: number, url: string) => boolean, allowAborts?: boolean }} [options]
+ *   allowStatus: answers ≥ 300 the check expects (a redirect, a 401 on purpose);
+ *   allowAborts: requests the page itself aborts (net::ERR_ABORTED: a superseded lookup) are fine
  */
 export async function openBrowser(problems, options = {}) {
-  const { allowStatus = () => false, ...contextOptions } = options;
+  const { allowStatus = () => false, allowAborts = false, ...contextOptions } = options;
   notClosing();
   const context = await chromium.launchPersistentContext(tempDir("browser-check-chromium-"), {
     executablePath: CHROMIUM,
@@ -237,6 +238,7 @@ export async function openBrowser(problems, options = {}) {
   const page = context.pages()[0] ?? (await context.newPage());
   page.setDefaultTimeout(20_000);
   page.on("requestfailed", (request) => {
+    if (allowAborts && request.failure()?.errorText === "net::ERR_ABORTED") return;
     problems.push(
       `request failed: ${request.method()} ${request.url()} (${request.failure()?.errorText})`,
     );

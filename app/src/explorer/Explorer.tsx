@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, type Schemas, unwrap } from "../lib/api";
 import { useLoad } from "../lib/hooks";
+import { utcInstant } from "../lib/instant";
 import { formatMoney } from "../lib/money";
 import { ChannelSelect, Field, useSuggestions } from "../ui/fields";
 import { PageHeading } from "../ui/PageHeading";
@@ -27,10 +28,6 @@ const newLine = (productCode = "", quantity = "1"): Line => ({
   productCode,
   quantity,
 });
-
-/** datetime-local "2025-06-15T10:00" → "2025-06-15T10:00:00Z" (the page works in UTC). */
-export const utcInstant = (local: string) =>
-  local === "" ? undefined : `${local}${local.length === 16 ? ":00" : ""}Z`;
 
 const QUANTITY = /^[1-9][0-9]{0,6}$/;
 

@@ -159,7 +159,9 @@ export function LineCard({ line, index }: { line: LinePrice; index: number }) {
       <div class="line-body">
         {steps && config ? (
           <div class="waterfall">
-            <BarChart config={config} label={`Waterfall of ${title}: ${summary}`} />
+            <div class="chart">
+              <BarChart config={config} label={`Waterfall of ${title}: ${summary}`} />
+            </div>
             <StepsTable steps={steps} line={line} caption={`How ${title} is priced`} />
           </div>
         ) : null}

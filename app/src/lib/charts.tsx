@@ -36,9 +36,5 @@ export function BarChart({ config, label }: { config: BarConfig; label: string }
     }
   }, [config]);
   useEffect(() => () => chart.current?.destroy(), []);
-  return (
-    <div class="chart">
-      <canvas ref={canvas} role="img" aria-label={label} />
-    </div>
-  );
+  return <canvas ref={canvas} role="img" aria-label={label} />;
 }
