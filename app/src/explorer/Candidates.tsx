@@ -153,6 +153,7 @@ export function Candidates({ line, headingId }: { line: LinePrice; headingId: st
   const close = split(groups, false);
   const far = split(groups, true);
   const farCount = far.reduce((n, g) => n + g.items.length, 0);
+  if (close.length === 0 && farCount === 0) return null;
   return (
     <section class="candidates" aria-labelledby={headingId}>
       <h4 id={headingId}>Candidates that lost</h4>

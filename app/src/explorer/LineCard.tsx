@@ -12,14 +12,18 @@ const colourOf = (step: Step) =>
   step.change === null ? COLOURS.total : step.change < 0 ? COLOURS.down : COLOURS.up;
 
 /**
- * Where the amount axis starts: a fifth below the lowest amount a step reaches, so that an
- * adjustment of a few cents on a large price is still a visible bar (the totals' bars, which
- * start at zero, are cut at the axis, as in any waterfall with a broken axis).
+ * Where the amount axis starts: about a fifth below the lowest amount a step reaches, down to a
+ * round number, so that an adjustment of a few cents on a large price is still a visible bar
+ * (the totals' bars, which start at zero, are cut at the axis, as in any waterfall with a
+ * broken axis).
  */
-const axisMin = (steps: Step[]) => {
+function axisMin(steps: Step[]): number | undefined {
   const lowest = Math.min(...steps.flatMap((s) => (s.change === null ? [s.to] : [s.from, s.to])));
-  return lowest > 0 ? Math.floor((lowest * 4) / 5) : undefined;
-};
+  if (lowest <= 0) return undefined;
+  let round = 1;
+  while (round * 10 <= lowest / 5) round *= 10;
+  return Math.floor((lowest * 4) / 5 / round) * round;
+}
 
 /** Floating bars (Chart.js `[from, to]` data) from the base through each adjustment to the final price. */
 function waterfallConfig(steps: Step[], currency: string): BarConfig {
@@ -53,7 +57,13 @@ function waterfallConfig(steps: Step[], currency: string): BarConfig {
       scales: {
         y: {
           min: axisMin(steps),
-          ticks: { callback: (value) => formatMoney(Number(value), currency) },
+          // Whole minor units only: a tick between two cents has no amount to show.
+          ticks: {
+            precision: 0,
+            includeBounds: false,
+            callback: (value) =>
+              Number.isInteger(value) ? formatMoney(Number(value), currency) : "",
+          },
         },
       },
     },
@@ -128,15 +138,20 @@ function Figures({ line }: { line: LinePrice }) {
   );
 }
 
+const UNPRICED: Record<Exclude<LinePrice["status"], "OK">, string> = {
+  NO_PRICE:
+    "No price: no pricelist reaching this line has a price for this product at this quantity.",
+  UNKNOWN_PRODUCT: "No such product.",
+  OUT_OF_RANGE: "No price: an amount would exceed 2^53 − 1 minor units.",
+  QUANTITY_NOT_ALLOWED: "This quantity is not allowed.",
+};
+
 function Unpriced({ line }: { line: LinePrice }) {
   const suggested = line.suggestedQuantities;
-  return (
-    <p class="status">
-      {line.status === "QUANTITY_NOT_ALLOWED" && suggested
-        ? `This quantity is not allowed; nearest allowed: ${suggested.below ?? "none"} below, ${suggested.above ?? "none"} above.`
-        : `No price: ${line.status}.`}
-    </p>
-  );
+  const nearest = suggested
+    ? ` Nearest allowed: ${suggested.below ?? "none"} below, ${suggested.above ?? "none"} above.`
+    : "";
+  return <p class="status">{line.status === "OK" ? "" : UNPRICED[line.status] + nearest}</p>;
 }
 
 /** One priced line: its figures, its waterfall (chart and table) and the candidates that lost. */
