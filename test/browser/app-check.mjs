@@ -274,7 +274,10 @@ async function checkSimulation(page, base) {
   if (!(await page.getByRole("button", { name: "Simulating…" }).isDisabled())) {
     problems.push("the simulate button is not disabled while the simulation runs");
   }
-  await page.getByRole("heading", { name: /^Result:/ }).waitFor();
+  const result = page.getByRole("heading", { name: /^Result:/ });
+  const refusal = page.getByRole("alert").filter({ hasText: /\S/ });
+  await result.or(refusal).waitFor();
+  if (await refusal.isVisible()) return [`the simulation failed: ${await refusal.innerText()}`];
   const answer = await callApi(base, "/v1/api/simulations/prices", SIMULATION);
   const money = (/** @type {string} */ text) => minorOf(text, answer.currency);
   const table = page.locator("table.changes");

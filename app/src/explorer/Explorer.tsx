@@ -3,7 +3,15 @@ import { api, type Schemas, unwrap } from "../lib/api";
 import { useLoad } from "../lib/hooks";
 import { utcInstant } from "../lib/instant";
 import { formatMoney } from "../lib/money";
-import { ChannelSelect, Field, useSuggestions } from "../ui/fields";
+import {
+  ChannelSelect,
+  Figures,
+  InputField,
+  InstantField,
+  type Update,
+  updaterOf,
+  useSuggestions,
+} from "../ui/fields";
 import { PageHeading } from "../ui/PageHeading";
 import { LineCard } from "./LineCard";
 
@@ -81,28 +89,24 @@ function LineRow(props: {
   return (
     <fieldset class="line-row">
       <legend>Line {n}</legend>
-      <Field id={`line-${line.key}-product`} label="Product code">
-        <input
-          id={`line-${line.key}-product`}
-          list={products.listId}
-          value={line.productCode}
-          autocomplete="off"
-          spellcheck={false}
-          onInput={(e) => props.onChange({ ...line, productCode: e.currentTarget.value })}
-        />
-      </Field>
+      <InputField
+        id={`line-${line.key}-product`}
+        label="Product code"
+        list={products.listId}
+        value={line.productCode}
+        onValue={(productCode) => props.onChange({ ...line, productCode })}
+      />
       {products.list}
-      <Field id={`line-${line.key}-quantity`} label="Quantity">
-        <input
-          id={`line-${line.key}-quantity`}
-          type="number"
-          min={1}
-          max={1000000}
-          step={1}
-          value={line.quantity}
-          onInput={(e) => props.onChange({ ...line, quantity: e.currentTarget.value })}
-        />
-      </Field>
+      <InputField
+        id={`line-${line.key}-quantity`}
+        label="Quantity"
+        type="number"
+        min={1}
+        max={1000000}
+        step={1}
+        value={line.quantity}
+        onValue={(quantity) => props.onChange({ ...line, quantity })}
+      />
       {props.onRemove ? (
         <button
           type="button"
@@ -141,77 +145,53 @@ function LinesEditor({ lines, onChange }: { lines: Line[]; onChange: (lines: Lin
 function Totals({ answer }: { answer: Schemas["PriceAnswer"] }) {
   const money = (amount: number | null) => formatMoney(amount, answer.currency);
   return (
-    <dl class="figures totals">
-      <div>
-        <dt>Total</dt>
-        <dd data-field="totalAmount">{money(answer.totalAmount)}</dd>
-      </div>
-      <div>
-        <dt>Priced lines</dt>
-        <dd data-field="pricedTotalAmount">{money(answer.pricedTotalAmount)}</dd>
-      </div>
-      <div>
-        <dt>Complete</dt>
-        <dd>{answer.complete ? "yes" : "no: a line is not OK"}</dd>
-      </div>
-      <div>
-        <dt>Priced at · valid until</dt>
-        <dd>
-          {answer.at} · {answer.validUntil ?? "no known end"}
-        </dd>
-      </div>
-    </dl>
+    <Figures
+      class="totals"
+      items={[
+        { label: "Total", field: "totalAmount", value: money(answer.totalAmount) },
+        {
+          label: "Priced lines",
+          field: "pricedTotalAmount",
+          value: money(answer.pricedTotalAmount),
+        },
+        { label: "Complete", value: answer.complete ? "yes" : "no: a line is not OK" },
+        {
+          label: "Priced at · valid until",
+          value: `${answer.at} · ${answer.validUntil ?? "no known end"}`,
+        },
+      ]}
+    />
   );
 }
 
-function ExplorerFields({
-  form,
-  update,
-}: {
-  form: ExplorerForm;
-  update: (f: Partial<ExplorerForm>) => void;
-}) {
+function ExplorerFields({ form, update }: { form: ExplorerForm; update: Update<ExplorerForm> }) {
   const customers = useSuggestions("customer", form.customerCode, form.channelCode);
   return (
     <div class="field-row">
       <ChannelSelect
         id="explorer-channel"
         value={form.channelCode}
-        onChange={(channelCode) => update({ channelCode })}
+        onChange={(pick) => update((f) => ({ channelCode: pick(f.channelCode) }))}
       />
-      <Field id="explorer-customer" label="Customer code" hint="Empty: anonymous (public) prices">
-        <input
-          id="explorer-customer"
-          list={customers.listId}
-          value={form.customerCode}
-          autocomplete="off"
-          spellcheck={false}
-          aria-describedby="explorer-customer-hint"
-          onInput={(e) => update({ customerCode: e.currentTarget.value })}
-        />
-      </Field>
+      <InputField
+        id="explorer-customer"
+        label="Customer code"
+        hint="Empty: anonymous (public) prices"
+        list={customers.listId}
+        value={form.customerCode}
+        onValue={(customerCode) => update({ customerCode })}
+      />
       {customers.list}
-      <Field id="explorer-at" label="Price at (UTC)" hint="Empty: now">
-        <input
-          id="explorer-at"
-          type="datetime-local"
-          step={1}
-          value={form.at}
-          aria-describedby="explorer-at-hint"
-          onInput={(e) => update({ at: e.currentTarget.value })}
-        />
-      </Field>
-      <Field id="explorer-currency" label="Currency" hint="Empty: the primary pricelist's">
-        <input
-          id="explorer-currency"
-          value={form.currency}
-          maxLength={3}
-          size={4}
-          autocomplete="off"
-          aria-describedby="explorer-currency-hint"
-          onInput={(e) => update({ currency: e.currentTarget.value })}
-        />
-      </Field>
+      <InstantField id="explorer-at" value={form.at} onValue={(at) => update({ at })} />
+      <InputField
+        id="explorer-currency"
+        label="Currency"
+        hint="Empty: the primary pricelist's"
+        maxLength={3}
+        size={4}
+        value={form.currency}
+        onValue={(currency) => update({ currency })}
+      />
     </div>
   );
 }
@@ -225,7 +205,7 @@ export function Explorer() {
     currency: "",
     lines: [newLine()],
   }));
-  const update = (patch: Partial<ExplorerForm>) => setForm((f) => ({ ...f, ...patch }));
+  const update = updaterOf(setForm);
   const { asked, askNow } = useAskedRequest(form);
   const answer = useLoad(
     (signal) =>

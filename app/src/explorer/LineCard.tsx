@@ -1,6 +1,7 @@
 import { useMemo } from "preact/hooks";
 import { type BarConfig, BarChart } from "../lib/charts";
 import { formatMoney } from "../lib/money";
+import { Figures } from "../ui/fields";
 import { RecordLink } from "../ui/RecordLink";
 import { Candidates } from "./Candidates";
 import { type LinePrice, namesOf } from "./explain";
@@ -114,27 +115,25 @@ function StepsTable({ steps, line, caption }: { steps: Step[]; line: LinePrice; 
   );
 }
 
-function Figures({ line }: { line: LinePrice }) {
+function LineFigures({ line }: { line: LinePrice }) {
   const money = (amount: number | null) => formatMoney(amount, line.currency);
   return (
-    <dl class="figures">
-      <div>
-        <dt>Final unit amount</dt>
-        <dd data-field="finalUnitAmount">{money(line.finalUnitAmount)}</dd>
-      </div>
-      <div>
-        <dt>Line amount</dt>
-        <dd data-field="lineAmount">{money(line.lineAmount)}</dd>
-      </div>
-      <div>
-        <dt>Regular unit amount</dt>
-        <dd data-field="regularUnitAmount">{money(line.regularUnitAmount)}</dd>
-      </div>
-      <div>
-        <dt>List price</dt>
-        <dd data-field="listUnitAmount">{money(line.listUnitAmount)}</dd>
-      </div>
-    </dl>
+    <Figures
+      items={[
+        {
+          label: "Final unit amount",
+          field: "finalUnitAmount",
+          value: money(line.finalUnitAmount),
+        },
+        { label: "Line amount", field: "lineAmount", value: money(line.lineAmount) },
+        {
+          label: "Regular unit amount",
+          field: "regularUnitAmount",
+          value: money(line.regularUnitAmount),
+        },
+        { label: "List price", field: "listUnitAmount", value: money(line.listUnitAmount) },
+      ]}
+    />
   );
 }
 
@@ -170,7 +169,7 @@ export function LineCard({ line, index }: { line: LinePrice; index: number }) {
       <h3 id={`${id}-title`}>
         {title} <span class={`badge status-${line.status}`}>{line.status}</span>
       </h3>
-      {line.status === "OK" ? <Figures line={line} /> : <Unpriced line={line} />}
+      {line.status === "OK" ? <LineFigures line={line} /> : <Unpriced line={line} />}
       <div class="line-body">
         {steps && config ? (
           <div class="waterfall">

@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks";
 import { api, type Schemas, unwrap } from "../lib/api";
 import { useLoad } from "../lib/hooks";
-import { Field } from "../ui/fields";
+import { Field, LoadNote } from "../ui/fields";
 import { PageHeading } from "../ui/PageHeading";
 import { RecordLink } from "../ui/RecordLink";
 
@@ -105,12 +105,7 @@ export function Lint() {
         </Field>
         <button type="submit">Lint again</button>
       </form>
-      {findings.state === "loading" ? <p role="status">Linting…</p> : null}
-      {findings.state === "failed" ? (
-        <p role="alert" class="error">
-          {findings.message}
-        </p>
-      ) : null}
+      <LoadNote loaded={findings} loading="Linting…" />
       {findings.state === "ready" ? (
         <>
           <Counts findings={findings.value} />

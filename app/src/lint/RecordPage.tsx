@@ -1,4 +1,5 @@
 import { useLoad } from "../lib/hooks";
+import { LoadNote } from "../ui/fields";
 import { KIND_NAME } from "../ui/RecordLink";
 import { PageHeading } from "../ui/PageHeading";
 import { RECORD_SOURCES, apiPathOf, isRecordKind, uiLinkOf } from "./records";
@@ -27,12 +28,7 @@ export function RecordPage({ kind, recordKey }: { kind: string; recordKey: strin
           <a href={uiLinkOf(kind)}>this operation on the API reference</a>
         </p>
       ) : null}
-      {record.state === "loading" ? <p role="status">Loading…</p> : null}
-      {record.state === "failed" ? (
-        <p role="alert" class="error">
-          {record.message}
-        </p>
-      ) : null}
+      <LoadNote loaded={record} loading="Loading…" />
       {record.state === "ready" ? (
         <pre class="json" tabIndex={0} aria-label={`The ${title} as JSON`}>
           {JSON.stringify(record.value, null, 2)}

@@ -1,5 +1,6 @@
 import { useMemo } from "preact/hooks";
 import type { Schemas } from "../lib/api";
+import { Figures } from "../ui/fields";
 import { ChangesTable } from "./ChangesTable";
 import { Histogram } from "./Histogram";
 
@@ -8,34 +9,15 @@ type Simulation = Schemas["PriceSimulation"];
 function Summary({ result, tenths }: { result: Simulation; tenths: number }) {
   const { summary } = result;
   return (
-    <dl class="figures">
-      <div>
-        <dt>Prices compared</dt>
-        <dd data-field="evaluated">{summary.evaluated}</dd>
-      </div>
-      <div>
-        <dt>Changed</dt>
-        <dd data-field="changed">{summary.changed}</dd>
-      </div>
-      <div>
-        <dt>Raised</dt>
-        <dd data-field="raised" class="rise">
-          {summary.raised}
-        </dd>
-      </div>
-      <div>
-        <dt>Lowered</dt>
-        <dd data-field="lowered" class="cut">
-          {summary.lowered}
-        </dd>
-      </div>
-      <div>
-        <dt>Took</dt>
-        <dd>
-          {Math.floor(tenths / 10)}.{tenths % 10} s
-        </dd>
-      </div>
-    </dl>
+    <Figures
+      items={[
+        { label: "Prices compared", field: "evaluated", value: summary.evaluated },
+        { label: "Changed", field: "changed", value: summary.changed },
+        { label: "Raised", field: "raised", value: summary.raised, tone: "rise" },
+        { label: "Lowered", field: "lowered", value: summary.lowered, tone: "cut" },
+        { label: "Took", value: `${Math.floor(tenths / 10)}.${tenths % 10} s` },
+      ]}
+    />
   );
 }
 

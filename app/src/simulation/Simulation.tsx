@@ -1,46 +1,57 @@
+import type { ComponentChildren } from "preact";
 import { useState } from "preact/hooks";
 import { api, describeError, type Schemas, unwrap } from "../lib/api";
 import { useElapsedTenths } from "../lib/hooks";
-import { ChannelSelect, Field } from "../ui/fields";
+import {
+  ChannelSelect,
+  InputField,
+  InstantField,
+  LoadNote,
+  type Update,
+  updaterOf,
+} from "../ui/fields";
 import { PageHeading } from "../ui/PageHeading";
 import { DraftChoices, type DraftKind, useDrafts } from "./drafts";
 import { SimulationResults } from "./Results";
 import { type SimulationForm, emptyForm, simulationRequestOf } from "./request";
 
-type Update = (patch: Partial<SimulationForm>) => void;
-
-function Radio(props: {
+/** A fieldset of radio buttons choosing how to select (`mode`), then the fields of the modes. */
+function Selection<M extends string>(props: {
+  legend: string;
   name: string;
-  value: string;
-  checked: boolean;
-  label: string;
-  onPick: () => void;
+  mode: M;
+  onMode: (mode: M) => void;
+  options: { value: M; label: string }[];
+  children: ComponentChildren;
 }) {
-  const id = `${props.name}-${props.value}`;
   return (
-    <label class="choice" for={id}>
-      <input
-        id={id}
-        type="radio"
-        name={props.name}
-        value={props.value}
-        checked={props.checked}
-        onChange={props.onPick}
-      />
-      {props.label}
-    </label>
+    <fieldset>
+      <legend>{props.legend}</legend>
+      {props.options.map((option) => {
+        const id = `${props.name}-${option.value}`;
+        return (
+          <label key={id} class="choice" for={id}>
+            <input
+              id={id}
+              type="radio"
+              name={props.name}
+              value={option.value}
+              checked={props.mode === option.value}
+              onChange={() => props.onMode(option.value)}
+            />
+            {option.label}
+          </label>
+        );
+      })}
+      <div class="field-row">{props.children}</div>
+    </fieldset>
   );
 }
 
-function Changes({ form, update }: { form: SimulationForm; update: Update }) {
+function Changes({ form, update }: { form: SimulationForm; update: Update<SimulationForm> }) {
   const drafts = useDrafts();
-  if (drafts.state === "loading") return <p role="status">Loading the DRAFT records…</p>;
-  if (drafts.state === "failed")
-    return (
-      <p class="error" role="alert">
-        {drafts.message}
-      </p>
-    );
+  if (drafts.state !== "ready")
+    return <LoadNote loaded={drafts} loading="Loading the DRAFT records…" />;
   const pick = (kind: DraftKind) => (ids: number[]) =>
     update({ activate: { ...form.activate, [kind]: ids } });
   return (
@@ -61,163 +72,115 @@ function Changes({ form, update }: { form: SimulationForm; update: Update }) {
   );
 }
 
-function Customers({ form, update }: { form: SimulationForm; update: Update }) {
+const CODES_HINT = "Separated by commas or spaces";
+
+function Customers({ form, update }: { form: SimulationForm; update: Update<SimulationForm> }) {
   const mode = form.customers;
   return (
-    <fieldset>
-      <legend>Customers</legend>
-      <Radio
-        name="sim-customers"
-        value="sample"
-        checked={mode === "sample"}
-        label="The first customers of the channel, by code"
-        onPick={() => update({ customers: "sample" })}
+    <Selection
+      legend="Customers"
+      name="sim-customers"
+      mode={mode}
+      onMode={(customers) => update({ customers })}
+      options={[
+        { value: "sample", label: "The first customers of the channel, by code" },
+        { value: "codes", label: "These customers" },
+        { value: "anonymous", label: "Only the anonymous buyer" },
+      ]}
+    >
+      <InputField
+        id="sim-customer-sample"
+        label="How many customers (1–100)"
+        type="number"
+        min={1}
+        max={100}
+        value={form.customerSample}
+        disabled={mode !== "sample"}
+        onValue={(customerSample) => update({ customerSample })}
       />
-      <Radio
-        name="sim-customers"
-        value="codes"
-        checked={mode === "codes"}
-        label="These customers"
-        onPick={() => update({ customers: "codes" })}
+      <InputField
+        id="sim-customer-codes"
+        label="Customer codes"
+        hint={CODES_HINT}
+        value={form.customerCodes}
+        disabled={mode !== "codes"}
+        onValue={(customerCodes) => update({ customerCodes })}
       />
-      <Radio
-        name="sim-customers"
-        value="anonymous"
-        checked={mode === "anonymous"}
-        label="Only the anonymous buyer"
-        onPick={() => update({ customers: "anonymous" })}
-      />
-      <div class="field-row">
-        <Field id="sim-customer-sample" label="How many customers (1–100)">
-          <input
-            id="sim-customer-sample"
-            type="number"
-            min={1}
-            max={100}
-            value={form.customerSample}
-            disabled={mode !== "sample"}
-            onInput={(e) => update({ customerSample: e.currentTarget.value })}
-          />
-        </Field>
-        <Field id="sim-customer-codes" label="Customer codes" hint="Separated by commas or spaces">
-          <input
-            id="sim-customer-codes"
-            value={form.customerCodes}
-            disabled={mode !== "codes"}
-            aria-describedby="sim-customer-codes-hint"
-            spellcheck={false}
-            onInput={(e) => update({ customerCodes: e.currentTarget.value })}
-          />
-        </Field>
-        <label class="choice" for="sim-anonymous">
-          <input
-            id="sim-anonymous"
-            type="checkbox"
-            checked={form.anonymous || mode === "anonymous"}
-            disabled={mode === "anonymous"}
-            onChange={(e) => update({ anonymous: e.currentTarget.checked })}
-          />
-          Also the anonymous buyer
-        </label>
-      </div>
-    </fieldset>
+      <label class="choice" for="sim-anonymous">
+        <input
+          id="sim-anonymous"
+          type="checkbox"
+          checked={form.anonymous || mode === "anonymous"}
+          disabled={mode === "anonymous"}
+          onChange={(e) => update({ anonymous: e.currentTarget.checked })}
+        />
+        Also the anonymous buyer
+      </label>
+    </Selection>
   );
 }
 
-function Products({ form, update }: { form: SimulationForm; update: Update }) {
+function Products({ form, update }: { form: SimulationForm; update: Update<SimulationForm> }) {
   const mode = form.products;
   return (
-    <fieldset>
-      <legend>Products</legend>
-      <Radio
-        name="sim-products"
-        value="sample"
-        checked={mode === "sample"}
-        label="The first products, by code"
-        onPick={() => update({ products: "sample" })}
+    <Selection
+      legend="Products"
+      name="sim-products"
+      mode={mode}
+      onMode={(products) => update({ products })}
+      options={[
+        { value: "sample", label: "The first products, by code" },
+        { value: "codes", label: "These products" },
+        { value: "groups", label: "The products of these groups (and their subgroups)" },
+      ]}
+    >
+      <InputField
+        id="sim-product-sample"
+        label="How many products (1–1,000)"
+        type="number"
+        min={1}
+        max={1000}
+        value={form.productSample}
+        disabled={mode !== "sample"}
+        onValue={(productSample) => update({ productSample })}
       />
-      <Radio
-        name="sim-products"
-        value="codes"
-        checked={mode === "codes"}
-        label="These products"
-        onPick={() => update({ products: "codes" })}
+      <InputField
+        id="sim-product-codes"
+        label="Product codes"
+        hint={CODES_HINT}
+        value={form.productCodes}
+        disabled={mode !== "codes"}
+        onValue={(productCodes) => update({ productCodes })}
       />
-      <Radio
-        name="sim-products"
-        value="groups"
-        checked={mode === "groups"}
-        label="The products of these groups (and their subgroups)"
-        onPick={() => update({ products: "groups" })}
+      <InputField
+        id="sim-group-codes"
+        label="Product group codes"
+        hint={CODES_HINT}
+        value={form.groupCodes}
+        disabled={mode !== "groups"}
+        onValue={(groupCodes) => update({ groupCodes })}
       />
-      <div class="field-row">
-        <Field id="sim-product-sample" label="How many products (1–1,000)">
-          <input
-            id="sim-product-sample"
-            type="number"
-            min={1}
-            max={1000}
-            value={form.productSample}
-            disabled={mode !== "sample"}
-            onInput={(e) => update({ productSample: e.currentTarget.value })}
-          />
-        </Field>
-        <Field id="sim-product-codes" label="Product codes" hint="Separated by commas or spaces">
-          <input
-            id="sim-product-codes"
-            value={form.productCodes}
-            disabled={mode !== "codes"}
-            aria-describedby="sim-product-codes-hint"
-            spellcheck={false}
-            onInput={(e) => update({ productCodes: e.currentTarget.value })}
-          />
-        </Field>
-        <Field
-          id="sim-group-codes"
-          label="Product group codes"
-          hint="Separated by commas or spaces"
-        >
-          <input
-            id="sim-group-codes"
-            value={form.groupCodes}
-            disabled={mode !== "groups"}
-            aria-describedby="sim-group-codes-hint"
-            spellcheck={false}
-            onInput={(e) => update({ groupCodes: e.currentTarget.value })}
-          />
-        </Field>
-      </div>
-    </fieldset>
+    </Selection>
   );
 }
 
-function Scope({ form, update }: { form: SimulationForm; update: Update }) {
+function Scope({ form, update }: { form: SimulationForm; update: Update<SimulationForm> }) {
   return (
     <div class="field-row">
       <ChannelSelect
         id="sim-channel"
         value={form.channelCode}
-        onChange={(channelCode) => update({ channelCode })}
+        onChange={(pick) => update((f) => ({ channelCode: pick(f.channelCode) }))}
       />
-      <Field id="sim-at" label="Price at (UTC)" hint="Empty: now">
-        <input
-          id="sim-at"
-          type="datetime-local"
-          step={1}
-          value={form.at}
-          aria-describedby="sim-at-hint"
-          onInput={(e) => update({ at: e.currentTarget.value })}
-        />
-      </Field>
-      <Field id="sim-quantity" label="Quantity of every line">
-        <input
-          id="sim-quantity"
-          type="number"
-          min={1}
-          value={form.quantity}
-          onInput={(e) => update({ quantity: e.currentTarget.value })}
-        />
-      </Field>
+      <InstantField id="sim-at" value={form.at} onValue={(at) => update({ at })} />
+      <InputField
+        id="sim-quantity"
+        label="Quantity of every line"
+        type="number"
+        min={1}
+        value={form.quantity}
+        onValue={(quantity) => update({ quantity })}
+      />
     </div>
   );
 }
@@ -246,7 +209,7 @@ function Progress({ running }: { running: boolean }) {
 export function Simulation() {
   const [form, setForm] = useState(emptyForm);
   const [run, setRun] = useState<Run>({ state: "idle" });
-  const update: Update = (patch) => setForm((f) => ({ ...f, ...patch }));
+  const update = updaterOf(setForm);
   const running = run.state === "running";
   const submit = async (e: Event) => {
     e.preventDefault();
