@@ -168,14 +168,15 @@ async function checkExplorer(page, base) {
     .getByLabel("Quantity")
     .nth(EXAMPLE.lines.length - 1)
     .press("Enter");
-  await page
-    .getByRole("status")
-    .filter({ hasText: `Priced ${EXAMPLE.lines.length} line(s).` })
-    .waitFor();
-  await page
-    .locator('section[aria-busy="false"] article.line')
-    .nth(EXAMPLE.lines.length - 1)
-    .waitFor();
+  // The answer on screen is the one to these lines (not one to a line still being typed), and
+  // none is loading.
+  for (const line of EXAMPLE.lines) {
+    const title = `${line.productCode} × ${line.quantity}`;
+    const heading = new RegExp(`^${title}\\s`);
+    await page
+      .locator('section[aria-busy="false"] article.line h3', { hasText: heading })
+      .waitFor();
+  }
 
   const answer = await callApi(base, "/v1/api/prices/resolve", {
     ...EXAMPLE,
@@ -347,8 +348,8 @@ async function checkLint(page, base) {
  */
 async function docsScreenshot(page) {
   await page.getByRole("button", { name: "Remove line 1" }).click();
-  await page.getByRole("status").filter({ hasText: "Priced 2 line(s)." }).waitFor();
-  await page.locator('section[aria-busy="false"] article.line').nth(1).waitFor();
+  await page.locator('article.line[data-product="P-A"]').waitFor({ state: "detached" });
+  await page.locator('section[aria-busy="false"]').waitFor();
   await page.setViewportSize({ width: 1280, height: 1240 });
   await page.screenshot({ path: join(ROOT, "docs", "images", "app-explorer.png") });
   await page.setViewportSize({ width: 1280, height: 900 });
