@@ -4753,15 +4753,153 @@ export interface components {
      *       "currency": "EUR",
      *       "at": "2025-06-15T10:00:00.000Z",
      *       "quantity": 1,
-     *       "rows": [],
+     *       "rows": [
+     *         {
+     *           "customerCode": "C-1001",
+     *           "productCode": "P-B",
+     *           "before": {
+     *             "productCode": "P-B",
+     *             "quantity": 1,
+     *             "status": "OK",
+     *             "finalUnitAmount": 424,
+     *             "lineAmount": 424,
+     *             "regularUnitAmount": 424,
+     *             "listUnitAmount": 500,
+     *             "currency": "EUR",
+     *             "taxInclusive": false,
+     *             "source": {
+     *               "level": "CUSTOMER_GROUP",
+     *               "pricelistId": 200,
+     *               "tierMinQuantity": 1,
+     *               "baseUnitAmount": 420,
+     *               "derivedFrom": null
+     *             },
+     *             "adjustments": [
+     *               {
+     *                 "kind": "DISCOUNT",
+     *                 "id": 2,
+     *                 "scope": "CUSTOMER_GROUP",
+     *                 "rung": 6,
+     *                 "valueBp": 500,
+     *                 "amount": -21
+     *               },
+     *               {
+     *                 "kind": "SURCHARGE",
+     *                 "id": 4,
+     *                 "scope": "CHANNEL",
+     *                 "rung": 7,
+     *                 "valueBp": null,
+     *                 "amount": 25
+     *               }
+     *             ],
+     *             "tiers": [
+     *               {
+     *                 "minQuantity": 1,
+     *                 "amount": 420
+     *               },
+     *               {
+     *                 "minQuantity": 50,
+     *                 "amount": 385
+     *               }
+     *             ],
+     *             "quantityRule": {
+     *               "minimum": 1,
+     *               "increment": 1,
+     *               "maximum": null
+     *             },
+     *             "suggestedQuantities": null,
+     *             "explain": null
+     *           },
+     *           "after": {
+     *             "productCode": "P-B",
+     *             "quantity": 1,
+     *             "status": "OK",
+     *             "finalUnitAmount": 403,
+     *             "lineAmount": 403,
+     *             "regularUnitAmount": 403,
+     *             "listUnitAmount": 500,
+     *             "currency": "EUR",
+     *             "taxInclusive": false,
+     *             "source": {
+     *               "level": "CUSTOMER_GROUP",
+     *               "pricelistId": 200,
+     *               "tierMinQuantity": 1,
+     *               "baseUnitAmount": 420,
+     *               "derivedFrom": null
+     *             },
+     *             "adjustments": [
+     *               {
+     *                 "kind": "DISCOUNT",
+     *                 "id": 5,
+     *                 "scope": "CUSTOMER",
+     *                 "rung": 3,
+     *                 "valueBp": 1000,
+     *                 "amount": -42
+     *               },
+     *               {
+     *                 "kind": "SURCHARGE",
+     *                 "id": 4,
+     *                 "scope": "CHANNEL",
+     *                 "rung": 7,
+     *                 "valueBp": null,
+     *                 "amount": 25
+     *               }
+     *             ],
+     *             "tiers": [
+     *               {
+     *                 "minQuantity": 1,
+     *                 "amount": 420
+     *               },
+     *               {
+     *                 "minQuantity": 50,
+     *                 "amount": 385
+     *               }
+     *             ],
+     *             "quantityRule": {
+     *               "minimum": 1,
+     *               "increment": 1,
+     *               "maximum": null
+     *             },
+     *             "suggestedQuantities": null,
+     *             "explain": null
+     *           },
+     *           "difference": -21,
+     *           "differenceBp": -495,
+     *           "changed": [
+     *             "RUNG",
+     *             "ADJUSTMENTS"
+     *           ]
+     *         }
+     *       ],
+     *       "rowsOmitted": 0,
      *       "summary": {
      *         "evaluated": 3,
-     *         "changed": 0,
+     *         "changed": 1,
      *         "raised": 0,
-     *         "lowered": 0,
+     *         "lowered": 1,
      *         "largestRises": [],
-     *         "largestCuts": [],
-     *         "mostAffectedCustomers": []
+     *         "largestCuts": [
+     *           {
+     *             "customerCode": "C-1001",
+     *             "productCode": "P-B",
+     *             "difference": -21,
+     *             "differenceBp": -495
+     *           }
+     *         ],
+     *         "mostAffectedCustomers": [
+     *           {
+     *             "customerCode": "C-1001",
+     *             "changed": 1,
+     *             "raised": 0,
+     *             "lowered": 1
+     *           }
+     *         ],
+     *         "distribution": [
+     *           {
+     *             "percent": -5,
+     *             "count": 1
+     *           }
+     *         ]
      *       }
      *     }
      */
@@ -4778,8 +4916,10 @@ export interface components {
       at: string;
       /** @description The quantity of every line */
       quantity: number;
-      /** @description Only pairs whose line differs, by |differenceBp| descending (null first), then customer (anonymous first), then product */
+      /** @description Only pairs whose line differs, by |differenceBp| descending (null first), then customer (anonymous first), then product; the first maxRows of them */
       rows: components["schemas"]["PriceChangeRow"][];
+      /** @description Changed pairs past maxRows, not answered as rows (summary.changed − rows) */
+      rowsOmitted: number;
       summary: components["schemas"]["PriceChangeSummary"];
     };
     /** @description A (customer, product) whose line changes */
@@ -4813,6 +4953,13 @@ export interface components {
       largestCuts: components["schemas"]["PriceChangeRank"][];
       /** @description Customers by changed rows, most first, then by code (anonymous first), at most 10 */
       mostAffectedCustomers: components["schemas"]["CustomerPriceChanges"][];
+      /** @description Every changed pair with a differenceBp (all of them, not only the rows answered) by whole percent, ascending; no empty buckets */
+      distribution: {
+        /** @description differenceBp / 100 rounded half away from zero; rises past 100 count at 100 */
+        percent: number;
+        /** @description Changed pairs with that change */
+        count: number;
+      }[];
     };
     /** @description A changed pair in a top list */
     PriceChangeRank: {
@@ -4888,6 +5035,12 @@ export interface components {
       customers: components["schemas"]["SimulatedCustomers"];
       products: components["schemas"]["SimulatedProducts"];
       changes: components["schemas"]["SimulatedChanges"];
+      /**
+       * @description Rows to answer at most, 0-10000, default 1000: the first in row order (the largest changes); the summary counts every changed pair whatever this says
+       * @default 1000
+       * @example 1000
+       */
+      maxRows?: number;
     };
     /**
      * @description Whose prices to compare: `codes` or `sample`, and/or `anonymous: true`; at most 100 buyers in all

@@ -1,6 +1,10 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { demoSql } from "../scripts/lib/demo-sql.mjs";
+import {
+  simulationExampleAnswer,
+  simulationExampleRequest,
+} from "../src/resources/simulations/simulations.examples";
 import { call as api } from "./fuzz/worker";
 
 /**
@@ -224,6 +228,44 @@ describe("the catalogue's B2B terms", () => {
 });
 
 // One request per record: a few hundred in all.
+describe("the publish simulation on the demo data (docs/simulation.md §7)", () => {
+  it("answers the /doc example: activating TC-5 for C-1001 in June 2025", async () => {
+    const res = await api("POST", "/v1/api/simulations/prices", { body: simulationExampleRequest });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toEqual(simulationExampleAnswer);
+  });
+
+  it("activating trade condition 28 lowers the power tool prices of WEB-DE's retail customers", async () => {
+    const res = await api("POST", "/v1/api/simulations/prices", {
+      body: {
+        channelCode: "WEB-DE",
+        at: "2026-06-15T10:00:00Z",
+        customers: { sample: 99, anonymous: true },
+        products: { sample: 1000 },
+        changes: { activate: { tradeConditionIds: [28] } },
+      },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    // Its 5 % for RETAIL on POWER-TOOLS outranks the channel's 2 % (a group rung before the
+    // channel's): about 3 % off for the six retail customers of WEB-DE on the 12 power tools, but
+    // for C-1012's combi hammer drill P-00265, whose key-account NET_PRICE (13) stops discounts.
+    const { summary, rows } = res.body;
+    // WEB-DE's 29 customers and the anonymous buyer, every product.
+    expect(summary).toMatchObject({ evaluated: 30 * 304, changed: 71, raised: 0, lowered: 71 });
+    expect(summary.distribution).toEqual([{ percent: -3, count: 71 }]);
+    expect(summary.mostAffectedCustomers.map((c: any) => [c.customerCode, c.changed])).toEqual([
+      ["C-1004", 12],
+      ["C-1014", 12],
+      ["C-1015", 12],
+      ["C-1020", 12],
+      ["C-1039", 12],
+      ["C-1012", 11],
+    ]);
+    expect(new Set(rows.map((r: any) => r.changed.join()))).toEqual(new Set(["RUNG,ADJUSTMENTS"]));
+    expect(rows.every((r: any) => r.after.adjustments.some((a: any) => a.id === 28))).toBe(true);
+  });
+});
+
 describe("every record with rules of its own is one the API accepts", { timeout: 120_000 }, () => {
   const all = async (path: string) => {
     const items: any[] = [];

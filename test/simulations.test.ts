@@ -11,7 +11,7 @@ import {
   createTradeCondition,
   setPrimaryPricelist,
 } from "./factories";
-import { api, expectProblem, issuePaths, KEYS, roundTrips, uid } from "./helpers";
+import { api, expectProblem, KEYS, roundTrips, uid } from "./helpers";
 
 /**
  * POST /v1/api/simulations/prices (docs/simulation.md): a change set of DRAFT records, a
@@ -213,17 +213,23 @@ describe("POST /v1/api/simulations/prices: the simulation is what publishing doe
   it("answers, line for line, the price lookup before publishing and after it, and writes nothing", async () => {
     const before = await realLines(world, buyers);
     const marks = await writeMarks();
-    const res = await simulate({
+    const request = {
       channelCode: world.channel,
       at: AT,
       customers: { codes: world.customers, anonymous: true },
       products: { codes: world.products },
       changes: changeSet(world),
-    });
+    };
+    const res = await simulate(request);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(roundTrips(res)).toBe(2);
     expect(await writeMarks()).toEqual(marks);
     const sim = res.body;
+    // maxRows answers the first rows only; the summary is the same.
+    const first = await simulate({ ...request, maxRows: 3 });
+    expect(first.body.rows).toEqual(sim.rows.slice(0, 3));
+    expect(first.body.rowsOmitted).toBe(sim.rows.length - 3);
+    expect(first.body.summary).toEqual(sim.summary);
 
     // Publish the change set for real.
     for (const id of [world.draftList, world.floor, world.derived]) {
@@ -294,6 +300,19 @@ describe("POST /v1/api/simulations/prices: the simulation is what publishing doe
     );
     expect(sim.summary.largestCuts.map((r: any) => r.differenceBp)).toEqual([
       -1450, -1220, -1090, -1000, -500, -500, -251, -244, -244, -206,
+    ]);
+    expect(sim.rowsOmitted).toBe(0);
+    expect(sim.summary.distribution).toEqual([
+      { percent: -15, count: 1 },
+      { percent: -12, count: 1 },
+      { percent: -11, count: 1 },
+      { percent: -10, count: 1 },
+      { percent: -5, count: 2 },
+      { percent: -3, count: 1 },
+      { percent: -2, count: 3 },
+      { percent: 1, count: 1 },
+      { percent: 3, count: 2 },
+      { percent: 4, count: 1 },
     ]);
     expect(sim.summary.mostAffectedCustomers).toEqual([
       { customerCode: c0, changed: 4, raised: 1, lowered: 3 },
@@ -451,6 +470,7 @@ describe("POST /v1/api/simulations/prices: selections", () => {
       largestRises: [],
       largestCuts: [],
       mostAffectedCustomers: [],
+      distribution: [],
     });
   });
 });
@@ -640,4 +660,78 @@ describe("POST /v1/api/simulations/prices: refusals", () => {
       ["body.changes.prices.1.productCode", "unknown product NO-SUCH-P"],
     ]);
   });
+});
+
+describe("POST /v1/api/simulations/prices: the bounds", () => {
+  it(
+    "answers 100 customers × 1,000 products in two D1 round trips; a group of 1,001 products is refused",
+    { timeout: 60_000 },
+    async () => {
+      const channel = (await createChannel()).code;
+      const group = (await createProductGroup()).code;
+      const codes = Array.from(
+        { length: 1000 },
+        (_, i) => `${group}-${String(i).padStart(4, "0")}`,
+      );
+      await ok("PUT", "/v1/api/product", {
+        products: codes.map((code) => ({ code, name: code, productGroupCode: group })),
+      });
+      await ok("PUT", "/v1/api/customer", {
+        customers: Array.from({ length: 100 }, (_, i) => ({
+          code: `${channel}-C${i}`,
+          name: "Customer",
+          channelCodes: [channel],
+        })),
+      });
+      const list = (await createPricelist({ status: "ACTIVE" })).id;
+      await ok("PUT", `/v1/api/pricelist/${list}/prices`, {
+        prices: codes.map((productCode, i) => ({ productCode, amount: 1000 + i })),
+      });
+      await setPrimaryPricelist(channel, list);
+      const discount = (
+        await createTradeCondition({ scope: "CHANNEL", value: 500, channelCodes: [channel] })
+      ).id;
+      const body = {
+        channelCode: channel,
+        at: AT,
+        customers: { sample: 100 },
+        products: { productGroupCodes: [group] },
+        changes: { activate: { tradeConditionIds: [discount] } },
+      };
+      const marks = await writeMarks();
+      const res = await simulate(body);
+      expect(res.status, JSON.stringify(res.body).slice(0, 500)).toBe(200);
+      expect(roundTrips(res)).toBe(2);
+      expect(await writeMarks()).toEqual(marks);
+      expect(res.body.summary).toMatchObject({
+        evaluated: 100_000,
+        changed: 100_000,
+        lowered: 100_000,
+      });
+      // The first 1,000 rows by default; the summary counts every changed pair.
+      expect(res.body.rows).toHaveLength(1000);
+      expect(res.body.rowsOmitted).toBe(99_000);
+      expect(res.body.summary.distribution).toEqual([{ percent: -5, count: 100_000 }]);
+      // −5 % of 1000…1999 minor units, rounded: about −500 bp, the rows by |differenceBp| descending.
+      const bps = res.body.rows.map((r: any) => -r.differenceBp);
+      expect(
+        bps.every(
+          (bp: number, i: number) => bp >= 490 && bp <= 510 && (i === 0 || bp <= bps[i - 1]),
+        ),
+      ).toBe(true);
+      expect(res.body.summary.mostAffectedCustomers).toHaveLength(10);
+
+      await ok("PUT", "/v1/api/product", {
+        products: [{ code: `${group}-EXTRA`, name: "One too many", productGroupCode: group }],
+      });
+      const over = await simulate(body);
+      expect(expectProblem(over, 400, "VALIDATION_FAILED").errors).toEqual([
+        {
+          path: "body.products.productGroupCodes",
+          message: "hold more than 1000 products; name fewer groups, or products by code",
+        },
+      ]);
+      expect(roundTrips(over)).toBe(1);
+    },
+  );
 });

@@ -10,8 +10,9 @@
  *   cable ties sold in tens, copper pipes from 5 bars, power tools at most 20 per order),
  *   customers C-1002…C-1050, their pricelists 2–9, 11–19 (19: the INSTALLERS list), the derived
  *   WHOLESALE dealer list 21 (field sales list 3 − 10 %, prices ending in 9) and the FIELD-SALES
- *   FLOOR list 22, trade conditions 7–27 (23–27 and the converted 7 and 15 on product groups, 25
- *   with an ORDER_QUANTITY and 26 with an ORDER_VALUE scale), promotions 1–6, 8 (a VALUE
+ *   FLOOR list 22, trade conditions 7–28 (23–28 and the converted 7 and 15 on product groups, 25
+ *   with an ORDER_QUANTITY and 26 with an ORDER_VALUE scale, 28 the DRAFT the publish simulation
+ *   is shown with), promotions 1–6, 8 (a VALUE
  *   threshold) and 9 (a QUANTITY threshold), and the catalogue prices of WEB-DE's primary
  *   pricelist 100. Every window of theirs starts on or after 2026-01-01 (the archived 2025 list
  *   18 aside, which no channel, group or customer uses).
@@ -641,6 +642,19 @@ export function buildDemoData() {
       value: 400,
       productGroupCodes: ["PLUMBING"],
       groupCodes: ["INSTALLERS"],
+    }),
+    // What the publish simulation is shown with (docs/simulation.md §7): activating it lowers
+    // the power tool prices of the retail customers of WEB-DE from the channel's 2 % to 5 %.
+    tradeCondition({
+      id: 28,
+      name: "Retail power tool discount 5 % (draft)",
+      scope: "CUSTOMER_GROUP",
+      status: "DRAFT",
+      type: "DISCOUNT",
+      value: 500,
+      productGroupCodes: ["POWER-TOOLS"],
+      channelCodes: ["WEB-DE"],
+      groupCodes: ["RETAIL"],
     }),
   ];
 

@@ -29,6 +29,12 @@ export interface CustomerChanges {
   lowered: number;
 }
 
+/** Changed rows whose differenceBp rounds to `percent` (docs/simulation.md §4). */
+export interface DistributionBucket {
+  percent: number;
+  count: number;
+}
+
 export interface PriceChangeSummary {
   evaluated: number;
   changed: number;
@@ -37,6 +43,7 @@ export interface PriceChangeSummary {
   largestRises: PriceChangeItem[];
   largestCuts: PriceChangeItem[];
   mostAffectedCustomers: CustomerChanges[];
+  distribution: DistributionBucket[];
 }
 
 /** How many entries each list of the summary holds at most. */
@@ -48,7 +55,26 @@ const TRADE_KINDS: ReadonlySet<Adjustment["kind"]> = new Set([
   "SURCHARGE",
 ]);
 
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+/**
+ * Equality of two values built from JSON types (the engine's output). Structural, not through
+ * JSON.stringify: the simulation compares up to 100,000 pairs of lines, and strings of both
+ * cost more than the engine did.
+ */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    return a.every((item, i) => sameJson(item, b[i]));
+  }
+  if (Array.isArray(b)) return false;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  const [x, y] = [a as Record<string, unknown>, b as Record<string, unknown>];
+  return keys.every((key) => key in y && sameJson(x[key], y[key]));
+}
+
+const same = sameJson;
 
 /** The line without what LEVEL, RUNG, ADJUSTMENTS, FLOOR and AVAILABILITY cover, nor sums of it. */
 const baseOf = ({ source, tiers, listUnitAmount, taxInclusive }: LinePrice) => [
@@ -121,20 +147,31 @@ const abs = (n: number | null) => (n === null ? null : Math.abs(n));
 export const sortRows = <T extends PriceChangeItem>(rows: T[]): T[] =>
   rows.sort((a, b) => largerFirst(abs(a.differenceBp), abs(b.differenceBp)) || byPair(a, b));
 
-const itemOf = ({ customerCode, productCode, difference, differenceBp }: PriceChangeItem) => ({
+export const itemOf = ({
   customerCode,
   productCode,
   difference,
   differenceBp,
-});
+}: PriceChangeItem): PriceChangeItem => ({ customerCode, productCode, difference, differenceBp });
 
-/** The counts and the top lists of docs/simulation.md §4 over the changed rows. */
-export function summarize(rows: readonly PriceChangeRow[], evaluated: number): PriceChangeSummary {
-  const rises = rows.filter((r) => (r.difference ?? 0) > 0);
-  const cuts = rows.filter((r) => (r.difference ?? 0) < 0);
-  const negate = (n: number | null) => (n === null ? null : -n);
+/** A rise above 100 % counts in the 100 % bucket (a price that doubles or more). */
+const MAX_PERCENT = 100;
+
+/** Rows with a ratio by differenceBp in whole percent (rounded half away from zero), ascending. */
+function distributionOf(items: readonly PriceChangeItem[]): DistributionBucket[] {
+  const counts = new Map<number, number>();
+  for (const { differenceBp: bp } of items) {
+    if (bp === null) continue;
+    const rounded = Math.sign(bp) * Math.round(Math.abs(bp) / 100);
+    const percent = Math.min(MAX_PERCENT, rounded) || 0;
+    counts.set(percent, (counts.get(percent) ?? 0) + 1);
+  }
+  return [...counts].sort(([a], [b]) => a - b).map(([percent, count]) => ({ percent, count }));
+}
+
+function customerCounts(items: readonly PriceChangeItem[]): CustomerChanges[] {
   const customers = new Map<string | null, CustomerChanges>();
-  for (const { customerCode, difference } of rows) {
+  for (const { customerCode, difference } of items) {
     const entry = customers.get(customerCode) ?? {
       customerCode,
       changed: 0,
@@ -146,9 +183,22 @@ export function summarize(rows: readonly PriceChangeRow[], evaluated: number): P
     if ((difference ?? 0) < 0) entry.lowered += 1;
     customers.set(customerCode, entry);
   }
+  return [...customers.values()]
+    .sort((a, b) => b.changed - a.changed || byText(a.customerCode, b.customerCode))
+    .slice(0, SUMMARY_TOP);
+}
+
+/** The counts and the top lists of docs/simulation.md §4 over every changed pair. */
+export function summarize(
+  items: readonly PriceChangeItem[],
+  evaluated: number,
+): PriceChangeSummary {
+  const rises = items.filter((r) => (r.difference ?? 0) > 0);
+  const cuts = items.filter((r) => (r.difference ?? 0) < 0);
+  const negate = (n: number | null) => (n === null ? null : -n);
   return {
     evaluated,
-    changed: rows.length,
+    changed: items.length,
     raised: rises.length,
     lowered: cuts.length,
     largestRises: rises
@@ -169,8 +219,41 @@ export function summarize(rows: readonly PriceChangeRow[], evaluated: number): P
       )
       .slice(0, SUMMARY_TOP)
       .map(itemOf),
-    mostAffectedCustomers: [...customers.values()]
-      .sort((a, b) => b.changed - a.changed || byText(a.customerCode, b.customerCode))
-      .slice(0, SUMMARY_TOP),
+    mostAffectedCustomers: customerCounts(items),
+    distribution: distributionOf(items),
   };
+}
+
+/**
+ * Collects the changed pairs of a simulation: every pair as a small item (for the summary), the
+ * full rows only for the first `maxRows` in row order. Trimmed as it goes, so memory stays
+ * bounded by `maxRows` whatever the number of changed pairs (100,000 rows of two lines each
+ * would be over 100 MB of JSON).
+ */
+export class PriceChanges {
+  private readonly items: PriceChangeItem[] = [];
+  private kept: PriceChangeRow[] = [];
+
+  constructor(private readonly maxRows: number) {}
+
+  add(row: PriceChangeRow): void {
+    this.items.push(itemOf(row));
+    if (this.maxRows === 0) return;
+    this.kept.push(row);
+    if (this.kept.length > Math.max(2 * this.maxRows, 1000)) this.trim();
+  }
+
+  private trim() {
+    this.kept = sortRows(this.kept).slice(0, this.maxRows);
+  }
+
+  /** The first `maxRows` rows in row order, how many were left out, and the summary. */
+  result(evaluated: number) {
+    this.trim();
+    return {
+      rows: this.kept,
+      rowsOmitted: this.items.length - this.kept.length,
+      summary: summarize(this.items, evaluated),
+    };
+  }
 }

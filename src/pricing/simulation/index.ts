@@ -12,10 +12,13 @@ export {
 export {
   changedAspects,
   compareLines,
+  PriceChanges,
+  sameJson,
   sortRows,
   summarize,
   SUMMARY_TOP,
   type CustomerChanges,
+  type DistributionBucket,
   type PriceChangeItem,
   type PriceChangeRow,
   type PriceChangeSummary,

@@ -1,6 +1,7 @@
 /**
  * Activating the worked example's DRAFT trade condition TC-5 (docs/pricing-rules.md §10) for
- * customer C-1001, as the demo data (`npm run dev`) answers it (ids are the demo's).
+ * customer C-1001, as the demo data (`npm run dev`) answers it, byte for byte (ids are the
+ * demo's; test/demo-data.test.ts checks it): P-B's group discount 5 % gives way to TC-5's 10 %.
  */
 export const simulationExampleRequest = {
   channelCode: "WEB-DE",
@@ -15,14 +16,149 @@ export const simulationExampleAnswer = {
   currency: "EUR",
   at: "2025-06-15T10:00:00.000Z",
   quantity: 1,
-  rows: [],
+  rows: [
+    {
+      customerCode: "C-1001",
+      productCode: "P-B",
+      before: {
+        productCode: "P-B",
+        quantity: 1,
+        status: "OK",
+        finalUnitAmount: 424,
+        lineAmount: 424,
+        regularUnitAmount: 424,
+        listUnitAmount: 500,
+        currency: "EUR",
+        taxInclusive: false,
+        source: {
+          level: "CUSTOMER_GROUP",
+          pricelistId: 200,
+          tierMinQuantity: 1,
+          baseUnitAmount: 420,
+          derivedFrom: null,
+        },
+        adjustments: [
+          {
+            kind: "DISCOUNT",
+            id: 2,
+            scope: "CUSTOMER_GROUP",
+            rung: 6,
+            valueBp: 500,
+            amount: -21,
+          },
+          {
+            kind: "SURCHARGE",
+            id: 4,
+            scope: "CHANNEL",
+            rung: 7,
+            valueBp: null,
+            amount: 25,
+          },
+        ],
+        tiers: [
+          {
+            minQuantity: 1,
+            amount: 420,
+          },
+          {
+            minQuantity: 50,
+            amount: 385,
+          },
+        ],
+        quantityRule: {
+          minimum: 1,
+          increment: 1,
+          maximum: null,
+        },
+        suggestedQuantities: null,
+        explain: null,
+      },
+      after: {
+        productCode: "P-B",
+        quantity: 1,
+        status: "OK",
+        finalUnitAmount: 403,
+        lineAmount: 403,
+        regularUnitAmount: 403,
+        listUnitAmount: 500,
+        currency: "EUR",
+        taxInclusive: false,
+        source: {
+          level: "CUSTOMER_GROUP",
+          pricelistId: 200,
+          tierMinQuantity: 1,
+          baseUnitAmount: 420,
+          derivedFrom: null,
+        },
+        adjustments: [
+          {
+            kind: "DISCOUNT",
+            id: 5,
+            scope: "CUSTOMER",
+            rung: 3,
+            valueBp: 1000,
+            amount: -42,
+          },
+          {
+            kind: "SURCHARGE",
+            id: 4,
+            scope: "CHANNEL",
+            rung: 7,
+            valueBp: null,
+            amount: 25,
+          },
+        ],
+        tiers: [
+          {
+            minQuantity: 1,
+            amount: 420,
+          },
+          {
+            minQuantity: 50,
+            amount: 385,
+          },
+        ],
+        quantityRule: {
+          minimum: 1,
+          increment: 1,
+          maximum: null,
+        },
+        suggestedQuantities: null,
+        explain: null,
+      },
+      difference: -21,
+      differenceBp: -495,
+      changed: ["RUNG", "ADJUSTMENTS"],
+    },
+  ],
+  rowsOmitted: 0,
   summary: {
     evaluated: 3,
-    changed: 0,
+    changed: 1,
     raised: 0,
-    lowered: 0,
+    lowered: 1,
     largestRises: [],
-    largestCuts: [],
-    mostAffectedCustomers: [],
+    largestCuts: [
+      {
+        customerCode: "C-1001",
+        productCode: "P-B",
+        difference: -21,
+        differenceBp: -495,
+      },
+    ],
+    mostAffectedCustomers: [
+      {
+        customerCode: "C-1001",
+        changed: 1,
+        raised: 0,
+        lowered: 1,
+      },
+    ],
+    distribution: [
+      {
+        percent: -5,
+        count: 1,
+      },
+    ],
   },
 };

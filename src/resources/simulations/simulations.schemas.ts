@@ -10,6 +10,9 @@ export const MAX_SIMULATED_PRODUCTS = 1000;
 /** Records per list of `activate` or `deactivate`, and product groups named. */
 export const MAX_NAMED_RECORDS = 100;
 export const MAX_PRICE_CHANGES = 1000;
+/** Rows answered at most (the summary counts them all); about 1 KB of JSON each. */
+export const DEFAULT_MAX_ROWS = 1000;
+export const MAX_ROWS = 10_000;
 
 type Ctx = z.core.$RefinementCtx<unknown>;
 
@@ -252,6 +255,18 @@ export const SimulationRequestSchema = z
     customers: SimulatedCustomers,
     products: SimulatedProducts,
     changes: SimulatedChanges,
+    maxRows: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_ROWS)
+      .default(DEFAULT_MAX_ROWS)
+      .openapi({
+        description:
+          `Rows to answer at most, 0-${MAX_ROWS}, default ${DEFAULT_MAX_ROWS}: the first in row ` +
+          "order (the largest changes); the summary counts every changed pair whatever this says",
+        example: DEFAULT_MAX_ROWS,
+      }),
   })
   .openapi("PriceSimulationRequest", {
     description: "What to compare, and the change set to compare with",
@@ -324,6 +339,20 @@ const PriceChangeSummary = z
       CustomerChanges,
       "Customers by changed rows, most first, then by code (anonymous first)",
     ),
+    distribution: z
+      .array(
+        z.object({
+          percent: z.number().int().openapi({
+            description:
+              "differenceBp / 100 rounded half away from zero; rises past 100 count at 100",
+          }),
+          count: z.number().int().openapi({ description: "Changed pairs with that change" }),
+        }),
+      )
+      .openapi({
+        description:
+          "Every changed pair with a differenceBp (all of them, not only the rows answered) by whole percent, ascending; no empty buckets",
+      }),
   })
   .openapi("PriceChangeSummary", { description: "The changes in numbers" });
 
@@ -335,7 +364,11 @@ export const SimulationSchema = z
     quantity: z.number().int().openapi({ description: "The quantity of every line" }),
     rows: z.array(PriceChangeRow).openapi({
       description:
-        "Only pairs whose line differs, by |differenceBp| descending (null first), then customer (anonymous first), then product",
+        "Only pairs whose line differs, by |differenceBp| descending (null first), then customer " +
+        "(anonymous first), then product; the first maxRows of them",
+    }),
+    rowsOmitted: z.number().int().openapi({
+      description: "Changed pairs past maxRows, not answered as rows (summary.changed − rows)",
     }),
     summary: PriceChangeSummary,
   })

@@ -5,10 +5,10 @@ import { resolvePrices, type LinePrice, type PricelistCandidate } from "../../pr
 import {
   applyChangeSet,
   compareLines,
-  sortRows,
-  summarize,
+  PriceChanges,
   type ChangeSet,
   type PriceChangeRow,
+  type PriceChangeSummary,
   type PricingRecords,
   type RecordIds,
 } from "../../pricing/simulation";
@@ -197,7 +197,8 @@ export interface Simulation {
   at: string;
   quantity: number;
   rows: PriceChangeRow[];
-  summary: ReturnType<typeof summarize>;
+  rowsOmitted: number;
+  summary: PriceChangeSummary;
 }
 
 /** What every engine request of one simulation shares. */
@@ -232,22 +233,24 @@ function priceFor(run: Run, customerCode: string | null, records: PricingRecords
   }).lines;
 }
 
-/** The rows of every buyer whose lines differ, and the summary over them. */
-function compareAll(run: Run, buyers: readonly (string | null)[], changes: ChangeSet) {
+/** The rows of every buyer whose lines differ (the first `maxRows`), and the summary over all. */
+function compareAll(
+  run: Run,
+  buyers: readonly (string | null)[],
+  changes: ChangeSet,
+  maxRows: number,
+) {
   const after = applyChangeSet(run.data.records, changes);
-  const rows: PriceChangeRow[] = [];
+  const changed = new PriceChanges(maxRows);
   for (const customerCode of buyers) {
     const linesBefore = priceFor(run, customerCode, run.data.records);
     const linesAfter = priceFor(run, customerCode, after);
     linesBefore.forEach((line, i) => {
       const row = compareLines(customerCode, line, linesAfter[i]!);
-      if (row) rows.push(row);
+      if (row) changed.add(row);
     });
   }
-  return {
-    rows: sortRows(rows),
-    summary: summarize(rows, buyers.length * run.productCodes.length),
-  };
+  return changed.result(buyers.length * run.productCodes.length);
 }
 
 /** POST /v1/api/simulations/prices: two D1 round trips, then the engine twice per buyer. */
@@ -276,13 +279,11 @@ export async function simulatePrices(db: Db, request: SimulationRequest): Promis
     data,
   };
   const buyers = [...(request.customers.anonymous ? [null] : []), ...customerCodes];
-  const { rows, summary } = compareAll(run, buyers, changes);
   return {
     channelCode: request.channelCode,
     currency,
     at: iso(at),
     quantity: request.quantity,
-    rows,
-    summary,
+    ...compareAll(run, buyers, changes, request.maxRows),
   };
 }
