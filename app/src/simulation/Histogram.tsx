@@ -1,14 +1,14 @@
 import { useMemo } from "preact/hooks";
 import { type BarConfig, BarChart } from "../lib/charts";
 import { formatBp } from "../lib/money";
-import { type Bin, binsOf } from "./bins";
+import { type Bin, type Bucket, binsOf } from "./bins";
+
+const percent = (n: number) => formatBp(n * 100, true);
 
 const labelOf = (bin: Bin) =>
-  bin.to - bin.from === 1
-    ? formatBp(bin.from, true)
-    : `${formatBp(bin.from, true)} to ${formatBp(bin.to, true)}`;
+  bin.from === bin.to ? percent(bin.from) : `${percent(bin.from)} to ${percent(bin.to)}`;
 
-const colourOf = (bin: Bin) => (bin.to <= 0 ? "#1b7f4b" : bin.from >= 0 ? "#b3401a" : "#4a5d7e");
+const colourOf = (bin: Bin) => (bin.to < 0 ? "#1b7f4b" : bin.from > 0 ? "#b3401a" : "#4a5d7e");
 
 function histogramConfig(bins: Bin[]): BarConfig {
   return {
@@ -28,16 +28,24 @@ function histogramConfig(bins: Bin[]): BarConfig {
       maintainAspectRatio: false,
       plugins: { tooltip: { callbacks: { label: (item) => `${item.raw} price(s)` } } },
       scales: {
-        x: { title: { display: true, text: "Change of the final unit amount" } },
+        x: {
+          title: {
+            display: true,
+            text: "Change of the final unit amount, rounded to whole percent",
+          },
+        },
         y: { beginAtZero: true, ticks: { precision: 0 }, title: { display: true, text: "Prices" } },
       },
     },
   };
 }
 
-/** How the changes spread: a histogram of differenceBp, as a chart and as a table. */
-export function Histogram({ values, unpriced }: { values: number[]; unpriced: number }) {
-  const bins = useMemo(() => binsOf(values), [values]);
+/**
+ * How the changes spread: a histogram of summary.distribution (differenceBp by whole percent, over
+ * every changed price, also those the rows leave out), as a chart and as a table.
+ */
+export function Histogram({ buckets, unpriced }: { buckets: Bucket[]; unpriced: number }) {
+  const bins = useMemo(() => binsOf(buckets), [buckets]);
   const config = useMemo(() => histogramConfig(bins), [bins]);
   if (bins.length === 0) return null;
   const summary = bins

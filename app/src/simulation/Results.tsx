@@ -1,4 +1,3 @@
-import { useMemo } from "preact/hooks";
 import type { Schemas } from "../lib/api";
 import { Figures } from "../ui/fields";
 import { ChangesTable } from "./ChangesTable";
@@ -42,23 +41,28 @@ function MostAffected({
 
 /** The answer of a simulation: its numbers, the spread of the changes, and every changed price. */
 export function SimulationResults({ result, tenths }: { result: Simulation; tenths: number }) {
-  const percentages = useMemo(
-    () => result.rows.flatMap((r) => (r.differenceBp === null ? [] : [r.differenceBp])),
-    [result],
-  );
+  const { summary, rows, rowsOmitted } = result;
+  const withPercent = summary.distribution.reduce((n, b) => n + b.count, 0);
   return (
     <section aria-labelledby="results-title" class="results">
       <h2 id="results-title">
         Result: {result.channelCode} at {result.at}, {result.quantity} unit(s) a line
       </h2>
       <Summary result={result} tenths={tenths} />
-      {result.rows.length === 0 ? (
+      {summary.changed === 0 ? (
         <p>No price changes: the change set moves none of these prices.</p>
       ) : (
         <>
           <MostAffected customers={result.summary.mostAffectedCustomers} />
-          <Histogram values={percentages} unpriced={result.rows.length - percentages.length} />
-          <ChangesTable rows={result.rows} currency={result.currency} />
+          <Histogram buckets={summary.distribution} unpriced={summary.changed - withPercent} />
+          <ChangesTable rows={rows} currency={result.currency} />
+          {rowsOmitted > 0 ? (
+            <p class="notice">
+              {rowsOmitted} more changed price(s) are not listed: the answer lists the first{" "}
+              {rows.length}, largest change first (raise "Rows to list" to see more). The counts and
+              the histogram cover them all.
+            </p>
+          ) : null}
         </>
       )}
     </section>

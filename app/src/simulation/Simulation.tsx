@@ -181,6 +181,16 @@ function Scope({ form, update }: { form: SimulationForm; update: Update<Simulati
         value={form.quantity}
         onValue={(quantity) => update({ quantity })}
       />
+      <InputField
+        id="sim-max-rows"
+        label="Rows to list (1–10,000)"
+        hint="Largest changes first; the counts cover all"
+        type="number"
+        min={1}
+        max={10000}
+        value={form.maxRows}
+        onValue={(maxRows) => update({ maxRows })}
+      />
     </div>
   );
 }

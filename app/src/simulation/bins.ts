@@ -1,31 +1,38 @@
-/** Bin widths in basis points that read well as percentages (0.01 % … 100 %). */
-const WIDTHS = [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000, 10000];
-const MAX_BINS = 24;
+/** Bin widths in whole percent that read well. */
+const WIDTHS = [1, 2, 5, 10, 20, 25, 50, 100];
+const MAX_BINS = 25;
+
+/** One bucket of the API's distribution: changed prices whose change rounds to `percent`. */
+export interface Bucket {
+  percent: number;
+  count: number;
+}
 
 export interface Bin {
-  /** Inclusive lower edge, basis points */
+  /** First whole percent of the bin */
   from: number;
-  /** Exclusive upper edge */
+  /** Last whole percent of the bin (inclusive) */
   to: number;
   count: number;
 }
 
 /**
- * A histogram of integer basis points: equal bins of a round width, at most 24 of them (wider
- * for wider ranges), edges on multiples of the width so that 0 is always an edge. Integers only.
+ * A histogram of the API's distribution (summary.distribution: every changed price by whole
+ * percent, empty buckets left out): equal bins of a round width, at most 25 of them, wider for
+ * wider ranges, with 0 % always at a bin's edge; empty bins in between included. Integers only.
  */
-export function binsOf(values: readonly number[]): Bin[] {
-  if (values.length === 0) return [];
-  const min = Math.min(...values);
-  const max = Math.max(...values);
+export function binsOf(buckets: readonly Bucket[]): Bin[] {
+  if (buckets.length === 0) return [];
+  const min = Math.min(...buckets.map((b) => b.percent));
+  const max = Math.max(...buckets.map((b) => b.percent));
   const width =
-    WIDTHS.find((w) => Math.floor(max / w) - Math.floor(min / w) + 1 <= MAX_BINS) ??
-    Math.ceil((max - min + 1) / MAX_BINS);
+    WIDTHS.find((w) => Math.floor(max / w) - Math.floor(min / w) + 1 <= MAX_BINS) ?? 100;
   const first = Math.floor(min / width);
   const bins: Bin[] = [];
   for (let k = first; k <= Math.floor(max / width); k++) {
-    bins.push({ from: k * width, to: (k + 1) * width, count: 0 });
+    bins.push({ from: k * width, to: (k + 1) * width - 1, count: 0 });
   }
-  for (const value of values) bins[Math.floor(value / width) - first]!.count++;
+  for (const { percent, count } of buckets)
+    bins[Math.floor(percent / width) - first]!.count += count;
   return bins;
 }

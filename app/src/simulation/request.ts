@@ -9,6 +9,8 @@ export interface SimulationForm {
   /** datetime-local, read as UTC; empty = now */
   at: string;
   quantity: string;
+  /** How many changed rows the answer lists (maxRows); the summary counts them all */
+  maxRows: string;
   activate: Record<DraftKind, number[]>;
   customers: "sample" | "codes" | "anonymous";
   customerSample: string;
@@ -24,6 +26,7 @@ export const emptyForm = (): SimulationForm => ({
   channelCode: "",
   at: "",
   quantity: "1",
+  maxRows: "1000",
   activate: { pricelists: [], tradeConditions: [], promotions: [] },
   customers: "sample",
   customerSample: "20",
@@ -84,6 +87,8 @@ export function simulationRequestOf(
   const quantity = whole(form.quantity);
   if (!form.channelCode) return { problem: "Choose a channel." };
   if (!quantity) return { problem: "The quantity must be a whole number from 1." };
+  const maxRows = whole(form.maxRows);
+  if (!maxRows) return { problem: "The rows to list must be a whole number from 1." };
   const customers = customersOf(form);
   const products = productsOf(form);
   if (typeof customers === "string") return { problem: customers };
@@ -98,6 +103,7 @@ export function simulationRequestOf(
       channelCode: form.channelCode,
       ...(form.at ? { at: utcInstant(form.at) } : {}),
       quantity,
+      maxRows,
       customers,
       products,
       changes: { activate },
