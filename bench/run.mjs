@@ -59,6 +59,7 @@ import {
   thousands,
 } from "./lib/common.mjs";
 import { benchEngine, quantile } from "./lib/engine.mjs";
+import { simulationLine, timeSimulation } from "./lib/simulation.mjs";
 
 /** @typedef {import("autocannon").Instance} LoadRun */
 
@@ -1262,6 +1263,13 @@ async function main() {
     label: "worker",
   });
   addFloorRatios(results);
+  /** @type {Awaited<ReturnType<typeof timeSimulation>> | null} */
+  let simulation = null;
+  if (!only || only.test("simulation-100x1000")) {
+    log("- the largest publish simulation …");
+    const admin = /** @type {string} */ (keys.admin[0]);
+    simulation = await timeSimulation(base, admin, d1, { channel: CHANNEL });
+  }
   await forgetOwnAudit(d1);
 
   if (peer && "base" in peer && peer.base) {
@@ -1320,6 +1328,7 @@ async function main() {
     },
     bundle: bundleInfo,
     engine,
+    simulation,
     contractCustomer: params.contractCode,
     scenarios: results,
     peer: peerResults ? { scenarios: peerResults } : { skipped: peerSkipped },
@@ -1371,6 +1380,7 @@ async function main() {
       `(+${engine.promotions} promotions): median ${engine.cpuMsMedian} ms CPU (p90 ${engine.cpuMsP90}), ` +
       `${engine.wallMsMedian} ms wall; with explain ${engine.explainWallMsMedian} ms wall`,
   );
+  if (simulation) print(simulationLine(simulation));
   print();
   print("Targets (issue 5):");
   print(
