@@ -1,0 +1,88 @@
+import type { Schemas } from "../lib/api";
+import { formatBp } from "../lib/money";
+import type { LinePrice, RecordRef } from "./explain";
+
+type Adjustment = Schemas["PriceAdjustment"];
+
+/** One bar of a line's waterfall: from `from` to `to` (minor units), and what moved it. */
+export interface Step {
+  label: string;
+  record: RecordRef | null;
+  detail: string;
+  /** The signed change; null for the base and the final amount, which are totals */
+  change: number | null;
+  from: number;
+  to: number;
+}
+
+const KIND_LABEL: Record<Adjustment["kind"], string> = {
+  NET_PRICE: "Net price",
+  DISCOUNT: "Discount",
+  SURCHARGE: "Surcharge",
+  PROMOTION: "Promotion",
+  FLOOR: "Floor",
+};
+
+const recordOf = (adjustment: Adjustment): RecordRef => ({
+  kind:
+    adjustment.kind === "FLOOR"
+      ? "pricelist"
+      : adjustment.kind === "PROMOTION"
+        ? "promotion"
+        : "tradeCondition",
+  id: adjustment.id,
+});
+
+const detailOf = (a: Adjustment) =>
+  [
+    a.scope,
+    a.rung === null ? null : `rung ${a.rung}`,
+    a.valueBp === null ? null : formatBp(a.valueBp),
+  ]
+    .filter((part) => part !== null)
+    .join(", ");
+
+/**
+ * The waterfall of a priced line (docs/pricing-rules.md §8): the base price, every adjustment in
+ * applied order, the final unit amount. base + Σ adjustments = final, so the bars meet; the page
+ * only adds integers. Null for a line without a base price.
+ */
+export function stepsOf(line: LinePrice): Step[] | null {
+  const { source, finalUnitAmount } = line;
+  if (!source || finalUnitAmount === null) return null;
+  const derived = source.derivedFrom
+    ? `, derived from pricelist ${source.derivedFrom.pricelistId}`
+    : "";
+  const steps: Step[] = [
+    {
+      label: "Base",
+      record: { kind: "pricelist", id: source.pricelistId },
+      detail: `${source.level}, tier ${source.tierMinQuantity}+${derived}`,
+      change: null,
+      from: 0,
+      to: source.baseUnitAmount,
+    },
+  ];
+  let running = source.baseUnitAmount;
+  for (const adjustment of line.adjustments) {
+    const from = running;
+    running += adjustment.amount;
+    steps.push({
+      label: KIND_LABEL[adjustment.kind],
+      record: recordOf(adjustment),
+      detail: detailOf(adjustment),
+      change: adjustment.amount,
+      from,
+      to: running,
+    });
+  }
+  steps.push({
+    label: "Final",
+    record: null,
+    detail: "",
+    change: null,
+    from: 0,
+    to: finalUnitAmount,
+  });
+  return steps;
+}

@@ -1,0 +1,52 @@
+import { minorDigits, minorToDecimal } from "../../../scripts/lib/money.mjs";
+
+/**
+ * Amounts are integer minor units everywhere in the API. The page never computes with them as
+ * floats: an amount becomes an exact decimal string (scripts/lib/money.mjs, the same table of
+ * ISO 4217 exponents the CSV tools use) and Intl formats that string, which it does exactly.
+ */
+const formatters = new Map<string, Intl.NumberFormat>();
+
+function formatterOf(currency: string, digits: number, signed: boolean): Intl.NumberFormat {
+  const id = `${currency}:${digits}:${signed}`;
+  let formatter = formatters.get(id);
+  if (!formatter) {
+    formatter = new Intl.NumberFormat(undefined, {
+      style: "currency",
+      currency,
+      minimumFractionDigits: digits,
+      maximumFractionDigits: digits,
+      signDisplay: signed ? "exceptZero" : "auto",
+    });
+    formatters.set(id, formatter);
+  }
+  return formatter;
+}
+
+/** 39100, "EUR" → "€391.00" (in the browser's locale); null → "–". */
+export function formatMoney(amount: number | null, currency: string, signed = false): string {
+  if (amount === null) return "–";
+  const { digits } = minorDigits(currency);
+  const decimal = minorToDecimal(amount, digits) as Intl.StringNumericLiteral;
+  return formatterOf(currency, digits, signed).format(decimal);
+}
+
+const percent = new Intl.NumberFormat(undefined, {
+  style: "percent",
+  minimumFractionDigits: 0,
+  maximumFractionDigits: 2,
+  signDisplay: "auto",
+});
+const signedPercent = new Intl.NumberFormat(undefined, {
+  style: "percent",
+  minimumFractionDigits: 0,
+  maximumFractionDigits: 2,
+  signDisplay: "exceptZero",
+});
+
+/** Basis points as a percentage: 250 → "2.5%", exactly (250 bp = the decimal 0.0250). */
+export function formatBp(bp: number | null, signed = false): string {
+  if (bp === null) return "–";
+  const decimal = minorToDecimal(bp, 4) as Intl.StringNumericLiteral;
+  return (signed ? signedPercent : percent).format(decimal);
+}

@@ -1,0 +1,425 @@
+#!/usr/bin/env node
+/**
+ * Browser check of the back-office page `/app` (docs/app.md), in a real Chromium, offline.
+ *
+ * 1. bundles the page (scripts/app-build.mjs), loads the demo data (the worked example of
+ *    docs/pricing-rules.md §10 included) into a fresh temporary D1 and starts `wrangler dev` on a
+ *    free loopback port with the dev keys (harness.mjs);
+ * 2. checks the headers of /app: a redirect to /app/, and a strict Content-Security-Policy on the
+ *    page and its script (no inline script, nothing from another origin);
+ * 3. signs in with the dev admin key (the key lands in sessionStorage, nowhere else), prices the
+ *    worked example in the explorer, reads every amount off the page (figures, waterfall steps,
+ *    total) and compares them with the API's answer and with the documented amounts; the losing
+ *    candidate pricelist 210 is shown with its reason;
+ * 4. simulates activating the DRAFT trade condition 28 for every customer and product of WEB-DE
+ *    (docs/simulation.md §7): the progress bar shows while it runs (the answer is held back a
+ *    moment) and the button is disabled, the changed rows on the page and their count are the
+ *    API's, a header sorts the table and says so in aria-sort, and the histogram is drawn;
+ * 5. opens the lint page: the findings are the API's, at least one; a record link opens its record;
+ * 6. every form control of every page has a label; signing out forgets the key;
+ * 7. throughout, no request leaves loopback, none fails or answers an error, and the page logs no
+ *    error (CSP violations included). Screenshots go to .screenshots/ (git-ignored): app-sign-in,
+ *    app-explorer, app-simulation, app-lint. With `--docs-screenshot` it also writes the README's
+ *    docs/images/app-explorer.png.
+ *
+ * Exits 0 when all holds, 1 otherwise; bounded in time. Environment: CHROMIUM (default
+ * /usr/bin/chromium), APP_CHECK_TIMEOUT_MS (default 180000).
+ */
+import { join } from "node:path";
+import { buildApp } from "../../scripts/app-build.mjs";
+import { DEV_KEYS, devApiKeys } from "../../scripts/lib/dev-keys.mjs";
+import { ROOT, applyMigrations, loadDemoData } from "../../scripts/lib/local-db.mjs";
+import { decimalToMinor, minorDigits } from "../../scripts/lib/money.mjs";
+import { SHOTS, openBrowser, runCheck, serve, sleep, tempDir } from "./harness.mjs";
+
+const TIMEOUT_MS = Number(process.env.APP_CHECK_TIMEOUT_MS ?? 180_000);
+const KEY = DEV_KEYS.admin;
+const DOCS_SHOT = process.argv.includes("--docs-screenshot");
+
+const log = (/** @type {string} */ message) => console.log(`[app-check] ${message}`);
+
+/** The worked example's request (docs/pricing-rules.md §10.2), as the explorer is filled in. */
+const EXAMPLE = {
+  channelCode: "WEB-DE",
+  customerCode: "C-1001",
+  at: "2025-06-15T10:00",
+  lines: [
+    { productCode: "P-A", quantity: 3 },
+    { productCode: "P-B", quantity: 60 },
+    { productCode: "P-C", quantity: 10 },
+  ],
+};
+/** Its documented answer (§10.2): final unit amount and line amount per product, and the total. */
+const DOCUMENTED = {
+  lines: { "P-A": [850, 2550], "P-B": [391, 23460], "P-C": [170, 1700] },
+  totalAmount: 27710,
+};
+/**
+ * The simulation of docs/simulation.md §7: activate the DRAFT trade condition 28 ("Retail power
+ * tool discount 5 % (draft)") in WEB-DE for every customer and product (71 prices of six retail
+ * customers go down by about 3 %).
+ */
+const SIMULATION = {
+  channelCode: "WEB-DE",
+  at: "2026-06-15T10:00:00Z",
+  quantity: 1,
+  maxRows: 1000,
+  customers: { sample: 99, anonymous: true },
+  products: { sample: 1000 },
+  changes: { activate: { tradeConditionIds: [28] } },
+};
+const CSP_DIRECTIVES = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "connect-src 'self'",
+  "style-src 'self'",
+  "frame-ancestors 'none'",
+];
+
+/**
+ * Calls the API with the dev admin key.
+ * @param {string} base
+ * @param {string} path
+ * @param {unknown} [body] POSTed as JSON when given
+ * @returns {Promise<any>}
+ */
+async function callApi(base, path, body) {
+  const res = await fetch(`${base}${path}`, {
+    method: body === undefined ? "GET" : "POST",
+    headers: { "x-webhook-signature": KEY, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
+  return res.json();
+}
+
+/**
+ * An amount as the page shows it ("€23,460.00", "-€0.19", "+€0.25") in minor units.
+ * @param {string} text
+ * @param {string} currency
+ */
+function minorOf(text, currency) {
+  const negative = /[-−]/.test(text);
+  const parsed = decimalToMinor(text.replace(/[^0-9.]/g, ""), minorDigits(currency).digits);
+  if (!parsed.ok) throw new Error(`${text}: ${parsed.error}`);
+  return negative ? -parsed.value : parsed.value;
+}
+
+/**
+ * Problems with the headers of /app: a redirect to /app/ and the CSP on the page and its script.
+ * @param {string} base
+ */
+async function checkHeaders(base) {
+  /** @type {string[]} */
+  const problems = [];
+  const bare = await fetch(`${base}/app`, { redirect: "manual" });
+  if (bare.status !== 307 || bare.headers.get("location") !== "/app/") {
+    problems.push(
+      `/app answered ${bare.status} → ${bare.headers.get("location")}, not 307 → /app/`,
+    );
+  }
+  for (const path of ["/app/", "/app/app.js"]) {
+    const res = await fetch(`${base}${path}`);
+    const csp = res.headers.get("content-security-policy") ?? "";
+    if (res.status !== 200) problems.push(`${path} answered ${res.status}`);
+    const missing = CSP_DIRECTIVES.filter((d) => !csp.split(/;\s*/).includes(d));
+    if (missing.length) problems.push(`${path}: CSP "${csp}" lacks ${missing.join(", ")}`);
+    if (/unsafe-inline|unsafe-eval|\*|https?:/.test(csp))
+      problems.push(`${path}: CSP too wide: ${csp}`);
+  }
+  return problems;
+}
+
+/**
+ * Every input, select and textarea on the page that has no label (neither <label for> nor
+ * aria-label / aria-labelledby).
+ * @param {import("playwright-core").Page} page
+ */
+const unlabelled = (page) =>
+  page.$$eval("input, select, textarea", (controls) =>
+    controls
+      .filter((c) => {
+        // (tsconfig.node.json has no DOM types: the shape this needs of an <input>)
+        const control =
+          /** @type {{ type: string, labels: { length: number } | null } & typeof c} */ (c);
+        return (
+          control.type !== "hidden" &&
+          (control.labels?.length ?? 0) === 0 &&
+          !control.getAttribute("aria-label") &&
+          !control.getAttribute("aria-labelledby")
+        );
+      })
+      .map((c) => c.outerHTML.slice(0, 120)),
+  );
+
+/**
+ * Problems with the explorer's answer to the worked example: amounts read off the page against
+ * the API's answer and the documented ones.
+ * @param {import("playwright-core").Page} page
+ * @param {string} base
+ */
+async function checkExplorer(page, base) {
+  /** @type {string[]} */
+  const problems = [];
+  await page.getByLabel("Channel").selectOption(EXAMPLE.channelCode);
+  await page.getByLabel("Customer code").fill(EXAMPLE.customerCode);
+  await page.getByLabel("Price at (UTC)").fill(EXAMPLE.at);
+  for (const [i, line] of EXAMPLE.lines.entries()) {
+    if (i > 0) await page.getByRole("button", { name: "Add line" }).click();
+    await page.getByLabel("Product code").nth(i).fill(line.productCode);
+    await page.getByLabel("Quantity").nth(i).fill(String(line.quantity));
+  }
+  await page
+    .getByLabel("Quantity")
+    .nth(EXAMPLE.lines.length - 1)
+    .press("Enter");
+  // The answer on screen is the one to these lines (not one to a line still being typed), and
+  // none is loading.
+  for (const line of EXAMPLE.lines) {
+    const title = `${line.productCode} × ${line.quantity}`;
+    const heading = new RegExp(`^${title}\\s`);
+    await page
+      .locator('section[aria-busy="false"] article.line h3', { hasText: heading })
+      .waitFor();
+  }
+
+  const answer = await callApi(base, "/v1/api/prices/resolve", {
+    ...EXAMPLE,
+    at: `${EXAMPLE.at}:00Z`,
+    explain: true,
+  });
+  const money = (/** @type {string} */ text) => minorOf(text, answer.currency);
+  const total = money(await page.locator('dd[data-field="totalAmount"]').innerText());
+  if (total !== answer.totalAmount || total !== DOCUMENTED.totalAmount) {
+    problems.push(
+      `total: page ${total}, API ${answer.totalAmount}, documented ${DOCUMENTED.totalAmount}`,
+    );
+  }
+  for (const line of answer.lines) {
+    problems.push(...(await checkLine(page, line, money)));
+  }
+  const pb = page.locator('article.line[data-product="P-B"] .candidates li', {
+    hasText: "pricelist 210",
+  });
+  if (!(await pb.innerText()).includes("ranked behind the winner, decided by priority")) {
+    problems.push(`P-B's candidates do not say why pricelist 210 lost: ${await pb.innerText()}`);
+  }
+  log(`explorer: the worked example priced, total ${total}`);
+  return problems;
+}
+
+/**
+ * One line of the worked example on the page against the API's line.
+ * @param {import("playwright-core").Page} page
+ * @param {any} line
+ * @param {(text: string) => number} money
+ */
+async function checkLine(page, line, money) {
+  /** @type {string[]} */
+  const problems = [];
+  const card = page.locator(`article.line[data-product="${line.productCode}"]`);
+  const field = async (/** @type {string} */ name) =>
+    money(await card.locator(`dd[data-field="${name}"]`).innerText());
+  for (const name of ["finalUnitAmount", "lineAmount", "regularUnitAmount", "listUnitAmount"]) {
+    const shown = await field(name);
+    if (shown !== line[name])
+      problems.push(`${line.productCode} ${name}: page ${shown}, API ${line[name]}`);
+  }
+  const documented = DOCUMENTED.lines[/** @type {"P-A"} */ (line.productCode)];
+  if (line.finalUnitAmount !== documented[0] || line.lineAmount !== documented[1]) {
+    problems.push(
+      `${line.productCode}: the API answers ${line.finalUnitAmount}/${line.lineAmount}, documented ${documented}`,
+    );
+  }
+  // The waterfall's table: the base, each adjustment's change, the final amount.
+  const rows = await card.locator("table.steps tbody tr").all();
+  const cells = await Promise.all(rows.map((r) => r.locator("td").allInnerTexts()));
+  const changes = cells.slice(1, -1).map((c) => money(/** @type {string} */ (c[2])));
+  const expected = line.adjustments.map((/** @type {{ amount: number }} */ a) => a.amount);
+  const base = money(/** @type {string} */ (cells[0]?.[3]));
+  const final = money(/** @type {string} */ (cells.at(-1)?.[3]));
+  if (
+    base !== line.source.baseUnitAmount ||
+    final !== line.finalUnitAmount ||
+    changes.join() !== expected.join()
+  ) {
+    problems.push(
+      `${line.productCode} waterfall: page base ${base}, changes ${changes}, final ${final}; API ${line.source.baseUnitAmount}, ${expected}, ${line.finalUnitAmount}`,
+    );
+  }
+  const chart = card.locator('canvas[role="img"]');
+  if (!(await chart.getAttribute("aria-label"))?.startsWith("Waterfall of")) {
+    problems.push(`${line.productCode}: no waterfall chart`);
+  }
+  return problems;
+}
+
+/**
+ * Problems with the simulation page: the form filled in, run (held back 1.5 s so the progress
+ * shows), its rows against the API's, one sort.
+ * @param {import("playwright-core").Page} page
+ * @param {string} base
+ */
+async function checkSimulation(page, base) {
+  /** @type {string[]} */
+  const problems = [];
+  await page.getByRole("link", { name: "Simulation" }).click();
+  await page.getByLabel("Channel", { exact: true }).selectOption(SIMULATION.channelCode);
+  await page.getByLabel("Price at (UTC)").fill(SIMULATION.at.slice(0, 16));
+  await page.getByLabel(/^28 · Retail power tool discount/).check();
+  await page.getByLabel("How many customers").fill(String(SIMULATION.customers.sample));
+  await page.getByLabel("How many products").fill(String(SIMULATION.products.sample));
+  await page.route("**/v1/api/simulations/prices", async (route) => {
+    await sleep(1_500);
+    await route.fallback();
+  });
+  await page.getByLabel("How many products").press("Enter");
+  await page.getByRole("progressbar", { name: "Simulation running" }).waitFor();
+  if (!(await page.getByRole("button", { name: "Simulating…" }).isDisabled())) {
+    problems.push("the simulate button is not disabled while the simulation runs");
+  }
+  const result = page.getByRole("heading", { name: /^Result:/ });
+  const refusal = page.getByRole("alert").filter({ hasText: /\S/ });
+  await result.or(refusal).waitFor();
+  if (await refusal.isVisible()) return [`the simulation failed: ${await refusal.innerText()}`];
+  const answer = await callApi(base, "/v1/api/simulations/prices", SIMULATION);
+  const money = (/** @type {string} */ text) => minorOf(text, answer.currency);
+  const table = page.locator("table.changes");
+  const read = async () =>
+    (await table.locator("tbody tr").all()).map(async (row) => {
+      const [customer, product, before, after, difference] = await row
+        .locator("td")
+        .allInnerTexts();
+      return `${customer === "anonymous" ? null : customer}|${product}|${money(/** @type {string} */ (before))}|${money(/** @type {string} */ (after))}|${money(/** @type {string} */ (difference))}`;
+    });
+  const shown = await Promise.all(await read());
+  const expected = answer.rows.map(
+    (/** @type {any} */ r) =>
+      `${r.customerCode}|${r.productCode}|${r.before.finalUnitAmount}|${r.after.finalUnitAmount}|${r.difference}`,
+  );
+  if (expected.length === 0) problems.push("the simulation of TC-28 changes no price");
+  const changed = Number(await page.locator('dd[data-field="changed"]').innerText());
+  if (changed !== answer.summary.changed) {
+    problems.push(`the page counts ${changed} changed prices, the API ${answer.summary.changed}`);
+  }
+  if (shown.join("\n") !== expected.join("\n")) {
+    problems.push(`simulation rows: page\n${shown.join("\n")}\nAPI\n${expected.join("\n")}`);
+  }
+  const header = table.locator("th", { has: page.getByRole("button", { name: /^Difference/ }) });
+  await header.getByRole("button").click();
+  if ((await header.getAttribute("aria-sort")) !== "ascending") {
+    problems.push(
+      `after one click the Difference header says aria-sort=${await header.getAttribute("aria-sort")}`,
+    );
+  }
+  if ((await page.locator('canvas[aria-label^="Histogram"]').count()) !== 1) {
+    problems.push("no histogram of the changes");
+  }
+  log(`simulation: ${shown.length} changed row(s), as the API answers`);
+  return problems;
+}
+
+/**
+ * Problems with the lint page: its findings against the API's; a record link opens the record.
+ * @param {import("playwright-core").Page} page
+ * @param {string} base
+ */
+async function checkLint(page, base) {
+  /** @type {string[]} */
+  const problems = [];
+  await page.getByRole("link", { name: "Lint" }).click();
+  const rows = page.locator("table.findings tbody tr");
+  await rows.first().waitFor();
+  const answer = await callApi(base, "/v1/api/pricing/lint?limit=1");
+  const count = await rows.count();
+  if (count < 1 || count !== answer.meta.totalItems) {
+    problems.push(`lint: the page shows ${count} findings, the API has ${answer.meta.totalItems}`);
+  }
+  await page.screenshot({ path: join(SHOTS, "app-lint.png") });
+  const link = rows.first().locator("ul.records a").first();
+  const name = await link.innerText();
+  await link.click();
+  await page.locator("pre.json").waitFor();
+  const json = JSON.parse(await page.locator("pre.json").innerText());
+  const key = name.split(" ").at(-1);
+  if (String(json.id) !== key && json.code !== key)
+    problems.push(`the link "${name}" opened ${json.id ?? json.code}`);
+  log(`lint: ${count} finding(s); "${name}" opens its record`);
+  return problems;
+}
+
+/**
+ * The README's picture of the explorer (docs/images/app-explorer.png): the worked example
+ * without P-A (no adjustments to show), so the form, the totals and P-B's waterfall fit.
+ * @param {import("playwright-core").Page} page
+ */
+async function docsScreenshot(page) {
+  await page.getByRole("button", { name: "Remove line 1" }).click();
+  await page.locator('article.line[data-product="P-A"]').waitFor({ state: "detached" });
+  await page.locator('section[aria-busy="false"]').waitFor();
+  await page.setViewportSize({ width: 1280, height: 1240 });
+  await page.screenshot({ path: join(ROOT, "docs", "images", "app-explorer.png") });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  log("wrote docs/images/app-explorer.png");
+}
+
+async function check() {
+  const { bytes } = await buildApp();
+  log(`bundled the page: app.js ${Math.ceil((bytes["app.js"] ?? 0) / 1024)} KiB`);
+  const persistTo = tempDir("app-check-d1-");
+  await applyMigrations(persistTo);
+  await loadDemoData(persistTo);
+  const base = await serve({ persistTo, apiKeys: devApiKeys(), log });
+
+  const problems = await checkHeaders(base);
+  const { page } = await openBrowser(problems, {
+    locale: "en-US",
+    timezoneId: "UTC",
+    // /app → /app/ is the assets layer's redirect; lookups superseded by typing are aborted.
+    allowStatus: (status, url) => status === 307 && new URL(url).pathname === "/app",
+    allowAborts: true,
+  });
+  const response = await page.goto(`${base}/app`, { waitUntil: "load" });
+  if (!response?.headers()["content-security-policy"]?.includes("script-src 'self'")) {
+    problems.push("the page opened in the browser has no CSP");
+  }
+  /** @type {string[]} */
+  const missingLabels = [...(await unlabelled(page))];
+  await page.screenshot({ path: join(SHOTS, "app-sign-in.png") });
+  await page.getByLabel("API key").fill(KEY);
+  await page.getByLabel("API key").press("Enter");
+  await page.getByRole("navigation", { name: "Pages" }).waitFor();
+  const stored = await page.evaluate(() => {
+    const { sessionStorage, localStorage } = /** @type {any} */ (globalThis);
+    return [Object.values(sessionStorage), localStorage.length];
+  });
+  if (JSON.stringify(stored) !== JSON.stringify([[KEY], 0])) {
+    problems.push(`after sign-in the storage holds ${JSON.stringify(stored)}`);
+  }
+
+  problems.push(...(await checkExplorer(page, base)));
+  missingLabels.push(...(await unlabelled(page)));
+  await page.screenshot({ path: join(SHOTS, "app-explorer.png"), fullPage: true });
+  if (DOCS_SHOT) await docsScreenshot(page);
+
+  problems.push(...(await checkSimulation(page, base)));
+  missingLabels.push(...(await unlabelled(page)));
+  await page.screenshot({ path: join(SHOTS, "app-simulation.png"), fullPage: true });
+
+  problems.push(...(await checkLint(page, base)));
+  missingLabels.push(...(await unlabelled(page)));
+  if (missingLabels.length) problems.push(`controls without a label: ${missingLabels.join(" ")}`);
+
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.getByLabel("API key").waitFor();
+  const left = await page.evaluate(() => /** @type {any} */ (globalThis).sessionStorage.length);
+  if (left !== 0) problems.push(`after sign-out sessionStorage still holds ${left} item(s)`);
+  return problems;
+}
+
+runCheck(
+  "app-check",
+  check,
+  TIMEOUT_MS,
+  "screenshots in .screenshots/app-{sign-in,explorer,simulation,lint}.png",
+);
