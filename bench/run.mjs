@@ -499,8 +499,9 @@ async function load(base, s, keys, connections, seconds) {
  * @typedef {Awaited<ReturnType<typeof load>>} LoadResult
  * @typedef {{ id: string, title: string, group: string, kind: Kind, method: string, path: string,
  *   sample?: Awaited<ReturnType<typeof sample>>, steady?: import("./lib/timing.mjs").Timing,
- *   runs: (LoadResult & { ratioToFloor?: number, ratioToPeer?: number })[],
- *   repeatRuns?: LoadResult[], error?: string }} ScenarioResult
+ *   runs: (LoadResult & { floor?: PairedFloor, ratioToFloor?: number, ratioToPeer?: number })[],
+ *   pairedRuns?: LoadResult[], error?: string }} ScenarioResult
+ * @typedef {{ requestsPerSecond: number, p50Ms: number, p99Ms: number }} PairedFloor
  */
 
 /** The price lookups: what the targets of issue 15 and the cache are about. */
@@ -559,34 +560,71 @@ async function measure(base, list, keys, { connections, seconds, warmup, label, 
   // code path and the database pages before anything is timed).
   await sampleAll(base, list, keys, results, { label, changed });
   const timed = list.filter((_, i) => !results[i]?.error);
-  for (const [n, s] of timed.entries()) {
-    const result = /** @type {ScenarioResult} */ (results.find((r) => r.id === s.id));
-    const shortPath = s.path.length > 70 ? `${s.path.slice(0, 67)}...` : s.path;
-    log(`  [${label} ${n + 1}/${timed.length}] ${s.title}  ${s.method} ${shortPath}`);
-    if (warmup > 0) await load(base, s, keys, Math.max(...connections), warmup);
-    for (const c of connections) result.runs.push(await load(base, s, keys, c, seconds));
-  }
-  // The floor again at the end: ratios use the mean of both, and their drift shows how steady
-  // the machine was during the run.
-  const floor = results.find((r) => r.id === FLOOR && r.runs.length > 0);
-  const floorScenario = list.find((s) => s.id === FLOOR);
-  if (floor && floorScenario && timed.length > 1) {
-    log(`  [${label}] ${floorScenario.title} again`);
-    floor.repeatRuns = [];
-    for (const c of connections)
-      floor.repeatRuns.push(await load(base, floorScenario, keys, c, seconds));
+  const floorScenario = timed.find((s) => s.id === FLOOR);
+  const floorResult = results.find((r) => r.id === FLOOR);
+  if (floorResult && floorScenario) floorResult.pairedRuns = [];
+  /** The floor beside the scenarios, FLOOR_SHARE of their time, kept as the floor's paired runs. */
+  const floorRun = async (/** @type {number} */ c) => {
+    if (!floorScenario || !floorResult) return undefined;
+    const run = await load(base, floorScenario, keys, c, Math.max(1, seconds * FLOOR_SHARE));
+    floorResult.pairedRuns?.push(run);
+    return run;
+  };
+  // Per connection count, the scenarios in turn with the floor measured between each two: every
+  // ratio uses the floor right before and right after its scenario, so a machine whose load moves
+  // during the run (others share it) moves both sides of the ratio alike.
+  for (const [pass, c] of connections.entries()) {
+    let before = await floorRun(c);
+    for (const [n, s] of timed.entries()) {
+      const result = /** @type {ScenarioResult} */ (results.find((r) => r.id === s.id));
+      const shortPath = s.path.length > 60 ? `${s.path.slice(0, 57)}...` : s.path;
+      log(`  [${label} ${n + 1}/${timed.length} @${c}] ${s.title}  ${s.method} ${shortPath}`);
+      if (pass === 0 && warmup > 0) await load(base, s, keys, Math.max(...connections), warmup);
+      const run = await load(base, s, keys, c, seconds);
+      if (s.id === FLOOR) {
+        result.runs.push(run);
+        before = run;
+        continue;
+      }
+      const after = await floorRun(c);
+      result.runs.push({ ...run, floor: pairedFloor(before, after) });
+      before = after;
+    }
   }
   return results;
 }
 
+/** The floor's share of a scenario's time, before and after it (`measure`). */
+const FLOOR_SHARE = 0.5;
+
 /**
- * The one-read floor at `connections`: the mean of its measurements at the start and the end.
+ * A scenario's floor: the mean of the floor's runs right before and right after it.
+ * @param {LoadResult | undefined} before
+ * @param {LoadResult | undefined} after
+ * @returns {PairedFloor | undefined}
+ */
+function pairedFloor(before, after) {
+  const runs = /** @type {LoadResult[]} */ ([before, after]).filter(
+    (r) => r !== undefined && r.requestsPerSecond > 0,
+  );
+  if (runs.length === 0) return undefined;
+  const mean = (/** @type {(r: LoadResult) => number} */ f) =>
+    Number((runs.reduce((sum, r) => sum + f(r), 0) / runs.length).toFixed(2));
+  return {
+    requestsPerSecond: mean((r) => r.requestsPerSecond),
+    p50Ms: mean((r) => r.p50Ms),
+    p99Ms: mean((r) => r.p99Ms),
+  };
+}
+
+/**
+ * The one-read floor at `connections`: the mean of all its measurements in the run.
  * @param {ScenarioResult[]} results
  * @param {number} connections
  */
 function floorAt(results, connections) {
   const floor = results.find((x) => x.id === FLOOR);
-  const runs = [...(floor?.runs ?? []), ...(floor?.repeatRuns ?? [])].filter(
+  const runs = [...(floor?.runs ?? []), ...(floor?.pairedRuns ?? [])].filter(
     (r) => r.connections === connections && r.requestsPerSecond > 0,
   );
   if (runs.length === 0) return undefined;
@@ -604,24 +642,32 @@ function floorAt(results, connections) {
 }
 
 /**
- * "floor 251 → 300 req/s at 1 connection …": the floor at the start and at the end of the run.
+ * "One-read floor beside the scenarios: 251–300 req/s at 1 connection …": how far the floor moved
+ * during the run (each ratio uses the floor measured right before and after its scenario).
  * @param {ScenarioResult[]} results
  * @param {number[]} connections
  */
 function floorLine(results, connections) {
   const floor = results.find((x) => x.id === FLOOR);
-  if (!floor?.repeatRuns) return "";
+  if (!floor?.pairedRuns?.length) return "";
+  const all = [...floor.runs, ...floor.pairedRuns];
   const parts = connections.map((c) => {
-    const a = floor.runs.find((r) => r.connections === c)?.requestsPerSecond ?? 0;
-    const b = floor.repeatRuns?.find((r) => r.connections === c)?.requestsPerSecond ?? 0;
+    const rates = all.filter((r) => r.connections === c).map((r) => r.requestsPerSecond);
     const drift = floorAt(results, c)?.drift ?? 0;
-    return `${thousands(a)} → ${thousands(b)} req/s at ${c} (${Math.round(drift * 100)} % apart)`;
+    return (
+      `${thousands(Math.min(...rates))}–${thousands(Math.max(...rates))} req/s at ${c} ` +
+      `(${Math.round(drift * 100)} % apart)`
+    );
   });
   const worst = Math.max(...connections.map((c) => floorAt(results, c)?.drift ?? 0));
-  const trouble = troubleOf([...floor.runs, ...floor.repeatRuns]);
+  const trouble = troubleOf(all);
   return (
-    `One-read floor at the start → at the end: ${parts.join(", ")}; ratios use the mean.` +
-    (worst > 0.15 ? " The machine was not quiet: compare ratios of one run only, or rerun." : "") +
+    `One-read floor beside the scenarios: ${parts.join(", ")}; each ratio uses the floor ` +
+    "measured right before and after its scenario." +
+    (worst > 0.3
+      ? " The machine's load moved during the run: paired ratios hold up better than req/s, " +
+        "but rerun on a quieter machine before trusting a small change."
+      : "") +
     (trouble ? ` The floor itself failed ${trouble}: its ratios mean nothing.` : "")
   );
 }
@@ -633,11 +679,19 @@ function floorLine(results, connections) {
 function addFloorRatios(results) {
   for (const r of results) {
     for (const run of r.runs) {
-      const f = floorAt(results, run.connections);
+      const f = floorOf(results, run);
       if (f) run.ratioToFloor = Number((run.requestsPerSecond / f.requestsPerSecond).toFixed(3));
     }
   }
 }
+
+/**
+ * The floor a run is measured against: the one beside it, or (the floor itself, a run from before
+ * the floor was paired) the mean of the run's floor measurements.
+ * @param {ScenarioResult[]} results
+ * @param {ScenarioResult["runs"][number]} run
+ */
+const floorOf = (results, run) => run.floor ?? floorAt(results, run.connections);
 
 /**
  * The price upsert writes an audit entry per row (key name bench-admin): remove them, so the
@@ -958,6 +1012,7 @@ function resultTable(results, peer, isPeer = false) {
       "D1 trips cold/steady",
       "D1 ms",
       "ctx hits",
+      "floor req/s",
       "× floor",
       "× peer",
       "notes",
@@ -981,6 +1036,7 @@ function resultTable(results, peer, isPeer = false) {
         i === 0 ? trips : "",
         i === 0 ? fmt(dbMs, 1) : "",
         hitsOf(run),
+        run?.floor ? thousands(Math.round(run.floor.requestsPerSecond)) : "",
         ratio(run?.ratioToFloor),
         run?.ratioToPeer === undefined ? (peerRun ? "-" : "") : ratio(run.ratioToPeer),
         i === 0 ? note : "",
@@ -988,9 +1044,9 @@ function resultTable(results, peer, isPeer = false) {
     }
   }
   /** @type {<T>(row: T[]) => T[]} */
-  const keep = (row) => (isPeer ? row.filter((_, i) => ![5, 6, 7, 9].includes(i)) : row);
+  const keep = (row) => (isPeer ? row.filter((_, i) => ![5, 6, 7, 10].includes(i)) : row);
   /** @type {("l" | "r")[]} */
-  const align = ["l", "r", "r", "r", "r", "r", "r", "r", "r", "r", "l"];
+  const align = ["l", "r", "r", "r", "r", "r", "r", "r", "r", "r", "r", "l"];
   return table(rows.map(keep), keep(align));
 }
 
@@ -1103,9 +1159,9 @@ function lookupChecks(results) {
       ),
     );
   }
-  const floor = floorAt(results, P99_CONNECTIONS);
   for (const r of results.filter(isLookup)) {
     const run = r.runs.find((x) => x.connections === P99_CONNECTIONS);
+    const floor = run && floorOf(results, run);
     const x = run && floor && floor.p99Ms > 0 ? run.p99Ms / floor.p99Ms : undefined;
     const target = `p99 at ${P99_CONNECTIONS} connections ≤ ${P99_LIMIT}× the floor's p99`;
     out.push(
@@ -1134,7 +1190,7 @@ function checks(results, peer, { size, engineCpuMs, gzipKiB }) {
   const listsAndSearches = results.filter((x) => x.kind === "list" || x.kind === "search");
   for (const r of listsAndSearches) {
     const values = r.runs.map((run) => {
-      const f = floorAt(results, run.connections);
+      const f = floorOf(results, run);
       return { c: run.connections, x: f && f.p50Ms > 0 ? run.p50Ms / f.p50Ms : undefined };
     });
     const target = `p50 ≤ ${latencyLimit}× one-read floor p50`;
