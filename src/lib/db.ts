@@ -36,9 +36,16 @@ export class DbMeter {
     }
   }
 
+  /** Further Server-Timing entries, after the db one (`ctx;desc="hit"`, src/resources/prices). */
+  private readonly notes: string[] = [];
+
+  note(name: string, description: string) {
+    this.notes.push(`${name};desc="${description}"`);
+  }
+
   serverTiming(): string {
     const queries = this.calls === 1 ? "1 query" : `${this.calls} queries`;
-    return `db;desc="${queries}";dur=${this.millis.toFixed(1)}`;
+    return [`db;desc="${queries}";dur=${this.millis.toFixed(1)}`, ...this.notes].join(", ");
   }
 }
 

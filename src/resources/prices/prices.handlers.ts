@@ -1,13 +1,22 @@
+import type { Context } from "hono";
+import type { AppEnv } from "../../lib/env";
 import { invalid } from "../../lib/errors";
 import type { AppRouteHandler } from "../../lib/router";
 import { answerTag, cacheControl, isNotModified } from "./prices.cache";
+import { contextCacheEnabled } from "./prices.context-cache";
 import { MAX_LOOKUP_PRODUCTS, type PriceLookup } from "./prices.schemas";
-import { priceCart, type CartRequest } from "./prices.service";
+import { priceCart, type CartRequest, type PricingOptions } from "./prices.service";
 import type * as routes from "./prices.routes";
+
+/** The channel context cache as configured, its use reported in Server-Timing (`ctx`). */
+const pricing = (c: Context<AppEnv>): PricingOptions => ({
+  cache: contextCacheEnabled(c.env.PRICE_CONTEXT_CACHE),
+  onContext: (status) => c.var.meter.note("ctx", status),
+});
 
 export const resolve: AppRouteHandler<typeof routes.resolve> = async (c) => {
   const body = c.req.valid("json");
-  const { answer } = await priceCart(c.var.db, { ...body, location: "body" });
+  const { answer } = await priceCart(c.var.db, { ...body, location: "body" }, pricing(c));
   return c.json(answer, 200);
 };
 
@@ -35,7 +44,7 @@ function lookupCart(query: PriceLookup): CartRequest {
 
 export const lookup: AppRouteHandler<typeof routes.lookup> = async (c) => {
   const cart = lookupCart(c.req.valid("query"));
-  const { answer, version } = await priceCart(c.var.db, cart);
+  const { answer, version } = await priceCart(c.var.db, cart, pricing(c));
   const tag = await answerTag(version, cart, answer);
   c.header("etag", tag);
   c.header("cache-control", cacheControl(cart, answer));

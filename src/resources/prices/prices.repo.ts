@@ -119,6 +119,26 @@ type Fragments = ReturnType<typeof fragments>;
  */
 const byLookupIndex = sql.raw("indexed by products_lookup_idx");
 
+/**
+ * Every pricelist reaching the request, once per level (pricing-rules step 1): through the
+ * customer (and G, `groups`), through the channel, and both.
+ */
+function reachingLists(groups: SQL) {
+  const customerReaching = sql`select p.id as pricelist_id, 'INDIVIDUAL' as level from pricelists p
+      join customers cu on cu.id = p.customer_id where cu.code = ${q.customerCode}
+    union all select cp.pricelist_id, 'CUSTOMER' from customer_pricelists cp
+      join customers cu on cu.id = cp.customer_id where cu.code = ${q.customerCode}
+    union all select gp.pricelist_id, 'CUSTOMER_GROUP' from customer_group_pricelists gp
+      where gp.customer_group_id in ${groups}`;
+  const channelReaching = sql`select cp.pricelist_id as pricelist_id,
+      case when cp.is_primary = 1 then 'CHANNEL_PRIMARY' else 'CHANNEL' end as level
+      from channel_pricelists cp join channels ch on ch.id = cp.channel_id
+      where ch.code = ${q.channelCode}`;
+  const reaching = sql`(${customerReaching}
+    union all ${channelReaching})`;
+  return { customerReaching, channelReaching, reaching };
+}
+
 /** The statements' shared building blocks, as SQL fragments of one query. */
 function fragments(explain: boolean) {
   const products = sql`(select value from json_each(${q.productCodes}))`;
@@ -128,25 +148,19 @@ function fragments(explain: boolean) {
     join channel_customer_groups cg on cg.customer_group_id = m.customer_group_id
     join channels ch on ch.id = cg.channel_id
     where cu.code = ${q.customerCode} and ch.code = ${q.channelCode})`;
-  const currency = sql`coalesce(${q.currency}, (select p.currency from channel_pricelists cp
+  const primaryCurrency = sql`(select p.currency from channel_pricelists cp
     join channels ch on ch.id = cp.channel_id join pricelists p on p.id = cp.pricelist_id
-    where ch.code = ${q.channelCode} and cp.is_primary = 1))`;
-  // Every pricelist reaching the request, once per level (pricing-rules step 1).
-  const reaching = sql`(
-    select p.id as pricelist_id, 'INDIVIDUAL' as level from pricelists p
-      join customers cu on cu.id = p.customer_id where cu.code = ${q.customerCode}
-    union all select cp.pricelist_id, 'CUSTOMER' from customer_pricelists cp
-      join customers cu on cu.id = cp.customer_id where cu.code = ${q.customerCode}
-    union all select gp.pricelist_id, 'CUSTOMER_GROUP' from customer_group_pricelists gp
-      where gp.customer_group_id in ${groups}
-    union all select cp.pricelist_id, case when cp.is_primary = 1 then 'CHANNEL_PRIMARY' else 'CHANNEL' end
-      from channel_pricelists cp join channels ch on ch.id = cp.channel_id
-      where ch.code = ${q.channelCode})`;
-  // Without explain, records that cannot price now or later are not read at all.
+    where ch.code = ${q.channelCode} and cp.is_primary = 1)`;
+  const currency = sql`coalesce(${q.currency}, ${primaryCurrency})`;
+  const { customerReaching, channelReaching, reaching } = reachingLists(groups);
+  // Without explain, records that cannot price now or later are not read at all. `active` is the
+  // part of that test that does not depend on the moment (what the channel context keeps).
+  const active = (table: string) =>
+    explain ? sql`1 = 1` : sql`${sql.raw(table)}.status = 'ACTIVE'`;
   const live = (table: string) =>
     explain
       ? sql`1 = 1`
-      : sql`${sql.raw(table)}.status = 'ACTIVE' and (${sql.raw(table)}.valid_to is null or ${sql.raw(table)}.valid_to > ${q.at})`;
+      : sql`${active(table)} and (${sql.raw(table)}.valid_to is null or ${sql.raw(table)}.valid_to > ${q.at})`;
   const inChannel = (link: string, owner: string, id: string) =>
     sql`(not exists (select 1 from ${sql.raw(link)} l where l.${sql.raw(owner)} = ${sql.raw(id)})
       or exists (select 1 from ${sql.raw(link)} l join channels ch on ch.id = l.channel_id
@@ -186,8 +200,12 @@ function fragments(explain: boolean) {
     requested,
     productIds,
     groups,
+    primaryCurrency,
     currency,
     reaching,
+    customerReaching,
+    channelReaching,
+    active,
     live,
     inChannel,
     groupIds,
@@ -209,11 +227,28 @@ const pricingLists = (reaching: SQL, currency: SQL) => sql`with recursive
     reaching(pricelist_id, level) as ${reaching},
     pricing(id) as (select r.pricelist_id from reaching r join pricelists p on p.id = r.pricelist_id
       where p.status = 'ACTIVE' and p.currency = ${currency} and p.kind = 'SALES'),
-    chain(id, steps) as (
-      select p.base_pricelist_id, 1 from pricing join pricelists p on p.id = pricing.id
+    ${chainFrom("pricing")}`;
+
+/** `chain(id, steps)`: every list one of the lists `starts(id)` derives from, up to 3 steps. */
+const chainFrom = (starts: "pricing" | "sales") => {
+  const from = sql.raw(starts);
+  return sql`chain(id, steps) as (
+      select p.base_pricelist_id, 1 from ${from} join pricelists p on p.id = ${from}.id
         where p.base_pricelist_id is not null
       union select b.base_pricelist_id, chain.steps + 1 from chain join pricelists b on b.id = chain.id
         where b.base_pricelist_id is not null and chain.steps < 3)`;
+};
+
+/**
+ * The channel's own lists, for the channel context (prices.context.ts): `reaching` at the two
+ * channel levels, and `chain` from every SALES list among them whatever its status and currency,
+ * so that the chain of the lists that can price in any currency is among it.
+ */
+const channelLists = (f: Fragments) => sql`with recursive
+    reaching(pricelist_id, level) as (${f.channelReaching}),
+    sales(id) as (select r.pricelist_id from reaching r join pricelists p on p.id = r.pricelist_id
+      where p.kind = 'SALES'),
+    ${chainFrom("sales")}`;
 
 // The aliases the statements give these tables in their FROM clauses.
 const ch = alias(channels, "ch");
@@ -221,21 +256,44 @@ const p = alias(pricelists, "p");
 const pp = alias(pricelistPrices, "pp");
 const pr = alias(products, "pr");
 
+/** The customer, whether it buys in the channel (`channelId`), and G (its groups there). */
+const customerFields = (q: Params, f: Fragments, channelId: SQL) => ({
+  customerCode: nullableText(sql`(select code from customers where code = ${q.customerCode})`),
+  customerInChannel: flag(sql`exists (select 1 from channel_customers cc
+      join customers cu on cu.id = cc.customer_id
+      where cc.channel_id = ${channelId} and cu.code = ${q.customerCode})`),
+  groupCodes: codes(
+    sql`(select json_group_array(g.code) from customer_groups g where g.id in ${f.groups})`,
+  ),
+});
+
 function contextStatement(q: Params, f: Fragments) {
   const columns = select({
     channelCode: text(ch.code),
     channelIsActive: flag(ch.isActive),
-    customerCode: nullableText(sql`(select code from customers where code = ${q.customerCode})`),
-    customerInChannel: flag(sql`exists (select 1 from channel_customers cc
-      join customers cu on cu.id = cc.customer_id
-      where cc.channel_id = ch.id and cu.code = ${q.customerCode})`),
-    groupCodes: codes(
-      sql`(select json_group_array(g.code) from customer_groups g where g.id in ${f.groups})`,
-    ),
+    ...customerFields(q, f, sql`ch.id`),
     currency: nullableText(f.currency),
   });
   return statement(columns, sql`from channels ch where ch.code = ${q.channelCode}`);
 }
+
+/** The channel, and the currency of its primary list (that of a request that names none). */
+const channelStatement = (q: Params, f: Fragments) =>
+  statement(
+    select({
+      channelCode: text(ch.code),
+      channelIsActive: flag(ch.isActive),
+      primaryCurrency: nullableText(f.primaryCurrency),
+    }),
+    sql`from channels ch where ch.code = ${q.channelCode}`,
+  );
+
+/** The request's customer, in one row (also when no such customer or channel exists). */
+const customerStatement = (q: Params, f: Fragments) =>
+  statement(
+    select(customerFields(q, f, sql`(select id from channels where code = ${q.channelCode})`)),
+    sql``,
+  );
 
 /** A pricelist's derivation, as its columns (all null without one). */
 const derivationColumns = {
@@ -269,9 +327,9 @@ const listColumns = (role: ListRole, levels: SQL) =>
 /**
  * Every pricelist the request needs, in one statement: the candidates with their levels, then
  * the lists they derive from (sources of amounts, whatever their status or window), then the
- * channel's floors; each part by id.
+ * channel's floors; each part by id. `ctes` declare `reaching` and `chain`; `floors` null: none.
  */
-const pricelistsStatement = (f: Fragments) => {
+const listsStatement = (ctes: SQL, floors: SQL | null) => {
   const none = sql`'[]'`;
   return statement(
     listColumns("CANDIDATE", sql`json_group_array(distinct r.level)`),
@@ -279,11 +337,12 @@ const pricelistsStatement = (f: Fragments) => {
       where p.kind = 'SALES' group by p.id
     union all select ${listColumns("BASE", none).list} from pricelists p
       where p.id in (select id from chain)
-    union all select ${listColumns("FLOOR", none).list} from pricelists p
-      where p.id in ${f.floors}`,
-    f.pricing,
+    ${floors ? sql`union all select ${listColumns("FLOOR", none).list} from pricelists p where p.id in ${floors}` : sql``}`,
+    ctes,
   );
 };
+
+const pricelistsStatement = (f: Fragments) => listsStatement(f.pricing, f.floors);
 
 const priceColumns = select({
   pricelistId: int(pp.pricelistId),
@@ -315,29 +374,42 @@ const pricesStatement = (f: Fragments) =>
  * "empty = all" keeps its meaning.
  */
 const linked =
-  (owner: string, ownerFk: string) => (link: string, targetFk: string, target: string, only: SQL) =>
+  (owner: string, ownerFk: string) =>
+  (link: string, targetFk: string, target: string, only: SQL | undefined) =>
     codes(linkedCodes(link, ownerFk, owner, targetFk, target, only));
 
 /**
- * The link lists conditions and promotions share (tables `<owner>_products`, …), each trimmed to
- * what this request can match.
+ * Whether link lists are trimmed to what this request can match (the one-batch loader), or hold
+ * every link (the channel context, which serves every customer and product: prices.context.ts
+ * trims them in memory the same way). Channel links are trimmed to the channel either way.
  */
-function sharedLinks(q: Params, f: Fragments, owner: "trade_condition" | "promotion") {
+type Trim = "REQUEST" | "NONE";
+
+/**
+ * The link lists conditions and promotions share (tables `<owner>_products`, …), each trimmed to
+ * what this request can match unless `trim` is NONE.
+ */
+function sharedLinks(q: Params, f: Fragments, owner: "trade_condition" | "promotion", trim: Trim) {
   const via = linked(`${owner}s.id`, `${owner}_id`);
   const link = (target: string, fk: string, only: SQL) =>
-    via(`${owner}_${target}`, fk, target, only);
+    via(`${owner}_${target}`, fk, target, trim === "NONE" ? undefined : only);
   // `+t.id`: the record's few links are read and each checked against the requested set. A bare
   // `t.id in (…)` lets SQLite probe the link index once per requested product or group for every
   // record instead (500 probes per record at 500 lines).
   return {
     productCodes: link("products", "product_id", sql`+t.id in ${f.productIds}`),
-    channelCodes: link("channels", "channel_id", sql`t.code = ${q.channelCode}`),
+    channelCodes: via(
+      `${owner}_channels`,
+      "channel_id",
+      "channels",
+      sql`t.code = ${q.channelCode}`,
+    ),
     customerGroupCodes: link("customer_groups", "customer_group_id", sql`t.id in ${f.groups}`),
     productGroupCodes: link("product_groups", "product_group_id", sql`+t.id in ${f.groupIds}`),
   };
 }
 
-function conditionColumns(q: Params, f: Fragments) {
+function conditionColumns(q: Params, f: Fragments, trim: Trim) {
   const t = tradeConditions;
   const via = linked("trade_conditions.id", "trade_condition_id");
   return select({
@@ -353,12 +425,12 @@ function conditionColumns(q: Params, f: Fragments) {
     validTo: nullableInt(t.validTo),
     priority: int(t.priority),
     stackable: flag(t.stackable),
-    ...sharedLinks(q, f, "trade_condition"),
+    ...sharedLinks(q, f, "trade_condition", trim),
     customerCodes: via(
       "trade_condition_customers",
       "customer_id",
       "customers",
-      sql`t.code = ${q.customerCode}`,
+      trim === "NONE" ? undefined : sql`t.code = ${q.customerCode}`,
     ),
     scaleBasis: member(SCALE_BASES, t.scaleBasis),
     scales: jsonArray(
@@ -372,12 +444,14 @@ function conditionColumns(q: Params, f: Fragments) {
 // Driven from the candidates the scope can admit (GLOBAL and CHANNEL ones, those linked to the
 // customer or to a group in G), not from every ACTIVE condition: the filters below then run
 // for a few hundred records at most. The scope test stays, so the rows are the same.
-function conditionsStatement(q: Params, f: Fragments) {
+// `scopes` CUSTOMER: only the conditions aimed at the customer or G (the channel context holds
+// the GLOBAL and CHANNEL ones).
+function conditionsStatement(q: Params, f: Fragments, scopes: "ALL" | "CUSTOMER" = "ALL") {
   const tc = sql.raw("trade_conditions.id");
+  const all = scopes === "ALL";
   return statement(
-    conditionColumns(q, f),
-    sql`from (select t.id from trade_conditions t where t.scope in ('GLOBAL', 'CHANNEL') and ${f.live("t")}
-        union select l.trade_condition_id from trade_condition_customers l
+    conditionColumns(q, f, "REQUEST"),
+    sql`from (${all ? sql`select t.id from trade_conditions t where t.scope in ('GLOBAL', 'CHANNEL') and ${f.live("t")} union ` : sql``}select l.trade_condition_id as id from trade_condition_customers l
           join customers cu on cu.id = l.customer_id where cu.code = ${q.customerCode}
         union select l.trade_condition_id from trade_condition_customer_groups l
           where l.customer_group_id in ${f.groups}) candidate
@@ -385,8 +459,7 @@ function conditionsStatement(q: Params, f: Fragments) {
     where ${f.live("trade_conditions")}
       and ${f.inChannel("trade_condition_channels", "trade_condition_id", "trade_conditions.id")}
       and ${f.forProducts("trade_condition_id", "trade_conditions.id", "trade_condition_products", "trade_condition_product_groups")}
-      and (trade_conditions.scope in ('GLOBAL', 'CHANNEL')
-        or (trade_conditions.scope = 'CUSTOMER_GROUP' and exists (select 1 from trade_condition_customer_groups l
+      and (${all ? sql`trade_conditions.scope in ('GLOBAL', 'CHANNEL') or ` : sql``}(trade_conditions.scope = 'CUSTOMER_GROUP' and exists (select 1 from trade_condition_customer_groups l
               where l.trade_condition_id = ${tc} and l.customer_group_id in ${f.groups}))
         or (trade_conditions.scope = 'CUSTOMER' and exists (select 1 from trade_condition_customers l
               join customers cu on cu.id = l.customer_id
@@ -395,7 +468,22 @@ function conditionsStatement(q: Params, f: Fragments) {
   );
 }
 
-function promotionColumns(q: Params, f: Fragments) {
+/**
+ * The channel's GLOBAL and CHANNEL conditions, for every customer, product and moment: ACTIVE
+ * ones (with explain, all) of any window that reach the channel, with every link. The request's
+ * window, product and group tests are made in memory (prices.context.ts), as
+ * conditionsStatement makes them in SQL.
+ */
+const channelConditionsStatement = (q: Params, f: Fragments) =>
+  statement(
+    conditionColumns(q, f, "NONE"),
+    sql`from trade_conditions
+    where trade_conditions.scope in ('GLOBAL', 'CHANNEL') and ${f.active("trade_conditions")}
+      and ${f.inChannel("trade_condition_channels", "trade_condition_id", "trade_conditions.id")}
+    order by trade_conditions.id`,
+  );
+
+function promotionColumns(q: Params, f: Fragments, trim: Trim) {
   const t = promotions;
   return select({
     id: int(t.id),
@@ -408,7 +496,7 @@ function promotionColumns(q: Params, f: Fragments) {
     validTo: nullableInt(t.validTo),
     priority: int(t.priority),
     stacking: member(PROMOTION_STACKINGS, t.stacking),
-    ...sharedLinks(q, f, "promotion"),
+    ...sharedLinks(q, f, "promotion", trim),
     thresholdBasis: nullableMember(THRESHOLD_BASES, t.thresholdBasis),
     thresholdMinimum: nullableInt(t.thresholdMinimum),
   });
@@ -417,7 +505,7 @@ function promotionColumns(q: Params, f: Fragments) {
 function promotionsStatement(q: Params, f: Fragments) {
   const pr = sql.raw("promotions.id");
   return statement(
-    promotionColumns(q, f),
+    promotionColumns(q, f, "REQUEST"),
     sql`from promotions
     where ${f.live("promotions")}
       and ${f.inChannel("promotion_channels", "promotion_id", "promotions.id")}
@@ -428,6 +516,16 @@ function promotionsStatement(q: Params, f: Fragments) {
     f.requested,
   );
 }
+
+/** The channel's promotions for every customer, product and moment (see the conditions above). */
+const channelPromotionsStatement = (q: Params, f: Fragments) =>
+  statement(
+    promotionColumns(q, f, "NONE"),
+    sql`from promotions
+    where ${f.active("promotions")}
+      and ${f.inChannel("promotion_channels", "promotion_id", "promotions.id")}
+    order by promotions.id`,
+  );
 
 /** A row of the products statement: a requested product, or a group on a product's path. */
 const FACT_KINDS = ["PRODUCT", "GROUP"] as const;
@@ -559,10 +657,10 @@ function productFacts(rows: readonly RowOf<ReturnType<typeof productsStatement>>
   return facts;
 }
 
-type ListRow = RowOf<ReturnType<typeof pricelistsStatement>>;
+export type ListRow = RowOf<ReturnType<typeof pricelistsStatement>>;
 
 /** The pricelists statement's rows as the engine takes them: candidates, bases and floors. */
-function listsOf(rows: readonly ListRow[], prices: ReadonlyMap<number, PriceRow[]>) {
+export function listsOf(rows: readonly ListRow[], prices: ReadonlyMap<number, PriceRow[]>) {
   const pricesOf = (id: number) => prices.get(id) ?? [];
   const pricelists: PricelistCandidate[] = [];
   const priceBases: PriceBase[] = [];
@@ -606,10 +704,123 @@ export async function loadPriceContext(db: Db, query: PriceQuery): Promise<Price
     version: version[0]?.version ?? 0,
     ...listsOf(listRows, pricesByPricelist(priceRows)),
     tradeConditions: conditions,
-    promotions: promotionRows.map(({ thresholdBasis, thresholdMinimum, ...row }) => ({
-      ...row,
-      threshold:
-        thresholdBasis === null ? null : { basis: thresholdBasis, minimum: thresholdMinimum ?? 1 },
-    })),
+    promotions: promotionRows.map(promotionOf),
   };
+}
+
+/** A promotions statement's row as the engine takes it. */
+const promotionOf = ({
+  thresholdBasis,
+  thresholdMinimum,
+  ...row
+}: RowOf<ReturnType<typeof promotionsStatement>>): PromotionCandidate => ({
+  ...row,
+  threshold:
+    thresholdBasis === null ? null : { basis: thresholdBasis, minimum: thresholdMinimum ?? 1 },
+});
+
+// ---------------------------------------------------------------------------------------------
+// The same data in two parts, for the channel context cache (prices.context.ts): what every
+// lookup in a channel shares, and what each lookup reads itself.
+// ---------------------------------------------------------------------------------------------
+
+/** The statements of the two parts for one value of explain. */
+function compiledParts(explain: boolean) {
+  const f = fragments(explain);
+  return {
+    /** The channel, its lists (candidates at the channel levels, their chains, floors), its
+     * GLOBAL and CHANNEL conditions and its promotions, with every link: no customer, product
+     * or moment in them. */
+    channel: [
+      channelStatement(q, f),
+      listsStatement(channelLists(f), f.floors),
+      channelConditionsStatement(q, f),
+      channelPromotionsStatement(q, f),
+    ] as const,
+    /** The version, the requested products with their groups, and their price rows. */
+    request: [versionStatement, productsStatement(f), pricesStatement(f)] as const,
+    /** With a customer: the customer and G, the lists reaching it with their chains, and the
+     * conditions aimed at it or at G. */
+    customer: [
+      customerStatement(q, f),
+      listsStatement(pricingLists(sql`(${f.customerReaching})`, f.currency), null),
+      conditionsStatement(q, f, "CUSTOMER"),
+    ] as const,
+  };
+}
+
+const PARTS = { plain: compiledParts(false), explain: compiledParts(true) };
+
+const partsOf = (query: PriceQuery) => PARTS[query.explain ? "explain" : "plain"];
+
+/** The request's own statements; an anonymous request skips the customer's. */
+function requestBatch(query: PriceQuery) {
+  const values = valuesOf(query);
+  const parts = partsOf(query);
+  const customer = query.customerCode === null ? undefined : bindStatements(parts.customer, values);
+  return [
+    ...bindStatements(parts.request, values),
+    customer?.[0] ?? null,
+    customer?.[1] ?? null,
+    customer?.[2] ?? null,
+  ] as const;
+}
+
+type RequestRows = Awaited<ReturnType<typeof decodedBatch<ReturnType<typeof requestBatch>>>>;
+
+/** What one lookup reads itself, decoded; all of it from the data of `version`. */
+export interface RequestPart {
+  version: number;
+  products: Map<string, ProductFacts>;
+  /** The codes of the requested products' groups and their ancestors. */
+  groupCodes: Set<string>;
+  prices: Map<number, PriceRow[]>;
+  customer: RowOf<ReturnType<typeof customerStatement>> | undefined;
+  /** The lists reaching the customer (levels INDIVIDUAL to CUSTOMER_GROUP) and their chains. */
+  lists: ListRow[];
+  /** CUSTOMER and CUSTOMER_GROUP conditions aimed at the customer or G. */
+  conditions: TradeConditionCandidate[];
+}
+
+function requestPartOf([version, facts, prices, customer, lists, conditions]: RequestRows) {
+  const groupCodes = new Set<string>();
+  for (const row of facts) if (row.kind === "GROUP") groupCodes.add(row.code);
+  return {
+    version: version[0]?.version ?? 0,
+    products: productFacts(facts),
+    groupCodes,
+    prices: pricesByPricelist(prices),
+    customer: customer[0],
+    lists,
+    conditions,
+  } satisfies RequestPart;
+}
+
+/** What every lookup in a channel shares, decoded (no customer, product or moment in it). */
+export interface ChannelPart {
+  channel: RowOf<ReturnType<typeof channelStatement>> | undefined;
+  lists: ListRow[];
+  conditions: TradeConditionCandidate[];
+  promotions: PromotionCandidate[];
+}
+
+/** The request's own part: ONE round trip (the channel part is the caller's, of some version). */
+export async function loadRequestPart(db: Db, query: PriceQuery): Promise<RequestPart> {
+  return requestPartOf(await decodedBatch(db, requestBatch(query)));
+}
+
+/** Both parts in ONE round trip, so both describe the data of the version the request part names. */
+export async function loadChannelAndRequest(db: Db, query: PriceQuery) {
+  const channel = bindStatements(partsOf(query).channel, valuesOf(query));
+  const [head, lists, conditions, promotions, ...request] = await decodedBatch(db, [
+    ...channel,
+    ...requestBatch(query),
+  ]);
+  const part: ChannelPart = {
+    channel: head[0],
+    lists,
+    conditions,
+    promotions: promotions.map(promotionOf),
+  };
+  return { channel: part, request: requestPartOf(request) };
 }

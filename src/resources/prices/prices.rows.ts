@@ -164,18 +164,23 @@ export function bindStatements<const S extends readonly Statement<unknown>[]>(
 /** The decoded row of a statement. */
 export type RowOf<S> = S extends Statement<infer T> ? T : never;
 
-type RowsOf<S extends readonly Statement<unknown>[]> = {
-  [K in keyof S]: S[K] extends Statement<infer T> ? T[] : never;
+/** A batch's statements; null: a statement this request does not need, answered as no rows. */
+type Batch = readonly (Statement<unknown> | null)[];
+
+type RowsOf<S extends Batch> = {
+  [K in keyof S]: S[K] extends Statement<infer T> | null ? T[] : never;
 };
 
 /** Runs the statements as ONE D1 batch (one round trip) and decodes every row. */
-export async function decodedBatch<const S extends readonly Statement<unknown>[]>(
+export async function decodedBatch<const S extends Batch>(
   db: Db,
   statements: S,
 ): Promise<RowsOf<S>> {
+  const sent = statements.filter((s) => s !== null);
   const results = await rawBatch<Row[][]>(
     db,
-    statements.map((s) => s.query),
+    sent.map((s) => s.query),
   );
-  return statements.map((s, i) => results[i]!.map(s.decode)) as RowsOf<S>;
+  let next = 0;
+  return statements.map((s) => (s ? results[next++]!.map(s.decode) : [])) as RowsOf<S>;
 }

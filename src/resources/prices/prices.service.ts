@@ -1,7 +1,7 @@
 import type { Db } from "../../lib/db";
 import { ApiError, conflict, notFound } from "../../lib/errors";
 import { resolvePrices, type PriceAnswer, type PriceLineRequest } from "../../pricing";
-import { loadPriceContext } from "./prices.repo";
+import { loadContext, type ContextCacheStatus } from "./prices.context-cache";
 
 /**
  * A cart to price, as a client asked for it (the POST body or the GET query, validated); the
@@ -26,18 +26,39 @@ export interface PricedCart {
   version: number;
 }
 
-/** The request context rules of docs/pricing-rules.md §2, then the pure engine: one D1 round trip. */
-export async function priceCart(db: Db, cart: CartRequest): Promise<PricedCart> {
+/** How the data of a lookup is read (prices.context-cache.ts). */
+export interface PricingOptions {
+  /** Keep the channel context in the isolate (PRICE_CONTEXT_CACHE); false: one batch reads all. */
+  cache: boolean;
+  /** Told whether the channel context came from the cache, as soon as that is known. */
+  onContext?: (status: ContextCacheStatus) => void;
+}
+
+/**
+ * The request context rules of docs/pricing-rules.md §2, then the pure engine: one D1 round trip,
+ * two when the cached channel context turns out to be of an older data version.
+ */
+export async function priceCart(
+  db: Db,
+  cart: CartRequest,
+  options: PricingOptions = { cache: true },
+): Promise<PricedCart> {
   const at = cart.at ?? Date.now();
   const customerCode = cart.customerCode ?? null;
-  const context = await loadPriceContext(db, {
-    channelCode: cart.channelCode,
-    customerCode,
-    currency: cart.currency ?? null,
-    at,
-    explain: cart.explain ?? false,
-    productCodes: [...new Set(cart.lines.map((line) => line.productCode))],
-  });
+  const loaded = await loadContext(
+    db,
+    {
+      channelCode: cart.channelCode,
+      customerCode,
+      currency: cart.currency ?? null,
+      at,
+      explain: cart.explain ?? false,
+      productCodes: [...new Set(cart.lines.map((line) => line.productCode))],
+    },
+    options.cache,
+  );
+  options.onContext?.(loaded.cache);
+  const { context } = loaded;
   if (!context.channel) throw notFound(`channel ${cart.channelCode} not found`);
   if (!context.channel.isActive) {
     throw conflict(`channel ${cart.channelCode} is not active`, "CHANNEL_INACTIVE");

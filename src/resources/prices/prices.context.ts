@@ -1,0 +1,230 @@
+import type { PromotionCandidate, TradeConditionCandidate } from "../../pricing";
+import {
+  listsOf,
+  type ChannelPart,
+  type ListRow,
+  type PriceContext,
+  type PriceQuery,
+  type RequestPart,
+} from "./prices.repo";
+
+/**
+ * The channel context: what every price lookup in a channel reads whoever asks, for whichever
+ * products, at whichever moment (the channel, its lists, its GLOBAL and CHANNEL conditions, its
+ * promotions, each with every link), kept between requests by prices.context-cache.ts. A lookup
+ * then reads only its own part (prices.repo.ts `loadRequestPart`) and `assemblePriceContext`
+ * picks from the channel context, in memory, exactly the records the one-batch loader
+ * (`loadPriceContext`) reads in SQL, with their link lists trimmed the same way: the engine gets
+ * the same input, so the answer is the same byte for byte (test/price-context-cache.test.ts).
+ */
+
+/** Records of one kind with an index from each product and group they name to their positions. */
+interface Reachable<T> {
+  records: readonly T[];
+  /** Positions of the records that name no product and no group: they reach every product. */
+  everyProduct: readonly number[];
+  byProduct: ReadonlyMap<string, number[]>;
+  byGroup: ReadonlyMap<string, number[]>;
+}
+
+export interface ChannelContext {
+  channel: { code: string; isActive: boolean; primaryCurrency: string | null } | undefined;
+  /** The SALES lists at the channel levels, and the channel's floors. */
+  lists: readonly ListRow[];
+  /** Every list a SALES list of the channel derives from, up to 3 steps, by id. */
+  bases: ReadonlyMap<number, ListRow>;
+  conditions: Reachable<TradeConditionCandidate>;
+  promotions: Reachable<PromotionCandidate>;
+  /** The rows it holds (records, list rows, link codes and scales): its weight in the cache. */
+  rows: number;
+}
+
+interface Targets {
+  productCodes: readonly string[];
+  productGroupCodes: readonly string[];
+}
+
+/** Freezes a record and its lists: the engine must never change what later requests share. */
+function frozen<T extends object>(record: T): T {
+  for (const value of Object.values(record)) if (Array.isArray(value)) Object.freeze(value);
+  return Object.freeze(record);
+}
+
+function reachable<T extends Targets>(records: readonly T[]): Reachable<T> {
+  const everyProduct: number[] = [];
+  const byProduct = new Map<string, number[]>();
+  const byGroup = new Map<string, number[]>();
+  const add = (index: Map<string, number[]>, code: string, at: number) => {
+    const positions = index.get(code);
+    if (positions) positions.push(at);
+    else index.set(code, [at]);
+  };
+  records.forEach((record, at) => {
+    frozen(record);
+    if (record.productCodes.length === 0 && record.productGroupCodes.length === 0) {
+      everyProduct.push(at);
+    }
+    for (const code of record.productCodes) add(byProduct, code, at);
+    for (const code of record.productGroupCodes) add(byGroup, code, at);
+  });
+  return { records, everyProduct, byProduct, byGroup };
+}
+
+const linkCount = (records: readonly object[]) =>
+  records.reduce<number>(
+    (sum, record) =>
+      sum +
+      Object.values(record).reduce<number>((n, v) => n + (Array.isArray(v) ? v.length : 0), 1),
+    0,
+  );
+
+/** The channel part as read (prices.repo.ts `loadChannelAndRequest`), indexed for lookups. */
+export function channelContextOf(part: ChannelPart): ChannelContext {
+  const head = part.channel;
+  const bases = new Map<number, ListRow>();
+  const lists: ListRow[] = [];
+  for (const row of part.lists) {
+    frozen(row);
+    if (row.role === "BASE") bases.set(row.id, row);
+    else lists.push(row);
+  }
+  return {
+    channel: head && {
+      code: head.channelCode,
+      isActive: head.channelIsActive,
+      primaryCurrency: head.primaryCurrency,
+    },
+    lists,
+    bases,
+    conditions: reachable(part.conditions),
+    promotions: reachable(part.promotions),
+    rows: 1 + part.lists.length + linkCount(part.conditions) + linkCount(part.promotions),
+  };
+}
+
+/**
+ * The lists the channel's lists that can price in `currency` derive from, up to 3 steps: the
+ * `chain` of prices.repo.ts `pricingLists`, walked in memory over the bases the context holds.
+ */
+function chainOf(context: ChannelContext, currency: string | null): ListRow[] {
+  const found = new Map<number, ListRow>();
+  let step = context.lists.filter(
+    (l) => l.role === "CANDIDATE" && l.status === "ACTIVE" && l.currency === currency,
+  );
+  for (let steps = 1; steps <= 3 && step.length > 0; steps++) {
+    const next: ListRow[] = [];
+    for (const list of step) {
+      const base =
+        list.basePricelistId === null ? undefined : context.bases.get(list.basePricelistId);
+      if (!base) continue;
+      found.set(base.id, base);
+      next.push(base);
+    }
+    step = next;
+  }
+  return [...found.values()];
+}
+
+/** What the request can match: the filters of the loader's SQL (prices.repo.ts `fragments`). */
+interface Audience {
+  at: number;
+  explain: boolean;
+  customerCode: string | null;
+  /** G: the customer's groups assigned to the channel. */
+  groups: ReadonlySet<string>;
+  /** The requested products that exist. */
+  products: ReadonlySet<string>;
+  /** Their groups and every ancestor. */
+  productGroups: ReadonlySet<string>;
+}
+
+/** Positions of the records reaching a requested product (`forProducts`), ascending. */
+function reaching<T>(reach: Reachable<T>, audience: Audience): number[] {
+  const hit = new Set(reach.everyProduct);
+  for (const code of audience.products)
+    for (const at of reach.byProduct.get(code) ?? []) hit.add(at);
+  for (const code of audience.productGroups) {
+    for (const at of reach.byGroup.get(code) ?? []) hit.add(at);
+  }
+  return [...hit].sort((a, b) => a - b);
+}
+
+/** `live` without its status test, which the channel context already made. */
+const inWindow = (record: { validTo: number | null }, a: Audience) =>
+  a.explain || record.validTo === null || record.validTo > a.at;
+
+const only = (codes: readonly string[], keep: ReadonlySet<string>) =>
+  codes.length === 0 ? codes : codes.filter((code) => keep.has(code));
+
+/** A record's product links trimmed to the request, as `sharedLinks` trims them in SQL. */
+const trimmed = <T extends Targets & { customerGroupCodes: readonly string[] }>(
+  record: T,
+  a: Audience,
+): T => ({
+  ...record,
+  productCodes: only(record.productCodes, a.products),
+  productGroupCodes: only(record.productGroupCodes, a.productGroups),
+  customerGroupCodes: only(record.customerGroupCodes, a.groups),
+});
+
+function conditionsFor(context: ChannelContext, a: Audience): TradeConditionCandidate[] {
+  const { records } = context.conditions;
+  const out: TradeConditionCandidate[] = [];
+  for (const at of reaching(context.conditions, a)) {
+    const condition = records[at]!;
+    if (!inWindow(condition, a)) continue;
+    const customerCodes = condition.customerCodes.filter((code) => code === a.customerCode);
+    out.push({ ...trimmed(condition, a), customerCodes });
+  }
+  return out;
+}
+
+function promotionsFor(context: ChannelContext, a: Audience): PromotionCandidate[] {
+  const { records } = context.promotions;
+  const out: PromotionCandidate[] = [];
+  for (const at of reaching(context.promotions, a)) {
+    const promotion = records[at]!;
+    if (!inWindow(promotion, a)) continue;
+    const groups = promotion.customerGroupCodes;
+    if (groups.length > 0 && !groups.some((code) => a.groups.has(code))) continue;
+    out.push(trimmed(promotion, a));
+  }
+  return out;
+}
+
+/**
+ * The price context of `query` from the channel context and the request's part, which must
+ * describe the same data version: what `loadPriceContext` answers for that version.
+ */
+export function assemblePriceContext(
+  context: ChannelContext,
+  part: RequestPart,
+  query: PriceQuery,
+): PriceContext {
+  const head = part.customer;
+  const groupCodes = [...(head?.groupCodes ?? [])].sort();
+  const currency = context.channel ? (query.currency ?? context.channel.primaryCurrency) : null;
+  const audience: Audience = {
+    at: query.at,
+    explain: query.explain,
+    customerCode: query.customerCode,
+    groups: new Set(groupCodes),
+    products: new Set(part.products.keys()),
+    productGroups: part.groupCodes,
+  };
+  const rows = [...context.lists, ...chainOf(context, currency), ...part.lists];
+  return {
+    channel: context.channel && { code: context.channel.code, isActive: context.channel.isActive },
+    customer:
+      head?.customerCode != null
+        ? { code: head.customerCode, inChannel: head.customerInChannel }
+        : undefined,
+    groupCodes,
+    currency,
+    products: part.products,
+    version: part.version,
+    ...listsOf(rows, part.prices),
+    tradeConditions: [...conditionsFor(context, audience), ...part.conditions],
+    promotions: promotionsFor(context, audience),
+  };
+}
