@@ -1362,6 +1362,35 @@ function dropCheck(c, what) {
   };
 }
 
+/** At 1m products the price lookups' ratios stay within this of the 100k ones (issue 15). */
+const MAX_SCALE_DROP = 0.2;
+
+/**
+ * Issue 15: at 1m products, every price lookup's ratio to the floor within 20 % of the same
+ * machine's latest full 100k run (same D1 delay, cache in the same state); faster is fine.
+ * @param {ScenarioResult[]} results
+ * @param {{ file: string, report: any } | undefined} run100k
+ * @returns {Check}
+ */
+function scaleCheck(results, run100k) {
+  const lookups = run100k ? ratioChanges(results, run100k.report).filter((x) => x.lookup) : [];
+  const worst = [...lookups].sort((a, b) => a.change - b.change)[0];
+  const below = lookups.filter((x) => x.change < -MAX_SCALE_DROP).length;
+  return {
+    issue: 15,
+    target: `price-lookup ratios at 1m within ${MAX_SCALE_DROP * 100} % of the 100k ones`,
+    subject: run100k
+      ? `${relative(ROOT, run100k.file)} (${run100k.report.date})`
+      : "no full 100k run in bench/results/",
+    value: worst
+      ? `${below} of ${lookups.length} below; worst ${(worst.change * 100).toFixed(0)} % ` +
+        `(${worst.title} @${worst.connections})`
+      : "nothing to compare",
+    limit: `0 below −${MAX_SCALE_DROP * 100} %`,
+    pass: worst ? below === 0 : null,
+  };
+}
+
 /**
  * A comparison as printed after the run (only the price lookups with `lookupsOnly`).
  * @param {string} what "the reference run", "the previous run"
@@ -1731,6 +1760,9 @@ async function main() {
           "reference run",
         ),
   );
+  if (size === "1m") {
+    targetChecks.push(scaleCheck(results, readPrevious("100k", o.d1DelayMs, o.cache === "off")));
+  }
   const machine = machineOf(loadAtStart);
   const report = {
     date: started.toISOString(),
