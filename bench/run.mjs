@@ -435,6 +435,70 @@ async function sample(base, s, keys) {
   };
 }
 
+/** Linux's clock ticks per second (`getconf CLK_TCK`), in which /proc reports CPU time. */
+const TICKS_PER_SECOND = Number(spawnSync("getconf", ["CLK_TCK"]).stdout?.toString().trim()) || 100;
+
+/**
+ * The workerd process Miniflare started for this bench (a child of this process), if /proc shows
+ * it: the newest one when there are several.
+ */
+function workerdPid() {
+  if (!existsSync("/proc/self/stat")) return undefined;
+  /** @type {{ pid: number, started: number } | undefined} */
+  let found;
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const started = Number(fields[19]);
+      if (
+        comm === "workerd" &&
+        Number(fields[1]) === process.pid &&
+        started >= (found?.started ?? 0)
+      )
+        found = { pid: Number(name), started };
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found?.pid;
+}
+
+/**
+ * The CPU time (user + system, ms) a process has used so far, or undefined when it is gone.
+ * @param {number} pid
+ */
+function cpuMsOf(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The running Worker's CPU clock (`startWorker` sets it): its CPU time per request does not
+ * depend on how busy the rest of the machine is, as its throughput does.
+ * @type {(() => number | undefined) | undefined}
+ */
+let serverCpu;
+
+/** The server's CPU time once it has finished what it was still answering (at most 3 s). */
+async function settledCpu() {
+  let last = serverCpu?.() ?? 0;
+  for (let i = 0; i < 30; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    const now = serverCpu?.() ?? last;
+    if (now === last) break;
+    last = now;
+  }
+  return last;
+}
+
 /**
  * autocannon for `seconds` at `connections`; latency percentiles from each response's own time
  * (autocannon's histogram keeps whole milliseconds, too coarse for sub-millisecond answers), and
@@ -449,6 +513,7 @@ async function load(base, s, keys, connections, seconds) {
   /** @type {number[]} */
   const latencies = [];
   const tally = newTally();
+  const cpuBefore = serverCpu?.();
   const run = autocannon({
     url: base + s.path,
     ...requestOf(s, keys),
@@ -476,9 +541,15 @@ async function load(base, s, keys, connections, seconds) {
   const result = await run;
   activeLoad = undefined;
   const ok = result["2xx"];
+  const cpuMs = cpuBefore === undefined ? undefined : (await settledCpu()) - cpuBefore;
   return {
     connections,
     requestsPerSecond: Math.round(ok / Math.max(result.duration, 0.001)),
+    /** The server's CPU (workerd: the Worker and local D1) per answer; undefined for the peer. */
+    cpuMsPerRequest:
+      cpuMs === undefined
+        ? undefined
+        : Number((cpuMs / Math.max(1, ok + result.non2xx)).toFixed(3)),
     p50Ms: Number(quantile(latencies, 0.5).toFixed(2)),
     p99Ms: Number(quantile(latencies, 0.99).toFixed(2)),
     requests: ok,
@@ -499,9 +570,11 @@ async function load(base, s, keys, connections, seconds) {
  * @typedef {Awaited<ReturnType<typeof load>>} LoadResult
  * @typedef {{ id: string, title: string, group: string, kind: Kind, method: string, path: string,
  *   sample?: Awaited<ReturnType<typeof sample>>, steady?: import("./lib/timing.mjs").Timing,
- *   runs: (LoadResult & { floor?: PairedFloor, ratioToFloor?: number, ratioToPeer?: number })[],
+ *   runs: (LoadResult & { floor?: PairedFloor, ratioToFloor?: number, cpuRatioToFloor?: number,
+ *     ratioToPeer?: number })[],
  *   pairedRuns?: LoadResult[], error?: string }} ScenarioResult
- * @typedef {{ requestsPerSecond: number, p50Ms: number, p99Ms: number }} PairedFloor
+ * @typedef {{ requestsPerSecond: number, p50Ms: number, p99Ms: number,
+ *   cpuMsPerRequest?: number }} PairedFloor
  */
 
 /** The price lookups: what the targets of issue 15 and the cache are about. */
@@ -610,10 +683,14 @@ function pairedFloor(before, after) {
   if (runs.length === 0) return undefined;
   const mean = (/** @type {(r: LoadResult) => number} */ f) =>
     Number((runs.reduce((sum, r) => sum + f(r), 0) / runs.length).toFixed(2));
+  const cpu = runs.every((r) => r.cpuMsPerRequest !== undefined)
+    ? mean((r) => r.cpuMsPerRequest ?? 0)
+    : undefined;
   return {
     requestsPerSecond: mean((r) => r.requestsPerSecond),
     p50Ms: mean((r) => r.p50Ms),
     p99Ms: mean((r) => r.p99Ms),
+    cpuMsPerRequest: cpu,
   };
 }
 
@@ -681,6 +758,9 @@ function addFloorRatios(results) {
     for (const run of r.runs) {
       const f = floorOf(results, run);
       if (f) run.ratioToFloor = Number((run.requestsPerSecond / f.requestsPerSecond).toFixed(3));
+      const cpu = run.floor?.cpuMsPerRequest;
+      if (cpu && run.cpuMsPerRequest)
+        run.cpuRatioToFloor = Number((cpu / run.cpuMsPerRequest).toFixed(3));
     }
   }
 }
@@ -827,9 +907,14 @@ async function startWorker(bundle, dir, apiKeys, vars = {}) {
   });
   /** @type {Promise<void> | undefined} */
   let stopped;
-  const stop = () => (stopped ??= mf.dispose());
+  const stop = () => {
+    serverCpu = undefined;
+    return (stopped ??= mf.dispose());
+  };
   cleanups.push(stop);
   const url = await mf.ready;
+  const pid = workerdPid();
+  serverCpu = pid === undefined ? undefined : () => cpuMsOf(pid);
   return { mf, base: url.origin, stop };
 }
 
@@ -1014,6 +1099,7 @@ function resultTable(results, peer, isPeer = false) {
       "ctx hits",
       "floor req/s",
       "× floor",
+      "× floor CPU",
       "× peer",
       "notes",
     ],
@@ -1038,15 +1124,16 @@ function resultTable(results, peer, isPeer = false) {
         hitsOf(run),
         run?.floor ? thousands(Math.round(run.floor.requestsPerSecond)) : "",
         ratio(run?.ratioToFloor),
+        ratio(run?.cpuRatioToFloor),
         run?.ratioToPeer === undefined ? (peerRun ? "-" : "") : ratio(run.ratioToPeer),
         i === 0 ? note : "",
       ]);
     }
   }
   /** @type {<T>(row: T[]) => T[]} */
-  const keep = (row) => (isPeer ? row.filter((_, i) => ![5, 6, 7, 10].includes(i)) : row);
+  const keep = (row) => (isPeer ? row.filter((_, i) => ![5, 6, 7, 10, 11].includes(i)) : row);
   /** @type {("l" | "r")[]} */
-  const align = ["l", "r", "r", "r", "r", "r", "r", "r", "r", "r", "r", "l"];
+  const align = ["l", "r", "r", "r", "r", "r", "r", "r", "r", "r", "r", "r", "l"];
   return table(rows.map(keep), keep(align));
 }
 
@@ -1552,6 +1639,7 @@ function cacheTable(on, off) {
       "× floor none",
       "p50 cache",
       "p50 none",
+      "CPU ms/req",
       "D1 trips",
       "D1 ms",
     ],
@@ -1573,12 +1661,13 @@ function cacheTable(on, off) {
         ratio(offRun?.ratioToFloor),
         fmt(run.p50Ms),
         fmt(offRun?.p50Ms),
+        `${fmt(run.cpuMsPerRequest)} / ${fmt(offRun?.cpuMsPerRequest)}`,
         i === 0 ? `${fmtTrips(steadyTrips(r))} / ${o ? fmtTrips(steadyTrips(o)) : "-"}` : "",
         i === 0 ? `${fmt(r.steady?.dbMs, 1)} / ${fmt(o?.steady?.dbMs, 1)}` : "",
       ]);
     }
   }
-  return table(rows, ["l", "r", "r", "r", "r", "r", "r", "r", "r", "r", "r"]);
+  return table(rows, ["l", "r", "r", "r", "r", "r", "r", "r", "r", "r", "r", "r"]);
 }
 
 /**
