@@ -4,24 +4,31 @@
  *
  *   node bench/run.mjs [--size 10k|100k|1m] [--persist-to DIR] [--duration 5] [--connections 1,16]
  *                      [--warmup 1] [--only REGEX] [--engine-runs 50] [--skip-peer] [--max-minutes 30]
- *                      [--save-reference]
+ *                      [--d1-delay-ms 0] [--cache on|off|both] [--save-reference]
  *
  * 1. builds the Worker as `wrangler deploy --dry-run --minify` does and notes its size;
  * 2. times the price engine alone in Node (500 lines × 50 trade conditions × 10 pricelists);
  * 3. starts the NestJS peer (bench/peer, when installed) on a copy of the D1 SQLite file, and the
  *    built Worker with Miniflare (the options wrangler derives from wrangler.toml, so bindings and
- *    assets and rate limits are those of `wrangler dev`) on the D1 that `bench:data` loaded, both
- *    on 127.0.0.1 and a free port, with freshly made bench API keys: a pool per role, so that no
- *    key goes over its rate limit (`benchKeys`);
- * 4. sends every scenario's request once (status, D1 round trips from `Server-Timing`), then per
- *    scenario a short warm-up and autocannon at each connection count for `--duration` seconds,
- *    and finally the one-read floor again (ratios use the mean of both floor measurements);
- * 5. measures the list and search scenarios (and the two floors) against the peer the same way;
- * 6. prints the table, the targets of issue 5 and each ratio against the reference run
- *    (bench/reference/<size>.json, committed), and writes bench/results/<size>-<time>.json and
+ *    assets and rate limits are those of `wrangler dev`; `--d1-delay-ms` adds D1_DELAY_MS, a
+ *    modelled latency of every D1 round trip) on the D1 that `bench:data` loaded, both on
+ *    127.0.0.1 and a free port, with freshly made bench API keys: a pool per role, so that no key
+ *    goes over its rate limit (`benchKeys`);
+ * 4. sends every scenario's request twice (status, D1 round trips and the pricing-context cache's
+ *    outcome from `Server-Timing`; a price lookup's first one right after the pricing data version
+ *    moved: the cold case), then per connection count each scenario in turn with autocannon for
+ *    `--duration` seconds, the one-read floor measured between every two scenarios (each ratio
+ *    uses the floor right before and after it), the Server-Timing of every answer tallied, and
+ *    workerd's CPU time per answer read from /proc;
+ * 5. with `--cache both`, measures the floor and the price lookups again on a second Worker with
+ *    PRICE_CONTEXT_CACHE=off; then the list and search scenarios (and the floor) against the peer;
+ * 6. prints the table, the targets of issues 5, 12 and 15 (PASS / MISS), each ratio against the
+ *    reference run (bench/reference/<size>.json, committed) and the price lookups' against the
+ *    previous full run (bench/results/), and writes bench/results/<size>-<time>.json and
  *    bench/results/latest-<size>.json (git-ignored: a run never dirties the tree);
- * 7. with --save-reference (a full run only), also writes bench/reference/<size>.json: the run the
- *    README and docs/performance.md quote, and the next runs compare with.
+ * 7. with --save-reference (a full run on local D1 with the cache on), also writes
+ *    bench/reference/<size>.json: the run the README and docs/performance.md quote, and the next
+ *    runs compare with.
  *
  * Everything listens on 127.0.0.1 only; every process started here is stopped at the end, on
  * Ctrl-C, and after --max-minutes.
