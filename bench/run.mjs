@@ -1368,12 +1368,15 @@ function readPrevious(size, d1DelayMs, cacheOff) {
 
 /**
  * @typedef {{ id: string, title: string, lookup: boolean, connections: number, reference: number,
- *   now: number, change: number, drop: boolean }} RatioChange
+ *   now: number, change: number, cpuReference?: number, cpuNow?: number, cpuChange?: number,
+ *   drop: boolean }} RatioChange
  */
 
 /**
  * Each ratio to the floor against an earlier run's, for the scenarios and connection counts both
- * measured: `change` is now ÷ then − 1, and a fall past MAX_DROP is a `drop`.
+ * measured: `change` is now ÷ then − 1 of the throughput ratios, `cpuChange` of the CPU ratios
+ * when both runs have them. A fall past MAX_DROP is a `drop`, judged on the CPU ratio when there
+ * is one (a busy machine moves it far less than throughput), on throughput otherwise.
  * @param {ScenarioResult[]} results
  * @param {any} earlier the earlier run's report
  * @returns {RatioChange[]}
@@ -1388,6 +1391,11 @@ function ratioChanges(results, earlier) {
       const before = then?.runs?.find((/** @type {any} */ x) => x.connections === run.connections);
       if (typeof before?.ratioToFloor !== "number" || run.ratioToFloor === undefined) continue;
       const change = run.ratioToFloor / before.ratioToFloor - 1;
+      const cpuThen = before.cpuRatioToFloor;
+      const cpuChange =
+        typeof cpuThen === "number" && run.cpuRatioToFloor !== undefined
+          ? Number((run.cpuRatioToFloor / cpuThen - 1).toFixed(3))
+          : undefined;
       out.push({
         id: r.id,
         title: r.title,
@@ -1396,12 +1404,18 @@ function ratioChanges(results, earlier) {
         reference: before.ratioToFloor,
         now: run.ratioToFloor,
         change: Number(change.toFixed(3)),
-        drop: change < -MAX_DROP,
+        ...(cpuChange === undefined
+          ? {}
+          : { cpuReference: cpuThen, cpuNow: run.cpuRatioToFloor, cpuChange }),
+        drop: (cpuChange ?? change) < -MAX_DROP,
       });
     }
   }
   return out;
 }
+
+/** The change a drop is judged on: of the CPU ratio when both runs have it. */
+const judged = (/** @type {RatioChange} */ x) => x.cpuChange ?? x.change;
 
 /**
  * What the report says about an earlier run (the reference or the previous one): where it is,
@@ -1440,17 +1454,18 @@ function compareWith(earlier, results, { engineCpuMs, d1DelayMs }) {
  */
 function dropCheck(c, what) {
   const lookups = c?.changes.filter((x) => x.lookup) ?? [];
-  const worst = [...lookups].sort((a, b) => a.change - b.change)[0];
+  const worst = [...lookups].sort((a, b) => judged(a) - judged(b))[0];
   const percent = (/** @type {number} */ x) => `${x > 0 ? "+" : ""}${(x * 100).toFixed(0)} %`;
+  const basis = lookups.every((x) => x.cpuChange !== undefined) ? "CPU" : "throughput";
   return {
     issue: 12,
-    target: `price-lookup ratios fall ≤ ${MAX_DROP * 100} % against the ${what}`,
+    target: `price-lookup ratios (${basis}) fall ≤ ${MAX_DROP * 100} % against the ${what}`,
     subject: c ? `${c.file} (${c.date})` : `no ${what} with the same D1 delay`,
     value:
-      lookups.length === 0
+      lookups.length === 0 || !worst
         ? "nothing to compare"
-        : `${c?.lookupDrops} of ${lookups.length} fell; worst ${percent(worst?.change ?? 0)} ` +
-          `(${worst?.title} @${worst?.connections})`,
+        : `${c?.lookupDrops} of ${lookups.length} fell; worst ${percent(judged(worst))} ` +
+          `(${worst.title} @${worst.connections})`,
     limit: `0 fall > ${MAX_DROP * 100} %`,
     pass: lookups.length === 0 ? null : c?.lookupDrops === 0,
   };
@@ -1468,8 +1483,8 @@ const MAX_SCALE_DROP = 0.2;
  */
 function scaleCheck(results, run100k) {
   const lookups = run100k ? ratioChanges(results, run100k.report).filter((x) => x.lookup) : [];
-  const worst = [...lookups].sort((a, b) => a.change - b.change)[0];
-  const below = lookups.filter((x) => x.change < -MAX_SCALE_DROP).length;
+  const worst = [...lookups].sort((a, b) => judged(a) - judged(b))[0];
+  const below = lookups.filter((x) => judged(x) < -MAX_SCALE_DROP).length;
   return {
     issue: 15,
     target: `price-lookup ratios at 1m within ${MAX_SCALE_DROP * 100} % of the 100k ones`,
@@ -1477,7 +1492,7 @@ function scaleCheck(results, run100k) {
       ? `${relative(ROOT, run100k.file)} (${run100k.report.date})`
       : "no full 100k run in bench/results/",
     value: worst
-      ? `${below} of ${lookups.length} below; worst ${(worst.change * 100).toFixed(0)} % ` +
+      ? `${below} of ${lookups.length} below; worst ${(judged(worst) * 100).toFixed(0)} % ` +
         `(${worst.title} @${worst.connections})`
       : "nothing to compare",
     limit: `0 below −${MAX_SCALE_DROP * 100} %`,
@@ -1499,20 +1514,23 @@ function changeTable(what, c, lookupsOnly = false) {
   const percent = (/** @type {number} */ x) => `${x > 0 ? "+" : ""}${(x * 100).toFixed(0)} %`;
   const shown = lookupsOnly ? c.changes.filter((x) => x.lookup) : c.changes;
   const rows = [
-    ["scenario", "conns", "then", "now", "change", ""],
+    ["scenario", "conns", "then", "now", "change", "CPU then", "CPU now", "CPU change", ""],
     ...shown.map((x) => [
       x.title,
       String(x.connections),
       ratio(x.reference),
       ratio(x.now),
       percent(x.change),
+      ratio(x.cpuReference),
+      ratio(x.cpuNow),
+      x.cpuChange === undefined ? "-" : percent(x.cpuChange),
       x.drop ? `DROP > ${c.maxDrop * 100} %` : "",
     ]),
   ];
   const { reference: engineThen, now: engineNow } = c.engineCpuMsMedian;
   return [
     `${heading}${lookupsOnly ? ", price lookups" : ""}:`,
-    table(rows, ["l", "r", "r", "r", "r", "l"]),
+    table(rows, ["l", "r", "r", "r", "r", "r", "r", "r", "l"]),
     `${c.drops} of ${c.changes.length} ratios fell by more than ${c.maxDrop * 100} %, ` +
       `${c.lookupDrops} of ${c.lookupChanges} of the price lookups; ` +
       `engine median ${fmt(engineThen, 3)} → ${fmt(engineNow, 3)} ms CPU.`,
