@@ -21,14 +21,15 @@ import {
 export type ContextCacheStatus = "hit" | "miss" | "off";
 
 /**
- * At most 64 channel contexts and 400,000 rows in all (records, list rows, link codes and
- * scales; about 100 bytes each with the indexes, so some 40 MB at worst, a third of an
- * isolate's 128 MB); a context of more than 100,000 rows is not kept at all.
+ * At most 64 channel contexts and 200,000 rows in all (records, list rows, link codes and
+ * scales: about 150-190 bytes each with the indexes, measured on V8, so some 36 MB at worst, under
+ * a third of an isolate's 128 MB); a context of more than 50,000 rows (9 MB) is not kept at all.
+ * A channel of the 100k bench data holds 3,784 rows.
  */
 export const CONTEXT_CACHE_BOUNDS: CacheBounds = {
   maxEntries: 64,
-  maxWeight: 400_000,
-  maxEntryWeight: 100_000,
+  maxWeight: 200_000,
+  maxEntryWeight: 50_000,
 };
 
 /** A context too large to keep is not read again for this long: those lookups use one batch. */
