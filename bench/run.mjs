@@ -14,7 +14,7 @@
  *    modelled latency of every D1 round trip) on the D1 that `bench:data` loaded, both on
  *    127.0.0.1 and a free port, with freshly made bench API keys: a pool per role, so that no key
  *    goes over its rate limit (`benchKeys`);
- * 4. sends every scenario's request twice (status, D1 round trips and the pricing-context cache's
+ * 4. sends every scenario's request twice (status, D1 round trips and the channel context cache's
  *    outcome from `Server-Timing`; a price lookup's first one right after the pricing data version
  *    moved: the cold case), then per connection count each scenario in turn with autocannon for
  *    `--duration` seconds, the one-read floor measured between every two scenarios (each ratio
@@ -406,7 +406,7 @@ function requestsPerKey(s, keys) {
 }
 
 /**
- * One request: status, round trips and the pricing-context cache's outcome (`Server-Timing`), and
+ * One request: status, round trips and the channel context cache's outcome (`Server-Timing`), and
  * what the answer says about its size.
  * @param {string} base
  * @param {Scenario} s
@@ -509,7 +509,7 @@ async function settledCpu() {
 /**
  * autocannon for `seconds` at `connections`; latency percentiles from each response's own time
  * (autocannon's histogram keeps whole milliseconds, too coarse for sub-millisecond answers), and
- * the `Server-Timing` of every 2xx answer tallied (round trips, the pricing-context cache's hits).
+ * the `Server-Timing` of every 2xx answer tallied (round trips, the channel context cache's hits).
  * @param {string} base
  * @param {Scenario} s
  * @param {KeyPools} keys
@@ -591,7 +591,7 @@ const isLookup = (/** @type {{ kind: Kind }} */ s) => LOOKUPS.includes(s.kind);
 /**
  * Every scenario's request twice before anything is timed: `sample` is the first (for a price
  * lookup, the first after `changed()` moved the pricing data version, as a write would: the cold
- * case of the pricing-context cache), `steady` the second (its warm case).
+ * case of the channel context cache), `steady` the second (its warm case).
  * @param {string} base
  * @param {Scenario[]} list
  * @param {KeyPools} keys
@@ -1077,7 +1077,7 @@ const fmtTrips = (/** @type {number | undefined} */ n) =>
   n === undefined ? "-" : Number.isInteger(n) ? String(n) : n.toFixed(2);
 
 /**
- * The pricing-context cache's hit rate over a run's measured requests: "100 %", "off" (the
+ * The channel context cache's hit rate over a run's measured requests: "100 %", "off" (the
  * Worker runs without it) or "-" (the route does not use it).
  * @param {LoadResult | undefined} run
  */
@@ -1188,7 +1188,7 @@ function ratioCheck(r, { issue, target, limit, bound }, values) {
 
 /**
  * D1 round trips of each scenario's sample requests (issues 5, 12 and 15): one for a read, at most
- * two for a price lookup after a change (the cold sample), one with a warm pricing-context cache.
+ * two for a price lookup after a change (the cold sample), one with a warm channel context cache.
  * @param {ScenarioResult[]} results
  * @returns {Check[]}
  */
@@ -1335,7 +1335,7 @@ function readReference(size) {
 /** The modelled D1 delay a report ran with (0 before the option existed). */
 const delayOf = (/** @type {any} */ report) => report?.settings?.d1DelayMs ?? 0;
 
-/** Whether a report's main Worker ran without the pricing-context cache (`--cache off`). */
+/** Whether a report's main Worker ran without the channel context cache (`--cache off`). */
 const cacheOffOf = (/** @type {any} */ report) => report?.settings?.cache === "off";
 
 /**
@@ -1541,7 +1541,7 @@ function changeTable(what, c, lookupsOnly = false) {
 // Main
 // ------------------------------------------------------------------------------------------------
 
-/** `--cache`: the pricing-context cache on (the default), off, or both one after the other. */
+/** `--cache`: the channel context cache on (the default), off, or both one after the other. */
 const CACHE_MODES = ["on", "off", "both"];
 
 /** The command line, checked. */
@@ -1604,7 +1604,7 @@ function options() {
 }
 
 /**
- * The vars the Worker runs with: the modelled D1 delay, and the pricing-context cache switched off.
+ * The vars the Worker runs with: the modelled D1 delay, and the channel context cache switched off.
  * @param {number} d1DelayMs
  * @param {boolean} cacheOff
  * @returns {Record<string, string>}
@@ -1616,7 +1616,7 @@ const workerVars = (d1DelayMs, cacheOff) => ({
 
 /**
  * Moves the pricing data version as every write to pricing data does (migration 0003's
- * triggers), so the next price lookup finds the pricing-context cache out of date.
+ * triggers), so the next price lookup finds the channel context cache out of date.
  * @param {Awaited<ReturnType<Miniflare["getD1Database"]>>} db
  */
 const moveDataVersion = (db) => () =>
@@ -1648,7 +1648,7 @@ async function measureWithoutCache({ bundle, dir, apiKeys, d1DelayMs }, list, ke
 }
 
 /**
- * The price lookups with and without the pricing-context cache, side by side.
+ * The price lookups with and without the channel context cache, side by side.
  * @param {ScenarioResult[]} on
  * @param {ScenarioResult[]} off
  */
@@ -1816,7 +1816,7 @@ async function main() {
   log(
     `bench ${size} (${shownDir(dir)}; seed ${marker.seed}), ${seconds} s per run at ${connections.join(" and ")} connection(s)` +
       (o.d1DelayMs > 0 ? `, D1 round trips delayed by ${o.d1DelayMs} ms` : "") +
-      `, pricing-context cache ${o.cache}`,
+      `, channel context cache ${o.cache}`,
   );
   log("- migrations (pending ones only) …");
   await applyMigrations(dir);
@@ -1958,7 +1958,7 @@ function printReport(report, { products, peerSkipped, keys, gzipKiB, file, refer
     (settings.d1DelayMs > 0
       ? `MODELLED remote D1: every D1 round trip waits ${settings.d1DelayMs} ms first (D1_DELAY_MS). `
       : "Local D1, no delay. ") +
-      `Pricing-context cache: ${settings.cache === "off" ? "off (PRICE_CONTEXT_CACHE=off)" : "on"}` +
+      `Channel context cache: ${settings.cache === "off" ? "off (PRICE_CONTEXT_CACHE=off)" : "on"}` +
       (settings.cache === "both" ? ", and off on a second Worker (below)." : "."),
   );
   print();
@@ -1966,7 +1966,7 @@ function printReport(report, { products, peerSkipped, keys, gzipKiB, file, refer
   print(floorLine(results, connections));
   print();
   if (report.cacheOff) {
-    print("Price lookups with the pricing-context cache and without it (PRICE_CONTEXT_CACHE=off):");
+    print("Price lookups with the channel context cache and without it (PRICE_CONTEXT_CACHE=off):");
     print(cacheTable(results, report.cacheOff.scenarios));
     print(`Without the cache: ${floorLine(report.cacheOff.scenarios, connections)}`);
     print();
