@@ -4,24 +4,31 @@
  *
  *   node bench/run.mjs [--size 10k|100k|1m] [--persist-to DIR] [--duration 5] [--connections 1,16]
  *                      [--warmup 1] [--only REGEX] [--engine-runs 50] [--skip-peer] [--max-minutes 30]
- *                      [--save-reference]
+ *                      [--d1-delay-ms 0] [--cache on|off|both] [--save-reference]
  *
  * 1. builds the Worker as `wrangler deploy --dry-run --minify` does and notes its size;
  * 2. times the price engine alone in Node (500 lines × 50 trade conditions × 10 pricelists);
  * 3. starts the NestJS peer (bench/peer, when installed) on a copy of the D1 SQLite file, and the
  *    built Worker with Miniflare (the options wrangler derives from wrangler.toml, so bindings and
- *    assets and rate limits are those of `wrangler dev`) on the D1 that `bench:data` loaded, both
- *    on 127.0.0.1 and a free port, with freshly made bench API keys: a pool per role, so that no
- *    key goes over its rate limit (`benchKeys`);
- * 4. sends every scenario's request once (status, D1 round trips from `Server-Timing`), then per
- *    scenario a short warm-up and autocannon at each connection count for `--duration` seconds,
- *    and finally the one-read floor again (ratios use the mean of both floor measurements);
- * 5. measures the list and search scenarios (and the two floors) against the peer the same way;
- * 6. prints the table, the targets of issue 5 and each ratio against the reference run
- *    (bench/reference/<size>.json, committed), and writes bench/results/<size>-<time>.json and
+ *    assets and rate limits are those of `wrangler dev`; `--d1-delay-ms` adds D1_DELAY_MS, a
+ *    modelled latency of every D1 round trip) on the D1 that `bench:data` loaded, both on
+ *    127.0.0.1 and a free port, with freshly made bench API keys: a pool per role, so that no key
+ *    goes over its rate limit (`benchKeys`);
+ * 4. sends every scenario's request twice (status, D1 round trips and the channel context cache's
+ *    outcome from `Server-Timing`; a price lookup's first one right after the pricing data version
+ *    moved: the cold case), then per connection count each scenario in turn with autocannon for
+ *    `--duration` seconds, the one-read floor measured between every two scenarios (each ratio
+ *    uses the floor right before and after it), the Server-Timing of every answer tallied, and
+ *    workerd's CPU time per answer read from /proc;
+ * 5. with `--cache both`, measures the floor and the price lookups again on a second Worker with
+ *    PRICE_CONTEXT_CACHE=off; then the list and search scenarios (and the floor) against the peer;
+ * 6. prints the table, the targets of issues 5, 12 and 15 (PASS / MISS), each ratio against the
+ *    reference run (bench/reference/<size>.json, committed) and the price lookups' against the
+ *    previous full run (bench/results/), and writes bench/results/<size>-<time>.json and
  *    bench/results/latest-<size>.json (git-ignored: a run never dirties the tree);
- * 7. with --save-reference (a full run only), also writes bench/reference/<size>.json: the run the
- *    README and docs/performance.md quote, and the next runs compare with.
+ * 7. with --save-reference (a full run on local D1 with the cache on), also writes
+ *    bench/reference/<size>.json: the run the README and docs/performance.md quote, and the next
+ *    runs compare with.
  *
  * Everything listens on 127.0.0.1 only; every process started here is stopped at the end, on
  * Ctrl-C, and after --max-minutes.
@@ -60,6 +67,13 @@ import {
 } from "./lib/common.mjs";
 import { benchEngine, quantile } from "./lib/engine.mjs";
 import { simulationLine, timeSimulation } from "./lib/simulation.mjs";
+import {
+  countTiming,
+  newTally,
+  serverTiming,
+  serverTimingOfRaw,
+  tallySummary,
+} from "./lib/timing.mjs";
 
 /** @typedef {import("autocannon").Instance} LoadRun */
 
@@ -393,18 +407,8 @@ function requestsPerKey(s, keys) {
 }
 
 /**
- * The D1 round trips and their time from `Server-Timing: db;desc="2 queries";dur=1.7`.
- * @param {string | null} header
- */
-function dbTiming(header) {
-  const entry = header?.split(",").find((part) => part.trim().startsWith("db"));
-  const trips = entry && /desc="(\d+) quer/.exec(entry)?.[1];
-  const dur = entry && /dur=([\d.]+)/.exec(entry)?.[1];
-  return { roundTrips: trips ? Number(trips) : null, dbMs: dur ? Number(dur) : null };
-}
-
-/**
- * One request: status, round trips, and what the answer says about its size.
+ * One request: status, round trips and the channel context cache's outcome (`Server-Timing`), and
+ * what the answer says about its size.
  * @param {string} base
  * @param {Scenario} s
  * @param {KeyPools} keys
@@ -430,7 +434,7 @@ async function sample(base, s, keys) {
   else if (json?.upserted !== undefined) note = `${json.upserted} upserted`;
   return {
     status: response.status,
-    ...dbTiming(response.headers.get("server-timing")),
+    ...serverTiming(response.headers.get("server-timing")),
     bytes: text.length,
     note,
     problem: response.ok
@@ -439,9 +443,74 @@ async function sample(base, s, keys) {
   };
 }
 
+/** Linux's clock ticks per second (`getconf CLK_TCK`), in which /proc reports CPU time. */
+const TICKS_PER_SECOND = Number(spawnSync("getconf", ["CLK_TCK"]).stdout?.toString().trim()) || 100;
+
+/**
+ * The workerd process Miniflare started for this bench (a child of this process), if /proc shows
+ * it: the newest one when there are several.
+ */
+function workerdPid() {
+  if (!existsSync("/proc/self/stat")) return undefined;
+  /** @type {{ pid: number, started: number } | undefined} */
+  let found;
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const started = Number(fields[19]);
+      if (
+        comm === "workerd" &&
+        Number(fields[1]) === process.pid &&
+        started >= (found?.started ?? 0)
+      )
+        found = { pid: Number(name), started };
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found?.pid;
+}
+
+/**
+ * The CPU time (user + system, ms) a process has used so far, or undefined when it is gone.
+ * @param {number} pid
+ */
+function cpuMsOf(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The running Worker's CPU clock (`startWorker` sets it): its CPU time per request does not
+ * depend on how busy the rest of the machine is, as its throughput does.
+ * @type {(() => number | undefined) | undefined}
+ */
+let serverCpu;
+
+/** The server's CPU time once it has finished what it was still answering (at most 3 s). */
+async function settledCpu() {
+  let last = serverCpu?.() ?? 0;
+  for (let i = 0; i < 30; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    const now = serverCpu?.() ?? last;
+    if (now === last) break;
+    last = now;
+  }
+  return last;
+}
+
 /**
  * autocannon for `seconds` at `connections`; latency percentiles from each response's own time
- * (autocannon's histogram keeps whole milliseconds, too coarse for sub-millisecond answers).
+ * (autocannon's histogram keeps whole milliseconds, too coarse for sub-millisecond answers), and
+ * the `Server-Timing` of every 2xx answer tallied (round trips, the channel context cache's hits).
  * @param {string} base
  * @param {Scenario} s
  * @param {KeyPools} keys
@@ -451,6 +520,8 @@ async function sample(base, s, keys) {
 async function load(base, s, keys, connections, seconds) {
   /** @type {number[]} */
   const latencies = [];
+  const tally = newTally();
+  const cpuBefore = serverCpu?.();
   const run = autocannon({
     url: base + s.path,
     ...requestOf(s, keys),
@@ -458,6 +529,10 @@ async function load(base, s, keys, connections, seconds) {
     connections,
     duration: seconds,
     timeout: 10,
+    setupClient: (client) =>
+      client.on("headers", ({ statusCode, headers }) => {
+        if (statusCode >= 200 && statusCode < 300) countTiming(tally, serverTimingOfRaw(headers));
+      }),
   });
   activeLoad = run;
   run.on(
@@ -474,9 +549,15 @@ async function load(base, s, keys, connections, seconds) {
   const result = await run;
   activeLoad = undefined;
   const ok = result["2xx"];
+  const cpuMs = cpuBefore === undefined ? undefined : (await settledCpu()) - cpuBefore;
   return {
     connections,
     requestsPerSecond: Math.round(ok / Math.max(result.duration, 0.001)),
+    /** The server's CPU (workerd: the Worker and local D1) per answer; undefined for the peer. */
+    cpuMsPerRequest:
+      cpuMs === undefined
+        ? undefined
+        : Number((cpuMs / Math.max(1, ok + result.non2xx)).toFixed(3)),
     p50Ms: Number(quantile(latencies, 0.5).toFixed(2)),
     p99Ms: Number(quantile(latencies, 0.99).toFixed(2)),
     requests: ok,
@@ -489,24 +570,63 @@ async function load(base, s, keys, connections, seconds) {
         .filter(([status]) => !status.startsWith("2"))
         .map(([status, { count }]) => [status, count]),
     ),
+    ...tallySummary(tally),
   };
 }
 
 /**
  * @typedef {Awaited<ReturnType<typeof load>>} LoadResult
  * @typedef {{ id: string, title: string, group: string, kind: Kind, method: string, path: string,
- *   sample?: Awaited<ReturnType<typeof sample>>, runs: (LoadResult & { ratioToFloor?: number, ratioToPeer?: number })[],
- *   repeatRuns?: LoadResult[], error?: string }} ScenarioResult
+ *   sample?: Awaited<ReturnType<typeof sample>>, steady?: import("./lib/timing.mjs").Timing,
+ *   runs: (LoadResult & { floor?: PairedFloor, ratioToFloor?: number, cpuRatioToFloor?: number,
+ *     ratioToPeer?: number })[],
+ *   pairedRuns?: LoadResult[], error?: string }} ScenarioResult
+ * @typedef {{ requestsPerSecond: number, p50Ms: number, p99Ms: number,
+ *   cpuMsPerRequest?: number }} PairedFloor
  */
+
+/** The price lookups: what the targets of issue 15 and the cache are about. */
+const LOOKUPS = /** @type {Kind[]} */ (["lookup1", "lookup", "lookup500"]);
+const isLookup = (/** @type {{ kind: Kind }} */ s) => LOOKUPS.includes(s.kind);
+
+/**
+ * Every scenario's request twice before anything is timed: `sample` is the first (for a price
+ * lookup, the first after `changed()` moved the pricing data version, as a write would: the cold
+ * case of the channel context cache), `steady` the second (its warm case).
+ * @param {string} base
+ * @param {Scenario[]} list
+ * @param {KeyPools} keys
+ * @param {ScenarioResult[]} results
+ * @param {{ label: string, changed?: () => Promise<unknown> }} options
+ */
+async function sampleAll(base, list, keys, results, { label, changed }) {
+  for (const [i, s] of list.entries()) {
+    const result = /** @type {ScenarioResult} */ (results[i]);
+    try {
+      if (changed && isLookup(s)) await changed();
+      result.sample = await sample(base, s, keys);
+      if (result.sample.status < 200 || result.sample.status >= 300) {
+        result.error = `HTTP ${result.sample.status} ${result.sample.problem ?? ""}`.trim();
+      } else {
+        const { roundTrips, dbMs, ctx } = await sample(base, s, keys);
+        result.steady = { roundTrips, dbMs, ctx };
+      }
+    } catch (error) {
+      result.error = `request failed: ${error instanceof Error ? error.message : error}`;
+    }
+    if (result.error) log(`  ${label}: ${s.title} → ${result.error}; not measured`);
+  }
+}
 
 /**
  * @param {string} base
  * @param {Scenario[]} list
  * @param {KeyPools} keys
- * @param {{ connections: number[], seconds: number, warmup: number, label: string }} options
+ * @param {{ connections: number[], seconds: number, warmup: number, label: string,
+ *   changed?: () => Promise<unknown> }} options
  * @returns {Promise<ScenarioResult[]>}
  */
-async function measure(base, list, keys, { connections, seconds, warmup, label }) {
+async function measure(base, list, keys, { connections, seconds, warmup, label, changed }) {
   /** @type {ScenarioResult[]} */
   const results = list.map((s) => ({
     id: s.id,
@@ -517,49 +637,79 @@ async function measure(base, list, keys, { connections, seconds, warmup, label }
     path: s.path,
     runs: [],
   }));
-  // First pass: every scenario's request once (its status and round trips; warms every code path
-  // and the database pages before anything is timed).
-  for (const [i, s] of list.entries()) {
-    const result = /** @type {ScenarioResult} */ (results[i]);
-    try {
-      result.sample = await sample(base, s, keys);
-      if (result.sample.status < 200 || result.sample.status >= 300) {
-        result.error = `HTTP ${result.sample.status} ${result.sample.problem ?? ""}`.trim();
-      }
-    } catch (error) {
-      result.error = `request failed: ${error instanceof Error ? error.message : error}`;
-    }
-    if (result.error) log(`  ${label}: ${s.title} → ${result.error}; not measured`);
-  }
+  // First pass: every scenario's request (its status and round trips, cold and warm; warms every
+  // code path and the database pages before anything is timed).
+  await sampleAll(base, list, keys, results, { label, changed });
   const timed = list.filter((_, i) => !results[i]?.error);
-  for (const [n, s] of timed.entries()) {
-    const result = /** @type {ScenarioResult} */ (results.find((r) => r.id === s.id));
-    const shortPath = s.path.length > 70 ? `${s.path.slice(0, 67)}...` : s.path;
-    log(`  [${label} ${n + 1}/${timed.length}] ${s.title}  ${s.method} ${shortPath}`);
-    if (warmup > 0) await load(base, s, keys, Math.max(...connections), warmup);
-    for (const c of connections) result.runs.push(await load(base, s, keys, c, seconds));
-  }
-  // The floor again at the end: ratios use the mean of both, and their drift shows how steady
-  // the machine was during the run.
-  const floor = results.find((r) => r.id === FLOOR && r.runs.length > 0);
-  const floorScenario = list.find((s) => s.id === FLOOR);
-  if (floor && floorScenario && timed.length > 1) {
-    log(`  [${label}] ${floorScenario.title} again`);
-    floor.repeatRuns = [];
-    for (const c of connections)
-      floor.repeatRuns.push(await load(base, floorScenario, keys, c, seconds));
+  const floorScenario = timed.find((s) => s.id === FLOOR);
+  const floorResult = results.find((r) => r.id === FLOOR);
+  if (floorResult && floorScenario) floorResult.pairedRuns = [];
+  /** The floor beside the scenarios, FLOOR_SHARE of their time, kept as the floor's paired runs. */
+  const floorRun = async (/** @type {number} */ c) => {
+    if (!floorScenario || !floorResult) return undefined;
+    const run = await load(base, floorScenario, keys, c, Math.max(1, seconds * FLOOR_SHARE));
+    floorResult.pairedRuns?.push(run);
+    return run;
+  };
+  // Per connection count, the scenarios in turn with the floor measured between each two: every
+  // ratio uses the floor right before and right after its scenario, so a machine whose load moves
+  // during the run (others share it) moves both sides of the ratio alike.
+  for (const [pass, c] of connections.entries()) {
+    let before = await floorRun(c);
+    for (const [n, s] of timed.entries()) {
+      const result = /** @type {ScenarioResult} */ (results.find((r) => r.id === s.id));
+      const shortPath = s.path.length > 60 ? `${s.path.slice(0, 57)}...` : s.path;
+      log(`  [${label} ${n + 1}/${timed.length} @${c}] ${s.title}  ${s.method} ${shortPath}`);
+      if (pass === 0 && warmup > 0) await load(base, s, keys, Math.max(...connections), warmup);
+      const run = await load(base, s, keys, c, seconds);
+      if (s.id === FLOOR) {
+        result.runs.push(run);
+        before = run;
+        continue;
+      }
+      const after = await floorRun(c);
+      result.runs.push({ ...run, floor: pairedFloor(before, after) });
+      before = after;
+    }
   }
   return results;
 }
 
+/** The floor's share of a scenario's time, before and after it (`measure`). */
+const FLOOR_SHARE = 0.5;
+
 /**
- * The one-read floor at `connections`: the mean of its measurements at the start and the end.
+ * A scenario's floor: the mean of the floor's runs right before and right after it.
+ * @param {LoadResult | undefined} before
+ * @param {LoadResult | undefined} after
+ * @returns {PairedFloor | undefined}
+ */
+function pairedFloor(before, after) {
+  const runs = /** @type {LoadResult[]} */ ([before, after]).filter(
+    (r) => r !== undefined && r.requestsPerSecond > 0,
+  );
+  if (runs.length === 0) return undefined;
+  const mean = (/** @type {(r: LoadResult) => number} */ f) =>
+    Number((runs.reduce((sum, r) => sum + f(r), 0) / runs.length).toFixed(2));
+  const cpu = runs.every((r) => r.cpuMsPerRequest !== undefined)
+    ? mean((r) => r.cpuMsPerRequest ?? 0)
+    : undefined;
+  return {
+    requestsPerSecond: mean((r) => r.requestsPerSecond),
+    p50Ms: mean((r) => r.p50Ms),
+    p99Ms: mean((r) => r.p99Ms),
+    cpuMsPerRequest: cpu,
+  };
+}
+
+/**
+ * The one-read floor at `connections`: the mean of all its measurements in the run.
  * @param {ScenarioResult[]} results
  * @param {number} connections
  */
 function floorAt(results, connections) {
   const floor = results.find((x) => x.id === FLOOR);
-  const runs = [...(floor?.runs ?? []), ...(floor?.repeatRuns ?? [])].filter(
+  const runs = [...(floor?.runs ?? []), ...(floor?.pairedRuns ?? [])].filter(
     (r) => r.connections === connections && r.requestsPerSecond > 0,
   );
   if (runs.length === 0) return undefined;
@@ -567,6 +717,7 @@ function floorAt(results, connections) {
   return {
     requestsPerSecond: mean(runs.map((r) => r.requestsPerSecond)),
     p50Ms: mean(runs.map((r) => r.p50Ms)),
+    p99Ms: mean(runs.map((r) => r.p99Ms)),
     /** max/min − 1 of the measurements, e.g. 0.08 = they differ by 8 % */
     drift:
       Math.max(...runs.map((r) => r.requestsPerSecond)) /
@@ -576,24 +727,32 @@ function floorAt(results, connections) {
 }
 
 /**
- * "floor 251 → 300 req/s at 1 connection …": the floor at the start and at the end of the run.
+ * "One-read floor beside the scenarios: 251–300 req/s at 1 connection …": how far the floor moved
+ * during the run (each ratio uses the floor measured right before and after its scenario).
  * @param {ScenarioResult[]} results
  * @param {number[]} connections
  */
 function floorLine(results, connections) {
   const floor = results.find((x) => x.id === FLOOR);
-  if (!floor?.repeatRuns) return "";
+  if (!floor?.pairedRuns?.length) return "";
+  const all = [...floor.runs, ...floor.pairedRuns];
   const parts = connections.map((c) => {
-    const a = floor.runs.find((r) => r.connections === c)?.requestsPerSecond ?? 0;
-    const b = floor.repeatRuns?.find((r) => r.connections === c)?.requestsPerSecond ?? 0;
+    const rates = all.filter((r) => r.connections === c).map((r) => r.requestsPerSecond);
     const drift = floorAt(results, c)?.drift ?? 0;
-    return `${thousands(a)} → ${thousands(b)} req/s at ${c} (${Math.round(drift * 100)} % apart)`;
+    return (
+      `${thousands(Math.min(...rates))}–${thousands(Math.max(...rates))} req/s at ${c} ` +
+      `(${Math.round(drift * 100)} % apart)`
+    );
   });
   const worst = Math.max(...connections.map((c) => floorAt(results, c)?.drift ?? 0));
-  const trouble = troubleOf([...floor.runs, ...floor.repeatRuns]);
+  const trouble = troubleOf(all);
   return (
-    `One-read floor at the start → at the end: ${parts.join(", ")}; ratios use the mean.` +
-    (worst > 0.15 ? " The machine was not quiet: compare ratios of one run only, or rerun." : "") +
+    `One-read floor beside the scenarios: ${parts.join(", ")}; each ratio uses the floor ` +
+    "measured right before and after its scenario." +
+    (worst > 0.3
+      ? " The machine's load moved during the run: paired ratios hold up better than req/s, " +
+        "but rerun on a quieter machine before trusting a small change."
+      : "") +
     (trouble ? ` The floor itself failed ${trouble}: its ratios mean nothing.` : "")
   );
 }
@@ -605,11 +764,22 @@ function floorLine(results, connections) {
 function addFloorRatios(results) {
   for (const r of results) {
     for (const run of r.runs) {
-      const f = floorAt(results, run.connections);
+      const f = floorOf(results, run);
       if (f) run.ratioToFloor = Number((run.requestsPerSecond / f.requestsPerSecond).toFixed(3));
+      const cpu = run.floor?.cpuMsPerRequest;
+      if (cpu && run.cpuMsPerRequest)
+        run.cpuRatioToFloor = Number((cpu / run.cpuMsPerRequest).toFixed(3));
     }
   }
 }
+
+/**
+ * The floor a run is measured against: the one beside it, or (the floor itself, a run from before
+ * the floor was paired) the mean of the run's floor measurements.
+ * @param {ScenarioResult[]} results
+ * @param {ScenarioResult["runs"][number]} run
+ */
+const floorOf = (results, run) => run.floor ?? floorAt(results, run.connections);
 
 /**
  * The price upsert writes an audit entry per row (key name bench-admin): remove them, so the
@@ -719,12 +889,14 @@ function rateLimitLine(rateLimits, keys) {
 }
 
 /**
- * The built Worker in Miniflare, with the worker options wrangler derives from wrangler.toml.
+ * The built Worker in Miniflare, with the worker options wrangler derives from wrangler.toml and
+ * `vars` on top (`D1_DELAY_MS`, `PRICE_CONTEXT_CACHE`); `stop()` disposes of it.
  * @param {string} bundle
  * @param {string} dir persist folder of the data set
  * @param {string} apiKeys
+ * @param {Record<string, string>} [vars]
  */
-async function startWorker(bundle, dir, apiKeys) {
+async function startWorker(bundle, dir, apiKeys, vars = {}) {
   process.env.WRANGLER_LOG ??= "error"; // no "Using secrets defined in .dev.vars" on stdout
   const { unstable_getMiniflareWorkerOptions } = await import("wrangler");
   const { workerOptions } = unstable_getMiniflareWorkerOptions(join(ROOT, "wrangler.toml"));
@@ -735,15 +907,23 @@ async function startWorker(bundle, dir, apiKeys) {
     modules: true,
     scriptPath: bundle,
     modulesRoot: dirname(bundle), // module names relative to the bundle's folder (a temp dir)
-    bindings: { ...workerOptions.bindings, API_KEYS: apiKeys },
+    bindings: { ...workerOptions.bindings, ...vars, API_KEYS: apiKeys },
     d1Persist: d1PersistOf(dir),
     host: "127.0.0.1",
     port,
     logRequests: false,
   });
-  cleanups.push(() => mf.dispose());
+  /** @type {Promise<void> | undefined} */
+  let stopped;
+  const stop = () => {
+    serverCpu = undefined;
+    return (stopped ??= mf.dispose());
+  };
+  cleanups.push(stop);
   const url = await mf.ready;
-  return { mf, base: url.origin };
+  const pid = workerdPid();
+  serverCpu = pid === undefined ? undefined : () => cpuMsOf(pid);
+  return { mf, base: url.origin, stop };
 }
 
 /** The D1 SQLite file of a persist folder (with its -wal, where most fresh data sits). */
@@ -876,9 +1056,42 @@ function troubleOf(runs) {
 }
 
 /**
+ * The round trips of the steady state: their mean over the measured requests (every 2xx answer
+ * of the timed runs), or the second sample's when nothing was timed.
+ * @param {ScenarioResult} r
+ */
+function steadyTrips(r) {
+  let trips = 0;
+  let answers = 0;
+  for (const run of r.runs) {
+    for (const [n, count] of Object.entries(run.roundTrips ?? {})) {
+      if (n === "?") continue;
+      trips += Number(n) * count;
+      answers += count;
+    }
+  }
+  return answers > 0 ? trips / answers : (r.steady?.roundTrips ?? undefined);
+}
+
+/** "1", "1.02": round trips, whole when they are. */
+const fmtTrips = (/** @type {number | undefined} */ n) =>
+  n === undefined ? "-" : Number.isInteger(n) ? String(n) : n.toFixed(2);
+
+/**
+ * The channel context cache's hit rate over a run's measured requests: "100 %", "off" (the
+ * Worker runs without it) or "-" (the route does not use it).
+ * @param {LoadResult | undefined} run
+ */
+function hitsOf(run) {
+  if (!run) return "";
+  if (run.hitRate !== null) return `${(run.hitRate * 100).toFixed(run.hitRate === 1 ? 0 : 1)} %`;
+  return run.ctx.off ? "off" : "-";
+}
+
+/**
  * @param {ScenarioResult[]} results
  * @param {ScenarioResult[] | undefined} peer
- * @param {boolean} [isPeer] the peer's own table: no D1, no peer column
+ * @param {boolean} [isPeer] the peer's own table: no D1, no cache, no peer column
  */
 function resultTable(results, peer, isPeer = false) {
   /** @type {string[][]} */
@@ -889,16 +1102,19 @@ function resultTable(results, peer, isPeer = false) {
       "req/s",
       "p50 ms",
       "p99 ms",
-      "D1 trips",
+      "D1 trips cold/steady",
       "D1 ms",
+      "ctx hits",
+      "floor req/s",
       "× floor",
+      "× floor CPU",
       "× peer",
       "notes",
     ],
   ];
   for (const r of results) {
-    const trips = r.sample?.roundTrips;
-    const dbMs = r.sample?.dbMs;
+    const trips = `${r.sample?.roundTrips ?? "-"}/${fmtTrips(steadyTrips(r))}`;
+    const dbMs = r.steady?.dbMs ?? r.sample?.dbMs;
     const note = r.error ?? [r.sample?.note, troubleOf(r.runs)].filter(Boolean).join("; ");
     const runs = r.runs.length > 0 ? r.runs : [undefined];
     for (const [i, run] of runs.entries()) {
@@ -911,27 +1127,152 @@ function resultTable(results, peer, isPeer = false) {
         run ? thousands(run.requestsPerSecond) : "-",
         fmt(run?.p50Ms),
         fmt(run?.p99Ms),
-        i === 0 ? String(trips ?? "-") : "",
+        i === 0 ? trips : "",
         i === 0 ? fmt(dbMs, 1) : "",
+        hitsOf(run),
+        run?.floor ? thousands(Math.round(run.floor.requestsPerSecond)) : "",
         ratio(run?.ratioToFloor),
+        ratio(run?.cpuRatioToFloor),
         run?.ratioToPeer === undefined ? (peerRun ? "-" : "") : ratio(run.ratioToPeer),
         i === 0 ? note : "",
       ]);
     }
   }
   /** @type {<T>(row: T[]) => T[]} */
-  const keep = (row) => (isPeer ? row.filter((_, i) => i !== 5 && i !== 6 && i !== 8) : row);
+  const keep = (row) => (isPeer ? row.filter((_, i) => ![5, 6, 7, 10, 11].includes(i)) : row);
   /** @type {("l" | "r")[]} */
-  const align = ["l", "r", "r", "r", "r", "r", "r", "r", "r", "l"];
+  const align = ["l", "r", "r", "r", "r", "r", "r", "r", "r", "r", "r", "r", "l"];
   return table(rows.map(keep), keep(align));
 }
 
 /**
- * @typedef {{ target: string, subject: string, value: string, limit: string, pass: boolean | null }} Check
+ * @typedef {{ issue: number, target: string, subject: string, value: string, limit: string,
+ *   pass: boolean | null }} Check
  */
 
 /**
- * The targets of issue 5, item 4, against this run.
+ * Throughput ratios to the one-read floor each price lookup must reach (issue 15, item 2; they
+ * replace issue 5's 0.6× for one line and keep its 0.25× for 500 lines).
+ * @type {Partial<Record<Kind, number>>}
+ */
+const LOOKUP_RATIOS = { lookup1: 0.8, lookup: 0.5, lookup500: 0.25 };
+/** A price lookup's p99 at this many connections is held against the floor's (issue 15). */
+const P99_CONNECTIONS = 16;
+const P99_LIMIT = 3;
+
+/**
+ * A ratio per connection count; a run with errors or non-2xx answers misses the check.
+ * @param {ScenarioResult} r
+ * @param {{ issue: number, target: string, limit: number, bound: "max" | "min" }} spec
+ * @param {{ c: number, x: number | undefined }[]} values
+ * @returns {Check}
+ */
+function ratioCheck(r, { issue, target, limit, bound }, values) {
+  const trouble = troubleOf(r.runs);
+  const measured =
+    !r.error && values.length > 0 && values.every((v) => v.x !== undefined && !Number.isNaN(v.x));
+  return {
+    issue,
+    target,
+    subject: r.title,
+    value: r.error
+      ? "error"
+      : values.map((v) => `${fmt(v.x)}× @${v.c}`).join(", ") + (trouble ? ` (${trouble})` : ""),
+    limit: `${bound === "max" ? "≤" : "≥"} ${limit}×`,
+    pass: !measured
+      ? null
+      : trouble
+        ? false
+        : values.every((v) => (bound === "max" ? (v.x ?? 0) <= limit : (v.x ?? 0) >= limit)),
+  };
+}
+
+/**
+ * D1 round trips of each scenario's sample requests (issues 5, 12 and 15): one for a read, at most
+ * two for a price lookup after a change (the cold sample), one with a warm channel context cache.
+ * @param {ScenarioResult[]} results
+ * @returns {Check[]}
+ */
+function roundTripChecks(results) {
+  /** @type {Partial<Record<Kind, [number, string, number]>>} */
+  const limits = {
+    floor: [1, "= 1", 5],
+    list: [1, "= 1", 5],
+    search: [1, "= 1", 5],
+    conditions: [1, "= 1", 5],
+    lookup1: [2, "≤ 2", 12],
+    lookup: [2, "≤ 2", 12],
+    lookup500: [2, "≤ 2", 12],
+    write: [3, "≤ 3", 5],
+  };
+  /** @type {Check[]} */
+  const out = [];
+  for (const r of results) {
+    const limit = limits[r.kind];
+    if (!limit) continue;
+    const trips = r.sample?.roundTrips;
+    out.push({
+      issue: limit[2],
+      target: isLookup(r) ? "D1 round trips after a change (cold)" : "D1 round trips",
+      subject: r.title,
+      value: r.error ? "error" : String(trips ?? "?"),
+      limit: limit[1],
+      pass: r.error || trips === null || trips === undefined ? null : trips <= limit[0],
+    });
+    if (!isLookup(r)) continue;
+    const steady = steadyTrips(r);
+    const off = r.steady?.ctx === "off";
+    out.push({
+      issue: 15,
+      target: "D1 round trips, warm cache (mean under load)",
+      subject: r.title,
+      value: r.error ? "error" : off ? "cache off" : fmtTrips(steady),
+      limit: "= 1",
+      pass: r.error || off || steady === undefined ? null : steady === 1,
+    });
+  }
+  return out;
+}
+
+/**
+ * The price lookups' targets of issue 15, item 2: throughput ratios to the floor at every
+ * connection count, and p99 at 16 connections against the floor's.
+ * @param {ScenarioResult[]} results
+ * @returns {Check[]}
+ */
+function lookupChecks(results) {
+  /** @type {Check[]} */
+  const out = [];
+  for (const r of results.filter(isLookup)) {
+    const limit = /** @type {number} */ (LOOKUP_RATIOS[r.kind]);
+    const values = r.runs.map((run) => ({ c: run.connections, x: run.ratioToFloor }));
+    out.push(
+      ratioCheck(
+        r,
+        { issue: 15, target: `throughput ≥ ${limit}× one-read floor`, limit, bound: "min" },
+        values,
+      ),
+    );
+  }
+  for (const r of results.filter(isLookup)) {
+    const run = r.runs.find((x) => x.connections === P99_CONNECTIONS);
+    const floor = run && floorOf(results, run);
+    const x = run && floor && floor.p99Ms > 0 ? run.p99Ms / floor.p99Ms : undefined;
+    const target = `p99 at ${P99_CONNECTIONS} connections ≤ ${P99_LIMIT}× the floor's p99`;
+    out.push(
+      ratioCheck(
+        { ...r, runs: run ? [run] : [] },
+        { issue: 15, target, limit: P99_LIMIT, bound: "max" },
+        [{ c: P99_CONNECTIONS, x }],
+      ),
+    );
+  }
+  return out;
+}
+
+/**
+ * The targets of issues 5, 12 and 15 against this run (issue 12's "no drop against the previous
+ * run" is added by `dropCheck` once the previous run is read).
  * @param {ScenarioResult[]} results
  * @param {ScenarioResult[] | undefined} peer
  * @param {{ size: string, engineCpuMs: number, gzipKiB: number }} extra
@@ -939,85 +1280,27 @@ function resultTable(results, peer, isPeer = false) {
  */
 function checks(results, peer, { size, engineCpuMs, gzipKiB }) {
   /** @type {Check[]} */
-  const out = [];
-  /** @type {Partial<Record<Kind, [number, string]>>} */
-  const tripLimits = {
-    floor: [1, "= 1"],
-    list: [1, "= 1"],
-    search: [1, "= 1"],
-    conditions: [1, "= 1"],
-    lookup1: [2, "≤ 2"],
-    lookup: [2, "≤ 2"],
-    lookup500: [2, "≤ 2"],
-    write: [3, "≤ 3"],
-  };
-  for (const r of results) {
-    const limit = tripLimits[r.kind];
-    if (!limit) continue;
-    const trips = r.sample?.roundTrips;
-    out.push({
-      target: "D1 round trips",
-      subject: r.title,
-      value: r.error ? "error" : String(trips ?? "?"),
-      limit: limit[1],
-      pass: r.error || trips === null || trips === undefined ? null : trips <= limit[0],
-    });
-  }
-  /**
-   * A ratio per connection count; a run with errors or non-2xx answers fails the check.
-   * @param {ScenarioResult} r
-   * @param {string} target
-   * @param {number} limit
-   * @param {"max" | "min"} bound
-   * @param {(run: ScenarioResult["runs"][number]) => number | undefined} valueOf
-   */
-  const ratioCheck = (r, target, limit, bound, valueOf) => {
-    const trouble = troubleOf(r.runs);
-    const values = r.runs.map((run) => ({ c: run.connections, x: valueOf(run) }));
-    const measured =
-      !r.error && values.length > 0 && values.every((v) => v.x !== undefined && !Number.isNaN(v.x));
-    out.push({
-      target,
-      subject: r.title,
-      value: r.error
-        ? "error"
-        : values.map((v) => `${fmt(v.x)}× @${v.c}`).join(", ") + (trouble ? ` (${trouble})` : ""),
-      limit: `${limit}×`,
-      pass: !measured
-        ? null
-        : trouble
-          ? false
-          : values.every((v) => (bound === "max" ? (v.x ?? 0) <= limit : (v.x ?? 0) >= limit)),
-    });
-  };
+  const out = roundTripChecks(results);
   const latencyLimit = size === "1m" ? 3 : 2;
   const listsAndSearches = results.filter((x) => x.kind === "list" || x.kind === "search");
   for (const r of listsAndSearches) {
-    ratioCheck(r, `p50 ≤ ${latencyLimit}× one-read floor p50`, latencyLimit, "max", (run) => {
-      const f = floorAt(results, run.connections);
-      return f && f.p50Ms > 0 ? run.p50Ms / f.p50Ms : undefined;
+    const values = r.runs.map((run) => {
+      const f = floorOf(results, run);
+      return { c: run.connections, x: f && f.p50Ms > 0 ? run.p50Ms / f.p50Ms : undefined };
     });
+    const target = `p50 ≤ ${latencyLimit}× one-read floor p50`;
+    out.push(ratioCheck(r, { issue: 5, target, limit: latencyLimit, bound: "max" }, values));
   }
   if (peer) {
     for (const r of listsAndSearches) {
-      ratioCheck(r, "throughput ≥ 3× the NestJS peer", 3, "min", (run) => run.ratioToPeer);
+      const values = r.runs.map((run) => ({ c: run.connections, x: run.ratioToPeer }));
+      const target = "throughput ≥ 3× the NestJS peer";
+      out.push(ratioCheck(r, { issue: 5, target, limit: 3, bound: "min" }, values));
     }
   }
-  for (const [kind, limit] of /** @type {[Kind, number][]} */ ([
-    ["lookup1", 0.6],
-    ["lookup500", 0.25],
-  ])) {
-    for (const r of results.filter((x) => x.kind === kind)) {
-      ratioCheck(
-        r,
-        `throughput ≥ ${limit}× one-read floor`,
-        limit,
-        "min",
-        (run) => run.ratioToFloor,
-      );
-    }
-  }
+  out.push(...lookupChecks(results));
   out.push({
+    issue: 12,
     target: "engine: 500 lines in < 5 ms CPU (Node)",
     subject: "resolvePrices, median",
     value: `${fmt(engineCpuMs, 3)} ms`,
@@ -1025,6 +1308,7 @@ function checks(results, peer, { size, engineCpuMs, gzipKiB }) {
     pass: engineCpuMs < 5,
   });
   out.push({
+    issue: 5,
     target: "bundle ≤ 200 KiB gzip, minified",
     subject: "wrangler deploy --dry-run --minify",
     value: `${fmt(gzipKiB, 1)} KiB`,
@@ -1049,86 +1333,207 @@ function readReference(size) {
   return { file, report: JSON.parse(readFileSync(file, "utf8")) };
 }
 
+/** The modelled D1 delay a report ran with (0 before the option existed). */
+const delayOf = (/** @type {any} */ report) => report?.settings?.d1DelayMs ?? 0;
+
+/** Whether a report's main Worker ran without the channel context cache (`--cache off`). */
+const cacheOffOf = (/** @type {any} */ report) => report?.settings?.cache === "off";
+
 /**
- * @typedef {{ id: string, title: string, connections: number, reference: number, now: number,
- *   change: number, drop: boolean }} RatioChange
+ * The newest earlier full run (no --only) of this size on this machine
+ * (bench/results/<size>-<time>.json) with the same modelled D1 delay and the cache in the same
+ * state, if there is one: what issue 12 holds the price lookups' ratios against.
+ * @param {string} size
+ * @param {number} d1DelayMs
+ * @param {boolean} cacheOff
+ * @returns {{ file: string, report: any } | undefined}
+ */
+function readPrevious(size, d1DelayMs, cacheOff) {
+  if (!existsSync(RESULTS_DIR)) return undefined;
+  const names = readdirSync(RESULTS_DIR)
+    .filter((f) => f.startsWith(`${size}-`) && f.endsWith(".json"))
+    .sort()
+    .reverse();
+  for (const name of names) {
+    const file = join(RESULTS_DIR, name);
+    try {
+      const report = JSON.parse(readFileSync(file, "utf8"));
+      const same = delayOf(report) === d1DelayMs && cacheOffOf(report) === cacheOff;
+      if (same && !report.settings?.only) return { file, report };
+    } catch {
+      // a run cut short mid-write: look further back
+    }
+  }
+  return undefined;
+}
+
+/**
+ * @typedef {{ id: string, title: string, lookup: boolean, connections: number, reference: number,
+ *   now: number, change: number, cpuReference?: number, cpuNow?: number, cpuChange?: number,
+ *   drop: boolean }} RatioChange
  */
 
 /**
- * Each ratio to the floor against the reference run's, for the scenarios and connection counts
- * both measured: `change` is now ÷ reference − 1, and a fall past MAX_DROP is a `drop`.
+ * Each ratio to the floor against an earlier run's, for the scenarios and connection counts both
+ * measured: `change` is now ÷ then − 1 of the throughput ratios, `cpuChange` of the CPU ratios
+ * when both runs have them. A fall past MAX_DROP is a `drop`, judged on the CPU ratio when there
+ * is one (a busy machine moves it far less than throughput), on throughput otherwise.
  * @param {ScenarioResult[]} results
- * @param {any} reference the reference run's report
+ * @param {any} earlier the earlier run's report
  * @returns {RatioChange[]}
  */
-function ratioChanges(results, reference) {
+function ratioChanges(results, earlier) {
   /** @type {RatioChange[]} */
   const out = [];
   for (const r of results) {
     if (r.id === FLOOR) continue;
-    const then = reference.scenarios?.find((/** @type {any} */ x) => x.id === r.id);
+    const then = earlier.scenarios?.find((/** @type {any} */ x) => x.id === r.id);
     for (const run of r.runs) {
       const before = then?.runs?.find((/** @type {any} */ x) => x.connections === run.connections);
       if (typeof before?.ratioToFloor !== "number" || run.ratioToFloor === undefined) continue;
       const change = run.ratioToFloor / before.ratioToFloor - 1;
+      const cpuThen = before.cpuRatioToFloor;
+      const cpuChange =
+        typeof cpuThen === "number" && run.cpuRatioToFloor !== undefined
+          ? Number((run.cpuRatioToFloor / cpuThen - 1).toFixed(3))
+          : undefined;
       out.push({
         id: r.id,
         title: r.title,
+        lookup: isLookup(r),
         connections: run.connections,
         reference: before.ratioToFloor,
         now: run.ratioToFloor,
         change: Number(change.toFixed(3)),
-        drop: change < -MAX_DROP,
+        ...(cpuChange === undefined
+          ? {}
+          : { cpuReference: cpuThen, cpuNow: run.cpuRatioToFloor, cpuChange }),
+        drop: (cpuChange ?? change) < -MAX_DROP,
       });
     }
   }
   return out;
 }
 
+/** The change a drop is judged on: of the CPU ratio when both runs have it. */
+const judged = (/** @type {RatioChange} */ x) => x.cpuChange ?? x.change;
+
 /**
- * What the report says about the reference run: where it is, when and how loaded, and each change.
- * @param {{ file: string, report: any }} reference
+ * What the report says about an earlier run (the reference or the previous one): where it is,
+ * when and how loaded, and each change. Runs with another modelled D1 delay are not compared.
+ * @param {{ file: string, report: any }} earlier
  * @param {ScenarioResult[]} results
- * @param {number} engineCpuMs
+ * @param {{ engineCpuMs: number, d1DelayMs: number }} now
  */
-function againstReference(reference, results, engineCpuMs) {
-  const changes = ratioChanges(results, reference.report);
+function compareWith(earlier, results, { engineCpuMs, d1DelayMs }) {
+  const comparable = delayOf(earlier.report) === d1DelayMs;
+  const changes = comparable ? ratioChanges(results, earlier.report) : [];
   return {
-    file: relative(ROOT, reference.file),
-    date: reference.report.date,
-    loadAverage: reference.report.machine?.loadAverage ?? null,
+    file: relative(ROOT, earlier.file),
+    date: earlier.report.date,
+    loadAverage: earlier.report.machine?.loadAverage ?? null,
+    d1DelayMs: delayOf(earlier.report),
+    comparable,
     engineCpuMsMedian: {
-      reference: reference.report.engine?.cpuMsMedian ?? null,
+      reference: earlier.report.engine?.cpuMsMedian ?? null,
       now: engineCpuMs,
     },
     maxDrop: MAX_DROP,
     drops: changes.filter((c) => c.drop).length,
+    lookupDrops: changes.filter((c) => c.drop && c.lookup).length,
+    lookupChanges: changes.filter((c) => c.lookup).length,
     changes,
   };
 }
 
 /**
- * The comparison as printed after the run.
- * @param {ReturnType<typeof againstReference>} c
+ * Issue 12, item 6: no price lookup's ratio to the floor falls by more than MAX_DROP against the
+ * previous run on this machine (the reference run when there is no previous one).
+ * @param {ReturnType<typeof compareWith> | null} c
+ * @param {"previous run" | "reference run"} what
+ * @returns {Check}
  */
-function referenceTable(c) {
+function dropCheck(c, what) {
+  const lookups = c?.changes.filter((x) => x.lookup) ?? [];
+  const worst = [...lookups].sort((a, b) => judged(a) - judged(b))[0];
   const percent = (/** @type {number} */ x) => `${x > 0 ? "+" : ""}${(x * 100).toFixed(0)} %`;
+  const basis = lookups.every((x) => x.cpuChange !== undefined) ? "CPU" : "throughput";
+  return {
+    issue: 12,
+    target: `price-lookup ratios (${basis}) fall ≤ ${MAX_DROP * 100} % against the ${what}`,
+    subject: c ? `${c.file} (${c.date})` : `no ${what} with the same D1 delay`,
+    value:
+      lookups.length === 0 || !worst
+        ? "nothing to compare"
+        : `${c?.lookupDrops} of ${lookups.length} fell; worst ${percent(judged(worst))} ` +
+          `(${worst.title} @${worst.connections})`,
+    limit: `0 fall > ${MAX_DROP * 100} %`,
+    pass: lookups.length === 0 ? null : c?.lookupDrops === 0,
+  };
+}
+
+/** At 1m products the price lookups' ratios stay within this of the 100k ones (issue 15). */
+const MAX_SCALE_DROP = 0.2;
+
+/**
+ * Issue 15: at 1m products, every price lookup's ratio to the floor within 20 % of the same
+ * machine's latest full 100k run (same D1 delay, cache in the same state); faster is fine.
+ * @param {ScenarioResult[]} results
+ * @param {{ file: string, report: any } | undefined} run100k
+ * @returns {Check}
+ */
+function scaleCheck(results, run100k) {
+  const lookups = run100k ? ratioChanges(results, run100k.report).filter((x) => x.lookup) : [];
+  const worst = [...lookups].sort((a, b) => judged(a) - judged(b))[0];
+  const below = lookups.filter((x) => judged(x) < -MAX_SCALE_DROP).length;
+  return {
+    issue: 15,
+    target: `price-lookup ratios at 1m within ${MAX_SCALE_DROP * 100} % of the 100k ones`,
+    subject: run100k
+      ? `${relative(ROOT, run100k.file)} (${run100k.report.date})`
+      : "no full 100k run in bench/results/",
+    value: worst
+      ? `${below} of ${lookups.length} below; worst ${(judged(worst) * 100).toFixed(0)} % ` +
+        `(${worst.title} @${worst.connections})`
+      : "nothing to compare",
+    limit: `0 below −${MAX_SCALE_DROP * 100} %`,
+    pass: worst ? below === 0 : null,
+  };
+}
+
+/**
+ * A comparison as printed after the run (only the price lookups with `lookupsOnly`).
+ * @param {string} what "the reference run", "the previous run"
+ * @param {ReturnType<typeof compareWith>} c
+ * @param {boolean} [lookupsOnly]
+ */
+function changeTable(what, c, lookupsOnly = false) {
+  const heading = `Ratios to the floor against ${what} (${c.file}, ${c.date}, load ${c.loadAverage?.join(" ") ?? "?"})`;
+  if (!c.comparable) {
+    return `${heading}: not compared, it ran with a D1 delay of ${c.d1DelayMs} ms.`;
+  }
+  const percent = (/** @type {number} */ x) => `${x > 0 ? "+" : ""}${(x * 100).toFixed(0)} %`;
+  const shown = lookupsOnly ? c.changes.filter((x) => x.lookup) : c.changes;
   const rows = [
-    ["scenario", "conns", "reference", "now", "change", ""],
-    ...c.changes.map((x) => [
+    ["scenario", "conns", "then", "now", "change", "CPU then", "CPU now", "CPU change", ""],
+    ...shown.map((x) => [
       x.title,
       String(x.connections),
       ratio(x.reference),
       ratio(x.now),
       percent(x.change),
+      ratio(x.cpuReference),
+      ratio(x.cpuNow),
+      x.cpuChange === undefined ? "-" : percent(x.cpuChange),
       x.drop ? `DROP > ${c.maxDrop * 100} %` : "",
     ]),
   ];
   const { reference: engineThen, now: engineNow } = c.engineCpuMsMedian;
   return [
-    `Ratios to the floor against the reference run (${c.file}, ${c.date}, load ${c.loadAverage?.join(" ") ?? "?"}):`,
-    table(rows, ["l", "r", "r", "r", "r", "l"]),
-    `${c.drops} of ${c.changes.length} ratios fell by more than ${c.maxDrop * 100} %; ` +
+    `${heading}${lookupsOnly ? ", price lookups" : ""}:`,
+    table(rows, ["l", "r", "r", "r", "r", "r", "r", "r", "l"]),
+    `${c.drops} of ${c.changes.length} ratios fell by more than ${c.maxDrop * 100} %, ` +
+      `${c.lookupDrops} of ${c.lookupChanges} of the price lookups; ` +
       `engine median ${fmt(engineThen, 3)} → ${fmt(engineNow, 3)} ms CPU.`,
   ].join("\n");
 }
@@ -1137,7 +1542,11 @@ function referenceTable(c) {
 // Main
 // ------------------------------------------------------------------------------------------------
 
-async function main() {
+/** `--cache`: the channel context cache on (the default), off, or both one after the other. */
+const CACHE_MODES = ["on", "off", "both"];
+
+/** The command line, checked. */
+function options() {
   const { values } = parseArgs({
     options: {
       size: { type: "string", default: "100k" },
@@ -1149,6 +1558,8 @@ async function main() {
       "engine-runs": { type: "string", default: "50" },
       "skip-peer": { type: "boolean", default: false },
       "max-minutes": { type: "string", default: "30" },
+      "d1-delay-ms": { type: "string", default: "0" },
+      cache: { type: "string", default: "on" },
       "save-reference": { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -1157,57 +1568,188 @@ async function main() {
     process.stdout.write(
       "node bench/run.mjs [--size 10k|100k|1m] [--persist-to DIR] [--duration 5] [--connections 1,16]\n" +
         "                   [--warmup 1] [--only REGEX] [--engine-runs 50] [--skip-peer] [--max-minutes 30]\n" +
-        "                   [--save-reference]\n",
+        "                   [--d1-delay-ms 0] [--cache on|off|both] [--save-reference]\n",
     );
-    return;
+    return undefined;
   }
-  const size = checkSize(values.size);
-  const seconds = Number(values.duration);
-  const warmup = Number(values.warmup);
-  const connections = values.connections.split(",").map(Number);
-  const engineRuns = Number(values["engine-runs"]);
-  const maxMinutes = Number(values["max-minutes"]);
-  if (!(seconds > 0 && seconds <= 120)) throw new Error("--duration: seconds, 1-120");
-  if (!(warmup >= 0 && warmup <= 30)) throw new Error("--warmup: seconds, 0-30");
-  if (connections.some((c) => !Number.isInteger(c) || c < 1 || c > 256))
+  const o = {
+    size: checkSize(values.size),
+    persistTo: values["persist-to"],
+    seconds: Number(values.duration),
+    warmup: Number(values.warmup),
+    connections: values.connections.split(",").map(Number),
+    engineRuns: Number(values["engine-runs"]),
+    maxMinutes: Number(values["max-minutes"]),
+    d1DelayMs: Number(values["d1-delay-ms"]),
+    cache: /** @type {"on" | "off" | "both"} */ (values.cache),
+    only: values.only,
+    skipPeer: values["skip-peer"],
+    saveReference: values["save-reference"],
+  };
+  if (!(o.seconds > 0 && o.seconds <= 120)) throw new Error("--duration: seconds, 1-120");
+  if (!(o.warmup >= 0 && o.warmup <= 30)) throw new Error("--warmup: seconds, 0-30");
+  if (o.connections.some((c) => !Number.isInteger(c) || c < 1 || c > 256))
     throw new Error("--connections: e.g. 1,16");
-  if (!(engineRuns >= 1 && engineRuns <= 10_000)) throw new Error("--engine-runs: 1-10000");
-  if (!(maxMinutes > 0)) throw new Error("--max-minutes must be positive");
-  const only = values.only ? new RegExp(values.only) : undefined;
-  if (values["save-reference"] && only) {
-    throw new Error("--save-reference: a reference run measures every scenario; drop --only");
-  }
-
-  const watchdog = setTimeout(() => {
-    log(`\nstopped: the bench ran longer than --max-minutes ${maxMinutes}`);
-    void cleanup().finally(() => process.exit(1));
-  }, maxMinutes * 60_000);
-  watchdog.unref();
-
-  const dir = persistDir(values["persist-to"], size);
-  const marker = readMarker(dir);
-  if (marker?.status !== "complete" || marker.size !== size) {
+  if (!(o.engineRuns >= 1 && o.engineRuns <= 10_000)) throw new Error("--engine-runs: 1-10000");
+  if (!(o.maxMinutes > 0)) throw new Error("--max-minutes must be positive");
+  if (!(Number.isInteger(o.d1DelayMs) && o.d1DelayMs >= 0 && o.d1DelayMs <= 1000))
+    throw new Error("--d1-delay-ms: whole ms, 0-1000");
+  if (!CACHE_MODES.includes(o.cache)) throw new Error("--cache: on, off or both");
+  if (o.saveReference && (o.only || o.d1DelayMs > 0 || o.cache !== "on")) {
     throw new Error(
-      `no complete ${size} data set in ${shownDir(dir)}: run ` +
-        `\`npm run bench:data -- --size ${size}${values["persist-to"] ? ` --persist-to ${values["persist-to"]}` : ""}\` first`,
+      "--save-reference: a reference run measures every scenario on local D1 with the cache as " +
+        "deployed; drop --only, --d1-delay-ms and --cache",
     );
   }
-  const spec = /** @type {import("./lib/common.mjs").SizeSpec} */ (SIZES[size]);
-  // Read before the run: with --save-reference this run replaces it at the end.
-  const reference = readReference(size);
-  const tmp = mkdtempSync(join(os.tmpdir(), "pricing-bench-"));
-  const removeTmp = () => rmSync(tmp, { recursive: true, force: true });
-  cleanups.push(removeTmp);
-  process.on("exit", removeTmp); // also when Miniflare's exit hook ends the process on SIGINT
-  const started = new Date();
-  const loadAtStart = os.loadavg().map((n) => Number(n.toFixed(2)));
+  return o;
+}
 
-  log(
-    `bench ${size} (${shownDir(dir)}; seed ${marker.seed}), ${seconds} s per run at ${connections.join(" and ")} connection(s)`,
+/**
+ * The vars the Worker runs with: the modelled D1 delay, and the channel context cache switched off.
+ * @param {number} d1DelayMs
+ * @param {boolean} cacheOff
+ * @returns {Record<string, string>}
+ */
+const workerVars = (d1DelayMs, cacheOff) => ({
+  ...(d1DelayMs > 0 ? { D1_DELAY_MS: String(d1DelayMs) } : {}),
+  ...(cacheOff ? { PRICE_CONTEXT_CACHE: "off" } : {}),
+});
+
+/**
+ * Moves the pricing data version as every write to pricing data does (migration 0003's
+ * triggers), so the next price lookup finds the channel context cache out of date.
+ * @param {Awaited<ReturnType<Miniflare["getD1Database"]>>} db
+ */
+const moveDataVersion = (db) => () =>
+  db
+    .prepare(
+      "UPDATE pricing_version SET version = max(version + 1, " +
+        "cast(unixepoch('subsec') * 1000 as integer)) WHERE id = 1",
+    )
+    .run();
+
+/**
+ * `--cache both`: the one-read floor and the price lookups again, on a second Worker with
+ * PRICE_CONTEXT_CACHE=off (and the same D1 delay), after the first one stopped.
+ * @param {{ bundle: string, dir: string, apiKeys: string, d1DelayMs: number }} worker
+ * @param {Scenario[]} list
+ * @param {KeyPools} keys
+ * @param {{ connections: number[], seconds: number, warmup: number }} timing
+ */
+async function measureWithoutCache({ bundle, dir, apiKeys, d1DelayMs }, list, keys, timing) {
+  log("- the price lookups again, on a Worker with PRICE_CONTEXT_CACHE=off …");
+  const { mf, base, stop } = await startWorker(bundle, dir, apiKeys, workerVars(d1DelayMs, true));
+  await waitFor(`${base}/health`, 30);
+  const changed = moveDataVersion(await mf.getD1Database("DB"));
+  const offList = list.filter((s) => s.id === FLOOR || isLookup(s));
+  const results = await measure(base, offList, keys, { ...timing, label: "no cache", changed });
+  addFloorRatios(results);
+  await stop();
+  return results;
+}
+
+/**
+ * The price lookups with and without the channel context cache, side by side.
+ * @param {ScenarioResult[]} on
+ * @param {ScenarioResult[]} off
+ */
+function cacheTable(on, off) {
+  const rows = [
+    [
+      "scenario",
+      "conns",
+      "req/s cache",
+      "req/s none",
+      "gain",
+      "× floor cache",
+      "× floor none",
+      "p50 cache",
+      "p50 none",
+      "CPU ms/req",
+      "D1 trips",
+      "D1 ms",
+    ],
+  ];
+  for (const r of on.filter(isLookup)) {
+    const o = off.find((x) => x.id === r.id);
+    for (const [i, run] of r.runs.entries()) {
+      const offRun = o?.runs.find((x) => x.connections === run.connections);
+      const gain = offRun?.requestsPerSecond
+        ? run.requestsPerSecond / offRun.requestsPerSecond
+        : undefined;
+      rows.push([
+        i === 0 ? r.title : "",
+        String(run.connections),
+        thousands(run.requestsPerSecond),
+        offRun ? thousands(offRun.requestsPerSecond) : "-",
+        ratio(gain),
+        ratio(run.ratioToFloor),
+        ratio(offRun?.ratioToFloor),
+        fmt(run.p50Ms),
+        fmt(offRun?.p50Ms),
+        `${fmt(run.cpuMsPerRequest)} / ${fmt(offRun?.cpuMsPerRequest)}`,
+        i === 0 ? `${fmtTrips(steadyTrips(r))} / ${o ? fmtTrips(steadyTrips(o)) : "-"}` : "",
+        i === 0 ? `${fmt(r.steady?.dbMs, 1)} / ${fmt(o?.steady?.dbMs, 1)}` : "",
+      ]);
+    }
+  }
+  return table(rows, ["l", "r", "r", "r", "r", "r", "r", "r", "r", "r", "r", "r"]);
+}
+
+/**
+ * Starts the NestJS peer unless told not to; why not, when it is not there.
+ * @param {string} dir
+ * @param {string} tmp
+ * @param {boolean} skip
+ */
+async function maybePeer(dir, tmp, skip) {
+  if (skip) return { skipped: "--skip-peer" };
+  log("- starting the NestJS peer …");
+  try {
+    return await startPeer(dir, tmp);
+  } catch (error) {
+    return {
+      skipped: `the peer did not start: ${error instanceof Error ? error.message : error}`,
+    };
+  }
+}
+
+/**
+ * The lists and searches against the peer; each Worker run gains its ratio to the peer's.
+ * @param {{ base: string, stop: () => Promise<void> }} peer
+ * @param {Scenario[]} list
+ * @param {ScenarioResult[]} results the Worker's
+ * @param {KeyPools} keys
+ * @param {{ connections: number[], seconds: number, warmup: number }} timing
+ */
+async function measurePeer(peer, list, results, keys, timing) {
+  log(`- the NestJS peer (${peer.base}) …`);
+  const peerResults = await measure(
+    peer.base,
+    list.filter((s) => s.peer),
+    keys,
+    {
+      ...timing,
+      label: "peer",
+    },
   );
-  log("- migrations (pending ones only) …");
-  await applyMigrations(dir);
+  await peer.stop();
+  addFloorRatios(peerResults);
+  for (const r of results) {
+    const p = peerResults.find((x) => x.id === r.id);
+    for (const run of r.runs) {
+      const pr = p?.runs.find((x) => x.connections === run.connections);
+      if (pr && pr.requestsPerSecond > 0)
+        Object.assign(run, {
+          ratioToPeer: Number((run.requestsPerSecond / pr.requestsPerSecond).toFixed(3)),
+        });
+    }
+  }
+  return peerResults;
+}
 
+/** The Worker bundle as `wrangler deploy --dry-run --minify` builds it, and its size. */
+async function build(/** @type {string} */ tmp) {
   log("- building the Worker (wrangler deploy --dry-run --minify) …");
   const out = join(tmp, "worker");
   const buildLog = await wrangler(["deploy", "--dry-run", "--outdir", out, "--minify"]);
@@ -1222,87 +1764,13 @@ async function main() {
   };
   const gzipKiB = bundleInfo.wranglerGzipKiB ?? bundleInfo.gzipBytes / KIB;
   log(`  ${fmt(bundleInfo.bytes / KIB, 1)} KiB minified, ${fmt(gzipKiB, 1)} KiB gzip`);
+  return { bundle, bundleInfo, gzipKiB };
+}
 
-  log(`- the engine alone (${engineRuns} runs) …`);
-  const engine = await benchEngine(tmp, { runs: engineRuns });
-  log(`  median ${engine.cpuMsMedian} ms CPU for ${engine.lines} lines`);
-
-  const { keys, apiKeys, rateLimits } = await benchKeys();
-
-  // The peer first (it reads a copy of the database, taken before the Worker opens it), then the Worker.
-  /** @type {ScenarioResult[] | undefined} */
-  let peerResults;
-  /** @type {string | undefined} */
-  let peerSkipped = values["skip-peer"] ? "--skip-peer" : undefined;
-  /** @type {Awaited<ReturnType<typeof startPeer>> | undefined} */
-  let peer;
-  if (!peerSkipped) {
-    log("- starting the NestJS peer …");
-    try {
-      peer = await startPeer(dir, tmp);
-      if ("skipped" in peer) peerSkipped = peer.skipped;
-    } catch (error) {
-      peerSkipped = `the peer did not start: ${error instanceof Error ? error.message : error}`;
-    }
-    if (peerSkipped) log(`  peer skipped: ${peerSkipped}`);
-  }
-
-  log("- starting the Worker (Miniflare, 127.0.0.1) …");
-  const { mf, base } = await startWorker(bundle, dir, apiKeys);
-  await waitFor(`${base}/health`, 30);
-  const d1 = await mf.getD1Database("DB");
-  const params = await discover(d1, spec.products);
-  let list = scenarios(params);
-  if (only) list = list.filter((s) => only.test(s.id) || s.id === FLOOR);
-  log(`  ${base}; contract customer ${params.contractCode}; ${list.length} scenarios`);
-
-  const results = await measure(base, list, keys, {
-    connections,
-    seconds,
-    warmup,
-    label: "worker",
-  });
-  addFloorRatios(results);
-  /** @type {Awaited<ReturnType<typeof timeSimulation>> | null} */
-  let simulation = null;
-  if (!only || only.test("simulation-100x1000")) {
-    log("- the largest publish simulation …");
-    const admin = /** @type {string} */ (keys.admin[0]);
-    simulation = await timeSimulation(base, admin, d1, { channel: CHANNEL });
-  }
-  await forgetOwnAudit(d1);
-
-  if (peer && "base" in peer && peer.base) {
-    const peerList = list.filter((s) => s.peer);
-    log(`- the NestJS peer (${peer.base}) …`);
-    peerResults = await measure(peer.base, peerList, keys, {
-      connections,
-      seconds,
-      warmup,
-      label: "peer",
-    });
-    await peer.stop();
-    addFloorRatios(peerResults);
-    for (const r of results) {
-      const p = peerResults.find((x) => x.id === r.id);
-      for (const run of r.runs) {
-        const pr = p?.runs.find((x) => x.connections === run.connections);
-        if (pr && pr.requestsPerSecond > 0)
-          Object.assign(run, {
-            ratioToPeer: Number((run.requestsPerSecond / pr.requestsPerSecond).toFixed(3)),
-          });
-      }
-    }
-  }
-  await cleanup();
-
-  const targetChecks = checks(results, peerResults, {
-    size,
-    engineCpuMs: engine.cpuMsMedian,
-    gzipKiB,
-  });
+/** The machine, with its load average at the end and at the start of the run. */
+function machineOf(/** @type {number[]} */ loadAtStart) {
   const cpus = os.cpus();
-  const machine = {
+  return {
     cpu: cpus[0]?.model ?? "unknown",
     cores: cpus.length,
     memoryGiB: Number((os.totalmem() / KIB ** 3).toFixed(1)),
@@ -1312,6 +1780,112 @@ async function main() {
     loadAverage: os.loadavg().map((n) => Number(n.toFixed(2))),
     loadAverageAtStart: loadAtStart,
   };
+}
+
+async function main() {
+  const o = options();
+  if (!o) return;
+  const { size, seconds, warmup, connections } = o;
+  const timing = { connections, seconds, warmup };
+  const only = o.only ? new RegExp(o.only) : undefined;
+
+  const watchdog = setTimeout(() => {
+    log(`\nstopped: the bench ran longer than --max-minutes ${o.maxMinutes}`);
+    void cleanup().finally(() => process.exit(1));
+  }, o.maxMinutes * 60_000);
+  watchdog.unref();
+
+  const dir = persistDir(o.persistTo, size);
+  const marker = readMarker(dir);
+  if (marker?.status !== "complete" || marker.size !== size) {
+    throw new Error(
+      `no complete ${size} data set in ${shownDir(dir)}: run ` +
+        `\`npm run bench:data -- --size ${size}${o.persistTo ? ` --persist-to ${o.persistTo}` : ""}\` first`,
+    );
+  }
+  const spec = /** @type {import("./lib/common.mjs").SizeSpec} */ (SIZES[size]);
+  // Read before the run: with --save-reference this run replaces it at the end.
+  const reference = readReference(size);
+  const previous = readPrevious(size, o.d1DelayMs, o.cache === "off");
+  const tmp = mkdtempSync(join(os.tmpdir(), "pricing-bench-"));
+  const removeTmp = () => rmSync(tmp, { recursive: true, force: true });
+  cleanups.push(removeTmp);
+  process.on("exit", removeTmp); // also when Miniflare's exit hook ends the process on SIGINT
+  const started = new Date();
+  const loadAtStart = os.loadavg().map((n) => Number(n.toFixed(2)));
+
+  log(
+    `bench ${size} (${shownDir(dir)}; seed ${marker.seed}), ${seconds} s per run at ${connections.join(" and ")} connection(s)` +
+      (o.d1DelayMs > 0 ? `, D1 round trips delayed by ${o.d1DelayMs} ms` : "") +
+      `, channel context cache ${o.cache}`,
+  );
+  log("- migrations (pending ones only) …");
+  await applyMigrations(dir);
+  const { bundle, bundleInfo, gzipKiB } = await build(tmp);
+
+  log(`- the engine alone (${o.engineRuns} runs) …`);
+  const engine = await benchEngine(tmp, { runs: o.engineRuns });
+  log(`  median ${engine.cpuMsMedian} ms CPU for ${engine.lines} lines`);
+
+  const { keys, apiKeys, rateLimits } = await benchKeys();
+
+  // The peer first (it reads a copy of the database, taken before the Worker opens it), then the Worker.
+  const peer = await maybePeer(dir, tmp, o.skipPeer);
+  if ("skipped" in peer && !o.skipPeer) log(`  peer skipped: ${peer.skipped}`);
+
+  log("- starting the Worker (Miniflare, 127.0.0.1) …");
+  const worker = { bundle, dir, apiKeys, d1DelayMs: o.d1DelayMs };
+  const { mf, base, stop } = await startWorker(
+    bundle,
+    dir,
+    apiKeys,
+    workerVars(o.d1DelayMs, o.cache === "off"),
+  );
+  await waitFor(`${base}/health`, 30);
+  const d1 = await mf.getD1Database("DB");
+  const params = await discover(d1, spec.products);
+  let list = scenarios(params);
+  if (only) list = list.filter((s) => only.test(s.id) || s.id === FLOOR);
+  log(`  ${base}; contract customer ${params.contractCode}; ${list.length} scenarios`);
+
+  const changed = moveDataVersion(d1);
+  const results = await measure(base, list, keys, { ...timing, label: "worker", changed });
+  addFloorRatios(results);
+  /** @type {Awaited<ReturnType<typeof timeSimulation>> | null} */
+  let simulation = null;
+  if (!only || only.test("simulation-100x1000")) {
+    log("- the largest publish simulation …");
+    const admin = /** @type {string} */ (keys.admin[0]);
+    simulation = await timeSimulation(base, admin, d1, { channel: CHANNEL });
+  }
+  await forgetOwnAudit(d1);
+  await stop();
+  const cacheOff =
+    o.cache === "both" ? await measureWithoutCache(worker, list, keys, timing) : undefined;
+  const peerResults =
+    "base" in peer && peer.base ? await measurePeer(peer, list, results, keys, timing) : undefined;
+  await cleanup();
+
+  const targetChecks = checks(results, peerResults, {
+    size,
+    engineCpuMs: engine.cpuMsMedian,
+    gzipKiB,
+  });
+  const now = { engineCpuMs: engine.cpuMsMedian, d1DelayMs: o.d1DelayMs };
+  const againstReference = reference ? compareWith(reference, results, now) : null;
+  const againstPrevious = previous ? compareWith(previous, results, now) : null;
+  targetChecks.push(
+    againstPrevious
+      ? dropCheck(againstPrevious, "previous run")
+      : dropCheck(
+          againstReference?.comparable && o.cache !== "off" ? againstReference : null,
+          "reference run",
+        ),
+  );
+  if (size === "1m") {
+    targetChecks.push(scaleCheck(results, readPrevious("100k", o.d1DelayMs, o.cache === "off")));
+  }
+  const machine = machineOf(loadAtStart);
   const report = {
     date: started.toISOString(),
     size,
@@ -1322,7 +1896,9 @@ async function main() {
       durationSeconds: seconds,
       warmupSeconds: warmup,
       connections,
-      only: values.only ?? null,
+      only: o.only ?? null,
+      d1DelayMs: o.d1DelayMs,
+      cache: o.cache,
       rateLimits,
       keys: { read: keys.read.length, admin: keys.admin.length },
     },
@@ -1331,10 +1907,12 @@ async function main() {
     simulation,
     contractCustomer: params.contractCode,
     scenarios: results,
-    peer: peerResults ? { scenarios: peerResults } : { skipped: peerSkipped },
+    cacheOff: cacheOff ? { scenarios: cacheOff } : null,
+    peer: peerResults ? { scenarios: peerResults } : { skipped: "skipped" in peer && peer.skipped },
     floor: Object.fromEntries(connections.map((c) => [c, floorAt(results, c)])),
     targets: targetChecks,
-    reference: reference ? againstReference(reference, results, engine.cpuMsMedian) : null,
+    reference: againstReference,
+    previous: againstPrevious,
   };
   const json = `${JSON.stringify(report, null, 2)}\n`;
   mkdirSync(RESULTS_DIR, { recursive: true });
@@ -1343,26 +1921,65 @@ async function main() {
   writeFileSync(file, json);
   writeFileSync(join(RESULTS_DIR, `latest-${size}.json`), json);
   const referenceFile = join(REFERENCE_DIR, `${size}.json`);
-  if (values["save-reference"]) {
+  if (o.saveReference) {
     mkdirSync(REFERENCE_DIR, { recursive: true });
     writeFileSync(referenceFile, json);
   }
+  printReport(report, {
+    products: spec.products,
+    peerSkipped: "skipped" in peer ? peer.skipped : undefined,
+    keys,
+    gzipKiB,
+    file,
+    referenceFile,
+    saved: o.saveReference,
+  });
+  clearTimeout(watchdog);
+}
 
+/**
+ * The report on stdout.
+ * @param {any} report
+ * @param {{ products: number, peerSkipped: string | undefined, keys: KeyPools, gzipKiB: number,
+ *   file: string, referenceFile: string, saved: boolean }} extra
+ */
+function printReport(report, { products, peerSkipped, keys, gzipKiB, file, referenceFile, saved }) {
+  const { machine, settings, engine, simulation, bundle: bundleInfo } = report;
+  /** @type {ScenarioResult[]} */
+  const results = report.scenarios;
+  /** @type {ScenarioResult[] | undefined} */
+  const peerResults = report.peer.scenarios;
+  /** @type {Check[]} */
+  const targetChecks = report.targets;
+  const connections = settings.connections;
   const print = (/** @type {string} */ text = "") => process.stdout.write(`${text}\n`);
   print();
   print(
-    `Benchmark ${size}: ${thousands(spec.products)} products, ${thousands(marker.counts?.pricelist_prices ?? 0)} price rows; ` +
-      `${seconds} s per run`,
+    `Benchmark ${report.size}: ${thousands(products)} products, ${thousands(report.data?.pricelist_prices ?? 0)} price rows; ` +
+      `${settings.durationSeconds} s per run`,
   );
   print(
     `${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, Node ${machine.node}, ` +
       `load ${machine.loadAverageAtStart.join(" ")} at the start, ${machine.loadAverage.join(" ")} at the end`,
   );
-  print(rateLimitLine(rateLimits, keys));
+  print(rateLimitLine(settings.rateLimits, keys));
+  print(
+    (settings.d1DelayMs > 0
+      ? `MODELLED remote D1: every D1 round trip waits ${settings.d1DelayMs} ms first (D1_DELAY_MS). `
+      : "Local D1, no delay. ") +
+      `Channel context cache: ${settings.cache === "off" ? "off (PRICE_CONTEXT_CACHE=off)" : "on"}` +
+      (settings.cache === "both" ? ", and off on a second Worker (below)." : "."),
+  );
   print();
   print(resultTable(results, peerResults));
   print(floorLine(results, connections));
   print();
+  if (report.cacheOff) {
+    print("Price lookups with the channel context cache and without it (PRICE_CONTEXT_CACHE=off):");
+    print(cacheTable(results, report.cacheOff.scenarios));
+    print(`Without the cache: ${floorLine(report.cacheOff.scenarios, connections)}`);
+    print();
+  }
   if (peerResults) {
     print("NestJS peer (TypeORM + nestjs-paginate on SQLite, same data):");
     print(resultTable(peerResults, undefined, true));
@@ -1382,39 +1999,51 @@ async function main() {
   );
   if (simulation) print(simulationLine(simulation));
   print();
-  print("Targets (issue 5):");
   print(
-    table(
-      [
-        ["", "target", "scenario", "value", "limit"],
-        ...targetChecks.map((c) => [
-          c.pass === null ? "n/a " : c.pass ? "PASS" : "FAIL",
-          c.target,
-          c.subject,
-          c.value,
-          c.limit,
-        ]),
-      ],
-      ["l", "l", "l", "l", "l"],
-    ),
+    "Targets (issues 5, 12 and 15; ratios from this run only)" +
+      (settings.d1DelayMs > 0
+        ? `: set for local D1, shown for information under the modelled ${settings.d1DelayMs} ms delay:`
+        : ":"),
   );
-  const failed = targetChecks.filter((c) => c.pass === false).length;
-  const unknown = targetChecks.filter((c) => c.pass === null).length;
+  print(targetTable(targetChecks));
   print();
   print(
     report.reference
-      ? referenceTable(report.reference)
+      ? changeTable("the reference run", report.reference)
       : `No reference run (${relative(ROOT, referenceFile)}): nothing to compare with.`,
   );
   print();
   print(
-    `${targetChecks.length - failed - unknown} passed, ${failed} failed, ${unknown} not measurable; ` +
-      `results: ${relative(ROOT, file)}` +
-      (values["save-reference"]
-        ? `; saved as the reference: ${relative(ROOT, referenceFile)}`
-        : ""),
+    report.previous
+      ? changeTable("the previous run", report.previous, true)
+      : "No previous full run with the same D1 delay and cache in bench/results/: nothing to compare with.",
   );
-  clearTimeout(watchdog);
+  print();
+  const missed = targetChecks.filter((c) => c.pass === false).length;
+  const unknown = targetChecks.filter((c) => c.pass === null).length;
+  print(
+    `${targetChecks.length - missed - unknown} passed, ${missed} missed, ${unknown} not measurable; ` +
+      `results: ${relative(ROOT, file)}` +
+      (saved ? `; saved as the reference: ${relative(ROOT, referenceFile)}` : ""),
+  );
+}
+
+/** The targets as printed: PASS, MISS or n/a, the issue that set each. */
+function targetTable(/** @type {Check[]} */ targetChecks) {
+  return table(
+    [
+      ["", "issue", "target", "scenario", "value", "limit"],
+      ...targetChecks.map((c) => [
+        c.pass === null ? "n/a " : c.pass ? "PASS" : "MISS",
+        String(c.issue),
+        c.target,
+        c.subject,
+        c.value,
+        c.limit,
+      ]),
+    ],
+    ["l", "r", "l", "l", "l", "l"],
+  );
 }
 
 main()

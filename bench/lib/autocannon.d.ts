@@ -13,6 +13,20 @@ declare module "autocannon" {
     pipelining?: number;
     /** Requests each connection cycles through; each inherits what it leaves out from above. */
     requests?: { headers?: Record<string, string> }[];
+    /** Called with each connection's client once, before its first request. */
+    setupClient?: (client: Client) => void;
+  }
+
+  /** A response's status line and headers, as the HTTP parser hands them over. */
+  export interface ResponseHead {
+    statusCode: number;
+    /** `[name, value, name, value, …]` */
+    headers: string[];
+  }
+
+  /** One connection. */
+  export interface Client extends EventEmitter {
+    on(event: "headers", listener: (head: ResponseHead) => void): this;
   }
 
   export interface Histogram {

@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import { routePath } from "hono/route";
 import type { AuditSource } from "./audit";
-import { createDb, DbMeter } from "./db";
+import { createDb, d1DelayMs, DbMeter } from "./db";
 import type { AppEnv } from "./env";
 import { isRead } from "./read-only";
 
@@ -56,7 +56,7 @@ export const requestContext =
   async (c, next) => {
     const requestId = crypto.randomUUID();
     const correlation = correlationId(c.req.header("x-request-id"));
-    const meter = new DbMeter();
+    const meter = new DbMeter(d1DelayMs(c.env.D1_DELAY_MS));
     const start = sessionStart(isRead(c), c.req.header(BOOKMARK_HEADER));
     const session = c.env.DB.withSession(start.constraint);
     c.set("requestId", requestId);

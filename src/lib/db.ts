@@ -3,16 +3,32 @@ import { drizzle } from "drizzle-orm/d1";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import { isWriteSql, type AuditSource, type IdempotencyClaim } from "./audit";
 
-/** Counts D1 round trips and their time for the Server-Timing header. */
+/**
+ * The modelled latency of a D1 round trip in ms (`D1_DELAY_MS`, for the bench and local runs
+ * only): a whole number from 1 to 1000, anything else (unset, 0, not a number) none.
+ */
+export function d1DelayMs(value: string | undefined): number {
+  const ms = Number(value);
+  return Number.isInteger(ms) && ms > 0 && ms <= 1000 ? ms : 0;
+}
+
+/**
+ * Counts D1 round trips and their time for the Server-Timing header. With a delay (`d1DelayMs`)
+ * every round trip first waits that long, inside its measured time: a local D1 then answers as a
+ * distant one would (docs/performance.md "Remote-latency model").
+ */
 export class DbMeter {
   calls = 0;
   millis = 0;
   /** Write batches that committed (the webhook queue is told after the request, src/webhooks). */
   writes = 0;
 
+  constructor(private readonly delayMs = 0) {}
+
   async time<T>(call: () => Promise<T>): Promise<T> {
     const start = performance.now();
     try {
+      if (this.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.delayMs));
       return await call();
     } finally {
       this.calls += 1;

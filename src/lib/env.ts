@@ -26,6 +26,8 @@ export interface Bindings {
   WEBHOOK_ALLOWED_HOSTS?: string;
   /** Seconds before a failed delivery's first retry, doubling after each (1-3600; default 30). */
   WEBHOOK_RETRY_BASE_SECONDS?: string;
+  /** Bench and local runs only: ms every D1 round trip of a request waits first (1-1000; else none). */
+  D1_DELAY_MS?: string;
   /** "off" disables the isolate's cache of channel pricing contexts (docs/performance.md); default on. */
   PRICE_CONTEXT_CACHE?: string;
 }

@@ -141,11 +141,11 @@ interface Audience {
 /** Positions of the records reaching a requested product (`forProducts`), ascending. */
 function reaching<T>(reach: Reachable<T>, audience: Audience): number[] {
   const hit = new Set(reach.everyProduct);
-  for (const code of audience.products)
-    for (const at of reach.byProduct.get(code) ?? []) hit.add(at);
-  for (const code of audience.productGroups) {
-    for (const at of reach.byGroup.get(code) ?? []) hit.add(at);
-  }
+  const add = (index: ReadonlyMap<string, number[]>, codes: ReadonlySet<string>) => {
+    for (const code of codes) for (const at of index.get(code) ?? []) hit.add(at);
+  };
+  add(reach.byProduct, audience.products);
+  add(reach.byGroup, audience.productGroups);
   return [...hit].sort((a, b) => a - b);
 }
 
@@ -167,30 +167,34 @@ const trimmed = <T extends Targets & { customerGroupCodes: readonly string[] }>(
   customerGroupCodes: only(record.customerGroupCodes, a.groups),
 });
 
-function conditionsFor(context: ChannelContext, a: Audience): TradeConditionCandidate[] {
-  const { records } = context.conditions;
-  const out: TradeConditionCandidate[] = [];
-  for (const at of reaching(context.conditions, a)) {
-    const condition = records[at]!;
-    if (!inWindow(condition, a)) continue;
-    const customerCodes = condition.customerCodes.filter((code) => code === a.customerCode);
-    out.push({ ...trimmed(condition, a), customerCodes });
+/** The records of `reach` that reach the request and are in its window, as `keep` makes them. */
+function picked<T extends { validTo: number | null }, U>(
+  reach: Reachable<T>,
+  a: Audience,
+  keep: (record: T) => U | undefined,
+): U[] {
+  const out: U[] = [];
+  for (const at of reaching(reach, a)) {
+    const record = reach.records[at]!;
+    const kept = inWindow(record, a) ? keep(record) : undefined;
+    if (kept) out.push(kept);
   }
   return out;
 }
 
-function promotionsFor(context: ChannelContext, a: Audience): PromotionCandidate[] {
-  const { records } = context.promotions;
-  const out: PromotionCandidate[] = [];
-  for (const at of reaching(context.promotions, a)) {
-    const promotion = records[at]!;
-    if (!inWindow(promotion, a)) continue;
+const conditionsFor = (context: ChannelContext, a: Audience): TradeConditionCandidate[] =>
+  picked(context.conditions, a, (condition) => ({
+    ...trimmed(condition, a),
+    customerCodes: condition.customerCodes.filter((code) => code === a.customerCode),
+  }));
+
+/** Promotions also name no customer group, or one of G. */
+const promotionsFor = (context: ChannelContext, a: Audience): PromotionCandidate[] =>
+  picked(context.promotions, a, (promotion) => {
     const groups = promotion.customerGroupCodes;
-    if (groups.length > 0 && !groups.some((code) => a.groups.has(code))) continue;
-    out.push(trimmed(promotion, a));
-  }
-  return out;
-}
+    if (groups.length > 0 && !groups.some((code) => a.groups.has(code))) return undefined;
+    return trimmed(promotion, a);
+  });
 
 /**
  * The price context of `query` from the channel context and the request's part, which must
