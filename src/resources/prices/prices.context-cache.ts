@@ -44,17 +44,19 @@ export const CONTEXT_CACHE_BOUNDS: CacheBounds = {
 };
 
 /**
- * At most 2,000 customer contexts and 100,000 rows in all (some 18 MB at the channel contexts'
- * 150-190 bytes a row); one of more than 5,000 rows (a customer with thousands of conditions of
- * its own, or conditions naming thousands of products) is not kept, its lookups read it in their
- * one batch. There are many customers and each entry serves only its own lookups, so the bounds
- * keep the customers buying now (the least recently used go first) without crowding the isolate:
- * a contract customer of the 100k bench data holds 2-30 rows.
+ * At most 2,000 customer contexts and 120,000 rows in all (some 20 MB at the channel contexts'
+ * 150-190 bytes a row, so both caches stay under half an isolate's 128 MB); one of more than
+ * 6,000 rows (a customer with hundreds of conditions of its own, or conditions naming thousands
+ * of products) is not kept, and its lookups read it in their one batch. There are many customers
+ * and each entry serves only its own lookups, so the rows bound the cache rather than the count:
+ * a customer of the 100k bench data holds some 360 rows on average (its conditions name 8
+ * products each), at most about 1,000, so some 330 such customers fit, the ones buying now (the
+ * least recently used go first); customers with few conditions of their own, up to 2,000.
  */
 export const CUSTOMER_CACHE_BOUNDS: CacheBounds = {
   maxEntries: 2_000,
-  maxWeight: 100_000,
-  maxEntryWeight: 5_000,
+  maxWeight: 120_000,
+  maxEntryWeight: 6_000,
 };
 
 /** A context too large to keep is not read again for this long: those lookups use one batch. */
