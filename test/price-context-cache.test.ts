@@ -171,9 +171,7 @@ async function compareAll(step: string, afterWrite = true) {
     const staleCustomer = l.customer && !seenCustomer.has(l.explain);
     seen.add(l.explain);
     if (l.customer) seenCustomer.add(l.explain);
-    expect(trips(first.timing), label).toBe(
-      stale ? "2 miss" : staleCustomer ? "1 miss" : "1 hit",
-    );
+    expect(trips(first.timing), label).toBe(stale ? "2 miss" : staleCustomer ? "1 miss" : "1 hit");
     expect(trips(second.timing), label).toBe("1 hit");
     expect(trips(off.timing), label).toBe("1 off");
     answers[name(l)] = expected;
@@ -551,8 +549,7 @@ describe("round trips (Server-Timing db and ctx)", () => {
       prices: [{ productCode: product, amount: 1000 }],
     });
     await setPrimaryPricelist(channel, primary.id);
-    const customer = async () =>
-      (await createCustomer({ channelCodes: [channel] })).code as string;
+    const customer = async () => (await createCustomer({ channelCodes: [channel] })).code as string;
     const [first, second] = [await customer(), await customer()];
     const discount = await condition("contract", { scope: "CUSTOMER", value: 1000 });
     await ok("POST", `/v1/api/trade-conditions/${discount}/customers`, { customerCodes: [first] });
