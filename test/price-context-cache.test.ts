@@ -149,11 +149,14 @@ function trips(timing: string) {
 /**
  * Every lookup with the cache on, twice, and off; asserts that all three answer the same bytes
  * and returns the answers. `afterWrite`: the cache holds contexts of an older version, so the
- * first lookup of each key (plain, explain) needs a second round trip, and the rest hit.
+ * first lookup of each channel key (plain, explain) needs a second round trip; the customer's
+ * context, of an older version too (or never read), is read in the first customer lookup's one
+ * batch of each key (a miss) unless that lookup was the one reading everything; the rest hit.
  */
 async function compareAll(step: string, afterWrite = true) {
   const answers: Record<string, Omit<Answer, "timing">> = {};
   const seen = new Set<boolean>();
+  const seenCustomer = new Set<boolean>();
   for (const l of LOOKUPS) {
     const first = await lookup(l, "on");
     const second = await lookup(l, "on");
@@ -165,8 +168,10 @@ async function compareAll(step: string, afterWrite = true) {
       expected,
     );
     const stale = afterWrite && !seen.has(l.explain);
+    const staleCustomer = l.customer && !seenCustomer.has(l.explain);
     seen.add(l.explain);
-    expect(trips(first.timing), label).toBe(stale ? "2 miss" : "1 hit");
+    if (l.customer) seenCustomer.add(l.explain);
+    expect(trips(first.timing), label).toBe(stale ? "2 miss" : staleCustomer ? "1 miss" : "1 hit");
     expect(trips(second.timing), label).toBe("1 hit");
     expect(trips(off.timing), label).toBe("1 off");
     answers[name(l)] = expected;
@@ -390,6 +395,34 @@ const WRITES: [string, () => Promise<unknown>][] = [
     "a CUSTOMER condition",
     () => ok("PATCH", `/v1/api/trade-conditions/${ids.customer}`, { value: 450 }),
   ],
+  // The customer's context (cached per channel, customer and explain): each write below changes
+  // it alone, so a context used whatever its version would answer the old data.
+  [
+    "a CUSTOMER condition's product groups",
+    () =>
+      ok("PATCH", `/v1/api/trade-conditions/${ids.customer}`, {
+        productGroupCodes: [codes.other],
+      }),
+  ],
+  [
+    "the customer's individual list",
+    () => ok("PATCH", `/v1/api/pricelist/${ids.individual}`, { status: "INACTIVE" }),
+  ],
+  [
+    "a pricelist assigned to the customer group",
+    async () =>
+      ok("POST", `/v1/api/customer-group/${codes.group}/pricelist`, {
+        pricelistId: await list("group2", { status: "ACTIVE" }, [900, null, null, null]),
+      }),
+  ],
+  [
+    "a pricelist assigned to the customer",
+    async () =>
+      assignPricelistToCustomer(
+        codes.customer,
+        await list("customer2", { status: "ACTIVE", priority: 9 }, [null, 1300, null, null]),
+      ),
+  ],
   [
     "a new CHANNEL condition",
     () =>
@@ -505,6 +538,53 @@ describe("round trips (Server-Timing db and ctx)", () => {
     expect(JSON.parse(off.body).lines[0].finalUnitAmount).toBe(12);
     const next = await lookup(plain, "on", channel);
     expect([next.body, trips(next.timing)]).toEqual([off.body, "1 hit"]);
+  });
+
+  it("a customer's context: read in the lookup's one batch, then kept; a write to it is read at once", async () => {
+    const channel = (await createChannel()).code;
+    // A product of no group: only this test's records price it.
+    const product = (await createProduct()).code as string;
+    const primary = await createPricelist({ ...window, status: "ACTIVE" });
+    await ok("PUT", `/v1/api/pricelist/${primary.id}/prices`, {
+      prices: [{ productCode: product, amount: 1000 }],
+    });
+    await setPrimaryPricelist(channel, primary.id);
+    const customer = async () => (await createCustomer({ channelCodes: [channel] })).code as string;
+    const [first, second] = [await customer(), await customer()];
+    const discount = await condition("contract", { scope: "CUSTOMER", value: 1000 });
+    await ok("POST", `/v1/api/trade-conditions/${discount}/customers`, { customerCodes: [first] });
+    const get = (customerCode: string | null, cache: "on" | "off") => {
+      const query = new URLSearchParams({ channel, product, at: AT });
+      if (customerCode) query.set("customer", customerCode);
+      const headers = { "x-webhook-signature": KEYS.read };
+      return send(new Request(`http://pricing.test/v1/api/prices?${query}`, { headers }), cache);
+    };
+    /** Round trips, cache use and price of a lookup, which answers as without the cache. */
+    const price = async (customerCode: string | null) => {
+      const res = await get(customerCode, "on");
+      expect(res.status, res.body).toBe(200);
+      expect(res.body).toBe((await get(customerCode, "off")).body);
+      const amount = JSON.parse(res.body).lines[0].finalUnitAmount as number;
+      return `${trips(res.timing)} ${amount}`;
+    };
+    expect([await price(first), await price(first), await price(null)]).toEqual([
+      "1 miss 900",
+      "1 hit 900",
+      "1 hit 1000",
+    ]);
+    // The channel's context is fresh again after the anonymous lookup; the customer's is not.
+    await ok("PATCH", `/v1/api/trade-conditions/${discount}`, { value: 2000 });
+    expect([await price(null), await price(first), await price(first)]).toEqual([
+      "2 miss 1000",
+      "1 miss 800",
+      "1 hit 800",
+    ]);
+    // Another customer of the warm channel: its context is read in the one batch, then kept.
+    expect([await price(second), await price(second), await price(first)]).toEqual([
+      "1 miss 1000",
+      "1 hit 1000",
+      "1 hit 800",
+    ]);
   });
 
   it("keeps at most CONTEXT_CACHE_BOUNDS.maxEntries channels, the least recently used going first", async () => {

@@ -1,23 +1,34 @@
 import type { Db } from "../../lib/db";
 import { IsolateCache, type CacheBounds } from "../../lib/isolate-cache";
-import { assemblePriceContext, channelContextOf, type ChannelContext } from "./prices.context";
+import {
+  assemblePriceContext,
+  channelContextOf,
+  customerContextOf,
+  type ChannelContext,
+  type CustomerContext,
+} from "./prices.context";
 import {
   loadChannelAndRequest,
   loadPriceContext,
   loadRequestPart,
+  type CustomerPart,
   type PriceContext,
   type PriceQuery,
 } from "./prices.repo";
 
 /**
- * The isolate's cache of channel contexts (prices.context.ts), docs/performance.md "The channel
- * context cache". Keyed by channel and explain (explain keeps records of every status); the
- * currency, the customer, the products and the moment are applied per request, so one entry
+ * The isolate's caches of channel contexts and of customer contexts (prices.context.ts),
+ * docs/performance.md "The channel context cache". A channel context is keyed by channel and
+ * explain (explain keeps records of every status), a customer context by channel, customer and
+ * explain; the currency, the products and the moment are applied per request, so one entry
  * serves them all. Each entry names the pricing data version it was read at, and is used only by
  * a lookup whose own batch reads that same version: a lookup never mixes data of two versions.
  */
 
-/** Whether the channel context came from the cache: the `ctx` entry of Server-Timing. */
+/**
+ * Whether the cached contexts served the lookup: the `ctx` entry of Server-Timing. "hit": the
+ * channel's context, and a named customer's, came from the cache; "miss": one of them was read.
+ */
 export type ContextCacheStatus = "hit" | "miss" | "off";
 
 /**
@@ -32,15 +43,32 @@ export const CONTEXT_CACHE_BOUNDS: CacheBounds = {
   maxEntryWeight: 50_000,
 };
 
+/**
+ * At most 2,000 customer contexts and 120,000 rows in all (some 20 MB at the channel contexts'
+ * 150-190 bytes a row, so both caches stay under half an isolate's 128 MB); one of more than
+ * 6,000 rows (a customer with hundreds of conditions of its own, or conditions naming thousands
+ * of products) is not kept, and its lookups read it in their one batch. There are many customers
+ * and each entry serves only its own lookups, so the rows bound the cache rather than the count:
+ * a customer of the 100k bench data holds some 360 rows on average (its conditions name 8
+ * products each), at most about 1,000, so some 330 such customers fit, the ones buying now (the
+ * least recently used go first); customers with few conditions of their own, up to 2,000.
+ */
+export const CUSTOMER_CACHE_BOUNDS: CacheBounds = {
+  maxEntries: 2_000,
+  maxWeight: 120_000,
+  maxEntryWeight: 6_000,
+};
+
 /** A context too large to keep is not read again for this long: those lookups use one batch. */
 const OVERSIZED_RETRY_MS = 10 * 60_000;
 
-interface Entry {
+interface Entry<C = ChannelContext> {
   version: number;
-  context: ChannelContext;
+  context: C;
 }
 
 const cache = new IsolateCache<Entry>(CONTEXT_CACHE_BOUNDS);
+const customers = new IsolateCache<Entry<CustomerContext>>(CUSTOMER_CACHE_BOUNDS);
 /** Channels whose context was too large to keep, until when the one-batch loader serves them. */
 const oversized = new Map<string, number>();
 
@@ -50,9 +78,13 @@ export const contextCacheEnabled = (value: string | undefined) =>
 
 const keyOf = (query: PriceQuery) => JSON.stringify([query.channelCode, query.explain]);
 
-/** Empties the cache (tests). */
+const customerKeyOf = (query: PriceQuery) =>
+  JSON.stringify([query.channelCode, query.customerCode, query.explain]);
+
+/** Empties the caches (tests). */
 export function clearContextCache() {
   cache.clear();
+  customers.clear();
   oversized.clear();
 }
 
@@ -70,11 +102,49 @@ function remember(key: string, version: number, context: ChannelContext) {
   }
 }
 
+/** The customer context just read, kept unless the customer does not exist (as a channel). */
+function rememberCustomer(query: PriceQuery, version: number, part: CustomerPart) {
+  const context = customerContextOf(part);
+  if (part.customer?.customerCode != null) {
+    customers.set(customerKeyOf(query), { version, context }, context.rows);
+  }
+  return context;
+}
+
+/** The customer context kept for `query` at `version`, if any (never for an anonymous lookup). */
+function cachedCustomer(query: PriceQuery, version: number) {
+  if (query.customerCode === null) return undefined;
+  const entry = customers.get(customerKeyOf(query));
+  return entry?.version === version ? entry.context : undefined;
+}
+
 /**
- * The price context of a lookup. With a cached channel context: ONE round trip (the request's
- * part, which reads the data version too); when that version is the entry's, the answer is built
- * from both ("hit"). Otherwise, or without an entry, ONE round trip reads both parts at one
- * version ("miss": two round trips when a stale entry was tried first, one without an entry).
+ * With a cached channel context: ONE round trip, the request's part, which reads the data version
+ * too, and the customer's part unless its context is cached at the channel entry's version. When
+ * the data's version is the entry's, the answer is built from them; else undefined.
+ */
+async function fromEntry(
+  db: Db,
+  query: PriceQuery,
+  entry: Entry,
+): Promise<LoadedContext | undefined> {
+  const anonymous = query.customerCode === null;
+  const known = cachedCustomer(query, entry.version);
+  const parts = await loadRequestPart(db, query, !anonymous && !known);
+  const { version } = parts.request;
+  if (version !== entry.version) return undefined;
+  const customer = known ?? (parts.customer && rememberCustomer(query, version, parts.customer));
+  return {
+    context: assemblePriceContext(entry.context, customer, parts.request, query),
+    cache: anonymous || known ? "hit" : "miss",
+  };
+}
+
+/**
+ * The price context of a lookup. With a cached channel context: ONE round trip (`fromEntry`,
+ * "hit" when the customer's context was cached too). When the version moved, or without an
+ * entry, ONE round trip reads every part at one version ("miss": two round trips when a stale
+ * entry was tried first, one without an entry).
  */
 export async function loadContext(
   db: Db,
@@ -89,16 +159,17 @@ export async function loadContext(
     oversized.delete(key);
   }
   const entry = cache.get(key);
-  if (entry) {
-    const part = await loadRequestPart(db, query);
-    if (part.version === entry.version) {
-      return { context: assemblePriceContext(entry.context, part, query), cache: "hit" };
-    }
-  }
+  const warm = entry && (await fromEntry(db, query, entry));
+  if (warm) return warm;
   const loaded = await loadChannelAndRequest(db, query);
   const context = channelContextOf(loaded.channel);
-  // The latest read replaces the entry, also an older version (a replica behind, or a restore):
+  const { version } = loaded.request;
+  // The latest read replaces the entries, also an older version (a replica behind, or a restore):
   // the next lookup reads the version again either way, so an entry is never wrong, only stale.
-  remember(key, loaded.request.version, context);
-  return { context: assemblePriceContext(context, loaded.request, query), cache: "miss" };
+  remember(key, version, context);
+  const customer = loaded.customer && rememberCustomer(query, version, loaded.customer);
+  return {
+    context: assemblePriceContext(context, customer, loaded.request, query),
+    cache: "miss",
+  };
 }

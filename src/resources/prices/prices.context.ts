@@ -2,6 +2,7 @@ import type { PromotionCandidate, TradeConditionCandidate } from "../../pricing"
 import {
   listsOf,
   type ChannelPart,
+  type CustomerPart,
   type ListRow,
   type PriceContext,
   type PriceQuery,
@@ -11,9 +12,10 @@ import {
 /**
  * The channel context: what every price lookup in a channel reads whoever asks, for whichever
  * products, at whichever moment (the channel, its lists, its GLOBAL and CHANNEL conditions, its
- * promotions, each with every link), kept between requests by prices.context-cache.ts. A lookup
- * then reads only its own part (prices.repo.ts `loadRequestPart`) and `assemblePriceContext`
- * picks from the channel context, in memory, exactly the records the one-batch loader
+ * promotions, each with every link), kept between requests by prices.context-cache.ts, as is the
+ * customer context (`CustomerContext`, the same for one customer's lookups). A lookup then reads
+ * only its own part (prices.repo.ts `loadRequestPart`) and `assemblePriceContext` picks from
+ * both contexts, in memory, exactly the records the one-batch loader
  * (`loadPriceContext`) reads in SQL, with their link lists trimmed the same way: the engine gets
  * the same input, so the answer is the same byte for byte (test/price-context-cache.test.ts).
  */
@@ -78,24 +80,28 @@ const linkCount = (records: readonly object[]) =>
     0,
   );
 
-/** The channel part as read (prices.repo.ts `loadChannelAndRequest`), indexed for lookups. */
-export function channelContextOf(part: ChannelPart): ChannelContext {
-  const head = part.channel;
+/** A part's list rows: the lists it reaches (and floors), and the bases of their chains by id. */
+function listsAndBases(rows: readonly ListRow[]) {
   const bases = new Map<number, ListRow>();
   const lists: ListRow[] = [];
-  for (const row of part.lists) {
+  for (const row of rows) {
     frozen(row);
     if (row.role === "BASE") bases.set(row.id, row);
     else lists.push(row);
   }
+  return { lists, bases };
+}
+
+/** The channel part as read (prices.repo.ts `loadChannelAndRequest`), indexed for lookups. */
+export function channelContextOf(part: ChannelPart): ChannelContext {
+  const head = part.channel;
   return {
     channel: head && {
       code: head.channelCode,
       isActive: head.channelIsActive,
       primaryCurrency: head.primaryCurrency,
     },
-    lists,
-    bases,
+    ...listsAndBases(part.lists),
     conditions: reachable(part.conditions),
     promotions: reachable(part.promotions),
     rows: 1 + part.lists.length + linkCount(part.conditions) + linkCount(part.promotions),
@@ -103,26 +109,63 @@ export function channelContextOf(part: ChannelPart): ChannelContext {
 }
 
 /**
- * The lists the channel's lists that can price in `currency` derive from, up to 3 steps: the
- * `chain` of prices.repo.ts `pricingLists`, walked in memory over the bases the context holds.
+ * The customer context: what every lookup of one customer in one channel reads whichever
+ * products it asks for, at whichever moment (the customer, whether it buys in the channel, G;
+ * the lists reaching it at the customer levels with their chains; its CUSTOMER and
+ * CUSTOMER_GROUP conditions with every product link), kept by prices.context-cache.ts.
  */
-function chainOf(context: ChannelContext, currency: string | null): ListRow[] {
-  const found = new Map<number, ListRow>();
-  let step = context.lists.filter(
+export interface CustomerContext {
+  head: CustomerPart["customer"];
+  /** The SALES lists at the customer levels. */
+  lists: readonly ListRow[];
+  /** Every list one of them derives from, up to 3 steps, by id. */
+  bases: ReadonlyMap<number, ListRow>;
+  conditions: Reachable<TradeConditionCandidate>;
+  /** The rows it holds (as ChannelContext's). */
+  rows: number;
+}
+
+/** The customer part as read (prices.repo.ts `loadRequestPart`), indexed for lookups. */
+export function customerContextOf(part: CustomerPart): CustomerContext {
+  if (part.customer) frozen(part.customer);
+  return {
+    head: part.customer,
+    ...listsAndBases(part.lists),
+    conditions: reachable(part.conditions),
+    rows: 1 + part.lists.length + linkCount(part.conditions),
+  };
+}
+
+/** No customer: an anonymous lookup. */
+const ANONYMOUS: CustomerContext = customerContextOf({
+  customer: undefined,
+  lists: [],
+  conditions: [],
+});
+
+/**
+ * The lists the `lists` that can price in `currency` derive from, up to 3 steps, among `bases`:
+ * the `chain` of prices.repo.ts `pricingLists`, walked in memory; added to `found` by id.
+ */
+function chainOf(
+  { lists, bases }: Pick<ChannelContext, "lists" | "bases">,
+  currency: string | null,
+  found: Map<number, ListRow>,
+) {
+  let step = lists.filter(
     (l) => l.role === "CANDIDATE" && l.status === "ACTIVE" && l.currency === currency,
   );
   for (let steps = 1; steps <= 3 && step.length > 0; steps++) {
     const next: ListRow[] = [];
     for (const list of step) {
-      const base =
-        list.basePricelistId === null ? undefined : context.bases.get(list.basePricelistId);
+      const base = list.basePricelistId === null ? undefined : bases.get(list.basePricelistId);
       if (!base) continue;
       found.set(base.id, base);
       next.push(base);
     }
     step = next;
   }
-  return [...found.values()];
+  return found;
 }
 
 /** What the request can match: the filters of the loader's SQL (prices.repo.ts `fragments`). */
@@ -182,8 +225,11 @@ function picked<T extends { validTo: number | null }, U>(
   return out;
 }
 
-const conditionsFor = (context: ChannelContext, a: Audience): TradeConditionCandidate[] =>
-  picked(context.conditions, a, (condition) => ({
+const conditionsFor = (
+  conditions: Reachable<TradeConditionCandidate>,
+  a: Audience,
+): TradeConditionCandidate[] =>
+  picked(conditions, a, (condition) => ({
     ...trimmed(condition, a),
     customerCodes: condition.customerCodes.filter((code) => code === a.customerCode),
   }));
@@ -197,15 +243,18 @@ const promotionsFor = (context: ChannelContext, a: Audience): PromotionCandidate
   });
 
 /**
- * The price context of `query` from the channel context and the request's part, which must
- * describe the same data version: what `loadPriceContext` answers for that version.
+ * The price context of `query` from the channel context, the customer context (none: an
+ * anonymous lookup) and the request's part, which must all describe the same data version: what
+ * `loadPriceContext` answers for that version.
  */
 export function assemblePriceContext(
   context: ChannelContext,
+  customer: CustomerContext | undefined,
   part: RequestPart,
   query: PriceQuery,
 ): PriceContext {
-  const head = part.customer;
+  const own = customer ?? ANONYMOUS;
+  const head = own.head;
   const groupCodes = [...(head?.groupCodes ?? [])].sort();
   const currency = context.channel ? (query.currency ?? context.channel.primaryCurrency) : null;
   const audience: Audience = {
@@ -216,7 +265,8 @@ export function assemblePriceContext(
     products: new Set(part.products.keys()),
     productGroups: part.groupCodes,
   };
-  const rows = [...context.lists, ...chainOf(context, currency), ...part.lists];
+  const bases = chainOf(own, currency, chainOf(context, currency, new Map()));
+  const rows = [...context.lists, ...bases.values(), ...own.lists];
   return {
     channel: context.channel && { code: context.channel.code, isActive: context.channel.isActive },
     customer:
@@ -228,7 +278,10 @@ export function assemblePriceContext(
     products: part.products,
     version: part.version,
     ...listsOf(rows, part.prices),
-    tradeConditions: [...conditionsFor(context, audience), ...part.conditions],
+    tradeConditions: [
+      ...conditionsFor(context.conditions, audience),
+      ...conditionsFor(own.conditions, audience),
+    ],
     promotions: promotionsFor(context, audience),
   };
 }

@@ -240,12 +240,13 @@ const chainFrom = (starts: "pricing" | "sales") => {
 };
 
 /**
- * The channel's own lists, for the channel context (prices.context.ts): `reaching` at the two
- * channel levels, and `chain` from every SALES list among them whatever its status and currency,
- * so that the chain of the lists that can price in any currency is among it.
+ * The lists reaching at some levels (`reaching`: the channel's two, or the customer's three), for
+ * the cached contexts (prices.context.ts): `reaching`, and `chain` from every SALES list among
+ * them whatever its status and currency, so that the chain of the lists that can price in any
+ * currency is among it.
  */
-const channelLists = (f: Fragments) => sql`with recursive
-    reaching(pricelist_id, level) as (${f.channelReaching}),
+const levelLists = (reaching: SQL) => sql`with recursive
+    reaching(pricelist_id, level) as (${reaching}),
     sales(id) as (select r.pricelist_id from reaching r join pricelists p on p.id = r.pricelist_id
       where p.kind = 'SALES'),
     ${chainFrom("sales")}`;
@@ -379,11 +380,13 @@ const linked =
     codes(linkedCodes(link, ownerFk, owner, targetFk, target, only));
 
 /**
- * Whether link lists are trimmed to what this request can match (the one-batch loader), or hold
- * every link (the channel context, which serves every customer and product: prices.context.ts
- * trims them in memory the same way). Channel links are trimmed to the channel either way.
+ * Whether link lists are trimmed to what this request can match (the one-batch loader); to the
+ * customer only (the customer context, which serves every product: its customer and group links
+ * trimmed to the customer and G as the key names them); or hold every link (the channel context,
+ * which serves every customer and product). prices.context.ts trims the rest in memory the same
+ * way. Channel links are trimmed to the channel either way.
  */
-type Trim = "REQUEST" | "NONE";
+type Trim = "REQUEST" | "CUSTOMER" | "NONE";
 
 /**
  * The link lists conditions and promotions share (tables `<owner>_products`, …), each trimmed to
@@ -391,8 +394,8 @@ type Trim = "REQUEST" | "NONE";
  */
 function sharedLinks(q: Params, f: Fragments, owner: "trade_condition" | "promotion", trim: Trim) {
   const via = linked(`${owner}s.id`, `${owner}_id`);
-  const link = (target: string, fk: string, only: SQL) =>
-    via(`${owner}_${target}`, fk, target, trim === "NONE" ? undefined : only);
+  const link = (target: string, fk: string, only: SQL, trims = trim === "REQUEST") =>
+    via(`${owner}_${target}`, fk, target, trims ? only : undefined);
   // `+t.id`: the record's few links are read and each checked against the requested set. A bare
   // `t.id in (…)` lets SQLite probe the link index once per requested product or group for every
   // record instead (500 probes per record at 500 lines).
@@ -404,7 +407,12 @@ function sharedLinks(q: Params, f: Fragments, owner: "trade_condition" | "promot
       "channels",
       sql`t.code = ${q.channelCode}`,
     ),
-    customerGroupCodes: link("customer_groups", "customer_group_id", sql`t.id in ${f.groups}`),
+    customerGroupCodes: link(
+      "customer_groups",
+      "customer_group_id",
+      sql`t.id in ${f.groups}`,
+      trim !== "NONE",
+    ),
     productGroupCodes: link("product_groups", "product_group_id", sql`+t.id in ${f.groupIds}`),
   };
 }
@@ -444,27 +452,30 @@ function conditionColumns(q: Params, f: Fragments, trim: Trim) {
 // Driven from the candidates the scope can admit (GLOBAL and CHANNEL ones, those linked to the
 // customer or to a group in G), not from every ACTIVE condition: the filters below then run
 // for a few hundred records at most. The scope test stays, so the rows are the same.
-// `scopes` CUSTOMER: only the conditions aimed at the customer or G (the channel context holds
-// the GLOBAL and CHANNEL ones).
+// `scopes` CUSTOMER: the customer context's conditions (prices.context.ts), those aimed at the
+// customer or G, for every product and moment: ACTIVE ones (with explain, all) of any window,
+// with every product link, by id; the channel context holds the GLOBAL and CHANNEL ones.
 function conditionsStatement(q: Params, f: Fragments, scopes: "ALL" | "CUSTOMER" = "ALL") {
   const tc = sql.raw("trade_conditions.id");
   const all = scopes === "ALL";
+  const reach = sql`and ${f.forProducts("trade_condition_id", "trade_conditions.id", "trade_condition_products", "trade_condition_product_groups")}`;
   return statement(
-    conditionColumns(q, f, "REQUEST"),
+    conditionColumns(q, f, all ? "REQUEST" : "CUSTOMER"),
     sql`from (${all ? sql`select t.id from trade_conditions t where t.scope in ('GLOBAL', 'CHANNEL') and ${f.live("t")} union ` : sql``}select l.trade_condition_id as id from trade_condition_customers l
           join customers cu on cu.id = l.customer_id where cu.code = ${q.customerCode}
         union select l.trade_condition_id from trade_condition_customer_groups l
           where l.customer_group_id in ${f.groups}) candidate
       cross join trade_conditions on trade_conditions.id = candidate.id
-    where ${f.live("trade_conditions")}
+    where ${all ? f.live("trade_conditions") : f.active("trade_conditions")}
       and ${f.inChannel("trade_condition_channels", "trade_condition_id", "trade_conditions.id")}
-      and ${f.forProducts("trade_condition_id", "trade_conditions.id", "trade_condition_products", "trade_condition_product_groups")}
+      ${all ? reach : sql``}
       and (${all ? sql`trade_conditions.scope in ('GLOBAL', 'CHANNEL') or ` : sql``}(trade_conditions.scope = 'CUSTOMER_GROUP' and exists (select 1 from trade_condition_customer_groups l
               where l.trade_condition_id = ${tc} and l.customer_group_id in ${f.groups}))
         or (trade_conditions.scope = 'CUSTOMER' and exists (select 1 from trade_condition_customers l
               join customers cu on cu.id = l.customer_id
-              where l.trade_condition_id = ${tc} and cu.code = ${q.customerCode})))`,
-    f.requested,
+              where l.trade_condition_id = ${tc} and cu.code = ${q.customerCode})))
+    ${all ? sql`` : sql`order by trade_conditions.id`}`,
+    all ? f.requested : undefined,
   );
 }
 
@@ -733,17 +744,17 @@ function compiledParts(explain: boolean) {
      * or moment in them. */
     channel: [
       channelStatement(q, f),
-      listsStatement(channelLists(f), f.floors),
+      listsStatement(levelLists(f.channelReaching), f.floors),
       channelConditionsStatement(q, f),
       channelPromotionsStatement(q, f),
     ] as const,
     /** The version, the requested products with their groups, and their price rows. */
     request: [versionStatement, productsStatement(f), pricesStatement(f)] as const,
     /** With a customer: the customer and G, the lists reaching it with their chains, and the
-     * conditions aimed at it or at G. */
+     * conditions aimed at it or at G, with every product link: no product or moment in them. */
     customer: [
       customerStatement(q, f),
-      listsStatement(pricingLists(sql`(${f.customerReaching})`, f.currency), null),
+      listsStatement(levelLists(f.customerReaching), null),
       conditionsStatement(q, f, "CUSTOMER"),
     ] as const,
   };
@@ -753,11 +764,14 @@ const PARTS = { plain: compiledParts(false), explain: compiledParts(true) };
 
 const partsOf = (query: PriceQuery) => PARTS[query.explain ? "explain" : "plain"];
 
-/** The request's own statements; an anonymous request skips the customer's. */
-function requestBatch(query: PriceQuery) {
+/** The request's own statements, and the customer's when `withCustomer` (never anonymous). */
+function requestBatch(query: PriceQuery, withCustomer: boolean) {
   const values = valuesOf(query);
   const parts = partsOf(query);
-  const customer = query.customerCode === null ? undefined : bindStatements(parts.customer, values);
+  const customer =
+    query.customerCode === null || !withCustomer
+      ? undefined
+      : bindStatements(parts.customer, values);
   return [
     ...bindStatements(parts.request, values),
     customer?.[0] ?? null,
@@ -775,6 +789,10 @@ export interface RequestPart {
   /** The codes of the requested products' groups and their ancestors. */
   groupCodes: Set<string>;
   prices: Map<number, PriceRow[]>;
+}
+
+/** What every lookup of a customer in a channel shares, decoded (no product or moment in it). */
+export interface CustomerPart {
   customer: RowOf<ReturnType<typeof customerStatement>> | undefined;
   /** The lists reaching the customer (levels INDIVIDUAL to CUSTOMER_GROUP) and their chains. */
   lists: ListRow[];
@@ -782,18 +800,26 @@ export interface RequestPart {
   conditions: TradeConditionCandidate[];
 }
 
-function requestPartOf([version, facts, prices, customer, lists, conditions]: RequestRows) {
+/** A lookup's own part, and the customer's part when it was read with it. */
+export interface RequestParts {
+  request: RequestPart;
+  customer: CustomerPart | undefined;
+}
+
+function requestPartsOf([version, facts, prices, ...customer]: RequestRows): RequestParts {
   const groupCodes = new Set<string>();
   for (const row of facts) if (row.kind === "GROUP") groupCodes.add(row.code);
+  const [head, lists, conditions] = customer;
   return {
-    version: version[0]?.version ?? 0,
-    products: productFacts(facts),
-    groupCodes,
-    prices: pricesByPricelist(prices),
-    customer: customer[0],
-    lists,
-    conditions,
-  } satisfies RequestPart;
+    request: {
+      version: version[0]?.version ?? 0,
+      products: productFacts(facts),
+      groupCodes,
+      prices: pricesByPricelist(prices),
+    },
+    // Null statements decode to no rows: the customer's part was read when its head row was.
+    customer: head.length === 0 ? undefined : { customer: head[0], lists, conditions },
+  };
 }
 
 /** What every lookup in a channel shares, decoded (no customer, product or moment in it). */
@@ -804,17 +830,24 @@ export interface ChannelPart {
   promotions: PromotionCandidate[];
 }
 
-/** The request's own part: ONE round trip (the channel part is the caller's, of some version). */
-export async function loadRequestPart(db: Db, query: PriceQuery): Promise<RequestPart> {
-  return requestPartOf(await decodedBatch(db, requestBatch(query)));
+/**
+ * The request's own part, with the customer's when `withCustomer`: ONE round trip (the channel
+ * part, and else the customer's, are the caller's, of some version).
+ */
+export async function loadRequestPart(
+  db: Db,
+  query: PriceQuery,
+  withCustomer: boolean,
+): Promise<RequestParts> {
+  return requestPartsOf(await decodedBatch(db, requestBatch(query, withCustomer)));
 }
 
-/** Both parts in ONE round trip, so both describe the data of the version the request part names. */
+/** Every part in ONE round trip, so all describe the data of the version the request part names. */
 export async function loadChannelAndRequest(db: Db, query: PriceQuery) {
   const channel = bindStatements(partsOf(query).channel, valuesOf(query));
   const [head, lists, conditions, promotions, ...request] = await decodedBatch(db, [
     ...channel,
-    ...requestBatch(query),
+    ...requestBatch(query, true),
   ]);
   const part: ChannelPart = {
     channel: head[0],
@@ -822,7 +855,7 @@ export async function loadChannelAndRequest(db: Db, query: PriceQuery) {
     conditions,
     promotions: promotions.map(promotionOf),
   };
-  return { channel: part, request: requestPartOf(request) };
+  return { channel: part, ...requestPartsOf(request) };
 }
 
 // The building blocks the publish simulation's channel-wide batch reuses

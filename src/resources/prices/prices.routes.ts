@@ -34,8 +34,8 @@ const RULES =
   "Errors: unknown channel or customer 404; inactive channel 409 CHANNEL_INACTIVE; customer not in the " +
   "channel 409 CUSTOMER_NOT_IN_CHANNEL; no currency given and no primary pricelist 400 CURRENCY_REQUIRED. " +
   "A read key may call it. One D1 round trip whatever the number of lines; two for the first lookup " +
-  "in a channel after a write that can change prices, when the isolate's cached channel context is " +
-  'read again (Server-Timing: ctx;desc="hit", "miss" or "off"). docs/pricing-rules.md has ' +
+  "in a channel after a write that can change prices, when the isolate's cached channel and customer " +
+  'contexts are read again (Server-Timing: ctx;desc="hit", "miss" or "off"). docs/pricing-rules.md has ' +
   "the rules and two worked examples.";
 
 const CACHING =
