@@ -11,6 +11,76 @@ export const simulationExampleRequest = {
   changes: { activate: { tradeConditionIds: [5] } },
 };
 
+/** The channel's surcharge on P-B, applied before and after. */
+const pbSurcharge = {
+  kind: "SURCHARGE",
+  id: 4,
+  scope: "CHANNEL",
+  rung: 7,
+  valueBp: null,
+  amount: 25,
+};
+
+/** P-B for C-1001 as stored: the group discount TC-2 (5 %) and the surcharge. */
+const pbBefore = {
+  productCode: "P-B",
+  quantity: 1,
+  status: "OK",
+  finalUnitAmount: 424,
+  lineAmount: 424,
+  regularUnitAmount: 424,
+  listUnitAmount: 500,
+  currency: "EUR",
+  taxInclusive: false,
+  source: {
+    level: "CUSTOMER_GROUP",
+    pricelistId: 200,
+    tierMinQuantity: 1,
+    baseUnitAmount: 420,
+    derivedFrom: null,
+  },
+  adjustments: [
+    {
+      kind: "DISCOUNT",
+      id: 2,
+      scope: "CUSTOMER_GROUP",
+      rung: 6,
+      valueBp: 500,
+      amount: -21,
+    },
+    pbSurcharge,
+  ],
+  tiers: [
+    {
+      minQuantity: 1,
+      amount: 420,
+    },
+    {
+      minQuantity: 50,
+      amount: 385,
+    },
+  ],
+  quantityRule: {
+    minimum: 1,
+    increment: 1,
+    maximum: null,
+  },
+  suggestedQuantities: null,
+  explain: null,
+};
+
+/** The same line with TC-5 active: its 10 % outranks the group's 5 % (rung 3 before rung 6). */
+const pbAfter = {
+  ...pbBefore,
+  finalUnitAmount: 403,
+  lineAmount: 403,
+  regularUnitAmount: 403,
+  adjustments: [
+    { kind: "DISCOUNT", id: 5, scope: "CUSTOMER", rung: 3, valueBp: 1000, amount: -42 },
+    pbSurcharge,
+  ],
+};
+
 export const simulationExampleAnswer = {
   channelCode: "WEB-DE",
   currency: "EUR",
@@ -20,112 +90,8 @@ export const simulationExampleAnswer = {
     {
       customerCode: "C-1001",
       productCode: "P-B",
-      before: {
-        productCode: "P-B",
-        quantity: 1,
-        status: "OK",
-        finalUnitAmount: 424,
-        lineAmount: 424,
-        regularUnitAmount: 424,
-        listUnitAmount: 500,
-        currency: "EUR",
-        taxInclusive: false,
-        source: {
-          level: "CUSTOMER_GROUP",
-          pricelistId: 200,
-          tierMinQuantity: 1,
-          baseUnitAmount: 420,
-          derivedFrom: null,
-        },
-        adjustments: [
-          {
-            kind: "DISCOUNT",
-            id: 2,
-            scope: "CUSTOMER_GROUP",
-            rung: 6,
-            valueBp: 500,
-            amount: -21,
-          },
-          {
-            kind: "SURCHARGE",
-            id: 4,
-            scope: "CHANNEL",
-            rung: 7,
-            valueBp: null,
-            amount: 25,
-          },
-        ],
-        tiers: [
-          {
-            minQuantity: 1,
-            amount: 420,
-          },
-          {
-            minQuantity: 50,
-            amount: 385,
-          },
-        ],
-        quantityRule: {
-          minimum: 1,
-          increment: 1,
-          maximum: null,
-        },
-        suggestedQuantities: null,
-        explain: null,
-      },
-      after: {
-        productCode: "P-B",
-        quantity: 1,
-        status: "OK",
-        finalUnitAmount: 403,
-        lineAmount: 403,
-        regularUnitAmount: 403,
-        listUnitAmount: 500,
-        currency: "EUR",
-        taxInclusive: false,
-        source: {
-          level: "CUSTOMER_GROUP",
-          pricelistId: 200,
-          tierMinQuantity: 1,
-          baseUnitAmount: 420,
-          derivedFrom: null,
-        },
-        adjustments: [
-          {
-            kind: "DISCOUNT",
-            id: 5,
-            scope: "CUSTOMER",
-            rung: 3,
-            valueBp: 1000,
-            amount: -42,
-          },
-          {
-            kind: "SURCHARGE",
-            id: 4,
-            scope: "CHANNEL",
-            rung: 7,
-            valueBp: null,
-            amount: 25,
-          },
-        ],
-        tiers: [
-          {
-            minQuantity: 1,
-            amount: 420,
-          },
-          {
-            minQuantity: 50,
-            amount: 385,
-          },
-        ],
-        quantityRule: {
-          minimum: 1,
-          increment: 1,
-          maximum: null,
-        },
-        suggestedQuantities: null,
-        explain: null,
-      },
+      before: pbBefore,
+      after: pbAfter,
       difference: -21,
       differenceBp: -495,
       changed: ["RUNG", "ADJUSTMENTS"],
