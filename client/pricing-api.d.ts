@@ -606,6 +606,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/api/pricelist/{id}/customers": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Find the customers who own or are assigned a pricelist
+     * @description The owner of an INDIVIDUAL pricelist and the customers it is assigned to directly (`POST /v1/api/customer/{code}/pricelist`), each once. Not expanded through customer groups or channels. Unknown pricelist → 404.
+     */
+    get: operations["listPricelistCustomers"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/api/pricelist": {
     parameters: {
       query?: never;
@@ -729,26 +749,6 @@ export interface paths {
      * @description Only an INDIVIDUAL pricelist in status DRAFT can be deleted; its prices and any assignments go with it. Unknown id, or a pricelist that is not INDIVIDUAL → 404; not DRAFT → 409 naming the status (archive it through PATCH instead).
      */
     delete: operations["deleteIndividualPricelist"];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/api/pricelist/{id}/customers": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Find the customers who own or are assigned a pricelist
-     * @description The owner of an INDIVIDUAL pricelist and the customers it is assigned to directly (`POST /v1/api/customer/{code}/pricelist`), each once. Not expanded through customer groups or channels. Unknown pricelist → 404.
-     */
-    get: operations["listPricelistCustomers"];
-    put?: never;
-    post?: never;
-    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -13215,6 +13215,133 @@ export interface operations {
       };
     };
   };
+  listPricelistCustomers: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1. Anything that is not a whole number >= 1 falls back to 1. */
+        page?: number;
+        /** @description Page size. Larger values are capped at 100; anything that is not a whole number >= 1 falls back to 20. */
+        limit?: number;
+        /**
+         * @description Sort terms `field:ASC|DESC` (direction in any case), repeated or comma-joined; URL order is precedence. Sortable: id, code, name. Text sorts case-insensitively; ties always break on the record's unique key, so pages never overlap.
+         * @example [
+         *       "id:DESC"
+         *     ]
+         */
+        sortBy?: ("id:ASC" | "id:DESC" | "code:ASC" | "code:DESC" | "name:ASC" | "name:DESC")[];
+        /** @description Case-insensitive substring matched against the searchBy fields (OR; searchable: code, name). `%`, `_` and `\` match themselves. */
+        search?: string;
+        /** @description The fields the search covers (repeated or comma-joined); default: code, name. */
+        searchBy?: ("code" | "name")[];
+        /** @description Filter on customerGroupCode (text): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
+        "filter.customerGroupCode"?: string[];
+        /** @description Filter on channelCode (text): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
+        "filter.channelCode"?: string[];
+      };
+      header?: never;
+      path: {
+        /** @description The record's id (a positive integer) */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of customers */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["CustomerList"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown record */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
   listPricelists: {
     parameters: {
       query?: {
@@ -14469,133 +14596,6 @@ export interface operations {
            *       "status": 413,
            *       "detail": "the request body is larger than 1 MiB",
            *       "code": "PAYLOAD_TOO_LARGE",
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
-      429: {
-        headers: {
-          /** @description Seconds until the key's request budget is renewed */
-          "Retry-After"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:rate-limited",
-           *       "title": "Too Many Requests",
-           *       "status": 429,
-           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
-           *       "code": "RATE_LIMITED",
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-    };
-  };
-  listPricelistCustomers: {
-    parameters: {
-      query?: {
-        /** @description Page number, from 1. Anything that is not a whole number >= 1 falls back to 1. */
-        page?: number;
-        /** @description Page size. Larger values are capped at 100; anything that is not a whole number >= 1 falls back to 20. */
-        limit?: number;
-        /**
-         * @description Sort terms `field:ASC|DESC` (direction in any case), repeated or comma-joined; URL order is precedence. Sortable: id, code, name. Text sorts case-insensitively; ties always break on the record's unique key, so pages never overlap.
-         * @example [
-         *       "id:DESC"
-         *     ]
-         */
-        sortBy?: ("id:ASC" | "id:DESC" | "code:ASC" | "code:DESC" | "name:ASC" | "name:DESC")[];
-        /** @description Case-insensitive substring matched against the searchBy fields (OR; searchable: code, name). `%`, `_` and `\` match themselves. */
-        search?: string;
-        /** @description The fields the search covers (repeated or comma-joined); default: code, name. */
-        searchBy?: ("code" | "name")[];
-        /** @description Filter on customerGroupCode (text): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
-        "filter.customerGroupCode"?: string[];
-        /** @description Filter on channelCode (text): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
-        "filter.channelCode"?: string[];
-      };
-      header?: never;
-      path: {
-        /** @description The record's id (a positive integer) */
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description A page of customers */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["CustomerList"];
-        };
-      };
-      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:validation-failed",
-           *       "title": "Bad Request",
-           *       "status": 400,
-           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
-           *       "code": "VALIDATION_FAILED",
-           *       "errors": [
-           *         {
-           *           "path": "body.currency",
-           *           "message": "must be an ISO 4217 code such as EUR"
-           *         }
-           *       ],
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Missing or unknown API key */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:unauthorized",
-           *       "title": "Unauthorized",
-           *       "status": 401,
-           *       "detail": "missing API key: send it in the x-webhook-signature header",
-           *       "code": "UNAUTHORIZED",
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Unknown record */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:not-found",
-           *       "title": "Not Found",
-           *       "status": 404,
-           *       "detail": "pricelist 42 not found",
-           *       "code": "NOT_FOUND",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
            */

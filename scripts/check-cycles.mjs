@@ -11,6 +11,10 @@
  *
  * With cycles it lists every elementary cycle (Johnson's algorithm), one chain `a -> b -> a` per
  * line, and exits 1. .ci/run runs both commands above; the fixture keeps the checker honest.
+ *
+ * For src/ it also checks the folder layering (docs/architecture.md "Layers"): each folder is a
+ * room (`db`, `lib/http`, `resources/prices`, …), the rooms form LAYERS, and a file may import
+ * only from its own layer or one below; no two rooms may import each other, even through others.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
@@ -19,6 +23,76 @@ import ts from "typescript";
 const EXTENSIONS = [".ts", ".tsx", ".mts", ".cts"];
 /** A listing past this many cycles would not help anyone; the count still says how bad it is. */
 const MAX_LISTED = 200;
+
+/**
+ * The layers of src/, lowest first: a room imports only rooms of its own layer or lower ones.
+ * A room is a file's first folder, or its first two under lib/ and resources/; "." holds the
+ * Worker's entry files.
+ */
+const LAYERS = [
+  ["pricing"],
+  ["lib/core"],
+  ["db"],
+  ["list"],
+  ["feed"],
+  ["lib/http"],
+  ["webhooks"],
+  ["resources/*"],
+  ["resources"],
+  ["doc"],
+  ["lib/jobs"],
+  ["."],
+];
+
+/** The room of a file under src/. @param {string} path src-relative, "/"-separated */
+function roomOf(path) {
+  const parts = path.split("/");
+  if (parts.length === 1) return ".";
+  if ((parts[0] === "lib" || parts[0] === "resources") && parts.length > 2) {
+    return `${parts[0]}/${parts[1]}`;
+  }
+  return parts[0];
+}
+
+/** The layer index of a room, or -1 when LAYERS does not name it. @param {string} room */
+const layerOf = (room) =>
+  LAYERS.findIndex((layer) =>
+    layer.some((name) =>
+      name.endsWith("/*") ? room.startsWith(name.slice(0, -1)) : room === name,
+    ),
+  );
+
+/**
+ * Layering faults: imports from a higher layer, rooms no layer names, and cycles between rooms.
+ * @param {Map<string, string[]>} graph @param {(file: string) => string} name
+ */
+function layerFaults(graph, name) {
+  /** @type {string[]} */
+  const faults = [];
+  /** @type {Map<string, Set<string>>} */
+  const rooms = new Map();
+  for (const [file, targets] of graph) {
+    const from = roomOf(name(file));
+    if (layerOf(from) < 0) faults.push(`${name(file)}: its folder ${from} is in no layer`);
+    const edges = rooms.get(from) ?? new Set();
+    rooms.set(from, edges);
+    for (const target of targets) {
+      const to = roomOf(name(target));
+      if (to === from) continue;
+      edges.add(to);
+      if (layerOf(to) > layerOf(from)) {
+        faults.push(
+          `${name(file)} -> ${name(target)}: ${from} may not import ${to}, a higher layer`,
+        );
+      }
+    }
+  }
+  const roomGraph = new Map([...rooms].map(([room, edges]) => [room, [...edges].sort()]));
+  for (const cycle of elementaryCycles(roomGraph)) {
+    faults.push(`folders import each other: ${cycle.join(" -> ")}`);
+  }
+  return faults;
+}
 
 /** The folder to check, or undefined when the arguments make no sense. @param {string[]} argv */
 function rootOf(argv) {
@@ -183,13 +257,21 @@ function main() {
   const name = (/** @type {string} */ file) => relative(root, file).split(sep).join("/");
   const shown = relative(process.cwd(), root) || ".";
   const cycles = elementaryCycles(graph);
-  if (cycles.length === 0) {
+  // The layering is src/'s own: a fixture has no layers.
+  const faults = root === resolve("src") ? layerFaults(graph, name) : [];
+  if (cycles.length === 0 && faults.length === 0) {
     const edges = [...graph.values()].reduce((n, targets) => n + targets.length, 0);
     console.log(
-      `check-cycles: no import cycles in ${shown}/ (${graph.size} files, ${edges} import edges)`,
+      `check-cycles: no import cycles in ${shown}/ (${graph.size} files, ${edges} import edges)` +
+        (root === resolve("src") ? `; folders layered (${LAYERS.length} layers)` : ""),
     );
     return 0;
   }
+  if (faults.length > 0) {
+    console.error(`check-cycles: ${faults.length} layering fault(s) in ${shown}/:`);
+    for (const fault of faults.slice(0, MAX_LISTED)) console.error(`  ${fault}`);
+  }
+  if (cycles.length === 0) return 1;
   console.error(
     `check-cycles: ${cycles.length} import cycle(s) in ${shown}/ (type imports count):`,
   );

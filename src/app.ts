@@ -1,15 +1,15 @@
 import { serveDocument } from "./doc/document";
 import { apiReference } from "./doc/ui";
-import { operationIndex } from "./lib/audit";
-import { authenticate } from "./lib/auth";
-import { strictJsonBody } from "./lib/body";
-import { requestContext } from "./lib/context";
-import { onError } from "./lib/errors";
-import { idempotency } from "./lib/idempotency";
-import { notFoundHandler } from "./lib/not-found";
-import { rateLimit } from "./lib/rate-limit";
-import { createRouter } from "./lib/router";
-import { corsFromEnv, limitBodySize, securityHeaders } from "./lib/security";
+import { operationIndex } from "./lib/http/context";
+import { authenticate } from "./lib/http/auth";
+import { strictJsonBody } from "./lib/http/body";
+import { requestContext } from "./lib/http/context";
+import { onError } from "./lib/core/errors";
+import { idempotency } from "./lib/http/idempotency";
+import { notFoundHandler } from "./lib/http/not-found";
+import { rateLimit } from "./lib/http/rate-limit";
+import { createRouter } from "./lib/http/router";
+import { corsFromEnv, limitBodySize, securityHeaders } from "./lib/http/security";
 import { routers } from "./resources";
 import { announceChanges } from "./webhooks/announce";
 

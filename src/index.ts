@@ -1,12 +1,12 @@
 import { app } from "./app";
-import { createDb, DbMeter } from "./lib/db";
-import type { Bindings } from "./lib/env";
-import { applyRetention, retentionDays } from "./lib/retention";
-import type { WebhookMessage } from "./webhooks/messages";
+import { createDb, DbMeter } from "./db/client";
+import type { Bindings } from "./lib/http/env";
+import { applyRetention, retentionDays } from "./lib/jobs/retention";
+import type { WebhookMessage } from "./lib/http/env";
 import { handleWebhookQueue } from "./webhooks/queue";
 import { SWEEP_CRON, sweepWebhooks } from "./webhooks/sweep";
 
-/** The daily retention (src/lib/retention.ts, docs/operations.md "Retention"). */
+/** The daily retention (src/lib/jobs/retention.ts, docs/operations.md "Retention"). */
 async function retention(controller: ScheduledController, env: Bindings) {
   const days = retentionDays(env.AUDIT_RETENTION_DAYS);
   const deleted = await applyRetention(

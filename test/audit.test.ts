@@ -2,8 +2,8 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import worker from "../src/index";
-import { isWriteSql } from "../src/lib/audit";
-import { AUDIT_ENTITIES, entityName } from "../src/resources/audit/audit.list";
+import { isWriteSql } from "../src/db/audit";
+import { AUDIT_ENTITIES, entityName } from "../src/db/audit";
 import {
   createChannel,
   createCustomer,

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ENTITIES } from "../src/feed/entities";
-import { AUDIT_ENTITIES } from "../src/resources/audit/audit.list";
+import { AUDIT_ENTITIES } from "../src/db/audit";
 import {
   createChannel,
   createCustomer,
@@ -117,7 +117,7 @@ describe("GET /v1/api/changes", () => {
     await createProduct();
     await createProduct();
     const newest = await head();
-    // What the retention does to old entries (src/lib/retention.ts).
+    // What the retention does to old entries (src/lib/jobs/retention.ts).
     await env.DB.prepare("delete from audit_log where id < ?").bind(newest).run();
     const res = await api("GET", `/v1/api/changes?after=${newest - 2}`);
     const problem = expectProblem(res, 410, "EXPIRED_CURSOR");

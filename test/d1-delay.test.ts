@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { app } from "../src/app";
-import { d1DelayMs } from "../src/lib/db";
+import { d1DelayMs } from "../src/db/client";
 import { createProduct } from "./factories";
 import { KEYS, uid } from "./helpers";
 

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { app } from "../src/app";
-import { sessionStart } from "../src/lib/context";
+import { sessionStart } from "../src/lib/http/context";
 import { MAX_AGE_SECONDS } from "../src/resources/prices/prices.cache";
 import {
   createChannel,

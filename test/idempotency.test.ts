@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { ABANDONED_AFTER_MS, decide, IDEMPOTENCY_TTL_MS } from "../src/lib/idempotency";
+import { ABANDONED_AFTER_MS, decide, IDEMPOTENCY_TTL_MS } from "../src/db/idempotency";
 import { createProduct, tradeConditionBody } from "./factories";
 import { api, expectProblem, uid } from "./helpers";
 

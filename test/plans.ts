@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { createDb, DbMeter, type Db } from "../src/lib/db";
+import { createDb, DbMeter, type Db } from "../src/db/client";
 import type { ListConfig, ListRequest } from "../src/list";
 import { parseListQuery } from "../src/list/parse";
 import { toOrderBy, toWhere } from "../src/list/sql";

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { app } from "../src/app";
-import { IsolateCache } from "../src/lib/isolate-cache";
+import { IsolateCache } from "../src/db/isolate-cache";
 import {
   clearContextCache,
   CONTEXT_CACHE_BOUNDS,

@@ -1,12 +1,12 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createDb, DbMeter } from "../src/lib/db";
+import { createDb, DbMeter } from "../src/db/client";
 import {
   loadPriceContext,
   priceStatements,
   type PriceQuery,
 } from "../src/resources/prices/prices.repo";
-import { decodedBatch } from "../src/resources/prices/prices.rows";
+import { decodedBatch } from "../src/db/rows";
 import { api, created, uid } from "./helpers";
 
 /**

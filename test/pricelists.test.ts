@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { env } from "cloudflare:workers";
-import { createDb, DbMeter } from "../src/lib/db";
+import { createDb, DbMeter } from "../src/db/client";
 import { derivationFits } from "../src/resources/pricelists/pricelists.repo";
 import { sql } from "drizzle-orm";
 import {

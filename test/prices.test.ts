@@ -449,7 +449,7 @@ describe("POST /v1/api/pricelist/{id}/prices/delete", () => {
 
 describe("the price upsert statement on its own (the guard behind the pre-check)", () => {
   it("fails as a whole when a product vanished after the check, and reports a deleted pricelist", async () => {
-    const { createDb, DbMeter } = await import("../src/lib/db");
+    const { createDb, DbMeter } = await import("../src/db/client");
     const { upsertPrices, PRODUCT_GONE } =
       await import("../src/resources/pricelists/pricelists.repo");
     const { FOREIGN_KEY } = await import("../src/db/outcomes");

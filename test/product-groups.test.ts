@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { createDb, DbMeter } from "../src/lib/db";
+import { createDb, DbMeter } from "../src/db/client";
 import {
   insertProductGroup,
   writeProductGroup,

@@ -1,7 +1,7 @@
 import { getTableColumns, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import { errorMentions, type Db } from "../lib/db";
+import { errorMentions, type Db } from "./client";
 import { inJsonList } from "./json-list";
 import type { CodedTable, CodeLink } from "./links";
 import { columnValue } from "./writes";
@@ -12,7 +12,7 @@ import { columnValue } from "./writes";
  * records the body names), and written in ONE batch whose first statement reads the same facts
  * again and fails the whole batch when they differ. D1 has no transaction spanning the read and
  * the write, so this is how a concurrent change between the two is noticed: the caller judges
- * again (lib/optimistic.ts). Rows travel as one JSON parameter (json_each), so a body of 1000
+ * again (db/optimistic.ts). Rows travel as one JSON parameter (json_each), so a body of 1000
  * rows binds a handful of parameters, far under D1's 100.
  */
 

@@ -1,4 +1,4 @@
-import { isForeignKeyViolation } from "../lib/db";
+import { isForeignKeyViolation } from "./client";
 
 /**
  * A write that a foreign key refused: a row it names was deleted after the checks that read it,

@@ -1,6 +1,5 @@
 import { count, eq, getTableColumns, type SQL } from "drizzle-orm";
-import type { ListRequest } from "../list";
-import type { Db } from "../lib/db";
+import type { Db } from "./client";
 import { codeLink, defineLinks } from "./links";
 import {
   channelCustomers,
@@ -55,8 +54,15 @@ export type CustomerRow = typeof customers.$inferSelect & {
   channelCodes: string;
 };
 
+/** The window of a list page (a `ListRequest` of src/list is one). */
+export interface PageWindow {
+  orderBy: SQL[];
+  limit: number;
+  offset: number;
+}
+
 /** A page of the pricelists meeting `where` (with their owners' codes) and its count, to batch. */
-export const pricelistPage = (db: Db, where: SQL | undefined, list: ListRequest) =>
+export const pricelistPage = (db: Db, where: SQL | undefined, list: PageWindow) =>
   [
     db
       .select(pricelistColumns)
@@ -70,7 +76,7 @@ export const pricelistPage = (db: Db, where: SQL | undefined, list: ListRequest)
   ] as const;
 
 /** A page of the customers meeting `where` (with their memberships) and its count, to batch. */
-export const customerPage = (db: Db, where: SQL | undefined, list: ListRequest) =>
+export const customerPage = (db: Db, where: SQL | undefined, list: PageWindow) =>
   [
     db
       .select(customerColumns)

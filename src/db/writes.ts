@@ -1,8 +1,8 @@
 import { and, eq, getTableColumns, is, SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import type { Db } from "../lib/db";
-import { CHANGED, nextUpdatedAt } from "../lib/optimistic";
+import type { Db } from "./client";
+import { CHANGED, nextUpdatedAt } from "./optimistic";
 import { FOREIGN_KEY, unlessForeignKey } from "./outcomes";
 
 type Versioned = SQLiteTable & { id: SQLiteColumn; updatedAt: SQLiteColumn };
@@ -42,7 +42,7 @@ export interface VersionedWrite {
 }
 
 /**
- * The write half of an optimistic update (lib/optimistic.ts), as ONE batch: the link statements,
+ * The write half of an optimistic update (db/optimistic.ts), as ONE batch: the link statements,
  * then the record's UPDATE, every statement guarded by the version (updatedAt) the checks
  * judged, then the record read back. A concurrent write that got in first turns the whole batch
  * into a no-op, answered as CHANGED; a named row deleted meanwhile fails it as FOREIGN_KEY.

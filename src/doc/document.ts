@@ -1,8 +1,8 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { API_KEY_HEADER } from "../lib/auth";
-import { BOOKMARK_HEADER, CORRELATION_HEADER } from "../lib/context";
-import type { AppEnv } from "../lib/env";
-import { RATE_LIMITS } from "../lib/rate-limit";
+import { API_KEY_HEADER } from "../lib/http/auth";
+import { BOOKMARK_HEADER, CORRELATION_HEADER } from "../lib/http/context";
+import type { AppEnv } from "../lib/http/env";
+import { RATE_LIMITS } from "../lib/http/rate-limit";
 import { auditTag } from "../resources/audit";
 import { changesTag } from "../resources/changes";
 import { channelsTag } from "../resources/channels";

@@ -1,8 +1,8 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
-import type { AppEnv } from "../lib/env";
-import { IDEMPOTENCY_HEADER } from "../lib/idempotency";
-import { errors } from "../lib/openapi";
-import { readOnly } from "../lib/read-only";
+import type { AppEnv } from "../lib/http/env";
+import { IDEMPOTENCY_HEADER } from "../lib/http/idempotency";
+import { errors } from "../lib/http/openapi";
+import { readOnly } from "../lib/http/read-only";
 
 const DESCRIPTION =
   "Makes a retry of this write safe: the first answer (status and body) is stored with the " +
@@ -26,7 +26,7 @@ const IDEMPOTENCY_CONFLICTS =
   "(IDEMPOTENCY_KEY_IN_USE)";
 
 /**
- * Every write accepts Idempotency-Key (src/lib/idempotency.ts runs before every route), so the
+ * Every write accepts Idempotency-Key (src/lib/http/idempotency.ts runs before every route), so the
  * header and its 409s are declared here once, on every route that writes, instead of on each
  * route by hand: a new write route gets them without anyone remembering to.
  */

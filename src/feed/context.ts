@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import { rawBatch, type Db } from "../lib/db";
+import { rawBatch, type Db } from "../db/client";
 import { affectedBy, byId, trackedKey, type Affected } from "./affects";
 import { ENTITIES, OWNERS, type OwnerKind, type Ref } from "./entities";
 import { statesAt, type Entry, type Fields, type Tables } from "./history";

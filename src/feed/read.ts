@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
-import { rawBatch, type Db } from "../lib/db";
-import { iso } from "../lib/schemas";
+import { rawBatch, type Db } from "../db/client";
+import { iso } from "../lib/core/schemas";
 import type { AuditAction, ChangeEvent } from "../pricing/vocabulary";
 import type { Affected } from "./affects";
 import { affectedOf, codesOf, toEntry } from "./context";

@@ -2,7 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { is } from "drizzle-orm";
 import * as schema from "../db/schema";
-import { entityName } from "../resources/audit/audit.list";
+import { entityName } from "../db/audit";
 
 /*
  * Audit entity names (`tradeConditionProduct`) and row fields (`productId`) back to the tables and

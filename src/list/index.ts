@@ -3,7 +3,7 @@ import type { MiddlewareHandler } from "hono";
 import type { H } from "hono/types";
 import type { SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import type { Db } from "../lib/db";
+import type { Db } from "../db/client";
 import type { ListConfig } from "./config";
 import { envelope } from "./envelope";
 import { listParameters } from "./openapi";

@@ -1,5 +1,5 @@
-import { parseInstant } from "../lib/schemas";
-import { echo, invalid, quote, type FieldIssue } from "../lib/errors";
+import { parseInstant } from "../lib/core/schemas";
+import { echo, invalid, quote, type FieldIssue } from "../lib/core/errors";
 import {
   fieldsWhere,
   OPERATORS,

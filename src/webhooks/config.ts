@@ -1,5 +1,5 @@
-import { createDb, DbMeter } from "../lib/db";
-import type { Bindings } from "../lib/env";
+import { createDb, DbMeter } from "../db/client";
+import type { Bindings } from "../lib/http/env";
 import type { DeliveryConfig } from "./deliver";
 import { allowedHosts } from "./safety";
 

@@ -1,5 +1,5 @@
 import { readChanges, type Change, type Expired } from "../feed/read";
-import type { Db } from "../lib/db";
+import type { Db } from "../db/client";
 import type { ChangeEvent } from "../pricing/vocabulary";
 import { refusal, type Resolve } from "./safety";
 import { DELIVERY_ID_HEADER, SIGNATURE_HEADER, signatureHeader } from "./sign";

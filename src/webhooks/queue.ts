@@ -1,9 +1,8 @@
-import type { Db } from "../lib/db";
-import type { Bindings } from "../lib/env";
-import { loggable } from "../lib/errors";
+import type { Db } from "../db/client";
+import type { Bindings, WebhookMessage } from "../lib/http/env";
+import { loggable } from "../lib/core/errors";
 import { deliveryConfig, engineDb } from "./config";
 import { deliver, type DeliveryConfig, type Outcome } from "./deliver";
-import type { WebhookMessage } from "./messages";
 import { dueWebhooks, noteError } from "./store";
 
 /** Queues whose name ends so are dead-letter queues (wrangler.toml `dead_letter_queue`). */

@@ -1,6 +1,6 @@
 import { and, eq, isNull, lt, lte, or, sql } from "drizzle-orm";
 import { webhookDeliveries, webhooks } from "../db/schema";
-import type { Db } from "../lib/db";
+import type { Db } from "../db/client";
 
 /*
  * The delivery engine's writes to a webhook's row. Every one that moves delivery state names the

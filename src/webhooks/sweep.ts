@@ -1,6 +1,5 @@
-import type { Bindings } from "../lib/env";
+import type { Bindings, WebhookMessage } from "../lib/http/env";
 import { engineDb } from "./config";
-import type { WebhookMessage } from "./messages";
 import { dueWebhooks } from "./store";
 
 /** The Cron Trigger of the sweep (wrangler.toml): every minute. */

@@ -51,7 +51,7 @@ export const auditLog = sqliteTable(
 
 /**
  * Who is writing: one row, present only inside a write batch. The metered D1 client of
- * src/lib/db.ts puts `INSERT OR REPLACE` of it first and `DELETE` of it last into every batch
+ * src/db/client.ts puts `INSERT OR REPLACE` of it first and `DELETE` of it last into every batch
  * that writes; the audit triggers fire only while it exists and copy it into each entry. Writes
  * that bypass the client (seeds, bench loads, `wrangler d1 execute`) leave no entries.
  */

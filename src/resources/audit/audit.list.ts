@@ -1,34 +1,6 @@
-import { is } from "drizzle-orm";
-import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
-import * as schema from "../../db/schema";
+import { AUDIT_ENTITIES } from "../../db/audit";
 import { auditLog } from "../../db/schema";
 import { defineList } from "../../list";
-
-/**
- * Derived state, the audit itself, and the webhooks' configuration and delivery state (no pricing
- * data; a webhook row holds its secret); every other table is audited (scripts/audit-triggers.mjs).
- */
-const NOT_AUDITED = new Set([
-  "pricing_version",
-  "row_counts",
-  "audit_log",
-  "audit_context",
-  "idempotency_keys",
-  "webhooks",
-  "webhook_deliveries",
-]);
-
-/** `customer_group_members` -> `customerGroupMember`, the same rule as the trigger generator. */
-export const entityName = (table: string) =>
-  table.replace(/s$/, "").replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
-
-export const AUDITED_TABLES = (Object.values(schema) as unknown[])
-  .filter((value): value is SQLiteTable => is(value, SQLiteTable))
-  .map((table) => getTableConfig(table).name)
-  .filter((name) => !NOT_AUDITED.has(name))
-  .sort();
-
-export const AUDIT_ENTITIES = AUDITED_TABLES.map(entityName);
 
 export const auditList = defineList({
   fields: {

@@ -1,8 +1,8 @@
 import { count } from "drizzle-orm";
 import { auditLog } from "../../db/schema";
 import { readPage, type ListRequest } from "../../list";
-import type { Db } from "../../lib/db";
-import { iso } from "../../lib/schemas";
+import type { Db } from "../../db/client";
+import { iso } from "../../lib/core/schemas";
 
 type AuditRow = typeof auditLog.$inferSelect;
 type Fields = Record<string, unknown>;

@@ -1,5 +1,5 @@
-import { requireAdmin } from "../../lib/auth";
-import { errors, json } from "../../lib/openapi";
+import { requireAdmin } from "../../lib/http/auth";
+import { errors, json } from "../../lib/http/openapi";
 import { auditList } from "./audit.list";
 import { AuditEntryListSchema } from "./audit.schemas";
 

@@ -1,6 +1,6 @@
 import { readChanges } from "../../feed/read";
-import { ApiError } from "../../lib/errors";
-import type { AppRouteHandler } from "../../lib/router";
+import { ApiError } from "../../lib/core/errors";
+import type { AppRouteHandler } from "../../lib/http/router";
 import type * as routes from "./changes.routes";
 import { DEFAULT_CHANGES } from "./changes.schemas";
 

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { IsoTimestamp } from "../../lib/schemas";
-import { ProblemSchema } from "../../lib/openapi";
+import { IsoTimestamp } from "../../lib/core/schemas";
+import { ProblemSchema } from "../../lib/http/openapi";
 import { AUDIT_ACTIONS, CHANGE_EVENTS } from "../../pricing/vocabulary";
 
 export const MAX_CHANGES = 1000;

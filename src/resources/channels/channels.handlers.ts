@@ -1,4 +1,4 @@
-import type { AppRouteHandler } from "../../lib/router";
+import type { AppRouteHandler } from "../../lib/http/router";
 import { toCustomerGroup } from "../customer-groups/customer-groups.repo";
 import { toCustomer } from "../customers/customers.repo";
 import { toPricelist } from "../pricelists/pricelists.repo";

@@ -22,9 +22,9 @@ import {
   type PricelistRow,
 } from "../../db/reads";
 import { readPage, readPageOf, type ListRequest } from "../../list";
-import { isUniqueViolation, type Db } from "../../lib/db";
-import { conflict } from "../../lib/errors";
-import { iso } from "../../lib/schemas";
+import { isUniqueViolation, type Db } from "../../db/client";
+import { conflict } from "../../lib/core/errors";
+import { iso } from "../../lib/core/schemas";
 import type { ChannelCreate, ChannelUpdate } from "./channels.schemas";
 
 /**

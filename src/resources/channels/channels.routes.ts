@@ -1,11 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
-import { CodeParams, errors, inUseError, json, jsonBody } from "../../lib/openapi";
+import { CodeParams, errors, inUseError, json, jsonBody } from "../../lib/http/openapi";
 import {
   AssignResultSchema,
   CustomerCodesSchema,
   CustomerGroupCodesSchema,
   UnassignResultSchema,
-} from "../../lib/schemas";
+} from "../../lib/core/schemas";
 import { customerGroupList } from "../customer-groups/customer-groups.list";
 import { CustomerGroupListSchema } from "../customer-groups/customer-groups.schemas";
 import { customerList } from "../customers/customers.list";
@@ -19,8 +19,8 @@ import {
   ChannelSchema,
   ChannelUpdateSchema,
   ChannelWithPrimarySchema,
-  PricelistRefSchema,
 } from "./channels.schemas";
+import { PricelistRefSchema } from "../pricelists/pricelists.schemas";
 
 /** The group of this resource's operations in /doc. */
 export const tag = {

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { listOf } from "../../list";
-import { Code, IsoTimestamp, Name } from "../../lib/schemas";
+import { Code, IsoTimestamp, Name } from "../../lib/core/schemas";
 import { PricelistSchema, pricelistExample } from "../pricelists/pricelists.schemas";
 
 const channelExample = {
@@ -61,20 +61,6 @@ export const ChannelListSchema = listOf(ChannelSchema, "ChannelList", {
   path: "/v1/api/channel",
   data: [channelExample],
 });
-
-/** The body of every single-pricelist relation call (channels, customers, customer groups). */
-export const PricelistRefSchema = z
-  .strictObject({
-    pricelistId: z
-      .number()
-      .int("must be a positive integer")
-      .positive("must be a positive integer")
-      .openapi({ example: 100, description: "The pricelist id" }),
-  })
-  .openapi("PricelistRef", {
-    description: "A pricelist named by id",
-    example: { pricelistId: 100 },
-  });
 
 export const ChannelPricelistSchema = z
   .object({

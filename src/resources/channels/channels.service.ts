@@ -1,8 +1,8 @@
 import { deleteUnlessNamed } from "../../db/blockers";
 import { unassignByCodes } from "../../db/links";
 import { FOREIGN_KEY } from "../../db/outcomes";
-import type { Db } from "../../lib/db";
-import { notFound } from "../../lib/errors";
+import type { Db } from "../../db/client";
+import { notFound } from "../../lib/core/errors";
 import {
   assertAssignable,
   missingPricelist,

@@ -20,9 +20,9 @@ import {
   tradeConditionCustomerGroups,
 } from "../../db/schema";
 import { readPage, readPageOf, type ListRequest } from "../../list";
-import { isUniqueViolation, type Db } from "../../lib/db";
-import { conflict } from "../../lib/errors";
-import { iso } from "../../lib/schemas";
+import { isUniqueViolation, type Db } from "../../db/client";
+import { conflict } from "../../lib/core/errors";
+import { iso } from "../../lib/core/schemas";
 import type { CustomerGroupCreate, CustomerGroupUpdate } from "./customer-groups.schemas";
 
 type CustomerGroupRow = typeof customerGroups.$inferSelect;

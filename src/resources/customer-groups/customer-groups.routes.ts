@@ -1,7 +1,18 @@
 import { createRoute } from "@hono/zod-openapi";
-import { bulkUpsertRoute, CodeParams, errors, inUseError, json, jsonBody } from "../../lib/openapi";
-import { AssignResultSchema, CustomerCodesSchema, UnassignResultSchema } from "../../lib/schemas";
-import { PricelistRefSchema } from "../channels/channels.schemas";
+import {
+  bulkUpsertRoute,
+  CodeParams,
+  errors,
+  inUseError,
+  json,
+  jsonBody,
+} from "../../lib/http/openapi";
+import {
+  AssignResultSchema,
+  CustomerCodesSchema,
+  UnassignResultSchema,
+} from "../../lib/core/schemas";
+import { PricelistRefSchema } from "../pricelists/pricelists.schemas";
 import { customerList } from "../customers/customers.list";
 import { CustomerListSchema } from "../customers/customers.schemas";
 import { pricelistsList } from "../pricelists/pricelists.list";

@@ -1,10 +1,10 @@
 import { deleteUnlessNamed } from "../../db/blockers";
 import { assignByCodes, unassignByCodes } from "../../db/links";
 import { FOREIGN_KEY } from "../../db/outcomes";
-import { BulkPlan, upsertInBulk } from "../../lib/bulk";
-import type { Db } from "../../lib/db";
-import { notFound } from "../../lib/errors";
-import { patchOf } from "../../lib/optimistic";
+import { BulkPlan, upsertInBulk } from "../../db/bulk-plan";
+import type { Db } from "../../db/client";
+import { notFound } from "../../lib/core/errors";
+import { patchOf } from "../../db/optimistic";
 import { assertAssignable, missingPricelist } from "../pricelists/pricelists.service";
 import {
   assignGroupPricelist,

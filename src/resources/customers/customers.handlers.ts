@@ -1,5 +1,12 @@
-import type { AppRouteHandler } from "../../lib/router";
-import { deleteCustomer, findCustomerDetail, listCustomers, toCustomer } from "./customers.repo";
+import type { AppRouteHandler } from "../../lib/http/router";
+import { missingPricelist } from "../pricelists/pricelists.service";
+import {
+  deleteCustomer,
+  findCustomerDetail,
+  listCustomers,
+  listPricelistCustomers as readPricelistCustomers,
+  toCustomer,
+} from "./customers.repo";
 import type * as routes from "./customers.routes";
 import {
   assignPricelist as assignCustomerPricelist,
@@ -50,4 +57,14 @@ export const assignPricelist: AppRouteHandler<typeof routes.assignPricelist> = a
   const { pricelistId } = c.req.valid("json");
   await assignCustomerPricelist(c.var.db, code, pricelistId);
   return c.json({ customerCode: code, pricelistId }, 201);
+};
+
+export const listPricelistCustomers: AppRouteHandler<typeof routes.listPricelistCustomers> = async (
+  c,
+) => {
+  const { id } = c.req.valid("param");
+  const list = c.var.list;
+  const page = await readPricelistCustomers(c.var.db, id, list);
+  if (!page) throw missingPricelist(id);
+  return c.json(list.envelope(page.rows.map(toCustomer), page.total), 200);
 };

@@ -1,4 +1,4 @@
-import { asc, desc, eq, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, or, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import {
   insertRows,
@@ -22,10 +22,10 @@ import {
   type PricelistRow,
 } from "../../db/reads";
 import { customerPricelists, customers, pricelists } from "../../db/schema";
-import { readPage, type ListRequest } from "../../list";
-import { isUniqueViolation, type Db } from "../../lib/db";
-import { conflict } from "../../lib/errors";
-import { iso } from "../../lib/schemas";
+import { readPage, readPageOf, type ListRequest } from "../../list";
+import { isUniqueViolation, type Db } from "../../db/client";
+import { conflict } from "../../lib/core/errors";
+import { iso } from "../../lib/core/schemas";
 import type { CustomerCreate, CustomerUpdate } from "./customers.schemas";
 
 export type { CustomerRow, PricelistRow };
@@ -235,3 +235,21 @@ export const customerWrites = (db: Db, changes: CustomerChanges) => [
     linkPairWrites(db, customerLinks.links[field], owner, changes.links[field]),
   ),
 ];
+
+// ---- customers of a pricelist (seed endpoint 20) ----
+
+/** Owner of an INDIVIDUAL pricelist, or assigned through customer_pricelists; UNION counts each once. */
+const holdsPricelist = (id: number): SQL =>
+  sql`${customers.id} in (select customer_id from pricelists where id = ${id}
+    union select customer_id from customer_pricelists where pricelist_id = ${id})`;
+
+const selectPricelistId = (db: Db, id: number) =>
+  db.select({ id: pricelists.id }).from(pricelists).where(eq(pricelists.id, id));
+
+/** The page, its count and the pricelist's existence in one round trip; undefined if no such pricelist. */
+export const listPricelistCustomers = (db: Db, id: number, list: ListRequest) =>
+  readPageOf(
+    db,
+    selectPricelistId(db, id),
+    ...customerPage(db, and(holdsPricelist(id), list.where), list),
+  );

@@ -1,6 +1,14 @@
 import { createRoute } from "@hono/zod-openapi";
-import { bulkUpsertRoute, CodeParams, errors, json, jsonBody } from "../../lib/openapi";
-import { PricelistRefSchema } from "../channels/channels.schemas";
+import {
+  bulkUpsertRoute,
+  CodeParams,
+  errors,
+  IdParams,
+  json,
+  jsonBody,
+} from "../../lib/http/openapi";
+import { tag as pricelistsTag } from "../pricelists/pricelists.routes";
+import { PricelistRefSchema } from "../pricelists/pricelists.schemas";
 import { customerList } from "./customers.list";
 import {
   CustomerCreateSchema,
@@ -122,5 +130,22 @@ export const assignPricelist = createRoute({
   responses: {
     201: json(CustomerPricelistSchema, "The assignment"),
     ...errors(400, 401, 403, 404, 409, 413, 415),
+  },
+});
+
+export const listPricelistCustomers = customerList.route({
+  method: "get",
+  path: "/v1/api/pricelist/{id}/customers",
+  tags: [pricelistsTag.name],
+  operationId: "listPricelistCustomers",
+  summary: "Find the customers who own or are assigned a pricelist",
+  description:
+    "The owner of an INDIVIDUAL pricelist and the customers it is assigned to directly " +
+    "(`POST /v1/api/customer/{code}/pricelist`), each once. Not expanded through customer groups " +
+    "or channels. Unknown pricelist → 404.",
+  request: { params: IdParams },
+  responses: {
+    200: json(CustomerListSchema, "A page of customers"),
+    ...errors(400, 401, 404),
   },
 });

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { listOf } from "../../list";
-import { bulkBody, Code, IsoTimestamp, Name } from "../../lib/schemas";
+import { bulkBody, Code, IsoTimestamp, Name } from "../../lib/core/schemas";
 import { PricelistSchema, pricelistExample } from "../pricelists/pricelists.schemas";
 
 const customerExample = {

@@ -1,4 +1,4 @@
-import { createRouter } from "../../lib/router";
+import { createRouter } from "../../lib/http/router";
 import * as handlers from "./customers.handlers";
 import * as routes from "./customers.routes";
 
@@ -11,4 +11,5 @@ export const customers = createRouter()
   .openapi(routes.get, handlers.get)
   .openapi(routes.update, handlers.update)
   .openapi(routes.remove, handlers.remove)
-  .openapi(routes.assignPricelist, handlers.assignPricelist);
+  .openapi(routes.assignPricelist, handlers.assignPricelist)
+  .openapi(routes.listPricelistCustomers, handlers.listPricelistCustomers);

@@ -1,4 +1,4 @@
-import { createRouter } from "../../lib/router";
+import { createRouter } from "../../lib/http/router";
 import * as handlers from "./pricelists.handlers";
 import * as routes from "./pricelists.routes";
 
@@ -13,7 +13,6 @@ export const pricelists = createRouter()
   .openapi(routes.assignCustomerGroups, handlers.assignCustomerGroups)
   .openapi(routes.unassignCustomerGroups, handlers.unassignCustomerGroups)
   .openapi(routes.removeIndividual, handlers.removeIndividual)
-  .openapi(routes.listCustomers, handlers.listCustomers)
   .openapi(routes.listPrices, handlers.listPrices)
   .openapi(routes.upsertPrices, handlers.upsertPrices)
   .openapi(routes.deletePrices, handlers.deletePrices);

@@ -1,8 +1,6 @@
-import type { AppRouteHandler } from "../../lib/router";
-import { toCustomer } from "../customers/customers.repo";
+import type { AppRouteHandler } from "../../lib/http/router";
 import {
   findPricelist,
-  listPricelistCustomers,
   listPrices as listPriceRows,
   listPricelists,
   toPricelist,
@@ -67,14 +65,6 @@ export const unassignCustomerGroups: AppRouteHandler<typeof routes.unassignCusto
 export const removeIndividual: AppRouteHandler<typeof routes.removeIndividual> = async (c) => {
   await removeIndividualPricelist(c.var.db, c.req.valid("param").id);
   return c.body(null, 204);
-};
-
-export const listCustomers: AppRouteHandler<typeof routes.listCustomers> = async (c) => {
-  const { id } = c.req.valid("param");
-  const list = c.var.list;
-  const page = await listPricelistCustomers(c.var.db, id, list);
-  if (!page) throw missing(id);
-  return c.json(list.envelope(page.rows.map(toCustomer), page.total), 200);
 };
 
 export const listPrices: AppRouteHandler<typeof routes.listPrices> = async (c) => {

@@ -1,7 +1,7 @@
 import { and, count, eq, sql, type SQL } from "drizzle-orm";
 import { codeLink, defineLinks } from "../../db/links";
 import { FOREIGN_KEY, unlessForeignKey } from "../../db/outcomes";
-import { customerPage, pricelistPage, selectPricelist, type PricelistRow } from "../../db/reads";
+import { pricelistPage, selectPricelist, type PricelistRow } from "../../db/reads";
 import {
   customerGroupPricelists,
   customerGroups,
@@ -13,8 +13,8 @@ import {
 import { insertWhere, writeVersioned } from "../../db/writes";
 import type { PricelistKind, PricelistScope } from "../../pricing/vocabulary";
 import { readPage, readPageOf, type ListRequest } from "../../list";
-import { isForeignKeyViolation, type Db } from "../../lib/db";
-import { iso, isoOrNull } from "../../lib/schemas";
+import { isForeignKeyViolation, type Db } from "../../db/client";
+import { iso, isoOrNull } from "../../lib/core/schemas";
 import {
   type Derivation,
   type IndividualPricelistCreate,
@@ -300,23 +300,8 @@ export const deleteDraftIndividualPricelist = async (db: Db, id: number) =>
       .get(),
   );
 
-// ---- customers of a pricelist (seed endpoint 20) ----
-
-/** Owner of an INDIVIDUAL pricelist, or assigned through customer_pricelists; UNION counts each once. */
-const holdsPricelist = (id: number): SQL =>
-  sql`${customers.id} in (select customer_id from pricelists where id = ${id}
-    union select customer_id from customer_pricelists where pricelist_id = ${id})`;
-
 const selectPricelistId = (db: Db, id: number) =>
   db.select({ id: pricelists.id }).from(pricelists).where(eq(pricelists.id, id));
-
-/** The page, its count and the pricelist's existence in one round trip; undefined if no such pricelist. */
-export const listPricelistCustomers = (db: Db, id: number, list: ListRequest) =>
-  readPageOf(
-    db,
-    selectPricelistId(db, id),
-    ...customerPage(db, and(holdsPricelist(id), list.where), list),
-  );
 
 // ---- prices ----
 

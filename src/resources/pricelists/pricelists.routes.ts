@@ -1,13 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
-import { errors, IdParams, json, jsonBody } from "../../lib/openapi";
+import { errors, IdParams, json, jsonBody } from "../../lib/http/openapi";
 import {
   AssignResultSchema,
   CustomerGroupCodesSchema,
   ProductCodesSchema,
   UnassignResultSchema,
-} from "../../lib/schemas";
-import { customerList } from "../customers/customers.list";
-import { CustomerListSchema } from "../customers/customers.schemas";
+} from "../../lib/core/schemas";
 import { pricelistPricesList, pricelistsList } from "./pricelists.list";
 import {
   IndividualPricelistCreateSchema,
@@ -156,23 +154,6 @@ export const removeIndividual = createRoute({
     "the status (archive it through PATCH instead).",
   request: { params: IdParams },
   responses: { 204: { description: "Deleted" }, ...errors(400, 401, 403, 404, 409, 413) },
-});
-
-export const listCustomers = customerList.route({
-  method: "get",
-  path: "/v1/api/pricelist/{id}/customers",
-  tags,
-  operationId: "listPricelistCustomers",
-  summary: "Find the customers who own or are assigned a pricelist",
-  description:
-    "The owner of an INDIVIDUAL pricelist and the customers it is assigned to directly " +
-    "(`POST /v1/api/customer/{code}/pricelist`), each once. Not expanded through customer groups " +
-    "or channels. Unknown pricelist → 404.",
-  request: { params: IdParams },
-  responses: {
-    200: json(CustomerListSchema, "A page of customers"),
-    ...errors(400, 401, 404),
-  },
 });
 
 export const listPrices = pricelistPricesList.route({

@@ -10,7 +10,7 @@ import {
   Priority,
   Status,
   checkWindow,
-} from "../../lib/schemas";
+} from "../../lib/core/schemas";
 import {
   CREATE_STATUSES,
   PRICELIST_KINDS,
@@ -361,3 +361,17 @@ export const PricesDeleteResultSchema = z
   });
 
 export type PriceUpsertRow = z.output<typeof PriceUpsertRowSchema>;
+
+/** The body of every single-pricelist relation call (channels, customers, customer groups). */
+export const PricelistRefSchema = z
+  .strictObject({
+    pricelistId: z
+      .number()
+      .int("must be a positive integer")
+      .positive("must be a positive integer")
+      .openapi({ example: 100, description: "The pricelist id" }),
+  })
+  .openapi("PricelistRef", {
+    description: "A pricelist named by id",
+    example: { pricelistId: 100 },
+  });

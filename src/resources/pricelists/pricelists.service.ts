@@ -1,7 +1,7 @@
 import { and, type SQL } from "drizzle-orm";
 import { assignByCodes, unassignByCodes } from "../../db/links";
 import { FOREIGN_KEY } from "../../db/outcomes";
-import type { Db } from "../../lib/db";
+import type { Db } from "../../db/client";
 import {
   badRequest,
   conflict,
@@ -9,10 +9,10 @@ import {
   notFound,
   unknownCodesIssue,
   type FieldIssue,
-} from "../../lib/errors";
-import { CHANGED, changesNothing, optimistically, patchOf } from "../../lib/optimistic";
+} from "../../lib/core/errors";
+import { CHANGED, changesNothing, optimistically, patchOf } from "../../db/optimistic";
 import type { PricelistKind, PricelistScope } from "../../pricing/vocabulary";
-import { assertNotArchived, assertTransition, windowIssues } from "../../lib/status";
+import { assertNotArchived, assertTransition, windowIssues } from "../../lib/core/status";
 import {
   channelsOnly,
   checkPriceWrite,

@@ -1,5 +1,5 @@
-import type { Db } from "../../lib/db";
-import { IsolateCache, type CacheBounds } from "../../lib/isolate-cache";
+import type { Db } from "../../db/client";
+import { IsolateCache, type CacheBounds } from "../../db/isolate-cache";
 import {
   assemblePriceContext,
   channelContextOf,

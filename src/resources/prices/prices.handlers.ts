@@ -1,7 +1,7 @@
 import type { Context } from "hono";
-import type { AppEnv } from "../../lib/env";
-import { invalid } from "../../lib/errors";
-import type { AppRouteHandler } from "../../lib/router";
+import type { AppEnv } from "../../lib/http/env";
+import { invalid } from "../../lib/core/errors";
+import type { AppRouteHandler } from "../../lib/http/router";
 import { answerTag, cacheControl, isNotModified } from "./prices.cache";
 import { contextCacheEnabled } from "./prices.context-cache";
 import { MAX_LOOKUP_PRODUCTS, type PriceLookup } from "./prices.schemas";

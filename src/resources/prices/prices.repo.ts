@@ -10,7 +10,7 @@ import {
   promotions,
   tradeConditions,
 } from "../../db/schema";
-import type { Db } from "../../lib/db";
+import type { Db } from "../../db/client";
 import {
   CONDITION_SCOPES,
   CONDITION_TYPES,
@@ -48,7 +48,7 @@ import {
   statement,
   text,
   type RowOf,
-} from "./prices.rows";
+} from "../../db/rows";
 
 /**
  * Everything a price request needs, read in ONE D1 round trip (one batch of seven statements,

@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { MAX_AGE_SECONDS } from "./prices.cache";
-import { errors, json, jsonBody } from "../../lib/openapi";
-import { readOnly } from "../../lib/read-only";
+import { errors, json, jsonBody } from "../../lib/http/openapi";
+import { readOnly } from "../../lib/http/read-only";
 import {
   MAX_LOOKUP_PRODUCTS,
   MAX_RESOLVE_LINES,

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { Code, CODE_PATTERN, Currency, Instant, IsoTimestamp } from "../../lib/schemas";
+import { Code, CODE_PATTERN, Currency, Instant, IsoTimestamp } from "../../lib/core/schemas";
 import { workedExampleAnswer, workedExampleRequest } from "./prices.examples";
 import {
   ADJUSTMENT_KINDS,

@@ -1,5 +1,5 @@
-import type { Db } from "../../lib/db";
-import { ApiError, conflict, notFound } from "../../lib/errors";
+import type { Db } from "../../db/client";
+import { ApiError, conflict, notFound } from "../../lib/core/errors";
 import { resolvePrices, type PriceAnswer, type PriceLineRequest } from "../../pricing";
 import { loadContext, type ContextCacheStatus } from "./prices.context-cache";
 

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { linkedCodes } from "../../db/links";
 import { customerLinks } from "../../db/reads";
-import type { Db } from "../../lib/db";
+import type { Db } from "../../db/client";
 import {
   CONDITION_SCOPES,
   CONDITION_TYPES,
@@ -25,7 +25,7 @@ import {
   select,
   statement,
   text,
-} from "../prices/prices.rows";
+} from "../../db/rows";
 
 /**
  * What the linter judges (docs/pricing-lint.md §11), read in ONE D1 round trip: the ACTIVE

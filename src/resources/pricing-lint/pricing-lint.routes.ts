@@ -1,5 +1,5 @@
-import { requireAdmin } from "../../lib/auth";
-import { errors, json } from "../../lib/openapi";
+import { requireAdmin } from "../../lib/http/auth";
+import { errors, json } from "../../lib/http/openapi";
 import { lintList } from "./pricing-lint.list";
 import { LintFindingListSchema } from "./pricing-lint.schemas";
 

@@ -1,4 +1,4 @@
-import type { Db } from "../../lib/db";
+import type { Db } from "../../db/client";
 import { lintPricingRules } from "../../pricing/lint";
 import { loadLintFacts } from "./pricing-lint.repo";
 

@@ -11,9 +11,9 @@ import {
   tradeConditionProductGroups,
 } from "../../db/schema";
 import { readPage, type ListRequest } from "../../list";
-import { isUniqueViolation, type Db } from "../../lib/db";
-import { conflict } from "../../lib/errors";
-import { iso } from "../../lib/schemas";
+import { isUniqueViolation, type Db } from "../../db/client";
+import { conflict } from "../../lib/core/errors";
+import { iso } from "../../lib/core/schemas";
 import { parentGroups } from "./product-groups.list";
 
 /*

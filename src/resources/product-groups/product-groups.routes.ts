@@ -1,5 +1,12 @@
 import { createRoute } from "@hono/zod-openapi";
-import { bulkUpsertRoute, CodeParams, errors, inUseError, json, jsonBody } from "../../lib/openapi";
+import {
+  bulkUpsertRoute,
+  CodeParams,
+  errors,
+  inUseError,
+  json,
+  jsonBody,
+} from "../../lib/http/openapi";
 import { productGroupList } from "./product-groups.list";
 import {
   ProductGroupCreateSchema,

@@ -1,9 +1,9 @@
 import { deleteUnlessNamed } from "../../db/blockers";
 import { FOREIGN_KEY } from "../../db/outcomes";
-import { BulkPlan, upsertInBulk } from "../../lib/bulk";
-import type { Db } from "../../lib/db";
-import { badRequest, conflict, notFound } from "../../lib/errors";
-import { CHANGED, optimistically } from "../../lib/optimistic";
+import { BulkPlan, upsertInBulk } from "../../db/bulk-plan";
+import type { Db } from "../../db/client";
+import { badRequest, conflict, notFound } from "../../lib/core/errors";
+import { CHANGED, optimistically } from "../../db/optimistic";
 import {
   deleteProductGroup,
   forestFacts,

@@ -15,9 +15,9 @@ import { toOrderBy, toWhere } from "../../list/sql";
 import { fromRow, insertRows, rowsByCode, updateByCode } from "../../db/bulk";
 import { unlessForeignKey } from "../../db/outcomes";
 import { writeVersioned } from "../../db/writes";
-import { isUniqueViolation, type Db } from "../../lib/db";
-import { conflict } from "../../lib/errors";
-import { iso } from "../../lib/schemas";
+import { isUniqueViolation, type Db } from "../../db/client";
+import { conflict } from "../../lib/core/errors";
+import { iso } from "../../lib/core/schemas";
 import { productList } from "./products.list";
 import type { ProductCreate } from "./products.schemas";
 

@@ -1,9 +1,9 @@
 import { deleteUnlessNamed } from "../../db/blockers";
 import { FOREIGN_KEY } from "../../db/outcomes";
-import { BulkPlan, upsertInBulk } from "../../lib/bulk";
-import type { Db } from "../../lib/db";
-import { invalid, notFound, type FieldIssue } from "../../lib/errors";
-import { optimistically, patchOf } from "../../lib/optimistic";
+import { BulkPlan, upsertInBulk } from "../../db/bulk-plan";
+import type { Db } from "../../db/client";
+import { invalid, notFound, type FieldIssue } from "../../lib/core/errors";
+import { optimistically, patchOf } from "../../db/optimistic";
 import {
   createProduct as insertProduct,
   deleteProduct,

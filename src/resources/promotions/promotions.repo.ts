@@ -12,8 +12,8 @@ import {
   promotions,
 } from "../../db/schema";
 import { insertLinked, writeVersioned } from "../../db/writes";
-import type { Db } from "../../lib/db";
-import { iso, isoOrNull } from "../../lib/schemas";
+import type { Db } from "../../db/client";
+import { iso, isoOrNull } from "../../lib/core/schemas";
 import { readPage, type ListRequest } from "../../list";
 import type { PromotionCreate, PromotionUpdate } from "./promotions.schemas";
 

@@ -1,6 +1,13 @@
 import { z } from "@hono/zod-openapi";
 import { listOf } from "../../list";
-import { Currency, IsoTimestamp, Name, OptionalInstant, Priority, Status } from "../../lib/schemas";
+import {
+  Currency,
+  IsoTimestamp,
+  Name,
+  OptionalInstant,
+  Priority,
+  Status,
+} from "../../lib/core/schemas";
 // The discount vocabulary and its rules are the trade conditions'; promotions reuse them as is.
 import {
   codeList,

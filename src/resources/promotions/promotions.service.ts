@@ -1,8 +1,8 @@
 import { FOREIGN_KEY } from "../../db/outcomes";
-import type { Db } from "../../lib/db";
-import { conflict, invalid, notFound } from "../../lib/errors";
-import { changesNothing, optimistically, patchOf } from "../../lib/optimistic";
-import { assertNotArchived, assertTransition } from "../../lib/status";
+import type { Db } from "../../db/client";
+import { conflict, invalid, notFound } from "../../lib/core/errors";
+import { changesNothing, optimistically, patchOf } from "../../db/optimistic";
+import { assertNotArchived, assertTransition } from "../../lib/core/status";
 import { discountIssues, unknownCodeIssues } from "../trade-conditions/trade-conditions.service";
 import {
   insertPromotion,

@@ -1,4 +1,4 @@
-import type { AppRouteHandler } from "../../lib/router";
+import type { AppRouteHandler } from "../../lib/http/router";
 import type * as routes from "./simulations.routes";
 import { simulatePrices as simulate } from "./simulations.service";
 

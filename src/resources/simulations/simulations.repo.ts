@@ -1,5 +1,5 @@
 import { sql, type Placeholder, type SQL } from "drizzle-orm";
-import type { Db } from "../../lib/db";
+import type { Db } from "../../db/client";
 import {
   PRICELIST_LEVELS,
   STATUSES,
@@ -33,7 +33,7 @@ import {
   select,
   statement,
   text,
-} from "../prices/prices.rows";
+} from "../../db/rows";
 
 /*
  * The publish simulation's reads (docs/simulation.md §3), TWO D1 round trips whatever the size:

@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
-import { requireAdmin } from "../../lib/auth";
-import { errors, json, jsonBody } from "../../lib/openapi";
-import { readOnly } from "../../lib/read-only";
+import { requireAdmin } from "../../lib/http/auth";
+import { errors, json, jsonBody } from "../../lib/http/openapi";
+import { readOnly } from "../../lib/http/read-only";
 import {
   MAX_SIMULATED_CUSTOMERS,
   MAX_SIMULATED_PRODUCTS,

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { Amount, Code, Currency, Instant, IsoTimestamp } from "../../lib/schemas";
+import { Amount, Code, Currency, Instant, IsoTimestamp } from "../../lib/core/schemas";
 import { PRICE_CHANGE_ASPECTS } from "../../pricing/vocabulary";
 import { LinePriceSchema, MAX_QUANTITY } from "../prices/prices.schemas";
 import { simulationExampleAnswer, simulationExampleRequest } from "./simulations.examples";

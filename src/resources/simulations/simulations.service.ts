@@ -1,6 +1,6 @@
-import type { Db } from "../../lib/db";
-import { ApiError, conflict, invalid, notFound, type FieldIssue } from "../../lib/errors";
-import { iso } from "../../lib/schemas";
+import type { Db } from "../../db/client";
+import { ApiError, conflict, invalid, notFound, type FieldIssue } from "../../lib/core/errors";
+import { iso } from "../../lib/core/schemas";
 import { resolvePrices, type LinePrice, type PricelistCandidate } from "../../pricing";
 import {
   applyChangeSet,

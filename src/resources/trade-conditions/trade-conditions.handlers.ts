@@ -1,5 +1,5 @@
-import { notFound } from "../../lib/errors";
-import type { AppRouteHandler } from "../../lib/router";
+import { notFound } from "../../lib/core/errors";
+import type { AppRouteHandler } from "../../lib/http/router";
 import {
   findTradeCondition,
   listCustomerTradeConditions,

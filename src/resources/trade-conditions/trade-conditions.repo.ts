@@ -16,8 +16,8 @@ import {
   tradeConditionScales,
 } from "../../db/schema";
 import { insertLinked, writeVersioned } from "../../db/writes";
-import type { Db } from "../../lib/db";
-import { iso, isoOrNull } from "../../lib/schemas";
+import type { Db } from "../../db/client";
+import { iso, isoOrNull } from "../../lib/core/schemas";
 import type { ListRequest } from "../../list";
 import type { ConditionScope, ScaleBasis } from "../../pricing/vocabulary";
 import { links } from "./customer-links";

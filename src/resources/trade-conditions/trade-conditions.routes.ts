@@ -1,11 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
-import { CodeParams, errors, IdParams, json, jsonBody } from "../../lib/openapi";
+import { CodeParams, errors, IdParams, json, jsonBody } from "../../lib/http/openapi";
 import {
   AssignResultSchema,
   CustomerCodesSchema,
   CustomerGroupCodesSchema,
   UnassignResultSchema,
-} from "../../lib/schemas";
+} from "../../lib/core/schemas";
 import { tag as customersTag } from "../customers/customers.routes";
 import { customerTradeConditionList, tradeConditionList } from "./trade-conditions.list";
 import {

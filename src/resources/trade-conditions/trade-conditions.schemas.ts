@@ -8,7 +8,7 @@ import {
   OptionalInstant,
   Priority,
   Status,
-} from "../../lib/schemas";
+} from "../../lib/core/schemas";
 import {
   CONDITION_SCOPE_LADDER,
   CONDITION_SCOPES,

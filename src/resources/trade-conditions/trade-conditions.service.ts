@@ -1,9 +1,15 @@
 import { codesFrom, unassignByCodes, type UnknownCodes } from "../../db/links";
 import { FOREIGN_KEY } from "../../db/outcomes";
-import type { Db } from "../../lib/db";
-import { conflict, invalid, notFound, unknownCodesIssue, type FieldIssue } from "../../lib/errors";
-import { changesNothing, optimistically, patchOf } from "../../lib/optimistic";
-import { assertNotArchived, assertTransition, windowIssues } from "../../lib/status";
+import type { Db } from "../../db/client";
+import {
+  conflict,
+  invalid,
+  notFound,
+  unknownCodesIssue,
+  type FieldIssue,
+} from "../../lib/core/errors";
+import { changesNothing, optimistically, patchOf } from "../../db/optimistic";
+import { assertNotArchived, assertTransition, windowIssues } from "../../lib/core/status";
 import {
   assignTargets as linkTargets,
   conditionLinks,

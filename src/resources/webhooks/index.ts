@@ -1,5 +1,5 @@
-import { requireAdmin } from "../../lib/auth";
-import { createRouter } from "../../lib/router";
+import { requireAdmin } from "../../lib/http/auth";
+import { createRouter } from "../../lib/http/router";
 import * as handlers from "./webhooks.handlers";
 import * as routes from "./webhooks.routes";
 

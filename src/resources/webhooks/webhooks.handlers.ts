@@ -1,4 +1,4 @@
-import type { AppRouteHandler } from "../../lib/router";
+import type { AppRouteHandler } from "../../lib/http/router";
 import { allowedHosts } from "../../webhooks/safety";
 import {
   deleteWebhook,

@@ -1,8 +1,8 @@
 import { and, count, eq } from "drizzle-orm";
 import { webhookDeliveries, webhooks } from "../../db/schema";
 import { readPage, type ListRequest } from "../../list";
-import type { Db } from "../../lib/db";
-import { iso, isoOrNull } from "../../lib/schemas";
+import type { Db } from "../../db/client";
+import { iso, isoOrNull } from "../../lib/core/schemas";
 import type { ChangeEvent } from "../../pricing/vocabulary";
 
 export type WebhookRow = typeof webhooks.$inferSelect;

@@ -1,7 +1,7 @@
 import { feedBounds } from "../../feed/read";
-import type { Db } from "../../lib/db";
-import { invalid, notFound, type FieldIssue } from "../../lib/errors";
-import { CHANGED, optimistically, patchOf } from "../../lib/optimistic";
+import type { Db } from "../../db/client";
+import { invalid, notFound, type FieldIssue } from "../../lib/core/errors";
+import { CHANGED, optimistically, patchOf } from "../../db/optimistic";
 import { refusal } from "../../webhooks/safety";
 import { newSecret } from "../../webhooks/sign";
 import {

@@ -1,14 +1,14 @@
 import type { SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { readFacts, STALE_FACTS, writeJudged } from "../db/bulk";
-import type { Db } from "./db";
-import { invalid, type FieldIssue } from "./errors";
+import { readFacts, STALE_FACTS, writeJudged } from "./bulk";
+import type { Db } from "./client";
+import { invalid, type FieldIssue } from "../lib/core/errors";
 import { CHANGED, changesNothing, optimistically } from "./optimistic";
-import type { BulkResult } from "./schemas";
+import type { BulkResult } from "../lib/core/schemas";
 
 /*
  * Bulk upserts by code (docs/api.md §5.12), the rules half: the read-judge-write every bulk PUT
- * runs (the body and answer schemas are in lib/schemas.ts, the SQL in db/bulk.ts). Each resource
+ * runs (the body and answer schemas are in lib/core/schemas.ts, the SQL in db/bulk.ts). Each resource
  * supplies its facts and a judge that applies the resource's own rules to every row.
  */
 

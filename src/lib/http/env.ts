@@ -1,6 +1,5 @@
-import type { IdempotencyClaim } from "./audit";
-import type { Db, DbMeter } from "./db";
-import type { WebhookMessage } from "../webhooks/messages";
+import type { IdempotencyClaim } from "../../db/audit";
+import type { Db, DbMeter } from "../../db/client";
 
 export type Role = "admin" | "read";
 
@@ -18,7 +17,7 @@ export interface Bindings {
   RATE_LIMIT_ADMIN_PERIOD?: string;
   /** Comma-separated origins allowed to call the API from a browser (CORS); unset = no CORS. */
   CORS_ORIGINS?: string;
-  /** Days the audit trail keeps its entries (src/lib/retention.ts); not a positive whole number = 400. */
+  /** Days the audit trail keeps its entries (src/lib/jobs/retention.ts); not a positive whole number = 400. */
   AUDIT_RETENTION_DAYS?: string;
   /** The webhook queue's producer (wrangler.toml `[[queues.producers]]`); absent = no announcements. */
   WEBHOOK_QUEUE?: Queue<WebhookMessage>;
@@ -39,7 +38,7 @@ export interface Variables {
   role: Role;
   /** The authenticated key's name (never the key). */
   keyName: string;
-  /** Set when the write carries an Idempotency-Key (src/lib/idempotency.ts). */
+  /** Set when the write carries an Idempotency-Key (src/lib/http/idempotency.ts). */
   idempotency?: IdempotencyClaim;
 }
 
@@ -47,3 +46,11 @@ export interface AppEnv {
   Bindings: Bindings;
   Variables: Variables;
 }
+
+/**
+ * Messages on the webhook queue (wrangler.toml `pricing-webhooks`). `changes`: a write committed
+ * (sent by every write, src/webhooks/announce.ts); the consumer delivers to every webhook that is
+ * due. `deliver`: one webhook's run, sent for its retries (with the backoff as delay), by the
+ * Cron Trigger's sweep, and when a run ends with changes left.
+ */
+export type WebhookMessage = { type: "changes" } | { type: "deliver"; webhookId: number };

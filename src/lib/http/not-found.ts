@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { Hono } from "hono";
-import { ApiError, problemResponse } from "./errors";
+import { ApiError, problemResponse } from "../core/errors";
 
 /**
  * Hono answers an unmatched method with notFound; a known path with another method is a 405

@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
 import type { AppEnv, Role } from "./env";
-import { ApiError } from "./errors";
+import { ApiError } from "../core/errors";
 import { isRead } from "./read-only";
 
 /** The request header that carries the API key (the name the seed spec gave it). */

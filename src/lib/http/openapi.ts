@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { BLOCKER_KINDS } from "../pricing/vocabulary";
+import { BLOCKER_KINDS } from "../../pricing/vocabulary";
 import { MISSING_KEY } from "./auth";
 import {
   inUse,
@@ -8,9 +8,9 @@ import {
   TITLES,
   type ErrorStatus,
   type NamedBlocker,
-} from "./errors";
+} from "../core/errors";
 import { RATE_LIMITS, rateLimitedDetail } from "./rate-limit";
-import { BulkUpsertResultSchema, Code, MAX_BULK_ROWS } from "./schemas";
+import { BulkUpsertResultSchema, Code, MAX_BULK_ROWS } from "../core/schemas";
 
 const BlockerSchema = z
   .object({

@@ -1,4 +1,7 @@
-import type { OpenAPIHono } from "@hono/zod-openapi";
+import { is } from "drizzle-orm";
+import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
+import * as schema from "./schema";
+import { entityName, NOT_AUDITED } from "./schema/audited";
 
 /**
  * Who is writing, copied by the audit triggers (migration 0005) into every entry of a write
@@ -6,7 +9,7 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
  * that is running are known.
  */
 export interface AuditInfo {
-  /** The server's id of the request (src/lib/context.ts); never chosen by the client. */
+  /** The server's id of the request (src/lib/http/context.ts); never chosen by the client. */
   requestId: string;
   /** The client's own `x-request-id`, when valid: recorded beside the request id, not trusted. */
   correlationId: string | null;
@@ -15,13 +18,13 @@ export interface AuditInfo {
   operation: string;
   method: string;
   path: string;
-  /** The request's claim on an Idempotency-Key (src/lib/idempotency.ts), if it sent one. */
+  /** The request's claim on an Idempotency-Key (src/lib/http/idempotency.ts), if it sent one. */
   idempotency?: IdempotencyClaim;
 }
 
 /**
  * A request's hold on an `Idempotency-Key`. Every write batch of the request also marks the key
- * COMMITTED (src/lib/db.ts), so a retry can never write a second time.
+ * COMMITTED (src/db/client.ts), so a retry can never write a second time.
  */
 export interface IdempotencyClaim {
   keyName: string;
@@ -48,14 +51,14 @@ export function isWriteSql(text: string): boolean {
   return /^with\b/i.test(statement) && WRITE_IN_CTE.test(statement);
 }
 
-/** `POST /v1/api/pricelist/:id/prices` -> operationId, from the app's OpenAPI registry. */
-export function operationIndex(registry: OpenAPIHono["openAPIRegistry"]): Map<string, string> {
-  const index = new Map<string, string>();
-  for (const definition of registry.definitions) {
-    if (definition.type !== "route" || !definition.route.operationId) continue;
-    const { method, path, operationId } = definition.route;
-    // OpenAPI's {param} is Hono's :param.
-    index.set(`${method.toUpperCase()} ${path.replace(/\{([^}]+)\}/g, ":$1")}`, operationId);
-  }
-  return index;
-}
+/** Every audited table (all of the schema's but NOT_AUDITED), by name. */
+export const AUDITED_TABLES = (Object.values(schema) as unknown[])
+  .filter((value): value is SQLiteTable => is(value, SQLiteTable))
+  .map((table) => getTableConfig(table).name)
+  .filter((name) => !NOT_AUDITED.has(name))
+  .sort();
+
+/** The entity names the audit trail files its entries under (`customerGroupMember`). */
+export const AUDIT_ENTITIES = AUDITED_TABLES.map(entityName);
+
+export { entityName };

@@ -1,11 +1,10 @@
-import { and, eq } from "drizzle-orm";
 import type { MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { idempotencyKeys } from "../db/schema";
-import type { IdempotencyClaim } from "./audit";
-import type { Db } from "./db";
+import type { IdempotencyClaim } from "../../db/audit";
+import type { Db } from "../../db/client";
+import { clearClaim, decide, releaseClaim, storeAnswer, tryClaim } from "../../db/idempotency";
 import type { AppEnv } from "./env";
-import { conflict, invalid } from "./errors";
+import { conflict, invalid } from "../core/errors";
 import { isRead } from "./read-only";
 
 /**
@@ -15,42 +14,15 @@ import { isRead } from "./read-only";
  * the same request within 24 hours, and the write happens once:
  * 1. the key is claimed (a PENDING row, unique per API key name and Idempotency-Key);
  * 2. every write batch of the request also moves the row to COMMITTED, in the same D1 batch as
- *    the write (src/lib/db.ts), so a retry that arrives after a commit can never write again;
+ *    the write (src/db/client.ts), so a retry that arrives after a commit can never write again;
  * 3. the answer (status, content type, body) is stored and the row becomes DONE; retries with
  *    the same fingerprint replay it, retries with another body are refused.
  * A retry that finds the key held waits for the answer up to WAIT_MS, then gets 409.
  */
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";
-export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
-/** A claim not moved for this long belongs to a request that died before writing. */
-export const ABANDONED_AFTER_MS = 60_000;
 const WAIT_MS = 5_000;
 const POLL_MS = 25;
 const KEY = /^[\x21-\x7e]{1,255}$/;
-
-type Row = typeof idempotencyKeys.$inferSelect;
-
-export type Decision =
-  | { kind: "replay"; row: Row }
-  | { kind: "reused" }
-  | { kind: "wait" }
-  | { kind: "expired" }
-  | { kind: "abandoned" }
-  | { kind: "lost"; requestId: string };
-
-/** What an existing row means for a request with `fingerprint` at `now`. Pure. */
-export function decide(row: Row, fingerprint: string, now: number): Decision {
-  if (now - row.createdAt >= IDEMPOTENCY_TTL_MS) return { kind: "expired" };
-  if (row.fingerprint !== fingerprint) return { kind: "reused" };
-  if (row.state === "DONE") return { kind: "replay", row };
-  if (now - row.updatedAt < ABANDONED_AFTER_MS) return { kind: "wait" };
-  return row.state === "PENDING"
-    ? { kind: "abandoned" }
-    : { kind: "lost", requestId: row.requestId };
-}
-
-const where = (keyName: string, key: string) =>
-  and(eq(idempotencyKeys.keyName, keyName), eq(idempotencyKeys.idempotencyKey, key));
 
 async function fingerprintOf(method: string, url: string, body: string): Promise<string> {
   const { pathname, search } = new URL(url);
@@ -58,40 +30,6 @@ async function fingerprintOf(method: string, url: string, body: string): Promise
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", data));
   return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
 }
-
-/** Claims the key (one round trip); the row that holds it otherwise. */
-async function tryClaim(db: Db, claim: IdempotencyClaim, fingerprint: string) {
-  const now = Date.now();
-  const [inserted, rows] = await db.batch([
-    db
-      .insert(idempotencyKeys)
-      .values({
-        keyName: claim.keyName,
-        idempotencyKey: claim.idempotencyKey,
-        fingerprint,
-        requestId: claim.requestId,
-        state: "PENDING",
-        createdAt: now,
-        updatedAt: now,
-      })
-      .onConflictDoNothing()
-      .returning({ requestId: idempotencyKeys.requestId }),
-    db.select().from(idempotencyKeys).where(where(claim.keyName, claim.idempotencyKey)),
-  ]);
-  return inserted.length > 0 ? undefined : rows[0];
-}
-
-/** Removes a row that is past its use (expired, or abandoned by a request that died), guarded by what was read. */
-const clear = (db: Db, row: Row) =>
-  db
-    .delete(idempotencyKeys)
-    .where(
-      and(
-        where(row.keyName, row.idempotencyKey),
-        eq(idempotencyKeys.requestId, row.requestId),
-        eq(idempotencyKeys.updatedAt, row.updatedAt),
-      ),
-    );
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -113,7 +51,7 @@ async function acquire(db: Db, claim: IdempotencyClaim, fingerprint: string) {
         );
       case "expired":
       case "abandoned":
-        await clear(db, row);
+        await clearClaim(db, row);
         continue;
       case "lost":
         throw conflict(
@@ -138,24 +76,9 @@ const shorten = (key: string) => (key.length > 40 ? `${key.slice(0, 40)}…` : k
 
 /** Keeps the answer for retries, or frees the key when nothing was written and the answer was an error. */
 async function settle(db: Db, claim: IdempotencyClaim, res: Response) {
-  const held = and(
-    where(claim.keyName, claim.idempotencyKey),
-    eq(idempotencyKeys.requestId, claim.requestId),
-  );
-  if (res.status >= 500 || (res.status >= 400 && !claim.committed)) {
-    await db.delete(idempotencyKeys).where(held);
-    return;
-  }
-  await db
-    .update(idempotencyKeys)
-    .set({
-      state: "DONE",
-      status: res.status,
-      contentType: res.headers.get("content-type"),
-      body: res.status === 204 ? "" : await res.clone().text(),
-      updatedAt: Date.now(),
-    })
-    .where(held);
+  if (res.status >= 500 || (res.status >= 400 && !claim.committed)) return releaseClaim(db, claim);
+  const body = res.status === 204 ? "" : await res.clone().text();
+  await storeAnswer(db, claim, res.status, res.headers.get("content-type"), body);
 }
 
 /**

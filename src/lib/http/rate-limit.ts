@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv, Bindings } from "./env";
-import { ApiError } from "./errors";
+import { ApiError } from "../core/errors";
 import { isRead } from "./read-only";
 
 /**

@@ -5,7 +5,7 @@ import {
   type RouteHandler,
 } from "@hono/zod-openapi";
 import type { AppEnv } from "./env";
-import { fromZodError } from "./errors";
+import { fromZodError } from "../core/errors";
 
 /** Every router comes from here, so none misses the validation hook. */
 export const createRouter = () =>

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { isCurrency } from "./currencies";
 import { unsafeTextReason } from "./text";
-import { STATUSES } from "../pricing/vocabulary";
+import { STATUSES } from "../../pricing/vocabulary";
 import { windowIssues } from "./status";
 
 /** Building blocks shared by the resource schemas. */
@@ -18,7 +18,7 @@ export const Code = z
       "A code, the business key of a record: 1-64 characters of A-Z a-z 0-9 . _ - (not . or ..)",
   });
 
-/** Free text may not hide what it says (src/lib/text.ts): checked after trimming. */
+/** Free text may not hide what it says (src/lib/core/text.ts): checked after trimming. */
 const safeText = (multiline: boolean) => (value: string, ctx: z.core.$RefinementCtx<string>) => {
   const reason = unsafeTextReason(value, multiline);
   if (reason) ctx.addIssue({ code: "custom", message: reason });

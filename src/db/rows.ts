@@ -1,6 +1,6 @@
 import { fillPlaceholders, sql, type Query, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import { compileSql, rawBatch, type Db } from "../../lib/db";
+import { compileSql, rawBatch, type Db } from "./client";
 
 /**
  * Typed rows for the price loader's raw SQL. Drizzle cannot write its one-round-trip batch, and a

@@ -112,7 +112,7 @@ class MeteredStatement implements Executor {
 
 /**
  * The D1 client Drizzle and rawBatch talk to: counts round trips and, when the request has an
- * audit source, brackets every batch that writes with the audit context (lib/audit.ts): its row
+ * audit source, brackets every batch that writes with the audit context (db/audit.ts): its row
  * is written first and deleted last in the same batch, so the audit triggers of migration 0005
  * record each changed row with the request's key name and operation, in the write's transaction.
  */
@@ -182,7 +182,7 @@ class MeteredClient implements D1Client {
 
 /**
  * The request's database handle: Drizzle over a metered client, normally a D1 session
- * (`env.DB.withSession(...)`, see lib/context.ts) so reads may be served by a replica. No
+ * (`env.DB.withSession(...)`, see lib/http/context.ts) so reads may be served by a replica. No
  * relational schema: the query builder is all the repositories use, and set-up stays cheap.
  * With an audit source every write is recorded in the audit trail (see MeteredClient); without
  * one (scripts, tests of the client itself) writes go through unrecorded.

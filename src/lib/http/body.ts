@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "./env";
-import { ApiError, incompleteBody, invalid } from "./errors";
-import { jsonTextIssues } from "./strict-json";
+import { ApiError, incompleteBody, invalid } from "../core/errors";
+import { jsonTextIssues } from "../core/strict-json";
 
 const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json$/i;
 const UTF8 = /^utf-?8$/i;

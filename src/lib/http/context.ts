@@ -1,7 +1,8 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import { routePath } from "hono/route";
-import type { AuditSource } from "./audit";
-import { createDb, d1DelayMs, DbMeter } from "./db";
+import type { AuditSource } from "../../db/audit";
+import { createDb, d1DelayMs, DbMeter } from "../../db/client";
 import type { AppEnv } from "./env";
 import { isRead } from "./read-only";
 
@@ -83,3 +84,15 @@ export const requestContext =
     const bookmark = session.getBookmark() ?? start.bookmark;
     if (bookmark) c.header(BOOKMARK_HEADER, bookmark);
   };
+
+/** `POST /v1/api/pricelist/:id/prices` -> operationId, from the app's OpenAPI registry. */
+export function operationIndex(registry: OpenAPIHono["openAPIRegistry"]): Map<string, string> {
+  const index = new Map<string, string>();
+  for (const definition of registry.definitions) {
+    if (definition.type !== "route" || !definition.route.operationId) continue;
+    const { method, path, operationId } = definition.route;
+    // OpenAPI's {param} is Hono's :param.
+    index.set(`${method.toUpperCase()} ${path.replace(/\{([^}]+)\}/g, ":$1")}`, operationId);
+  }
+  return index;
+}

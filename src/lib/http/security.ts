@@ -5,7 +5,7 @@ import { API_KEY_HEADER } from "./auth";
 import { BOOKMARK_HEADER, CORRELATION_HEADER } from "./context";
 import type { AppEnv } from "./env";
 import { IDEMPOTENCY_HEADER } from "./idempotency";
-import { ApiError, incompleteBody } from "./errors";
+import { ApiError, incompleteBody } from "../core/errors";
 
 const API_PREFIX = "/v1/api/";
 /** The API reference page sets its own CSP (frame-ancestors 'none'); its headers are its own. */
