@@ -5,7 +5,7 @@ import {
   loadPriceContext,
   priceStatements,
   type PriceQuery,
-} from "../src/resources/prices/prices.repo";
+} from "../src/db/pricing/lookup";
 import { decodedBatch } from "../src/db/rows";
 import { api, created, uid } from "./helpers";
 

@@ -6,7 +6,7 @@ import {
   customerContextOf,
   type ChannelContext,
   type CustomerContext,
-} from "./prices.context";
+} from "../../db/pricing/contexts";
 import {
   loadChannelAndRequest,
   loadPriceContext,
@@ -14,7 +14,7 @@ import {
   type CustomerPart,
   type PriceContext,
   type PriceQuery,
-} from "./prices.repo";
+} from "../../db/pricing/lookup";
 
 /**
  * The isolate's caches of channel contexts and of customer contexts (prices.context.ts),

@@ -2,23 +2,15 @@ import { sql } from "drizzle-orm";
 import { linkedCodes } from "../../db/links";
 import { customerLinks } from "../../db/reads";
 import type { Db } from "../../db/client";
-import {
-  CONDITION_SCOPES,
-  CONDITION_TYPES,
-  DISCOUNT_TYPES,
-  PRICELIST_KINDS,
-  PRICELIST_SCOPES,
-  SCALE_BASES,
-  STATUSES,
-} from "../../pricing";
+import { conditionColumns, promotionColumns, promotionOf } from "../../db/pricing/columns";
+import { params } from "../../db/pricing/query";
+import { PRICELIST_KINDS, PRICELIST_SCOPES, STATUSES } from "../../pricing";
 import type { LintFacts } from "../../pricing/lint";
 import {
-  asIntRecord,
   codes,
   decodedBatch,
   flag,
   int,
-  jsonArray,
   member,
   nullableInt,
   nullableText,
@@ -55,47 +47,14 @@ const pricelistsStatement = statement(
   sql`from pricelists p where p.status = 'ACTIVE'`,
 );
 
-/** A condition's or promotion's codes through `<owner>_<target>` (every link, not trimmed). */
-const linked = (owner: "trade_condition" | "promotion", target: string, fk: string) =>
-  codes(linkedCodes(`${owner}_${target}`, `${owner}_id`, `${owner}s.id`, fk, target));
-
+// The linter judges every link of a record: the pricing reader's column sets, not trimmed.
 const conditionsStatement = statement(
-  select({
-    id: int(sql`trade_conditions.id`),
-    name: text(sql`trade_conditions.name`),
-    scope: member(CONDITION_SCOPES, sql`trade_conditions.scope`),
-    status: member(STATUSES, sql`trade_conditions.status`),
-    type: member(CONDITION_TYPES, sql`trade_conditions.type`),
-    discountType: member(DISCOUNT_TYPES, sql`trade_conditions.discount_type`),
-    value: int(sql`trade_conditions.value`),
-    currency: nullableText(sql`trade_conditions.currency`),
-    validFrom: nullableInt(sql`trade_conditions.valid_from`),
-    validTo: nullableInt(sql`trade_conditions.valid_to`),
-    priority: int(sql`trade_conditions.priority`),
-    stackable: flag(sql`trade_conditions.stackable`),
-    productCodes: linked("trade_condition", "products", "product_id"),
-    productGroupCodes: linked("trade_condition", "product_groups", "product_group_id"),
-    channelCodes: linked("trade_condition", "channels", "channel_id"),
-    customerCodes: linked("trade_condition", "customers", "customer_id"),
-    customerGroupCodes: linked("trade_condition", "customer_groups", "customer_group_id"),
-    scaleBasis: member(SCALE_BASES, sql`trade_conditions.scale_basis`),
-    scales: jsonArray(
-      asIntRecord("minimum", "value"),
-      sql`(select json_group_array(json_object('minimum', s.min_quantity, 'value', s.value))
-        from trade_condition_scales s where s.trade_condition_id = trade_conditions.id)`,
-    ),
-  }),
+  conditionColumns(params, undefined, "NONE"),
   sql`from trade_conditions where trade_conditions.status = 'ACTIVE'`,
 );
 
 const promotionsStatement = statement(
-  select({
-    id: int(sql`promotions.id`),
-    status: member(STATUSES, sql`promotions.status`),
-    validFrom: nullableInt(sql`promotions.valid_from`),
-    validTo: nullableInt(sql`promotions.valid_to`),
-    productGroupCodes: linked("promotion", "product_groups", "product_group_id"),
-  }),
+  promotionColumns(params, undefined, "NONE"),
   sql`from promotions where promotions.status = 'ACTIVE'`,
 );
 
@@ -243,7 +202,7 @@ export async function loadLintFacts(db: Db, now: number): Promise<LintFacts> {
     now,
     pricelists,
     tradeConditions,
-    promotions,
+    promotions: promotions.map(promotionOf),
     productGroups,
     products,
     channels,
