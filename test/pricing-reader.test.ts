@@ -1,10 +1,12 @@
 import { env } from "cloudflare:workers";
+import type { PriceRow } from "../src/pricing";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createDb, DbMeter } from "../src/db/client";
 import {
   assemblePriceContext,
   channelContextOf,
   customerContextOf,
+  viewOf,
 } from "../src/db/pricing/contexts";
 import {
   loadChannelAndRequest,
@@ -27,6 +29,7 @@ import {
   setPricelistStatus,
   setPrimaryPricelist,
 } from "./factories";
+import { clearProductCache, loadProductPart } from "../src/resources/prices/prices.product-cache";
 import { api } from "./helpers";
 
 /**
@@ -138,6 +141,13 @@ async function seedLists(channel: string, productGroups: string[]) {
   const assigned = await createPricelist({ status: "ACTIVE", currency: "CHF" });
   await ok("PUT", `/v1/api/pricelist/${assigned.id}/prices`, { prices: rows(world.products) });
   await assignPricelistToCustomer(world.customers[1]!, assigned.id);
+  for (const status of ["ACTIVE", "DRAFT"]) {
+    const floor = await createPricelist({ kind: "FLOOR", status });
+    await ok("PUT", `/v1/api/pricelist/${floor.id}/prices`, {
+      prices: rows(some(world.products, 0.5)),
+    });
+    await assignPricelistToChannel(channel, floor.id);
+  }
   void productGroups;
 }
 
@@ -191,12 +201,20 @@ async function seedPromotion(productGroups: string[]) {
 function canonical(context: PriceContext) {
   const byId = <T extends { id: number }>(records: readonly T[]) =>
     [...records].sort((a, b) => a.id - b.id);
+  // Rows in a stable order: the engine sorts a product's tiers itself.
+  const rows = <T extends { prices: readonly PriceRow[] }>(lists: readonly T[]) =>
+    byId(lists as readonly (T & { id: number })[]).map((list) => ({
+      ...list,
+      prices: [...list.prices].sort(
+        (a, b) => a.productCode.localeCompare(b.productCode) || a.minQuantity - b.minQuantity,
+      ),
+    }));
   return {
     ...context,
     products: [...context.products].sort(([a], [b]) => a.localeCompare(b)),
-    pricelists: byId(context.pricelists),
-    priceBases: byId(context.priceBases),
-    floors: byId(context.floors),
+    pricelists: rows(context.pricelists),
+    priceBases: rows(context.priceBases),
+    floors: rows(context.floors),
     tradeConditions: byId(context.tradeConditions),
     promotions: byId(context.promotions),
   };
@@ -230,6 +248,17 @@ describe("the pricing reader's SQL and in-memory reach", () => {
       );
       expect(canonical(inMemory), JSON.stringify(query)).toEqual(canonical(bySql));
       records += bySql.tradeConditions.length + bySql.promotions.length;
+      // The product cache reads the rows of the lists reach.ts `priceListIds` names: the same
+      // rows as the SQL's, read cold and then served from the cache.
+      const channel = channelContextOf(parts.channel);
+      const customer = parts.customer && customerContextOf(parts.customer);
+      const view = viewOf(channel, customer, query);
+      clearProductCache();
+      for (const round of ["cold", "cached"]) {
+        const part = await loadProductPart(db, bySql.version, query.productCodes, view.listIds);
+        const fromCache = assemblePriceContext(channel, customer, part!, query, view);
+        expect(canonical(fromCache), `${round} ${JSON.stringify(query)}`).toEqual(canonical(bySql));
+      }
     }
     // The generated data must reach: a comparison of empty sets proves nothing.
     expect(records).toBeGreaterThan(200);

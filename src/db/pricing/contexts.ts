@@ -4,6 +4,7 @@ import type { ChannelPart, CustomerPart, PriceContext, PriceQuery, RequestPart }
 import {
   chainOf,
   inWindow,
+  priceListIds,
   reachable,
   reachesGroups,
   reaching,
@@ -145,6 +146,33 @@ const promotionsFor = (context: ChannelContext, a: Audience): PromotionCandidate
     reachesGroups(promotion.customerGroupCodes, a) ? trimmed(promotion, a) : undefined,
   );
 
+/** What a lookup takes of its contexts before it reads its products. */
+export interface ContextView {
+  own: CustomerContext;
+  currency: string | null;
+  /** The contexts' lists and the bases of the chains that can price in `currency`. */
+  lists: ListRow[];
+  /** The lists whose rows the lookup needs (reach.ts `priceListIds`). */
+  listIds: number[];
+}
+
+/** The lists of the channel context and the customer context (none: anonymous) for `query`. */
+export function viewOf(
+  context: ChannelContext,
+  customer: CustomerContext | undefined,
+  query: PriceQuery,
+): ContextView {
+  const own = customer ?? ANONYMOUS;
+  const currency = context.channel ? (query.currency ?? context.channel.primaryCurrency) : null;
+  const bases = chainOf(own, currency, chainOf(context, currency, new Map()));
+  return {
+    own,
+    currency,
+    lists: [...context.lists, ...bases.values(), ...own.lists],
+    listIds: priceListIds([...context.lists, ...own.lists], bases, currency, query.explain),
+  };
+}
+
 /**
  * The price context of `query` from the channel context, the customer context (none: an
  * anonymous lookup) and the request's part, which must all describe the same data version: what
@@ -155,11 +183,10 @@ export function assemblePriceContext(
   customer: CustomerContext | undefined,
   part: RequestPart,
   query: PriceQuery,
+  view: ContextView = viewOf(context, customer, query),
 ): PriceContext {
-  const own = customer ?? ANONYMOUS;
-  const head = own.head;
+  const head = view.own.head;
   const groupCodes = [...(head?.groupCodes ?? [])].sort();
-  const currency = context.channel ? (query.currency ?? context.channel.primaryCurrency) : null;
   const audience: Audience = {
     at: query.at,
     explain: query.explain,
@@ -168,8 +195,6 @@ export function assemblePriceContext(
     products: new Set(part.products.keys()),
     productGroups: part.groupCodes,
   };
-  const bases = chainOf(own, currency, chainOf(context, currency, new Map()));
-  const rows = [...context.lists, ...bases.values(), ...own.lists];
   return {
     channel: context.channel && { code: context.channel.code, isActive: context.channel.isActive },
     customer:
@@ -177,13 +202,13 @@ export function assemblePriceContext(
         ? { code: head.customerCode, inChannel: head.customerInChannel }
         : undefined,
     groupCodes,
-    currency,
+    currency: view.currency,
     products: part.products,
     version: part.version,
-    ...listsOf(rows, part.prices),
+    ...listsOf(view.lists, part.prices),
     tradeConditions: [
       ...conditionsFor(context.conditions, audience),
-      ...conditionsFor(own.conditions, audience),
+      ...conditionsFor(view.own.conditions, audience),
     ],
     promotions: promotionsFor(context, audience),
   };

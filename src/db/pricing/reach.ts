@@ -287,3 +287,25 @@ export function chainOf<L extends ChainLink>(
   }
   return found;
 }
+
+/**
+ * The lists whose rows a lookup reads (lookup.ts `pricesStatement`): those that can price
+ * (candidates, ACTIVE, in the currency), the lists of their chains (`chain`), the channel's
+ * floors, and with explain every candidate in the currency. `lists` are the contexts' own lists
+ * (candidates and floors), `bases` what `chainOf` found for them; ascending ids.
+ */
+export function priceListIds<L extends ChainLink>(
+  lists: readonly L[],
+  bases: ReadonlyMap<number, L>,
+  currency: string | null,
+  explain: boolean,
+): number[] {
+  const ids = new Set(bases.keys());
+  for (const list of lists) {
+    const candidate = list.role === "CANDIDATE" && list.currency === currency;
+    if (list.role === "FLOOR" || (candidate && (explain || list.status === "ACTIVE"))) {
+      ids.add(list.id);
+    }
+  }
+  return [...ids].sort((a, b) => a - b);
+}
