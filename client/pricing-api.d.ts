@@ -763,7 +763,7 @@ export interface paths {
     };
     /**
      * Find the prices of a pricelist
-     * @description One item per (productCode, minQuantity) tier. Default order productCode ASC, then minQuantity ASC, the natural order of a price sheet. Unknown pricelist → 404.
+     * @description One item per row: a (productCode, minQuantity) tier over its window (validFrom, validTo). Default order productCode ASC, minQuantity ASC, then validFrom ASC (from always first), the natural order of a price sheet. `at` keeps only the rows valid at that instant. Unknown pricelist → 404.
      */
     get: operations["listPricelistPrices"];
     /**
@@ -3031,17 +3031,23 @@ export interface components {
      *         {
      *           "productCode": "P-A",
      *           "minQuantity": 1,
-     *           "amount": 1250
+     *           "amount": 1250,
+     *           "validFrom": null,
+     *           "validTo": null
      *         },
      *         {
      *           "productCode": "P-A",
      *           "minQuantity": 10,
-     *           "amount": 1100
+     *           "amount": 1100,
+     *           "validFrom": null,
+     *           "validTo": null
      *         },
      *         {
      *           "productCode": "P-B",
      *           "minQuantity": 1,
-     *           "amount": 899
+     *           "amount": 899,
+     *           "validFrom": null,
+     *           "validTo": null
      *         }
      *       ],
      *       "meta": {
@@ -3072,11 +3078,13 @@ export interface components {
       links: components["schemas"]["ListLinks"];
     };
     /**
-     * @description One quantity tier of a product's price
+     * @description One quantity tier of a product's price, over a window
      * @example {
      *       "productCode": "P-A",
      *       "minQuantity": 1,
-     *       "amount": 1250
+     *       "amount": 1250,
+     *       "validFrom": null,
+     *       "validTo": null
      *     }
      */
     Price: {
@@ -3095,19 +3103,37 @@ export interface components {
        * @example 1250
        */
       amount: number;
+      /**
+       * Format: date-time
+       * @description Inclusive start; null = always
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      validFrom: string | null;
+      /**
+       * Format: date-time
+       * @description Exclusive end; null = open-ended
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      validTo: string | null;
     };
     /**
-     * @description How many rows of the body are stored
+     * @description How many rows of the body are stored, and how many stored rows they cut
      * @example {
-     *       "upserted": 3
+     *       "upserted": 3,
+     *       "closed": 1
      *     }
      */
     PricesUpsertResult: {
       /**
-       * @description Rows of the body now stored: inserted, changed, or already at that amount (then untouched)
+       * @description Rows of the body now stored: inserted, changed, or already as written (then untouched)
        * @example 3
        */
       upserted: number;
+      /**
+       * @description Stored rows cut: rows running when a written row starts end there (docs/pricing-rules.md §17)
+       * @example 1
+       */
+      closed: number;
     };
     /**
      * @description Prices to create or overwrite
@@ -3131,15 +3157,16 @@ export interface components {
      *     }
      */
     PricesUpsert: {
-      /** @description 1-1000 rows, each (productCode, minQuantity) at most once */
+      /** @description 1-1000 rows, each (productCode, minQuantity, validFrom) at most once */
       prices: components["schemas"]["PriceInput"][];
     };
     /**
-     * @description One quantity tier of a product's price
+     * @description One quantity tier of a product's price, over a window
      * @example {
      *       "productCode": "P-A",
      *       "minQuantity": 10,
-     *       "amount": 1100
+     *       "amount": 1100,
+     *       "validFrom": "2027-01-01T00:00:00Z"
      *     }
      */
     PriceInput: {
@@ -3159,6 +3186,18 @@ export interface components {
        * @example 1250
        */
       amount: number;
+      /**
+       * Format: date-time
+       * @description Inclusive start; null or absent = always. A row with the same product, minQuantity and validFrom is replaced; else the row running at validFrom is cut there (docs/pricing-rules.md §17)
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      validFrom?: string | null;
+      /**
+       * Format: date-time
+       * @description Exclusive end, after validFrom; null = open-ended. Absent: the end of the row it cuts, else the start of the next row of its timeline, else open-ended
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      validTo?: string | null;
     };
     /**
      * @description What was deleted
@@ -14633,16 +14672,23 @@ export interface operations {
         /** @description Page size. Larger values are capped at 100; anything that is not a whole number >= 1 falls back to 20. */
         limit?: number;
         /**
-         * @description Sort terms `field:ASC|DESC` (direction in any case), repeated or comma-joined; URL order is precedence. Sortable: productCode, minQuantity. Text sorts case-insensitively; ties always break on the record's unique key, so pages never overlap.
+         * @description Sort terms `field:ASC|DESC` (direction in any case), repeated or comma-joined; URL order is precedence. Sortable: productCode, minQuantity, validFrom. Text sorts case-insensitively; ties always break on the record's unique key, so pages never overlap.
          * @example [
          *       "productCode:ASC"
          *     ]
          */
         sortBy?: (
-          "productCode:ASC" | "productCode:DESC" | "minQuantity:ASC" | "minQuantity:DESC"
+          | "productCode:ASC"
+          | "productCode:DESC"
+          | "minQuantity:ASC"
+          | "minQuantity:DESC"
+          | "validFrom:ASC"
+          | "validFrom:DESC"
         )[];
         /** @description Filter on productCode (text): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
         "filter.productCode"?: string[];
+        /** @description Only the rows valid at this instant (ISO 8601); absent: every row */
+        at?: string;
       };
       header?: never;
       path: {

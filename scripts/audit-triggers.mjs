@@ -41,6 +41,20 @@ const camel = (/** @type {string} */ column) =>
  * @typedef {{ name: string, entity: string, columns: Column[], primaryKey: string[] }} Table
  */
 
+/**
+ * A table without a primary key is keyed by its first unique index (pricelist_prices: list,
+ * product, tier and `coalesce(valid_from, …)`); an expression stands for the column it reads.
+ * @param {any} config getTableConfig's answer
+ */
+function uniqueKey(config) {
+  const index = config.indexes.find((/** @type {any} */ i) => i.config.unique);
+  if (!index) return [];
+  return index.config.columns.map(
+    (/** @type {any} */ column) =>
+      column.queryChunks?.find((/** @type {any} */ chunk) => chunk?.name && chunk?.table) ?? column,
+  );
+}
+
 /** The schema's tables, read by bundling src/db/schema with esbuild (the schema is TypeScript). */
 export async function loadTables() {
   const bundle = await build({
@@ -74,7 +88,7 @@ export async function loadTables() {
       kind: c.columnType === "SQLiteBoolean" ? "boolean" : isInstant(c.name) ? "instant" : "plain",
     }));
     const single = config.columns.filter((/** @type {any} */ c) => c.primary);
-    const composite = config.primaryKeys[0]?.columns ?? [];
+    const composite = config.primaryKeys[0]?.columns ?? uniqueKey(config);
     const primaryKey = [...single, ...composite].map((/** @type {any} */ c) => c.name);
     tables.push({ name: config.name, entity: mod.entityName(config.name), columns, primaryKey });
   }

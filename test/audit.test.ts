@@ -347,14 +347,28 @@ describe("every kind of write leaves exactly its entries", () => {
       [
         "INSERT",
         "pricelistPrice",
-        { pricelistId: pl.id, productId: a.id, minQuantity: 1 },
-        { pricelistId: pl.id, productId: a.id, minQuantity: 1, amount: 1000 },
+        { pricelistId: pl.id, productId: a.id, minQuantity: 1, validFrom: null },
+        {
+          pricelistId: pl.id,
+          productId: a.id,
+          minQuantity: 1,
+          validFrom: null,
+          validTo: null,
+          amount: 1000,
+        },
       ],
       [
         "INSERT",
         "pricelistPrice",
-        { pricelistId: pl.id, productId: b.id, minQuantity: 10 },
-        { pricelistId: pl.id, productId: b.id, minQuantity: 10, amount: 500 },
+        { pricelistId: pl.id, productId: b.id, minQuantity: 10, validFrom: null },
+        {
+          pricelistId: pl.id,
+          productId: b.id,
+          minQuantity: 10,
+          validFrom: null,
+          validTo: null,
+          amount: 500,
+        },
       ],
     ]);
     const second = await ok("PUT", `/v1/api/pricelist/${pl.id}/prices`, {
@@ -369,7 +383,7 @@ describe("every kind of write leaves exactly its entries", () => {
         method: "PUT",
         path: `/v1/api/pricelist/${pl.id}/prices`,
         entity: "pricelistPrice",
-        entityKey: { pricelistId: pl.id, productId: a.id, minQuantity: 1 },
+        entityKey: { pricelistId: pl.id, productId: a.id, minQuantity: 1, validFrom: null },
         action: "UPDATE",
         before: { amount: 1000 },
         after: { amount: 950 },
@@ -379,7 +393,7 @@ describe("every kind of write leaves exactly its entries", () => {
       productCodes: [b.code],
     });
     expect(summary(removed.entries)).toEqual([
-      `DELETE pricelistPrice ${JSON.stringify({ pricelistId: pl.id, productId: b.id, minQuantity: 10 })}`,
+      `DELETE pricelistPrice ${JSON.stringify({ pricelistId: pl.id, productId: b.id, minQuantity: 10, validFrom: null })}`,
     ]);
   });
 
@@ -460,8 +474,8 @@ describe("every kind of write leaves exactly its entries", () => {
         `DELETE channelCustomer ${JSON.stringify({ channelId: channel.id, customerId: customer.id })}`,
         `DELETE customerPricelist ${JSON.stringify({ customerId: customer.id, pricelistId: general.id })}`,
         `DELETE pricelist ${JSON.stringify({ id: own.id })}`,
-        `DELETE pricelistPrice ${JSON.stringify({ pricelistId: own.id, productId: product.id, minQuantity: 1 })}`,
-        `DELETE pricelistPrice ${JSON.stringify({ pricelistId: own.id, productId: product.id, minQuantity: 100 })}`,
+        `DELETE pricelistPrice ${JSON.stringify({ pricelistId: own.id, productId: product.id, minQuantity: 1, validFrom: null })}`,
+        `DELETE pricelistPrice ${JSON.stringify({ pricelistId: own.id, productId: product.id, minQuantity: 100, validFrom: null })}`,
       ].sort(),
     );
     for (const entry of entries) {
@@ -631,14 +645,14 @@ describe("a write that changes nothing records nothing", () => {
     await ok("PUT", `/v1/api/pricelist/${pl.id}/prices`, { prices: sheet });
     const before = await version();
     const again = await ok("PUT", `/v1/api/pricelist/${pl.id}/prices`, { prices: sheet });
-    expect(again.body).toEqual({ upserted: 2 });
+    expect(again.body).toEqual({ upserted: 2, closed: 0 });
     expect(again.entries).toEqual([]);
     expect(await version()).toBe(before);
     // One amount changed: one entry, a new version.
     const changed = await ok("PUT", `/v1/api/pricelist/${pl.id}/prices`, {
       prices: [sheet[0], { ...sheet[1], amount: 450 }],
     });
-    expect(changed.body).toEqual({ upserted: 2 });
+    expect(changed.body).toEqual({ upserted: 2, closed: 0 });
     expect(changed.entries.map((e) => [e.action, e.before, e.after])).toEqual([
       ["UPDATE", { amount: 500 }, { amount: 450 }],
     ]);

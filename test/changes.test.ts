@@ -73,7 +73,7 @@ describe("GET /v1/api/changes", () => {
       at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       event: "prices",
       entity: "pricelistPrice",
-      key: { pricelistId: pricelist.id, productId: product.id, minQuantity: 1 },
+      key: { pricelistId: pricelist.id, productId: product.id, minQuantity: 1, validFrom: null },
       action: "INSERT",
       operation: "upsertPricelistPrices",
       requestId: put.headers.get("x-request-id"),

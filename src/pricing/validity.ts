@@ -27,12 +27,15 @@ export class EdgeTracker {
 
 /**
  * The earliest validity edge after `at` of every record a request holds (its pricelists, floors,
- * trade conditions and promotions), looked at or not: no later than the answer's `validUntil`,
+ * trade conditions, promotions and price rows), looked at or not: no later than the answer's `validUntil`,
  * and known before the engine runs, so a cached answer's tag can be checked without pricing it
  * (docs/api.md, "HTTP caching of price lookups").
  */
 export function nextEdge(
-  request: Pick<PriceRequest, "at" | "pricelists" | "floors" | "tradeConditions" | "promotions">,
+  request: Pick<
+    PriceRequest,
+    "at" | "pricelists" | "priceBases" | "floors" | "tradeConditions" | "promotions"
+  >,
 ): Instant | null {
   const edges = new EdgeTracker(request.at);
   for (const records of [
@@ -42,6 +45,9 @@ export function nextEdge(
     request.promotions,
   ] as const) {
     for (const record of records) edges.note(record);
+  }
+  for (const lists of [request.pricelists, request.priceBases, request.floors]) {
+    for (const list of lists) for (const row of list.prices) edges.note(row);
   }
   return edges.earliest;
 }

@@ -91,6 +91,8 @@ export const priceColumns = select({
   pricelistId: int(pp.pricelistId),
   productCode: text(pr.code),
   minQuantity: int(pp.minQuantity),
+  validFrom: nullableInt(pp.validFrom),
+  validTo: nullableInt(pp.validTo),
   amount: int(pp.amount),
 });
 
@@ -250,9 +252,8 @@ export type FactRow = Decoded<
 /** The price rows of each pricelist, by pricelist id. */
 export function pricesByPricelist(rows: readonly (PriceRow & { pricelistId: number })[]) {
   const byId = new Map<number, PriceRow[]>();
-  for (const { pricelistId, productCode, minQuantity, amount } of rows) {
+  for (const { pricelistId, ...row } of rows) {
     const list = byId.get(pricelistId);
-    const row = { productCode, minQuantity, amount };
     if (list) list.push(row);
     else byId.set(pricelistId, [row]);
   }

@@ -3,6 +3,7 @@ import {
   findPricelist,
   listPrices as listPriceRows,
   listPricelists,
+  toPrice,
   toPricelist,
 } from "./pricelists.repo";
 import type * as routes from "./pricelists.routes";
@@ -70,15 +71,16 @@ export const removeIndividual: AppRouteHandler<typeof routes.removeIndividual> =
 export const listPrices: AppRouteHandler<typeof routes.listPrices> = async (c) => {
   const { id } = c.req.valid("param");
   const list = c.var.list;
-  const page = await listPriceRows(c.var.db, id, list);
+  const { at } = c.req.valid("query");
+  const page = await listPriceRows(c.var.db, id, list, at);
   if (!page) throw missing(id);
-  return c.json(list.envelope(page.rows, page.total), 200);
+  return c.json(list.envelope(page.rows.map(toPrice), page.total), 200);
 };
 
 export const upsertPrices: AppRouteHandler<typeof routes.upsertPrices> = async (c) => {
   const { id } = c.req.valid("param");
   const { prices } = c.req.valid("json");
-  return c.json({ upserted: await upsertPriceRows(c.var.db, id, prices) }, 200);
+  return c.json(await upsertPriceRows(c.var.db, id, prices), 200);
 };
 
 export const deletePrices: AppRouteHandler<typeof routes.deletePrices> = async (c) => {
