@@ -1,6 +1,6 @@
 import { and, count, eq, sql, type SQL } from "drizzle-orm";
 import { codeLink, defineLinks } from "../../db/links";
-import { FOREIGN_KEY, unlessForeignKey } from "../../db/outcomes";
+import { unlessForeignKey } from "../../db/outcomes";
 import { pricelistPage, selectPricelist, type PricelistRow } from "../../db/reads";
 import {
   customerGroupPricelists,
@@ -13,12 +13,11 @@ import {
 import { insertWhere, writeVersioned } from "../../db/writes";
 import type { PricelistKind, PricelistScope } from "../../pricing/vocabulary";
 import { readPage, readPageOf, type ListRequest } from "../../list";
-import { isForeignKeyViolation, type Db } from "../../db/client";
+import type { Db } from "../../db/client";
 import { iso, isoOrNull } from "../../lib/core/schemas";
 import {
   type Derivation,
   type IndividualPricelistCreate,
-  type PriceUpsertRow,
   type PricelistCreate,
 } from "./pricelists.schemas";
 
