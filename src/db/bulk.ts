@@ -20,7 +20,8 @@ import { columnValue } from "./writes";
 const ROW = sql.raw(`"row"`);
 
 /** The JSON rows as a table: one `"row"."value"` per row. */
-export const rowsOf = (rows: readonly unknown[]) => sql`json_each(${JSON.stringify(rows)}) as ${ROW}`;
+export const rowsOf = (rows: readonly unknown[]) =>
+  sql`json_each(${JSON.stringify(rows)}) as ${ROW}`;
 
 /** A field of the current row of `rowsOf`. */
 export const rowField = (key: string) => sql`json_extract(${ROW}."value", ${"$." + key})`;
