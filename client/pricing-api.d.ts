@@ -1129,7 +1129,7 @@ export interface paths {
     put?: never;
     /**
      * Create a webhook
-     * @description Every committed write queues a message; the Worker's queue consumer POSTs the changes after the webhook's cursor that its events select, in feed order, up to 100 per request, with the batch's idempotency id in `x-webhook-id` (the same on every retry) and `x-webhook-signature: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<body>">`. A 2xx moves the cursor; anything else is retried with backoff (30 s doubling, at most 1 h); 16 failures in a row pause the webhook (active false, pausedAt set). Delivery is at least once, in order (docs/api.md §14). The answer shows the signing secret, once. The URL must be https on a host that does not resolve to a private, loopback or link-local address (400 on body.url otherwise), unless its host is listed in WEBHOOK_ALLOWED_HOSTS.
+     * @description Every committed write queues a message; the Worker's queue consumer POSTs the changes after the webhook's cursor that its events select, in feed order, up to 100 per request, with the batch's idempotency id in `x-webhook-id` (the same on every retry) and `x-webhook-signature: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<body>">`. A 2xx moves the cursor; anything else is retried with backoff (30 s doubling, at most 1 h); 16 failures in a row pause the webhook (active false, pausedAt set). Delivery is at least once, in order (docs/api.md §14). The answer shows the signing secret, once. The URL must be https on a host that resolves only to public addresses: none private, loopback, link-local or in another special-purpose block of the IANA registries (400 on body.url otherwise, naming the block), unless its host is listed in WEBHOOK_ALLOWED_HOSTS.
      */
     post: operations["createWebhook"];
     delete?: never;
@@ -5734,7 +5734,7 @@ export interface components {
      */
     WebhookCreate: {
       /**
-       * @description Where deliveries are POSTed: https, on a host that does not resolve to a private, loopback or link-local address, unless the host is in WEBHOOK_ALLOWED_HOSTS (then http too)
+       * @description Where deliveries are POSTed: https, on a host that resolves only to public addresses (no private, loopback, link-local or other special-purpose address, docs/api.md §14.5), unless the host is in WEBHOOK_ALLOWED_HOSTS (then http too)
        * @example https://erp.example.com/hooks/prices
        */
       url: string;
@@ -5772,7 +5772,7 @@ export interface components {
      */
     WebhookUpdate: {
       /**
-       * @description Where deliveries are POSTed: https, on a host that does not resolve to a private, loopback or link-local address, unless the host is in WEBHOOK_ALLOWED_HOSTS (then http too)
+       * @description Where deliveries are POSTed: https, on a host that resolves only to public addresses (no private, loopback, link-local or other special-purpose address, docs/api.md §14.5), unless the host is in WEBHOOK_ALLOWED_HOSTS (then http too)
        * @example https://erp.example.com/hooks/prices
        */
       url?: string;

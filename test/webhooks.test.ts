@@ -149,7 +149,7 @@ describe("the webhooks resource", () => {
     }
   });
 
-  it("refuses URLs that are not https or point to private, loopback or link-local addresses", async () => {
+  it("refuses URLs that are not https or point to private or special-purpose addresses", async () => {
     const cases: [string, string][] = [
       ["not a url", "must be an absolute https URL"],
       ["ftp://hooks.example.com/x", "must be an absolute https URL"],
@@ -164,36 +164,39 @@ describe("the webhooks resource", () => {
       ],
       [
         "https://10.1.2.3/x",
-        "must not point to a private, loopback or link-local address (10.1.2.3)",
+        "must not point to a private or special-purpose address (10.1.2.3 is in 10.0.0.0/8, private use)",
       ],
       [
         "https://192.168.0.10/x",
-        "must not point to a private, loopback or link-local address (192.168.0.10)",
+        "must not point to a private or special-purpose address (192.168.0.10 is in 192.168.0.0/16, private use)",
       ],
       [
         "https://127.0.0.2/x",
-        "must not point to a private, loopback or link-local address (127.0.0.2)",
+        "must not point to a private or special-purpose address (127.0.0.2 is in 127.0.0.0/8, loopback)",
       ],
       [
         "https://169.254.169.254/latest",
-        "must not point to a private, loopback or link-local address (169.254.169.254)",
+        "must not point to a private or special-purpose address (169.254.169.254 is in 169.254.0.0/16, link-local)",
       ],
       [
         "https://0x7f.0.0.2/x",
-        "must not point to a private, loopback or link-local address (127.0.0.2)",
+        "must not point to a private or special-purpose address (127.0.0.2 is in 127.0.0.0/8, loopback)",
       ],
-      ["https://[::1]/x", "must not point to a private, loopback or link-local address (::1)"],
+      [
+        "https://[::1]/x",
+        "must not point to a private or special-purpose address (::1 is in ::1/128, loopback)",
+      ],
       [
         "https://[fe80::1]/x",
-        "must not point to a private, loopback or link-local address (fe80::1)",
+        "must not point to a private or special-purpose address (fe80::1 is in fe80::/10, link-local)",
       ],
       [
         "https://[fd12::1]/x",
-        "must not point to a private, loopback or link-local address (fd12::1)",
+        "must not point to a private or special-purpose address (fd12::1 is in fc00::/7, unique local)",
       ],
       [
         "https://[::ffff:10.0.0.1]/x",
-        "must not point to a private, loopback or link-local address (::ffff:a00:1)",
+        "must not point to a private or special-purpose address (::ffff:a00:1 is in ::ffff:0:0/96, IPv4-mapped)",
       ],
       ["https://localhost/x", "must not point to a local host name (localhost)"],
       ["https://db.internal/x", "must not point to a local host name (db.internal)"],
@@ -222,7 +225,7 @@ describe("the webhooks resource", () => {
     const refused: [string, string][] = [
       [
         "sneaky.example.com",
-        "must not resolve to a private, loopback or link-local address (sneaky.example.com → 10.9.8.7)",
+        "must not resolve to a private or special-purpose address (sneaky.example.com → 10.9.8.7 is in 10.0.0.0/8, private use)",
       ],
       ["gone.example.com", "host gone.example.com does not resolve to an address"],
       [
@@ -368,7 +371,7 @@ describe("the queue consumer, message by message", () => {
         outcome: "REFUSED",
         status: null,
         error:
-          "not sent: the URL must not resolve to a private, loopback or link-local address (erp.example.com → 10.0.0.8)",
+          "not sent: the URL must not resolve to a private or special-purpose address (erp.example.com → 10.0.0.8 is in 10.0.0.0/8, private use)",
       });
     },
   );

@@ -45,7 +45,8 @@ export const create = createRoute({
   summary: "Create a webhook",
   description:
     `${DELIVERY} The answer shows the signing secret, once. The URL must be https on a host that ` +
-    "does not resolve to a private, loopback or link-local address (400 on body.url otherwise), " +
+    "resolves only to public addresses: none private, loopback, link-local or in another " +
+    "special-purpose block of the IANA registries (400 on body.url otherwise, naming the block), " +
     "unless its host is listed in WEBHOOK_ALLOWED_HOSTS.",
   request: { body: jsonBody(WebhookCreateSchema) },
   responses: {

@@ -12,8 +12,9 @@ const Url = z
   .openapi({
     example: "https://erp.example.com/hooks/prices",
     description:
-      "Where deliveries are POSTed: https, on a host that does not resolve to a private, " +
-      "loopback or link-local address, unless the host is in WEBHOOK_ALLOWED_HOSTS (then http too)",
+      "Where deliveries are POSTed: https, on a host that resolves only to public addresses (no " +
+      "private, loopback, link-local or other special-purpose address, docs/api.md §14.5), unless " +
+      "the host is in WEBHOOK_ALLOWED_HOSTS (then http too)",
   });
 
 const Event = z.enum(CHANGE_EVENTS, { error: () => `must be one of ${EVENT_LIST}` });
