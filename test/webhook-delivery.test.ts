@@ -98,6 +98,8 @@ describe("delivery through the queue", () => {
       ]);
       // Every retry of the first batch carried the same id and the same changes.
       expect(new Set(all.slice(0, 3).map((r) => r.deliveryId)).size).toBe(1);
+      // The signed body's id (what receivers deduplicate on) is the header's.
+      for (const r of all) expect(r.headerId).toBe(r.deliveryId);
       expect(new Set(all.slice(0, 3).map((r) => JSON.parse(r.body).next)).size).toBe(1);
       for (const r of all) expect(await signedBy(r.signature, r.body, hook.secret)).toBe(true);
 

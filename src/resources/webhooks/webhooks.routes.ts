@@ -22,7 +22,8 @@ const tags = [tag.name];
 const DELIVERY =
   "Every committed write queues a message; the Worker's queue consumer POSTs the changes after " +
   "the webhook's cursor that its events select, in feed order, up to 100 per request, with the " +
-  "batch's idempotency id in `x-webhook-id` (the same on every retry) and `x-webhook-signature: " +
+  "batch's idempotency id (the same on every retry) as `id` in the signed body, which receivers " +
+  "deduplicate on, and in `x-webhook-id` (not signed), and `x-webhook-signature: " +
   't=<unix>,v1=<hex HMAC-SHA256 of "<t>.<body>">`. A 2xx moves the cursor; anything else is ' +
   "retried with backoff (30 s doubling, at most 1 h); 16 failures in a row pause the webhook " +
   "(active false, pausedAt set). Delivery is at least once, in order (docs/api.md §14).";
