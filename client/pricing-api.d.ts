@@ -1103,7 +1103,7 @@ export interface paths {
     };
     /**
      * Read the change feed after a cursor
-     * @description Every committed change of pricing data, oldest first, read from the audit trail that each write records in its own D1 batch: ids are commit order, so reading on from `next` misses nothing and repeats nothing, whatever is written meanwhile. `affects` says whose prices may have moved. Changes are kept as long as the audit trail (AUDIT_RETENTION_DAYS, 400 days by default): an older cursor → 410 EXPIRED_CURSOR with `oldestCursor`. A cursor past the newest change answers an empty page. Read keys may call it. Webhooks push the same changes (docs/api.md §13, §14).
+     * @description Every committed change of pricing data, oldest first, read from the audit trail that each write records in its own D1 batch: ids are commit order, so reading on from `next` misses nothing and repeats nothing, whatever is written meanwhile. `affects` says whose prices may have moved. Changes are kept as long as the audit trail (AUDIT_RETENTION_DAYS, 400 days by default): without `after` (or with 0) the feed starts at the oldest change kept; a cursor older than that → 410 EXPIRED_CURSOR with `oldestCursor`. A cursor past the newest change answers an empty page. Read keys may call it. Webhooks push the same changes (docs/api.md §13, §14).
      */
     get: operations["listChanges"];
     put?: never;
@@ -5761,7 +5761,7 @@ export interface components {
        * @default true
        */
       active?: boolean;
-      /** @description Start after this feed cursor (0: every change still kept); default: the newest, so only changes written after the webhook was created are delivered */
+      /** @description Start after this feed cursor (0: from the oldest change still kept, also after the retention has deleted older ones); default: the newest, so only changes written after the webhook was created are delivered */
       after?: number;
     };
     /**
@@ -17951,7 +17951,7 @@ export interface operations {
   listChanges: {
     parameters: {
       query?: {
-        /** @description The cursor of the last change already read (`next` of the previous page); default 0, the oldest change still kept */
+        /** @description The cursor of the last change already read (`next` of the previous page). 0, the default, is the start of the feed: the oldest change still kept, also after the retention has deleted older ones */
         after?: number;
         /** @description Changes per page, 1-1000; default 100 */
         limit?: number;

@@ -111,8 +111,9 @@ export const WebhookCreateSchema = z
       .optional()
       .openapi({
         description:
-          "Start after this feed cursor (0: every change still kept); default: the newest, so " +
-          "only changes written after the webhook was created are delivered",
+          "Start after this feed cursor (0: from the oldest change still kept, also after the " +
+          "retention has deleted older ones); default: the newest, so only changes written " +
+          "after the webhook was created are delivered",
       }),
   })
   .openapi("WebhookCreate", {

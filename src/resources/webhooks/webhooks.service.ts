@@ -24,10 +24,14 @@ async function checkUrl(url: string, allowed: Set<string>) {
   if (reason) throw invalid([{ path: "body.url", message: reason }]);
 }
 
-/** Where a new webhook starts in the feed: after `after` if given (and still kept), else now. */
+/**
+ * Where a new webhook starts in the feed: after `after` if given (and still kept; 0 is the oldest
+ * change kept, docs/api.md §14), else now.
+ */
 async function startCursor(db: Db, after: number | undefined) {
   const { oldest, newest } = await feedBounds(db);
   if (after === undefined) return newest;
+  if (after === 0) return oldest;
   const issue = (message: string): FieldIssue => ({ path: "body.after", message });
   if (after < oldest) {
     throw invalid([issue(`is older than the retention; the oldest cursor served is ${oldest}`)]);
