@@ -1129,7 +1129,7 @@ export interface paths {
     put?: never;
     /**
      * Create a webhook
-     * @description Every committed write queues a message; the Worker's queue consumer POSTs the changes after the webhook's cursor that its events select, in feed order, up to 100 per request, with the batch's idempotency id (the same on every retry) as `id` in the signed body, which receivers deduplicate on, and in `x-webhook-id` (not signed), and `x-webhook-signature: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<body>">`. A 2xx moves the cursor; anything else is retried with backoff (30 s doubling, at most 1 h); 16 failures in a row pause the webhook (active false, pausedAt set). Delivery is at least once, in order (docs/api.md §14). The answer shows the signing secret, once. The URL must be https on a host that resolves only to public addresses: none private, loopback, link-local or in another special-purpose block of the IANA registries (400 on body.url otherwise, naming the block), unless its host is listed in WEBHOOK_ALLOWED_HOSTS.
+     * @description Every committed write queues a message; the Worker's queue consumer POSTs the changes after the webhook's cursor that its events select, in feed order, up to 100 per request, with the batch's idempotency id (the same on every retry) as `id` in the signed body, which receivers deduplicate on, and in `x-webhook-id` (not signed), and `x-webhook-signature: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<body>">`. A 2xx moves the cursor; anything else is retried with backoff (30 s doubling, at most 1 h); 16 failures in a row pause the webhook (active false, pausedAt set). Delivery is at least once, in order (docs/api.md §14). The answer shows the signing secret, once. The URL must be https on a host that resolves only to public addresses: none private, loopback, link-local or in another special-purpose block of the IANA registries (400 on body.url otherwise, naming the block), unless its host is listed in WEBHOOK_ALLOWED_HOSTS. A deployment has at most 20 webhooks, paused ones included (409 TOO_MANY_WEBHOOKS beyond).
      */
     post: operations["createWebhook"];
     delete?: never;
@@ -18268,7 +18268,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Conflict: an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      /** @description Conflict with the current state; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
       409: {
         headers: {
           [name: string]: unknown;

@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import worker from "../src/index";
 import { CHANGE_EVENTS } from "../src/pricing/vocabulary";
+import { MAX_WEBHOOKS } from "../src/resources/webhooks/webhooks.schemas";
 import { createProduct } from "./factories";
 import { call } from "./fuzz/worker";
 import { api, created, expectProblem, issuePaths, KEYS, uid } from "./helpers";
@@ -288,6 +289,42 @@ describe("the webhooks resource", () => {
       expect(expectProblem(res, 404, "NOT_FOUND").detail).toBe(`webhook ${hook.id} not found`);
     }
     expect(issuePaths(await api("GET", "/v1/api/webhooks/abc"))).toEqual(["path.id"]);
+  });
+});
+
+describe("the number of webhooks", () => {
+  it(`is at most ${MAX_WEBHOOKS} per deployment, paused ones included: 409 naming the limit`, async () => {
+    const count = async () =>
+      (await api("GET", "/v1/api/webhooks?limit=1")).body.meta.totalItems as number;
+    const body = (n: number) => ({
+      url: `${RECEIVER}/hooks/cap-${n}`,
+      events: ["prices"],
+      active: false,
+    });
+    const mine: number[] = [];
+    for (let n = await count(); n < MAX_WEBHOOKS - 1; n++) {
+      mine.push((await created("/v1/api/webhooks", body(n))).id);
+    }
+    // Three creates at once for the last place: one takes it, the others are refused.
+    const racing = await Promise.all(
+      [1, 2, 3].map((n) => api("POST", "/v1/api/webhooks", { body: body(100 + n) })),
+    );
+    expect(racing.map((r) => r.status).sort()).toEqual([201, 409, 409]);
+    mine.push(racing.find((r) => r.status === 201)!.body.id);
+    expect(await count()).toBe(MAX_WEBHOOKS);
+
+    const refused = await api("POST", "/v1/api/webhooks", { body: body(200) });
+    expect(expectProblem(refused, 409, "TOO_MANY_WEBHOOKS").detail).toBe(
+      `this deployment has ${MAX_WEBHOOKS} webhooks, the most it may have; delete one before ` +
+        "creating another (docs/operations.md, Webhooks)",
+    );
+    expect(await count()).toBe(MAX_WEBHOOKS);
+    // A paused webhook still counts; deleting one frees its place.
+    await api("PATCH", `/v1/api/webhooks/${mine[0]}`, { body: { active: false } });
+    expect((await api("POST", "/v1/api/webhooks", { body: body(201) })).status).toBe(409);
+    expect((await api("DELETE", `/v1/api/webhooks/${mine.shift()}`)).status).toBe(204);
+    mine.push((await created("/v1/api/webhooks", body(202))).id);
+    for (const id of mine) await api("DELETE", `/v1/api/webhooks/${id}`);
   });
 });
 

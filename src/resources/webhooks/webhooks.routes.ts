@@ -3,6 +3,7 @@ import { errors, IdParams, json, jsonBody } from "../../lib/http/openapi";
 import { deliveryList, webhookList } from "./webhooks.list";
 import {
   DeliveryListSchema,
+  MAX_WEBHOOKS,
   WebhookCreateSchema,
   WebhookListSchema,
   WebhookSchema,
@@ -48,11 +49,12 @@ export const create = createRoute({
     `${DELIVERY} The answer shows the signing secret, once. The URL must be https on a host that ` +
     "resolves only to public addresses: none private, loopback, link-local or in another " +
     "special-purpose block of the IANA registries (400 on body.url otherwise, naming the block), " +
-    "unless its host is listed in WEBHOOK_ALLOWED_HOSTS.",
+    "unless its host is listed in WEBHOOK_ALLOWED_HOSTS. A deployment has at most " +
+    `${MAX_WEBHOOKS} webhooks, paused ones included (409 TOO_MANY_WEBHOOKS beyond).`,
   request: { body: jsonBody(WebhookCreateSchema) },
   responses: {
     201: json(WebhookWithSecretSchema, "The webhook and its secret (shown only here)"),
-    ...errors(400, 401, 403, 413, 415),
+    ...errors(400, 401, 403, 409, 413, 415),
   },
 });
 

@@ -5,6 +5,12 @@ import { CHANGE_EVENTS, DELIVERY_OUTCOMES } from "../../pricing/vocabulary";
 
 const EVENT_LIST = CHANGE_EVENTS.join(", ");
 
+/**
+ * The most webhooks a deployment may have, paused ones included: every write fans out to each of
+ * them, and the queue consumer runs them side by side (docs/operations.md, Webhooks says why 20).
+ */
+export const MAX_WEBHOOKS = 20;
+
 const Url = z
   .string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a URL") })
   .min(1, "must be an absolute https URL")
