@@ -5694,7 +5694,7 @@ export interface components {
       updatedAt: string;
     };
     /**
-     * @description A webhook and its new signing secret, answered once
+     * @description A webhook and its new signing secret, answered once (a replay answers `secret: null`)
      * @example {
      *       "id": 3,
      *       "url": "https://erp.example.com/hooks/prices",
@@ -5717,10 +5717,10 @@ export interface components {
      */
     WebhookWithSecret: components["schemas"]["Webhook"] & {
       /**
-       * @description The signing secret. Shown here only: store it where your receiver can read it (docs/api.md §14.3)
+       * @description The signing secret. Shown in this answer only: store it where your receiver can read it (docs/api.md §14.3). null in a replay of the request (same Idempotency-Key, header `idempotent-replayed: true`): the secret is never stored with the answer, so a client that lost the first answer rotates the secret (POST /v1/api/webhooks/{id}/rotate-secret)
        * @example whsec_5f2c9e0b7a14d3e68c1f0a9b2d4e6f8071c3a5b7d9e1f20436587a9bcde0f123
        */
-      secret: string;
+      secret: string | null;
     };
     /**
      * @description A new webhook
@@ -17830,7 +17830,7 @@ export interface operations {
         sortBy?: ("id:ASC" | "id:DESC" | "at:ASC" | "at:DESC")[];
         /** @description Filter on at (datetime): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $gte, $lte. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.at=$gte:2025-01-01`. */
         "filter.at"?: string[];
-        /** @description Filter on entity (one of channelCustomerGroup, channelCustomer, channelPricelist, channel, customerGroupMember, customerGroupPricelist, customerGroup, customerPricelist, customer, pricelistPrice, pricelist, productGroup, product, promotionChannel, promotionCustomerGroup, promotionProductGroup, promotionProduct, promotion, tradeConditionChannel, tradeConditionCustomerGroup, tradeConditionCustomer, tradeConditionProductGroup, tradeConditionProduct, tradeConditionScale, tradeCondition): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.entity=channelCustomerGroup`. */
+        /** @description Filter on entity (one of channelCustomerGroup, channelCustomer, channelPricelist, channel, customerGroupMember, customerGroupPricelist, customerGroup, customerPricelist, customer, pricelistPrice, pricelist, productGroup, product, promotionChannel, promotionCustomerGroup, promotionProductGroup, promotionProduct, promotion, tradeConditionChannel, tradeConditionCustomerGroup, tradeConditionCustomer, tradeConditionProductGroup, tradeConditionProduct, tradeConditionScale, tradeCondition, webhook): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.entity=channelCustomerGroup`. */
         "filter.entity"?: string[];
         /** @description Filter on entityId (number): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
         "filter.entityId"?: string[];

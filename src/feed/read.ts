@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { rawBatch, type Db } from "../db/client";
 import { iso } from "../lib/core/schemas";
-import type { AuditAction, ChangeEvent } from "../pricing/vocabulary";
+import { CHANGE_EVENTS, type AuditAction, type ChangeEvent } from "../pricing/vocabulary";
 import type { Affected } from "./affects";
 import { affectedOf, codesOf, toEntry } from "./context";
 import { ENTITIES, entitiesOf, type Dimension, type Ref } from "./entities";
@@ -160,9 +160,9 @@ export async function readChanges(db: Db, query: FeedQuery): Promise<FeedPage | 
   const { after, limit, events, until = Number.MAX_SAFE_INTEGER } = query;
   const from = startOf(after);
   const window = events ? sql`and id <= ${from} + ${SCAN_WINDOW}` : sql``;
-  const only = events
-    ? sql`and entity in (select value from json_each(${JSON.stringify(entitiesOf(events))}))`
-    : sql``;
+  // The pricing data's entities only: the audit trail also holds webhook settings (§11).
+  const entities = JSON.stringify(entitiesOf(events ?? CHANGE_EVENTS));
+  const only = sql`and entity in (select value from json_each(${entities}))`;
   const [rows, [bounds]] = await rawBatch<[Record<string, unknown>[], Bounds[]]>(db, [
     sql`select * from audit_log where id > ${from} and id <= ${until} ${window} ${only} order by id limit ${limit}`,
     BOUNDS,

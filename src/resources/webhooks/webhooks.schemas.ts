@@ -95,13 +95,20 @@ export const WebhookSchema = z
 const secretExample = "whsec_5f2c9e0b7a14d3e68c1f0a9b2d4e6f8071c3a5b7d9e1f20436587a9bcde0f123";
 
 export const WebhookWithSecretSchema = WebhookSchema.extend({
-  secret: z.string().openapi({
-    example: secretExample,
-    description:
-      "The signing secret. Shown here only: store it where your receiver can read it (docs/api.md §14.3)",
-  }),
+  secret: z
+    .string()
+    .nullable()
+    .openapi({
+      example: secretExample,
+      description:
+        "The signing secret. Shown in this answer only: store it where your receiver can read it " +
+        "(docs/api.md §14.3). null in a replay of the request (same Idempotency-Key, header " +
+        "`idempotent-replayed: true`): the secret is never stored with the answer, so a client " +
+        "that lost the first answer rotates the secret (POST /v1/api/webhooks/{id}/rotate-secret)",
+    }),
 }).openapi("WebhookWithSecret", {
-  description: "A webhook and its new signing secret, answered once",
+  description:
+    "A webhook and its new signing secret, answered once (a replay answers `secret: null`)",
   example: { ...webhookExample, secret: secretExample },
 });
 
