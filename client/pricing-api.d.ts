@@ -1103,7 +1103,7 @@ export interface paths {
     };
     /**
      * Read the change feed after a cursor
-     * @description Every committed change of pricing data, oldest first, read from the audit trail that each write records in its own D1 batch: ids are commit order, so reading on from `next` misses nothing and repeats nothing, whatever is written meanwhile. `affects` says whose prices may have moved. Changes are kept as long as the audit trail (AUDIT_RETENTION_DAYS, 400 days by default): an older cursor → 410 EXPIRED_CURSOR with `oldestCursor`. A cursor past the newest change answers an empty page. Read keys may call it. Webhooks push the same changes (docs/api.md §13, §14).
+     * @description Every committed change of pricing data, oldest first, read from the audit trail that each write records in its own D1 batch: ids are commit order, so reading on from `next` misses nothing and repeats nothing, whatever is written meanwhile. `affects` says whose prices may have moved. Changes are kept as long as the audit trail (AUDIT_RETENTION_DAYS, 400 days by default): without `after` (or with 0) the feed starts at the oldest change kept; a cursor older than that → 410 EXPIRED_CURSOR with `oldestCursor`. A cursor past the newest change answers an empty page. Read keys may call it. Webhooks push the same changes (docs/api.md §13, §14).
      */
     get: operations["listChanges"];
     put?: never;
@@ -1129,7 +1129,7 @@ export interface paths {
     put?: never;
     /**
      * Create a webhook
-     * @description Every committed write queues a message; the Worker's queue consumer POSTs the changes after the webhook's cursor that its events select, in feed order, up to 100 per request, with the batch's idempotency id in `x-webhook-id` (the same on every retry) and `x-webhook-signature: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<body>">`. A 2xx moves the cursor; anything else is retried with backoff (30 s doubling, at most 1 h); 16 failures in a row pause the webhook (active false, pausedAt set). Delivery is at least once, in order (docs/api.md §14). The answer shows the signing secret, once. The URL must be https on a host that does not resolve to a private, loopback or link-local address (400 on body.url otherwise), unless its host is listed in WEBHOOK_ALLOWED_HOSTS.
+     * @description Every committed write queues a message; the Worker's queue consumer POSTs the changes after the webhook's cursor that its events select, in feed order, up to 100 per request, with the batch's idempotency id (the same on every retry) as `id` in the signed body, which receivers deduplicate on, and in `x-webhook-id` (not signed), and `x-webhook-signature: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<body>">`. A 2xx moves the cursor; anything else is retried with backoff (30 s doubling, at most 1 h); 16 failures in a row pause the webhook (active false, pausedAt set). Delivery is at least once, in order (docs/api.md §14). The answer shows the signing secret, once. The URL must be https on a host that resolves only to public addresses: none private, loopback, link-local or in another special-purpose block of the IANA registries (400 on body.url otherwise, naming the block), unless its host is listed in WEBHOOK_ALLOWED_HOSTS. A deployment has at most 20 webhooks, paused ones included (409 TOO_MANY_WEBHOOKS beyond).
      */
     post: operations["createWebhook"];
     delete?: never;
@@ -5733,7 +5733,7 @@ export interface components {
       updatedAt: string;
     };
     /**
-     * @description A webhook and its new signing secret, answered once
+     * @description A webhook and its new signing secret, answered once (a replay answers `secret: null`)
      * @example {
      *       "id": 3,
      *       "url": "https://erp.example.com/hooks/prices",
@@ -5756,10 +5756,10 @@ export interface components {
      */
     WebhookWithSecret: components["schemas"]["Webhook"] & {
       /**
-       * @description The signing secret. Shown here only: store it where your receiver can read it (docs/api.md §14.3)
+       * @description The signing secret. Shown in this answer only: store it where your receiver can read it (docs/api.md §14.3). null in a replay of the request (same Idempotency-Key, header `idempotent-replayed: true`): the secret is never stored with the answer, so a client that lost the first answer rotates the secret (POST /v1/api/webhooks/{id}/rotate-secret)
        * @example whsec_5f2c9e0b7a14d3e68c1f0a9b2d4e6f8071c3a5b7d9e1f20436587a9bcde0f123
        */
-      secret: string;
+      secret: string | null;
     };
     /**
      * @description A new webhook
@@ -5773,7 +5773,7 @@ export interface components {
      */
     WebhookCreate: {
       /**
-       * @description Where deliveries are POSTed: https, on a host that does not resolve to a private, loopback or link-local address, unless the host is in WEBHOOK_ALLOWED_HOSTS (then http too)
+       * @description Where deliveries are POSTed: https, on a host that resolves only to public addresses (no private, loopback, link-local or other special-purpose address, docs/api.md §14.5), unless the host is in WEBHOOK_ALLOWED_HOSTS (then http too)
        * @example https://erp.example.com/hooks/prices
        */
       url: string;
@@ -5800,7 +5800,7 @@ export interface components {
        * @default true
        */
       active?: boolean;
-      /** @description Start after this feed cursor (0: every change still kept); default: the newest, so only changes written after the webhook was created are delivered */
+      /** @description Start after this feed cursor (0: from the oldest change still kept, also after the retention has deleted older ones); default: the newest, so only changes written after the webhook was created are delivered */
       after?: number;
     };
     /**
@@ -5811,7 +5811,7 @@ export interface components {
      */
     WebhookUpdate: {
       /**
-       * @description Where deliveries are POSTed: https, on a host that does not resolve to a private, loopback or link-local address, unless the host is in WEBHOOK_ALLOWED_HOSTS (then http too)
+       * @description Where deliveries are POSTed: https, on a host that resolves only to public addresses (no private, loopback, link-local or other special-purpose address, docs/api.md §14.5), unless the host is in WEBHOOK_ALLOWED_HOSTS (then http too)
        * @example https://erp.example.com/hooks/prices
        */
       url?: string;
@@ -17876,7 +17876,7 @@ export interface operations {
         sortBy?: ("id:ASC" | "id:DESC" | "at:ASC" | "at:DESC")[];
         /** @description Filter on at (datetime): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $gte, $lte. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.at=$gte:2025-01-01`. */
         "filter.at"?: string[];
-        /** @description Filter on entity (one of channelCustomerGroup, channelCustomer, channelPricelist, channel, customerGroupMember, customerGroupPricelist, customerGroup, customerPricelist, customer, pricelistPrice, pricelist, productGroup, product, promotionChannel, promotionCustomerGroup, promotionProductGroup, promotionProduct, promotion, tradeConditionChannel, tradeConditionCustomerGroup, tradeConditionCustomer, tradeConditionProductGroup, tradeConditionProduct, tradeConditionScale, tradeCondition): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.entity=channelCustomerGroup`. */
+        /** @description Filter on entity (one of channelCustomerGroup, channelCustomer, channelPricelist, channel, customerGroupMember, customerGroupPricelist, customerGroup, customerPricelist, customer, pricelistPrice, pricelist, productGroup, product, promotionChannel, promotionCustomerGroup, promotionProductGroup, promotionProduct, promotion, tradeConditionChannel, tradeConditionCustomerGroup, tradeConditionCustomer, tradeConditionProductGroup, tradeConditionProduct, tradeConditionScale, tradeCondition, webhook): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.entity=channelCustomerGroup`. */
         "filter.entity"?: string[];
         /** @description Filter on entityId (number): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
         "filter.entityId"?: string[];
@@ -17997,7 +17997,7 @@ export interface operations {
   listChanges: {
     parameters: {
       query?: {
-        /** @description The cursor of the last change already read (`next` of the previous page); default 0, the oldest change still kept */
+        /** @description The cursor of the last change already read (`next` of the previous page). 0, the default, is the start of the feed: the oldest change still kept, also after the retention has deleted older ones */
         after?: number;
         /** @description Changes per page, 1-1000; default 100 */
         limit?: number;
@@ -18314,7 +18314,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Conflict: an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      /** @description Conflict with the current state; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
       409: {
         headers: {
           [name: string]: unknown;

@@ -119,6 +119,25 @@ describe("audit triggers", () => {
     }
   });
 
+  it("the webhooks table has its three triggers (migration 0019), none copying a secret", async () => {
+    const { results: triggers } = await env.DB.prepare(
+      "select name, sql from sqlite_master where type = 'trigger' and tbl_name = 'webhooks'",
+    ).all<{ name: string; sql: string }>();
+    expect(triggers.map((t) => t.name).sort()).toEqual([
+      "audit_webhooks_delete",
+      "audit_webhooks_insert",
+      "audit_webhooks_update",
+    ]);
+    for (const { name, sql } of triggers) {
+      expect(sql, name).toContain("WHEN EXISTS (SELECT 1 FROM audit_context)");
+      expect(sql, name).toContain("'webhook'");
+      // What the trigger writes (after BEGIN) names neither secret column; the UPDATE's WHEN may.
+      const body = sql.slice(sql.indexOf("BEGIN"));
+      expect(body, name).not.toMatch(/\.(previous_)?secret\b/);
+      expect(body, name).not.toMatch(/'(previousSecret|secret)'/);
+    }
+  });
+
   it("keeps audit_log append-only and audit_context empty between requests", async () => {
     await createProduct();
     const context = await env.DB.prepare("select count(*) as n from audit_context").first<{

@@ -128,6 +128,36 @@ describe("GET /v1/api/changes", () => {
     const resumed = await api("GET", `/v1/api/changes?after=${newest - 1}`);
     expect(resumed.body.data.map((c: Change) => c.cursor)).toEqual([newest]);
   });
+
+  it("starts at the oldest change kept without `after` (or with 0), also after the retention deleted older ones", async () => {
+    await createProduct();
+    const second = await createProduct();
+    const newest = await head();
+    const kept = (await changesAfter(newest - 1)).map((c) => c.key);
+    expect(kept).toEqual([{ id: second.id, code: second.code }]);
+    // What the retention does to old entries (src/lib/jobs/retention.ts): the first product's
+    // entry, and every one before it, is gone.
+    await env.DB.prepare("delete from audit_log where id < ?").bind(newest).run();
+    for (const query of ["", "?after=0", "?after=0&limit=1"]) {
+      const res = await api("GET", `/v1/api/changes${query}`);
+      expect(res.status, query).toBe(200);
+      expect(res.body, query).toMatchObject({ next: newest, hasMore: false });
+      expect(
+        res.body.data.map((c: Change) => [c.cursor, c.key]),
+        query,
+      ).toEqual([[newest, { id: second.id, code: second.code }]]);
+    }
+    // A webhook from the start begins there too, and an expired cursor is still refused.
+    const body = { url: "http://127.0.0.1:9/hooks", events: ["products"], active: false };
+    const hook = await api("POST", "/v1/api/webhooks", { body: { ...body, after: 0 } });
+    expect(hook.status).toBe(201);
+    expect(hook.body.cursor).toBe(newest - 1);
+    const expired = await api("POST", "/v1/api/webhooks", { body: { ...body, after: 1 } });
+    expect(issuePaths(expired)).toEqual(["body.after"]);
+    expect(expired.body.errors[0].message).toBe(
+      `is older than the retention; the oldest cursor served is ${newest - 1}`,
+    );
+  });
 });
 
 describe("ordering under concurrent writes", () => {

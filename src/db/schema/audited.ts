@@ -1,9 +1,10 @@
 /**
- * The tables that are not audited: derived state kept by triggers, the audit itself, and the
- * webhooks' configuration and delivery state (a webhook row holds its signing secret, which an
- * entry would copy). Every other table of the schema is audited. The one list: the trigger
- * generator (scripts/audit-triggers.mjs) bundles this file, and src/db/audit.ts derives the
- * audited entities from it.
+ * The tables the generated audit triggers leave out: derived state kept by triggers, the audit
+ * itself, and the webhooks' configuration and delivery state (a webhook row holds its signing
+ * secret, which a generated entry would copy; migration 0019 records the webhooks' settings by
+ * hand-written triggers, without it, src/db/audit.ts SETTINGS_ENTITIES). Every other table of the
+ * schema is audited. The one list: the trigger generator (scripts/audit-triggers.mjs) bundles this
+ * file, and src/db/audit.ts derives the audited entities from it.
  */
 export const NOT_AUDITED: ReadonlySet<string> = new Set([
   "pricing_version",

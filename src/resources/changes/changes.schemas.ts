@@ -17,8 +17,9 @@ export const ChangesQuery = z.object({
   after: Cursor.optional().openapi({
     param: { name: "after", in: "query" },
     description:
-      "The cursor of the last change already read (`next` of the previous page); default 0, the " +
-      "oldest change still kept",
+      "The cursor of the last change already read (`next` of the previous page). 0, the " +
+      "default, is the start of the feed: the oldest change still kept, also after the " +
+      "retention has deleted older ones",
   }),
   limit: z
     .string()
