@@ -6,11 +6,12 @@ import { createDb, DbMeter } from "../src/db/client";
 import { customers } from "../src/db/schema";
 import { createPricelist } from "./factories";
 import { api, expectProblem, roundTrips, uid } from "./helpers";
+import { auditOf } from "./shared/bulk-upsert";
 
 /**
  * Bulk bodies at the documented limits (docs/api.md §5.12, §8): 1000 rows, 1 MiB. What one
  * statement binds is cut into chunks under D1's 2 MB limit on a string (src/db/chunks.ts), and
- * the chunks run in the one batch.
+ * the chunks run in the one batch; the audit trail records memberships per customer (§11.1).
  */
 
 /** Bodies of a million bytes take seconds on a loaded machine; the default 5 s is for small ones. */
@@ -19,12 +20,18 @@ const LARGE = 60_000;
 const putCustomers = (rows: unknown[]) =>
   api("PUT", "/v1/api/customer", { body: { customers: rows } });
 
-/** Creates customer groups with the given codes in one bulk call. */
+/** Creates customer groups with the given codes in one bulk call; their ids by code. */
 async function groupsWithCodes(codes: string[]) {
   const res = await api("PUT", "/v1/api/customer-group", {
     body: { customerGroups: codes.map((code) => ({ code, name: `Group ${code}` })) },
   });
   expect(res.status).toBe(200);
+  const { results } = await env.DB.prepare(
+    "select id, code from customer_groups where code in (select value from json_each(?))",
+  )
+    .bind(JSON.stringify(codes))
+    .all<{ id: number; code: string }>();
+  return new Map(results.map((row) => [row.code, row.id]));
 }
 
 /** The memberships of the customers with these codes, as `customer code → group codes`. */
@@ -43,12 +50,40 @@ async function membershipsOf(codes: string[]) {
   return byCustomer;
 }
 
+/** Every audit entry of a request, straight from D1 (the API pages by 100). */
+async function entriesOf(res: { headers: Headers }) {
+  const { results } = await env.DB.prepare(
+    "select entity, action, entity_key, before, after from audit_log where request_id = ? order by id",
+  )
+    .bind(res.headers.get("x-request-id"))
+    .all<{
+      entity: string;
+      action: string;
+      entity_key: string;
+      before: string | null;
+      after: string | null;
+    }>();
+  return results.map((row) => ({
+    entity: row.entity,
+    action: row.action,
+    key: JSON.parse(row.entity_key) as Record<string, unknown>,
+    row: JSON.parse(row.after ?? row.before ?? "null") as Record<string, unknown>,
+  }));
+}
+
+const count = (entries: { entity: string; action: string }[]) => {
+  const counts: Record<string, number> = {};
+  for (const { entity, action } of entries)
+    counts[`${action} ${entity}`] = (counts[`${action} ${entity}`] ?? 0) + 1;
+  return counts;
+};
+
 describe("PUT /v1/api/customer at the limits", () => {
   it(
-    "1,000 customers × 60 groups: every membership stored",
+    "1,000 customers × 60 groups: every membership stored, one membership entry per customer",
     async () => {
       const groupCodes = Array.from({ length: 61 }, () => uid("G"));
-      await groupsWithCodes(groupCodes);
+      const ids = await groupsWithCodes(groupCodes);
       const sixty = groupCodes.slice(0, 60);
       const rows = Array.from({ length: 1000 }, (_, i) => ({
         code: uid("C"),
@@ -64,7 +99,24 @@ describe("PUT /v1/api/customer at the limits", () => {
       expect([...stored.values()].flat()).toHaveLength(60_000);
       expect(stored.get(codes[999]!)).toEqual([...sixty].sort());
 
-      // One group swapped per customer.
+      // The audit: each customer's INSERT, and one entry listing its 60 groups (not 60 entries).
+      const entries = await entriesOf(res);
+      expect(count(entries)).toEqual({
+        "INSERT customer": 1000,
+        "INSERT customerGroupMember": 1000,
+      });
+      const { id: customerId } = (await api("GET", `/v1/api/customer/${codes[0]}`)).body;
+      const first = entries.find((e) => e.entity === "customerGroupMember")!;
+      const sixtyIds = sixty.map((code) => ids.get(code)!).sort((a, b) => a - b);
+      expect(first).toEqual({
+        entity: "customerGroupMember",
+        action: "INSERT",
+        key: { customerId },
+        row: { customerId, customerGroupIds: sixtyIds },
+      });
+      expect((await auditOf(res)).total).toBe(2000);
+
+      // One group swapped per customer: a DELETE and an INSERT entry each, naming that group.
       const spare = groupCodes[60]!;
       const moved = rows.map((row, i) => ({
         ...row,
@@ -75,6 +127,25 @@ describe("PUT /v1/api/customer at the limits", () => {
       const after = await membershipsOf(codes);
       expect([...after.values()].flat()).toHaveLength(60_000);
       expect(after.get(codes[1]!)).toEqual(moved[1]!.customerGroupCodes.sort());
+      const changes = await entriesOf(move);
+      expect(count(changes)).toEqual({
+        "DELETE customerGroupMember": 1000,
+        "INSERT customerGroupMember": 1000,
+      });
+      expect(changes.slice(0, 2)).toEqual([
+        {
+          entity: "customerGroupMember",
+          action: "DELETE",
+          key: { customerId },
+          row: { customerId, customerGroupIds: [ids.get(sixty[0]!)] },
+        },
+        {
+          entity: "customerGroupMember",
+          action: "INSERT",
+          key: { customerId },
+          row: { customerId, customerGroupIds: [ids.get(spare)] },
+        },
+      ]);
     },
     LARGE,
   );
@@ -107,6 +178,10 @@ describe("PUT /v1/api/customer at the limits", () => {
       expect(res.status).toBe(200);
       expect(res.body.created).toHaveLength(1000);
       expect([...(await membershipsOf(codes)).values()].flat()).toHaveLength(150_000);
+      expect(count(await entriesOf(res))).toEqual({
+        "INSERT customer": 1000,
+        "INSERT customerGroupMember": 1000,
+      });
 
       const again = await putCustomers(rows);
       expect(again.body).toEqual({ created: [], updated: [], unchanged: 1000 });
@@ -116,6 +191,7 @@ describe("PUT /v1/api/customer at the limits", () => {
       const fewer = groupCodes.slice(1);
       const moved = await putCustomers(rows.map((row) => ({ ...row, customerGroupCodes: fewer })));
       expect(moved.body).toEqual({ created: [], updated: codes, unchanged: 0 });
+      expect(count(await entriesOf(moved))).toEqual({ "DELETE customerGroupMember": 1000 });
       expect([...(await membershipsOf(codes)).values()].flat()).toHaveLength(149_000);
 
       // Every row renamed and given all groups back, but the last names a group that does not

@@ -1,11 +1,13 @@
 import { getTableColumns, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import { getTableConfig, type SQLiteColumn, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import { factRows } from "./bulk-facts";
 import { jsonChunks } from "./chunks";
 import type { Db } from "./client";
 import { inJsonList } from "./json-list";
 import type { CodedTable, CodeLink } from "./links";
+import { auditContext, auditLog } from "./schema";
+import { entityName, SUMMARIZED_LINKS } from "./schema/audited";
 import { columnValue } from "./writes";
 
 /*
@@ -129,16 +131,22 @@ export function linkFacts(
 
 /**
  * The link rows of many owners at once, as differences: the deletes of `remove` and the inserts
- * of `add`, a statement per chunk, every record resolved by code inside the statement (so an
- * owner inserted earlier in the same batch is found).
+ * of `add`, every record resolved by code inside the statement (so an owner inserted earlier in
+ * the same batch is found), and their audit entries, one per owner and action
+ * (`linkEntries`). While they run, the audit context tells the link table's triggers that the
+ * batch records these rows itself (migration 0018), so they write no entry per row.
  */
 export function linkPairWrites(
   db: Db,
   link: CodeLink,
   owner: CodedTable,
-  changes: { remove: CodePair[]; add: CodePair[] },
+  changes: LinkChanges,
 ): BatchItem<"sqlite">[] {
   if (!changes.remove.length && !changes.add.length) return [];
+  const table = getTableConfig(link.table).name;
+  if (!SUMMARIZED_LINKS.has(table)) {
+    throw new Error(`link ${table}: not in SUMMARIZED_LINKS, its triggers would record every row`);
+  }
   const ownerId = idOf(owner, rowField("owner"));
   const targetId = idOf(link.to, rowField("target"));
   const deletes = jsonChunks(changes.remove).map((json) =>
@@ -151,5 +159,88 @@ export function linkPairWrites(
     [keyOf(link.table, link.owner)]: ownerId,
     [keyOf(link.table, link.target)]: targetId,
   };
-  return [...deletes, ...insertRows(db, link.table, changes.add, set)];
+  const summarized = (on: boolean) => db.update(auditContext).set({ linksSummarized: on });
+  return [
+    summarized(true),
+    ...deletes,
+    ...insertRows(db, link.table, changes.add, set),
+    summarized(false),
+    ...linkEntries(db, link, owner, changes),
+  ];
+}
+
+type LinkChanges = { remove: CodePair[]; add: CodePair[] };
+
+/** The targets of each owner, in the order the owners first appear. */
+function targetsByOwner(pairs: readonly CodePair[]) {
+  const targets = new Map<string, string[]>();
+  for (const { owner, target } of pairs) {
+    const list = targets.get(owner);
+    if (list) list.push(target);
+    else targets.set(owner, [target]);
+  }
+  return targets;
+}
+
+/** Per owner, in the order the owners first appear: the targets it lost, then those it gained. */
+function entriesOf(changes: LinkChanges) {
+  const removed = targetsByOwner(changes.remove);
+  const added = targetsByOwner(changes.add);
+  const owners = new Set([...removed.keys(), ...added.keys()]);
+  return [...owners].flatMap((owner) => [
+    ...(removed.has(owner) ? [{ owner, action: "DELETE", targets: removed.get(owner) }] : []),
+    ...(added.has(owner) ? [{ owner, action: "INSERT", targets: added.get(owner) }] : []),
+  ]);
+}
+
+/** audit_log's columns copied from the context, qualified by hand (json_each has a "path" too). */
+const CONTEXT_COLUMNS = Object.fromEntries(
+  (["at", "requestId", "correlationId", "keyName", "operation", "method", "path"] as const).map(
+    (field) => {
+      const { name } = auditContext[field];
+      return [field, sql.raw(`"audit_context"."${name}"`).as(name)];
+    },
+  ),
+);
+
+/**
+ * The audit entries of the link rows `changes` write (docs/api.md §11.1): for each owner, a
+ * DELETE listing the targets it lost and an INSERT listing those it gained, by id, in the link
+ * table's own terms (`customerGroupMember`, key `{ customerId }`, row `{ customerId,
+ * customerGroupIds }`), instead of one entry per link row. Written from the plan: the guard of
+ * the batch (db/bulk-facts.ts) has made sure the stored links are those the plan was made from.
+ */
+function linkEntries(
+  db: Db,
+  link: CodeLink,
+  owner: CodedTable,
+  changes: LinkChanges,
+): BatchItem<"sqlite">[] {
+  const { to } = link;
+  const ids = sql`json((select json_group_array(${to.id} order by ${to.id}) from ${to.table}
+    where ${to.code} in (select value from json_each(${rowField("targets")}))))`;
+  const ownerId = sql`${sql.raw(`'${keyOf(link.table, link.owner)}'`)}, ${idOf(owner, rowField("owner"))}`;
+  const targets = sql`${sql.raw(`'${keyOf(link.table, link.target)}s'`)}, ${ids}`;
+  const row = sql`json_object(${ownerId}, ${targets})`;
+  const action = rowField("action");
+  // In audit_log's column order, under its column names: Drizzle checks both.
+  const entry = {
+    id: sql`null`.as("id"),
+    ...CONTEXT_COLUMNS,
+    entity: sql`${entityName(getTableConfig(link.table).name)}`.as("entity"),
+    entityId: sql`null`.as("entity_id"),
+    entityCode: sql`null`.as("entity_code"),
+    entityKey: sql`json_object(${ownerId})`.as("entity_key"),
+    action: sql`${action}`.as("action"),
+    before: sql`case when ${action} = 'DELETE' then ${row} end`.as("before"),
+    after: sql`case when ${action} = 'INSERT' then ${row} end`.as("after"),
+  };
+  return jsonChunks(entriesOf(changes)).map((json) =>
+    db.insert(auditLog).select(
+      db
+        .select(entry)
+        .from(sql`${auditContext}, ${rowsOf(json)}`)
+        .orderBy(sql`${ROW}."key"`) as never,
+    ),
+  );
 }
