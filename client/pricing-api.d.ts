@@ -5291,7 +5291,7 @@ export interface components {
       links: components["schemas"]["ListLinks"];
     };
     /**
-     * @description One inserted, updated or deleted row
+     * @description One inserted, updated or deleted row, or, for the memberships a bulk upsert of customers writes, all those one customer gained or lost in one table
      * @example {
      *       "id": 1812,
      *       "at": "2025-06-14T08:30:00.000Z",
@@ -5364,7 +5364,7 @@ export interface components {
        */
       entity: string;
       /**
-       * @description The row: its id and code where it has them, else its key columns
+       * @description The row: its id and code where it has them, else its key columns; for the memberships of a bulk upsert of customers, recorded per customer, the customer's id (docs/api.md §11.1)
        * @example {
        *       "pricelistId": 7,
        *       "productId": 12,
@@ -5380,7 +5380,7 @@ export interface components {
        */
       action: "INSERT" | "UPDATE" | "DELETE";
       /**
-       * @description null for INSERT; the whole row for DELETE; for UPDATE only the fields that changed
+       * @description null for INSERT; the whole row for DELETE (for a bulk upsert's memberships, the customer's id and the ids of all it left); for UPDATE only the fields that changed
        * @example {
        *       "amount": 1250
        *     }
@@ -5389,7 +5389,7 @@ export interface components {
         [key: string]: unknown;
       } | null;
       /**
-       * @description null for DELETE; the whole row for INSERT; for UPDATE only the fields that changed
+       * @description null for DELETE; the whole row for INSERT (for a bulk upsert's memberships, the customer's id and the ids of all it joined); for UPDATE only the fields that changed
        * @example {
        *       "amount": 1190
        *     }
@@ -5499,7 +5499,7 @@ export interface components {
        */
       entity: string;
       /**
-       * @description The row: its id and code where it has them, else its key columns
+       * @description The row: its id and code where it has them, else its key columns; for a bulk upsert's memberships, recorded per customer, the customer's id (docs/api.md §11.1)
        * @example {
        *       "pricelistId": 7,
        *       "productId": 12,

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import worker from "../src/index";
 import { isWriteSql } from "../src/db/audit";
 import { AUDIT_ENTITIES, entityName } from "../src/db/audit";
+import { SUMMARIZED_LINKS } from "../src/db/schema/audited";
 import {
   createChannel,
   createCustomer,
@@ -110,6 +111,10 @@ describe("audit triggers", () => {
         expect(text, `audit_${name}_${action}`).toBeDefined();
         expect(text).toContain(`ON \`${name}\``);
         expect(text).toContain("WHEN EXISTS (SELECT 1 FROM audit_context)");
+        // Links a bulk write records per owner stay silent while it says so (docs/api.md §11).
+        expect(text!.includes("NOT (SELECT links_summarized FROM audit_context)")).toBe(
+          SUMMARIZED_LINKS.has(name),
+        );
         expect(text).toContain("c.request_id, c.correlation_id, c.key_name");
         for (const { name: column } of columns) {
           if (action !== "delete") expect(text, `${name}.${column}`).toContain(`NEW.${column}`);

@@ -246,6 +246,33 @@ describe("affects: whose prices may have moved (docs/api.md §13.2)", () => {
     expect(only(changes, "customer")[0]!.affects).toEqual({ customerCodes: [customer.code] });
   });
 
+  it("a bulk upsert's memberships: one change per customer and action, naming the customer and its groups", async () => {
+    const [g1, g2, g3] = await Promise.all([1, 2, 3].map(() => createCustomerGroup()));
+    const code = uid("C");
+    const put = (groups: string[]) =>
+      api("PUT", "/v1/api/customer", {
+        body: { customers: [{ code, name: "Bulk", customerGroupCodes: groups }] },
+      });
+    const created = await changesOf(() => put([g1!.code, g2!.code]));
+    const groupCodes = (...groups: (typeof g1)[]) => groups.map((g) => g!.code).sort();
+    expect(created.map((c) => [c.action, c.entity, c.event, c.affects])).toEqual([
+      ["INSERT", "customer", "customers", { customerCodes: [code] }],
+      [
+        "INSERT",
+        "customerGroupMember",
+        "customers",
+        { customerCodes: [code], customerGroupCodes: groupCodes(g1, g2) },
+      ],
+    ]);
+    const { id } = (await api("GET", `/v1/api/customer/${code}`)).body;
+    expect(created[1]!.key).toEqual({ customerId: id });
+    const moved = await changesOf(() => put([g2!.code, g3!.code]));
+    expect(moved.map((c) => [c.action, c.entity, c.affects])).toEqual([
+      ["DELETE", "customerGroupMember", { customerCodes: [code], customerGroupCodes: [g1!.code] }],
+      ["INSERT", "customerGroupMember", { customerCodes: [code], customerGroupCodes: [g3!.code] }],
+    ]);
+  });
+
   it("a trade condition reaches its targets: a group's condition → the group, its products", async () => {
     const group = await createCustomerGroup();
     const product = await createProduct();

@@ -16,6 +16,17 @@ export const NOT_AUDITED: ReadonlySet<string> = new Set([
   "webhook_deliveries",
 ]);
 
+/**
+ * Link tables whose rows a bulk write may record itself, one entry per owner and action instead
+ * of one per row (src/db/bulk.ts `linkPairWrites`, docs/api.md §11): their triggers write
+ * nothing while the audit context's `links_summarized` is set (migration 0018). The trigger
+ * generator bundles this list too; `linkPairWrites` refuses a link table that is not on it.
+ */
+export const SUMMARIZED_LINKS: ReadonlySet<string> = new Set([
+  "customer_group_members",
+  "channel_customers",
+]);
+
 /** `customer_group_members` -> `customerGroupMember`: the singular API name of a table. */
 export const entityName = (table: string) =>
   table.replace(/s$/, "").replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());

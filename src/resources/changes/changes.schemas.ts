@@ -95,7 +95,8 @@ export const ChangeSchema = z
     }),
     key: z.record(z.string(), z.union([z.number(), z.string()])).openapi({
       example: { pricelistId: 7, productId: 12, minQuantity: 1 },
-      description: "The row: its id and code where it has them, else its key columns",
+      description:
+        "The row: its id and code where it has them, else its key columns; for a bulk upsert's memberships, recorded per customer, the customer's id (docs/api.md §11.1)",
     }),
     action: z.enum(AUDIT_ACTIONS).openapi({ description: "What happened to the row" }),
     operation: z.string().openapi({

@@ -1,5 +1,4 @@
 import type { CodePair } from "../../db/bulk";
-import { codesFrom } from "../../db/links";
 import { FOREIGN_KEY } from "../../db/outcomes";
 import { customerLinks } from "../../db/reads";
 import { BulkPlan, upsertInBulk } from "../../db/bulk-plan";
@@ -16,6 +15,7 @@ import {
   customerWrites,
   findCustomerAndPricelist,
   readMemberships,
+  storedCustomers,
   toCustomer,
   updateCustomer as writeCustomer,
   updateCustomerFields,
@@ -134,7 +134,7 @@ const pairs = (owner: string, targets: string[]): CodePair[] =>
 function linkChanges(row: CustomerUpsert, field: MembershipField, before?: StoredCustomer) {
   const wanted = row[field];
   if (!wanted) return { remove: [], add: [] };
-  const had = new Set(before ? codesFrom(before[field]) : []);
+  const had = new Set(before?.[field]);
   const keep = new Set(wanted);
   return {
     remove: pairs(
@@ -187,7 +187,7 @@ export function upsertCustomers(db: Db, rows: CustomerUpsert[]) {
     named,
   );
   return upsertInBulk<CustomerFacts>(db, "the customers", facts, (read) => {
-    const stored: Stored = new Map(read.stored.map((customer) => [customer.code, customer]));
+    const stored = storedCustomers(read);
     const plan = judgeCustomers(rows, read, stored);
     return { plan, writes: () => customerWrites(db, changesOf(plan, stored)) };
   });

@@ -12,7 +12,8 @@ import {
 import { readPage, type ListConfig, type ListRequest } from "../../list";
 import type { ListQuery } from "../../list/parse";
 import { toOrderBy, toWhere } from "../../list/sql";
-import { fromRow, insertRows, rowsByCode, updateByCode } from "../../db/bulk";
+import { fromRow, insertRows, updateByCode } from "../../db/bulk";
+import { rowsByCode, type FactParts } from "../../db/bulk-facts";
 import { unlessForeignKey } from "../../db/outcomes";
 import { writeVersioned } from "../../db/writes";
 import { isUniqueViolation, type Db } from "../../db/client";
@@ -253,15 +254,13 @@ export interface ProductFacts {
   groups: { id: number; code: string }[];
 }
 
-export const productFacts = (codes: string[], groupCodes: string[]) =>
-  sql<string>`json_object(
-    'stored', ${rowsByCode(products, recordColumns, codes)},
-    'groups', ${rowsByCode(productGroups, { id: productGroups.id, code: productGroups.code }, groupCodes)})`;
+export const productFacts = (codes: string[], groupCodes: string[]): FactParts => ({
+  stored: rowsByCode(products, recordColumns, codes),
+  groups: rowsByCode(productGroups, { id: productGroups.id, code: productGroups.code }, groupCodes),
+});
 
-/** The inserts of the new products and the updates of the changed ones, one statement each. */
+/** The inserts of the new products and the updates of the changed ones, a statement per chunk. */
 export const productWrites = (db: Db, created: ProductRecord[], updated: ProductRecord[]) => [
-  ...(created.length ? [insertRows(db, products, created)] : []),
-  ...(updated.length
-    ? [updateByCode(db, products, updated, fromRow(Object.keys(recordColumns)))]
-    : []),
+  ...insertRows(db, products, created),
+  ...updateByCode(db, products, updated, fromRow(Object.keys(recordColumns))),
 ];
