@@ -4735,7 +4735,7 @@ export interface components {
       records: components["schemas"]["LintRecord"][];
     };
     /**
-     * @description What was found (docs/pricing-lint.md: the trigger, why it matters, the fix). CHANNEL_WITHOUT_PRIMARY: an active channel has no primary pricelist. STACKABLES_TO_ZERO: stackable percentage discounts one line meets add up to 100 % or more. NEVER_WINS: a non-stackable trade condition that another one always outranks. TIE_BY_ID: two trade conditions of the same type, rung, targets and value: their ids decide. FLOOR_ABOVE_LIST: a FLOOR row above the channel primary pricelist's price for the product. NO_FIRST_TIER: a pricelist's rows for a product start above the product's first quantity. UNREACHABLE_PRICELIST: an ACTIVE SALES pricelist assigned nowhere and no derivation base. EMPTY_GROUP_TARGETED: a condition or promotion names a product group that holds no product. EXPIRED_BUT_ACTIVE: an ACTIVE pricelist, condition or promotion whose window has ended.
+     * @description What was found (docs/pricing-lint.md: the trigger, why it matters, the fix). CHANNEL_WITHOUT_PRIMARY: an active channel has no primary pricelist. STACKABLES_TO_ZERO: stackable percentage discounts one line meets add up to 100 % or more. NEVER_WINS: a non-stackable trade condition that another one always outranks. TIE_BY_ID: two trade conditions of the same type, rung, targets and value: their ids decide. FLOOR_ABOVE_LIST: a FLOOR row above the channel primary pricelist's price for the product. NO_FIRST_TIER: a pricelist's rows for a product start above the product's first quantity. PRICE_GAP: a pricelist's dated rows for a product and tier leave a hole in time. UNREACHABLE_PRICELIST: an ACTIVE SALES pricelist assigned nowhere and no derivation base. EMPTY_GROUP_TARGETED: a condition or promotion names a product group that holds no product. EXPIRED_BUT_ACTIVE: an ACTIVE pricelist, condition or promotion whose window has ended.
      * @enum {string}
      */
     LintCode:
@@ -4745,6 +4745,7 @@ export interface components {
       | "TIE_BY_ID"
       | "FLOOR_ABOVE_LIST"
       | "NO_FIRST_TIER"
+      | "PRICE_GAP"
       | "UNREACHABLE_PRICELIST"
       | "EMPTY_GROUP_TARGETED"
       | "EXPIRED_BUT_ACTIVE";
@@ -5256,7 +5257,8 @@ export interface components {
      *           "entityKey": {
      *             "pricelistId": 7,
      *             "productId": 12,
-     *             "minQuantity": 1
+     *             "minQuantity": 1,
+     *             "validFrom": null
      *           },
      *           "action": "UPDATE",
      *           "before": {
@@ -5305,7 +5307,8 @@ export interface components {
      *       "entityKey": {
      *         "pricelistId": 7,
      *         "productId": 12,
-     *         "minQuantity": 1
+     *         "minQuantity": 1,
+     *         "validFrom": null
      *       },
      *       "action": "UPDATE",
      *       "before": {
@@ -5364,15 +5367,16 @@ export interface components {
        */
       entity: string;
       /**
-       * @description The row: its id and code where it has them, else its key columns; for the memberships of a bulk upsert of customers, recorded per customer, the customer's id (docs/api.md §11.1)
+       * @description The row: its id and code where it has them, else its key columns (a price row's: pricelistId, productId, minQuantity and validFrom, null for an undated row); for the memberships of a bulk upsert of customers, recorded per customer, the customer's id (docs/api.md §11.1)
        * @example {
        *       "pricelistId": 7,
        *       "productId": 12,
-       *       "minQuantity": 1
+       *       "minQuantity": 1,
+       *       "validFrom": null
        *     }
        */
       entityKey: {
-        [key: string]: number | string;
+        [key: string]: number | string | null;
       };
       /**
        * @description What happened to the row
@@ -5410,7 +5414,8 @@ export interface components {
      *           "key": {
      *             "pricelistId": 7,
      *             "productId": 12,
-     *             "minQuantity": 1
+     *             "minQuantity": 1,
+     *             "validFrom": null
      *           },
      *           "action": "UPDATE",
      *           "operation": "upsertPricelistPrices",
@@ -5451,7 +5456,8 @@ export interface components {
      *       "key": {
      *         "pricelistId": 7,
      *         "productId": 12,
-     *         "minQuantity": 1
+     *         "minQuantity": 1,
+     *         "validFrom": null
      *       },
      *       "action": "UPDATE",
      *       "operation": "upsertPricelistPrices",
@@ -5499,15 +5505,16 @@ export interface components {
        */
       entity: string;
       /**
-       * @description The row: its id and code where it has them, else its key columns; for a bulk upsert's memberships, recorded per customer, the customer's id (docs/api.md §11.1)
+       * @description The row: its id and code where it has them, else its key columns (a price row's: pricelistId, productId, minQuantity and validFrom, null for an undated row); for a bulk upsert's memberships, recorded per customer, the customer's id (docs/api.md §11.1)
        * @example {
        *       "pricelistId": 7,
        *       "productId": 12,
-       *       "minQuantity": 1
+       *       "minQuantity": 1,
+       *       "validFrom": null
        *     }
        */
       key: {
-        [key: string]: number | string;
+        [key: string]: number | string | null;
       };
       /**
        * @description What happened to the row
@@ -17569,7 +17576,7 @@ export interface operations {
         sortBy?: ("severity:ASC" | "severity:DESC" | "code:ASC" | "code:DESC")[];
         /** @description Filter on severity (one of ERROR, WARNING, INFO): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $in, $not. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.severity=ERROR`. */
         "filter.severity"?: string[];
-        /** @description Filter on code (one of CHANNEL_WITHOUT_PRIMARY, STACKABLES_TO_ZERO, NEVER_WINS, TIE_BY_ID, FLOOR_ABOVE_LIST, NO_FIRST_TIER, UNREACHABLE_PRICELIST, EMPTY_GROUP_TARGETED, EXPIRED_BUT_ACTIVE): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $in, $not. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.code=CHANNEL_WITHOUT_PRIMARY`. */
+        /** @description Filter on code (one of CHANNEL_WITHOUT_PRIMARY, STACKABLES_TO_ZERO, NEVER_WINS, TIE_BY_ID, FLOOR_ABOVE_LIST, NO_FIRST_TIER, PRICE_GAP, UNREACHABLE_PRICELIST, EMPTY_GROUP_TARGETED, EXPIRED_BUT_ACTIVE): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $in, $not. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.code=CHANNEL_WITHOUT_PRIMARY`. */
         "filter.code"?: string[];
       };
       header?: never;
