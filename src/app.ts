@@ -6,7 +6,7 @@ import { strictJsonBody } from "./lib/http/body";
 import { requestContext } from "./lib/http/context";
 import { onError } from "./lib/core/errors";
 import { idempotency } from "./lib/http/idempotency";
-import { notFoundHandler } from "./lib/http/not-found";
+import { methodNotAllowed, notFoundHandler } from "./lib/http/not-found";
 import { rateLimit } from "./lib/http/rate-limit";
 import { createRouter } from "./lib/http/router";
 import { corsFromEnv, limitBodySize, securityHeaders } from "./lib/http/security";
@@ -24,6 +24,8 @@ const operationOf = (method: string, route: string) =>
 app.use("*", requestContext(operationOf));
 app.use("*", securityHeaders());
 app.use("*", corsFromEnv());
+// A known path with another method: 405 + Allow, before any key, limit or body is looked at.
+app.use("*", methodNotAllowed(app as never));
 app.onError(onError);
 
 // Public: the health check and the API reference page.
@@ -44,6 +46,6 @@ for (const router of routers) app.route("/", router);
 // GET /doc describes every route registered above.
 serveDocument(app);
 
-app.notFound(notFoundHandler(app as never));
+app.notFound(notFoundHandler);
 
 export { app };
