@@ -1,4 +1,5 @@
 import { serveDocument } from "./doc/document";
+import { home } from "./doc/home";
 import { apiReference } from "./doc/ui";
 import { operationIndex } from "./lib/http/context";
 import { authenticate } from "./lib/http/auth";
@@ -28,7 +29,8 @@ app.use("*", corsFromEnv());
 app.use("*", methodNotAllowed(app as never));
 app.onError(onError);
 
-// Public: the health check and the API reference page.
+// Public: where to go from /, the health check and the API reference page.
+app.route("/", home);
 app.get("/health", (c) => c.json({ status: "ok" }));
 app.route("/", apiReference);
 

@@ -184,6 +184,25 @@ describe("rate limits per API key: reads and writes apart", () => {
     expect(limiter.limit).not.toHaveBeenCalled();
   });
 
+  it("RATE_LIMITS=off (npm run dev -- --no-rate-limits) lets every request through uncounted, with one warning", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const limiter = { limit: vi.fn(async () => ({ success: false })) };
+    const off = { RATE_LIMITER_READ: limiter, RATE_LIMITER_ADMIN: limiter, RATE_LIMITS: "off" };
+    for (let i = 0; i < 3; i++) {
+      expect((await call("/v1/api/product", {}, off)).status).toBe(200);
+      expect((await call("/v1/api/product", newProduct(), off)).status).toBe(201);
+    }
+    expect(limiter.limit).not.toHaveBeenCalled();
+    expect(warn.mock.calls.map(([line]) => JSON.parse(String(line)))).toEqual([
+      { warning: "RATE_LIMITS is off: no request is rate limited" },
+    ]);
+    // Any other value leaves the limits on.
+    for (const value of ["on", "", "no", "false"]) {
+      const on = { ...off, RATE_LIMITS: value };
+      expect((await call("/v1/api/product", {}, on)).status, value).toBe(429);
+    }
+  });
+
   it("answers a method a path does not take with 405 + Allow before counting it (docs/api.md §7)", async () => {
     const limiter = { limit: vi.fn(async () => ({ success: false })) };
     const bindings = { RATE_LIMITER_READ: limiter, RATE_LIMITER_ADMIN: limiter };

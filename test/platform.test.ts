@@ -35,6 +35,33 @@ describe("authentication and roles", () => {
   });
 });
 
+describe("GET /: where to go", () => {
+  it("answers JSON naming /app, /ui and /doc, without a key", async () => {
+    const res = await api("GET", "/", { key: null });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(res.body).toMatchObject({
+      api: "/v1/api/",
+      links: {
+        app: { href: "/app/" },
+        ui: { href: "/ui" },
+        doc: { href: "/doc" },
+        health: { href: "/health" },
+      },
+    });
+  });
+
+  it("answers a browser with a page of those links", async () => {
+    const res = await api("GET", "/", { key: null, headers: { accept: "text/html,*/*" } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/html/);
+    for (const href of ["/app/", "/ui", "/doc"]) expect(res.body).toContain(`href="${href}"`);
+    expect(res.headers.get("content-security-policy")).toContain("default-src 'none'");
+    const post = await api("POST", "/", { key: null });
+    expect([post.status, post.headers.get("allow")]).toEqual([405, "GET, HEAD"]);
+  });
+});
+
 describe("error contract", () => {
   it("answers unknown routes with 404 and known paths with another method with 405 + Allow", async () => {
     expectProblem(await api("GET", "/v1/api/nothing-here"), 404, "NOT_FOUND");

@@ -1,5 +1,5 @@
 import type { AppRouteHandler } from "../../lib/http/router";
-import { allowedHosts } from "../../webhooks/safety";
+import { targetRules } from "../../webhooks/safety";
 import {
   deleteWebhook,
   findWebhook,
@@ -17,8 +17,7 @@ export const list: AppRouteHandler<typeof routes.list> = async (c) => {
 };
 
 export const create: AppRouteHandler<typeof routes.create> = async (c) => {
-  const allowed = allowedHosts(c.env.WEBHOOK_ALLOWED_HOSTS);
-  const { row, secret } = await createWebhook(c.var.db, allowed, c.req.valid("json"));
+  const { row, secret } = await createWebhook(c.var.db, targetRules(c.env), c.req.valid("json"));
   return c.json({ ...toWebhook(row), secret }, 201);
 };
 
@@ -30,8 +29,8 @@ export const get: AppRouteHandler<typeof routes.get> = async (c) => {
 };
 
 export const update: AppRouteHandler<typeof routes.update> = async (c) => {
-  const allowed = allowedHosts(c.env.WEBHOOK_ALLOWED_HOSTS);
-  const row = await updateWebhook(c.var.db, allowed, c.req.valid("param").id, c.req.valid("json"));
+  const { id } = c.req.valid("param");
+  const row = await updateWebhook(c.var.db, targetRules(c.env), id, c.req.valid("json"));
   return c.json(toWebhook(row), 200);
 };
 
