@@ -1210,7 +1210,6 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    /** @example 3b9f7c1e-52a4-4d7e-9a0c-8f1d2e6b4a70 */
     IdempotencyKey: string;
     /**
      * @description One page of a list
@@ -2131,11 +2130,7 @@ export interface components {
        */
       scope: "GENERAL" | "INDIVIDUAL";
       status: components["schemas"]["Status"];
-      /**
-       * @description The currency of every amount in the pricelist
-       * @example EUR
-       */
-      currency: string;
+      currency: components["schemas"]["Currency"];
       /** @description Higher wins inside a pricing level */
       priority: number;
       /**
@@ -2179,6 +2174,167 @@ export interface components {
      * @enum {string}
      */
     Status: "DRAFT" | "ACTIVE" | "INACTIVE" | "ARCHIVED";
+    /**
+     * @description The currency of every amount in the pricelist
+     * @example EUR
+     * @enum {string}
+     */
+    Currency:
+      | "AED"
+      | "AFN"
+      | "ALL"
+      | "AMD"
+      | "AOA"
+      | "ARS"
+      | "AUD"
+      | "AWG"
+      | "AZN"
+      | "BAM"
+      | "BBD"
+      | "BDT"
+      | "BHD"
+      | "BIF"
+      | "BMD"
+      | "BND"
+      | "BOB"
+      | "BRL"
+      | "BSD"
+      | "BTN"
+      | "BWP"
+      | "BYN"
+      | "BZD"
+      | "CAD"
+      | "CDF"
+      | "CHF"
+      | "CLP"
+      | "CNY"
+      | "COP"
+      | "CRC"
+      | "CUP"
+      | "CVE"
+      | "CZK"
+      | "DJF"
+      | "DKK"
+      | "DOP"
+      | "DZD"
+      | "EGP"
+      | "ERN"
+      | "ETB"
+      | "EUR"
+      | "FJD"
+      | "FKP"
+      | "GBP"
+      | "GEL"
+      | "GHS"
+      | "GIP"
+      | "GMD"
+      | "GNF"
+      | "GTQ"
+      | "GYD"
+      | "HKD"
+      | "HNL"
+      | "HTG"
+      | "HUF"
+      | "IDR"
+      | "ILS"
+      | "INR"
+      | "IQD"
+      | "IRR"
+      | "ISK"
+      | "JMD"
+      | "JOD"
+      | "JPY"
+      | "KES"
+      | "KGS"
+      | "KHR"
+      | "KMF"
+      | "KPW"
+      | "KRW"
+      | "KWD"
+      | "KYD"
+      | "KZT"
+      | "LAK"
+      | "LBP"
+      | "LKR"
+      | "LRD"
+      | "LSL"
+      | "LYD"
+      | "MAD"
+      | "MDL"
+      | "MGA"
+      | "MKD"
+      | "MMK"
+      | "MNT"
+      | "MOP"
+      | "MRU"
+      | "MUR"
+      | "MVR"
+      | "MWK"
+      | "MXN"
+      | "MYR"
+      | "MZN"
+      | "NAD"
+      | "NGN"
+      | "NIO"
+      | "NOK"
+      | "NPR"
+      | "NZD"
+      | "OMR"
+      | "PAB"
+      | "PEN"
+      | "PGK"
+      | "PHP"
+      | "PKR"
+      | "PLN"
+      | "PYG"
+      | "QAR"
+      | "RON"
+      | "RSD"
+      | "RUB"
+      | "RWF"
+      | "SAR"
+      | "SBD"
+      | "SCR"
+      | "SDG"
+      | "SEK"
+      | "SGD"
+      | "SHP"
+      | "SLE"
+      | "SOS"
+      | "SRD"
+      | "SSP"
+      | "STN"
+      | "SVC"
+      | "SYP"
+      | "SZL"
+      | "THB"
+      | "TJS"
+      | "TMT"
+      | "TND"
+      | "TOP"
+      | "TRY"
+      | "TTD"
+      | "TWD"
+      | "TZS"
+      | "UAH"
+      | "UGX"
+      | "USD"
+      | "UYU"
+      | "UZS"
+      | "VED"
+      | "VES"
+      | "VND"
+      | "VUV"
+      | "WST"
+      | "XAF"
+      | "XCD"
+      | "XCG"
+      | "XOF"
+      | "XPF"
+      | "YER"
+      | "ZAR"
+      | "ZMW"
+      | "ZWG";
     /**
      * @description SALES: prices products. FLOOR: minimum unit prices of the channels it is assigned to (channels only, never primary); changeable only while DRAFT
      * @enum {string}
@@ -2861,11 +3017,7 @@ export interface components {
        * @example Web DE list
        */
       name: string;
-      /**
-       * @description The currency of every amount in the pricelist
-       * @example EUR
-       */
-      currency: string;
+      currency: components["schemas"]["Currency"];
       /** @description Higher wins inside a pricing level; default 0 */
       priority?: number;
       /**
@@ -2961,11 +3113,7 @@ export interface components {
        * @example Web DE list
        */
       name: string;
-      /**
-       * @description The currency of every amount in the pricelist
-       * @example EUR
-       */
-      currency: string;
+      currency: components["schemas"]["Currency"];
       /** @description Higher wins inside a pricing level; default 0 */
       priority?: number;
       /**
@@ -2997,11 +3145,7 @@ export interface components {
        * @example Web DE list
        */
       name?: string;
-      /**
-       * @description Changeable only while DRAFT
-       * @example EUR
-       */
-      currency?: string;
+      currency?: components["schemas"]["Currency"] & unknown;
       status?: components["schemas"]["Status"];
       /** @description Higher wins among candidates of the same kind */
       priority?: number;
@@ -3490,8 +3634,165 @@ export interface components {
       /**
        * @description Required for ABSOLUTE values and for scaleBasis ORDER_VALUE; otherwise absent or null for PERCENTAGE
        * @example EUR
+       * @enum {string|null}
        */
-      currency?: string | null;
+      currency?:
+        | "AED"
+        | "AFN"
+        | "ALL"
+        | "AMD"
+        | "AOA"
+        | "ARS"
+        | "AUD"
+        | "AWG"
+        | "AZN"
+        | "BAM"
+        | "BBD"
+        | "BDT"
+        | "BHD"
+        | "BIF"
+        | "BMD"
+        | "BND"
+        | "BOB"
+        | "BRL"
+        | "BSD"
+        | "BTN"
+        | "BWP"
+        | "BYN"
+        | "BZD"
+        | "CAD"
+        | "CDF"
+        | "CHF"
+        | "CLP"
+        | "CNY"
+        | "COP"
+        | "CRC"
+        | "CUP"
+        | "CVE"
+        | "CZK"
+        | "DJF"
+        | "DKK"
+        | "DOP"
+        | "DZD"
+        | "EGP"
+        | "ERN"
+        | "ETB"
+        | "EUR"
+        | "FJD"
+        | "FKP"
+        | "GBP"
+        | "GEL"
+        | "GHS"
+        | "GIP"
+        | "GMD"
+        | "GNF"
+        | "GTQ"
+        | "GYD"
+        | "HKD"
+        | "HNL"
+        | "HTG"
+        | "HUF"
+        | "IDR"
+        | "ILS"
+        | "INR"
+        | "IQD"
+        | "IRR"
+        | "ISK"
+        | "JMD"
+        | "JOD"
+        | "JPY"
+        | "KES"
+        | "KGS"
+        | "KHR"
+        | "KMF"
+        | "KPW"
+        | "KRW"
+        | "KWD"
+        | "KYD"
+        | "KZT"
+        | "LAK"
+        | "LBP"
+        | "LKR"
+        | "LRD"
+        | "LSL"
+        | "LYD"
+        | "MAD"
+        | "MDL"
+        | "MGA"
+        | "MKD"
+        | "MMK"
+        | "MNT"
+        | "MOP"
+        | "MRU"
+        | "MUR"
+        | "MVR"
+        | "MWK"
+        | "MXN"
+        | "MYR"
+        | "MZN"
+        | "NAD"
+        | "NGN"
+        | "NIO"
+        | "NOK"
+        | "NPR"
+        | "NZD"
+        | "OMR"
+        | "PAB"
+        | "PEN"
+        | "PGK"
+        | "PHP"
+        | "PKR"
+        | "PLN"
+        | "PYG"
+        | "QAR"
+        | "RON"
+        | "RSD"
+        | "RUB"
+        | "RWF"
+        | "SAR"
+        | "SBD"
+        | "SCR"
+        | "SDG"
+        | "SEK"
+        | "SGD"
+        | "SHP"
+        | "SLE"
+        | "SOS"
+        | "SRD"
+        | "SSP"
+        | "STN"
+        | "SVC"
+        | "SYP"
+        | "SZL"
+        | "THB"
+        | "TJS"
+        | "TMT"
+        | "TND"
+        | "TOP"
+        | "TRY"
+        | "TTD"
+        | "TWD"
+        | "TZS"
+        | "UAH"
+        | "UGX"
+        | "USD"
+        | "UYU"
+        | "UZS"
+        | "VED"
+        | "VES"
+        | "VND"
+        | "VUV"
+        | "WST"
+        | "XAF"
+        | "XCD"
+        | "XCG"
+        | "XOF"
+        | "XPF"
+        | "YER"
+        | "ZAR"
+        | "ZMW"
+        | "ZWG"
+        | null;
       /**
        * @description DRAFT (default) or ACTIVE
        * @default DRAFT
@@ -3602,8 +3903,165 @@ export interface components {
       /**
        * @description Required for ABSOLUTE values and for scaleBasis ORDER_VALUE; otherwise null for PERCENTAGE
        * @example EUR
+       * @enum {string|null}
        */
-      currency?: string | null;
+      currency?:
+        | "AED"
+        | "AFN"
+        | "ALL"
+        | "AMD"
+        | "AOA"
+        | "ARS"
+        | "AUD"
+        | "AWG"
+        | "AZN"
+        | "BAM"
+        | "BBD"
+        | "BDT"
+        | "BHD"
+        | "BIF"
+        | "BMD"
+        | "BND"
+        | "BOB"
+        | "BRL"
+        | "BSD"
+        | "BTN"
+        | "BWP"
+        | "BYN"
+        | "BZD"
+        | "CAD"
+        | "CDF"
+        | "CHF"
+        | "CLP"
+        | "CNY"
+        | "COP"
+        | "CRC"
+        | "CUP"
+        | "CVE"
+        | "CZK"
+        | "DJF"
+        | "DKK"
+        | "DOP"
+        | "DZD"
+        | "EGP"
+        | "ERN"
+        | "ETB"
+        | "EUR"
+        | "FJD"
+        | "FKP"
+        | "GBP"
+        | "GEL"
+        | "GHS"
+        | "GIP"
+        | "GMD"
+        | "GNF"
+        | "GTQ"
+        | "GYD"
+        | "HKD"
+        | "HNL"
+        | "HTG"
+        | "HUF"
+        | "IDR"
+        | "ILS"
+        | "INR"
+        | "IQD"
+        | "IRR"
+        | "ISK"
+        | "JMD"
+        | "JOD"
+        | "JPY"
+        | "KES"
+        | "KGS"
+        | "KHR"
+        | "KMF"
+        | "KPW"
+        | "KRW"
+        | "KWD"
+        | "KYD"
+        | "KZT"
+        | "LAK"
+        | "LBP"
+        | "LKR"
+        | "LRD"
+        | "LSL"
+        | "LYD"
+        | "MAD"
+        | "MDL"
+        | "MGA"
+        | "MKD"
+        | "MMK"
+        | "MNT"
+        | "MOP"
+        | "MRU"
+        | "MUR"
+        | "MVR"
+        | "MWK"
+        | "MXN"
+        | "MYR"
+        | "MZN"
+        | "NAD"
+        | "NGN"
+        | "NIO"
+        | "NOK"
+        | "NPR"
+        | "NZD"
+        | "OMR"
+        | "PAB"
+        | "PEN"
+        | "PGK"
+        | "PHP"
+        | "PKR"
+        | "PLN"
+        | "PYG"
+        | "QAR"
+        | "RON"
+        | "RSD"
+        | "RUB"
+        | "RWF"
+        | "SAR"
+        | "SBD"
+        | "SCR"
+        | "SDG"
+        | "SEK"
+        | "SGD"
+        | "SHP"
+        | "SLE"
+        | "SOS"
+        | "SRD"
+        | "SSP"
+        | "STN"
+        | "SVC"
+        | "SYP"
+        | "SZL"
+        | "THB"
+        | "TJS"
+        | "TMT"
+        | "TND"
+        | "TOP"
+        | "TRY"
+        | "TTD"
+        | "TWD"
+        | "TZS"
+        | "UAH"
+        | "UGX"
+        | "USD"
+        | "UYU"
+        | "UZS"
+        | "VED"
+        | "VES"
+        | "VND"
+        | "VUV"
+        | "WST"
+        | "XAF"
+        | "XCD"
+        | "XCG"
+        | "XOF"
+        | "XPF"
+        | "YER"
+        | "ZAR"
+        | "ZMW"
+        | "ZWG"
+        | null;
       status?: components["schemas"]["Status"];
       /**
        * Format: date-time
@@ -3982,8 +4440,165 @@ export interface components {
       /**
        * @description Required for ABSOLUTE values and for a VALUE threshold; otherwise absent or null for PERCENTAGE
        * @example EUR
+       * @enum {string|null}
        */
-      currency?: string | null;
+      currency?:
+        | "AED"
+        | "AFN"
+        | "ALL"
+        | "AMD"
+        | "AOA"
+        | "ARS"
+        | "AUD"
+        | "AWG"
+        | "AZN"
+        | "BAM"
+        | "BBD"
+        | "BDT"
+        | "BHD"
+        | "BIF"
+        | "BMD"
+        | "BND"
+        | "BOB"
+        | "BRL"
+        | "BSD"
+        | "BTN"
+        | "BWP"
+        | "BYN"
+        | "BZD"
+        | "CAD"
+        | "CDF"
+        | "CHF"
+        | "CLP"
+        | "CNY"
+        | "COP"
+        | "CRC"
+        | "CUP"
+        | "CVE"
+        | "CZK"
+        | "DJF"
+        | "DKK"
+        | "DOP"
+        | "DZD"
+        | "EGP"
+        | "ERN"
+        | "ETB"
+        | "EUR"
+        | "FJD"
+        | "FKP"
+        | "GBP"
+        | "GEL"
+        | "GHS"
+        | "GIP"
+        | "GMD"
+        | "GNF"
+        | "GTQ"
+        | "GYD"
+        | "HKD"
+        | "HNL"
+        | "HTG"
+        | "HUF"
+        | "IDR"
+        | "ILS"
+        | "INR"
+        | "IQD"
+        | "IRR"
+        | "ISK"
+        | "JMD"
+        | "JOD"
+        | "JPY"
+        | "KES"
+        | "KGS"
+        | "KHR"
+        | "KMF"
+        | "KPW"
+        | "KRW"
+        | "KWD"
+        | "KYD"
+        | "KZT"
+        | "LAK"
+        | "LBP"
+        | "LKR"
+        | "LRD"
+        | "LSL"
+        | "LYD"
+        | "MAD"
+        | "MDL"
+        | "MGA"
+        | "MKD"
+        | "MMK"
+        | "MNT"
+        | "MOP"
+        | "MRU"
+        | "MUR"
+        | "MVR"
+        | "MWK"
+        | "MXN"
+        | "MYR"
+        | "MZN"
+        | "NAD"
+        | "NGN"
+        | "NIO"
+        | "NOK"
+        | "NPR"
+        | "NZD"
+        | "OMR"
+        | "PAB"
+        | "PEN"
+        | "PGK"
+        | "PHP"
+        | "PKR"
+        | "PLN"
+        | "PYG"
+        | "QAR"
+        | "RON"
+        | "RSD"
+        | "RUB"
+        | "RWF"
+        | "SAR"
+        | "SBD"
+        | "SCR"
+        | "SDG"
+        | "SEK"
+        | "SGD"
+        | "SHP"
+        | "SLE"
+        | "SOS"
+        | "SRD"
+        | "SSP"
+        | "STN"
+        | "SVC"
+        | "SYP"
+        | "SZL"
+        | "THB"
+        | "TJS"
+        | "TMT"
+        | "TND"
+        | "TOP"
+        | "TRY"
+        | "TTD"
+        | "TWD"
+        | "TZS"
+        | "UAH"
+        | "UGX"
+        | "USD"
+        | "UYU"
+        | "UZS"
+        | "VED"
+        | "VES"
+        | "VND"
+        | "VUV"
+        | "WST"
+        | "XAF"
+        | "XCD"
+        | "XCG"
+        | "XOF"
+        | "XPF"
+        | "YER"
+        | "ZAR"
+        | "ZMW"
+        | "ZWG"
+        | null;
       /**
        * @description DRAFT (default) or ACTIVE
        * @default DRAFT
@@ -4080,8 +4695,165 @@ export interface components {
       /**
        * @description Required for ABSOLUTE values and for a VALUE threshold; otherwise null for PERCENTAGE
        * @example EUR
+       * @enum {string|null}
        */
-      currency?: string | null;
+      currency?:
+        | "AED"
+        | "AFN"
+        | "ALL"
+        | "AMD"
+        | "AOA"
+        | "ARS"
+        | "AUD"
+        | "AWG"
+        | "AZN"
+        | "BAM"
+        | "BBD"
+        | "BDT"
+        | "BHD"
+        | "BIF"
+        | "BMD"
+        | "BND"
+        | "BOB"
+        | "BRL"
+        | "BSD"
+        | "BTN"
+        | "BWP"
+        | "BYN"
+        | "BZD"
+        | "CAD"
+        | "CDF"
+        | "CHF"
+        | "CLP"
+        | "CNY"
+        | "COP"
+        | "CRC"
+        | "CUP"
+        | "CVE"
+        | "CZK"
+        | "DJF"
+        | "DKK"
+        | "DOP"
+        | "DZD"
+        | "EGP"
+        | "ERN"
+        | "ETB"
+        | "EUR"
+        | "FJD"
+        | "FKP"
+        | "GBP"
+        | "GEL"
+        | "GHS"
+        | "GIP"
+        | "GMD"
+        | "GNF"
+        | "GTQ"
+        | "GYD"
+        | "HKD"
+        | "HNL"
+        | "HTG"
+        | "HUF"
+        | "IDR"
+        | "ILS"
+        | "INR"
+        | "IQD"
+        | "IRR"
+        | "ISK"
+        | "JMD"
+        | "JOD"
+        | "JPY"
+        | "KES"
+        | "KGS"
+        | "KHR"
+        | "KMF"
+        | "KPW"
+        | "KRW"
+        | "KWD"
+        | "KYD"
+        | "KZT"
+        | "LAK"
+        | "LBP"
+        | "LKR"
+        | "LRD"
+        | "LSL"
+        | "LYD"
+        | "MAD"
+        | "MDL"
+        | "MGA"
+        | "MKD"
+        | "MMK"
+        | "MNT"
+        | "MOP"
+        | "MRU"
+        | "MUR"
+        | "MVR"
+        | "MWK"
+        | "MXN"
+        | "MYR"
+        | "MZN"
+        | "NAD"
+        | "NGN"
+        | "NIO"
+        | "NOK"
+        | "NPR"
+        | "NZD"
+        | "OMR"
+        | "PAB"
+        | "PEN"
+        | "PGK"
+        | "PHP"
+        | "PKR"
+        | "PLN"
+        | "PYG"
+        | "QAR"
+        | "RON"
+        | "RSD"
+        | "RUB"
+        | "RWF"
+        | "SAR"
+        | "SBD"
+        | "SCR"
+        | "SDG"
+        | "SEK"
+        | "SGD"
+        | "SHP"
+        | "SLE"
+        | "SOS"
+        | "SRD"
+        | "SSP"
+        | "STN"
+        | "SVC"
+        | "SYP"
+        | "SZL"
+        | "THB"
+        | "TJS"
+        | "TMT"
+        | "TND"
+        | "TOP"
+        | "TRY"
+        | "TTD"
+        | "TWD"
+        | "TZS"
+        | "UAH"
+        | "UGX"
+        | "USD"
+        | "UYU"
+        | "UZS"
+        | "VED"
+        | "VES"
+        | "VND"
+        | "VUV"
+        | "WST"
+        | "XAF"
+        | "XCD"
+        | "XCG"
+        | "XOF"
+        | "XPF"
+        | "YER"
+        | "ZAR"
+        | "ZMW"
+        | "ZWG"
+        | null;
       status?: components["schemas"]["Status"];
       /**
        * Format: date-time
@@ -4406,8 +5178,11 @@ export interface components {
       kind: "NET_PRICE" | "DISCOUNT" | "SURCHARGE" | "PROMOTION" | "FLOOR";
       /** @description Trade condition, promotion or FLOOR pricelist id */
       id: number;
-      /** @description Condition scope; null for a promotion or a floor */
-      scope: string | null;
+      /**
+       * @description The trade condition's scope; null for a promotion or a floor
+       * @enum {string|null}
+       */
+      scope: "GLOBAL" | "CHANNEL" | "CUSTOMER_GROUP" | "CUSTOMER" | null;
       /** @description 1-12 for this line (pricing rules: audience × product listed / group reached / all products); null for a promotion or a floor */
       rung: number | null;
       /** @description Basis points used (after scales), for percentages; else null */
@@ -4458,10 +5233,16 @@ export interface components {
       id: number;
       /** @description Its name */
       name: string;
-      /** @description NET_PRICE, DISCOUNT or SURCHARGE */
-      type: string;
-      /** @description GLOBAL, CHANNEL, CUSTOMER_GROUP or CUSTOMER */
-      scope: string;
+      /**
+       * @description Its type
+       * @enum {string}
+       */
+      type: "DISCOUNT" | "SURCHARGE" | "NET_PRICE";
+      /**
+       * @description Whom it targets
+       * @enum {string}
+       */
+      scope: "GLOBAL" | "CHANNEL" | "CUSTOMER_GROUP" | "CUSTOMER";
       /** @description 1-12 for this line; lower is more specific (its listed rung when it does not reach the product) */
       rung: number;
       /** @description Parent steps from the product's group to the listed group that reaches it; null when not reached through a group */
@@ -4495,8 +5276,11 @@ export interface components {
        * @enum {string|null}
        */
       decidedBy: "DISTANCE" | "PRIORITY" | "VALID_TO" | "AMOUNT" | "ID" | null;
-      /** @description PERCENTAGE or ABSOLUTE */
-      discountType: string;
+      /**
+       * @description PERCENTAGE: basis points; ABSOLUTE: minor units
+       * @enum {string}
+       */
+      discountType: "PERCENTAGE" | "ABSOLUTE";
       /**
        * @description What its scale rows compare with: the line quantity, or the order's quantity or value over the lines it reaches
        * @enum {string}
@@ -4515,8 +5299,11 @@ export interface components {
       id: number;
       /** @description Its name */
       name: string;
-      /** @description BEST_OF or ON_TOP */
-      stacking: string;
+      /**
+       * @description BEST_OF: the better of it and the regular price; ON_TOP: on the regular price
+       * @enum {string}
+       */
+      stacking: "BEST_OF" | "ON_TOP";
       /** @description Its priority */
       priority: number;
       /**
@@ -4542,8 +5329,11 @@ export interface components {
        * @enum {string|null}
        */
       decidedBy: "DISTANCE" | "PRIORITY" | "VALID_TO" | "AMOUNT" | "ID" | null;
-      /** @description PERCENTAGE or ABSOLUTE */
-      discountType: string;
+      /**
+       * @description PERCENTAGE: basis points; ABSOLUTE: minor units
+       * @enum {string}
+       */
+      discountType: "PERCENTAGE" | "ABSOLUTE";
       /** @description Basis points or minor units */
       value: number;
       /** @description Its adjustment of the unit amount; null when not evaluated */
@@ -4634,11 +5424,7 @@ export interface components {
        * @example C-1001
        */
       customerCode?: string | null;
-      /**
-       * @description Default: the currency of the channel's primary pricelist
-       * @example EUR
-       */
-      currency?: string;
+      currency?: components["schemas"]["Currency"] & unknown;
       /**
        * Format: date-time
        * @description The instant to price at (ISO 8601 with zone, or a date); default now
@@ -5061,11 +5847,7 @@ export interface components {
        * @example 2025-06-15T10:00:00Z
        */
       at?: string;
-      /**
-       * @description Default: the currency of the channel's primary pricelist
-       * @example EUR
-       */
-      currency?: string;
+      currency?: components["schemas"]["Currency"] & unknown;
       /**
        * @description Units, 1-1000000, default 1: every product is priced as a one-line order of this quantity
        * @default 1
@@ -13286,7 +14068,7 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description The record's id (a positive integer) */
+        /** @description The record's id (a positive integer, at most 999999999999999) */
         id: number;
       };
       cookie?: never;
@@ -13834,7 +14616,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description The record's id (a positive integer) */
+        /** @description The record's id (a positive integer, at most 999999999999999) */
         id: number;
       };
       cookie?: never;
@@ -13944,7 +14726,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
-        /** @description The record's id (a positive integer) */
+        /** @description The record's id (a positive integer, at most 999999999999999) */
         id: number;
       };
       cookie?: never;
@@ -14134,7 +14916,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
-        /** @description The record's id (a positive integer) */
+        /** @description The record's id (a positive integer, at most 999999999999999) */
         id: number;
       };
       cookie?: never;
@@ -14324,7 +15106,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
-        /** @description The record's id (a positive integer) */
+        /** @description The record's id (a positive integer, at most 999999999999999) */
         id: number;
       };
       cookie?: never;
@@ -14514,7 +15296,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
-        /** @description The record's id (a positive integer) */
+        /** @description The record's id (a positive integer, at most 999999999999999) */
         id: number;
       };
       cookie?: never;
@@ -14699,7 +15481,7 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description The record's id (a positive integer) */
+        /** @description The record's id (a positive integer, at most 999999999999999) */
         id: number;
       };
       cookie?: never;
@@ -14809,7 +15591,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
-        /** @description The record's id (a positive integer) */
+        /** @description The record's id (a positive integer, at most 999999999999999) */
         id: number;
       };
       cookie?: never;
@@ -14999,7 +15781,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
-        /** @description The record's id (a positive integer) */
+        /** @description The record's id (a positive integer, at most 999999999999999) */
         id: number;
       };
       cookie?: never;
@@ -15489,7 +16271,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description The record's id (a positive integer) */
+        /** @description The record's id (a positive integer, at most 999999999999999) */
         id: number;
       };
       cookie?: never;
@@ -15599,7 +16381,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
-        /** @description The record's id (a positive integer) */
+        /** @description The record's id (a positive integer, at most 999999999999999) */
         id: number;
       };
       cookie?: never;
@@ -15789,7 +16571,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
-        /** @description The record's id (a positive integer) */
+        /** @description The record's id (a positive integer, at most 999999999999999) */
         id: number;
       };
       cookie?: never;
@@ -15979,7 +16761,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
-        /** @description The record's id (a positive integer) */
+        /** @description The record's id (a positive integer, at most 999999999999999) */
         id: number;
       };
       cookie?: never;
@@ -16169,7 +16951,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
-        /** @description The record's id (a positive integer) */
+        /** @description The record's id (a positive integer, at most 999999999999999) */
         id: number;
       };
       cookie?: never;
@@ -16359,7 +17141,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
-        /** @description The record's id (a positive integer) */
+        /** @description The record's id (a positive integer, at most 999999999999999) */
         id: number;
       };
       cookie?: never;
@@ -16944,7 +17726,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description The record's id (a positive integer) */
+        /** @description The record's id (a positive integer, at most 999999999999999) */
         id: number;
       };
       cookie?: never;
@@ -17054,7 +17836,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
-        /** @description The record's id (a positive integer) */
+        /** @description The record's id (a positive integer, at most 999999999999999) */
         id: number;
       };
       cookie?: never;
@@ -17412,7 +18194,7 @@ export interface operations {
         /** @description The customer code; omit it or leave it empty (`customer=`) for anonymous (public) prices */
         customer?: string;
         /** @description Default: the currency of the channel's primary pricelist */
-        currency?: string;
+        currency?: components["schemas"]["Currency"] & unknown;
         /** @description The instant to price at (ISO 8601 with zone, or a date); default now */
         at?: string;
         /** @description Units for every product, 1-1000000; default 1 */
@@ -18406,7 +19188,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description The record's id (a positive integer) */
+        /** @description The record's id (a positive integer, at most 999999999999999) */
         id: number;
       };
       cookie?: never;
@@ -18535,7 +19317,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
-        /** @description The record's id (a positive integer) */
+        /** @description The record's id (a positive integer, at most 999999999999999) */
         id: number;
       };
       cookie?: never;
@@ -18700,7 +19482,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
-        /** @description The record's id (a positive integer) */
+        /** @description The record's id (a positive integer, at most 999999999999999) */
         id: number;
       };
       cookie?: never;
@@ -18890,7 +19672,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
-        /** @description The record's id (a positive integer) */
+        /** @description The record's id (a positive integer, at most 999999999999999) */
         id: number;
       };
       cookie?: never;
@@ -19091,7 +19873,7 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description The record's id (a positive integer) */
+        /** @description The record's id (a positive integer, at most 999999999999999) */
         id: number;
       };
       cookie?: never;

@@ -2,14 +2,13 @@ import { createRoute } from "@hono/zod-openapi";
 import { CodeParams, errors, inUseError, json, jsonBody } from "../../lib/http/openapi";
 import {
   AssignResultSchema,
-  CustomerCodesSchema,
   CustomerGroupCodesSchema,
   UnassignResultSchema,
 } from "../../lib/core/schemas";
 import { customerGroupList } from "../customer-groups/customer-groups.list";
 import { CustomerGroupListSchema } from "../customer-groups/customer-groups.schemas";
 import { customerList } from "../customers/customers.list";
-import { CustomerListSchema } from "../customers/customers.schemas";
+import { CustomerCodesSchema, CustomerListSchema } from "../customers/customers.schemas";
 import { channelList, channelPricelistList } from "./channels.list";
 import {
   AssignedPricelistListSchema,

@@ -3,9 +3,9 @@ import { errors, IdParams, json, jsonBody } from "../../lib/http/openapi";
 import {
   AssignResultSchema,
   CustomerGroupCodesSchema,
-  ProductCodesSchema,
   UnassignResultSchema,
 } from "../../lib/core/schemas";
+import { ProductCodesSchema } from "../products/products.schemas";
 import { pricelistPricesList, pricelistsList } from "./pricelists.list";
 import {
   IndividualPricelistCreateSchema,

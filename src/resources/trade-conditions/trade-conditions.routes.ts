@@ -2,10 +2,10 @@ import { createRoute } from "@hono/zod-openapi";
 import { CodeParams, errors, IdParams, json, jsonBody } from "../../lib/http/openapi";
 import {
   AssignResultSchema,
-  CustomerCodesSchema,
   CustomerGroupCodesSchema,
   UnassignResultSchema,
 } from "../../lib/core/schemas";
+import { CustomerCodesSchema } from "../customers/customers.schemas";
 import { tag as customersTag } from "../customers/customers.routes";
 import { customerTradeConditionList, tradeConditionList } from "./trade-conditions.list";
 import {
