@@ -384,7 +384,7 @@ describe("the pricing data version (migration 0003 triggers)", () => {
     ).all<{ tbl: string; name: string }>();
     const names = tables.results.map((t) => t.name);
     expect(names).toContain("pricelist_prices");
-    expect(names.length).toBe(25);
+    expect(names.length).toBe(26);
     for (const table of names) {
       const own = triggers.results.filter((t) => t.tbl === table).map((t) => t.name);
       expect(own.sort(), table).toEqual(

@@ -6,8 +6,10 @@ import { RATE_LIMITS } from "../lib/http/rate-limit";
 import { auditTag } from "../resources/audit";
 import { changesTag } from "../resources/changes";
 import { channelsTag } from "../resources/channels";
+import { currenciesTag } from "../resources/currencies";
 import { customerGroupsTag } from "../resources/customer-groups";
 import { customersTag } from "../resources/customers";
+import { exchangeRatesTag } from "../resources/exchange-rates";
 import { pricelistsTag } from "../resources/pricelists";
 import { pricesTag } from "../resources/prices";
 import { pricingLintTag } from "../resources/pricing-lint";
@@ -55,6 +57,8 @@ const TAGS = [
   pricelistsTag,
   tradeConditionsTag,
   promotionsTag,
+  currenciesTag,
+  exchangeRatesTag,
   pricingLintTag,
   simulationsTag,
   auditTag,

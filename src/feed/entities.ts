@@ -121,6 +121,8 @@ export const ENTITIES: Record<string, EntitySpec> = {
   ...ownedBy("tradeCondition", "tradeConditions"),
   promotion: { event: "promotions", owner: { kind: "promotion", field: "id" } },
   ...ownedBy("promotion", "promotions"),
+  // A rate may move any price converted through it (pricing rules v3 §3.3): every dimension open.
+  exchangeRate: { event: "exchangeRates" },
 };
 
 /** The entities of the given events, for the SQL that reads a webhook's changes. */

@@ -1,8 +1,10 @@
 import { audit } from "./audit";
 import { changes } from "./changes";
 import { channels } from "./channels";
+import { currencies } from "./currencies";
 import { customerGroups } from "./customer-groups";
 import { customers } from "./customers";
+import { exchangeRates } from "./exchange-rates";
 import { pricelists } from "./pricelists";
 import { prices } from "./prices";
 import { pricingLint } from "./pricing-lint";
@@ -23,6 +25,8 @@ export const routers = [
   pricelists,
   tradeConditions,
   promotions,
+  currencies,
+  exchangeRates,
   prices,
   pricingLint,
   simulations,
