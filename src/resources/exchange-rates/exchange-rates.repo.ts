@@ -1,5 +1,7 @@
-import { and, count, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
-import { insertRows, jsonRows } from "../../db/bulk";
+import { and, count, eq, getTableColumns, sql } from "drizzle-orm";
+import { insertRows, rowField, rowsOf } from "../../db/bulk";
+import { factRows, type FactParts } from "../../db/bulk-facts";
+import { jsonChunks } from "../../db/chunks";
 import type { Db } from "../../db/client";
 import { exchangeRates } from "../../db/schema";
 import { iso, isoOrNull } from "../../lib/core/schemas";
@@ -98,30 +100,36 @@ const recordColumns = {
 
 export type StoredRate = Omit<RateRecord, "code">;
 
-/** The stored rates of the body's keys, as one JSON text (the keys travel as one parameter). */
-export const rateFacts = (keys: RateKey[]): SQL<string> =>
-  jsonRows(
+/** The stored rates of the body's keys, as bulk facts (the keys travel as one parameter). */
+export const rateFacts = (keys: RateKey[]): FactParts => ({
+  rates: factRows(
     exchangeRates,
     recordColumns,
     sql`(${exchangeRates.fromCurrency}, ${exchangeRates.toCurrency}, ${exchangeRates.validFrom})
       in (select json_extract(value, '$.from'), json_extract(value, '$.to'),
         json_extract(value, '$.validFrom') from json_each(${JSON.stringify(keys)}))`,
-    exchangeRates.id,
-  );
+  ),
+});
 
 /**
- * One statement for the new rates and the changed ones: INSERT … ON CONFLICT of the key sets the
- * rate and moves updatedAt forward, as every update does.
+ * The new rates inserted and the changed ones updated by key, one statement per chunk each; an
+ * update moves updatedAt forward, as every update does.
  */
-export const rateWrites = (db: Db, records: RateRecord[]) =>
-  records.length
-    ? [
-        insertRows(db, exchangeRates, records).onConflictDoUpdate({
-          target: [exchangeRates.fromCurrency, exchangeRates.toCurrency, exchangeRates.validFrom],
-          set: {
-            rate: sql`excluded.rate`,
-            updatedAt: sql`max(cast(unixepoch('subsec') * 1000 as integer), ${exchangeRates.updatedAt} + 1)`,
-          },
-        }),
-      ]
-    : [];
+export function rateWrites(db: Db, created: RateRecord[], updated: RateRecord[]) {
+  const t = exchangeRates;
+  const strip = (records: RateRecord[]) => records.map(({ code: _code, ...rate }) => rate);
+  const updates = jsonChunks(strip(updated)).map((json) =>
+    db
+      .update(t)
+      .set({
+        rate: rowField("rate"),
+        updatedAt: sql`max(cast(unixepoch('subsec') * 1000 as integer), ${t.updatedAt} + 1)`,
+      } as never)
+      .from(rowsOf(json))
+      .where(
+        sql`${t.fromCurrency} = ${rowField("fromCurrency")} and ${t.toCurrency} = ${rowField("toCurrency")}
+          and ${t.validFrom} = ${rowField("validFrom")}`,
+      ),
+  );
+  return [...(created.length ? insertRows(db, t, strip(created)) : []), ...updates];
+}

@@ -50,13 +50,13 @@ export async function upsertExchangeRates(
   rows: ExchangeRateUpsert[],
 ): Promise<ExchangeRatesUpsertResult> {
   const keys = rows.map((row) => ({ from: row.from, to: row.to, validFrom: row.validFrom }));
-  const result = await upsertInBulk<StoredRate[]>(
+  const result = await upsertInBulk<{ rates: StoredRate[] }>(
     db,
     "the exchange rates",
     rateFacts(keys),
     (facts) => {
-      const plan = judgeRates(rows, facts);
-      return { plan, writes: () => rateWrites(db, [...plan.created, ...plan.updated]) };
+      const plan = judgeRates(rows, facts.rates);
+      return { plan, writes: () => rateWrites(db, plan.created, plan.updated) };
     },
   );
   return {
