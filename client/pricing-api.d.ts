@@ -5022,9 +5022,24 @@ export interface components {
      */
     CurrencyList: {
       /** @description The records of this page */
-      data: (components["schemas"]["Currency"] & unknown)[];
+      data: components["schemas"]["CurrencyMinorUnit"][];
       meta: components["schemas"]["ListMeta"];
       links: components["schemas"]["ListLinks"];
+    };
+    /**
+     * @description A currency the API accepts, with the exponent of its minor unit
+     * @example {
+     *       "code": "EUR",
+     *       "exponent": 2
+     *     }
+     */
+    CurrencyMinorUnit: {
+      code: components["schemas"]["Currency"] & unknown;
+      /**
+       * @description The decimals of its minor unit (ISO 4217): amounts in this currency are integers of 10^-exponent units (EUR 2: 1234 is 12.34; JPY 0: 1500 is 1500; KWD 3: 1234 is 1.234)
+       * @example 2
+       */
+      exponent: number;
     };
     /**
      * @description One page of a list
@@ -18660,9 +18675,15 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description The currency converted from */
+        /**
+         * @description The currency converted from
+         * @example USD
+         */
         from: components["schemas"]["Currency"] & unknown;
-        /** @description The currency converted to */
+        /**
+         * @description The currency converted to
+         * @example EUR
+         */
         to: components["schemas"]["Currency"] & unknown;
         /** @description The rate's validFrom, as an ISO 8601 instant or a date (midnight UTC) */
         validFrom: string;
@@ -18774,9 +18795,15 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
-        /** @description The currency converted from */
+        /**
+         * @description The currency converted from
+         * @example USD
+         */
         from: components["schemas"]["Currency"] & unknown;
-        /** @description The currency converted to */
+        /**
+         * @description The currency converted to
+         * @example EUR
+         */
         to: components["schemas"]["Currency"] & unknown;
         /** @description The rate's validFrom, as an ISO 8601 instant or a date (midnight UTC) */
         validFrom: string;

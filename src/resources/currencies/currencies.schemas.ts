@@ -1,11 +1,12 @@
 import { z } from "@hono/zod-openapi";
+import { Currency } from "../../lib/core/schemas";
 import { listOf } from "../../list";
 
 const currencyExample = { code: "EUR", exponent: 2 };
 
 export const CurrencySchema = z
   .object({
-    code: z.string().openapi({ example: "EUR", description: "The ISO 4217 code" }),
+    code: Currency.openapi({ example: "EUR", description: "The ISO 4217 code" }),
     exponent: z
       .number()
       .int()
@@ -16,7 +17,7 @@ export const CurrencySchema = z
           "10^-exponent units (EUR 2: 1234 is 12.34; JPY 0: 1500 is 1500; KWD 3: 1234 is 1.234)",
       }),
   })
-  .openapi("Currency", {
+  .openapi("CurrencyMinorUnit", {
     description: "A currency the API accepts, with the exponent of its minor unit",
     example: currencyExample,
   });

@@ -160,12 +160,12 @@ export const ExchangeRateListQuery = z.object({
 /** A rate's key in a path: `/v1/api/exchange-rates/USD/EUR/2027-01-01T00:00:00Z`. */
 export const ExchangeRateKeyParams = z.object({
   from: Currency.openapi({
-    param: { name: "from", in: "path", required: true },
+    param: { name: "from", in: "path", required: true, example: "USD" },
     example: "USD",
     description: "The currency converted from",
   }),
   to: Currency.openapi({
-    param: { name: "to", in: "path", required: true },
+    param: { name: "to", in: "path", required: true, example: "EUR" },
     example: "EUR",
     description: "The currency converted to",
   }),
