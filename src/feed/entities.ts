@@ -121,7 +121,7 @@ export const ENTITIES: Record<string, EntitySpec> = {
   ...ownedBy("tradeCondition", "tradeConditions"),
   promotion: { event: "promotions", owner: { kind: "promotion", field: "id" } },
   ...ownedBy("promotion", "promotions"),
-  // A rate may move any price converted through it (pricing rules v3 §3.3): every dimension open.
+  // A rate may move any price converted through it (docs/api.md §16.2): every dimension open.
   exchangeRate: { event: "exchangeRates" },
 };
 
