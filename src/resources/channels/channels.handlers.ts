@@ -1,7 +1,7 @@
 import type { AppRouteHandler } from "../../lib/http/router";
-import { toCustomerGroup } from "../customer-groups/customer-groups.repo";
-import { toCustomer } from "../customers/customers.repo";
-import { toPricelist } from "../pricelists/pricelists.repo";
+import { toCustomerGroup } from "../customer-groups/customer-groups.service";
+import { toCustomer } from "../customers/customers.service";
+import { toPricelist } from "../pricelists/pricelists.service";
 import {
   clearPrimaryPricelist as clearPrimary,
   createChannel,

@@ -1,13 +1,12 @@
 import type { AppRouteHandler } from "../../lib/http/router";
-import { toCustomer } from "../customers/customers.repo";
-import { toPricelist } from "../pricelists/pricelists.repo";
+import { toCustomer } from "../customers/customers.service";
+import { toPricelist } from "../pricelists/pricelists.service";
 import {
   createCustomerGroup,
   findCustomerGroup,
   listCustomerGroups,
   listGroupCustomers,
   listGroupPricelists,
-  toCustomerGroup,
   updateCustomerGroup,
 } from "./customer-groups.repo";
 import type * as routes from "./customer-groups.routes";
@@ -16,6 +15,7 @@ import {
   assignPricelist as assignGroupPricelist,
   missingGroup as missing,
   removeCustomerGroup,
+  toCustomerGroup,
   unassignCustomers as unassignMembers,
   unassignPricelist as unassignGroupPricelist,
   upsertCustomerGroups,

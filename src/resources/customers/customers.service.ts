@@ -6,8 +6,7 @@ import { BulkPlan, upsertInBulk } from "../../db/bulk-plan";
 import type { Db } from "../../db/client";
 import { conflict, invalid, notFound, unknownCodesIssue } from "../../lib/core/errors";
 import { primaryCustomerPricelist } from "../../pricing";
-import { toPricelist } from "../pricelists/pricelists.repo";
-import { assertAssignable, missingPricelist } from "../pricelists/pricelists.service";
+import { assertAssignable, missingPricelist, toPricelist } from "../pricelists/pricelists.service";
 import {
   assignCustomerPricelist,
   createCustomer as insertCustomer,
@@ -16,7 +15,6 @@ import {
   customerWrites,
   findCustomerAndPricelist,
   readMemberships,
-  toCustomer,
   updateCustomer as writeCustomer,
   updateCustomerFields,
   MEMBERSHIP_FIELDS,
@@ -27,7 +25,19 @@ import {
   type PricelistRow,
   type StoredCustomer,
 } from "./customers.repo";
+import { iso } from "../../lib/core/schemas";
 import type { CustomerCreate, CustomerUpdate, CustomerUpsert } from "./customers.schemas";
+
+/** A customer as the API shows it, wherever one is shown (its memberships by code). */
+export const toCustomer = (row: CustomerRow) => ({
+  id: row.id,
+  code: row.code,
+  name: row.name,
+  customerGroupCodes: codesFrom(row.customerGroupCodes),
+  channelCodes: codesFrom(row.channelCodes),
+  createdAt: iso(row.createdAt),
+  updatedAt: iso(row.updatedAt),
+});
 
 /** The customer with its pricelists and the one that prices it first. */
 export const toCustomerDetail = (

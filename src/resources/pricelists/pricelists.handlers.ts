@@ -1,10 +1,5 @@
 import type { AppRouteHandler } from "../../lib/http/router";
-import {
-  findPricelist,
-  listPrices as listPriceRows,
-  listPricelists,
-  toPricelist,
-} from "./pricelists.repo";
+import { findPricelist, listPrices as listPriceRows, listPricelists } from "./pricelists.repo";
 import type * as routes from "./pricelists.routes";
 import {
   assignCustomerGroups as assignGroups,
@@ -13,6 +8,7 @@ import {
   deletePrices as deletePriceRows,
   missingPricelist as missing,
   removeIndividual as removeIndividualPricelist,
+  toPricelist,
   unassignCustomerGroups as unassignGroups,
   updatePricelist,
   upsertPrices as upsertPriceRows,
