@@ -221,7 +221,7 @@ export interface paths {
     put?: never;
     /**
      * Bulk-assign customer groups to a channel by code
-     * @description 1-1000 codes, duplicates counted once. `assigned`: newly assigned; `skipped`: every other code (already assigned or unknown); `notFound`: the unknown ones. Repeating the call is harmless.
+     * @description 1-1000 codes, duplicates counted once; each call is one atomic batch. `assigned`: newly assigned; `skipped`: every other code (already assigned or unknown); `notFound`: the unknown ones. Repeating the call is harmless. Unknown channel → 404.
      */
     post: operations["assignCustomerGroupsToChannel"];
     delete?: never;
@@ -241,7 +241,7 @@ export interface paths {
     put?: never;
     /**
      * Bulk-unassign customer groups from a channel by code
-     * @description `unassigned`: codes that exist (also when they were not assigned); `notFound`: the rest.
+     * @description 1-1000 codes, duplicates counted once; each call is one atomic batch. `unassigned`: codes that exist (also when they were not assigned); `notFound`: the rest. Repeating the call is harmless. Unknown channel → 404.
      */
     post: operations["unassignCustomerGroupsFromChannel"];
     delete?: never;
@@ -261,7 +261,7 @@ export interface paths {
     put?: never;
     /**
      * Bulk-assign customers to a channel by code
-     * @description 1-1000 codes, duplicates counted once. `assigned`: newly assigned; `skipped`: every other code (already assigned or unknown); `notFound`: the unknown ones. Repeating the call is harmless. Unknown channel → 404.
+     * @description 1-1000 codes, duplicates counted once; each call is one atomic batch. `assigned`: newly assigned; `skipped`: every other code (already assigned or unknown); `notFound`: the unknown ones. Repeating the call is harmless. Unknown channel → 404.
      */
     post: operations["assignCustomersToChannel"];
     delete?: never;
@@ -281,7 +281,7 @@ export interface paths {
     put?: never;
     /**
      * Bulk-unassign customers from a channel by code
-     * @description 1-1000 codes, duplicates counted once. `unassigned`: codes that exist (also when they were not assigned); `notFound`: the rest. Unknown channel → 404.
+     * @description 1-1000 codes, duplicates counted once; each call is one atomic batch. `unassigned`: codes that exist (also when they were not assigned); `notFound`: the rest. Repeating the call is harmless. Unknown channel → 404.
      */
     post: operations["unassignCustomersFromChannel"];
     delete?: never;
@@ -596,8 +596,8 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Bulk-add customers to a customer group by code
-     * @description 1-1000 codes, duplicates counted once. `assigned`: newly added; `skipped`: every other code (already a member or unknown); `notFound`: the unknown ones. Repeating the call is harmless. Unknown customer group → 404.
+     * Bulk-assign customers to a customer group by code
+     * @description 1-1000 codes, duplicates counted once; each call is one atomic batch. `assigned`: newly assigned; `skipped`: every other code (already assigned or unknown); `notFound`: the unknown ones. Repeating the call is harmless. Unknown customer group → 404.
      */
     post: operations["assignCustomersToCustomerGroup"];
     delete?: never;
@@ -616,8 +616,8 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Bulk-remove customers from a customer group by code
-     * @description 1-1000 codes, duplicates counted once. `unassigned`: codes that exist (also when they were not members); `notFound`: the rest. Unknown customer group → 404.
+     * Bulk-unassign customers from a customer group by code
+     * @description 1-1000 codes, duplicates counted once; each call is one atomic batch. `unassigned`: codes that exist (also when they were not assigned); `notFound`: the rest. Repeating the call is harmless. Unknown customer group → 404.
      */
     post: operations["unassignCustomersFromCustomerGroup"];
     delete?: never;
@@ -745,7 +745,7 @@ export interface paths {
     put?: never;
     /**
      * Bulk-assign customer groups to a pricelist by code
-     * @description 1-1000 codes, duplicates counted once. `assigned`: newly assigned; `skipped`: every other code (already assigned or unknown); `notFound`: the unknown ones. Repeating the call is harmless. An INDIVIDUAL pricelist belongs to its customer and is never assigned elsewhere, a FLOOR pricelist is assigned to channels only, and an ARCHIVED pricelist cannot be assigned (409 PRICELIST_NOT_ASSIGNABLE). Unknown pricelist → 404.
+     * @description 1-1000 codes, duplicates counted once; each call is one atomic batch. `assigned`: newly assigned; `skipped`: every other code (already assigned or unknown); `notFound`: the unknown ones. Repeating the call is harmless. An INDIVIDUAL pricelist belongs to its customer and is never assigned elsewhere, a FLOOR pricelist is assigned to channels only, and an ARCHIVED pricelist cannot be assigned (409 PRICELIST_NOT_ASSIGNABLE). Unknown pricelist → 404.
      */
     post: operations["assignCustomerGroupsToPricelist"];
     delete?: never;
@@ -765,7 +765,7 @@ export interface paths {
     put?: never;
     /**
      * Bulk-unassign customer groups from a pricelist by code
-     * @description 1-1000 codes, duplicates counted once. `unassigned`: codes that exist (also when they were not assigned, so a repeat is harmless); `notFound`: the rest. Works in every status, so an ARCHIVED pricelist can still be detached. Unknown pricelist → 404.
+     * @description 1-1000 codes, duplicates counted once; each call is one atomic batch. `unassigned`: codes that exist (also when they were not assigned); `notFound`: the rest. Repeating the call is harmless. Works in every status, so an ARCHIVED pricelist can still be detached. Unknown pricelist → 404.
      */
     post: operations["unassignCustomerGroupsFromPricelist"];
     delete?: never;
@@ -896,8 +896,8 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Bulk-assign target customer groups to a trade condition by code
-     * @description Only a CUSTOMER_GROUP-scope condition takes customer groups; any other scope → 409 naming it. An ARCHIVED condition's targets are frozen (409). 1-1000 codes, duplicates counted once; each call is one atomic batch. `assigned`: newly assigned; `skipped`: every other code (already assigned or unknown); `notFound`: the unknown ones. Repeating the call is harmless.
+     * Bulk-assign customer groups to a trade condition by code
+     * @description 1-1000 codes, duplicates counted once; each call is one atomic batch. `assigned`: newly assigned; `skipped`: every other code (already assigned or unknown); `notFound`: the unknown ones. Repeating the call is harmless. Only a CUSTOMER_GROUP-scope condition takes customer groups; any other scope → 409 naming it. An ARCHIVED condition's targets are frozen (409). Unknown trade condition → 404.
      */
     post: operations["assignCustomerGroupsToTradeCondition"];
     delete?: never;
@@ -916,8 +916,8 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Unassign customer groups from a trade condition
-     * @description Works whatever the scope. An ARCHIVED condition's targets are frozen (409). 1-1000 codes, duplicates counted once; each call is one atomic batch. `unassigned`: codes that exist (also when they were not assigned); `notFound`: the rest. Repeating the call is harmless.
+     * Bulk-unassign customer groups from a trade condition by code
+     * @description 1-1000 codes, duplicates counted once; each call is one atomic batch. `unassigned`: codes that exist (also when they were not assigned); `notFound`: the rest. Repeating the call is harmless. Works whatever the scope. An ARCHIVED condition's targets are frozen (409). Unknown trade condition → 404.
      */
     post: operations["unassignCustomerGroupsFromTradeCondition"];
     delete?: never;
@@ -936,8 +936,8 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Bulk-assign target customers to a trade condition by code
-     * @description Only a CUSTOMER-scope condition takes customers; any other scope → 409 naming it. An ARCHIVED condition's targets are frozen (409). 1-1000 codes, duplicates counted once; each call is one atomic batch. `assigned`: newly assigned; `skipped`: every other code (already assigned or unknown); `notFound`: the unknown ones. Repeating the call is harmless.
+     * Bulk-assign customers to a trade condition by code
+     * @description 1-1000 codes, duplicates counted once; each call is one atomic batch. `assigned`: newly assigned; `skipped`: every other code (already assigned or unknown); `notFound`: the unknown ones. Repeating the call is harmless. Only a CUSTOMER-scope condition takes customers; any other scope → 409 naming it. An ARCHIVED condition's targets are frozen (409). Unknown trade condition → 404.
      */
     post: operations["assignCustomersToTradeCondition"];
     delete?: never;
@@ -957,7 +957,7 @@ export interface paths {
     put?: never;
     /**
      * Bulk-unassign customers from a trade condition by code
-     * @description Works whatever the scope. An ARCHIVED condition's targets are frozen (409). 1-1000 codes, duplicates counted once; each call is one atomic batch. `unassigned`: codes that exist (also when they were not assigned); `notFound`: the rest. Repeating the call is harmless.
+     * @description 1-1000 codes, duplicates counted once; each call is one atomic batch. `unassigned`: codes that exist (also when they were not assigned); `notFound`: the rest. Repeating the call is harmless. Works whatever the scope. An ARCHIVED condition's targets are frozen (409). Unknown trade condition → 404.
      */
     post: operations["unassignCustomersFromTradeCondition"];
     delete?: never;
