@@ -5,6 +5,7 @@ import worker from "../src/index";
 import { isWriteSql } from "../src/db/audit";
 import { AUDIT_ENTITIES, entityName } from "../src/db/audit";
 import { NOT_AUDITED } from "../src/db/schema/audited";
+import { productRefs } from "../src/resources/products/products.list";
 import {
   createChannel,
   createCustomer,
@@ -169,7 +170,7 @@ describe("every kind of write leaves exactly its entries", () => {
           name: "Bolt",
           createdAt: res.body.createdAt,
           updatedAt: res.body.updatedAt,
-          productGroupId: null,
+          ...productRefs.nulls,
           minOrderQuantity: 1,
           orderIncrement: 1,
           maxOrderQuantity: null,
