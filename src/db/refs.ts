@@ -166,7 +166,7 @@ export class RefSet<T extends SQLiteTable, R extends Declared<T>> {
     };
   }
 
-  /** The codes a new record was given (null for an absent one), to answer with the record. */
+  /** The codes of a body or a row read (null for an absent one), by ref field, in declaration order. */
   codesOf(input: NamedCodes<R>) {
     return Object.fromEntries(this.fields.map((field) => [field, input[field] ?? null])) as {
       [F in keyof R]: string | null;

@@ -27,11 +27,12 @@ export type ProductRow = typeof products.$inferSelect &
 
 const productColumns = { ...getTableColumns(products), ...productRefs.columns };
 
+/** A product as the API shows it: the records it names by code after its name. */
 export const toProduct = (row: ProductRow) => ({
   id: row.id,
   code: row.code,
   name: row.name,
-  productGroupCode: row.productGroupCode,
+  ...productRefs.codesOf(row),
   minOrderQuantity: row.minOrderQuantity,
   orderIncrement: row.orderIncrement,
   maxOrderQuantity: row.maxOrderQuantity,
