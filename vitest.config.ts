@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { fileURLToPath } from "node:url";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
 import { unstable_readConfig } from "wrangler";
@@ -19,8 +20,17 @@ export default defineConfig(async () => {
   // The same migrations folder wrangler applies in dev and deploy.
   const migrations = await readD1Migrations("drizzle");
   // The rate limits run as wrangler.toml declares them; the tests read the numbers from here.
-  const { ratelimits } = unstable_readConfig({ config: "./wrangler.toml" });
+  const { ratelimits, alias } = unstable_readConfig({ config: "./wrangler.toml" });
   return {
+    // The Worker's module aliases, as wrangler.toml declares them (the `zod` of the bundle,
+    // src/lib/core/zod-entry.ts): the tests run the modules a deploy bundles. Exact import paths,
+    // as wrangler matches them.
+    resolve: {
+      alias: Object.entries<string>(alias ?? {}).map(([find, path]) => ({
+        find: new RegExp(`^${find.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`),
+        replacement: fileURLToPath(new URL(path, import.meta.url)),
+      })),
+    },
     plugins: [
       cloudflareTest({
         main: "./src/index.ts",

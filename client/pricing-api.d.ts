@@ -803,7 +803,7 @@ export interface paths {
     };
     /**
      * Find the prices of a pricelist
-     * @description One item per (productCode, minQuantity) tier. Default order productCode ASC, then minQuantity ASC, the natural order of a price sheet. Unknown pricelist → 404.
+     * @description One item per row: a (productCode, minQuantity) tier over its window (validFrom, validTo). Default order productCode ASC, minQuantity ASC, then validFrom ASC (from always first), the natural order of a price sheet. `at` keeps only the rows valid at that instant. Unknown pricelist → 404.
      */
     get: operations["listPricelistPrices"];
     /**
@@ -1103,7 +1103,7 @@ export interface paths {
     };
     /**
      * Read the change feed after a cursor
-     * @description Every committed change of pricing data, oldest first, read from the audit trail that each write records in its own D1 batch: ids are commit order, so reading on from `next` misses nothing and repeats nothing, whatever is written meanwhile. `affects` says whose prices may have moved. Changes are kept as long as the audit trail (AUDIT_RETENTION_DAYS, 400 days by default): an older cursor → 410 EXPIRED_CURSOR with `oldestCursor`. A cursor past the newest change answers an empty page. Read keys may call it. Webhooks push the same changes (docs/api.md §13, §14).
+     * @description Every committed change of pricing data, oldest first, read from the audit trail that each write records in its own D1 batch: ids are commit order, so reading on from `next` misses nothing and repeats nothing, whatever is written meanwhile. `affects` says whose prices may have moved. Changes are kept as long as the audit trail (AUDIT_RETENTION_DAYS, 400 days by default): without `after` (or with 0) the feed starts at the oldest change kept; a cursor older than that → 410 EXPIRED_CURSOR with `oldestCursor`. A cursor past the newest change answers an empty page. Read keys may call it. Webhooks push the same changes (docs/api.md §13, §14).
      */
     get: operations["listChanges"];
     put?: never;
@@ -1129,7 +1129,7 @@ export interface paths {
     put?: never;
     /**
      * Create a webhook
-     * @description Every committed write queues a message; the Worker's queue consumer POSTs the changes after the webhook's cursor that its events select, in feed order, up to 100 per request, with the batch's idempotency id in `x-webhook-id` (the same on every retry) and `x-webhook-signature: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<body>">`. A 2xx moves the cursor; anything else is retried with backoff (30 s doubling, at most 1 h); 16 failures in a row pause the webhook (active false, pausedAt set). Delivery is at least once, in order (docs/api.md §14). The answer shows the signing secret, once. The URL must be https on a host that does not resolve to a private, loopback or link-local address (400 on body.url otherwise), unless its host is listed in WEBHOOK_ALLOWED_HOSTS.
+     * @description Every committed write queues a message; the Worker's queue consumer POSTs the changes after the webhook's cursor that its events select, in feed order, up to 100 per request, with the batch's idempotency id (the same on every retry) as `id` in the signed body, which receivers deduplicate on, and in `x-webhook-id` (not signed), and `x-webhook-signature: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<body>">`. A 2xx moves the cursor; anything else is retried with backoff (30 s doubling, at most 1 h); 16 failures in a row pause the webhook (active false, pausedAt set). Delivery is at least once, in order (docs/api.md §14). The answer shows the signing secret, once. The URL must be https on a host that resolves only to public addresses: none private, loopback, link-local or in another special-purpose block of the IANA registries (400 on body.url otherwise, naming the block), unless its host is listed in WEBHOOK_ALLOWED_HOSTS. A deployment has at most 20 webhooks, paused ones included (409 TOO_MANY_WEBHOOKS beyond).
      */
     post: operations["createWebhook"];
     delete?: never;
@@ -3546,17 +3546,23 @@ export interface components {
      *         {
      *           "productCode": "P-A",
      *           "minQuantity": 1,
-     *           "amount": 1250
+     *           "amount": 1250,
+     *           "validFrom": null,
+     *           "validTo": null
      *         },
      *         {
      *           "productCode": "P-A",
      *           "minQuantity": 10,
-     *           "amount": 1100
+     *           "amount": 1100,
+     *           "validFrom": null,
+     *           "validTo": null
      *         },
      *         {
      *           "productCode": "P-B",
      *           "minQuantity": 1,
-     *           "amount": 899
+     *           "amount": 899,
+     *           "validFrom": null,
+     *           "validTo": null
      *         }
      *       ],
      *       "meta": {
@@ -3587,11 +3593,13 @@ export interface components {
       links: components["schemas"]["ListLinks"];
     };
     /**
-     * @description One quantity tier of a product's price
+     * @description One quantity tier of a product's price, over a window
      * @example {
      *       "productCode": "P-A",
      *       "minQuantity": 1,
-     *       "amount": 1250
+     *       "amount": 1250,
+     *       "validFrom": null,
+     *       "validTo": null
      *     }
      */
     Price: {
@@ -3610,19 +3618,37 @@ export interface components {
        * @example 1250
        */
       amount: number;
+      /**
+       * Format: date-time
+       * @description Inclusive start; null = always
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      validFrom: string | null;
+      /**
+       * Format: date-time
+       * @description Exclusive end; null = open-ended
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      validTo: string | null;
     };
     /**
-     * @description How many rows of the body are stored
+     * @description How many rows of the body are stored, and how many stored rows they cut
      * @example {
-     *       "upserted": 3
+     *       "upserted": 3,
+     *       "closed": 1
      *     }
      */
     PricesUpsertResult: {
       /**
-       * @description Rows of the body now stored: inserted, changed, or already at that amount (then untouched)
+       * @description Rows of the body now stored: inserted, changed, or already as written (then untouched)
        * @example 3
        */
       upserted: number;
+      /**
+       * @description Stored rows cut: rows running when a written row starts end there (docs/pricing-rules.md §17)
+       * @example 1
+       */
+      closed: number;
     };
     /**
      * @description Prices to create or overwrite
@@ -3646,15 +3672,16 @@ export interface components {
      *     }
      */
     PricesUpsert: {
-      /** @description 1-1000 rows, each (productCode, minQuantity) at most once */
+      /** @description 1-1000 rows, each (productCode, minQuantity, validFrom) at most once */
       prices: components["schemas"]["PriceInput"][];
     };
     /**
-     * @description One quantity tier of a product's price
+     * @description One quantity tier of a product's price, over a window
      * @example {
      *       "productCode": "P-A",
      *       "minQuantity": 10,
-     *       "amount": 1100
+     *       "amount": 1100,
+     *       "validFrom": "2027-01-01T00:00:00Z"
      *     }
      */
     PriceInput: {
@@ -3674,6 +3701,18 @@ export interface components {
        * @example 1250
        */
       amount: number;
+      /**
+       * Format: date-time
+       * @description Inclusive start; null or absent = always. A row with the same product, minQuantity and validFrom is replaced; else the row running at validFrom is cut there (docs/pricing-rules.md §17)
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      validFrom?: string | null;
+      /**
+       * Format: date-time
+       * @description Exclusive end, after validFrom; null = open-ended. Absent: the end of the row it cuts, else the start of the next row of its timeline, else open-ended
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      validTo?: string | null;
     };
     /**
      * @description What was deleted
@@ -4696,7 +4735,7 @@ export interface components {
       records: components["schemas"]["LintRecord"][];
     };
     /**
-     * @description What was found (docs/pricing-lint.md: the trigger, why it matters, the fix). CHANNEL_WITHOUT_PRIMARY: an active channel has no primary pricelist. STACKABLES_TO_ZERO: stackable percentage discounts one line meets add up to 100 % or more. NEVER_WINS: a non-stackable trade condition that another one always outranks. TIE_BY_ID: two trade conditions of the same type, rung, targets and value: their ids decide. FLOOR_ABOVE_LIST: a FLOOR row above the channel primary pricelist's price for the product. NO_FIRST_TIER: a pricelist's rows for a product start above the product's first quantity. UNREACHABLE_PRICELIST: an ACTIVE SALES pricelist assigned nowhere and no derivation base. EMPTY_GROUP_TARGETED: a condition or promotion names a product group that holds no product. EXPIRED_BUT_ACTIVE: an ACTIVE pricelist, condition or promotion whose window has ended.
+     * @description What was found (docs/pricing-lint.md: the trigger, why it matters, the fix). CHANNEL_WITHOUT_PRIMARY: an active channel has no primary pricelist. STACKABLES_TO_ZERO: stackable percentage discounts one line meets add up to 100 % or more. NEVER_WINS: a non-stackable trade condition that another one always outranks. TIE_BY_ID: two trade conditions of the same type, rung, targets and value: their ids decide. FLOOR_ABOVE_LIST: a FLOOR row above the channel primary pricelist's price for the product. NO_FIRST_TIER: a pricelist's rows for a product start above the product's first quantity. PRICE_GAP: a pricelist's dated rows for a product and tier leave a hole in time. UNREACHABLE_PRICELIST: an ACTIVE SALES pricelist assigned nowhere and no derivation base. EMPTY_GROUP_TARGETED: a condition or promotion names a product group that holds no product. EXPIRED_BUT_ACTIVE: an ACTIVE pricelist, condition or promotion whose window has ended.
      * @enum {string}
      */
     LintCode:
@@ -4706,6 +4745,7 @@ export interface components {
       | "TIE_BY_ID"
       | "FLOOR_ABOVE_LIST"
       | "NO_FIRST_TIER"
+      | "PRICE_GAP"
       | "UNREACHABLE_PRICELIST"
       | "EMPTY_GROUP_TARGETED"
       | "EXPIRED_BUT_ACTIVE";
@@ -5252,7 +5292,7 @@ export interface components {
       links: components["schemas"]["ListLinks"];
     };
     /**
-     * @description One inserted, updated or deleted row
+     * @description One inserted, updated or deleted row, or, for the memberships a bulk upsert of customers writes, all those one customer gained or lost in one table
      * @example {
      *       "id": 1812,
      *       "at": "2025-06-14T08:30:00.000Z",
@@ -5325,7 +5365,7 @@ export interface components {
        */
       entity: string;
       /**
-       * @description The row: its id and code where it has them, else its key columns
+       * @description The row: its id and code where it has them, else its key columns; for the memberships of a bulk upsert of customers, recorded per customer, the customer's id (docs/api.md §11.1)
        * @example {
        *       "pricelistId": 7,
        *       "productId": 12,
@@ -5341,7 +5381,7 @@ export interface components {
        */
       action: "INSERT" | "UPDATE" | "DELETE";
       /**
-       * @description null for INSERT; the whole row for DELETE; for UPDATE only the fields that changed
+       * @description null for INSERT; the whole row for DELETE (for a bulk upsert's memberships, the customer's id and the ids of all it left); for UPDATE only the fields that changed
        * @example {
        *       "amount": 1250
        *     }
@@ -5350,7 +5390,7 @@ export interface components {
         [key: string]: unknown;
       } | null;
       /**
-       * @description null for DELETE; the whole row for INSERT; for UPDATE only the fields that changed
+       * @description null for DELETE; the whole row for INSERT (for a bulk upsert's memberships, the customer's id and the ids of all it joined); for UPDATE only the fields that changed
        * @example {
        *       "amount": 1190
        *     }
@@ -5460,7 +5500,7 @@ export interface components {
        */
       entity: string;
       /**
-       * @description The row: its id and code where it has them, else its key columns
+       * @description The row: its id and code where it has them, else its key columns; for a bulk upsert's memberships, recorded per customer, the customer's id (docs/api.md §11.1)
        * @example {
        *       "pricelistId": 7,
        *       "productId": 12,
@@ -5694,7 +5734,7 @@ export interface components {
       updatedAt: string;
     };
     /**
-     * @description A webhook and its new signing secret, answered once
+     * @description A webhook and its new signing secret, answered once (a replay answers `secret: null`)
      * @example {
      *       "id": 3,
      *       "url": "https://erp.example.com/hooks/prices",
@@ -5717,10 +5757,10 @@ export interface components {
      */
     WebhookWithSecret: components["schemas"]["Webhook"] & {
       /**
-       * @description The signing secret. Shown here only: store it where your receiver can read it (docs/api.md §14.3)
+       * @description The signing secret. Shown in this answer only: store it where your receiver can read it (docs/api.md §14.3). null in a replay of the request (same Idempotency-Key, header `idempotent-replayed: true`): the secret is never stored with the answer, so a client that lost the first answer rotates the secret (POST /v1/api/webhooks/{id}/rotate-secret)
        * @example whsec_5f2c9e0b7a14d3e68c1f0a9b2d4e6f8071c3a5b7d9e1f20436587a9bcde0f123
        */
-      secret: string;
+      secret: string | null;
     };
     /**
      * @description A new webhook
@@ -5734,7 +5774,7 @@ export interface components {
      */
     WebhookCreate: {
       /**
-       * @description Where deliveries are POSTed: https, on a host that does not resolve to a private, loopback or link-local address, unless the host is in WEBHOOK_ALLOWED_HOSTS (then http too)
+       * @description Where deliveries are POSTed: https, on a host that resolves only to public addresses (no private, loopback, link-local or other special-purpose address, docs/api.md §14.5), unless the host is in WEBHOOK_ALLOWED_HOSTS (then http too)
        * @example https://erp.example.com/hooks/prices
        */
       url: string;
@@ -5761,7 +5801,7 @@ export interface components {
        * @default true
        */
       active?: boolean;
-      /** @description Start after this feed cursor (0: every change still kept); default: the newest, so only changes written after the webhook was created are delivered */
+      /** @description Start after this feed cursor (0: from the oldest change still kept, also after the retention has deleted older ones); default: the newest, so only changes written after the webhook was created are delivered */
       after?: number;
     };
     /**
@@ -5772,7 +5812,7 @@ export interface components {
      */
     WebhookUpdate: {
       /**
-       * @description Where deliveries are POSTed: https, on a host that does not resolve to a private, loopback or link-local address, unless the host is in WEBHOOK_ALLOWED_HOSTS (then http too)
+       * @description Where deliveries are POSTed: https, on a host that resolves only to public addresses (no private, loopback, link-local or other special-purpose address, docs/api.md §14.5), unless the host is in WEBHOOK_ALLOWED_HOSTS (then http too)
        * @example https://erp.example.com/hooks/prices
        */
       url?: string;
@@ -14957,16 +14997,23 @@ export interface operations {
         /** @description Page size. Larger values are capped at 100; anything that is not a whole number >= 1 falls back to 20. */
         limit?: number;
         /**
-         * @description Sort terms `field:ASC|DESC` (direction in any case), repeated or comma-joined; URL order is precedence. Sortable: productCode, minQuantity. Text sorts case-insensitively; ties always break on the record's unique key, so pages never overlap.
+         * @description Sort terms `field:ASC|DESC` (direction in any case), repeated or comma-joined; URL order is precedence. Sortable: productCode, minQuantity, validFrom. Text sorts case-insensitively; ties always break on the record's unique key, so pages never overlap.
          * @example [
          *       "productCode:ASC"
          *     ]
          */
         sortBy?: (
-          "productCode:ASC" | "productCode:DESC" | "minQuantity:ASC" | "minQuantity:DESC"
+          | "productCode:ASC"
+          | "productCode:DESC"
+          | "minQuantity:ASC"
+          | "minQuantity:DESC"
+          | "validFrom:ASC"
+          | "validFrom:DESC"
         )[];
         /** @description Filter on productCode (text): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
         "filter.productCode"?: string[];
+        /** @description Only the rows valid at this instant (ISO 8601); absent: every row */
+        at?: string;
       };
       header?: never;
       path: {
@@ -17523,7 +17570,7 @@ export interface operations {
         sortBy?: ("severity:ASC" | "severity:DESC" | "code:ASC" | "code:DESC")[];
         /** @description Filter on severity (one of ERROR, WARNING, INFO): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $in, $not. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.severity=ERROR`. */
         "filter.severity"?: string[];
-        /** @description Filter on code (one of CHANNEL_WITHOUT_PRIMARY, STACKABLES_TO_ZERO, NEVER_WINS, TIE_BY_ID, FLOOR_ABOVE_LIST, NO_FIRST_TIER, UNREACHABLE_PRICELIST, EMPTY_GROUP_TARGETED, EXPIRED_BUT_ACTIVE): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $in, $not. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.code=CHANNEL_WITHOUT_PRIMARY`. */
+        /** @description Filter on code (one of CHANNEL_WITHOUT_PRIMARY, STACKABLES_TO_ZERO, NEVER_WINS, TIE_BY_ID, FLOOR_ABOVE_LIST, NO_FIRST_TIER, PRICE_GAP, UNREACHABLE_PRICELIST, EMPTY_GROUP_TARGETED, EXPIRED_BUT_ACTIVE): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $in, $not. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.code=CHANNEL_WITHOUT_PRIMARY`. */
         "filter.code"?: string[];
       };
       header?: never;
@@ -17830,7 +17877,7 @@ export interface operations {
         sortBy?: ("id:ASC" | "id:DESC" | "at:ASC" | "at:DESC")[];
         /** @description Filter on at (datetime): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $gte, $lte. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.at=$gte:2025-01-01`. */
         "filter.at"?: string[];
-        /** @description Filter on entity (one of channelCustomerGroup, channelCustomer, channelPricelist, channel, customerGroupMember, customerGroupPricelist, customerGroup, customerPricelist, customer, pricelistPrice, pricelist, productGroup, product, promotionChannel, promotionCustomerGroup, promotionProductGroup, promotionProduct, promotion, tradeConditionChannel, tradeConditionCustomerGroup, tradeConditionCustomer, tradeConditionProductGroup, tradeConditionProduct, tradeConditionScale, tradeCondition): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.entity=channelCustomerGroup`. */
+        /** @description Filter on entity (one of channelCustomerGroup, channelCustomer, channelPricelist, channel, customerGroupMember, customerGroupPricelist, customerGroup, customerPricelist, customer, pricelistPrice, pricelist, productGroup, product, promotionChannel, promotionCustomerGroup, promotionProductGroup, promotionProduct, promotion, tradeConditionChannel, tradeConditionCustomerGroup, tradeConditionCustomer, tradeConditionProductGroup, tradeConditionProduct, tradeConditionScale, tradeCondition, webhook): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.entity=channelCustomerGroup`. */
         "filter.entity"?: string[];
         /** @description Filter on entityId (number): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
         "filter.entityId"?: string[];
@@ -17951,7 +17998,7 @@ export interface operations {
   listChanges: {
     parameters: {
       query?: {
-        /** @description The cursor of the last change already read (`next` of the previous page); default 0, the oldest change still kept */
+        /** @description The cursor of the last change already read (`next` of the previous page). 0, the default, is the start of the feed: the oldest change still kept, also after the retention has deleted older ones */
         after?: number;
         /** @description Changes per page, 1-1000; default 100 */
         limit?: number;
@@ -18268,7 +18315,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Conflict: an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      /** @description Conflict with the current state; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
       409: {
         headers: {
           [name: string]: unknown;

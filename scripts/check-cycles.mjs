@@ -49,9 +49,9 @@ function roomOf(path) {
   const parts = path.split("/");
   if (parts.length === 1) return ".";
   if ((parts[0] === "lib" || parts[0] === "resources") && parts.length > 2) {
-    return `${parts[0]}/${parts[1]}`;
+    return `${parts[0]}/${parts[1] ?? ""}`;
   }
-  return parts[0];
+  return parts[0] ?? ".";
 }
 
 /** The layer index of a room, or -1 when LAYERS does not name it. @param {string} room */

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import worker from "../src/index";
 import { isWriteSql } from "../src/db/audit";
 import { AUDIT_ENTITIES, entityName } from "../src/db/audit";
-import { NOT_AUDITED } from "../src/db/schema/audited";
+import { NOT_AUDITED, SUMMARIZED_LINKS } from "../src/db/schema/audited";
 import { productRefs } from "../src/resources/products/products.list";
 import {
   createChannel,
@@ -111,12 +111,35 @@ describe("audit triggers", () => {
         expect(text, `audit_${name}_${action}`).toBeDefined();
         expect(text).toContain(`ON \`${name}\``);
         expect(text).toContain("WHEN EXISTS (SELECT 1 FROM audit_context)");
+        // Links a bulk write records per owner stay silent while it says so (docs/api.md §11).
+        expect(text!.includes("NOT (SELECT links_summarized FROM audit_context)")).toBe(
+          SUMMARIZED_LINKS.has(name),
+        );
         expect(text).toContain("c.request_id, c.correlation_id, c.key_name");
         for (const { name: column } of columns) {
           if (action !== "delete") expect(text, `${name}.${column}`).toContain(`NEW.${column}`);
           if (action !== "insert") expect(text, `${name}.${column}`).toContain(`OLD.${column}`);
         }
       }
+    }
+  });
+
+  it("the webhooks table has its three triggers (migration 0019), none copying a secret", async () => {
+    const { results: triggers } = await env.DB.prepare(
+      "select name, sql from sqlite_master where type = 'trigger' and tbl_name = 'webhooks'",
+    ).all<{ name: string; sql: string }>();
+    expect(triggers.map((t) => t.name).sort()).toEqual([
+      "audit_webhooks_delete",
+      "audit_webhooks_insert",
+      "audit_webhooks_update",
+    ]);
+    for (const { name, sql } of triggers) {
+      expect(sql, name).toContain("WHEN EXISTS (SELECT 1 FROM audit_context)");
+      expect(sql, name).toContain("'webhook'");
+      // What the trigger writes (after BEGIN) names neither secret column; the UPDATE's WHEN may.
+      const body = sql.slice(sql.indexOf("BEGIN"));
+      expect(body, name).not.toMatch(/\.(previous_)?secret\b/);
+      expect(body, name).not.toMatch(/'(previousSecret|secret)'/);
     }
   });
 
@@ -348,14 +371,28 @@ describe("every kind of write leaves exactly its entries", () => {
       [
         "INSERT",
         "pricelistPrice",
-        { pricelistId: pl.id, productId: a.id, minQuantity: 1 },
-        { pricelistId: pl.id, productId: a.id, minQuantity: 1, amount: 1000 },
+        { pricelistId: pl.id, productId: a.id, minQuantity: 1, validFrom: null },
+        {
+          pricelistId: pl.id,
+          productId: a.id,
+          minQuantity: 1,
+          validFrom: null,
+          validTo: null,
+          amount: 1000,
+        },
       ],
       [
         "INSERT",
         "pricelistPrice",
-        { pricelistId: pl.id, productId: b.id, minQuantity: 10 },
-        { pricelistId: pl.id, productId: b.id, minQuantity: 10, amount: 500 },
+        { pricelistId: pl.id, productId: b.id, minQuantity: 10, validFrom: null },
+        {
+          pricelistId: pl.id,
+          productId: b.id,
+          minQuantity: 10,
+          validFrom: null,
+          validTo: null,
+          amount: 500,
+        },
       ],
     ]);
     const second = await ok("PUT", `/v1/api/pricelist/${pl.id}/prices`, {
@@ -370,7 +407,7 @@ describe("every kind of write leaves exactly its entries", () => {
         method: "PUT",
         path: `/v1/api/pricelist/${pl.id}/prices`,
         entity: "pricelistPrice",
-        entityKey: { pricelistId: pl.id, productId: a.id, minQuantity: 1 },
+        entityKey: { pricelistId: pl.id, productId: a.id, minQuantity: 1, validFrom: null },
         action: "UPDATE",
         before: { amount: 1000 },
         after: { amount: 950 },
@@ -380,7 +417,7 @@ describe("every kind of write leaves exactly its entries", () => {
       productCodes: [b.code],
     });
     expect(summary(removed.entries)).toEqual([
-      `DELETE pricelistPrice ${JSON.stringify({ pricelistId: pl.id, productId: b.id, minQuantity: 10 })}`,
+      `DELETE pricelistPrice ${JSON.stringify({ pricelistId: pl.id, productId: b.id, minQuantity: 10, validFrom: null })}`,
     ]);
   });
 
@@ -461,8 +498,8 @@ describe("every kind of write leaves exactly its entries", () => {
         `DELETE channelCustomer ${JSON.stringify({ channelId: channel.id, customerId: customer.id })}`,
         `DELETE customerPricelist ${JSON.stringify({ customerId: customer.id, pricelistId: general.id })}`,
         `DELETE pricelist ${JSON.stringify({ id: own.id })}`,
-        `DELETE pricelistPrice ${JSON.stringify({ pricelistId: own.id, productId: product.id, minQuantity: 1 })}`,
-        `DELETE pricelistPrice ${JSON.stringify({ pricelistId: own.id, productId: product.id, minQuantity: 100 })}`,
+        `DELETE pricelistPrice ${JSON.stringify({ pricelistId: own.id, productId: product.id, minQuantity: 1, validFrom: null })}`,
+        `DELETE pricelistPrice ${JSON.stringify({ pricelistId: own.id, productId: product.id, minQuantity: 100, validFrom: null })}`,
       ].sort(),
     );
     for (const entry of entries) {
@@ -632,14 +669,14 @@ describe("a write that changes nothing records nothing", () => {
     await ok("PUT", `/v1/api/pricelist/${pl.id}/prices`, { prices: sheet });
     const before = await version();
     const again = await ok("PUT", `/v1/api/pricelist/${pl.id}/prices`, { prices: sheet });
-    expect(again.body).toEqual({ upserted: 2 });
+    expect(again.body).toEqual({ upserted: 2, closed: 0 });
     expect(again.entries).toEqual([]);
     expect(await version()).toBe(before);
     // One amount changed: one entry, a new version.
     const changed = await ok("PUT", `/v1/api/pricelist/${pl.id}/prices`, {
       prices: [sheet[0], { ...sheet[1], amount: 450 }],
     });
-    expect(changed.body).toEqual({ upserted: 2 });
+    expect(changed.body).toEqual({ upserted: 2, closed: 0 });
     expect(changed.entries.map((e) => [e.action, e.before, e.after])).toEqual([
       ["UPDATE", { amount: 500 }, { amount: 450 }],
     ]);

@@ -122,12 +122,14 @@ describe("bulk upserts", () => {
     ]);
   });
 
-  it("the facts read every target the rows name, one JSON parameter per ref", () => {
-    const { sql: text, params } = render(
-      refs.facts([{ groupCode: "A" }, { groupCode: "B", channelCode: null }, {}]),
+  it("the facts read every target the rows name: a part per ref, its codes one JSON parameter", () => {
+    const parts = refs.facts([{ groupCode: "A" }, { groupCode: "B", channelCode: null }, {}]);
+    expect(Object.keys(parts)).toEqual(["groupCode", "channelCode"]);
+    const group = render(parts.groupCode);
+    expect(group.sql).toMatch(
+      /^select json_object\('id', .*, 'code', .*\) as fact from "product_groups" where /,
     );
-    expect(text).toMatch(/^json_object\('groupCode', .*, 'channelCode', .*\)$/s);
-    const lists = params.filter((p) => typeof p === "string" && p.startsWith("["));
-    expect(lists).toEqual(['["A","B"]', "[]"]);
+    expect(group.params).toEqual(['["A","B"]']);
+    expect(render(parts.channelCode).params).toEqual(["[]"]);
   });
 });

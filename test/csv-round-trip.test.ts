@@ -191,6 +191,8 @@ describe("export → import into an empty database → export gives the same byt
         { productCode: p.code, minQuantity: 1, amount: 12345 },
         { productCode: p.code, minQuantity: 10, amount: 5 },
         { productCode: q.code, minQuantity: 1, amount: 0 },
+        // A scheduled row cuts q's undated one: both carry their window in the file.
+        { productCode: q.code, minQuantity: 1, amount: 7, validFrom: "2027-01-01T00:00:00Z" },
       ],
     });
     expect(put.status).toBe(200);
@@ -199,10 +201,13 @@ describe("export → import into an empty database → export gives the same byt
     const ctxHere = await KINDS.prices!.prepare(here, { pricelist: String(list.id) });
     const ctxThere = await KINDS.prices!.prepare(fresh, { pricelist: String(target.id) });
     const exported = await exportText(here, "prices", ctxHere);
-    expect(exported).toContain(`${p.code},1,12.345\n${p.code},10,0.005\n`);
-    expect(exported).toContain(`${q.code},1,0.000\n`);
+    expect(exported).toContain(`${p.code},1,12.345,,\n${p.code},10,0.005,,\n`);
+    expect(exported).toContain(
+      `${q.code},1,0.000,,2027-01-01T00:00:00.000Z\n` +
+        `${q.code},1,0.007,2027-01-01T00:00:00.000Z,\n`,
+    );
     const imported = await importText(fresh, "prices", exported, { ctx: ctxThere });
-    expect(imported).toMatchObject({ rejected: [], totals: { rows: 3 } });
+    expect(imported).toMatchObject({ rejected: [], totals: { rows: 4 } });
     expect(await exportText(fresh, "prices", ctxThere)).toBe(exported);
   });
 });
@@ -259,7 +264,8 @@ describe("errors come back as the lines of the file", () => {
       { line: 4, reason: "amount 1.999 has more decimals than EUR allows (at most 2 decimals)" },
     ]);
     expect(await exportText(fresh, "prices", ctx)).toBe(
-      `productCode,minQuantity,amount\n${product.code},1,1.50\n${product.code},10,1.00\n`,
+      "productCode,minQuantity,amount,validFrom,validTo\n" +
+        `${product.code},1,1.50,,\n${product.code},10,1.00,,\n`,
     );
   });
 });

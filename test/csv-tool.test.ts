@@ -221,7 +221,7 @@ describe("headers", () => {
     expect(readHeader(["P-A", "1", "12.50"], KINDS.prices!)).toEqual({
       ok: false,
       error:
-        'the header must be productCode,minQuantity,amount (missing productCode, minQuantity, amount; unknown "P-A", "1", "12.50")',
+        'the header must be productCode,minQuantity,amount, optionally validFrom,validTo (missing productCode, minQuantity, amount; unknown "P-A", "1", "12.50")',
     });
     expect(readHeader(["code;name"], KINDS.customers!)).toMatchObject({
       ok: false,
@@ -367,7 +367,13 @@ describe("rows of each kind", () => {
         customerGroupCodes: ["A", "B"],
         channelCodes: [],
       },
-      prices: { productCode: "P-A", minQuantity: 10, amount: 1005 },
+      prices: {
+        productCode: "P-A",
+        minQuantity: 10,
+        amount: 1005,
+        validFrom: "2027-01-01T00:00:00.000Z",
+        validTo: "2027-07-01T00:00:00.000Z",
+      },
     };
     for (const [name, item] of Object.entries(items)) {
       const kind = KINDS[name]!;
@@ -375,7 +381,7 @@ describe("rows of each kind", () => {
       expect(readOne(kind, text, eur), name).toEqual({ ok: true, row: item });
     }
     expect(csvRow(KINDS.prices!.toRecord(items.prices, { ...eur, digits: 3 }))).toBe(
-      "P-A,10,1.005\n",
+      "P-A,10,1.005,2027-01-01T00:00:00.000Z,2027-07-01T00:00:00.000Z\n",
     );
   });
 });

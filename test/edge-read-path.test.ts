@@ -236,7 +236,10 @@ describe("GET /v1/api/prices: ETag, Cache-Control, If-None-Match", () => {
       expect(etag(again)).toBe(tag);
       expect(again.headers.get("cache-control")).toBe(`private, max-age=${MAX_AGE_SECONDS}`);
       expect(roundTrips(again)).toBe('db;desc="1 query"');
+      // The tag is known from the data version and the request: the engine does not run.
+      expect(again.headers.get("server-timing")).toContain('engine;desc="skipped"');
     }
+    expect(first.headers.get("server-timing")).toContain('engine;desc="ran"');
     const stale = await lookup(q(), { "if-none-match": '"not-this-one"' });
     expect(stale.status).toBe(200);
     expect(stale.body).toEqual(first.body);

@@ -139,9 +139,10 @@ const lookup = (l: Lookup, cache: "on" | "off", channel?: string) =>
 
 /** The Server-Timing entries of a lookup: round trips and the channel context's source. */
 function trips(timing: string) {
-  const match = /^db;desc="(\d+) quer(?:y|ies)";dur=[\d.]+, ctx;desc="(hit|miss|off)"$/.exec(
-    timing,
-  );
+  const match =
+    /^db;desc="(\d+) quer(?:y|ies)";dur=[\d.]+, ctx;desc="(hit|miss|off)"(?:, engine;desc="ran")?$/.exec(
+      timing,
+    );
   if (!match) throw new Error(`unexpected Server-Timing: ${timing}`);
   return `${match[1]} ${match[2]}`;
 }

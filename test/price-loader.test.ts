@@ -1,11 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createDb, DbMeter } from "../src/db/client";
-import {
-  loadPriceContext,
-  priceStatements,
-  type PriceQuery,
-} from "../src/resources/prices/prices.repo";
+import { loadPriceContext, priceStatements, type PriceQuery } from "../src/db/pricing/lookup";
 import { decodedBatch } from "../src/db/rows";
 import { api, created, uid } from "./helpers";
 

@@ -18,10 +18,17 @@ const put = (id: number, prices: Row[], key?: string) =>
   api("PUT", pricesPath(id), { body: { prices }, key });
 
 /** Every price of the pricelist through the API, in the default order. */
+/** The stored rows; a row's window is shown only when it has one (undated rows are most). */
 async function sheet(id: number) {
   const res = await api("GET", pricesPath(id, "?limit=100"), { key: KEYS.read });
   expect(res.status).toBe(200);
-  return res.body.data as Required<Row>[];
+  return (
+    res.body.data as (Required<Row> & { validFrom: string | null; validTo: string | null })[]
+  ).map(({ validFrom, validTo, ...row }) => ({
+    ...row,
+    ...(validFrom === null ? {} : { validFrom }),
+    ...(validTo === null ? {} : { validTo }),
+  }));
 }
 
 /** Creates `n` products with one call per product and returns their codes (sorted). */
@@ -51,7 +58,7 @@ describe("PUT /v1/api/pricelist/{id}/prices", () => {
       { productCode: a!, amount: 1250 },
     ]);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ upserted: 3 });
+    expect(res.body).toEqual({ upserted: 3, closed: 0 });
     expect(roundTrips(res)).toBeLessThanOrEqual(3);
     expect(await sheet(pl.id)).toEqual([
       { productCode: a, minQuantity: 1, amount: 1250 },
@@ -72,7 +79,7 @@ describe("PUT /v1/api/pricelist/{id}/prices", () => {
       { productCode: a!, minQuantity: 1, amount: 1111 },
       { productCode: b!, minQuantity: 20, amount: 400 },
     ]);
-    expect(res.body).toEqual({ upserted: 2 });
+    expect(res.body).toEqual({ upserted: 2, closed: 0 });
     expect(await sheet(pl.id)).toEqual([
       { productCode: a, minQuantity: 1, amount: 1111 },
       { productCode: a, minQuantity: 5, amount: 900 },
@@ -84,7 +91,7 @@ describe("PUT /v1/api/pricelist/{id}/prices", () => {
       { productCode: a!, minQuantity: 1, amount: 1111 },
       { productCode: b!, minQuantity: 20, amount: 400 },
     ]);
-    expect(again.body).toEqual({ upserted: 2 });
+    expect(again.body).toEqual({ upserted: 2, closed: 0 });
     expect(await countRows("pricelist_prices", "pricelist_id", pl.id)).toBe(4);
   });
 
@@ -104,7 +111,7 @@ describe("PUT /v1/api/pricelist/{id}/prices", () => {
         { productCode: a!, amount: 0 },
         { productCode: a!, minQuantity: 2, amount: Number.MAX_SAFE_INTEGER },
       ]);
-      expect(res.body).toEqual({ upserted: 2 });
+      expect(res.body).toEqual({ upserted: 2, closed: 0 });
       expect(await sheet(pl.id)).toEqual([
         { productCode: a, minQuantity: 1, amount: 0 },
         { productCode: a, minQuantity: 2, amount: Number.MAX_SAFE_INTEGER },
@@ -121,13 +128,13 @@ describe("PUT /v1/api/pricelist/{id}/prices", () => {
     ]);
     const res = await put(pl.id, rows);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ upserted: 1000 });
+    expect(res.body).toEqual({ upserted: 1000, closed: 0 });
     expect(roundTrips(res)).toBeLessThanOrEqual(3);
     expect(await countRows("pricelist_prices", "pricelist_id", pl.id)).toBe(1000);
     const last = await api("GET", pricesPath(pl.id, "?limit=2&page=500"));
     expect(last.body.data).toEqual([
-      { productCode: codes[499], minQuantity: 1, amount: 1499 },
-      { productCode: codes[499], minQuantity: 10, amount: 1399 },
+      { productCode: codes[499], minQuantity: 1, amount: 1499, validFrom: null, validTo: null },
+      { productCode: codes[499], minQuantity: 10, amount: 1399, validFrom: null, validTo: null },
     ]);
     expect(last.body.meta.totalItems).toBe(1000);
 
@@ -136,7 +143,7 @@ describe("PUT /v1/api/pricelist/{id}/prices", () => {
       pl.id,
       rows.map((r) => ({ ...r, amount: r.amount + 1 })),
     );
-    expect(again.body).toEqual({ upserted: 1000 });
+    expect(again.body).toEqual({ upserted: 1000, closed: 0 });
     expect(roundTrips(again)).toBeLessThanOrEqual(3);
     expect(await countRows("pricelist_prices", "pricelist_id", pl.id)).toBe(1000);
   });
@@ -297,8 +304,8 @@ describe("GET /v1/api/pricelist/{id}/prices", () => {
     expect(res.status).toBe(200);
     expect(roundTrips(res)).toBe(1);
     expect(res.body.data).toEqual([
-      { productCode: a, minQuantity: 1, amount: 10 },
-      { productCode: a, minQuantity: 100, amount: 8 },
+      { productCode: a, minQuantity: 1, amount: 10, validFrom: null, validTo: null },
+      { productCode: a, minQuantity: 100, amount: 8, validFrom: null, validTo: null },
     ]);
     expect(res.body.meta).toEqual({
       itemsPerPage: 2,
@@ -308,10 +315,11 @@ describe("GET /v1/api/pricelist/{id}/prices", () => {
       sortBy: [
         ["productCode", "ASC"],
         ["minQuantity", "ASC"],
+        ["validFrom", "ASC"],
       ],
     });
     const base = `http://pricing.test${pricesPath(pl.id)}`;
-    const sort = "sortBy=productCode:ASC&sortBy=minQuantity:ASC";
+    const sort = "sortBy=productCode:ASC&sortBy=minQuantity:ASC&sortBy=validFrom:ASC";
     expect(res.body.links).toEqual({
       current: `${base}?page=1&limit=2&${sort}`,
       next: `${base}?page=2&limit=2&${sort}`,
@@ -331,13 +339,14 @@ describe("GET /v1/api/pricelist/{id}/prices", () => {
     ]);
 
     const filtered = await api("GET", pricesPath(pl.id, `?filter.productCode=${b}`));
+    const undated = { validFrom: null, validTo: null };
     expect(filtered.body.data).toEqual([
-      { productCode: b, minQuantity: 1, amount: 20 },
-      { productCode: b, minQuantity: 5, amount: 19 },
+      { productCode: b, minQuantity: 1, amount: 20, ...undated },
+      { productCode: b, minQuantity: 5, amount: 19, ...undated },
     ]);
     expect(filtered.body.meta).toMatchObject({ totalItems: 2, filter: { productCode: b } });
     const eq = await api("GET", pricesPath(pl.id, `?filter.productCode=$eq:${c}`));
-    expect(eq.body.data).toEqual([{ productCode: c, minQuantity: 1, amount: 30 }]);
+    expect(eq.body.data).toEqual([{ productCode: c, minQuantity: 1, amount: 30, ...undated }]);
   });
 
   it("is an empty page for a pricelist without prices, and 404 for an unknown one", async () => {
@@ -447,26 +456,28 @@ describe("POST /v1/api/pricelist/{id}/prices/delete", () => {
   });
 });
 
-describe("the price upsert statement on its own (the guard behind the pre-check)", () => {
-  it("fails as a whole when a product vanished after the check, and reports a deleted pricelist", async () => {
+describe("the price write on its own (the guard behind the judged plan)", () => {
+  it("writes nothing when the facts it was judged on changed meanwhile", async () => {
     const { createDb, DbMeter } = await import("../src/db/client");
-    const { upsertPrices, PRODUCT_GONE } =
-      await import("../src/resources/pricelists/pricelists.repo");
-    const { FOREIGN_KEY } = await import("../src/db/outcomes");
+    const { readPriceRowFacts, writePriceRows, STALE_FACTS } = await import("../src/db/price-rows");
+    const { planTimelines } = await import("../src/pricing/timeline");
     const db = createDb(env.DB, new DbMeter());
     const pl = await createPricelist();
-    const [a] = await products(1);
-    // Skipping the pre-check is what a concurrent product delete amounts to.
-    expect(
-      await upsertPrices(db, pl.id, [
-        { productCode: a!, minQuantity: 1, amount: 5 },
-        { productCode: "GONE-PRODUCT", minQuantity: 1, amount: 5 },
-      ]),
-    ).toBe(PRODUCT_GONE);
-    expect(await countRows("pricelist_prices", "pricelist_id", pl.id)).toBe(0);
-    expect(
-      await upsertPrices(db, 999_999_992, [{ productCode: a!, minQuantity: 1, amount: 5 }]),
-    ).toBe(FOREIGN_KEY);
+    const [a, b] = await products(2);
+    const rows = [a!, b!].map((productCode) => ({
+      productCode,
+      minQuantity: 1,
+      amount: 5,
+      validFrom: null,
+    }));
+    const read = (await readPriceRowFacts(db, pl.id, [a!, b!]))!;
+    const plan = planTimelines(read.value.rows, rows);
+    // A concurrent write lands between the read and the write.
+    await api("PUT", `/v1/api/pricelist/${pl.id}/prices`, {
+      body: { prices: [{ productCode: a, amount: 7 }] },
+    });
+    expect(await writePriceRows(db, pl.id, read, plan as never)).toBe(STALE_FACTS);
+    expect(await sheet(pl.id)).toEqual([{ productCode: a, minQuantity: 1, amount: 7 }]);
   });
 });
 

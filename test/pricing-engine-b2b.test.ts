@@ -14,6 +14,7 @@ import {
   type TradeConditionCandidate,
 } from "../src/pricing";
 import {
+  ALWAYS,
   condition,
   facts,
   floor,
@@ -1007,7 +1008,12 @@ describe("derived pricelists", () => {
     id,
     currency: "EUR",
     derivation: null,
-    prices: prices.map(([minQuantity, amount]) => ({ productCode: "P", minQuantity, amount })),
+    prices: prices.map(([minQuantity, amount]) => ({
+      productCode: "P",
+      minQuantity,
+      amount,
+      ...ALWAYS,
+    })),
     ...extra,
   });
 

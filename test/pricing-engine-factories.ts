@@ -17,6 +17,8 @@ import {
  */
 
 export const t = (iso: string) => Date.parse(iso);
+/** An undated price row's window: from always, open-ended. */
+export const ALWAYS = { validFrom: null, validTo: null } as const;
 export const Y2025 = t("2025-01-01T00:00:00Z");
 export const Y2026 = t("2026-01-01T00:00:00Z");
 export const AT = t("2025-06-15T10:00:00Z");
@@ -41,7 +43,7 @@ export function pricelist(
     taxInclusive: false,
     levels,
     prices: Object.entries(rows).flatMap(([productCode, tiers]) =>
-      tiers.map(([minQuantity, amount]) => ({ productCode, minQuantity, amount })),
+      tiers.map(([minQuantity, amount]) => ({ productCode, minQuantity, amount, ...ALWAYS })),
     ),
     derivation: null,
     ...extra,
@@ -165,7 +167,7 @@ export function floor(id: number, rows: Rows, extra: Partial<FloorPricelist> = {
     currency: "EUR",
     priority: 0,
     prices: Object.entries(rows).flatMap(([productCode, tiers]) =>
-      tiers.map(([minQuantity, amount]) => ({ productCode, minQuantity, amount })),
+      tiers.map(([minQuantity, amount]) => ({ productCode, minQuantity, amount, ...ALWAYS })),
     ),
     ...extra,
   };

@@ -74,6 +74,8 @@ const rows = fc.uniqueArray(
     productCode: fc.constantFrom(...KNOWN),
     minQuantity: fc.constantFrom(1, 5, 10),
     amount: fc.integer({ min: 0, max: 5000 }),
+    validFrom: fc.constant(null),
+    validTo: fc.constant(null),
   }),
   { selector: (r) => `${r.productCode}/${r.minQuantity}`, maxLength: 8 },
 );
@@ -433,7 +435,17 @@ describe("price engine properties", () => {
             derivation: null,
             // A null amount leaves the product unpriced (NO_PRICE).
             prices: KNOWN.flatMap((productCode, i) =>
-              amounts[i] === null ? [] : [{ productCode, minQuantity: 1, amount: amounts[i]! }],
+              amounts[i] === null
+                ? []
+                : [
+                    {
+                      productCode,
+                      minQuantity: 1,
+                      amount: amounts[i]!,
+                      validFrom: null,
+                      validTo: null,
+                    },
+                  ],
             ),
           },
           1,

@@ -18,6 +18,8 @@ const AT = Date.UTC(2026, 5, 15, 12);
 const FROM = Date.UTC(2025, 0, 1);
 const TO = Date.UTC(2035, 0, 1);
 const QUANTITIES = [1, 5, 12, 60, 150];
+/** A price row in force whenever (docs/pricing-rules.md §17). */
+const UNDATED = { validFrom: null, validTo: null };
 
 /** @typedef {import("../../src/pricing/types").ProductFacts} ProductFacts */
 
@@ -51,9 +53,9 @@ const quantityRule = (p) =>
  * @param {number} amount
  */
 const threeTiers = (productCode, amount) => [
-  { productCode, minQuantity: 1, amount },
-  { productCode, minQuantity: 10, amount: Math.round(amount * 0.95) },
-  { productCode, minQuantity: 50, amount: Math.round(amount * 0.9) },
+  { productCode, minQuantity: 1, amount, ...UNDATED },
+  { productCode, minQuantity: 10, amount: Math.round(amount * 0.95), ...UNDATED },
+  { productCode, minQuantity: 50, amount: Math.round(amount * 0.9), ...UNDATED },
 ];
 
 /**
@@ -204,7 +206,12 @@ export function engineCase(lines = 500, conditions = 50, pricelists = 10) {
     validTo: TO,
     prices: codes
       .filter((_, p) => p % (f + 2) === 0)
-      .map((productCode, p) => ({ productCode, minQuantity: 1, amount: 800 + ((p * 13) % 200) })),
+      .map((productCode, p) => ({
+        productCode,
+        minQuantity: 1,
+        amount: 800 + ((p * 13) % 200),
+        ...UNDATED,
+      })),
   }));
   return {
     at: AT,

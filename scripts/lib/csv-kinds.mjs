@@ -94,6 +94,26 @@ const codes = {
   write: (/** @type {string[]} */ list) => (list.length > 0 ? list.join(";") : null),
 };
 
+/** An ISO 8601 instant with a time zone, as the API takes it. */
+const INSTANT = /^\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d(?:\.\d{1,3})?)?(?:Z|[+-]\d\d:\d\d)$/;
+
+/**
+ * An instant (ISO 8601 with a time zone); an empty cell, or no such column, is `empty`: null
+ * (validFrom: from always) or undefined (validTo: left to the timeline rules, docs/csv.md).
+ * @returns {CellType}
+ */
+const instant = (/** @type {null | undefined} */ empty) => ({
+  read(raw, column) {
+    const value = (raw ?? "").trim();
+    if (value === "") return { value: empty };
+    const ms = INSTANT.test(value) ? Date.parse(value) : NaN;
+    if (Number.isFinite(ms)) return { value: new Date(ms).toISOString() };
+    return {
+      error: `${column} ${JSON.stringify(value)} is not an instant (ISO 8601 with a time zone, e.g. 2027-01-01T00:00:00Z)`,
+    };
+  },
+});
+
 /** A decimal amount in the pricelist's currency, as exact minor units. @type {CellType} */
 const amount = {
   read(raw, _column, ctx) {
@@ -216,14 +236,21 @@ const prices = defineKind({
   name: "prices",
   bodyKey: "prices",
   required: ["productCode", "minQuantity", "amount"],
-  cells: { productCode: code(), minQuantity: whole(1, 1), amount },
+  cells: {
+    productCode: code(),
+    minQuantity: whole(1, 1),
+    amount,
+    validFrom: instant(null),
+    validTo: instant(undefined),
+  },
   prepare: pricelistContext,
   importPath: (ctx) => `/v1/api/pricelist/${ctx.pricelistId}/prices`,
   listPath: (ctx) =>
-    `/v1/api/pricelist/${ctx.pricelistId}/prices?sortBy=productCode:ASC&sortBy=minQuantity:ASC`,
-  key: (row) => `${row.productCode}\u0000${row.minQuantity}`,
+    `/v1/api/pricelist/${ctx.pricelistId}/prices?sortBy=productCode:ASC&sortBy=minQuantity:ASC&sortBy=validFrom:ASC`,
+  key: (row) => `${row.productCode}\u0000${row.minQuantity}\u0000${row.validFrom ?? ""}`,
   repeatMessage: (row, line) =>
-    `repeats ${row.productCode} with minQuantity ${row.minQuantity} of line ${line}`,
+    `repeats ${row.productCode} with minQuantity ${row.minQuantity}` +
+    `${row.validFrom ? ` from ${row.validFrom}` : ""} of line ${line}`,
 });
 
 /** Every kind by the name the command line takes, in the order a catalogue is best loaded. */

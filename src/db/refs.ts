@@ -1,7 +1,7 @@
 import { eq, getTableColumns, isNull, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { FieldIssue } from "../lib/core/errors";
-import { rowsByCode } from "./bulk";
+import { rowsByCode, type FactParts } from "./bulk-facts";
 import type { Db } from "./client";
 
 /*
@@ -14,8 +14,8 @@ import type { Db } from "./client";
  * - create and update: `lookups` and `resolve`, the codes a body names as ids, looked up in the
  *   round trip that reads what decides the write; an unknown code is a 400 naming it, and `gone`
  *   words the same 400 when the foreign key refuses a target deleted after that read;
- * - bulk upserts: `facts`, the named targets as part of the facts a bulk write is judged on
- *   (db/bulk.ts), and `judge`, each row's ids from them.
+ * - bulk upserts: `facts`, the named targets as parts of the facts a bulk write is judged on
+ *   (db/bulk-facts.ts), and `judge`, each row's ids from them.
  *
  * `db/links.ts` is the same idea for link tables (many targets per record).
  */
@@ -42,7 +42,7 @@ export type RefIds<R extends Record<string, { key: string }>> = {
   [F in keyof R as R[F]["key"]]?: number | null;
 };
 
-/** The targets a bulk body names, by ref field: `{ id, code }` of each that exists. */
+/** The targets a bulk body names, by ref field: `{ id, code }` of each that exists (a fact part each). */
 export type RefFacts<R> = Record<keyof R & string, { id: number; code: string }[]>;
 
 const snake = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -181,14 +181,15 @@ export class RefSet<T extends SQLiteTable, R extends Declared<T>> {
     >;
   }
 
-  /** The targets the rows of a bulk body name, as a JSON object for its facts (`RefFacts`). */
-  facts(rows: readonly NamedCodes<R>[]): SQL<string> {
-    const entries = this.fields.map((field) => {
-      const { to } = this.refs[field]!;
-      const codes = rows.flatMap((row) => (typeof row[field] === "string" ? [row[field]] : []));
-      return sql`${sql.raw(`'${field}'`)}, ${rowsByCode(to, { id: to.id, code: to.code }, codes)}`;
-    });
-    return sql<string>`json_object(${sql.join(entries, sql`, `)})`;
+  /** The targets the rows of a bulk body name, as parts of its facts (db/bulk-facts.ts), by ref field. */
+  facts(rows: readonly NamedCodes<R>[]): FactParts {
+    return Object.fromEntries(
+      this.fields.map((field) => {
+        const { to } = this.refs[field]!;
+        const codes = rows.flatMap((row) => (typeof row[field] === "string" ? [row[field]] : []));
+        return [field, rowsByCode(to, { id: to.id, code: to.code }, codes)];
+      }),
+    );
   }
 
   /**

@@ -51,7 +51,10 @@ export interface EntitySpec {
   event: ChangeEvent;
   /** A record addressed by code (or a pricelist by id): the row names itself. */
   self?: Ref;
-  /** Row fields holding the id of another record whose prices move. */
+  /**
+   * Row fields holding the id of another record whose prices move. An entry recording an owner's
+   * links at once (docs/api.md §11) holds the target's ids under the plural (`customerGroupIds`).
+   */
   refs?: Record<string, Ref>;
   /** Pricelists named here reach the lists derived from them too (docs/api.md §5.8). */
   derived?: boolean;

@@ -1,8 +1,10 @@
 import { add, AmountOutOfRange, percentOf } from "./money";
 import { ascending, descending } from "./rank";
+import { isInWindow } from "./validity";
 import type {
   DerivedFrom,
   Derivation,
+  Instant,
   PriceBase,
   PricelistCandidate,
   PriceRow,
@@ -61,7 +63,7 @@ export function priceSources(
 }
 
 /** The list and the bases it can follow, in chain order (the list first). */
-function chainOf(list: PriceBase, sources: ReadonlyMap<number, PriceBase>): PriceBase[] {
+export function chainOf(list: PriceBase, sources: ReadonlyMap<number, PriceBase>): PriceBase[] {
   const chain = [list];
   let current = list;
   while (current.derivation && chain.length <= MAX_STEPS) {
@@ -83,10 +85,14 @@ function inTierOrder(rows: readonly Tier[]): boolean {
   return true;
 }
 
-/** Rows per product, minQuantity ascending (the cheaper first-listed of two equal tiers last). */
-export function indexRows(prices: readonly PriceRow[]): Map<string, PricedTier[]> {
+/**
+ * The rows valid at `at` (docs/pricing-rules.md §17) per product, minQuantity ascending (the
+ * cheaper first-listed of two equal tiers last).
+ */
+export function indexRows(prices: readonly PriceRow[], at: Instant): Map<string, PricedTier[]> {
   const tiers = new Map<string, PricedTier[]>();
   for (const row of prices) {
+    if (!isInWindow(row, at)) continue;
     const rows = tiers.get(row.productCode);
     const tier = { minQuantity: row.minQuantity, amount: row.amount, derivedFrom: null };
     if (rows) rows.push(tier);

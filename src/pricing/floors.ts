@@ -26,8 +26,16 @@ export function prepareFloors(
   floors: readonly FloorPricelist[],
   currency: string,
   at: Instant,
+  edges?: EdgeTracker,
 ): PreparedFloor[] {
   return floors
+    .map((floor) => {
+      // A scheduled floor row ends the answer's validity like a list's (docs/pricing-rules.md §17).
+      if (floor.status === "ACTIVE" && floor.currency === currency) {
+        for (const row of floor.prices) edges?.note(row);
+      }
+      return floor;
+    })
     .map((floor) => ({
       floor,
       gate:
@@ -38,7 +46,7 @@ export function prepareFloors(
             : null,
       inCurrency: floor.currency === currency,
       inWindow: isInWindow(floor, at),
-      tiers: indexRows(floor.prices),
+      tiers: indexRows(floor.prices, at),
     }))
     .sort(
       (a, b) => descending(a.floor.priority, b.floor.priority) || ascending(a.floor.id, b.floor.id),

@@ -15,6 +15,6 @@ export { deriveAmount, MAX_STEPS, roundToEnding } from "./derivation";
 export { reachOf, type Reach, type ReachKind } from "./groups";
 export { isAllowed, quantityRuleOf, suggestionsFor } from "./quantity";
 export { percentOf } from "./money";
-export { isInWindow } from "./validity";
+export { isInWindow, nextEdge } from "./validity";
 export * from "./types";
 export * from "./vocabulary";

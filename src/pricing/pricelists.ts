@@ -1,5 +1,6 @@
 import { ascending, compareBy, decidedBy, descending, type Ranking } from "./rank";
 import {
+  chainOf,
   effectiveRows,
   indexRows,
   isPriceable,
@@ -40,11 +41,17 @@ export interface PreparedPricelist {
 /** The candidates of each level, in PRICELIST_LEVELS order, each level sorted priority desc, id asc. */
 export type PricelistLevels = readonly (readonly PreparedPricelist[])[];
 
+/**
+ * The candidates by level, each with its rows valid at `at`. The edges of the rows of the lists
+ * that can price (ACTIVE, in the currency) and of their chains go to `edges`: a scheduled row
+ * ends the answer's validity (docs/pricing-rules.md §17).
+ */
 export function preparePricelists(
   pricelists: readonly PricelistCandidate[],
   bases: readonly PriceBase[],
   currency: string,
   at: Instant,
+  edges?: EdgeTracker,
 ): PricelistLevels {
   // The same pricelist may come once per level or once with several levels: merge by id.
   const byId = new Map<number, { pricelist: PricelistCandidate; levels: Set<PricelistLevel> }>();
@@ -55,7 +62,8 @@ export function preparePricelists(
   }
 
   const sources = priceSources(bases, pricelists);
-  const rowsOf = cachedRows();
+  const rowsOf = cachedRows(at);
+  const pricing = new Set<PriceBase>();
   const levels = PRICELIST_LEVELS.map(() => [] as PreparedPricelist[]);
   for (const { pricelist, levels: memberOf } of byId.values()) {
     const prepared: PreparedPricelist = {
@@ -70,10 +78,12 @@ export function preparePricelists(
       inWindow: isInWindow(pricelist, at),
       tiers: effectiveRows(pricelist, sources, rowsOf),
     };
+    if (prepared.gate === null) for (const list of chainOf(pricelist, sources)) pricing.add(list);
     PRICELIST_LEVELS.forEach((level, i) => {
       if (memberOf.has(level)) levels[i]!.push(prepared);
     });
   }
+  for (const list of pricing) for (const row of list.prices) edges?.note(row);
   for (const level of levels) {
     level.sort(
       (a, b) =>
@@ -84,12 +94,12 @@ export function preparePricelists(
   return levels;
 }
 
-/** Each list's own rows indexed once, however many chains reach it. */
-function cachedRows(): RowsOf {
+/** Each list's own rows valid at `at` indexed once, however many chains reach it. */
+function cachedRows(at: Instant): RowsOf {
   const cache = new Map<PriceBase, Map<string, PricedTier[]>>();
   return (list: PriceBase) => {
     let rows = cache.get(list);
-    if (!rows) cache.set(list, (rows = indexRows(list.prices)));
+    if (!rows) cache.set(list, (rows = indexRows(list.prices, at)));
     return rows;
   };
 }

@@ -38,8 +38,14 @@ export function resolvePrices(request: PriceRequest): PriceAnswer {
   const edges = new EdgeTracker(request.at);
   const setup = {
     products: request.products,
-    levels: preparePricelists(request.pricelists, request.priceBases, request.currency, request.at),
-    floors: prepareFloors(request.floors, request.currency, request.at),
+    levels: preparePricelists(
+      request.pricelists,
+      request.priceBases,
+      request.currency,
+      request.at,
+      edges,
+    ),
+    floors: prepareFloors(request.floors, request.currency, request.at, edges),
     edges,
   };
   const started = request.lines.map((line) => startLine(setup, line));

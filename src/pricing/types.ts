@@ -46,7 +46,7 @@ export interface Validity {
 // Input
 // ---------------------------------------------------------------------------------------------
 
-export interface PriceRow {
+export interface PriceRow extends Validity {
   productCode: string;
   /** ≥ 1; the row with the largest minQuantity ≤ q prices a line of q. */
   minQuantity: number;

@@ -1,4 +1,4 @@
-import type { Instant, Validity } from "./types";
+import type { Instant, PriceRequest, Validity } from "./types";
 
 /** Half-open [validFrom, validTo), null = open: a record is valid at its validFrom, not at its validTo. */
 export const isInWindow = (v: Validity, at: Instant): boolean =>
@@ -23,4 +23,31 @@ export class EdgeTracker {
       this.earliest = edge;
     }
   }
+}
+
+/**
+ * The earliest validity edge after `at` of every record a request holds (its pricelists, floors,
+ * trade conditions, promotions and price rows), looked at or not: no later than the answer's `validUntil`,
+ * and known before the engine runs, so a cached answer's tag can be checked without pricing it
+ * (docs/api.md, "HTTP caching of price lookups").
+ */
+export function nextEdge(
+  request: Pick<
+    PriceRequest,
+    "at" | "pricelists" | "priceBases" | "floors" | "tradeConditions" | "promotions"
+  >,
+): Instant | null {
+  const edges = new EdgeTracker(request.at);
+  for (const records of [
+    request.pricelists,
+    request.floors,
+    request.tradeConditions,
+    request.promotions,
+  ] as const) {
+    for (const record of records) edges.note(record);
+  }
+  for (const lists of [request.pricelists, request.priceBases, request.floors]) {
+    for (const list of lists) for (const row of list.prices) edges.note(row);
+  }
+  return edges.earliest;
 }

@@ -121,6 +121,11 @@ export async function createFixtures(tag: string): Promise<Fixtures> {
     ).id as number;
   const promotions = [await promotion("ACTIVE"), await promotion("DRAFT")];
   const webhookUrl = `${inject("receiverUrl")}/fuzz`;
+  // A deployment holds at most 20 webhooks (docs/api.md §14): the earlier sets' go first, so
+  // every set (and the fuzzer's creates after it) has room.
+  for (const { id } of (await call("GET", "/v1/api/webhooks?limit=100")).data as { id: number }[]) {
+    await call("DELETE", `/v1/api/webhooks/${id}`);
+  }
   // Off: the queue consumer leaves them alone while the fuzzer writes.
   const webhooks = [
     (await call("POST", "/v1/api/webhooks", { url: webhookUrl, events: ["prices"], active: false }))

@@ -64,6 +64,12 @@ export const pricelists = sqliteTable(
 );
 
 /** Quantity tiers: the row with the largest minQuantity <= q prices a line of q. */
+/**
+ * "From always": the key's stand-in for a null validFrom (docs/pricing-rules.md §17), so that one
+ * undated row per product and tier stays unique (NULLs are distinct in a unique index).
+ */
+export const ALWAYS = -9007199254740991;
+
 export const pricelistPrices = sqliteTable(
   "pricelist_prices",
   {
@@ -75,14 +81,34 @@ export const pricelistPrices = sqliteTable(
       .notNull()
       .references(() => products.id, { onDelete: "restrict" }),
     minQuantity: integer("min_quantity").notNull().default(1),
+    /** Epoch ms, inclusive; null: from always. Rows of one timeline never overlap. */
+    validFrom: integer("valid_from"),
+    /** Epoch ms, exclusive; null: open-ended. */
+    validTo: integer("valid_to"),
     amount: integer("amount").notNull(),
   },
   (t) => [
-    primaryKey({ columns: [t.pricelistId, t.productId, t.minQuantity] }),
-    // By product, then list: the price loader reads the requested products' rows in the lists
-    // that can price from this index alone (no table row; 500 lines: some 1,000 rows), and it
-    // serves every lookup by product the old single-column index served.
-    index("pricelist_prices_lookup_idx").on(t.productId, t.pricelistId, t.minQuantity, t.amount),
+    // A timeline is (list, product, minQuantity); its rows are keyed by validFrom (migration 0020).
+    uniqueIndex("pricelist_prices_key").on(
+      t.pricelistId,
+      t.productId,
+      t.minQuantity,
+      sql`coalesce(${t.validFrom}, ${sql.raw(String(ALWAYS))})`,
+    ),
+    // By product, then list: the price reader reads the requested products' rows in the lists
+    // that can price from this index alone (no table row; 500 lines: some 1,000 rows).
+    index("pricelist_prices_lookup_idx").on(
+      t.productId,
+      t.pricelistId,
+      t.minQuantity,
+      t.validFrom,
+      t.validTo,
+      t.amount,
+    ),
+    check(
+      "pricelist_prices_window",
+      sql`${t.validTo} is null or ${t.validFrom} is null or ${t.validTo} > ${t.validFrom}`,
+    ),
   ],
 );
 

@@ -4,7 +4,7 @@ import type { Finding, LintFacts, LintRecord } from "./types";
 
 /**
  * The findings about one record at a time: its status against its window, whether anything can
- * reach it, what it names (docs/pricing-lint.md §2, §7–§10).
+ * reach it, what it names (docs/pricing-lint.md §2, §7, §9–§11).
  */
 
 const ended = (validTo: Instant) => new Date(validTo).toISOString();

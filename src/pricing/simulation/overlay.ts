@@ -52,16 +52,22 @@ function restated<T extends Lifecycle>(
   return record;
 }
 
-/** A list's rows with the change set's tiers set: same (product, minQuantity) replaced, else added. */
+/**
+ * A list's rows with the change set's tiers set: every row of the same (product, minQuantity),
+ * dated or not, replaced, else added.
+ */
 function withTiers(rows: readonly PriceRow[], changes: readonly TierChange[]): PriceRow[] {
   const key = (row: { productCode: string; minQuantity: number }) =>
     `${row.minQuantity}\u0000${row.productCode}`;
   const changed = new Map(changes.map((c) => [key(c), c]));
   const kept = rows.filter((row) => !changed.has(key(row)));
+  // The simulation prices one moment: a tier set by the change set is the row in force then.
   const set = [...changed.values()].map(({ productCode, minQuantity, amount }) => ({
     productCode,
     minQuantity,
     amount,
+    validFrom: null,
+    validTo: null,
   }));
   return [...kept, ...set];
 }

@@ -17,8 +17,9 @@ export const ChangesQuery = z.object({
   after: Cursor.optional().openapi({
     param: { name: "after", in: "query" },
     description:
-      "The cursor of the last change already read (`next` of the previous page); default 0, the " +
-      "oldest change still kept",
+      "The cursor of the last change already read (`next` of the previous page). 0, the " +
+      "default, is the start of the feed: the oldest change still kept, also after the " +
+      "retention has deleted older ones",
   }),
   limit: z
     .string()
@@ -94,7 +95,8 @@ export const ChangeSchema = z
     }),
     key: z.record(z.string(), z.union([z.number(), z.string()])).openapi({
       example: { pricelistId: 7, productId: 12, minQuantity: 1 },
-      description: "The row: its id and code where it has them, else its key columns",
+      description:
+        "The row: its id and code where it has them, else its key columns; for a bulk upsert's memberships, recorded per customer, the customer's id (docs/api.md §11.1)",
     }),
     action: z.enum(AUDIT_ACTIONS).openapi({ description: "What happened to the row" }),
     operation: z.string().openapi({

@@ -15,6 +15,7 @@ import {
   customerWrites,
   findCustomerAndPricelist,
   readMemberships,
+  storedCustomers,
   updateCustomer as writeCustomer,
   updateCustomerFields,
   MEMBERSHIP_FIELDS,
@@ -144,7 +145,7 @@ const pairs = (owner: string, targets: string[]): CodePair[] =>
 function linkChanges(row: CustomerUpsert, field: MembershipField, before?: StoredCustomer) {
   const wanted = row[field];
   if (!wanted) return { remove: [], add: [] };
-  const had = new Set(before ? codesFrom(before[field]) : []);
+  const had = new Set(before?.[field]);
   const keep = new Set(wanted);
   return {
     remove: pairs(
@@ -197,7 +198,7 @@ export function upsertCustomers(db: Db, rows: CustomerUpsert[]) {
     named,
   );
   return upsertInBulk<CustomerFacts>(db, "the customers", facts, (read) => {
-    const stored: Stored = new Map(read.stored.map((customer) => [customer.code, customer]));
+    const stored = storedCustomers(read);
     const plan = judgeCustomers(rows, read, stored);
     return { plan, writes: () => customerWrites(db, changesOf(plan, stored)) };
   });

@@ -1,6 +1,11 @@
 import { assignmentRouter } from "../../lib/http/assignments";
 import type { AppRouteHandler } from "../../lib/http/router";
-import { findPricelist, listPrices as listPriceRows, listPricelists } from "./pricelists.repo";
+import {
+  findPricelist,
+  listPrices as listPriceRows,
+  listPricelists,
+  toPrice,
+} from "./pricelists.repo";
 import * as routes from "./pricelists.routes";
 import {
   assignCustomerGroups as assignGroups,
@@ -56,15 +61,16 @@ export const removeIndividual: AppRouteHandler<typeof routes.removeIndividual> =
 export const listPrices: AppRouteHandler<typeof routes.listPrices> = async (c) => {
   const { id } = c.req.valid("param");
   const list = c.var.list;
-  const page = await listPriceRows(c.var.db, id, list);
+  const { at } = c.req.valid("query");
+  const page = await listPriceRows(c.var.db, id, list, at);
   if (!page) throw missing(id);
-  return c.json(list.envelope(page.rows, page.total), 200);
+  return c.json(list.envelope(page.rows.map(toPrice), page.total), 200);
 };
 
 export const upsertPrices: AppRouteHandler<typeof routes.upsertPrices> = async (c) => {
   const { id } = c.req.valid("param");
   const { prices } = c.req.valid("json");
-  return c.json({ upserted: await upsertPriceRows(c.var.db, id, prices) }, 200);
+  return c.json(await upsertPriceRows(c.var.db, id, prices), 200);
 };
 
 export const deletePrices: AppRouteHandler<typeof routes.deletePrices> = async (c) => {

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { pricelistPrices, pricelists, products } from "../../db/schema";
+import { ALWAYS, pricelistPrices, pricelists, products } from "../../db/schema";
 import { PRICELIST_SCOPES, STATUSES } from "../../pricing/vocabulary";
 import { defineList } from "../../list";
 
@@ -26,9 +26,16 @@ export const pricelistPricesList = defineList({
     id: { column: sql`${pricelistPrices}.rowid`, type: "number" },
     productCode: { column: products.code, type: "text", sortable: true, filter: ["$eq"] },
     minQuantity: { column: pricelistPrices.minQuantity, type: "number", sortable: true },
+    // From always first: a row's start, "always" as the smallest.
+    validFrom: {
+      column: sql`coalesce(${pricelistPrices.validFrom}, ${ALWAYS})`,
+      type: "number",
+      sortable: true,
+    },
   },
   defaultSortBy: [
     ["productCode", "ASC"],
     ["minQuantity", "ASC"],
+    ["validFrom", "ASC"],
   ],
 });

@@ -1,6 +1,6 @@
 import { and, count, eq, sql, type SQL } from "drizzle-orm";
 import { codeLink, defineLinks } from "../../db/links";
-import { FOREIGN_KEY, unlessForeignKey } from "../../db/outcomes";
+import { unlessForeignKey } from "../../db/outcomes";
 import { pricelistPage, selectPricelist, type PricelistRow } from "../../db/reads";
 import {
   customerGroupPricelists,
@@ -13,11 +13,11 @@ import {
 import { insertWhere, writeVersioned } from "../../db/writes";
 import type { PricelistKind, PricelistScope } from "../../pricing/vocabulary";
 import { readPage, readPageOf, type ListRequest } from "../../list";
-import { isForeignKeyViolation, type Db } from "../../db/client";
+import type { Db } from "../../db/client";
+import { isoOrNull } from "../../lib/core/schemas";
 import {
   type Derivation,
   type IndividualPricelistCreate,
-  type PriceUpsertRow,
   type PricelistCreate,
 } from "./pricelists.schemas";
 
@@ -280,10 +280,28 @@ const priceColumns = {
   productCode: products.code,
   minQuantity: pricelistPrices.minQuantity,
   amount: pricelistPrices.amount,
+  validFrom: pricelistPrices.validFrom,
+  validTo: pricelistPrices.validTo,
 };
 
-export function listPrices(db: Db, id: number, list: ListRequest) {
-  const where = and(eq(pricelistPrices.pricelistId, id), list.where);
+/** A stored price row as the API shows it. */
+export const toPrice = (row: {
+  productCode: string;
+  minQuantity: number;
+  amount: number;
+  validFrom: number | null;
+  validTo: number | null;
+}) => ({ ...row, validFrom: isoOrNull(row.validFrom), validTo: isoOrNull(row.validTo) });
+
+/** The rows valid at `at` (docs/pricing-rules.md §17); undefined: every row. */
+const validAt = (at: number | undefined) =>
+  at === undefined
+    ? undefined
+    : sql`(${pricelistPrices.validFrom} is null or ${pricelistPrices.validFrom} <= ${at})
+      and (${pricelistPrices.validTo} is null or ${pricelistPrices.validTo} > ${at})`;
+
+export function listPrices(db: Db, id: number, list: ListRequest, at?: number) {
+  const where = and(eq(pricelistPrices.pricelistId, id), validAt(at), list.where);
   const withProduct = eq(products.id, pricelistPrices.productId);
   return readPageOf(
     db,
@@ -317,62 +335,4 @@ export async function checkPriceWrite(db: Db, id: number, productCodes: string[]
     .where(eq(pricelists.id, id))
     .get();
   return row && { status: row.status, unknownCodes: JSON.parse(row.unknownCodes) as string[] };
-}
-
-/** A price write that found a product deleted after the check that resolved its code. */
-export const PRODUCT_GONE = Symbol("product gone");
-
-function isNotNullViolation(err: unknown): boolean {
-  for (let e = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    if (String((e as { message?: unknown }).message ?? e).includes("NOT NULL constraint failed"))
-      return true;
-  }
-  return false;
-}
-
-/**
- * Upserts every row in ONE statement, so it is atomic by itself: INSERT … SELECT over
- * json_each(rows) with the product resolved by code. A product deleted since the check would
- * leave product_id NULL, which fails the whole statement instead of writing a partial sheet.
- * A row already at its amount is not rewritten, so re-sending an unchanged sheet writes nothing:
- * no audit entry, no new pricing version (price ETags stay valid). Returns the number of rows of
- * the body (all now stored with their amounts), FOREIGN_KEY if the pricelist vanished meanwhile,
- * or PRODUCT_GONE if a product did.
- */
-export async function upsertPrices(db: Db, id: number, prices: PriceUpsertRow[]) {
-  const rows = sql`json_each(${JSON.stringify(prices)}) as "row"`;
-  const field = (name: string) => sql`json_extract("row"."value", ${"$." + name})`;
-  try {
-    await db
-      .insert(pricelistPrices)
-      .select(
-        db
-          .select({
-            pricelistId: sql<number>`${id}`.as("pricelist_id"),
-            // Qualified by hand: Drizzle writes columns unqualified here, and json_each has an "id" too.
-            productId: sql<number>`(select p.id from products p
-              where p.code = ${field("productCode")})`.as("product_id"),
-            minQuantity: sql<number>`${field("minQuantity")}`.as("min_quantity"),
-            amount: sql<number>`${field("amount")}`.as("amount"),
-          })
-          .from(rows)
-          // The WHERE keeps SQLite from reading ON CONFLICT as a join constraint.
-          .where(sql`true`),
-      )
-      .onConflictDoUpdate({
-        target: [
-          pricelistPrices.pricelistId,
-          pricelistPrices.productId,
-          pricelistPrices.minQuantity,
-        ],
-        set: { amount: sql`excluded.amount` },
-        setWhere: sql`${pricelistPrices.amount} is not excluded.amount`,
-      })
-      .run();
-    return prices.length;
-  } catch (err) {
-    if (isForeignKeyViolation(err)) return FOREIGN_KEY;
-    if (isNotNullViolation(err)) return PRODUCT_GONE;
-    throw err;
-  }
 }

@@ -13,6 +13,7 @@ import {
   PricelistListSchema,
   PricelistSchema,
   PricelistUpdateSchema,
+  PricesAtQuery,
 } from "./pricelists.schemas";
 
 /** The group of this resource's operations in /doc. */
@@ -139,9 +140,11 @@ export const listPrices = pricelistPricesList.route({
   operationId: "listPricelistPrices",
   summary: "Find the prices of a pricelist",
   description:
-    "One item per (productCode, minQuantity) tier. Default order productCode ASC, then " +
-    "minQuantity ASC, the natural order of a price sheet. Unknown pricelist → 404.",
-  request: { params: IdParams },
+    "One item per row: a (productCode, minQuantity) tier over its window (validFrom, validTo). " +
+    "Default order productCode ASC, minQuantity ASC, then validFrom ASC (from always first), the " +
+    "natural order of a price sheet. `at` keeps only the rows valid at that instant. Unknown " +
+    "pricelist → 404.",
+  request: { params: IdParams, query: PricesAtQuery },
   responses: { 200: json(PriceListSchema, "A page of prices"), ...errors(400, 401, 404) },
 });
 

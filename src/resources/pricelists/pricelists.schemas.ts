@@ -4,6 +4,7 @@ import {
   Amount,
   Code,
   Currency,
+  Instant,
   IsoTimestamp,
   Name,
   OptionalInstant,
@@ -256,18 +257,20 @@ export const PriceSchema = z
       example: 1250,
       description: "Unit price in minor units of the pricelist's currency",
     }),
+    validFrom: IsoTimestamp.nullable().openapi({ description: "Inclusive start; null = always" }),
+    validTo: IsoTimestamp.nullable().openapi({ description: "Exclusive end; null = open-ended" }),
   })
   .openapi("Price", {
-    description: "One quantity tier of a product's price",
-    example: { productCode: "P-A", minQuantity: 1, amount: 1250 },
+    description: "One quantity tier of a product's price, over a window",
+    example: { productCode: "P-A", minQuantity: 1, amount: 1250, validFrom: null, validTo: null },
   });
 
 export const PriceListSchema = listOf(PriceSchema, "PriceList", {
   path: "/v1/api/pricelist/100/prices",
   data: [
-    { productCode: "P-A", minQuantity: 1, amount: 1250 },
-    { productCode: "P-A", minQuantity: 10, amount: 1100 },
-    { productCode: "P-B", minQuantity: 1, amount: 899 },
+    { productCode: "P-A", minQuantity: 1, amount: 1250, validFrom: null, validTo: null },
+    { productCode: "P-A", minQuantity: 10, amount: 1100, validFrom: null, validTo: null },
+    { productCode: "P-B", minQuantity: 1, amount: 899, validFrom: null, validTo: null },
   ],
   sortBy: [
     ["productCode", "ASC"],
@@ -290,27 +293,46 @@ const PriceUpsertRowSchema = z
       example: 1250,
       description: "Unit price, integer minor units >= 0",
     }),
+    validFrom: OptionalInstant.transform((value) => value ?? null).openapi({
+      description:
+        "Inclusive start; null or absent = always. A row with the same product, minQuantity and validFrom is replaced; else the row running at validFrom is cut there (docs/pricing-rules.md §17)",
+    }),
+    validTo: OptionalInstant.openapi({
+      description:
+        "Exclusive end, after validFrom; null = open-ended. Absent: the end of the row it cuts, else the start of the next row of its timeline, else open-ended",
+    }),
   })
+  .superRefine(checkWindow)
   .openapi("PriceInput", {
-    description: "One quantity tier of a product's price",
-    example: { productCode: "P-A", minQuantity: 10, amount: 1100 },
+    description: "One quantity tier of a product's price, over a window",
+    example: {
+      productCode: "P-A",
+      minQuantity: 10,
+      amount: 1100,
+      validFrom: "2027-01-01T00:00:00Z",
+    },
   });
 
-/** Each (productCode, minQuantity) at most once per body: the upsert must not depend on row order. */
+/**
+ * Each (productCode, minQuantity, validFrom) at most once per body: the upsert must not depend on
+ * which of two rows for one place in a timeline comes last.
+ */
 function checkDistinctTiers(
-  prices: { productCode: string; minQuantity: number }[],
+  prices: { productCode: string; minQuantity: number; validFrom: number | null }[],
   ctx: z.RefinementCtx,
 ): void {
   const first = new Map<string, number>();
   prices.forEach((row, i) => {
-    const key = JSON.stringify([row.productCode, row.minQuantity]);
+    const key = JSON.stringify([row.productCode, row.minQuantity, row.validFrom]);
     const earlier = first.get(key);
+    const from =
+      row.validFrom === null ? "" : ` and validFrom ${new Date(row.validFrom).toISOString()}`;
     if (earlier === undefined) first.set(key, i);
     else
       ctx.addIssue({
         code: "custom",
         path: ["prices", i],
-        message: `repeats productCode ${row.productCode} with minQuantity ${row.minQuantity} of row ${earlier}`,
+        message: `repeats productCode ${row.productCode} with minQuantity ${row.minQuantity}${from} of row ${earlier}`,
       });
   });
 }
@@ -321,7 +343,9 @@ export const PricesUpsertSchema = z
       .array(PriceUpsertRowSchema)
       .min(1, "must contain at least one row")
       .max(1000, "must contain at most 1000 rows")
-      .openapi({ description: "1-1000 rows, each (productCode, minQuantity) at most once" }),
+      .openapi({
+        description: "1-1000 rows, each (productCode, minQuantity, validFrom) at most once",
+      }),
   })
   .superRefine((body, ctx) => checkDistinctTiers(body.prices, ctx))
   .openapi("PricesUpsert", {
@@ -340,12 +364,17 @@ export const PricesUpsertResultSchema = z
     upserted: z.number().int().openapi({
       example: 3,
       description:
-        "Rows of the body now stored: inserted, changed, or already at that amount (then untouched)",
+        "Rows of the body now stored: inserted, changed, or already as written (then untouched)",
+    }),
+    closed: z.number().int().openapi({
+      example: 1,
+      description:
+        "Stored rows cut: rows running when a written row starts end there (docs/pricing-rules.md §17)",
     }),
   })
   .openapi("PricesUpsertResult", {
-    description: "How many rows of the body are stored",
-    example: { upserted: 3 },
+    description: "How many rows of the body are stored, and how many stored rows they cut",
+    example: { upserted: 3, closed: 1 },
   });
 
 export const PricesDeleteResultSchema = z
@@ -361,6 +390,14 @@ export const PricesDeleteResultSchema = z
   });
 
 export type PriceUpsertRow = z.output<typeof PriceUpsertRowSchema>;
+
+export const PricesAtQuery = z.object({
+  at: Instant.optional().openapi({
+    param: { name: "at", in: "query" },
+    example: "2026-06-01T00:00:00Z",
+    description: "Only the rows valid at this instant (ISO 8601); absent: every row",
+  }),
+});
 
 /** The body of every single-pricelist relation call (channels, customers, customer groups). */
 export const PricelistRefSchema = z

@@ -11,6 +11,8 @@ import {
   type FieldIssue,
 } from "../../lib/core/errors";
 import { CHANGED, changesNothing, optimistically, patchOf } from "../../db/optimistic";
+import { readPriceRowFacts, STALE_FACTS, writePriceRows } from "../../db/price-rows";
+import { isTimelineOverlap, planTimelines, type TimelineOverlap } from "../../pricing/timeline";
 import type { PricelistKind, PricelistScope } from "../../pricing/vocabulary";
 import { iso, isoOrNull } from "../../lib/core/schemas";
 import { assertNotArchived, assertTransition, windowIssues } from "../../lib/core/status";
@@ -29,9 +31,7 @@ import {
   findPricelist,
   findPricelistId,
   pricelistLinks,
-  PRODUCT_GONE,
   updatePricelist as writePricelist,
-  upsertPrices as upsertPriceRows,
   type PricelistRow,
 } from "./pricelists.repo";
 import type {
@@ -389,20 +389,46 @@ function unknownProductIssues(prices: { productCode: string }[], unknown: string
   ];
 }
 
-/** Every row in one statement, or nothing: 400 naming every unknown product first. */
-export async function upsertPrices(db: Db, id: number, prices: PriceUpsertRow[]) {
-  const unknown = await requirePriceWrite(
-    db,
-    id,
-    prices.map((row) => row.productCode),
+const shown = (instant: number | null, open: string) =>
+  instant === null ? open : new Date(instant).toISOString();
+
+/** The 409 of a write that would leave two rows of one timeline overlapping. */
+function overlapConflict(overlap: TimelineOverlap) {
+  const window = (row: { validFrom: number | null; validTo: number | null }) =>
+    `${shown(row.validFrom, "always")} to ${shown(row.validTo, "open-ended")}`;
+  return conflict(
+    `prices of product ${overlap.productCode} from quantity ${overlap.minQuantity} would ` +
+      `overlap: the row written (${window(overlap.written)}) and the row stored ` +
+      `(${window(overlap.existing)}); nothing was written`,
+    "PRICE_ROWS_OVERLAP",
   );
-  if (unknown.length) throw invalid(unknownProductIssues(prices, unknown));
-  const upserted = await upsertPriceRows(db, id, prices);
-  if (upserted === FOREIGN_KEY) throw missingPricelist(id);
-  if (upserted === PRODUCT_GONE) {
-    throw conflict("a product was deleted while the prices were written; nothing was written");
-  }
-  return upserted;
+}
+
+/**
+ * Writes the rows by their timelines (docs/pricing-rules.md §17) in one guarded batch, or
+ * nothing: 404, 409 ARCHIVED, 400 naming every unknown product, 409 PRICE_ROWS_OVERLAP. Rows
+ * already as written are not rewritten, so re-sending an unchanged sheet writes nothing (no audit
+ * entry, no new pricing version).
+ */
+export async function upsertPrices(db: Db, id: number, prices: PriceUpsertRow[]) {
+  return optimistically("the pricelist's prices", async () => {
+    const read = await readPriceRowFacts(
+      db,
+      id,
+      prices.map((row) => row.productCode),
+    );
+    if (!read) throw missingPricelist(id);
+    assertNotArchived(label(id), read.value.status);
+    if (read.value.unknownCodes.length) {
+      throw invalid(unknownProductIssues(prices, read.value.unknownCodes));
+    }
+    const plan = planTimelines(read.value.rows, prices);
+    if (isTimelineOverlap(plan)) throw overlapConflict(plan);
+    if (plan.inserts.length + plan.updates.length > 0) {
+      if ((await writePriceRows(db, id, read, plan)) === STALE_FACTS) return CHANGED;
+    }
+    return { upserted: prices.length, closed: plan.closed };
+  });
 }
 
 export async function deletePrices(db: Db, id: number, productCodes: string[]) {

@@ -1,10 +1,12 @@
-import type { PriceAnswer } from "../../pricing";
+import { nextEdge, type PriceRequest } from "../../pricing";
 import type { CartRequest } from "./prices.service";
 
 /**
- * HTTP caching of `GET /v1/api/prices`. An answer is a function of the pricing data (named by its
- * version, which triggers bump on every write that can change a price) and the request; without
- * `at` also of "now", but only through the validity interval that `validUntil` closes.
+ * HTTP caching of `GET /v1/api/prices` (docs/api.md, "HTTP caching of price lookups"). An answer
+ * is a function of the pricing data (named by its version, which triggers bump on every write
+ * that can change a price) and the request; without `at` also of "now", but only through the
+ * interval up to the next validity edge of the records it was priced from (`nextEdge`, no later
+ * than its `validUntil`). Both are known before the engine runs, so a 304 costs no pricing.
  */
 
 /** The longest a client may reuse an answer without asking again: the staleness bound for writes. */
@@ -26,19 +28,22 @@ function base64url(bytes: Uint8Array): string {
   return btoa(text).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
+/** The instant the answer of `request` may change by time alone (null: never), before pricing. */
+export const changesAt = (request: PriceRequest): number | null => nextEdge(request);
+
 /**
  * The entity tag of an answer: a digest of the answer format, the data version and the
  * normalized request (codes, currency, `at` as epoch ms, the products in order with their
  * quantity, explain). With an explicit `at` the body is byte-for-byte a function of those, so
- * the tag is strong. Without it, "now" enters through the interval it falls in, named by
- * `validUntil`: every moment of one interval gets the same prices, but the body's `at` echoes the
- * moment, so the tag is weak (RFC 9110: equivalent, not identical). If-None-Match compares weakly
- * either way.
+ * the tag is strong. Without it, "now" enters through the interval it falls in, named by its end
+ * (`changesAt`): every moment of one interval gets the same prices, but the body's `at` echoes
+ * the moment, so the tag is weak (RFC 9110: equivalent, not identical). If-None-Match compares
+ * weakly either way.
  */
 export async function answerTag(
   version: number,
   cart: CartRequest,
-  answer: PriceAnswer,
+  until: number | null,
 ): Promise<string> {
   const basis = JSON.stringify([
     ANSWER_FORMAT,
@@ -46,7 +51,7 @@ export async function answerTag(
     cart.channelCode,
     cart.customerCode ?? null,
     cart.currency ?? null,
-    cart.at ?? ["now", answer.validUntil],
+    cart.at ?? ["now", until],
     cart.explain ?? false,
     cart.lines.map((line) => [line.productCode, line.quantity]),
   ]);
@@ -58,14 +63,13 @@ export async function answerTag(
 /**
  * `private`: answers depend on the API key's access, so shared caches must not keep them.
  * With an explicit `at` the answer only changes with the data: MAX_AGE_SECONDS. Without one it
- * also must not outlive its validity interval: the seconds left until `validUntil`, at most
+ * also must not outlive its interval: the seconds left until `until` (`changesAt`), at most
  * MAX_AGE_SECONDS, down to 0 (revalidate every time; the ETag still saves the body).
  */
-export function cacheControl(cart: CartRequest, answer: PriceAnswer): string {
+export function cacheControl(cart: CartRequest, now: number, until: number | null): string {
   let seconds = MAX_AGE_SECONDS;
-  if (cart.at === undefined && answer.validUntil !== null) {
-    const left = Math.floor((Date.parse(answer.validUntil) - Date.parse(answer.at)) / 1000);
-    seconds = Math.max(0, Math.min(MAX_AGE_SECONDS, left));
+  if (cart.at === undefined && until !== null) {
+    seconds = Math.max(0, Math.min(MAX_AGE_SECONDS, Math.floor((until - now) / 1000)));
   }
   return `private, max-age=${seconds}`;
 }

@@ -4,9 +4,10 @@ import {
   assemblePriceContext,
   channelContextOf,
   customerContextOf,
+  viewOf,
   type ChannelContext,
   type CustomerContext,
-} from "./prices.context";
+} from "../../db/pricing/contexts";
 import {
   loadChannelAndRequest,
   loadPriceContext,
@@ -14,7 +15,9 @@ import {
   type CustomerPart,
   type PriceContext,
   type PriceQuery,
-} from "./prices.repo";
+  type RequestPart,
+} from "../../db/pricing/lookup";
+import { clearProductCache, loadProductPart, rememberProducts } from "./prices.product-cache";
 
 /**
  * The isolate's caches of channel contexts and of customer contexts (prices.context.ts),
@@ -86,6 +89,7 @@ export function clearContextCache() {
   cache.clear();
   customers.clear();
   oversized.clear();
+  clearProductCache();
 }
 
 export interface LoadedContext {
@@ -119,9 +123,25 @@ function cachedCustomer(query: PriceQuery, version: number) {
 }
 
 /**
- * With a cached channel context: ONE round trip, the request's part, which reads the data version
- * too, and the customer's part unless its context is cached at the channel entry's version. When
- * the data's version is the entry's, the answer is built from them; else undefined.
+ * The context of `query` from its contexts and its own part, and the product cache told what the
+ * part held (the rows of every list the contexts say can price).
+ */
+function assembled(
+  context: ChannelContext,
+  customer: CustomerContext | undefined,
+  part: RequestPart,
+  query: PriceQuery,
+) {
+  const view = viewOf(context, customer, query);
+  rememberProducts(part.version, query.productCodes, part, view.listIds);
+  return assemblePriceContext(context, customer, part, query, view);
+}
+
+/**
+ * With a cached channel context: ONE round trip. When the customer's context is cached too (or
+ * the lookup is anonymous), the request's part comes from the product cache, which reads only
+ * the version and what it lacks; else the request's part and the customer's are read. When the
+ * data's version is the entry's, the answer is built from them; else undefined.
  */
 async function fromEntry(
   db: Db,
@@ -130,14 +150,20 @@ async function fromEntry(
 ): Promise<LoadedContext | undefined> {
   const anonymous = query.customerCode === null;
   const known = cachedCustomer(query, entry.version);
-  const parts = await loadRequestPart(db, query, !anonymous && !known);
+  if (anonymous || known) {
+    const view = viewOf(entry.context, known, query);
+    const part = await loadProductPart(db, entry.version, query.productCodes, view.listIds);
+    if (!part) return undefined;
+    return {
+      context: assemblePriceContext(entry.context, known, part, query, view),
+      cache: "hit",
+    };
+  }
+  const parts = await loadRequestPart(db, query, true);
   const { version } = parts.request;
   if (version !== entry.version) return undefined;
-  const customer = known ?? (parts.customer && rememberCustomer(query, version, parts.customer));
-  return {
-    context: assemblePriceContext(entry.context, customer, parts.request, query),
-    cache: anonymous || known ? "hit" : "miss",
-  };
+  const customer = parts.customer && rememberCustomer(query, version, parts.customer);
+  return { context: assembled(entry.context, customer, parts.request, query), cache: "miss" };
 }
 
 /**
@@ -168,8 +194,5 @@ export async function loadContext(
   // the next lookup reads the version again either way, so an entry is never wrong, only stale.
   remember(key, version, context);
   const customer = loaded.customer && rememberCustomer(query, version, loaded.customer);
-  return {
-    context: assemblePriceContext(context, customer, loaded.request, query),
-    cache: "miss",
-  };
+  return { context: assembled(context, customer, loaded.request, query), cache: "miss" };
 }

@@ -2,10 +2,11 @@ import type { Context } from "hono";
 import type { AppEnv } from "../../lib/http/env";
 import { invalid } from "../../lib/core/errors";
 import type { AppRouteHandler } from "../../lib/http/router";
-import { answerTag, cacheControl, isNotModified } from "./prices.cache";
+import { resolvePrices } from "../../pricing";
+import { answerTag, cacheControl, changesAt, isNotModified } from "./prices.cache";
 import { contextCacheEnabled } from "./prices.context-cache";
 import { MAX_LOOKUP_PRODUCTS, type PriceLookup } from "./prices.schemas";
-import { priceCart, type CartRequest, type PricingOptions } from "./prices.service";
+import { prepareCart, priceCart, type CartRequest, type PricingOptions } from "./prices.service";
 import type * as routes from "./prices.routes";
 
 /** The channel context cache as configured, its use reported in Server-Timing (`ctx`). */
@@ -44,10 +45,13 @@ function lookupCart(query: PriceLookup): CartRequest {
 
 export const lookup: AppRouteHandler<typeof routes.lookup> = async (c) => {
   const cart = lookupCart(c.req.valid("query"));
-  const { answer, version } = await priceCart(c.var.db, cart, pricing(c));
-  const tag = await answerTag(version, cart, answer);
+  const { request, version } = await prepareCart(c.var.db, cart, pricing(c));
+  // The tag and the lifetime are known before the engine runs: a 304 prices nothing.
+  const until = changesAt(request);
+  const tag = await answerTag(version, cart, until);
   c.header("etag", tag);
-  c.header("cache-control", cacheControl(cart, answer));
-  if (isNotModified(c.req.valid("header")["if-none-match"], tag)) return c.body(null, 304);
-  return c.json(answer, 200);
+  c.header("cache-control", cacheControl(cart, request.at, until));
+  const modified = !isNotModified(c.req.valid("header")["if-none-match"], tag);
+  c.var.meter.note("engine", modified ? "ran" : "skipped");
+  return modified ? c.json(resolvePrices(request), 200) : c.body(null, 304);
 };

@@ -1,6 +1,11 @@
 import type { Db } from "../../db/client";
 import { ApiError, conflict, notFound } from "../../lib/core/errors";
-import { resolvePrices, type PriceAnswer, type PriceLineRequest } from "../../pricing";
+import {
+  resolvePrices,
+  type PriceAnswer,
+  type PriceLineRequest,
+  type PriceRequest,
+} from "../../pricing";
 import { loadContext, type ContextCacheStatus } from "./prices.context-cache";
 
 /**
@@ -34,15 +39,21 @@ export interface PricingOptions {
   onContext?: (status: ContextCacheStatus) => void;
 }
 
+/** A cart ready for the engine: its input, and the pricing data version it was read at. */
+export interface PreparedCart {
+  request: PriceRequest;
+  version: number;
+}
+
 /**
- * The request context rules of docs/pricing-rules.md §2, then the pure engine: one D1 round trip,
- * two when the cached channel context turns out to be of an older data version.
+ * The request context rules of docs/pricing-rules.md §2 and the engine's input: one D1 round
+ * trip, two when the cached contexts turn out to be of an older data version.
  */
-export async function priceCart(
+export async function prepareCart(
   db: Db,
   cart: CartRequest,
   options: PricingOptions = { cache: true },
-): Promise<PricedCart> {
+): Promise<PreparedCart> {
   const at = cart.at ?? Date.now();
   const customerCode = cart.customerCode ?? null;
   const loaded = await loadContext(
@@ -79,7 +90,7 @@ export async function priceCart(
       { path: `${cart.location}.currency`, message: "is required for this channel" },
     ]);
   }
-  const answer = resolvePrices({
+  const request: PriceRequest = {
     at,
     currency: context.currency,
     channel: { code: cart.channelCode },
@@ -95,6 +106,16 @@ export async function priceCart(
     tradeConditions: context.tradeConditions,
     promotions: context.promotions,
     lines: cart.lines,
-  });
-  return { answer, version: context.version };
+  };
+  return { request, version: context.version };
+}
+
+/** A cart priced: `prepareCart`, then the pure engine. */
+export async function priceCart(
+  db: Db,
+  cart: CartRequest,
+  options?: PricingOptions,
+): Promise<PricedCart> {
+  const { request, version } = await prepareCart(db, cart, options);
+  return { answer: resolvePrices(request), version };
 }

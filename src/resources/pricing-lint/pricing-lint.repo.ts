@@ -2,23 +2,16 @@ import { sql } from "drizzle-orm";
 import { linkedCodes } from "../../db/links";
 import { customerLinks } from "../../db/reads";
 import type { Db } from "../../db/client";
-import {
-  CONDITION_SCOPES,
-  CONDITION_TYPES,
-  DISCOUNT_TYPES,
-  PRICELIST_KINDS,
-  PRICELIST_SCOPES,
-  SCALE_BASES,
-  STATUSES,
-} from "../../pricing";
+import { ALWAYS } from "../../db/schema";
+import { conditionColumns, promotionColumns, promotionOf } from "../../db/pricing/columns";
+import { params } from "../../db/pricing/query";
+import { PRICELIST_KINDS, PRICELIST_SCOPES, STATUSES } from "../../pricing";
 import type { LintFacts } from "../../pricing/lint";
 import {
-  asIntRecord,
   codes,
   decodedBatch,
   flag,
   int,
-  jsonArray,
   member,
   nullableInt,
   nullableText,
@@ -28,7 +21,7 @@ import {
 } from "../../db/rows";
 
 /**
- * What the linter judges (docs/pricing-lint.md §11), read in ONE D1 round trip: the ACTIVE
+ * What the linter judges (docs/pricing-lint.md §12), read in ONE D1 round trip: the ACTIVE
  * pricelists, trade conditions and promotions with their links, the product-group forest, the
  * products the rules need by name, the channels, the customers a stackable names, and two
  * aggregates over the price rows (a 100k catalogue has over a million of them; they never leave
@@ -55,47 +48,14 @@ const pricelistsStatement = statement(
   sql`from pricelists p where p.status = 'ACTIVE'`,
 );
 
-/** A condition's or promotion's codes through `<owner>_<target>` (every link, not trimmed). */
-const linked = (owner: "trade_condition" | "promotion", target: string, fk: string) =>
-  codes(linkedCodes(`${owner}_${target}`, `${owner}_id`, `${owner}s.id`, fk, target));
-
+// The linter judges every link of a record: the pricing reader's column sets, not trimmed.
 const conditionsStatement = statement(
-  select({
-    id: int(sql`trade_conditions.id`),
-    name: text(sql`trade_conditions.name`),
-    scope: member(CONDITION_SCOPES, sql`trade_conditions.scope`),
-    status: member(STATUSES, sql`trade_conditions.status`),
-    type: member(CONDITION_TYPES, sql`trade_conditions.type`),
-    discountType: member(DISCOUNT_TYPES, sql`trade_conditions.discount_type`),
-    value: int(sql`trade_conditions.value`),
-    currency: nullableText(sql`trade_conditions.currency`),
-    validFrom: nullableInt(sql`trade_conditions.valid_from`),
-    validTo: nullableInt(sql`trade_conditions.valid_to`),
-    priority: int(sql`trade_conditions.priority`),
-    stackable: flag(sql`trade_conditions.stackable`),
-    productCodes: linked("trade_condition", "products", "product_id"),
-    productGroupCodes: linked("trade_condition", "product_groups", "product_group_id"),
-    channelCodes: linked("trade_condition", "channels", "channel_id"),
-    customerCodes: linked("trade_condition", "customers", "customer_id"),
-    customerGroupCodes: linked("trade_condition", "customer_groups", "customer_group_id"),
-    scaleBasis: member(SCALE_BASES, sql`trade_conditions.scale_basis`),
-    scales: jsonArray(
-      asIntRecord("minimum", "value"),
-      sql`(select json_group_array(json_object('minimum', s.min_quantity, 'value', s.value))
-        from trade_condition_scales s where s.trade_condition_id = trade_conditions.id)`,
-    ),
-  }),
+  conditionColumns(params, undefined, "NONE"),
   sql`from trade_conditions where trade_conditions.status = 'ACTIVE'`,
 );
 
 const promotionsStatement = statement(
-  select({
-    id: int(sql`promotions.id`),
-    status: member(STATUSES, sql`promotions.status`),
-    validFrom: nullableInt(sql`promotions.valid_from`),
-    validTo: nullableInt(sql`promotions.valid_to`),
-    productGroupCodes: linked("promotion", "product_groups", "product_group_id"),
-  }),
+  promotionColumns(params, undefined, "NONE"),
   sql`from promotions where promotions.status = 'ACTIVE'`,
 );
 
@@ -162,7 +122,7 @@ const firstTierGapsStatement = (now: number) =>
     sql`from (select pp.pricelist_id, pp.product_id, min(pp.min_quantity) as first_tier
         from pricelist_prices pp
         where pp.pricelist_id in (select p.id from pricelists p
-          where p.status = 'ACTIVE' and ${notEnded("p", now)})
+          where p.status = 'ACTIVE' and ${notEnded("p", now)}) and ${notEnded("pp", now)}
         group by pp.pricelist_id, pp.product_id having min(pp.min_quantity) > 1) gap
       join pricelists p on p.id = gap.pricelist_id
       join products pr on pr.id = gap.product_id
@@ -212,8 +172,40 @@ const floorsOverListStatement = (now: number) =>
         and ${notEnded("f", now)} and ${notEnded("pl", now)}
         and (pl.valid_from is null or f.valid_to is null or pl.valid_from < f.valid_to)
         and (f.valid_from is null or pl.valid_to is null or f.valid_from < pl.valid_to)
+        and ${notEnded("fr", now)} and ${notEnded("lr", now)}
+        and (fr.valid_from is null or lr.valid_to is null or fr.valid_from < lr.valid_to)
+        and (lr.valid_from is null or fr.valid_to is null or lr.valid_from < fr.valid_to)
         and fr.amount > lr.amount) o
       join products pr on pr.id = o.product_id`,
+  );
+
+/**
+ * Holes in the timelines of ACTIVE, not ended lists (docs/pricing-lint.md §8): a row that ends
+ * (validTo) before the next row of its list, product and tier starts, the hole not over at
+ * `now`. Read from the rows that end (a scan of the covering index), each one's successor by the
+ * timeline's unique key.
+ */
+const priceGapsStatement = (now: number) =>
+  statement(
+    select({
+      pricelistId: int(sql`g.pricelist_id`),
+      productCode: text(sql`pr.code`),
+      minQuantity: int(sql`g.min_quantity`),
+      from: int(sql`g.valid_to`),
+      to: int(sql`g.next_from`),
+    }),
+    sql`from (select pp.pricelist_id, pp.product_id, pp.min_quantity, pp.valid_to,
+        (select min(coalesce(x.valid_from, ${ALWAYS})) from pricelist_prices x
+          where x.pricelist_id = pp.pricelist_id and x.product_id = pp.product_id
+            and x.min_quantity = pp.min_quantity
+            and coalesce(x.valid_from, ${ALWAYS}) >= pp.valid_to) as next_from
+        from pricelist_prices pp
+        where pp.valid_to is not null
+          and pp.pricelist_id in (select p.id from pricelists p
+            where p.status = 'ACTIVE' and ${notEnded("p", now)})) g
+      join products pr on pr.id = g.product_id
+    where g.next_from > g.valid_to and g.next_from > ${now}
+    order by g.pricelist_id, pr.code, g.min_quantity, g.valid_to`,
   );
 
 /** The linter's facts at `now`, in one round trip. */
@@ -228,6 +220,7 @@ export async function loadLintFacts(db: Db, now: number): Promise<LintFacts> {
     customers,
     firstTierGaps,
     floors,
+    priceGaps,
   ] = await decodedBatch(db, [
     pricelistsStatement,
     conditionsStatement,
@@ -238,17 +231,19 @@ export async function loadLintFacts(db: Db, now: number): Promise<LintFacts> {
     customersStatement,
     firstTierGapsStatement(now),
     floorsOverListStatement(now),
+    priceGapsStatement(now),
   ] as const);
   return {
     now,
     pricelists,
     tradeConditions,
-    promotions,
+    promotions: promotions.map(promotionOf),
     productGroups,
     products,
     channels,
     customers,
     firstTierGaps,
+    priceGaps,
     floorsOverList: floors.map(({ minimum, increment, maximum, ...row }) => ({
       ...row,
       rule: { minimum, increment, maximum },

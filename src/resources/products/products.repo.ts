@@ -11,7 +11,8 @@ import {
 import { readPage, type ListConfig, type ListRequest } from "../../list";
 import type { ListQuery } from "../../list/parse";
 import { toOrderBy, toWhere } from "../../list/sql";
-import { fromRow, insertRows, rowsByCode, updateByCode } from "../../db/bulk";
+import { fromRow, insertRows, updateByCode } from "../../db/bulk";
+import { rowsByCode, type FactParts } from "../../db/bulk-facts";
 import { unlessForeignKey } from "../../db/outcomes";
 import type { RefFacts, RefIds } from "../../db/refs";
 import { writeVersioned } from "../../db/writes";
@@ -210,24 +211,19 @@ const {
 export type ProductRecord = Omit<typeof products.$inferSelect, "id" | "createdAt" | "updatedAt">;
 
 /** What a bulk upsert is judged on: the stored products of its codes, and what its rows name by code. */
-export interface ProductFacts {
-  stored: ProductRecord[];
-  refs: RefFacts<typeof productRefs.refs>;
-}
+export type ProductFacts = { stored: ProductRecord[] } & RefFacts<typeof productRefs.refs>;
 
-export const productFacts = (rows: ProductUpsert[]) =>
-  sql<string>`json_object(
-    'stored', ${rowsByCode(
-      products,
-      recordColumns,
-      rows.map((row) => row.code),
-    )},
-    'refs', ${productRefs.facts(rows)})`;
+export const productFacts = (rows: ProductUpsert[]): FactParts => ({
+  stored: rowsByCode(
+    products,
+    recordColumns,
+    rows.map((row) => row.code),
+  ),
+  ...productRefs.facts(rows),
+});
 
-/** The inserts of the new products and the updates of the changed ones, one statement each. */
+/** The inserts of the new products and the updates of the changed ones, a statement per chunk. */
 export const productWrites = (db: Db, created: ProductRecord[], updated: ProductRecord[]) => [
-  ...(created.length ? [insertRows(db, products, created)] : []),
-  ...(updated.length
-    ? [updateByCode(db, products, updated, fromRow(Object.keys(recordColumns)))]
-    : []),
+  ...insertRows(db, products, created),
+  ...updateByCode(db, products, updated, fromRow(Object.keys(recordColumns))),
 ];

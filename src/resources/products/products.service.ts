@@ -90,7 +90,7 @@ export const removeProduct = (db: Db, code: string) =>
  */
 function judgeProducts(rows: ProductUpsert[], facts: ProductFacts) {
   const stored = new Map(facts.stored.map((product) => [product.code, product]));
-  const refsOf = productRefs.judge(facts.refs);
+  const refsOf = productRefs.judge(facts);
   const plan = new BulkPlan<ProductRecord, ProductRecord>("products");
   rows.forEach((row, i) => {
     const current = stored.get(row.code);

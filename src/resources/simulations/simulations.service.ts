@@ -12,13 +12,11 @@ import {
   type PricingRecords,
   type RecordIds,
 } from "../../pricing/simulation";
+import { loadSimulationData, type Audience, type SimulationData } from "../../db/pricing/audiences";
 import {
   loadSelection,
-  loadSimulationData,
-  type Audience,
   type RecordKind,
   type SelectionQuery,
-  type SimulationData,
   type StoredSelection,
 } from "./simulations.repo";
 import { MAX_SIMULATED_PRODUCTS, type SimulationRequest } from "./simulations.schemas";

@@ -1,6 +1,6 @@
 import { feedBounds } from "../../feed/read";
 import type { Db } from "../../db/client";
-import { invalid, notFound, type FieldIssue } from "../../lib/core/errors";
+import { ApiError, invalid, notFound, type FieldIssue } from "../../lib/core/errors";
 import { CHANGED, optimistically, patchOf } from "../../db/optimistic";
 import { refusal } from "../../webhooks/safety";
 import { newSecret } from "../../webhooks/sign";
@@ -11,10 +11,18 @@ import {
   updateWebhook as writeWebhook,
   type WebhookRow,
 } from "./webhooks.repo";
-import type { WebhookCreate, WebhookUpdate } from "./webhooks.schemas";
+import { MAX_WEBHOOKS, type WebhookCreate, type WebhookUpdate } from "./webhooks.schemas";
 
 /** How long a rotated secret keeps signing beside the new one (docs/api.md §14.3). */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
+
+const tooManyWebhooks = () =>
+  new ApiError(
+    409,
+    "TOO_MANY_WEBHOOKS",
+    `this deployment has ${MAX_WEBHOOKS} webhooks, the most it may have; delete one before ` +
+      "creating another (docs/operations.md, Webhooks)",
+  );
 
 export const missingWebhook = (id: number) => notFound(`webhook ${id} not found`);
 
@@ -24,10 +32,14 @@ async function checkUrl(url: string, allowed: Set<string>) {
   if (reason) throw invalid([{ path: "body.url", message: reason }]);
 }
 
-/** Where a new webhook starts in the feed: after `after` if given (and still kept), else now. */
+/**
+ * Where a new webhook starts in the feed: after `after` if given (and still kept; 0 is the oldest
+ * change kept, docs/api.md §14), else now.
+ */
 async function startCursor(db: Db, after: number | undefined) {
   const { oldest, newest } = await feedBounds(db);
   if (after === undefined) return newest;
+  if (after === 0) return oldest;
   const issue = (message: string): FieldIssue => ({ path: "body.after", message });
   if (after < oldest) {
     throw invalid([issue(`is older than the retention; the oldest cursor served is ${oldest}`)]);
@@ -40,13 +52,14 @@ export async function createWebhook(db: Db, allowed: Set<string>, input: Webhook
   await checkUrl(input.url, allowed);
   const cursor = await startCursor(db, input.after);
   const secret = newSecret();
-  const row = await insertWebhook(db, {
+  const row = await insertWebhook(db, MAX_WEBHOOKS, {
     url: input.url,
     events: JSON.stringify(input.events),
     active: input.active,
     secret,
     cursor,
   });
+  if (!row) throw tooManyWebhooks();
   return { row, secret };
 }
 

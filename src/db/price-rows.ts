@@ -1,0 +1,119 @@
+import { sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { KeyedRow, TimelinePlan } from "../pricing/timeline";
+import type { Status } from "../pricing/vocabulary";
+import type { Db } from "./client";
+import { insertRows, rowField, rowsOf } from "./bulk";
+import { factRows, readFacts, STALE_FACTS, writeJudged } from "./bulk-facts";
+import { jsonChunks } from "./chunks";
+import { ALWAYS, pricelistPrices } from "./schema";
+
+/*
+ * Writes of price rows by timeline (docs/pricing-rules.md §17), the SQL half: the stored rows of
+ * the products a write names, read as bulk facts (db/bulk-facts.ts: the write batch's guards read
+ * them again and fail the batch when they changed, the caller judges again), and the inserts and
+ * updates a plan (src/pricing/timeline.ts `planTimelines`) asks for, one statement per chunk of
+ * rows (db/chunks.ts).
+ */
+
+/** What decides a write of price rows to one pricelist, as `readFacts` parts. */
+interface PriceRowParts {
+  /** The pricelist (none: no such list). */
+  list: { status: Status }[];
+  /** Codes of the write that name no product. */
+  unknownCodes: string[];
+  /** The stored rows of the named products in the pricelist. */
+  rows: KeyedRow[];
+}
+
+/** What decides a write of price rows to one pricelist. */
+export interface PriceRowFacts {
+  status: Status;
+  unknownCodes: string[];
+  rows: KeyedRow[];
+}
+
+/** The facts of a write of `codes` to pricelist `id`, read in one statement. */
+const partsOf = (id: number, codes: readonly string[]) => {
+  const named = sql`(select value from json_each(${JSON.stringify([...new Set(codes)])}))`;
+  return {
+    list: sql`select json_object('status', p.status) as fact from pricelists p where p.id = ${id}`,
+    unknownCodes: sql`select json_quote(value) as fact from ${named}
+      where value not in (select code from products)`,
+    rows: factRows(
+      sql`pricelist_prices pp join products pr on pr.id = pp.product_id`,
+      {
+        productCode: sql`pr.code`,
+        minQuantity: sql`pp.min_quantity`,
+        validFrom: sql`pp.valid_from`,
+        validTo: sql`pp.valid_to`,
+        amount: sql`pp.amount`,
+      },
+      sql`pp.pricelist_id = ${id} and pr.code in ${named}`,
+    ),
+  };
+};
+
+/** The facts of a write of `codes` to pricelist `id`; undefined when there is no such list. */
+export async function readPriceRowFacts(db: Db, id: number, codes: readonly string[]) {
+  const read = await readFacts<PriceRowParts>(db, partsOf(id, codes));
+  const [list] = read.value.list;
+  if (!list) return undefined;
+  const value: PriceRowFacts = {
+    status: list.status,
+    unknownCodes: [...read.value.unknownCodes].sort(),
+    rows: read.value.rows,
+  };
+  return { read, value };
+}
+
+export type ReadPriceRowFacts = NonNullable<Awaited<ReturnType<typeof readPriceRowFacts>>>;
+
+/** The product of the JSON row, by its code. */
+const productOfRow = sql`(select p.id from products p where p.code = ${rowField("productCode")})`;
+
+/** The statements of `plan` on pricelist `id` (none for an empty plan). */
+export function priceRowWrites(db: Db, id: number, plan: TimelinePlan): BatchItem<"sqlite">[] {
+  const writes: BatchItem<"sqlite">[] = [];
+  if (plan.updates.length > 0) {
+    // One UPDATE … FROM over the changed rows, matched by key; the stored values they were
+    // judged on are in the guard's facts.
+    const t = pricelistPrices;
+    for (const json of jsonChunks(plan.updates.map((update) => update.after))) {
+      writes.push(
+        db
+          .update(t)
+          .set({ validTo: rowField("validTo"), amount: rowField("amount") } as never)
+          .from(rowsOf(json))
+          .where(
+            sql`${t.pricelistId} = ${id} and ${t.productId} = ${productOfRow}
+              and ${t.minQuantity} = ${rowField("minQuantity")}
+              and coalesce(${t.validFrom}, ${ALWAYS}) = coalesce(${rowField("validFrom")}, ${ALWAYS})`,
+          ),
+      );
+    }
+  }
+  if (plan.inserts.length > 0) {
+    writes.push(
+      ...insertRows(db, pricelistPrices, plan.inserts, {
+        pricelistId: sql`${id}`,
+        productId: productOfRow,
+      }),
+    );
+  }
+  return writes;
+}
+
+/**
+ * Writes `plan` in one batch guarded by the facts it was judged on: STALE_FACTS when they
+ * changed meanwhile (nothing written), else undefined.
+ */
+export const writePriceRows = (
+  db: Db,
+  id: number,
+  read: ReadPriceRowFacts,
+  plan: TimelinePlan,
+): Promise<typeof STALE_FACTS | undefined> =>
+  writeJudged(db, read.read, priceRowWrites(db, id, plan));
+
+export { STALE_FACTS };

@@ -1,0 +1,338 @@
+import { sql, type SQL } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
+import {
+  CONDITION_SCOPES,
+  CONDITION_TYPES,
+  DISCOUNT_TYPES,
+  PRICELIST_LEVELS,
+  PROMOTION_STACKINGS,
+  ROUNDING_MODES,
+  SCALE_BASES,
+  STATUSES,
+  THRESHOLD_BASES,
+  type Derivation,
+  type FloorPricelist,
+  type PriceBase,
+  type PricelistCandidate,
+  type PriceRow,
+  type ProductFacts,
+  type PromotionCandidate,
+  type RoundingMode,
+} from "../../pricing";
+import { linkedCodes } from "../links";
+import { pricelistPrices, pricelists, products, promotions, tradeConditions } from "../schema";
+import {
+  asIntRecord,
+  asMember,
+  codes,
+  flag,
+  int,
+  jsonArray,
+  member,
+  nullableInt,
+  nullableMember,
+  nullableText,
+  select,
+  text,
+  type Decoded,
+  type Selection,
+} from "../rows";
+import type { Params } from "./query";
+import type { Fragments } from "./reach";
+
+/*
+ * The column sets of pricing records (what the engine takes of a pricelist, a price row, a trade
+ * condition, a promotion, a product) and the decoders that turn their rows into engine input,
+ * each declared once for every reader: price lookups, their cached contexts, the publish
+ * simulation and the linter.
+ */
+
+// The aliases the statements give these tables in their FROM clauses.
+const p = alias(pricelists, "p");
+const pp = alias(pricelistPrices, "pp");
+const pr = alias(products, "pr");
+
+/** A pricelist's derivation, as its columns (all null without one). */
+const derivationColumns = {
+  basePricelistId: nullableInt(p.basePricelistId),
+  adjustmentBp: nullableInt(p.adjustmentBp),
+  roundingMode: nullableMember(ROUNDING_MODES, p.roundingMode),
+  roundingStep: nullableInt(p.roundingStep),
+  roundingEnding: nullableInt(p.roundingEnding),
+};
+
+/** What a list is to the request: a candidate (reaching, SALES), a base of one, a floor. */
+const LIST_ROLES = ["CANDIDATE", "BASE", "FLOOR"] as const;
+export type ListRole = (typeof LIST_ROLES)[number];
+
+/** A pricelist (table alias `p`) in a role, with the levels it reaches the request at. */
+export const listColumns = (role: ListRole, levels: SQL) =>
+  select({
+    role: member(LIST_ROLES, sql.raw(`'${role}'`)),
+    id: int(p.id),
+    name: text(p.name),
+    status: member(STATUSES, p.status),
+    currency: text(p.currency),
+    priority: int(p.priority),
+    validFrom: nullableInt(p.validFrom),
+    validTo: nullableInt(p.validTo),
+    allowsTradeDiscounts: flag(p.allowsTradeDiscounts),
+    taxInclusive: flag(p.taxInclusive),
+    levels: jsonArray(asMember(PRICELIST_LEVELS), levels),
+    ...derivationColumns,
+  });
+
+export type ListRow = Decoded<
+  ReturnType<typeof listColumns> extends Selection<infer F> ? F : never
+>;
+
+/** A price row (alias `pp`) with its product's code (alias `pr`). */
+export const priceColumns = select({
+  pricelistId: int(pp.pricelistId),
+  productCode: text(pr.code),
+  minQuantity: int(pp.minQuantity),
+  validFrom: nullableInt(pp.validFrom),
+  validTo: nullableInt(pp.validTo),
+  amount: int(pp.amount),
+});
+
+/**
+ * How far a record's link lists are trimmed: to what this request can match (a one-request
+ * read); to the customer only (the customer context, which serves every product: its customer
+ * and group links trimmed to the customer and G); not at all but the channel's (the channel
+ * context, which serves every customer and product: channel links trimmed to the channel); or
+ * not at all (the linter). contexts.ts trims the rest in memory the same way (`trimmed`).
+ */
+export type Trim = "REQUEST" | "CUSTOMER" | "CHANNEL" | "NONE";
+
+/**
+ * The codes linked to the outer record through a link table, trimmed by `only` when given:
+ * never empty when the record has links (the statements' filters guarantee a match), so
+ * "empty = all" keeps its meaning.
+ */
+const linked =
+  (owner: string, ownerFk: string) =>
+  (link: string, targetFk: string, target: string, only: SQL | undefined) =>
+    codes(linkedCodes(link, ownerFk, owner, targetFk, target, only));
+
+/**
+ * The link lists conditions and promotions share (tables `<owner>_products`, …), each trimmed as
+ * `trim` says. `f` and `q` are needed unless `trim` is NONE.
+ */
+function sharedLinks(
+  q: Params,
+  f: Fragments | undefined,
+  owner: "trade_condition" | "promotion",
+  trim: Trim,
+) {
+  const via = linked(`${owner}s.id`, `${owner}_id`);
+  const link = (target: string, fk: string, only: () => SQL, trims: boolean) =>
+    via(`${owner}_${target}`, fk, target, trims ? only() : undefined);
+  // `+t.id`: the record's few links are read and each checked against the requested set. A bare
+  // `t.id in (…)` lets SQLite probe the link index once per requested product or group for every
+  // record instead (500 probes per record at 500 lines).
+  return {
+    productCodes: link(
+      "products",
+      "product_id",
+      () => sql`+t.id in ${f!.productIds}`,
+      trim === "REQUEST",
+    ),
+    channelCodes: link(
+      "channels",
+      "channel_id",
+      () => sql`t.code = ${q.channelCode}`,
+      trim !== "NONE",
+    ),
+    customerGroupCodes: link(
+      "customer_groups",
+      "customer_group_id",
+      () => sql`t.id in ${f!.groups}`,
+      trim === "REQUEST" || trim === "CUSTOMER",
+    ),
+    productGroupCodes: link(
+      "product_groups",
+      "product_group_id",
+      () => sql`+t.id in ${f!.groupIds}`,
+      trim === "REQUEST",
+    ),
+  };
+}
+
+/** A trade condition (table `trade_conditions`) with its links and scales. */
+export function conditionColumns(q: Params, f: Fragments | undefined, trim: Trim) {
+  const t = tradeConditions;
+  const via = linked("trade_conditions.id", "trade_condition_id");
+  const toCustomer = trim === "REQUEST" || trim === "CUSTOMER";
+  return select({
+    id: int(t.id),
+    name: text(t.name),
+    scope: member(CONDITION_SCOPES, t.scope),
+    status: member(STATUSES, t.status),
+    type: member(CONDITION_TYPES, t.type),
+    discountType: member(DISCOUNT_TYPES, t.discountType),
+    value: int(t.value),
+    currency: nullableText(t.currency),
+    validFrom: nullableInt(t.validFrom),
+    validTo: nullableInt(t.validTo),
+    priority: int(t.priority),
+    stackable: flag(t.stackable),
+    ...sharedLinks(q, f, "trade_condition", trim),
+    customerCodes: via(
+      "trade_condition_customers",
+      "customer_id",
+      "customers",
+      toCustomer ? sql`t.code = ${q.customerCode}` : undefined,
+    ),
+    scaleBasis: member(SCALE_BASES, t.scaleBasis),
+    scales: jsonArray(
+      asIntRecord("minimum", "value"),
+      sql`(select json_group_array(json_object('minimum', s.min_quantity, 'value', s.value))
+        from trade_condition_scales s where s.trade_condition_id = trade_conditions.id)`,
+    ),
+  });
+}
+
+/** A promotion (table `promotions`) with its links and threshold (see `promotionOf`). */
+export function promotionColumns(q: Params, f: Fragments | undefined, trim: Trim) {
+  const t = promotions;
+  return select({
+    id: int(t.id),
+    name: text(t.name),
+    status: member(STATUSES, t.status),
+    discountType: member(DISCOUNT_TYPES, t.discountType),
+    value: int(t.value),
+    currency: nullableText(t.currency),
+    validFrom: nullableInt(t.validFrom),
+    validTo: nullableInt(t.validTo),
+    priority: int(t.priority),
+    stacking: member(PROMOTION_STACKINGS, t.stacking),
+    ...sharedLinks(q, f, "promotion", trim),
+    thresholdBasis: nullableMember(THRESHOLD_BASES, t.thresholdBasis),
+    thresholdMinimum: nullableInt(t.thresholdMinimum),
+  });
+}
+
+type PromotionRow = Decoded<
+  ReturnType<typeof promotionColumns> extends Selection<infer F> ? F : never
+>;
+
+/** A promotion's row as the engine takes it. */
+export const promotionOf = ({
+  thresholdBasis,
+  thresholdMinimum,
+  ...row
+}: PromotionRow): PromotionCandidate => ({
+  ...row,
+  threshold:
+    thresholdBasis === null ? null : { basis: thresholdBasis, minimum: thresholdMinimum ?? 1 },
+});
+
+/** A row of the products statement: a requested product, or a group on a product's path. */
+const FACT_KINDS = ["PRODUCT", "GROUP"] as const;
+
+/** A product's or a group's facts, from the SQL of each value (`row`). */
+export const factColumns = (kind: (typeof FACT_KINDS)[number], row: Record<string, SQL>) =>
+  select({
+    kind: member(FACT_KINDS, sql.raw(`'${kind}'`)),
+    code: text(row.code!),
+    /** The product's group; the group itself. */
+    groupId: nullableInt(row.groupId!),
+    /** The group's parent (null for a product). */
+    parentId: nullableInt(row.parentId!),
+    minOrderQuantity: int(row.minOrderQuantity!),
+    orderIncrement: int(row.orderIncrement!),
+    maxOrderQuantity: nullableInt(row.maxOrderQuantity!),
+  });
+
+export type FactRow = Decoded<
+  ReturnType<typeof factColumns> extends Selection<infer F> ? F : never
+>;
+
+/** The price rows of each pricelist, by pricelist id. */
+export function pricesByPricelist(rows: readonly (PriceRow & { pricelistId: number })[]) {
+  const byId = new Map<number, PriceRow[]>();
+  for (const { pricelistId, ...row } of rows) {
+    const list = byId.get(pricelistId);
+    if (list) list.push(row);
+    else byId.set(pricelistId, [row]);
+  }
+  return byId;
+}
+
+interface DerivationColumns {
+  basePricelistId: number | null;
+  adjustmentBp: number | null;
+  roundingMode: RoundingMode | null;
+  roundingStep: number | null;
+  roundingEnding: number | null;
+}
+
+/** The derivation of a pricelist row, without its columns. */
+function derivationOf<T extends DerivationColumns>(row: T) {
+  const { basePricelistId, adjustmentBp, roundingMode, roundingStep, roundingEnding, ...rest } =
+    row;
+  const derivation: Derivation | null =
+    basePricelistId === null
+      ? null
+      : {
+          basePricelistId,
+          adjustmentBp: adjustmentBp ?? 0,
+          rounding:
+            roundingMode === null
+              ? null
+              : { mode: roundingMode, step: roundingStep ?? 1, ending: roundingEnding ?? 0 },
+        };
+  return { ...rest, derivation };
+}
+
+/** A group path never holds more than this many groups (a product's own and 8 ancestors). */
+const MAX_GROUP_PATH = 9;
+
+/** Each requested product's facts: its group path (own group first) and its quantity rule. */
+export function productFacts(rows: readonly FactRow[]) {
+  const groups = new Map<number, { code: string; parentId: number | null }>();
+  for (const row of rows) if (row.kind === "GROUP") groups.set(row.groupId!, row);
+  const facts = new Map<string, ProductFacts>();
+  for (const row of rows) {
+    if (row.kind !== "PRODUCT") continue;
+    const groupPath: string[] = [];
+    let group = row.groupId === null ? undefined : groups.get(row.groupId);
+    while (group && groupPath.length < MAX_GROUP_PATH) {
+      groupPath.push(group.code);
+      group = group.parentId === null ? undefined : groups.get(group.parentId);
+    }
+    const { minOrderQuantity, orderIncrement, maxOrderQuantity } = row;
+    facts.set(row.code, { minOrderQuantity, orderIncrement, maxOrderQuantity, groupPath });
+  }
+  return facts;
+}
+
+/** The pricelist rows as the engine takes them: candidates, bases and floors, with their rows. */
+export function listsOf(rows: readonly ListRow[], prices: ReadonlyMap<number, PriceRow[]>) {
+  const pricesOf = (id: number) => prices.get(id) ?? [];
+  const pricelists: PricelistCandidate[] = [];
+  const priceBases: PriceBase[] = [];
+  const floors: FloorPricelist[] = [];
+  for (const { role, ...row } of rows) {
+    const { id, name, status, currency, priority, validFrom, validTo } = row;
+    if (role === "CANDIDATE") {
+      pricelists.push({ ...derivationOf(row), prices: pricesOf(id) });
+    } else if (role === "BASE") {
+      const { derivation } = derivationOf(row);
+      priceBases.push({ id, currency, derivation, prices: pricesOf(id) });
+    } else {
+      floors.push({
+        id,
+        name,
+        status,
+        currency,
+        priority,
+        validFrom,
+        validTo,
+        prices: pricesOf(id),
+      });
+    }
+  }
+  return { pricelists, priceBases, floors };
+}

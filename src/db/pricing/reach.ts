@@ -1,0 +1,311 @@
+import { sql, type SQL } from "drizzle-orm";
+import { params as q } from "./query";
+
+/*
+ * Which pricing records can touch a request (docs/pricing-rules.md §2, §12), written twice: as SQL
+ * fragments for the statements that read records of one request, and as in-memory predicates
+ * for the cached contexts, which hold a channel's or a customer's records for every product and
+ * moment and pick a request's among them (src/db/pricing/contexts.ts). Each in-memory predicate
+ * sits below its SQL twin; test/pricing-reader.test.ts holds the two against each other on
+ * generated data.
+ */
+
+// ---------------------------------------------------------------------------------------------
+// SQL
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Requested products are read by code from the index holding what the reader needs of them
+ * (migration 0016): no table row is read. Named, because without statistics SQLite would
+ * prefer the unique index on code, which does not hold the columns.
+ */
+const byLookupIndex = sql.raw("indexed by products_lookup_idx");
+
+const products = sql`(select value from json_each(${q.productCodes}))`;
+
+/**
+ * Every pricelist reaching the request, once per level (docs/pricing-rules.md §3): through the
+ * customer (and G, `groups`), through the channel, and both.
+ */
+function reachingLists(groups: SQL) {
+  const customerReaching = sql`select p.id as pricelist_id, 'INDIVIDUAL' as level from pricelists p
+      join customers cu on cu.id = p.customer_id where cu.code = ${q.customerCode}
+    union all select cp.pricelist_id, 'CUSTOMER' from customer_pricelists cp
+      join customers cu on cu.id = cp.customer_id where cu.code = ${q.customerCode}
+    union all select gp.pricelist_id, 'CUSTOMER_GROUP' from customer_group_pricelists gp
+      where gp.customer_group_id in ${groups}`;
+  const channelReaching = sql`select cp.pricelist_id as pricelist_id,
+      case when cp.is_primary = 1 then 'CHANNEL_PRIMARY' else 'CHANNEL' end as level
+      from channel_pricelists cp join channels ch on ch.id = cp.channel_id
+      where ch.code = ${q.channelCode}`;
+  const reaching = sql`(${customerReaching}
+    union all ${channelReaching})`;
+  return { customerReaching, channelReaching, reaching };
+}
+
+/** `chain(id, steps)`: every list one of the lists `starts(id)` derives from, up to 3 steps. */
+export const chainFrom = (starts: string) => {
+  const from = sql.raw(starts);
+  return sql`chain(id, steps) as (
+      select p.base_pricelist_id, 1 from ${from} join pricelists p on p.id = ${from}.id
+        where p.base_pricelist_id is not null
+      union select b.base_pricelist_id, chain.steps + 1 from chain join pricelists b on b.id = chain.id
+        where b.base_pricelist_id is not null and chain.steps < 3)`;
+};
+
+/**
+ * The pricelists of the request as common table expressions: `reaching`, every list reaching it
+ * once per level; `pricing`, those that can price (SALES, ACTIVE, in the currency: the engine
+ * stops at that check for the others, so their rows and bases would never be looked at); and
+ * `chain`, every list one of those derives from, up to 3 steps, whatever its state
+ * (docs/pricing-rules.md §3.7). In memory: `chainOf`.
+ */
+const pricingLists = (reaching: SQL, currency: SQL) => sql`with recursive
+    reaching(pricelist_id, level) as ${reaching},
+    pricing(id) as (select r.pricelist_id from reaching r join pricelists p on p.id = r.pricelist_id
+      where p.status = 'ACTIVE' and p.currency = ${currency} and p.kind = 'SALES'),
+    ${chainFrom("pricing")}`;
+
+/**
+ * The lists reaching at some levels (`reaching`: the channel's two, or the customer's three), for
+ * the cached contexts: `reaching`, and `chain` from every SALES list among them whatever its
+ * status and currency, so that the chain of the lists that can price in any currency is among it.
+ */
+export const levelLists = (reaching: SQL) => sql`with recursive
+    reaching(pricelist_id, level) as (${reaching}),
+    sales(id) as (select r.pricelist_id from reaching r join pricelists p on p.id = r.pricelist_id
+      where p.kind = 'SALES'),
+    ${chainFrom("sales")}`;
+
+// The requested products (id and group) and their groups with every ancestor (the forest is
+// at most 8 deep), as common table expressions a statement declares once (`requested`) and
+// reads wherever it needs them: SQLite materializes each once per statement. Written inline
+// instead, each use walked the products again (500 row reads per use at 500 lines).
+const requested = sql`with recursive
+  requested_products(id, code, group_id, min_order_quantity, order_increment, max_order_quantity)
+    as materialized (select pr.id, pr.code, pr.product_group_id, pr.min_order_quantity,
+      pr.order_increment, pr.max_order_quantity
+    from products pr ${byLookupIndex} where pr.code in ${products}),
+  requested_groups(id) as (
+    select group_id from requested_products where group_id is not null
+    union select g.parent_id from product_groups g join requested_groups r on g.id = r.id
+      where g.parent_id is not null)`;
+
+/** The statements' shared building blocks, as SQL fragments of one query. */
+export function fragments(explain: boolean) {
+  // G: the customer's groups that are assigned to this channel.
+  const groups = sql`(select m.customer_group_id from customer_group_members m
+    join customers cu on cu.id = m.customer_id
+    join channel_customer_groups cg on cg.customer_group_id = m.customer_group_id
+    join channels ch on ch.id = cg.channel_id
+    where cu.code = ${q.customerCode} and ch.code = ${q.channelCode})`;
+  const primaryCurrency = sql`(select p.currency from channel_pricelists cp
+    join channels ch on ch.id = cp.channel_id join pricelists p on p.id = cp.pricelist_id
+    where ch.code = ${q.channelCode} and cp.is_primary = 1)`;
+  const currency = sql`coalesce(${q.currency}, ${primaryCurrency})`;
+  const { customerReaching, channelReaching, reaching } = reachingLists(groups);
+  // Without explain, records that cannot price now or later are not read at all. `active` is the
+  // part of that test that does not depend on the moment (what the channel context keeps); the
+  // rest, in memory, is `inWindow`.
+  const active = (table: string) =>
+    explain ? sql`1 = 1` : sql`${sql.raw(table)}.status = 'ACTIVE'`;
+  const live = (table: string) =>
+    explain
+      ? sql`1 = 1`
+      : sql`${active(table)} and (${sql.raw(table)}.valid_to is null or ${sql.raw(table)}.valid_to > ${q.at})`;
+  const inChannel = (link: string, owner: string, id: string) =>
+    sql`(not exists (select 1 from ${sql.raw(link)} l where l.${sql.raw(owner)} = ${sql.raw(id)})
+      or exists (select 1 from ${sql.raw(link)} l join channels ch on ch.id = l.channel_id
+        where l.${sql.raw(owner)} = ${sql.raw(id)} and ch.code = ${q.channelCode}))`;
+  const productIds = sql`(select id from requested_products)`;
+  const groupIds = sql`(select id from requested_groups)`;
+  // A record reaches the products when it names none (and no group), or names one of them, or
+  // a group one of them is in (docs/pricing-rules.md §12; in memory: `reaching`). Its few group
+  // links are checked one by one (`+`): a list of every link of every requested group cost more
+  // to build.
+  const forProducts = (owner: string, id: string, productLink: string, groupLink: string) => {
+    const [o, i] = [sql.raw(owner), sql.raw(id)];
+    return sql`((not exists (select 1 from ${sql.raw(productLink)} l where l.${o} = ${i})
+        and not exists (select 1 from ${sql.raw(groupLink)} l where l.${o} = ${i}))
+      or ${i} in (select l.${o} from ${sql.raw(productLink)} l where l.product_id in ${productIds})
+      or exists (select 1 from ${sql.raw(groupLink)} l
+        where l.${o} = ${i} and +l.product_group_id in ${groupIds}))`;
+  };
+  // A promotion names no customer group, or one of G (in memory: `reachesGroups`).
+  const forGroups = (link: string, owner: string, id: string, within: SQL = groups) => {
+    const [l, o, i] = [sql.raw(link), sql.raw(owner), sql.raw(id)];
+    return sql`(not exists (select 1 from ${l} l where l.${o} = ${i})
+        or exists (select 1 from ${l} l where l.${o} = ${i} and l.customer_group_id in ${within}))`;
+  };
+  // The channel's FLOOR pricelists, whatever their state: the engine says why one does not apply.
+  const floors = sql`(select cp.pricelist_id from channel_pricelists cp
+    join channels ch on ch.id = cp.channel_id join pricelists p on p.id = cp.pricelist_id
+    where ch.code = ${q.channelCode} and p.kind = 'FLOOR')`;
+  return {
+    products,
+    requested,
+    productIds,
+    groups,
+    primaryCurrency,
+    currency,
+    reaching,
+    customerReaching,
+    channelReaching,
+    active,
+    live,
+    inChannel,
+    groupIds,
+    forProducts,
+    forGroups,
+    floors,
+    pricing: pricingLists(reaching, currency),
+    explain,
+  };
+}
+
+export type Fragments = ReturnType<typeof fragments>;
+
+// ---------------------------------------------------------------------------------------------
+// In memory: the same tests on records a cached context holds
+// ---------------------------------------------------------------------------------------------
+
+/** What a request can match: the values the SQL fragments above bind. */
+export interface Audience {
+  at: number;
+  explain: boolean;
+  customerCode: string | null;
+  /** G: the customer's groups assigned to the channel. */
+  groups: ReadonlySet<string>;
+  /** The requested products that exist. */
+  products: ReadonlySet<string>;
+  /** Their groups and every ancestor. */
+  productGroups: ReadonlySet<string>;
+}
+
+/** What a record names of products: none of both reaches every product. */
+export interface Targets {
+  productCodes: readonly string[];
+  productGroupCodes: readonly string[];
+}
+
+/** Records of one kind with an index from each product and group they name to their positions. */
+export interface Reachable<T> {
+  records: readonly T[];
+  /** Positions of the records that name no product and no group: they reach every product. */
+  everyProduct: readonly number[];
+  byProduct: ReadonlyMap<string, number[]>;
+  byGroup: ReadonlyMap<string, number[]>;
+}
+
+/** Indexes records by the products and groups they name, for `reaching`. */
+export function reachable<T extends Targets>(records: readonly T[]): Reachable<T> {
+  const everyProduct: number[] = [];
+  const byProduct = new Map<string, number[]>();
+  const byGroup = new Map<string, number[]>();
+  const add = (index: Map<string, number[]>, code: string, at: number) => {
+    const positions = index.get(code);
+    if (positions) positions.push(at);
+    else index.set(code, [at]);
+  };
+  records.forEach((record, at) => {
+    if (record.productCodes.length === 0 && record.productGroupCodes.length === 0) {
+      everyProduct.push(at);
+    }
+    for (const code of record.productCodes) add(byProduct, code, at);
+    for (const code of record.productGroupCodes) add(byGroup, code, at);
+  });
+  return { records, everyProduct, byProduct, byGroup };
+}
+
+/** `forProducts`: positions of the records reaching a requested product, ascending. */
+export function reaching<T>(reach: Reachable<T>, audience: Audience): number[] {
+  const hit = new Set(reach.everyProduct);
+  const add = (index: ReadonlyMap<string, number[]>, codes: ReadonlySet<string>) => {
+    for (const code of codes) for (const at of index.get(code) ?? []) hit.add(at);
+  };
+  add(reach.byProduct, audience.products);
+  add(reach.byGroup, audience.productGroups);
+  return [...hit].sort((a, b) => a - b);
+}
+
+/** `live` without its status test, which the contexts' SQL (`active`) already made. */
+export const inWindow = (record: { validTo: number | null }, a: Audience) =>
+  a.explain || record.validTo === null || record.validTo > a.at;
+
+/** `forGroups`: names no customer group, or one of G. */
+export const reachesGroups = (codes: readonly string[], a: Audience) =>
+  codes.length === 0 || codes.some((code) => a.groups.has(code));
+
+const only = (codes: readonly string[], keep: ReadonlySet<string>) =>
+  codes.length === 0 ? codes : codes.filter((code) => keep.has(code));
+
+/**
+ * A record's links trimmed to the request, as `sharedLinks` (columns.ts) trims them in SQL: never
+ * empty when the record has links and reaches the request, so "empty = all" keeps its meaning.
+ */
+export const trimmed = <T extends Targets & { customerGroupCodes: readonly string[] }>(
+  record: T,
+  a: Audience,
+): T => ({
+  ...record,
+  productCodes: only(record.productCodes, a.products),
+  productGroupCodes: only(record.productGroupCodes, a.productGroups),
+  customerGroupCodes: only(record.customerGroupCodes, a.groups),
+});
+
+/** A pricelist as the chain walk needs it (a `ListRow` of columns.ts is one). */
+interface ChainLink {
+  id: number;
+  role: string;
+  status: string;
+  currency: string;
+  basePricelistId: number | null;
+}
+
+/**
+ * `pricingLists`' `chain` walked in memory: the lists the `lists` that can price in `currency`
+ * (candidates, ACTIVE, in the currency) derive from, up to 3 steps, among `bases`; added to
+ * `found` by id.
+ */
+export function chainOf<L extends ChainLink>(
+  { lists, bases }: { lists: readonly L[]; bases: ReadonlyMap<number, L> },
+  currency: string | null,
+  found: Map<number, L>,
+) {
+  let step = lists.filter(
+    (l) => l.role === "CANDIDATE" && l.status === "ACTIVE" && l.currency === currency,
+  );
+  for (let steps = 1; steps <= 3 && step.length > 0; steps++) {
+    const next: L[] = [];
+    for (const list of step) {
+      const base = list.basePricelistId === null ? undefined : bases.get(list.basePricelistId);
+      if (!base) continue;
+      found.set(base.id, base);
+      next.push(base);
+    }
+    step = next;
+  }
+  return found;
+}
+
+/**
+ * The lists whose rows a lookup reads (lookup.ts `pricesStatement`): those that can price
+ * (candidates, ACTIVE, in the currency), the lists of their chains (`chain`), the channel's
+ * floors, and with explain every candidate in the currency. `lists` are the contexts' own lists
+ * (candidates and floors), `bases` what `chainOf` found for them; ascending ids.
+ */
+export function priceListIds<L extends ChainLink>(
+  lists: readonly L[],
+  bases: ReadonlyMap<number, L>,
+  currency: string | null,
+  explain: boolean,
+): number[] {
+  const ids = new Set(bases.keys());
+  for (const list of lists) {
+    const candidate = list.role === "CANDIDATE" && list.currency === currency;
+    if (list.role === "FLOOR" || (candidate && (explain || list.status === "ACTIVE"))) {
+      ids.add(list.id);
+    }
+  }
+  return [...ids].sort((a, b) => a - b);
+}

@@ -1,0 +1,174 @@
+import type { Db } from "../../db/client";
+import { IsolateCache, type CacheBounds } from "../../db/isolate-cache";
+import { loadProducts, type RequestPart } from "../../db/pricing/lookup";
+import type { PriceRow, ProductFacts } from "../../pricing";
+
+/**
+ * The isolate's product cache (docs/performance.md "The product cache"): per product code, its
+ * facts (quantity rule, group path; null: no such product) and its price rows in each list a
+ * lookup has needed (an empty array: known to have none), all of one pricing data version. With
+ * both contexts cached, a lookup reads only the version and what this cache lacks, in one round
+ * trip; a storefront asks for the same products again and again, so a warm lookup reads the
+ * version alone. Kept exact the way the contexts are: used only when the lookup's own batch reads
+ * the version the entries were read at; a new version empties it.
+ */
+
+interface ProductEntry {
+  facts: ProductFacts | null;
+  /** Rows by list id, for the lists read so far. */
+  rows: Map<number, PriceRow[]>;
+}
+
+/**
+ * At most 40,000 products and 150,000 rows (facts and list rows; some 60-100 bytes each with the
+ * maps, so 15 MB at worst beside the contexts' 56 MB, under two thirds of an isolate's 128 MB).
+ * A product of the 100k bench data holds 2-3 rows of a channel's and a customer's lists, so some
+ * 40,000 products fit: a storefront's busy part of the catalogue.
+ */
+export const PRODUCT_CACHE_BOUNDS: CacheBounds = {
+  maxEntries: 40_000,
+  maxWeight: 150_000,
+  maxEntryWeight: 2_000,
+};
+
+const cache = new IsolateCache<ProductEntry>(PRODUCT_CACHE_BOUNDS);
+/** The version every entry was read at. */
+let cachedVersion = -1;
+
+/** Empties the cache (tests). */
+export function clearProductCache() {
+  cache.clear();
+  cachedVersion = -1;
+}
+
+const weightOf = (entry: ProductEntry) => {
+  let rows = 1;
+  for (const list of entry.rows.values()) rows += list.length;
+  return rows;
+};
+
+/** Rows by list id, then by product code. */
+function byListAndProduct(rows: Iterable<[number, readonly PriceRow[]]>) {
+  const out = new Map<string, Map<number, PriceRow[]>>();
+  for (const [id, list] of rows) {
+    for (const row of list) {
+      let lists = out.get(row.productCode);
+      if (!lists) out.set(row.productCode, (lists = new Map()));
+      const held = lists.get(id);
+      if (held) held.push(row);
+      else lists.set(id, [row]);
+    }
+  }
+  return out;
+}
+
+/**
+ * The entries of `codes` after a read at `version`: `facts` for the codes whose facts were read
+ * (absent: no such product), the `rows` of `listIds` for the codes whose rows were read; the
+ * others as the cache holds them. Each is kept (unless too heavy) and returned.
+ */
+function merge(
+  version: number,
+  codes: readonly string[],
+  read: { facts?: ReadonlyMap<string, ProductFacts>; factCodes: ReadonlySet<string> },
+  rows: { codes: ReadonlySet<string>; byList: Iterable<[number, readonly PriceRow[]]> },
+  listIds: readonly number[],
+) {
+  if (version !== cachedVersion) {
+    cache.clear();
+    cachedVersion = version;
+  }
+  const readRows = byListAndProduct(rows.byList);
+  const entries = new Map<string, ProductEntry>();
+  for (const code of codes) {
+    const held = read.factCodes.has(code) ? undefined : cache.get(code);
+    const entry = held ?? { facts: read.facts?.get(code) ?? null, rows: new Map() };
+    if (entry.facts && rows.codes.has(code)) {
+      const lists = readRows.get(code);
+      for (const id of listIds) entry.rows.set(id, lists?.get(id) ?? []);
+    }
+    entries.set(code, entry);
+    cache.set(code, entry, weightOf(entry));
+  }
+  return entries;
+}
+
+/** Keeps what a lookup read of `codes` at `version` with every list of `listIds` (a full read). */
+export function rememberProducts(
+  version: number,
+  codes: readonly string[],
+  part: Pick<RequestPart, "products" | "prices">,
+  listIds: readonly number[],
+) {
+  const all = new Set(codes);
+  merge(
+    version,
+    codes,
+    { facts: part.products, factCodes: all },
+    { codes: all, byList: part.prices },
+    listIds,
+  );
+}
+
+/** The request part of `codes` from their entries. */
+function partOf(
+  version: number,
+  entries: ReadonlyMap<string, ProductEntry>,
+  listIds: readonly number[],
+): RequestPart {
+  const products = new Map<string, ProductFacts>();
+  const groupCodes = new Set<string>();
+  const prices = new Map<number, PriceRow[]>();
+  for (const [code, entry] of entries) {
+    if (!entry.facts) continue;
+    products.set(code, entry.facts);
+    for (const group of entry.facts.groupPath) groupCodes.add(group);
+    for (const id of listIds) {
+      const rows = entry.rows.get(id);
+      if (!rows || rows.length === 0) continue;
+      const list = prices.get(id);
+      if (list) list.push(...rows);
+      else prices.set(id, [...rows]);
+    }
+  }
+  return { version, products, groupCodes, prices };
+}
+
+/** Whether the cache lacks the rows of `code` in one of `listIds` (a product it knows exists). */
+function lacksRows(code: string, listIds: readonly number[]) {
+  const entry = cache.get(code);
+  if (entry?.facts === null) return false;
+  return !entry || listIds.some((id) => !entry.rows.has(id));
+}
+
+/**
+ * The request's part for `codes` with the rows of `listIds`: ONE round trip that reads the
+ * version and what the cache lacks (nothing else when it lacks nothing). Undefined when the data
+ * is no longer of `version` (the caller reads everything again).
+ */
+export async function loadProductPart(
+  db: Db,
+  version: number,
+  codes: readonly string[],
+  listIds: readonly number[],
+): Promise<RequestPart | undefined> {
+  if (version !== cachedVersion) clearProductCache();
+  const factCodes = codes.filter((code) => cache.get(code) === undefined);
+  const rowCodes = codes.filter((code) => lacksRows(code, listIds));
+  const read = await loadProducts(db, { factCodes, rowCodes, listIds });
+  if (read.version !== version) return undefined;
+  const byList = new Map<number, PriceRow[]>();
+  for (const { pricelistId, ...row } of read.rows) {
+    const list = byList.get(pricelistId);
+    if (list) list.push(row);
+    else byList.set(pricelistId, [row]);
+  }
+  const entries = merge(
+    version,
+    codes,
+    { facts: read.products, factCodes: new Set(factCodes) },
+    { codes: new Set(rowCodes), byList },
+    listIds,
+  );
+  return partOf(version, entries, listIds);
+}
