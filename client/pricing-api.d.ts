@@ -1210,7 +1210,6 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    /** @example 3b9f7c1e-52a4-4d7e-9a0c-8f1d2e6b4a70 */
     IdempotencyKey: string;
     /**
      * @description What the customer pays, line by line, and why
@@ -1472,8 +1471,11 @@ export interface components {
       kind: "NET_PRICE" | "DISCOUNT" | "SURCHARGE" | "PROMOTION" | "FLOOR";
       /** @description Trade condition, promotion or FLOOR pricelist id */
       id: number;
-      /** @description Condition scope; null for a promotion or a floor */
-      scope: string | null;
+      /**
+       * @description The trade condition's scope; null for a promotion or a floor
+       * @enum {string|null}
+       */
+      scope: "GLOBAL" | "CHANNEL" | "CUSTOMER_GROUP" | "CUSTOMER" | null;
       /** @description 1-12 for this line (pricing rules: audience × product listed / group reached / all products); null for a promotion or a floor */
       rung: number | null;
       /** @description Basis points used (after scales), for percentages; else null */
@@ -1524,10 +1526,16 @@ export interface components {
       id: number;
       /** @description Its name */
       name: string;
-      /** @description NET_PRICE, DISCOUNT or SURCHARGE */
-      type: string;
-      /** @description GLOBAL, CHANNEL, CUSTOMER_GROUP or CUSTOMER */
-      scope: string;
+      /**
+       * @description Its type
+       * @enum {string}
+       */
+      type: "DISCOUNT" | "SURCHARGE" | "NET_PRICE";
+      /**
+       * @description Whom it targets
+       * @enum {string}
+       */
+      scope: "GLOBAL" | "CHANNEL" | "CUSTOMER_GROUP" | "CUSTOMER";
       /** @description 1-12 for this line; lower is more specific (its listed rung when it does not reach the product) */
       rung: number;
       /** @description Parent steps from the product's group to the listed group that reaches it; null when not reached through a group */
@@ -1561,8 +1569,11 @@ export interface components {
        * @enum {string|null}
        */
       decidedBy: "DISTANCE" | "PRIORITY" | "VALID_TO" | "AMOUNT" | "ID" | null;
-      /** @description PERCENTAGE or ABSOLUTE */
-      discountType: string;
+      /**
+       * @description PERCENTAGE: basis points; ABSOLUTE: minor units
+       * @enum {string}
+       */
+      discountType: "PERCENTAGE" | "ABSOLUTE";
       /**
        * @description What its scale rows compare with: the line quantity, or the order's quantity or value over the lines it reaches
        * @enum {string}
@@ -1581,8 +1592,11 @@ export interface components {
       id: number;
       /** @description Its name */
       name: string;
-      /** @description BEST_OF or ON_TOP */
-      stacking: string;
+      /**
+       * @description BEST_OF: the better of it and the regular price; ON_TOP: on the regular price
+       * @enum {string}
+       */
+      stacking: "BEST_OF" | "ON_TOP";
       /** @description Its priority */
       priority: number;
       /**
@@ -1608,8 +1622,11 @@ export interface components {
        * @enum {string|null}
        */
       decidedBy: "DISTANCE" | "PRIORITY" | "VALID_TO" | "AMOUNT" | "ID" | null;
-      /** @description PERCENTAGE or ABSOLUTE */
-      discountType: string;
+      /**
+       * @description PERCENTAGE: basis points; ABSOLUTE: minor units
+       * @enum {string}
+       */
+      discountType: "PERCENTAGE" | "ABSOLUTE";
       /** @description Basis points or minor units */
       value: number;
       /** @description Its adjustment of the unit amount; null when not evaluated */
@@ -1766,11 +1783,7 @@ export interface components {
        * @example C-1001
        */
       customerCode?: string | null;
-      /**
-       * @description Default: the currency of the channel's primary pricelist
-       * @example EUR
-       */
-      currency?: string;
+      currency?: components["schemas"]["Currency"];
       /**
        * Format: date-time
        * @description The instant to price at (ISO 8601 with zone, or a date); default now
@@ -1793,6 +1806,167 @@ export interface components {
         quantity: number;
       }[];
     };
+    /**
+     * @description Default: the currency of the channel's primary pricelist
+     * @example EUR
+     * @enum {string}
+     */
+    Currency:
+      | "AED"
+      | "AFN"
+      | "ALL"
+      | "AMD"
+      | "AOA"
+      | "ARS"
+      | "AUD"
+      | "AWG"
+      | "AZN"
+      | "BAM"
+      | "BBD"
+      | "BDT"
+      | "BHD"
+      | "BIF"
+      | "BMD"
+      | "BND"
+      | "BOB"
+      | "BRL"
+      | "BSD"
+      | "BTN"
+      | "BWP"
+      | "BYN"
+      | "BZD"
+      | "CAD"
+      | "CDF"
+      | "CHF"
+      | "CLP"
+      | "CNY"
+      | "COP"
+      | "CRC"
+      | "CUP"
+      | "CVE"
+      | "CZK"
+      | "DJF"
+      | "DKK"
+      | "DOP"
+      | "DZD"
+      | "EGP"
+      | "ERN"
+      | "ETB"
+      | "EUR"
+      | "FJD"
+      | "FKP"
+      | "GBP"
+      | "GEL"
+      | "GHS"
+      | "GIP"
+      | "GMD"
+      | "GNF"
+      | "GTQ"
+      | "GYD"
+      | "HKD"
+      | "HNL"
+      | "HTG"
+      | "HUF"
+      | "IDR"
+      | "ILS"
+      | "INR"
+      | "IQD"
+      | "IRR"
+      | "ISK"
+      | "JMD"
+      | "JOD"
+      | "JPY"
+      | "KES"
+      | "KGS"
+      | "KHR"
+      | "KMF"
+      | "KPW"
+      | "KRW"
+      | "KWD"
+      | "KYD"
+      | "KZT"
+      | "LAK"
+      | "LBP"
+      | "LKR"
+      | "LRD"
+      | "LSL"
+      | "LYD"
+      | "MAD"
+      | "MDL"
+      | "MGA"
+      | "MKD"
+      | "MMK"
+      | "MNT"
+      | "MOP"
+      | "MRU"
+      | "MUR"
+      | "MVR"
+      | "MWK"
+      | "MXN"
+      | "MYR"
+      | "MZN"
+      | "NAD"
+      | "NGN"
+      | "NIO"
+      | "NOK"
+      | "NPR"
+      | "NZD"
+      | "OMR"
+      | "PAB"
+      | "PEN"
+      | "PGK"
+      | "PHP"
+      | "PKR"
+      | "PLN"
+      | "PYG"
+      | "QAR"
+      | "RON"
+      | "RSD"
+      | "RUB"
+      | "RWF"
+      | "SAR"
+      | "SBD"
+      | "SCR"
+      | "SDG"
+      | "SEK"
+      | "SGD"
+      | "SHP"
+      | "SLE"
+      | "SOS"
+      | "SRD"
+      | "SSP"
+      | "STN"
+      | "SVC"
+      | "SYP"
+      | "SZL"
+      | "THB"
+      | "TJS"
+      | "TMT"
+      | "TND"
+      | "TOP"
+      | "TRY"
+      | "TTD"
+      | "TWD"
+      | "TZS"
+      | "UAH"
+      | "UGX"
+      | "USD"
+      | "UYU"
+      | "UZS"
+      | "VED"
+      | "VES"
+      | "VND"
+      | "VUV"
+      | "WST"
+      | "XAF"
+      | "XCD"
+      | "XCG"
+      | "XOF"
+      | "XPF"
+      | "YER"
+      | "ZAR"
+      | "ZMW"
+      | "ZWG";
     /**
      * @description One page of a list
      * @example {
@@ -2646,11 +2820,7 @@ export interface components {
        */
       scope: "GENERAL" | "INDIVIDUAL";
       status: components["schemas"]["Status"];
-      /**
-       * @description The currency of every amount in the pricelist
-       * @example EUR
-       */
-      currency: string;
+      currency: components["schemas"]["Currency"] & unknown;
       /** @description Higher wins inside a pricing level */
       priority: number;
       /**
@@ -3376,11 +3546,7 @@ export interface components {
        * @example Web DE list
        */
       name: string;
-      /**
-       * @description The currency of every amount in the pricelist
-       * @example EUR
-       */
-      currency: string;
+      currency: components["schemas"]["Currency"] & unknown;
       /** @description Higher wins inside a pricing level; default 0 */
       priority?: number;
       /**
@@ -3476,11 +3642,7 @@ export interface components {
        * @example Web DE list
        */
       name: string;
-      /**
-       * @description The currency of every amount in the pricelist
-       * @example EUR
-       */
-      currency: string;
+      currency: components["schemas"]["Currency"] & unknown;
       /** @description Higher wins inside a pricing level; default 0 */
       priority?: number;
       /**
@@ -3512,11 +3674,7 @@ export interface components {
        * @example Web DE list
        */
       name?: string;
-      /**
-       * @description Changeable only while DRAFT
-       * @example EUR
-       */
-      currency?: string;
+      currency?: components["schemas"]["Currency"] & unknown;
       status?: components["schemas"]["Status"];
       /** @description Higher wins among candidates of the same kind */
       priority?: number;
@@ -4005,8 +4163,165 @@ export interface components {
       /**
        * @description Required for ABSOLUTE values and for scaleBasis ORDER_VALUE; otherwise absent or null for PERCENTAGE
        * @example EUR
+       * @enum {string|null}
        */
-      currency?: string | null;
+      currency?:
+        | "AED"
+        | "AFN"
+        | "ALL"
+        | "AMD"
+        | "AOA"
+        | "ARS"
+        | "AUD"
+        | "AWG"
+        | "AZN"
+        | "BAM"
+        | "BBD"
+        | "BDT"
+        | "BHD"
+        | "BIF"
+        | "BMD"
+        | "BND"
+        | "BOB"
+        | "BRL"
+        | "BSD"
+        | "BTN"
+        | "BWP"
+        | "BYN"
+        | "BZD"
+        | "CAD"
+        | "CDF"
+        | "CHF"
+        | "CLP"
+        | "CNY"
+        | "COP"
+        | "CRC"
+        | "CUP"
+        | "CVE"
+        | "CZK"
+        | "DJF"
+        | "DKK"
+        | "DOP"
+        | "DZD"
+        | "EGP"
+        | "ERN"
+        | "ETB"
+        | "EUR"
+        | "FJD"
+        | "FKP"
+        | "GBP"
+        | "GEL"
+        | "GHS"
+        | "GIP"
+        | "GMD"
+        | "GNF"
+        | "GTQ"
+        | "GYD"
+        | "HKD"
+        | "HNL"
+        | "HTG"
+        | "HUF"
+        | "IDR"
+        | "ILS"
+        | "INR"
+        | "IQD"
+        | "IRR"
+        | "ISK"
+        | "JMD"
+        | "JOD"
+        | "JPY"
+        | "KES"
+        | "KGS"
+        | "KHR"
+        | "KMF"
+        | "KPW"
+        | "KRW"
+        | "KWD"
+        | "KYD"
+        | "KZT"
+        | "LAK"
+        | "LBP"
+        | "LKR"
+        | "LRD"
+        | "LSL"
+        | "LYD"
+        | "MAD"
+        | "MDL"
+        | "MGA"
+        | "MKD"
+        | "MMK"
+        | "MNT"
+        | "MOP"
+        | "MRU"
+        | "MUR"
+        | "MVR"
+        | "MWK"
+        | "MXN"
+        | "MYR"
+        | "MZN"
+        | "NAD"
+        | "NGN"
+        | "NIO"
+        | "NOK"
+        | "NPR"
+        | "NZD"
+        | "OMR"
+        | "PAB"
+        | "PEN"
+        | "PGK"
+        | "PHP"
+        | "PKR"
+        | "PLN"
+        | "PYG"
+        | "QAR"
+        | "RON"
+        | "RSD"
+        | "RUB"
+        | "RWF"
+        | "SAR"
+        | "SBD"
+        | "SCR"
+        | "SDG"
+        | "SEK"
+        | "SGD"
+        | "SHP"
+        | "SLE"
+        | "SOS"
+        | "SRD"
+        | "SSP"
+        | "STN"
+        | "SVC"
+        | "SYP"
+        | "SZL"
+        | "THB"
+        | "TJS"
+        | "TMT"
+        | "TND"
+        | "TOP"
+        | "TRY"
+        | "TTD"
+        | "TWD"
+        | "TZS"
+        | "UAH"
+        | "UGX"
+        | "USD"
+        | "UYU"
+        | "UZS"
+        | "VED"
+        | "VES"
+        | "VND"
+        | "VUV"
+        | "WST"
+        | "XAF"
+        | "XCD"
+        | "XCG"
+        | "XOF"
+        | "XPF"
+        | "YER"
+        | "ZAR"
+        | "ZMW"
+        | "ZWG"
+        | null;
       /**
        * @description DRAFT (default) or ACTIVE
        * @default DRAFT
@@ -4117,8 +4432,165 @@ export interface components {
       /**
        * @description Required for ABSOLUTE values and for scaleBasis ORDER_VALUE; otherwise null for PERCENTAGE
        * @example EUR
+       * @enum {string|null}
        */
-      currency?: string | null;
+      currency?:
+        | "AED"
+        | "AFN"
+        | "ALL"
+        | "AMD"
+        | "AOA"
+        | "ARS"
+        | "AUD"
+        | "AWG"
+        | "AZN"
+        | "BAM"
+        | "BBD"
+        | "BDT"
+        | "BHD"
+        | "BIF"
+        | "BMD"
+        | "BND"
+        | "BOB"
+        | "BRL"
+        | "BSD"
+        | "BTN"
+        | "BWP"
+        | "BYN"
+        | "BZD"
+        | "CAD"
+        | "CDF"
+        | "CHF"
+        | "CLP"
+        | "CNY"
+        | "COP"
+        | "CRC"
+        | "CUP"
+        | "CVE"
+        | "CZK"
+        | "DJF"
+        | "DKK"
+        | "DOP"
+        | "DZD"
+        | "EGP"
+        | "ERN"
+        | "ETB"
+        | "EUR"
+        | "FJD"
+        | "FKP"
+        | "GBP"
+        | "GEL"
+        | "GHS"
+        | "GIP"
+        | "GMD"
+        | "GNF"
+        | "GTQ"
+        | "GYD"
+        | "HKD"
+        | "HNL"
+        | "HTG"
+        | "HUF"
+        | "IDR"
+        | "ILS"
+        | "INR"
+        | "IQD"
+        | "IRR"
+        | "ISK"
+        | "JMD"
+        | "JOD"
+        | "JPY"
+        | "KES"
+        | "KGS"
+        | "KHR"
+        | "KMF"
+        | "KPW"
+        | "KRW"
+        | "KWD"
+        | "KYD"
+        | "KZT"
+        | "LAK"
+        | "LBP"
+        | "LKR"
+        | "LRD"
+        | "LSL"
+        | "LYD"
+        | "MAD"
+        | "MDL"
+        | "MGA"
+        | "MKD"
+        | "MMK"
+        | "MNT"
+        | "MOP"
+        | "MRU"
+        | "MUR"
+        | "MVR"
+        | "MWK"
+        | "MXN"
+        | "MYR"
+        | "MZN"
+        | "NAD"
+        | "NGN"
+        | "NIO"
+        | "NOK"
+        | "NPR"
+        | "NZD"
+        | "OMR"
+        | "PAB"
+        | "PEN"
+        | "PGK"
+        | "PHP"
+        | "PKR"
+        | "PLN"
+        | "PYG"
+        | "QAR"
+        | "RON"
+        | "RSD"
+        | "RUB"
+        | "RWF"
+        | "SAR"
+        | "SBD"
+        | "SCR"
+        | "SDG"
+        | "SEK"
+        | "SGD"
+        | "SHP"
+        | "SLE"
+        | "SOS"
+        | "SRD"
+        | "SSP"
+        | "STN"
+        | "SVC"
+        | "SYP"
+        | "SZL"
+        | "THB"
+        | "TJS"
+        | "TMT"
+        | "TND"
+        | "TOP"
+        | "TRY"
+        | "TTD"
+        | "TWD"
+        | "TZS"
+        | "UAH"
+        | "UGX"
+        | "USD"
+        | "UYU"
+        | "UZS"
+        | "VED"
+        | "VES"
+        | "VND"
+        | "VUV"
+        | "WST"
+        | "XAF"
+        | "XCD"
+        | "XCG"
+        | "XOF"
+        | "XPF"
+        | "YER"
+        | "ZAR"
+        | "ZMW"
+        | "ZWG"
+        | null;
       status?: components["schemas"]["Status"];
       /**
        * Format: date-time
@@ -4497,8 +4969,165 @@ export interface components {
       /**
        * @description Required for ABSOLUTE values and for a VALUE threshold; otherwise absent or null for PERCENTAGE
        * @example EUR
+       * @enum {string|null}
        */
-      currency?: string | null;
+      currency?:
+        | "AED"
+        | "AFN"
+        | "ALL"
+        | "AMD"
+        | "AOA"
+        | "ARS"
+        | "AUD"
+        | "AWG"
+        | "AZN"
+        | "BAM"
+        | "BBD"
+        | "BDT"
+        | "BHD"
+        | "BIF"
+        | "BMD"
+        | "BND"
+        | "BOB"
+        | "BRL"
+        | "BSD"
+        | "BTN"
+        | "BWP"
+        | "BYN"
+        | "BZD"
+        | "CAD"
+        | "CDF"
+        | "CHF"
+        | "CLP"
+        | "CNY"
+        | "COP"
+        | "CRC"
+        | "CUP"
+        | "CVE"
+        | "CZK"
+        | "DJF"
+        | "DKK"
+        | "DOP"
+        | "DZD"
+        | "EGP"
+        | "ERN"
+        | "ETB"
+        | "EUR"
+        | "FJD"
+        | "FKP"
+        | "GBP"
+        | "GEL"
+        | "GHS"
+        | "GIP"
+        | "GMD"
+        | "GNF"
+        | "GTQ"
+        | "GYD"
+        | "HKD"
+        | "HNL"
+        | "HTG"
+        | "HUF"
+        | "IDR"
+        | "ILS"
+        | "INR"
+        | "IQD"
+        | "IRR"
+        | "ISK"
+        | "JMD"
+        | "JOD"
+        | "JPY"
+        | "KES"
+        | "KGS"
+        | "KHR"
+        | "KMF"
+        | "KPW"
+        | "KRW"
+        | "KWD"
+        | "KYD"
+        | "KZT"
+        | "LAK"
+        | "LBP"
+        | "LKR"
+        | "LRD"
+        | "LSL"
+        | "LYD"
+        | "MAD"
+        | "MDL"
+        | "MGA"
+        | "MKD"
+        | "MMK"
+        | "MNT"
+        | "MOP"
+        | "MRU"
+        | "MUR"
+        | "MVR"
+        | "MWK"
+        | "MXN"
+        | "MYR"
+        | "MZN"
+        | "NAD"
+        | "NGN"
+        | "NIO"
+        | "NOK"
+        | "NPR"
+        | "NZD"
+        | "OMR"
+        | "PAB"
+        | "PEN"
+        | "PGK"
+        | "PHP"
+        | "PKR"
+        | "PLN"
+        | "PYG"
+        | "QAR"
+        | "RON"
+        | "RSD"
+        | "RUB"
+        | "RWF"
+        | "SAR"
+        | "SBD"
+        | "SCR"
+        | "SDG"
+        | "SEK"
+        | "SGD"
+        | "SHP"
+        | "SLE"
+        | "SOS"
+        | "SRD"
+        | "SSP"
+        | "STN"
+        | "SVC"
+        | "SYP"
+        | "SZL"
+        | "THB"
+        | "TJS"
+        | "TMT"
+        | "TND"
+        | "TOP"
+        | "TRY"
+        | "TTD"
+        | "TWD"
+        | "TZS"
+        | "UAH"
+        | "UGX"
+        | "USD"
+        | "UYU"
+        | "UZS"
+        | "VED"
+        | "VES"
+        | "VND"
+        | "VUV"
+        | "WST"
+        | "XAF"
+        | "XCD"
+        | "XCG"
+        | "XOF"
+        | "XPF"
+        | "YER"
+        | "ZAR"
+        | "ZMW"
+        | "ZWG"
+        | null;
       /**
        * @description DRAFT (default) or ACTIVE
        * @default DRAFT
@@ -4595,8 +5224,165 @@ export interface components {
       /**
        * @description Required for ABSOLUTE values and for a VALUE threshold; otherwise null for PERCENTAGE
        * @example EUR
+       * @enum {string|null}
        */
-      currency?: string | null;
+      currency?:
+        | "AED"
+        | "AFN"
+        | "ALL"
+        | "AMD"
+        | "AOA"
+        | "ARS"
+        | "AUD"
+        | "AWG"
+        | "AZN"
+        | "BAM"
+        | "BBD"
+        | "BDT"
+        | "BHD"
+        | "BIF"
+        | "BMD"
+        | "BND"
+        | "BOB"
+        | "BRL"
+        | "BSD"
+        | "BTN"
+        | "BWP"
+        | "BYN"
+        | "BZD"
+        | "CAD"
+        | "CDF"
+        | "CHF"
+        | "CLP"
+        | "CNY"
+        | "COP"
+        | "CRC"
+        | "CUP"
+        | "CVE"
+        | "CZK"
+        | "DJF"
+        | "DKK"
+        | "DOP"
+        | "DZD"
+        | "EGP"
+        | "ERN"
+        | "ETB"
+        | "EUR"
+        | "FJD"
+        | "FKP"
+        | "GBP"
+        | "GEL"
+        | "GHS"
+        | "GIP"
+        | "GMD"
+        | "GNF"
+        | "GTQ"
+        | "GYD"
+        | "HKD"
+        | "HNL"
+        | "HTG"
+        | "HUF"
+        | "IDR"
+        | "ILS"
+        | "INR"
+        | "IQD"
+        | "IRR"
+        | "ISK"
+        | "JMD"
+        | "JOD"
+        | "JPY"
+        | "KES"
+        | "KGS"
+        | "KHR"
+        | "KMF"
+        | "KPW"
+        | "KRW"
+        | "KWD"
+        | "KYD"
+        | "KZT"
+        | "LAK"
+        | "LBP"
+        | "LKR"
+        | "LRD"
+        | "LSL"
+        | "LYD"
+        | "MAD"
+        | "MDL"
+        | "MGA"
+        | "MKD"
+        | "MMK"
+        | "MNT"
+        | "MOP"
+        | "MRU"
+        | "MUR"
+        | "MVR"
+        | "MWK"
+        | "MXN"
+        | "MYR"
+        | "MZN"
+        | "NAD"
+        | "NGN"
+        | "NIO"
+        | "NOK"
+        | "NPR"
+        | "NZD"
+        | "OMR"
+        | "PAB"
+        | "PEN"
+        | "PGK"
+        | "PHP"
+        | "PKR"
+        | "PLN"
+        | "PYG"
+        | "QAR"
+        | "RON"
+        | "RSD"
+        | "RUB"
+        | "RWF"
+        | "SAR"
+        | "SBD"
+        | "SCR"
+        | "SDG"
+        | "SEK"
+        | "SGD"
+        | "SHP"
+        | "SLE"
+        | "SOS"
+        | "SRD"
+        | "SSP"
+        | "STN"
+        | "SVC"
+        | "SYP"
+        | "SZL"
+        | "THB"
+        | "TJS"
+        | "TMT"
+        | "TND"
+        | "TOP"
+        | "TRY"
+        | "TTD"
+        | "TWD"
+        | "TZS"
+        | "UAH"
+        | "UGX"
+        | "USD"
+        | "UYU"
+        | "UZS"
+        | "VED"
+        | "VES"
+        | "VND"
+        | "VUV"
+        | "WST"
+        | "XAF"
+        | "XCD"
+        | "XCG"
+        | "XOF"
+        | "XPF"
+        | "YER"
+        | "ZAR"
+        | "ZMW"
+        | "ZWG"
+        | null;
       status?: components["schemas"]["Status"];
       /**
        * Format: date-time
@@ -5061,11 +5847,7 @@ export interface components {
        * @example 2025-06-15T10:00:00Z
        */
       at?: string;
-      /**
-       * @description Default: the currency of the channel's primary pricelist
-       * @example EUR
-       */
-      currency?: string;
+      currency?: components["schemas"]["Currency"];
       /**
        * @description Units, 1-1000000, default 1: every product is priced as a one-line order of this quantity
        * @default 1
@@ -5257,7 +6039,8 @@ export interface components {
      *           "entityKey": {
      *             "pricelistId": 7,
      *             "productId": 12,
-     *             "minQuantity": 1
+     *             "minQuantity": 1,
+     *             "validFrom": null
      *           },
      *           "action": "UPDATE",
      *           "before": {
@@ -5306,7 +6089,8 @@ export interface components {
      *       "entityKey": {
      *         "pricelistId": 7,
      *         "productId": 12,
-     *         "minQuantity": 1
+     *         "minQuantity": 1,
+     *         "validFrom": null
      *       },
      *       "action": "UPDATE",
      *       "before": {
@@ -5365,15 +6149,16 @@ export interface components {
        */
       entity: string;
       /**
-       * @description The row: its id and code where it has them, else its key columns; for the memberships of a bulk upsert of customers, recorded per customer, the customer's id (docs/api.md §11.1)
+       * @description The row: its id and code where it has them, else its key columns (a price row's: pricelistId, productId, minQuantity and validFrom, null for an undated row); for the memberships of a bulk upsert of customers, recorded per customer, the customer's id (docs/api.md §11.1)
        * @example {
        *       "pricelistId": 7,
        *       "productId": 12,
-       *       "minQuantity": 1
+       *       "minQuantity": 1,
+       *       "validFrom": null
        *     }
        */
       entityKey: {
-        [key: string]: number | string;
+        [key: string]: number | string | null;
       };
       /**
        * @description What happened to the row
@@ -5411,7 +6196,8 @@ export interface components {
      *           "key": {
      *             "pricelistId": 7,
      *             "productId": 12,
-     *             "minQuantity": 1
+     *             "minQuantity": 1,
+     *             "validFrom": null
      *           },
      *           "action": "UPDATE",
      *           "operation": "upsertPricelistPrices",
@@ -5452,7 +6238,8 @@ export interface components {
      *       "key": {
      *         "pricelistId": 7,
      *         "productId": 12,
-     *         "minQuantity": 1
+     *         "minQuantity": 1,
+     *         "validFrom": null
      *       },
      *       "action": "UPDATE",
      *       "operation": "upsertPricelistPrices",
@@ -5500,15 +6287,16 @@ export interface components {
        */
       entity: string;
       /**
-       * @description The row: its id and code where it has them, else its key columns; for a bulk upsert's memberships, recorded per customer, the customer's id (docs/api.md §11.1)
+       * @description The row: its id and code where it has them, else its key columns (a price row's: pricelistId, productId, minQuantity and validFrom, null for an undated row); for a bulk upsert's memberships, recorded per customer, the customer's id (docs/api.md §11.1)
        * @example {
        *       "pricelistId": 7,
        *       "productId": 12,
-       *       "minQuantity": 1
+       *       "minQuantity": 1,
+       *       "validFrom": null
        *     }
        */
       key: {
-        [key: string]: number | string;
+        [key: string]: number | string | null;
       };
       /**
        * @description What happened to the row
@@ -6126,7 +6914,7 @@ export interface operations {
         /** @description The customer code; omit it or leave it empty (`customer=`) for anonymous (public) prices */
         customer?: string;
         /** @description Default: the currency of the channel's primary pricelist */
-        currency?: string;
+        currency?: components["schemas"]["Currency"];
         /** @description The instant to price at (ISO 8601 with zone, or a date); default now */
         at?: string;
         /** @description Units for every product, 1-1000000; default 1 */
@@ -11674,7 +12462,7 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description The record's id (a positive integer) */
+        /** @description The record's id (a positive integer, at most 999999999999999) */
         id: number;
       };
       cookie?: never;
@@ -14152,7 +14940,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description The record's id (a positive integer) */
+        /** @description The record's id (a positive integer, at most 999999999999999) */
         id: number;
       };
       cookie?: never;
@@ -14262,7 +15050,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
-        /** @description The record's id (a positive integer) */
+        /** @description The record's id (a positive integer, at most 999999999999999) */
         id: number;
       };
       cookie?: never;
@@ -14452,7 +15240,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
-        /** @description The record's id (a positive integer) */
+        /** @description The record's id (a positive integer, at most 999999999999999) */
         id: number;
       };
       cookie?: never;
@@ -14642,7 +15430,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
-        /** @description The record's id (a positive integer) */
+        /** @description The record's id (a positive integer, at most 999999999999999) */
         id: number;
       };
       cookie?: never;
@@ -14832,7 +15620,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
-        /** @description The record's id (a positive integer) */
+        /** @description The record's id (a positive integer, at most 999999999999999) */
         id: number;
       };
       cookie?: never;
@@ -15017,7 +15805,7 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description The record's id (a positive integer) */
+        /** @description The record's id (a positive integer, at most 999999999999999) */
         id: number;
       };
       cookie?: never;
@@ -15127,7 +15915,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
-        /** @description The record's id (a positive integer) */
+        /** @description The record's id (a positive integer, at most 999999999999999) */
         id: number;
       };
       cookie?: never;
@@ -15317,7 +16105,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
-        /** @description The record's id (a positive integer) */
+        /** @description The record's id (a positive integer, at most 999999999999999) */
         id: number;
       };
       cookie?: never;
@@ -15807,7 +16595,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description The record's id (a positive integer) */
+        /** @description The record's id (a positive integer, at most 999999999999999) */
         id: number;
       };
       cookie?: never;
@@ -15917,7 +16705,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
-        /** @description The record's id (a positive integer) */
+        /** @description The record's id (a positive integer, at most 999999999999999) */
         id: number;
       };
       cookie?: never;
@@ -16107,7 +16895,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
-        /** @description The record's id (a positive integer) */
+        /** @description The record's id (a positive integer, at most 999999999999999) */
         id: number;
       };
       cookie?: never;
@@ -16297,7 +17085,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
-        /** @description The record's id (a positive integer) */
+        /** @description The record's id (a positive integer, at most 999999999999999) */
         id: number;
       };
       cookie?: never;
@@ -16487,7 +17275,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
-        /** @description The record's id (a positive integer) */
+        /** @description The record's id (a positive integer, at most 999999999999999) */
         id: number;
       };
       cookie?: never;
@@ -16677,7 +17465,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
-        /** @description The record's id (a positive integer) */
+        /** @description The record's id (a positive integer, at most 999999999999999) */
         id: number;
       };
       cookie?: never;
@@ -17262,7 +18050,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description The record's id (a positive integer) */
+        /** @description The record's id (a positive integer, at most 999999999999999) */
         id: number;
       };
       cookie?: never;
@@ -17372,7 +18160,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
-        /** @description The record's id (a positive integer) */
+        /** @description The record's id (a positive integer, at most 999999999999999) */
         id: number;
       };
       cookie?: never;
@@ -18400,7 +19188,7 @@ export interface operations {
       query?: never;
       header?: never;
       path: {
-        /** @description The record's id (a positive integer) */
+        /** @description The record's id (a positive integer, at most 999999999999999) */
         id: number;
       };
       cookie?: never;
@@ -18529,7 +19317,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
-        /** @description The record's id (a positive integer) */
+        /** @description The record's id (a positive integer, at most 999999999999999) */
         id: number;
       };
       cookie?: never;
@@ -18694,7 +19482,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
-        /** @description The record's id (a positive integer) */
+        /** @description The record's id (a positive integer, at most 999999999999999) */
         id: number;
       };
       cookie?: never;
@@ -18884,7 +19672,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
-        /** @description The record's id (a positive integer) */
+        /** @description The record's id (a positive integer, at most 999999999999999) */
         id: number;
       };
       cookie?: never;
@@ -19085,7 +19873,7 @@ export interface operations {
       };
       header?: never;
       path: {
-        /** @description The record's id (a positive integer) */
+        /** @description The record's id (a positive integer, at most 999999999999999) */
         id: number;
       };
       cookie?: never;

@@ -49,9 +49,11 @@ describe("applyChangeSet", () => {
     expect(after.tradeConditions.map((c) => c.status)).toEqual(["ACTIVE", "INACTIVE"]);
     expect(after.promotions.map((p) => p.status)).toEqual(["INACTIVE", "ACTIVE"]);
     // A tier of list 1 is set wherever list 1 is: candidate and base; the others stay whole.
+    // A set tier is the row in force at the simulated moment: undated.
+    const undated = { validFrom: null, validTo: null };
     const tiers = [
-      { productCode: "P", minQuantity: 1, amount: 1100 },
-      { productCode: "P", minQuantity: 10, amount: 950 },
+      { productCode: "P", minQuantity: 1, amount: 1100, ...undated },
+      { productCode: "P", minQuantity: 10, amount: 950, ...undated },
     ];
     expect(after.pricelists[0]!.prices).toEqual(tiers);
     expect(after.priceBases[0]!.prices).toEqual(tiers);

@@ -57,7 +57,11 @@ function wrongValues(schema: Schema): [string, unknown][] {
     if (typeof v.maximum === "number" && v.maximum < 2 ** 53 - 1)
       out.push(["above the maximum", v.maximum + 1]);
     if (v.enum) out.push(["no option", "NOT_AN_OPTION"]);
-    if (v.type === "string" && v.pattern) out.push(["off the pattern", "?!"]);
+    if (v.type === "string" && v.pattern) {
+      // "?!" is off most patterns, but a name may say it: then a control character is off.
+      const off = ["?!", "a\u0000b"].find((x) => !new RegExp(v.pattern, "u").test(x));
+      if (off !== undefined) out.push(["off the pattern", off]);
+    }
     if (v.type === "string" && typeof v.maxLength === "number")
       out.push(["too long", "x".repeat(v.maxLength + 1)]);
     if (v.type === "string" && typeof v.minLength === "number" && v.minLength > 0)

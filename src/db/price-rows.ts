@@ -2,7 +2,8 @@ import { sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { KeyedRow, TimelinePlan } from "../pricing/timeline";
 import type { Status } from "../pricing/vocabulary";
-import type { Db } from "./client";
+import { errorMentions, isForeignKeyViolation, rawBatch, type Db } from "./client";
+import { FOREIGN_KEY } from "./outcomes";
 import { insertRows, rowField, rowsOf } from "./bulk";
 import { factRows, readFacts, STALE_FACTS, writeJudged } from "./bulk-facts";
 import { jsonChunks } from "./chunks";
@@ -117,3 +118,45 @@ export const writePriceRows = (
   writeJudged(db, read.read, priceRowWrites(db, id, plan));
 
 export { STALE_FACTS };
+
+/** A price write that found a product deleted after the check that resolved its code. */
+export const PRODUCT_GONE = Symbol("product gone");
+
+/**
+ * Undated rows without a `validTo` (a price sheet as ERPs send it every night) in ONE statement,
+ * atomic by itself and needing no judged read: by the timeline rules such a row replaces the
+ * undated row of its product and tier (or is added) and ends where the first dated row of the
+ * timeline begins, which the statement reads itself, so it can never overlap and concurrent
+ * sheets cannot tear (the last one wins). A row already as written is not rewritten. A product
+ * deleted since the caller's check leaves product_id null, which fails the whole statement:
+ * PRODUCT_GONE; a pricelist deleted meanwhile: FOREIGN_KEY.
+ */
+export async function writeUndatedRows(
+  db: Db,
+  id: number,
+  rows: readonly { productCode: string; minQuantity: number; amount: number }[],
+) {
+  const product = sql`(select p.id from products p where p.code = ${rowField("productCode")})`;
+  const statements = jsonChunks(rows).map(
+    (json) => sql`insert into pricelist_prices
+        (pricelist_id, product_id, min_quantity, valid_from, valid_to, amount)
+      select ${id}, ${product}, ${rowField("minQuantity")}, null,
+        (select min(x.valid_from) from pricelist_prices x where x.pricelist_id = ${id}
+          and x.product_id = ${product} and x.min_quantity = ${rowField("minQuantity")}
+          and x.valid_from is not null),
+        ${rowField("amount")}
+      from ${rowsOf(json)} where true
+      on conflict (pricelist_id, product_id, min_quantity, coalesce(valid_from, ${sql.raw(String(ALWAYS))}))
+      do update set amount = excluded.amount, valid_to = excluded.valid_to
+        where pricelist_prices.amount is not excluded.amount
+          or pricelist_prices.valid_to is not excluded.valid_to`,
+  );
+  try {
+    await rawBatch(db, statements);
+    return rows.length;
+  } catch (err) {
+    if (isForeignKeyViolation(err)) return FOREIGN_KEY;
+    if (errorMentions(err, "NOT NULL constraint failed")) return PRODUCT_GONE;
+    throw err;
+  }
+}

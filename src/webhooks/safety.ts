@@ -210,6 +210,36 @@ export const resolveOverHttps: Resolve = async (host) => {
 };
 
 /**
+ * No lookup at all, for local development without a network (`npm run dev` sets WEBHOOK_DNS to
+ * "offline" when it finds none): a failed outbound fetch makes the runtime log a stack trace per
+ * lookup, so names are refused as unresolvable with one sentence in the log instead.
+ */
+export const offlineResolve: Resolve = async (host) => {
+  console.warn(
+    JSON.stringify({
+      warning:
+        `webhook host ${host} was not looked up: WEBHOOK_DNS is "offline" (npm run dev found ` +
+        "no network); point webhooks at a host of WEBHOOK_ALLOWED_HOSTS",
+    }),
+  );
+  throw new Error("offline");
+};
+
+/** Where a deployment's webhooks may point: hosts that skip the checks, and how names resolve. */
+export interface TargetRules {
+  allowed: Set<string>;
+  resolve: Resolve;
+}
+
+export const targetRules = (env: {
+  WEBHOOK_ALLOWED_HOSTS?: string;
+  WEBHOOK_DNS?: string;
+}): TargetRules => ({
+  allowed: allowedHosts(env.WEBHOOK_ALLOWED_HOSTS),
+  resolve: env.WEBHOOK_DNS?.trim() === "offline" ? offlineResolve : resolveOverHttps,
+});
+
+/**
  * Why `url` may not receive webhooks, as a sentence about the URL; undefined when it may.
  * `resolve` asks DNS for names (tests pass their own).
  */

@@ -189,16 +189,22 @@ export function inUseError(
   };
 }
 
+/** The largest id a path takes: 15 digits, well inside the integers JSON and D1 hold exactly. */
+export const MAX_ID = 999_999_999_999_999;
+
 export const IdParams = z.object({
   id: z
     .string()
-    .regex(/^[1-9][0-9]{0,14}$/, "must be a positive integer")
+    .regex(/^[1-9][0-9]*$/, { message: "must be a positive integer", abort: true })
+    .refine((id) => id.length <= 15, `must be at most ${MAX_ID}`)
     .transform(Number)
     .openapi({
       param: { name: "id", in: "path", required: true },
       type: "integer",
+      minimum: 1,
+      maximum: MAX_ID,
       example: 42,
-      description: "The record's id (a positive integer)",
+      description: `The record's id (a positive integer, at most ${MAX_ID})`,
     }),
 });
 

@@ -1,11 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
 import { CodeParams, errors, inUseError, json, jsonBody } from "../../lib/http/openapi";
-import { CustomerCodesSchema, CustomerGroupCodesSchema } from "../../lib/core/schemas";
+import { CustomerGroupCodesSchema } from "../../lib/core/schemas";
 import { assignmentRoutes } from "../../lib/http/assignments";
 import { customerGroupList } from "../customer-groups/customer-groups.list";
 import { CustomerGroupListSchema } from "../customer-groups/customer-groups.schemas";
 import { customerList } from "../customers/customers.list";
-import { CustomerListSchema } from "../customers/customers.schemas";
+import { CustomerCodesSchema, CustomerListSchema } from "../customers/customers.schemas";
 import { channelList, channelPricelistList } from "./channels.list";
 import {
   AssignedPricelistListSchema,

@@ -7,11 +7,10 @@ import {
   json,
   jsonBody,
 } from "../../lib/http/openapi";
-import { CustomerCodesSchema } from "../../lib/core/schemas";
 import { assignmentRoutes } from "../../lib/http/assignments";
 import { PricelistRefSchema } from "../pricelists/pricelists.schemas";
 import { customerList } from "../customers/customers.list";
-import { CustomerListSchema } from "../customers/customers.schemas";
+import { CustomerCodesSchema, CustomerListSchema } from "../customers/customers.schemas";
 import { pricelistsList } from "../pricelists/pricelists.list";
 import { PricelistListSchema } from "../pricelists/pricelists.schemas";
 import { customerGroupList } from "./customer-groups.list";

@@ -1,7 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
 import { errors, IdParams, json, jsonBody } from "../../lib/http/openapi";
-import { CustomerGroupCodesSchema, ProductCodesSchema } from "../../lib/core/schemas";
+import { CustomerGroupCodesSchema } from "../../lib/core/schemas";
 import { assignmentRoutes } from "../../lib/http/assignments";
+import { ProductCodesSchema } from "../products/products.schemas";
 import { pricelistPricesList, pricelistsList } from "./pricelists.list";
 import {
   IndividualPricelistCreateSchema,

@@ -1,7 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
 import { CodeParams, errors, IdParams, json, jsonBody } from "../../lib/http/openapi";
-import { CustomerCodesSchema, CustomerGroupCodesSchema } from "../../lib/core/schemas";
+import { CustomerGroupCodesSchema } from "../../lib/core/schemas";
 import { assignmentRoutes } from "../../lib/http/assignments";
+import { CustomerCodesSchema } from "../customers/customers.schemas";
 import { tag as customersTag } from "../customers/customers.routes";
 import { customerTradeConditionList, tradeConditionList } from "./trade-conditions.list";
 import {

@@ -1,6 +1,6 @@
 import { replayAs } from "../../lib/http/idempotency";
 import type { AppRouteHandler } from "../../lib/http/router";
-import { allowedHosts } from "../../webhooks/safety";
+import { targetRules } from "../../webhooks/safety";
 import {
   deleteWebhook,
   findWebhook,
@@ -29,8 +29,7 @@ function withSecretOnce(c: Parameters<typeof replayAs>[0], row: WebhookRow, secr
 }
 
 export const create: AppRouteHandler<typeof routes.create> = async (c) => {
-  const allowed = allowedHosts(c.env.WEBHOOK_ALLOWED_HOSTS);
-  const { row, secret } = await createWebhook(c.var.db, allowed, c.req.valid("json"));
+  const { row, secret } = await createWebhook(c.var.db, targetRules(c.env), c.req.valid("json"));
   return c.json(withSecretOnce(c, row, secret), 201);
 };
 
@@ -42,8 +41,8 @@ export const get: AppRouteHandler<typeof routes.get> = async (c) => {
 };
 
 export const update: AppRouteHandler<typeof routes.update> = async (c) => {
-  const allowed = allowedHosts(c.env.WEBHOOK_ALLOWED_HOSTS);
-  const row = await updateWebhook(c.var.db, allowed, c.req.valid("param").id, c.req.valid("json"));
+  const { id } = c.req.valid("param");
+  const row = await updateWebhook(c.var.db, targetRules(c.env), id, c.req.valid("json"));
   return c.json(toWebhook(row), 200);
 };
 

@@ -2,7 +2,7 @@ import { feedBounds } from "../../feed/read";
 import type { Db } from "../../db/client";
 import { ApiError, invalid, notFound, type FieldIssue } from "../../lib/core/errors";
 import { CHANGED, optimistically, patchOf } from "../../db/optimistic";
-import { refusal } from "../../webhooks/safety";
+import { refusal, type TargetRules } from "../../webhooks/safety";
 import { newSecret } from "../../webhooks/sign";
 import {
   findWebhook,
@@ -27,8 +27,8 @@ const tooManyWebhooks = () =>
 export const missingWebhook = (id: number) => notFound(`webhook ${id} not found`);
 
 /** The URL may receive webhooks (docs/api.md §14.5), or a 400 on body.url saying why not. */
-async function checkUrl(url: string, allowed: Set<string>) {
-  const reason = await refusal(url, allowed);
+async function checkUrl(url: string, rules: TargetRules) {
+  const reason = await refusal(url, rules.allowed, rules.resolve);
   if (reason) throw invalid([{ path: "body.url", message: reason }]);
 }
 
@@ -48,8 +48,8 @@ async function startCursor(db: Db, after: number | undefined) {
   return after;
 }
 
-export async function createWebhook(db: Db, allowed: Set<string>, input: WebhookCreate) {
-  await checkUrl(input.url, allowed);
+export async function createWebhook(db: Db, rules: TargetRules, input: WebhookCreate) {
+  await checkUrl(input.url, rules);
   const cursor = await startCursor(db, input.after);
   const secret = newSecret();
   const row = await insertWebhook(db, MAX_WEBHOOKS, {
@@ -66,14 +66,9 @@ export async function createWebhook(db: Db, allowed: Set<string>, input: Webhook
 /** A resumed webhook starts afresh: no pause, no backoff, from where it stopped. */
 const RESUMED = { failures: 0, retryAt: null, pausedAt: null } satisfies Partial<WebhookRow>;
 
-export async function updateWebhook(
-  db: Db,
-  allowed: Set<string>,
-  id: number,
-  input: WebhookUpdate,
-) {
+export async function updateWebhook(db: Db, rules: TargetRules, id: number, input: WebhookUpdate) {
   const patch = patchOf(input);
-  if (patch.url !== undefined) await checkUrl(patch.url, allowed);
+  if (patch.url !== undefined) await checkUrl(patch.url, rules);
   const set: Partial<WebhookRow> = {
     ...(patch.url !== undefined ? { url: patch.url } : {}),
     ...(patch.events !== undefined ? { events: JSON.stringify(patch.events) } : {}),
