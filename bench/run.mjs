@@ -135,7 +135,9 @@ const log = (/** @type {string} */ text) => process.stderr.write(`${text}\n`);
 // ------------------------------------------------------------------------------------------------
 
 /**
- * @typedef {"health" | "floor" | "lookup1" | "lookup" | "lookup500" | "list" | "search" | "conditions" | "write"} Kind
+ * @typedef {"health" | "floor" | "lookup1" | "lookup" | "lookup500" | "random" | "list" | "search" | "conditions" | "write"} Kind
+ *   `random`: a cart drawn anew for every request (uniform or skewed), measured beside the fixed
+ *   carts the targets judge
  * @typedef {object} Scenario
  * @property {string} id
  * @property {string} group
@@ -145,6 +147,7 @@ const log = (/** @type {string} */ text) => process.stderr.write(`${text}\n`);
  * @property {string} path
  * @property {"read" | "admin" | null} key
  * @property {unknown} [body]
+ * @property {() => unknown} [bodyOf] a new body for every request (a random cart), instead of `body`
  * @property {boolean} [peer] also measured against the NestJS peer
  */
 
@@ -225,9 +228,11 @@ async function discover(db, products) {
     minQuantity: Number(r.min_quantity),
     amount: Number(r.amount),
   }));
+  const catalogue = (await all("select code from products order by id")).map((r) => String(r.code));
   return {
     floorCode: String(floor),
     contractCode: String(contract.code),
+    catalogue,
     spread: {
       1: await spread(1),
       24: await spread(24),
@@ -241,6 +246,49 @@ async function discover(db, products) {
 }
 
 const QUANTITIES = [1, 5, 12, 60];
+
+/** mulberry32: the random carts of a run are the same in every run. @param {number} seed */
+function seeded(seed) {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Draws product codes of the catalogue: `uniform`, every product alike; `skewed`, by a Zipf law
+ * (exponent 1) over the products in a fixed shuffled order, as storefront traffic goes: the most
+ * asked-for 1 % of the products get about half the lines.
+ * @param {string[]} catalogue @param {"uniform" | "skewed"} how
+ */
+function drawer(catalogue, how) {
+  const random = seeded(how === "uniform" ? 7 : 11);
+  const n = catalogue.length;
+  if (how === "uniform") return () => /** @type {string} */ (catalogue[Math.floor(random() * n)]);
+  const order = catalogue.map((_, i) => i);
+  const shuffle = seeded(13);
+  for (let i = n - 1; i > 0; i--) {
+    const j = Math.floor(shuffle() * (i + 1));
+    [order[i], order[j]] = [/** @type {number} */ (order[j]), /** @type {number} */ (order[i])];
+  }
+  const cumulative = new Float64Array(n);
+  let sum = 0;
+  for (let rank = 0; rank < n; rank++) cumulative[rank] = sum += 1 / (rank + 1);
+  return () => {
+    const x = random() * sum;
+    let lo = 0;
+    let hi = n - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (/** @type {number} */ (cumulative[mid]) < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return /** @type {string} */ (catalogue[/** @type {number} */ (order[lo])]);
+  };
+}
 
 /**
  * @param {Awaited<ReturnType<typeof discover>>} d
@@ -334,6 +382,25 @@ function scenarios(d) {
     ...[false, true].flatMap((contract) =>
       [1, 50, 500].map((n) => resolve(/** @type {1 | 50 | 500} */ (n), contract)),
     ),
+    .../** @type {const} */ (["uniform", "skewed"]).map((how) => {
+      const draw = drawer(d.catalogue, how);
+      return /** @type {Scenario} */ ({
+        id: `resolve-50-${how}`,
+        group: "storefront",
+        title: `POST /prices/resolve 50 random lines, ${how}`,
+        kind: "random",
+        method: "POST",
+        path: "/v1/api/prices/resolve",
+        key: "read",
+        bodyOf: () => ({
+          channelCode: CHANNEL,
+          lines: Array.from({ length: 50 }, (_, i) => ({
+            productCode: draw(),
+            quantity: QUANTITIES[i % QUANTITIES.length] ?? 1,
+          })),
+        }),
+      });
+    }),
     list(1, "id"),
     list(500, "id"),
     list(1, "name"),
@@ -385,6 +452,7 @@ function scenarios(d) {
  * @param {KeyPools} keys
  */
 function requestOf(s, keys) {
+  if (s.bodyOf) s = { ...s, body: s.bodyOf() };
   /** @type {Record<string, string>} */
   const headers = {};
   if (s.key) headers["x-webhook-signature"] = /** @type {string} */ (keys[s.key][0]);
@@ -401,8 +469,16 @@ function requestOf(s, keys) {
  */
 function requestsPerKey(s, keys) {
   const { headers } = requestOf(s, keys);
+  const bodyOf = s.bodyOf;
+  /** @type {{ setupRequest?: (req: any) => any }} */
+  const fresh = bodyOf
+    ? { setupRequest: (req) => ({ ...req, body: JSON.stringify(bodyOf()) }) }
+    : {};
   return s.key
-    ? keys[s.key].map((key) => ({ headers: { ...headers, "x-webhook-signature": key } }))
+    ? keys[s.key].map((key) => ({
+        headers: { ...headers, "x-webhook-signature": key },
+        ...fresh,
+      }))
     : undefined;
 }
 

@@ -1034,6 +1034,74 @@ export interface paths {
     patch: operations["updatePromotion"];
     trace?: never;
   };
+  "/v1/api/currencies": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the accepted currencies with their exponents
+     * @description Every currency a pricelist, condition or rate may be in, with its ISO 4217 exponent: the number of decimals of the minor unit that every amount of the API counts in (docs/api.md §16.1). By code by default; sort by `code` or `exponent`; `filter.code` and `filter.exponent` ($eq, $in). Read from the service's own table: no D1 round trip.
+     */
+    get: operations["listCurrencies"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/api/exchange-rates": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List exchange rates (paginated; ?at= for the rates in force then)
+     * @description Sorted by pair, then validFrom, by default; sort by `from`, `to`, `validFrom`; `filter.from` and `filter.to` ($eq) keep one currency on either side. Each rate carries `validTo`, the next validFrom of its pair (null for the latest). With `at`, only the rate of each pair in force at that instant is listed. One D1 round trip (docs/api.md §16.2).
+     */
+    get: operations["listExchangeRates"];
+    /**
+     * Create or update 1-1000 exchange rates by (from, to, validFrom), atomically
+     * @description Each row is one rate by its key (from, to, validFrom): a new key creates it, a known one gets the row's rate. `rate` is a decimal string (`"0.92"`), greater than 0, with at most 12 significant digits; a JSON number is a 400 asking for a string. `from` and `to` are accepted currencies (GET /v1/api/currencies) and differ. All or nothing: any bad row and nothing is written; the 400 names every bad row by index and field (`body.rates.3.rate`). A key may appear once per body. Answers how many rates were created, updated and unchanged; an unchanged row is not written (no audit entry, no new pricing version). Any other write moves the pricing data version, as a price write does. Two D1 round trips whatever the number of rows (docs/api.md §16.2, §5.12).
+     */
+    put: operations["upsertExchangeRates"];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/api/exchange-rates/{from}/{to}/{validFrom}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get an exchange rate by its pair and validFrom
+     * @description `validFrom` is the rate's instant (`2027-01-01T00:00:00Z`, or the date `2027-01-01` for midnight UTC); the rate answers with its `validTo`. No rate with that key → 404.
+     */
+    get: operations["getExchangeRate"];
+    put?: never;
+    post?: never;
+    /**
+     * Delete an exchange rate
+     * @description Removes the rate of that key; the pair's previous rate then holds until the one after it (its `validTo` moves). Moves the pricing data version. No rate with that key → 404.
+     */
+    delete: operations["deleteExchangeRate"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/api/pricing/lint": {
     parameters: {
       query?: never;
@@ -5452,6 +5520,212 @@ export interface components {
      * @example {
      *       "data": [
      *         {
+     *           "code": "EUR",
+     *           "exponent": 2
+     *         },
+     *         {
+     *           "code": "JPY",
+     *           "exponent": 0
+     *         },
+     *         {
+     *           "code": "KWD",
+     *           "exponent": 3
+     *         }
+     *       ],
+     *       "meta": {
+     *         "itemsPerPage": 20,
+     *         "totalItems": 3,
+     *         "currentPage": 1,
+     *         "totalPages": 1,
+     *         "sortBy": [
+     *           [
+     *             "id",
+     *             "DESC"
+     *           ]
+     *         ]
+     *       },
+     *       "links": {
+     *         "current": "http://localhost:8787/v1/api/currencies?page=1&limit=20&sortBy=id:DESC"
+     *       }
+     *     }
+     */
+    CurrencyList: {
+      /** @description The records of this page */
+      data: components["schemas"]["CurrencyMinorUnit"][];
+      meta: components["schemas"]["ListMeta"];
+      links: components["schemas"]["ListLinks"];
+    };
+    /**
+     * @description A currency the API accepts, with the exponent of its minor unit
+     * @example {
+     *       "code": "EUR",
+     *       "exponent": 2
+     *     }
+     */
+    CurrencyMinorUnit: {
+      code: components["schemas"]["Currency"] & unknown;
+      /**
+       * @description The decimals of its minor unit (ISO 4217): amounts in this currency are integers of 10^-exponent units (EUR 2: 1234 is 12.34; JPY 0: 1500 is 1500; KWD 3: 1234 is 1.234)
+       * @example 2
+       */
+      exponent: number;
+    };
+    /**
+     * @description One page of a list
+     * @example {
+     *       "data": [
+     *         {
+     *           "from": "USD",
+     *           "to": "EUR",
+     *           "rate": "0.92",
+     *           "validFrom": "2027-01-01T00:00:00.000Z",
+     *           "validTo": "2027-02-01T00:00:00.000Z",
+     *           "createdAt": "2026-12-20T09:30:00.000Z",
+     *           "updatedAt": "2026-12-20T09:30:00.000Z"
+     *         }
+     *       ],
+     *       "meta": {
+     *         "itemsPerPage": 20,
+     *         "totalItems": 1,
+     *         "currentPage": 1,
+     *         "totalPages": 1,
+     *         "sortBy": [
+     *           [
+     *             "id",
+     *             "DESC"
+     *           ]
+     *         ]
+     *       },
+     *       "links": {
+     *         "current": "http://localhost:8787/v1/api/exchange-rates?page=1&limit=20&sortBy=id:DESC"
+     *       }
+     *     }
+     */
+    ExchangeRateList: {
+      /** @description The records of this page */
+      data: components["schemas"]["ExchangeRate"][];
+      meta: components["schemas"]["ListMeta"];
+      links: components["schemas"]["ListLinks"];
+    };
+    /**
+     * @description A directional exchange rate, holding from its validFrom to the pair's next one
+     * @example {
+     *       "from": "USD",
+     *       "to": "EUR",
+     *       "rate": "0.92",
+     *       "validFrom": "2027-01-01T00:00:00.000Z",
+     *       "validTo": "2027-02-01T00:00:00.000Z",
+     *       "createdAt": "2026-12-20T09:30:00.000Z",
+     *       "updatedAt": "2026-12-20T09:30:00.000Z"
+     *     }
+     */
+    ExchangeRate: {
+      from: components["schemas"]["Currency"] & unknown;
+      to: components["schemas"]["Currency"] & unknown;
+      /**
+       * @description Units of `to` per unit of `from`, an exact decimal string in normal form
+       * @example 0.92
+       */
+      rate: string;
+      /**
+       * Format: date-time
+       * @description From when the rate holds: until the next validFrom of the same pair (a rate is never inverted nor combined with another: USD→EUR says nothing about EUR→USD)
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      validFrom: string;
+      /**
+       * Format: date-time
+       * @description Derived, not stored: the next validFrom of the same pair, where this rate stops holding; null while no later rate is known
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      validTo: string | null;
+      /**
+       * Format: date-time
+       * @description When the rate was first written
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @description When the rate last changed
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      updatedAt: string;
+    };
+    /**
+     * @description What a bulk upsert of rates did, row by row
+     * @example {
+     *       "created": 2,
+     *       "updated": 1,
+     *       "unchanged": 997
+     *     }
+     */
+    ExchangeRatesUpsertResult: {
+      /** @description How many rates were new */
+      created: number;
+      /** @description How many stored rates got a new rate */
+      updated: number;
+      /** @description How many rows matched their stored rate already: nothing was written for them */
+      unchanged: number;
+    };
+    /**
+     * @description Exchange rates to create or update by (from, to, validFrom)
+     * @example {
+     *       "rates": [
+     *         {
+     *           "from": "USD",
+     *           "to": "EUR",
+     *           "rate": "0.92",
+     *           "validFrom": "2027-01-01T00:00:00Z"
+     *         },
+     *         {
+     *           "from": "USD",
+     *           "to": "EUR",
+     *           "rate": "0.90",
+     *           "validFrom": "2027-02-01T00:00:00Z"
+     *         },
+     *         {
+     *           "from": "USD",
+     *           "to": "JPY",
+     *           "rate": "150.25",
+     *           "validFrom": "2027-01-01T00:00:00Z"
+     *         }
+     *       ]
+     *     }
+     */
+    ExchangeRatesUpsert: {
+      /** @description 1-1000 rates, each (from, to, validFrom) at most once */
+      rates: components["schemas"]["ExchangeRateUpsert"][];
+    };
+    /**
+     * @description A rate by (from, to, validFrom): created if new, else its rate is set
+     * @example {
+     *       "from": "USD",
+     *       "to": "EUR",
+     *       "rate": "0.92",
+     *       "validFrom": "2027-01-01T00:00:00Z"
+     *     }
+     */
+    ExchangeRateUpsert: {
+      from: components["schemas"]["Currency"] & unknown;
+      to: components["schemas"]["Currency"] & unknown;
+      /**
+       * @description How many units of `to` one unit of `from` buys, as a **decimal string** ("0.92", "150.25"): greater than 0, at most 12 significant digits, digits and at most one decimal point. Never a JSON number (400): a float would lose digits. Stored and answered in its normal form ("000.9200" → "0.92")
+       * @example 0.92
+       */
+      rate: string;
+      /**
+       * Format: date-time
+       * @description From when the rate holds: until the next validFrom of the same pair (a rate is never inverted nor combined with another: USD→EUR says nothing about EUR→USD)
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      validFrom: string;
+    };
+    /**
+     * @description One page of a list
+     * @example {
+     *       "data": [
+     *         {
      *           "code": "NEVER_WINS",
      *           "severity": "WARNING",
      *           "message": "trade condition 42 (DISCOUNT, CUSTOMER_GROUP) never wins: wherever and whenever it is a candidate from now on, trade condition 41 is a candidate too and ranks before it (priority 5 against 0)",
@@ -6280,7 +6554,8 @@ export interface components {
         | "productGroups"
         | "channels"
         | "customers"
-        | "customerGroups";
+        | "customerGroups"
+        | "exchangeRates";
       /**
        * @description What changed, as in the audit trail: a record or a link (docs/api.md §11)
        * @example pricelistPrice
@@ -6469,6 +6744,7 @@ export interface components {
         | "channels"
         | "customers"
         | "customerGroups"
+        | "exchangeRates"
       )[];
       /** @description Whether it receives deliveries. The service turns it off after too many failed attempts in a row (`pausedAt` set); PATCH it back to true to resume where it stopped */
       active: boolean;
@@ -6567,7 +6843,7 @@ export interface components {
        */
       url: string;
       /**
-       * @description The kinds of change to receive (docs/api.md §14.1): prices, pricelists, tradeConditions, promotions, products, productGroups, channels, customers, customerGroups
+       * @description The kinds of change to receive (docs/api.md §14.1): prices, pricelists, tradeConditions, promotions, products, productGroups, channels, customers, customerGroups, exchangeRates
        * @example [
        *       "prices",
        *       "pricelists"
@@ -6583,6 +6859,7 @@ export interface components {
         | "channels"
         | "customers"
         | "customerGroups"
+        | "exchangeRates"
       )[];
       /**
        * @description Default true
@@ -6605,7 +6882,7 @@ export interface components {
        */
       url?: string;
       /**
-       * @description The kinds of change to receive (docs/api.md §14.1): prices, pricelists, tradeConditions, promotions, products, productGroups, channels, customers, customerGroups
+       * @description The kinds of change to receive (docs/api.md §14.1): prices, pricelists, tradeConditions, promotions, products, productGroups, channels, customers, customerGroups, exchangeRates
        * @example [
        *       "prices",
        *       "pricelists"
@@ -6621,6 +6898,7 @@ export interface components {
         | "channels"
         | "customers"
         | "customerGroups"
+        | "exchangeRates"
       )[];
       /** @description false stops deliveries; true resumes them (also after a pause), from the cursor */
       active?: boolean;
@@ -18342,6 +18620,672 @@ export interface operations {
       };
     };
   };
+  listCurrencies: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1. Anything that is not a whole number >= 1 falls back to 1. */
+        page?: number;
+        /** @description Page size. Larger values are capped at 100; anything that is not a whole number >= 1 falls back to 20. */
+        limit?: number;
+        /**
+         * @description Sort terms `field:ASC|DESC` (direction in any case), repeated or comma-joined; URL order is precedence. Sortable: code, exponent. Text sorts case-insensitively; ties always break on the record's unique key, so pages never overlap.
+         * @example [
+         *       "code:ASC"
+         *     ]
+         */
+        sortBy?: ("code:ASC" | "code:DESC" | "exponent:ASC" | "exponent:DESC")[];
+        /** @description Filter on code (text): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $in. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
+        "filter.code"?: string[];
+        /** @description Filter on exponent (number): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $in. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
+        "filter.exponent"?: string[];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of currencies */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["CurrencyList"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  listExchangeRates: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1. Anything that is not a whole number >= 1 falls back to 1. */
+        page?: number;
+        /** @description Page size. Larger values are capped at 100; anything that is not a whole number >= 1 falls back to 20. */
+        limit?: number;
+        /**
+         * @description Sort terms `field:ASC|DESC` (direction in any case), repeated or comma-joined; URL order is precedence. Sortable: from, to, validFrom. Text sorts case-insensitively; ties always break on the record's unique key, so pages never overlap.
+         * @example [
+         *       "from:ASC"
+         *     ]
+         */
+        sortBy?: (
+          "from:ASC" | "from:DESC" | "to:ASC" | "to:DESC" | "validFrom:ASC" | "validFrom:DESC"
+        )[];
+        /** @description Filter on from (text): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
+        "filter.from"?: string[];
+        /** @description Filter on to (text): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
+        "filter.to"?: string[];
+        /** @description Only the rate of each pair in force at this instant: the one with the latest validFrom not after it (a pair with no rate yet then is left out) */
+        at?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of exchange rates */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ExchangeRateList"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  upsertExchangeRates: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ExchangeRatesUpsert"];
+      };
+    };
+    responses: {
+      /** @description How many rates the body created, updated, left */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ExchangeRatesUpsertResult"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict with the current state; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  getExchangeRate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The currency converted from
+         * @example USD
+         */
+        from: components["schemas"]["Currency"] & unknown;
+        /**
+         * @description The currency converted to
+         * @example EUR
+         */
+        to: components["schemas"]["Currency"] & unknown;
+        /** @description The rate's validFrom, as an ISO 8601 instant or a date (midnight UTC) */
+        validFrom: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The rate */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ExchangeRate"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown record */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  deleteExchangeRate: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /**
+         * @description The currency converted from
+         * @example USD
+         */
+        from: components["schemas"]["Currency"] & unknown;
+        /**
+         * @description The currency converted to
+         * @example EUR
+         */
+        to: components["schemas"]["Currency"] & unknown;
+        /** @description The rate's validFrom, as an ISO 8601 instant or a date (midnight UTC) */
+        validFrom: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown record */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict: an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
   listPricingLintFindings: {
     parameters: {
       query?: {
@@ -18665,7 +19609,7 @@ export interface operations {
         sortBy?: ("id:ASC" | "id:DESC" | "at:ASC" | "at:DESC")[];
         /** @description Filter on at (datetime): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $gte, $lte. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.at=$gte:2025-01-01`. */
         "filter.at"?: string[];
-        /** @description Filter on entity (one of channelCustomerGroup, channelCustomer, channelPricelist, channel, customerGroupMember, customerGroupPricelist, customerGroup, customerPricelist, customer, pricelistPrice, pricelist, productGroup, product, promotionChannel, promotionCustomerGroup, promotionProductGroup, promotionProduct, promotion, tradeConditionChannel, tradeConditionCustomerGroup, tradeConditionCustomer, tradeConditionProductGroup, tradeConditionProduct, tradeConditionScale, tradeCondition, webhook): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.entity=channelCustomerGroup`. */
+        /** @description Filter on entity (one of channelCustomerGroup, channelCustomer, channelPricelist, channel, customerGroupMember, customerGroupPricelist, customerGroup, customerPricelist, customer, exchangeRate, pricelistPrice, pricelist, productGroup, product, promotionChannel, promotionCustomerGroup, promotionProductGroup, promotionProduct, promotion, tradeConditionChannel, tradeConditionCustomerGroup, tradeConditionCustomer, tradeConditionProductGroup, tradeConditionProduct, tradeConditionScale, tradeCondition, webhook): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.entity=channelCustomerGroup`. */
         "filter.entity"?: string[];
         /** @description Filter on entityId (number): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
         "filter.entityId"?: string[];

@@ -74,6 +74,12 @@ async function writeEveryKind() {
   await createPromotion({ productCodes: [product.code] });
   await api("PATCH", `/v1/api/customer/${customer.code}`, { body: { name: "Renamed" } });
   await api("DELETE", `/v1/api/customer/${customer.code}`);
+  // A rate has no code: a validFrom of its own makes it a new one.
+  await api("PUT", "/v1/api/exchange-rates", {
+    body: {
+      rates: [{ from: "USD", to: "EUR", rate: "0.92", validFrom: new Date().toISOString() }],
+    },
+  });
 }
 
 describe("delivery through the queue", () => {

@@ -9,7 +9,7 @@
  * an amount in the currency's decimals) is checked here; every other rule is the service's, whose
  * 400 comes back mapped to the row's line.
  */
-import { decimalToMinor, minorDigits, minorToDecimal } from "./money.mjs";
+import { decimalToMinor, minorToDecimal } from "./money.mjs";
 import { describeFailure } from "./csv-http.mjs";
 
 /** The API's code rule (docs/api.md §1, src/lib/core/schemas.ts CODE_PATTERN). */
@@ -199,6 +199,32 @@ const customers = defineKind({
   cells: { code: code(), name: text(), customerGroupCodes: codes, channelCodes: codes },
 });
 
+/** Text trimmed of surrounding spaces, required: the service checks its form. @type {CellType} */
+const trimmed = {
+  read(raw, column) {
+    const value = (raw ?? "").trim();
+    return value === "" ? { error: `${column} is empty` } : { value };
+  },
+};
+
+/**
+ * The ISO 4217 exponent of a currency, as the service answers it (GET /v1/api/currencies, the
+ * one table of exponents: docs/api.md §16.1).
+ * @param {Api} api
+ * @param {string} currency
+ * @returns {Promise<number>}
+ */
+export async function exponentOf(api, currency) {
+  const res = await api.get(`/v1/api/currencies?filter.code=${encodeURIComponent(currency)}`);
+  if (res.status !== 200) throw new Error(`GET currencies: ${describeFailure(res)}`);
+  /** @type {{ code: string, exponent: number }[]} */
+  const found = res.body?.data ?? [];
+  const exponent = found[0]?.exponent;
+  if (typeof exponent !== "number")
+    throw new Error(`the service does not list the currency ${currency}`);
+  return exponent;
+}
+
 /**
  * The pricelist of `--pricelist`, with the minor-unit digits of its currency.
  * @param {Api} api
@@ -214,13 +240,11 @@ async function pricelistContext(api, options) {
   if (res.status !== 200) throw new Error(`GET pricelist ${id}: ${describeFailure(res)}`);
   /** @type {{ id: number, name: string, currency: string, status: string }} */
   const pricelist = res.body;
-  const { digits, known } = minorDigits(pricelist.currency);
+  const digits = await exponentOf(api, pricelist.currency);
   const decimals = digits === 1 ? "1 decimal" : `${digits} decimals`;
   return {
     label: `pricelist ${id} "${pricelist.name}" (${pricelist.status}, ${pricelist.currency}: ${decimals})`,
-    notes: known
-      ? []
-      : [`${pricelist.currency} is not in the table of minor units: assuming 2 decimals`],
+    notes: [],
     stateKey: `pricelist ${id}`,
     readOnly:
       pricelist.status === "ARCHIVED"
@@ -253,6 +277,23 @@ const prices = defineKind({
     `${row.validFrom ? ` from ${row.validFrom}` : ""} of line ${line}`,
 });
 
+/**
+ * Exchange rates by (from, to, validFrom): the rate stays the decimal text the file holds (the
+ * service checks it and keeps it exact, docs/api.md §16.2); the export writes the normal form and
+ * validFrom as the service answers it.
+ */
+const exchangeRates = defineKind({
+  name: "exchange-rates",
+  path: "/v1/api/exchange-rates",
+  bodyKey: "rates",
+  required: ["from", "to", "rate", "validFrom"],
+  cells: { from: trimmed, to: trimmed, rate: trimmed, validFrom: trimmed },
+  listPath: () => "/v1/api/exchange-rates?sortBy=from:ASC&sortBy=to:ASC&sortBy=validFrom:ASC",
+  key: (row) => `${row.from}\u0000${row.to}\u0000${row.validFrom}`,
+  repeatMessage: (row, line) =>
+    `repeats the rate ${row.from}→${row.to} from ${row.validFrom} of line ${line}`,
+});
+
 /** Every kind by the name the command line takes, in the order a catalogue is best loaded. */
 export const KINDS = /** @type {Readonly<Record<string, Kind>>} */ ({
   "product-groups": productGroups,
@@ -260,6 +301,7 @@ export const KINDS = /** @type {Readonly<Record<string, Kind>>} */ ({
   "customer-groups": customerGroups,
   customers,
   prices,
+  "exchange-rates": exchangeRates,
 });
 
 /**

@@ -6,8 +6,9 @@ import { fieldsOf } from "./tables";
  * What each audited entity means to the change feed (docs/api.md §13): the event a webhook
  * subscribes to it by, and whose prices a change of it may move. The audited entities are listed
  * once (src/db/schema/audited.ts) and most of what the feed needs is read off their tables here:
- * a record that prices name (`product`) addresses itself and is its own event (`products`); a
- * trade condition's or promotion's rows (`tradeConditionScale`, its links `tradeConditionProduct`)
+ * a record that prices name (`product`) addresses itself and is its own event (`products`), any
+ * other record with an event of its own (`exchangeRate`) may move any price; a trade condition's
+ * or promotion's rows (`tradeConditionScale`, its links `tradeConditionProduct`)
  * belong to it and its event; a link between records names them by its `<record>Id` fields. What
  * the schema cannot say is declared below (EVENTS, DERIVED). test/changes.test.ts checks that every
  * audited table has a spec, so a new table cannot be left out of the feed.
@@ -122,6 +123,9 @@ function specOf(entity: string): EntitySpec | undefined {
     return { event: own, owner: { kind: entity, field: "id" } };
   const kind = ownerOf(entity);
   if (kind) return { event: eventOf(kind)!, owner: { kind, field: OWNERS[kind].field } };
+  // Any other record with an event of its own (an exchange rate, docs/api.md §16.2) may move any
+  // price: every dimension open.
+  if (own) return { event: own };
   const event = EVENTS[entity];
   return event && { event, refs: refsOf(entity), ...derived };
 }

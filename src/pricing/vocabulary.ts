@@ -84,6 +84,7 @@ export const CHANGE_EVENTS = [
   "channels",
   "customers",
   "customerGroups",
+  "exchangeRates",
 ] as const;
 export type ChangeEvent = (typeof CHANGE_EVENTS)[number];
 

@@ -1,8 +1,10 @@
 import { audit, auditTag } from "./audit";
 import { changes, changesTag } from "./changes";
 import { channels, channelsTag } from "./channels";
+import { currencies, currenciesTag } from "./currencies";
 import { customerGroups, customerGroupsTag } from "./customer-groups";
 import { customers, customersTag } from "./customers";
+import { exchangeRates, exchangeRatesTag } from "./exchange-rates";
 import { pricelists, pricelistsTag } from "./pricelists";
 import { prices, pricesTag } from "./prices";
 import { pricingLint, pricingLintTag } from "./pricing-lint";
@@ -28,6 +30,8 @@ export const RESOURCES = [
   { tag: pricelistsTag, router: pricelists },
   { tag: tradeConditionsTag, router: tradeConditions },
   { tag: promotionsTag, router: promotions },
+  { tag: currenciesTag, router: currencies },
+  { tag: exchangeRatesTag, router: exchangeRates },
   { tag: pricingLintTag, router: pricingLint },
   { tag: simulationsTag, router: simulations },
   { tag: auditTag, router: audit },

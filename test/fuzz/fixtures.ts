@@ -13,6 +13,8 @@ export interface Fixtures {
   tradeConditions: number[];
   promotions: number[];
   webhooks: number[];
+  /** Exchange rates by their key, as their path parameters write it. */
+  exchangeRates: { from: string; to: string; validFrom: string }[];
   /** A URL webhooks may point to here (WEBHOOK_ALLOWED_HOSTS of the tests): the test receiver. */
   webhookUrl: string;
   /** How many requests building the set took. */
@@ -132,6 +134,15 @@ export async function createFixtures(tag: string): Promise<Fixtures> {
       .id as number,
   ];
 
+  // Rates have no code: the same keys each time, an upsert leaves them as they are.
+  const exchangeRates = [
+    { from: "EUR", to: "CHF", validFrom: "2025-01-01T00:00:00Z" },
+    { from: "USD", to: "EUR", validFrom: "2025-01-01T00:00:00Z" },
+  ];
+  await call("PUT", "/v1/api/exchange-rates", {
+    rates: exchangeRates.map((key, i) => ({ ...key, rate: ["0.95", "0.92"][i] })),
+  });
+
   return {
     products,
     channels,
@@ -142,6 +153,7 @@ export async function createFixtures(tag: string): Promise<Fixtures> {
     tradeConditions,
     promotions,
     webhooks,
+    exchangeRates,
     webhookUrl,
     requests,
   };

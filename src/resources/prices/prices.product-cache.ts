@@ -65,30 +65,31 @@ function byListAndProduct(rows: Iterable<[number, readonly PriceRow[]]>) {
 /**
  * The entries of `codes` after a read at `version`: `facts` for the codes whose facts were read
  * (absent: no such product), the `rows` of `listIds` for the codes whose rows were read; the
- * others as the cache holds them. Each is kept (unless too heavy) and returned.
+ * others as the cache holds them. What was read is kept (unless too heavy). Undefined when an
+ * entry the read relied on is gone or lacks a list (another lookup emptied or replaced it
+ * meanwhile): the caller reads everything again.
  */
 function merge(
-  version: number,
   codes: readonly string[],
   read: { facts?: ReadonlyMap<string, ProductFacts>; factCodes: ReadonlySet<string> },
   rows: { codes: ReadonlySet<string>; byList: Iterable<[number, readonly PriceRow[]]> },
   listIds: readonly number[],
 ) {
-  if (version !== cachedVersion) {
-    cache.clear();
-    cachedVersion = version;
-  }
   const readRows = byListAndProduct(rows.byList);
   const entries = new Map<string, ProductEntry>();
   for (const code of codes) {
-    const held = read.factCodes.has(code) ? undefined : cache.get(code);
-    const entry = held ?? { facts: read.facts?.get(code) ?? null, rows: new Map() };
-    if (entry.facts && rows.codes.has(code)) {
+    const fresh = read.factCodes.has(code);
+    const entry = fresh
+      ? { facts: read.facts?.get(code) ?? null, rows: new Map() }
+      : cache.get(code);
+    if (!entry) return undefined;
+    const withRows = entry.facts !== null && rows.codes.has(code);
+    if (withRows) {
       const lists = readRows.get(code);
       for (const id of listIds) entry.rows.set(id, lists?.get(id) ?? []);
-    }
+    } else if (entry.facts && listIds.some((id) => !entry.rows.has(id))) return undefined;
     entries.set(code, entry);
-    cache.set(code, entry, weightOf(entry));
+    if (fresh || withRows) cache.set(code, entry, weightOf(entry));
   }
   return entries;
 }
@@ -100,9 +101,12 @@ export function rememberProducts(
   part: Pick<RequestPart, "products" | "prices">,
   listIds: readonly number[],
 ) {
+  if (version !== cachedVersion) {
+    cache.clear();
+    cachedVersion = version;
+  }
   const all = new Set(codes);
   merge(
-    version,
     codes,
     { facts: part.products, factCodes: all },
     { codes: all, byList: part.prices },
@@ -152,11 +156,15 @@ export async function loadProductPart(
   codes: readonly string[],
   listIds: readonly number[],
 ): Promise<RequestPart | undefined> {
-  if (version !== cachedVersion) clearProductCache();
+  if (version !== cachedVersion) {
+    cache.clear();
+    cachedVersion = version;
+  }
   const factCodes = codes.filter((code) => cache.get(code) === undefined);
   const rowCodes = codes.filter((code) => lacksRows(code, listIds));
   const read = await loadProducts(db, { factCodes, rowCodes, listIds });
-  if (read.version !== version) return undefined;
+  // The data moved on, or another lookup moved the cache to another version meanwhile.
+  if (read.version !== version || cachedVersion !== version) return undefined;
   const byList = new Map<number, PriceRow[]>();
   for (const { pricelistId, ...row } of read.rows) {
     const list = byList.get(pricelistId);
@@ -164,11 +172,10 @@ export async function loadProductPart(
     else byList.set(pricelistId, [row]);
   }
   const entries = merge(
-    version,
     codes,
     { facts: read.products, factCodes: new Set(factCodes) },
     { codes: new Set(rowCodes), byList },
     listIds,
   );
-  return partOf(version, entries, listIds);
+  return entries && partOf(version, entries, listIds);
 }
