@@ -1,6 +1,7 @@
 /**
  * The publish simulation's pure part (docs/simulation.md): the change set as an overlay on the
- * loaded records, and the comparison of each line before and after it.
+ * loaded records, the comparison of each line before and after it, and the run over every buyer
+ * and product in steps.
  */
 export {
   applyChangeSet,
@@ -9,14 +10,18 @@ export {
   type RecordIds,
   type TierChange,
 } from "./overlay";
+export { comparePrices, PRODUCTS_PER_STEP, type BuyerReach, type SimulationInput } from "./run";
 export {
   changedAspects,
   compareLines,
-  PriceChanges,
+  differenceOf,
+  FirstInOrder,
+  rowOrder,
   sameJson,
   sortRows,
   summarize,
   SUMMARY_TOP,
+  SummaryTally,
   type CustomerChanges,
   type DistributionBucket,
   type PriceChangeItem,
