@@ -1828,6 +1828,16 @@ function machineOf(/** @type {number[]} */ loadAtStart) {
   };
 }
 
+/** The commit measured ("a1b2c3d", with "+changes" when the tree differs from it), or null outside git. */
+function commitOf() {
+  const git = (/** @type {string[]} */ args) =>
+    spawnSync("git", args, { cwd: ROOT, encoding: "utf8" });
+  const head = git(["rev-parse", "--short", "HEAD"]);
+  if (head.status !== 0) return null;
+  const dirty = git(["status", "--porcelain", "--untracked-files=no"]).stdout.trim() !== "";
+  return `${head.stdout.trim()}${dirty ? "+changes" : ""}`;
+}
+
 async function main() {
   const o = options();
   if (!o) return;
@@ -1967,6 +1977,7 @@ async function main() {
   const machine = machineOf(loadAtStart);
   const report = {
     date: started.toISOString(),
+    commit: commitOf(),
     size,
     seed: marker.seed,
     data: marker.counts,

@@ -17804,7 +17804,7 @@ export interface operations {
            *       "type": "urn:problem:pricing:too-many-simulations",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "a simulation of this API key is still running; a key runs 1 at a time; retry after 5 seconds",
+           *       "detail": "a simulation of this API key is still running (at most 1 per key at a time); retry after 5 seconds",
            *       "code": "TOO_MANY_SIMULATIONS",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }

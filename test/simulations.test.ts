@@ -790,7 +790,7 @@ describe("POST /v1/api/simulations/prices: one at a time per key, two per isolat
       status: 429,
       type: "urn:problem:pricing:too-many-simulations",
       detail:
-        "a simulation of this API key is still running; a key runs 1 at a time; retry after 5 seconds",
+        "a simulation of this API key is still running (at most 1 per key at a time); retry after 5 seconds",
     });
     expect(refused.headers.get("retry-after")).toBe("5");
     // Another key is not held up by this one's.

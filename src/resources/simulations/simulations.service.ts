@@ -224,7 +224,7 @@ function tooManySimulations(why: string): ApiError {
 /** The 429 of a key that already has a simulation running here. */
 export const keyBusy = () =>
   tooManySimulations(
-    `a simulation of this API key is still running; a key runs ${SIMULATION_LIMITS.perKey} at a time`,
+    `a simulation of this API key is still running (at most ${SIMULATION_LIMITS.perKey} per key at a time)`,
   );
 
 /** The 429 of an isolate that runs as many simulations as it may. */
@@ -238,10 +238,11 @@ export class SimulationPlaces {
   private readonly held = new Set<{ keyName: string; until: number }>();
 
   constructor(
-    private readonly limits: Omit<
-      typeof SIMULATION_LIMITS,
-      "retryAfterSeconds"
-    > = SIMULATION_LIMITS,
+    private readonly limits: {
+      perKey: number;
+      perIsolate: number;
+      leaseSeconds: number;
+    } = SIMULATION_LIMITS,
     private readonly now: () => number = Date.now,
   ) {}
 
