@@ -104,22 +104,35 @@ export async function simulationBody(db, channel) {
  */
 async function simulateOnce(base, adminKey, body, parse = false) {
   const start = performance.now();
-  const res = await fetch(base + PATH, {
-    method: "POST",
-    headers: { "content-type": "application/json", "x-webhook-signature": adminKey },
-    body,
-    signal: AbortSignal.timeout(120_000),
-  });
-  const text = await res.text();
-  return {
-    status: res.status,
-    ms: performance.now() - start,
-    bytes: text.length,
-    retryAfter: res.headers.get("retry-after"),
-    serverTiming: res.headers.get("server-timing"),
-    /** @type {any} */
-    json: parse || res.status !== 200 ? JSON.parse(text) : undefined,
-  };
+  try {
+    const res = await fetch(base + PATH, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-webhook-signature": adminKey },
+      body,
+      signal: AbortSignal.timeout(120_000),
+    });
+    const text = await res.text();
+    return {
+      status: res.status,
+      ms: performance.now() - start,
+      bytes: text.length,
+      retryAfter: res.headers.get("retry-after"),
+      serverTiming: res.headers.get("server-timing"),
+      /** @type {any} */
+      json: parse || res.status !== 200 ? JSON.parse(text) : undefined,
+    };
+  } catch (error) {
+    // The server gave up on it (or died): counted, not fatal, so the run still reports.
+    const cause = error instanceof Error ? (error.cause ?? error) : error;
+    return {
+      status: "failed",
+      ms: performance.now() - start,
+      bytes: 0,
+      retryAfter: null,
+      serverTiming: null,
+      json: { detail: String(cause instanceof Error ? cause.message : cause) },
+    };
+  }
 }
 
 /**
@@ -286,9 +299,12 @@ function tallyOf(runs) {
   for (const r of runs) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
   const ok = runs.filter((r) => r.status === 200).map((r) => r.ms);
   ok.sort((a, b) => a - b);
+  const failures = runs.filter((r) => r.status === "failed").map((r) => r.json?.detail);
   return {
     count: runs.length,
     statuses,
+    /** Why requests failed without an answer (each reason once). */
+    failures: [...new Set(failures)],
     msMedian: ok.length ? Number((ok[Math.floor(ok.length / 2)] ?? 0).toFixed(0)) : null,
     msMax: ok.length ? Number((ok.at(-1) ?? 0).toFixed(0)) : null,
   };
@@ -420,7 +436,8 @@ export function underSimulationLines(u) {
   );
   lines.push(
     `  eight at once with eight keys: ${JSON.stringify(u.eightKeys.statuses)}, the slowest ` +
-      `${u.eightKeys.msMax} ms; workerd RSS at most ${u.eightKeys.peakMiB} MiB`,
+      `${u.eightKeys.msMax} ms; workerd RSS at most ${u.eightKeys.peakMiB} MiB` +
+      (u.eightKeys.failures.length ? ` (failed: ${u.eightKeys.failures.join("; ")})` : ""),
   );
   return lines;
 }
