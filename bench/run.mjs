@@ -1343,6 +1343,33 @@ function checks(results, peer, { size, engineCpuMs, gzipKiB }) {
 }
 
 /**
+ * The largest simulation's live heap, measured by bench/lib/simulation-heap.mjs in a child Node
+ * (it needs --expose-gc) on the data set of `dir`; null, with a note, when that fails.
+ * @param {string} dir
+ */
+function measureSimulationHeap(dir) {
+  log("- the largest simulation's live heap (Node, a full GC between steps) …");
+  const child = spawnSync(
+    process.execPath,
+    ["--expose-gc", join(ROOT, "bench", "lib", "simulation-heap.mjs"), dir],
+    { cwd: ROOT, encoding: "utf8" },
+  );
+  if (child.status !== 0) {
+    log(`  not measured: ${child.stderr.trim() || `exit ${child.status}`}`);
+    return null;
+  }
+  return JSON.parse(child.stdout);
+}
+
+/** @param {any} h the report's `simulationHeap` */
+const simulationHeapLine = (h) =>
+  `The largest simulation's live heap (Node, after a full GC; ${thousands(h.steps)} steps, ` +
+  `${h.pieces} pieces of answer): its data ${h.dataMB} MB, at most ${h.firstPassMB} MB in the ` +
+  `first pass, ${h.comparingMB} MB while comparing, ${h.builtMB} MB with its ${thousands(h.rows)} ` +
+  `rows built (of ${thousands(h.changed)} changed), at most ${h.writingMB} MB while writing its ` +
+  `${h.answerMB} MB answer`;
+
+/**
  * Issue 22: a price lookup's p99 while one simulation runs, against its p99 alone, at every
  * connection count (/health is measured for information only).
  * @param {Awaited<ReturnType<typeof lookupsUnderSimulation>>} u
@@ -1944,10 +1971,15 @@ async function main() {
   if (!only || only.test("simulation-100x1000")) {
     log("- the largest publish simulation …");
     const admin = /** @type {string} */ (keys.admin[0]);
-    simulation = await timeSimulation(base, admin, d1, { channel: CHANNEL });
+    simulation = await timeSimulation(base, admin, d1, {
+      channel: CHANNEL,
+      cpuMs: async () => (serverCpu ? settledCpu() : undefined),
+    });
   }
   await forgetOwnAudit(d1);
   await stop();
+  // With the Worker stopped: the simulation's live heap, in a Node of its own (--expose-gc).
+  const simulationHeap = underSimulation ? measureSimulationHeap(dir) : null;
   const cacheOff =
     o.cache === "both" ? await measureWithoutCache(worker, list, keys, timing) : undefined;
   const peerResults =
@@ -1996,6 +2028,7 @@ async function main() {
     engine,
     simulation,
     underSimulation,
+    simulationHeap,
     contractCustomer: params.contractCode,
     scenarios: results,
     cacheOff: cacheOff ? { scenarios: cacheOff } : null,
@@ -2091,6 +2124,7 @@ function printReport(report, { products, peerSkipped, keys, gzipKiB, file, refer
   if (simulation) print(simulationLine(simulation));
   if (report.underSimulation)
     for (const line of underSimulationLines(report.underSimulation)) print(line);
+  if (report.simulationHeap) print(simulationHeapLine(report.simulationHeap));
   print();
   print(
     "Targets (issues 5, 12, 15 and 22; ratios from this run only)" +

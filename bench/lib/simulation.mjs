@@ -136,13 +136,15 @@ async function simulateOnce(base, adminKey, body, parse = false) {
 }
 
 /**
- * Sends the largest simulation `runs` times in a row with an admin key.
+ * Sends the largest simulation `runs` times in a row with an admin key; with `cpuMs` (the
+ * server's CPU time so far, once it settled) also the server's CPU time per simulation, which
+ * others' load on the machine moves far less than the wall time.
  * @param {string} base
  * @param {string} adminKey
  * @param {Db} db
- * @param {{ channel: string, runs?: number }} options
+ * @param {{ channel: string, runs?: number, cpuMs?: () => Promise<number | undefined> }} options
  */
-export async function timeSimulation(base, adminKey, db, { channel, runs = 3 }) {
+export async function timeSimulation(base, adminKey, db, { channel, runs = 3, cpuMs }) {
   const { changes, body } = await simulationBody(db, channel);
   /** @type {number[]} */
   const millis = [];
@@ -150,14 +152,20 @@ export async function timeSimulation(base, adminKey, db, { channel, runs = 3 }) 
   let last;
   let serverTiming = null;
   let bytes = 0;
+  /** @type {number[]} */
+  const cpu = [];
   for (let i = 0; i < runs; i++) {
+    const cpuBefore = await cpuMs?.();
     const run = await simulateOnce(base, adminKey, body, true);
     if (run.status !== 200)
       throw new Error(`simulation: ${run.status} ${JSON.stringify(run.json)}`);
     millis.push(run.ms);
+    const cpuAfter = await cpuMs?.();
+    if (cpuBefore !== undefined && cpuAfter !== undefined) cpu.push(cpuAfter - cpuBefore);
     ({ serverTiming, bytes, json: last } = run);
   }
   const sorted = [...millis].sort((a, b) => a - b);
+  cpu.sort((a, b) => a - b);
   return {
     id: "simulation-100x1000",
     activated: changes.activate,
@@ -165,6 +173,8 @@ export async function timeSimulation(base, adminKey, db, { channel, runs = 3 }) 
     runs,
     msMedian: Number((sorted[Math.floor(runs / 2)] ?? 0).toFixed(1)),
     msMin: Number((sorted[0] ?? 0).toFixed(1)),
+    /** workerd's CPU time (the Worker and local D1) per simulation, median; null unmeasured. */
+    cpuMsMedian: cpu.length ? Math.round(cpu[Math.floor(cpu.length / 2)] ?? 0) : null,
     roundTrips: Number(/desc="(\d+) quer/.exec(serverTiming ?? "")?.[1] ?? NaN),
     /** The last run's D1 time, from Server-Timing. */
     dbMs: Number(/dur=([\d.]+)/.exec(serverTiming ?? "")?.[1] ?? NaN),
@@ -183,7 +193,9 @@ export const simulationLine = (s) =>
   `Simulation (POST ${PATH}, 100 customers × 1,000 products, activating ` +
   `${s.activated.tradeConditionIds.length} DRAFT conditions and ${s.activated.promotionIds.length} promotions, ` +
   `setting ${s.pricesSet} prices): ` +
-  `median ${s.msMedian} ms wall of ${s.runs} (min ${s.msMin}), ${s.roundTrips} D1 round trips (${s.dbMs} ms), ` +
+  `median ${s.msMedian} ms wall of ${s.runs} (min ${s.msMin}` +
+  (s.cpuMsMedian === null ? "" : `; ${s.cpuMsMedian} ms of workerd's CPU`) +
+  `), ${s.roundTrips} D1 round trips (${s.dbMs} ms), ` +
   `${s.changed} of ${s.evaluated} prices changed, ${s.rows} rows answered (${s.answerMB} MB)`;
 
 /**

@@ -10,7 +10,13 @@ export {
   type RecordIds,
   type TierChange,
 } from "./overlay";
-export { comparePrices, PRODUCTS_PER_STEP, type BuyerReach, type SimulationInput } from "./run";
+export {
+  comparePrices,
+  PRODUCTS_PER_STEP,
+  type BuyerReach,
+  type SimulationInput,
+  type SimulationResult,
+} from "./run";
 export {
   changedAspects,
   compareLines,

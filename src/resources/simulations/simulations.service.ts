@@ -3,6 +3,7 @@ import { ApiError, conflict, invalid, notFound, type FieldIssue } from "../../li
 import { iso } from "../../lib/core/schemas";
 import {
   comparePrices,
+  type SimulationResult,
   type ChangeSet,
   type PriceChangeRow,
   type PriceChangeSummary,
@@ -272,10 +273,10 @@ export const claimSimulation = (keyName: string) => places.claim(keyName);
 const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /**
- * POST /v1/api/simulations/prices: two D1 round trips, then the engine twice per buyer and
- * product, in steps between which the isolate's other requests run (docs/simulation.md §8).
+ * A simulation read and checked (two D1 round trips; or its 404, 409 or 400), with its
+ * comparison ready to run in steps (`comparePrices`) and the head of its answer.
  */
-export async function simulatePrices(db: Db, request: SimulationRequest): Promise<Simulation> {
+export async function startSimulation(db: Db, request: SimulationRequest) {
   const at = request.at ?? Date.now();
   const changes = changeSetOf(request.changes);
   const query = selectionQuery(request, changes);
@@ -291,7 +292,6 @@ export async function simulatePrices(db: Db, request: SimulationRequest): Promis
     tradeConditionIds: query.tradeConditionIds,
     promotionIds: query.promotionIds,
   });
-  await nextTurn();
   const steps = comparePrices({
     at,
     currency,
@@ -305,18 +305,27 @@ export async function simulatePrices(db: Db, request: SimulationRequest): Promis
     changes,
     maxRows: request.maxRows,
   });
-  let step = steps.next();
-  while (!step.done) {
-    await nextTurn();
-    step = steps.next();
-  }
-  return {
+  const head = {
     channelCode: request.channelCode,
     currency,
     at: iso(at),
     quantity: request.quantity,
-    ...step.value,
   };
+  return { head, steps };
+}
+
+/**
+ * POST /v1/api/simulations/prices: two D1 round trips, then the engine twice per buyer and
+ * product, in steps between which the isolate's other requests run (docs/simulation.md §8).
+ */
+export async function simulatePrices(db: Db, request: SimulationRequest): Promise<Simulation> {
+  const { head, steps } = await startSimulation(db, request);
+  let step: IteratorResult<void, SimulationResult>;
+  do {
+    await nextTurn();
+    step = steps.next();
+  } while (!step.done);
+  return { ...head, ...step.value };
 }
 
 /** Rows per piece of the written answer: some 80 KB of JSON, about half a millisecond. */
