@@ -421,7 +421,9 @@ describe("comparePrices", () => {
     for (const maxRows of [0, 1, 5, 100]) {
       const expected = plainSimulation(simulationWorld(maxRows));
       for (const size of [1, 2, 3, 7, 8, 50]) {
-        const { value, pauses } = runToEnd(comparePrices(simulationWorld(maxRows), size));
+        const { value, pauses } = runToEnd(
+          comparePrices(simulationWorld(maxRows), { productsPerStep: size }),
+        );
         expect(JSON.stringify(value), `maxRows ${maxRows}, ${size} per step`).toBe(
           JSON.stringify(expected),
         );

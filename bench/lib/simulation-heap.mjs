@@ -60,6 +60,69 @@ function live() {
 
 const round = (/** @type {number} */ n) => Number(n.toFixed(1));
 
+/**
+ * The simulation run to its end without pauses: its answer.
+ * @param {any} code the bundle
+ * @param {unknown} db
+ * @param {any} request
+ */
+async function simulate(code, db, request) {
+  const { head, steps } = await code.startSimulation(db, request);
+  let step = steps.next();
+  while (!step.done) step = steps.next();
+  return { ...head, ...step.value };
+}
+
+/**
+ * The simulation with the live heap measured (absolute, MB): with its data read, the most in
+ * the first pass and in the whole comparison (every EVERY_STEPS steps), once its answer is built
+ * (the comparison done and out of reach, as when the Worker writes it) and the most while the
+ * answer is written (every EVERY_PIECES pieces).
+ * @param {any} code the bundle
+ * @param {unknown} db
+ * @param {any} request
+ */
+async function measure(code, db, request) {
+  const { answer, ...heap } = await compared(code, db, request);
+  const built = live();
+  let [writing, pieces, bytes] = [built, 0, 0];
+  for (const piece of code.simulationJson(answer)) {
+    bytes += Buffer.byteLength(piece);
+    if (++pieces % EVERY_PIECES === 0) writing = Math.max(writing, live());
+  }
+  const counts = {
+    rows: answer.rows.length,
+    changed: answer.summary.changed,
+    steps: heap.steps,
+    pieces,
+    answerMB: round(bytes / 1e6),
+  };
+  return { ...heap, built, writing, counts };
+}
+
+/**
+ * The data read and the comparison run, measured; only the answer leaves.
+ * @param {any} code the bundle
+ * @param {unknown} db
+ * @param {any} request
+ */
+async function compared(code, db, request) {
+  const { head, steps } = await code.startSimulation(db, request);
+  const data = live();
+  // The first pass: every buyer's two set-ups and its products in steps (docs/simulation.md §8).
+  const buyers = request.customers.sample + (request.customers.anonymous ? 1 : 0);
+  const firstPass = buyers * (2 + Math.ceil(request.products.sample / code.PRODUCTS_PER_STEP));
+  let [comparing, first, count] = [data, data, 0];
+  let step = steps.next();
+  for (; !step.done; step = steps.next()) {
+    if (++count % EVERY_STEPS !== 0) continue;
+    const now = live();
+    comparing = Math.max(comparing, now);
+    if (count <= firstPass) first = Math.max(first, now);
+  }
+  return { answer: { ...head, ...step.value }, data, first, comparing, steps: count };
+}
+
 async function main() {
   if (typeof globalThis.gc !== "function") throw new Error("run with node --expose-gc");
   const tmp = mkdtempSync(join(os.tmpdir(), "simulation-heap-"));
@@ -74,45 +137,22 @@ async function main() {
     const d1 = await mf.getD1Database("DB");
     const { body } = await simulationBody(d1, "WEB-DE");
     const request = code.SimulationRequestSchema.parse(JSON.parse(body));
-    const start = live();
-    const { head, steps } = await code.startSimulation(
-      code.createDb(d1, new code.DbMeter(0)),
-      request,
-    );
-    const data = live() - start;
-    // The first pass: every buyer's two set-ups and its products in steps (docs/simulation.md §8).
-    const buyers = request.customers.sample + (request.customers.anonymous ? 1 : 0);
-    const firstPass = buyers * (2 + Math.ceil(request.products.sample / code.PRODUCTS_PER_STEP));
-    let [comparing, first, count] = [0, 0, 0];
-    let step = steps.next();
-    for (; !step.done; step = steps.next()) {
-      if (++count % EVERY_STEPS !== 0) continue;
-      const now = live() - start;
-      comparing = Math.max(comparing, now);
-      if (count <= firstPass) first = Math.max(first, now);
-    }
-    const answer = { ...head, ...step.value };
-    const built = live() - start;
-    let writing = 0;
-    let pieces = 0;
-    let bytes = 0;
-    for (const piece of code.simulationJson(answer)) {
-      bytes += Buffer.byteLength(piece);
-      if (++pieces % EVERY_PIECES === 0) writing = Math.max(writing, live() - start);
-    }
+    // Once unmeasured first: the code it compiles stays in the heap, in the Worker's isolate too.
+    await simulate(code, code.createDb(d1, new code.DbMeter(0)), request);
+    const measured = await measure(code, code.createDb(d1, new code.DbMeter(0)), request);
+    // What stays once the call is over: every figure is over it (absolute figures would count
+    // the bundle, Miniflare's client, and what an earlier call left for the next collection).
+    const floor = live();
+    const over = (/** @type {number} */ mb) => round(mb - floor);
     const result = {
-      rows: answer.rows.length,
-      changed: answer.summary.changed,
-      steps: count,
-      pieces,
-      answerMB: round(bytes / 1e6),
-      /** Live heap over the one before the call, MB: its data read, the most in the first pass… */
-      dataMB: round(data),
-      firstPassMB: round(first),
-      comparingMB: round(comparing),
+      ...measured.counts,
+      /** Live heap over the one without the call, MB: its data read, the most in the first pass… */
+      dataMB: over(measured.data),
+      firstPassMB: over(measured.first),
+      comparingMB: over(measured.comparing),
       /** …with the answer's rows built, and the most while the answer is written. */
-      builtMB: round(built),
-      writingMB: round(writing),
+      builtMB: over(measured.built),
+      writingMB: over(measured.writing),
     };
     process.stdout.write(`${JSON.stringify(result)}\n`);
   } finally {

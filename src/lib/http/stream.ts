@@ -4,7 +4,7 @@ import type { JSONParsed } from "hono/utils/types";
 
 /**
  * A JSON answer written piece by piece as the client reads it, instead of one string made at
- * once: the text of a large answer (a simulation's 10,000 rows are some 13 MB) is never held
+ * once: the text of a large answer (a simulation's 10,000 rows are some 17 MB) is never held
  * whole, and the isolate's other requests run between two pieces. `pieces` must join to the
  * JSON of a `T` (the caller's `c.json(value)` would have sent the same bytes). `done` runs once,
  * when the last piece is out or the client went away, whichever comes first.
@@ -23,7 +23,10 @@ export function streamJson<T, S extends ContentfulStatusCode>(
     done();
   };
   const body = new ReadableStream<Uint8Array>({
-    pull(controller) {
+    async pull(controller) {
+      // A turn of the event loop before each piece: the runtime may ask for the next one at
+      // once, and other requests must run between two.
+      await new Promise((resolve) => setTimeout(resolve, 0));
       try {
         const next = pieces.next();
         if (next.done) {

@@ -44,9 +44,9 @@ export interface SimulationInput {
 export const PRODUCTS_PER_STEP = 50;
 
 /** What a simulation answers besides its head (docs/simulation.md §4). */
-export interface SimulationResult {
-  /** The first `maxRows` changed pairs in row order. */
-  rows: PriceChangeRow[];
+export interface SimulationResult<Row = PriceChangeRow> {
+  /** The first `maxRows` changed pairs in row order, each as `keep` made it. */
+  rows: Row[];
   rowsOmitted: number;
   summary: PriceChangeSummary;
 }
@@ -109,12 +109,16 @@ interface Pair extends PriceChangeItem {
  * (the engine is pure: the same lines). A generator that pauses after each set-up and each
  * `productsPerStep` products of a buyer, so its caller can let other work run between steps
  * (the Worker yields to the event loop: docs/simulation.md §8); run without pausing, it answers
- * the same.
+ * the same. Each row is held as `keep` makes it (the Worker keeps its JSON, a string, rather than
+ * the objects of its two lines); by default as it is.
  */
-export function* comparePrices(
+export function* comparePrices<Row = PriceChangeRow>(
   input: SimulationInput,
-  productsPerStep = PRODUCTS_PER_STEP,
-): Generator<void, SimulationResult> {
+  {
+    productsPerStep = PRODUCTS_PER_STEP,
+    keep = (row: PriceChangeRow) => row as Row,
+  }: { productsPerStep?: number; keep?: (row: PriceChangeRow) => Row } = {},
+): Generator<void, SimulationResult<Row>> {
   const sides: Side[] = [input.records, applyChangeSet(input.records, input.changes)].map(
     (records) => ({ records, lists: new Map(records.pricelists.map((p) => [p.id, p])) }),
   );
@@ -138,7 +142,8 @@ export function* comparePrices(
       yield;
     }
   }
-  const rows = yield* rowsOf(input, sides, lines, first.sorted(), productsPerStep);
+  const pairs = first.sorted();
+  const rows = yield* rowsOf(input, sides, lines, pairs, { productsPerStep, keep });
   return {
     rows,
     rowsOmitted: summary.changed - rows.length,
@@ -147,14 +152,14 @@ export function* comparePrices(
 }
 
 /** The second pass: the rows of `pairs` (in row order), their lines priced again buyer by buyer. */
-function* rowsOf(
+function* rowsOf<Row>(
   input: SimulationInput,
   sides: readonly Side[],
   lines: readonly PriceLineRequest[],
   pairs: readonly Pair[],
-  productsPerStep: number,
+  { productsPerStep, keep }: { productsPerStep: number; keep: (row: PriceChangeRow) => Row },
 ) {
-  const rows: PriceChangeRow[] = new Array<PriceChangeRow>(pairs.length);
+  const rows = new Array<Row>(pairs.length);
   const byBuyer = new Map<number, number[]>();
   pairs.forEach((pair, at) => {
     const places = byBuyer.get(pair.buyer);
@@ -172,7 +177,7 @@ function* rowsOf(
         const row = compareLines(customerCode, line, later[i]!);
         // The first pass found these lines different; the same engine cannot find them equal.
         if (!row) throw new Error(`simulation: ${customerCode} ${line.productCode} priced apart`);
-        rows[step[i]!] = row;
+        rows[step[i]!] = keep(row);
       });
       yield;
     }
