@@ -758,6 +758,7 @@ describe("price engine properties", () => {
           expect(line.source.derivedFrom).toEqual({
             pricelistId: line.source.pricelistId + 500,
             unitAmount: line.source.baseUnitAmount,
+            exchangeRate: null,
           });
         }
       }),

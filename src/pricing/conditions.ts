@@ -1,4 +1,4 @@
-import { saturatingTimes, sumReached, type EligibleLine } from "./basis";
+import { lineValue, sumReached, type EligibleLine } from "./basis";
 import {
   listedKind,
   reachOf,
@@ -10,6 +10,7 @@ import {
 } from "./groups";
 import { add, clamp, negate, percentOf } from "./money";
 import { ascending, compareBy, decidedBy, descending, type Ranking } from "./rank";
+import { inUnit, unitOf } from "./units";
 import type {
   Adjustment,
   ConditionExplain,
@@ -18,7 +19,13 @@ import type {
   TradeConditionCandidate,
 } from "./types";
 import { isInWindow, type EdgeTracker } from "./validity";
-import type { ConditionOutcome, ConditionScope, ConditionType, RankKey } from "./vocabulary";
+import type {
+  ChannelRoundingMode,
+  ConditionOutcome,
+  ConditionScope,
+  ConditionType,
+  RankKey,
+} from "./vocabulary";
 
 /** Step 2 runs the types in this order: a net price replaces the amount, charges come last. */
 const STEP_OF: Record<ConditionType, number> = { NET_PRICE: 0, DISCOUNT: 1, SURCHARGE: 2 };
@@ -56,6 +63,8 @@ export interface LineFacts extends EligibleLine {
   productCode: string;
   quantity: number;
   groupPath: readonly string[];
+  /** The pieces its unit amounts are for: its base row's (docs/pricing-rules.md §19); else 1. */
+  priceUnit: number;
 }
 
 type StaticGate = "NOT_ACTIVE" | "OTHER_CURRENCY" | "OTHER_CHANNEL" | "NOT_TARGETED";
@@ -66,6 +75,8 @@ export interface PreparedCondition {
   listedRung: number;
   /** NET_PRICE values are unit prices, so always absolute. */
   absolute: boolean;
+  /** The pieces an absolute value is for (docs/pricing-rules.md §19). */
+  priceUnit: number;
   gate: StaticGate | null;
   inWindow: boolean;
   targets: ProductTargets;
@@ -104,6 +115,7 @@ function prepareCondition(condition: TradeConditionCandidate, audience: Audience
     condition,
     listedRung: rungOf(condition.scope, listedKind(targets)),
     absolute,
+    priceUnit: unitOf(condition.priceUnit),
     gate: staticGate(condition, absolute, audience),
     inWindow: isInWindow(condition, audience.at),
     targets,
@@ -149,18 +161,20 @@ export function prepareConditions(
 
 /**
  * docs/pricing-rules.md §4.4: each order-based condition's basis, summed over the eligible lines
- * it reaches (whether it wins on them or not), from their quantities or base amounts.
+ * it reaches (whether it wins on them or not), from their quantities or base amounts (each as
+ * its line amount would be, §19).
  */
 export function orderBasesOf(
   index: ConditionIndex,
   lines: readonly (LineFacts & { baseAmount: number })[],
+  rounding: ChannelRoundingMode,
 ): Map<PreparedCondition, number> {
   const bases = new Map<PreparedCondition, number>();
   for (const prepared of index.orderBased) {
     if (!prepared.inWindow) continue;
     const byValue = prepared.condition.scaleBasis === "ORDER_VALUE";
     const sum = sumReached(prepared.targets, lines, (l) =>
-      byValue ? saturatingTimes(l.baseAmount, l.quantity) : l.quantity,
+      byValue ? lineValue(l.baseAmount, l.quantity, l.priceUnit, rounding) : l.quantity,
     );
     bases.set(prepared, sum);
   }
@@ -190,13 +204,23 @@ function valueAt(prepared: PreparedCondition, basis: number | null): number | un
 }
 
 /**
- * The signed change a condition makes to the running unit amount. A discount never takes the
- * amount below 0; a surcharge never lowers it; a net price is never negative.
+ * The signed change a condition makes to the running unit amount, per the line's price unit: an
+ * absolute value (a net price) per the condition's own unit enters it half up (§19), a
+ * percentage rounds in the channel's mode (§20). A discount never takes the amount below 0; a
+ * surcharge never lowers it; a net price is never negative.
  */
-function effectOf(prepared: PreparedCondition, value: number, running: number): number {
+function effectOf(
+  step: ConditionStep,
+  prepared: PreparedCondition,
+  value: number,
+  running: number,
+  line: LineFacts,
+): number {
   const { type } = prepared.condition;
-  if (type === "NET_PRICE") return Math.max(0, value) - running;
-  const raw = prepared.absolute ? value : percentOf(running, value);
+  const raw = prepared.absolute
+    ? inUnit(value, prepared.priceUnit, line.priceUnit)
+    : percentOf(running, value, step.rounding);
+  if (type === "NET_PRICE") return Math.max(0, raw) - running;
   return type === "DISCOUNT" ? negate(clamp(raw, 0, running)) : Math.max(0, raw);
 }
 
@@ -255,6 +279,8 @@ export interface ConditionStep {
   orderBases: ReadonlyMap<PreparedCondition, number>;
   edges: EdgeTracker;
   explain: boolean;
+  /** The channel's rounding of percentages (docs/pricing-rules.md §20). */
+  rounding: ChannelRoundingMode;
 }
 
 const noteOf = (e: Evaluated, outcome: ConditionOutcome, amount: number | null): Note => ({
@@ -283,7 +309,7 @@ function evaluateOne(
   const basis = basisOf(prepared, line, step.orderBases);
   const value = valueAt(prepared, basis);
   if (value === undefined) return { outcome: "NO_SCALE", basis, value: null, ...skipped };
-  const amount = effectOf(prepared, value, running);
+  const amount = effectOf(step, prepared, value, running, line);
   return { prepared, rung, distance: reach.distance, basis, value, amount };
 }
 
@@ -377,7 +403,7 @@ export function applyConditions(
 
     const { winner, applied } = pickApplied(evaluated);
     for (const e of applied) {
-      const amount = effectOf(e.prepared, e.value, running);
+      const amount = effectOf(step, e.prepared, e.value, running, line);
       running = add(running, amount);
       const adjustment = adjustmentOf(type, e, amount);
       adjustments.push(adjustment);
@@ -457,6 +483,7 @@ export function explainConditions(
       outcome: n.outcome,
       decidedBy: n.decidedBy,
       discountType: condition.discountType,
+      priceUnit: unitOf(condition.priceUnit),
       scaleBasis: condition.scaleBasis,
       basisValue: n.basis,
       value: n.value,

@@ -1,4 +1,4 @@
-import { saturatingTimes } from "./basis";
+import { lineValue } from "./basis";
 import {
   orderBasesOf,
   prepareConditions,
@@ -6,8 +6,16 @@ import {
   type ConditionIndex,
   type ConditionStep,
 } from "./conditions";
+import { RatesAt } from "./exchange";
 import { prepareFloors } from "./floors";
-import { finishLine, regularOf, startLine, type Regular, type Started } from "./line";
+import {
+  finishLine,
+  regularOf,
+  startLine,
+  type LineSetup,
+  type Regular,
+  type Started,
+} from "./line";
 import { add, AmountOutOfRange } from "./money";
 import { preparePricelists } from "./pricelists";
 import {
@@ -20,7 +28,7 @@ import type { LinePrice, PriceAnswer, PriceRequest } from "./types";
 import { EdgeTracker } from "./validity";
 
 /**
- * Resolves the prices of every line of a request (docs/pricing-rules.md §3–§5 and §12–§15).
+ * Resolves the prices of every line of a request (docs/pricing-rules.md §3–§5 and §12–§21).
  * Pure: the same request gives the same answer, byte for byte once serialised; one line never
  * fails another; the lines' order changes nothing but the order of the answer's lines, since
  * what one line takes from the others (order-level scales, thresholds) is a sum.
@@ -36,13 +44,15 @@ export function resolvePrices(request: PriceRequest): PriceAnswer {
     groupCodes: new Set(customerCode === null ? [] : request.groupCodes),
   };
   const edges = new EdgeTracker(request.at);
-  const setup = {
+  const rates = new RatesAt(request.exchangeRates ?? [], request.at);
+  const setup: LineSetup = {
     products: request.products,
     levels: preparePricelists(
       request.pricelists,
       request.priceBases,
       request.currency,
       request.at,
+      rates,
       edges,
     ),
     floors: prepareFloors(request.floors, request.currency, request.at, edges),
@@ -65,7 +75,7 @@ export function resolvePrices(request: PriceRequest): PriceAnswer {
 /** What every order of a request shares: the prepared conditions and promotions. */
 interface Shared {
   request: PriceRequest;
-  setup: Pick<Parameters<typeof startLine>[0], "levels" | "floors" | "edges">;
+  setup: LineSetup;
   conditionIndex: ConditionIndex;
   promotionIndex: PromotionIndex;
 }
@@ -77,7 +87,7 @@ interface Shared {
 function priceStarted(
   request: PriceRequest,
   audience: Audience,
-  setup: Shared["setup"],
+  setup: LineSetup,
   started: readonly Started[],
 ): LinePrice[] {
   const shared: Shared = {
@@ -96,12 +106,14 @@ function priceOrder(
   started: readonly Started[],
 ): LinePrice[] {
   const explain = request.explain === true;
+  const rounding = request.roundingMode ?? "HALF_UP";
   const eligible = started.filter((s) => s.stop === null);
   const conditions: ConditionStep = {
     index: conditionIndex,
-    orderBases: orderBasesOf(conditionIndex, eligible),
+    orderBases: orderBasesOf(conditionIndex, eligible, rounding),
     edges: setup.edges,
     explain,
+    rounding,
   };
   const regulars = new Map<Started, Regular | "OUT_OF_RANGE">();
   for (const s of eligible) {
@@ -109,13 +121,16 @@ function priceOrder(
     regulars.set(s, r);
     // A regular amount past 2^53 − 1 counts as that much.
     s.regularValue =
-      r === "OUT_OF_RANGE" ? Number.MAX_SAFE_INTEGER : saturatingTimes(r.regular, s.quantity);
+      r === "OUT_OF_RANGE"
+        ? Number.MAX_SAFE_INTEGER
+        : lineValue(r.regular, s.quantity, s.priceUnit, rounding);
   }
   const promotions: PromotionStep = {
     index: promotionIndex,
     sums: thresholdSumsOf(promotionIndex, eligible),
     edges: setup.edges,
     explain,
+    rounding,
   };
   const finish = {
     currency: request.currency,
@@ -124,6 +139,7 @@ function priceOrder(
     floors: setup.floors,
     conditions,
     promotions,
+    setup,
   };
   return started.map((s) => finishLine(finish, s, regulars.get(s)));
 }

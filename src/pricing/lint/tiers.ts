@@ -1,4 +1,4 @@
-import { isAllowed, suggestionsFor } from "../quantity";
+import { isAllowed, MAX_LINE_QUANTITY, suggestionsFor } from "../quantity";
 import { finding, ref } from "./common";
 import type { Finding, FloorOverList, LintFacts } from "./types";
 
@@ -6,9 +6,6 @@ import type { Finding, FloorOverList, LintFacts } from "./types";
  * The findings about price rows (docs/pricing-lint.md §6–§8). The repository aggregates the
  * rows in SQL (a 100k catalogue has over a million of them); these rules judge what it found.
  */
-
-/** HTTP's largest line quantity (docs/pricing-rules.md §8): no line asks for more. */
-const MAX_LINE_QUANTITY = 1_000_000;
 
 /** §7: a list whose rows for a product start above the product's smallest allowed quantity. */
 export function noFirstTier(facts: LintFacts): Finding[] {
