@@ -1903,6 +1903,7 @@ export interface components {
      *           "code": "WEB-DE",
      *           "name": "Web shop Germany",
      *           "isActive": true,
+     *           "roundingMode": "HALF_UP",
      *           "primaryPricelistId": 100,
      *           "createdAt": "2025-01-01T00:00:00.000Z",
      *           "updatedAt": "2025-01-01T00:00:00.000Z"
@@ -1938,6 +1939,7 @@ export interface components {
      *       "code": "WEB-DE",
      *       "name": "Web shop Germany",
      *       "isActive": true,
+     *       "roundingMode": "HALF_UP",
      *       "primaryPricelistId": 100,
      *       "createdAt": "2025-01-01T00:00:00.000Z",
      *       "updatedAt": "2025-01-01T00:00:00.000Z"
@@ -1961,6 +1963,12 @@ export interface components {
       name: string;
       /** @description Inactive channels cannot be priced (409) */
       isActive: boolean;
+      /**
+       * @description How lookups in the channel round percentage adjustments (on their magnitude) and line amounts: HALF_UP (a half away from zero, the default), HALF_EVEN (a half to the even neighbour), DOWN (toward zero), UP (away from zero); docs/pricing-rules.md §20
+       * @example HALF_UP
+       * @enum {string}
+       */
+      roundingMode: "HALF_UP" | "HALF_EVEN" | "DOWN" | "UP";
       /**
        * @description The pricelist marked primary, or null
        * @example 100
@@ -2000,6 +2008,12 @@ export interface components {
       name: string;
       /** @description Default true */
       isActive?: boolean;
+      /**
+       * @description Default HALF_UP
+       * @example HALF_UP
+       * @enum {string}
+       */
+      roundingMode?: "HALF_UP" | "HALF_EVEN" | "DOWN" | "UP";
     };
     /**
      * @description The fields to change; absent fields stay as they are
@@ -2017,6 +2031,12 @@ export interface components {
       name?: string;
       /** @description false stops price lookups in the channel */
       isActive?: boolean;
+      /**
+       * @description How lookups in the channel round percentage adjustments (on their magnitude) and line amounts: HALF_UP (a half away from zero, the default), HALF_EVEN (a half to the even neighbour), DOWN (toward zero), UP (away from zero); docs/pricing-rules.md §20
+       * @example HALF_UP
+       * @enum {string}
+       */
+      roundingMode?: "HALF_UP" | "HALF_EVEN" | "DOWN" | "UP";
     };
     /**
      * @description The outcome of a bulk assign
@@ -2136,6 +2156,7 @@ export interface components {
      *       "code": "WEB-DE",
      *       "name": "Web shop Germany",
      *       "isActive": true,
+     *       "roundingMode": "HALF_UP",
      *       "primaryPricelistId": 100,
      *       "createdAt": "2025-01-01T00:00:00.000Z",
      *       "updatedAt": "2025-01-01T00:00:00.000Z",
@@ -3244,6 +3265,7 @@ export interface components {
      *           "productCode": "P-A",
      *           "minQuantity": 1,
      *           "amount": 1250,
+     *           "priceUnit": 1,
      *           "validFrom": null,
      *           "validTo": null
      *         },
@@ -3251,13 +3273,15 @@ export interface components {
      *           "productCode": "P-A",
      *           "minQuantity": 10,
      *           "amount": 1100,
+     *           "priceUnit": 1,
      *           "validFrom": null,
      *           "validTo": null
      *         },
      *         {
-     *           "productCode": "P-B",
+     *           "productCode": "S-1",
      *           "minQuantity": 1,
-     *           "amount": 899,
+     *           "amount": 1250,
+     *           "priceUnit": 1000,
      *           "validFrom": null,
      *           "validTo": null
      *         }
@@ -3295,6 +3319,7 @@ export interface components {
      *       "productCode": "P-A",
      *       "minQuantity": 1,
      *       "amount": 1250,
+     *       "priceUnit": 1,
      *       "validFrom": null,
      *       "validTo": null
      *     }
@@ -3311,10 +3336,15 @@ export interface components {
        */
       minQuantity: number;
       /**
-       * @description Unit price in minor units of the pricelist's currency
+       * @description The price of priceUnit pieces, in minor units of the pricelist's currency (docs/pricing-rules.md §19)
        * @example 1250
        */
       amount: number;
+      /**
+       * @description The pieces amount is the price of, 1-10000 (1250 per 1000: 12.50 a thousand)
+       * @example 1
+       */
+      priceUnit: number;
       /**
        * Format: date-time
        * @description Inclusive start; null = always
@@ -3361,9 +3391,10 @@ export interface components {
      *           "amount": 1100
      *         },
      *         {
-     *           "productCode": "P-B",
+     *           "productCode": "S-1",
      *           "minQuantity": 1,
-     *           "amount": 899
+     *           "amount": 1250,
+     *           "priceUnit": 1000
      *         }
      *       ]
      *     }
@@ -3394,10 +3425,16 @@ export interface components {
        */
       minQuantity?: number;
       /**
-       * @description Unit price, integer minor units >= 0
+       * @description The price of priceUnit pieces, integer minor units >= 0
        * @example 1250
        */
       amount: number;
+      /**
+       * @description The pieces amount is the price of, 1-10000; default 1 (screws: 1250 per 1000 = 12.50 a thousand; docs/pricing-rules.md §19)
+       * @default 1
+       * @example 1
+       */
+      priceUnit?: number;
       /**
        * Format: date-time
        * @description Inclusive start; null or absent = always. A row with the same product, minQuantity and validFrom is replaced; else the row running at validFrom is cut there (docs/pricing-rules.md §17)
@@ -3460,6 +3497,7 @@ export interface components {
      *           "discountType": "PERCENTAGE",
      *           "value": 500,
      *           "currency": null,
+     *           "priceUnit": 1,
      *           "validFrom": "2025-01-01T00:00:00.000Z",
      *           "validTo": null,
      *           "priority": 0,
@@ -3519,6 +3557,7 @@ export interface components {
      *       "discountType": "PERCENTAGE",
      *       "value": 500,
      *       "currency": null,
+     *       "priceUnit": 1,
      *       "validFrom": "2025-01-01T00:00:00.000Z",
      *       "validTo": null,
      *       "priority": 0,
@@ -3569,6 +3608,11 @@ export interface components {
        * @example null
        */
       currency: string | null;
+      /**
+       * @description The pieces an ABSOLUTE value (a net price) is for, 1-10000; 1 for PERCENTAGE (docs/pricing-rules.md §19)
+       * @example 1
+       */
+      priceUnit: number;
       /**
        * Format: date-time
        * @description Inclusive start; null = always
@@ -3862,6 +3906,12 @@ export interface components {
         | "ZWG"
         | null;
       /**
+       * @description The pieces an ABSOLUTE value (a net price) is for, 1-10000; default 1; only 1 for PERCENTAGE (docs/pricing-rules.md §19)
+       * @default 1
+       * @example 1
+       */
+      priceUnit?: number;
+      /**
        * @description DRAFT (default) or ACTIVE
        * @default DRAFT
        * @example DRAFT
@@ -4130,6 +4180,11 @@ export interface components {
         | "ZMW"
         | "ZWG"
         | null;
+      /**
+       * @description The pieces an ABSOLUTE value (a net price) is for, 1-10000; only 1 for PERCENTAGE
+       * @example 1
+       */
+      priceUnit?: number;
       status?: components["schemas"]["Status"];
       /**
        * Format: date-time
@@ -4192,6 +4247,7 @@ export interface components {
      *             "discountType": "PERCENTAGE",
      *             "value": 500,
      *             "currency": null,
+     *             "priceUnit": 1,
      *             "validFrom": "2025-01-01T00:00:00.000Z",
      *             "validTo": null,
      *             "priority": 0,
@@ -4259,6 +4315,7 @@ export interface components {
      *         "discountType": "PERCENTAGE",
      *         "value": 500,
      *         "currency": null,
+     *         "priceUnit": 1,
      *         "validFrom": "2025-01-01T00:00:00.000Z",
      *         "validTo": null,
      *         "priority": 0,
@@ -4323,6 +4380,7 @@ export interface components {
      *           "discountType": "PERCENTAGE",
      *           "value": 1500,
      *           "currency": null,
+     *           "priceUnit": 1,
      *           "validFrom": "2025-06-01T00:00:00.000Z",
      *           "validTo": "2025-07-01T00:00:00.000Z",
      *           "priority": 0,
@@ -4372,6 +4430,7 @@ export interface components {
      *       "discountType": "PERCENTAGE",
      *       "value": 1500,
      *       "currency": null,
+     *       "priceUnit": 1,
      *       "validFrom": "2025-06-01T00:00:00.000Z",
      *       "validTo": "2025-07-01T00:00:00.000Z",
      *       "priority": 0,
@@ -4412,6 +4471,11 @@ export interface components {
        * @example null
        */
       currency: string | null;
+      /**
+       * @description The pieces an ABSOLUTE value (a net price) is for, 1-10000; 1 for PERCENTAGE (docs/pricing-rules.md §19)
+       * @example 1
+       */
+      priceUnit: number;
       /**
        * Format: date-time
        * @description Inclusive start; null = always
@@ -4668,6 +4732,12 @@ export interface components {
         | "ZWG"
         | null;
       /**
+       * @description The pieces an ABSOLUTE value is for, 1-10000; default 1; only 1 for PERCENTAGE (docs/pricing-rules.md §19)
+       * @default 1
+       * @example 1
+       */
+      priceUnit?: number;
+      /**
        * @description DRAFT (default) or ACTIVE
        * @default DRAFT
        * @example DRAFT
@@ -4922,6 +4992,11 @@ export interface components {
         | "ZMW"
         | "ZWG"
         | null;
+      /**
+       * @description The pieces an ABSOLUTE value is for, 1-10000; only 1 for PERCENTAGE
+       * @example 1
+       */
+      priceUnit?: number;
       status?: components["schemas"]["Status"];
       /**
        * Format: date-time
@@ -5213,6 +5288,7 @@ export interface components {
      *           "regularUnitAmount": 850,
      *           "listUnitAmount": 1000,
      *           "currency": "EUR",
+     *           "priceUnit": 1,
      *           "taxInclusive": false,
      *           "source": {
      *             "level": "INDIVIDUAL",
@@ -5225,7 +5301,8 @@ export interface components {
      *           "tiers": [
      *             {
      *               "minQuantity": 1,
-     *               "amount": 850
+     *               "amount": 850,
+     *               "priceUnit": 1
      *             }
      *           ],
      *           "quantityRule": {
@@ -5234,6 +5311,7 @@ export interface components {
      *             "maximum": null
      *           },
      *           "suggestedQuantities": null,
+     *           "priceBreak": null,
      *           "explain": null
      *         },
      *         {
@@ -5245,6 +5323,7 @@ export interface components {
      *           "regularUnitAmount": 391,
      *           "listUnitAmount": 450,
      *           "currency": "EUR",
+     *           "priceUnit": 1,
      *           "taxInclusive": false,
      *           "source": {
      *             "level": "CUSTOMER_GROUP",
@@ -5274,11 +5353,13 @@ export interface components {
      *           "tiers": [
      *             {
      *               "minQuantity": 1,
-     *               "amount": 420
+     *               "amount": 420,
+     *               "priceUnit": 1
      *             },
      *             {
      *               "minQuantity": 50,
-     *               "amount": 385
+     *               "amount": 385,
+     *               "priceUnit": 1
      *             }
      *           ],
      *           "quantityRule": {
@@ -5287,6 +5368,7 @@ export interface components {
      *             "maximum": null
      *           },
      *           "suggestedQuantities": null,
+     *           "priceBreak": null,
      *           "explain": null
      *         },
      *         {
@@ -5298,6 +5380,7 @@ export interface components {
      *           "regularUnitAmount": 184,
      *           "listUnitAmount": 200,
      *           "currency": "EUR",
+     *           "priceUnit": 1,
      *           "taxInclusive": false,
      *           "source": {
      *             "level": "CHANNEL_PRIMARY",
@@ -5319,7 +5402,8 @@ export interface components {
      *           "tiers": [
      *             {
      *               "minQuantity": 1,
-     *               "amount": 200
+     *               "amount": 200,
+     *               "priceUnit": 1
      *             }
      *           ],
      *           "quantityRule": {
@@ -5328,6 +5412,7 @@ export interface components {
      *             "maximum": null
      *           },
      *           "suggestedQuantities": null,
+     *           "priceBreak": null,
      *           "explain": null
      *         }
      *       ]
@@ -5372,9 +5457,9 @@ export interface components {
        * @enum {string}
        */
       status: "OK" | "NO_PRICE" | "UNKNOWN_PRODUCT" | "OUT_OF_RANGE" | "QUANTITY_NOT_ALLOWED";
-      /** @description What the customer pays per unit */
+      /** @description What the customer pays per priceUnit pieces */
       finalUnitAmount: number | null;
-      /** @description finalUnitAmount × quantity */
+      /** @description round(finalUnitAmount × quantity / priceUnit), in the channel's roundingMode (docs/pricing-rules.md §19) */
       lineAmount: number | null;
       /** @description After trade conditions and the floor, before promotions */
       regularUnitAmount: number | null;
@@ -5382,6 +5467,8 @@ export interface components {
       listUnitAmount: number | null;
       /** @description The currency of every amount of the line */
       currency: string;
+      /** @description The pieces every unit amount of the line is for (finalUnitAmount, baseUnitAmount, adjustments, listUnitAmount): the base row's price unit, 1-10000; null when unpriced */
+      priceUnit: number | null;
       /** @description Whether the base pricelist's amounts include tax; null unpriced */
       taxInclusive: boolean | null;
       /** @description Where the base price comes from; null when unpriced */
@@ -5405,8 +5492,10 @@ export interface components {
       tiers: {
         /** @description From this quantity on */
         minQuantity: number;
-        /** @description The unit amount */
+        /** @description The price of priceUnit pieces */
         amount: number;
+        /** @description The pieces amount is for */
+        priceUnit: number;
       }[];
       /** @description The product's quantity rule; null for UNKNOWN_PRODUCT */
       quantityRule: {
@@ -5424,6 +5513,13 @@ export interface components {
         /** @description The nearest allowed quantity above; null when none */
         above: number | null;
       } | null;
+      /** @description OK lines: buying up to the next tier costs no more than this line (docs/pricing-rules.md §21); else null */
+      priceBreak: {
+        /** @description The smallest allowed quantity above the line's that reaches a higher tier of the base pricelist */
+        quantity: number;
+        /** @description What the line costs at that quantity: no more than now */
+        lineAmount: number;
+      } | null;
       /** @description Only with explain: every candidate and why it lost */
       explain: {
         /** @description Most specific level first, then priority desc, id asc */
@@ -5440,8 +5536,33 @@ export interface components {
     PriceDerivedFrom: {
       /** @description The base pricelist (one step up) */
       pricelistId: number;
-      /** @description The base's amount for the same tier */
+      /** @description The base's amount for the same tier, in the base's currency, per the tier's price unit */
       unitAmount: number;
+      exchangeRate: components["schemas"]["PriceExchangeRate"];
+    } | null;
+    /** @description The rate the base's amount was converted at (docs/pricing-rules.md §18); null when the base is in the list's currency */
+    PriceExchangeRate: {
+      /**
+       * @description The base's currency
+       * @example EUR
+       */
+      from: string;
+      /**
+       * @description The derived list's currency
+       * @example CHF
+       */
+      to: string;
+      /**
+       * @description The rate in force, as its exact decimal text (never a float)
+       * @example 0.94
+       */
+      rate: string;
+      /**
+       * Format: date-time
+       * @description Where that rate starts to hold
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      validFrom: string;
     } | null;
     /** @description One step from source.baseUnitAmount to finalUnitAmount, in applied order: base + Σ amount = final */
     PriceAdjustment: {
@@ -5476,13 +5597,14 @@ export interface components {
       /** @description Its name */
       name: string;
       /**
-       * @description USED (the base price), LOWER_RANK, LOWER_LEVEL, or the first check it failed: NOT_ACTIVE, OTHER_CURRENCY, NO_PRICE_FOR_PRODUCT, OUT_OF_WINDOW, NO_TIER_FOR_QUANTITY
+       * @description USED (the base price), LOWER_RANK, LOWER_LEVEL, or the first check it failed: NOT_ACTIVE, OTHER_CURRENCY, NO_EXCHANGE_RATE (its base is in another currency and no rate of that pair is in force), NO_PRICE_FOR_PRODUCT, OUT_OF_WINDOW, NO_TIER_FOR_QUANTITY
        * @enum {string}
        */
       outcome:
         | "USED"
         | "NOT_ACTIVE"
         | "OTHER_CURRENCY"
+        | "NO_EXCHANGE_RATE"
         | "NO_PRICE_FOR_PRODUCT"
         | "OUT_OF_WINDOW"
         | "NO_TIER_FOR_QUANTITY"
@@ -5495,8 +5617,10 @@ export interface components {
       decidedBy: "DISTANCE" | "PRIORITY" | "VALID_TO" | "AMOUNT" | "ID" | null;
       /** @description The tier it has for the line, when it has one: also when NOT_ACTIVE or OUT_OF_WINDOW (what it would have priced), never in another currency */
       tierMinQuantity: number | null;
-      /** @description That tier's unit amount */
+      /** @description That tier's amount, per its priceUnit pieces */
       amount: number | null;
+      /** @description The pieces that tier's amount is for; null without a tier */
+      priceUnit: number | null;
       /** @description This entry gave listUnitAmount */
       usedForListPrice: boolean;
       derivedFrom: components["schemas"]["PriceDerivedFrom"];
@@ -5555,6 +5679,8 @@ export interface components {
        * @enum {string}
        */
       discountType: "PERCENTAGE" | "ABSOLUTE";
+      /** @description The pieces its ABSOLUTE value (or net price) is for; its effect on the line is in the line's priceUnit */
+      priceUnit: number;
       /**
        * @description What its scale rows compare with: the line quantity, or the order's quantity or value over the lines it reaches
        * @enum {string}
@@ -5610,6 +5736,8 @@ export interface components {
       discountType: "PERCENTAGE" | "ABSOLUTE";
       /** @description Basis points or minor units */
       value: number;
+      /** @description The pieces its ABSOLUTE value is for; its amount is in the line's priceUnit */
+      priceUnit: number;
       /** @description Its adjustment of the unit amount; null when not evaluated */
       amount: number | null;
       /** @description regularUnitAmount minus the amount it would give; what ranks promotions */
@@ -5656,9 +5784,11 @@ export interface components {
       decidedBy: "DISTANCE" | "PRIORITY" | "VALID_TO" | "AMOUNT" | "ID" | null;
       /** @description The tier it has for the line, when it has one: also when NOT_ACTIVE or OUT_OF_WINDOW, never in another currency */
       tierMinQuantity: number | null;
-      /** @description That tier's minimum unit amount */
+      /** @description That tier's minimum amount, per its priceUnit pieces */
       amount: number | null;
-      /** @description USED: min(amount, baseUnitAmount), what adjustments may not go below; else null */
+      /** @description The pieces that tier's amount is for; null without a tier */
+      priceUnit: number | null;
+      /** @description USED: min(amount in the line's priceUnit, rounded up; baseUnitAmount), what adjustments may not go below; else null */
       effectiveAmount: number | null;
       /** @description USED: what it added after the trade conditions (0 when nothing); else null */
       regularAdjustment: number | null;
@@ -5866,6 +5996,7 @@ export interface components {
      *             "regularUnitAmount": 424,
      *             "listUnitAmount": 500,
      *             "currency": "EUR",
+     *             "priceUnit": 1,
      *             "taxInclusive": false,
      *             "source": {
      *               "level": "CUSTOMER_GROUP",
@@ -5895,11 +6026,13 @@ export interface components {
      *             "tiers": [
      *               {
      *                 "minQuantity": 1,
-     *                 "amount": 420
+     *                 "amount": 420,
+     *                 "priceUnit": 1
      *               },
      *               {
      *                 "minQuantity": 50,
-     *                 "amount": 385
+     *                 "amount": 385,
+     *                 "priceUnit": 1
      *               }
      *             ],
      *             "quantityRule": {
@@ -5908,6 +6041,7 @@ export interface components {
      *               "maximum": null
      *             },
      *             "suggestedQuantities": null,
+     *             "priceBreak": null,
      *             "explain": null
      *           },
      *           "after": {
@@ -5919,6 +6053,7 @@ export interface components {
      *             "regularUnitAmount": 403,
      *             "listUnitAmount": 500,
      *             "currency": "EUR",
+     *             "priceUnit": 1,
      *             "taxInclusive": false,
      *             "source": {
      *               "level": "CUSTOMER_GROUP",
@@ -5948,11 +6083,13 @@ export interface components {
      *             "tiers": [
      *               {
      *                 "minQuantity": 1,
-     *                 "amount": 420
+     *                 "amount": 420,
+     *                 "priceUnit": 1
      *               },
      *               {
      *                 "minQuantity": 50,
-     *                 "amount": 385
+     *                 "amount": 385,
+     *                 "priceUnit": 1
      *               }
      *             ],
      *             "quantityRule": {
@@ -5961,6 +6098,7 @@ export interface components {
      *               "maximum": null
      *             },
      *             "suggestedQuantities": null,
+     *             "priceBreak": null,
      *             "explain": null
      *           },
      *           "difference": -21,
@@ -6272,7 +6410,7 @@ export interface components {
        */
       promotionIds?: number[];
     };
-    /** @description A tier set as PUT /v1/api/pricelist/{id}/prices would set it: the (product, minQuantity) row gets this amount */
+    /** @description A tier set as PUT /v1/api/pricelist/{id}/prices would set it: the (product, minQuantity) row gets this amount per priceUnit pieces */
     SimulatedPrice: {
       /**
        * @description The pricelist (SALES or FLOOR)
@@ -6291,10 +6429,16 @@ export interface components {
        */
       minQuantity?: number;
       /**
-       * @description The unit amount, minor units
+       * @description The price of priceUnit pieces, minor units
        * @example 990
        */
       amount: number;
+      /**
+       * @description The pieces the amount is the price of, 1-10000 (1250 per 1000 = 12.50 a thousand); default 1
+       * @default 1
+       * @example 1
+       */
+      priceUnit?: number;
     };
     /**
      * @description One page of a list

@@ -39,7 +39,7 @@ describe("applyChangeSet", () => {
         deactivate: { pricelistIds: [], tradeConditionIds: [11], promotionIds: [20] },
         prices: [
           { pricelistId: 1, productCode: "P", minQuantity: 1, amount: 1100 },
-          { pricelistId: 1, productCode: "P", minQuantity: 10, amount: 950 },
+          { pricelistId: 1, productCode: "P", minQuantity: 10, amount: 950000, priceUnit: 1000 },
         ],
       }),
     );
@@ -49,11 +49,12 @@ describe("applyChangeSet", () => {
     expect(after.tradeConditions.map((c) => c.status)).toEqual(["ACTIVE", "INACTIVE"]);
     expect(after.promotions.map((p) => p.status)).toEqual(["INACTIVE", "ACTIVE"]);
     // A tier of list 1 is set wherever list 1 is: candidate and base; the others stay whole.
-    // A set tier is the row in force at the simulated moment: undated.
+    // A set tier is the row in force at the simulated moment: undated, per its price unit
+    // (docs/pricing-rules.md §19; absent: 1).
     const undated = { validFrom: null, validTo: null };
     const tiers = [
-      { productCode: "P", minQuantity: 1, amount: 1100, ...undated },
-      { productCode: "P", minQuantity: 10, amount: 950, ...undated },
+      { productCode: "P", minQuantity: 1, amount: 1100, priceUnit: 1, ...undated },
+      { productCode: "P", minQuantity: 10, amount: 950000, priceUnit: 1000, ...undated },
     ];
     expect(after.pricelists[0]!.prices).toEqual(tiers);
     expect(after.priceBases[0]!.prices).toEqual(tiers);

@@ -1,7 +1,12 @@
 import type { Db } from "../../db/client";
 import { ApiError, conflict, invalid, notFound, type FieldIssue } from "../../lib/core/errors";
 import { iso } from "../../lib/core/schemas";
-import { resolvePrices, type LinePrice, type PricelistCandidate } from "../../pricing";
+import {
+  resolvePrices,
+  type ChannelRoundingMode,
+  type LinePrice,
+  type PricelistCandidate,
+} from "../../pricing";
 import {
   applyChangeSet,
   compareLines,
@@ -203,6 +208,8 @@ export interface Simulation {
 interface Run {
   at: number;
   currency: string;
+  /** The channel's (docs/pricing-rules.md §20). */
+  roundingMode: ChannelRoundingMode;
   channelCode: string;
   quantity: number;
   productCodes: readonly string[];
@@ -233,6 +240,7 @@ function priceFor(run: Run, customerCode: string | null, { records, lists }: Sid
     pricelists,
     at: run.at,
     currency: run.currency,
+    roundingMode: run.roundingMode,
     channel: { code: run.channelCode },
     customer: customerCode === null ? null : { code: customerCode },
     groupCodes: audience.groupCodes,
@@ -283,6 +291,7 @@ export async function simulatePrices(db: Db, request: SimulationRequest): Promis
   const run = {
     at,
     currency,
+    roundingMode: stored.channel!.roundingMode,
     channelCode: request.channelCode,
     quantity: request.quantity,
     productCodes,
