@@ -1964,7 +1964,7 @@ export interface components {
       /** @description Inactive channels cannot be priced (409) */
       isActive: boolean;
       /**
-       * @description How lookups in the channel round percentage adjustments (on their magnitude) and line amounts: HALF_UP (a half away from zero, the default), HALF_EVEN (a half to the even neighbour), DOWN (toward zero), UP (away from zero); docs/pricing-rules.md §20
+       * @description How lookups in the channel round percentage adjustments (on their magnitude) and line amounts: HALF_UP (a half away from zero, the default), HALF_EVEN (a half to the even neighbour), DOWN (toward zero), UP (away from zero); docs/pricing-rules.md §21
        * @example HALF_UP
        * @enum {string}
        */
@@ -2032,7 +2032,7 @@ export interface components {
       /** @description false stops price lookups in the channel */
       isActive?: boolean;
       /**
-       * @description How lookups in the channel round percentage adjustments (on their magnitude) and line amounts: HALF_UP (a half away from zero, the default), HALF_EVEN (a half to the even neighbour), DOWN (toward zero), UP (away from zero); docs/pricing-rules.md §20
+       * @description How lookups in the channel round percentage adjustments (on their magnitude) and line amounts: HALF_UP (a half away from zero, the default), HALF_EVEN (a half to the even neighbour), DOWN (toward zero), UP (away from zero); docs/pricing-rules.md §21
        * @example HALF_UP
        * @enum {string}
        */
@@ -3336,7 +3336,7 @@ export interface components {
        */
       minQuantity: number;
       /**
-       * @description The price of priceUnit pieces, in minor units of the pricelist's currency (docs/pricing-rules.md §19)
+       * @description The price of priceUnit pieces, in minor units of the pricelist's currency (docs/pricing-rules.md §20)
        * @example 1250
        */
       amount: number;
@@ -3430,7 +3430,7 @@ export interface components {
        */
       amount: number;
       /**
-       * @description The pieces amount is the price of, 1-10000; default 1 (screws: 1250 per 1000 = 12.50 a thousand; docs/pricing-rules.md §19)
+       * @description The pieces amount is the price of, 1-10000; default 1 (screws: 1250 per 1000 = 12.50 a thousand; docs/pricing-rules.md §20)
        * @default 1
        * @example 1
        */
@@ -3609,7 +3609,7 @@ export interface components {
        */
       currency: string | null;
       /**
-       * @description The pieces an ABSOLUTE value (a net price) is for, 1-10000; 1 for PERCENTAGE (docs/pricing-rules.md §19)
+       * @description The pieces an ABSOLUTE value (a net price) is for, 1-10000; 1 for PERCENTAGE (docs/pricing-rules.md §20)
        * @example 1
        */
       priceUnit: number;
@@ -3906,7 +3906,7 @@ export interface components {
         | "ZWG"
         | null;
       /**
-       * @description The pieces an ABSOLUTE value (a net price) is for, 1-10000; default 1; only 1 for PERCENTAGE (docs/pricing-rules.md §19)
+       * @description The pieces an ABSOLUTE value (a net price) is for, 1-10000; default 1; only 1 for PERCENTAGE (docs/pricing-rules.md §20)
        * @default 1
        * @example 1
        */
@@ -4472,7 +4472,7 @@ export interface components {
        */
       currency: string | null;
       /**
-       * @description The pieces an ABSOLUTE value (a net price) is for, 1-10000; 1 for PERCENTAGE (docs/pricing-rules.md §19)
+       * @description The pieces an ABSOLUTE value (a net price) is for, 1-10000; 1 for PERCENTAGE (docs/pricing-rules.md §20)
        * @example 1
        */
       priceUnit: number;
@@ -4732,7 +4732,7 @@ export interface components {
         | "ZWG"
         | null;
       /**
-       * @description The pieces an ABSOLUTE value is for, 1-10000; default 1; only 1 for PERCENTAGE (docs/pricing-rules.md §19)
+       * @description The pieces an ABSOLUTE value is for, 1-10000; default 1; only 1 for PERCENTAGE (docs/pricing-rules.md §20)
        * @default 1
        * @example 1
        */
@@ -5459,7 +5459,7 @@ export interface components {
       status: "OK" | "NO_PRICE" | "UNKNOWN_PRODUCT" | "OUT_OF_RANGE" | "QUANTITY_NOT_ALLOWED";
       /** @description What the customer pays per priceUnit pieces */
       finalUnitAmount: number | null;
-      /** @description round(finalUnitAmount × quantity / priceUnit), in the channel's roundingMode (docs/pricing-rules.md §19) */
+      /** @description round(finalUnitAmount × quantity / priceUnit), in the channel's roundingMode (docs/pricing-rules.md §20) */
       lineAmount: number | null;
       /** @description After trade conditions and the floor, before promotions */
       regularUnitAmount: number | null;
@@ -5513,7 +5513,7 @@ export interface components {
         /** @description The nearest allowed quantity above; null when none */
         above: number | null;
       } | null;
-      /** @description OK lines: buying up to the next tier costs no more than this line (docs/pricing-rules.md §21); else null */
+      /** @description OK lines: buying up to the next tier costs no more than this line (docs/pricing-rules.md §22); else null */
       priceBreak: {
         /** @description The smallest allowed quantity above the line's that reaches a higher tier of the base pricelist */
         quantity: number;
@@ -5540,7 +5540,7 @@ export interface components {
       unitAmount: number;
       exchangeRate: components["schemas"]["PriceExchangeRate"];
     } | null;
-    /** @description The rate the base's amount was converted at (docs/pricing-rules.md §18); null when the base is in the list's currency */
+    /** @description The rate the base's amount was converted at (docs/pricing-rules.md §19); null when the base is in the list's currency */
     PriceExchangeRate: {
       /**
        * @description The base's currency

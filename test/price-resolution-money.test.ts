@@ -3,8 +3,8 @@ import { api, created, expectProblem, issuePaths, uid } from "./helpers";
 
 /**
  * The money rules through the real Worker, built as a user would: worked examples B (a list
- * derived across currencies at the rate in force, docs/pricing-rules.md §18), C (price units and
- * the channel's rounding mode, §19, §20) and D (price-break advice, §21) of pricing rules v3,
+ * derived across currencies at the rate in force, docs/pricing-rules.md §19), C (price units and
+ * the channel's rounding mode, §20, §21) and D (price-break advice, §22) of pricing rules v3,
  * exactly, priced through POST /v1/api/prices/resolve and GET /v1/api/prices; and the bad input of
  * the new fields.
  */
@@ -53,7 +53,7 @@ const lineOf = async (channelCode: string, productCode: string, quantity = 1, ex
 // B. Currencies
 // ---------------------------------------------------------------------------------------------
 
-describe("worked example B: lists derived across currencies (docs/pricing-rules.md §18)", () => {
+describe("worked example B: lists derived across currencies (docs/pricing-rules.md §19)", () => {
   const b = { p1: "", eur: "", tuned: "", plU: 0 };
 
   beforeAll(async () => {
@@ -176,7 +176,7 @@ describe("worked example B: lists derived across currencies (docs/pricing-rules.
 // C. Price units and rounding modes
 // ---------------------------------------------------------------------------------------------
 
-describe("worked example C: price units and rounding modes (docs/pricing-rules.md §19, §20)", () => {
+describe("worked example C: price units and rounding modes (docs/pricing-rules.md §20, §21)", () => {
   const c = { ps: "", half: "", base200: "", list: 0, code: "" };
 
   beforeAll(async () => {
@@ -271,7 +271,7 @@ describe("worked example C: price units and rounding modes (docs/pricing-rules.m
 // D. Price-break advice
 // ---------------------------------------------------------------------------------------------
 
-describe("worked example D: price-break advice (docs/pricing-rules.md §21)", () => {
+describe("worked example D: price-break advice (docs/pricing-rules.md §22)", () => {
   const d = { p: "", boxed: "", code: "" };
 
   beforeAll(async () => {

@@ -50,7 +50,7 @@ describe("applyChangeSet", () => {
     expect(after.promotions.map((p) => p.status)).toEqual(["INACTIVE", "ACTIVE"]);
     // A tier of list 1 is set wherever list 1 is: candidate and base; the others stay whole.
     // A set tier is the row in force at the simulated moment: undated, per its price unit
-    // (docs/pricing-rules.md §19; absent: 1).
+    // (docs/pricing-rules.md §20; absent: 1).
     const undated = { validFrom: null, validTo: null };
     const tiers = [
       { productCode: "P", minQuantity: 1, amount: 1100, priceUnit: 1, ...undated },

@@ -63,7 +63,7 @@ export interface LineFacts extends EligibleLine {
   productCode: string;
   quantity: number;
   groupPath: readonly string[];
-  /** The pieces its unit amounts are for: its base row's (docs/pricing-rules.md §19); else 1. */
+  /** The pieces its unit amounts are for: its base row's (docs/pricing-rules.md §20); else 1. */
   priceUnit: number;
 }
 
@@ -75,7 +75,7 @@ export interface PreparedCondition {
   listedRung: number;
   /** NET_PRICE values are unit prices, so always absolute. */
   absolute: boolean;
-  /** The pieces an absolute value is for (docs/pricing-rules.md §19). */
+  /** The pieces an absolute value is for (docs/pricing-rules.md §20). */
   priceUnit: number;
   gate: StaticGate | null;
   inWindow: boolean;
@@ -162,7 +162,7 @@ export function prepareConditions(
 /**
  * docs/pricing-rules.md §4.4: each order-based condition's basis, summed over the eligible lines
  * it reaches (whether it wins on them or not), from their quantities or base amounts (each as
- * its line amount would be, §19).
+ * its line amount would be, §20).
  */
 export function orderBasesOf(
   index: ConditionIndex,
@@ -205,8 +205,8 @@ function valueAt(prepared: PreparedCondition, basis: number | null): number | un
 
 /**
  * The signed change a condition makes to the running unit amount, per the line's price unit: an
- * absolute value (a net price) per the condition's own unit enters it half up (§19), a
- * percentage rounds in the channel's mode (§20). A discount never takes the amount below 0; a
+ * absolute value (a net price) per the condition's own unit enters it half up (§20), a
+ * percentage rounds in the channel's mode (§21). A discount never takes the amount below 0; a
  * surcharge never lowers it; a net price is never negative.
  */
 function effectOf(
@@ -279,7 +279,7 @@ export interface ConditionStep {
   orderBases: ReadonlyMap<PreparedCondition, number>;
   edges: EdgeTracker;
   explain: boolean;
-  /** The channel's rounding of percentages (docs/pricing-rules.md §20). */
+  /** The channel's rounding of percentages (docs/pricing-rules.md §21). */
   rounding: ChannelRoundingMode;
 }
 

@@ -127,7 +127,7 @@ interface Pair {
 const pairKey = (from: string, to: string) => `${from}>${to}`;
 
 /**
- * A request's rates at `at` (docs/pricing-rules.md §18): per pair, the rate in force (the latest
+ * A request's rates at `at` (docs/pricing-rules.md §19): per pair, the rate in force (the latest
  * validFrom ≤ at) and where the next one starts. Each rate text is parsed once per request; one
  * that does not parse, or a currency without a known exponent, counts as no rate.
  */

@@ -43,7 +43,7 @@ import type { LineStatus } from "./vocabulary";
  * rule, the floor it will have), `regularOf` (trade conditions, floor on the regular amount),
  * `finishLine` (promotion, floor on the final amount, the line amount, price-break advice, the
  * answer's line). Between them the request sums what order-level scales and thresholds need.
- * Every unit amount of a line is per its base row's price unit (§19).
+ * Every unit amount of a line is per its base row's price unit (§20).
  */
 
 /** What step 1 needs, prepared once per request. */
@@ -163,7 +163,7 @@ function adjust(step: PromotionStep, s: Started, r: Regular): Adjusted | "OUT_OF
     const list = s.lookup!.list?.tier;
     return {
       final,
-      // The one division by the price unit, in the channel's rounding (§19, §20).
+      // The one division by the price unit, in the channel's rounding (§20, §21).
       lineAmount: scale(final, s.line.quantity, s.priceUnit, step.rounding),
       regular: r.regular,
       list: list ? inUnit(list.amount, list.priceUnit, s.priceUnit) : null,
@@ -208,7 +208,7 @@ export interface Finish {
 }
 
 /**
- * docs/pricing-rules.md §21: the smallest allowed quantity above the line's that reaches a higher
+ * docs/pricing-rules.md §22: the smallest allowed quantity above the line's that reaches a higher
  * tier of its base list, when the line costs no more there, priced as a line of that quantity
  * with the order's sums unchanged; else null. Quietly: it adds nothing to explain.
  */

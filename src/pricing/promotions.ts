@@ -65,7 +65,7 @@ export function preparePromotions(
 /**
  * docs/pricing-rules.md §5.4: each threshold's sum over the eligible lines the promotion reaches,
  * of quantities or of their regular values (`regularValue`: the regular unit amount as a line
- * amount, `lineValue`, §19).
+ * amount, `lineValue`, §20).
  */
 export function thresholdSumsOf(
   index: PromotionIndex,
@@ -88,7 +88,7 @@ export interface PromotionStep {
   sums: ReadonlyMap<PreparedPromotion, number>;
   edges: EdgeTracker;
   explain: boolean;
-  /** The channel's rounding of percentages (docs/pricing-rules.md §20). */
+  /** The channel's rounding of percentages (docs/pricing-rules.md §21). */
   rounding: ChannelRoundingMode;
 }
 
@@ -125,7 +125,7 @@ export interface Prices {
 
 /**
  * A promotion's saving on `amount`, between 0 and `amount` so nothing goes negative: an absolute
- * value per its own unit taken to the line's half up (§19), a percentage in the channel's mode.
+ * value per its own unit taken to the line's half up (§20), a percentage in the channel's mode.
  */
 function savingOn(promotion: PromotionCandidate, amount: number, prices: Prices): number {
   const raw =

@@ -28,7 +28,7 @@ import type { LinePrice, PriceAnswer, PriceRequest } from "./types";
 import { EdgeTracker } from "./validity";
 
 /**
- * Resolves the prices of every line of a request (docs/pricing-rules.md §3–§5 and §12–§21).
+ * Resolves the prices of every line of a request (docs/pricing-rules.md §3–§5 and §12–§22).
  * Pure: the same request gives the same answer, byte for byte once serialised; one line never
  * fails another; the lines' order changes nothing but the order of the answer's lines, since
  * what one line takes from the others (order-level scales, thresholds) is a sum.

@@ -38,7 +38,7 @@ export const ROUNDING_MODES = ["NEAREST", "UP", "DOWN"] as const;
 export type RoundingMode = (typeof ROUNDING_MODES)[number];
 
 /**
- * How a channel rounds the amounts it computes (docs/pricing-rules.md §20): percentage
+ * How a channel rounds the amounts it computes (docs/pricing-rules.md §21): percentage
  * adjustments (on their magnitude) and `lineAmount`. HALF_UP: a half goes away from zero (the
  * default); HALF_EVEN: a half goes to the even neighbour; DOWN: toward zero; UP: away from zero.
  * A list's own amounts (derivation, exchange) are always rounded half up.

@@ -135,7 +135,7 @@ const reachStatement = (f: SimulationFragments) =>
 /** The candidates (each once, levels per customer come from reachStatement), bases and floors. */
 function pricelistsStatement(f: SimulationFragments) {
   const none = sql`'[]'`;
-  // With the rates in force at `at` and the next ones, as a lookup reads them (§18).
+  // With the rates in force at `at` and the next ones, as a lookup reads them (§19).
   const at = sql`${q.at}`;
   return statement(
     listColumns("CANDIDATE", none, at),

@@ -18,7 +18,7 @@ export interface RecordIds {
 
 /**
  * A tier set or overridden: the row of (pricelistId, productCode, minQuantity) gets `amount`,
- * the price of `priceUnit` pieces (absent: 1, docs/pricing-rules.md §19).
+ * the price of `priceUnit` pieces (absent: 1, docs/pricing-rules.md §20).
  */
 export interface TierChange {
   pricelistId: number;

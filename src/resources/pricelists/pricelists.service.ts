@@ -171,7 +171,7 @@ const chainText = (ids: (number | string)[]) => `${ids.join(" → ")} (each pric
 /**
  * The base (docs/api.md §5.8): it exists (400), is not the pricelist itself, is a GENERAL SALES
  * pricelist (in any currency: its amounts are converted at the rate in force,
- * docs/pricing-rules.md §18), and the chain of bases through this pricelist has no cycle and
+ * docs/pricing-rules.md §19), and the chain of bases through this pricelist has no cycle and
  * at most MAX_DERIVATION_STEPS steps (409 naming the chain). Returns the guard that repeats the
  * rule inside the write.
  */

@@ -208,7 +208,7 @@ export interface Simulation {
 interface Run {
   at: number;
   currency: string;
-  /** The channel's (docs/pricing-rules.md §20). */
+  /** The channel's (docs/pricing-rules.md §21). */
   roundingMode: ChannelRoundingMode;
   channelCode: string;
   quantity: number;

@@ -41,7 +41,7 @@ export interface DiscountTerms {
   discountType: DiscountType | undefined;
   value: number;
   currency: string | null;
-  /** The pieces an ABSOLUTE value is for (docs/pricing-rules.md §19). */
+  /** The pieces an ABSOLUTE value is for (docs/pricing-rules.md §20). */
   priceUnit: number;
   validFrom: number | null;
   validTo: number | null;
