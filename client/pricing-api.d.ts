@@ -6168,9 +6168,9 @@ export interface components {
       customerCode: string | null;
       /** @description The product */
       productCode: string;
-      /** @description after.finalUnitAmount − before.finalUnitAmount, minor units per unit; null when a side has no price */
+      /** @description after.finalUnitAmount − before.finalUnitAmount, minor units per the after line's priceUnit (the before amount taken to it, half up, when the units differ); null when a side has no price (docs/simulation.md §4) */
       difference: number | null;
-      /** @description difference × 10000 / before.finalUnitAmount, rounded half away from zero; null when difference is null or before is 0 */
+      /** @description difference × 10000 / before.finalUnitAmount, rounded half away from zero, per piece when the units differ; null when difference is null or before is 0 */
       differenceBp: number | null;
       before: components["schemas"]["LinePrice"] & unknown;
       after: components["schemas"]["LinePrice"] & unknown;
@@ -6207,9 +6207,9 @@ export interface components {
       customerCode: string | null;
       /** @description The product */
       productCode: string;
-      /** @description after.finalUnitAmount − before.finalUnitAmount, minor units per unit; null when a side has no price */
+      /** @description after.finalUnitAmount − before.finalUnitAmount, minor units per the after line's priceUnit (the before amount taken to it, half up, when the units differ); null when a side has no price (docs/simulation.md §4) */
       difference: number | null;
-      /** @description difference × 10000 / before.finalUnitAmount, rounded half away from zero; null when difference is null or before is 0 */
+      /** @description difference × 10000 / before.finalUnitAmount, rounded half away from zero, per piece when the units differ; null when difference is null or before is 0 */
       differenceBp: number | null;
     };
     /** @description How many of a customer's prices change */

@@ -400,3 +400,101 @@ describe("bad input of the money fields: 400 naming the field, nothing written",
     });
   });
 });
+
+describe("bad input through HTTP: a 400 problem+json whose detail is a sentence about the field", () => {
+  const RATE_NOT_A_STRING =
+    'must be a decimal string such as "0.92", not a JSON number: send the rate as a string, so no digit is lost to floating point';
+  const rate = (value: unknown) => ({
+    rates: [{ from: "NZD", to: "ZAR", rate: value, validFrom: "2027-01-01T00:00:00Z" }],
+  });
+
+  it.each([
+    ["a JSON number", 0.92, RATE_NOT_A_STRING],
+    ["a JSON integer", 2, RATE_NOT_A_STRING],
+    ["zero", "0", "must be greater than 0"],
+    ["zero with decimals", "0.000", "must be greater than 0"],
+    ["negative", "-0.92", "must be greater than 0"],
+    ["too precise", "1.0000000000001", "has 14 significant digits; at most 12 are allowed"],
+  ])("a rate %s", async (_, value, message) => {
+    const res = await api("PUT", "/v1/api/exchange-rates", { body: rate(value) });
+    expect(expectProblem(res, 400, "VALIDATION_FAILED").detail).toBe(
+      `body.rates.0.rate: ${message}`,
+    );
+    const stored = await ok("GET", "/v1/api/exchange-rates?filter.from=NZD&filter.to=ZAR");
+    expect(stored.data).toEqual([]);
+  });
+
+  it.each(["HALF_DOWN", "half_up", "", 1, null])("a rounding mode %j", async (roundingMode) => {
+    const code = uid("CH");
+    const res = await api("POST", "/v1/api/channel", {
+      body: { code, name: "x", roundingMode },
+    });
+    expect(expectProblem(res, 400, "VALIDATION_FAILED").detail).toBe(
+      "body.roundingMode: must be one of HALF_UP, HALF_EVEN, DOWN, UP",
+    );
+    expect((await api("GET", `/v1/api/channel/${code}`)).status).toBe(404);
+    const existing = (await created("/v1/api/channel", { code: uid("CH"), name: "x" })).code;
+    const patch = await api("PATCH", `/v1/api/channel/${existing}`, { body: { roundingMode } });
+    expect(expectProblem(patch, 400, "VALIDATION_FAILED").detail).toBe(
+      "body.roundingMode: must be one of HALF_UP, HALF_EVEN, DOWN, UP",
+    );
+    expect((await ok("GET", `/v1/api/channel/${existing}`)).roundingMode).toBe("HALF_UP");
+  });
+
+  const UNITS: [unknown, string][] = [
+    [0, "must be at least 1"],
+    [-5, "must be at least 1"],
+    [10_001, "must be at most 10000"],
+    [2.5, "must be an integer, not a fraction"],
+    ["1000", "must be a number, not a string"],
+  ];
+
+  it.each(UNITS)(
+    "a price unit %j on a price row, a FLOOR row, a condition, a promotion, a simulated tier",
+    async (priceUnit, message) => {
+      const p = await product();
+      const sales = await pricelist({});
+      const floor = await pricelist({ kind: "FLOOR" });
+      for (const list of [sales, floor]) {
+        const res = await api("PUT", `/v1/api/pricelist/${list}/prices`, {
+          body: { prices: [{ productCode: p, amount: 1250, priceUnit }] },
+        });
+        expect(expectProblem(res, 400, "VALIDATION_FAILED").detail).toBe(
+          `body.prices.0.priceUnit: ${message}`,
+        );
+        expect((await ok("GET", `/v1/api/pricelist/${list}/prices`)).data).toEqual([]);
+      }
+      const condition = await api("POST", "/v1/api/trade-conditions", {
+        body: {
+          name: "x",
+          scope: "GLOBAL",
+          type: "DISCOUNT",
+          discountType: "ABSOLUTE",
+          currency: "EUR",
+          value: 5,
+          priceUnit,
+        },
+      });
+      expect(expectProblem(condition, 400, "VALIDATION_FAILED").detail).toBe(
+        `body.priceUnit: ${message}`,
+      );
+      const promotion = await api("POST", "/v1/api/promotion", {
+        body: { name: "x", discountType: "ABSOLUTE", currency: "EUR", value: 5, priceUnit },
+      });
+      expect(expectProblem(promotion, 400, "VALIDATION_FAILED").detail).toBe(
+        `body.priceUnit: ${message}`,
+      );
+      const simulation = await api("POST", "/v1/api/simulations/prices", {
+        body: {
+          channelCode: await channel(sales),
+          customers: { anonymous: true },
+          products: { codes: [p] },
+          changes: { prices: [{ pricelistId: sales, productCode: p, amount: 1, priceUnit }] },
+        },
+      });
+      expect(expectProblem(simulation, 400, "VALIDATION_FAILED").detail).toBe(
+        `body.changes.prices.0.priceUnit: ${message}`,
+      );
+    },
+  );
+});

@@ -876,7 +876,7 @@ describe("TIER_CLIFF", () => {
 
   it("computes the range exactly, with amounts too large for a float product", () => {
     const rule = { minimum: 1, increment: 1, maximum: null };
-    const cliff = { m1: 1, u1: 1, u2: 1, m3: null, rule };
+    const cliff = { pricelistId: 1, productCode: "P", m1: 1, u1: 1, u2: 1, m3: null, rule };
     expect(cliffRange({ ...cliff, a1: 100, m2: 50, a2: 80 })).toEqual({
       from: 41,
       to: 49,

@@ -100,6 +100,30 @@ describe("compareLines", () => {
     expect(compareLines(null, at(1), at(huge))!.differenceBp).toBe((huge - 1) * 10000);
   });
 
+  it("takes lines priced per different units to the after line's unit; the ratio is per piece", () => {
+    // docs/simulation.md §4, docs/pricing-rules.md §20.
+    const per = (amount: number, priceUnit: number) => ({
+      ...at(amount),
+      finalUnitAmount: amount,
+      priceUnit,
+    });
+    // 392 a piece → 4410 per 100 (44.10 a piece): 39200 per 100 before, −88.75 % per piece.
+    expect(compareLines(null, per(392, 1), per(4410, 100))).toMatchObject({
+      difference: -34790,
+      differenceBp: -8875,
+    });
+    // 1250 per 1000 (1.25 a piece) → 2 a piece: 1.25 → 1 half up, +60 % per piece, exactly.
+    expect(compareLines(null, per(1250, 1000), per(2, 1))).toMatchObject({
+      difference: 1,
+      differenceBp: 6000,
+    });
+    // The same unit on both sides: as ever.
+    expect(compareLines(null, per(1250, 1000), per(1125, 1000))).toMatchObject({
+      difference: -125,
+      differenceBp: -1000,
+    });
+  });
+
   it("names the rung, the adjustments and the floor where those differ", () => {
     const tc = condition(1, { value: 1000 });
     const base = { pricelists: [primary(1000)] };
