@@ -267,6 +267,53 @@ describe("worked example C: price units and rounding modes (docs/pricing-rules.m
   });
 });
 
+describe("floors per their own price unit (docs/pricing-rules.md §20)", () => {
+  it("a floor per 1000 guards a line per piece and a floor per piece a line per 1000, rounded up", async () => {
+    const [piece, screw] = [await product(), await product()];
+    const list = await pricelist({}, [
+      { productCode: piece, amount: 120 },
+      { productCode: screw, amount: 1250, priceUnit: 1000 },
+    ]);
+    const floor = await pricelist({ kind: "FLOOR" }, [
+      // 100.50 per 1000 pieces' worth: 100.5 a piece, up to 101.
+      { productCode: piece, amount: 100_500, priceUnit: 1000 },
+      // 1 a piece: 1000 per 1000.
+      { productCode: screw, amount: 1 },
+    ]);
+    const code = await channel(list, [floor]);
+    await created("/v1/api/trade-conditions", {
+      name: "Half off in the floor test",
+      scope: "CHANNEL",
+      channelCodes: [code],
+      status: "ACTIVE",
+      type: "DISCOUNT",
+      discountType: "PERCENTAGE",
+      value: 5000,
+      productCodes: [piece, screw],
+    });
+    const answer = await resolve({
+      channelCode: code,
+      explain: true,
+      lines: [
+        { productCode: piece, quantity: 3 },
+        { productCode: screw, quantity: 2500 },
+      ],
+    });
+    const [a, b] = answer.lines;
+    expect(a).toMatchObject({ priceUnit: 1, finalUnitAmount: 101, lineAmount: 303 });
+    expect(a.adjustments.map((x: any) => [x.kind, x.amount])).toEqual([
+      ["DISCOUNT", -60],
+      ["FLOOR", 41],
+    ]);
+    expect(a.explain.floors[0]).toMatchObject({ amount: 100_500, priceUnit: 1000 });
+    expect(b).toMatchObject({ priceUnit: 1000, finalUnitAmount: 1000, lineAmount: 2500 });
+    expect(b.adjustments.map((x: any) => [x.kind, x.amount])).toEqual([
+      ["DISCOUNT", -625],
+      ["FLOOR", 375],
+    ]);
+  });
+});
+
 // ---------------------------------------------------------------------------------------------
 // D. Price-break advice
 // ---------------------------------------------------------------------------------------------
