@@ -100,7 +100,7 @@ function checkPriceRows(p) {
 }
 
 /**
- * Scope and owner, kind and where it is assigned, derivation (api.md §5.2, §5.8): a base in
+ * Scope and owner, kind and where it is assigned, derivation (docs/api.md §5.2, §5.8): a base in
  * another currency needs a rate of the pair, or the demo would answer NO_PRICE and the linter
  * MISSING_EXCHANGE_RATE (docs/pricing-rules.md §19).
  * @param {Pricelist} p

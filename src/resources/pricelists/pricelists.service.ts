@@ -20,6 +20,7 @@ import {
 } from "../../db/price-rows";
 import { isTimelineOverlap, planTimelines, type TimelineOverlap } from "../../pricing/timeline";
 import type { PricelistKind, PricelistScope } from "../../pricing/vocabulary";
+import { iso, isoOrNull } from "../../lib/core/schemas";
 import { assertNotArchived, assertTransition, windowIssues } from "../../lib/core/status";
 import {
   channelsOnly,
@@ -46,6 +47,35 @@ import type {
   PricelistCreate,
   PricelistUpdate,
 } from "./pricelists.schemas";
+
+/** The derivation columns as the API shows them (all null together: checkDerivation below). */
+function toDerivation(row: PricelistRow) {
+  if (row.basePricelistId === null) return null;
+  const rounding =
+    row.roundingMode === null
+      ? null
+      : { mode: row.roundingMode, step: row.roundingStep!, ending: row.roundingEnding! };
+  return { basePricelistId: row.basePricelistId, adjustmentBp: row.adjustmentBp!, rounding };
+}
+
+/** A pricelist as the API shows it, wherever one is shown (its owner's code included). */
+export const toPricelist = (row: PricelistRow) => ({
+  id: row.id,
+  name: row.name,
+  scope: row.scope,
+  status: row.status,
+  currency: row.currency,
+  priority: row.priority,
+  validFrom: isoOrNull(row.validFrom),
+  validTo: isoOrNull(row.validTo),
+  taxInclusive: row.taxInclusive,
+  allowsTradeDiscounts: row.allowsTradeDiscounts,
+  customerCode: row.customerCode,
+  kind: row.kind,
+  derivation: toDerivation(row),
+  createdAt: iso(row.createdAt),
+  updatedAt: iso(row.updatedAt),
+});
 
 export const missingPricelist = (id: number) => notFound(`pricelist ${id} not found`);
 const label = (id: number) => `pricelist ${id}`;
