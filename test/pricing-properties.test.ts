@@ -1146,3 +1146,61 @@ describe("price engine properties: price units, exchange rates, rounding modes",
     );
   });
 });
+
+describe("price-break advice (docs/pricing-rules.md §22)", () => {
+  /** Requests whose lines are independent: no order-level scale, no threshold. */
+  const independentArb = moneyRequestArb.map((request) => ({
+    ...request,
+    tradeConditions: request.tradeConditions.map((c) =>
+      c.scaleBasis === "LINE_QUANTITY" ? c : { ...c, scaleBasis: "LINE_QUANTITY" as const },
+    ),
+    promotions: request.promotions.map((p) => ({ ...p, threshold: null })),
+  }));
+
+  it("is the line priced again at the next allowed quantity of the next tier, when that costs no more", () => {
+    let advised = 0;
+    fc.assert(
+      fc.property(independentArb, (request) => {
+        const answer = resolvePrices(request);
+        for (const line of answer.lines) {
+          if (line.status !== "OK") {
+            expect(line.priceBreak).toBeNull();
+            continue;
+          }
+          const next = line.tiers.find((t) => t.minQuantity > line.quantity);
+          const rule = line.quantityRule!;
+          let quantity: number | null = null;
+          if (next) {
+            const allowed = (q: number) =>
+              q >= rule.minimum &&
+              (q - rule.minimum) % rule.increment === 0 &&
+              (rule.maximum === null || q <= rule.maximum);
+            for (let q = next.minQuantity; q <= next.minQuantity + rule.increment; q++) {
+              if (allowed(q)) {
+                quantity = q;
+                break;
+              }
+            }
+          }
+          if (quantity === null) {
+            expect(line.priceBreak).toBeNull();
+            continue;
+          }
+          const [alone] = resolvePrices({
+            ...request,
+            lines: [{ productCode: line.productCode, quantity }],
+          }).lines;
+          const cheaper =
+            alone!.status === "OK" && alone!.lineAmount! <= line.lineAmount!
+              ? { quantity, lineAmount: alone!.lineAmount }
+              : null;
+          expect(line.priceBreak).toEqual(cheaper);
+          if (cheaper) advised++;
+        }
+      }),
+      RUNS,
+    );
+    // Some advice was given, so the property compared more than nulls.
+    expect(advised).toBeGreaterThan(0);
+  });
+});
