@@ -9,6 +9,7 @@ import {
   type Reach,
   type ReachKind,
 } from "./groups";
+import { Cuts } from "./breaks";
 import { add, clamp, negate, percentOf } from "./money";
 import { ascending, compareBy, decidedBy, descending, type Ranking } from "./rank";
 import { inUnit, unitOf } from "./units";
@@ -83,6 +84,10 @@ export interface PreparedCondition {
   targets: ProductTargets;
   /** minimum ascending. */
   scales: readonly Scale[];
+  /** Its scales compare with the line's own quantity: its value depends on the quantity. */
+  lineScaled: boolean;
+  /** Its most favourable scale value (the lowest net price, the largest discount); null without scales. */
+  bestScaleValue: number | null;
 }
 
 export interface ConditionIndex {
@@ -94,6 +99,12 @@ export interface ConditionIndex {
   orderBased: PreparedCondition[];
   /** By type, those of `byType` that reach every product, apart (see `evaluate`). */
   everyProduct: Record<ConditionType, EveryProduct>;
+  /**
+   * What the non-stackable net prices and discounts reaching every product may cut, at any
+   * scale row: where a scale reads a line's quantity, the early stop of `evaluate` may meet
+   * others of them at another quantity (breaks.ts).
+   */
+  everyProductCuts: Cuts;
 }
 
 /**
@@ -135,7 +146,35 @@ function prepareCondition(condition: TradeConditionCandidate, audience: Audience
     inWindow: isInWindow(condition, audience.at),
     targets,
     scales: [...condition.scales].sort((a, b) => ascending(a.minimum, b.minimum)),
+    lineScaled: condition.scales.length > 0 && condition.scaleBasis === "LINE_QUANTITY",
+    bestScaleValue: bestScaleValue(condition),
   };
+}
+
+function bestScaleValue({ type, scales }: TradeConditionCandidate): number | null {
+  if (scales.length === 0) return null;
+  const values = scales.map((row) => row.value);
+  return type === "NET_PRICE" ? Math.min(...values) : Math.max(...values);
+}
+
+/**
+ * What a candidate may cut from a line at any quantity of it (breaks.ts): `met`, the value it
+ * had at the line's quantity, null when it had no scale row there; "ANY" for a candidate not
+ * looked at on the line. A scale that reads the line's quantity counts with its most favourable
+ * row, as does any scale of a candidate not looked at; an order-level basis stays, so a candidate
+ * without a row there never applies.
+ */
+function collectCut(cuts: Cuts, prepared: PreparedCondition, met: number | null | "ANY") {
+  const { type, stackable, value } = prepared.condition;
+  if (type === "SURCHARGE" || !prepared.inWindow) return;
+  if (prepared.lineScaled) cuts.lineScaled = true;
+  let v: number;
+  if (prepared.bestScaleValue !== null && (prepared.lineScaled || met === "ANY")) {
+    v = prepared.bestScaleValue;
+  } else if (met === null) return;
+  else v = met === "ANY" ? value : met;
+  if (type === "NET_PRICE") cuts.netPrice(v, prepared.priceUnit);
+  else cuts.cut(!stackable, prepared.absolute, v, prepared.priceUnit);
 }
 
 const explainOrder = (
@@ -172,6 +211,7 @@ export function prepareConditions(
     }
   }
   const everyProduct = {} as Record<ConditionType, EveryProduct>;
+  const cuts = new Cuts();
   for (const type of APPLIED_ORDER) {
     const every = byType[type].everyProduct;
     everyProduct[type] = {
@@ -179,8 +219,9 @@ export function prepareConditions(
       stackable: every.filter((p) => p.condition.stackable),
       noted: false,
     };
+    for (const prepared of everyProduct[type].nonStackable) collectCut(cuts, prepared, "ANY");
   }
-  return { all, byType, orderBased, everyProduct };
+  return { all, byType, orderBased, everyProduct, everyProductCuts: cuts };
 }
 
 /**
@@ -295,6 +336,11 @@ export interface ConditionResult {
   surcharges: Adjustment[];
   /** Per evaluated condition, for explain; null when not explaining. */
   notes: Map<PreparedCondition, Note> | null;
+  /**
+   * What may cut the line's price at another quantity of it (breaks.ts): what step 2 met, and,
+   * when a scale read the line's quantity, what reaches every product.
+   */
+  cuts: readonly Cuts[];
 }
 
 /** Step 2's request-level state: the index, the order-level bases, the edges, explain. */
@@ -344,6 +390,7 @@ function evaluate(
   line: LineFacts,
   running: number,
   notes: Map<PreparedCondition, Note> | null,
+  cuts: Cuts,
 ): Evaluated[] {
   const evaluated: Evaluated[] = [];
   if (notes) {
@@ -353,12 +400,14 @@ function evaluate(
       const result = evaluateOne(step, prepared, reach, line, running);
       if ("prepared" in result) evaluated.push(result);
       else notes.set(prepared, result);
+      collectCut(cuts, prepared, "prepared" in result ? result.value : null);
     });
     return evaluated;
   }
   let best: Evaluated | undefined;
   const consider = (prepared: PreparedCondition, reach: Reach) => {
     const result = evaluateOne(step, prepared, reach, line, running);
+    collectCut(cuts, prepared, "prepared" in result ? result.value : null);
     if (!("prepared" in result)) return;
     evaluated.push(result);
     if (!prepared.condition.stackable && beats(result, best)) best = result;
@@ -447,13 +496,14 @@ export function applyConditions(
   allowsTradeDiscounts: boolean,
 ): ConditionResult {
   const notes = step.explain ? new Map<PreparedCondition, Note>() : null;
+  const collector = new Cuts();
   const adjustments: Adjustment[] = [];
   const surcharges: Adjustment[] = [];
   let running = base;
   let netPriceApplied = false;
 
   for (const type of APPLIED_ORDER) {
-    const evaluated = evaluate(step, type, line, running, notes);
+    const evaluated = evaluate(step, type, line, running, notes, collector);
     if (evaluated.length === 0) continue;
 
     if (type === "DISCOUNT" && (netPriceApplied || !allowsTradeDiscounts)) {
@@ -474,7 +524,9 @@ export function applyConditions(
     if (type === "NET_PRICE" && applied.length > 0) netPriceApplied = true;
     if (notes && winner) noteLosers(evaluated, winner, notes);
   }
-  return { regular: running, adjustments, surcharges, notes };
+  // A scale reading the line's quantity may change which of these the early stop meets.
+  const cuts = collector.lineScaled ? [collector, step.index.everyProductCuts] : [collector];
+  return { regular: running, adjustments, surcharges, notes, cuts };
 }
 
 /** After a BEST_OF promotion won: what built the regular price no longer reaches the final one. */

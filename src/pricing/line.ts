@@ -6,6 +6,7 @@ import {
   type ConditionStep,
   type LineFacts,
 } from "./conditions";
+import { Cuts } from "./breaks";
 import { isPriceable } from "./derivation";
 import {
   explainFloors,
@@ -144,6 +145,8 @@ interface Adjusted {
   conditionNotes: ConditionResult["notes"];
   promotionNotes: PromotionResult["notes"];
   floorNote: FloorNote;
+  /** What steps 2 and 3 may cut at another quantity of the line (breaks.ts). */
+  cuts: readonly Cuts[];
 }
 
 function adjust(step: PromotionStep, s: Started, r: Regular): Adjusted | "OUT_OF_RANGE" {
@@ -170,6 +173,7 @@ function adjust(step: PromotionStep, s: Started, r: Regular): Adjusted | "OUT_OF
       adjustments: floorFinal ? [...promoted.adjustments, floorFinal] : promoted.adjustments,
       conditionNotes: r.step2.notes,
       promotionNotes: step3.notes,
+      cuts: [...r.step2.cuts, step3.cuts],
       floorNote: {
         unguarded: null,
         floor: s.floor,
@@ -205,14 +209,32 @@ export interface Finish {
   floors: readonly PreparedFloor[];
   /** Step 1's setup, to price a line again at another quantity (price-break advice). */
   setup: LineSetup;
+  /** Steps 3 and 5 without explain, for that second pricing. */
+  noExplain: { conditions: ConditionStep; promotions: PromotionStep };
+}
+
+/**
+ * Whether the line at `quantity`, on base `tier`, surely costs more than `lineAmount`: even at
+ * the lowest final amount its candidates could leave (breaks.ts), its line amount, rounded down,
+ * is above. Cheap, so the advice prices the line again only where it may be given.
+ */
+function surelyDearer(priced: Adjusted, tier: Tier, quantity: number) {
+  try {
+    const lowest = Cuts.lowestFinal(priced.cuts, tier.amount, tier.priceUnit);
+    return scale(lowest, quantity, tier.priceUnit, "DOWN") > priced.lineAmount;
+  } catch (error) {
+    if (!(error instanceof AmountOutOfRange)) throw error;
+    return false;
+  }
 }
 
 /**
  * docs/pricing-rules.md §22: the smallest allowed quantity above the line's that reaches a higher
  * tier of its base list, when the line costs no more there, priced as a line of that quantity
- * with the order's sums unchanged; else null. Quietly: it adds nothing to explain.
+ * with the order's sums unchanged; else null. Quietly: it adds nothing to explain, and looks at
+ * no record the line did not (the same lists, floors, conditions and promotions reach it).
  */
-function priceBreakOf(f: Finish, s: Started, lineAmount: number): PriceBreak | null {
+function priceBreakOf(f: Finish, s: Started, priced: Adjusted): PriceBreak | null {
   const tiers = s.lookup!.base!.prepared.tiers.get(s.productCode);
   const next = tiers?.find((tier) => tier.minQuantity > s.quantity);
   if (!next) return null;
@@ -221,13 +243,16 @@ function priceBreakOf(f: Finish, s: Started, lineAmount: number): PriceBreak | n
     ? next.minQuantity
     : suggestionsFor(rule, next.minQuantity).above;
   if (quantity === null || quantity > MAX_LINE_QUANTITY) return null;
+  const { levels, edges } = f.setup;
+  const { base } = lookupBase(levels, s.productCode, quantity, edges);
+  if (!base || !isPriceable(base.tier) || surelyDearer(priced, base.tier, quantity)) return null;
   const more = startLine(f.setup, { productCode: s.productCode, quantity });
   if (more.stop !== null) return null;
-  const regular = regularOf({ ...f.conditions, explain: false }, more);
+  const regular = regularOf(f.noExplain.conditions, more);
   if (regular === "OUT_OF_RANGE") return null;
-  const priced = adjust({ ...f.promotions, explain: false }, more, regular);
-  if (priced === "OUT_OF_RANGE" || priced.lineAmount > lineAmount) return null;
-  return { quantity, lineAmount: priced.lineAmount };
+  const again = adjust(f.noExplain.promotions, more, regular);
+  if (again === "OUT_OF_RANGE" || again.lineAmount > priced.lineAmount) return null;
+  return { quantity, lineAmount: again.lineAmount };
 }
 
 /** Steps 5 and 6 and the answer's line, every field present. */
@@ -266,7 +291,7 @@ export function finishLine(
     quantityRule: s.rule,
     suggestedQuantities:
       status === "QUANTITY_NOT_ALLOWED" ? suggestionsFor(s.rule!, s.line.quantity) : null,
-    priceBreak: priced ? priceBreakOf(f, s, priced.lineAmount) : null,
+    priceBreak: priced ? priceBreakOf(f, s, priced) : null,
     explain: f.explain ? explainLine(f, s, status, priced) : null,
   };
 }

@@ -1,4 +1,5 @@
 import { sumReached } from "./basis";
+import { Cuts } from "./breaks";
 import type { Audience, LineFacts } from "./conditions";
 import { reachOf, ReachIndex, targetsOf, type ProductTargets } from "./groups";
 import { add, clamp, negate, percentOf } from "./money";
@@ -159,6 +160,11 @@ export interface PromotionResult {
   /** The applied promotion, if one saves anything. */
   winner: { promotion: PromotionCandidate; price: number; adjustment: Adjustment } | undefined;
   notes: Map<PreparedPromotion, PromotionNote> | null;
+  /**
+   * What the promotions that may apply could cut at another quantity of the line: the same
+   * ones (their thresholds compare with the order's sums, which the advice keeps; breaks.ts).
+   */
+  cuts: Cuts;
 }
 
 const skipped = (outcome: PromotionOutcome): PromotionNote => ({
@@ -193,7 +199,11 @@ export function applyPromotions(
 ): PromotionResult {
   const notes = step.explain ? new Map<PreparedPromotion, PromotionNote>() : null;
   const saving: Evaluated[] = [];
+  const cuts = new Cuts();
   for (const e of evaluateAll(step, line, prices, notes)) {
+    const { discountType, value, priceUnit } = e.prepared.promotion;
+    // One promotion applies at most: only the largest of each kind counts.
+    cuts.cut(true, discountType === "ABSOLUTE", value, unitOf(priceUnit));
     if (e.saving > 0) saving.push(e);
     else {
       const outcome =
@@ -213,7 +223,7 @@ export function applyPromotions(
       });
     }
   }
-  return { winner: best && winnerOf(best), notes };
+  return { winner: best && winnerOf(best), notes, cuts };
 }
 
 function winnerOf({ prepared: { promotion }, price, amount }: Evaluated) {

@@ -163,6 +163,12 @@ function priceOrder(
     conditions,
     promotions,
     setup,
+    noExplain: explain
+      ? {
+          conditions: { ...conditions, explain: false },
+          promotions: { ...promotions, explain: false },
+        }
+      : { conditions, promotions },
   };
   return started.map((s) => finishLine(finish, s, regulars.get(s)));
 }
