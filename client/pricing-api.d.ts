@@ -1300,6 +1300,7 @@ export interface components {
      *           "regularUnitAmount": 850,
      *           "listUnitAmount": 1000,
      *           "currency": "EUR",
+     *           "priceUnit": 1,
      *           "taxInclusive": false,
      *           "source": {
      *             "level": "INDIVIDUAL",
@@ -1312,7 +1313,8 @@ export interface components {
      *           "tiers": [
      *             {
      *               "minQuantity": 1,
-     *               "amount": 850
+     *               "amount": 850,
+     *               "priceUnit": 1
      *             }
      *           ],
      *           "quantityRule": {
@@ -1321,6 +1323,7 @@ export interface components {
      *             "maximum": null
      *           },
      *           "suggestedQuantities": null,
+     *           "priceBreak": null,
      *           "explain": null
      *         },
      *         {
@@ -1332,6 +1335,7 @@ export interface components {
      *           "regularUnitAmount": 391,
      *           "listUnitAmount": 450,
      *           "currency": "EUR",
+     *           "priceUnit": 1,
      *           "taxInclusive": false,
      *           "source": {
      *             "level": "CUSTOMER_GROUP",
@@ -1361,11 +1365,13 @@ export interface components {
      *           "tiers": [
      *             {
      *               "minQuantity": 1,
-     *               "amount": 420
+     *               "amount": 420,
+     *               "priceUnit": 1
      *             },
      *             {
      *               "minQuantity": 50,
-     *               "amount": 385
+     *               "amount": 385,
+     *               "priceUnit": 1
      *             }
      *           ],
      *           "quantityRule": {
@@ -1374,6 +1380,7 @@ export interface components {
      *             "maximum": null
      *           },
      *           "suggestedQuantities": null,
+     *           "priceBreak": null,
      *           "explain": null
      *         },
      *         {
@@ -1385,6 +1392,7 @@ export interface components {
      *           "regularUnitAmount": 184,
      *           "listUnitAmount": 200,
      *           "currency": "EUR",
+     *           "priceUnit": 1,
      *           "taxInclusive": false,
      *           "source": {
      *             "level": "CHANNEL_PRIMARY",
@@ -1406,7 +1414,8 @@ export interface components {
      *           "tiers": [
      *             {
      *               "minQuantity": 1,
-     *               "amount": 200
+     *               "amount": 200,
+     *               "priceUnit": 1
      *             }
      *           ],
      *           "quantityRule": {
@@ -1415,6 +1424,7 @@ export interface components {
      *             "maximum": null
      *           },
      *           "suggestedQuantities": null,
+     *           "priceBreak": null,
      *           "explain": null
      *         }
      *       ]
@@ -1459,9 +1469,9 @@ export interface components {
        * @enum {string}
        */
       status: "OK" | "NO_PRICE" | "UNKNOWN_PRODUCT" | "OUT_OF_RANGE" | "QUANTITY_NOT_ALLOWED";
-      /** @description What the customer pays per unit */
+      /** @description What the customer pays per priceUnit pieces */
       finalUnitAmount: number | null;
-      /** @description finalUnitAmount × quantity */
+      /** @description round(finalUnitAmount × quantity / priceUnit), in the channel's roundingMode (docs/pricing-rules.md §20) */
       lineAmount: number | null;
       /** @description After trade conditions and the floor, before promotions */
       regularUnitAmount: number | null;
@@ -1469,6 +1479,8 @@ export interface components {
       listUnitAmount: number | null;
       /** @description The currency of every amount of the line */
       currency: string;
+      /** @description The pieces every unit amount of the line is for (finalUnitAmount, baseUnitAmount, adjustments, listUnitAmount): the base row's price unit, 1-10000; null when unpriced */
+      priceUnit: number | null;
       /** @description Whether the base pricelist's amounts include tax; null unpriced */
       taxInclusive: boolean | null;
       /** @description Where the base price comes from; null when unpriced */
@@ -1492,8 +1504,10 @@ export interface components {
       tiers: {
         /** @description From this quantity on */
         minQuantity: number;
-        /** @description The unit amount */
+        /** @description The price of priceUnit pieces */
         amount: number;
+        /** @description The pieces amount is for */
+        priceUnit: number;
       }[];
       /** @description The product's quantity rule; null for UNKNOWN_PRODUCT */
       quantityRule: {
@@ -1511,6 +1525,13 @@ export interface components {
         /** @description The nearest allowed quantity above; null when none */
         above: number | null;
       } | null;
+      /** @description OK lines: buying up to the next tier costs no more than this line (docs/pricing-rules.md §22); else null */
+      priceBreak: {
+        /** @description The smallest allowed quantity above the line's that reaches a higher tier of the base pricelist */
+        quantity: number;
+        /** @description What the line costs at that quantity: no more than now */
+        lineAmount: number;
+      } | null;
       /** @description Only with explain: every candidate and why it lost */
       explain: {
         /** @description Most specific level first, then priority desc, id asc */
@@ -1527,8 +1548,33 @@ export interface components {
     PriceDerivedFrom: {
       /** @description The base pricelist (one step up) */
       pricelistId: number;
-      /** @description The base's amount for the same tier */
+      /** @description The base's amount for the same tier, in the base's currency, per the tier's price unit */
       unitAmount: number;
+      exchangeRate: components["schemas"]["PriceExchangeRate"];
+    } | null;
+    /** @description The rate the base's amount was converted at (docs/pricing-rules.md §19); null when the base is in the list's currency */
+    PriceExchangeRate: {
+      /**
+       * @description The base's currency
+       * @example EUR
+       */
+      from: string;
+      /**
+       * @description The derived list's currency
+       * @example CHF
+       */
+      to: string;
+      /**
+       * @description The rate in force, as its exact decimal text (never a float)
+       * @example 0.94
+       */
+      rate: string;
+      /**
+       * Format: date-time
+       * @description Where that rate starts to hold
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      validFrom: string;
     } | null;
     /** @description One step from source.baseUnitAmount to finalUnitAmount, in applied order: base + Σ amount = final */
     PriceAdjustment: {
@@ -1563,13 +1609,14 @@ export interface components {
       /** @description Its name */
       name: string;
       /**
-       * @description USED (the base price), LOWER_RANK, LOWER_LEVEL, or the first check it failed: NOT_ACTIVE, OTHER_CURRENCY, NO_PRICE_FOR_PRODUCT, OUT_OF_WINDOW, NO_TIER_FOR_QUANTITY
+       * @description USED (the base price), LOWER_RANK, LOWER_LEVEL, or the first check it failed: NOT_ACTIVE, OTHER_CURRENCY, NO_EXCHANGE_RATE (its base is in another currency and no rate of that pair is in force), NO_PRICE_FOR_PRODUCT, OUT_OF_WINDOW, NO_TIER_FOR_QUANTITY
        * @enum {string}
        */
       outcome:
         | "USED"
         | "NOT_ACTIVE"
         | "OTHER_CURRENCY"
+        | "NO_EXCHANGE_RATE"
         | "NO_PRICE_FOR_PRODUCT"
         | "OUT_OF_WINDOW"
         | "NO_TIER_FOR_QUANTITY"
@@ -1582,8 +1629,10 @@ export interface components {
       decidedBy: "DISTANCE" | "PRIORITY" | "VALID_TO" | "AMOUNT" | "ID" | null;
       /** @description The tier it has for the line, when it has one: also when NOT_ACTIVE or OUT_OF_WINDOW (what it would have priced), never in another currency */
       tierMinQuantity: number | null;
-      /** @description That tier's unit amount */
+      /** @description That tier's amount, per its priceUnit pieces */
       amount: number | null;
+      /** @description The pieces that tier's amount is for; null without a tier */
+      priceUnit: number | null;
       /** @description This entry gave listUnitAmount */
       usedForListPrice: boolean;
       derivedFrom: components["schemas"]["PriceDerivedFrom"];
@@ -1642,6 +1691,8 @@ export interface components {
        * @enum {string}
        */
       discountType: "PERCENTAGE" | "ABSOLUTE";
+      /** @description The pieces its ABSOLUTE value (or net price) is for; its effect on the line is in the line's priceUnit */
+      priceUnit: number;
       /**
        * @description What its scale rows compare with: the line quantity, or the order's quantity or value over the lines it reaches
        * @enum {string}
@@ -1697,6 +1748,8 @@ export interface components {
       discountType: "PERCENTAGE" | "ABSOLUTE";
       /** @description Basis points or minor units */
       value: number;
+      /** @description The pieces its ABSOLUTE value is for; its amount is in the line's priceUnit */
+      priceUnit: number;
       /** @description Its adjustment of the unit amount; null when not evaluated */
       amount: number | null;
       /** @description regularUnitAmount minus the amount it would give; what ranks promotions */
@@ -1743,9 +1796,11 @@ export interface components {
       decidedBy: "DISTANCE" | "PRIORITY" | "VALID_TO" | "AMOUNT" | "ID" | null;
       /** @description The tier it has for the line, when it has one: also when NOT_ACTIVE or OUT_OF_WINDOW, never in another currency */
       tierMinQuantity: number | null;
-      /** @description That tier's minimum unit amount */
+      /** @description That tier's minimum amount, per its priceUnit pieces */
       amount: number | null;
-      /** @description USED: min(amount, baseUnitAmount), what adjustments may not go below; else null */
+      /** @description The pieces that tier's amount is for; null without a tier */
+      priceUnit: number | null;
+      /** @description USED: min(amount in the line's priceUnit, rounded up; baseUnitAmount), what adjustments may not go below; else null */
       effectiveAmount: number | null;
       /** @description USED: what it added after the trade conditions (0 when nothing); else null */
       regularAdjustment: number | null;
@@ -2593,6 +2648,7 @@ export interface components {
      *           "code": "WEB-DE",
      *           "name": "Web shop Germany",
      *           "isActive": true,
+     *           "roundingMode": "HALF_UP",
      *           "primaryPricelistId": 100,
      *           "createdAt": "2025-01-01T00:00:00.000Z",
      *           "updatedAt": "2025-01-01T00:00:00.000Z"
@@ -2628,6 +2684,7 @@ export interface components {
      *       "code": "WEB-DE",
      *       "name": "Web shop Germany",
      *       "isActive": true,
+     *       "roundingMode": "HALF_UP",
      *       "primaryPricelistId": 100,
      *       "createdAt": "2025-01-01T00:00:00.000Z",
      *       "updatedAt": "2025-01-01T00:00:00.000Z"
@@ -2651,6 +2708,12 @@ export interface components {
       name: string;
       /** @description Inactive channels cannot be priced (409) */
       isActive: boolean;
+      /**
+       * @description How lookups in the channel round percentage adjustments (on their magnitude) and line amounts: HALF_UP (a half away from zero, the default), HALF_EVEN (a half to the even neighbour), DOWN (toward zero), UP (away from zero); docs/pricing-rules.md §21
+       * @example HALF_UP
+       * @enum {string}
+       */
+      roundingMode: "HALF_UP" | "HALF_EVEN" | "DOWN" | "UP";
       /**
        * @description The pricelist marked primary, or null
        * @example 100
@@ -2690,6 +2753,12 @@ export interface components {
       name: string;
       /** @description Default true */
       isActive?: boolean;
+      /**
+       * @description Default HALF_UP
+       * @example HALF_UP
+       * @enum {string}
+       */
+      roundingMode?: "HALF_UP" | "HALF_EVEN" | "DOWN" | "UP";
     };
     /**
      * @description The fields to change; absent fields stay as they are
@@ -2707,6 +2776,12 @@ export interface components {
       name?: string;
       /** @description false stops price lookups in the channel */
       isActive?: boolean;
+      /**
+       * @description How lookups in the channel round percentage adjustments (on their magnitude) and line amounts: HALF_UP (a half away from zero, the default), HALF_EVEN (a half to the even neighbour), DOWN (toward zero), UP (away from zero); docs/pricing-rules.md §21
+       * @example HALF_UP
+       * @enum {string}
+       */
+      roundingMode?: "HALF_UP" | "HALF_EVEN" | "DOWN" | "UP";
     };
     /**
      * @description The outcome of a bulk assign
@@ -2826,6 +2901,7 @@ export interface components {
      *       "code": "WEB-DE",
      *       "name": "Web shop Germany",
      *       "isActive": true,
+     *       "roundingMode": "HALF_UP",
      *       "primaryPricelistId": 100,
      *       "createdAt": "2025-01-01T00:00:00.000Z",
      *       "updatedAt": "2025-01-01T00:00:00.000Z",
@@ -3773,6 +3849,7 @@ export interface components {
      *           "productCode": "P-A",
      *           "minQuantity": 1,
      *           "amount": 1250,
+     *           "priceUnit": 1,
      *           "validFrom": null,
      *           "validTo": null
      *         },
@@ -3780,13 +3857,15 @@ export interface components {
      *           "productCode": "P-A",
      *           "minQuantity": 10,
      *           "amount": 1100,
+     *           "priceUnit": 1,
      *           "validFrom": null,
      *           "validTo": null
      *         },
      *         {
-     *           "productCode": "P-B",
+     *           "productCode": "S-1",
      *           "minQuantity": 1,
-     *           "amount": 899,
+     *           "amount": 1250,
+     *           "priceUnit": 1000,
      *           "validFrom": null,
      *           "validTo": null
      *         }
@@ -3824,6 +3903,7 @@ export interface components {
      *       "productCode": "P-A",
      *       "minQuantity": 1,
      *       "amount": 1250,
+     *       "priceUnit": 1,
      *       "validFrom": null,
      *       "validTo": null
      *     }
@@ -3840,10 +3920,15 @@ export interface components {
        */
       minQuantity: number;
       /**
-       * @description Unit price in minor units of the pricelist's currency
+       * @description The price of priceUnit pieces, in minor units of the pricelist's currency (docs/pricing-rules.md §20)
        * @example 1250
        */
       amount: number;
+      /**
+       * @description The pieces amount is the price of, 1-10000 (1250 per 1000: 12.50 a thousand)
+       * @example 1
+       */
+      priceUnit: number;
       /**
        * Format: date-time
        * @description Inclusive start; null = always
@@ -3890,9 +3975,10 @@ export interface components {
      *           "amount": 1100
      *         },
      *         {
-     *           "productCode": "P-B",
+     *           "productCode": "S-1",
      *           "minQuantity": 1,
-     *           "amount": 899
+     *           "amount": 1250,
+     *           "priceUnit": 1000
      *         }
      *       ]
      *     }
@@ -3923,10 +4009,16 @@ export interface components {
        */
       minQuantity?: number;
       /**
-       * @description Unit price, integer minor units >= 0
+       * @description The price of priceUnit pieces, integer minor units >= 0
        * @example 1250
        */
       amount: number;
+      /**
+       * @description The pieces amount is the price of, 1-10000; default 1 (screws: 1250 per 1000 = 12.50 a thousand; docs/pricing-rules.md §20)
+       * @default 1
+       * @example 1
+       */
+      priceUnit?: number;
       /**
        * Format: date-time
        * @description Inclusive start; null or absent = always. A row with the same product, minQuantity and validFrom is replaced; else the row running at validFrom is cut there (docs/pricing-rules.md §17)
@@ -3989,6 +4081,7 @@ export interface components {
      *           "discountType": "PERCENTAGE",
      *           "value": 500,
      *           "currency": null,
+     *           "priceUnit": 1,
      *           "validFrom": "2025-01-01T00:00:00.000Z",
      *           "validTo": null,
      *           "priority": 0,
@@ -4048,6 +4141,7 @@ export interface components {
      *       "discountType": "PERCENTAGE",
      *       "value": 500,
      *       "currency": null,
+     *       "priceUnit": 1,
      *       "validFrom": "2025-01-01T00:00:00.000Z",
      *       "validTo": null,
      *       "priority": 0,
@@ -4098,6 +4192,11 @@ export interface components {
        * @example null
        */
       currency: string | null;
+      /**
+       * @description The pieces an ABSOLUTE value (a net price) is for, 1-10000; 1 for PERCENTAGE (docs/pricing-rules.md §20)
+       * @example 1
+       */
+      priceUnit: number;
       /**
        * Format: date-time
        * @description Inclusive start; null = always
@@ -4391,6 +4490,12 @@ export interface components {
         | "ZWG"
         | null;
       /**
+       * @description The pieces an ABSOLUTE value (a net price) is for, 1-10000; default 1; only 1 for PERCENTAGE (docs/pricing-rules.md §20)
+       * @default 1
+       * @example 1
+       */
+      priceUnit?: number;
+      /**
        * @description DRAFT (default) or ACTIVE
        * @default DRAFT
        * @example DRAFT
@@ -4659,6 +4764,11 @@ export interface components {
         | "ZMW"
         | "ZWG"
         | null;
+      /**
+       * @description The pieces an ABSOLUTE value (a net price) is for, 1-10000; only 1 for PERCENTAGE
+       * @example 1
+       */
+      priceUnit?: number;
       status?: components["schemas"]["Status"];
       /**
        * Format: date-time
@@ -4721,6 +4831,7 @@ export interface components {
      *             "discountType": "PERCENTAGE",
      *             "value": 500,
      *             "currency": null,
+     *             "priceUnit": 1,
      *             "validFrom": "2025-01-01T00:00:00.000Z",
      *             "validTo": null,
      *             "priority": 0,
@@ -4788,6 +4899,7 @@ export interface components {
      *         "discountType": "PERCENTAGE",
      *         "value": 500,
      *         "currency": null,
+     *         "priceUnit": 1,
      *         "validFrom": "2025-01-01T00:00:00.000Z",
      *         "validTo": null,
      *         "priority": 0,
@@ -4852,6 +4964,7 @@ export interface components {
      *           "discountType": "PERCENTAGE",
      *           "value": 1500,
      *           "currency": null,
+     *           "priceUnit": 1,
      *           "validFrom": "2025-06-01T00:00:00.000Z",
      *           "validTo": "2025-07-01T00:00:00.000Z",
      *           "priority": 0,
@@ -4901,6 +5014,7 @@ export interface components {
      *       "discountType": "PERCENTAGE",
      *       "value": 1500,
      *       "currency": null,
+     *       "priceUnit": 1,
      *       "validFrom": "2025-06-01T00:00:00.000Z",
      *       "validTo": "2025-07-01T00:00:00.000Z",
      *       "priority": 0,
@@ -4941,6 +5055,11 @@ export interface components {
        * @example null
        */
       currency: string | null;
+      /**
+       * @description The pieces an ABSOLUTE value (a net price) is for, 1-10000; 1 for PERCENTAGE (docs/pricing-rules.md §20)
+       * @example 1
+       */
+      priceUnit: number;
       /**
        * Format: date-time
        * @description Inclusive start; null = always
@@ -5197,6 +5316,12 @@ export interface components {
         | "ZWG"
         | null;
       /**
+       * @description The pieces an ABSOLUTE value is for, 1-10000; default 1; only 1 for PERCENTAGE (docs/pricing-rules.md §20)
+       * @default 1
+       * @example 1
+       */
+      priceUnit?: number;
+      /**
        * @description DRAFT (default) or ACTIVE
        * @default DRAFT
        * @example DRAFT
@@ -5451,6 +5576,11 @@ export interface components {
         | "ZMW"
         | "ZWG"
         | null;
+      /**
+       * @description The pieces an ABSOLUTE value is for, 1-10000; only 1 for PERCENTAGE
+       * @example 1
+       */
+      priceUnit?: number;
       status?: components["schemas"]["Status"];
       /**
        * Format: date-time
@@ -5795,17 +5925,19 @@ export interface components {
       records: components["schemas"]["LintRecord"][];
     };
     /**
-     * @description What was found (docs/pricing-lint.md: the trigger, why it matters, the fix). CHANNEL_WITHOUT_PRIMARY: an active channel has no primary pricelist. STACKABLES_TO_ZERO: stackable percentage discounts one line meets add up to 100 % or more. NEVER_WINS: a non-stackable trade condition that another one always outranks. TIE_BY_ID: two trade conditions of the same type, rung, targets and value: their ids decide. FLOOR_ABOVE_LIST: a FLOOR row above the channel primary pricelist's price for the product. NO_FIRST_TIER: a pricelist's rows for a product start above the product's first quantity. PRICE_GAP: a pricelist's dated rows for a product and tier leave a hole in time. UNREACHABLE_PRICELIST: an ACTIVE SALES pricelist assigned nowhere and no derivation base. EMPTY_GROUP_TARGETED: a condition or promotion names a product group that holds no product. EXPIRED_BUT_ACTIVE: an ACTIVE pricelist, condition or promotion whose window has ended.
+     * @description What was found (docs/pricing-lint.md: the trigger, why it matters, the fix). CHANNEL_WITHOUT_PRIMARY: an active channel has no primary pricelist. STACKABLES_TO_ZERO: stackable percentage discounts one line meets add up to 100 % or more. MISSING_EXCHANGE_RATE: an ACTIVE derived pricelist's base is in another currency and no rate of that pair holds now (or when the list starts). NEVER_WINS: a non-stackable trade condition that another one always outranks. TIE_BY_ID: two trade conditions of the same type, rung, targets and value: their ids decide. FLOOR_ABOVE_LIST: a FLOOR row above the channel primary pricelist's price for the product. NO_FIRST_TIER: a pricelist's rows for a product start above the product's first quantity. PRICE_GAP: a pricelist's dated rows for a product and tier leave a hole in time. TIER_CLIFF: adjacent tiers where buying fewer pieces costs more than reaching the next tier. UNREACHABLE_PRICELIST: an ACTIVE SALES pricelist assigned nowhere and no derivation base. EMPTY_GROUP_TARGETED: a condition or promotion names a product group that holds no product. EXPIRED_BUT_ACTIVE: an ACTIVE pricelist, condition or promotion whose window has ended.
      * @enum {string}
      */
     LintCode:
       | "CHANNEL_WITHOUT_PRIMARY"
       | "STACKABLES_TO_ZERO"
+      | "MISSING_EXCHANGE_RATE"
       | "NEVER_WINS"
       | "TIE_BY_ID"
       | "FLOOR_ABOVE_LIST"
       | "NO_FIRST_TIER"
       | "PRICE_GAP"
+      | "TIER_CLIFF"
       | "UNREACHABLE_PRICELIST"
       | "EMPTY_GROUP_TARGETED"
       | "EXPIRED_BUT_ACTIVE";
@@ -5866,6 +5998,7 @@ export interface components {
      *             "regularUnitAmount": 424,
      *             "listUnitAmount": 500,
      *             "currency": "EUR",
+     *             "priceUnit": 1,
      *             "taxInclusive": false,
      *             "source": {
      *               "level": "CUSTOMER_GROUP",
@@ -5895,11 +6028,13 @@ export interface components {
      *             "tiers": [
      *               {
      *                 "minQuantity": 1,
-     *                 "amount": 420
+     *                 "amount": 420,
+     *                 "priceUnit": 1
      *               },
      *               {
      *                 "minQuantity": 50,
-     *                 "amount": 385
+     *                 "amount": 385,
+     *                 "priceUnit": 1
      *               }
      *             ],
      *             "quantityRule": {
@@ -5908,6 +6043,7 @@ export interface components {
      *               "maximum": null
      *             },
      *             "suggestedQuantities": null,
+     *             "priceBreak": null,
      *             "explain": null
      *           },
      *           "after": {
@@ -5919,6 +6055,7 @@ export interface components {
      *             "regularUnitAmount": 403,
      *             "listUnitAmount": 500,
      *             "currency": "EUR",
+     *             "priceUnit": 1,
      *             "taxInclusive": false,
      *             "source": {
      *               "level": "CUSTOMER_GROUP",
@@ -5948,11 +6085,13 @@ export interface components {
      *             "tiers": [
      *               {
      *                 "minQuantity": 1,
-     *                 "amount": 420
+     *                 "amount": 420,
+     *                 "priceUnit": 1
      *               },
      *               {
      *                 "minQuantity": 50,
-     *                 "amount": 385
+     *                 "amount": 385,
+     *                 "priceUnit": 1
      *               }
      *             ],
      *             "quantityRule": {
@@ -5961,6 +6100,7 @@ export interface components {
      *               "maximum": null
      *             },
      *             "suggestedQuantities": null,
+     *             "priceBreak": null,
      *             "explain": null
      *           },
      *           "difference": -21,
@@ -6028,9 +6168,9 @@ export interface components {
       customerCode: string | null;
       /** @description The product */
       productCode: string;
-      /** @description after.finalUnitAmount − before.finalUnitAmount, minor units per unit; null when a side has no price */
+      /** @description after.finalUnitAmount − before.finalUnitAmount, minor units per the after line's priceUnit (the before amount taken to it, half up, when the units differ); null when a side has no price (docs/simulation.md §4) */
       difference: number | null;
-      /** @description difference × 10000 / before.finalUnitAmount, rounded half away from zero; null when difference is null or before is 0 */
+      /** @description difference × 10000 / before.finalUnitAmount, rounded half away from zero, per piece when the units differ; null when difference is null or before is 0 */
       differenceBp: number | null;
       before: components["schemas"]["LinePrice"] & unknown;
       after: components["schemas"]["LinePrice"] & unknown;
@@ -6067,9 +6207,9 @@ export interface components {
       customerCode: string | null;
       /** @description The product */
       productCode: string;
-      /** @description after.finalUnitAmount − before.finalUnitAmount, minor units per unit; null when a side has no price */
+      /** @description after.finalUnitAmount − before.finalUnitAmount, minor units per the after line's priceUnit (the before amount taken to it, half up, when the units differ); null when a side has no price (docs/simulation.md §4) */
       difference: number | null;
-      /** @description difference × 10000 / before.finalUnitAmount, rounded half away from zero; null when difference is null or before is 0 */
+      /** @description difference × 10000 / before.finalUnitAmount, rounded half away from zero, per piece when the units differ; null when difference is null or before is 0 */
       differenceBp: number | null;
     };
     /** @description How many of a customer's prices change */
@@ -6272,7 +6412,7 @@ export interface components {
        */
       promotionIds?: number[];
     };
-    /** @description A tier set as PUT /v1/api/pricelist/{id}/prices would set it: the (product, minQuantity) row gets this amount */
+    /** @description A tier set as PUT /v1/api/pricelist/{id}/prices would set it: the (product, minQuantity) row gets this amount per priceUnit pieces */
     SimulatedPrice: {
       /**
        * @description The pricelist (SALES or FLOOR)
@@ -6291,10 +6431,16 @@ export interface components {
        */
       minQuantity?: number;
       /**
-       * @description The unit amount, minor units
+       * @description The price of priceUnit pieces, minor units
        * @example 990
        */
       amount: number;
+      /**
+       * @description The pieces the amount is the price of, 1-10000 (1250 per 1000 = 12.50 a thousand); default 1
+       * @default 1
+       * @example 1
+       */
+      priceUnit?: number;
     };
     /**
      * @description One page of a list
@@ -19302,7 +19448,7 @@ export interface operations {
         sortBy?: ("severity:ASC" | "severity:DESC" | "code:ASC" | "code:DESC")[];
         /** @description Filter on severity (one of ERROR, WARNING, INFO): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $in, $not. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.severity=ERROR`. */
         "filter.severity"?: string[];
-        /** @description Filter on code (one of CHANNEL_WITHOUT_PRIMARY, STACKABLES_TO_ZERO, NEVER_WINS, TIE_BY_ID, FLOOR_ABOVE_LIST, NO_FIRST_TIER, PRICE_GAP, UNREACHABLE_PRICELIST, EMPTY_GROUP_TARGETED, EXPIRED_BUT_ACTIVE): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $in, $not. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.code=CHANNEL_WITHOUT_PRIMARY`. */
+        /** @description Filter on code (one of CHANNEL_WITHOUT_PRIMARY, STACKABLES_TO_ZERO, MISSING_EXCHANGE_RATE, NEVER_WINS, TIE_BY_ID, FLOOR_ABOVE_LIST, NO_FIRST_TIER, PRICE_GAP, TIER_CLIFF, UNREACHABLE_PRICELIST, EMPTY_GROUP_TARGETED, EXPIRED_BUT_ACTIVE): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $in, $not. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.code=CHANNEL_WITHOUT_PRIMARY`. */
         "filter.code"?: string[];
       };
       header?: never;

@@ -379,6 +379,7 @@ describe("every kind of write leaves exactly its entries", () => {
           validFrom: null,
           validTo: null,
           amount: 1000,
+          priceUnit: 1,
         },
       ],
       [
@@ -392,6 +393,7 @@ describe("every kind of write leaves exactly its entries", () => {
           validFrom: null,
           validTo: null,
           amount: 500,
+          priceUnit: 1,
         },
       ],
     ]);

@@ -25,6 +25,7 @@ describe("channels: create, read, update", () => {
       code,
       name: "Web shop",
       isActive: true,
+      roundingMode: "HALF_UP",
       primaryPricelistId: null,
       createdAt: expect.stringMatching(ISO),
       updatedAt: expect.stringMatching(ISO),

@@ -248,6 +248,17 @@ async function pricelists() {
       null,
     ]),
   );
+  // A CHF list derived from an EUR one (docs/pricing-rules.md §19): it prices once a rate of
+  // EUR → CHF holds (a write below), and beats the other CHF list then.
+  const fromEur = { basePricelistId: ids.base, adjustmentBp: 0 };
+  await assignPricelistToChannel(
+    channel,
+    await list(
+      "chfFromEur",
+      { status: "ACTIVE", currency: "CHF", derivation: fromEur, priority: 7 },
+      [null, null, null, null],
+    ),
+  );
   const group = await list("group", { status: "ACTIVE" }, [null, 1500, null, null]);
   await ok("POST", `/v1/api/customer-group/${codes.group}/pricelist`, { pricelistId: group });
   // The customer's own derived list: its base is reached through the customer only.
@@ -353,6 +364,20 @@ const WRITES: [string, () => Promise<unknown>][] = [
   ["a FLOOR list's tier", () => prices("floor", [990, 1000, null, null])],
   ["a derived list's base tier", () => prices("base", [1200, 2100, 3100, 4100])],
   ["a CHF derived list's base tier", () => prices("chfBase", [1300, 2400, 3300, 4300])],
+  [
+    "an exchange rate the CHF list derived from EUR needs",
+    () =>
+      ok("PUT", "/v1/api/exchange-rates", {
+        rates: [{ from: "EUR", to: "CHF", rate: "0.94", validFrom: "2025-01-01T00:00:00Z" }],
+      }),
+  ],
+  [
+    "that exchange rate changed",
+    () =>
+      ok("PUT", "/v1/api/exchange-rates", {
+        rates: [{ from: "EUR", to: "CHF", rate: "0.9612", validFrom: "2025-01-01T00:00:00Z" }],
+      }),
+  ],
   [
     "a derived list's derivation",
     () =>
@@ -480,6 +505,17 @@ const WRITES: [string, () => Promise<unknown>][] = [
   [
     "the channel active again",
     () => ok("PATCH", `/v1/api/channel/${codes.channel}`, { isActive: true }),
+  ],
+  [
+    "the channel's rounding mode",
+    () => ok("PATCH", `/v1/api/channel/${codes.channel}`, { roundingMode: "UP" }),
+  ],
+  [
+    "a price row's price unit",
+    () =>
+      ok("PUT", `/v1/api/pricelist/${ids.primary2}/prices`, {
+        prices: [{ productCode: codes.products[0], amount: 10100, priceUnit: 10 }],
+      }),
   ],
 ];
 

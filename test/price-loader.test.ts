@@ -273,6 +273,7 @@ describe("the price loader's batch", () => {
       roundingMode: null,
       roundingStep: null,
       roundingEnding: null,
+      rates: "[]",
     };
     expect(() => pricelists.decode(row)).toThrow("column validFrom is missing");
     expect(() => pricelists.decode({ ...row, validFrom: null, status: "LIVE" })).toThrow(

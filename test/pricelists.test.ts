@@ -422,7 +422,7 @@ describe("pricelists: derivation (docs/api.md §5.8)", () => {
     ]);
   });
 
-  it("refuses itself, an INDIVIDUAL or FLOOR base and another currency (409)", async () => {
+  it("refuses itself and an INDIVIDUAL or FLOOR base (409); takes a base in another currency", async () => {
     const pl = await createPricelist();
     const self = await patchList(pl.id, {
       derivation: { basePricelistId: pl.id, adjustmentBp: 0 },
@@ -449,13 +449,17 @@ describe("pricelists: derivation (docs/api.md §5.8)", () => {
     expect(expectProblem(fromFloor, 409, "CONFLICT").detail).toBe(
       `pricelist ${floor.id} is GENERAL FLOOR; only a GENERAL SALES pricelist can be a base`,
     );
+    // docs/pricing-rules.md §19: the base's amounts are converted at the rate in force.
     const usd = await createPricelist({ currency: "USD" });
     const currency = await patchList(pl.id, {
       derivation: { basePricelistId: usd.id, adjustmentBp: 0 },
     });
-    expect(expectProblem(currency, 409, "CONFLICT").detail).toBe(
-      `pricelist ${pl.id} is in EUR and its base pricelist ${usd.id} in USD; a derived pricelist has its base's currency`,
-    );
+    expect(currency.status).toBe(200);
+    expect(currency.body).toMatchObject({
+      currency: "EUR",
+      derivation: { basePricelistId: usd.id, adjustmentBp: 0, rounding: null },
+    });
+    await patchList(pl.id, { derivation: null });
     // A FLOOR pricelist is never derived; a derived one never made FLOOR.
     const floorDerived = await api("POST", PL, {
       body: {
@@ -476,13 +480,10 @@ describe("pricelists: derivation (docs/api.md §5.8)", () => {
     expect((await api("GET", `${PL}/${pl.id}`)).body.derivation).toBeNull();
   });
 
-  it("keeps a derived pricelist in its base's currency, and a base's currency while lists derive from it", async () => {
+  it("lets a derived pricelist change its currency, but keeps a base's while lists derive from it", async () => {
     const base = await createPricelist();
     const [a, b] = [await derived(base.id), await derived(base.id)];
-    const own = await patchList(a.id, { currency: "USD" });
-    expect(expectProblem(own, 409, "CONFLICT").detail).toBe(
-      `pricelist ${a.id} is in USD and its base pricelist ${base.id} in EUR; a derived pricelist has its base's currency`,
-    );
+    expect((await patchList(a.id, { currency: "USD" })).body.currency).toBe("USD");
     const baseChange = await patchList(base.id, { currency: "USD" });
     expect(expectProblem(baseChange, 409, "CONFLICT").detail).toBe(
       `pricelist ${base.id} is the base of pricelists ${a.id}, ${b.id}; its currency cannot change while they derive from it`,
@@ -530,16 +531,11 @@ describe("pricelists: derivation (docs/api.md §5.8)", () => {
     const c = await createPricelist();
     const b = await derived(c.id);
     const a = await derived(b.id);
-    const fits = async (self: number | null, base: number, currency = "EUR", steps = 3) =>
-      (
-        await db.all<{ ok: number }>(
-          sql`select ${derivationFits(self, base, currency, steps)} as ok`,
-        )
-      )[0]!.ok;
+    const fits = async (self: number | null, base: number, steps = 3) =>
+      (await db.all<{ ok: number }>(sql`select ${derivationFits(self, base, steps)} as ok`))[0]!.ok;
     expect(await fits(null, a.id)).toBe(1); // new → a → b → c
-    expect(await fits(null, a.id, "EUR", 2)).toBe(0);
+    expect(await fits(null, a.id, 2)).toBe(0);
     expect(await fits(c.id, a.id)).toBe(0); // a cycle
-    expect(await fits(null, a.id, "USD")).toBe(0);
     const floor = await createPricelist({ kind: "FLOOR" });
     expect(await fits(null, floor.id)).toBe(0);
   });

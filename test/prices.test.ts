@@ -23,9 +23,15 @@ async function sheet(id: number) {
   const res = await api("GET", pricesPath(id, "?limit=100"), { key: KEYS.read });
   expect(res.status).toBe(200);
   return (
-    res.body.data as (Required<Row> & { validFrom: string | null; validTo: string | null })[]
-  ).map(({ validFrom, validTo, ...row }) => ({
+    res.body.data as (Required<Row> & {
+      priceUnit: number;
+      validFrom: string | null;
+      validTo: string | null;
+    })[]
+  ).map(({ validFrom, validTo, priceUnit, ...row }) => ({
     ...row,
+    // Per piece unless said (docs/pricing-rules.md §20).
+    ...(priceUnit === 1 ? {} : { priceUnit }),
     ...(validFrom === null ? {} : { validFrom }),
     ...(validTo === null ? {} : { validTo }),
   }));
@@ -133,8 +139,22 @@ describe("PUT /v1/api/pricelist/{id}/prices", () => {
     expect(await countRows("pricelist_prices", "pricelist_id", pl.id)).toBe(1000);
     const last = await api("GET", pricesPath(pl.id, "?limit=2&page=500"));
     expect(last.body.data).toEqual([
-      { productCode: codes[499], minQuantity: 1, amount: 1499, validFrom: null, validTo: null },
-      { productCode: codes[499], minQuantity: 10, amount: 1399, validFrom: null, validTo: null },
+      {
+        productCode: codes[499],
+        minQuantity: 1,
+        amount: 1499,
+        priceUnit: 1,
+        validFrom: null,
+        validTo: null,
+      },
+      {
+        productCode: codes[499],
+        minQuantity: 10,
+        amount: 1399,
+        priceUnit: 1,
+        validFrom: null,
+        validTo: null,
+      },
     ]);
     expect(last.body.meta.totalItems).toBe(1000);
 
@@ -304,8 +324,8 @@ describe("GET /v1/api/pricelist/{id}/prices", () => {
     expect(res.status).toBe(200);
     expect(roundTrips(res)).toBe(1);
     expect(res.body.data).toEqual([
-      { productCode: a, minQuantity: 1, amount: 10, validFrom: null, validTo: null },
-      { productCode: a, minQuantity: 100, amount: 8, validFrom: null, validTo: null },
+      { productCode: a, minQuantity: 1, amount: 10, priceUnit: 1, validFrom: null, validTo: null },
+      { productCode: a, minQuantity: 100, amount: 8, priceUnit: 1, validFrom: null, validTo: null },
     ]);
     expect(res.body.meta).toEqual({
       itemsPerPage: 2,
@@ -339,7 +359,7 @@ describe("GET /v1/api/pricelist/{id}/prices", () => {
     ]);
 
     const filtered = await api("GET", pricesPath(pl.id, `?filter.productCode=${b}`));
-    const undated = { validFrom: null, validTo: null };
+    const undated = { priceUnit: 1, validFrom: null, validTo: null };
     expect(filtered.body.data).toEqual([
       { productCode: b, minQuantity: 1, amount: 20, ...undated },
       { productCode: b, minQuantity: 5, amount: 19, ...undated },
@@ -468,6 +488,7 @@ describe("the price write on its own (the guard behind the judged plan)", () => 
       productCode,
       minQuantity: 1,
       amount: 5,
+      priceUnit: 1,
       validFrom: null,
     }));
     const read = (await readPriceRowFacts(db, pl.id, [a!, b!]))!;

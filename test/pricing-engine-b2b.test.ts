@@ -181,6 +181,7 @@ describe("worked example of docs/pricing-rules.md §16", () => {
           regularUnitAmount: 1024,
           listUnitAmount: 1200,
           currency: "EUR",
+          priceUnit: 1,
           taxInclusive: false,
           // PL-20's own row overrides its base.
           source: {
@@ -194,9 +195,10 @@ describe("worked example of docs/pricing-rules.md §16", () => {
             discount(42, "CUSTOMER_GROUP", 5, 500, -55), // distance 1 beats TC-41's 2
             discount(44, "GLOBAL", 11, 200, -21), // order quantity 1100 ≥ 1000
           ],
-          tiers: [{ minQuantity: 1, amount: 1100 }],
+          tiers: [{ minQuantity: 1, amount: 1100, priceUnit: 1 }],
           quantityRule: { minimum: 100, increment: 100, maximum: null },
           suggestedQuantities: null,
+          priceBreak: null,
           explain: null,
         },
         {
@@ -208,6 +210,7 @@ describe("worked example of docs/pricing-rules.md §16", () => {
           regularUnitAmount: 310,
           listUnitAmount: 360,
           currency: "EUR",
+          priceUnit: 1,
           taxInclusive: false,
           // 360 − 10 % = 324, NEAREST …9: 319 and 329 tie, so up.
           source: {
@@ -215,7 +218,7 @@ describe("worked example of docs/pricing-rules.md §16", () => {
             pricelistId: 20,
             tierMinQuantity: 500,
             baseUnitAmount: 329,
-            derivedFrom: { pricelistId: 10, unitAmount: 360 },
+            derivedFrom: { pricelistId: 10, unitAmount: 360, exchangeRate: null },
           },
           adjustments: [
             discount(42, "CUSTOMER_GROUP", 5, 500, -16),
@@ -224,11 +227,12 @@ describe("worked example of docs/pricing-rules.md §16", () => {
           ],
           // 400 − 10 % = 360 → 359 (1 below, 9 above).
           tiers: [
-            { minQuantity: 1, amount: 359 },
-            { minQuantity: 500, amount: 329 },
+            { minQuantity: 1, amount: 359, priceUnit: 1 },
+            { minQuantity: 500, amount: 329, priceUnit: 1 },
           ],
           quantityRule: ONE,
           suggestedQuantities: null,
+          priceBreak: null,
           explain: null,
         },
         {
@@ -240,22 +244,24 @@ describe("worked example of docs/pricing-rules.md §16", () => {
           regularUnitAmount: 5399,
           listUnitAmount: 8000,
           currency: "EUR",
+          priceUnit: 1,
           taxInclusive: false,
           source: {
             level: "CUSTOMER_GROUP",
             pricelistId: 20,
             tierMinQuantity: 1,
             baseUnitAmount: 7199,
-            derivedFrom: { pricelistId: 10, unitAmount: 8000 },
+            derivedFrom: { pricelistId: 10, unitAmount: 8000, exchangeRate: null },
           },
           adjustments: [
             discount(43, "CUSTOMER", 1, 2500, -1800),
             { kind: "PROMOTION", id: 51, scope: null, rung: null, valueBp: 1500, amount: -810 },
             floorAdjustment(411), // 4589 → 5000
           ],
-          tiers: [{ minQuantity: 1, amount: 7199 }],
+          tiers: [{ minQuantity: 1, amount: 7199, priceUnit: 1 }],
           quantityRule: ONE,
           suggestedQuantities: null,
+          priceBreak: null,
           explain: null,
         },
         {
@@ -267,20 +273,22 @@ describe("worked example of docs/pricing-rules.md §16", () => {
           regularUnitAmount: 1399,
           listUnitAmount: 1500,
           currency: "EUR",
+          priceUnit: 1,
           taxInclusive: false,
           source: {
             level: "CUSTOMER_GROUP",
             pricelistId: 20,
             tierMinQuantity: 1,
             baseUnitAmount: 1349,
-            derivedFrom: { pricelistId: 10, unitAmount: 1500 },
+            derivedFrom: { pricelistId: 10, unitAmount: 1500, exchangeRate: null },
           },
           adjustments: [
             { kind: "SURCHARGE", id: 45, scope: "CHANNEL", rung: 7, valueBp: null, amount: 50 },
           ],
-          tiers: [{ minQuantity: 1, amount: 1349 }],
+          tiers: [{ minQuantity: 1, amount: 1349, priceUnit: 1 }],
           quantityRule: ONE,
           suggestedQuantities: null,
+          priceBreak: null,
           explain: null,
         },
       ],
@@ -322,6 +330,7 @@ describe("worked example of docs/pricing-rules.md §16", () => {
         decidedBy: null,
         discountType: "PERCENTAGE",
         value: 1500,
+        priceUnit: 1,
         amount: -810,
         saving: 810,
         threshold: { basis: "VALUE", minimum: 10000, sum: 10798 },
@@ -338,6 +347,7 @@ describe("worked example of docs/pricing-rules.md §16", () => {
         decidedBy: null,
         tierMinQuantity: 1,
         amount: 310,
+        priceUnit: 1,
         effectiveAmount: 310,
         regularAdjustment: 3,
         finalAdjustment: 0,
@@ -358,7 +368,7 @@ describe("worked example of docs/pricing-rules.md §16", () => {
         pricelistId: 20,
         outcome: "USED",
         amount: 329,
-        derivedFrom: { pricelistId: 10, unitAmount: 360 },
+        derivedFrom: { pricelistId: 10, unitAmount: 360, exchangeRate: null },
       }),
       expect.objectContaining({
         level: "CHANNEL_PRIMARY",
@@ -393,12 +403,14 @@ describe("worked example of docs/pricing-rules.md §16", () => {
       regularUnitAmount: null,
       listUnitAmount: null,
       currency: "EUR",
+      priceUnit: null,
       taxInclusive: null,
       source: null,
       adjustments: [],
       tiers: [],
       quantityRule: { minimum: 100, increment: 100, maximum: null },
       suggestedQuantities: { below: 600, above: 700 },
+      priceBreak: null,
       explain: null,
     });
     expect(w!.explain!.tradeConditions.find((e) => e.id === 42)!.outcome).toBe("NOT_ELIGIBLE");
@@ -1033,11 +1045,11 @@ describe("derived pricelists", () => {
       pricelistId: 1,
       tierMinQuantity: 10,
       baseUnitAmount: 720,
-      derivedFrom: { pricelistId: 2, unitAmount: 800 },
+      derivedFrom: { pricelistId: 2, unitAmount: 800, exchangeRate: null },
     });
     expect(l.tiers).toEqual([
-      { minQuantity: 1, amount: 900 },
-      { minQuantity: 10, amount: 720 },
+      { minQuantity: 1, amount: 900, priceUnit: 1 },
+      { minQuantity: 10, amount: 720, priceUnit: 1 },
     ]);
   });
 
@@ -1069,7 +1081,7 @@ describe("derived pricelists", () => {
       lines: [{ productCode: "P", quantity: 10 }],
     });
     expect(at10.source).toMatchObject({ pricelistId: 1, baseUnitAmount: 950, derivedFrom: null });
-    expect(at10.tiers).toEqual([{ minQuantity: 5, amount: 950 }]);
+    expect(at10.tiers).toEqual([{ minQuantity: 5, amount: 950, priceUnit: 1 }]);
   });
 
   it("follows a chain of 3 steps, each step transforming the previous one's amount", () => {
@@ -1082,11 +1094,11 @@ describe("derived pricelists", () => {
     expect(l.source).toMatchObject({
       pricelistId: 1,
       baseUnitAmount: 1088,
-      derivedFrom: { pricelistId: 2, unitAmount: 1209 },
+      derivedFrom: { pricelistId: 2, unitAmount: 1209, exchangeRate: null },
     });
   });
 
-  it("refuses a fourth step, a cycle, a missing base and a base in another currency", () => {
+  it("refuses a fourth step, a cycle, a missing base, and a base in another currency without a rate", () => {
     const noPrice = (priceBases: PriceRequest["priceBases"]) => {
       const l = derivedLine(D(2), priceBases);
       return [l.source?.pricelistId, l.explain!.pricelists[0]!.outcome];
@@ -1100,7 +1112,8 @@ describe("derived pricelists", () => {
     // Also when the candidate comes as a base too (by id, whatever object holds it).
     expect(noPrice([base(2, [], D(1)), base(1, [[1, 500]], D(2))])).toEqual(fallback);
     expect(noPrice([])).toEqual(fallback);
-    expect(noPrice([base(2, [[1, 1000]], { currency: "USD" })])).toEqual(fallback);
+    // A base in another currency needs a rate (docs/pricing-rules.md §19); there is none here.
+    expect(noPrice([base(2, [[1, 1000]], { currency: "USD" })])).toEqual([9, "NO_EXCHANGE_RATE"]);
     // A base in a cycle that has its own rows still prices: the cycle is never followed.
     expect(noPrice([base(2, [[1, 1000]], D(1))])).toEqual([1, "USED"]);
   });

@@ -134,6 +134,7 @@ describe("worked example of docs/pricing-rules.md §10", () => {
           regularUnitAmount: 850,
           listUnitAmount: 1000,
           currency: "EUR",
+          priceUnit: 1,
           taxInclusive: false,
           source: {
             level: "INDIVIDUAL",
@@ -143,9 +144,10 @@ describe("worked example of docs/pricing-rules.md §10", () => {
             derivedFrom: null,
           },
           adjustments: [],
-          tiers: [{ minQuantity: 1, amount: 850 }],
+          tiers: [{ minQuantity: 1, amount: 850, priceUnit: 1 }],
           quantityRule: { minimum: 1, increment: 1, maximum: null },
           suggestedQuantities: null,
+          priceBreak: null,
           explain: null,
         },
         {
@@ -157,6 +159,7 @@ describe("worked example of docs/pricing-rules.md §10", () => {
           regularUnitAmount: 391,
           listUnitAmount: 450,
           currency: "EUR",
+          priceUnit: 1,
           taxInclusive: false,
           source: {
             level: "CUSTOMER_GROUP",
@@ -177,11 +180,12 @@ describe("worked example of docs/pricing-rules.md §10", () => {
             { kind: "SURCHARGE", id: 4, scope: "CHANNEL", rung: 7, valueBp: null, amount: 25 },
           ],
           tiers: [
-            { minQuantity: 1, amount: 420 },
-            { minQuantity: 50, amount: 385 },
+            { minQuantity: 1, amount: 420, priceUnit: 1 },
+            { minQuantity: 50, amount: 385, priceUnit: 1 },
           ],
           quantityRule: { minimum: 1, increment: 1, maximum: null },
           suggestedQuantities: null,
+          priceBreak: null,
           explain: null,
         },
         {
@@ -193,6 +197,7 @@ describe("worked example of docs/pricing-rules.md §10", () => {
           regularUnitAmount: 184,
           listUnitAmount: 200,
           currency: "EUR",
+          priceUnit: 1,
           taxInclusive: false,
           source: {
             level: "CHANNEL_PRIMARY",
@@ -204,9 +209,10 @@ describe("worked example of docs/pricing-rules.md §10", () => {
           adjustments: [
             { kind: "PROMOTION", id: 7, scope: null, rung: null, valueBp: 1500, amount: -30 },
           ],
-          tiers: [{ minQuantity: 1, amount: 200 }],
+          tiers: [{ minQuantity: 1, amount: 200, priceUnit: 1 }],
           quantityRule: { minimum: 1, increment: 1, maximum: null },
           suggestedQuantities: null,
+          priceBreak: null,
           explain: null,
         },
       ],
@@ -254,12 +260,14 @@ describe("worked example of docs/pricing-rules.md §10", () => {
       "regularUnitAmount",
       "listUnitAmount",
       "currency",
+      "priceUnit",
       "taxInclusive",
       "source",
       "adjustments",
       "tiers",
       "quantityRule",
       "suggestedQuantities",
+      "priceBreak",
       "explain",
     ]);
   });
@@ -343,6 +351,7 @@ describe("worked example of docs/pricing-rules.md §10", () => {
         decidedBy: null,
         discountType: "PERCENTAGE",
         value: 1500,
+        priceUnit: 1,
         amount: null,
         saving: null,
         threshold: null,
@@ -377,6 +386,7 @@ describe("worked example of docs/pricing-rules.md §10", () => {
       outcome: "SUPERSEDED_BY_PROMOTION",
       decidedBy: null,
       discountType: "PERCENTAGE",
+      priceUnit: 1,
       scaleBasis: "LINE_QUANTITY",
       basisValue: null,
       value: 800,
@@ -657,8 +667,8 @@ describe("step 1: pricelist levels", () => {
     });
     expect(l.taxInclusive).toBe(true);
     expect(l.tiers).toEqual([
-      { minQuantity: 1, amount: 100 },
-      { minQuantity: 10, amount: 80 },
+      { minQuantity: 1, amount: 100, priceUnit: 1 },
+      { minQuantity: 10, amount: 80, priceUnit: 1 },
     ]);
   });
 });
@@ -1438,12 +1448,14 @@ describe("batches and the answer", () => {
       regularUnitAmount: null,
       listUnitAmount: null,
       currency: "EUR",
+      priceUnit: null,
       taxInclusive: null,
       source: null,
       adjustments: [],
       tiers: [],
       quantityRule: { minimum: 1, increment: 1, maximum: null },
       suggestedQuantities: null,
+      priceBreak: null,
       explain: {
         pricelists: [
           {
@@ -1454,6 +1466,7 @@ describe("batches and the answer", () => {
             decidedBy: null,
             tierMinQuantity: null,
             amount: null,
+            priceUnit: null,
             usedForListPrice: false,
             derivedFrom: null,
           },

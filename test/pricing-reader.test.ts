@@ -116,8 +116,13 @@ async function seedWorld() {
 }
 
 async function seedLists(channel: string, productGroups: string[]) {
+  // Some rows per 1000 pieces (docs/pricing-rules.md §20).
   const rows = (codes: readonly string[]) =>
-    codes.map((productCode) => ({ productCode, amount: 1000 + Math.floor(rand() * 900) }));
+    codes.map((productCode) => ({
+      productCode,
+      amount: 1000 + Math.floor(rand() * 900),
+      priceUnit: rand() < 0.2 ? 1000 : 1,
+    }));
   const primary = await createPricelist({ status: "ACTIVE" });
   await ok("PUT", `/v1/api/pricelist/${primary.id}/prices`, { prices: rows(world.products) });
   await setPrimaryPricelist(channel, primary.id);
@@ -141,6 +146,35 @@ async function seedLists(channel: string, productGroups: string[]) {
   const assigned = await createPricelist({ status: "ACTIVE", currency: "CHF" });
   await ok("PUT", `/v1/api/pricelist/${assigned.id}/prices`, { prices: rows(world.products) });
   await assignPricelistToCustomer(world.customers[1]!, assigned.id);
+  // Lists derived across currencies (docs/pricing-rules.md §19) with rates before, between and
+  // after the generated moments; CHF → USD has none.
+  const chf = await createPricelist({
+    status: "ACTIVE",
+    currency: "CHF",
+    derivation: { basePricelistId: primary.id, adjustmentBp: 300 },
+  });
+  await assignPricelistToChannel(channel, chf.id);
+  const usd = await createPricelist({
+    status: "ACTIVE",
+    currency: "USD",
+    derivation: { basePricelistId: assigned.id, adjustmentBp: 0 },
+  });
+  await assignPricelistToCustomer(world.customers[1]!, usd.id);
+  const usdFromEur = await createPricelist({
+    status: "ACTIVE",
+    currency: "USD",
+    derivation: { basePricelistId: derived.id, adjustmentBp: -200 },
+  });
+  await assignPricelistToChannel(channel, usdFromEur.id);
+  await ok("PUT", "/v1/api/exchange-rates", {
+    rates: [
+      { from: "EUR", to: "CHF", rate: "0.95", validFrom: iso(T0 - 60 * DAY) },
+      { from: "EUR", to: "CHF", rate: "0.96", validFrom: iso(T0 + 10 * DAY) },
+      { from: "EUR", to: "CHF", rate: "0.97", validFrom: iso(T0 + 500 * DAY) },
+      { from: "EUR", to: "USD", rate: "1.08", validFrom: iso(T0) },
+      { from: "USD", to: "EUR", rate: "0.93", validFrom: iso(T0) },
+    ],
+  });
   for (const status of ["ACTIVE", "DRAFT"]) {
     const floor = await createPricelist({ kind: "FLOOR", status });
     await ok("PUT", `/v1/api/pricelist/${floor.id}/prices`, {
@@ -224,7 +258,7 @@ function queries(count: number): PriceQuery[] {
   return Array.from({ length: count }, () => ({
     channelCode: pick(world.channels),
     customerCode: rand() < 0.25 ? null : pick(world.customers),
-    currency: rand() < 0.8 ? null : pick(["EUR", "CHF"]),
+    currency: rand() < 0.7 ? null : pick(["EUR", "CHF", "USD"]),
     at: pick(MOMENTS),
     explain: rand() < 0.3,
     productCodes: [...some(world.products, 0.3), ...(rand() < 0.2 ? ["NO-SUCH-PRODUCT"] : [])],
@@ -237,6 +271,7 @@ describe("the pricing reader's SQL and in-memory reach", () => {
   it("pick the same records for 80 generated requests", async () => {
     const db = createDb(env.DB, new DbMeter());
     let records = 0;
+    let rates = 0;
     for (const query of queries(80)) {
       const bySql = await loadPriceContext(db, query);
       const parts = await loadChannelAndRequest(db, query);
@@ -248,6 +283,7 @@ describe("the pricing reader's SQL and in-memory reach", () => {
       );
       expect(canonical(inMemory), JSON.stringify(query)).toEqual(canonical(bySql));
       records += bySql.tradeConditions.length + bySql.promotions.length;
+      rates += bySql.exchangeRates.length;
       // The product cache reads the rows of the lists reach.ts `priceListIds` names: the same
       // rows as the SQL's, read cold and then served from the cache.
       const channel = channelContextOf(parts.channel);
@@ -262,5 +298,6 @@ describe("the pricing reader's SQL and in-memory reach", () => {
     }
     // The generated data must reach: a comparison of empty sets proves nothing.
     expect(records).toBeGreaterThan(200);
+    expect(rates).toBeGreaterThan(10);
   });
 });

@@ -57,7 +57,7 @@ describe("applyChangeSet", () => {
         deactivate: { pricelistIds: [], tradeConditionIds: [11], promotionIds: [20] },
         prices: [
           { pricelistId: 1, productCode: "P", minQuantity: 1, amount: 1100 },
-          { pricelistId: 1, productCode: "P", minQuantity: 10, amount: 950 },
+          { pricelistId: 1, productCode: "P", minQuantity: 10, amount: 950000, priceUnit: 1000 },
         ],
       }),
     );
@@ -67,11 +67,12 @@ describe("applyChangeSet", () => {
     expect(after.tradeConditions.map((c) => c.status)).toEqual(["ACTIVE", "INACTIVE"]);
     expect(after.promotions.map((p) => p.status)).toEqual(["INACTIVE", "ACTIVE"]);
     // A tier of list 1 is set wherever list 1 is: candidate and base; the others stay whole.
-    // A set tier is the row in force at the simulated moment: undated.
+    // A set tier is the row in force at the simulated moment: undated, per its price unit
+    // (docs/pricing-rules.md §20; absent: 1).
     const undated = { validFrom: null, validTo: null };
     const tiers = [
-      { productCode: "P", minQuantity: 1, amount: 1100, ...undated },
-      { productCode: "P", minQuantity: 10, amount: 950, ...undated },
+      { productCode: "P", minQuantity: 1, amount: 1100, priceUnit: 1, ...undated },
+      { productCode: "P", minQuantity: 10, amount: 950000, priceUnit: 1000, ...undated },
     ];
     expect(after.pricelists[0]!.prices).toEqual(tiers);
     expect(after.priceBases[0]!.prices).toEqual(tiers);
@@ -115,6 +116,30 @@ describe("compareLines", () => {
     // Exact far past 2^53 / 10000: integers all the way.
     const huge = Number.MAX_SAFE_INTEGER - 1;
     expect(compareLines(null, at(1), at(huge))!.differenceBp).toBe((huge - 1) * 10000);
+  });
+
+  it("takes lines priced per different units to the after line's unit; the ratio is per piece", () => {
+    // docs/simulation.md §4, docs/pricing-rules.md §20.
+    const per = (amount: number, priceUnit: number) => ({
+      ...at(amount),
+      finalUnitAmount: amount,
+      priceUnit,
+    });
+    // 392 a piece → 4410 per 100 (44.10 a piece): 39200 per 100 before, −88.75 % per piece.
+    expect(compareLines(null, per(392, 1), per(4410, 100))).toMatchObject({
+      difference: -34790,
+      differenceBp: -8875,
+    });
+    // 1250 per 1000 (1.25 a piece) → 2 a piece: 1.25 → 1 half up, +60 % per piece, exactly.
+    expect(compareLines(null, per(1250, 1000), per(2, 1))).toMatchObject({
+      difference: 1,
+      differenceBp: 6000,
+    });
+    // The same unit on both sides: as ever.
+    expect(compareLines(null, per(1250, 1000), per(1125, 1000))).toMatchObject({
+      difference: -125,
+      differenceBp: -1000,
+    });
   });
 
   it("names the rung, the adjustments and the floor where those differ", () => {
@@ -304,6 +329,7 @@ function simulationWorld(maxRows: number): SimulationInput {
   return {
     at: AT,
     currency: "EUR",
+    roundingMode: "HALF_UP",
     channelCode: "WEB-DE",
     quantity: 1,
     buyers: [null, "C-1", "C-2", "C-3"],

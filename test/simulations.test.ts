@@ -326,6 +326,87 @@ describe("POST /v1/api/simulations/prices: the simulation is what publishing doe
   });
 });
 
+describe("POST /v1/api/simulations/prices: rates, price units and the channel's rounding", () => {
+  it("prices both sides with the rate in force, per each line's unit, in the channel's mode, as publishing does", async () => {
+    // A CHF list derived from a GBP one at GBP→CHF 0.98 (docs/pricing-rules.md §19), in a channel
+    // that rounds HALF_EVEN (§21); screws per 1000 pieces (§20); a DRAFT 10 % to activate and
+    // bolts set to 50.00 per 100.
+    await ok("PUT", "/v1/api/exchange-rates", {
+      rates: [{ from: "GBP", to: "CHF", rate: "0.98", validFrom: "2026-01-01T00:00:00Z" }],
+    });
+    const [screw, bolt] = [(await createProduct()).code, (await createProduct()).code];
+    const base = (await createPricelist({ status: "ACTIVE", currency: "GBP" })).id;
+    await ok("PUT", `/v1/api/pricelist/${base}/prices`, {
+      prices: [
+        { productCode: screw, amount: 1250, priceUnit: 1000 },
+        { productCode: bolt, amount: 400 },
+      ],
+    });
+    const list = (
+      await createPricelist({
+        status: "ACTIVE",
+        currency: "CHF",
+        derivation: { basePricelistId: base, adjustmentBp: 0 },
+      })
+    ).id;
+    const channel = (await createChannel({ roundingMode: "HALF_EVEN" })).code;
+    await setPrimaryPricelist(channel, list);
+    const discount = (
+      await createTradeCondition({
+        scope: "CHANNEL",
+        channelCodes: [channel],
+        value: 1000,
+        productCodes: [screw, bolt],
+      })
+    ).id;
+    const lookup = async () => {
+      const res = await api("POST", "/v1/api/prices/resolve", {
+        body: {
+          channelCode: channel,
+          at: AT,
+          lines: [screw, bolt].map((productCode) => ({ productCode, quantity: 2500 })),
+        },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body.lines;
+    };
+    const before = await lookup();
+    const res = await simulate({
+      channelCode: channel,
+      at: AT,
+      quantity: 2500,
+      customers: { anonymous: true },
+      products: { codes: [screw, bolt] },
+      changes: {
+        activate: { tradeConditionIds: [discount] },
+        prices: [{ pricelistId: base, productCode: bolt, amount: 5000, priceUnit: 100 }],
+      },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const rows = new Map(res.body.rows.map((r: any) => [r.productCode, r]));
+    const [s, b] = [rows.get(screw) as any, rows.get(bolt) as any];
+    // Screws: 1250 × 0.98 = 1225 per 1000, 3062.5 → 3062 (HALF_EVEN); then 10 % is 122.5 → 122.
+    expect(s.before).toMatchObject({ finalUnitAmount: 1225, lineAmount: 3062, priceUnit: 1000 });
+    expect(s.before.source.derivedFrom.exchangeRate).toMatchObject({ rate: "0.98", to: "CHF" });
+    expect(s.after).toMatchObject({ finalUnitAmount: 1103, lineAmount: 2758, priceUnit: 1000 });
+    expect([s.difference, s.differenceBp]).toEqual([-122, -996]);
+    // Bolts: 392 a piece before; 5000 per 100 × 0.98 = 4900 − 490 = 4410 per 100 after: the
+    // difference in the after line's unit, the ratio per piece (−88.75 %).
+    expect(b.before).toMatchObject({ finalUnitAmount: 392, lineAmount: 980000, priceUnit: 1 });
+    expect(b.after).toMatchObject({ finalUnitAmount: 4410, lineAmount: 110250, priceUnit: 100 });
+    expect([b.difference, b.differenceBp]).toEqual([-34790, -8875]);
+
+    // Published for real, the lookup answers the simulated lines.
+    await ok("PATCH", `/v1/api/trade-conditions/${discount}`, { status: "ACTIVE" });
+    await ok("PUT", `/v1/api/pricelist/${base}/prices`, {
+      prices: [{ productCode: bolt, amount: 5000, priceUnit: 100 }],
+    });
+    const after = await lookup();
+    expect([s.before, b.before]).toEqual(before);
+    expect([s.after, b.after]).toEqual(after);
+  });
+});
+
 describe("POST /v1/api/simulations/prices: selections", () => {
   let world: World;
   beforeAll(async () => {

@@ -49,6 +49,7 @@ describe("trade conditions: create and read", () => {
       discountType: "PERCENTAGE",
       value: 300,
       currency: null,
+      priceUnit: 1,
       validFrom: "2025-01-01T00:00:00.000Z",
       validTo: "2026-01-01T00:00:00.000Z",
       priority: 5,

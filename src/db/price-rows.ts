@@ -49,6 +49,7 @@ const partsOf = (id: number, codes: readonly string[]) => {
         validFrom: sql`pp.valid_from`,
         validTo: sql`pp.valid_to`,
         amount: sql`pp.amount`,
+        priceUnit: sql`pp.price_unit`,
       },
       sql`pp.pricelist_id = ${id} and pr.code in ${named}`,
     ),
@@ -84,7 +85,11 @@ export function priceRowWrites(db: Db, id: number, plan: TimelinePlan): BatchIte
       writes.push(
         db
           .update(t)
-          .set({ validTo: rowField("validTo"), amount: rowField("amount") } as never)
+          .set({
+            validTo: rowField("validTo"),
+            amount: rowField("amount"),
+            priceUnit: rowField("priceUnit"),
+          } as never)
           .from(rowsOf(json))
           .where(
             sql`${t.pricelistId} = ${id} and ${t.productId} = ${productOfRow}
@@ -134,22 +139,24 @@ export const PRODUCT_GONE = Symbol("product gone");
 export async function writeUndatedRows(
   db: Db,
   id: number,
-  rows: readonly { productCode: string; minQuantity: number; amount: number }[],
+  rows: readonly { productCode: string; minQuantity: number; amount: number; priceUnit: number }[],
 ) {
   const product = sql`(select p.id from products p where p.code = ${rowField("productCode")})`;
   const statements = jsonChunks(rows).map(
     (json) => sql`insert into pricelist_prices
-        (pricelist_id, product_id, min_quantity, valid_from, valid_to, amount)
+        (pricelist_id, product_id, min_quantity, valid_from, valid_to, amount, price_unit)
       select ${id}, ${product}, ${rowField("minQuantity")}, null,
         (select min(x.valid_from) from pricelist_prices x where x.pricelist_id = ${id}
           and x.product_id = ${product} and x.min_quantity = ${rowField("minQuantity")}
           and x.valid_from is not null),
-        ${rowField("amount")}
+        ${rowField("amount")}, ${rowField("priceUnit")}
       from ${rowsOf(json)} where true
       on conflict (pricelist_id, product_id, min_quantity, coalesce(valid_from, ${sql.raw(String(ALWAYS))}))
-      do update set amount = excluded.amount, valid_to = excluded.valid_to
+      do update set amount = excluded.amount, valid_to = excluded.valid_to,
+          price_unit = excluded.price_unit
         where pricelist_prices.amount is not excluded.amount
-          or pricelist_prices.valid_to is not excluded.valid_to`,
+          or pricelist_prices.valid_to is not excluded.valid_to
+          or pricelist_prices.price_unit is not excluded.price_unit`,
   );
   try {
     await rawBatch(db, statements);

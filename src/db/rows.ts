@@ -67,6 +67,22 @@ export const asIntRecord =
     return record;
   };
 
+const KINDS = { int: asInt, text: asText } as const;
+type Kind = keyof typeof KINDS;
+type KindOf<K extends Kind> = K extends "int" ? number : string;
+
+/** A JSON object (json_object) with, under each key of `shape`, an integer or a text. */
+export const asRecord =
+  <const S extends Record<string, Kind>>(shape: S): Decode<{ [K in keyof S]: KindOf<S[K]> }> =>
+  (v, c) => {
+    if (typeof v !== "object" || v === null) return fail(c, "a JSON object", v);
+    const record = {} as Record<string, unknown>;
+    for (const [k, kind] of Object.entries(shape)) {
+      record[k] = inner(KINDS[kind] as Decode<unknown>, (v as Row)[k], c, () => `${c}.${k}`);
+    }
+    return record as { [K in keyof S]: KindOf<S[K]> };
+  };
+
 /** A JSON array (json_group_array), each item checked by `item`. */
 const asJsonArray =
   <T>(item: Decode<T>): Decode<T[]> =>

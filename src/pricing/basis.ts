@@ -1,4 +1,6 @@
 import { reachOf, type ProductTargets } from "./groups";
+import { AmountOutOfRange, scale } from "./money";
+import type { ChannelRoundingMode } from "./vocabulary";
 
 /**
  * Order-level sums (docs/pricing-rules.md §4.4 and §5.4): a condition's ORDER_QUANTITY or
@@ -22,6 +24,25 @@ export const saturatingAdd = (a: number, b: number): number => Math.min(MAX, a +
 
 /** a × b for non-negative safe integers, stopping at 2^53 − 1. */
 export const saturatingTimes = (a: number, b: number): number => Math.min(MAX, a * b);
+
+/**
+ * What `quantity` pieces cost at `unit` per `priceUnit` pieces: round(unit × quantity /
+ * priceUnit) in the channel's rounding mode (docs/pricing-rules.md §20, §21), the line amount's
+ * formula, for the ORDER_VALUE basis and VALUE thresholds; stopping at 2^53 − 1.
+ */
+export function lineValue(
+  unit: number,
+  quantity: number,
+  priceUnit: number,
+  mode: ChannelRoundingMode,
+): number {
+  try {
+    return scale(unit, quantity, priceUnit, mode);
+  } catch (error) {
+    if (!(error instanceof AmountOutOfRange)) throw error;
+    return MAX;
+  }
+}
 
 /** Σ valueOf(line) over the lines the targets reach. */
 export function sumReached<L extends EligibleLine>(

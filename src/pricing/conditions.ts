@@ -1,4 +1,4 @@
-import { saturatingTimes, sumReached, type EligibleLine } from "./basis";
+import { lineValue, sumReached, type EligibleLine } from "./basis";
 import {
   EVERY,
   listedKind,
@@ -9,8 +9,10 @@ import {
   type Reach,
   type ReachKind,
 } from "./groups";
+import { Cuts } from "./breaks";
 import { add, clamp, negate, percentOf } from "./money";
 import { ascending, compareBy, decidedBy, descending, type Ranking } from "./rank";
+import { inUnit, unitOf } from "./units";
 import type {
   Adjustment,
   ConditionExplain,
@@ -19,7 +21,13 @@ import type {
   TradeConditionCandidate,
 } from "./types";
 import { isInWindow, type EdgeTracker } from "./validity";
-import type { ConditionOutcome, ConditionScope, ConditionType, RankKey } from "./vocabulary";
+import type {
+  ChannelRoundingMode,
+  ConditionOutcome,
+  ConditionScope,
+  ConditionType,
+  RankKey,
+} from "./vocabulary";
 
 /** Step 2 runs the types in this order: a net price replaces the amount, charges come last. */
 const STEP_OF: Record<ConditionType, number> = { NET_PRICE: 0, DISCOUNT: 1, SURCHARGE: 2 };
@@ -57,6 +65,8 @@ export interface LineFacts extends EligibleLine {
   productCode: string;
   quantity: number;
   groupPath: readonly string[];
+  /** The pieces its unit amounts are for: its base row's (docs/pricing-rules.md §20); else 1. */
+  priceUnit: number;
 }
 
 type StaticGate = "NOT_ACTIVE" | "OTHER_CURRENCY" | "OTHER_CHANNEL" | "NOT_TARGETED";
@@ -67,11 +77,17 @@ export interface PreparedCondition {
   listedRung: number;
   /** NET_PRICE values are unit prices, so always absolute. */
   absolute: boolean;
+  /** The pieces an absolute value is for (docs/pricing-rules.md §20). */
+  priceUnit: number;
   gate: StaticGate | null;
   inWindow: boolean;
   targets: ProductTargets;
   /** minimum ascending. */
   scales: readonly Scale[];
+  /** Its scales compare with the line's own quantity: its value depends on the quantity. */
+  lineScaled: boolean;
+  /** Its most favourable scale value (the lowest net price, the largest discount); null without scales. */
+  bestScaleValue: number | null;
 }
 
 export interface ConditionIndex {
@@ -83,6 +99,12 @@ export interface ConditionIndex {
   orderBased: PreparedCondition[];
   /** By type, those of `byType` that reach every product, apart (see `evaluate`). */
   everyProduct: Record<ConditionType, EveryProduct>;
+  /**
+   * What the non-stackable net prices and discounts reaching every product may cut, at any
+   * scale row: where a scale reads a line's quantity, the early stop of `evaluate` may meet
+   * others of them at another quantity (breaks.ts).
+   */
+  everyProductCuts: Cuts;
 }
 
 /**
@@ -119,11 +141,40 @@ function prepareCondition(condition: TradeConditionCandidate, audience: Audience
     condition,
     listedRung: rungOf(condition.scope, listedKind(targets)),
     absolute,
+    priceUnit: unitOf(condition.priceUnit),
     gate: staticGate(condition, absolute, audience),
     inWindow: isInWindow(condition, audience.at),
     targets,
     scales: [...condition.scales].sort((a, b) => ascending(a.minimum, b.minimum)),
+    lineScaled: condition.scales.length > 0 && condition.scaleBasis === "LINE_QUANTITY",
+    bestScaleValue: bestScaleValue(condition),
   };
+}
+
+function bestScaleValue({ type, scales }: TradeConditionCandidate): number | null {
+  if (scales.length === 0) return null;
+  const values = scales.map((row) => row.value);
+  return type === "NET_PRICE" ? Math.min(...values) : Math.max(...values);
+}
+
+/**
+ * What a candidate may cut from a line at any quantity of it (breaks.ts): `met`, the value it
+ * had at the line's quantity, null when it had no scale row there; "ANY" for a candidate not
+ * looked at on the line. A scale that reads the line's quantity counts with its most favourable
+ * row, as does any scale of a candidate not looked at; an order-level basis stays, so a candidate
+ * without a row there never applies.
+ */
+function collectCut(cuts: Cuts, prepared: PreparedCondition, met: number | null | "ANY") {
+  const { type, stackable, value } = prepared.condition;
+  if (type === "SURCHARGE" || !prepared.inWindow) return;
+  if (prepared.lineScaled) cuts.lineScaled = true;
+  let v: number;
+  if (prepared.bestScaleValue !== null && (prepared.lineScaled || met === "ANY")) {
+    v = prepared.bestScaleValue;
+  } else if (met === null) return;
+  else v = met === "ANY" ? value : met;
+  if (type === "NET_PRICE") cuts.netPrice(v, prepared.priceUnit);
+  else cuts.cut(!stackable, prepared.absolute, v, prepared.priceUnit);
 }
 
 const explainOrder = (
@@ -160,6 +211,7 @@ export function prepareConditions(
     }
   }
   const everyProduct = {} as Record<ConditionType, EveryProduct>;
+  const cuts = new Cuts();
   for (const type of APPLIED_ORDER) {
     const every = byType[type].everyProduct;
     everyProduct[type] = {
@@ -167,24 +219,27 @@ export function prepareConditions(
       stackable: every.filter((p) => p.condition.stackable),
       noted: false,
     };
+    for (const prepared of everyProduct[type].nonStackable) collectCut(cuts, prepared, "ANY");
   }
-  return { all, byType, orderBased, everyProduct };
+  return { all, byType, orderBased, everyProduct, everyProductCuts: cuts };
 }
 
 /**
  * docs/pricing-rules.md §4.4: each order-based condition's basis, summed over the eligible lines
- * it reaches (whether it wins on them or not), from their quantities or base amounts.
+ * it reaches (whether it wins on them or not), from their quantities or base amounts (each as
+ * its line amount would be, §20).
  */
 export function orderBasesOf(
   index: ConditionIndex,
   lines: readonly (LineFacts & { baseAmount: number })[],
+  rounding: ChannelRoundingMode,
 ): Map<PreparedCondition, number> {
   const bases = new Map<PreparedCondition, number>();
   for (const prepared of index.orderBased) {
     if (!prepared.inWindow) continue;
     const byValue = prepared.condition.scaleBasis === "ORDER_VALUE";
     const sum = sumReached(prepared.targets, lines, (l) =>
-      byValue ? saturatingTimes(l.baseAmount, l.quantity) : l.quantity,
+      byValue ? lineValue(l.baseAmount, l.quantity, l.priceUnit, rounding) : l.quantity,
     );
     bases.set(prepared, sum);
   }
@@ -214,13 +269,23 @@ function valueAt(prepared: PreparedCondition, basis: number | null): number | un
 }
 
 /**
- * The signed change a condition makes to the running unit amount. A discount never takes the
- * amount below 0; a surcharge never lowers it; a net price is never negative.
+ * The signed change a condition makes to the running unit amount, per the line's price unit: an
+ * absolute value (a net price) per the condition's own unit enters it half up (§20), a
+ * percentage rounds in the channel's mode (§21). A discount never takes the amount below 0; a
+ * surcharge never lowers it; a net price is never negative.
  */
-function effectOf(prepared: PreparedCondition, value: number, running: number): number {
+function effectOf(
+  step: ConditionStep,
+  prepared: PreparedCondition,
+  value: number,
+  running: number,
+  line: LineFacts,
+): number {
   const { type } = prepared.condition;
-  if (type === "NET_PRICE") return Math.max(0, value) - running;
-  const raw = prepared.absolute ? value : percentOf(running, value);
+  const raw = prepared.absolute
+    ? inUnit(value, prepared.priceUnit, line.priceUnit)
+    : percentOf(running, value, step.rounding);
+  if (type === "NET_PRICE") return Math.max(0, raw) - running;
   return type === "DISCOUNT" ? negate(clamp(raw, 0, running)) : Math.max(0, raw);
 }
 
@@ -271,6 +336,11 @@ export interface ConditionResult {
   surcharges: Adjustment[];
   /** Per evaluated condition, for explain; null when not explaining. */
   notes: Map<PreparedCondition, Note> | null;
+  /**
+   * What may cut the line's price at another quantity of it (breaks.ts): what step 2 met, and,
+   * when a scale read the line's quantity, what reaches every product.
+   */
+  cuts: readonly Cuts[];
 }
 
 /** Step 2's request-level state: the index, the order-level bases, the edges, explain. */
@@ -279,6 +349,8 @@ export interface ConditionStep {
   orderBases: ReadonlyMap<PreparedCondition, number>;
   edges: EdgeTracker;
   explain: boolean;
+  /** The channel's rounding of percentages (docs/pricing-rules.md §21). */
+  rounding: ChannelRoundingMode;
 }
 
 const noteOf = (e: Evaluated, outcome: ConditionOutcome, amount: number | null): Note => ({
@@ -307,7 +379,7 @@ function evaluateOne(
   const basis = basisOf(prepared, line, step.orderBases);
   const value = valueAt(prepared, basis);
   if (value === undefined) return { outcome: "NO_SCALE", basis, value: null, ...skipped };
-  const amount = effectOf(prepared, value, running);
+  const amount = effectOf(step, prepared, value, running, line);
   return { prepared, rung, distance: reach.distance, basis, value, amount };
 }
 
@@ -318,6 +390,7 @@ function evaluate(
   line: LineFacts,
   running: number,
   notes: Map<PreparedCondition, Note> | null,
+  cuts: Cuts,
 ): Evaluated[] {
   const evaluated: Evaluated[] = [];
   if (notes) {
@@ -327,12 +400,14 @@ function evaluate(
       const result = evaluateOne(step, prepared, reach, line, running);
       if ("prepared" in result) evaluated.push(result);
       else notes.set(prepared, result);
+      collectCut(cuts, prepared, "prepared" in result ? result.value : null);
     });
     return evaluated;
   }
   let best: Evaluated | undefined;
   const consider = (prepared: PreparedCondition, reach: Reach) => {
     const result = evaluateOne(step, prepared, reach, line, running);
+    collectCut(cuts, prepared, "prepared" in result ? result.value : null);
     if (!("prepared" in result)) return;
     evaluated.push(result);
     if (!prepared.condition.stackable && beats(result, best)) best = result;
@@ -421,13 +496,14 @@ export function applyConditions(
   allowsTradeDiscounts: boolean,
 ): ConditionResult {
   const notes = step.explain ? new Map<PreparedCondition, Note>() : null;
+  const collector = new Cuts();
   const adjustments: Adjustment[] = [];
   const surcharges: Adjustment[] = [];
   let running = base;
   let netPriceApplied = false;
 
   for (const type of APPLIED_ORDER) {
-    const evaluated = evaluate(step, type, line, running, notes);
+    const evaluated = evaluate(step, type, line, running, notes, collector);
     if (evaluated.length === 0) continue;
 
     if (type === "DISCOUNT" && (netPriceApplied || !allowsTradeDiscounts)) {
@@ -438,7 +514,7 @@ export function applyConditions(
 
     const { winner, applied } = pickApplied(evaluated);
     for (const e of applied) {
-      const amount = effectOf(e.prepared, e.value, running);
+      const amount = effectOf(step, e.prepared, e.value, running, line);
       running = add(running, amount);
       const adjustment = adjustmentOf(type, e, amount);
       adjustments.push(adjustment);
@@ -448,7 +524,9 @@ export function applyConditions(
     if (type === "NET_PRICE" && applied.length > 0) netPriceApplied = true;
     if (notes && winner) noteLosers(evaluated, winner, notes);
   }
-  return { regular: running, adjustments, surcharges, notes };
+  // A scale reading the line's quantity may change which of these the early stop meets.
+  const cuts = collector.lineScaled ? [collector, step.index.everyProductCuts] : [collector];
+  return { regular: running, adjustments, surcharges, notes, cuts };
 }
 
 /** After a BEST_OF promotion won: what built the regular price no longer reaches the final one. */
@@ -518,6 +596,7 @@ export function explainConditions(
       outcome: n.outcome,
       decidedBy: n.decidedBy,
       discountType: condition.discountType,
+      priceUnit: unitOf(condition.priceUnit),
       scaleBasis: condition.scaleBasis,
       basisValue: n.basis,
       value: n.value,

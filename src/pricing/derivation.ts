@@ -1,3 +1,4 @@
+import { convert, roundHalfUp, type Conversion, type RatesAt } from "./exchange";
 import { add, AmountOutOfRange, percentOf } from "./money";
 import { ascending, descending } from "./rank";
 import { isInWindow } from "./validity";
@@ -14,9 +15,10 @@ import type {
 
 /**
  * Derived pricelists and price endings (docs/pricing-rules.md §3.7): a list's rows for a product
- * are its own when it has any, else every tier of its base's rows, transformed. Chains are
- * followed at most MAX_STEPS steps, never around a cycle, never to a missing base or a base in
- * another currency: the write rules refuse those, and the engine does not trust data to obey.
+ * are its own when it has any, else every tier of its base's rows, transformed; a base in another
+ * currency is converted at the rate in force, in the same single rounding (§19). Chains are
+ * followed at most MAX_STEPS steps, never around a cycle, never to a missing base: the write
+ * rules refuse those, and the engine does not trust data to obey.
  */
 export const MAX_STEPS = 3;
 
@@ -45,9 +47,26 @@ export function roundToEnding(a: number, { mode, step, ending }: Rounding): numb
   return a - below < above - a ? below : above; // NEAREST: a tie goes up
 }
 
-/** round_half_up(amount × (10000 + adjustmentBp) / 10000), then the price ending. */
-export function deriveAmount(amount: number, { adjustmentBp, rounding }: Derivation): number {
-  const adjusted = Math.max(0, percentOf(amount, 10_000 + adjustmentBp));
+const MAX = BigInt(Number.MAX_SAFE_INTEGER);
+
+/**
+ * round_half_up(amount × (10000 + adjustmentBp) / 10000), then the price ending; with a
+ * conversion, round_half_up(amount × rate × 10^(eC − eB) × (10000 + adjustmentBp) / 10000)
+ * computed exactly and rounded once (docs/pricing-rules.md §19), then the price ending. Always
+ * half up, whatever the channel: a list has one set of prices (§21).
+ */
+export function deriveAmount(
+  amount: number,
+  { adjustmentBp, rounding }: Derivation,
+  conversion?: Conversion,
+): number {
+  let adjusted: number;
+  if (conversion) {
+    const { value, fromExponent, toExponent } = conversion;
+    const exact = roundHalfUp(convert(amount, fromExponent, toExponent, value, adjustmentBp));
+    if (exact > MAX || exact < -MAX) throw new AmountOutOfRange();
+    adjusted = Math.max(0, Number(exact));
+  } else adjusted = Math.max(0, percentOf(amount, 10_000 + adjustmentBp));
   return rounding ? roundToEnding(adjusted, rounding) : adjusted;
 }
 
@@ -69,7 +88,7 @@ export function chainOf(list: PriceBase, sources: ReadonlyMap<number, PriceBase>
   while (current.derivation && chain.length <= MAX_STEPS) {
     const base = sources.get(current.derivation.basePricelistId);
     // By id: the same list may come as a candidate and as a base.
-    if (!base || base.currency !== list.currency || chain.some((l) => l.id === base.id)) break;
+    if (!base || chain.some((l) => l.id === base.id)) break;
     chain.push(base);
     current = base;
   }
@@ -94,7 +113,12 @@ export function indexRows(prices: readonly PriceRow[], at: Instant): Map<string,
   for (const row of prices) {
     if (!isInWindow(row, at)) continue;
     const rows = tiers.get(row.productCode);
-    const tier = { minQuantity: row.minQuantity, amount: row.amount, derivedFrom: null };
+    const tier: PricedTier = {
+      minQuantity: row.minQuantity,
+      amount: row.amount,
+      priceUnit: row.priceUnit ?? 1,
+      derivedFrom: null,
+    };
     if (rows) rows.push(tier);
     else tiers.set(row.productCode, [tier]);
   }
@@ -104,19 +128,55 @@ export function indexRows(prices: readonly PriceRow[], at: Instant): Map<string,
   return tiers;
 }
 
-/** One derivation step on a product's rows (those of the base, already effective). */
-function deriveRows(rows: readonly PricedTier[], derivation: Derivation, baseId: number) {
+/**
+ * One derivation step on a product's rows (those of the base, already effective); a derived row
+ * keeps its base row's price unit (docs/pricing-rules.md §20).
+ */
+function deriveRows(
+  rows: readonly PricedTier[],
+  derivation: Derivation,
+  baseId: number,
+  conversion: Conversion | undefined,
+) {
   return rows.map((row): PricedTier => {
     let amount = TOO_LARGE;
     if (isPriceable(row)) {
       try {
-        amount = deriveAmount(row.amount, derivation);
+        amount = deriveAmount(row.amount, derivation, conversion);
       } catch (error) {
         if (!(error instanceof AmountOutOfRange)) throw error;
       }
     }
-    const derivedFrom = { pricelistId: baseId, unitAmount: row.amount };
-    return { minQuantity: row.minQuantity, amount, derivedFrom };
+    const derivedFrom: DerivedFrom = {
+      pricelistId: baseId,
+      unitAmount: row.amount,
+      exchangeRate: conversion?.used ?? null,
+    };
+    return { minQuantity: row.minQuantity, amount, priceUnit: row.priceUnit, derivedFrom };
+  });
+}
+
+/** A list's effective rows per product, and the products a missing rate left without rows. */
+export interface EffectiveRows {
+  tiers: ReadonlyMap<string, readonly PricedTier[]>;
+  /** Products whose nearest rows are in another currency with no rate in force (§19). */
+  missingRate: ReadonlySet<string>;
+}
+
+const NO_PRODUCTS: ReadonlySet<string> = new Set();
+
+/**
+ * The conversion of each step of `chain` (step i: chain[i] from its base chain[i + 1]): null in
+ * one currency, "MISSING" without a rate in force.
+ */
+export function stepConversions(
+  chain: readonly PriceBase[],
+  rates: RatesAt,
+): (Conversion | null | "MISSING")[] {
+  return chain.slice(0, -1).map((list, i) => {
+    const base = chain[i + 1]!;
+    if (base.currency === list.currency) return null;
+    return rates.inForce(base.currency, list.currency) ?? "MISSING";
   });
 }
 
@@ -125,28 +185,45 @@ export type RowsOf = (list: PriceBase) => ReadonlyMap<string, readonly PricedTie
 
 /**
  * A pricelist's effective rows per product: its own, else derived through its chain from the
- * first list of the chain that has own rows for the product. `rowsOf` indexes a list's own rows
- * (callers cache it: one list may be the base of several).
+ * first list of the chain that has own rows for the product, converted at each step between two
+ * currencies at the rate in force (`rates`); a product that would need a missing rate has no
+ * rows. `rowsOf` indexes a list's own rows (callers cache it: one list may be the base of
+ * several).
  */
 export function effectiveRows(
   list: PriceBase,
   sources: ReadonlyMap<number, PriceBase>,
   rowsOf: RowsOf,
-): ReadonlyMap<string, readonly PricedTier[]> {
+  rates: RatesAt,
+): EffectiveRows {
   const own = rowsOf(list);
-  if (!list.derivation) return own;
+  if (!list.derivation) return { tiers: own, missingRate: NO_PRODUCTS };
   const chain = chainOf(list, sources);
-  const result = new Map(own);
+  const conversions = stepConversions(chain, rates);
+  const tiers = new Map(own);
+  const missingRate = new Set<string>();
   for (let k = 1; k < chain.length; k++) {
+    // Steps 0 … k − 1 take a product from chain[k] to the list: one without a rate stops them.
+    const blocked = conversions.slice(0, k).includes("MISSING");
     for (const [product, rows] of rowsOf(chain[k]!)) {
       // A list nearer in the chain has own rows for it: they override.
-      if (result.has(product)) continue;
+      if (tiers.has(product) || missingRate.has(product)) continue;
+      if (blocked) {
+        missingRate.add(product);
+        continue;
+      }
       let derived = rows;
       for (let i = k - 1; i >= 0; i--) {
-        derived = deriveRows(derived, chain[i]!.derivation!, chain[i + 1]!.id);
+        const conversion = conversions[i] as Conversion | null;
+        derived = deriveRows(
+          derived,
+          chain[i]!.derivation!,
+          chain[i + 1]!.id,
+          conversion ?? undefined,
+        );
       }
-      result.set(product, derived);
+      tiers.set(product, derived);
     }
   }
-  return result;
+  return { tiers, missingRate };
 }

@@ -6,6 +6,9 @@
  * passes through a JavaScript number between the rate and the rounded amount.
  */
 
+import { exponentOf } from "./currencies";
+import type { ExchangeRate, ExchangeRateUsed, Instant } from "./types";
+
 /** An exact rational numerator / denominator; the denominator is always positive. */
 export interface Rational {
   numerator: bigint;
@@ -104,4 +107,74 @@ export function roundHalfUp({ numerator, denominator }: Rational): bigint {
   // floor((2|n| + d) / 2d) = floor(|n|/d + 1/2): BigInt division truncates, exact for non-negatives.
   const rounded = (2n * magnitude + denominator) / (2n * denominator);
   return numerator < 0n ? -rounded : rounded;
+}
+
+/** A rate in force, ready to convert with: its answer form and its exact value. */
+export interface Conversion {
+  used: ExchangeRateUsed;
+  value: Rational;
+  fromExponent: number;
+  toExponent: number;
+}
+
+interface Pair {
+  /** The rate with the latest validFrom ≤ at, if any (and parseable, between known currencies). */
+  inForce: Conversion | undefined;
+  /** The earliest validFrom after `at`: where the pair's rate changes next; null: none. */
+  next: Instant | null;
+}
+
+const pairKey = (from: string, to: string) => `${from}>${to}`;
+
+/**
+ * A request's rates at `at` (docs/pricing-rules.md §19): per pair, the rate in force (the latest
+ * validFrom ≤ at) and where the next one starts. Each rate text is parsed once per request; one
+ * that does not parse, or a currency without a known exponent, counts as no rate.
+ */
+export class RatesAt {
+  private readonly pairs = new Map<string, Pair>();
+
+  constructor(rates: readonly ExchangeRate[], at: Instant) {
+    const latest = new Map<string, ExchangeRate>();
+    for (const rate of rates) {
+      const key = pairKey(rate.from, rate.to);
+      let pair = this.pairs.get(key);
+      if (!pair) this.pairs.set(key, (pair = { inForce: undefined, next: null }));
+      if (rate.validFrom > at) {
+        if (pair.next === null || rate.validFrom < pair.next) pair.next = rate.validFrom;
+        continue;
+      }
+      const seen = latest.get(key);
+      if (!seen || rate.validFrom > seen.validFrom) latest.set(key, rate);
+    }
+    for (const [key, rate] of latest) this.pairs.get(key)!.inForce = conversionOf(rate);
+  }
+
+  /** The rate of `from` → `to` in force, or undefined. */
+  inForce(from: string, to: string): Conversion | undefined {
+    return this.pairs.get(pairKey(from, to))?.inForce;
+  }
+
+  /** Where the rate of `from` → `to` changes next, for `validUntil`; null: never. */
+  nextChange(from: string, to: string): Instant | null {
+    return this.pairs.get(pairKey(from, to))?.next ?? null;
+  }
+}
+
+function conversionOf(rate: ExchangeRate): Conversion | undefined {
+  const parsed = parseRate(rate.rate);
+  const fromExponent = exponentOf(rate.from);
+  const toExponent = exponentOf(rate.to);
+  if (!parsed.ok || fromExponent === undefined || toExponent === undefined) return undefined;
+  return {
+    used: {
+      from: rate.from,
+      to: rate.to,
+      rate: parsed.text,
+      validFrom: new Date(rate.validFrom).toISOString(),
+    },
+    value: parsed.value,
+    fromExponent,
+    toExponent,
+  };
 }

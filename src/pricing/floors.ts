@@ -1,16 +1,19 @@
 import { indexRows } from "./derivation";
+import { AmountOutOfRange } from "./money";
 import { heldTier, tierFor } from "./pricelists";
 import { ascending, decidedBy, descending, type Ranking } from "./rank";
 import type { Adjustment, FloorExplain, FloorPricelist, Instant, Tier } from "./types";
 import { isInWindow, type EdgeTracker } from "./validity";
+import { inUnit } from "./units";
 import type { FloorOutcome } from "./vocabulary";
 
 /**
  * Floors (docs/pricing-rules.md §14): the channel's FLOOR pricelists hold minimum unit prices.
  * A line's floor is the tier of the first of them, by priority desc then id asc, that has a price
  * for it (ACTIVE, in the currency, in window, a row with minQuantity ≤ q), exactly as a pricelist
- * has a price in step 1. The effective floor is min(floor, baseUnitAmount): adjustments may not
- * take a price below it, a base price below the floor is kept.
+ * has a price in step 1. The effective floor is min(floor, baseUnitAmount), the floor taken to
+ * the line's price unit rounded up (§20): adjustments may not take a price below it, a base price
+ * below the floor is kept.
  */
 
 export interface PreparedFloor {
@@ -70,12 +73,25 @@ export interface LineFloor {
   effective: number;
 }
 
-/** Floors looked at count for `validUntil` once they pass the checks that do not depend on time. */
+/** min(floor per `priceUnit` pieces, rounded up, base); a floor past 2^53 − 1 is above any base. */
+function effectiveFloor(tier: Tier, priceUnit: number, base: number): number {
+  try {
+    return Math.min(inUnit(tier.amount, tier.priceUnit, priceUnit, true), base);
+  } catch (error) {
+    if (!(error instanceof AmountOutOfRange)) throw error;
+    return base;
+  }
+}
+
+/**
+ * The line's floor, for a base of `base` per `priceUnit` pieces. Floors looked at count for
+ * `validUntil` once they pass the checks that do not depend on time.
+ */
 export function floorFor(
   floors: readonly PreparedFloor[],
   productCode: string,
   quantity: number,
-  base: number,
+  line: { base: number; priceUnit: number },
   edges: EdgeTracker,
 ): LineFloor | undefined {
   let found: LineFloor | undefined;
@@ -85,7 +101,11 @@ export function floorFor(
     if (result === "NO_PRICE_FOR_PRODUCT") continue;
     edges.note(prepared.floor);
     if (typeof result !== "string" && !found) {
-      found = { prepared, tier: result, effective: Math.min(result.amount, base) };
+      found = {
+        prepared,
+        tier: result,
+        effective: effectiveFloor(result, line.priceUnit, line.base),
+      };
     }
   }
   return found;
@@ -141,6 +161,7 @@ export function explainFloors(
       decidedBy: outcome === "LOWER_RANK" && used ? decidedBy(floorRanking, prepared, used) : null,
       tierMinQuantity: shown?.minQuantity ?? null,
       amount: shown?.amount ?? null,
+      priceUnit: shown?.priceUnit ?? null,
       effectiveAmount: isUsed ? note.floor!.effective : null,
       regularAdjustment: isUsed ? note.regular : null,
       finalAdjustment: isUsed ? note.final : null,

@@ -6,6 +6,7 @@ import {
   type ConditionStep,
   type LineFacts,
 } from "./conditions";
+import { Cuts } from "./breaks";
 import { isPriceable } from "./derivation";
 import {
   explainFloors,
@@ -15,7 +16,7 @@ import {
   type LineFloor,
   type PreparedFloor,
 } from "./floors";
-import { add, AmountOutOfRange, times } from "./money";
+import { add, AmountOutOfRange, scale } from "./money";
 import { explainPricelists, lookupBase, type BaseLookup, type PricelistLevels } from "./pricelists";
 import {
   applyPromotions,
@@ -23,23 +24,27 @@ import {
   type PromotionResult,
   type PromotionStep,
 } from "./promotions";
-import { isAllowed, quantityRuleOf, suggestionsFor } from "./quantity";
+import { isAllowed, MAX_LINE_QUANTITY, quantityRuleOf, suggestionsFor } from "./quantity";
 import type {
   Adjustment,
   LineExplain,
   LinePrice,
+  PriceBreak,
   PriceLineRequest,
   ProductFacts,
   QuantityRule,
+  Tier,
 } from "./types";
+import { inUnit } from "./units";
 import type { EdgeTracker } from "./validity";
 import type { LineStatus } from "./vocabulary";
 
 /**
  * One line through the order of docs/pricing-rules.md §15: `startLine` (base price, quantity
  * rule, the floor it will have), `regularOf` (trade conditions, floor on the regular amount),
- * `finishLine` (promotion, floor on the final amount, the answer's line). Between them the
- * request sums what order-level scales and thresholds need.
+ * `finishLine` (promotion, floor on the final amount, the line amount, price-break advice, the
+ * answer's line). Between them the request sums what order-level scales and thresholds need.
+ * Every unit amount of a line is per its base row's price unit (§20).
  */
 
 /** What step 1 needs, prepared once per request. */
@@ -74,6 +79,7 @@ export function startLine(setup: LineSetup, line: PriceLineRequest): Started {
     productCode: line.productCode,
     quantity: line.quantity,
     groupPath: product?.groupPath ?? [],
+    priceUnit: 1,
     line,
     rule: product ? quantityRuleOf(product) : null,
     lookup: undefined,
@@ -92,7 +98,9 @@ export function startLine(setup: LineSetup, line: PriceLineRequest): Started {
   else {
     s.stop = null;
     s.baseAmount = base.tier.amount;
-    s.floor = floorFor(setup.floors, line.productCode, line.quantity, s.baseAmount, setup.edges);
+    s.priceUnit = base.tier.priceUnit;
+    const at = { base: s.baseAmount, priceUnit: s.priceUnit };
+    s.floor = floorFor(setup.floors, line.productCode, line.quantity, at, setup.edges);
   }
   return s;
 }
@@ -126,32 +134,46 @@ export function regularOf(step: ConditionStep, s: Started): Regular | "OUT_OF_RA
   });
 }
 
-/** Steps 5 and 6 of a line with a regular amount: everything a priced line adds to its base. */
+/** Steps 5 to 7 of a line with a regular amount: everything a priced line adds to its base. */
 interface Adjusted {
   final: number;
   lineAmount: number;
   regular: number;
+  /** The list price per the line's price unit; null without one. */
+  list: number | null;
   adjustments: Adjustment[];
   conditionNotes: ConditionResult["notes"];
   promotionNotes: PromotionResult["notes"];
   floorNote: FloorNote;
+  /** What steps 2 and 3 may cut at another quantity of the line (breaks.ts). */
+  cuts: readonly Cuts[];
 }
 
 function adjust(step: PromotionStep, s: Started, r: Regular): Adjusted | "OUT_OF_RANGE" {
   return guarded(() => {
     const surchargeTotal = r.step2.surcharges.reduce((sum, a) => add(sum, a.amount), 0);
-    const prices = { base: s.baseAmount, regular: r.regular, surchargeTotal };
+    const prices = {
+      base: s.baseAmount,
+      regular: r.regular,
+      surchargeTotal,
+      priceUnit: s.priceUnit,
+      rounding: step.rounding,
+    };
     const step3 = applyPromotions(step, s, prices);
     const promoted = withPromotion(r, step3.winner);
     const floorFinal = raiseToFloor(s.floor, promoted.final);
     const final = floorFinal ? promoted.final + floorFinal.amount : promoted.final;
+    const list = s.lookup!.list?.tier;
     return {
       final,
-      lineAmount: times(final, s.line.quantity),
+      // The one division by the price unit, in the channel's rounding (§20, §21).
+      lineAmount: scale(final, s.line.quantity, s.priceUnit, step.rounding),
       regular: r.regular,
+      list: list ? inUnit(list.amount, list.priceUnit, s.priceUnit) : null,
       adjustments: floorFinal ? [...promoted.adjustments, floorFinal] : promoted.adjustments,
       conditionNotes: r.step2.notes,
       promotionNotes: step3.notes,
+      cuts: [...r.step2.cuts, step3.cuts],
       floorNote: {
         unguarded: null,
         floor: s.floor,
@@ -185,6 +207,52 @@ export interface Finish {
   conditions: ConditionStep;
   promotions: PromotionStep;
   floors: readonly PreparedFloor[];
+  /** Step 1's setup, to price a line again at another quantity (price-break advice). */
+  setup: LineSetup;
+  /** Steps 3 and 5 without explain, for that second pricing. */
+  noExplain: { conditions: ConditionStep; promotions: PromotionStep };
+}
+
+/**
+ * Whether the line at `quantity`, on base `tier`, surely costs more than `lineAmount`: even at
+ * the lowest final amount its candidates could leave (breaks.ts), its line amount, rounded down,
+ * is above. Cheap, so the advice prices the line again only where it may be given.
+ */
+function surelyDearer(priced: Adjusted, tier: Tier, quantity: number) {
+  try {
+    const lowest = Cuts.lowestFinal(priced.cuts, tier.amount, tier.priceUnit);
+    return scale(lowest, quantity, tier.priceUnit, "DOWN") > priced.lineAmount;
+  } catch (error) {
+    if (!(error instanceof AmountOutOfRange)) throw error;
+    return false;
+  }
+}
+
+/**
+ * docs/pricing-rules.md §22: the smallest allowed quantity above the line's that reaches a higher
+ * tier of its base list, when the line costs no more there, priced as a line of that quantity
+ * with the order's sums unchanged; else null. Quietly: it adds nothing to explain, and looks at
+ * no record the line did not (the same lists, floors, conditions and promotions reach it).
+ */
+function priceBreakOf(f: Finish, s: Started, priced: Adjusted): PriceBreak | null {
+  const tiers = s.lookup!.base!.prepared.tiers.get(s.productCode);
+  const next = tiers?.find((tier) => tier.minQuantity > s.quantity);
+  if (!next) return null;
+  const rule = s.rule!;
+  const quantity = isAllowed(rule, next.minQuantity)
+    ? next.minQuantity
+    : suggestionsFor(rule, next.minQuantity).above;
+  if (quantity === null || quantity > MAX_LINE_QUANTITY) return null;
+  const { levels, edges } = f.setup;
+  const { base } = lookupBase(levels, s.productCode, quantity, edges);
+  if (!base || !isPriceable(base.tier) || surelyDearer(priced, base.tier, quantity)) return null;
+  const more = startLine(f.setup, { productCode: s.productCode, quantity });
+  if (more.stop !== null) return null;
+  const regular = regularOf(f.noExplain.conditions, more);
+  if (regular === "OUT_OF_RANGE") return null;
+  const again = adjust(f.noExplain.promotions, more, regular);
+  if (again === "OUT_OF_RANGE" || again.lineAmount > priced.lineAmount) return null;
+  return { quantity, lineAmount: again.lineAmount };
 }
 
 /** Steps 5 and 6 and the answer's line, every field present. */
@@ -205,8 +273,9 @@ export function finishLine(
     finalUnitAmount: priced?.final ?? null,
     lineAmount: priced?.lineAmount ?? null,
     regularUnitAmount: priced?.regular ?? null,
-    listUnitAmount: priced && s.lookup?.list ? s.lookup.list.tier.amount : null,
+    listUnitAmount: priced?.list ?? null,
     currency: f.currency,
+    priceUnit: base ? base.tier.priceUnit : null,
     taxInclusive: base ? base.prepared.pricelist.taxInclusive : null,
     source: base
       ? {
@@ -222,12 +291,17 @@ export function finishLine(
     quantityRule: s.rule,
     suggestedQuantities:
       status === "QUANTITY_NOT_ALLOWED" ? suggestionsFor(s.rule!, s.line.quantity) : null,
+    priceBreak: priced ? priceBreakOf(f, s, priced) : null,
     explain: f.explain ? explainLine(f, s, status, priced) : null,
   };
 }
 
-const tiersOf = (rows: readonly { minQuantity: number; amount: number }[] | undefined) =>
-  (rows ?? []).map((r) => ({ minQuantity: r.minQuantity, amount: r.amount }));
+const tiersOf = (rows: readonly Tier[] | undefined) =>
+  (rows ?? []).map((r) => ({
+    minQuantity: r.minQuantity,
+    amount: r.amount,
+    priceUnit: r.priceUnit,
+  }));
 
 const NOTHING: LineExplain = { pricelists: [], tradeConditions: [], promotions: [], floors: [] };
 

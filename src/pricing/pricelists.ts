@@ -8,6 +8,8 @@ import {
   type PricedTier,
   type RowsOf,
 } from "./derivation";
+import type { RatesAt } from "./exchange";
+import { perPiece } from "./units";
 import type {
   Instant,
   PriceBase,
@@ -36,6 +38,8 @@ export interface PreparedPricelist {
   inWindow: boolean;
   /** Effective rows per product (own, else derived), minQuantity ascending. */
   tiers: ReadonlyMap<string, readonly PricedTier[]>;
+  /** Products it would derive from a base in another currency with no rate in force (§19). */
+  missingRate: ReadonlySet<string>;
 }
 
 /** The candidates of each level, in PRICELIST_LEVELS order, each level sorted priority desc, id asc. */
@@ -44,13 +48,15 @@ export type PricelistLevels = readonly (readonly PreparedPricelist[])[];
 /**
  * The candidates by level, each with its rows valid at `at`. The edges of the rows of the lists
  * that can price (ACTIVE, in the currency) and of their chains go to `edges`: a scheduled row
- * ends the answer's validity (docs/pricing-rules.md §17).
+ * ends the answer's validity (docs/pricing-rules.md §17), and so does the next rate of a pair
+ * their chains convert with (§19).
  */
 export function preparePricelists(
   pricelists: readonly PricelistCandidate[],
   bases: readonly PriceBase[],
   currency: string,
   at: Instant,
+  rates: RatesAt,
   edges?: EdgeTracker,
 ): PricelistLevels {
   // The same pricelist may come once per level or once with several levels: merge by id.
@@ -76,9 +82,16 @@ export function preparePricelists(
             : null,
       inCurrency: pricelist.currency === currency,
       inWindow: isInWindow(pricelist, at),
-      tiers: effectiveRows(pricelist, sources, rowsOf),
+      ...effectiveRows(pricelist, sources, rowsOf, rates),
     };
-    if (prepared.gate === null) for (const list of chainOf(pricelist, sources)) pricing.add(list);
+    if (prepared.gate === null) {
+      const chain = chainOf(pricelist, sources);
+      for (const list of chain) pricing.add(list);
+      for (let i = 1; i < chain.length; i++) {
+        const [from, to] = [chain[i]!.currency, chain[i - 1]!.currency];
+        if (from !== to) edges?.note({ validFrom: rates.nextChange(from, to), validTo: null });
+      }
+    }
     PRICELIST_LEVELS.forEach((level, i) => {
       if (memberOf.has(level)) levels[i]!.push(prepared);
     });
@@ -148,7 +161,8 @@ const levelRanking: Ranking<LevelCandidate> = [
         b.prepared.pricelist.validTo === null ? 1 : 0,
       ),
   ],
-  ["AMOUNT", (a, b) => ascending(a.tier.amount, b.tier.amount)],
+  // Per piece: tiers of two lists may be priced per different units (docs/pricing-rules.md §20).
+  ["AMOUNT", (a, b) => perPiece(a.tier, b.tier)],
   ["ID", (a, b) => ascending(a.prepared.pricelist.id, b.prepared.pricelist.id)],
 ];
 
@@ -169,7 +183,8 @@ function check(
 ): PricedTier | Failure {
   if (prepared.gate) return prepared.gate;
   const rows = prepared.tiers.get(productCode);
-  if (!rows) return "NO_PRICE_FOR_PRODUCT";
+  if (!rows)
+    return prepared.missingRate.has(productCode) ? "NO_EXCHANGE_RATE" : "NO_PRICE_FOR_PRODUCT";
   if (!prepared.inWindow) return "OUT_OF_WINDOW";
   return tierFor(rows, quantity) ?? "NO_TIER_FOR_QUANTITY";
 }
@@ -242,6 +257,7 @@ export function explainPricelists(
         decidedBy: rankedBy,
         tierMinQuantity: shown?.minQuantity ?? null,
         amount: shown && isPriceable(shown) ? shown.amount : null,
+        priceUnit: shown?.priceUnit ?? null,
         usedForListPrice: is(list),
         derivedFrom: shown && isPriceable(shown) ? shown.derivedFrom : null,
       });

@@ -1,11 +1,13 @@
 import { sumReached } from "./basis";
+import { Cuts } from "./breaks";
 import type { Audience, LineFacts } from "./conditions";
 import { reachOf, ReachIndex, targetsOf, type ProductTargets } from "./groups";
 import { add, clamp, negate, percentOf } from "./money";
 import { ascending, decidedBy, descending, pickBest, type Ranking } from "./rank";
 import type { Adjustment, PromotionCandidate, PromotionExplain, ThresholdExplain } from "./types";
+import { inUnit, unitOf } from "./units";
 import { isInWindow, type EdgeTracker } from "./validity";
-import type { PromotionOutcome, RankKey } from "./vocabulary";
+import type { ChannelRoundingMode, PromotionOutcome, RankKey } from "./vocabulary";
 
 type StaticGate = "NOT_ACTIVE" | "OTHER_CURRENCY" | "OTHER_CHANNEL" | "NOT_TARGETED";
 
@@ -63,7 +65,8 @@ export function preparePromotions(
 
 /**
  * docs/pricing-rules.md §5.4: each threshold's sum over the eligible lines the promotion reaches,
- * of quantities or of regularUnitAmount × quantity.
+ * of quantities or of their regular values (`regularValue`: the regular unit amount as a line
+ * amount, `lineValue`, §20).
  */
 export function thresholdSumsOf(
   index: PromotionIndex,
@@ -86,6 +89,8 @@ export interface PromotionStep {
   sums: ReadonlyMap<PreparedPromotion, number>;
   edges: EdgeTracker;
   explain: boolean;
+  /** The channel's rounding of percentages (docs/pricing-rules.md §21). */
+  rounding: ChannelRoundingMode;
 }
 
 const belowThreshold = (step: PromotionStep, prepared: PreparedPromotion): boolean => {
@@ -110,26 +115,36 @@ const promotionRanking: Ranking<Evaluated> = [
   ["ID", (a, b) => ascending(a.prepared.promotion.id, b.prepared.promotion.id)],
 ];
 
-/** A promotion's saving on `amount`, between 0 and `amount` so nothing goes negative. */
-function savingOn(promotion: PromotionCandidate, amount: number): number {
+/** What a line's amounts are, per its price unit, and how the channel rounds percentages. */
+export interface Prices {
+  base: number;
+  regular: number;
+  surchargeTotal: number;
+  priceUnit: number;
+  rounding: ChannelRoundingMode;
+}
+
+/**
+ * A promotion's saving on `amount`, between 0 and `amount` so nothing goes negative: an absolute
+ * value per its own unit taken to the line's half up (§20), a percentage in the channel's mode.
+ */
+function savingOn(promotion: PromotionCandidate, amount: number, prices: Prices): number {
   const raw =
-    promotion.discountType === "ABSOLUTE" ? promotion.value : percentOf(amount, promotion.value);
+    promotion.discountType === "ABSOLUTE"
+      ? inUnit(promotion.value, unitOf(promotion.priceUnit), prices.priceUnit)
+      : percentOf(amount, promotion.value, prices.rounding);
   return clamp(raw, 0, amount);
 }
 
-function evaluate(
-  prepared: PreparedPromotion,
-  base: number,
-  regular: number,
-  surchargeTotal: number,
-): Evaluated {
+function evaluate(prepared: PreparedPromotion, prices: Prices): Evaluated {
   const { promotion } = prepared;
+  const { base, regular, surchargeTotal } = prices;
   if (promotion.stacking === "ON_TOP") {
-    const saving = savingOn(promotion, regular);
+    const saving = savingOn(promotion, regular, prices);
     return { prepared, amount: negate(saving), price: regular - saving, saving };
   }
   // BEST_OF: the promotion replaces the trade conditions but not the charges.
-  const onBase = savingOn(promotion, base);
+  const onBase = savingOn(promotion, base, prices);
   const price = add(base - onBase, surchargeTotal);
   return { prepared, amount: negate(onBase), price, saving: Math.max(0, regular - price) };
 }
@@ -145,6 +160,11 @@ export interface PromotionResult {
   /** The applied promotion, if one saves anything. */
   winner: { promotion: PromotionCandidate; price: number; adjustment: Adjustment } | undefined;
   notes: Map<PreparedPromotion, PromotionNote> | null;
+  /**
+   * What the promotions that may apply could cut at another quantity of the line: the same
+   * ones (their thresholds compare with the order's sums, which the advice keeps; breaks.ts).
+   */
+  cuts: Cuts;
 }
 
 const skipped = (outcome: PromotionOutcome): PromotionNote => ({
@@ -158,7 +178,7 @@ const skipped = (outcome: PromotionOutcome): PromotionNote => ({
 function evaluateAll(
   step: PromotionStep,
   line: LineFacts,
-  prices: { base: number; regular: number; surchargeTotal: number },
+  prices: Prices,
   notes: Map<PreparedPromotion, PromotionNote> | null,
 ): Evaluated[] {
   const evaluated: Evaluated[] = [];
@@ -166,7 +186,7 @@ function evaluateAll(
     step.edges.note(prepared.promotion);
     if (!prepared.inWindow) notes?.set(prepared, skipped("OUT_OF_WINDOW"));
     else if (belowThreshold(step, prepared)) notes?.set(prepared, skipped("THRESHOLD_NOT_REACHED"));
-    else evaluated.push(evaluate(prepared, prices.base, prices.regular, prices.surchargeTotal));
+    else evaluated.push(evaluate(prepared, prices));
   });
   return evaluated;
 }
@@ -175,11 +195,15 @@ function evaluateAll(
 export function applyPromotions(
   step: PromotionStep,
   line: LineFacts,
-  prices: { base: number; regular: number; surchargeTotal: number },
+  prices: Prices,
 ): PromotionResult {
   const notes = step.explain ? new Map<PreparedPromotion, PromotionNote>() : null;
   const saving: Evaluated[] = [];
+  const cuts = new Cuts();
   for (const e of evaluateAll(step, line, prices, notes)) {
+    const { discountType, value, priceUnit } = e.prepared.promotion;
+    // One promotion applies at most: only the largest of each kind counts.
+    cuts.cut(true, discountType === "ABSOLUTE", value, unitOf(priceUnit));
     if (e.saving > 0) saving.push(e);
     else {
       const outcome =
@@ -199,7 +223,7 @@ export function applyPromotions(
       });
     }
   }
-  return { winner: best && winnerOf(best), notes };
+  return { winner: best && winnerOf(best), notes, cuts };
 }
 
 function winnerOf({ prepared: { promotion }, price, amount }: Evaluated) {
@@ -257,6 +281,7 @@ export function explainPromotions(
       decidedBy: n.decidedBy,
       discountType: promotion.discountType,
       value: promotion.value,
+      priceUnit: unitOf(promotion.priceUnit),
       amount: n.amount,
       saving: n.saving,
       threshold: thresholdOf(step, prepared),

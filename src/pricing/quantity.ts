@@ -1,5 +1,8 @@
 import type { ProductFacts, QuantityRule, SuggestedQuantities } from "./types";
 
+/** HTTP's largest line quantity (docs/pricing-rules.md §8): no line asks for more. */
+export const MAX_LINE_QUANTITY = 1_000_000;
+
 /**
  * Quantity rules (docs/pricing-rules.md §13): a quantity q is allowed when q ≥ minimum,
  * (q − minimum) mod increment = 0 and q ≤ maximum. Values below 1 are read as 1, so a rule is

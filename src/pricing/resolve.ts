@@ -1,4 +1,4 @@
-import { saturatingTimes } from "./basis";
+import { lineValue } from "./basis";
 import {
   orderBasesOf,
   prepareConditions,
@@ -6,6 +6,7 @@ import {
   type ConditionIndex,
   type ConditionStep,
 } from "./conditions";
+import { RatesAt } from "./exchange";
 import { prepareFloors } from "./floors";
 import {
   finishLine,
@@ -27,7 +28,7 @@ import type { LinePrice, PriceAnswer, PriceLineRequest, PriceRequest } from "./t
 import { EdgeTracker } from "./validity";
 
 /**
- * Resolves the prices of every line of a request (docs/pricing-rules.md §3–§5 and §12–§15).
+ * Resolves the prices of every line of a request (docs/pricing-rules.md §3–§5 and §12–§22).
  * Pure: the same request gives the same answer, byte for byte once serialised; one line never
  * fails another; the lines' order changes nothing but the order of the answer's lines, since
  * what one line takes from the others (order-level scales, thresholds) is a sum.
@@ -75,6 +76,7 @@ function prepare(request: PricingSetup): Shared {
     groupCodes: new Set(customerCode === null ? [] : request.groupCodes),
   };
   const edges = new EdgeTracker(request.at);
+  const rates = new RatesAt(request.exchangeRates ?? [], request.at);
   return {
     request,
     customerCode,
@@ -85,6 +87,7 @@ function prepare(request: PricingSetup): Shared {
         request.priceBases,
         request.currency,
         request.at,
+        rates,
         edges,
       ),
       floors: prepareFloors(request.floors, request.currency, request.at, edges),
@@ -126,12 +129,14 @@ function priceOrder(
   started: readonly Started[],
 ): LinePrice[] {
   const explain = request.explain === true;
+  const rounding = request.roundingMode ?? "HALF_UP";
   const eligible = started.filter((s) => s.stop === null);
   const conditions: ConditionStep = {
     index: conditionIndex,
-    orderBases: orderBasesOf(conditionIndex, eligible),
+    orderBases: orderBasesOf(conditionIndex, eligible, rounding),
     edges: setup.edges,
     explain,
+    rounding,
   };
   const regulars = new Map<Started, Regular | "OUT_OF_RANGE">();
   for (const s of eligible) {
@@ -139,13 +144,16 @@ function priceOrder(
     regulars.set(s, r);
     // A regular amount past 2^53 − 1 counts as that much.
     s.regularValue =
-      r === "OUT_OF_RANGE" ? Number.MAX_SAFE_INTEGER : saturatingTimes(r.regular, s.quantity);
+      r === "OUT_OF_RANGE"
+        ? Number.MAX_SAFE_INTEGER
+        : lineValue(r.regular, s.quantity, s.priceUnit, rounding);
   }
   const promotions: PromotionStep = {
     index: promotionIndex,
     sums: thresholdSumsOf(promotionIndex, eligible),
     edges: setup.edges,
     explain,
+    rounding,
   };
   const finish = {
     currency: request.currency,
@@ -154,6 +162,13 @@ function priceOrder(
     floors: setup.floors,
     conditions,
     promotions,
+    setup,
+    noExplain: explain
+      ? {
+          conditions: { ...conditions, explain: false },
+          promotions: { ...promotions, explain: false },
+        }
+      : { conditions, promotions },
   };
   return started.map((s) => finishLine(finish, s, regulars.get(s)));
 }

@@ -11,11 +11,12 @@ import type { Instant } from "./types";
  * Pure: the caller reads the stored timelines, writes what `writeTimeline` answers.
  */
 
-/** A stored row of one timeline. */
+/** A stored row of one timeline: its window, and its amount per `priceUnit` pieces (§20). */
 export interface TimelineRow {
   validFrom: Instant | null;
   validTo: Instant | null;
   amount: number;
+  priceUnit: number;
 }
 
 /** A row to write; `validTo` undefined: not given (rules 2 and 3 decide it). */
@@ -23,6 +24,7 @@ export interface TimelineWrite {
   validFrom: Instant | null;
   validTo?: Instant | null;
   amount: number;
+  priceUnit: number;
 }
 
 /** Two rows that would overlap: the one written and one already there. */
@@ -79,6 +81,7 @@ function writeOne(
     validFrom: f,
     validTo: validTo === undefined ? nextStart(rows, f) : validTo,
     amount: write.amount,
+    priceUnit: write.priceUnit,
   };
   const existing = rows.find((row) => overlaps(row, written));
   if (existing) return { written, existing };
@@ -118,7 +121,7 @@ export interface KeyedRow extends TimelineRow {
 /** What a write of rows to one pricelist does: rows to insert, rows to change, rows cut. */
 export interface TimelinePlan {
   inserts: KeyedRow[];
-  /** Stored rows (keyed by product, minQuantity, validFrom) with their new validTo and amount. */
+  /** Stored rows (keyed by product, minQuantity, validFrom) with their new validTo, amount, unit. */
   updates: { before: KeyedRow; after: KeyedRow }[];
   closed: number;
 }
@@ -160,7 +163,11 @@ export function planTimelines(
       const after = { productCode, minQuantity, ...row };
       const was = before.get(row.validFrom);
       if (!was) plan.inserts.push(after);
-      else if (was.validTo !== row.validTo || was.amount !== row.amount) {
+      else if (
+        was.validTo !== row.validTo ||
+        was.amount !== row.amount ||
+        was.priceUnit !== row.priceUnit
+      ) {
         plan.updates.push({ before: was, after });
       }
     }

@@ -1,5 +1,6 @@
 import type {
   AdjustmentKind,
+  ChannelRoundingMode,
   ConditionOutcome,
   ConditionScope,
   ConditionType,
@@ -23,8 +24,10 @@ import type {
  *
  * - Instants are epoch milliseconds (UTC), as stored in D1. The engine never reads the clock:
  *   `at` is an input and is echoed back as an ISO string.
- * - Money is an integer in minor units of `currency` (EUR cents, JPY yen, KWD fils); the engine
- *   never looks at the number of decimals. Percentages are integer basis points (1250 = 12.5 %).
+ * - Money is an integer in minor units of `currency` (EUR cents, JPY yen, KWD fils). The engine
+ *   looks at a currency's number of decimals only to convert a derived list's amounts from its
+ *   base's currency (docs/pricing-rules.md §19). Percentages are integer basis points (1250 =
+ *   12.5 %). An amount is the price of `priceUnit` pieces (default 1, §20).
  * - Validity windows are half-open `[validFrom, validTo)`, null = open on that side.
  * - The loader passes every record it touched, also non-ACTIVE, out-of-window and other-currency
  *   ones: the engine makes every status, window, currency, channel and targeting check itself,
@@ -50,7 +53,22 @@ export interface PriceRow extends Validity {
   productCode: string;
   /** ≥ 1; the row with the largest minQuantity ≤ q prices a line of q. */
   minQuantity: number;
+  /** The price of `priceUnit` pieces. */
   amount: number;
+  /** 1–10,000 pieces (docs/pricing-rules.md §20); absent: 1. */
+  priceUnit?: number;
+}
+
+/**
+ * An exchange rate (docs/api.md §16.2): `from` → `to` holds from `validFrom` until the next
+ * validFrom of the same pair. `rate` is its decimal text ("0.92"), read exactly
+ * (src/pricing/exchange.ts), never as a float. Directional: no inversion, no triangulation.
+ */
+export interface ExchangeRate {
+  from: string;
+  to: string;
+  rate: string;
+  validFrom: Instant;
 }
 
 /** How a derived pricelist's amount is brought to a price ending (docs/pricing-rules.md §3.7). */
@@ -64,9 +82,10 @@ export interface Rounding {
 
 /**
  * A pricelist computed from another one: for a product without own rows, every tier of the base's
- * rows × (10000 + adjustmentBp) / 10000 (half up), then `rounding`. The engine follows at most 3
- * steps and never a cycle, a missing base or a base in another currency (the product then has no
- * rows in this list), whatever the write rules already refuse.
+ * rows × (10000 + adjustmentBp) / 10000 (half up), then `rounding`; a base in another currency is
+ * converted at the rate in force in the same rounding (docs/pricing-rules.md §19). The engine
+ * follows at most 3 steps and never a cycle or a missing base (the product then has no rows in
+ * this list), whatever the write rules already refuse.
  */
 export interface Derivation {
   basePricelistId: number;
@@ -139,9 +158,11 @@ export interface TradeConditionCandidate extends Validity {
   type: ConditionType;
   /** A NET_PRICE is always read as an absolute unit price, whatever this says. */
   discountType: DiscountType;
-  /** Basis points for PERCENTAGE, minor units of `currency` per unit for ABSOLUTE. */
+  /** Basis points for PERCENTAGE, minor units of `currency` per `priceUnit` pieces for ABSOLUTE. */
   value: number;
   currency: string | null;
+  /** 1–10,000: the pieces an ABSOLUTE value (and a NET_PRICE) is for; absent: 1 (§20). */
+  priceUnit?: number;
   priority: number;
   stackable: boolean;
   /**
@@ -176,6 +197,8 @@ export interface PromotionCandidate extends Validity {
   discountType: DiscountType;
   value: number;
   currency: string | null;
+  /** 1–10,000: the pieces an ABSOLUTE value is for; absent: 1 (docs/pricing-rules.md §20). */
+  priceUnit?: number;
   priority: number;
   stacking: PromotionStacking;
   /** Product reach as for trade conditions: neither list = every product. */
@@ -237,6 +260,17 @@ export interface PriceRequest {
    * false: the lines are one order.
    */
   separateOrders?: boolean;
+  /**
+   * How the channel rounds percentage adjustments and line amounts (docs/pricing-rules.md §21);
+   * absent: HALF_UP.
+   */
+  roundingMode?: ChannelRoundingMode;
+  /**
+   * The rates a derivation across currencies may need (docs/pricing-rules.md §19), any number of
+   * each pair: the engine takes the one in force at `at` (the latest validFrom ≤ at), and the next
+   * one ends the answer's validity. Absent: none.
+   */
+  exchangeRates?: readonly ExchangeRate[];
   /** The SALES pricelists reaching the request at some level (step 1). */
   pricelists: readonly PricelistCandidate[];
   /** Every pricelist a candidate's derivation chain reaches (see PriceBase); [] when none. */
@@ -254,13 +288,28 @@ export interface PriceRequest {
 
 export interface Tier {
   minQuantity: number;
+  /** The price of `priceUnit` pieces. */
   amount: number;
+  priceUnit: number;
+}
+
+/** The rate a derived tier was converted at (docs/pricing-rules.md §19). */
+export interface ExchangeRateUsed {
+  from: string;
+  to: string;
+  /** Decimal text, as stored. */
+  rate: string;
+  /** ISO 8601: where the rate starts to hold. */
+  validFrom: string;
 }
 
 /** The base list's tier a derived tier was computed from (the immediate base of the chain). */
 export interface DerivedFrom {
   pricelistId: number;
+  /** The base tier's amount, in the base's currency, per the tier's price unit. */
   unitAmount: number;
+  /** The rate of the base's currency to the list's; null when both are in one currency. */
+  exchangeRate: ExchangeRateUsed | null;
 }
 
 export interface PriceSource {
@@ -283,6 +332,15 @@ export interface QuantityRule {
 export interface SuggestedQuantities {
   below: number | null;
   above: number | null;
+}
+
+/**
+ * Buying more costs no more (docs/pricing-rules.md §22): the smallest allowed quantity above the
+ * line's that reaches a higher tier of its base list, and what the line costs then.
+ */
+export interface PriceBreak {
+  quantity: number;
+  lineAmount: number;
 }
 
 /**
@@ -311,14 +369,17 @@ export interface LinePrice {
   productCode: string;
   quantity: number;
   status: LineStatus;
+  /** Per `priceUnit` pieces, as every unit amount of the line. */
   finalUnitAmount: number | null;
-  /** finalUnitAmount × quantity. */
+  /** round(finalUnitAmount × quantity / priceUnit) in the channel's rounding mode. */
   lineAmount: number | null;
   /** What this customer normally pays: base after trade conditions and the floor, before promotions. */
   regularUnitAmount: number | null;
   /** The same lookup on the two channel levels only; null when they have no price. */
   listUnitAmount: number | null;
   currency: string;
+  /** The pieces every unit amount is for: the base row's (docs/pricing-rules.md §20); null without a base. */
+  priceUnit: number | null;
   /** From the base pricelist. */
   taxInclusive: boolean | null;
   source: PriceSource | null;
@@ -329,6 +390,8 @@ export interface LinePrice {
   quantityRule: QuantityRule | null;
   /** Set only on QUANTITY_NOT_ALLOWED lines. */
   suggestedQuantities: SuggestedQuantities | null;
+  /** OK lines only: when buying up to the next tier costs no more; else null. */
+  priceBreak: PriceBreak | null;
   /** Present (non-null) only when the request asked for `explain`. */
   explain: LineExplain | null;
 }
@@ -369,6 +432,8 @@ export interface PricelistExplain {
    */
   tierMinQuantity: number | null;
   amount: number | null;
+  /** The pieces that tier's amount is for. */
+  priceUnit: number | null;
   /** This entry gave `listUnitAmount`. */
   usedForListPrice: boolean;
   /** When that tier was derived from the list's base. */
@@ -389,6 +454,8 @@ export interface ConditionExplain {
   outcome: ConditionOutcome;
   decidedBy: RankKey | null;
   discountType: DiscountType;
+  /** The pieces an ABSOLUTE value or a NET_PRICE is for (the condition's own). */
+  priceUnit: number;
   scaleBasis: ScaleBasis;
   /** The basis value its scale rows were compared with; null without scales or not evaluated. */
   basisValue: number | null;
@@ -410,6 +477,8 @@ export interface PromotionExplain {
   decidedBy: RankKey | null;
   discountType: DiscountType;
   value: number;
+  /** The pieces an ABSOLUTE value is for (the promotion's own). */
+  priceUnit: number;
   /** Its adjustment amount (−saving on base for BEST_OF, on regular for ON_TOP); null when not evaluated. */
   amount: number | null;
   /** regularUnitAmount − the final amount it would give (≥ 0): what ranks promotions. */
@@ -435,7 +504,12 @@ export interface FloorExplain {
   tierMinQuantity: number | null;
   /** Its unit amount for the line, when it has one (as for a pricelist, also when stopped). */
   amount: number | null;
-  /** USED: min(amount, baseUnitAmount), the amount adjustments may not go below; else null. */
+  /** The pieces that amount is for. */
+  priceUnit: number | null;
+  /**
+   * USED: min(amount in the line's price unit (rounded up), baseUnitAmount), the amount
+   * adjustments may not go below; else null.
+   */
   effectiveAmount: number | null;
   /** USED: what it added after the trade conditions (0 when nothing); else null. */
   regularAdjustment: number | null;

@@ -27,14 +27,20 @@ export class EdgeTracker {
 
 /**
  * The earliest validity edge after `at` of every record a request holds (its pricelists, floors,
- * trade conditions, promotions and price rows), looked at or not: no later than the answer's `validUntil`,
- * and known before the engine runs, so a cached answer's tag can be checked without pricing it
- * (docs/api.md §9).
+ * trade conditions, promotions, price rows and exchange rates), looked at or not: no later than
+ * the answer's `validUntil`, and known before the engine runs, so a cached answer's tag can be
+ * checked without pricing it (docs/api.md §9).
  */
 export function nextEdge(
   request: Pick<
     PriceRequest,
-    "at" | "pricelists" | "priceBases" | "floors" | "tradeConditions" | "promotions"
+    | "at"
+    | "pricelists"
+    | "priceBases"
+    | "floors"
+    | "tradeConditions"
+    | "promotions"
+    | "exchangeRates"
   >,
 ): Instant | null {
   const edges = new EdgeTracker(request.at);
@@ -49,5 +55,6 @@ export function nextEdge(
   for (const lists of [request.pricelists, request.priceBases, request.floors]) {
     for (const list of lists) for (const row of list.prices) edges.note(row);
   }
+  for (const rate of request.exchangeRates ?? []) edges.note({ ...rate, validTo: null });
   return edges.earliest;
 }

@@ -37,6 +37,15 @@ export type PricelistKind = (typeof PRICELIST_KINDS)[number];
 export const ROUNDING_MODES = ["NEAREST", "UP", "DOWN"] as const;
 export type RoundingMode = (typeof ROUNDING_MODES)[number];
 
+/**
+ * How a channel rounds the amounts it computes (docs/pricing-rules.md §21): percentage
+ * adjustments (on their magnitude) and `lineAmount`. HALF_UP: a half goes away from zero (the
+ * default); HALF_EVEN: a half goes to the even neighbour; DOWN: toward zero; UP: away from zero.
+ * A list's own amounts (derivation, exchange) are always rounded half up.
+ */
+export const CHANNEL_ROUNDING_MODES = ["HALF_UP", "HALF_EVEN", "DOWN", "UP"] as const;
+export type ChannelRoundingMode = (typeof CHANNEL_ROUNDING_MODES)[number];
+
 /** What a trade condition's scale rows are compared with. */
 export const SCALE_BASES = ["LINE_QUANTITY", "ORDER_QUANTITY", "ORDER_VALUE"] as const;
 export type ScaleBasis = (typeof SCALE_BASES)[number];
@@ -147,7 +156,9 @@ export type RankKey = (typeof RANK_KEYS)[number];
 
 /**
  * Checks are made in this order and the first failing one is reported:
- * NOT_ACTIVE → OTHER_CURRENCY → NO_PRICE_FOR_PRODUCT (no row at all for the product) →
+ * NOT_ACTIVE → OTHER_CURRENCY → NO_EXCHANGE_RATE (a derived list whose base has rows for the
+ * product in another currency, with no rate of that pair in force) / NO_PRICE_FOR_PRODUCT (no
+ * row at all for the product) →
  * OUT_OF_WINDOW → NO_TIER_FOR_QUANTITY (rows exist, all with minQuantity > q). A pricelist that
  * passes them all has a price; then USED (the base price), LOWER_RANK (same level, ranked behind
  * the winner, see `decidedBy`) or LOWER_LEVEL (a more specific level had a price).
@@ -156,6 +167,7 @@ export const PRICELIST_OUTCOMES = [
   "USED",
   "NOT_ACTIVE",
   "OTHER_CURRENCY",
+  "NO_EXCHANGE_RATE",
   "NO_PRICE_FOR_PRODUCT",
   "OUT_OF_WINDOW",
   "NO_TIER_FOR_QUANTITY",
@@ -249,11 +261,13 @@ export type LintSeverity = (typeof LINT_SEVERITIES)[number];
 export const LINT_CODES = [
   "CHANNEL_WITHOUT_PRIMARY",
   "STACKABLES_TO_ZERO",
+  "MISSING_EXCHANGE_RATE",
   "NEVER_WINS",
   "TIE_BY_ID",
   "FLOOR_ABOVE_LIST",
   "NO_FIRST_TIER",
   "PRICE_GAP",
+  "TIER_CLIFF",
   "UNREACHABLE_PRICELIST",
   "EMPTY_GROUP_TARGETED",
   "EXPIRED_BUT_ACTIVE",
@@ -267,11 +281,13 @@ export type LintCode = (typeof LINT_CODES)[number];
 export const LINT_SEVERITY_OF: Record<LintCode, LintSeverity> = {
   CHANNEL_WITHOUT_PRIMARY: "ERROR",
   STACKABLES_TO_ZERO: "ERROR",
+  MISSING_EXCHANGE_RATE: "ERROR",
   NEVER_WINS: "WARNING",
   TIE_BY_ID: "WARNING",
   FLOOR_ABOVE_LIST: "WARNING",
   NO_FIRST_TIER: "WARNING",
   PRICE_GAP: "WARNING",
+  TIER_CLIFF: "WARNING",
   UNREACHABLE_PRICELIST: "WARNING",
   EMPTY_GROUP_TARGETED: "WARNING",
   EXPIRED_BUT_ACTIVE: "INFO",

@@ -18,6 +18,7 @@ export const OUTCOME_TEXT: Record<Outcome, string> = {
   APPLIED: "applied",
   NOT_ACTIVE: "not active",
   OTHER_CURRENCY: "in another currency",
+  NO_EXCHANGE_RATE: "its base is in another currency and no exchange rate of that pair holds now",
   NO_PRICE_FOR_PRODUCT: "no price for this product",
   OUT_OF_WINDOW: "outside its validity window at this instant",
   NO_TIER_FOR_QUANTITY: "no tier at this quantity (its tiers start higher)",

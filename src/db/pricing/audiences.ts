@@ -27,6 +27,7 @@ import {
   productFacts,
   promotionColumns,
   promotionOf,
+  ratesAt,
 } from "./columns";
 import { productsStatement } from "./lookup";
 import { params as q } from "./query";
@@ -134,12 +135,14 @@ const reachStatement = (f: SimulationFragments) =>
 /** The candidates (each once, levels per customer come from reachStatement), bases and floors. */
 function pricelistsStatement(f: SimulationFragments) {
   const none = sql`'[]'`;
+  // With the rates in force at `at` and the next ones, as a lookup reads them (§19).
+  const at = sql`${q.at}`;
   return statement(
-    listColumns("CANDIDATE", none),
+    listColumns("CANDIDATE", none, at),
     sql`from pricelists p where p.kind = 'SALES' and p.id in (select pricelist_id from reaching)
-    union all select ${listColumns("BASE", none).list} from pricelists p
+    union all select ${listColumns("BASE", none, at).list} from pricelists p
       where p.id in (select id from chain)
-    union all select ${listColumns("FLOOR", none).list} from pricelists p
+    union all select ${listColumns("FLOOR", none, at).list} from pricelists p
       where p.id in ${f.floors}`,
     f.ctes,
   );
@@ -276,6 +279,7 @@ export async function loadSimulationData(db: Db, query: SimulationQuery): Promis
     audiences,
     records: {
       ...listsOf(lists, pricesByPricelist(prices)),
+      exchangeRates: ratesAt(lists, query.at),
       tradeConditions: withCustomers(conditions, conditionCustomers),
       promotions: promotions.map(promotionOf),
     },

@@ -11,6 +11,7 @@ import {
   STATUSES,
   THRESHOLD_BASES,
   type Derivation,
+  type ExchangeRate,
   type FloorPricelist,
   type PriceBase,
   type PricelistCandidate,
@@ -24,6 +25,7 @@ import { pricelistPrices, pricelists, products, promotions, tradeConditions } fr
 import {
   asIntRecord,
   asMember,
+  asRecord,
   codes,
   flag,
   int,
@@ -65,8 +67,35 @@ const derivationColumns = {
 const LIST_ROLES = ["CANDIDATE", "BASE", "FLOOR"] as const;
 export type ListRole = (typeof LIST_ROLES)[number];
 
-/** A pricelist (table alias `p`) in a role, with the levels it reaches the request at. */
-export const listColumns = (role: ListRole, levels: SQL) =>
+/**
+ * The exchange rates a derived list (alias `p`) converts its base's amounts with
+ * (docs/pricing-rules.md §19): those of the pair (its base's currency → its own), as a JSON array;
+ * [] when it derives from nothing or from its own currency (a rate's pair is never one currency).
+ * With `at`: only the rate in force then (the pair's latest validFrom ≤ at) and the next one, what
+ * a lookup at `at` needs; without: all of them, for the cached contexts that serve every moment.
+ * In memory: `ratesAt`, below.
+ */
+const listRates = (at: SQL | null) => {
+  const pair = sql`x.from_currency = pair.f and x.to_currency = p.currency`;
+  const trim = at
+    ? sql`and r.valid_from in (
+        (select max(x.valid_from) from exchange_rates x where ${pair} and x.valid_from <= ${at}),
+        (select min(x.valid_from) from exchange_rates x where ${pair} and x.valid_from > ${at}))`
+    : sql``;
+  return sql`case when p.base_pricelist_id is null then '[]' else (select json_group_array(
+      json_object('from', r.from_currency, 'to', r.to_currency, 'rate', r.rate,
+        'validFrom', r.valid_from))
+    from (select b.currency as f from pricelists b where b.id = p.base_pricelist_id) pair
+      join exchange_rates r on r.from_currency = pair.f and r.to_currency = p.currency ${trim}) end`;
+};
+
+const asRate = asRecord({ from: "text", to: "text", rate: "text", validFrom: "int" });
+
+/**
+ * A pricelist (table alias `p`) in a role, with the levels it reaches the request at and the
+ * exchange rates its derivation needs (all of them, or with `at` those a lookup then needs).
+ */
+export const listColumns = (role: ListRole, levels: SQL, at: SQL | null = null) =>
   select({
     role: member(LIST_ROLES, sql.raw(`'${role}'`)),
     id: int(p.id),
@@ -80,7 +109,43 @@ export const listColumns = (role: ListRole, levels: SQL) =>
     taxInclusive: flag(p.taxInclusive),
     levels: jsonArray(asMember(PRICELIST_LEVELS), levels),
     ...derivationColumns,
+    rates: jsonArray(asRate, listRates(at)),
   });
+
+const byPairThenDate = (a: ExchangeRate, b: ExchangeRate) =>
+  a.from < b.from
+    ? -1
+    : a.from > b.from
+      ? 1
+      : a.to < b.to
+        ? -1
+        : a.to > b.to
+          ? 1
+          : a.validFrom - b.validFrom;
+
+/**
+ * `listRates` with `at`, in memory: of the rates the list rows carry, per pair the one in force
+ * at `at` and the next one, each once, by pair and validFrom: the engine's `exchangeRates`.
+ */
+export function ratesAt(rows: readonly { rates: readonly ExchangeRate[] }[], at: number) {
+  const kept = new Map<string, { inForce?: ExchangeRate; next?: ExchangeRate }>();
+  for (const row of rows) {
+    for (const rate of row.rates) {
+      const key = `${rate.from}>${rate.to}`;
+      let pair = kept.get(key);
+      if (!pair) kept.set(key, (pair = {}));
+      if (rate.validFrom <= at) {
+        if (!pair.inForce || rate.validFrom > pair.inForce.validFrom) pair.inForce = rate;
+      } else if (!pair.next || rate.validFrom < pair.next.validFrom) pair.next = rate;
+    }
+  }
+  const rates: ExchangeRate[] = [];
+  for (const { inForce, next } of kept.values()) {
+    if (inForce) rates.push(inForce);
+    if (next) rates.push(next);
+  }
+  return rates.sort(byPairThenDate);
+}
 
 export type ListRow = Decoded<
   ReturnType<typeof listColumns> extends Selection<infer F> ? F : never
@@ -94,6 +159,7 @@ export const priceColumns = select({
   validFrom: nullableInt(pp.validFrom),
   validTo: nullableInt(pp.validTo),
   amount: int(pp.amount),
+  priceUnit: int(pp.priceUnit),
 });
 
 /**
@@ -173,6 +239,7 @@ export function conditionColumns(q: Params, f: Fragments | undefined, trim: Trim
     discountType: member(DISCOUNT_TYPES, t.discountType),
     value: int(t.value),
     currency: nullableText(t.currency),
+    priceUnit: int(t.priceUnit),
     validFrom: nullableInt(t.validFrom),
     validTo: nullableInt(t.validTo),
     priority: int(t.priority),
@@ -203,6 +270,7 @@ export function promotionColumns(q: Params, f: Fragments | undefined, trim: Trim
     discountType: member(DISCOUNT_TYPES, t.discountType),
     value: int(t.value),
     currency: nullableText(t.currency),
+    priceUnit: int(t.priceUnit),
     validFrom: nullableInt(t.validFrom),
     validTo: nullableInt(t.validTo),
     priority: int(t.priority),
@@ -314,7 +382,7 @@ export function listsOf(rows: readonly ListRow[], prices: ReadonlyMap<number, Pr
   const pricelists: PricelistCandidate[] = [];
   const priceBases: PriceBase[] = [];
   const floors: FloorPricelist[] = [];
-  for (const { role, ...row } of rows) {
+  for (const { role, rates: _rates, ...row } of rows) {
     const { id, name, status, currency, priority, validFrom, validTo } = row;
     if (role === "CANDIDATE") {
       pricelists.push({ ...derivationOf(row), prices: pricesOf(id) });

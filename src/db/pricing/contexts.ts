@@ -1,5 +1,9 @@
-import type { PromotionCandidate, TradeConditionCandidate } from "../../pricing";
-import { listsOf, type ListRow } from "./columns";
+import type {
+  ChannelRoundingMode,
+  PromotionCandidate,
+  TradeConditionCandidate,
+} from "../../pricing";
+import { listsOf, ratesAt, type ListRow } from "./columns";
 import type { ChannelPart, CustomerPart, PriceContext, PriceQuery, RequestPart } from "./lookup";
 import {
   chainOf,
@@ -27,8 +31,18 @@ import {
  */
 
 export interface ChannelContext {
-  channel: { code: string; isActive: boolean; primaryCurrency: string | null } | undefined;
-  /** The SALES lists at the channel levels, and the channel's floors. */
+  channel:
+    | {
+        code: string;
+        isActive: boolean;
+        roundingMode: ChannelRoundingMode;
+        primaryCurrency: string | null;
+      }
+    | undefined;
+  /**
+   * The SALES lists at the channel levels, and the channel's floors; a derived list with every
+   * exchange rate of its pair (docs/pricing-rules.md §19), so rates are cached with the lists.
+   */
   lists: readonly ListRow[];
   /** Every list a SALES list of the channel derives from, up to 3 steps, by id. */
   bases: ReadonlyMap<number, ListRow>;
@@ -73,12 +87,13 @@ export function channelContextOf(part: ChannelPart): ChannelContext {
     channel: head && {
       code: head.channelCode,
       isActive: head.channelIsActive,
+      roundingMode: head.roundingMode,
       primaryCurrency: head.primaryCurrency,
     },
     ...listsAndBases(part.lists),
     conditions: frozenReach(part.conditions),
     promotions: frozenReach(part.promotions),
-    rows: 1 + part.lists.length + linkCount(part.conditions) + linkCount(part.promotions),
+    rows: 1 + linkCount(part.lists) + linkCount(part.conditions) + linkCount(part.promotions),
   };
 }
 
@@ -106,7 +121,7 @@ export function customerContextOf(part: CustomerPart): CustomerContext {
     head: part.customer,
     ...listsAndBases(part.lists),
     conditions: frozenReach(part.conditions),
-    rows: 1 + part.lists.length + linkCount(part.conditions),
+    rows: 1 + linkCount(part.lists) + linkCount(part.conditions),
   };
 }
 
@@ -196,7 +211,11 @@ export function assemblePriceContext(
     productGroups: part.groupCodes,
   };
   return {
-    channel: context.channel && { code: context.channel.code, isActive: context.channel.isActive },
+    channel: context.channel && {
+      code: context.channel.code,
+      isActive: context.channel.isActive,
+      roundingMode: context.channel.roundingMode,
+    },
     customer:
       head?.customerCode != null
         ? { code: head.customerCode, inChannel: head.customerInChannel }
@@ -206,6 +225,7 @@ export function assemblePriceContext(
     products: part.products,
     version: part.version,
     ...listsOf(view.lists, part.prices),
+    exchangeRates: ratesAt(view.lists, query.at),
     tradeConditions: [
       ...conditionsFor(context.conditions, audience),
       ...conditionsFor(view.own.conditions, audience),

@@ -1,13 +1,16 @@
 import { sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import type {
-  FloorPricelist,
-  PriceBase,
-  PricelistCandidate,
-  PriceRow,
-  ProductFacts,
-  PromotionCandidate,
-  TradeConditionCandidate,
+import {
+  CHANNEL_ROUNDING_MODES,
+  type ChannelRoundingMode,
+  type ExchangeRate,
+  type FloorPricelist,
+  type PriceBase,
+  type PricelistCandidate,
+  type PriceRow,
+  type ProductFacts,
+  type PromotionCandidate,
+  type TradeConditionCandidate,
 } from "../../pricing";
 import type { Db } from "../client";
 import { channels, pricingVersion } from "../schema";
@@ -17,6 +20,7 @@ import {
   decodedBatch,
   flag,
   int,
+  member,
   nullableText,
   select,
   statement,
@@ -33,6 +37,7 @@ import {
   productFacts,
   promotionColumns,
   promotionOf,
+  ratesAt,
   type ListRow,
   type Trim,
 } from "./columns";
@@ -51,7 +56,7 @@ import { fragments, levelLists, type Fragments } from "./reach";
 export type { PriceQuery };
 
 export interface PriceContext {
-  channel: { code: string; isActive: boolean } | undefined;
+  channel: { code: string; isActive: boolean; roundingMode: ChannelRoundingMode } | undefined;
   customer: { code: string; inChannel: boolean } | undefined;
   groupCodes: string[];
   /** The request's currency, else the channel primary pricelist's; null when neither exists. */
@@ -62,6 +67,8 @@ export interface PriceContext {
   floors: FloorPricelist[];
   tradeConditions: TradeConditionCandidate[];
   promotions: PromotionCandidate[];
+  /** Per pair a derived list converts with, the rate in force at `at` and the next (§19). */
+  exchangeRates: ExchangeRate[];
   /** The pricing data version (table pricing_version, bumped by triggers on every price write). */
   version: number;
 }
@@ -83,6 +90,7 @@ function contextStatement(f: Fragments) {
   const columns = select({
     channelCode: text(ch.code),
     channelIsActive: flag(ch.isActive),
+    roundingMode: member(CHANNEL_ROUNDING_MODES, ch.roundingMode),
     ...customerFields(q, f, sql`ch.id`),
     currency: nullableText(f.currency),
   });
@@ -95,6 +103,7 @@ const channelStatement = (f: Fragments) =>
     select({
       channelCode: text(ch.code),
       channelIsActive: flag(ch.isActive),
+      roundingMode: member(CHANNEL_ROUNDING_MODES, ch.roundingMode),
       primaryCurrency: nullableText(f.primaryCurrency),
     }),
     sql`from channels ch where ch.code = ${q.channelCode}`,
@@ -110,17 +119,19 @@ const customerStatement = (f: Fragments) =>
 /**
  * Every pricelist the request needs, in one statement: the candidates with their levels, then
  * the lists they derive from (sources of amounts, whatever their status or window), then the
- * channel's floors; each part by id. `ctes` declare `reaching` and `chain`; `floors` null: none.
+ * channel's floors; each part by id, with the exchange rates of its derivation (with `at`, those
+ * in force then and next; without, all: the cached contexts'). `ctes` declare `reaching` and
+ * `chain`; `floors` null: none.
  */
-const listsStatement = (ctes: SQL, floors: SQL | null) => {
+const listsStatement = (ctes: SQL, floors: SQL | null, at: SQL | null = null) => {
   const none = sql`'[]'`;
   return statement(
-    listColumns("CANDIDATE", sql`json_group_array(distinct r.level)`),
+    listColumns("CANDIDATE", sql`json_group_array(distinct r.level)`, at),
     sql`from reaching r join pricelists p on p.id = r.pricelist_id
       where p.kind = 'SALES' group by p.id
-    union all select ${listColumns("BASE", none).list} from pricelists p
+    union all select ${listColumns("BASE", none, at).list} from pricelists p
       where p.id in (select id from chain)
-    ${floors ? sql`union all select ${listColumns("FLOOR", none).list} from pricelists p where p.id in ${floors}` : sql``}`,
+    ${floors ? sql`union all select ${listColumns("FLOOR", none, at).list} from pricelists p where p.id in ${floors}` : sql``}`,
     ctes,
   );
 };
@@ -250,7 +261,7 @@ function compiledStatements(explain: boolean) {
   const f = fragments(explain);
   return [
     contextStatement(f),
-    listsStatement(f.pricing, f.floors),
+    listsStatement(f.pricing, f.floors, sql`${q.at}`),
     pricesStatement(f),
     conditionsStatement(f),
     promotionsStatement(f),
@@ -271,7 +282,11 @@ export async function loadPriceContext(db: Db, query: PriceQuery): Promise<Price
     await decodedBatch(db, priceStatements(query));
   const head = context[0];
   return {
-    channel: head && { code: head.channelCode, isActive: head.channelIsActive },
+    channel: head && {
+      code: head.channelCode,
+      isActive: head.channelIsActive,
+      roundingMode: head.roundingMode,
+    },
     customer:
       head?.customerCode != null
         ? { code: head.customerCode, inChannel: head.customerInChannel }
@@ -281,6 +296,7 @@ export async function loadPriceContext(db: Db, query: PriceQuery): Promise<Price
     products: productFacts(productRows),
     version: version[0]?.version ?? 0,
     ...listsOf(listRows, pricesByPricelist(priceRows)),
+    exchangeRates: ratesAt(listRows, query.at),
     tradeConditions: conditions,
     promotions: promotionRows.map(promotionOf),
   };

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { CHANNEL_ROUNDING_MODES } from "../../pricing/vocabulary";
 import { timestamps } from "./columns";
 import { customerGroups, customers } from "./customers";
 
@@ -11,6 +12,10 @@ export const channels = sqliteTable(
     name: text("name").notNull(),
     isActive: integer("is_active", { mode: "boolean" }).notNull().default(true),
     ...timestamps,
+    /** How lookups in the channel round percentages and line amounts (docs/pricing-rules.md §21). */
+    roundingMode: text("rounding_mode", { enum: CHANNEL_ROUNDING_MODES })
+      .notNull()
+      .default("HALF_UP"),
   },
   (t) => [
     index("channels_name_idx").on(sql`lower(${t.name})`, t.id),

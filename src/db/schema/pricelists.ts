@@ -86,6 +86,11 @@ export const pricelistPrices = sqliteTable(
     /** Epoch ms, exclusive; null: open-ended. */
     validTo: integer("valid_to"),
     amount: integer("amount").notNull(),
+    /**
+     * The pieces `amount` is the price of, 1-10,000 (docs/pricing-rules.md §20); migration 0023
+     * adds it with a column CHECK of that range.
+     */
+    priceUnit: integer("price_unit").notNull().default(1),
   },
   (t) => [
     // A timeline is (list, product, minQuantity); its rows are keyed by validFrom (migration 0020).
@@ -104,6 +109,7 @@ export const pricelistPrices = sqliteTable(
       t.validFrom,
       t.validTo,
       t.amount,
+      t.priceUnit,
     ),
     check(
       "pricelist_prices_window",

@@ -27,6 +27,11 @@ export const promotions = sqliteTable(
     /** The threshold: basis and minimum both set, or both null (no threshold). */
     thresholdBasis: text("threshold_basis", { enum: THRESHOLD_BASES }),
     thresholdMinimum: integer("threshold_minimum"),
+    /**
+     * The pieces an ABSOLUTE value is for, 1-10,000 (docs/pricing-rules.md §20); migration 0023
+     * adds it with a column CHECK of that range.
+     */
+    priceUnit: integer("price_unit").notNull().default(1),
   },
   (t) => [
     index("promotions_name_idx").on(sql`lower(${t.name})`, t.id),

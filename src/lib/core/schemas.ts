@@ -85,6 +85,19 @@ export const Amount = z
   .max(Number.MAX_SAFE_INTEGER)
   .openapi({ description: "Integer minor units of the currency (EUR 12.34 = 1234)" });
 
+/** The most pieces one amount may be the price of (docs/pricing-rules.md §20). */
+export const MAX_PRICE_UNIT = 10_000;
+
+/**
+ * The pieces an amount is the price of (docs/pricing-rules.md §20): 1-10,000, default 1; the
+ * caller adds `.default(1)` where a body may leave it out.
+ */
+export const PriceUnit = z.number().int().min(1).max(MAX_PRICE_UNIT).openapi({
+  description:
+    "The pieces the amount is the price of, 1-10000 (1250 per 1000 = 12.50 a thousand); default 1",
+  example: 1,
+});
+
 export const Priority = z
   .number()
   .int()

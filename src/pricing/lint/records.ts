@@ -101,3 +101,29 @@ export function emptyGroupsTargeted(facts: LintFacts): Finding[] {
       .flatMap((p) => check(`promotion ${p.id}`, ref.promotion(p.id), p.productGroupCodes)),
   ];
 }
+
+/**
+ * §13: an ACTIVE derived pricelist in force with a step of its chain between two currencies for
+ * which no exchange rate holds at the moment it prices from (now, or its later validFrom): it has
+ * no price for the products it would derive through that step (docs/pricing-rules.md §19).
+ */
+export function missingExchangeRates(facts: LintFacts): Finding[] {
+  return facts.missingRates.map((m) => {
+    const when = m.at > facts.now ? `from its start at ${ended(m.at)}` : "now";
+    const direct = m.derivedId === m.pricelistId;
+    const step = direct
+      ? `derives from pricelist ${m.baseId} in ${m.from}`
+      : `derives, through pricelist ${m.derivedId} (${m.to}), from pricelist ${m.baseId} in ${m.from}`;
+    return finding(
+      "MISSING_EXCHANGE_RATE",
+      `pricelist ${m.pricelistId} ${step}, but no exchange rate ${m.from} → ${m.to} holds ${when}: ` +
+        "it has no price for the products it takes from that base (lines fall to the next " +
+        `pricelist, or NO_PRICE); add a rate ${m.from} → ${m.to} (PUT /v1/api/exchange-rates)`,
+      [
+        ref.pricelist(m.pricelistId),
+        ...(direct ? [] : [ref.pricelist(m.derivedId)]),
+        ref.pricelist(m.baseId),
+      ],
+    );
+  });
+}

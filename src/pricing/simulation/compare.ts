@@ -1,3 +1,4 @@
+import { scale } from "../money";
 import type { Adjustment, LinePrice } from "../types";
 import type { PriceChangeAspect } from "../vocabulary";
 
@@ -8,9 +9,12 @@ export interface PriceChangeRow {
   productCode: string;
   before: LinePrice;
   after: LinePrice;
-  /** after − before finalUnitAmount, minor units per unit; null when a side has none. */
+  /**
+   * after − before finalUnitAmount, minor units per the after line's price unit (the before
+   * amount taken to it, half up, when the units differ); null when a side has none.
+   */
   difference: number | null;
-  /** difference × 10000 / before, rounded half away from zero; null without a ratio. */
+  /** The change per piece × 10000 / before per piece, rounded half away from zero, exact. */
   differenceBp: number | null;
   changed: PriceChangeAspect[];
 }
@@ -107,11 +111,25 @@ export function changedAspects(before: LinePrice, after: LinePrice): PriceChange
 }
 
 /** n / d in integers, rounded half away from zero (d > 0), exact whatever the magnitudes. */
-function ratioBp(difference: number, before: number): number {
-  const n = BigInt(difference) * 10000n;
-  const d = BigInt(before);
+function ratioBp(n: bigint, d: bigint): number {
   const magnitude = ((n < 0n ? -n : n) * 2n + d) / (2n * d);
   return Number(n < 0n ? -magnitude : magnitude);
+}
+
+/**
+ * The change of the final amount (docs/simulation.md §4). The two lines may be priced per
+ * different units (a tier set per 1,000, a base from another list; docs/pricing-rules.md §20):
+ * `difference` is then in the after line's unit, and `differenceBp` compares per piece, exactly:
+ * (a / Ua − b / Ub) / (b / Ub) = (a × Ub − b × Ua) / (b × Ua).
+ */
+function changeOf(before: LinePrice, after: LinePrice) {
+  const [b, a] = [before.finalUnitAmount, after.finalUnitAmount];
+  if (b === null || a === null) return { difference: null, differenceBp: null };
+  const [ub, ua] = [before.priceUnit ?? 1, after.priceUnit ?? 1];
+  const difference = ub === ua ? a - b : a - scale(b, ua, ub);
+  if (b === 0) return { difference, differenceBp: null };
+  const perPiece = BigInt(a) * BigInt(ub) - BigInt(b) * BigInt(ua);
+  return { difference, differenceBp: ratioBp(perPiece * 10000n, BigInt(b) * BigInt(ua)) };
 }
 
 /** How a (customer, product) pair's price moved, or null when its line is the same before and after. */
@@ -121,14 +139,7 @@ export function differenceOf(
   after: LinePrice,
 ): PriceChangeItem | null {
   if (same(before, after)) return null;
-  const [b, a] = [before.finalUnitAmount, after.finalUnitAmount];
-  const difference = b === null || a === null ? null : a - b;
-  return {
-    customerCode,
-    productCode: before.productCode,
-    difference,
-    differenceBp: difference === null || b === 0 ? null : ratioBp(difference, b!),
-  };
+  return { customerCode, productCode: before.productCode, ...changeOf(before, after) };
 }
 
 /** The row of a (customer, product) pair, or null when its line is the same before and after. */

@@ -16,12 +16,16 @@ export interface RecordIds {
   promotionIds: readonly number[];
 }
 
-/** A tier set or overridden: the row of (pricelistId, productCode, minQuantity) gets `amount`. */
+/**
+ * A tier set or overridden: the row of (pricelistId, productCode, minQuantity) gets `amount`,
+ * the price of `priceUnit` pieces (absent: 1, docs/pricing-rules.md §20).
+ */
 export interface TierChange {
   pricelistId: number;
   productCode: string;
   minQuantity: number;
   amount: number;
+  priceUnit?: number;
 }
 
 /** What a publish simulation assumes (docs/simulation.md §5). */
@@ -33,10 +37,10 @@ export interface ChangeSet {
   prices: readonly TierChange[];
 }
 
-/** The records an engine request takes, whoever the customer is. */
+/** The records an engine request takes, whoever the customer is (exchange rates included). */
 export type PricingRecords = Pick<
   PriceRequest,
-  "pricelists" | "priceBases" | "floors" | "tradeConditions" | "promotions"
+  "pricelists" | "priceBases" | "floors" | "tradeConditions" | "promotions" | "exchangeRates"
 >;
 
 type Lifecycle = { id: number; status: Status };
@@ -62,10 +66,11 @@ function withTiers(rows: readonly PriceRow[], changes: readonly TierChange[]): P
   const changed = new Map(changes.map((c) => [key(c), c]));
   const kept = rows.filter((row) => !changed.has(key(row)));
   // The simulation prices one moment: a tier set by the change set is the row in force then.
-  const set = [...changed.values()].map(({ productCode, minQuantity, amount }) => ({
+  const set = [...changed.values()].map(({ productCode, minQuantity, amount, priceUnit }) => ({
     productCode,
     minQuantity,
     amount,
+    priceUnit: priceUnit ?? 1,
     validFrom: null,
     validTo: null,
   }));
@@ -103,5 +108,6 @@ export function applyChangeSet(records: PricingRecords, changes: ChangeSet): Pri
       restated(t, ...conditions),
     ),
     promotions: records.promotions.map((p): PromotionCandidate => restated(p, ...promotions)),
+    exchangeRates: records.exchangeRates,
   };
 }

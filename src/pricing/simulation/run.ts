@@ -1,6 +1,6 @@
 import { prepareOneLineOrders, priceOneLineOrders, type PreparedOrders } from "../resolve";
 import type { Instant, PriceLineRequest, PricelistCandidate, ProductFacts } from "../types";
-import type { PricelistLevel } from "../vocabulary";
+import type { ChannelRoundingMode, PricelistLevel } from "../vocabulary";
 import {
   compareLines,
   differenceOf,
@@ -23,6 +23,8 @@ export interface BuyerReach {
 export interface SimulationInput {
   at: Instant;
   currency: string;
+  /** How the channel rounds percentages and line amounts (docs/pricing-rules.md §21). */
+  roundingMode: ChannelRoundingMode;
   channelCode: string;
   quantity: number;
   /** null: the anonymous buyer. */
@@ -76,6 +78,7 @@ function prepareFor(
     pricelists,
     at: input.at,
     currency: input.currency,
+    roundingMode: input.roundingMode,
     channel: { code: input.channelCode },
     customer: customerCode === null ? null : { code: customerCode },
     groupCodes: audience.groupCodes,

@@ -45,6 +45,7 @@ export const toChannel = (row: ChannelRow) => ({
   code: row.code,
   name: row.name,
   isActive: row.isActive,
+  roundingMode: row.roundingMode,
   primaryPricelistId: row.primaryPricelistId,
   createdAt: iso(row.createdAt),
   updatedAt: iso(row.updatedAt),

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { listOf } from "../../list";
 import { Code, IsoTimestamp, Name } from "../../lib/core/schemas";
+import { CHANNEL_ROUNDING_MODES } from "../../pricing/vocabulary";
 import { PricelistSchema, pricelistExample } from "../pricelists/pricelists.schemas";
 
 const channelExample = {
@@ -8,10 +9,17 @@ const channelExample = {
   code: "WEB-DE",
   name: "Web shop Germany",
   isActive: true,
+  roundingMode: "HALF_UP",
   primaryPricelistId: 100,
   createdAt: "2025-01-01T00:00:00.000Z",
   updatedAt: "2025-01-01T00:00:00.000Z",
 };
+
+const RoundingMode = z.enum(CHANNEL_ROUNDING_MODES).openapi({
+  description:
+    "How lookups in the channel round percentage adjustments (on their magnitude) and line amounts: HALF_UP (a half away from zero, the default), HALF_EVEN (a half to the even neighbour), DOWN (toward zero), UP (away from zero); docs/pricing-rules.md §21",
+  example: "HALF_UP",
+});
 
 export const ChannelSchema = z
   .object({
@@ -19,6 +27,7 @@ export const ChannelSchema = z
     code: Code.openapi({ description: "The channel code (unique)" }),
     name: z.string().openapi({ example: "Web shop Germany", description: "Display name" }),
     isActive: z.boolean().openapi({ description: "Inactive channels cannot be priced (409)" }),
+    roundingMode: RoundingMode,
     primaryPricelistId: z
       .number()
       .int()
@@ -37,6 +46,7 @@ export const ChannelCreateSchema = z
     code: Code.openapi({ description: "The channel code; unique (409 if taken)" }),
     name: Name.openapi({ example: "Web shop Germany" }),
     isActive: z.boolean().optional().openapi({ description: "Default true" }),
+    roundingMode: RoundingMode.optional().openapi({ description: "Default HALF_UP" }),
   })
   .openapi("ChannelCreate", {
     description: "A new channel",
@@ -51,6 +61,7 @@ export const ChannelUpdateSchema = z
       .boolean()
       .optional()
       .openapi({ description: "false stops price lookups in the channel" }),
+    roundingMode: RoundingMode.optional(),
   })
   .openapi("ChannelUpdate", {
     description: "The fields to change; absent fields stay as they are",

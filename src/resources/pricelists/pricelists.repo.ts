@@ -195,15 +195,10 @@ export async function readDerivation(db: Db, id: number | undefined, baseId?: nu
 
 /**
  * The derivation rule re-checked inside the write, against the data the write finds: the base is
- * a GENERAL SALES pricelist in `currency`, the chain through `self` has no cycle and at most
+ * a GENERAL SALES pricelist (in any currency), the chain through `self` has no cycle and at most
  * `maxSteps` steps. `self` is the pricelist being changed (null for a new one).
  */
-export function derivationFits(
-  self: number | null,
-  base: number,
-  currency: string,
-  maxSteps: number,
-): SQL {
+export function derivationFits(self: number | null, base: number, maxSteps: number): SQL {
   const below =
     self === null
       ? sql`0`
@@ -215,7 +210,7 @@ export function derivationFits(
       ? sql`1`
       : sql`not exists (${basesFrom(sql`${base}`)} select 1 from up where id = ${self})`;
   return sql`(exists (select 1 from pricelists where id = ${base} and scope = 'GENERAL'
-      and kind = 'SALES' and currency = ${currency})
+      and kind = 'SALES')
     and ${noCycle}
     and (${basesFrom(sql`${base}`)} select max(n) from up) + ${below} <= ${maxSteps})`;
 }
@@ -280,6 +275,7 @@ const priceColumns = {
   productCode: products.code,
   minQuantity: pricelistPrices.minQuantity,
   amount: pricelistPrices.amount,
+  priceUnit: pricelistPrices.priceUnit,
   validFrom: pricelistPrices.validFrom,
   validTo: pricelistPrices.validTo,
 };
@@ -289,6 +285,7 @@ export const toPrice = (row: {
   productCode: string;
   minQuantity: number;
   amount: number;
+  priceUnit: number;
   validFrom: number | null;
   validTo: number | null;
 }) => ({ ...row, validFrom: isoOrNull(row.validFrom), validTo: isoOrNull(row.validTo) });

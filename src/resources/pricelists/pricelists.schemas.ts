@@ -8,6 +8,7 @@ import {
   IsoTimestamp,
   Name,
   OptionalInstant,
+  PriceUnit,
   Priority,
   Status,
   checkWindow,
@@ -255,22 +256,55 @@ export const PriceSchema = z
     }),
     amount: z.number().int().openapi({
       example: 1250,
-      description: "Unit price in minor units of the pricelist's currency",
+      description:
+        "The price of priceUnit pieces, in minor units of the pricelist's currency (docs/pricing-rules.md §20)",
+    }),
+    priceUnit: z.number().int().openapi({
+      example: 1,
+      description: "The pieces amount is the price of, 1-10000 (1250 per 1000: 12.50 a thousand)",
     }),
     validFrom: IsoTimestamp.nullable().openapi({ description: "Inclusive start; null = always" }),
     validTo: IsoTimestamp.nullable().openapi({ description: "Exclusive end; null = open-ended" }),
   })
   .openapi("Price", {
     description: "One quantity tier of a product's price, over a window",
-    example: { productCode: "P-A", minQuantity: 1, amount: 1250, validFrom: null, validTo: null },
+    example: {
+      productCode: "P-A",
+      minQuantity: 1,
+      amount: 1250,
+      priceUnit: 1,
+      validFrom: null,
+      validTo: null,
+    },
   });
 
 export const PriceListSchema = listOf(PriceSchema, "PriceList", {
   path: "/v1/api/pricelist/100/prices",
   data: [
-    { productCode: "P-A", minQuantity: 1, amount: 1250, validFrom: null, validTo: null },
-    { productCode: "P-A", minQuantity: 10, amount: 1100, validFrom: null, validTo: null },
-    { productCode: "P-B", minQuantity: 1, amount: 899, validFrom: null, validTo: null },
+    {
+      productCode: "P-A",
+      minQuantity: 1,
+      amount: 1250,
+      priceUnit: 1,
+      validFrom: null,
+      validTo: null,
+    },
+    {
+      productCode: "P-A",
+      minQuantity: 10,
+      amount: 1100,
+      priceUnit: 1,
+      validFrom: null,
+      validTo: null,
+    },
+    {
+      productCode: "S-1",
+      minQuantity: 1,
+      amount: 1250,
+      priceUnit: 1000,
+      validFrom: null,
+      validTo: null,
+    },
   ],
   sortBy: [
     ["productCode", "ASC"],
@@ -291,7 +325,12 @@ const PriceUpsertRowSchema = z
       .openapi({ description: "Quantity tier, integer >= 1; default 1", example: 1 }),
     amount: Amount.openapi({
       example: 1250,
-      description: "Unit price, integer minor units >= 0",
+      description: "The price of priceUnit pieces, integer minor units >= 0",
+    }),
+    priceUnit: PriceUnit.default(1).openapi({
+      description:
+        "The pieces amount is the price of, 1-10000; default 1 (screws: 1250 per 1000 = 12.50 a thousand; docs/pricing-rules.md §20)",
+      example: 1,
     }),
     validFrom: OptionalInstant.transform((value) => value ?? null).openapi({
       description:
@@ -354,7 +393,7 @@ export const PricesUpsertSchema = z
       prices: [
         { productCode: "P-A", amount: 1250 },
         { productCode: "P-A", minQuantity: 10, amount: 1100 },
-        { productCode: "P-B", minQuantity: 1, amount: 899 },
+        { productCode: "S-1", minQuantity: 1, amount: 1250, priceUnit: 1000 },
       ],
     },
   });

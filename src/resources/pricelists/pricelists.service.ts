@@ -200,7 +200,8 @@ const chainText = (ids: (number | string)[]) => `${ids.join(" → ")} (each pric
 
 /**
  * The base (docs/api.md §5.8): it exists (400), is not the pricelist itself, is a GENERAL SALES
- * pricelist in the same currency, and the chain of bases through this pricelist has no cycle and
+ * pricelist (in any currency: its amounts are converted at the rate in force,
+ * docs/pricing-rules.md §19), and the chain of bases through this pricelist has no cycle and
  * at most MAX_DERIVATION_STEPS steps (409 naming the chain). Returns the guard that repeats the
  * rule inside the write.
  */
@@ -216,12 +217,6 @@ function checkBase(next: Planned, facts: DerivationFacts) {
   if (base.scope !== "GENERAL" || base.kind !== "SALES") {
     throw conflict(
       `pricelist ${base.id} is ${base.scope} ${base.kind}; only a GENERAL SALES pricelist can be a base`,
-    );
-  }
-  if (base.currency !== next.currency) {
-    throw conflict(
-      `${self} is in ${next.currency} and its base pricelist ${base.id} in ${base.currency}; ` +
-        "a derived pricelist has its base's currency",
     );
   }
   const loop = facts.chain.findIndex((link) => link.id === next.id);
@@ -242,7 +237,7 @@ function checkBase(next: Planned, facts: DerivationFacts) {
         `${MAX_DERIVATION_STEPS} allowed: ${chainText(chain)}`,
     );
   }
-  return derivationFits(next.id, baseId, next.currency, MAX_DERIVATION_STEPS);
+  return derivationFits(next.id, baseId, MAX_DERIVATION_STEPS);
 }
 
 /** The facts of a pricelist that names no base and has no record yet. */

@@ -17,10 +17,11 @@ const encoder = new TextEncoder();
 /**
  * The shape of the answer body, part of every tag: a tag issued for an older shape must not earn
  * a 304 that keeps that body. 2: `pricedTotalAmount` and `complete` (before, `totalAmount` could
- * leave unpriced lines out); 3: the B2B terms (quantity rules, 12 rungs, floors, derivations).
- * Raise it whenever the answer changes for the same data.
+ * leave unpriced lines out); 3: the B2B terms (quantity rules, 12 rungs, floors, derivations);
+ * 4: money (a line's `priceUnit` and `priceBreak`, tiers' `priceUnit`, `derivedFrom.exchangeRate`;
+ * docs/pricing-rules.md §19–§22). Raise it whenever the answer changes for the same data.
  */
-const ANSWER_FORMAT = 3;
+const ANSWER_FORMAT = 4;
 
 function base64url(bytes: Uint8Array): string {
   let text = "";

@@ -41,6 +41,7 @@ export const workedExampleAnswer = {
       regularUnitAmount: 850,
       listUnitAmount: 1000,
       currency: "EUR",
+      priceUnit: 1,
       taxInclusive: false,
       source: {
         level: "INDIVIDUAL",
@@ -54,6 +55,7 @@ export const workedExampleAnswer = {
         {
           minQuantity: 1,
           amount: 850,
+          priceUnit: 1,
         },
       ],
       quantityRule: {
@@ -62,6 +64,7 @@ export const workedExampleAnswer = {
         maximum: null,
       },
       suggestedQuantities: null,
+      priceBreak: null,
       explain: null,
     },
     {
@@ -73,6 +76,7 @@ export const workedExampleAnswer = {
       regularUnitAmount: 391,
       listUnitAmount: 450,
       currency: "EUR",
+      priceUnit: 1,
       taxInclusive: false,
       source: {
         level: "CUSTOMER_GROUP",
@@ -103,10 +107,12 @@ export const workedExampleAnswer = {
         {
           minQuantity: 1,
           amount: 420,
+          priceUnit: 1,
         },
         {
           minQuantity: 50,
           amount: 385,
+          priceUnit: 1,
         },
       ],
       quantityRule: {
@@ -115,6 +121,7 @@ export const workedExampleAnswer = {
         maximum: null,
       },
       suggestedQuantities: null,
+      priceBreak: null,
       explain: null,
     },
     {
@@ -126,6 +133,7 @@ export const workedExampleAnswer = {
       regularUnitAmount: 184,
       listUnitAmount: 200,
       currency: "EUR",
+      priceUnit: 1,
       taxInclusive: false,
       source: {
         level: "CHANNEL_PRIMARY",
@@ -148,6 +156,7 @@ export const workedExampleAnswer = {
         {
           minQuantity: 1,
           amount: 200,
+          priceUnit: 1,
         },
       ],
       quantityRule: {
@@ -156,6 +165,7 @@ export const workedExampleAnswer = {
         maximum: null,
       },
       suggestedQuantities: null,
+      priceBreak: null,
       explain: null,
     },
   ],

@@ -179,10 +179,30 @@ const Adjustment = z
       "One step from source.baseUnitAmount to finalUnitAmount, in applied order: base + Σ amount = final",
   });
 
+const ExchangeRateUsed = z
+  .object({
+    from: z.string().openapi({ description: "The base's currency", example: "EUR" }),
+    to: z.string().openapi({ description: "The derived list's currency", example: "CHF" }),
+    rate: z.string().openapi({
+      description: "The rate in force, as its exact decimal text (never a float)",
+      example: "0.94",
+    }),
+    validFrom: IsoTimestamp.openapi({ description: "Where that rate starts to hold" }),
+  })
+  .nullable()
+  .openapi("PriceExchangeRate", {
+    description:
+      "The rate the base's amount was converted at (docs/pricing-rules.md §19); null when the base is in the list's currency",
+  });
+
 const DerivedFrom = z
   .object({
     pricelistId: z.number().int().openapi({ description: "The base pricelist (one step up)" }),
-    unitAmount: z.number().int().openapi({ description: "The base's amount for the same tier" }),
+    unitAmount: z.number().int().openapi({
+      description:
+        "The base's amount for the same tier, in the base's currency, per the tier's price unit",
+    }),
+    exchangeRate: ExchangeRateUsed,
   })
   .nullable()
   .openapi("PriceDerivedFrom", {
@@ -204,14 +224,23 @@ const PricelistExplain = z
     name: z.string().openapi({ description: "Its name" }),
     outcome: z.enum(PRICELIST_OUTCOMES).openapi({
       description:
-        "USED (the base price), LOWER_RANK, LOWER_LEVEL, or the first check it failed: NOT_ACTIVE, OTHER_CURRENCY, NO_PRICE_FOR_PRODUCT, OUT_OF_WINDOW, NO_TIER_FOR_QUANTITY",
+        "USED (the base price), LOWER_RANK, LOWER_LEVEL, or the first check it failed: NOT_ACTIVE, OTHER_CURRENCY, NO_EXCHANGE_RATE (its base is in another currency and no rate of that pair is in force), NO_PRICE_FOR_PRODUCT, OUT_OF_WINDOW, NO_TIER_FOR_QUANTITY",
     }),
     decidedBy: DecidedBy,
     tierMinQuantity: z.number().int().nullable().openapi({
       description:
         "The tier it has for the line, when it has one: also when NOT_ACTIVE or OUT_OF_WINDOW (what it would have priced), never in another currency",
     }),
-    amount: z.number().int().nullable().openapi({ description: "That tier's unit amount" }),
+    amount: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "That tier's amount, per its priceUnit pieces" }),
+    priceUnit: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "The pieces that tier's amount is for; null without a tier" }),
     usedForListPrice: z.boolean().openapi({ description: "This entry gave listUnitAmount" }),
     derivedFrom: DerivedFrom,
   })
@@ -241,6 +270,10 @@ const ConditionExplain = z
     discountType: z
       .enum(DISCOUNT_TYPES)
       .openapi({ description: "PERCENTAGE: basis points; ABSOLUTE: minor units" }),
+    priceUnit: z.number().int().openapi({
+      description:
+        "The pieces its ABSOLUTE value (or net price) is for; its effect on the line is in the line's priceUnit",
+    }),
     scaleBasis: z.enum(SCALE_BASES).openapi({
       description:
         "What its scale rows compare with: the line quantity, or the order's quantity or value over the lines it reaches",
@@ -282,6 +315,9 @@ const PromotionExplain = z
       .enum(DISCOUNT_TYPES)
       .openapi({ description: "PERCENTAGE: basis points; ABSOLUTE: minor units" }),
     value: z.number().int().openapi({ description: "Basis points or minor units" }),
+    priceUnit: z.number().int().openapi({
+      description: "The pieces its ABSOLUTE value is for; its amount is in the line's priceUnit",
+    }),
     amount: z.number().int().nullable().openapi({
       description: "Its adjustment of the unit amount; null when not evaluated",
     }),
@@ -319,10 +355,19 @@ const FloorExplain = z
       description:
         "The tier it has for the line, when it has one: also when NOT_ACTIVE or OUT_OF_WINDOW, never in another currency",
     }),
-    amount: z.number().int().nullable().openapi({ description: "That tier's minimum unit amount" }),
+    amount: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "That tier's minimum amount, per its priceUnit pieces" }),
+    priceUnit: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "The pieces that tier's amount is for; null without a tier" }),
     effectiveAmount: z.number().int().nullable().openapi({
       description:
-        "USED: min(amount, baseUnitAmount), what adjustments may not go below; else null",
+        "USED: min(amount in the line's priceUnit, rounded up; baseUnitAmount), what adjustments may not go below; else null",
     }),
     regularAdjustment: z.number().int().nullable().openapi({
       description: "USED: what it added after the trade conditions (0 when nothing); else null",
@@ -345,8 +390,11 @@ const LinePrice = z
       .number()
       .int()
       .nullable()
-      .openapi({ description: "What the customer pays per unit" }),
-    lineAmount: z.number().int().nullable().openapi({ description: "finalUnitAmount × quantity" }),
+      .openapi({ description: "What the customer pays per priceUnit pieces" }),
+    lineAmount: z.number().int().nullable().openapi({
+      description:
+        "round(finalUnitAmount × quantity / priceUnit), in the channel's roundingMode (docs/pricing-rules.md §20)",
+    }),
     regularUnitAmount: z
       .number()
       .int()
@@ -358,6 +406,10 @@ const LinePrice = z
       .nullable()
       .openapi({ description: "The public price: the channel's pricelists only" }),
     currency: z.string().openapi({ description: "The currency of every amount of the line" }),
+    priceUnit: z.number().int().nullable().openapi({
+      description:
+        "The pieces every unit amount of the line is for (finalUnitAmount, baseUnitAmount, adjustments, listUnitAmount): the base row's price unit, 1-10000; null when unpriced",
+    }),
     taxInclusive: z
       .boolean()
       .nullable()
@@ -379,7 +431,8 @@ const LinePrice = z
       .array(
         z.object({
           minQuantity: z.number().int().openapi({ description: "From this quantity on" }),
-          amount: z.number().int().openapi({ description: "The unit amount" }),
+          amount: z.number().int().openapi({ description: "The price of priceUnit pieces" }),
+          priceUnit: z.number().int().openapi({ description: "The pieces amount is for" }),
         }),
       )
       .openapi({ description: "The base pricelist's tiers for this product" }),
@@ -413,6 +466,22 @@ const LinePrice = z
       })
       .nullable()
       .openapi({ description: "Only on QUANTITY_NOT_ALLOWED lines; else null" }),
+    priceBreak: z
+      .object({
+        quantity: z.number().int().openapi({
+          description:
+            "The smallest allowed quantity above the line's that reaches a higher tier of the base pricelist",
+        }),
+        lineAmount: z
+          .number()
+          .int()
+          .openapi({ description: "What the line costs at that quantity: no more than now" }),
+      })
+      .nullable()
+      .openapi({
+        description:
+          "OK lines: buying up to the next tier costs no more than this line (docs/pricing-rules.md §22); else null",
+      }),
     explain: z
       .object({
         pricelists: z.array(PricelistExplain).openapi({

@@ -100,6 +100,8 @@ export async function prepareCart(
     explain: cart.explain ?? false,
     // GET /v1/api/prices prices each product as a one-line order (docs/pricing-rules.md §4.4).
     separateOrders: cart.location === "query",
+    roundingMode: context.channel.roundingMode,
+    exchangeRates: context.exchangeRates,
     pricelists: context.pricelists,
     priceBases: context.priceBases,
     floors: context.floors,

@@ -63,6 +63,7 @@ export const toPromotion = (row: PromotionRow) => ({
   discountType: row.discountType,
   value: row.value,
   currency: row.currency,
+  priceUnit: row.priceUnit,
   validFrom: isoOrNull(row.validFrom),
   validTo: isoOrNull(row.validTo),
   priority: row.priority,

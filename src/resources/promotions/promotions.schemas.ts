@@ -5,6 +5,7 @@ import {
   IsoTimestamp,
   Name,
   OptionalInstant,
+  PriceUnit,
   Priority,
   Status,
 } from "../../lib/core/schemas";
@@ -49,6 +50,7 @@ const promotionExample = {
   discountType: "PERCENTAGE",
   value: 1500,
   currency: null,
+  priceUnit: 1,
   validFrom: "2025-06-01T00:00:00.000Z",
   validTo: "2025-07-01T00:00:00.000Z",
   priority: 0,
@@ -102,6 +104,11 @@ export const PromotionCreateSchema = z
       description:
         "Required for ABSOLUTE values and for a VALUE threshold; otherwise absent or null for PERCENTAGE",
     }),
+    priceUnit: PriceUnit.default(1).openapi({
+      description:
+        "The pieces an ABSOLUTE value is for, 1-10000; default 1; only 1 for PERCENTAGE (docs/pricing-rules.md §20)",
+      example: 1,
+    }),
     status: CreateStatus.default("DRAFT"),
     validFrom: OptionalInstant.openapi({ description: "Inclusive start; null or absent = always" }),
     validTo: OptionalInstant.openapi({ description: "Exclusive end; null or absent = open-ended" }),
@@ -148,6 +155,9 @@ export const PromotionUpdateSchema = z
     currency: Currency.nullable().optional().openapi({
       description:
         "Required for ABSOLUTE values and for a VALUE threshold; otherwise null for PERCENTAGE",
+    }),
+    priceUnit: PriceUnit.optional().openapi({
+      description: "The pieces an ABSOLUTE value is for, 1-10000; only 1 for PERCENTAGE",
     }),
     status: Status.optional(),
     validFrom: OptionalInstant.openapi({ description: "Inclusive start; null = always" }),

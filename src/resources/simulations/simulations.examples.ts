@@ -31,6 +31,7 @@ const pbBefore = {
   regularUnitAmount: 424,
   listUnitAmount: 500,
   currency: "EUR",
+  priceUnit: 1,
   taxInclusive: false,
   source: {
     level: "CUSTOMER_GROUP",
@@ -54,10 +55,12 @@ const pbBefore = {
     {
       minQuantity: 1,
       amount: 420,
+      priceUnit: 1,
     },
     {
       minQuantity: 50,
       amount: 385,
+      priceUnit: 1,
     },
   ],
   quantityRule: {
@@ -66,6 +69,7 @@ const pbBefore = {
     maximum: null,
   },
   suggestedQuantities: null,
+  priceBreak: null,
   explain: null,
 };
 

@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { STATUSES } from "../../pricing";
+import { CHANNEL_ROUNDING_MODES, STATUSES } from "../../pricing";
 import {
   decodedBatch,
   flag,
@@ -65,6 +65,7 @@ const channelStatement = (query: SelectionQuery) =>
     select({
       code: text(sql`ch.code`),
       isActive: flag(sql`ch.is_active`),
+      roundingMode: member(CHANNEL_ROUNDING_MODES, sql`ch.rounding_mode`),
       currency: nullableText(sql`coalesce(${query.currency}, (select p.currency
         from channel_pricelists cp join pricelists p on p.id = cp.pricelist_id
         where cp.channel_id = ch.id and cp.is_primary = 1))`),

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { Amount, Code, Currency, Instant, IsoTimestamp } from "../../lib/core/schemas";
+import { Amount, Code, Currency, Instant, IsoTimestamp, PriceUnit } from "../../lib/core/schemas";
 import { PRICE_CHANGE_ASPECTS } from "../../pricing/vocabulary";
 import { LinePriceSchema, MAX_QUANTITY } from "../prices/prices.schemas";
 import { simulationExampleAnswer, simulationExampleRequest } from "./simulations.examples";
@@ -185,11 +185,15 @@ const TierChange = z
       .max(MAX_QUANTITY)
       .default(1)
       .openapi({ description: "The tier's first quantity; default 1", example: 1 }),
-    amount: Amount.openapi({ description: "The unit amount, minor units", example: 990 }),
+    amount: Amount.openapi({
+      description: "The price of priceUnit pieces, minor units",
+      example: 990,
+    }),
+    priceUnit: PriceUnit.default(1),
   })
   .openapi("SimulatedPrice", {
     description:
-      "A tier set as PUT /v1/api/pricelist/{id}/prices would set it: the (product, minQuantity) row gets this amount",
+      "A tier set as PUT /v1/api/pricelist/{id}/prices would set it: the (product, minQuantity) row gets this amount per priceUnit pieces",
   });
 
 const SimulatedChanges = z
@@ -283,11 +287,11 @@ const PriceChangeItem = {
   productCode: z.string().openapi({ description: "The product" }),
   difference: Difference.openapi({
     description:
-      "after.finalUnitAmount − before.finalUnitAmount, minor units per unit; null when a side has no price",
+      "after.finalUnitAmount − before.finalUnitAmount, minor units per the after line's priceUnit (the before amount taken to it, half up, when the units differ); null when a side has no price (docs/simulation.md §4)",
   }),
   differenceBp: Difference.openapi({
     description:
-      "difference × 10000 / before.finalUnitAmount, rounded half away from zero; null when difference is null or before is 0",
+      "difference × 10000 / before.finalUnitAmount, rounded half away from zero, per piece when the units differ; null when difference is null or before is 0",
   }),
 };
 

@@ -305,6 +305,8 @@ export async function startSimulation(db: Db, request: SimulationRequest) {
     {
       at,
       currency,
+      // The channel's (docs/pricing-rules.md §21); checkSelection answered 404 without one.
+      roundingMode: stored.channel!.roundingMode,
       channelCode: request.channelCode,
       quantity: request.quantity,
       buyers: [...(request.customers.anonymous ? [null] : []), ...customerCodes],

@@ -101,6 +101,7 @@ export const toTradeCondition = (row: TradeConditionRow) => ({
   discountType: row.discountType,
   value: row.value,
   currency: row.currency,
+  priceUnit: row.priceUnit,
   validFrom: isoOrNull(row.validFrom),
   validTo: isoOrNull(row.validTo),
   priority: row.priority,

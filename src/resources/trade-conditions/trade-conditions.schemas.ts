@@ -6,6 +6,7 @@ import {
   IsoTimestamp,
   Name,
   OptionalInstant,
+  PriceUnit,
   Priority,
   Status,
 } from "../../lib/core/schemas";
@@ -135,6 +136,7 @@ const tradeConditionExample = {
   discountType: "PERCENTAGE",
   value: 500,
   currency: null,
+  priceUnit: 1,
   validFrom: "2025-01-01T00:00:00.000Z",
   validTo: null,
   priority: 0,
@@ -157,6 +159,11 @@ export const discountTerms = {
   currency: z.string().nullable().openapi({
     example: null,
     description: "Currency of an ABSOLUTE value; null for PERCENTAGE",
+  }),
+  priceUnit: z.number().int().openapi({
+    example: 1,
+    description:
+      "The pieces an ABSOLUTE value (a net price) is for, 1-10000; 1 for PERCENTAGE (docs/pricing-rules.md §20)",
   }),
   validFrom: IsoTimestamp.nullable().openapi({ description: "Inclusive start; null = always" }),
   validTo: IsoTimestamp.nullable().openapi({ description: "Exclusive end; null = open-ended" }),
@@ -216,6 +223,11 @@ export const TradeConditionCreateSchema = z
       description:
         "Required for ABSOLUTE values and for scaleBasis ORDER_VALUE; otherwise absent or null for PERCENTAGE",
     }),
+    priceUnit: PriceUnit.default(1).openapi({
+      description:
+        "The pieces an ABSOLUTE value (a net price) is for, 1-10000; default 1; only 1 for PERCENTAGE (docs/pricing-rules.md §20)",
+      example: 1,
+    }),
     status: CreateStatus.default("DRAFT"),
     validFrom: OptionalInstant.openapi({ description: "Inclusive start; null or absent = always" }),
     validTo: OptionalInstant.openapi({ description: "Exclusive end; null or absent = open-ended" }),
@@ -267,6 +279,10 @@ export const TradeConditionUpdateSchema = z
     currency: Currency.nullable().optional().openapi({
       description:
         "Required for ABSOLUTE values and for scaleBasis ORDER_VALUE; otherwise null for PERCENTAGE",
+    }),
+    priceUnit: PriceUnit.optional().openapi({
+      description:
+        "The pieces an ABSOLUTE value (a net price) is for, 1-10000; only 1 for PERCENTAGE",
     }),
     status: Status.optional(),
     validFrom: OptionalInstant.openapi({ description: "Inclusive start; null = always" }),

@@ -41,6 +41,8 @@ export interface DiscountTerms {
   discountType: DiscountType | undefined;
   value: number;
   currency: string | null;
+  /** The pieces an ABSOLUTE value is for (docs/pricing-rules.md §20). */
+  priceUnit: number;
   validFrom: number | null;
   validTo: number | null;
 }
@@ -79,6 +81,12 @@ export function discountIssues(t: DiscountTerms, amounts?: string): FieldIssue[]
   }
   if (t.discountType === "PERCENTAGE" && t.currency !== null && !amounts) {
     issues.push({ path: "body.currency", message: "must be absent or null for PERCENTAGE values" });
+  }
+  if (t.discountType === "PERCENTAGE" && t.priceUnit !== 1) {
+    issues.push({
+      path: "body.priceUnit",
+      message: "must be absent or 1 for PERCENTAGE values (a percentage is of any quantity)",
+    });
   }
   issues.push(...windowIssues(t));
   return issues;
