@@ -91,7 +91,7 @@ describe("audit triggers", () => {
          and name not like 'sqlite_%' and name not like '\\_cf\\_%' escape '\\' and name not like 'd1_%'
          and name not like 'products_search%'
          and name not in ('pricing_version', 'row_counts', 'audit_log', 'audit_context', 'idempotency_keys',
-           'webhooks', 'webhook_deliveries')
+           'webhooks', 'webhook_deliveries', 'change_request_writes')
        order by name`,
     ).all<{ name: string }>();
     expect(tables.length).toBeGreaterThanOrEqual(25);

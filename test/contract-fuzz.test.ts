@@ -122,7 +122,7 @@ function violations(op: Operation, req: FuzzRequest, res: Sent): string[] {
   return found;
 }
 
-const INSTANT_KEYS = new Set(["validFrom", "validTo", "at"]);
+const INSTANT_KEYS = new Set(["validFrom", "validTo", "at", "effectiveAt"]);
 const sameInstant = (a: string, b: string) => {
   // Date.parse reads a bare date as UTC midnight, as the contract does.
   const x = Date.parse(a);

@@ -74,6 +74,18 @@ async function writeEveryKind() {
   await createPromotion({ productCodes: [product.code] });
   await api("PATCH", `/v1/api/customer/${customer.code}`, { body: { name: "Renamed" } });
   await api("DELETE", `/v1/api/customer/${customer.code}`);
+  await api("POST", "/v1/api/change-requests", {
+    body: {
+      title: "Next year",
+      items: [
+        {
+          kind: "SET_PRICES",
+          pricelistId: pricelist.id,
+          rows: [{ productCode: product.code, amount: 1100 }],
+        },
+      ],
+    },
+  });
 }
 
 describe("delivery through the queue", () => {

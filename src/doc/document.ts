@@ -4,6 +4,7 @@ import { BOOKMARK_HEADER, CORRELATION_HEADER } from "../lib/http/context";
 import type { AppEnv } from "../lib/http/env";
 import { RATE_LIMITS } from "../lib/http/rate-limit";
 import { auditTag } from "../resources/audit";
+import { changeRequestsTag } from "../resources/change-requests";
 import { changesTag } from "../resources/changes";
 import { channelsTag } from "../resources/channels";
 import { customerGroupsTag } from "../resources/customer-groups";
@@ -57,6 +58,7 @@ const TAGS = [
   promotionsTag,
   pricingLintTag,
   simulationsTag,
+  changeRequestsTag,
   auditTag,
   changesTag,
   webhooksTag,

@@ -26,6 +26,11 @@ export interface EntitySpec {
   derived?: boolean;
   /** The trade condition or promotion the row belongs to, by its row field. */
   owner?: { kind: OwnerKind; field: string };
+  /**
+   * The row says itself whose prices it moves, in this field, in the feed's `affects` form (a
+   * change request once applied: docs/api.md §16.6); a row without it moves no price.
+   */
+  affectsField?: string;
 }
 
 /** A trade condition's or promotion's link table: the target field and what it names. */
@@ -118,6 +123,9 @@ export const ENTITIES: Record<string, EntitySpec> = {
   ...ownedBy("tradeCondition", "tradeConditions"),
   promotion: { event: "promotions", owner: { kind: "promotion", field: "id" } },
   ...ownedBy("promotion", "promotions"),
+  changeRequest: { event: "changeRequests", affectsField: "affects", derived: true },
+  changeRequestItem: { event: "changeRequests", affectsField: "affects" },
+  changeRequestPolicy: { event: "changeRequests", affectsField: "affects" },
 };
 
 /** The entities of the given events, for the SQL that reads a webhook's changes. */

@@ -69,8 +69,11 @@ export type DiscountType = (typeof DISCOUNT_TYPES)[number];
 export const PROMOTION_STACKINGS = ["BEST_OF", "ON_TOP"] as const;
 export type PromotionStacking = (typeof PROMOTION_STACKINGS)[number];
 
-/** What happened to a row, in an audit entry. */
-export const AUDIT_ACTIONS = ["INSERT", "UPDATE", "DELETE"] as const;
+/**
+ * What happened to a row, in an audit entry. EFFECTIVE: a change request's `effectiveAt` passed
+ * (recorded once by the scheduled job, docs/api.md §16.6); the others are the row's own writes.
+ */
+export const AUDIT_ACTIONS = ["INSERT", "UPDATE", "DELETE", "EFFECTIVE"] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** The kinds of change a webhook subscribes to: each audited entity belongs to one (src/feed). */
@@ -84,12 +87,39 @@ export const CHANGE_EVENTS = [
   "channels",
   "customers",
   "customerGroups",
+  "changeRequests",
 ] as const;
 export type ChangeEvent = (typeof CHANGE_EVENTS)[number];
 
 /** One delivery attempt of a webhook: answered 2xx, failed, or not sent (the URL was refused). */
 export const DELIVERY_OUTCOMES = ["DELIVERED", "FAILED", "REFUSED"] as const;
 export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
+
+/**
+ * A change request's lifecycle (docs/api.md §16.2): DRAFT → PENDING_APPROVAL → APPLIED, or
+ * REJECTED, or CANCELLED (withdrawn before, cancelled after approval).
+ */
+export const CHANGE_REQUEST_STATUSES = [
+  "DRAFT",
+  "PENDING_APPROVAL",
+  "APPLIED",
+  "REJECTED",
+  "CANCELLED",
+] as const;
+export type ChangeRequestStatus = (typeof CHANGE_REQUEST_STATUSES)[number];
+
+/** What an item of a change request does at its `effectiveAt` (docs/api.md §16.1). */
+export const CHANGE_REQUEST_ITEM_KINDS = [
+  "SET_PRICES",
+  "ADJUST_PRICES",
+  "ACTIVATE",
+  "DEACTIVATE",
+] as const;
+export type ChangeRequestItemKind = (typeof CHANGE_REQUEST_ITEM_KINDS)[number];
+
+/** The records an ACTIVATE or DEACTIVATE item names. */
+export const CHANGE_REQUEST_TARGET_KINDS = ["pricelist", "tradeCondition", "promotion"] as const;
+export type ChangeRequestTargetKind = (typeof CHANGE_REQUEST_TARGET_KINDS)[number];
 
 /** Records that can stand in the way of a delete, as a 409 IN_USE names them (docs/api.md §7.2). */
 export const BLOCKER_KINDS = [

@@ -1,4 +1,5 @@
 import { audit } from "./audit";
+import { changeRequests } from "./change-requests";
 import { changes } from "./changes";
 import { channels } from "./channels";
 import { customerGroups } from "./customer-groups";
@@ -26,6 +27,7 @@ export const routers = [
   prices,
   pricingLint,
   simulations,
+  changeRequests,
   audit,
   changes,
   webhooks,

@@ -13,6 +13,8 @@ export interface Fixtures {
   tradeConditions: number[];
   promotions: number[];
   webhooks: number[];
+  /** Change requests: a DRAFT and a submitted one (PENDING_APPROVAL, or APPLIED by the policy). */
+  changeRequests: number[];
   /** A URL webhooks may point to here (WEBHOOK_ALLOWED_HOSTS of the tests): the test receiver. */
   webhookUrl: string;
   /** How many requests building the set took. */
@@ -127,6 +129,23 @@ export async function createFixtures(tag: string): Promise<Fixtures> {
       .id as number,
   ];
 
+  const changeRequest = async () =>
+    (
+      await call("POST", "/v1/api/change-requests", {
+        title: "Fixture change",
+        effectiveAt: "2099-01-01",
+        items: [
+          {
+            kind: "SET_PRICES",
+            pricelistId: activeList,
+            rows: [{ productCode: products[0], amount: 1100 }],
+          },
+        ],
+      })
+    ).id as number;
+  const changeRequests = [await changeRequest(), await changeRequest()];
+  await call("POST", `/v1/api/change-requests/${changeRequests[1]}/submit`);
+
   return {
     products,
     channels,
@@ -137,6 +156,7 @@ export async function createFixtures(tag: string): Promise<Fixtures> {
     tradeConditions,
     promotions,
     webhooks,
+    changeRequests,
     webhookUrl,
     requests,
   };

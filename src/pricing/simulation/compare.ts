@@ -107,7 +107,7 @@ export function changedAspects(before: LinePrice, after: LinePrice): PriceChange
 }
 
 /** n / d in integers, rounded half away from zero (d > 0), exact whatever the magnitudes. */
-function ratioBp(difference: number, before: number): number {
+export function ratioBp(difference: number, before: number): number {
   const n = BigInt(difference) * 10000n;
   const d = BigInt(before);
   const magnitude = ((n < 0n ? -n : n) * 2n + d) / (2n * d);
@@ -157,16 +157,25 @@ export const itemOf = ({
 /** A rise above 100 % counts in the 100 % bucket (a price that doubles or more). */
 const MAX_PERCENT = 100;
 
+/** The whole percent of a change in bp (rounded half away from zero), rises capped at 100. */
+export function percentBucket(bp: number): number {
+  const rounded = Math.sign(bp) * Math.round(Math.abs(bp) / 100);
+  return Math.min(MAX_PERCENT, rounded) || 0;
+}
+
+/** Counts by percent as the ascending buckets of a distribution. */
+export const bucketsOf = (counts: ReadonlyMap<number, number>): DistributionBucket[] =>
+  [...counts].sort(([a], [b]) => a - b).map(([percent, count]) => ({ percent, count }));
+
 /** Rows with a ratio by differenceBp in whole percent (rounded half away from zero), ascending. */
 function distributionOf(items: readonly PriceChangeItem[]): DistributionBucket[] {
   const counts = new Map<number, number>();
   for (const { differenceBp: bp } of items) {
     if (bp === null) continue;
-    const rounded = Math.sign(bp) * Math.round(Math.abs(bp) / 100);
-    const percent = Math.min(MAX_PERCENT, rounded) || 0;
+    const percent = percentBucket(bp);
     counts.set(percent, (counts.get(percent) ?? 0) + 1);
   }
-  return [...counts].sort(([a], [b]) => a - b).map(([percent, count]) => ({ percent, count }));
+  return bucketsOf(counts);
 }
 
 function customerCounts(items: readonly PriceChangeItem[]): CustomerChanges[] {

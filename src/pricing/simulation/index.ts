@@ -10,7 +10,10 @@ export {
   type TierChange,
 } from "./overlay";
 export {
+  bucketsOf,
   changedAspects,
+  percentBucket,
+  ratioBp,
   compareLines,
   PriceChanges,
   sameJson,

@@ -242,12 +242,23 @@ function priceFor(run: Run, customerCode: string | null, { records, lists }: Sid
   }).lines;
 }
 
+/**
+ * Sees every (buyer, product) pair's two lines, changed or not: the impact of a change request
+ * (src/resources/change-requests, docs/api.md §16.3) sums over them all.
+ */
+export type PairObserver = (
+  customerCode: string | null,
+  before: LinePrice,
+  after: LinePrice,
+) => void;
+
 /** The rows of every buyer whose lines differ (the first `maxRows`), and the summary over all. */
 function compareAll(
   run: Run,
   buyers: readonly (string | null)[],
   changes: ChangeSet,
   maxRows: number,
+  observe?: PairObserver,
 ) {
   const before = sideOf(run.data.records);
   const after = sideOf(applyChangeSet(run.data.records, changes));
@@ -256,6 +267,7 @@ function compareAll(
     const linesBefore = priceFor(run, customerCode, before);
     const linesAfter = priceFor(run, customerCode, after);
     linesBefore.forEach((line, i) => {
+      observe?.(customerCode, line, linesAfter[i]!);
       const row = compareLines(customerCode, line, linesAfter[i]!);
       if (row) changed.add(row);
     });
@@ -263,8 +275,15 @@ function compareAll(
   return changed.result(buyers.length * run.productCodes.length);
 }
 
-/** POST /v1/api/simulations/prices: two D1 round trips, then the engine twice per buyer. */
-export async function simulatePrices(db: Db, request: SimulationRequest): Promise<Simulation> {
+/**
+ * POST /v1/api/simulations/prices: two D1 round trips, then the engine twice per buyer.
+ * `observe`, when given, sees every pair (the route gives none).
+ */
+export async function simulatePrices(
+  db: Db,
+  request: SimulationRequest,
+  observe?: PairObserver,
+): Promise<Simulation> {
   const at = request.at ?? Date.now();
   const changes = changeSetOf(request.changes);
   const query = selectionQuery(request, changes);
@@ -294,6 +313,6 @@ export async function simulatePrices(db: Db, request: SimulationRequest): Promis
     currency,
     at: iso(at),
     quantity: request.quantity,
-    ...compareAll(run, buyers, changes, request.maxRows),
+    ...compareAll(run, buyers, changes, request.maxRows, observe),
   };
 }
