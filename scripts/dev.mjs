@@ -9,7 +9,9 @@
  * 2. applies the migrations of drizzle/ to the local D1 database, without prompting;
  * 3. loads the demo data set (scripts/seed.mjs) only when that database is empty;
  * 4. serves on http://localhost:8787 with `wrangler dev`, offline (no metrics, no cf fetch), and
- *    forwards SIGINT/SIGTERM/SIGHUP to it so Ctrl-C stops everything.
+ *    forwards SIGINT/SIGTERM/SIGHUP to it so Ctrl-C stops everything;
+ * 5. once it answers, adds the demo's two change requests through the API when the demo data is
+ *    there and no change request is (scripts/lib/demo-change-requests.mjs).
  *
  * Arguments after `--`:
  *   --persist-to <dir>   local state directory for every wrangler call (default .wrangler/state)
@@ -20,6 +22,7 @@
  * Trigger fires every minute, and the steps to a local receiver are printed.
  */
 import { constants } from "node:os";
+import { addDemoChangeRequests } from "./lib/demo-change-requests.mjs";
 import { DEV_KEYS, ensureDevVars } from "./lib/dev-keys.mjs";
 import { listenAddress, portProblem } from "./lib/dev-port.mjs";
 import { fireSweep, webhookArgs, webhookHowTo } from "./lib/dev-webhooks.mjs";
@@ -55,10 +58,11 @@ async function main() {
     process.exit(1);
   }
 
-  const keys = `admin=${DEV_KEYS.admin}, read=${DEV_KEYS.read}`;
+  const keys = `admin=${DEV_KEYS.admin}, read=${DEV_KEYS.read}, second admin=${DEV_KEYS.approver}`;
   const devVars = {
     created: `.dev.vars created with the dev API keys: ${keys}`,
     appended: `API_KEYS of the dev keys appended to .dev.vars: ${keys}`,
+    "added approver": `the second admin dev key was added to .dev.vars: ${keys}`,
     "kept dev keys": `.dev.vars has the dev API keys: ${keys}`,
     "kept own keys": ".dev.vars has API_KEYS of your own: keeping them",
   };
@@ -94,6 +98,11 @@ async function main() {
   const { port: served } = listenAddress(devArgs);
   webhookHowTo(served).forEach((line) => step(line));
   const stopSweep = fireSweep(served);
+  if (seed) {
+    demoChangeRequests(served).catch((error) =>
+      step(`demo change requests not added: ${error instanceof Error ? error.message : error}`),
+    );
+  }
 
   // Ctrl-C in a terminal reaches the whole process group anyway; a plain `kill <pid>` of this
   // script (a supervisor, an IDE's stop button) must stop the server too.
@@ -110,6 +119,46 @@ async function main() {
     stopSweep();
     process.exit(code ?? (signal ? 128 + constants.signals[signal] : 1));
   });
+}
+
+/**
+ * Once the server answers, the demo's change requests (a price increase approved by the second
+ * dev key, one waiting for approval, both for next month) when the demo data is there and no
+ * change request is yet: they carry the impact the service computes, so they go through the API.
+ * @param {number} port
+ */
+async function demoChangeRequests(port) {
+  const base = `http://127.0.0.1:${port}`;
+  /** @type {import("./lib/demo-change-requests.mjs").Call} */
+  const call = async (method, path, body, key) => {
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: {
+        "x-webhook-signature": key,
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, body: await res.json().catch(() => null) };
+  };
+  for (let tries = 0; ; tries++) {
+    const up = await fetch(`${base}/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (up) break;
+    if (tries > 240) throw new Error("the server did not answer within 2 minutes");
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  const list = await call("GET", "/v1/api/change-requests?limit=1", undefined, DEV_KEYS.admin);
+  const demo = await call("GET", "/v1/api/pricelist/100", undefined, DEV_KEYS.admin);
+  if (list.status !== 200 || list.body.meta.totalItems > 0 || demo.status !== 200) return;
+  const keys = { author: DEV_KEYS.admin, approver: DEV_KEYS.approver };
+  const made = await addDemoChangeRequests(call, keys, Date.now());
+  step(
+    `demo change requests: ${made.approved.id} "${made.approved.title}" APPLIED (approved by ` +
+      `${DEV_KEYS.approver}), ${made.pending.id} "${made.pending.title}" waiting for approval`,
+  );
 }
 
 main().catch((error) => {
