@@ -27,7 +27,8 @@ const MAX_VALUE_BYTES = 100_000;
 describe("a 100,000-row apply", () => {
   it("stages and writes in statements each within D1's limits", () => {
     const db = createDb(env.DB, new DbMeter());
-    const writes: StagedWrite[] = Array.from({ length: ROWS }, (_, i) => ({
+    // As the catalogue's apply below: every row cut (UPDATED) and a new one (INSERTED).
+    const writes: StagedWrite[] = Array.from({ length: 2 * ROWS }, (_, i) => ({
       pricelistId: 123_456,
       productId: 1_000_000 + i,
       minQuantity: 1,
@@ -39,7 +40,7 @@ describe("a 100,000-row apply", () => {
       afterAmount: 127_159,
     }));
     const statements = stagedPriceRowWrites(db, 42, writes);
-    expect(statements).toHaveLength(Math.ceil(ROWS / STAGED_ROWS_PER_STATEMENT) + 2);
+    expect(statements).toHaveLength(Math.ceil((2 * ROWS) / STAGED_ROWS_PER_STATEMENT) + 2);
     for (const statement of statements) {
       const { sql, params } = (
         statement as unknown as { toSQL(): { sql: string; params: unknown[] } }

@@ -672,7 +672,8 @@ describe("go-live: the Cron Trigger and the price caches", () => {
 
   it("a lookup's max-age just before effectiveAt is the seconds left; its ETag changes at it", async () => {
     const a = await exampleA();
-    const effectiveAt = Date.now() + 3000;
+    // Far enough ahead for the submit (which simulates) to finish before it, even on a busy machine.
+    const effectiveAt = Date.now() + 5000;
     const body = await draft(setRequest(a.list, a.p1, new Date(effectiveAt).toISOString()));
     expect((await call("POST", `/${body.id}/submit`)).body.status).toBe("APPLIED");
     const lookup = (headers: Record<string, string> = {}) =>
