@@ -152,7 +152,8 @@ async function demoChangeRequests(port) {
   }
   const list = await call("GET", "/v1/api/change-requests?limit=1", undefined, DEV_KEYS.admin);
   const demo = await call("GET", "/v1/api/pricelist/100", undefined, DEV_KEYS.admin);
-  if (list.status !== 200 || list.body.meta.totalItems > 0 || demo.status !== 200) return;
+  const listed = /** @type {{ meta: { totalItems: number } }} */ (list.body);
+  if (list.status !== 200 || listed.meta.totalItems > 0 || demo.status !== 200) return;
   const keys = { author: DEV_KEYS.admin, approver: DEV_KEYS.approver };
   const made = await addDemoChangeRequests(call, keys, Date.now());
   step(
