@@ -19,7 +19,6 @@
  * Nothing is written into the project: the figures go to stdout (docs/performance.md keeps them).
  */
 import { spawn } from "node:child_process";
-import { createHash, randomBytes } from "node:crypto";
 import { createWriteStream, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { once } from "node:events";
 import { tmpdir } from "node:os";
@@ -27,8 +26,9 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { csvRow } from "../scripts/lib/csv.mjs";
 import { KINDS } from "../scripts/lib/csv-kinds.mjs";
-import { ROOT, WRANGLER_ENV, applyMigrations, spawnWrangler } from "../scripts/lib/local-db.mjs";
-import { freePort, thousands } from "./lib/common.mjs";
+import { ROOT } from "../scripts/lib/local-db.mjs";
+import { thousands } from "./lib/common.mjs";
+import { startService } from "./lib/service.mjs";
 
 const GROUPS = 100;
 const ROOTS = 10;
@@ -107,37 +107,6 @@ async function tool(args, env) {
   const [code] = await once(child, "exit");
   if (code !== 0) throw new Error(`node ${args.join(" ")} exited ${code}\n${stdout}`);
   return { seconds: (performance.now() - started) / 1000, stdout };
-}
-
-/**
- * A fresh `wrangler dev` on `dir`, with its own admin key.
- * @param {string} dir
- */
-async function startService(dir) {
-  await applyMigrations(dir);
-  const key = randomBytes(18).toString("base64url");
-  const hash = createHash("sha256").update(key).digest("hex");
-  const port = await freePort();
-  const child = spawnWrangler(
-    [
-      "dev",
-      ...["--ip", "127.0.0.1", "--port", String(port), "--persist-to", dir],
-      ...["--var", `API_KEYS:bench:admin:${hash}`, "--show-interactive-dev-session=false"],
-    ],
-    { stdio: ["ignore", "ignore", "inherit"], env: { ...WRANGLER_ENV, WRANGLER_LOG: "error" } },
-  );
-  const url = `http://127.0.0.1:${port}`;
-  for (let waited = 0; ; waited += 250) {
-    if (child.exitCode !== null) throw new Error(`wrangler dev exited ${child.exitCode}`);
-    const ok = await fetch(`${url}/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) break;
-    if (waited > 90_000) throw new Error("wrangler dev did not answer within 90 s");
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  return { child, url, key };
 }
 
 async function main() {

@@ -10,7 +10,9 @@
  * entry carries the request's time, key name, operation, request id and the client's correlation
  * id (its x-request-id, migration 0009), and commits atomically with its change. FK cascades run
  * the child tables' triggers too, so cascaded deletes are recorded. An UPDATE that changes no
- * column leaves no entry.
+ * column leaves no entry. The link tables of SUMMARIZED_LINKS (src/db/schema/audited.ts) write
+ * nothing while the context's `links_summarized` is set: the bulk write that sets it records
+ * their rows itself, one entry per owner and action (migration 0018).
  *
  * After a schema change, regenerate into a new custom migration (the output drops and recreates
  * every trigger, so it is safe to apply on top of older ones):
@@ -38,7 +40,7 @@ const camel = (/** @type {string} */ column) =>
 
 /**
  * @typedef {{ name: string, key: string, kind: "boolean" | "instant" | "plain" }} Column
- * @typedef {{ name: string, entity: string, columns: Column[], primaryKey: string[] }} Table
+ * @typedef {{ name: string, entity: string, columns: Column[], primaryKey: string[], summarized: boolean }} Table
  */
 
 /**
@@ -61,7 +63,7 @@ export async function loadTables() {
     stdin: {
       contents:
         'export * as schema from "./src/db/schema/index.ts";\n' +
-        'export { NOT_AUDITED, entityName } from "./src/db/schema/audited.ts";\n' +
+        'export { NOT_AUDITED, SUMMARIZED_LINKS, entityName } from "./src/db/schema/audited.ts";\n' +
         'export { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";\n',
       resolveDir: ROOT,
       loader: "ts",
@@ -73,7 +75,7 @@ export async function loadTables() {
     logLevel: "silent",
   });
   const code = bundle.outputFiles[0]?.text ?? "";
-  /** @type {{ schema: Record<string, unknown>, getTableConfig: (t: any) => any, SQLiteTable: any, NOT_AUDITED: Set<string>, entityName: (table: string) => string }} */
+  /** @type {{ schema: Record<string, unknown>, getTableConfig: (t: any) => any, SQLiteTable: any, NOT_AUDITED: Set<string>, SUMMARIZED_LINKS: Set<string>, entityName: (table: string) => string }} */
   const mod = await import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`);
   /** @type {Table[]} */
   const tables = [];
@@ -90,7 +92,13 @@ export async function loadTables() {
     const single = config.columns.filter((/** @type {any} */ c) => c.primary);
     const composite = config.primaryKeys[0]?.columns ?? uniqueKey(config);
     const primaryKey = [...single, ...composite].map((/** @type {any} */ c) => c.name);
-    tables.push({ name: config.name, entity: mod.entityName(config.name), columns, primaryKey });
+    tables.push({
+      name: config.name,
+      entity: mod.entityName(config.name),
+      columns,
+      primaryKey,
+      summarized: mod.SUMMARIZED_LINKS.has(config.name),
+    });
   }
   return tables.sort((a, b) => a.name.localeCompare(b.name));
 }
@@ -138,10 +146,14 @@ function trigger(/** @type {Table} */ table, /** @type {(typeof ACTIONS)[number]
     action === "update"
       ? ` AND (${table.columns.map((c) => `OLD.${c.name} IS NOT NEW.${c.name}`).join(" OR ")})`
       : "";
+  // A bulk write that records these link rows itself says so in the context (src/db/bulk.ts).
+  const summarized = table.summarized
+    ? " AND NOT (SELECT links_summarized FROM audit_context)"
+    : "";
   return [
     `DROP TRIGGER IF EXISTS \`${name}\`;--> statement-breakpoint`,
     `CREATE TRIGGER \`${name}\` AFTER ${action.toUpperCase()} ON \`${table.name}\``,
-    `  WHEN EXISTS (SELECT 1 FROM audit_context)${changed} BEGIN`,
+    `  WHEN EXISTS (SELECT 1 FROM audit_context)${summarized}${changed} BEGIN`,
     "  INSERT INTO audit_log (at, request_id, correlation_id, key_name, operation, method, path, entity, entity_id, entity_code, entity_key, action, before, after)",
     `  SELECT c.at, c.request_id, c.correlation_id, c.key_name, c.operation, c.method, c.path, '${table.entity}', ${id.id}, ${id.code},`,
     `    ${id.key},`,

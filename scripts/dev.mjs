@@ -9,14 +9,21 @@
  * 2. applies the migrations of drizzle/ to the local D1 database, without prompting;
  * 3. loads the demo data set (scripts/seed.mjs) only when that database is empty;
  * 4. serves on http://localhost:8787 with `wrangler dev`, offline (no metrics, no cf fetch), and
- *    forwards SIGINT/SIGTERM/SIGHUP to it so Ctrl-C stops everything;
- * 5. once it answers, adds the demo's two change requests through the API when the demo data is
+ *    forwards SIGINT/SIGTERM/SIGHUP to it so Ctrl-C stops everything; when whatever started it
+ *    goes away (`kill <pid>` of `npm run dev`, whose shell passes no signal on), it stops too;
+ * 5. notes where it serves in .wrangler/dev-url.json for `npm run import` / `npm run export`
+ *    (scripts/lib/dev-url.mjs), removed when it stops.
+ * 6. once it answers, adds the demo's two change requests through the API when the demo data is
  *    there and no change request is (scripts/lib/demo-change-requests.mjs).
  *
  * Arguments after `--`:
  *   --persist-to <dir>   local state directory for every wrangler call (default .wrangler/state)
  *   --no-seed            skip step 3
+ *   --no-rate-limits     RATE_LIMITS=off: no request is rate limited (load tests, fuzzers)
  *   anything else        passed to `wrangler dev` (e.g. `--port 8788` replaces the default port)
+ *
+ * Without a network (names do not resolve) it sets WEBHOOK_DNS=offline, so creating a webhook to
+ * a public name is refused with one sentence instead of the runtime's stack trace per DNS lookup.
  *
  * Webhooks (scripts/lib/dev-webhooks.mjs): 127.0.0.1 is an allowed target, the sweep's Cron
  * Trigger fires every minute, and the steps to a local receiver are printed.
@@ -24,7 +31,9 @@
 import { constants } from "node:os";
 import { addDemoChangeRequests } from "./lib/demo-change-requests.mjs";
 import { DEV_KEYS, ensureDevVars } from "./lib/dev-keys.mjs";
+import { namesResolve, onParentExit } from "./lib/dev-lifecycle.mjs";
 import { listenAddress, portProblem } from "./lib/dev-port.mjs";
+import { removeDevUrl, urlOf, writeDevUrl } from "./lib/dev-url.mjs";
 import { fireSweep, webhookArgs, webhookHowTo } from "./lib/dev-webhooks.mjs";
 import {
   ROOT,
@@ -49,7 +58,8 @@ const hasOption = (args, name) => args.some((a) => a === name || a.startsWith(`$
 async function main() {
   const { persistTo, rest } = takePersistTo(process.argv.slice(2));
   const seed = !rest.includes("--no-seed");
-  const devArgs = rest.filter((a) => a !== "--no-seed");
+  const limits = !rest.includes("--no-rate-limits");
+  const devArgs = rest.filter((a) => a !== "--no-seed" && a !== "--no-rate-limits");
 
   // A busy port is one line, before anything is written, migrated or seeded.
   const busy = await portProblem(listenAddress(devArgs));
@@ -85,38 +95,55 @@ async function main() {
 
   const ip = hasOption(devArgs, "--ip") ? [] : ["--ip", "127.0.0.1"];
   const port = hasOption(devArgs, "--port") ? [] : ["--port", "8787"];
+  const vars = [];
+  if (!limits) {
+    vars.push("--var", "RATE_LIMITS:off");
+    step("rate limits off (RATE_LIMITS=off): for load tests and fuzzers, never for a deployment");
+  }
+  if (!devArgs.some((a) => a.includes("WEBHOOK_DNS")) && !(await namesResolve())) {
+    vars.push("--var", "WEBHOOK_DNS:offline");
+    step("no network (names do not resolve): webhooks may point only to 127.0.0.1 and localhost");
+  }
   const args = [
     "dev",
     ...ip,
     ...port,
     ...(persistTo ? ["--persist-to", persistTo] : []),
     ...webhookArgs(ROOT, devArgs),
+    ...vars,
     ...devArgs,
   ];
   step(`wrangler ${args.join(" ")}`);
   const child = spawnWrangler(args, { stdio: "inherit", env: WRANGLER_ENV });
-  const { port: served } = listenAddress(devArgs);
-  webhookHowTo(served).forEach((line) => step(line));
-  const stopSweep = fireSweep(served);
+  const address = listenAddress(devArgs);
+  writeDevUrl(ROOT, urlOf(address), process.pid);
+  webhookHowTo(address.port).forEach((line) => step(line));
+  const stopSweep = fireSweep(address.port);
   if (seed) {
-    demoChangeRequests(served).catch((error) =>
+    demoChangeRequests(address.port).catch((error) =>
       step(`demo change requests not added: ${error instanceof Error ? error.message : error}`),
     );
   }
 
+  /** @param {NodeJS.Signals} signal */
+  const stop = (signal) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+  };
   // Ctrl-C in a terminal reaches the whole process group anyway; a plain `kill <pid>` of this
-  // script (a supervisor, an IDE's stop button) must stop the server too.
+  // script (a supervisor, an IDE's stop button) must stop the server too, and so must a kill of
+  // the npm process that started it.
   for (const signal of /** @type {const} */ (["SIGINT", "SIGTERM", "SIGHUP"])) {
-    process.on(signal, () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-    });
+    process.on(signal, () => stop(signal));
   }
+  onParentExit(() => stop("SIGTERM"));
   child.on("error", (error) => {
+    removeDevUrl(ROOT, process.pid);
     console.error(error.message);
     process.exit(1);
   });
   child.on("exit", (code, signal) => {
     stopSweep();
+    removeDevUrl(ROOT, process.pid);
     process.exit(code ?? (signal ? 128 + constants.signals[signal] : 1));
   });
 }

@@ -4,7 +4,7 @@
  *   [--key …]` (docs/csv.md)
  *
  * Writes every record of one kind as the CSV `npm run import` reads, in the kind's order (by code;
- * prices by productCode then minQuantity), LF line ends, through the engine of
+ * prices by productCode then minQuantity; exchange rates by pair then validFrom), LF line ends, through the engine of
  * scripts/lib/csv-engine.mjs. Without --file the CSV goes to stdout. A file is written beside and
  * renamed into place at the end, so a failed export never leaves half a file. The pages are read
  * one by one: records changed during the export may be missed or repeated, which the summary

@@ -3,8 +3,8 @@
  * `npm run import -- <kind> <file.csv> [--pricelist <id>] [--dry-run] [--restart]
  *   [--from-line <n>] [--concurrency <n>] [--url …] [--key …]` (docs/csv.md)
  *
- * Streams a CSV of one kind (product-groups, products, customer-groups, customers, prices) into
- * the kind's bulk upsert, through the engine of scripts/lib/csv-engine.mjs.
+ * Streams a CSV of one kind (product-groups, products, customer-groups, customers, prices,
+ * exchange-rates) into the kind's bulk upsert, through the engine of scripts/lib/csv-engine.mjs.
  *
  * - Rows that cannot be read (syntax, codes, numbers, amounts with too many decimals, a key
  *   repeated in the file) are rejected locally with their line numbers and never sent; rows the

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
  * A webhook receiver for local development and the tests (docs/api.md §14.4): it checks each
- * delivery's signature, refuses stale or replayed ones, takes each batch once by its idempotency
- * id, and prints what it got.
+ * delivery's signature, refuses stale ones, takes each batch once by the idempotency id in its
+ * signed body (not by the `x-webhook-id` header, which anyone replaying a captured delivery could
+ * change), and prints what it got.
  *
  *   npm run webhook:receiver -- --secret whsec_…           # http://127.0.0.1:8790/
  *   npm run webhook:receiver -- --port 9000 --secret whsec_…
@@ -40,8 +41,24 @@ export function signatureProblem(header, body, secret, now = Math.floor(Date.now
 }
 
 /**
+ * The batch's idempotency id from the body, which the signature covers; undefined when the body
+ * is no delivery (not JSON, or no string `id`).
+ * @param {string} body
+ * @returns {string | undefined}
+ */
+export function deliveryIdOf(body) {
+  try {
+    const id = JSON.parse(body)?.id;
+    return typeof id === "string" && id ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * @typedef {{ path: string, attempt: number, answered: number, deliveryId: string | undefined,
- *   signature: string | undefined, body: string, duplicate: boolean }} Received
+ *   headerId: string | undefined, signature: string | undefined, body: string,
+ *   duplicate: boolean }} Received
  */
 
 /** @param {import("node:http").IncomingMessage} req */
@@ -76,14 +93,19 @@ export async function startReceiver({ port = 8790, host = "127.0.0.1", secret, l
     const body = await readBody(req);
     const attempt = (attempts.get(url.pathname) ?? 0) + 1;
     attempts.set(url.pathname, attempt);
-    const deliveryId = /** @type {string | undefined} */ (req.headers["x-webhook-id"]);
+    const headerId = /** @type {string | undefined} */ (req.headers["x-webhook-id"]);
     const signature = /** @type {string | undefined} */ (req.headers["x-webhook-signature"]);
-    const problem = secret ? signatureProblem(signature, body, secret) : undefined;
-    const status = problem
+    // Only what the signature covers decides: the body's id, never the unsigned header.
+    const deliveryId = deliveryIdOf(body);
+    const forged = secret ? signatureProblem(signature, body, secret) : undefined;
+    const problem = forged ?? (deliveryId ? undefined : "the body is not a delivery (no id)");
+    const status = forged
       ? 401
-      : attempt <= Number(url.searchParams.get("fail") ?? 0)
-        ? 503
-        : Number(url.searchParams.get("status") ?? 200);
+      : problem
+        ? 400
+        : attempt <= Number(url.searchParams.get("fail") ?? 0)
+          ? 503
+          : Number(url.searchParams.get("status") ?? 200);
     const duplicate = status === 200 && taken.has(deliveryId);
     if (status === 200) taken.add(deliveryId);
     received.push({
@@ -91,6 +113,7 @@ export async function startReceiver({ port = 8790, host = "127.0.0.1", secret, l
       attempt,
       answered: status,
       deliveryId,
+      headerId,
       signature,
       body,
       duplicate,

@@ -1,4 +1,5 @@
 import { serveDocument } from "./doc/document";
+import { home } from "./doc/home";
 import { apiReference } from "./doc/ui";
 import { operationIndex } from "./lib/http/context";
 import { authenticate } from "./lib/http/auth";
@@ -6,7 +7,7 @@ import { strictJsonBody } from "./lib/http/body";
 import { requestContext } from "./lib/http/context";
 import { onError } from "./lib/core/errors";
 import { idempotency } from "./lib/http/idempotency";
-import { notFoundHandler } from "./lib/http/not-found";
+import { methodNotAllowed, notFoundHandler } from "./lib/http/not-found";
 import { rateLimit } from "./lib/http/rate-limit";
 import { createRouter } from "./lib/http/router";
 import { corsFromEnv, limitBodySize, securityHeaders } from "./lib/http/security";
@@ -24,9 +25,12 @@ const operationOf = (method: string, route: string) =>
 app.use("*", requestContext(operationOf));
 app.use("*", securityHeaders());
 app.use("*", corsFromEnv());
+// A known path with another method: 405 + Allow, before any key, limit or body is looked at.
+app.use("*", methodNotAllowed(app as never));
 app.onError(onError);
 
-// Public: the health check and the API reference page.
+// Public: where to go from /, the health check and the API reference page.
+app.route("/", home);
 app.get("/health", (c) => c.json({ status: "ok" }));
 app.route("/", apiReference);
 
@@ -44,6 +48,6 @@ for (const router of routers) app.route("/", router);
 // GET /doc describes every route registered above.
 serveDocument(app);
 
-app.notFound(notFoundHandler(app as never));
+app.notFound(notFoundHandler);
 
 export { app };

@@ -1,5 +1,5 @@
 import { createScheduledController } from "cloudflare:test";
-import { env } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import worker from "../src/index";
 import {
@@ -16,7 +16,7 @@ import { api, created, expectProblem, issuePaths, KEYS, uid } from "./helpers";
 import { head, RECEIVER, receivedAt, sleep, until, type Delivery } from "./webhook-helpers";
 
 /**
- * Change requests (docs/api.md §16, docs/pricing-rules.md §18) through the real Worker: worked
+ * Change requests (docs/api.md §17, docs/pricing-rules.md §18) through the real Worker: worked
  * example A of pricing-rules v3 with two admin keys, every transition and its errors.
  */
 
@@ -427,6 +427,37 @@ describe("transitions and their errors", () => {
     expect(approved.body.status).toBe("APPLIED");
   });
 
+  it("429 TOO_MANY_SIMULATIONS at submit while a simulation of the same key runs; stays DRAFT", async () => {
+    const a = await exampleA();
+    const body = await draft(increase(a.list, a.group));
+    // A simulation whose answer is not read yet holds its key's place (docs/simulation.md §9).
+    const running = await exports.default.fetch(
+      new Request("http://pricing.test/v1/api/simulations/prices", {
+        method: "POST",
+        headers: { "x-webhook-signature": AUTHOR, "content-type": "application/json" },
+        body: JSON.stringify({
+          channelCode: a.channel,
+          customers: { anonymous: true },
+          products: { codes: [a.p1, a.p2] },
+          changes: { prices: [{ pricelistId: a.list, productCode: a.p1, amount: 600 }] },
+        }),
+      }),
+    );
+    expect(running.status).toBe(200);
+    const refused = await call("POST", `/${body.id}/submit`);
+    expect(expectProblem(refused, 429, "TOO_MANY_SIMULATIONS").detail).toContain("API key");
+    expect(refused.headers.get("retry-after")).toBe("5");
+    expect((await call("GET", `/${body.id}`)).body).toMatchObject({
+      status: "DRAFT",
+      impact: null,
+    });
+    // Another key is not held up; once the answer is read, the author's submit runs.
+    expect((await call("POST", `/${body.id}/submit`, undefined, APPROVER)).status).toBe(200);
+    await running.text();
+    const other = await draft(increase(a.list, a.group));
+    expect((await call("POST", `/${other.id}/submit`)).status).toBe(200);
+  });
+
   it("400 at submit naming an item that cannot take effect: ARCHIVED list, record already ACTIVE", async () => {
     const a = await exampleA();
     const archived = (await createPricelist()).id;
@@ -670,35 +701,41 @@ describe("go-live: the Cron Trigger and the price caches", () => {
     expect(new Set(batches.map((c) => c.event))).toEqual(new Set(["changeRequests"]));
   });
 
-  it("a lookup's max-age just before effectiveAt is the seconds left; its ETag changes at it", async () => {
-    const a = await exampleA();
-    // Far enough ahead for the submit (which simulates) to finish before it, even on a busy machine.
-    const effectiveAt = Date.now() + 5000;
-    const body = await draft(setRequest(a.list, a.p1, new Date(effectiveAt).toISOString()));
-    expect((await call("POST", `/${body.id}/submit`)).body.status).toBe("APPLIED");
-    const lookup = (headers: Record<string, string> = {}) =>
-      api("GET", `/v1/api/prices?channel=${a.channel}&product=${a.p1}`, {
-        key: KEYS.read,
-        headers,
-      });
-    const sent = Date.now();
-    const before = await lookup();
-    const answered = Date.now();
-    expect(before.body.lines[0].finalUnitAmount).toBe(500);
-    expect(before.body.validUntil).toBe(new Date(effectiveAt).toISOString());
-    const maxAge = Number(
-      /^private, max-age=(\d+)$/.exec(before.headers.get("cache-control")!)![1],
-    );
-    expect(maxAge).toBeGreaterThanOrEqual(Math.floor((effectiveAt - answered) / 1000));
-    expect(maxAge).toBeLessThanOrEqual(Math.floor((effectiveAt - sent) / 1000));
-    const tag = before.headers.get("etag")!;
-    expect((await lookup({ "if-none-match": tag })).status).toBe(304);
-    await sleep(Math.max(0, effectiveAt - Date.now()) + 50);
-    const after = await lookup({ "if-none-match": tag });
-    expect(after.status).toBe(200);
-    expect(after.headers.get("etag")).not.toBe(tag);
-    expect(after.body.lines[0].finalUnitAmount).toBe(600);
-  });
+  it(
+    "a lookup's max-age just before effectiveAt is the seconds left; its ETag changes at it",
+    {
+      timeout: 30_000,
+    },
+    async () => {
+      const a = await exampleA();
+      // Far enough ahead for the submit (which simulates) to finish before it, even on a busy machine.
+      const effectiveAt = Date.now() + 5000;
+      const body = await draft(setRequest(a.list, a.p1, new Date(effectiveAt).toISOString()));
+      expect((await call("POST", `/${body.id}/submit`)).body.status).toBe("APPLIED");
+      const lookup = (headers: Record<string, string> = {}) =>
+        api("GET", `/v1/api/prices?channel=${a.channel}&product=${a.p1}`, {
+          key: KEYS.read,
+          headers,
+        });
+      const sent = Date.now();
+      const before = await lookup();
+      const answered = Date.now();
+      expect(before.body.lines[0].finalUnitAmount).toBe(500);
+      expect(before.body.validUntil).toBe(new Date(effectiveAt).toISOString());
+      const maxAge = Number(
+        /^private, max-age=(\d+)$/.exec(before.headers.get("cache-control")!)![1],
+      );
+      expect(maxAge).toBeGreaterThanOrEqual(Math.floor((effectiveAt - answered) / 1000));
+      expect(maxAge).toBeLessThanOrEqual(Math.floor((effectiveAt - sent) / 1000));
+      const tag = before.headers.get("etag")!;
+      expect((await lookup({ "if-none-match": tag })).status).toBe(304);
+      await sleep(Math.max(0, effectiveAt - Date.now()) + 50);
+      const after = await lookup({ "if-none-match": tag });
+      expect(after.status).toBe(200);
+      expect(after.headers.get("etag")).not.toBe(tag);
+      expect(after.body.lines[0].finalUnitAmount).toBe(600);
+    },
+  );
 });
 
 describe("read keys", () => {

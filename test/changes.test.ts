@@ -128,6 +128,36 @@ describe("GET /v1/api/changes", () => {
     const resumed = await api("GET", `/v1/api/changes?after=${newest - 1}`);
     expect(resumed.body.data.map((c: Change) => c.cursor)).toEqual([newest]);
   });
+
+  it("starts at the oldest change kept without `after` (or with 0), also after the retention deleted older ones", async () => {
+    await createProduct();
+    const second = await createProduct();
+    const newest = await head();
+    const kept = (await changesAfter(newest - 1)).map((c) => c.key);
+    expect(kept).toEqual([{ id: second.id, code: second.code }]);
+    // What the retention does to old entries (src/lib/jobs/retention.ts): the first product's
+    // entry, and every one before it, is gone.
+    await env.DB.prepare("delete from audit_log where id < ?").bind(newest).run();
+    for (const query of ["", "?after=0", "?after=0&limit=1"]) {
+      const res = await api("GET", `/v1/api/changes${query}`);
+      expect(res.status, query).toBe(200);
+      expect(res.body, query).toMatchObject({ next: newest, hasMore: false });
+      expect(
+        res.body.data.map((c: Change) => [c.cursor, c.key]),
+        query,
+      ).toEqual([[newest, { id: second.id, code: second.code }]]);
+    }
+    // A webhook from the start begins there too, and an expired cursor is still refused.
+    const body = { url: "http://127.0.0.1:9/hooks", events: ["products"], active: false };
+    const hook = await api("POST", "/v1/api/webhooks", { body: { ...body, after: 0 } });
+    expect(hook.status).toBe(201);
+    expect(hook.body.cursor).toBe(newest - 1);
+    const expired = await api("POST", "/v1/api/webhooks", { body: { ...body, after: 1 } });
+    expect(issuePaths(expired)).toEqual(["body.after"]);
+    expect(expired.body.errors[0].message).toBe(
+      `is older than the retention; the oldest cursor served is ${newest - 1}`,
+    );
+  });
 });
 
 describe("ordering under concurrent writes", () => {
@@ -214,6 +244,33 @@ describe("affects: whose prices may have moved (docs/api.md §13.2)", () => {
       }),
     ]);
     expect(only(changes, "customer")[0]!.affects).toEqual({ customerCodes: [customer.code] });
+  });
+
+  it("a bulk upsert's memberships: one change per customer and action, naming the customer and its groups", async () => {
+    const [g1, g2, g3] = await Promise.all([1, 2, 3].map(() => createCustomerGroup()));
+    const code = uid("C");
+    const put = (groups: string[]) =>
+      api("PUT", "/v1/api/customer", {
+        body: { customers: [{ code, name: "Bulk", customerGroupCodes: groups }] },
+      });
+    const created = await changesOf(() => put([g1!.code, g2!.code]));
+    const groupCodes = (...groups: (typeof g1)[]) => groups.map((g) => g!.code).sort();
+    expect(created.map((c) => [c.action, c.entity, c.event, c.affects])).toEqual([
+      ["INSERT", "customer", "customers", { customerCodes: [code] }],
+      [
+        "INSERT",
+        "customerGroupMember",
+        "customers",
+        { customerCodes: [code], customerGroupCodes: groupCodes(g1, g2) },
+      ],
+    ]);
+    const { id } = (await api("GET", `/v1/api/customer/${code}`)).body;
+    expect(created[1]!.key).toEqual({ customerId: id });
+    const moved = await changesOf(() => put([g2!.code, g3!.code]));
+    expect(moved.map((c) => [c.action, c.entity, c.affects])).toEqual([
+      ["DELETE", "customerGroupMember", { customerCodes: [code], customerGroupCodes: [g1!.code] }],
+      ["INSERT", "customerGroupMember", { customerCodes: [code], customerGroupCodes: [g3!.code] }],
+    ]);
   });
 
   it("a trade condition reaches its targets: a group's condition → the group, its products", async () => {

@@ -123,8 +123,8 @@ describe("typed client (openapi-fetch + types generated from /doc)", () => {
       }),
     );
     expect(prices.data).toEqual([
-      { productCode: bolt, minQuantity: 1, amount: 1000 },
-      { productCode: bolt, minQuantity: 10, amount: 900 },
+      { productCode: bolt, minQuantity: 1, amount: 1000, validFrom: null, validTo: null },
+      { productCode: bolt, minQuantity: 10, amount: 900, validFrom: null, validTo: null },
     ]);
     expect(prices.meta.totalItems).toBe(2);
 

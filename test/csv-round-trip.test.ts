@@ -191,6 +191,8 @@ describe("export → import into an empty database → export gives the same byt
         { productCode: p.code, minQuantity: 1, amount: 12345 },
         { productCode: p.code, minQuantity: 10, amount: 5 },
         { productCode: q.code, minQuantity: 1, amount: 0 },
+        // A scheduled row cuts q's undated one: both carry their window in the file.
+        { productCode: q.code, minQuantity: 1, amount: 7, validFrom: "2027-01-01T00:00:00Z" },
       ],
     });
     expect(put.status).toBe(200);
@@ -199,11 +201,44 @@ describe("export → import into an empty database → export gives the same byt
     const ctxHere = await KINDS.prices!.prepare(here, { pricelist: String(list.id) });
     const ctxThere = await KINDS.prices!.prepare(fresh, { pricelist: String(target.id) });
     const exported = await exportText(here, "prices", ctxHere);
-    expect(exported).toContain(`${p.code},1,12.345\n${p.code},10,0.005\n`);
-    expect(exported).toContain(`${q.code},1,0.000\n`);
+    expect(exported).toContain(`${p.code},1,12.345,,\n${p.code},10,0.005,,\n`);
+    expect(exported).toContain(
+      `${q.code},1,0.000,,2027-01-01T00:00:00.000Z\n` +
+        `${q.code},1,0.007,2027-01-01T00:00:00.000Z,\n`,
+    );
     const imported = await importText(fresh, "prices", exported, { ctx: ctxThere });
-    expect(imported).toMatchObject({ rejected: [], totals: { rows: 3 } });
+    expect(imported).toMatchObject({ rejected: [], totals: { rows: 4 } });
     expect(await exportText(fresh, "prices", ctxThere)).toBe(exported);
+  });
+
+  it("prices in a currency without decimals: the exponent comes from GET /v1/api/currencies", async () => {
+    const list = await createPricelist({ currency: "JPY" });
+    const ctx = await KINDS.prices!.prepare(here, { pricelist: String(list.id) });
+    expect(ctx).toMatchObject({ digits: 0, currency: "JPY" });
+    expect(ctx.label).toContain("JPY: 0 decimals");
+  });
+
+  it("exchange rates, their rates exact and in normal form", async () => {
+    const put = await here.put("/v1/api/exchange-rates", {
+      rates: [
+        { from: "USD", to: "EUR", rate: "0.920", validFrom: "2027-01-01" },
+        { from: "USD", to: "EUR", rate: "0.9", validFrom: "2027-02-01T00:00:00Z" },
+        { from: "USD", to: "JPY", rate: "150.25", validFrom: "2027-01-01" },
+        { from: "EUR", to: "CHF", rate: "0.000123456789", validFrom: "2026-06-01T12:30:00Z" },
+      ],
+    });
+    expect(put.status).toBe(200);
+    const { exported, imported } = await roundTrip("exchange-rates");
+    expect(exported).toBe(
+      "from,to,rate,validFrom\n" +
+        "EUR,CHF,0.000123456789,2026-06-01T12:30:00.000Z\n" +
+        "USD,EUR,0.92,2027-01-01T00:00:00.000Z\n" +
+        "USD,EUR,0.9,2027-02-01T00:00:00.000Z\n" +
+        "USD,JPY,150.25,2027-01-01T00:00:00.000Z\n",
+    );
+    expect(imported.totals).toEqual({ rows: 4, created: 4, updated: 0, unchanged: 0 });
+    const again = await importText(fresh, "exchange-rates", exported);
+    expect(again.totals).toEqual({ rows: 4, created: 0, updated: 0, unchanged: 4 });
   });
 });
 
@@ -259,7 +294,43 @@ describe("errors come back as the lines of the file", () => {
       { line: 4, reason: "amount 1.999 has more decimals than EUR allows (at most 2 decimals)" },
     ]);
     expect(await exportText(fresh, "prices", ctx)).toBe(
-      `productCode,minQuantity,amount\n${product.code},1,1.50\n${product.code},10,1.00\n`,
+      "productCode,minQuantity,amount,validFrom,validTo\n" +
+        `${product.code},1,1.50,,\n${product.code},10,1.00,,\n`,
     );
+  });
+
+  it("exchange rates: a rate the service refuses is its line; the rest is written", async () => {
+    const text = [
+      "from,to,rate,validFrom",
+      "SEK,DKK,0.65,2027-01-01",
+      "SEK,DKK,0,2027-02-01",
+      "SEK,SEK,1,2027-01-01",
+      "SEK,NOK,1.0000000000001,2027-01-01",
+      "SEK,DKK,0.66,2027-01-01T00:00:00Z",
+      "SEK,XYZ,1.1,2027-01-01",
+      "SEK,NOK,1.02,2027-03-01",
+    ].join("\n");
+    const result = await importText(fresh, "exchange-rates", text);
+    expect(result.rejected).toEqual([
+      { line: 3, reason: "rate: must be greater than 0" },
+      {
+        line: 4,
+        reason: "to: must differ from from (SEK): a rate converts one currency into another",
+      },
+      { line: 5, reason: "rate: has 14 significant digits; at most 12 are allowed" },
+      {
+        line: 6,
+        reason: "validFrom: repeats the rate SEK→DKK from 2027-01-01T00:00:00.000Z of row 0",
+      },
+      {
+        line: 7,
+        reason: "to: must be the ISO 4217 code of a currency in circulation, such as EUR",
+      },
+    ]);
+    const rates = (await fresh.get("/v1/api/exchange-rates?filter.from=SEK")).body.data;
+    expect(rates.map((r: any) => [r.to, r.rate])).toEqual([
+      ["DKK", "0.65"],
+      ["NOK", "1.02"],
+    ]);
   });
 });

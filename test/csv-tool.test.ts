@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { createCsvParser, csvRow, parseCsv } from "../scripts/lib/csv.mjs";
 import { importCsv, rowIssues } from "../scripts/lib/csv-engine.mjs";
 import { KINDS, readHeader, readRow, type Context, type Kind } from "../scripts/lib/csv-kinds.mjs";
-import { decimalToMinor, minorDigits, minorToDecimal } from "../scripts/lib/money.mjs";
+import { decimalToMinor, minorToDecimal } from "../scripts/lib/money.mjs";
 
 const records = (text: string) => parseCsv(text).map((r) => [r.line, r.fields, r.error]);
 
@@ -117,17 +117,6 @@ describe("CSV reader", () => {
 describe("decimal amounts to minor units", () => {
   const ok = (text: string, digits: number) => decimalToMinor(text, digits, "XXX");
 
-  it("knows the minor-unit digits of ISO 4217, and assumes 2 for a code it does not know", () => {
-    expect(minorDigits("EUR")).toEqual({ digits: 2, known: true });
-    expect(minorDigits("USD")).toEqual({ digits: 2, known: true });
-    expect(minorDigits("JPY")).toEqual({ digits: 0, known: true });
-    expect(minorDigits("KRW")).toEqual({ digits: 0, known: true });
-    expect(minorDigits("KWD")).toEqual({ digits: 3, known: true });
-    expect(minorDigits("BHD")).toEqual({ digits: 3, known: true });
-    expect(minorDigits("CLF")).toEqual({ digits: 4, known: true });
-    expect(minorDigits("ZZZ")).toEqual({ digits: 2, known: false });
-  });
-
   it.each([
     ["12.34", 2, 1234],
     ["0.29", 2, 29], // 0.29 * 100 is 28.999999999999996 in floating point
@@ -221,7 +210,7 @@ describe("headers", () => {
     expect(readHeader(["P-A", "1", "12.50"], KINDS.prices!)).toEqual({
       ok: false,
       error:
-        'the header must be productCode,minQuantity,amount (missing productCode, minQuantity, amount; unknown "P-A", "1", "12.50")',
+        'the header must be productCode,minQuantity,amount, optionally validFrom,validTo (missing productCode, minQuantity, amount; unknown "P-A", "1", "12.50")',
     });
     expect(readHeader(["code;name"], KINDS.customers!)).toMatchObject({
       ok: false,
@@ -348,6 +337,23 @@ describe("rows of each kind", () => {
     });
   });
 
+  it("exchange rates: the cells as written, trimmed; every column is required", () => {
+    const kind = KINDS["exchange-rates"]!;
+    const header = "from,to,rate,validFrom\n";
+    expect(readOne(kind, `${header} USD ,EUR, 0.92 ,2027-01-01`)).toEqual({
+      ok: true,
+      row: { from: "USD", to: "EUR", rate: "0.92", validFrom: "2027-01-01" },
+    });
+    expect(readOne(kind, `${header}USD,,,`)).toEqual({
+      ok: false,
+      error: "to is empty; rate is empty; validFrom is empty",
+    });
+    expect(readHeader(["from", "to", "rate"], kind)).toEqual({
+      ok: false,
+      error: "the header must be from,to,rate,validFrom (missing validFrom)",
+    });
+  });
+
   it("every kind writes what it reads", () => {
     const eur = { label: "", notes: [], stateKey: "", digits: 2, currency: "EUR" };
     const items: Record<string, any> = {
@@ -367,7 +373,19 @@ describe("rows of each kind", () => {
         customerGroupCodes: ["A", "B"],
         channelCodes: [],
       },
-      prices: { productCode: "P-A", minQuantity: 10, amount: 1005 },
+      prices: {
+        productCode: "P-A",
+        minQuantity: 10,
+        amount: 1005,
+        validFrom: "2027-01-01T00:00:00.000Z",
+        validTo: "2027-07-01T00:00:00.000Z",
+      },
+      "exchange-rates": {
+        from: "USD",
+        to: "JPY",
+        rate: "150.25",
+        validFrom: "2027-01-01T00:00:00.000Z",
+      },
     };
     for (const [name, item] of Object.entries(items)) {
       const kind = KINDS[name]!;
@@ -375,7 +393,7 @@ describe("rows of each kind", () => {
       expect(readOne(kind, text, eur), name).toEqual({ ok: true, row: item });
     }
     expect(csvRow(KINDS.prices!.toRecord(items.prices, { ...eur, digits: 3 }))).toBe(
-      "P-A,10,1.005\n",
+      "P-A,10,1.005,2027-01-01T00:00:00.000Z,2027-07-01T00:00:00.000Z\n",
     );
   });
 });

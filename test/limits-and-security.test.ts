@@ -184,6 +184,39 @@ describe("rate limits per API key: reads and writes apart", () => {
     expect(limiter.limit).not.toHaveBeenCalled();
   });
 
+  it("RATE_LIMITS=off (npm run dev -- --no-rate-limits) lets every request through uncounted, with one warning", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const limiter = { limit: vi.fn(async () => ({ success: false })) };
+    const off = { RATE_LIMITER_READ: limiter, RATE_LIMITER_ADMIN: limiter, RATE_LIMITS: "off" };
+    for (let i = 0; i < 3; i++) {
+      expect((await call("/v1/api/product", {}, off)).status).toBe(200);
+      expect((await call("/v1/api/product", newProduct(), off)).status).toBe(201);
+    }
+    expect(limiter.limit).not.toHaveBeenCalled();
+    expect(warn.mock.calls.map(([line]) => JSON.parse(String(line)))).toEqual([
+      { warning: "RATE_LIMITS is off: no request is rate limited" },
+    ]);
+    // Any other value leaves the limits on.
+    for (const value of ["on", "", "no", "false"]) {
+      const on = { ...off, RATE_LIMITS: value };
+      expect((await call("/v1/api/product", {}, on)).status, value).toBe(429);
+    }
+  });
+
+  it("answers a method a path does not take with 405 + Allow before counting it (docs/api.md §7)", async () => {
+    const limiter = { limit: vi.fn(async () => ({ success: false })) };
+    const bindings = { RATE_LIMITER_READ: limiter, RATE_LIMITER_ADMIN: limiter };
+    for (const key of [KEYS.admin, KEYS.read, null]) {
+      const res = await call("/v1/api/product", { method: "DELETE", key }, bindings);
+      expect(res.status).toBe(405);
+      expect(res.headers.get("allow")).toBe("GET, HEAD, POST, PUT");
+      expect((await problem(res)).code).toBe("METHOD_NOT_ALLOWED");
+    }
+    expect(limiter.limit).not.toHaveBeenCalled();
+    // The limit still holds for the methods the path takes.
+    expect((await call("/v1/api/product", {}, bindings)).status).toBe(429);
+  });
+
   it("without a binding does not limit that traffic and warns once per binding; a failing limiter lets requests through", async () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     const none = { RATE_LIMITER_READ: undefined, RATE_LIMITER_ADMIN: undefined };
@@ -405,7 +438,9 @@ describe("CORS", () => {
         "access-control-request-headers": "x-webhook-signature, content-type",
       },
     });
-    expect(preflight.status).toBe(401);
+    // No API path takes OPTIONS: without CORS a preflight is a method the path does not allow.
+    expect(preflight.status).toBe(405);
+    expect(preflight.headers.get("allow")).toBe("GET, HEAD, POST, PUT");
     expect(preflight.headers.get("access-control-allow-origin")).toBeNull();
   });
 
@@ -451,7 +486,7 @@ describe("CORS", () => {
     expect(ok.headers.get("access-control-allow-headers")).toContain("x-webhook-signature");
     expect(ok.headers.get("access-control-max-age")).toBe("600");
     const refused = await preflight("https://evil.example");
-    expect(refused.status).toBe(401);
+    expect(refused.status).toBe(405);
     expect(refused.headers.get("access-control-allow-origin")).toBeNull();
     expect(refused.headers.get("access-control-allow-methods")).toBeNull();
     expect(refused.headers.get("vary")).toContain("Origin");

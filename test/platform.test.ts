@@ -1,6 +1,7 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { api, expectProblem, KEYS } from "./helpers";
+import { productRefs } from "../src/resources/products/products.list";
+import { api, expectProblem, KEYS, uid, type CallOptions } from "./helpers";
 
 describe("authentication and roles", () => {
   it("refuses a missing key with 401 problem+json", async () => {
@@ -35,12 +36,41 @@ describe("authentication and roles", () => {
   });
 });
 
+describe("GET /: where to go", () => {
+  it("answers JSON naming /app, /ui and /doc, without a key", async () => {
+    const res = await api("GET", "/", { key: null });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(res.body).toMatchObject({
+      api: "/v1/api/",
+      links: {
+        app: { href: "/app/" },
+        ui: { href: "/ui" },
+        doc: { href: "/doc" },
+        health: { href: "/health" },
+      },
+    });
+  });
+
+  it("answers a browser with a page of those links", async () => {
+    const res = await api("GET", "/", { key: null, headers: { accept: "text/html,*/*" } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/html/);
+    for (const href of ["/app/", "/ui", "/doc"]) expect(res.body).toContain(`href="${href}"`);
+    expect(res.headers.get("content-security-policy")).toContain("default-src 'none'");
+    const post = await api("POST", "/", { key: null });
+    expect([post.status, post.headers.get("allow")]).toEqual([405, "GET, HEAD"]);
+  });
+});
+
 describe("error contract", () => {
   it("answers unknown routes with 404 and known paths with another method with 405 + Allow", async () => {
     expectProblem(await api("GET", "/v1/api/nothing-here"), 404, "NOT_FOUND");
     const res = await api("DELETE", "/v1/api/product");
-    expectProblem(res, 405, "METHOD_NOT_ALLOWED");
-    expect(res.headers.get("allow")).toBe("GET, POST, PUT");
+    expect(expectProblem(res, 405, "METHOD_NOT_ALLOWED").detail).toBe(
+      "DELETE is not allowed on /v1/api/product",
+    );
+    expect(res.headers.get("allow")).toBe("GET, HEAD, POST, PUT");
   });
 
   it("answers malformed JSON with 400 and a wrong content type with 415", async () => {
@@ -118,7 +148,8 @@ describe("OpenAPI document", () => {
       "search",
       "searchBy",
       "select",
-      "filter.productGroupCode",
+      // A filter per foreign key by code of a product (products.list.ts productRefs).
+      ...productRefs.fields.map((field) => `filter.${field}`),
     ]);
     expect(Object.keys(list.responses)).toEqual(["200", "400", "401", "429"]);
     const get = doc.paths["/v1/api/product/{code}"].get;
@@ -189,5 +220,67 @@ describe("API_KEYS entries", () => {
       { ...env, API_KEYS: `storefront-eu:read:${sha}` },
     );
     expect(res.status).toBe(200);
+  });
+});
+
+describe("405 before keys, roles, limits and idempotency (docs/api.md §7)", () => {
+  const allow = async (method: string, path: string, options: CallOptions = {}) => {
+    const res = await api(method, path, options);
+    expect(expectProblem(res, 405, "METHOD_NOT_ALLOWED").detail).toBe(
+      `${method} is not allowed on ${path}`,
+    );
+    return res.headers.get("allow");
+  };
+
+  it("lists HEAD wherever GET is allowed, for the API and the public pages alike", async () => {
+    expect(await allow("DELETE", "/v1/api/product")).toBe("GET, HEAD, POST, PUT");
+    expect(await allow("PUT", "/v1/api/product/P-1")).toBe("GET, HEAD, PATCH, DELETE");
+    expect(await allow("GET", "/v1/api/prices/resolve")).toBe("POST");
+    const headOnPost = await api("HEAD", "/v1/api/prices/resolve");
+    expect([headOnPost.status, headOnPost.headers.get("allow")]).toEqual([405, "POST"]);
+    expect(await allow("POST", "/v1/api/audit")).toBe("GET, HEAD");
+    expect(await allow("DELETE", "/v1/api/webhooks/7/rotate-secret")).toBe("POST");
+    expect(await allow("POST", "/health", { key: null })).toBe("GET, HEAD");
+    expect(await allow("PUT", "/doc", { key: null })).toBe("GET, HEAD");
+    // HEAD is served where GET is: the GET's headers, no body.
+    const head = await api("HEAD", "/v1/api/product");
+    expect(head.status).toBe(200);
+    expect(head.body).toBe("");
+  });
+
+  it("is the same answer without a key, with an unknown key and with a read key", async () => {
+    for (const key of [null, "not-a-key", KEYS.read, KEYS.admin]) {
+      expect(await allow("DELETE", "/v1/api/product", { key })).toBe("GET, HEAD, POST, PUT");
+      expect(await allow("POST", "/v1/api/channel/WEB/pricelists", { key })).toBe("GET, HEAD");
+    }
+  });
+
+  it("comes before the Idempotency-Key: the key is not taken, so a real write may use it", async () => {
+    const headers = { "Idempotency-Key": `k-${uid("I")}` };
+    const body = { code: uid("P"), name: "After a 405" };
+    for (let i = 0; i < 2; i++) {
+      expect(await allow("PATCH", "/v1/api/product", { headers, body })).toBe(
+        "GET, HEAD, POST, PUT",
+      );
+    }
+    const created = await api("POST", "/v1/api/product", { headers, body });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.headers.get("idempotent-replayed")).toBeNull();
+  });
+
+  it("takes a literal path segment before a parameter: /pricelist/individual is not pricelist 'individual'", async () => {
+    for (const method of ["GET", "PATCH", "PUT", "DELETE"]) {
+      const body = method === "GET" ? undefined : {};
+      expect(await allow(method, "/v1/api/pricelist/individual", { body })).toBe("POST");
+    }
+    expect(await allow("GET", "/v1/api/pricelist/individual/5")).toBe("DELETE");
+    // The routes behind the parameters still answer.
+    expectProblem(await api("PATCH", "/v1/api/pricelist/999999", { body: {} }), 404, "NOT_FOUND");
+    expectProblem(await api("DELETE", "/v1/api/pricelist/individual/999999"), 404, "NOT_FOUND");
+    expectProblem(
+      await api("POST", "/v1/api/pricelist/individual", { body: {} }),
+      400,
+      "VALIDATION_FAILED",
+    );
   });
 });

@@ -305,6 +305,41 @@ describe("EMPTY_GROUP_TARGETED", () => {
   });
 });
 
+describe("PRICE_GAP", () => {
+  it("names a hole between two rows of an ACTIVE list's timeline, not a timeline that ends", async () => {
+    const [product, ended] = [await createProduct(), await createProduct()];
+    const list = await createPricelist({ status: "ACTIVE" });
+    await putPrices(list.id, [
+      { productCode: product.code, amount: 500 },
+      { productCode: product.code, amount: 519, validFrom: "2031-01-01T00:00:00Z" },
+      // A campaign with its own end cuts the undated row, and leaves a hole after it.
+      {
+        productCode: product.code,
+        amount: 450,
+        validFrom: "2030-06-01T00:00:00Z",
+        validTo: "2030-09-01T00:00:00Z",
+      },
+      { productCode: ended.code, amount: 100, validTo: "2030-01-01T00:00:00Z" },
+    ]);
+    expect(await naming("PRICE_GAP", pl(list))).toEqual([
+      {
+        code: "PRICE_GAP",
+        severity: "WARNING",
+        message:
+          `pricelist ${list.id} has no row for product ${product.code} from quantity 1 between ` +
+          "2030-09-01T00:00:00.000Z and 2031-01-01T00:00:00.000Z: lines then take their price " +
+          "from another pricelist, or have none (NO_PRICE)",
+        records: [pl(list), { kind: "product", code: product.code }],
+      },
+    ]);
+    // Filled, the hole is gone.
+    await putPrices(list.id, [
+      { productCode: product.code, amount: 480, validFrom: "2030-09-01T00:00:00Z" },
+    ]);
+    expect(await naming("PRICE_GAP", pl(list))).toEqual([]);
+  });
+});
+
 describe("NO_FIRST_TIER", () => {
   it("names an ACTIVE list whose rows for a product start above its smallest quantity", async () => {
     const product = await createProduct();

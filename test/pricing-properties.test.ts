@@ -7,6 +7,8 @@ import {
   LINE_STATUSES,
   PRICELIST_LEVELS,
   PRICELIST_OUTCOMES,
+  prepareOneLineOrders,
+  priceOneLineOrders,
   PROMOTION_OUTCOMES,
   RANK_KEYS,
   resolvePrices,
@@ -369,6 +371,22 @@ describe("price engine properties", () => {
         const a = resolvePrices({ ...request, explain });
         const b = resolvePrices(structuredClone({ ...request, explain }));
         expect(json(b)).toBe(json(a));
+      }),
+      RUNS,
+    );
+  });
+
+  it("one-line orders priced in batches of any size are resolvePrices' lines with separateOrders", () => {
+    fc.assert(
+      fc.property(requestArb, fc.integer({ min: 1, max: 4 }), (request, size) => {
+        const { lines, ...setup } = request;
+        const expected = resolvePrices({ ...request, separateOrders: true }).lines;
+        const prepared = prepareOneLineOrders(setup);
+        const batched = [];
+        for (let i = 0; i < lines.length; i += size) {
+          batched.push(...priceOneLineOrders(prepared, lines.slice(i, i + size)));
+        }
+        expect(JSON.stringify(batched)).toBe(JSON.stringify(expected));
       }),
       RUNS,
     );

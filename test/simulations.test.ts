@@ -1,5 +1,8 @@
-import { env } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
+import { Hono } from "hono";
 import { beforeAll, describe, expect, it } from "vitest";
+import { streamJson } from "../src/lib/http/stream";
+import { SimulationPlaces } from "../src/resources/simulations/simulations.service";
 import {
   createChannel,
   createCustomer,
@@ -734,4 +737,117 @@ describe("POST /v1/api/simulations/prices: the bounds", () => {
       expect(roundTrips(over)).toBe(1);
     },
   );
+});
+
+describe("POST /v1/api/simulations/prices: one at a time per key, two per isolate", () => {
+  let body: Record<string, unknown>;
+  beforeAll(async () => {
+    // 2 customers × 1,000 products, every price changed: an answer of some 2 MB, more than the
+    // runtime takes from the stream before the client reads, so an unread answer stays open.
+    const channel = (await createChannel()).code;
+    const group = (await createProductGroup()).code;
+    const codes = Array.from({ length: 1000 }, (_, i) => `${group}-${String(i).padStart(4, "0")}`);
+    await ok("PUT", "/v1/api/product", {
+      products: codes.map((code) => ({ code, name: code, productGroupCode: group })),
+    });
+    const customers = [(await createCustomer({ channelCodes: [channel] })).code];
+    customers.push((await createCustomer({ channelCodes: [channel] })).code);
+    const list = (await createPricelist({ status: "ACTIVE" })).id;
+    await ok("PUT", `/v1/api/pricelist/${list}/prices`, {
+      prices: codes.map((productCode, i) => ({ productCode, amount: 1000 + i })),
+    });
+    await setPrimaryPricelist(channel, list);
+    const discount = (
+      await createTradeCondition({ scope: "CHANNEL", value: 500, channelCodes: [channel] })
+    ).id;
+    body = {
+      channelCode: channel,
+      at: AT,
+      customers: { codes: customers },
+      products: { productGroupCodes: [group] },
+      changes: { activate: { tradeConditionIds: [discount] } },
+      maxRows: 2000,
+    };
+  });
+
+  /** A simulation whose answer is not read yet: it holds its place until it is. */
+  const started = (key: string) =>
+    exports.default.fetch(
+      new Request(`http://pricing.test${PATH}`, {
+        method: "POST",
+        headers: { "x-webhook-signature": key, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      }),
+    );
+
+  it("answers 429 TOO_MANY_SIMULATIONS with Retry-After while the key's simulation is running, and lets the key run again once its answer is read", async () => {
+    const first = await started(KEYS.admin);
+    expect(first.status).toBe(200);
+    const refused = await simulate(body);
+    const problem = expectProblem(refused, 429, "TOO_MANY_SIMULATIONS");
+    expect(problem).toMatchObject({
+      title: "Too Many Requests",
+      status: 429,
+      type: "urn:problem:pricing:too-many-simulations",
+      detail:
+        "a simulation of this API key is still running (at most 1 per key at a time); retry after 5 seconds",
+    });
+    expect(refused.headers.get("retry-after")).toBe("5");
+    // Another key is not held up by this one's.
+    const other = env.TEST_WRITER_KEYS[0]!;
+    expect((await simulate(body, other)).status).toBe(200);
+    // The whole answer, streamed: the JSON of every row, then the summary.
+    const answer = JSON.parse(await first.text());
+    expect(answer.rows).toHaveLength(2000);
+    expect(answer.summary).toMatchObject({ evaluated: 2000, changed: 2000, lowered: 2000 });
+    const again = await simulate(body);
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(answer);
+  });
+
+  it("runs two at once in an isolate and refuses a third until one of them is answered", async () => {
+    const [k1, k2, k3] = env.TEST_WRITER_KEYS;
+    const held = [await started(KEYS.admin), await started(k1!)];
+    expect(held.map((r) => r.status)).toEqual([200, 200]);
+    const third = expectProblem(await simulate(body, k2!), 429, "TOO_MANY_SIMULATIONS");
+    expect(third.detail).toBe(
+      "2 simulations are running on this server instance, the most it runs at once; retry after 5 seconds",
+    );
+    expect(JSON.parse(await held[0]!.text()).rows).toHaveLength(2000);
+    expect((await simulate(body, k2!)).status).toBe(200);
+    expect(JSON.parse(await held[1]!.text()).rows).toHaveLength(2000);
+    const [a, b] = await Promise.all([simulate(body, k3!), simulate(body)]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+  });
+
+  it("gives a place back when the answer's stream is cancelled, and after its lease in any case", async () => {
+    // A client that goes away cancels the stream: its place is given back at once.
+    const app = new Hono();
+    let given = 0;
+    const pieces = function* () {
+      yield "[1";
+      yield ",2]";
+    };
+    app.get("/", (c) => streamJson(c, pieces(), 200, () => given++));
+    const res = await app.request("/");
+    expect(res.headers.get("content-type")).toBe("application/json");
+    await res.body!.cancel();
+    expect(given).toBe(1);
+    expect(await (await app.request("/")).json()).toEqual([1, 2]);
+    expect(given).toBe(2);
+    // A request the platform drops may never run that code: the lease ends its place anyway.
+    let now = 0;
+    const places = new SimulationPlaces({ perKey: 1, perIsolate: 2, leaseSeconds: 60 }, () => now);
+    const release = places.claim("erp");
+    expect(() => places.claim("erp")).toThrow(/this API key is still running/);
+    places.claim("shop");
+    expect(() => places.claim("bi")).toThrow(/2 simulations are running/);
+    now = 59_999;
+    expect(() => places.claim("erp")).toThrow(/still running/);
+    now = 60_000;
+    places.claim("erp");
+    release(); // an expired place given back late frees nothing twice
+    places.claim("bi");
+    expect(() => places.claim("ops")).toThrow(/2 simulations are running/);
+  });
 });

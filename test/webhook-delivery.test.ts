@@ -74,6 +74,12 @@ async function writeEveryKind() {
   await createPromotion({ productCodes: [product.code] });
   await api("PATCH", `/v1/api/customer/${customer.code}`, { body: { name: "Renamed" } });
   await api("DELETE", `/v1/api/customer/${customer.code}`);
+  // A rate has no code: a validFrom of its own makes it a new one.
+  await api("PUT", "/v1/api/exchange-rates", {
+    body: {
+      rates: [{ from: "USD", to: "EUR", rate: "0.92", validFrom: new Date().toISOString() }],
+    },
+  });
   await api("POST", "/v1/api/change-requests", {
     body: {
       title: "Next year",
@@ -110,15 +116,21 @@ describe("delivery through the queue", () => {
       ]);
       // Every retry of the first batch carried the same id and the same changes.
       expect(new Set(all.slice(0, 3).map((r) => r.deliveryId)).size).toBe(1);
+      // The signed body's id (what receivers deduplicate on) is the header's.
+      for (const r of all) expect(r.headerId).toBe(r.deliveryId);
       expect(new Set(all.slice(0, 3).map((r) => JSON.parse(r.body).next)).size).toBe(1);
       for (const r of all) expect(await signedBy(r.signature, r.body, hook.secret)).toBe(true);
 
       const delivered = batches.flatMap((b) => b.changes);
       const feed = await feedAfter(hook.cursor);
       expect(delivered).toEqual(feed);
-      expect(delivered.map((c) => c.cursor)).toEqual(
-        Array.from({ length: newest - hook.cursor }, (_, i) => hook.cursor + 1 + i),
-      );
+      // Every entry of pricing data since the webhook started (its own creation is none, §11).
+      const { results: entries } = await env.DB.prepare(
+        "select id from audit_log where id > ? and entity <> 'webhook' order by id",
+      )
+        .bind(hook.cursor)
+        .all<{ id: number }>();
+      expect(delivered.map((c) => c.cursor)).toEqual(entries.map((e) => e.id));
       expect(new Set(delivered.map((c) => c.event))).toEqual(new Set(CHANGE_EVENTS));
 
       const attempts = await api("GET", `/v1/api/webhooks/${hook.id}/deliveries?sortBy=id:ASC`);
@@ -182,6 +194,7 @@ describe("delivery through the queue", () => {
       active: false,
     });
     await createProduct();
+    const product = await head();
     // Switched on behind the API's back: no write, so no message on the queue for it.
     await env.DB.prepare("update webhooks set active = 1 where id = ?").bind(hook.id).run();
 
@@ -206,9 +219,7 @@ describe("delivery through the queue", () => {
     const ctx = createExecutionContext();
     await worker.queue(batch as never, env);
     await getQueueResult(batch, ctx);
-    const [delivery] = await deliveredUpTo(path, hook.cursor + 1);
-    expect(delivery!.changes.map((c) => [c.entity, c.cursor])).toEqual([
-      ["product", hook.cursor + 1],
-    ]);
+    const [delivery] = await deliveredUpTo(path, product);
+    expect(delivery!.changes.map((c) => [c.entity, c.cursor])).toEqual([["product", product]]);
   });
 });

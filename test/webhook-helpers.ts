@@ -9,7 +9,10 @@ export interface Received {
   path: string;
   attempt: number;
   answered: number;
+  /** The batch's id from the signed body, what the receiver deduplicates on. */
   deliveryId: string;
+  /** The unsigned `x-webhook-id` header, as sent. */
+  headerId: string;
   signature: string;
   body: string;
   duplicate: boolean;

@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import worker from "../src/index";
 import { CHANGE_EVENTS } from "../src/pricing/vocabulary";
+import { MAX_WEBHOOKS } from "../src/resources/webhooks/webhooks.schemas";
 import { createProduct } from "./factories";
 import { call } from "./fuzz/worker";
 import { api, created, expectProblem, issuePaths, KEYS, uid } from "./helpers";
@@ -42,10 +43,12 @@ function fakeDns(addresses: Record<string, string[] | "fail">) {
 async function quietWebhook(url: string, events = ALL) {
   const hook = await created("/v1/api/webhooks", { url, events, active: false });
   await createProduct();
+  // The product's change: the first one the webhook gets (its own creation is no pricing data).
+  const firstChange = await head();
   // The write's message reaches the consumer within its 1 s batch timeout; the webhook is off.
   await sleep(2500);
   await env.DB.prepare("update webhooks set active = 1 where id = ?").bind(hook.id).run();
-  return hook;
+  return { ...hook, firstChange };
 }
 
 /**
@@ -98,9 +101,9 @@ describe("the webhooks resource", () => {
     expect(list.body.data.filter((w: { id: number }) => w.id === res.body.id)).toEqual([shown]);
     // Nothing in the audit trail copies it.
     const copies = await env.DB.prepare(
-      "select count(*) as n from audit_log where instr(after, ?) > 0",
+      "select count(*) as n from audit_log where instr(coalesce(after, '') || coalesce(before, ''), ?) > 0",
     )
-      .bind(`%${secret}%`)
+      .bind(secret)
       .first<{ n: number }>();
     expect(copies!.n).toBe(0);
   });
@@ -114,11 +117,12 @@ describe("the webhooks resource", () => {
       after: newest - 1,
     });
     expect(from.cursor).toBe(newest - 1);
+    // Its creation is in the audit trail (§11), so the newest cursor moved on by one.
     const past = await api("POST", "/v1/api/webhooks", {
       body: { url: `${RECEIVER}/hooks/b`, events: ["products"], after: newest + 5 },
     });
     expect(issuePaths(past)).toEqual(["body.after"]);
-    expect(past.body.errors[0].message).toBe(`is past the newest change (cursor ${newest})`);
+    expect(past.body.errors[0].message).toBe(`is past the newest change (cursor ${newest + 1})`);
   });
 
   it("refuses bodies it cannot take with a sentence per field", async () => {
@@ -149,7 +153,7 @@ describe("the webhooks resource", () => {
     }
   });
 
-  it("refuses URLs that are not https or point to private, loopback or link-local addresses", async () => {
+  it("refuses URLs that are not https or point to private or special-purpose addresses", async () => {
     const cases: [string, string][] = [
       ["not a url", "must be an absolute https URL"],
       ["ftp://hooks.example.com/x", "must be an absolute https URL"],
@@ -164,36 +168,39 @@ describe("the webhooks resource", () => {
       ],
       [
         "https://10.1.2.3/x",
-        "must not point to a private, loopback or link-local address (10.1.2.3)",
+        "must not point to a private or special-purpose address (10.1.2.3 is in 10.0.0.0/8, private use)",
       ],
       [
         "https://192.168.0.10/x",
-        "must not point to a private, loopback or link-local address (192.168.0.10)",
+        "must not point to a private or special-purpose address (192.168.0.10 is in 192.168.0.0/16, private use)",
       ],
       [
         "https://127.0.0.2/x",
-        "must not point to a private, loopback or link-local address (127.0.0.2)",
+        "must not point to a private or special-purpose address (127.0.0.2 is in 127.0.0.0/8, loopback)",
       ],
       [
         "https://169.254.169.254/latest",
-        "must not point to a private, loopback or link-local address (169.254.169.254)",
+        "must not point to a private or special-purpose address (169.254.169.254 is in 169.254.0.0/16, link-local)",
       ],
       [
         "https://0x7f.0.0.2/x",
-        "must not point to a private, loopback or link-local address (127.0.0.2)",
+        "must not point to a private or special-purpose address (127.0.0.2 is in 127.0.0.0/8, loopback)",
       ],
-      ["https://[::1]/x", "must not point to a private, loopback or link-local address (::1)"],
+      [
+        "https://[::1]/x",
+        "must not point to a private or special-purpose address (::1 is in ::1/128, loopback)",
+      ],
       [
         "https://[fe80::1]/x",
-        "must not point to a private, loopback or link-local address (fe80::1)",
+        "must not point to a private or special-purpose address (fe80::1 is in fe80::/10, link-local)",
       ],
       [
         "https://[fd12::1]/x",
-        "must not point to a private, loopback or link-local address (fd12::1)",
+        "must not point to a private or special-purpose address (fd12::1 is in fc00::/7, unique local)",
       ],
       [
         "https://[::ffff:10.0.0.1]/x",
-        "must not point to a private, loopback or link-local address (::ffff:a00:1)",
+        "must not point to a private or special-purpose address (::ffff:a00:1 is in ::ffff:0:0/96, IPv4-mapped)",
       ],
       ["https://localhost/x", "must not point to a local host name (localhost)"],
       ["https://db.internal/x", "must not point to a local host name (db.internal)"],
@@ -222,7 +229,7 @@ describe("the webhooks resource", () => {
     const refused: [string, string][] = [
       [
         "sneaky.example.com",
-        "must not resolve to a private, loopback or link-local address (sneaky.example.com → 10.9.8.7)",
+        "must not resolve to a private or special-purpose address (sneaky.example.com → 10.9.8.7 is in 10.0.0.0/8, private use)",
       ],
       ["gone.example.com", "host gone.example.com does not resolve to an address"],
       [
@@ -288,6 +295,144 @@ describe("the webhooks resource", () => {
   });
 });
 
+describe("secrets are shown once", () => {
+  /** The idempotency store's rows that hold `text` anywhere in their stored answer. */
+  const storedWith = async (text: string) =>
+    (await env.DB.prepare("select count(*) as n from idempotency_keys where instr(body, ?) > 0")
+      .bind(text)
+      .first<{ n: number }>())!.n;
+
+  it("a replayed create or rotate answers the webhook with secret null, and the store never holds it", async () => {
+    const body = { url: `${RECEIVER}/hooks/${uid("once")}`, events: ["prices"], active: false };
+    const key = { "Idempotency-Key": uid("create") };
+    const first = await api("POST", "/v1/api/webhooks", { body, headers: key });
+    expect(first.status).toBe(201);
+    expect(first.body.secret).toMatch(/^whsec_[0-9a-f]{64}$/);
+    const replay = await api("POST", "/v1/api/webhooks", { body, headers: key });
+    expect(replay.status).toBe(201);
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    expect(replay.body).toEqual({ ...first.body, secret: null });
+    expect(await storedWith(first.body.secret)).toBe(0);
+    expect(await storedWith(`"id":${first.body.id},`)).toBe(1);
+    // The replay wrote nothing: one webhook with that URL.
+    const list = await api(
+      "GET",
+      `/v1/api/webhooks?limit=100&search=${encodeURIComponent(body.url)}`,
+    );
+    expect(list.body.data.map((w: { id: number }) => w.id)).toEqual([first.body.id]);
+
+    const rotateKey = { "Idempotency-Key": uid("rotate") };
+    const path = `/v1/api/webhooks/${first.body.id}/rotate-secret`;
+    const rotated = await api("POST", path, { headers: rotateKey });
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.secret).toMatch(/^whsec_[0-9a-f]{64}$/);
+    const again = await api("POST", path, { headers: rotateKey });
+    expect(again.status).toBe(200);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.body).toEqual({ ...rotated.body, secret: null });
+    expect(await storedWith(rotated.body.secret)).toBe(0);
+    // Rotated once, not twice: the first answer's secret is the one that signs.
+    const row = await env.DB.prepare("select secret, previous_secret from webhooks where id = ?")
+      .bind(first.body.id)
+      .first<{ secret: string; previous_secret: string }>();
+    expect(row).toEqual({ secret: rotated.body.secret, previous_secret: first.body.secret });
+    // Without the header nothing is stored, and the secret is answered as before.
+    expect((await api("POST", path)).body.secret).toMatch(/^whsec_/);
+  });
+
+  it("creation, change, rotation and deletion are in the audit trail, without the secret", async () => {
+    const start = await head();
+    const hook = await created("/v1/api/webhooks", {
+      url: `${RECEIVER}/hooks/${uid("audited")}`,
+      events: ["prices"],
+      active: false,
+    });
+    await api("PATCH", `/v1/api/webhooks/${hook.id}`, { body: { events: ["prices", "products"] } });
+    const { secret } = (await api("POST", `/v1/api/webhooks/${hook.id}/rotate-secret`)).body;
+    expect((await api("DELETE", `/v1/api/webhooks/${hook.id}`)).status).toBe(204);
+
+    const trail = await api(
+      "GET",
+      `/v1/api/audit?filter.entity=webhook&filter.entityId=${hook.id}&sortBy=id:ASC`,
+    );
+    expect(trail.status).toBe(200);
+    const entries = trail.body.data as Record<string, any>[];
+    expect(entries.map((e) => [e.operation, e.action, e.method])).toEqual([
+      ["createWebhook", "INSERT", "POST"],
+      ["updateWebhook", "UPDATE", "PATCH"],
+      ["rotateWebhookSecret", "UPDATE", "POST"],
+      ["deleteWebhook", "DELETE", "DELETE"],
+    ]);
+    // The admin key's name (the tests' key is named admin-<first 8 hex of its hash>).
+    for (const e of entries) expect(e.keyName).toMatch(/^admin-[0-9a-f]{8}$/);
+    expect(entries[0]!.after).toEqual({
+      id: hook.id,
+      url: hook.url,
+      events: ["prices"],
+      active: false,
+      pausedAt: null,
+      previousSecretExpiresAt: null,
+      createdAt: hook.createdAt,
+      updatedAt: hook.updatedAt,
+    });
+    expect(entries[1]!.before.events).toEqual(["prices"]);
+    expect(entries[1]!.after.events).toEqual(["prices", "products"]);
+    expect(Object.keys(entries[2]!.after).sort()).toEqual(["previousSecretExpiresAt", "updatedAt"]);
+    expect(entries[3]!.before).toMatchObject({ id: hook.id, url: hook.url });
+    // No secret, old or new, anywhere: not in the answer, not in the stored rows.
+    for (const text of [hook.secret, secret]) {
+      expect(JSON.stringify(trail.body)).not.toContain(text);
+      const stored = await env.DB.prepare(
+        `select count(*) as n from audit_log
+         where instr(coalesce(before, '') || coalesce(after, '') || entity_key, ?) > 0`,
+      )
+        .bind(text)
+        .first<{ n: number }>();
+      expect(stored!.n).toBe(0);
+    }
+    expect(JSON.stringify(trail.body)).not.toMatch(/"(previousSecret|secret)"/);
+    // Settings, not pricing data: the change feed leaves them out.
+    const feed = await api("GET", `/v1/api/changes?after=${start}&limit=1000`);
+    expect(feed.body.data.filter((c: { entity: string }) => c.entity === "webhook")).toEqual([]);
+  });
+});
+
+describe("the number of webhooks", () => {
+  it(`is at most ${MAX_WEBHOOKS} per deployment, paused ones included: 409 naming the limit`, async () => {
+    const count = async () =>
+      (await api("GET", "/v1/api/webhooks?limit=1")).body.meta.totalItems as number;
+    const body = (n: number) => ({
+      url: `${RECEIVER}/hooks/cap-${n}`,
+      events: ["prices"],
+      active: false,
+    });
+    const mine: number[] = [];
+    for (let n = await count(); n < MAX_WEBHOOKS - 1; n++) {
+      mine.push((await created("/v1/api/webhooks", body(n))).id);
+    }
+    // Three creates at once for the last place: one takes it, the others are refused.
+    const racing = await Promise.all(
+      [1, 2, 3].map((n) => api("POST", "/v1/api/webhooks", { body: body(100 + n) })),
+    );
+    expect(racing.map((r) => r.status).sort()).toEqual([201, 409, 409]);
+    mine.push(racing.find((r) => r.status === 201)!.body.id);
+    expect(await count()).toBe(MAX_WEBHOOKS);
+
+    const refused = await api("POST", "/v1/api/webhooks", { body: body(200) });
+    expect(expectProblem(refused, 409, "TOO_MANY_WEBHOOKS").detail).toBe(
+      `this deployment has ${MAX_WEBHOOKS} webhooks, the most it may have; delete one before ` +
+        "creating another (docs/operations.md, Webhooks)",
+    );
+    expect(await count()).toBe(MAX_WEBHOOKS);
+    // A paused webhook still counts; deleting one frees its place.
+    await api("PATCH", `/v1/api/webhooks/${mine[0]}`, { body: { active: false } });
+    expect((await api("POST", "/v1/api/webhooks", { body: body(201) })).status).toBe(409);
+    expect((await api("DELETE", `/v1/api/webhooks/${mine.shift()}`)).status).toBe(204);
+    mine.push((await created("/v1/api/webhooks", body(202))).id);
+    for (const id of mine) await api("DELETE", `/v1/api/webhooks/${id}`);
+  });
+});
+
 describe("the queue consumer, message by message", () => {
   it(
     "a failing receiver: the queue retries the message with a doubling delay, 16 failures pause it, PATCH resumes",
@@ -339,7 +484,7 @@ describe("the queue consumer, message by message", () => {
       await deliverMessage(hook.id);
       const got = await receivedAt(fixed);
       expect(got.map((r) => r.answered)).toEqual([200]);
-      expect(JSON.parse(got[0]!.body).changes[0].cursor).toBe(hook.cursor + 1);
+      expect(JSON.parse(got[0]!.body).changes[0].cursor).toBe(hook.firstChange);
     },
   );
 
@@ -368,7 +513,7 @@ describe("the queue consumer, message by message", () => {
         outcome: "REFUSED",
         status: null,
         error:
-          "not sent: the URL must not resolve to a private, loopback or link-local address (erp.example.com → 10.0.0.8)",
+          "not sent: the URL must not resolve to a private or special-purpose address (erp.example.com → 10.0.0.8 is in 10.0.0.0/8, private use)",
       });
     },
   );

@@ -3,12 +3,16 @@
  * the target service (URL and key), the kind and its context, and the messages on stderr.
  */
 import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { DEV_KEYS } from "./dev-keys.mjs";
+import { readDevUrl } from "./dev-url.mjs";
 import { createApi } from "./csv-http.mjs";
 import { DEFAULT_CONCURRENCY } from "./csv-engine.mjs";
 import { KINDS, kindOf } from "./csv-kinds.mjs";
 
 export const DEFAULT_URL = "http://localhost:8787";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
 /** The options both tools take (node:util parseArgs). */
 export const COMMON_OPTIONS = /** @type {const} */ ({
@@ -24,7 +28,8 @@ export const COMMON_USAGE = `kinds: ${Object.keys(KINDS).join(", ")} (headers: d
 
   --pricelist <id>     prices only: the pricelist (its currency decides the decimals)
   --concurrency <n>    requests in flight, 1-16 (default ${DEFAULT_CONCURRENCY})
-  --url <base>         the service (default PRICING_API_URL, else ${DEFAULT_URL})
+  --url <base>         the service (default PRICING_API_URL, else where npm run dev serves,
+                       else ${DEFAULT_URL})
   --key <key>          an API key (default PRICING_API_KEY; dev-admin-key on localhost)`;
 
 /** @param {string} hostname */
@@ -32,14 +37,30 @@ const isLoopback = (hostname) =>
   ["localhost", "127.0.0.1", "[::1]", "::1"].includes(hostname) || hostname.endsWith(".localhost");
 
 /**
- * The service to talk to: `--url`, else PRICING_API_URL, else local dev. The key: `--key`, else
- * PRICING_API_KEY, else — for a loopback URL only — the dev admin key of `npm run dev`.
+ * Which URL to use and why: `--url`, else PRICING_API_URL, else the URL the running `npm run dev`
+ * noted (.wrangler/dev-url.json, scripts/lib/dev-url.mjs), else the default local address.
+ * @param {{ url?: string }} options
+ * @param {NodeJS.ProcessEnv} env
+ * @param {string} root
+ */
+function chooseUrl(options, env, root) {
+  if (options.url !== undefined) return { raw: options.url, urlSource: "--url" };
+  if (env.PRICING_API_URL) return { raw: env.PRICING_API_URL, urlSource: "PRICING_API_URL" };
+  const dev = readDevUrl(root);
+  if (dev) return { raw: dev, urlSource: "where npm run dev serves" };
+  return { raw: DEFAULT_URL, urlSource: "the default" };
+}
+
+/**
+ * The service to talk to (see chooseUrl). The key: `--key`, else PRICING_API_KEY, else — for a
+ * loopback URL only — the dev admin key of `npm run dev`.
  * @param {{ url?: string, key?: string }} options
  * @param {NodeJS.ProcessEnv} env
- * @returns {{ url: string, key: string, keySource: string }}
+ * @param {string} [root] the project root, where npm run dev notes its URL
+ * @returns {{ url: string, urlSource: string, key: string, keySource: string }}
  */
-export function resolveTarget(options, env) {
-  const raw = options.url ?? env.PRICING_API_URL ?? DEFAULT_URL;
+export function resolveTarget(options, env, root = ROOT) {
+  const { raw, urlSource } = chooseUrl(options, env, root);
   /** @type {URL} */
   let url;
   try {
@@ -50,10 +71,10 @@ export function resolveTarget(options, env) {
   if (url.protocol !== "http:" && url.protocol !== "https:")
     throw new Error(`--url ${raw} must be http or https`);
   const base = url.href.replace(/\/+$/, "");
-  if (options.key) return { url: base, key: options.key, keySource: "--key" };
-  if (env.PRICING_API_KEY)
-    return { url: base, key: env.PRICING_API_KEY, keySource: "PRICING_API_KEY" };
-  if (isLoopback(url.hostname)) return { url: base, key: DEV_KEYS.admin, keySource: "dev key" };
+  const at = { url: base, urlSource };
+  if (options.key) return { ...at, key: options.key, keySource: "--key" };
+  if (env.PRICING_API_KEY) return { ...at, key: env.PRICING_API_KEY, keySource: "PRICING_API_KEY" };
+  if (isLoopback(url.hostname)) return { ...at, key: DEV_KEYS.admin, keySource: "dev key" };
   throw new Error(`an API key is needed for ${base}: set PRICING_API_KEY (or pass --key)`);
 }
 
@@ -103,7 +124,7 @@ export async function setUp({ values, positionals }, usage, info) {
   const api = createApi(target);
   const ctx = await kind.prepare(api, { pricelist: /** @type {string} */ (values.pricelist) });
   info(
-    `${kind.name}${ctx.label ? ` of ${ctx.label}` : ""} at ${target.url}, key from ${target.keySource}`,
+    `${kind.name}${ctx.label ? ` of ${ctx.label}` : ""} at ${target.url} (${target.urlSource}), key from ${target.keySource}`,
   );
   for (const note of ctx.notes) info(note);
   return { kind, ctx, api, concurrency, target };

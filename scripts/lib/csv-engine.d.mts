@@ -103,7 +103,8 @@ export type Rejection = {
   reason: string;
 };
 /**
- * `rows` written; the rest as the bulk endpoints answer (prices answer only `upserted`)
+ * `rows` written; the rest as the bulk endpoints answer (codes, or counts for exchange rates;
+ * prices answer only `upserted`)
  */
 export type Totals = {
   rows: number;

@@ -30,7 +30,8 @@ const PAGE_SIZE = 100;
  * @typedef {import("./csv-http.mjs").Api} Api
  * @typedef {{ line: number, reason: string }} Rejection
  * @typedef {{ rows: number, created: number, updated: number, unchanged: number }} Totals
- *   `rows` written; the rest as the bulk endpoints answer (prices answer only `upserted`)
+ *   `rows` written; the rest as the bulk endpoints answer (codes, or counts for exchange rates;
+ *   prices answer only `upserted`)
  * @typedef {{ committedLine: number, rejected: Rejection[], totals: Totals }} Checkpoint
  *   every line up to `committedLine` is written or among `rejected`
  * @typedef {{ row: Row, line: number, reason: string }} Entry a row of the file with its line
@@ -74,14 +75,17 @@ export function rowIssues(errors, bodyKey) {
   return { byRow, unmapped };
 }
 
+/** A count of a bulk answer: its codes, or the number itself. @param {unknown} value */
+const counted = (value) => (Array.isArray(value) ? value.length : Number(value ?? 0));
+
 /** @param {any} body the answer of a bulk upsert @param {number} sent */
 const totalsOf = (body, sent) =>
-  Array.isArray(body?.created)
+  body?.created !== undefined
     ? {
         rows: sent,
-        created: body.created.length,
-        updated: Array.isArray(body.updated) ? body.updated.length : 0,
-        unchanged: Number(body.unchanged ?? 0),
+        created: counted(body.created),
+        updated: counted(body.updated),
+        unchanged: counted(body.unchanged),
       }
     : { ...zero(), rows: Number(body?.upserted ?? sent) };
 

@@ -6,7 +6,8 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- JSON bodies, as the JSDoc says */
 
 /**
- * @param {{ url: string, key: string }} target the service's base URL and an API key
+ * @param {{ url: string, key: string, urlSource?: string }} target the service's base URL, an
+ *   API key, and where the URL came from (said when nothing answers there)
  * @param {{ fetch?: Fetch, retryPauseMs?: number }} [options] another fetch (the tests pass the
  *   Worker's); the first retry pause (doubled on each attempt)
  * @returns {Api}
@@ -15,6 +16,7 @@ export function createApi(
   target: {
     url: string;
     key: string;
+    urlSource?: string;
   },
   {
     fetch: send,

@@ -9,6 +9,12 @@ const ATTEMPTS = 4;
 const TIMEOUT_MS = 60_000;
 
 /**
+ * Connection errors that, before anything has answered, mean no service is there: said at once
+ * instead of after the retries (a refused connection later on, a restart, is retried).
+ */
+const NOTHING_THERE = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH"]);
+
+/**
  * @typedef {{ status: number, body: any, headers: Headers }} ApiResponse
  * @typedef {{ url: string, get: (path: string) => Promise<ApiResponse>,
  *   put: (path: string, body: unknown) => Promise<ApiResponse> }} Api
@@ -18,12 +24,15 @@ const TIMEOUT_MS = 60_000;
 const pause = (/** @type {number} */ ms) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * @param {{ url: string, key: string }} target the service's base URL and an API key
+ * @param {{ url: string, key: string, urlSource?: string }} target the service's base URL, an
+ *   API key, and where the URL came from (said when nothing answers there)
  * @param {{ fetch?: Fetch, retryPauseMs?: number }} [options] another fetch (the tests pass the
  *   Worker's); the first retry pause (doubled on each attempt)
  * @returns {Api}
  */
 export function createApi(target, { fetch: send = fetch, retryPauseMs = 1000 } = {}) {
+  let reached = false;
+  const where = `${target.url}${target.urlSource ? ` (${target.urlSource})` : ""}`;
   /**
    * @param {"GET" | "PUT"} method
    * @param {string} path starting with /v1/api/
@@ -47,14 +56,22 @@ export function createApi(target, { fetch: send = fetch, retryPauseMs = 1000 } =
       } catch (error) {
         const inner = /** @type {{ cause?: { code?: string, message?: string } }} */ (error).cause;
         const cause = inner?.code ?? inner?.message;
+        if (!reached && NOTHING_THERE.has(inner?.code ?? "")) {
+          throw new Error(
+            `nothing answers at ${where}: ${cause}; start the service (npm run dev) or name ` +
+              "another with --url or PRICING_API_URL",
+            { cause: error },
+          );
+        }
         if (last)
           throw new Error(
-            `cannot reach ${target.url} (${cause ?? (error instanceof Error ? error.message : error)})`,
+            `cannot reach ${where} (${cause ?? (error instanceof Error ? error.message : error)})`,
             { cause: error },
           );
         await pause(wait);
         continue;
       }
+      reached = true;
       if ((res.status === 429 || res.status >= 500) && !last) {
         await res.body?.cancel();
         const retryAfter = Number(res.headers.get("retry-after"));

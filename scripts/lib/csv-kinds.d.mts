@@ -6,6 +6,14 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- JSON bodies, as the JSDoc says */
 
 /**
+ * The ISO 4217 exponent of a currency, as the service answers it (GET /v1/api/currencies, the
+ * one table of exponents: docs/api.md §16.1).
+ * @param {Api} api
+ * @param {string} currency
+ * @returns {Promise<number>}
+ */
+export function exponentOf(api: Api, currency: string): Promise<number>;
+/**
  * The kind named on the command line.
  * @param {string | undefined} name
  * @returns {Kind}

@@ -9,7 +9,7 @@
  * an amount in the currency's decimals) is checked here; every other rule is the service's, whose
  * 400 comes back mapped to the row's line.
  */
-import { decimalToMinor, minorDigits, minorToDecimal } from "./money.mjs";
+import { decimalToMinor, minorToDecimal } from "./money.mjs";
 import { describeFailure } from "./csv-http.mjs";
 
 /** The API's code rule (docs/api.md §1, src/lib/core/schemas.ts CODE_PATTERN). */
@@ -93,6 +93,26 @@ const codes = {
   },
   write: (/** @type {string[]} */ list) => (list.length > 0 ? list.join(";") : null),
 };
+
+/** An ISO 8601 instant with a time zone, as the API takes it. */
+const INSTANT = /^\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d(?:\.\d{1,3})?)?(?:Z|[+-]\d\d:\d\d)$/;
+
+/**
+ * An instant (ISO 8601 with a time zone); an empty cell, or no such column, is `empty`: null
+ * (validFrom: from always) or undefined (validTo: left to the timeline rules, docs/csv.md).
+ * @returns {CellType}
+ */
+const instant = (/** @type {null | undefined} */ empty) => ({
+  read(raw, column) {
+    const value = (raw ?? "").trim();
+    if (value === "") return { value: empty };
+    const ms = INSTANT.test(value) ? Date.parse(value) : NaN;
+    if (Number.isFinite(ms)) return { value: new Date(ms).toISOString() };
+    return {
+      error: `${column} ${JSON.stringify(value)} is not an instant (ISO 8601 with a time zone, e.g. 2027-01-01T00:00:00Z)`,
+    };
+  },
+});
 
 /** A decimal amount in the pricelist's currency, as exact minor units. @type {CellType} */
 const amount = {
@@ -179,6 +199,32 @@ const customers = defineKind({
   cells: { code: code(), name: text(), customerGroupCodes: codes, channelCodes: codes },
 });
 
+/** Text trimmed of surrounding spaces, required: the service checks its form. @type {CellType} */
+const trimmed = {
+  read(raw, column) {
+    const value = (raw ?? "").trim();
+    return value === "" ? { error: `${column} is empty` } : { value };
+  },
+};
+
+/**
+ * The ISO 4217 exponent of a currency, as the service answers it (GET /v1/api/currencies, the
+ * one table of exponents: docs/api.md §16.1).
+ * @param {Api} api
+ * @param {string} currency
+ * @returns {Promise<number>}
+ */
+export async function exponentOf(api, currency) {
+  const res = await api.get(`/v1/api/currencies?filter.code=${encodeURIComponent(currency)}`);
+  if (res.status !== 200) throw new Error(`GET currencies: ${describeFailure(res)}`);
+  /** @type {{ code: string, exponent: number }[]} */
+  const found = res.body?.data ?? [];
+  const exponent = found[0]?.exponent;
+  if (typeof exponent !== "number")
+    throw new Error(`the service does not list the currency ${currency}`);
+  return exponent;
+}
+
 /**
  * The pricelist of `--pricelist`, with the minor-unit digits of its currency.
  * @param {Api} api
@@ -194,13 +240,11 @@ async function pricelistContext(api, options) {
   if (res.status !== 200) throw new Error(`GET pricelist ${id}: ${describeFailure(res)}`);
   /** @type {{ id: number, name: string, currency: string, status: string }} */
   const pricelist = res.body;
-  const { digits, known } = minorDigits(pricelist.currency);
+  const digits = await exponentOf(api, pricelist.currency);
   const decimals = digits === 1 ? "1 decimal" : `${digits} decimals`;
   return {
     label: `pricelist ${id} "${pricelist.name}" (${pricelist.status}, ${pricelist.currency}: ${decimals})`,
-    notes: known
-      ? []
-      : [`${pricelist.currency} is not in the table of minor units: assuming 2 decimals`],
+    notes: [],
     stateKey: `pricelist ${id}`,
     readOnly:
       pricelist.status === "ARCHIVED"
@@ -216,14 +260,38 @@ const prices = defineKind({
   name: "prices",
   bodyKey: "prices",
   required: ["productCode", "minQuantity", "amount"],
-  cells: { productCode: code(), minQuantity: whole(1, 1), amount },
+  cells: {
+    productCode: code(),
+    minQuantity: whole(1, 1),
+    amount,
+    validFrom: instant(null),
+    validTo: instant(undefined),
+  },
   prepare: pricelistContext,
   importPath: (ctx) => `/v1/api/pricelist/${ctx.pricelistId}/prices`,
   listPath: (ctx) =>
-    `/v1/api/pricelist/${ctx.pricelistId}/prices?sortBy=productCode:ASC&sortBy=minQuantity:ASC`,
-  key: (row) => `${row.productCode}\u0000${row.minQuantity}`,
+    `/v1/api/pricelist/${ctx.pricelistId}/prices?sortBy=productCode:ASC&sortBy=minQuantity:ASC&sortBy=validFrom:ASC`,
+  key: (row) => `${row.productCode}\u0000${row.minQuantity}\u0000${row.validFrom ?? ""}`,
   repeatMessage: (row, line) =>
-    `repeats ${row.productCode} with minQuantity ${row.minQuantity} of line ${line}`,
+    `repeats ${row.productCode} with minQuantity ${row.minQuantity}` +
+    `${row.validFrom ? ` from ${row.validFrom}` : ""} of line ${line}`,
+});
+
+/**
+ * Exchange rates by (from, to, validFrom): the rate stays the decimal text the file holds (the
+ * service checks it and keeps it exact, docs/api.md §16.2); the export writes the normal form and
+ * validFrom as the service answers it.
+ */
+const exchangeRates = defineKind({
+  name: "exchange-rates",
+  path: "/v1/api/exchange-rates",
+  bodyKey: "rates",
+  required: ["from", "to", "rate", "validFrom"],
+  cells: { from: trimmed, to: trimmed, rate: trimmed, validFrom: trimmed },
+  listPath: () => "/v1/api/exchange-rates?sortBy=from:ASC&sortBy=to:ASC&sortBy=validFrom:ASC",
+  key: (row) => `${row.from}\u0000${row.to}\u0000${row.validFrom}`,
+  repeatMessage: (row, line) =>
+    `repeats the rate ${row.from}→${row.to} from ${row.validFrom} of line ${line}`,
 });
 
 /** Every kind by the name the command line takes, in the order a catalogue is best loaded. */
@@ -233,6 +301,7 @@ export const KINDS = /** @type {Readonly<Record<string, Kind>>} */ ({
   "customer-groups": customerGroups,
   customers,
   prices,
+  "exchange-rates": exchangeRates,
 });
 
 /**

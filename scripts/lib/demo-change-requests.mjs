@@ -1,5 +1,5 @@
 /**
- * The demo's change requests (docs/api.md §16, docs/operations.md "Local development"): a price
+ * The demo's change requests (docs/api.md §17, docs/operations.md "Local development"): a price
  * increase approved by a second key and one still waiting for approval, both for the first day
  * of next month, so the back office's Changes page shows something. Change requests carry their
  * impact, computed by the service's own simulation at submit, so they are made through the API

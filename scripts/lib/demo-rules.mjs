@@ -63,7 +63,7 @@ function checkProducts(data) {
 }
 
 /**
- * Scope and owner, kind and where it is assigned, derivation (api.md §5.2, §5.8).
+ * Scope and owner, kind and where it is assigned, derivation (docs/api.md §5.2, §5.8).
  * @param {Pricelist} p
  * @param {Map<number, Pricelist>} pricelists
  */

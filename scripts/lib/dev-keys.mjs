@@ -10,7 +10,7 @@ import { join } from "node:path";
 export const DEV_KEYS = {
   admin: "dev-admin-key",
   read: "dev-read-key",
-  /** A second admin key, named `approver`: approves what `dev-admin-key` wrote (docs/api.md §16). */
+  /** A second admin key, named `approver`: approves what `dev-admin-key` wrote (docs/api.md §17). */
   approver: "dev-approver-key",
 };
 

@@ -4,65 +4,14 @@
  * `0.29` is 29 cents and not 28.999….
  */
 
-/**
- * Minor-unit digits of the ISO 4217 currencies that do not have 2 (ISO 4217 list, 2024). Every
- * other code is taken to have 2 — the ISO default; for a code in neither this table nor the
- * common ones below, the tools say that they assume it.
+/*
+ * The digits of each currency's minor unit are not kept here: the tools ask the service
+ * (GET /v1/api/currencies, src/pricing/currencies.ts holds the one table) and the page /app
+ * bundles the service's table, so a table of exponents exists once.
  */
-export const MINOR_DIGITS_EXCEPTIONS = Object.freeze({
-  BIF: 0,
-  CLP: 0,
-  DJF: 0,
-  GNF: 0,
-  ISK: 0,
-  JPY: 0,
-  KMF: 0,
-  KRW: 0,
-  PYG: 0,
-  RWF: 0,
-  UGX: 0,
-  UYI: 0,
-  VND: 0,
-  VUV: 0,
-  XAF: 0,
-  XOF: 0,
-  XPF: 0,
-  BHD: 3,
-  IQD: 3,
-  JOD: 3,
-  KWD: 3,
-  LYD: 3,
-  OMR: 3,
-  TND: 3,
-  CLF: 4,
-  UYW: 4,
-});
-
-/**
- * Common currencies with 2 minor digits, so that only a code outside both lists gets the
- * "assuming 2 decimals" notice.
- */
-const TWO_DIGITS = new Set(
-  (
-    "AED AUD BGN BRL CAD CHF CNY CZK DKK EGP EUR GBP HKD HUF IDR ILS INR MAD MXN MYR NOK NZD PHP " +
-    "PLN QAR RON RSD SAR SEK SGD THB TRY TWD UAH USD ZAR"
-  ).split(" "),
-);
-
-export const DEFAULT_MINOR_DIGITS = 2;
 
 /** The largest amount the API accepts (and JavaScript numbers hold exactly): 2^53 − 1. */
 export const MAX_AMOUNT = Number.MAX_SAFE_INTEGER;
-
-/**
- * @param {string} currency ISO 4217 code
- * @returns {{ digits: number, known: boolean }} `known: false` = in neither table, 2 assumed
- */
-export function minorDigits(currency) {
-  const digits = /** @type {Record<string, number>} */ (MINOR_DIGITS_EXCEPTIONS)[currency];
-  if (digits !== undefined) return { digits, known: true };
-  return { digits: DEFAULT_MINOR_DIGITS, known: TWO_DIGITS.has(currency) };
-}
 
 const DECIMAL = /^(\d+)(?:\.(\d+))?$/;
 

@@ -32,6 +32,11 @@ export interface IdempotencyClaim {
   requestId: string;
   /** Set once a write batch carrying the mark has succeeded. */
   committed: boolean;
+  /**
+   * The body replays answer instead of the answer's own, when that holds what is shown once (a
+   * webhook's secret): the store keeps only this (src/lib/http/idempotency.ts `replayAs`).
+   */
+  replay?: string;
 }
 
 export type AuditSource = () => AuditInfo;
@@ -58,7 +63,17 @@ export const AUDITED_TABLES = (Object.values(schema) as unknown[])
   .filter((name) => !NOT_AUDITED.has(name))
   .sort();
 
-/** The entity names the audit trail files its entries under (`customerGroupMember`). */
+/**
+ * The entity names the audit trail files the entries of the audited tables under
+ * (`customerGroupMember`): the pricing data, each also in the change feed.
+ */
 export const AUDIT_ENTITIES = AUDITED_TABLES.map(entityName);
+
+/**
+ * Entities the audit trail also records, by hand-written triggers that leave columns out: the
+ * webhooks' settings (migration 0019, never their secrets). They are no pricing data, so the
+ * change feed leaves them out (src/feed/read.ts).
+ */
+export const SETTINGS_ENTITIES = ["webhook"] as const;
 
 export { entityName };

@@ -1,6 +1,5 @@
-import type { SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { readFacts, STALE_FACTS, writeJudged } from "./bulk";
+import { readFacts, STALE_FACTS, writeJudged, type FactParts } from "./bulk-facts";
 import type { Db } from "./client";
 import { invalid, type FieldIssue } from "../lib/core/errors";
 import { CHANGED, changesNothing, optimistically } from "./optimistic";
@@ -8,8 +7,9 @@ import type { BulkResult } from "../lib/core/schemas";
 
 /*
  * Bulk upserts by code (docs/api.md §5.12), the rules half: the read-judge-write every bulk PUT
- * runs (the body and answer schemas are in lib/core/schemas.ts, the SQL in db/bulk.ts). Each resource
- * supplies its facts and a judge that applies the resource's own rules to every row.
+ * runs (the body and answer schemas are in lib/core/schemas.ts, the facts and their guard in
+ * db/bulk-facts.ts, the writes in db/bulk.ts). Each resource supplies its facts and a judge that
+ * applies the resource's own rules to every row.
  */
 
 /**
@@ -56,7 +56,7 @@ export interface Judged {
 export const upsertInBulk = <F>(
   db: Db,
   label: string,
-  facts: SQL<string>,
+  facts: FactParts,
   judge: (facts: F) => Judged,
 ): Promise<BulkResult> =>
   optimistically(label, async () => {
@@ -64,10 +64,7 @@ export const upsertInBulk = <F>(
     const { plan, writes } = judge(read.value);
     if (plan.issues.length) throw invalid(plan.issues);
     const statements = writes();
-    if (
-      statements.length &&
-      (await writeJudged(db, facts, read.text, statements)) === STALE_FACTS
-    ) {
+    if (statements.length && (await writeJudged(db, read, statements)) === STALE_FACTS) {
       return CHANGED;
     }
     return {

@@ -17,8 +17,9 @@ const IdempotencyKey = z
   .regex(/^[\x21-\x7e]{1,255}$/)
   .optional()
   .openapi({
+    // No example: Swagger UI fills an example into every "Try it out", and one fixed key sent
+    // with every write makes each write after the first a 409 IDEMPOTENCY_KEY_REUSED.
     param: { name: IDEMPOTENCY_HEADER, in: "header", required: false, description: DESCRIPTION },
-    example: "3b9f7c1e-52a4-4d7e-9a0c-8f1d2e6b4a70",
   });
 
 const IDEMPOTENCY_CONFLICTS =

@@ -34,6 +34,14 @@ export const trackedKey: KeyOf = (entity, row) => {
   return undefined;
 };
 
+/**
+ * The ids a row names in `field`: its one value, or, in an entry that records all of an owner's
+ * added or removed links at once (docs/api.md §11), the list under the plural name
+ * (`customerGroupIds`).
+ */
+const idsIn = (row: Fields, field: string): unknown[] =>
+  field in row ? [row[field]] : ((row[`${field}s`] as unknown[] | undefined) ?? []);
+
 function add(affected: Affected, dimension: Dimension, records: Iterable<string>) {
   const set = (affected[dimension] ??= new Set());
   for (const record of records) set.add(record);
@@ -85,7 +93,7 @@ function targetsOf(kind: OwnerKind, owner: Fields, id: string, tables: Tables): 
   };
 }
 
-/** Whom a condition reaches by its scope; a promotion's groups, or everyone (pricing-rules §4.1, §5.1). */
+/** Whom a condition reaches by its scope; a promotion's groups, or everyone (docs/pricing-rules.md §4.1, §5.1). */
 function audience(kind: OwnerKind, owner: Fields, linked: (refs: Ref[]) => Set<string>) {
   if (kind === "promotion") {
     const groups = linked(["customerGroup"]);
@@ -195,7 +203,11 @@ export function affectedBy(entry: Entry, sides: Tables[]): Affected {
       ]);
     }
     for (const [field, ref] of Object.entries(spec.refs ?? {})) {
-      add(affected, DIMENSION_OF[ref], [byId(ref, row[field])]);
+      add(
+        affected,
+        DIMENSION_OF[ref],
+        idsIn(row, field).map((id) => byId(ref, id)),
+      );
     }
     if (spec.owner) ownerAffected(entry, row, sides, affected);
   }

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { rawBatch, type Db } from "../db/client";
 import { iso } from "../lib/core/schemas";
-import type { AuditAction, ChangeEvent } from "../pricing/vocabulary";
+import { CHANGE_EVENTS, type AuditAction, type ChangeEvent } from "../pricing/vocabulary";
 import type { Affected } from "./affects";
 import { affectedOf, codesOf, toEntry } from "./context";
 import { ENTITIES, entitiesOf, type Dimension, type Ref } from "./entities";
@@ -48,6 +48,7 @@ export interface Expired {
 }
 
 export interface FeedQuery {
+  /** Read the changes after this cursor; 0 is the start: the oldest change still kept. */
   after: number;
   limit: number;
   /** Only the changes of these events (a webhook's); entries are then scanned in windows. */
@@ -146,22 +147,33 @@ export async function feedBounds(db: Db) {
   return { oldest: oldestCursor(bounds!), newest: newestCursor(bounds!) };
 }
 
+/**
+ * Where a read starts, as SQL: `after`, or for 0 the cursor before the oldest entry kept, so a
+ * reader starting from the beginning is never told that the retention took what it never had
+ * (docs/api.md §13.3). In the read's own statement: one round trip, and no prune between.
+ */
+const startOf = (after: number) =>
+  after === 0 ? sql`(select coalesce(min(id) - 1, 0) from audit_log)` : sql`${after}`;
+
 /** One page of the feed after `after`: one round trip for the entries, two for their `affects`. */
 export async function readChanges(db: Db, query: FeedQuery): Promise<FeedPage | Expired> {
   const { after, limit, events, until = Number.MAX_SAFE_INTEGER } = query;
-  const upTo = Math.min(until, events ? after + SCAN_WINDOW : Number.MAX_SAFE_INTEGER);
-  const only = events
-    ? sql`and entity in (select value from json_each(${JSON.stringify(entitiesOf(events))}))`
-    : sql``;
+  const from = startOf(after);
+  const window = events ? sql`and id <= ${from} + ${SCAN_WINDOW}` : sql``;
+  // The pricing data's entities only: the audit trail also holds webhook settings (docs/api.md §11).
+  const entities = JSON.stringify(entitiesOf(events ?? CHANGE_EVENTS));
+  const only = sql`and entity in (select value from json_each(${entities}))`;
   const [rows, [bounds]] = await rawBatch<[Record<string, unknown>[], Bounds[]]>(db, [
-    sql`select * from audit_log where id > ${after} and id <= ${upTo} ${only} order by id limit ${limit}`,
+    sql`select * from audit_log where id > ${from} and id <= ${until} ${window} ${only} order by id limit ${limit}`,
     BOUNDS,
   ]);
   const oldest = oldestCursor(bounds!);
-  if (after < oldest) return { expired: oldest };
+  if (after !== 0 && after < oldest) return { expired: oldest };
+  const start = after === 0 ? oldest : after;
+  const upTo = Math.min(until, events ? start + SCAN_WINDOW : Number.MAX_SAFE_INTEGER);
   const newest = newestCursor(bounds!);
   const entries = rows.map(toEntry);
   const full = entries.length === limit;
-  const next = full ? entries.at(-1)!.id : Math.max(after, Math.min(newest, upTo));
+  const next = full ? entries.at(-1)!.id : Math.max(start, Math.min(newest, upTo));
   return { changes: await changesOf(db, entries), next, hasMore: next < newest };
 }

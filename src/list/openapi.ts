@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { fieldsWhere, type FieldConfig, type ListConfig } from "./config";
+import { filterPattern, selectPattern } from "./patterns";
 import { DEFAULT_LIMIT, MAX_LIMIT, MAX_SEARCH_LENGTH } from "./parse";
 
 type Parameter = {
@@ -77,7 +78,7 @@ function selectParameters(config: ListConfig): Parameter[] {
       in: "query",
       required: false,
       description: `Comma-separated fields to return (id is always included): ${config.selectable.join(", ")}. Example: \`select=${config.selectable.slice(0, 2).join(",")}\`.`,
-      schema: { type: "string" },
+      schema: { type: "string", pattern: selectPattern(config.selectable) },
     },
   ];
 }
@@ -106,7 +107,7 @@ function filterParameter(
       `Filter on ${name} (${type}): \`[$not:][$op:]value\`, no operator meaning $eq. Allowed: ${ops.join(", ")}. ` +
       "Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`." +
       (sample ? ` Example: \`filter.${name}=${sample}\`.` : ""),
-    schema: list({ type: "string" }),
+    schema: list({ type: "string", pattern: filterPattern(field.type, ops) }),
     style: "form",
     explode: true,
   };

@@ -1,5 +1,6 @@
 import { saturatingTimes, sumReached, type EligibleLine } from "./basis";
 import {
+  EVERY,
   listedKind,
   reachOf,
   ReachIndex,
@@ -80,6 +81,20 @@ export interface ConditionIndex {
   byType: Record<ConditionType, ReachIndex<PreparedCondition>>;
   /** Those of `byType` whose scales compare with an order-level sum. */
   orderBased: PreparedCondition[];
+  /** By type, those of `byType` that reach every product, apart (see `evaluate`). */
+  everyProduct: Record<ConditionType, EveryProduct>;
+}
+
+/**
+ * The conditions of a type that reach every product: the stackable ones, and the others in rung,
+ * priority desc, id order (`listedOrder`: an ALL reach's rung is its listed rung), so that a scan
+ * for the winner can stop at the first one that cannot win. `noted`: their validity edges were
+ * noted for this request (they reach every line alike).
+ */
+interface EveryProduct {
+  nonStackable: PreparedCondition[];
+  stackable: PreparedCondition[];
+  noted: boolean;
 }
 
 function staticGate(c: TradeConditionCandidate, absolute: boolean, a: Audience): StaticGate | null {
@@ -144,7 +159,16 @@ export function prepareConditions(
       orderBased.push(prepared);
     }
   }
-  return { all, byType, orderBased };
+  const everyProduct = {} as Record<ConditionType, EveryProduct>;
+  for (const type of APPLIED_ORDER) {
+    const every = byType[type].everyProduct;
+    everyProduct[type] = {
+      nonStackable: every.filter((p) => !p.condition.stackable),
+      stackable: every.filter((p) => p.condition.stackable),
+      noted: false,
+    };
+  }
+  return { all, byType, orderBased, everyProduct };
 }
 
 /**
@@ -296,14 +320,51 @@ function evaluate(
   notes: Map<PreparedCondition, Note> | null,
 ): Evaluated[] {
   const evaluated: Evaluated[] = [];
-  step.index.byType[type].forEach(line.productCode, line.groupPath, (prepared, reach) => {
-    step.edges.note(prepared.condition);
+  if (notes) {
+    // Explain: every candidate, with why it lost.
+    step.index.byType[type].forEach(line.productCode, line.groupPath, (prepared, reach) => {
+      step.edges.note(prepared.condition);
+      const result = evaluateOne(step, prepared, reach, line, running);
+      if ("prepared" in result) evaluated.push(result);
+      else notes.set(prepared, result);
+    });
+    return evaluated;
+  }
+  let best: Evaluated | undefined;
+  const consider = (prepared: PreparedCondition, reach: Reach) => {
     const result = evaluateOne(step, prepared, reach, line, running);
-    if ("prepared" in result) evaluated.push(result);
-    else notes?.set(prepared, result);
+    if (!("prepared" in result)) return;
+    evaluated.push(result);
+    if (!prepared.condition.stackable && beats(result, best)) best = result;
+  };
+  step.index.byType[type].forEachTargeted(line.productCode, line.groupPath, (prepared, reach) => {
+    step.edges.note(prepared.condition);
+    consider(prepared, reach);
   });
+  const every = step.index.everyProduct[type];
+  if (!every.noted) {
+    for (const prepared of [...every.stackable, ...every.nonStackable]) {
+      step.edges.note(prepared.condition);
+    }
+    every.noted = true;
+  }
+  for (const prepared of every.stackable) consider(prepared, EVERY);
+  for (const prepared of every.nonStackable) {
+    // In rung, priority order: once one cannot beat the best so far, none after it can.
+    if (best && cannotBeat(prepared, best)) break;
+    consider(prepared, EVERY);
+  }
   return evaluated;
 }
+
+/**
+ * Whether a condition reaching every product (its rung is its listed one, its distance null)
+ * loses to `best` whatever its amount: a worse rung, or the same rung and a lower priority.
+ */
+const cannotBeat = (prepared: PreparedCondition, best: Evaluated) =>
+  prepared.listedRung > best.rung ||
+  (prepared.listedRung === best.rung &&
+    prepared.condition.priority < best.prepared.condition.priority);
 
 /** The winner: from the first rung that has a non-stackable candidate, then `rungRanking`. */
 function beats(e: Evaluated, winner: Evaluated | undefined): boolean {

@@ -3,7 +3,13 @@
  * builds a `PriceRequest` (types.ts documents every field) in one D1 round trip; the
  * handler serialises the `PriceAnswer` as it is.
  */
-export { resolvePrices } from "./resolve";
+export {
+  prepareOneLineOrders,
+  priceOneLineOrders,
+  resolvePrices,
+  type PreparedOrders,
+  type PricingSetup,
+} from "./resolve";
 export {
   primaryCustomerPricelist,
   rankCustomerPricelists,
@@ -15,6 +21,16 @@ export { deriveAmount, MAX_STEPS, roundToEnding } from "./derivation";
 export { reachOf, type Reach, type ReachKind } from "./groups";
 export { isAllowed, quantityRuleOf, suggestionsFor } from "./quantity";
 export { percentOf } from "./money";
+export { CURRENCY_EXPONENTS, exponentOf, type Exponent } from "./currencies";
+export {
+  convert,
+  MAX_RATE_DIGITS,
+  MAX_RATE_LENGTH,
+  parseRate,
+  roundHalfUp,
+  type Rate,
+  type Rational,
+} from "./exchange";
 export { isInWindow, nextEdge } from "./validity";
 export * from "./types";
 export * from "./vocabulary";

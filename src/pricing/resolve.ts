@@ -7,7 +7,14 @@ import {
   type ConditionStep,
 } from "./conditions";
 import { prepareFloors } from "./floors";
-import { finishLine, regularOf, startLine, type Regular, type Started } from "./line";
+import {
+  finishLine,
+  regularOf,
+  startLine,
+  type LineSetup,
+  type Regular,
+  type Started,
+} from "./line";
 import { add, AmountOutOfRange } from "./money";
 import { preparePricelists } from "./pricelists";
 import {
@@ -16,7 +23,7 @@ import {
   type PromotionIndex,
   type PromotionStep,
 } from "./promotions";
-import type { LinePrice, PriceAnswer, PriceRequest } from "./types";
+import type { LinePrice, PriceAnswer, PriceLineRequest, PriceRequest } from "./types";
 import { EdgeTracker } from "./validity";
 
 /**
@@ -26,6 +33,38 @@ import { EdgeTracker } from "./validity";
  * what one line takes from the others (order-level scales, thresholds) is a sum.
  */
 export function resolvePrices(request: PriceRequest): PriceAnswer {
+  const shared = prepare(request);
+  const started = request.lines.map((line) => startLine(shared.setup, line));
+  // With separateOrders each line is an order of its own (GET /v1/api/prices): order-level sums
+  // only add up within one.
+  const orders = request.separateOrders === true ? started.map((s) => [s]) : [started];
+  const lines = orders.flatMap((order) => priceOrder(shared, order));
+  const edge = shared.setup.edges.earliest;
+  return {
+    channelCode: request.channel.code,
+    customerCode: shared.customerCode,
+    currency: request.currency,
+    at: new Date(request.at).toISOString(),
+    ...totalsOf(lines),
+    validUntil: edge === null ? null : new Date(edge).toISOString(),
+    lines,
+  };
+}
+
+/** A request without its lines: whom, where, when, and the records that may price them. */
+export type PricingSetup = Omit<PriceRequest, "lines" | "separateOrders">;
+
+/** What every order of a request shares: the prepared pricelists, floors, conditions and promotions. */
+interface Shared {
+  request: PricingSetup;
+  customerCode: string | null;
+  setup: LineSetup;
+  conditionIndex: ConditionIndex;
+  promotionIndex: PromotionIndex;
+}
+
+/** Everything of a request its lines do not change, prepared once for all its orders. */
+function prepare(request: PricingSetup): Shared {
   const customerCode = request.customer?.code ?? null;
   const audience: Audience = {
     at: request.at,
@@ -36,58 +75,49 @@ export function resolvePrices(request: PriceRequest): PriceAnswer {
     groupCodes: new Set(customerCode === null ? [] : request.groupCodes),
   };
   const edges = new EdgeTracker(request.at);
-  const setup = {
-    products: request.products,
-    levels: preparePricelists(
-      request.pricelists,
-      request.priceBases,
-      request.currency,
-      request.at,
-      edges,
-    ),
-    floors: prepareFloors(request.floors, request.currency, request.at, edges),
-    edges,
-  };
-  const started = request.lines.map((line) => startLine(setup, line));
-  const lines = priceStarted(request, audience, setup, started);
-  const edge = edges.earliest;
   return {
-    channelCode: request.channel.code,
-    customerCode,
-    currency: request.currency,
-    at: new Date(request.at).toISOString(),
-    ...totalsOf(lines),
-    validUntil: edge === null ? null : new Date(edge).toISOString(),
-    lines,
-  };
-}
-
-/** What every order of a request shares: the prepared conditions and promotions. */
-interface Shared {
-  request: PriceRequest;
-  setup: Pick<Parameters<typeof startLine>[0], "levels" | "floors" | "edges">;
-  conditionIndex: ConditionIndex;
-  promotionIndex: PromotionIndex;
-}
-
-/**
- * Steps 3 to 6 over the started lines. The lines are one order, or with `separateOrders` each
- * line is an order of its own (GET /v1/api/prices): order-level sums only add up within one.
- */
-function priceStarted(
-  request: PriceRequest,
-  audience: Audience,
-  setup: Shared["setup"],
-  started: readonly Started[],
-): LinePrice[] {
-  const shared: Shared = {
     request,
-    setup,
+    customerCode,
+    setup: {
+      products: request.products,
+      levels: preparePricelists(
+        request.pricelists,
+        request.priceBases,
+        request.currency,
+        request.at,
+        edges,
+      ),
+      floors: prepareFloors(request.floors, request.currency, request.at, edges),
+      edges,
+    },
     conditionIndex: prepareConditions(request.tradeConditions, audience),
     promotionIndex: preparePromotions(request.promotions, audience),
   };
-  const orders = request.separateOrders === true ? started.map((s) => [s]) : [started];
-  return orders.flatMap((order) => priceOrder(shared, order));
+}
+
+/** A request prepared once to price many one-line orders in batches (`priceOneLineOrders`). */
+export interface PreparedOrders {
+  readonly shared: Shared;
+}
+
+/**
+ * Prepares what every one-line order of `setup` shares (its pricelists, floors, conditions and
+ * promotions), for a caller that prices many of them in batches and lets other work run between
+ * two (the publish simulation, docs/simulation.md §8).
+ */
+export const prepareOneLineOrders = (setup: PricingSetup): PreparedOrders => ({
+  shared: prepare(setup),
+});
+
+/**
+ * Each line as an order of its own, as `resolvePrices` prices the lines of a request with
+ * `separateOrders`: the same lines, whichever batches they come in.
+ */
+export function priceOneLineOrders(
+  { shared }: PreparedOrders,
+  lines: readonly PriceLineRequest[],
+): LinePrice[] {
+  return lines.flatMap((line) => priceOrder(shared, [startLine(shared.setup, line)]));
 }
 
 /** Steps 3 to 6 over the lines of one order, with the order-level sums between them. */

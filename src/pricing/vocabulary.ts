@@ -71,7 +71,7 @@ export type PromotionStacking = (typeof PROMOTION_STACKINGS)[number];
 
 /**
  * What happened to a row, in an audit entry. EFFECTIVE: a change request's `effectiveAt` passed
- * (recorded once by the scheduled job, docs/api.md §16.6); the others are the row's own writes.
+ * (recorded once by the scheduled job, docs/api.md §17.6); the others are the row's own writes.
  */
 export const AUDIT_ACTIONS = ["INSERT", "UPDATE", "DELETE", "EFFECTIVE"] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
@@ -87,6 +87,7 @@ export const CHANGE_EVENTS = [
   "channels",
   "customers",
   "customerGroups",
+  "exchangeRates",
   "changeRequests",
 ] as const;
 export type ChangeEvent = (typeof CHANGE_EVENTS)[number];
@@ -96,7 +97,7 @@ export const DELIVERY_OUTCOMES = ["DELIVERED", "FAILED", "REFUSED"] as const;
 export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
 
 /**
- * A change request's lifecycle (docs/api.md §16.2): DRAFT → PENDING_APPROVAL → APPLIED, or
+ * A change request's lifecycle (docs/api.md §17.2): DRAFT → PENDING_APPROVAL → APPLIED, or
  * REJECTED, or CANCELLED (withdrawn before, cancelled after approval).
  */
 export const CHANGE_REQUEST_STATUSES = [
@@ -108,7 +109,7 @@ export const CHANGE_REQUEST_STATUSES = [
 ] as const;
 export type ChangeRequestStatus = (typeof CHANGE_REQUEST_STATUSES)[number];
 
-/** What an item of a change request does at its `effectiveAt` (docs/api.md §16.1). */
+/** What an item of a change request does at its `effectiveAt` (docs/api.md §17.1). */
 export const CHANGE_REQUEST_ITEM_KINDS = [
   "SET_PRICES",
   "ADJUST_PRICES",
@@ -282,6 +283,7 @@ export const LINT_CODES = [
   "TIE_BY_ID",
   "FLOOR_ABOVE_LIST",
   "NO_FIRST_TIER",
+  "PRICE_GAP",
   "UNREACHABLE_PRICELIST",
   "EMPTY_GROUP_TARGETED",
   "EXPIRED_BUT_ACTIVE",
@@ -299,6 +301,7 @@ export const LINT_SEVERITY_OF: Record<LintCode, LintSeverity> = {
   TIE_BY_ID: "WARNING",
   FLOOR_ABOVE_LIST: "WARNING",
   NO_FIRST_TIER: "WARNING",
+  PRICE_GAP: "WARNING",
   UNREACHABLE_PRICELIST: "WARNING",
   EMPTY_GROUP_TARGETED: "WARNING",
   EXPIRED_BUT_ACTIVE: "INFO",

@@ -1,7 +1,7 @@
 import { createDb, DbMeter } from "../db/client";
 import type { Bindings } from "../lib/http/env";
 import type { DeliveryConfig } from "./deliver";
-import { allowedHosts } from "./safety";
+import { targetRules } from "./safety";
 
 /** The first retry's delay when WEBHOOK_RETRY_BASE_SECONDS is unset or not a whole number 1-3600. */
 export const DEFAULT_RETRY_BASE_SECONDS = 30;
@@ -14,7 +14,7 @@ export function retryBaseSeconds(value: string | undefined): number {
 }
 
 export const deliveryConfig = (env: Bindings): DeliveryConfig => ({
-  allowed: allowedHosts(env.WEBHOOK_ALLOWED_HOSTS),
+  ...targetRules(env),
   retryBaseSeconds: retryBaseSeconds(env.WEBHOOK_RETRY_BASE_SECONDS),
 });
 

@@ -29,7 +29,7 @@ import { join } from "node:path";
 import { buildApp } from "../../scripts/app-build.mjs";
 import { DEV_KEYS, devApiKeys } from "../../scripts/lib/dev-keys.mjs";
 import { ROOT, applyMigrations, loadDemoData } from "../../scripts/lib/local-db.mjs";
-import { decimalToMinor, minorDigits } from "../../scripts/lib/money.mjs";
+import { decimalToMinor } from "../../scripts/lib/money.mjs";
 import { SHOTS, openBrowser, runCheck, serve, sleep, tempDir } from "./harness.mjs";
 
 const TIMEOUT_MS = Number(process.env.APP_CHECK_TIMEOUT_MS ?? 180_000);
@@ -94,15 +94,25 @@ async function callApi(base, path, body) {
 }
 
 /**
- * An amount as the page shows it ("€23,460.00", "-€0.19", "+€0.25") in minor units.
- * @param {string} text
+ * An amount as the page shows it ("€23,460.00", "-€0.19", "+€0.25") in minor units, read with the
+ * currency's exponent as the API lists it: a page that drew another number of decimals fails.
+ * @param {string} base
  * @param {string} currency
+ * @returns {Promise<(text: string) => number>}
  */
-function minorOf(text, currency) {
-  const negative = /[-−]/.test(text);
-  const parsed = decimalToMinor(text.replace(/[^0-9.]/g, ""), minorDigits(currency).digits);
-  if (!parsed.ok) throw new Error(`${text}: ${parsed.error}`);
-  return negative ? -parsed.value : parsed.value;
+async function minorReader(base, currency) {
+  const listed = await callApi(base, `/v1/api/currencies?filter.code=${currency}`);
+  /** @type {number} */
+  const digits = listed.data[0].exponent;
+  return (text) => {
+    const negative = /[-−]/.test(text);
+    const decimals = /\.(\d+)\D*$/.exec(text)?.[1]?.length ?? 0;
+    if (decimals !== digits)
+      throw new Error(`${text}: ${decimals} decimals, ${currency} has ${digits}`);
+    const parsed = decimalToMinor(text.replace(/[^0-9.]/g, ""), digits);
+    if (!parsed.ok) throw new Error(`${text}: ${parsed.error}`);
+    return negative ? -parsed.value : parsed.value;
+  };
 }
 
 /**
@@ -188,7 +198,7 @@ async function checkExplorer(page, base) {
     at: `${EXAMPLE.at}:00Z`,
     explain: true,
   });
-  const money = (/** @type {string} */ text) => minorOf(text, answer.currency);
+  const money = await minorReader(base, answer.currency);
   const total = money(await page.locator('dd[data-field="totalAmount"]').innerText());
   if (total !== answer.totalAmount || total !== DOCUMENTED.totalAmount) {
     problems.push(
@@ -283,7 +293,7 @@ async function checkSimulation(page, base) {
   await result.or(refusal).waitFor();
   if (await refusal.isVisible()) return [`the simulation failed: ${await refusal.innerText()}`];
   const answer = await callApi(base, "/v1/api/simulations/prices", SIMULATION);
-  const money = (/** @type {string} */ text) => minorOf(text, answer.currency);
+  const money = await minorReader(base, answer.currency);
   const table = page.locator("table.changes");
   const read = async () =>
     (await table.locator("tbody tr").all()).map(async (row) => {

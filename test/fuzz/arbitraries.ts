@@ -235,6 +235,11 @@ function hinted(name: string | undefined, fx: Fixtures): Arb | undefined {
       return pick(fx.pricelists);
     case "currency":
       return fc.constantFrom("EUR", "EUR", "EUR", "CHF");
+    case "from":
+    case "to":
+      return fc.constantFrom("EUR", "CHF", "USD", "JPY");
+    case "rate":
+      return fc.constantFrom("0.92", "150.25", "1", "0.3075", "000.9200");
     case "url":
       return fc.constant(fx.webhookUrl);
     case "active":
@@ -357,6 +362,18 @@ function coherent(body: unknown): unknown {
     b.validFrom >= b.validTo
   ) {
     [b.validFrom, b.validTo] = ["2020-01-01T00:00:00Z", "2030-01-01T00:00:00Z"];
+  }
+  if (Array.isArray(b.rates)) {
+    // An exchange rate converts between two currencies; each key once per body.
+    const seen = new Set<string>();
+    b.rates = b.rates
+      .map((row: any) =>
+        row?.from === row?.to ? { ...row, to: row.from === "EUR" ? "CHF" : "EUR" } : row,
+      )
+      .filter((row: any) => {
+        const key = `${row?.from} ${row?.to} ${Date.parse(row?.validFrom)}`;
+        return !seen.has(key) && seen.add(key);
+      });
   }
   if (Array.isArray(b.prices)) {
     const seen = new Set<string>();
@@ -556,21 +573,44 @@ function queryParam(doc: Schema, p: Parameter, fx: Fixtures): fc.Arbitrary<[stri
   return fromSchema(doc, s, fx, p.name).map((v) => [[p.name, String(v)]]);
 }
 
+/**
+ * A header value is bytes, not text (RFC 9110 §5.5): clients send visible ASCII, and the
+ * runtime warns about (and re-encodes) anything else. A header with no pattern of its own gets
+ * visible ASCII.
+ */
+function headerValue(doc: Schema, p: Operation["parameters"][number], fx: Fixtures): Arb {
+  const s = merged(doc, p.schema);
+  return s.type === "string" && !s.pattern && !s.enum
+    ? fc.string({ unit: "grapheme-ascii", maxLength: 60 })
+    : fromSchema(doc, p.schema, fx, p.name);
+}
+
 export function validParts(doc: Schema, op: Operation, fx: Fixtures): fc.Arbitrary<Parts> {
   const pathParams = op.parameters.filter((p) => p.in === "path");
   const queryParams = op.parameters.filter((p) => p.in === "query");
   const headerParams = op.parameters.filter((p) => p.in === "header");
 
-  const params = fc.record(
+  // A record addressed by several parameters together (an exchange rate by from, to, validFrom):
+  // their names pick currencies, and part of the requests name a fixture's whole key.
+  const keyed = op.path.endsWith("/exchange-rates/{from}/{to}/{validFrom}") ? fx.exchangeRates : [];
+  const own = fc.record(
     Object.fromEntries(
       pathParams.map((p) => {
         const real = pathFixtures(op, p.name, fx);
-        const generated = fromSchema(doc, p.schema, fx);
+        const generated = fromSchema(doc, p.schema, fx, keyed.length ? p.name : undefined);
         const value = real.length ? fc.oneof(fc.constantFrom(...real), generated) : generated;
         return [p.name, value.map((v) => encode(String(v))).filter((v) => !isDotSegment(v))];
       }),
     ),
   ) as fc.Arbitrary<Record<string, string>>;
+  const params = keyed.length
+    ? fc.oneof(
+        own,
+        fc
+          .constantFrom(...keyed)
+          .map((key) => Object.fromEntries(Object.entries(key).map(([k, v]) => [k, encode(v)]))),
+      )
+    : own;
 
   const query = fc
     .tuple(
@@ -584,7 +624,7 @@ export function validParts(doc: Schema, op: Operation, fx: Fixtures): fc.Arbitra
     .tuple(
       ...headerParams.map((p) =>
         fc.option(
-          fromSchema(doc, p.schema, fx, p.name).map((v) => [p.name, String(v)] as const),
+          headerValue(doc, p, fx).map((v) => [p.name, String(v)] as const),
           { nil: undefined },
         ),
       ),

@@ -15,6 +15,8 @@ export interface Fixtures {
   webhooks: number[];
   /** Change requests: a DRAFT and a submitted one (PENDING_APPROVAL, or APPLIED by the policy). */
   changeRequests: number[];
+  /** Exchange rates by their key, as their path parameters write it. */
+  exchangeRates: { from: string; to: string; validFrom: string }[];
   /** A URL webhooks may point to here (WEBHOOK_ALLOWED_HOSTS of the tests): the test receiver. */
   webhookUrl: string;
   /** How many requests building the set took. */
@@ -123,6 +125,11 @@ export async function createFixtures(tag: string): Promise<Fixtures> {
     ).id as number;
   const promotions = [await promotion("ACTIVE"), await promotion("DRAFT")];
   const webhookUrl = `${inject("receiverUrl")}/fuzz`;
+  // A deployment holds at most 20 webhooks (docs/api.md §14): the earlier sets' go first, so
+  // every set (and the fuzzer's creates after it) has room.
+  for (const { id } of (await call("GET", "/v1/api/webhooks?limit=100")).data as { id: number }[]) {
+    await call("DELETE", `/v1/api/webhooks/${id}`);
+  }
   // Off: the queue consumer leaves them alone while the fuzzer writes.
   const webhooks = [
     (await call("POST", "/v1/api/webhooks", { url: webhookUrl, events: ["prices"], active: false }))
@@ -145,6 +152,14 @@ export async function createFixtures(tag: string): Promise<Fixtures> {
     ).id as number;
   const changeRequests = [await changeRequest(), await changeRequest()];
   await call("POST", `/v1/api/change-requests/${changeRequests[1]}/submit`);
+  // Rates have no code: the same keys each time, an upsert leaves them as they are.
+  const exchangeRates = [
+    { from: "EUR", to: "CHF", validFrom: "2025-01-01T00:00:00Z" },
+    { from: "USD", to: "EUR", validFrom: "2025-01-01T00:00:00Z" },
+  ];
+  await call("PUT", "/v1/api/exchange-rates", {
+    rates: exchangeRates.map((key, i) => ({ ...key, rate: ["0.95", "0.92"][i] })),
+  });
 
   return {
     products,
@@ -157,6 +172,7 @@ export async function createFixtures(tag: string): Promise<Fixtures> {
     promotions,
     webhooks,
     changeRequests,
+    exchangeRates,
     webhookUrl,
     requests,
   };

@@ -46,7 +46,9 @@ export function requestOf(form: ExplorerForm): Schemas["PriceResolveRequest"] | 
     .map((l) => ({ productCode: l.productCode.trim(), quantity: Number(l.quantity) }));
   if (!form.channelCode || lines.length === 0) return null;
   const customerCode = form.customerCode.trim();
-  const currency = form.currency.trim().toUpperCase();
+  // Typed as it is read; the service checks it against the currencies of /doc and a code it
+  // does not know comes back as its 400, shown like any other.
+  const currency = form.currency.trim().toUpperCase() as Schemas["Currency"] | "";
   return {
     channelCode: form.channelCode,
     ...(customerCode ? { customerCode } : {}),

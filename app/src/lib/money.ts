@@ -1,9 +1,12 @@
-import { minorDigits, minorToDecimal } from "../../../scripts/lib/money.mjs";
+import { minorToDecimal } from "../../../scripts/lib/money.mjs";
+import { exponentOf } from "../../../src/pricing/currencies";
 
 /**
  * Amounts are integer minor units everywhere in the API. The page never computes with them as
- * floats: an amount becomes an exact decimal string (scripts/lib/money.mjs, the same table of
- * ISO 4217 exponents the CSV tools use) and Intl formats that string, which it does exactly.
+ * floats: an amount becomes an exact decimal string with its currency's ISO 4217 exponent and
+ * Intl formats that string, which it does exactly. The exponents are the service's own table
+ * (src/pricing/currencies.ts, the one GET /v1/api/currencies answers), bundled into the page at
+ * build time (docs/app.md §3).
  */
 const formatters = new Map<string, Intl.NumberFormat>();
 
@@ -26,7 +29,8 @@ function formatterOf(currency: string, digits: number, signed: boolean): Intl.Nu
 /** 39100, "EUR" → "€391.00" (in the browser's locale); null → "–". */
 export function formatMoney(amount: number | null, currency: string, signed = false): string {
   if (amount === null) return "–";
-  const { digits } = minorDigits(currency);
+  // Every currency the API answers has an exponent; 2 is ISO 4217's usual one, for safety only.
+  const digits = exponentOf(currency) ?? 2;
   const decimal = minorToDecimal(amount, digits) as Intl.StringNumericLiteral;
   return formatterOf(currency, digits, signed).format(decimal);
 }

@@ -66,6 +66,12 @@ export const auditContext = sqliteTable(
     operation: text("operation").notNull(),
     method: text("method").notNull(),
     path: text("path").notNull(),
+    /**
+     * Set by a bulk write around the link rows it records itself, one entry per owner and action
+     * (src/db/bulk.ts `linkPairWrites`): the triggers of SUMMARIZED_LINKS (schema/audited.ts)
+     * then write no entry per row. Every batch opens the context with it unset.
+     */
+    linksSummarized: integer("links_summarized", { mode: "boolean" }).notNull().default(false),
   },
   (t) => [check("audit_context_one_row", sql`${t.id} = 1`)],
 );

@@ -6,7 +6,7 @@ import { pricelists } from "./pricelists";
 import { products } from "./products";
 
 /**
- * Change requests (docs/api.md §16): price changes prepared, approved by a second key and applied
+ * Change requests (docs/api.md §17): price changes prepared, approved by a second key and applied
  * in one batch, dated `effectiveAt`. Audited like pricing data (the trail shows who wrote,
  * submitted, approved and applied each one), without pricing-version triggers: a request moves
  * no price by itself, the rows it writes do.
@@ -30,7 +30,7 @@ export const changeRequests = sqliteTable(
     appliedAt: integer("applied_at"),
     rejectedBy: text("rejected_by"),
     rejectionReason: text("rejection_reason"),
-    /** JSON: the impact computed at submit (docs/api.md §16.3). */
+    /** JSON: the impact computed at submit (docs/api.md §17.3). */
     impact: text("impact"),
     /** The facts of what its items touch, read at submit: approve compares them (stale). */
     submittedFacts: text("submitted_facts"),
@@ -103,7 +103,7 @@ export const changeRequestWrites = sqliteTable(
 );
 
 /**
- * The approval policy (docs/api.md §16.4): one row (id 1). Both limits set: a request whose
+ * The approval policy (docs/api.md §17.4): one row (id 1). Both limits set: a request whose
  * impact stays within them, with nothing omitted, is approved at submit by `policy`.
  */
 export const changeRequestPolicy = sqliteTable(

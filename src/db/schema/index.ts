@@ -2,6 +2,7 @@ export * from "./audit";
 export * from "./bookkeeping";
 export * from "./channels";
 export * from "./customers";
+export * from "./exchange-rates";
 export * from "./pricelists";
 export * from "./products";
 export * from "./promotions";

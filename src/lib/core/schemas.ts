@@ -1,13 +1,16 @@
 import { z } from "@hono/zod-openapi";
-import { isCurrency } from "./currencies";
+import { CURRENCIES, isCurrency } from "./currencies";
 import { unsafeTextReason } from "./text";
 import { STATUSES } from "../../pricing/vocabulary";
 import { windowIssues } from "./status";
 
 /** Building blocks shared by the resource schemas. */
 
+/** The characters of a code, unanchored (a list of codes is built from it). */
+export const CODE_CHARS = "[A-Za-z0-9._-]{1,64}";
+
 // Not "." or "..": URLs resolve those as dot segments, so such a record could never be addressed.
-export const CODE_PATTERN = /^(?!\.\.?$)[A-Za-z0-9._-]{1,64}$/;
+export const CODE_PATTERN = new RegExp(`^(?!\\.\\.?$)${CODE_CHARS}$`);
 
 export const Code = z
   .string()
@@ -24,6 +27,16 @@ const safeText = (multiline: boolean) => (value: string, ctx: z.core.$Refinement
   if (reason) ctx.addIssue({ code: "custom", message: reason });
 };
 
+/**
+ * The characters free text may hold, for /doc (src/lib/core/text.ts decides): no control
+ * characters (a description keeps tab and line breaks), no bidirectional controls, no lone
+ * surrogates (a pattern is read with Unicode semantics, where a pair is one character).
+ */
+const textPattern = (controls: string) =>
+  `[^${controls}\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]`;
+const NAME_CHAR = textPattern("\\u0000-\\u001f");
+const DESCRIPTION_CHAR = textPattern("\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f");
+
 export const Name = z
   .string()
   .trim()
@@ -31,6 +44,8 @@ export const Name = z
   .max(200)
   .superRefine(safeText(false))
   .openapi({
+    // Something besides spaces, which are trimmed.
+    pattern: `^(?=[\\s\\S]*\\S)${NAME_CHAR}*$`,
     description:
       "Display name, 1-200 characters (surrounding spaces trimmed); no control characters, lone " +
       "surrogates or bidirectional controls",
@@ -41,14 +56,21 @@ export const Description = z
   .string()
   .max(1000)
   .superRefine(safeText(true))
-  .openapi({ description: "Free text, up to 1000 characters; line breaks and tabs allowed" });
+  .openapi({
+    pattern: `^${DESCRIPTION_CHAR}*$`,
+    description: "Free text, up to 1000 characters; line breaks and tabs allowed",
+  });
 
 export const Currency = z
   .string()
   // abort: a malformed code gets one issue, not also "not in circulation".
   .regex(/^[A-Z]{3}$/, { message: "must be an ISO 4217 code such as EUR", abort: true })
   .refine(isCurrency, "must be the ISO 4217 code of a currency in circulation, such as EUR")
-  .openapi({ example: "EUR", description: "ISO 4217 code of a currency in circulation" });
+  .openapi("Currency", {
+    enum: [...CURRENCIES],
+    example: "EUR",
+    description: "ISO 4217 code of a currency in circulation (src/lib/core/currencies.ts)",
+  });
 
 export const Status = z.enum(STATUSES).openapi("Status", {
   description:
@@ -73,6 +95,16 @@ export const Priority = z
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i;
+
+/**
+ * What `parseInstant` takes, as a pattern for /doc (list filters on date-times): a date, or a
+ * date-time with a zone. The calendar (no 30 February) and the years 0000-9999 in UTC are
+ * checked by the parser only.
+ */
+export const INSTANT_PATTERN =
+  "[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])" +
+  "(?:[Tt](?:[01][0-9]|2[0-3]):[0-5][0-9](?::[0-5][0-9](?:\\.[0-9]{1,9})?)?" +
+  "(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9]))?";
 
 /** Midnight UTC of a date; unlike Date.UTC, years 0-99 stay years 0-99 (not 1900-1999). */
 function utcDate(year: number, monthIndex: number, day: number): number {
@@ -148,8 +180,16 @@ export const bulkCodes = (example: string[]) =>
     .transform((codes) => [...new Set(codes)])
     .openapi({ example, description: "1-1000 codes; duplicates count once" });
 
-/** A bulk body `{ <field>: [codes] }`, one OpenAPI component shared by every route that takes it. */
-function codesBody<F extends string>(field: F, noun: string, example: string[], component: string) {
+/**
+ * A bulk body `{ <field>: [codes] }`, one OpenAPI component shared by every route that takes it;
+ * each is declared by the resource whose codes it lists (`CustomerCodesSchema` in customers).
+ */
+export function codesBody<F extends string>(
+  field: F,
+  noun: string,
+  example: string[],
+  component: string,
+) {
   return z
     .strictObject({
       [field]: bulkCodes(example).openapi({
@@ -162,23 +202,15 @@ function codesBody<F extends string>(field: F, noun: string, example: string[], 
     });
 }
 
+/**
+ * Customer groups named by code. Here rather than in customer-groups: pricelists take it too, and
+ * customer-groups sits above pricelists (it assigns them), so pricelists may not import it.
+ */
 export const CustomerGroupCodesSchema = codesBody(
   "customerGroupCodes",
   "Customer group",
   ["WHOLESALE", "NORTH"],
   "CustomerGroupCodes",
-);
-export const CustomerCodesSchema = codesBody(
-  "customerCodes",
-  "Customer",
-  ["C-1001", "C-1002"],
-  "CustomerCodes",
-);
-export const ProductCodesSchema = codesBody(
-  "productCodes",
-  "Product",
-  ["P-A", "P-B"],
-  "ProductCodes",
 );
 
 /* Bulk upserts by code (docs/api.md §5.12): the body and the answer of every one. */

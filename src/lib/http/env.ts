@@ -23,8 +23,12 @@ export interface Bindings {
   WEBHOOK_QUEUE?: Queue<WebhookMessage>;
   /** Comma-separated hosts webhooks may use without the address checks, http allowed (docs/api.md §14.5). */
   WEBHOOK_ALLOWED_HOSTS?: string;
+  /** "offline": webhook hosts are never looked up in DNS (local development without a network). */
+  WEBHOOK_DNS?: string;
   /** Seconds before a failed delivery's first retry, doubling after each (1-3600; default 30). */
   WEBHOOK_RETRY_BASE_SECONDS?: string;
+  /** "off": no request is rate limited, whatever the bindings (`npm run dev -- --no-rate-limits`). */
+  RATE_LIMITS?: string;
   /** Bench and local runs only: ms every D1 round trip of a request waits first (1-1000; else none). */
   D1_DELAY_MS?: string;
   /** "off" disables the isolate's cache of channel pricing contexts (docs/performance.md); default on. */

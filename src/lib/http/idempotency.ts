@@ -16,7 +16,8 @@ import { isRead } from "./read-only";
  * 2. every write batch of the request also moves the row to COMMITTED, in the same D1 batch as
  *    the write (src/db/client.ts), so a retry that arrives after a commit can never write again;
  * 3. the answer (status, content type, body) is stored and the row becomes DONE; retries with
- *    the same fingerprint replay it, retries with another body are refused.
+ *    the same fingerprint replay it, retries with another body are refused. An answer holding a
+ *    secret shown once stores what the handler gave `replayAs` instead (the secret left out).
  * A retry that finds the key held waits for the answer up to WAIT_MS, then gets 409.
  */
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";
@@ -77,8 +78,19 @@ const shorten = (key: string) => (key.length > 40 ? `${key.slice(0, 40)}…` : k
 /** Keeps the answer for retries, or frees the key when nothing was written and the answer was an error. */
 async function settle(db: Db, claim: IdempotencyClaim, res: Response) {
   if (res.status >= 500 || (res.status >= 400 && !claim.committed)) return releaseClaim(db, claim);
-  const body = res.status === 204 ? "" : await res.clone().text();
+  const body = res.status === 204 ? "" : (claim.replay ?? (await res.clone().text()));
   await storeAnswer(db, claim, res.status, res.headers.get("content-type"), body);
+}
+
+/**
+ * What replays of this request answer in place of its own JSON body, for an answer that holds
+ * what is shown once, such as a webhook's signing secret: the store keeps (and replays) `body`
+ * only, so the secret is never stored with the answer (docs/api.md §4.4). Without an
+ * Idempotency-Key nothing is stored, and this does nothing.
+ */
+export function replayAs(c: { var: { idempotency?: IdempotencyClaim } }, body: unknown) {
+  const claim = c.var.idempotency;
+  if (claim) claim.replay = JSON.stringify(body);
 }
 
 /**

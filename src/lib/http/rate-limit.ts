@@ -74,12 +74,24 @@ async function allowed(c: Context<AppEnv>, limiter: RateLimit): Promise<boolean>
 }
 
 /**
+ * `RATE_LIMITS=off` turns every limit off, for load tests and fuzzers against a local service
+ * (`npm run dev -- --no-rate-limits`, docs/operations.md "Rate limits"); any other value, or
+ * none, leaves them on.
+ */
+export const rateLimitsOff = (env: Partial<Bindings>) =>
+  env.RATE_LIMITS?.trim().toLowerCase() === "off";
+
+/**
  * Per-API-key rate limiting, after authentication, keyed by the key's name (never the key), with
  * the read or the admin limit by the route's role. Over it → 429 RATE_LIMITED with Retry-After and
  * a sentence naming the limit. Without the binding (a deploy that leaves it out) that traffic is
  * not limited, with one warning in the log.
  */
 export const rateLimit = (): MiddlewareHandler<AppEnv> => async (c, next) => {
+  if (rateLimitsOff(c.env)) {
+    warnOnce("RATE_LIMITS is off: no request is rate limited");
+    return next();
+  }
   const kind: RateLimitKind = isRead(c) ? "read" : "admin";
   const { binding, traffic } = RATE_LIMITS[kind];
   const limiter = c.env[binding];

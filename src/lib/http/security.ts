@@ -70,7 +70,7 @@ const corsForListed = cors({
  * CORS only when `CORS_ORIGINS` lists origins (comma-separated, exact `scheme://host[:port]`),
  * and then only for those: a listed origin gets CORS headers and its preflight answered (before
  * authentication, since a preflight carries no key); any other origin gets no CORS header at all,
- * and its preflight is an ordinary unauthenticated request (401). Unset or empty: no CORS, so
+ * and its preflight is an ordinary request with a method no path takes (405). Unset or empty: no CORS, so
  * browsers on other origins cannot call the API.
  */
 export const corsFromEnv = (): MiddlewareHandler<AppEnv> => async (c, next) => {

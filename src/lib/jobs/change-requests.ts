@@ -3,7 +3,7 @@ import type { Db } from "../../db/client";
 import { changeRequests, changeRequestWrites } from "../../db/schema";
 
 /**
- * Go-live without anyone awake (docs/api.md §16.6): on every tick of the per-minute Cron Trigger,
+ * Go-live without anyone awake (docs/api.md §17.6): on every tick of the per-minute Cron Trigger,
  * each APPLIED change request whose effectiveAt (or, without one, its apply) has come gets its
  * `effective_recorded_at`, once: the UPDATE only takes rows that have none, so overlapping runs
  * cannot both take one. The trigger of migration 0022 turns that into the one

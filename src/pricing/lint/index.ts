@@ -8,7 +8,7 @@ import {
   unreachablePricelists,
 } from "./records";
 import { stackablesToZero } from "./stacking";
-import { floorsAboveList, noFirstTier } from "./tiers";
+import { floorsAboveList, noFirstTier, priceGaps } from "./tiers";
 import type { Finding, LintFacts } from "./types";
 
 export type * from "./types";
@@ -20,6 +20,7 @@ const RULES = [
   tieById,
   floorsAboveList,
   noFirstTier,
+  priceGaps,
   unreachablePricelists,
   emptyGroupsTargeted,
   expiredButActive,

@@ -4,12 +4,12 @@ import type { Finding, LintFacts, LintRecord } from "./types";
 
 /**
  * The findings about one record at a time: its status against its window, whether anything can
- * reach it, what it names (docs/pricing-lint.md §2, §7–§10).
+ * reach it, what it names (docs/pricing-lint.md §2, §9–§11).
  */
 
 const ended = (validTo: Instant) => new Date(validTo).toISOString();
 
-/** §10: ACTIVE, but the window ended at or before now, so it prices nothing any more. */
+/** §11: ACTIVE, but the window ended at or before now, so it prices nothing any more. */
 export function expiredButActive(facts: LintFacts): Finding[] {
   const { now } = facts;
   const expired = (r: { status: string; validTo: Instant | null }) =>
@@ -35,7 +35,7 @@ export function expiredButActive(facts: LintFacts): Finding[] {
 }
 
 /**
- * §8: an ACTIVE GENERAL SALES pricelist that no channel, customer group or customer has and no
+ * §9: an ACTIVE GENERAL SALES pricelist that no channel, customer group or customer has and no
  * pricelist derives from: no request reaches it (an INDIVIDUAL one always has its customer).
  */
 export function unreachablePricelists(facts: LintFacts): Finding[] {
@@ -73,7 +73,7 @@ export function channelsWithoutPrimary(facts: LintFacts): Finding[] {
     );
 }
 
-/** §9: a trade condition or promotion in force names a product group that holds no product. */
+/** §10: a trade condition or promotion in force names a product group that holds no product. */
 export function emptyGroupsTargeted(facts: LintFacts): Finding[] {
   const tree = new GroupTree(facts.productGroups);
   const check = (noun: string, record: LintRecord, groupCodes: readonly string[]) => {

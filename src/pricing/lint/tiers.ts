@@ -3,7 +3,7 @@ import { finding, ref } from "./common";
 import type { Finding, FloorOverList, LintFacts } from "./types";
 
 /**
- * The findings about price rows (docs/pricing-lint.md §6, §7). The repository aggregates the
+ * The findings about price rows (docs/pricing-lint.md §6–§8). The repository aggregates the
  * rows in SQL (a 100k catalogue has over a million of them); these rules judge what it found.
  */
 
@@ -64,6 +64,23 @@ export function floorsAboveList(facts: LintFacts): Finding[] {
         ref.channel(row.channelCode),
         ref.pricelist(row.primaryPricelistId),
       ],
+    ),
+  );
+}
+
+/**
+ * §8: a hole between two rows of an ACTIVE list's timeline (docs/pricing-rules.md §17): while it
+ * lasts, the list has no price for the product from that quantity.
+ */
+export function priceGaps(facts: LintFacts): Finding[] {
+  return facts.priceGaps.map((gap) =>
+    finding(
+      "PRICE_GAP",
+      `pricelist ${gap.pricelistId} has no row for product ${gap.productCode} from quantity ` +
+        `${gap.minQuantity} between ${new Date(gap.from).toISOString()} and ` +
+        `${new Date(gap.to).toISOString()}: lines then take their price from another pricelist, ` +
+        "or have none (NO_PRICE)",
+      [ref.pricelist(gap.pricelistId), ref.product(gap.productCode)],
     ),
   );
 }

@@ -109,6 +109,18 @@ export interface FloorOverList {
   rule: QuantityRule;
 }
 
+/**
+ * A hole in an ACTIVE pricelist's timeline of a product and tier: no row from `from` (a row's
+ * validTo) to `to` (the next row's validFrom), not over yet.
+ */
+export interface PriceGap {
+  pricelistId: number;
+  productCode: string;
+  minQuantity: number;
+  from: Instant;
+  to: Instant;
+}
+
 export interface LintFacts {
   now: Instant;
   pricelists: readonly LintPricelist[];
@@ -120,4 +132,5 @@ export interface LintFacts {
   customers: readonly LintCustomer[];
   firstTierGaps: readonly FirstTierGap[];
   floorsOverList: readonly FloorOverList[];
+  priceGaps: readonly PriceGap[];
 }

@@ -114,22 +114,39 @@ export function ratioBp(difference: number, before: number): number {
   return Number(n < 0n ? -magnitude : magnitude);
 }
 
-/** The row of a (customer, product) pair, or null when its line is the same before and after. */
-export function compareLines(
+/** How a (customer, product) pair's price moved, or null when its line is the same before and after. */
+export function differenceOf(
   customerCode: string | null,
   before: LinePrice,
   after: LinePrice,
-): PriceChangeRow | null {
+): PriceChangeItem | null {
   if (same(before, after)) return null;
   const [b, a] = [before.finalUnitAmount, after.finalUnitAmount];
   const difference = b === null || a === null ? null : a - b;
   return {
     customerCode,
     productCode: before.productCode,
+    difference,
+    differenceBp: difference === null || b === 0 ? null : ratioBp(difference, b!),
+  };
+}
+
+/** The row of a (customer, product) pair, or null when its line is the same before and after. */
+export function compareLines(
+  customerCode: string | null,
+  before: LinePrice,
+  after: LinePrice,
+): PriceChangeRow | null {
+  const item = differenceOf(customerCode, before, after);
+  if (!item) return null;
+  const { productCode, difference, differenceBp } = item;
+  return {
+    customerCode,
+    productCode,
     before,
     after,
     difference,
-    differenceBp: difference === null || b === 0 ? null : ratioBp(difference, b!),
+    differenceBp,
     changed: changedAspects(before, after),
   };
 }
@@ -142,10 +159,29 @@ const byPair = (a: PriceChangeItem, b: PriceChangeItem) =>
 const largerFirst = (a: number | null, b: number | null) =>
   a === b ? 0 : a === null ? -1 : b === null ? 1 : b - a;
 const abs = (n: number | null) => (n === null ? null : Math.abs(n));
+const negate = (n: number | null) => (n === null ? null : -n);
+
+/**
+ * Row order: |differenceBp| descending (null first), then customer (anonymous first), then
+ * product. A total order: a (customer, product) pair is one row.
+ */
+export const rowOrder = (a: PriceChangeItem, b: PriceChangeItem) =>
+  largerFirst(abs(a.differenceBp), abs(b.differenceBp)) || byPair(a, b);
+
+/** Rises: largest differenceBp first (from 0, without a ratio, first), then larger difference. */
+const riseOrder = (a: PriceChangeItem, b: PriceChangeItem) =>
+  largerFirst(a.differenceBp, b.differenceBp) ||
+  largerFirst(a.difference, b.difference) ||
+  byPair(a, b);
+
+/** Cuts: most negative differenceBp first, then most negative difference. */
+const cutOrder = (a: PriceChangeItem, b: PriceChangeItem) =>
+  largerFirst(negate(a.differenceBp), negate(b.differenceBp)) ||
+  largerFirst(negate(a.difference), negate(b.difference)) ||
+  byPair(a, b);
 
 /** Rows by |differenceBp| descending (null first), then customer (anonymous first), then product. */
-export const sortRows = <T extends PriceChangeItem>(rows: T[]): T[] =>
-  rows.sort((a, b) => largerFirst(abs(a.differenceBp), abs(b.differenceBp)) || byPair(a, b));
+export const sortRows = <T extends PriceChangeItem>(rows: T[]): T[] => rows.sort(rowOrder);
 
 export const itemOf = ({
   customerCode,
@@ -153,6 +189,64 @@ export const itemOf = ({
   difference,
   differenceBp,
 }: PriceChangeItem): PriceChangeItem => ({ customerCode, productCode, difference, differenceBp });
+
+/**
+ * The first `size` values in `order` of all those added, whatever order they come in, holding
+ * no more than `size` at any time: a heap whose root is the last one kept, so a value that would
+ * not be kept costs one comparison, one that is kept O(log size).
+ */
+export class FirstInOrder<T> {
+  private readonly heap: T[] = [];
+
+  constructor(
+    private readonly size: number,
+    private readonly order: (a: T, b: T) => number,
+  ) {}
+
+  get length(): number {
+    return this.heap.length;
+  }
+
+  /** Keeps `value` if it is among the first `size` so far (it may be pushed out later). */
+  add(value: T): void {
+    const { heap, size, order } = this;
+    if (heap.length < size) {
+      heap.push(value);
+      this.up(heap.length - 1);
+    } else if (size > 0 && order(value, heap[0]!) < 0) {
+      heap[0] = value;
+      this.down(0);
+    }
+  }
+
+  /** What is kept, in order. */
+  sorted(): T[] {
+    return [...this.heap].sort(this.order);
+  }
+
+  private up(i: number): void {
+    const { heap, order } = this;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (order(heap[i]!, heap[parent]!) <= 0) return;
+      [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
+      i = parent;
+    }
+  }
+
+  private down(i: number): void {
+    const { heap, order } = this;
+    for (;;) {
+      const [left, right] = [2 * i + 1, 2 * i + 2];
+      let last = i;
+      if (left < heap.length && order(heap[left]!, heap[last]!) > 0) last = left;
+      if (right < heap.length && order(heap[right]!, heap[last]!) > 0) last = right;
+      if (last === i) return;
+      [heap[i], heap[last]] = [heap[last]!, heap[i]!];
+      i = last;
+    }
+  }
+}
 
 /** A rise above 100 % counts in the 100 % bucket (a price that doubles or more). */
 const MAX_PERCENT = 100;
@@ -167,34 +261,66 @@ export function percentBucket(bp: number): number {
 export const bucketsOf = (counts: ReadonlyMap<number, number>): DistributionBucket[] =>
   [...counts].sort(([a], [b]) => a - b).map(([percent, count]) => ({ percent, count }));
 
-/** Rows with a ratio by differenceBp in whole percent (rounded half away from zero), ascending. */
-function distributionOf(items: readonly PriceChangeItem[]): DistributionBucket[] {
-  const counts = new Map<number, number>();
-  for (const { differenceBp: bp } of items) {
-    if (bp === null) continue;
-    const percent = percentBucket(bp);
-    counts.set(percent, (counts.get(percent) ?? 0) + 1);
-  }
-  return bucketsOf(counts);
-}
+/**
+ * The summary of docs/simulation.md §4, counted as the changed pairs come, in any order: a few
+ * numbers per buyer and per percent, and the top lists, never the pairs themselves (the largest
+ * call has 100,000).
+ */
+export class SummaryTally {
+  private count = 0;
+  private raised = 0;
+  private lowered = 0;
+  private readonly rises = new FirstInOrder(SUMMARY_TOP, riseOrder);
+  private readonly cuts = new FirstInOrder(SUMMARY_TOP, cutOrder);
+  private readonly customers = new Map<string | null, CustomerChanges>();
+  /** Pairs with a differenceBp by whole percent (rounded half away from zero). */
+  private readonly buckets = new Map<number, number>();
 
-function customerCounts(items: readonly PriceChangeItem[]): CustomerChanges[] {
-  const customers = new Map<string | null, CustomerChanges>();
-  for (const { customerCode, difference } of items) {
-    const entry = customers.get(customerCode) ?? {
+  /** Changed pairs so far. */
+  get changed(): number {
+    return this.count;
+  }
+
+  add(item: PriceChangeItem): void {
+    const { customerCode, difference, differenceBp: bp } = item;
+    this.count += 1;
+    const customer = this.customers.get(customerCode) ?? {
       customerCode,
       changed: 0,
       raised: 0,
       lowered: 0,
     };
-    entry.changed += 1;
-    if ((difference ?? 0) > 0) entry.raised += 1;
-    if ((difference ?? 0) < 0) entry.lowered += 1;
-    customers.set(customerCode, entry);
+    this.customers.set(customerCode, customer);
+    customer.changed += 1;
+    if ((difference ?? 0) > 0) {
+      this.raised += 1;
+      customer.raised += 1;
+      this.rises.add(itemOf(item));
+    } else if ((difference ?? 0) < 0) {
+      this.lowered += 1;
+      customer.lowered += 1;
+      this.cuts.add(itemOf(item));
+    }
+    if (bp !== null) {
+      const percent = percentBucket(bp);
+      this.buckets.set(percent, (this.buckets.get(percent) ?? 0) + 1);
+    }
   }
-  return [...customers.values()]
-    .sort((a, b) => b.changed - a.changed || byText(a.customerCode, b.customerCode))
-    .slice(0, SUMMARY_TOP);
+
+  result(evaluated: number): PriceChangeSummary {
+    return {
+      evaluated,
+      changed: this.count,
+      raised: this.raised,
+      lowered: this.lowered,
+      largestRises: this.rises.sorted(),
+      largestCuts: this.cuts.sorted(),
+      mostAffectedCustomers: [...this.customers.values()]
+        .sort((a, b) => b.changed - a.changed || byText(a.customerCode, b.customerCode))
+        .slice(0, SUMMARY_TOP),
+      distribution: bucketsOf(this.buckets),
+    };
+  }
 }
 
 /** The counts and the top lists of docs/simulation.md §4 over every changed pair. */
@@ -202,67 +328,7 @@ export function summarize(
   items: readonly PriceChangeItem[],
   evaluated: number,
 ): PriceChangeSummary {
-  const rises = items.filter((r) => (r.difference ?? 0) > 0);
-  const cuts = items.filter((r) => (r.difference ?? 0) < 0);
-  const negate = (n: number | null) => (n === null ? null : -n);
-  return {
-    evaluated,
-    changed: items.length,
-    raised: rises.length,
-    lowered: cuts.length,
-    largestRises: rises
-      .sort(
-        (a, b) =>
-          largerFirst(a.differenceBp, b.differenceBp) ||
-          largerFirst(a.difference, b.difference) ||
-          byPair(a, b),
-      )
-      .slice(0, SUMMARY_TOP)
-      .map(itemOf),
-    largestCuts: cuts
-      .sort(
-        (a, b) =>
-          largerFirst(negate(a.differenceBp), negate(b.differenceBp)) ||
-          largerFirst(negate(a.difference), negate(b.difference)) ||
-          byPair(a, b),
-      )
-      .slice(0, SUMMARY_TOP)
-      .map(itemOf),
-    mostAffectedCustomers: customerCounts(items),
-    distribution: distributionOf(items),
-  };
-}
-
-/**
- * Collects the changed pairs of a simulation: every pair as a small item (for the summary), the
- * full rows only for the first `maxRows` in row order. Trimmed as it goes, so memory stays
- * bounded by `maxRows` whatever the number of changed pairs (100,000 rows of two lines each
- * would be over 100 MB of JSON).
- */
-export class PriceChanges {
-  private readonly items: PriceChangeItem[] = [];
-  private kept: PriceChangeRow[] = [];
-
-  constructor(private readonly maxRows: number) {}
-
-  add(row: PriceChangeRow): void {
-    this.items.push(itemOf(row));
-    if (this.maxRows === 0) return;
-    this.kept.push(row);
-    if (this.kept.length > Math.max(2 * this.maxRows, 1000)) this.trim();
-  }
-
-  private trim() {
-    this.kept = sortRows(this.kept).slice(0, this.maxRows);
-  }
-
-  /** The first `maxRows` rows in row order, how many were left out, and the summary. */
-  result(evaluated: number) {
-    this.trim();
-    return {
-      rows: this.kept,
-      rowsOmitted: this.items.length - this.kept.length,
-      summary: summarize(this.items, evaluated),
-    };
-  }
+  const tally = new SummaryTally();
+  for (const item of items) tally.add(item);
+  return tally.result(evaluated);
 }

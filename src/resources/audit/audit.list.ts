@@ -1,4 +1,4 @@
-import { AUDIT_ENTITIES } from "../../db/audit";
+import { AUDIT_ENTITIES, SETTINGS_ENTITIES } from "../../db/audit";
 import { auditLog } from "../../db/schema";
 import { defineList } from "../../list";
 
@@ -6,7 +6,11 @@ export const auditList = defineList({
   fields: {
     id: { column: auditLog.id, type: "number", sortable: true },
     at: { column: auditLog.at, type: "datetime", sortable: true, filter: ["$gte", "$lte"] },
-    entity: { column: auditLog.entity, type: AUDIT_ENTITIES, filter: [] },
+    entity: {
+      column: auditLog.entity,
+      type: [...AUDIT_ENTITIES, ...SETTINGS_ENTITIES],
+      filter: [],
+    },
     entityId: { column: auditLog.entityId, type: "number", filter: [] },
     entityCode: { column: auditLog.entityCode, type: "text", filter: [] },
     operation: { column: auditLog.operation, type: "text", filter: [] },

@@ -15,7 +15,7 @@ const auditEntryExample = {
   method: "PUT",
   path: "/v1/api/pricelist/7/prices",
   entity: "pricelistPrice",
-  entityKey: { pricelistId: 7, productId: 12, minQuantity: 1 },
+  entityKey: { pricelistId: 7, productId: 12, minQuantity: 1, validFrom: null },
   action: "UPDATE",
   before: { amount: 1250 },
   after: { amount: 1190 },
@@ -52,24 +52,26 @@ export const AuditEntrySchema = z
       description:
         "What changed: the singular name of the record or link (product, pricelist, pricelistPrice, customerGroupMember, ...)",
     }),
-    entityKey: z.record(z.string(), z.union([z.number(), z.string()])).openapi({
-      example: { pricelistId: 7, productId: 12, minQuantity: 1 },
-      description: "The row: its id and code where it has them, else its key columns",
+    entityKey: z.record(z.string(), z.union([z.number(), z.string()]).nullable()).openapi({
+      example: { pricelistId: 7, productId: 12, minQuantity: 1, validFrom: null },
+      description:
+        "The row: its id and code where it has them, else its key columns (a price row's: pricelistId, productId, minQuantity and validFrom, null for an undated row); for the memberships of a bulk upsert of customers, recorded per customer, the customer's id (docs/api.md §11.1)",
     }),
     action: z.enum(AUDIT_ACTIONS).openapi({ description: "What happened to the row" }),
     before: Row.nullable().openapi({
       example: { amount: 1250 },
       description:
-        "null for INSERT; the whole row for DELETE; for UPDATE only the fields that changed",
+        "null for INSERT; the whole row for DELETE (for a bulk upsert's memberships, the customer's id and the ids of all it left); for UPDATE only the fields that changed",
     }),
     after: Row.nullable().openapi({
       example: { amount: 1190 },
       description:
-        "null for DELETE; the whole row for INSERT; for UPDATE only the fields that changed",
+        "null for DELETE; the whole row for INSERT (for a bulk upsert's memberships, the customer's id and the ids of all it joined); for UPDATE only the fields that changed",
     }),
   })
   .openapi("AuditEntry", {
-    description: "One inserted, updated or deleted row",
+    description:
+      "One inserted, updated or deleted row, or, for the memberships a bulk upsert of customers writes, all those one customer gained or lost in one table",
     example: auditEntryExample,
   });
 

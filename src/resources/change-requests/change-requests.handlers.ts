@@ -1,4 +1,5 @@
 import type { AppRouteHandler } from "../../lib/http/router";
+import { claimSimulation } from "../simulations/simulations.service";
 import { listChangeRequests, readPolicy, writePolicy } from "./change-requests.repo";
 import type * as routes from "./change-requests.routes";
 import {
@@ -46,9 +47,15 @@ export const putPolicy: AppRouteHandler<typeof routes.putPolicy> = async (c) => 
   return c.json({ autoApproveMaxRaiseBp, autoApproveMaxCutBp }, 200);
 };
 
+/** The impact is a publish simulation: it holds one of the key's places while it runs. */
 export const submit: AppRouteHandler<typeof routes.submit> = async (c) => {
-  const id = await submitChangeRequest(c.var.db, c.req.valid("param").id);
-  return c.json(await answerOf(c.var.db, id), 200);
+  const release = claimSimulation(c.var.keyName);
+  try {
+    const id = await submitChangeRequest(c.var.db, c.req.valid("param").id);
+    return c.json(await answerOf(c.var.db, id), 200);
+  } finally {
+    release();
+  }
 };
 
 export const approve: AppRouteHandler<typeof routes.approve> = async (c) => {

@@ -8,7 +8,7 @@ import { readReach, type Touch } from "./change-requests.repo";
 import type { Impact } from "./change-requests.schemas";
 
 /*
- * The impact of a change request (docs/api.md §16.3): the publish simulation of its items at
+ * The impact of a change request (docs/api.md §17.3): the publish simulation of its items at
  * effectiveAt (or now), quantity 1, in every active channel where a touched record can price (at
  * most 10, by code), for the anonymous buyer and the first 100 customers of each, over the
  * touched products (at most 1,000, by code), summed over every pair the simulation prices.
@@ -52,7 +52,7 @@ class Tally {
     this.totalBefore += b;
     this.totalAfter += a;
     if (b === a || b === 0) return;
-    // docs/api.md §16.3: round_half_up((after − before) × 10000 / before), on the magnitude.
+    // docs/api.md §17.3: round_half_up((after − before) × 10000 / before), on the magnitude.
     const bp = ratioBp(a - b, b);
     if (bp > 0) this.maxRaiseBp = Math.max(this.maxRaiseBp, bp);
     if (bp < 0) this.maxCutBp = Math.max(this.maxCutBp, -bp);

@@ -6,7 +6,7 @@ import type { ItemFacts, RecordFacts, RecordState, Touch } from "./change-reques
 import type { ChangeRequestItem } from "./change-requests.schemas";
 
 /*
- * What the items of a change request name, and the rules they must keep (docs/api.md §16.1):
+ * What the items of a change request name, and the rules they must keep (docs/api.md §17.1):
  * every record, product and group they name exists (checked at create, PATCH and submit), and at
  * the moment they take effect each pricelist whose rows change is not ARCHIVED, each record to
  * activate is DRAFT or INACTIVE and each one to deactivate ACTIVE, with a window left that is

@@ -1,7 +1,8 @@
 import { asc, count, eq, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import { insertRows, readFacts, rowField, rowsOf } from "../../db/bulk";
+import { insertRows, rowField, rowsOf } from "../../db/bulk";
+import { readScalarFacts } from "../../db/bulk-facts";
 import type { Db } from "../../db/client";
 import { rowSetsSql, type RowSelection } from "../../db/price-rows";
 import { codes, decodedBatch, flag, int, select, statement, text, type RowOf } from "../../db/rows";
@@ -21,10 +22,10 @@ import type {
 } from "../../pricing/vocabulary";
 
 /*
- * Change requests in D1 (docs/api.md §16): the request row and its items, the facts of what
+ * Change requests in D1 (docs/api.md §17): the request row and its items, the facts of what
  * its items touch (one scalar JSON text, re-read by the guard of the batch that applies it), and
  * where its records can price (for the impact). Every write of a request is a batch item the
- * service runs under a guard (db/bulk.ts `writeJudged`), so a concurrent action is noticed.
+ * service runs under a guard (db/bulk-facts.ts `writeJudged`), so a concurrent action is noticed.
  */
 
 export type ChangeRequestRow = typeof changeRequests.$inferSelect;
@@ -105,7 +106,9 @@ function insertItems(db: Db, items: readonly StoredItem[], id: SQL): BatchItem<"
     chunks.at(-1)!.push(row);
     size += row.body.length;
   }
-  return chunks.map((chunk) => insertRows(db, changeRequestItems, chunk, { changeRequestId: id }));
+  return chunks.flatMap((chunk) =>
+    insertRows(db, changeRequestItems, chunk, { changeRequestId: id }),
+  );
 }
 
 export type NewRequest = Pick<ChangeRequestRow, "title" | "effectiveAt" | "author" | "editors">;
@@ -257,7 +260,7 @@ export type StoredRow = RowOf<ReturnType<typeof rowSetsSql>["rows"]>;
 
 /** The facts of the items alone, as a text comparable with the one stored at submit. */
 export async function readItemFacts(db: Db, touch: Touch) {
-  return readFacts<ItemFacts>(db, itemFactsSql(touch));
+  return readScalarFacts<ItemFacts>(db, itemFactsSql(touch));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -289,7 +292,7 @@ export function writeRecords(
         validTo: rowField("validTo"),
         updatedAt: sql`max(cast(unixepoch('subsec') * 1000 as integer), ${table.updatedAt} + 1)`,
       } as never)
-      .from(rowsOf(states))
+      .from(rowsOf(json(states)))
       .where(sql`${table.id} = ${rowField("id")}`),
   ];
 }
@@ -297,7 +300,7 @@ export function writeRecords(
 /** How many of `states` their records no longer hold (SQL, for a guard). */
 export function recordsDivergedSql(kind: ChangeRequestTargetKind, states: readonly RecordState[]) {
   const table = TABLES[kind];
-  return sql<number>`(select count(*) from ${rowsOf(states)} left join ${table} t
+  return sql<number>`(select count(*) from ${rowsOf(json(states))} left join ${table} t
     on t.id = ${rowField("id")}
     where t.id is null or t.status is not ${rowField("status")}
       or t.valid_from is not ${rowField("validFrom")} or t.valid_to is not ${rowField("validTo")})`;

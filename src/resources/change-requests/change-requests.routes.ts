@@ -1,5 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
-import { errors, IdParams, json, jsonBody } from "../../lib/http/openapi";
+import { errors, IdParams, json, jsonBody, tooManyError } from "../../lib/http/openapi";
+import { keyBusy, SIMULATION_LIMITS } from "../simulations/simulations.service";
 import { changeRequestList } from "./change-requests.list";
 import {
   ChangeRequestCreateSchema,
@@ -23,7 +24,7 @@ const LIFECYCLE =
   "DRAFT —submit→ PENDING_APPROVAL (or APPLIED when the approval policy allows it) —approve→ " +
   "APPLIED; reject → REJECTED; withdraw (DRAFT, PENDING_APPROVAL) and cancel (APPLIED, before " +
   "effectiveAt) → CANCELLED. Another action in another status: 409 INVALID_TRANSITION naming both " +
-  "(docs/api.md §16.2).";
+  "(docs/api.md §17.2).";
 
 export const list = changeRequestList.route({
   method: "get",
@@ -66,7 +67,7 @@ export const getPolicy = createRoute({
   operationId: "getChangeRequestPolicy",
   summary: "Get the approval policy (admin keys only)",
   description:
-    "Both limits null (the default): every request needs an approver. docs/api.md §16.4.",
+    "Both limits null (the default): every request needs an approver. docs/api.md §17.4.",
   responses: { 200: json(PolicySchema, "The approval policy"), ...errors(401, 403) },
 });
 
@@ -119,7 +120,12 @@ export const update = createRoute({
 
 type ActionName = "submit" | "approve" | "withdraw" | "cancel";
 
-const action = (name: ActionName, summary: string, description: string) =>
+const action = (
+  name: ActionName,
+  summary: string,
+  description: string,
+  extra: Partial<ReturnType<typeof tooManyError>> = {},
+) =>
   createRoute({
     method: "post",
     path: `/v1/api/change-requests/{id}/${name}`,
@@ -132,6 +138,7 @@ const action = (name: ActionName, summary: string, description: string) =>
       200: json(ChangeRequestSchema, "The change request after the action"),
       // A body is not read, but its size and type are checked before routing.
       ...errors(400, 401, 403, 404, 409, 413, 415),
+      ...extra,
     },
   });
 
@@ -139,9 +146,17 @@ export const submit = action(
   "submit",
   "Submit a DRAFT: its impact, then approval",
   "Computes and stores the impact (the publish simulation of the items at effectiveAt, " +
-    "docs/api.md §16.3); APPLIED at once when the approval policy allows it, else " +
+    "docs/api.md §17.3); APPLIED at once when the approval policy allows it, else " +
     "PENDING_APPROVAL. 409 EFFECTIVE_IN_PAST when effectiveAt has passed; 400 naming an item " +
-    "that names what no longer exists or cannot change then.",
+    "that names what no longer exists or cannot change then. The impact is a publish " +
+    "simulation and counts as one: 429 TOO_MANY_SIMULATIONS while a simulation (or a submit) " +
+    "of the same key runs, or as many as a server instance runs at once.",
+  tooManyError(
+    "TOO_MANY_SIMULATIONS: a simulation or submit of this API key is still running, or as many " +
+      `as a server instance runs at once (${SIMULATION_LIMITS.perIsolate}); or RATE_LIMITED: ` +
+      "the key's write limit is used up. Retry after the Retry-After seconds",
+    keyBusy(),
+  ),
 );
 
 export const approve = action(

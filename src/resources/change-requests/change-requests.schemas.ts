@@ -11,7 +11,7 @@ import {
 import { CHANGE_REQUEST_STATUSES, CHANGE_REQUEST_TARGET_KINDS } from "../../pricing/vocabulary";
 import { RoundingSchema } from "../pricelists/pricelists.schemas";
 
-/** The bounds of a change request (docs/api.md §16.1). */
+/** The bounds of a change request (docs/api.md §17.1). */
 export const MAX_ITEMS = 100;
 export const MAX_PRICE_ROWS = 10_000;
 export const MAX_ADJUSTED_CODES = 1000;
@@ -304,7 +304,7 @@ export const ImpactSchema = z
   })
   .openapi("ChangeRequestImpact", {
     description:
-      "The publish simulation of the items at effectiveAt, computed at submit (docs/api.md §16.3)",
+      "The publish simulation of the items at effectiveAt, computed at submit (docs/api.md §17.3)",
     example: impactExample,
   });
 
@@ -318,7 +318,7 @@ const requestFields = {
   title: z.string().openapi({ example: "2027 increase", description: "What the change is" }),
   status: z.enum(CHANGE_REQUEST_STATUSES).openapi({
     description:
-      "DRAFT → (submit) PENDING_APPROVAL → (approve) APPLIED; REJECTED; CANCELLED (docs/api.md §16.2)",
+      "DRAFT → (submit) PENDING_APPROVAL → (approve) APPLIED; REJECTED; CANCELLED (docs/api.md §17.2)",
   }),
   effectiveAt: instantOrNull("When it takes effect; null: when it is applied"),
   author: z.string().openapi({ example: "anna", description: "The key name that created it" }),

@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { readFacts, STALE_FACTS, writeJudged } from "../../db/bulk";
+import { readScalarFacts, scalarFacts, STALE_FACTS, writeJudged } from "../../db/bulk-facts";
 import type { Db } from "../../db/client";
 import { CHANGED, optimistically } from "../../db/optimistic";
 import {
@@ -52,7 +52,7 @@ import {
 } from "./change-requests.items";
 
 /*
- * The rules of change requests (docs/api.md §16): who may do what in which status, the impact
+ * The rules of change requests (docs/api.md §17): who may do what in which status, the impact
  * and the policy at submit, stale detection and the apply at approve, the exact restore of a
  * cancel. Every write is guarded by the request's state (and, when it writes prices, by the
  * facts of what the items touch), so two actions at once cannot both pass.
@@ -138,7 +138,7 @@ async function writeIfUnchanged(
 ): Promise<number | typeof CHANGED> {
   const state = requestState(row.id);
   const text = JSON.stringify({ status: row.status, updatedAt: row.updatedAt });
-  const result = await writeJudged(db, state, text, writes);
+  const result = await writeJudged(db, scalarFacts(state, text), writes);
   return result === STALE_FACTS ? CHANGED : row.id;
 }
 
@@ -270,7 +270,7 @@ async function applyPrepared(
       restore: JSON.stringify(records),
     }),
   ];
-  const result = await writeJudged(db, read.facts, read.text, batch);
+  const result = await writeJudged(db, scalarFacts(read.facts, read.text), batch);
   return result === STALE_FACTS ? CHANGED : row.id;
 }
 
@@ -417,12 +417,13 @@ export const cancelChangeRequest = (db: Db, id: number) =>
     if ((row.effectiveAt ?? row.appliedAt!) <= Date.now()) throw alreadyEffective();
     const records = JSON.parse(row.restore ?? "[]") as RecordChange[];
     const facts = cancelFacts(row, records);
-    const { text, value } = await readFacts<{
+    const read = await readScalarFacts<{
       request: { status: string; updatedAt: number } | null;
       rows: number;
       records: number;
       pending: number;
     }>(db, facts);
+    const { value } = read;
     if (value.request?.status !== row.status || value.request.updatedAt !== row.updatedAt) {
       return CHANGED;
     }
@@ -445,7 +446,7 @@ export const cancelChangeRequest = (db: Db, id: number) =>
       ),
       updateRequest(db, id, { status: "CANCELLED" }),
     ];
-    return (await writeJudged(db, facts, text, batch)) === STALE_FACTS ? CHANGED : id;
+    return (await writeJudged(db, read, batch)) === STALE_FACTS ? CHANGED : id;
   });
 
 // ---------------------------------------------------------------------------------------------

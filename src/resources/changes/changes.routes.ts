@@ -24,7 +24,8 @@ export const list = createRoute({
     "write records in its own D1 batch: ids are commit order, so reading on from `next` misses " +
     "nothing and repeats nothing, whatever is written meanwhile. `affects` says whose prices may " +
     "have moved. Changes are kept as long as the audit trail (AUDIT_RETENTION_DAYS, 400 days " +
-    "by default): an older cursor → 410 EXPIRED_CURSOR with `oldestCursor`. A cursor past the " +
+    "by default): without `after` (or with 0) the feed starts at the oldest change kept; a " +
+    "cursor older than that → 410 EXPIRED_CURSOR with `oldestCursor`. A cursor past the " +
     "newest change answers an empty page. Read keys may call it. Webhooks push the same changes " +
     "(docs/api.md §13, §14).",
   request: { query: ChangesQuery },

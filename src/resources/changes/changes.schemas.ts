@@ -17,8 +17,9 @@ export const ChangesQuery = z.object({
   after: Cursor.optional().openapi({
     param: { name: "after", in: "query" },
     description:
-      "The cursor of the last change already read (`next` of the previous page); default 0, the " +
-      "oldest change still kept",
+      "The cursor of the last change already read (`next` of the previous page). 0, the " +
+      "default, is the start of the feed: the oldest change still kept, also after the " +
+      "retention has deleted older ones",
   }),
   limit: z
     .string()
@@ -71,7 +72,7 @@ const changeExample = {
   at: "2025-06-14T08:30:00.000Z",
   event: "prices",
   entity: "pricelistPrice",
-  key: { pricelistId: 7, productId: 12, minQuantity: 1 },
+  key: { pricelistId: 7, productId: 12, minQuantity: 1, validFrom: null },
   action: "UPDATE",
   operation: "upsertPricelistPrices",
   requestId: "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23",
@@ -92,9 +93,10 @@ export const ChangeSchema = z
       example: "pricelistPrice",
       description: "What changed, as in the audit trail: a record or a link (docs/api.md §11)",
     }),
-    key: z.record(z.string(), z.union([z.number(), z.string()])).openapi({
-      example: { pricelistId: 7, productId: 12, minQuantity: 1 },
-      description: "The row: its id and code where it has them, else its key columns",
+    key: z.record(z.string(), z.union([z.number(), z.string()]).nullable()).openapi({
+      example: { pricelistId: 7, productId: 12, minQuantity: 1, validFrom: null },
+      description:
+        "The row: its id and code where it has them, else its key columns (a price row's: pricelistId, productId, minQuantity and validFrom, null for an undated row); for a bulk upsert's memberships, recorded per customer, the customer's id (docs/api.md §11.1)",
     }),
     action: z.enum(AUDIT_ACTIONS).openapi({ description: "What happened to the row" }),
     operation: z.string().openapi({

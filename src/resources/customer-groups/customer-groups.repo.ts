@@ -1,6 +1,7 @@
 import { and, count, eq, inArray, notExists, sql } from "drizzle-orm";
 import { blockersOf } from "../../db/blockers";
-import { fromRow, insertRows, rowsByCode, updateByCode } from "../../db/bulk";
+import { fromRow, insertRows, updateByCode } from "../../db/bulk";
+import { rowsByCode, type FactParts } from "../../db/bulk-facts";
 import { codeLink, defineLinks, linkedTo } from "../../db/links";
 import { unlessForeignKey } from "../../db/outcomes";
 import {
@@ -22,19 +23,9 @@ import {
 import { readPage, readPageOf, type ListRequest } from "../../list";
 import { isUniqueViolation, type Db } from "../../db/client";
 import { conflict } from "../../lib/core/errors";
-import { iso } from "../../lib/core/schemas";
 import type { CustomerGroupCreate, CustomerGroupUpdate } from "./customer-groups.schemas";
 
-type CustomerGroupRow = typeof customerGroups.$inferSelect;
-
-export const toCustomerGroup = (row: CustomerGroupRow) => ({
-  id: row.id,
-  code: row.code,
-  name: row.name,
-  description: row.description,
-  createdAt: iso(row.createdAt),
-  updatedAt: iso(row.updatedAt),
-});
+export type CustomerGroupRow = typeof customerGroups.$inferSelect;
 
 export function listCustomerGroups(db: Db, list: ListRequest) {
   return readPage(
@@ -235,17 +226,16 @@ const recordColumns = {
 };
 
 /** What a bulk upsert is judged on: the stored groups of its codes. */
-export const customerGroupFacts = (codes: string[]) =>
-  sql<string>`json_object('stored', ${rowsByCode(customerGroups, recordColumns, codes)})`;
+export const customerGroupFacts = (codes: string[]): FactParts => ({
+  stored: rowsByCode(customerGroups, recordColumns, codes),
+});
 
-/** The inserts of the new groups and the updates of the changed ones, one statement each. */
+/** The inserts of the new groups and the updates of the changed ones, a statement per chunk. */
 export const customerGroupWrites = (
   db: Db,
   created: CustomerGroupRecord[],
   updated: CustomerGroupRecord[],
 ) => [
-  ...(created.length ? [insertRows(db, customerGroups, created)] : []),
-  ...(updated.length
-    ? [updateByCode(db, customerGroups, updated, fromRow(["name", "description"]))]
-    : []),
+  ...insertRows(db, customerGroups, created),
+  ...updateByCode(db, customerGroups, updated, fromRow(["name", "description"])),
 ];

@@ -2,14 +2,14 @@ import { and, asc, desc, eq, or, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import {
   insertRows,
-  jsonRows,
+  linkFacts,
   linkPairWrites,
-  rowsByCode,
   updateByCode,
   fromRow,
   type CodePair,
+  type OwnerLinks,
 } from "../../db/bulk";
-import { codesFrom, inCodes } from "../../db/links";
+import { rowsByCode, type FactParts } from "../../db/bulk-facts";
 import { unlessForeignKey } from "../../db/outcomes";
 import {
   customerColumns,
@@ -25,20 +25,9 @@ import { customerPricelists, customers, pricelists } from "../../db/schema";
 import { readPage, readPageOf, type ListRequest } from "../../list";
 import { isUniqueViolation, type Db } from "../../db/client";
 import { conflict } from "../../lib/core/errors";
-import { iso } from "../../lib/core/schemas";
 import type { CustomerCreate, CustomerUpdate } from "./customers.schemas";
 
 export type { CustomerRow, PricelistRow };
-
-export const toCustomer = (row: CustomerRow) => ({
-  id: row.id,
-  code: row.code,
-  name: row.name,
-  customerGroupCodes: codesFrom(row.customerGroupCodes),
-  channelCodes: codesFrom(row.channelCodes),
-  createdAt: iso(row.createdAt),
-  updatedAt: iso(row.updatedAt),
-});
 
 export const listCustomers = (db: Db, list: ListRequest) =>
   readPage(db, ...customerPage(db, list.where, list));
@@ -192,28 +181,54 @@ export const assignCustomerPricelist = (db: Db, customerId: number, pricelistId:
 export type MembershipField = keyof typeof customerLinks.links;
 export const MEMBERSHIP_FIELDS = Object.keys(customerLinks.links) as MembershipField[];
 
-/** A stored customer as a bulk upsert judges it; memberships as the JSON text of their codes. */
-export type StoredCustomer = { code: string; name: string } & Record<MembershipField, string>;
+/** A stored customer as a bulk upsert judges it, with the codes of its memberships. */
+export type StoredCustomer = { code: string; name: string } & Record<MembershipField, string[]>;
 
-/** What a bulk upsert is judged on: the stored customers of its codes, the groups and channels it names that exist. */
-export type CustomerFacts = { stored: StoredCustomer[] } & Record<
+/** The part of the facts holding the stored links of a membership field. */
+const linksPart = (field: MembershipField) => `${field}Links` as const;
+
+/**
+ * What a bulk upsert is judged on: the stored customers of its codes and their memberships (by
+ * id, a row per customer), and per membership field the records the body names or the stored
+ * links name (those that exist).
+ */
+export type CustomerFacts = { stored: { id: number; code: string; name: string }[] } & Record<
   MembershipField,
-  { code: string }[]
->;
+  { id: number; code: string }[]
+> &
+  Record<ReturnType<typeof linksPart>, OwnerLinks[]>;
 
-export function customerFacts(codes: string[], named: Record<MembershipField, string[]>) {
-  // The link columns list codes in the order of the customer's index entries: the same on the
-  // guard's re-read unless its memberships changed, which is what the guard is for.
-  const stored = rowsByCode(
-    customers,
-    { code: customers.code, name: customers.name, ...customerLinks.columns },
-    codes,
+const owner = { table: customers, id: customers.id, code: customers.code };
+
+export function customerFacts(
+  codes: string[],
+  named: Record<MembershipField, string[]>,
+): FactParts {
+  const { id, code, name } = customers;
+  const parts: FactParts = { stored: rowsByCode(customers, { id, code, name }, codes) };
+  for (const field of MEMBERSHIP_FIELDS) {
+    const { links, targets } = linkFacts(customerLinks.links[field], owner, codes, named[field]);
+    parts[field] = targets;
+    parts[linksPart(field)] = links;
+  }
+  return parts;
+}
+
+/** The stored customers of the facts by code, each with the codes of its memberships. */
+export function storedCustomers(facts: CustomerFacts): Map<string, StoredCustomer> {
+  const byId = new Map(
+    facts.stored.map(({ id, code, name }): [number, StoredCustomer] => [
+      id,
+      { code, name, customerGroupCodes: [], channelCodes: [] },
+    ]),
   );
-  const known = MEMBERSHIP_FIELDS.map((field) => {
-    const { to } = customerLinks.links[field];
-    return sql`, ${field}, ${jsonRows(to.table, { code: to.code }, inCodes(to.code, named[field]), to.code)}`;
-  });
-  return sql<string>`json_object('stored', ${stored}${sql.join(known)})`;
+  for (const field of MEMBERSHIP_FIELDS) {
+    const codeOf = new Map(facts[field].map((target) => [target.id, target.code]));
+    for (const [owner, targets] of facts[linksPart(field)]) {
+      byId.get(owner)![field] = targets.map((target) => codeOf.get(target)!);
+    }
+  }
+  return new Map([...byId.values()].map((customer) => [customer.code, customer]));
 }
 
 /** What a bulk upsert writes: new customers, new names, and membership differences. */
@@ -223,14 +238,10 @@ export interface CustomerChanges {
   links: Record<MembershipField, { remove: CodePair[]; add: CodePair[] }>;
 }
 
-const owner = { table: customers, id: customers.id, code: customers.code };
-
 /** The customers first, so their links can find the new ones by code. */
 export const customerWrites = (db: Db, changes: CustomerChanges) => [
-  ...(changes.created.length ? [insertRows(db, customers, changes.created)] : []),
-  ...(changes.renamed.length
-    ? [updateByCode(db, customers, changes.renamed, fromRow(["name"]))]
-    : []),
+  ...insertRows(db, customers, changes.created),
+  ...updateByCode(db, customers, changes.renamed, fromRow(["name"])),
   ...MEMBERSHIP_FIELDS.flatMap((field) =>
     linkPairWrites(db, customerLinks.links[field], owner, changes.links[field]),
   ),

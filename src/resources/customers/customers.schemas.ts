@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { listOf } from "../../list";
-import { bulkBody, Code, IsoTimestamp, Name } from "../../lib/core/schemas";
+import { bulkBody, Code, codesBody, IsoTimestamp, Name } from "../../lib/core/schemas";
 import { PricelistSchema, pricelistExample } from "../pricelists/pricelists.schemas";
 
 const customerExample = {
@@ -161,3 +161,11 @@ export const CustomerPricelistSchema = z
 export type CustomerCreate = z.infer<typeof CustomerCreateSchema>;
 export type CustomerUpdate = z.infer<typeof CustomerUpdateSchema>;
 export type CustomerUpsert = z.infer<typeof CustomerUpsertSchema>;
+
+/** Customers named by code: the body of every bulk assign or unassign of customers. */
+export const CustomerCodesSchema = codesBody(
+  "customerCodes",
+  "Customer",
+  ["C-1001", "C-1002"],
+  "CustomerCodes",
+);

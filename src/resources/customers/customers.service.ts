@@ -6,8 +6,7 @@ import { BulkPlan, upsertInBulk } from "../../db/bulk-plan";
 import type { Db } from "../../db/client";
 import { conflict, invalid, notFound, unknownCodesIssue } from "../../lib/core/errors";
 import { primaryCustomerPricelist } from "../../pricing";
-import { toPricelist } from "../pricelists/pricelists.repo";
-import { assertAssignable, missingPricelist } from "../pricelists/pricelists.service";
+import { assertAssignable, missingPricelist, toPricelist } from "../pricelists/pricelists.service";
 import {
   assignCustomerPricelist,
   createCustomer as insertCustomer,
@@ -16,7 +15,7 @@ import {
   customerWrites,
   findCustomerAndPricelist,
   readMemberships,
-  toCustomer,
+  storedCustomers,
   updateCustomer as writeCustomer,
   updateCustomerFields,
   MEMBERSHIP_FIELDS,
@@ -27,7 +26,19 @@ import {
   type PricelistRow,
   type StoredCustomer,
 } from "./customers.repo";
+import { iso } from "../../lib/core/schemas";
 import type { CustomerCreate, CustomerUpdate, CustomerUpsert } from "./customers.schemas";
+
+/** A customer as the API shows it, wherever one is shown (its memberships by code). */
+export const toCustomer = (row: CustomerRow) => ({
+  id: row.id,
+  code: row.code,
+  name: row.name,
+  customerGroupCodes: codesFrom(row.customerGroupCodes),
+  channelCodes: codesFrom(row.channelCodes),
+  createdAt: iso(row.createdAt),
+  updatedAt: iso(row.updatedAt),
+});
 
 /** The customer with its pricelists and the one that prices it first. */
 export const toCustomerDetail = (
@@ -134,7 +145,7 @@ const pairs = (owner: string, targets: string[]): CodePair[] =>
 function linkChanges(row: CustomerUpsert, field: MembershipField, before?: StoredCustomer) {
   const wanted = row[field];
   if (!wanted) return { remove: [], add: [] };
-  const had = new Set(before ? codesFrom(before[field]) : []);
+  const had = new Set(before?.[field]);
   const keep = new Set(wanted);
   return {
     remove: pairs(
@@ -187,7 +198,7 @@ export function upsertCustomers(db: Db, rows: CustomerUpsert[]) {
     named,
   );
   return upsertInBulk<CustomerFacts>(db, "the customers", facts, (read) => {
-    const stored: Stored = new Map(read.stored.map((customer) => [customer.code, customer]));
+    const stored = storedCustomers(read);
     const plan = judgeCustomers(rows, read, stored);
     return { plan, writes: () => customerWrites(db, changesOf(plan, stored)) };
   });

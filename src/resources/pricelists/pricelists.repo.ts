@@ -14,7 +14,7 @@ import { insertWhere, writeVersioned } from "../../db/writes";
 import type { PricelistKind, PricelistScope } from "../../pricing/vocabulary";
 import { readPage, readPageOf, type ListRequest } from "../../list";
 import type { Db } from "../../db/client";
-import { iso, isoOrNull } from "../../lib/core/schemas";
+import { isoOrNull } from "../../lib/core/schemas";
 import {
   type Derivation,
   type IndividualPricelistCreate,
@@ -23,16 +23,6 @@ import {
 
 export type { PricelistRow };
 
-/** The derivation columns as the API shows them (all null together: pricelists.service.ts). */
-function toDerivation(row: PricelistRow) {
-  if (row.basePricelistId === null) return null;
-  const rounding =
-    row.roundingMode === null
-      ? null
-      : { mode: row.roundingMode, step: row.roundingStep!, ending: row.roundingEnding! };
-  return { basePricelistId: row.basePricelistId, adjustmentBp: row.adjustmentBp!, rounding };
-}
-
 /** A derivation (or null) as the columns that store it. */
 export const derivationColumns = (derivation: Derivation | null) => ({
   basePricelistId: derivation?.basePricelistId ?? null,
@@ -40,24 +30,6 @@ export const derivationColumns = (derivation: Derivation | null) => ({
   roundingMode: derivation?.rounding?.mode ?? null,
   roundingStep: derivation?.rounding?.step ?? null,
   roundingEnding: derivation?.rounding?.ending ?? null,
-});
-
-export const toPricelist = (row: PricelistRow) => ({
-  id: row.id,
-  name: row.name,
-  scope: row.scope,
-  status: row.status,
-  currency: row.currency,
-  priority: row.priority,
-  validFrom: isoOrNull(row.validFrom),
-  validTo: isoOrNull(row.validTo),
-  taxInclusive: row.taxInclusive,
-  allowsTradeDiscounts: row.allowsTradeDiscounts,
-  customerCode: row.customerCode,
-  kind: row.kind,
-  derivation: toDerivation(row),
-  createdAt: iso(row.createdAt),
-  updatedAt: iso(row.updatedAt),
 });
 
 export const listPricelists = (db: Db, list: ListRequest) =>

@@ -11,9 +11,16 @@ import {
   type FieldIssue,
 } from "../../lib/core/errors";
 import { CHANGED, changesNothing, optimistically, patchOf } from "../../db/optimistic";
-import { readPriceRowFacts, STALE_FACTS, writePriceRows } from "../../db/price-rows";
+import {
+  PRODUCT_GONE,
+  readPriceRowFacts,
+  STALE_FACTS,
+  writePriceRows,
+  writeUndatedRows,
+} from "../../db/price-rows";
 import { isTimelineOverlap, planTimelines, type TimelineOverlap } from "../../pricing/timeline";
 import type { PricelistKind, PricelistScope } from "../../pricing/vocabulary";
+import { iso, isoOrNull } from "../../lib/core/schemas";
 import { assertNotArchived, assertTransition, windowIssues } from "../../lib/core/status";
 import {
   channelsOnly,
@@ -40,6 +47,35 @@ import type {
   PricelistCreate,
   PricelistUpdate,
 } from "./pricelists.schemas";
+
+/** The derivation columns as the API shows them (all null together: checkDerivation below). */
+function toDerivation(row: PricelistRow) {
+  if (row.basePricelistId === null) return null;
+  const rounding =
+    row.roundingMode === null
+      ? null
+      : { mode: row.roundingMode, step: row.roundingStep!, ending: row.roundingEnding! };
+  return { basePricelistId: row.basePricelistId, adjustmentBp: row.adjustmentBp!, rounding };
+}
+
+/** A pricelist as the API shows it, wherever one is shown (its owner's code included). */
+export const toPricelist = (row: PricelistRow) => ({
+  id: row.id,
+  name: row.name,
+  scope: row.scope,
+  status: row.status,
+  currency: row.currency,
+  priority: row.priority,
+  validFrom: isoOrNull(row.validFrom),
+  validTo: isoOrNull(row.validTo),
+  taxInclusive: row.taxInclusive,
+  allowsTradeDiscounts: row.allowsTradeDiscounts,
+  customerCode: row.customerCode,
+  kind: row.kind,
+  derivation: toDerivation(row),
+  createdAt: iso(row.createdAt),
+  updatedAt: iso(row.updatedAt),
+});
 
 export const missingPricelist = (id: number) => notFound(`pricelist ${id} not found`);
 const label = (id: number) => `pricelist ${id}`;
@@ -375,12 +411,34 @@ function overlapConflict(overlap: TimelineOverlap) {
 }
 
 /**
- * Writes the rows by their timelines (docs/pricing-rules.md §17) in one guarded batch, or
- * nothing: 404, 409 ARCHIVED, 400 naming every unknown product, 409 PRICE_ROWS_OVERLAP. Rows
- * already as written are not rewritten, so re-sending an unchanged sheet writes nothing (no audit
- * entry, no new pricing version).
+ * Writes the rows by their timelines (docs/pricing-rules.md §17), all or nothing: 404, 409
+ * ARCHIVED, 400 naming every unknown product, 409 PRICE_ROWS_OVERLAP. Rows already as written
+ * are not rewritten, so re-sending an unchanged sheet writes nothing (no audit entry, no new
+ * pricing version). A sheet of undated rows, as an ERP sends it every night, is one statement
+ * that cannot overlap (`writeUndatedRows`); anything dated is judged on the stored timelines
+ * and written in one batch guarded against concurrent changes.
  */
 export async function upsertPrices(db: Db, id: number, prices: PriceUpsertRow[]) {
+  const undated = prices.every((row) => row.validFrom === null && row.validTo === undefined);
+  return undated ? upsertUndated(db, id, prices) : upsertDated(db, id, prices);
+}
+
+async function upsertUndated(db: Db, id: number, prices: PriceUpsertRow[]) {
+  const unknown = await requirePriceWrite(
+    db,
+    id,
+    prices.map((row) => row.productCode),
+  );
+  if (unknown.length) throw invalid(unknownProductIssues(prices, unknown));
+  const written = await writeUndatedRows(db, id, prices);
+  if (written === FOREIGN_KEY) throw missingPricelist(id);
+  if (written === PRODUCT_GONE) {
+    throw conflict("a product was deleted while the prices were written; nothing was written");
+  }
+  return { upserted: written, closed: 0 };
+}
+
+async function upsertDated(db: Db, id: number, prices: PriceUpsertRow[]) {
   return optimistically("the pricelist's prices", async () => {
     const read = await readPriceRowFacts(
       db,

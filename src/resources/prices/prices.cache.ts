@@ -2,7 +2,7 @@ import { nextEdge, type PriceRequest } from "../../pricing";
 import type { CartRequest } from "./prices.service";
 
 /**
- * HTTP caching of `GET /v1/api/prices` (docs/api.md, "HTTP caching of price lookups"). An answer
+ * HTTP caching of `GET /v1/api/prices` (docs/api.md §9). An answer
  * is a function of the pricing data (named by its version, which triggers bump on every write
  * that can change a price) and the request; without `at` also of "now", but only through the
  * interval up to the next validity edge of the records it was priced from (`nextEdge`, no later

@@ -1,11 +1,10 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../../lib/http/env";
-import { invalid } from "../../lib/core/errors";
 import type { AppRouteHandler } from "../../lib/http/router";
 import { resolvePrices } from "../../pricing";
 import { answerTag, cacheControl, changesAt, isNotModified } from "./prices.cache";
 import { contextCacheEnabled } from "./prices.context-cache";
-import { MAX_LOOKUP_PRODUCTS, type PriceLookup } from "./prices.schemas";
+import type { PriceLookup } from "./prices.schemas";
 import { prepareCart, priceCart, type CartRequest, type PricingOptions } from "./prices.service";
 import type * as routes from "./prices.routes";
 
@@ -21,27 +20,16 @@ export const resolve: AppRouteHandler<typeof routes.resolve> = async (c) => {
   return c.json(answer, 200);
 };
 
-function lookupCart(query: PriceLookup): CartRequest {
-  const products = query.product;
-  const quantity = Number(query.quantity ?? 1);
-  const issues = [];
-  if (products.length > MAX_LOOKUP_PRODUCTS) {
-    issues.push({ path: "query.product", message: `at most ${MAX_LOOKUP_PRODUCTS} products` });
-  }
-  if (quantity < 1 || quantity > 1_000_000) {
-    issues.push({ path: "query.quantity", message: "must be a whole number 1-1000000" });
-  }
-  if (issues.length) throw invalid(issues);
-  return {
-    channelCode: query.channel,
-    customerCode: query.customer || undefined,
-    currency: query.currency,
-    at: query.at,
-    explain: query.explain === "true",
-    lines: products.map((productCode) => ({ productCode, quantity })),
-    location: "query",
-  };
-}
+/** The GET lookup's query, validated by its schema (limits included), as a cart. */
+const lookupCart = (query: PriceLookup): CartRequest => ({
+  channelCode: query.channel,
+  customerCode: query.customer || undefined,
+  currency: query.currency,
+  at: query.at,
+  explain: query.explain === "true",
+  lines: query.product.map((productCode) => ({ productCode, quantity: query.quantity ?? 1 })),
+  location: "query",
+});
 
 export const lookup: AppRouteHandler<typeof routes.lookup> = async (c) => {
   const cart = lookupCart(c.req.valid("query"));

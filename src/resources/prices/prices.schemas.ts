@@ -1,14 +1,25 @@
 import { z } from "@hono/zod-openapi";
-import { Code, CODE_PATTERN, Currency, Instant, IsoTimestamp } from "../../lib/core/schemas";
+import {
+  Code,
+  CODE_CHARS,
+  CODE_PATTERN,
+  Currency,
+  Instant,
+  IsoTimestamp,
+} from "../../lib/core/schemas";
 import { workedExampleAnswer, workedExampleRequest } from "./prices.examples";
 import {
   ADJUSTMENT_KINDS,
   CONDITION_OUTCOMES,
+  CONDITION_SCOPES,
+  CONDITION_TYPES,
+  DISCOUNT_TYPES,
   FLOOR_OUTCOMES,
   LINE_STATUSES,
   PRICELIST_LEVELS,
   PRICELIST_OUTCOMES,
   PROMOTION_OUTCOMES,
+  PROMOTION_STACKINGS,
   RANK_KEYS,
   SCALE_BASES,
   THRESHOLD_BASES,
@@ -61,16 +72,22 @@ export const PriceResolveSchema = z
     example: workedExampleRequest,
   });
 
+/** One `product` value: a code, or codes joined by commas; none of them "." or "..". */
+const ONE_CODE = `(?!\\.\\.?,)(?!\\.\\.?$)${CODE_CHARS}`;
+const JOINED_CODES = `^${ONE_CODE}(?:,${ONE_CODE})*$`;
+
 /**
  * `product`, repeated or comma-joined or both (`product=A,B&product=C`), as one list in URL
- * order: each code validated at its place in it (`query.product.1`).
+ * order: each code validated at its place in it (`query.product.1`), 1-100 of them.
  */
 const ProductList = z
   .union([z.string(), z.array(z.string())])
   .transform((values) => [values].flat().flatMap((value) => value.split(",")))
-  .pipe(z.array(Code));
+  .pipe(z.array(Code).max(MAX_LOOKUP_PRODUCTS, `at most ${MAX_LOOKUP_PRODUCTS} products`));
 
-/** Query of the GET lookup: a product list, one quantity for all. Strings: parsed in the handler. */
+const QUANTITY_WORDING = `must be a whole number 1-${MAX_QUANTITY}`;
+
+/** Query of the GET lookup: a product list, one quantity for all. */
 export const PriceLookupQuery = z.object({
   channel: Code.openapi({
     param: { name: "channel", in: "query", required: true },
@@ -96,18 +113,25 @@ export const PriceLookupQuery = z.object({
   at: At.optional().openapi({ param: { name: "at", in: "query" } }),
   quantity: z
     .string()
-    .regex(/^\d{1,7}$/, `must be a whole number 1-${MAX_QUANTITY}`)
+    .refine((v) => /^\d{1,7}$/.test(v) && Number(v) >= 1 && Number(v) <= MAX_QUANTITY, {
+      message: QUANTITY_WORDING,
+    })
+    .transform(Number)
     .optional()
     .openapi({
       param: { name: "quantity", in: "query" },
       type: "integer",
+      minimum: 1,
+      maximum: MAX_QUANTITY,
       description: `Units for every product, 1-${MAX_QUANTITY}; default 1`,
       example: 10,
     }),
   product: ProductList.openapi({
     param: { name: "product", in: "query", required: true, style: "form", explode: true },
     type: "array",
-    items: { type: "string" },
+    items: { type: "string", pattern: JOINED_CODES },
+    minItems: 1,
+    maxItems: MAX_LOOKUP_PRODUCTS,
     description:
       `Product codes, repeated (product=A&product=B), comma-joined (product=A,B) or both, ` +
       `1-${MAX_LOOKUP_PRODUCTS} in all; priced in that order, a code named twice is two lines`,
@@ -133,9 +157,9 @@ const Adjustment = z
       .int()
       .openapi({ description: "Trade condition, promotion or FLOOR pricelist id" }),
     scope: z
-      .string()
+      .enum(CONDITION_SCOPES)
       .nullable()
-      .openapi({ description: "Condition scope; null for a promotion or a floor" }),
+      .openapi({ description: "The trade condition's scope; null for a promotion or a floor" }),
     rung: z.number().int().nullable().openapi({
       description:
         "1-12 for this line (pricing rules: audience × product listed / group reached / all products); null for a promotion or a floor",
@@ -197,8 +221,8 @@ const ConditionExplain = z
   .object({
     id: z.number().int().openapi({ description: "The trade condition" }),
     name: z.string().openapi({ description: "Its name" }),
-    type: z.string().openapi({ description: "NET_PRICE, DISCOUNT or SURCHARGE" }),
-    scope: z.string().openapi({ description: "GLOBAL, CHANNEL, CUSTOMER_GROUP or CUSTOMER" }),
+    type: z.enum(CONDITION_TYPES).openapi({ description: "Its type" }),
+    scope: z.enum(CONDITION_SCOPES).openapi({ description: "Whom it targets" }),
     rung: z.number().int().openapi({
       description:
         "1-12 for this line; lower is more specific (its listed rung when it does not reach the product)",
@@ -214,7 +238,9 @@ const ConditionExplain = z
         "APPLIED, LOWER_RUNG, LOWER_RANK, SWITCHED_OFF_BY_NET_PRICE, NOT_DISCOUNTABLE, SUPERSEDED_BY_PROMOTION, or the first check it failed",
     }),
     decidedBy: DecidedBy,
-    discountType: z.string().openapi({ description: "PERCENTAGE or ABSOLUTE" }),
+    discountType: z
+      .enum(DISCOUNT_TYPES)
+      .openapi({ description: "PERCENTAGE: basis points; ABSOLUTE: minor units" }),
     scaleBasis: z.enum(SCALE_BASES).openapi({
       description:
         "What its scale rows compare with: the line quantity, or the order's quantity or value over the lines it reaches",
@@ -243,14 +269,18 @@ const PromotionExplain = z
   .object({
     id: z.number().int().openapi({ description: "The promotion" }),
     name: z.string().openapi({ description: "Its name" }),
-    stacking: z.string().openapi({ description: "BEST_OF or ON_TOP" }),
+    stacking: z.enum(PROMOTION_STACKINGS).openapi({
+      description: "BEST_OF: the better of it and the regular price; ON_TOP: on the regular price",
+    }),
     priority: z.number().int().openapi({ description: "Its priority" }),
     outcome: z.enum(PROMOTION_OUTCOMES).openapi({
       description:
         "APPLIED, LOWER_RANK, SUPERSEDED_BY_REGULAR_PRICE, NO_SAVING, or the first check it failed",
     }),
     decidedBy: DecidedBy,
-    discountType: z.string().openapi({ description: "PERCENTAGE or ABSOLUTE" }),
+    discountType: z
+      .enum(DISCOUNT_TYPES)
+      .openapi({ description: "PERCENTAGE: basis points; ABSOLUTE: minor units" }),
     value: z.number().int().openapi({ description: "Basis points or minor units" }),
     amount: z.number().int().nullable().openapi({
       description: "Its adjustment of the unit amount; null when not evaluated",

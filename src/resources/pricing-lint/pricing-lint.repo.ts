@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { linkedCodes } from "../../db/links";
 import { customerLinks } from "../../db/reads";
 import type { Db } from "../../db/client";
+import { ALWAYS } from "../../db/schema";
 import { conditionColumns, promotionColumns, promotionOf } from "../../db/pricing/columns";
 import { params } from "../../db/pricing/query";
 import { PRICELIST_KINDS, PRICELIST_SCOPES, STATUSES } from "../../pricing";
@@ -20,7 +21,7 @@ import {
 } from "../../db/rows";
 
 /**
- * What the linter judges (docs/pricing-lint.md §11), read in ONE D1 round trip: the ACTIVE
+ * What the linter judges (docs/pricing-lint.md §12), read in ONE D1 round trip: the ACTIVE
  * pricelists, trade conditions and promotions with their links, the product-group forest, the
  * products the rules need by name, the channels, the customers a stackable names, and two
  * aggregates over the price rows (a 100k catalogue has over a million of them; they never leave
@@ -121,7 +122,7 @@ const firstTierGapsStatement = (now: number) =>
     sql`from (select pp.pricelist_id, pp.product_id, min(pp.min_quantity) as first_tier
         from pricelist_prices pp
         where pp.pricelist_id in (select p.id from pricelists p
-          where p.status = 'ACTIVE' and ${notEnded("p", now)})
+          where p.status = 'ACTIVE' and ${notEnded("p", now)}) and ${notEnded("pp", now)}
         group by pp.pricelist_id, pp.product_id having min(pp.min_quantity) > 1) gap
       join pricelists p on p.id = gap.pricelist_id
       join products pr on pr.id = gap.product_id
@@ -171,8 +172,40 @@ const floorsOverListStatement = (now: number) =>
         and ${notEnded("f", now)} and ${notEnded("pl", now)}
         and (pl.valid_from is null or f.valid_to is null or pl.valid_from < f.valid_to)
         and (f.valid_from is null or pl.valid_to is null or f.valid_from < pl.valid_to)
+        and ${notEnded("fr", now)} and ${notEnded("lr", now)}
+        and (fr.valid_from is null or lr.valid_to is null or fr.valid_from < lr.valid_to)
+        and (lr.valid_from is null or fr.valid_to is null or lr.valid_from < fr.valid_to)
         and fr.amount > lr.amount) o
       join products pr on pr.id = o.product_id`,
+  );
+
+/**
+ * Holes in the timelines of ACTIVE, not ended lists (docs/pricing-lint.md §8): a row that ends
+ * (validTo) before the next row of its list, product and tier starts, the hole not over at
+ * `now`. Read from the rows that end (a scan of the covering index), each one's successor by the
+ * timeline's unique key.
+ */
+const priceGapsStatement = (now: number) =>
+  statement(
+    select({
+      pricelistId: int(sql`g.pricelist_id`),
+      productCode: text(sql`pr.code`),
+      minQuantity: int(sql`g.min_quantity`),
+      from: int(sql`g.valid_to`),
+      to: int(sql`g.next_from`),
+    }),
+    sql`from (select pp.pricelist_id, pp.product_id, pp.min_quantity, pp.valid_to,
+        (select min(coalesce(x.valid_from, ${ALWAYS})) from pricelist_prices x
+          where x.pricelist_id = pp.pricelist_id and x.product_id = pp.product_id
+            and x.min_quantity = pp.min_quantity
+            and coalesce(x.valid_from, ${ALWAYS}) >= pp.valid_to) as next_from
+        from pricelist_prices pp
+        where pp.valid_to is not null
+          and pp.pricelist_id in (select p.id from pricelists p
+            where p.status = 'ACTIVE' and ${notEnded("p", now)})) g
+      join products pr on pr.id = g.product_id
+    where g.next_from > g.valid_to and g.next_from > ${now}
+    order by g.pricelist_id, pr.code, g.min_quantity, g.valid_to`,
   );
 
 /** The linter's facts at `now`, in one round trip. */
@@ -187,6 +220,7 @@ export async function loadLintFacts(db: Db, now: number): Promise<LintFacts> {
     customers,
     firstTierGaps,
     floors,
+    priceGaps,
   ] = await decodedBatch(db, [
     pricelistsStatement,
     conditionsStatement,
@@ -197,6 +231,7 @@ export async function loadLintFacts(db: Db, now: number): Promise<LintFacts> {
     customersStatement,
     firstTierGapsStatement(now),
     floorsOverListStatement(now),
+    priceGapsStatement(now),
   ] as const);
   return {
     now,
@@ -208,6 +243,7 @@ export async function loadLintFacts(db: Db, now: number): Promise<LintFacts> {
     channels,
     customers,
     firstTierGaps,
+    priceGaps,
     floorsOverList: floors.map(({ minimum, increment, maximum, ...row }) => ({
       ...row,
       rule: { minimum, increment, maximum },

@@ -15,6 +15,7 @@ const CODE_SUMMARIES: Record<LintCode, string> = {
   TIE_BY_ID: "two trade conditions of the same type, rung, targets and value: their ids decide",
   FLOOR_ABOVE_LIST: "a FLOOR row above the channel primary pricelist's price for the product",
   NO_FIRST_TIER: "a pricelist's rows for a product start above the product's first quantity",
+  PRICE_GAP: "a pricelist's dated rows for a product and tier leave a hole in time",
   UNREACHABLE_PRICELIST: "an ACTIVE SALES pricelist assigned nowhere and no derivation base",
   EMPTY_GROUP_TARGETED: "a condition or promotion names a product group that holds no product",
   EXPIRED_BUT_ACTIVE: "an ACTIVE pricelist, condition or promotion whose window has ended",

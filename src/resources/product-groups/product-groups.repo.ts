@@ -1,6 +1,7 @@
 import { count, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
 import { blockersOf } from "../../db/blockers";
 import { idOf, insertRows, rowField, updateByCode } from "../../db/bulk";
+import { factRows, type FactParts } from "../../db/bulk-facts";
 import { inJsonList } from "../../db/json-list";
 import { unlessForeignKey } from "../../db/outcomes";
 import { insertWhere } from "../../db/writes";
@@ -275,7 +276,7 @@ export interface ForestNode {
  * descendants of the body's groups. The recursions use UNION, which visits each group once, so
  * even a damaged table with a cycle cannot make them loop.
  */
-export function forestFacts(codes: string[], parentCodes: string[]) {
+export function forestFacts(codes: string[], parentCodes: string[]): FactParts {
   const part = sql`with recursive
     up(id) as (select id from product_groups where ${inJsonList(sql`code`, [...codes, ...parentCodes])}
       union select g.parent_id from product_groups g join up on g.id = up.id
@@ -283,9 +284,8 @@ export function forestFacts(codes: string[], parentCodes: string[]) {
     down(id) as (select id from product_groups where ${inJsonList(sql`code`, codes)}
       union select g.id from product_groups g join down on g.parent_id = down.id)
     select id from up union select id from down`;
-  return sql<string>`json_object('groups', json((select json_group_array(json_object(
-      'id', id, 'code', code, 'name', name, 'parentId', parent_id))
-    from (select id, code, name, parent_id from product_groups where id in (${part}) order by id))))`;
+  const { id, code, name, parentId } = productGroups;
+  return { groups: factRows(productGroups, { id, code, name, parentId }, sql`${id} in (${part})`) };
 }
 
 /** A group as a bulk upsert writes it: its parent by code, so a parent of the same body is found. */
@@ -307,13 +307,9 @@ export const productGroupWrites = (
   created: (Omit<GroupRecord, "parentCode"> & { parentId: number | null })[],
   placed: GroupRecord[],
 ) => [
-  ...(created.length ? [insertRows(db, productGroups, created)] : []),
-  ...(placed.length
-    ? [
-        updateByCode(db, productGroups, placed, {
-          name: rowField("name"),
-          parentId: idOf(coded, rowField("parentCode")),
-        }),
-      ]
-    : []),
+  ...insertRows(db, productGroups, created),
+  ...updateByCode(db, productGroups, placed, {
+    name: rowField("name"),
+    parentId: idOf(coded, rowField("parentCode")),
+  }),
 ];

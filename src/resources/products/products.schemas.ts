@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { listOf } from "../../list";
-import { bulkBody, Code, IsoTimestamp, Name } from "../../lib/core/schemas";
+import { bulkBody, Code, codesBody, IsoTimestamp, Name } from "../../lib/core/schemas";
 
 const productExample = {
   id: 1,
@@ -149,3 +149,11 @@ export const ProductListSchema = listOf(
 export type ProductCreate = z.infer<typeof ProductCreateSchema>;
 export type ProductUpdate = z.infer<typeof ProductUpdateSchema>;
 export type ProductUpsert = z.infer<typeof ProductUpsertSchema>;
+
+/** Products named by code (the body of deleting a pricelist's prices by product). */
+export const ProductCodesSchema = codesBody(
+  "productCodes",
+  "Product",
+  ["P-A", "P-B"],
+  "ProductCodes",
+);

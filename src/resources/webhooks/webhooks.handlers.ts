@@ -1,5 +1,6 @@
+import { replayAs } from "../../lib/http/idempotency";
 import type { AppRouteHandler } from "../../lib/http/router";
-import { allowedHosts } from "../../webhooks/safety";
+import { targetRules } from "../../webhooks/safety";
 import {
   deleteWebhook,
   findWebhook,
@@ -7,6 +8,7 @@ import {
   listWebhooks,
   toDelivery,
   toWebhook,
+  type WebhookRow,
 } from "./webhooks.repo";
 import type * as routes from "./webhooks.routes";
 import { createWebhook, missingWebhook, rotateSecret, updateWebhook } from "./webhooks.service";
@@ -16,10 +18,19 @@ export const list: AppRouteHandler<typeof routes.list> = async (c) => {
   return c.json(c.var.list.envelope(page.rows.map(toWebhook), page.total), 200);
 };
 
+/**
+ * The webhook with its secret, shown this once: a replay of the request (Idempotency-Key)
+ * answers it with `secret: null`, and the idempotency store never holds it (docs/api.md §4.4).
+ */
+function withSecretOnce(c: Parameters<typeof replayAs>[0], row: WebhookRow, secret: string) {
+  const webhook = toWebhook(row);
+  replayAs(c, { ...webhook, secret: null });
+  return { ...webhook, secret };
+}
+
 export const create: AppRouteHandler<typeof routes.create> = async (c) => {
-  const allowed = allowedHosts(c.env.WEBHOOK_ALLOWED_HOSTS);
-  const { row, secret } = await createWebhook(c.var.db, allowed, c.req.valid("json"));
-  return c.json({ ...toWebhook(row), secret }, 201);
+  const { row, secret } = await createWebhook(c.var.db, targetRules(c.env), c.req.valid("json"));
+  return c.json(withSecretOnce(c, row, secret), 201);
 };
 
 export const get: AppRouteHandler<typeof routes.get> = async (c) => {
@@ -30,8 +41,8 @@ export const get: AppRouteHandler<typeof routes.get> = async (c) => {
 };
 
 export const update: AppRouteHandler<typeof routes.update> = async (c) => {
-  const allowed = allowedHosts(c.env.WEBHOOK_ALLOWED_HOSTS);
-  const row = await updateWebhook(c.var.db, allowed, c.req.valid("param").id, c.req.valid("json"));
+  const { id } = c.req.valid("param");
+  const row = await updateWebhook(c.var.db, targetRules(c.env), id, c.req.valid("json"));
   return c.json(toWebhook(row), 200);
 };
 
@@ -43,7 +54,7 @@ export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {
 
 export const rotate: AppRouteHandler<typeof routes.rotate> = async (c) => {
   const { row, secret } = await rotateSecret(c.var.db, c.req.valid("param").id);
-  return c.json({ ...toWebhook(row), secret }, 200);
+  return c.json(withSecretOnce(c, row, secret), 200);
 };
 
 export const deliveries: AppRouteHandler<typeof routes.deliveries> = async (c) => {

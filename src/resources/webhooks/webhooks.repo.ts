@@ -1,4 +1,4 @@
-import { and, count, eq } from "drizzle-orm";
+import { and, count, eq, getTableColumns, sql } from "drizzle-orm";
 import { webhookDeliveries, webhooks } from "../../db/schema";
 import { readPage, type ListRequest } from "../../list";
 import type { Db } from "../../db/client";
@@ -44,8 +44,36 @@ export const toDelivery = (row: DeliveryRow) => ({
 
 export type WebhookValues = Pick<WebhookRow, "url" | "events" | "active" | "secret" | "cursor">;
 
-export const insertWebhook = (db: Db, values: WebhookValues) =>
-  db.insert(webhooks).values(values).returning().get();
+/**
+ * Inserts the webhook while fewer than `max` exist; undefined when `max` do. One INSERT … SELECT
+ * guarded by the count, so two creates at once cannot both take the last place. Every column is
+ * given, in the table's order (Drizzle checks both): NULL for the id, which SQLite assigns.
+ */
+export function insertWebhook(db: Db, max: number, values: WebhookValues) {
+  const now = Date.now();
+  const given: Partial<Record<string, unknown>> = {
+    ...values,
+    failures: 0,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const row = Object.fromEntries(
+    Object.entries(getTableColumns(webhooks)).map(([key, column]) => [
+      key,
+      sql`${given[key] === undefined ? null : sql.param(given[key], column)}`.as(column.name),
+    ]),
+  );
+  return db
+    .insert(webhooks)
+    .select(
+      db
+        .select(row)
+        .from(sql`(select 1)`)
+        .where(sql`(select count(*) from ${webhooks}) < ${max}`) as never,
+    )
+    .returning()
+    .get();
+}
 
 export const findWebhook = (db: Db, id: number) =>
   db.select().from(webhooks).where(eq(webhooks.id, id)).get();

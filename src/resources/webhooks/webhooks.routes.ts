@@ -3,6 +3,7 @@ import { errors, IdParams, json, jsonBody } from "../../lib/http/openapi";
 import { deliveryList, webhookList } from "./webhooks.list";
 import {
   DeliveryListSchema,
+  MAX_WEBHOOKS,
   WebhookCreateSchema,
   WebhookListSchema,
   WebhookSchema,
@@ -22,7 +23,8 @@ const tags = [tag.name];
 const DELIVERY =
   "Every committed write queues a message; the Worker's queue consumer POSTs the changes after " +
   "the webhook's cursor that its events select, in feed order, up to 100 per request, with the " +
-  "batch's idempotency id in `x-webhook-id` (the same on every retry) and `x-webhook-signature: " +
+  "batch's idempotency id (the same on every retry) as `id` in the signed body, which receivers " +
+  "deduplicate on, and in `x-webhook-id` (not signed), and `x-webhook-signature: " +
   't=<unix>,v1=<hex HMAC-SHA256 of "<t>.<body>">`. A 2xx moves the cursor; anything else is ' +
   "retried with backoff (30 s doubling, at most 1 h); 16 failures in a row pause the webhook " +
   "(active false, pausedAt set). Delivery is at least once, in order (docs/api.md §14).";
@@ -45,12 +47,14 @@ export const create = createRoute({
   summary: "Create a webhook",
   description:
     `${DELIVERY} The answer shows the signing secret, once. The URL must be https on a host that ` +
-    "does not resolve to a private, loopback or link-local address (400 on body.url otherwise), " +
-    "unless its host is listed in WEBHOOK_ALLOWED_HOSTS.",
+    "resolves only to public addresses: none private, loopback, link-local or in another " +
+    "special-purpose block of the IANA registries (400 on body.url otherwise, naming the block), " +
+    "unless its host is listed in WEBHOOK_ALLOWED_HOSTS. A deployment has at most " +
+    `${MAX_WEBHOOKS} webhooks, paused ones included (409 TOO_MANY_WEBHOOKS beyond).`,
   request: { body: jsonBody(WebhookCreateSchema) },
   responses: {
     201: json(WebhookWithSecretSchema, "The webhook and its secret (shown only here)"),
-    ...errors(400, 401, 403, 413, 415),
+    ...errors(400, 401, 403, 409, 413, 415),
   },
 });
 

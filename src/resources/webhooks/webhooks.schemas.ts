@@ -5,6 +5,12 @@ import { CHANGE_EVENTS, DELIVERY_OUTCOMES } from "../../pricing/vocabulary";
 
 const EVENT_LIST = CHANGE_EVENTS.join(", ");
 
+/**
+ * The most webhooks a deployment may have, paused ones included: every write fans out to each of
+ * them, and the queue consumer runs them side by side (docs/operations.md, Webhooks says why 20).
+ */
+export const MAX_WEBHOOKS = 20;
+
 const Url = z
   .string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a URL") })
   .min(1, "must be an absolute https URL")
@@ -12,8 +18,9 @@ const Url = z
   .openapi({
     example: "https://erp.example.com/hooks/prices",
     description:
-      "Where deliveries are POSTed: https, on a host that does not resolve to a private, " +
-      "loopback or link-local address, unless the host is in WEBHOOK_ALLOWED_HOSTS (then http too)",
+      "Where deliveries are POSTed: https, on a host that resolves only to public addresses (no " +
+      "private, loopback, link-local or other special-purpose address, docs/api.md §14.5), unless " +
+      "the host is in WEBHOOK_ALLOWED_HOSTS (then http too)",
   });
 
 const Event = z.enum(CHANGE_EVENTS, { error: () => `must be one of ${EVENT_LIST}` });
@@ -88,13 +95,20 @@ export const WebhookSchema = z
 const secretExample = "whsec_5f2c9e0b7a14d3e68c1f0a9b2d4e6f8071c3a5b7d9e1f20436587a9bcde0f123";
 
 export const WebhookWithSecretSchema = WebhookSchema.extend({
-  secret: z.string().openapi({
-    example: secretExample,
-    description:
-      "The signing secret. Shown here only: store it where your receiver can read it (docs/api.md §14.3)",
-  }),
+  secret: z
+    .string()
+    .nullable()
+    .openapi({
+      example: secretExample,
+      description:
+        "The signing secret. Shown in this answer only: store it where your receiver can read it " +
+        "(docs/api.md §14.3). null in a replay of the request (same Idempotency-Key, header " +
+        "`idempotent-replayed: true`): the secret is never stored with the answer, so a client " +
+        "that lost the first answer rotates the secret (POST /v1/api/webhooks/{id}/rotate-secret)",
+    }),
 }).openapi("WebhookWithSecret", {
-  description: "A webhook and its new signing secret, answered once",
+  description:
+    "A webhook and its new signing secret, answered once (a replay answers `secret: null`)",
   example: { ...webhookExample, secret: secretExample },
 });
 
@@ -110,8 +124,9 @@ export const WebhookCreateSchema = z
       .optional()
       .openapi({
         description:
-          "Start after this feed cursor (0: every change still kept); default: the newest, so " +
-          "only changes written after the webhook was created are delivered",
+          "Start after this feed cursor (0: from the oldest change still kept, also after the " +
+          "retention has deleted older ones); default: the newest, so only changes written " +
+          "after the webhook was created are delivered",
       }),
   })
   .openapi("WebhookCreate", {

@@ -1,8 +1,8 @@
 import { feedBounds } from "../../feed/read";
 import type { Db } from "../../db/client";
-import { invalid, notFound, type FieldIssue } from "../../lib/core/errors";
+import { ApiError, invalid, notFound, type FieldIssue } from "../../lib/core/errors";
 import { CHANGED, optimistically, patchOf } from "../../db/optimistic";
-import { refusal } from "../../webhooks/safety";
+import { refusal, type TargetRules } from "../../webhooks/safety";
 import { newSecret } from "../../webhooks/sign";
 import {
   findWebhook,
@@ -11,23 +11,35 @@ import {
   updateWebhook as writeWebhook,
   type WebhookRow,
 } from "./webhooks.repo";
-import type { WebhookCreate, WebhookUpdate } from "./webhooks.schemas";
+import { MAX_WEBHOOKS, type WebhookCreate, type WebhookUpdate } from "./webhooks.schemas";
 
 /** How long a rotated secret keeps signing beside the new one (docs/api.md §14.3). */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
+const tooManyWebhooks = () =>
+  new ApiError(
+    409,
+    "TOO_MANY_WEBHOOKS",
+    `this deployment has ${MAX_WEBHOOKS} webhooks, the most it may have; delete one before ` +
+      "creating another (docs/operations.md, Webhooks)",
+  );
+
 export const missingWebhook = (id: number) => notFound(`webhook ${id} not found`);
 
 /** The URL may receive webhooks (docs/api.md §14.5), or a 400 on body.url saying why not. */
-async function checkUrl(url: string, allowed: Set<string>) {
-  const reason = await refusal(url, allowed);
+async function checkUrl(url: string, rules: TargetRules) {
+  const reason = await refusal(url, rules.allowed, rules.resolve);
   if (reason) throw invalid([{ path: "body.url", message: reason }]);
 }
 
-/** Where a new webhook starts in the feed: after `after` if given (and still kept), else now. */
+/**
+ * Where a new webhook starts in the feed: after `after` if given (and still kept; 0 is the oldest
+ * change kept, docs/api.md §14), else now.
+ */
 async function startCursor(db: Db, after: number | undefined) {
   const { oldest, newest } = await feedBounds(db);
   if (after === undefined) return newest;
+  if (after === 0) return oldest;
   const issue = (message: string): FieldIssue => ({ path: "body.after", message });
   if (after < oldest) {
     throw invalid([issue(`is older than the retention; the oldest cursor served is ${oldest}`)]);
@@ -36,31 +48,27 @@ async function startCursor(db: Db, after: number | undefined) {
   return after;
 }
 
-export async function createWebhook(db: Db, allowed: Set<string>, input: WebhookCreate) {
-  await checkUrl(input.url, allowed);
+export async function createWebhook(db: Db, rules: TargetRules, input: WebhookCreate) {
+  await checkUrl(input.url, rules);
   const cursor = await startCursor(db, input.after);
   const secret = newSecret();
-  const row = await insertWebhook(db, {
+  const row = await insertWebhook(db, MAX_WEBHOOKS, {
     url: input.url,
     events: JSON.stringify(input.events),
     active: input.active,
     secret,
     cursor,
   });
+  if (!row) throw tooManyWebhooks();
   return { row, secret };
 }
 
 /** A resumed webhook starts afresh: no pause, no backoff, from where it stopped. */
 const RESUMED = { failures: 0, retryAt: null, pausedAt: null } satisfies Partial<WebhookRow>;
 
-export async function updateWebhook(
-  db: Db,
-  allowed: Set<string>,
-  id: number,
-  input: WebhookUpdate,
-) {
+export async function updateWebhook(db: Db, rules: TargetRules, id: number, input: WebhookUpdate) {
   const patch = patchOf(input);
-  if (patch.url !== undefined) await checkUrl(patch.url, allowed);
+  if (patch.url !== undefined) await checkUrl(patch.url, rules);
   const set: Partial<WebhookRow> = {
     ...(patch.url !== undefined ? { url: patch.url } : {}),
     ...(patch.events !== undefined ? { events: JSON.stringify(patch.events) } : {}),

@@ -1,0 +1,39 @@
+/**
+ * A fresh local `wrangler dev` for the benches that drive the service over HTTP
+ * (`bench/import.mjs`, `bench/bulk-audit.mjs`): its own D1 folder, the migrations of drizzle/
+ * applied, an admin key of its own.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { WRANGLER_ENV, applyMigrations, spawnWrangler } from "../../scripts/lib/local-db.mjs";
+import { freePort } from "./common.mjs";
+
+/**
+ * A fresh `wrangler dev` on `dir`, with its own admin key.
+ * @param {string} dir
+ */
+export async function startService(dir) {
+  await applyMigrations(dir);
+  const key = randomBytes(18).toString("base64url");
+  const hash = createHash("sha256").update(key).digest("hex");
+  const port = await freePort();
+  const child = spawnWrangler(
+    [
+      "dev",
+      ...["--ip", "127.0.0.1", "--port", String(port), "--persist-to", dir],
+      ...["--var", `API_KEYS:bench:admin:${hash}`, "--show-interactive-dev-session=false"],
+    ],
+    { stdio: ["ignore", "ignore", "inherit"], env: { ...WRANGLER_ENV, WRANGLER_LOG: "error" } },
+  );
+  const url = `http://127.0.0.1:${port}`;
+  for (let waited = 0; ; waited += 250) {
+    if (child.exitCode !== null) throw new Error(`wrangler dev exited ${child.exitCode}`);
+    const ok = await fetch(`${url}/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) break;
+    if (waited > 90_000) throw new Error("wrangler dev did not answer within 90 s");
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return { child, url, key };
+}
