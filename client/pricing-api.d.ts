@@ -6497,6 +6497,10 @@ export interface components {
      *           "status": "PENDING_APPROVAL",
      *           "effectiveAt": "2027-01-01T00:00:00.000Z",
      *           "author": "anna",
+     *           "writers": [
+     *             "anna"
+     *           ],
+     *           "writtenByCaller": false,
      *           "submittedAt": "2026-11-20T09:00:00.000Z",
      *           "approvedBy": null,
      *           "approvedAt": null,
@@ -6559,6 +6563,10 @@ export interface components {
      *       "status": "PENDING_APPROVAL",
      *       "effectiveAt": "2027-01-01T00:00:00.000Z",
      *       "author": "anna",
+     *       "writers": [
+     *         "anna"
+     *       ],
+     *       "writtenByCaller": false,
      *       "submittedAt": "2026-11-20T09:00:00.000Z",
      *       "approvedBy": null,
      *       "approvedAt": null,
@@ -6617,6 +6625,18 @@ export interface components {
        * @example anna
        */
       author: string;
+      /**
+       * @description The key names that wrote it: its author and every key that changed it (PATCH). None of them may approve it
+       * @example [
+       *       "anna"
+       *     ]
+       */
+      writers: string[];
+      /**
+       * @description Whether the API key of this call is among `writers`: approve with it answers 403 SELF_APPROVAL
+       * @example false
+       */
+      writtenByCaller: boolean;
       /**
        * Format: date-time
        * @description When it was last submitted
@@ -6721,6 +6741,10 @@ export interface components {
      *       "status": "PENDING_APPROVAL",
      *       "effectiveAt": "2027-01-01T00:00:00.000Z",
      *       "author": "anna",
+     *       "writers": [
+     *         "anna"
+     *       ],
+     *       "writtenByCaller": false,
      *       "submittedAt": "2026-11-20T09:00:00.000Z",
      *       "approvedBy": null,
      *       "approvedAt": null,
@@ -6793,6 +6817,18 @@ export interface components {
        * @example anna
        */
       author: string;
+      /**
+       * @description The key names that wrote it: its author and every key that changed it (PATCH). None of them may approve it
+       * @example [
+       *       "anna"
+       *     ]
+       */
+      writers: string[];
+      /**
+       * @description Whether the API key of this call is among `writers`: approve with it answers 403 SELF_APPROVAL
+       * @example false
+       */
+      writtenByCaller: boolean;
       /**
        * Format: date-time
        * @description When it was last submitted

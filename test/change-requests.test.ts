@@ -191,6 +191,8 @@ describe("the request: create, read, list, PATCH", () => {
       status: "DRAFT",
       effectiveAt: NEW_YEAR,
       author: "writer-1",
+      writers: ["writer-1"],
+      writtenByCaller: true,
       submittedAt: null,
       approvedBy: null,
       approvedAt: null,
@@ -203,6 +205,11 @@ describe("the request: create, read, list, PATCH", () => {
       items: [{ ...increase(a.list, a.group).items[0] }],
     });
     expect((await call("GET", `/${body.id}`)).body).toEqual(body);
+    // Another key reads the same request, not written by it.
+    expect((await call("GET", `/${body.id}`, undefined, APPROVER)).body).toEqual({
+      ...body,
+      writtenByCaller: false,
+    });
   });
 
   it("400 naming every unknown pricelist, product, group and record; nothing created", async () => {
@@ -362,9 +369,20 @@ describe("transitions and their errors", () => {
     await call("PATCH", `/${body.id}`, { title: "Edited" }, APPROVER);
     await call("POST", `/${body.id}/submit`);
     for (const key of [AUTHOR, APPROVER]) {
+      // Each answer tells the key, before it tries, that it wrote the request.
+      const read = await call("GET", `/${body.id}`, undefined, key);
+      expect(read.body).toMatchObject({ writers: ["writer-1", "writer-2"], writtenByCaller: true });
+      const listed = await call("GET", `?filter.status=PENDING_APPROVAL&limit=100`, undefined, key);
+      expect(listed.body.data.find((r: { id: number }) => r.id === body.id)).toMatchObject({
+        writtenByCaller: true,
+      });
       const res = await call("POST", `/${body.id}/approve`, undefined, key);
-      expectProblem(res, 403, "SELF_APPROVAL");
+      expect(expectProblem(res, 403, "SELF_APPROVAL").detail).toBe(
+        `change request ${body.id} was written by ${key.replace("test-", "").replace("-key", "")}; another admin key must approve it`,
+      );
     }
+    const other = await call("GET", `/${body.id}`, undefined, "test-writer-key-3");
+    expect(other.body.writtenByCaller).toBe(false);
     const third = await call("POST", `/${body.id}/approve`, undefined, "test-writer-key-3");
     expect(third.body).toMatchObject({ status: "APPLIED", approvedBy: "writer-3" });
   });

@@ -322,6 +322,16 @@ const requestFields = {
   }),
   effectiveAt: instantOrNull("When it takes effect; null: when it is applied"),
   author: z.string().openapi({ example: "anna", description: "The key name that created it" }),
+  writers: z.array(z.string()).openapi({
+    example: ["anna"],
+    description:
+      "The key names that wrote it: its author and every key that changed it (PATCH). None of them may approve it",
+  }),
+  writtenByCaller: z.boolean().openapi({
+    example: false,
+    description:
+      "Whether the API key of this call is among `writers`: approve with it answers 403 SELF_APPROVAL",
+  }),
   submittedAt: instantOrNull("When it was last submitted"),
   approvedBy: keyOrNull("The approving key's name, or `policy`"),
   approvedAt: instantOrNull("When it was approved"),
@@ -339,6 +349,8 @@ const requestExample = {
   status: "PENDING_APPROVAL",
   effectiveAt: "2027-01-01T00:00:00.000Z",
   author: "anna",
+  writers: ["anna"],
+  writtenByCaller: false,
   submittedAt: "2026-11-20T09:00:00.000Z",
   approvedBy: null,
   approvedAt: null,

@@ -95,7 +95,14 @@ export const toItem = (stored: StoredItem) =>
 
 const toStored = ({ kind, ...body }: ChangeRequestItem): StoredItem => ({ kind, body });
 
-const editorsOf = (row: ChangeRequestRow) => JSON.parse(row.editors) as string[];
+/** The key names that wrote the request: its author and every key that PATCHed it. */
+const writersOf = (row: ChangeRequestRow) => JSON.parse(row.editors) as string[];
+
+/**
+ * Four eyes (docs/api.md §17.2): a key that wrote the request may not approve it. The one
+ * judgement, for approve's 403 and for the answer's `writtenByCaller`.
+ */
+const wroteIt = (row: ChangeRequestRow, keyName: string) => writersOf(row).includes(keyName);
 
 /** An instant a body names must not have passed (400 on the field). */
 function assertFuture(effectiveAt: number | null | undefined, now: number) {
@@ -160,7 +167,7 @@ export const updateChangeRequest = (
     assertAction(row, "update");
     assertFuture(input.effectiveAt, Date.now());
     if (input.items) await assertKnown(db, input.items);
-    const editors = [...new Set([...editorsOf(row), keyName])];
+    const editors = [...new Set([...writersOf(row), keyName])];
     const set: Partial<ChangeRequestRow> = {
       ...(input.title !== undefined ? { title: input.title } : {}),
       ...(input.effectiveAt !== undefined ? { effectiveAt: input.effectiveAt } : {}),
@@ -344,7 +351,7 @@ export const approveChangeRequest = (db: Db, id: number, keyName: string) =>
     const found = await requireRequest(db, id);
     const { row } = found;
     assertAction(row, "approve");
-    if (editorsOf(row).includes(keyName)) {
+    if (wroteIt(row, keyName)) {
       throw new ApiError(
         403,
         "SELF_APPROVAL",
@@ -455,12 +462,15 @@ export const cancelChangeRequest = (db: Db, id: number) =>
 
 const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 
-const fieldsOf = (row: ChangeRequestRow) => ({
+/** The request's fields as `keyName` asks for them (`writtenByCaller` is about that key). */
+const fieldsOf = (row: ChangeRequestRow, keyName: string) => ({
   id: row.id,
   title: row.title,
   status: row.status,
   effectiveAt: isoOrNull(row.effectiveAt),
   author: row.author,
+  writers: writersOf(row),
+  writtenByCaller: wroteIt(row, keyName),
   submittedAt: isoOrNull(row.submittedAt),
   approvedBy: row.approvedBy,
   approvedAt: isoOrNull(row.approvedAt),
@@ -472,17 +482,21 @@ const fieldsOf = (row: ChangeRequestRow) => ({
   updatedAt: iso(row.updatedAt),
 });
 
-export const toChangeRequest = ({ row, items }: FoundRequest) => ({
-  ...fieldsOf(row),
+export const toChangeRequest = ({ row, items }: FoundRequest, keyName: string) => ({
+  ...fieldsOf(row, keyName),
   items: items.map(toItem),
 });
 
-export const toChangeRequestSummary = (row: ChangeRequestRow, itemCount: number) => ({
-  ...fieldsOf(row),
+export const toChangeRequestSummary = (
+  row: ChangeRequestRow,
+  itemCount: number,
+  keyName: string,
+) => ({
+  ...fieldsOf(row, keyName),
   itemCount,
 });
 
-/** The request as answered after a write, or 404 when it is gone. */
-export async function answerOf(db: Db, id: number) {
-  return toChangeRequest(await requireRequest(db, id));
+/** The request as `keyName` reads it after a write, or 404 when it is gone. */
+export async function answerOf(db: Db, id: number, keyName: string) {
+  return toChangeRequest(await requireRequest(db, id), keyName);
 }
