@@ -109,6 +109,21 @@ export const CHANGE_REQUEST_STATUSES = [
 ] as const;
 export type ChangeRequestStatus = (typeof CHANGE_REQUEST_STATUSES)[number];
 
+/**
+ * What may be done to a change request in which status (docs/api.md §17.2): the one table, read
+ * by the service (any other action is 409 INVALID_TRANSITION) and by the back office, which
+ * offers only these (app/src/changes/lifecycle.ts). `update` is PATCH.
+ */
+export const CHANGE_REQUEST_ACTIONS = {
+  update: ["DRAFT"],
+  submit: ["DRAFT"],
+  approve: ["PENDING_APPROVAL"],
+  reject: ["PENDING_APPROVAL"],
+  withdraw: ["DRAFT", "PENDING_APPROVAL"],
+  cancel: ["APPLIED"],
+} as const satisfies Record<string, readonly ChangeRequestStatus[]>;
+export type ChangeRequestAction = keyof typeof CHANGE_REQUEST_ACTIONS;
+
 /** What an item of a change request does at its `effectiveAt` (docs/api.md §17.1). */
 export const CHANGE_REQUEST_ITEM_KINDS = [
   "SET_PRICES",

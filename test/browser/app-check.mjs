@@ -16,10 +16,14 @@
  *    moment) and the button is disabled, the changed rows on the page and their count are the
  *    API's, a header sorts the table and says so in aria-sort, and the histogram is drawn;
  * 5. opens the lint page: the findings are the API's, at least one; a record link opens its record;
- * 6. every form control of every page has a label; signing out forgets the key;
- * 7. throughout, no request leaves loopback, none fails or answers an error, and the page logs no
+ * 6. the Changes page (app-changes.mjs): worked example A of pricing rules v3 made with the mass
+ *    adjustment form and submitted by the dev admin key, its impact read off the page, the
+ *    sentence that this key may not approve it; pasted price rows made into a draft and withdrawn;
+ *    then approved by the second admin key (approver); the demo's change requests in the list;
+ * 7. every form control of every page has a label; signing out forgets the key;
+ * 8. throughout, no request leaves loopback, none fails or answers an error, and the page logs no
  *    error (CSP violations included). Screenshots go to .screenshots/ (git-ignored): app-sign-in,
- *    app-explorer, app-simulation, app-lint. With `--docs-screenshot` it also writes the README's
+ *    app-explorer, app-simulation, app-lint, app-changes-pending, app-changes. With `--docs-screenshot` it also writes the README's
  *    docs/images/app-explorer.png.
  *
  * Exits 0 when all holds, 1 otherwise; bounded in time. Environment: CHROMIUM (default
@@ -30,6 +34,7 @@ import { buildApp } from "../../scripts/app-build.mjs";
 import { DEV_KEYS, devApiKeys } from "../../scripts/lib/dev-keys.mjs";
 import { ROOT, applyMigrations, loadDemoData } from "../../scripts/lib/local-db.mjs";
 import { decimalToMinor } from "../../scripts/lib/money.mjs";
+import { checkChanges } from "./app-changes.mjs";
 import { SHOTS, openBrowser, runCheck, serve, sleep, tempDir } from "./harness.mjs";
 
 const TIMEOUT_MS = Number(process.env.APP_CHECK_TIMEOUT_MS ?? 180_000);
@@ -418,6 +423,9 @@ async function check() {
 
   problems.push(...(await checkLint(page, base)));
   missingLabels.push(...(await unlabelled(page)));
+
+  problems.push(...(await checkChanges(page, base, await minorReader(base, "EUR"), log)));
+  missingLabels.push(...(await unlabelled(page)));
   if (missingLabels.length) problems.push(`controls without a label: ${missingLabels.join(" ")}`);
 
   await page.getByRole("button", { name: "Sign out" }).click();
@@ -431,5 +439,5 @@ runCheck(
   "app-check",
   check,
   TIMEOUT_MS,
-  "screenshots in .screenshots/app-{sign-in,explorer,simulation,lint}.png",
+  "screenshots in .screenshots/app-{sign-in,explorer,simulation,lint,changes-pending,changes}.png",
 );

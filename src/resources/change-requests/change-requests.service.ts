@@ -17,7 +17,12 @@ import {
   type ChangePlan,
   type SelectedItem,
 } from "../../pricing/change-plan";
-import type { ChangeRequestStatus, ChangeRequestTargetKind } from "../../pricing/vocabulary";
+import {
+  CHANGE_REQUEST_ACTIONS,
+  type ChangeRequestAction,
+  type ChangeRequestStatus,
+  type ChangeRequestTargetKind,
+} from "../../pricing/vocabulary";
 import { computeImpact } from "./change-requests.impact";
 import {
   findChangeRequest,
@@ -62,23 +67,13 @@ export const missingChangeRequest = (id: number) => notFound(`change request ${i
 
 const label = (id: number) => `change request ${id}`;
 
-type Action = "update" | "submit" | "approve" | "reject" | "withdraw" | "cancel";
-
-const ALLOWED: Record<Action, readonly ChangeRequestStatus[]> = {
-  update: ["DRAFT"],
-  submit: ["DRAFT"],
-  approve: ["PENDING_APPROVAL"],
-  reject: ["PENDING_APPROVAL"],
-  withdraw: ["DRAFT", "PENDING_APPROVAL"],
-  cancel: ["APPLIED"],
-};
-
 /** The one refusal of an action in the wrong status: 409 INVALID_TRANSITION naming both. */
-function assertAction(row: ChangeRequestRow, action: Action) {
-  if (ALLOWED[action].includes(row.status)) return;
+function assertAction(row: ChangeRequestRow, action: ChangeRequestAction) {
+  const allowed: readonly ChangeRequestStatus[] = CHANGE_REQUEST_ACTIONS[action];
+  if (allowed.includes(row.status)) return;
   throw conflict(
     `change request ${row.id} is ${row.status}; ${action} is allowed only when it is ` +
-      ALLOWED[action].join(" or "),
+      allowed.join(" or "),
     "INVALID_TRANSITION",
   );
 }
