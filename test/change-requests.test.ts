@@ -3,6 +3,11 @@ import { env, exports } from "cloudflare:workers";
 import { beforeEach, describe, expect, it } from "vitest";
 import worker from "../src/index";
 import {
+  CHANGE_REQUEST_ACTIONS,
+  type ChangeRequestAction,
+  type ChangeRequestStatus,
+} from "../src/pricing/vocabulary";
+import {
   archivePricelist,
   createChannel,
   createPricelist,
@@ -335,6 +340,61 @@ describe("transitions and their errors", () => {
     );
   });
 
+  it("every action a status does not allow is 409 INVALID_TRANSITION and changes nothing; 404 for an unknown request", async () => {
+    const a = await exampleA();
+    const inStatus: Record<ChangeRequestStatus, number> = {
+      DRAFT: (await draft(setRequest(a.list, a.p1))).id,
+      PENDING_APPROVAL: (await draft(setRequest(a.list, a.p1))).id,
+      APPLIED: (await draft(setRequest(a.list, a.p1))).id,
+      REJECTED: (await draft(setRequest(a.list, a.p1))).id,
+      CANCELLED: (await draft(setRequest(a.list, a.p1))).id,
+    };
+    for (const status of ["PENDING_APPROVAL", "APPLIED", "REJECTED"] as const) {
+      await call("POST", `/${inStatus[status]}/submit`);
+    }
+    await call("POST", `/${inStatus.APPLIED}/approve`, undefined, APPROVER);
+    await call("POST", `/${inStatus.REJECTED}/reject`, { reason: "No" }, APPROVER);
+    await call("POST", `/${inStatus.CANCELLED}/withdraw`);
+    const send = (action: ChangeRequestAction, id: number) =>
+      action === "update"
+        ? call("PATCH", `/${id}`, { title: "Edited" }, APPROVER)
+        : call(
+            "POST",
+            `/${id}/${action}`,
+            action === "reject" ? { reason: "No" } : undefined,
+            APPROVER,
+          );
+    const statuses = Object.keys(inStatus) as ChangeRequestStatus[];
+    let refused = 0;
+    for (const status of statuses) {
+      const id = inStatus[status];
+      expect((await call("GET", `/${id}`)).body.status).toBe(status);
+      for (const [action, allowed] of Object.entries(CHANGE_REQUEST_ACTIONS) as [
+        ChangeRequestAction,
+        readonly ChangeRequestStatus[],
+      ][]) {
+        if (allowed.includes(status)) continue;
+        const res = await send(action, id);
+        expect(expectProblem(res, 409, "INVALID_TRANSITION").detail).toBe(
+          `change request ${id} is ${status}; ${action} is allowed only when it is ${allowed.join(" or ")}`,
+        );
+        refused += 1;
+      }
+      expect((await call("GET", `/${id}`)).body.status).toBe(status);
+    }
+    // 5 statuses × 6 actions, less the 7 (status, action) pairs allowed.
+    expect(refused).toBe(23);
+    for (const action of Object.keys(CHANGE_REQUEST_ACTIONS) as ChangeRequestAction[]) {
+      const res = await send(action, 999_999_999);
+      expect(expectProblem(res, 404, "NOT_FOUND").detail).toBe(
+        "change request 999999999 not found",
+      );
+    }
+    expect(expectProblem(await call("GET", "/999999999"), 404, "NOT_FOUND").detail).toBe(
+      "change request 999999999 not found",
+    );
+  });
+
   it("reject needs a reason and ends it REJECTED; withdraw cancels a DRAFT or a pending one", async () => {
     const a = await exampleA();
     const one = await draft(setRequest(a.list, a.p1));
@@ -571,6 +631,68 @@ describe("apply and cancel", () => {
     expectProblem(await call("POST", `/${body.id}/cancel`), 409, "INVALID_TRANSITION");
   });
 
+  it("a row starting at effectiveAt is replaced; cancel gives it back its amount and its end", async () => {
+    const a = await exampleA();
+    const MAY = "2027-05-01T00:00:00.000Z";
+    const JUNE = "2027-06-01T00:00:00.000Z";
+    const scheduled = await api("PUT", `/v1/api/pricelist/${a.list}/prices`, {
+      body: { prices: [{ productCode: a.p1, amount: 700, validFrom: MAY, validTo: JUNE }] },
+    });
+    expect(scheduled.status, JSON.stringify(scheduled.body)).toBe(200);
+    const before = await rows(a.list);
+    const body = await draft(setRequest(a.list, a.p1, MAY));
+    await call("POST", `/${body.id}/submit`);
+    await call("POST", `/${body.id}/approve`, undefined, APPROVER);
+    // Replaced, not cut (docs/pricing-rules.md §17 rule 1): the May row takes 600 and, having
+    // no end of its own and no row after it, runs on.
+    expect(before.filter((r) => r[0] === a.p1)).toEqual([
+      [a.p1, 1, 500, null, MAY],
+      [a.p1, 1, 700, MAY, JUNE],
+    ]);
+    expect((await rows(a.list)).filter((r) => r[0] === a.p1)).toEqual([
+      [a.p1, 1, 500, null, MAY],
+      [a.p1, 1, 600, MAY, null],
+    ]);
+    expect((await call("POST", `/${body.id}/cancel`)).body.status).toBe("CANCELLED");
+    expect(await rows(a.list)).toEqual(before);
+  });
+
+  it("the apply is one batch: a statement that fails in it leaves nothing written", async () => {
+    const a = await exampleA();
+    const body = await draft(increase(a.list, a.group));
+    await call("POST", `/${body.id}/submit`);
+    const before = await rows(a.list);
+    const auditBefore = (await api("GET", "/v1/api/audit?limit=1")).body.meta.totalItems;
+    // P-2's new row (1039) is the last row the batch inserts, after the cuts, the staged rows and
+    // P-1's new row: a trigger refuses it.
+    await env.DB.exec(
+      "CREATE TRIGGER test_refuse_1039 BEFORE INSERT ON pricelist_prices WHEN NEW.amount = 1039 BEGIN SELECT RAISE(ABORT, 'refused by the test'); END",
+    );
+    try {
+      const failed = await call("POST", `/${body.id}/approve`, undefined, APPROVER);
+      expect(failed.status).toBe(500);
+    } finally {
+      await env.DB.exec("DROP TRIGGER test_refuse_1039");
+    }
+    expect(await rows(a.list)).toEqual(before);
+    expect((await call("GET", `/${body.id}`)).body).toMatchObject({
+      status: "PENDING_APPROVAL",
+      approvedBy: null,
+      appliedAt: null,
+    });
+    const staged = await env.DB.prepare(
+      "select count(*) as n from change_request_writes where change_request_id = ?",
+    )
+      .bind(body.id)
+      .first<{ n: number }>();
+    expect(staged!.n).toBe(0);
+    expect((await api("GET", "/v1/api/audit?limit=1")).body.meta.totalItems).toBe(auditBefore);
+    // Nothing stands in the way afterwards.
+    const approved = await call("POST", `/${body.id}/approve`, undefined, APPROVER);
+    expect(approved.body.status).toBe("APPLIED");
+    expect(await rows(a.list)).toHaveLength(6);
+  });
+
   it("cancel is refused (409, nothing restored) when a row it wrote was changed since", async () => {
     const a = await exampleA();
     const body = await draft(setRequest(a.list, a.p1, "2027-04-01"));
@@ -693,7 +815,8 @@ describe("go-live: the Cron Trigger and the price caches", () => {
     expect((await call("POST", `/${body.id}/submit`)).body.status).toBe("APPLIED");
     await tick(effectiveAt - 60_000);
     expect(await effectiveEntries(body.id, start)).toEqual([]);
-    await tick(effectiveAt + 30_000);
+    // Two runs at once, and one more a minute later: one entry.
+    await Promise.all([tick(effectiveAt + 30_000), tick(effectiveAt + 30_000)]);
     await tick(effectiveAt + 60_000);
     const entries = await effectiveEntries(body.id, start);
     expect(entries).toEqual([
@@ -709,7 +832,13 @@ describe("go-live: the Cron Trigger and the price caches", () => {
         affects: { productGroupCodes: [a.group], pricelistIds: [a.list] },
       },
     ]);
-    // Once effective it can no longer be cancelled.
+    // Once announced as effective it can no longer be cancelled (its kept rows are gone).
+    const late = await call("POST", `/${body.id}/cancel`);
+    expect(expectProblem(late, 409, "ALREADY_EFFECTIVE").detail).toBe(
+      `change request ${body.id} took effect at ${NEW_YEAR}; it can no longer be cancelled (write a new one to undo it)`,
+    );
+    expect((await call("GET", `/${body.id}`)).body.status).toBe("APPLIED");
+    expect(await rows(a.list)).toHaveLength(6);
     const batches = await until(`the effective entry at ${path}`, async () => {
       const taken = (await receivedAt(path)).filter((r) => r.answered === 200);
       const changes = taken.flatMap((r) => (JSON.parse(r.body) as Delivery).changes);

@@ -398,7 +398,8 @@ function cancelFacts(row: ChangeRequestRow, records: readonly RecordChange[]): S
   return sql<string>`json_object('request', json(${requestState(row.id)}),
     'rows', ${divergedWritesSql(row.id)},
     'records', ${sql.join(diverged, sql` + `)},
-    'pending', ${moment} > cast(unixepoch('subsec') * 1000 as integer))`;
+    'pending', ${moment} > cast(unixepoch('subsec') * 1000 as integer)
+      and (select effective_recorded_at is null from change_requests where id = ${row.id}))`;
 }
 
 /**
@@ -416,7 +417,10 @@ export const cancelChangeRequest = (db: Db, id: number) =>
           "it can no longer be cancelled (write a new one to undo it)",
         "ALREADY_EFFECTIVE",
       );
-    if ((row.effectiveAt ?? row.appliedAt!) <= Date.now()) throw alreadyEffective();
+    // In effect: its date has come, or the scheduled job has announced it (and let go of the
+    // rows kept for a cancel), whichever clock got there first.
+    const moment = row.effectiveAt ?? row.appliedAt!;
+    if (moment <= Date.now() || row.effectiveRecordedAt !== null) throw alreadyEffective();
     const records = JSON.parse(row.restore ?? "[]") as RecordChange[];
     const facts = cancelFacts(row, records);
     const read = await readScalarFacts<{
