@@ -774,6 +774,63 @@ describe("the approval policy", () => {
     await setPolicy(null, null);
   });
 
+  it(
+    "the impact covers 10 channels and 1,000 products by code; what it leaves out is counted and is never approved by the policy",
+    { timeout: 60_000 },
+    async () => {
+      const list = (await createPricelist({ status: "ACTIVE" })).id as number;
+      const prefix = uid("IMP");
+      const channels = Array.from(
+        { length: 11 },
+        (_, i) => `${prefix}-${String(i).padStart(2, "0")}`,
+      );
+      for (const code of channels) {
+        await createChannel({ code });
+        await setPrimaryPricelist(code, list);
+      }
+      const products = Array.from(
+        { length: 1001 },
+        (_, i) => `${prefix}-P${String(i).padStart(4, "0")}`,
+      );
+      for (const chunk of [products.slice(0, 1000), products.slice(1000)]) {
+        const put = await api("PUT", "/v1/api/product", {
+          body: { products: chunk.map((code) => ({ code, name: code })) },
+        });
+        expect(put.status, JSON.stringify(put.body)).toBe(200);
+      }
+      await setPolicy(10_000, 10_000);
+      const body = await draft({
+        title: "Wide",
+        effectiveAt: "2027-01-01",
+        items: [
+          setItem(
+            list,
+            products.map((productCode) => ({ productCode, amount: 100 })),
+          ),
+        ],
+      });
+      const submitted = await call("POST", `/${body.id}/submit`);
+      expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
+      // New prices only (no price before): the pairs change, but have no ratio.
+      expect(submitted.body).toMatchObject({
+        status: "PENDING_APPROVAL",
+        impact: {
+          channelCodes: channels.slice(0, 10),
+          channelsOmitted: 1,
+          productsOmitted: 1,
+          pricesCompared: 10 * 1000,
+          pricesChanged: 10 * 1000,
+          maxRaiseBp: 0,
+          maxCutBp: 0,
+          totalBefore: 0,
+          totalAfter: 0,
+          distribution: [],
+        },
+      });
+      await setPolicy(null, null);
+    },
+  );
+
   it("one limit alone approves nothing; a cut beyond its limit waits for approval", async () => {
     const a = await exampleA();
     await setPolicy(10_000, null);
