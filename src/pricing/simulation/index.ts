@@ -14,14 +14,18 @@ export {
   comparePrices,
   PRODUCTS_PER_STEP,
   type BuyerReach,
+  type PairObserver,
   type SimulationInput,
   type SimulationResult,
 } from "./run";
 export {
+  bucketsOf,
   changedAspects,
   compareLines,
   differenceOf,
   FirstInOrder,
+  percentBucket,
+  changeOf,
   rowOrder,
   sameJson,
   sortRows,
