@@ -1,5 +1,6 @@
 import type { AppRouteHandler } from "../../lib/http/router";
 import { claimSimulation } from "../simulations/simulations.service";
+import { toChangeRequestSummary } from "./change-requests.answers";
 import { listChangeRequests, readPolicy, writePolicy } from "./change-requests.repo";
 import type * as routes from "./change-requests.routes";
 import {
@@ -9,7 +10,6 @@ import {
   createChangeRequest,
   rejectChangeRequest,
   submitChangeRequest,
-  toChangeRequestSummary,
   updateChangeRequest,
   withdrawChangeRequest,
 } from "./change-requests.service";

@@ -23,6 +23,7 @@ import {
   type ChangeRequestStatus,
   type ChangeRequestTargetKind,
 } from "../../pricing/vocabulary";
+import { toChangeRequest, toItem, writersOf, wroteIt } from "./change-requests.answers";
 import { computeImpact } from "./change-requests.impact";
 import {
   findChangeRequest,
@@ -85,19 +86,7 @@ const effectiveInPast = (row: ChangeRequestRow) =>
     "EFFECTIVE_IN_PAST",
   );
 
-export const toItem = (stored: StoredItem) =>
-  ({ kind: stored.kind, ...stored.body }) as ChangeRequestItem;
-
 const toStored = ({ kind, ...body }: ChangeRequestItem): StoredItem => ({ kind, body });
-
-/** The key names that wrote the request: its author and every key that PATCHed it. */
-const writersOf = (row: ChangeRequestRow) => JSON.parse(row.editors) as string[];
-
-/**
- * Four eyes (docs/api.md §17.2): a key that wrote the request may not approve it. The one
- * judgement, for approve's 403 and for the answer's `writtenByCaller`.
- */
-const wroteIt = (row: ChangeRequestRow, keyName: string) => writersOf(row).includes(keyName);
 
 /** An instant a body names must not have passed (400 on the field). */
 function assertFuture(effectiveAt: number | null | undefined, now: number) {
@@ -454,46 +443,6 @@ export const cancelChangeRequest = (db: Db, id: number) =>
     ];
     return (await writeJudged(db, read, batch)) === STALE_FACTS ? CHANGED : id;
   });
-
-// ---------------------------------------------------------------------------------------------
-// Answers
-// ---------------------------------------------------------------------------------------------
-
-const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
-
-/** The request's fields as `keyName` asks for them (`writtenByCaller` is about that key). */
-const fieldsOf = (row: ChangeRequestRow, keyName: string) => ({
-  id: row.id,
-  title: row.title,
-  status: row.status,
-  effectiveAt: isoOrNull(row.effectiveAt),
-  author: row.author,
-  writers: writersOf(row),
-  writtenByCaller: wroteIt(row, keyName),
-  submittedAt: isoOrNull(row.submittedAt),
-  approvedBy: row.approvedBy,
-  approvedAt: isoOrNull(row.approvedAt),
-  appliedAt: isoOrNull(row.appliedAt),
-  rejectedBy: row.rejectedBy,
-  rejectionReason: row.rejectionReason,
-  impact: row.impact === null ? null : (JSON.parse(row.impact) as Impact),
-  createdAt: iso(row.createdAt),
-  updatedAt: iso(row.updatedAt),
-});
-
-export const toChangeRequest = ({ row, items }: FoundRequest, keyName: string) => ({
-  ...fieldsOf(row, keyName),
-  items: items.map(toItem),
-});
-
-export const toChangeRequestSummary = (
-  row: ChangeRequestRow,
-  itemCount: number,
-  keyName: string,
-) => ({
-  ...fieldsOf(row, keyName),
-  itemCount,
-});
 
 /** The request as `keyName` reads it after a write, or 404 when it is gone. */
 export async function answerOf(db: Db, id: number, keyName: string) {
