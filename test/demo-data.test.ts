@@ -129,9 +129,9 @@ describe("the worked examples in the demo data", () => {
     ]);
     expect(res.body.lines.map((l: any) => l.source.derivedFrom)).toEqual([
       null,
-      { pricelistId: 10, unitAmount: 360 },
-      { pricelistId: 10, unitAmount: 8000 },
-      { pricelistId: 10, unitAmount: 1500 },
+      { pricelistId: 10, unitAmount: 360, exchangeRate: null },
+      { pricelistId: 10, unitAmount: 8000, exchangeRate: null },
+      { pricelistId: 10, unitAmount: 1500, exchangeRate: null },
     ]);
   });
 

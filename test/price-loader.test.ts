@@ -138,6 +138,7 @@ beforeAll(async () => {
     currency: null,
     at: AT,
     explain: true,
+    costs: false,
     productCodes: [product],
   };
 });
@@ -273,6 +274,7 @@ describe("the price loader's batch", () => {
       roundingMode: null,
       roundingStep: null,
       roundingEnding: null,
+      rates: "[]",
     };
     expect(() => pricelists.decode(row)).toThrow("column validFrom is missing");
     expect(() => pricelists.decode({ ...row, validFrom: null, status: "LIVE" })).toThrow(

@@ -8,7 +8,7 @@ import {
   unreachablePricelists,
 } from "./records";
 import { stackablesToZero } from "./stacking";
-import { floorsAboveList, noFirstTier, priceGaps } from "./tiers";
+import { belowCost, floorsAboveList, noFirstTier, priceGaps } from "./tiers";
 import type { Finding, LintFacts } from "./types";
 
 export type * from "./types";
@@ -24,6 +24,7 @@ const RULES = [
   unreachablePricelists,
   emptyGroupsTargeted,
   expiredButActive,
+  belowCost,
 ];
 
 function compareRecords(a: Finding, b: Finding): number {

@@ -12,6 +12,7 @@ export {
 export {
   changedAspects,
   compareLines,
+  MarginTotals,
   PriceChanges,
   sameJson,
   sortRows,
@@ -19,6 +20,7 @@ export {
   SUMMARY_TOP,
   type CustomerChanges,
   type DistributionBucket,
+  type MarginSummary,
   type PriceChangeItem,
   type PriceChangeRow,
   type PriceChangeSummary,

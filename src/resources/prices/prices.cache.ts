@@ -17,10 +17,11 @@ const encoder = new TextEncoder();
 /**
  * The shape of the answer body, part of every tag: a tag issued for an older shape must not earn
  * a 304 that keeps that body. 2: `pricedTotalAmount` and `complete` (before, `totalAmount` could
- * leave unpriced lines out); 3: the B2B terms (quantity rules, 12 rungs, floors, derivations).
+ * leave unpriced lines out); 3: the B2B terms (quantity rules, 12 rungs, floors, derivations);
+ * 4: cost, margin and pocket price in admin answers (docs/pricing-rules.md §26).
  * Raise it whenever the answer changes for the same data.
  */
-const ANSWER_FORMAT = 3;
+const ANSWER_FORMAT = 4;
 
 function base64url(bytes: Uint8Array): string {
   let text = "";
@@ -53,6 +54,8 @@ export async function answerTag(
     cart.currency ?? null,
     cart.at ?? ["now", until],
     cart.explain ?? false,
+    // An admin's answer carries costs, a read key's not: never the same tag (docs/api.md §19).
+    cart.costs ?? false,
     cart.lines.map((line) => [line.productCode, line.quantity]),
   ]);
   const digest = await crypto.subtle.digest("SHA-256", encoder.encode(basis));

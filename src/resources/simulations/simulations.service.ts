@@ -10,6 +10,7 @@ import {
 import {
   applyChangeSet,
   compareLines,
+  MarginTotals,
   PriceChanges,
   type ChangeSet,
   type PriceChangeRow,
@@ -238,6 +239,8 @@ function priceFor(run: Run, customerCode: string | null, { records, lists }: Sid
   return resolvePrices({
     ...records,
     pricelists,
+    // An admin's simulation: every line with its cost and margin (docs/pricing-rules.md §26).
+    margin: true,
     at: run.at,
     currency: run.currency,
     roundingMode: run.roundingMode,
@@ -260,15 +263,24 @@ function compareAll(
   const before = sideOf(run.data.records);
   const after = sideOf(applyChangeSet(run.data.records, changes));
   const changed = new PriceChanges(maxRows);
+  const margin = {
+    before: new MarginTotals(run.roundingMode),
+    after: new MarginTotals(run.roundingMode),
+  };
   for (const customerCode of buyers) {
     const linesBefore = priceFor(run, customerCode, before);
     const linesAfter = priceFor(run, customerCode, after);
     linesBefore.forEach((line, i) => {
+      margin.before.add(line);
+      margin.after.add(linesAfter[i]!);
       const row = compareLines(customerCode, line, linesAfter[i]!);
       if (row) changed.add(row);
     });
   }
-  return changed.result(buyers.length * run.productCodes.length);
+  return changed.result(buyers.length * run.productCodes.length, {
+    before: margin.before.result(),
+    after: margin.after.result(),
+  });
 }
 
 /** POST /v1/api/simulations/prices: two D1 round trips, then the engine twice per buyer. */
