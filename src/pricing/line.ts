@@ -255,11 +255,9 @@ export function finishLine(
   const priced = typeof adjusted === "object" ? adjusted : undefined;
   const status: LineStatus = s.stop ?? (priced ? "OK" : "OUT_OF_RANGE");
   const margin = f.margin && priced ? marginStep(f, s, priced) : undefined;
-  // Without `margin` the line has none of its fields: a read key's answer cannot show them.
-  const marginFields: Partial<MarginFields> = f.margin ? (margin?.fields ?? UNPRICED) : {};
   // Lines refused before step 3 show no base; an overflow after it keeps its source, as before.
   const base = s.stop === null ? s.lookup?.base : undefined;
-  return {
+  const line: LinePrice = {
     productCode: s.line.productCode,
     quantity: s.line.quantity,
     status,
@@ -285,9 +283,16 @@ export function finishLine(
     suggestedQuantities:
       status === "QUANTITY_NOT_ALLOWED" ? suggestionsFor(s.rule!, s.line.quantity) : null,
     priceBreak: priced ? priceBreakOf(f, s, priced.lineAmount) : null,
-    ...marginFields,
     explain: f.explain ? explainLine(f, s, status, priced, margin?.cost) : null,
   };
+  // Without `margin` the line has none of its fields: a read key's answer cannot show them. A
+  // read key's line is the one literal above, as before costs existed (no spread on its path).
+  return f.margin ? withMargin(line, margin?.fields ?? UNPRICED) : line;
+}
+
+/** The line with its margin fields after `priceBreak`, before `explain` (the answer's order). */
+function withMargin({ explain, ...line }: LinePrice, fields: MarginFields): LinePrice {
+  return { ...line, ...fields, explain };
 }
 
 const tiersOf = (rows: readonly Tier[] | undefined) =>
