@@ -66,7 +66,14 @@ import {
   thousands,
 } from "./lib/common.mjs";
 import { benchEngine, quantile } from "./lib/engine.mjs";
-import { simulationLine, timeSimulation } from "./lib/simulation.mjs";
+import {
+  lookupsUnderSimulation,
+  simulationBody,
+  UNDER_SIMULATION,
+  simulationLine,
+  timeSimulation,
+  underSimulationLines,
+} from "./lib/simulation.mjs";
 import {
   countTiming,
   newTally,
@@ -85,6 +92,10 @@ const MAX_DROP = 0.1;
 const CHANNEL = "WEB-DE";
 /** The one-read floor every ratio refers to. */
 const FLOOR = "product-by-code";
+/** What is measured while simulations run: /health (for information) and two price lookups. */
+const UNDER_SIMULATION_SUBJECTS = ["health", "prices-get-1-anonymous", "resolve-50-contract"];
+/** Issue 22: a lookup's p99 with one simulation running at most this many times its p99 alone. */
+const UNDER_SIMULATION_LIMIT = 2;
 const KIB = 1024;
 
 // ------------------------------------------------------------------------------------------------
@@ -135,7 +146,9 @@ const log = (/** @type {string} */ text) => process.stderr.write(`${text}\n`);
 // ------------------------------------------------------------------------------------------------
 
 /**
- * @typedef {"health" | "floor" | "lookup1" | "lookup" | "lookup500" | "list" | "search" | "conditions" | "write"} Kind
+ * @typedef {"health" | "floor" | "lookup1" | "lookup" | "lookup500" | "random" | "list" | "search" | "conditions" | "write"} Kind
+ *   `random`: a cart drawn anew for every request (uniform or skewed), measured beside the fixed
+ *   carts the targets judge
  * @typedef {object} Scenario
  * @property {string} id
  * @property {string} group
@@ -145,6 +158,7 @@ const log = (/** @type {string} */ text) => process.stderr.write(`${text}\n`);
  * @property {string} path
  * @property {"read" | "admin" | null} key
  * @property {unknown} [body]
+ * @property {() => unknown} [bodyOf] a new body for every request (a random cart), instead of `body`
  * @property {boolean} [peer] also measured against the NestJS peer
  */
 
@@ -225,9 +239,11 @@ async function discover(db, products) {
     minQuantity: Number(r.min_quantity),
     amount: Number(r.amount),
   }));
+  const catalogue = (await all("select code from products order by id")).map((r) => String(r.code));
   return {
     floorCode: String(floor),
     contractCode: String(contract.code),
+    catalogue,
     spread: {
       1: await spread(1),
       24: await spread(24),
@@ -241,6 +257,49 @@ async function discover(db, products) {
 }
 
 const QUANTITIES = [1, 5, 12, 60];
+
+/** mulberry32: the random carts of a run are the same in every run. @param {number} seed */
+function seeded(seed) {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Draws product codes of the catalogue: `uniform`, every product alike; `skewed`, by a Zipf law
+ * (exponent 1) over the products in a fixed shuffled order, as storefront traffic goes: the most
+ * asked-for 1 % of the products get about half the lines.
+ * @param {string[]} catalogue @param {"uniform" | "skewed"} how
+ */
+function drawer(catalogue, how) {
+  const random = seeded(how === "uniform" ? 7 : 11);
+  const n = catalogue.length;
+  if (how === "uniform") return () => /** @type {string} */ (catalogue[Math.floor(random() * n)]);
+  const order = catalogue.map((_, i) => i);
+  const shuffle = seeded(13);
+  for (let i = n - 1; i > 0; i--) {
+    const j = Math.floor(shuffle() * (i + 1));
+    [order[i], order[j]] = [/** @type {number} */ (order[j]), /** @type {number} */ (order[i])];
+  }
+  const cumulative = new Float64Array(n);
+  let sum = 0;
+  for (let rank = 0; rank < n; rank++) cumulative[rank] = sum += 1 / (rank + 1);
+  return () => {
+    const x = random() * sum;
+    let lo = 0;
+    let hi = n - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (/** @type {number} */ (cumulative[mid]) < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return /** @type {string} */ (catalogue[/** @type {number} */ (order[lo])]);
+  };
+}
 
 /**
  * @param {Awaited<ReturnType<typeof discover>>} d
@@ -334,6 +393,25 @@ function scenarios(d) {
     ...[false, true].flatMap((contract) =>
       [1, 50, 500].map((n) => resolve(/** @type {1 | 50 | 500} */ (n), contract)),
     ),
+    .../** @type {const} */ (["uniform", "skewed"]).map((how) => {
+      const draw = drawer(d.catalogue, how);
+      return /** @type {Scenario} */ ({
+        id: `resolve-50-${how}`,
+        group: "storefront",
+        title: `POST /prices/resolve 50 random lines, ${how}`,
+        kind: "random",
+        method: "POST",
+        path: "/v1/api/prices/resolve",
+        key: "read",
+        bodyOf: () => ({
+          channelCode: CHANNEL,
+          lines: Array.from({ length: 50 }, (_, i) => ({
+            productCode: draw(),
+            quantity: QUANTITIES[i % QUANTITIES.length] ?? 1,
+          })),
+        }),
+      });
+    }),
     list(1, "id"),
     list(500, "id"),
     list(1, "name"),
@@ -385,6 +463,7 @@ function scenarios(d) {
  * @param {KeyPools} keys
  */
 function requestOf(s, keys) {
+  if (s.bodyOf) s = { ...s, body: s.bodyOf() };
   /** @type {Record<string, string>} */
   const headers = {};
   if (s.key) headers["x-webhook-signature"] = /** @type {string} */ (keys[s.key][0]);
@@ -401,8 +480,16 @@ function requestOf(s, keys) {
  */
 function requestsPerKey(s, keys) {
   const { headers } = requestOf(s, keys);
+  const bodyOf = s.bodyOf;
+  /** @type {{ setupRequest?: (req: any) => any }} */
+  const fresh = bodyOf
+    ? { setupRequest: (req) => ({ ...req, body: JSON.stringify(bodyOf()) }) }
+    : {};
   return s.key
-    ? keys[s.key].map((key) => ({ headers: { ...headers, "x-webhook-signature": key } }))
+    ? keys[s.key].map((key) => ({
+        headers: { ...headers, "x-webhook-signature": key },
+        ...fresh,
+      }))
     : undefined;
 }
 
@@ -483,6 +570,19 @@ function cpuMsOf(pid) {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A process's resident memory (VmRSS, MiB), or undefined when it is gone.
+ * @param {number} pid
+ */
+function rssMiBOf(pid) {
+  try {
+    const kib = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
+    return kib === undefined ? undefined : Number(kib) / 1024;
   } catch {
     return undefined;
   }
@@ -1318,6 +1418,55 @@ function checks(results, peer, { size, engineCpuMs, gzipKiB }) {
   return out;
 }
 
+/**
+ * The largest simulation's live heap, measured by bench/lib/simulation-heap.mjs in a child Node
+ * (it needs --expose-gc) on the data set of `dir`; null, with a note, when that fails.
+ * @param {string} dir
+ */
+function measureSimulationHeap(dir) {
+  log("- the largest simulation's live heap (Node, a full GC between steps) …");
+  const child = spawnSync(
+    process.execPath,
+    ["--expose-gc", join(ROOT, "bench", "lib", "simulation-heap.mjs"), dir],
+    { cwd: ROOT, encoding: "utf8" },
+  );
+  if (child.status !== 0) {
+    log(`  not measured: ${child.stderr.trim() || `exit ${child.status}`}`);
+    return null;
+  }
+  return JSON.parse(child.stdout);
+}
+
+/** @param {any} h the report's `simulationHeap` */
+const simulationHeapLine = (h) =>
+  `The largest simulation's live heap (Node, after a full GC; ${thousands(h.steps)} steps, ` +
+  `${h.pieces} pieces of answer): its data ${h.dataMB} MB, at most ${h.firstPassMB} MB in the ` +
+  `first pass, ${h.comparingMB} MB while comparing, ${h.builtMB} MB with its ${thousands(h.rows)} ` +
+  `rows built (of ${thousands(h.changed)} changed), at most ${h.writingMB} MB while writing its ` +
+  `${h.answerMB} MB answer`;
+
+/**
+ * Issue 22: a price lookup's p99 while one simulation runs, against its p99 alone, at every
+ * connection count (/health is measured for information only).
+ * @param {Awaited<ReturnType<typeof lookupsUnderSimulation>>} u
+ * @returns {Check[]}
+ */
+function underSimulationChecks(u) {
+  return u.runs
+    .filter((r) => r.lookup)
+    .map((r) => ({
+      issue: 22,
+      target: `p99 with a simulation running ≤ ${UNDER_SIMULATION_LIMIT}× its p99 alone`,
+      subject: `${r.title} @${r.connections}`,
+      value:
+        `${fmt(r.p99Ratio)}× (${fmt(r.alone.p99Ms)} → ${fmt(r.during.p99Ms)} ms)` +
+        (r.during.failed > 0 ? `, ${r.during.failed} failed` : ""),
+      limit: `≤ ${UNDER_SIMULATION_LIMIT}×`,
+      pass:
+        r.p99Ratio === null ? null : r.during.failed === 0 && r.p99Ratio <= UNDER_SIMULATION_LIMIT,
+    }));
+}
+
 // ------------------------------------------------------------------------------------------------
 // The reference run
 // ------------------------------------------------------------------------------------------------
@@ -1782,6 +1931,16 @@ function machineOf(/** @type {number[]} */ loadAtStart) {
   };
 }
 
+/** The commit measured ("a1b2c3d", with "+changes" when the tree differs from it), or null outside git. */
+function commitOf() {
+  const git = (/** @type {string[]} */ args) =>
+    spawnSync("git", args, { cwd: ROOT, encoding: "utf8" });
+  const head = git(["rev-parse", "--short", "HEAD"]);
+  if (head.status !== 0) return null;
+  const dirty = git(["status", "--porcelain", "--untracked-files=no"]).stdout.trim() !== "";
+  return `${head.stdout.trim()}${dirty ? "+changes" : ""}`;
+}
+
 async function main() {
   const o = options();
   if (!o) return;
@@ -1851,15 +2010,52 @@ async function main() {
   const changed = moveDataVersion(d1);
   const results = await measure(base, list, keys, { ...timing, label: "worker", changed });
   addFloorRatios(results);
+  // Lookups while simulations run first: workerd's RSS before any simulation is the idle one.
+  /** @type {Awaited<ReturnType<typeof lookupsUnderSimulation>> | null} */
+  let underSimulation = null;
+  if (!only || only.test(UNDER_SIMULATION)) {
+    log("- price lookups while the largest simulation runs …");
+    const all = scenarios(params);
+    const pid = workerdPid();
+    underSimulation = await lookupsUnderSimulation({
+      base,
+      adminKeys: keys.admin,
+      body: (await simulationBody(d1, CHANNEL)).body,
+      subjects: UNDER_SIMULATION_SUBJECTS.map((id) => {
+        const s = /** @type {Scenario} */ (all.find((x) => x.id === id));
+        const { headers, body } = requestOf(s, keys);
+        return {
+          id,
+          title: s.title,
+          lookup: isLookup(s),
+          method: s.method,
+          path: s.path,
+          requests: (requestsPerKey(s, keys) ?? [{ headers }]).map((r) => ({
+            headers: { ...headers, ...r.headers },
+            body,
+          })),
+        };
+      }),
+      connections,
+      seconds,
+      rssMiB: () => (pid === undefined ? undefined : rssMiBOf(pid)),
+      log,
+    });
+  }
   /** @type {Awaited<ReturnType<typeof timeSimulation>> | null} */
   let simulation = null;
   if (!only || only.test("simulation-100x1000")) {
     log("- the largest publish simulation …");
     const admin = /** @type {string} */ (keys.admin[0]);
-    simulation = await timeSimulation(base, admin, d1, { channel: CHANNEL });
+    simulation = await timeSimulation(base, admin, d1, {
+      channel: CHANNEL,
+      cpuMs: async () => (serverCpu ? settledCpu() : undefined),
+    });
   }
   await forgetOwnAudit(d1);
   await stop();
+  // With the Worker stopped: the simulation's live heap, in a Node of its own (--expose-gc).
+  const simulationHeap = underSimulation ? measureSimulationHeap(dir) : null;
   const cacheOff =
     o.cache === "both" ? await measureWithoutCache(worker, list, keys, timing) : undefined;
   const peerResults =
@@ -1871,6 +2067,7 @@ async function main() {
     engineCpuMs: engine.cpuMsMedian,
     gzipKiB,
   });
+  if (underSimulation) targetChecks.push(...underSimulationChecks(underSimulation));
   const now = { engineCpuMs: engine.cpuMsMedian, d1DelayMs: o.d1DelayMs };
   const againstReference = reference ? compareWith(reference, results, now) : null;
   const againstPrevious = previous ? compareWith(previous, results, now) : null;
@@ -1888,6 +2085,7 @@ async function main() {
   const machine = machineOf(loadAtStart);
   const report = {
     date: started.toISOString(),
+    commit: commitOf(),
     size,
     seed: marker.seed,
     data: marker.counts,
@@ -1905,6 +2103,8 @@ async function main() {
     bundle: bundleInfo,
     engine,
     simulation,
+    underSimulation,
+    simulationHeap,
     contractCustomer: params.contractCode,
     scenarios: results,
     cacheOff: cacheOff ? { scenarios: cacheOff } : null,
@@ -1998,9 +2198,12 @@ function printReport(report, { products, peerSkipped, keys, gzipKiB, file, refer
       `${engine.wallMsMedian} ms wall; with explain ${engine.explainWallMsMedian} ms wall`,
   );
   if (simulation) print(simulationLine(simulation));
+  if (report.underSimulation)
+    for (const line of underSimulationLines(report.underSimulation)) print(line);
+  if (report.simulationHeap) print(simulationHeapLine(report.simulationHeap));
   print();
   print(
-    "Targets (issues 5, 12 and 15; ratios from this run only)" +
+    "Targets (issues 5, 12, 15 and 22; ratios from this run only)" +
       (settings.d1DelayMs > 0
         ? `: set for local D1, shown for information under the modelled ${settings.d1DelayMs} ms delay:`
         : ":"),

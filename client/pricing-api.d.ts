@@ -6,6 +6,46 @@
 // Regenerate with `npm run client:generate` after changing a route or schema.
 
 export interface paths {
+  "/v1/api/prices/resolve": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Price a cart: what a customer pays for up to 500 lines in a channel
+     * @description Base price from the most specific pricelist level that has one (INDIVIDUAL, CUSTOMER, CUSTOMER_GROUP, CHANNEL_PRIMARY, CHANNEL; a derived list's tiers come from its base, adjusted and rounded to its price ending), then the product's quantity rule (quantityRule on every line; QUANTITY_NOT_ALLOWED with suggestedQuantities otherwise), then trade conditions (NET_PRICE, DISCOUNT, SURCHARGE; one winner per type from the most specific of 12 rungs: customer, group, channel, global × product listed, product group reached (closer group first), all products; scales on the line quantity, the order quantity or the order value), the channel's floor, the best promotion (thresholds on the quantity or value of the lines it reaches), and the floor again (FLOOR adjustments). Integers only: amounts in minor units. Unknown products, products without a price and amounts past 2^53-1 are per-line statuses, not errors; with such a line totalAmount is null and complete false, and pricedTotalAmount sums the OK lines. Errors: unknown channel or customer 404; inactive channel 409 CHANNEL_INACTIVE; customer not in the channel 409 CUSTOMER_NOT_IN_CHANNEL; no currency given and no primary pricelist 400 CURRENCY_REQUIRED. A read key may call it. One D1 round trip whatever the number of lines; two for the first lookup in a channel after a write that can change prices, when the isolate's cached channel and customer contexts are read again (Server-Timing: ctx;desc="hit", "miss" or "off"). docs/pricing-rules.md has the rules and two worked examples.
+     */
+    post: operations["resolvePrices"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/api/prices": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Price up to 100 products at one quantity (product pages and listings)
+     * @description Base price from the most specific pricelist level that has one (INDIVIDUAL, CUSTOMER, CUSTOMER_GROUP, CHANNEL_PRIMARY, CHANNEL; a derived list's tiers come from its base, adjusted and rounded to its price ending), then the product's quantity rule (quantityRule on every line; QUANTITY_NOT_ALLOWED with suggestedQuantities otherwise), then trade conditions (NET_PRICE, DISCOUNT, SURCHARGE; one winner per type from the most specific of 12 rungs: customer, group, channel, global × product listed, product group reached (closer group first), all products; scales on the line quantity, the order quantity or the order value), the channel's floor, the best promotion (thresholds on the quantity or value of the lines it reaches), and the floor again (FLOOR adjustments). Integers only: amounts in minor units. Unknown products, products without a price and amounts past 2^53-1 are per-line statuses, not errors; with such a line totalAmount is null and complete false, and pricedTotalAmount sums the OK lines. Errors: unknown channel or customer 404; inactive channel 409 CHANNEL_INACTIVE; customer not in the channel 409 CUSTOMER_NOT_IN_CHANNEL; no currency given and no primary pricelist 400 CURRENCY_REQUIRED. A read key may call it. One D1 round trip whatever the number of lines; two for the first lookup in a channel after a write that can change prices, when the isolate's cached channel and customer contexts are read again (Server-Timing: ctx;desc="hit", "miss" or "off"). docs/pricing-rules.md has the rules and two worked examples. Caching: the answer carries an ETag derived from the pricing data version (bumped by every write that can change a price) and the normalized request, strong with `at`, weak without (then only the echoed `at` differs within one validity interval). If-None-Match is answered with 304. Cache-Control is private, max-age 60 s with `at`; without it the seconds until validUntil, at most 60.
+     */
+    get: operations["lookupPrices"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/api/product": {
     parameters: {
       query?: never;
@@ -181,7 +221,7 @@ export interface paths {
     put?: never;
     /**
      * Bulk-assign customer groups to a channel by code
-     * @description 1-1000 codes, duplicates counted once. `assigned`: newly assigned; `skipped`: every other code (already assigned or unknown); `notFound`: the unknown ones. Repeating the call is harmless.
+     * @description 1-1000 codes, duplicates counted once; each call is one atomic batch. `assigned`: newly assigned; `skipped`: every other code (already assigned or unknown); `notFound`: the unknown ones. Repeating the call is harmless. Unknown channel → 404.
      */
     post: operations["assignCustomerGroupsToChannel"];
     delete?: never;
@@ -201,7 +241,7 @@ export interface paths {
     put?: never;
     /**
      * Bulk-unassign customer groups from a channel by code
-     * @description `unassigned`: codes that exist (also when they were not assigned); `notFound`: the rest.
+     * @description 1-1000 codes, duplicates counted once; each call is one atomic batch. `unassigned`: codes that exist (also when they were not assigned); `notFound`: the rest. Repeating the call is harmless. Unknown channel → 404.
      */
     post: operations["unassignCustomerGroupsFromChannel"];
     delete?: never;
@@ -221,7 +261,7 @@ export interface paths {
     put?: never;
     /**
      * Bulk-assign customers to a channel by code
-     * @description 1-1000 codes, duplicates counted once. `assigned`: newly assigned; `skipped`: every other code (already assigned or unknown); `notFound`: the unknown ones. Repeating the call is harmless. Unknown channel → 404.
+     * @description 1-1000 codes, duplicates counted once; each call is one atomic batch. `assigned`: newly assigned; `skipped`: every other code (already assigned or unknown); `notFound`: the unknown ones. Repeating the call is harmless. Unknown channel → 404.
      */
     post: operations["assignCustomersToChannel"];
     delete?: never;
@@ -241,7 +281,7 @@ export interface paths {
     put?: never;
     /**
      * Bulk-unassign customers from a channel by code
-     * @description 1-1000 codes, duplicates counted once. `unassigned`: codes that exist (also when they were not assigned); `notFound`: the rest. Unknown channel → 404.
+     * @description 1-1000 codes, duplicates counted once; each call is one atomic batch. `unassigned`: codes that exist (also when they were not assigned); `notFound`: the rest. Repeating the call is harmless. Unknown channel → 404.
      */
     post: operations["unassignCustomersFromChannel"];
     delete?: never;
@@ -346,6 +386,102 @@ export interface paths {
      * @description As GET customer-group shows them. Newest first by default; `search` matches code and name. Unknown channel → 404.
      */
     get: operations["listChannelCustomerGroups"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/api/customer": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List customers
+     * @description Each with its group and channel codes. Newest first by default; `search` matches code and name case-insensitively. Any query that cannot be honoured is a 400 naming the parameter.
+     */
+    get: operations["listCustomers"];
+    /**
+     * Create or update 1-1000 customers by code, atomically
+     * @description Each row is one of the customers by `code`: a new code creates it, a known one gets the fields the row names (an absent optional field keeps its value; null clears a nullable one). `customerGroupCodes` and `channelCodes`, when given, replace the customer's memberships ([] removes all; only the differences are written); absent, they are left as they are. Unknown group or channel codes → 400 naming them on the row. All or nothing: any bad row and nothing is written; the 400 names every bad row by index and field (`body.customers.12.customerGroupCodes`). A code may appear once per body. Answers the codes created and updated; a row that matches its stored record is counted in `unchanged` and not written (no audit entry, no new pricing version), so re-sending unchanged data writes nothing. At most 3 D1 round trips whatever the number of rows (two: a read, a write); a concurrent change in between makes it judge again, or answer 409 CONCURRENT_UPDATE under heavy contention (docs/api.md §5.12).
+     */
+    put: operations["upsertCustomers"];
+    /**
+     * Create a customer
+     * @description Optionally puts the customer into customer groups and channels. Unknown codes → 400 naming them; nothing is written.
+     */
+    post: operations["createCustomer"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/api/customer/{code}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a customer by code, with its pricelists and primary pricelist
+     * @description `pricelists` are the customer's own: the INDIVIDUAL ones it owns and the GENERAL ones assigned to it, INDIVIDUAL first, then priority descending, then id. `primaryPricelist` is the first of them that is ACTIVE and valid now (validFrom null or past, validTo null or future), or null.
+     */
+    get: operations["getCustomer"];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a customer
+     * @description Its group and channel memberships, pricelist and trade condition assignments, and its own INDIVIDUAL pricelists (with their prices) are deleted with it.
+     */
+    delete: operations["deleteCustomer"];
+    options?: never;
+    head?: never;
+    /**
+     * Update a customer
+     * @description Changes any of code and name; `customerGroupCodes` and `channelCodes`, when given, replace the memberships. Atomic: unknown codes → 400 and nothing is written; a new code already taken → 409.
+     */
+    patch: operations["updateCustomer"];
+    trace?: never;
+  };
+  "/v1/api/customer/{code}/pricelist": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Assign a pricelist to a customer
+     * @description Makes a GENERAL pricelist one of the customer's own (listed in `pricelists` of GET customer/{code}); DRAFT and INACTIVE ones can be assigned. Assigning again is a no-op with the same answer. The customer's own INDIVIDUAL pricelist is already its own: same answer, nothing written. An INDIVIDUAL pricelist of another customer, a FLOOR or an ARCHIVED one → 409 PRICELIST_NOT_ASSIGNABLE. Unknown customer or pricelist → 404 naming which.
+     */
+    post: operations["assignPricelistToCustomer"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/api/pricelist/{id}/customers": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Find the customers who own or are assigned a pricelist
+     * @description The owner of an INDIVIDUAL pricelist and the customers it is assigned to directly (`POST /v1/api/customer/{code}/pricelist`), each once. Not expanded through customer groups or channels. Unknown pricelist → 404.
+     */
+    get: operations["listPricelistCustomers"];
     put?: never;
     post?: never;
     delete?: never;
@@ -460,8 +596,8 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Bulk-add customers to a customer group by code
-     * @description 1-1000 codes, duplicates counted once. `assigned`: newly added; `skipped`: every other code (already a member or unknown); `notFound`: the unknown ones. Repeating the call is harmless. Unknown customer group → 404.
+     * Bulk-assign customers to a customer group by code
+     * @description 1-1000 codes, duplicates counted once; each call is one atomic batch. `assigned`: newly assigned; `skipped`: every other code (already assigned or unknown); `notFound`: the unknown ones. Repeating the call is harmless. Unknown customer group → 404.
      */
     post: operations["assignCustomersToCustomerGroup"];
     delete?: never;
@@ -480,8 +616,8 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Bulk-remove customers from a customer group by code
-     * @description 1-1000 codes, duplicates counted once. `unassigned`: codes that exist (also when they were not members); `notFound`: the rest. Unknown customer group → 404.
+     * Bulk-unassign customers from a customer group by code
+     * @description 1-1000 codes, duplicates counted once; each call is one atomic batch. `unassigned`: codes that exist (also when they were not assigned); `notFound`: the rest. Repeating the call is harmless. Unknown customer group → 404.
      */
     post: operations["unassignCustomersFromCustomerGroup"];
     delete?: never;
@@ -522,102 +658,6 @@ export interface paths {
      * @description As GET pricelist shows them. Newest first by default; `search` matches the name; filter `scope` and `status`. Unknown customer group → 404.
      */
     get: operations["listCustomerGroupPricelists"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/api/customer": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * List customers
-     * @description Each with its group and channel codes. Newest first by default; `search` matches code and name case-insensitively. Any query that cannot be honoured is a 400 naming the parameter.
-     */
-    get: operations["listCustomers"];
-    /**
-     * Create or update 1-1000 customers by code, atomically
-     * @description Each row is one of the customers by `code`: a new code creates it, a known one gets the fields the row names (an absent optional field keeps its value; null clears a nullable one). `customerGroupCodes` and `channelCodes`, when given, replace the customer's memberships ([] removes all; only the differences are written); absent, they are left as they are. Unknown group or channel codes → 400 naming them on the row. All or nothing: any bad row and nothing is written; the 400 names every bad row by index and field (`body.customers.12.customerGroupCodes`). A code may appear once per body. Answers the codes created and updated; a row that matches its stored record is counted in `unchanged` and not written (no audit entry, no new pricing version), so re-sending unchanged data writes nothing. At most 3 D1 round trips whatever the number of rows (two: a read, a write); a concurrent change in between makes it judge again, or answer 409 CONCURRENT_UPDATE under heavy contention (docs/api.md §5.12).
-     */
-    put: operations["upsertCustomers"];
-    /**
-     * Create a customer
-     * @description Optionally puts the customer into customer groups and channels. Unknown codes → 400 naming them; nothing is written.
-     */
-    post: operations["createCustomer"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/api/customer/{code}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Get a customer by code, with its pricelists and primary pricelist
-     * @description `pricelists` are the customer's own: the INDIVIDUAL ones it owns and the GENERAL ones assigned to it, INDIVIDUAL first, then priority descending, then id. `primaryPricelist` is the first of them that is ACTIVE and valid now (validFrom null or past, validTo null or future), or null.
-     */
-    get: operations["getCustomer"];
-    put?: never;
-    post?: never;
-    /**
-     * Delete a customer
-     * @description Its group and channel memberships, pricelist and trade condition assignments, and its own INDIVIDUAL pricelists (with their prices) are deleted with it.
-     */
-    delete: operations["deleteCustomer"];
-    options?: never;
-    head?: never;
-    /**
-     * Update a customer
-     * @description Changes any of code and name; `customerGroupCodes` and `channelCodes`, when given, replace the memberships. Atomic: unknown codes → 400 and nothing is written; a new code already taken → 409.
-     */
-    patch: operations["updateCustomer"];
-    trace?: never;
-  };
-  "/v1/api/customer/{code}/pricelist": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Assign a pricelist to a customer
-     * @description Makes a GENERAL pricelist one of the customer's own (listed in `pricelists` of GET customer/{code}); DRAFT and INACTIVE ones can be assigned. Assigning again is a no-op with the same answer. The customer's own INDIVIDUAL pricelist is already its own: same answer, nothing written. An INDIVIDUAL pricelist of another customer, a FLOOR or an ARCHIVED one → 409 PRICELIST_NOT_ASSIGNABLE. Unknown customer or pricelist → 404 naming which.
-     */
-    post: operations["assignPricelistToCustomer"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/api/pricelist/{id}/customers": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Find the customers who own or are assigned a pricelist
-     * @description The owner of an INDIVIDUAL pricelist and the customers it is assigned to directly (`POST /v1/api/customer/{code}/pricelist`), each once. Not expanded through customer groups or channels. Unknown pricelist → 404.
-     */
-    get: operations["listPricelistCustomers"];
     put?: never;
     post?: never;
     delete?: never;
@@ -705,7 +745,7 @@ export interface paths {
     put?: never;
     /**
      * Bulk-assign customer groups to a pricelist by code
-     * @description 1-1000 codes, duplicates counted once. `assigned`: newly assigned; `skipped`: every other code (already assigned or unknown); `notFound`: the unknown ones. Repeating the call is harmless. An INDIVIDUAL pricelist belongs to its customer and is never assigned elsewhere, a FLOOR pricelist is assigned to channels only, and an ARCHIVED pricelist cannot be assigned (409 PRICELIST_NOT_ASSIGNABLE). Unknown pricelist → 404.
+     * @description 1-1000 codes, duplicates counted once; each call is one atomic batch. `assigned`: newly assigned; `skipped`: every other code (already assigned or unknown); `notFound`: the unknown ones. Repeating the call is harmless. An INDIVIDUAL pricelist belongs to its customer and is never assigned elsewhere, a FLOOR pricelist is assigned to channels only, and an ARCHIVED pricelist cannot be assigned (409 PRICELIST_NOT_ASSIGNABLE). Unknown pricelist → 404.
      */
     post: operations["assignCustomerGroupsToPricelist"];
     delete?: never;
@@ -725,7 +765,7 @@ export interface paths {
     put?: never;
     /**
      * Bulk-unassign customer groups from a pricelist by code
-     * @description 1-1000 codes, duplicates counted once. `unassigned`: codes that exist (also when they were not assigned, so a repeat is harmless); `notFound`: the rest. Works in every status, so an ARCHIVED pricelist can still be detached. Unknown pricelist → 404.
+     * @description 1-1000 codes, duplicates counted once; each call is one atomic batch. `unassigned`: codes that exist (also when they were not assigned); `notFound`: the rest. Repeating the call is harmless. Works in every status, so an ARCHIVED pricelist can still be detached. Unknown pricelist → 404.
      */
     post: operations["unassignCustomerGroupsFromPricelist"];
     delete?: never;
@@ -856,8 +896,8 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Bulk-assign target customer groups to a trade condition by code
-     * @description Only a CUSTOMER_GROUP-scope condition takes customer groups; any other scope → 409 naming it. An ARCHIVED condition's targets are frozen (409). 1-1000 codes, duplicates counted once; each call is one atomic batch. `assigned`: newly assigned; `skipped`: every other code (already assigned or unknown); `notFound`: the unknown ones. Repeating the call is harmless.
+     * Bulk-assign customer groups to a trade condition by code
+     * @description 1-1000 codes, duplicates counted once; each call is one atomic batch. `assigned`: newly assigned; `skipped`: every other code (already assigned or unknown); `notFound`: the unknown ones. Repeating the call is harmless. Only a CUSTOMER_GROUP-scope condition takes customer groups; any other scope → 409 naming it. An ARCHIVED condition's targets are frozen (409). Unknown trade condition → 404.
      */
     post: operations["assignCustomerGroupsToTradeCondition"];
     delete?: never;
@@ -876,8 +916,8 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Unassign customer groups from a trade condition
-     * @description Works whatever the scope. An ARCHIVED condition's targets are frozen (409). 1-1000 codes, duplicates counted once; each call is one atomic batch. `unassigned`: codes that exist (also when they were not assigned); `notFound`: the rest. Repeating the call is harmless.
+     * Bulk-unassign customer groups from a trade condition by code
+     * @description 1-1000 codes, duplicates counted once; each call is one atomic batch. `unassigned`: codes that exist (also when they were not assigned); `notFound`: the rest. Repeating the call is harmless. Works whatever the scope. An ARCHIVED condition's targets are frozen (409). Unknown trade condition → 404.
      */
     post: operations["unassignCustomerGroupsFromTradeCondition"];
     delete?: never;
@@ -896,8 +936,8 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Bulk-assign target customers to a trade condition by code
-     * @description Only a CUSTOMER-scope condition takes customers; any other scope → 409 naming it. An ARCHIVED condition's targets are frozen (409). 1-1000 codes, duplicates counted once; each call is one atomic batch. `assigned`: newly assigned; `skipped`: every other code (already assigned or unknown); `notFound`: the unknown ones. Repeating the call is harmless.
+     * Bulk-assign customers to a trade condition by code
+     * @description 1-1000 codes, duplicates counted once; each call is one atomic batch. `assigned`: newly assigned; `skipped`: every other code (already assigned or unknown); `notFound`: the unknown ones. Repeating the call is harmless. Only a CUSTOMER-scope condition takes customers; any other scope → 409 naming it. An ARCHIVED condition's targets are frozen (409). Unknown trade condition → 404.
      */
     post: operations["assignCustomersToTradeCondition"];
     delete?: never;
@@ -917,7 +957,7 @@ export interface paths {
     put?: never;
     /**
      * Bulk-unassign customers from a trade condition by code
-     * @description Works whatever the scope. An ARCHIVED condition's targets are frozen (409). 1-1000 codes, duplicates counted once; each call is one atomic batch. `unassigned`: codes that exist (also when they were not assigned); `notFound`: the rest. Repeating the call is harmless.
+     * @description 1-1000 codes, duplicates counted once; each call is one atomic batch. `unassigned`: codes that exist (also when they were not assigned); `notFound`: the rest. Repeating the call is harmless. Works whatever the scope. An ARCHIVED condition's targets are frozen (409). Unknown trade condition → 404.
      */
     post: operations["unassignCustomersFromTradeCondition"];
     delete?: never;
@@ -1062,46 +1102,6 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/v1/api/prices/resolve": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Price a cart: what a customer pays for up to 500 lines in a channel
-     * @description Base price from the most specific pricelist level that has one (INDIVIDUAL, CUSTOMER, CUSTOMER_GROUP, CHANNEL_PRIMARY, CHANNEL; a derived list's tiers come from its base, adjusted and rounded to its price ending), then the product's quantity rule (quantityRule on every line; QUANTITY_NOT_ALLOWED with suggestedQuantities otherwise), then trade conditions (NET_PRICE, DISCOUNT, SURCHARGE; one winner per type from the most specific of 12 rungs: customer, group, channel, global × product listed, product group reached (closer group first), all products; scales on the line quantity, the order quantity or the order value), the channel's floor, the best promotion (thresholds on the quantity or value of the lines it reaches), and the floor again (FLOOR adjustments). Integers only: amounts in minor units. Unknown products, products without a price and amounts past 2^53-1 are per-line statuses, not errors; with such a line totalAmount is null and complete false, and pricedTotalAmount sums the OK lines. Errors: unknown channel or customer 404; inactive channel 409 CHANNEL_INACTIVE; customer not in the channel 409 CUSTOMER_NOT_IN_CHANNEL; no currency given and no primary pricelist 400 CURRENCY_REQUIRED. A read key may call it. One D1 round trip whatever the number of lines; two for the first lookup in a channel after a write that can change prices, when the isolate's cached channel and customer contexts are read again (Server-Timing: ctx;desc="hit", "miss" or "off"). docs/pricing-rules.md has the rules and two worked examples.
-     */
-    post: operations["resolvePrices"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/api/prices": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Price up to 100 products at one quantity (product pages and listings)
-     * @description Base price from the most specific pricelist level that has one (INDIVIDUAL, CUSTOMER, CUSTOMER_GROUP, CHANNEL_PRIMARY, CHANNEL; a derived list's tiers come from its base, adjusted and rounded to its price ending), then the product's quantity rule (quantityRule on every line; QUANTITY_NOT_ALLOWED with suggestedQuantities otherwise), then trade conditions (NET_PRICE, DISCOUNT, SURCHARGE; one winner per type from the most specific of 12 rungs: customer, group, channel, global × product listed, product group reached (closer group first), all products; scales on the line quantity, the order quantity or the order value), the channel's floor, the best promotion (thresholds on the quantity or value of the lines it reaches), and the floor again (FLOOR adjustments). Integers only: amounts in minor units. Unknown products, products without a price and amounts past 2^53-1 are per-line statuses, not errors; with such a line totalAmount is null and complete false, and pricedTotalAmount sums the OK lines. Errors: unknown channel or customer 404; inactive channel 409 CHANNEL_INACTIVE; customer not in the channel 409 CUSTOMER_NOT_IN_CHANNEL; no currency given and no primary pricelist 400 CURRENCY_REQUIRED. A read key may call it. One D1 round trip whatever the number of lines; two for the first lookup in a channel after a write that can change prices, when the isolate's cached channel and customer contexts are read again (Server-Timing: ctx;desc="hit", "miss" or "off"). docs/pricing-rules.md has the rules and two worked examples. Caching: the answer carries an ETag derived from the pricing data version (bumped by every write that can change a price) and the normalized request, strong with `at`, weak without (then only the echoed `at` differs within one validity interval). If-None-Match is answered with 304. Cache-Control is private, max-age 60 s with `at`; without it the seconds until validUntil, at most 60.
-     */
-    get: operations["lookupPrices"];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
   "/v1/api/pricing/lint": {
     parameters: {
       query?: never;
@@ -1133,7 +1133,7 @@ export interface paths {
     put?: never;
     /**
      * Simulate a change set on the prices of up to 100 customers × 1000 products (admin keys only)
-     * @description Prices every selected customer (and, with `anonymous`, the anonymous buyer) for every selected product in the channel twice on the same data read once: as stored, and with the change set applied as an overlay (records to activate treated as ACTIVE, records to deactivate as INACTIVE, tiers set). Each product is priced as a one-line order of `quantity`, as GET /v1/api/prices prices it, without explain. Answers a row for every (customer, product) whose line differs, with both lines as the price lookup shows them, the difference per unit (minor units and basis points) and what changed, and a summary. Records of other channels may be named: they change nothing here. Nothing is written (no audit entry, no new pricing version, no change feed entry). Bounded: at most 100 buyers × 1000 products, read in 2 D1 round trips whatever the size (the selection and the change set, then the data). Errors: unknown channel 404; inactive channel 409 CHANNEL_INACTIVE; no currency given and no primary pricelist 400 CURRENCY_REQUIRED; unknown customers, products, groups or records, customers not in the channel, activating an ACTIVE or ARCHIVED record, deactivating one that is not ACTIVE, tiers of an ARCHIVED pricelist, and a selection that is empty or too large: 400 naming the field. docs/simulation.md has the rules.
+     * @description Prices every selected customer (and, with `anonymous`, the anonymous buyer) for every selected product in the channel twice on the same data read once: as stored, and with the change set applied as an overlay (records to activate treated as ACTIVE, records to deactivate as INACTIVE, tiers set). Each product is priced as a one-line order of `quantity`, as GET /v1/api/prices prices it, without explain. Answers a row for every (customer, product) whose line differs, with both lines as the price lookup shows them, the difference per unit (minor units and basis points) and what changed, and a summary. Records of other channels may be named: they change nothing here. Nothing is written (no audit entry, no new pricing version, no change feed entry). Bounded: at most 100 buyers × 1000 products, read in 2 D1 round trips whatever the size (the selection and the change set, then the data). Errors: unknown channel 404; inactive channel 409 CHANNEL_INACTIVE; no currency given and no primary pricelist 400 CURRENCY_REQUIRED; unknown customers, products, groups or records, customers not in the channel, activating an ACTIVE or ARCHIVED record, deactivating one that is not ACTIVE, tiers of an ARCHIVED pricelist, and a selection that is empty or too large: 400 naming the field. At most 1 simulation per API key and 2 in all run at once on one server instance (a Workers isolate): past that, 429 TOO_MANY_SIMULATIONS with Retry-After (5 s). The answer is written as it is read; the work yields between steps, so price lookups on the same instance keep being answered meanwhile. docs/simulation.md has the rules.
      */
     post: operations["simulatePrices"];
     delete?: never;
@@ -1279,6 +1279,880 @@ export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
     IdempotencyKey: string;
+    /**
+     * @description What the customer pays, line by line, and why
+     * @example {
+     *       "channelCode": "WEB-DE",
+     *       "customerCode": "C-1001",
+     *       "currency": "EUR",
+     *       "at": "2025-06-15T10:00:00.000Z",
+     *       "totalAmount": 27710,
+     *       "pricedTotalAmount": 27710,
+     *       "complete": true,
+     *       "validUntil": "2025-07-01T00:00:00.000Z",
+     *       "lines": [
+     *         {
+     *           "productCode": "P-A",
+     *           "quantity": 3,
+     *           "status": "OK",
+     *           "finalUnitAmount": 850,
+     *           "lineAmount": 2550,
+     *           "regularUnitAmount": 850,
+     *           "listUnitAmount": 1000,
+     *           "currency": "EUR",
+     *           "priceUnit": 1,
+     *           "taxInclusive": false,
+     *           "source": {
+     *             "level": "INDIVIDUAL",
+     *             "pricelistId": 900,
+     *             "tierMinQuantity": 1,
+     *             "baseUnitAmount": 850,
+     *             "derivedFrom": null
+     *           },
+     *           "adjustments": [],
+     *           "tiers": [
+     *             {
+     *               "minQuantity": 1,
+     *               "amount": 850,
+     *               "priceUnit": 1
+     *             }
+     *           ],
+     *           "quantityRule": {
+     *             "minimum": 1,
+     *             "increment": 1,
+     *             "maximum": null
+     *           },
+     *           "suggestedQuantities": null,
+     *           "priceBreak": null,
+     *           "explain": null
+     *         },
+     *         {
+     *           "productCode": "P-B",
+     *           "quantity": 60,
+     *           "status": "OK",
+     *           "finalUnitAmount": 391,
+     *           "lineAmount": 23460,
+     *           "regularUnitAmount": 391,
+     *           "listUnitAmount": 450,
+     *           "currency": "EUR",
+     *           "priceUnit": 1,
+     *           "taxInclusive": false,
+     *           "source": {
+     *             "level": "CUSTOMER_GROUP",
+     *             "pricelistId": 200,
+     *             "tierMinQuantity": 50,
+     *             "baseUnitAmount": 385,
+     *             "derivedFrom": null
+     *           },
+     *           "adjustments": [
+     *             {
+     *               "kind": "DISCOUNT",
+     *               "id": 2,
+     *               "scope": "CUSTOMER_GROUP",
+     *               "rung": 6,
+     *               "valueBp": 500,
+     *               "amount": -19
+     *             },
+     *             {
+     *               "kind": "SURCHARGE",
+     *               "id": 4,
+     *               "scope": "CHANNEL",
+     *               "rung": 7,
+     *               "valueBp": null,
+     *               "amount": 25
+     *             }
+     *           ],
+     *           "tiers": [
+     *             {
+     *               "minQuantity": 1,
+     *               "amount": 420,
+     *               "priceUnit": 1
+     *             },
+     *             {
+     *               "minQuantity": 50,
+     *               "amount": 385,
+     *               "priceUnit": 1
+     *             }
+     *           ],
+     *           "quantityRule": {
+     *             "minimum": 1,
+     *             "increment": 1,
+     *             "maximum": null
+     *           },
+     *           "suggestedQuantities": null,
+     *           "priceBreak": null,
+     *           "explain": null
+     *         },
+     *         {
+     *           "productCode": "P-C",
+     *           "quantity": 10,
+     *           "status": "OK",
+     *           "finalUnitAmount": 170,
+     *           "lineAmount": 1700,
+     *           "regularUnitAmount": 184,
+     *           "listUnitAmount": 200,
+     *           "currency": "EUR",
+     *           "priceUnit": 1,
+     *           "taxInclusive": false,
+     *           "source": {
+     *             "level": "CHANNEL_PRIMARY",
+     *             "pricelistId": 100,
+     *             "tierMinQuantity": 1,
+     *             "baseUnitAmount": 200,
+     *             "derivedFrom": null
+     *           },
+     *           "adjustments": [
+     *             {
+     *               "kind": "PROMOTION",
+     *               "id": 7,
+     *               "scope": null,
+     *               "rung": null,
+     *               "valueBp": 1500,
+     *               "amount": -30
+     *             }
+     *           ],
+     *           "tiers": [
+     *             {
+     *               "minQuantity": 1,
+     *               "amount": 200,
+     *               "priceUnit": 1
+     *             }
+     *           ],
+     *           "quantityRule": {
+     *             "minimum": 1,
+     *             "increment": 1,
+     *             "maximum": null
+     *           },
+     *           "suggestedQuantities": null,
+     *           "priceBreak": null,
+     *           "explain": null
+     *         }
+     *       ]
+     *     }
+     */
+    PriceAnswer: {
+      /** @description The channel, as asked */
+      channelCode: string;
+      /** @description The customer, as asked; null for anonymous prices */
+      customerCode: string | null;
+      /** @description The currency of every amount */
+      currency: string;
+      /**
+       * Format: date-time
+       * @description The instant priced at
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      at: string;
+      /** @description The cart's total: the sum of every line's lineAmount when every line is OK (complete); null when some line is not OK, or when the sum would exceed 2^53-1 */
+      totalAmount: number | null;
+      /** @description The sum of the OK lines' lineAmount, whatever the other lines say: 0 when no line is OK; null only when the sum would exceed 2^53-1. Not the cart's total unless complete */
+      pricedTotalAmount: number | null;
+      /** @description True when every line is OK, so totalAmount covers the whole cart (it is still null if the sum would exceed 2^53-1); false when some line is NO_PRICE, UNKNOWN_PRODUCT, OUT_OF_RANGE or QUANTITY_NOT_ALLOWED */
+      complete: boolean;
+      /** @description Admin keys only: absent from a read key's answer (docs/api.md §19). Σ round(costUnitAmount × quantity / priceUnit) over the OK lines; null when an OK line has no cost */
+      costAmount?: number | null;
+      /** @description Admin keys only: absent from a read key's answer (docs/api.md §19). pricedTotalAmount − costAmount; null when costAmount is */
+      marginAmount?: number | null;
+      /**
+       * Format: date-time
+       * @description The answer holds until this instant (the next validity edge); null = no known end
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      validUntil: string | null;
+      /** @description One per requested line, in order */
+      lines: components["schemas"]["LinePrice"][];
+    };
+    /** @description The price of one line */
+    LinePrice: {
+      /** @description The product, as asked */
+      productCode: string;
+      /** @description The quantity, as asked */
+      quantity: number;
+      /**
+       * @description OK; NO_PRICE (no pricelist has a price); UNKNOWN_PRODUCT; OUT_OF_RANGE (an amount would exceed 2^53-1); QUANTITY_NOT_ALLOWED (see quantityRule and suggestedQuantities)
+       * @enum {string}
+       */
+      status: "OK" | "NO_PRICE" | "UNKNOWN_PRODUCT" | "OUT_OF_RANGE" | "QUANTITY_NOT_ALLOWED";
+      /** @description What the customer pays per priceUnit pieces */
+      finalUnitAmount: number | null;
+      /** @description round(finalUnitAmount × quantity / priceUnit), in the channel's roundingMode (docs/pricing-rules.md §20) */
+      lineAmount: number | null;
+      /** @description After trade conditions and the floor, before promotions */
+      regularUnitAmount: number | null;
+      /** @description The public price: the channel's pricelists only */
+      listUnitAmount: number | null;
+      /** @description The currency of every amount of the line */
+      currency: string;
+      /** @description The pieces every unit amount of the line is for (finalUnitAmount, baseUnitAmount, adjustments, listUnitAmount): the base row's price unit, 1-10000; null when unpriced */
+      priceUnit: number | null;
+      /** @description Whether the base pricelist's amounts include tax; null unpriced */
+      taxInclusive: boolean | null;
+      /** @description Where the base price comes from; null when unpriced */
+      source: {
+        /**
+         * @description The level of the base price
+         * @enum {string}
+         */
+        level: "INDIVIDUAL" | "CUSTOMER" | "CUSTOMER_GROUP" | "CHANNEL_PRIMARY" | "CHANNEL";
+        /** @description The pricelist of the base price */
+        pricelistId: number;
+        /** @description The tier used */
+        tierMinQuantity: number;
+        /** @description The tier's unit amount */
+        baseUnitAmount: number;
+        derivedFrom: components["schemas"]["PriceDerivedFrom"];
+      } | null;
+      /** @description Trade conditions and promotion applied, in order */
+      adjustments: components["schemas"]["PriceAdjustment"][];
+      /** @description The base pricelist's tiers for this product */
+      tiers: {
+        /** @description From this quantity on */
+        minQuantity: number;
+        /** @description The price of priceUnit pieces */
+        amount: number;
+        /** @description The pieces amount is for */
+        priceUnit: number;
+      }[];
+      /** @description The product's quantity rule; null for UNKNOWN_PRODUCT */
+      quantityRule: {
+        /** @description The smallest quantity allowed */
+        minimum: number;
+        /** @description Allowed quantities are minimum + k × increment */
+        increment: number;
+        /** @description The largest quantity allowed; null = none */
+        maximum: number | null;
+      } | null;
+      /** @description Only on QUANTITY_NOT_ALLOWED lines; else null */
+      suggestedQuantities: {
+        /** @description The nearest allowed quantity below; null when none */
+        below: number | null;
+        /** @description The nearest allowed quantity above; null when none */
+        above: number | null;
+      } | null;
+      /** @description OK lines: buying up to the next tier costs no more than this line (docs/pricing-rules.md §22); else null */
+      priceBreak: {
+        /** @description The smallest allowed quantity above the line's that reaches a higher tier of the base pricelist */
+        quantity: number;
+        /** @description What the line costs at that quantity: no more than now */
+        lineAmount: number;
+      } | null;
+      /** @description Admin keys only: absent from a read key's answer (docs/api.md §19). The line's cost per priceUnit pieces, from the channel's COST pricelists (docs/pricing-rules.md §23); null without one */
+      costUnitAmount?: number | null;
+      /** @description Admin keys only: absent from a read key's answer (docs/api.md §19). finalUnitAmount − costUnitAmount (negative below cost); null without a cost */
+      marginAmount?: number | null;
+      /** @description Admin keys only: absent from a read key's answer (docs/api.md §19). round_half_up((final − cost) × 10000 / final); null without a cost or when final is 0 */
+      marginBp?: number | null;
+      /** @description Admin keys only: absent from a read key's answer (docs/api.md §19). The ACCRUAL conditions that reach the line, in rung, priority, id order; [] when none */
+      accruals?: components["schemas"]["Accrual"][];
+      /** @description Admin keys only: absent from a read key's answer (docs/api.md §19). finalUnitAmount − Σ accruals (≥ 0); null when the line is not priced */
+      pocketUnitAmount?: number | null;
+      /** @description Admin keys only: absent from a read key's answer (docs/api.md §19). round_half_up((pocket − cost) × 10000 / pocket); null without a cost or when the pocket price is 0 */
+      pocketMarginBp?: number | null;
+      /** @description Only with explain: every candidate and why it lost */
+      explain: {
+        /** @description Most specific level first, then priority desc, id asc */
+        pricelists: components["schemas"]["PricelistExplain"][];
+        /** @description By type in applied order, then rung, priority desc, id asc */
+        tradeConditions: components["schemas"]["TradeConditionExplain"][];
+        /** @description Priority desc, id asc */
+        promotions: components["schemas"]["PromotionExplain"][];
+        /** @description The channel's FLOOR pricelists, priority desc, id asc */
+        floors: components["schemas"]["FloorExplain"][];
+        /** @description Admin keys only: absent from a read key's answer (docs/api.md §19). The channel's COST pricelists, priority desc, id asc */
+        costs?: components["schemas"]["CostExplain"][];
+      } | null;
+    };
+    /** @description Set when the tier was computed from the pricelist's base (it has no own rows for the product); else null */
+    PriceDerivedFrom: {
+      /** @description The base pricelist (one step up) */
+      pricelistId: number;
+      /** @description The base's amount for the same tier, in the base's currency, per the tier's price unit */
+      unitAmount: number;
+      exchangeRate: components["schemas"]["PriceExchangeRate"];
+    } | null;
+    /** @description The rate the base's amount was converted at (docs/pricing-rules.md §19); null when the base is in the list's currency */
+    PriceExchangeRate: {
+      /**
+       * @description The base's currency
+       * @example EUR
+       */
+      from: string;
+      /**
+       * @description The derived list's currency
+       * @example CHF
+       */
+      to: string;
+      /**
+       * @description The rate in force, as its exact decimal text (never a float)
+       * @example 0.94
+       */
+      rate: string;
+      /**
+       * Format: date-time
+       * @description Where that rate starts to hold
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      validFrom: string;
+    } | null;
+    /** @description One step from source.baseUnitAmount to finalUnitAmount, in applied order: base + Σ amount = final */
+    PriceAdjustment: {
+      /**
+       * @description The step that made the change: a trade condition's type, PROMOTION, or FLOOR (raised to the line's floor)
+       * @enum {string}
+       */
+      kind: "NET_PRICE" | "DISCOUNT" | "SURCHARGE" | "PROMOTION" | "FLOOR";
+      /** @description Trade condition, promotion or FLOOR pricelist id */
+      id: number;
+      /**
+       * @description The trade condition's scope; null for a promotion or a floor
+       * @enum {string|null}
+       */
+      scope: "GLOBAL" | "CHANNEL" | "CUSTOMER_GROUP" | "CUSTOMER" | null;
+      /** @description 1-12 for this line (pricing rules: audience × product listed / group reached / all products); null for a promotion or a floor */
+      rung: number | null;
+      /** @description Basis points used (after scales), for percentages; else null */
+      valueBp: number | null;
+      /** @description Signed change of the unit amount: negative saves, positive charges (a FLOOR is always positive) */
+      amount: number;
+    };
+    /** @description An off-invoice rebate earned on a line (docs/pricing-rules.md §25) */
+    Accrual: {
+      /** @description The ACCRUAL trade condition */
+      id: number;
+      /** @description What it accrues per priceUnit pieces (≥ 0; the pocket price never below 0) */
+      amount: number;
+    };
+    /** @description A pricelist candidate of a line */
+    PricelistExplain: {
+      /**
+       * @description Where the pricelist reaches the request
+       * @enum {string}
+       */
+      level: "INDIVIDUAL" | "CUSTOMER" | "CUSTOMER_GROUP" | "CHANNEL_PRIMARY" | "CHANNEL";
+      /** @description The pricelist */
+      pricelistId: number;
+      /** @description Its name */
+      name: string;
+      /**
+       * @description USED (the base price), LOWER_RANK, LOWER_LEVEL, or the first check it failed: NOT_ACTIVE, OTHER_CURRENCY, NO_EXCHANGE_RATE (its base is in another currency and no rate of that pair is in force), NO_PRICE_FOR_PRODUCT, OUT_OF_WINDOW, NO_TIER_FOR_QUANTITY
+       * @enum {string}
+       */
+      outcome:
+        | "USED"
+        | "NOT_ACTIVE"
+        | "OTHER_CURRENCY"
+        | "NO_EXCHANGE_RATE"
+        | "NO_PRICE_FOR_PRODUCT"
+        | "OUT_OF_WINDOW"
+        | "NO_TIER_FOR_QUANTITY"
+        | "LOWER_RANK"
+        | "LOWER_LEVEL";
+      /**
+       * @description For LOWER_RANK: the first ranking key in which it lost to the winner (PRIORITY, VALID_TO, AMOUNT, ID); else null
+       * @enum {string|null}
+       */
+      decidedBy: "DISTANCE" | "PRIORITY" | "VALID_TO" | "AMOUNT" | "ID" | null;
+      /** @description The tier it has for the line, when it has one: also when NOT_ACTIVE or OUT_OF_WINDOW (what it would have priced), never in another currency */
+      tierMinQuantity: number | null;
+      /** @description That tier's amount, per its priceUnit pieces */
+      amount: number | null;
+      /** @description The pieces that tier's amount is for; null without a tier */
+      priceUnit: number | null;
+      /** @description This entry gave listUnitAmount */
+      usedForListPrice: boolean;
+      derivedFrom: components["schemas"]["PriceDerivedFrom"];
+    };
+    /** @description A trade condition candidate of a line */
+    TradeConditionExplain: {
+      /** @description The trade condition */
+      id: number;
+      /** @description Its name */
+      name: string;
+      /**
+       * @description Its type (ACCRUAL only in an admin key's explain, docs/api.md §19)
+       * @enum {string}
+       */
+      type: "DISCOUNT" | "SURCHARGE" | "NET_PRICE" | "ACCRUAL";
+      /**
+       * @description Whom it targets
+       * @enum {string}
+       */
+      scope: "GLOBAL" | "CHANNEL" | "CUSTOMER_GROUP" | "CUSTOMER";
+      /** @description 1-12 for this line; lower is more specific (its listed rung when it does not reach the product) */
+      rung: number;
+      /** @description Parent steps from the product's group to the listed group that reaches it; null when not reached through a group */
+      distance: number | null;
+      /** @description Whether it stacks on the winner */
+      stackable: boolean;
+      /** @description Its priority */
+      priority: number;
+      /**
+       * @description APPLIED, LOWER_RUNG, LOWER_RANK, SWITCHED_OFF_BY_NET_PRICE, NOT_DISCOUNTABLE, SUPERSEDED_BY_PROMOTION, or the first check it failed
+       * @enum {string}
+       */
+      outcome:
+        | "APPLIED"
+        | "NOT_ACTIVE"
+        | "OTHER_CURRENCY"
+        | "OTHER_CHANNEL"
+        | "NOT_TARGETED"
+        | "OTHER_PRODUCT"
+        | "OUT_OF_WINDOW"
+        | "NO_SCALE"
+        | "NO_BASE_PRICE"
+        | "NOT_ELIGIBLE"
+        | "LOWER_RUNG"
+        | "LOWER_RANK"
+        | "SWITCHED_OFF_BY_NET_PRICE"
+        | "NOT_DISCOUNTABLE"
+        | "SUPERSEDED_BY_PROMOTION";
+      /**
+       * @description For LOWER_RANK: the first ranking key in which it lost to the winner (PRIORITY, VALID_TO, AMOUNT, ID); else null
+       * @enum {string|null}
+       */
+      decidedBy: "DISTANCE" | "PRIORITY" | "VALID_TO" | "AMOUNT" | "ID" | null;
+      /**
+       * @description PERCENTAGE: basis points; ABSOLUTE: minor units
+       * @enum {string}
+       */
+      discountType: "PERCENTAGE" | "ABSOLUTE";
+      /** @description The pieces its ABSOLUTE value (or net price) is for; its effect on the line is in the line's priceUnit */
+      priceUnit: number;
+      /**
+       * @description What its scale rows compare with: the line quantity, or the order's quantity or value over the lines it reaches
+       * @enum {string}
+       */
+      scaleBasis: "LINE_QUANTITY" | "ORDER_QUANTITY" | "ORDER_VALUE";
+      /** @description The basis value its scale rows were compared with; null without scales or when not evaluated */
+      basisValue: number | null;
+      /** @description The value used for this line (its scale row at basisValue, or its value); null when no scale row applies. Stopped by a check before that (NOT_ACTIVE, OTHER_CURRENCY, OTHER_CHANNEL, NOT_TARGETED, OTHER_PRODUCT, OUT_OF_WINDOW): its configured value, so a reader sees what it would have done */
+      value: number | null;
+      /** @description Its signed effect on the unit amount (an ACCRUAL: what it accrues, ≥ 0); null when not evaluated */
+      amount: number | null;
+    };
+    /** @description A promotion candidate of a line */
+    PromotionExplain: {
+      /** @description The promotion */
+      id: number;
+      /** @description Its name */
+      name: string;
+      /**
+       * @description BEST_OF: the better of it and the regular price; ON_TOP: on the regular price
+       * @enum {string}
+       */
+      stacking: "BEST_OF" | "ON_TOP";
+      /** @description Its priority */
+      priority: number;
+      /**
+       * @description APPLIED, LOWER_RANK, SUPERSEDED_BY_REGULAR_PRICE, NO_SAVING, or the first check it failed
+       * @enum {string}
+       */
+      outcome:
+        | "APPLIED"
+        | "NOT_ACTIVE"
+        | "OTHER_CURRENCY"
+        | "OTHER_CHANNEL"
+        | "NOT_TARGETED"
+        | "OTHER_PRODUCT"
+        | "OUT_OF_WINDOW"
+        | "THRESHOLD_NOT_REACHED"
+        | "NO_BASE_PRICE"
+        | "NOT_ELIGIBLE"
+        | "LOWER_RANK"
+        | "SUPERSEDED_BY_REGULAR_PRICE"
+        | "NO_SAVING";
+      /**
+       * @description For LOWER_RANK: the first ranking key in which it lost to the winner (PRIORITY, VALID_TO, AMOUNT, ID); else null
+       * @enum {string|null}
+       */
+      decidedBy: "DISTANCE" | "PRIORITY" | "VALID_TO" | "AMOUNT" | "ID" | null;
+      /**
+       * @description PERCENTAGE: basis points; ABSOLUTE: minor units
+       * @enum {string}
+       */
+      discountType: "PERCENTAGE" | "ABSOLUTE";
+      /** @description Basis points or minor units */
+      value: number;
+      /** @description The pieces its ABSOLUTE value is for; its amount is in the line's priceUnit */
+      priceUnit: number;
+      /** @description Its adjustment of the unit amount; null when not evaluated */
+      amount: number | null;
+      /** @description regularUnitAmount minus the amount it would give; what ranks promotions */
+      saving: number | null;
+      /** @description Its threshold and the sum compared with it; null without one or not summed */
+      threshold: {
+        /**
+         * @description QUANTITY: Σ quantities; VALUE: Σ regularUnitAmount × quantity
+         * @enum {string}
+         */
+        basis: "QUANTITY" | "VALUE";
+        /** @description The sum it needs */
+        minimum: number;
+        /** @description The sum over the request's eligible lines the promotion reaches */
+        sum: number;
+      } | null;
+    };
+    /** @description A FLOOR pricelist of the channel, for a line */
+    FloorExplain: {
+      /** @description The FLOOR pricelist */
+      pricelistId: number;
+      /** @description Its name */
+      name: string;
+      /** @description Its priority */
+      priority: number;
+      /**
+       * @description USED (the line's floor), LOWER_RANK, or the first check it failed: NOT_ACTIVE, OTHER_CURRENCY, NO_EXCHANGE_RATE (derived from a COST list in another currency, no rate in force), NO_PRICE_FOR_PRODUCT, OUT_OF_WINDOW, NO_TIER_FOR_QUANTITY, NO_BASE_PRICE, NOT_ELIGIBLE
+       * @enum {string}
+       */
+      outcome:
+        | "USED"
+        | "NOT_ACTIVE"
+        | "OTHER_CURRENCY"
+        | "NO_EXCHANGE_RATE"
+        | "NO_PRICE_FOR_PRODUCT"
+        | "OUT_OF_WINDOW"
+        | "NO_TIER_FOR_QUANTITY"
+        | "NO_BASE_PRICE"
+        | "NOT_ELIGIBLE"
+        | "LOWER_RANK";
+      /**
+       * @description For LOWER_RANK: the first ranking key in which it lost to the winner (PRIORITY, VALID_TO, AMOUNT, ID); else null
+       * @enum {string|null}
+       */
+      decidedBy: "DISTANCE" | "PRIORITY" | "VALID_TO" | "AMOUNT" | "ID" | null;
+      /** @description The tier it has for the line, when it has one: also when NOT_ACTIVE or OUT_OF_WINDOW, never in another currency */
+      tierMinQuantity: number | null;
+      /** @description That tier's minimum amount, per its priceUnit pieces */
+      amount: number | null;
+      /** @description The pieces that tier's amount is for; null without a tier */
+      priceUnit: number | null;
+      /** @description USED: min(amount in the line's priceUnit, rounded up; baseUnitAmount), what adjustments may not go below; else null */
+      effectiveAmount: number | null;
+      /** @description USED: what it added after the trade conditions (0 when nothing); else null */
+      regularAdjustment: number | null;
+      /** @description USED: what it added after the promotion (0 when nothing); else null */
+      finalAdjustment: number | null;
+    };
+    /** @description A COST pricelist of the channel, for a line (admin keys only, docs/pricing-rules.md §23) */
+    CostExplain: {
+      /** @description The COST pricelist */
+      pricelistId: number;
+      /** @description Its name */
+      name: string;
+      /** @description Its priority */
+      priority: number;
+      /**
+       * @description USED (the line's cost), LOWER_RANK, or the first check it failed, as for a FLOOR pricelist
+       * @enum {string}
+       */
+      outcome:
+        | "USED"
+        | "NOT_ACTIVE"
+        | "OTHER_CURRENCY"
+        | "NO_EXCHANGE_RATE"
+        | "NO_PRICE_FOR_PRODUCT"
+        | "OUT_OF_WINDOW"
+        | "NO_TIER_FOR_QUANTITY"
+        | "NO_BASE_PRICE"
+        | "NOT_ELIGIBLE"
+        | "LOWER_RANK";
+      /**
+       * @description For LOWER_RANK: the first ranking key in which it lost to the winner (PRIORITY, VALID_TO, AMOUNT, ID); else null
+       * @enum {string|null}
+       */
+      decidedBy: "DISTANCE" | "PRIORITY" | "VALID_TO" | "AMOUNT" | "ID" | null;
+      /** @description The tier it has for the line, as for a FLOOR pricelist */
+      tierMinQuantity: number | null;
+      /** @description That tier's cost, per its priceUnit pieces */
+      amount: number | null;
+      /** @description The pieces that tier's amount is for; null without a tier */
+      priceUnit: number | null;
+      /** @description USED: the cost per the line's priceUnit pieces (half up); else null */
+      costUnitAmount: number | null;
+    };
+    /** @description An error, as RFC 9457 problem details */
+    Problem: {
+      /**
+       * @description URI naming the kind of problem (RFC 9457), one per code
+       * @example urn:problem:pricing:not-found
+       */
+      type: string;
+      /**
+       * @description The HTTP status text
+       * @example Not Found
+       */
+      title: string;
+      /**
+       * @description The HTTP status code
+       * @example 404
+       */
+      status: number;
+      /**
+       * @description What went wrong with this request, for humans
+       * @example pricelist 42 not found
+       */
+      detail: string;
+      /**
+       * @description Stable machine-readable code
+       * @example NOT_FOUND
+       */
+      code: string;
+      /** @description Every validation issue, with the field path (body.x, query.y, path.z) */
+      errors?: {
+        /** @description The field: body.x, query.y or path.z */
+        path: string;
+        /** @description What is wrong with it */
+        message: string;
+      }[];
+      /** @description Only with code IN_USE (a refused delete): each kind of record in the way, with its count and the first codes or ids */
+      blockers?: components["schemas"]["Blocker"][];
+      /** @description The server's id of this request, as in the x-request-id response header */
+      requestId: string;
+    };
+    /**
+     * @description Records of one kind that still name the record a delete was refused for
+     * @example {
+     *       "kind": "tradeCondition",
+     *       "count": 2,
+     *       "ids": [
+     *         12,
+     *         14
+     *       ]
+     *     }
+     */
+    Blocker: {
+      /**
+       * @description What the records are
+       * @enum {string}
+       */
+      kind: "product" | "productGroup" | "pricelist" | "tradeCondition" | "promotion";
+      /**
+       * @description How many there are, all of them
+       * @example 2
+       */
+      count: number;
+      /** @description The first 20 by code, sorted (products and product groups) */
+      codes?: string[];
+      /** @description The first 20 by id, ascending (pricelists, trade conditions, promotions) */
+      ids?: number[];
+    };
+    /**
+     * @description A cart to price: the worked example of the pricing rules
+     * @example {
+     *       "channelCode": "WEB-DE",
+     *       "customerCode": "C-1001",
+     *       "at": "2025-06-15T10:00:00Z",
+     *       "lines": [
+     *         {
+     *           "productCode": "P-A",
+     *           "quantity": 3
+     *         },
+     *         {
+     *           "productCode": "P-B",
+     *           "quantity": 60
+     *         },
+     *         {
+     *           "productCode": "P-C",
+     *           "quantity": 10
+     *         }
+     *       ]
+     *     }
+     */
+    PriceResolveRequest: {
+      /**
+       * @description The channel to price in
+       * @example WEB-DE
+       */
+      channelCode: string;
+      /**
+       * @description The customer; omit it or send null for anonymous (public) prices
+       * @example C-1001
+       */
+      customerCode?: string | null;
+      currency?: components["schemas"]["Currency"];
+      /**
+       * Format: date-time
+       * @description The instant to price at (ISO 8601 with zone, or a date); default now
+       * @example 2025-06-15T10:00:00Z
+       */
+      at?: string;
+      /** @description List every candidate per line and why it lost; default false */
+      explain?: boolean;
+      /** @description The cart lines, 1-500 */
+      lines: {
+        /**
+         * @description The product
+         * @example P-B
+         */
+        productCode: string;
+        /**
+         * @description Units, 1-1000000
+         * @example 10
+         */
+        quantity: number;
+      }[];
+    };
+    /**
+     * @description Default: the currency of the channel's primary pricelist
+     * @example EUR
+     * @enum {string}
+     */
+    Currency:
+      | "AED"
+      | "AFN"
+      | "ALL"
+      | "AMD"
+      | "AOA"
+      | "ARS"
+      | "AUD"
+      | "AWG"
+      | "AZN"
+      | "BAM"
+      | "BBD"
+      | "BDT"
+      | "BHD"
+      | "BIF"
+      | "BMD"
+      | "BND"
+      | "BOB"
+      | "BRL"
+      | "BSD"
+      | "BTN"
+      | "BWP"
+      | "BYN"
+      | "BZD"
+      | "CAD"
+      | "CDF"
+      | "CHF"
+      | "CLP"
+      | "CNY"
+      | "COP"
+      | "CRC"
+      | "CUP"
+      | "CVE"
+      | "CZK"
+      | "DJF"
+      | "DKK"
+      | "DOP"
+      | "DZD"
+      | "EGP"
+      | "ERN"
+      | "ETB"
+      | "EUR"
+      | "FJD"
+      | "FKP"
+      | "GBP"
+      | "GEL"
+      | "GHS"
+      | "GIP"
+      | "GMD"
+      | "GNF"
+      | "GTQ"
+      | "GYD"
+      | "HKD"
+      | "HNL"
+      | "HTG"
+      | "HUF"
+      | "IDR"
+      | "ILS"
+      | "INR"
+      | "IQD"
+      | "IRR"
+      | "ISK"
+      | "JMD"
+      | "JOD"
+      | "JPY"
+      | "KES"
+      | "KGS"
+      | "KHR"
+      | "KMF"
+      | "KPW"
+      | "KRW"
+      | "KWD"
+      | "KYD"
+      | "KZT"
+      | "LAK"
+      | "LBP"
+      | "LKR"
+      | "LRD"
+      | "LSL"
+      | "LYD"
+      | "MAD"
+      | "MDL"
+      | "MGA"
+      | "MKD"
+      | "MMK"
+      | "MNT"
+      | "MOP"
+      | "MRU"
+      | "MUR"
+      | "MVR"
+      | "MWK"
+      | "MXN"
+      | "MYR"
+      | "MZN"
+      | "NAD"
+      | "NGN"
+      | "NIO"
+      | "NOK"
+      | "NPR"
+      | "NZD"
+      | "OMR"
+      | "PAB"
+      | "PEN"
+      | "PGK"
+      | "PHP"
+      | "PKR"
+      | "PLN"
+      | "PYG"
+      | "QAR"
+      | "RON"
+      | "RSD"
+      | "RUB"
+      | "RWF"
+      | "SAR"
+      | "SBD"
+      | "SCR"
+      | "SDG"
+      | "SEK"
+      | "SGD"
+      | "SHP"
+      | "SLE"
+      | "SOS"
+      | "SRD"
+      | "SSP"
+      | "STN"
+      | "SVC"
+      | "SYP"
+      | "SZL"
+      | "THB"
+      | "TJS"
+      | "TMT"
+      | "TND"
+      | "TOP"
+      | "TRY"
+      | "TTD"
+      | "TWD"
+      | "TZS"
+      | "UAH"
+      | "UGX"
+      | "USD"
+      | "UYU"
+      | "UZS"
+      | "VED"
+      | "VES"
+      | "VND"
+      | "VUV"
+      | "WST"
+      | "XAF"
+      | "XCD"
+      | "XCG"
+      | "XOF"
+      | "XPF"
+      | "YER"
+      | "ZAR"
+      | "ZMW"
+      | "ZWG";
     /**
      * @description One page of a list
      * @example {
@@ -1429,72 +2303,6 @@ export interface components {
       next?: string;
       /** @description The last page; absent on it */
       last?: string;
-    };
-    /** @description An error, as RFC 9457 problem details */
-    Problem: {
-      /**
-       * @description URI naming the kind of problem (RFC 9457), one per code
-       * @example urn:problem:pricing:not-found
-       */
-      type: string;
-      /**
-       * @description The HTTP status text
-       * @example Not Found
-       */
-      title: string;
-      /**
-       * @description The HTTP status code
-       * @example 404
-       */
-      status: number;
-      /**
-       * @description What went wrong with this request, for humans
-       * @example pricelist 42 not found
-       */
-      detail: string;
-      /**
-       * @description Stable machine-readable code
-       * @example NOT_FOUND
-       */
-      code: string;
-      /** @description Every validation issue, with the field path (body.x, query.y, path.z) */
-      errors?: {
-        /** @description The field: body.x, query.y or path.z */
-        path: string;
-        /** @description What is wrong with it */
-        message: string;
-      }[];
-      /** @description Only with code IN_USE (a refused delete): each kind of record in the way, with its count and the first codes or ids */
-      blockers?: components["schemas"]["Blocker"][];
-      /** @description The server's id of this request, as in the x-request-id response header */
-      requestId: string;
-    };
-    /**
-     * @description Records of one kind that still name the record a delete was refused for
-     * @example {
-     *       "kind": "tradeCondition",
-     *       "count": 2,
-     *       "ids": [
-     *         12,
-     *         14
-     *       ]
-     *     }
-     */
-    Blocker: {
-      /**
-       * @description What the records are
-       * @enum {string}
-       */
-      kind: "product" | "productGroup" | "pricelist" | "tradeCondition" | "promotion";
-      /**
-       * @description How many there are, all of them
-       * @example 2
-       */
-      count: number;
-      /** @description The first 20 by code, sorted (products and product groups) */
-      codes?: string[];
-      /** @description The first 20 by id, ascending (pricelists, trade conditions, promotions) */
-      ids?: number[];
     };
     /**
      * @description A product that pricelists can price, in a product group or none, with the quantities it may be ordered in
@@ -1964,7 +2772,7 @@ export interface components {
       /** @description Inactive channels cannot be priced (409) */
       isActive: boolean;
       /**
-       * @description How lookups in the channel round percentage adjustments (on their magnitude) and line amounts: HALF_UP (a half away from zero, the default), HALF_EVEN (a half to the even neighbour), DOWN (toward zero), UP (away from zero); docs/pricing-rules.md §20
+       * @description How lookups in the channel round percentage adjustments (on their magnitude) and line amounts: HALF_UP (a half away from zero, the default), HALF_EVEN (a half to the even neighbour), DOWN (toward zero), UP (away from zero); docs/pricing-rules.md §21
        * @example HALF_UP
        * @enum {string}
        */
@@ -2032,7 +2840,7 @@ export interface components {
       /** @description false stops price lookups in the channel */
       isActive?: boolean;
       /**
-       * @description How lookups in the channel round percentage adjustments (on their magnitude) and line amounts: HALF_UP (a half away from zero, the default), HALF_EVEN (a half to the even neighbour), DOWN (toward zero), UP (away from zero); docs/pricing-rules.md §20
+       * @description How lookups in the channel round percentage adjustments (on their magnitude) and line amounts: HALF_UP (a half away from zero, the default), HALF_EVEN (a half to the even neighbour), DOWN (toward zero), UP (away from zero); docs/pricing-rules.md §21
        * @example HALF_UP
        * @enum {string}
        */
@@ -2219,7 +3027,7 @@ export interface components {
        */
       scope: "GENERAL" | "INDIVIDUAL";
       status: components["schemas"]["Status"];
-      currency: components["schemas"]["Currency"];
+      currency: components["schemas"]["Currency"] & unknown;
       /** @description Higher wins inside a pricing level */
       priority: number;
       /**
@@ -2263,167 +3071,6 @@ export interface components {
      * @enum {string}
      */
     Status: "DRAFT" | "ACTIVE" | "INACTIVE" | "ARCHIVED";
-    /**
-     * @description The currency of every amount in the pricelist
-     * @example EUR
-     * @enum {string}
-     */
-    Currency:
-      | "AED"
-      | "AFN"
-      | "ALL"
-      | "AMD"
-      | "AOA"
-      | "ARS"
-      | "AUD"
-      | "AWG"
-      | "AZN"
-      | "BAM"
-      | "BBD"
-      | "BDT"
-      | "BHD"
-      | "BIF"
-      | "BMD"
-      | "BND"
-      | "BOB"
-      | "BRL"
-      | "BSD"
-      | "BTN"
-      | "BWP"
-      | "BYN"
-      | "BZD"
-      | "CAD"
-      | "CDF"
-      | "CHF"
-      | "CLP"
-      | "CNY"
-      | "COP"
-      | "CRC"
-      | "CUP"
-      | "CVE"
-      | "CZK"
-      | "DJF"
-      | "DKK"
-      | "DOP"
-      | "DZD"
-      | "EGP"
-      | "ERN"
-      | "ETB"
-      | "EUR"
-      | "FJD"
-      | "FKP"
-      | "GBP"
-      | "GEL"
-      | "GHS"
-      | "GIP"
-      | "GMD"
-      | "GNF"
-      | "GTQ"
-      | "GYD"
-      | "HKD"
-      | "HNL"
-      | "HTG"
-      | "HUF"
-      | "IDR"
-      | "ILS"
-      | "INR"
-      | "IQD"
-      | "IRR"
-      | "ISK"
-      | "JMD"
-      | "JOD"
-      | "JPY"
-      | "KES"
-      | "KGS"
-      | "KHR"
-      | "KMF"
-      | "KPW"
-      | "KRW"
-      | "KWD"
-      | "KYD"
-      | "KZT"
-      | "LAK"
-      | "LBP"
-      | "LKR"
-      | "LRD"
-      | "LSL"
-      | "LYD"
-      | "MAD"
-      | "MDL"
-      | "MGA"
-      | "MKD"
-      | "MMK"
-      | "MNT"
-      | "MOP"
-      | "MRU"
-      | "MUR"
-      | "MVR"
-      | "MWK"
-      | "MXN"
-      | "MYR"
-      | "MZN"
-      | "NAD"
-      | "NGN"
-      | "NIO"
-      | "NOK"
-      | "NPR"
-      | "NZD"
-      | "OMR"
-      | "PAB"
-      | "PEN"
-      | "PGK"
-      | "PHP"
-      | "PKR"
-      | "PLN"
-      | "PYG"
-      | "QAR"
-      | "RON"
-      | "RSD"
-      | "RUB"
-      | "RWF"
-      | "SAR"
-      | "SBD"
-      | "SCR"
-      | "SDG"
-      | "SEK"
-      | "SGD"
-      | "SHP"
-      | "SLE"
-      | "SOS"
-      | "SRD"
-      | "SSP"
-      | "STN"
-      | "SVC"
-      | "SYP"
-      | "SZL"
-      | "THB"
-      | "TJS"
-      | "TMT"
-      | "TND"
-      | "TOP"
-      | "TRY"
-      | "TTD"
-      | "TWD"
-      | "TZS"
-      | "UAH"
-      | "UGX"
-      | "USD"
-      | "UYU"
-      | "UZS"
-      | "VED"
-      | "VES"
-      | "VND"
-      | "VUV"
-      | "WST"
-      | "XAF"
-      | "XCD"
-      | "XCG"
-      | "XOF"
-      | "XPF"
-      | "YER"
-      | "ZAR"
-      | "ZMW"
-      | "ZWG";
     /**
      * @description SALES: prices products. FLOOR: minimum unit prices of the channels it is assigned to (channels only, never primary). COST: what products cost in the channels it is assigned to (channels only, never primary, never a price; admin keys only: a read key never sees a COST pricelist). Changeable only while DRAFT
      * @enum {string}
@@ -2727,160 +3374,6 @@ export interface components {
       updatedAt: string;
     };
     /**
-     * @description A new customer group
-     * @example {
-     *       "code": "RESELLER",
-     *       "name": "Resellers",
-     *       "description": "Registered resellers"
-     *     }
-     */
-    CustomerGroupCreate: {
-      /**
-       * @description The customer group code; unique (409 if taken)
-       * @example RESELLER
-       */
-      code: string;
-      /**
-       * @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters, lone surrogates or bidirectional controls
-       * @example Resellers
-       */
-      name: string;
-      /**
-       * @description Free text, up to 1000 characters (line breaks and tabs allowed); null clears it
-       * @example Registered resellers
-       */
-      description?: string | null;
-    };
-    /**
-     * @description Customer groups to create or update by code
-     * @example {
-     *       "customerGroups": [
-     *         {
-     *           "code": "RESELLER",
-     *           "name": "Resellers",
-     *           "description": "Registered resellers"
-     *         },
-     *         {
-     *           "code": "NORTH",
-     *           "name": "North"
-     *         }
-     *       ]
-     *     }
-     */
-    CustomerGroupsUpsert: {
-      /** @description 1-1000 rows, each code at most once */
-      customerGroups: components["schemas"]["CustomerGroupUpsert"][];
-    };
-    /**
-     * @description A customer group by code: created if the code is new, else its named fields are set; an absent description keeps the stored one (null on a new group), null clears it
-     * @example {
-     *       "code": "RESELLER",
-     *       "name": "Resellers",
-     *       "description": "Registered resellers"
-     *     }
-     */
-    CustomerGroupUpsert: {
-      /**
-       * @description The customer group code: the row's key
-       * @example RESELLER
-       */
-      code: string;
-      /**
-       * @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters, lone surrogates or bidirectional controls
-       * @example Resellers
-       */
-      name: string;
-      /**
-       * @description Free text, up to 1000 characters (line breaks and tabs allowed); null clears it
-       * @example Registered resellers
-       */
-      description?: string | null;
-    };
-    /**
-     * @description The fields to change; absent fields stay as they are
-     * @example {
-     *       "name": "Resellers and distributors"
-     *     }
-     */
-    CustomerGroupUpdate: {
-      /**
-       * @description A new customer group code; unique (409 if taken)
-       * @example WEB-DE
-       */
-      code?: string;
-      /** @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters, lone surrogates or bidirectional controls */
-      name?: string;
-      /**
-       * @description Free text, up to 1000 characters (line breaks and tabs allowed); null clears it
-       * @example Registered resellers
-       */
-      description?: string | null;
-    };
-    /**
-     * @description A pricelist assigned to a customer group
-     * @example {
-     *       "customerGroupCode": "RESELLER",
-     *       "pricelistId": 100
-     *     }
-     */
-    CustomerGroupPricelist: {
-      /**
-       * @description The customer group
-       * @example RESELLER
-       */
-      customerGroupCode: string;
-      /**
-       * @description The pricelist
-       * @example 100
-       */
-      pricelistId: number;
-    };
-    /**
-     * @description One page of a list
-     * @example {
-     *       "data": [
-     *         {
-     *           "id": 100,
-     *           "name": "Web DE list",
-     *           "scope": "GENERAL",
-     *           "status": "ACTIVE",
-     *           "currency": "EUR",
-     *           "priority": 0,
-     *           "validFrom": "2025-01-01T00:00:00.000Z",
-     *           "validTo": null,
-     *           "taxInclusive": false,
-     *           "allowsTradeDiscounts": true,
-     *           "customerCode": null,
-     *           "kind": "SALES",
-     *           "derivation": null,
-     *           "createdAt": "2025-01-01T00:00:00.000Z",
-     *           "updatedAt": "2025-01-01T00:00:00.000Z"
-     *         }
-     *       ],
-     *       "meta": {
-     *         "itemsPerPage": 20,
-     *         "totalItems": 1,
-     *         "currentPage": 1,
-     *         "totalPages": 1,
-     *         "sortBy": [
-     *           [
-     *             "id",
-     *             "DESC"
-     *           ]
-     *         ]
-     *       },
-     *       "links": {
-     *         "current": "http://localhost:8787/v1/api/pricelist?page=1&limit=20&sortBy=id:DESC"
-     *       }
-     *     }
-     */
-    PricelistList: {
-      /** @description The records of this page */
-      data: components["schemas"]["Pricelist"][];
-      meta: components["schemas"]["ListMeta"];
-      links: components["schemas"]["ListLinks"];
-    };
-    /**
      * @description A new customer
      * @example {
      *       "code": "C-1001",
@@ -3090,6 +3583,160 @@ export interface components {
       pricelistId: number;
     };
     /**
+     * @description A new customer group
+     * @example {
+     *       "code": "RESELLER",
+     *       "name": "Resellers",
+     *       "description": "Registered resellers"
+     *     }
+     */
+    CustomerGroupCreate: {
+      /**
+       * @description The customer group code; unique (409 if taken)
+       * @example RESELLER
+       */
+      code: string;
+      /**
+       * @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters, lone surrogates or bidirectional controls
+       * @example Resellers
+       */
+      name: string;
+      /**
+       * @description Free text, up to 1000 characters (line breaks and tabs allowed); null clears it
+       * @example Registered resellers
+       */
+      description?: string | null;
+    };
+    /**
+     * @description Customer groups to create or update by code
+     * @example {
+     *       "customerGroups": [
+     *         {
+     *           "code": "RESELLER",
+     *           "name": "Resellers",
+     *           "description": "Registered resellers"
+     *         },
+     *         {
+     *           "code": "NORTH",
+     *           "name": "North"
+     *         }
+     *       ]
+     *     }
+     */
+    CustomerGroupsUpsert: {
+      /** @description 1-1000 rows, each code at most once */
+      customerGroups: components["schemas"]["CustomerGroupUpsert"][];
+    };
+    /**
+     * @description A customer group by code: created if the code is new, else its named fields are set; an absent description keeps the stored one (null on a new group), null clears it
+     * @example {
+     *       "code": "RESELLER",
+     *       "name": "Resellers",
+     *       "description": "Registered resellers"
+     *     }
+     */
+    CustomerGroupUpsert: {
+      /**
+       * @description The customer group code: the row's key
+       * @example RESELLER
+       */
+      code: string;
+      /**
+       * @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters, lone surrogates or bidirectional controls
+       * @example Resellers
+       */
+      name: string;
+      /**
+       * @description Free text, up to 1000 characters (line breaks and tabs allowed); null clears it
+       * @example Registered resellers
+       */
+      description?: string | null;
+    };
+    /**
+     * @description The fields to change; absent fields stay as they are
+     * @example {
+     *       "name": "Resellers and distributors"
+     *     }
+     */
+    CustomerGroupUpdate: {
+      /**
+       * @description A new customer group code; unique (409 if taken)
+       * @example WEB-DE
+       */
+      code?: string;
+      /** @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters, lone surrogates or bidirectional controls */
+      name?: string;
+      /**
+       * @description Free text, up to 1000 characters (line breaks and tabs allowed); null clears it
+       * @example Registered resellers
+       */
+      description?: string | null;
+    };
+    /**
+     * @description A pricelist assigned to a customer group
+     * @example {
+     *       "customerGroupCode": "RESELLER",
+     *       "pricelistId": 100
+     *     }
+     */
+    CustomerGroupPricelist: {
+      /**
+       * @description The customer group
+       * @example RESELLER
+       */
+      customerGroupCode: string;
+      /**
+       * @description The pricelist
+       * @example 100
+       */
+      pricelistId: number;
+    };
+    /**
+     * @description One page of a list
+     * @example {
+     *       "data": [
+     *         {
+     *           "id": 100,
+     *           "name": "Web DE list",
+     *           "scope": "GENERAL",
+     *           "status": "ACTIVE",
+     *           "currency": "EUR",
+     *           "priority": 0,
+     *           "validFrom": "2025-01-01T00:00:00.000Z",
+     *           "validTo": null,
+     *           "taxInclusive": false,
+     *           "allowsTradeDiscounts": true,
+     *           "customerCode": null,
+     *           "kind": "SALES",
+     *           "derivation": null,
+     *           "createdAt": "2025-01-01T00:00:00.000Z",
+     *           "updatedAt": "2025-01-01T00:00:00.000Z"
+     *         }
+     *       ],
+     *       "meta": {
+     *         "itemsPerPage": 20,
+     *         "totalItems": 1,
+     *         "currentPage": 1,
+     *         "totalPages": 1,
+     *         "sortBy": [
+     *           [
+     *             "id",
+     *             "DESC"
+     *           ]
+     *         ]
+     *       },
+     *       "links": {
+     *         "current": "http://localhost:8787/v1/api/pricelist?page=1&limit=20&sortBy=id:DESC"
+     *       }
+     *     }
+     */
+    PricelistList: {
+      /** @description The records of this page */
+      data: components["schemas"]["Pricelist"][];
+      meta: components["schemas"]["ListMeta"];
+      links: components["schemas"]["ListLinks"];
+    };
+    /**
      * @description A new GENERAL pricelist
      * @example {
      *       "name": "Web DE list",
@@ -3106,7 +3753,7 @@ export interface components {
        * @example Web DE list
        */
       name: string;
-      currency: components["schemas"]["Currency"];
+      currency: components["schemas"]["Currency"] & unknown;
       /** @description Higher wins inside a pricing level; default 0 */
       priority?: number;
       /**
@@ -3202,7 +3849,7 @@ export interface components {
        * @example Web DE list
        */
       name: string;
-      currency: components["schemas"]["Currency"];
+      currency: components["schemas"]["Currency"] & unknown;
       /** @description Higher wins inside a pricing level; default 0 */
       priority?: number;
       /**
@@ -3336,7 +3983,7 @@ export interface components {
        */
       minQuantity: number;
       /**
-       * @description The price of priceUnit pieces, in minor units of the pricelist's currency (docs/pricing-rules.md §19)
+       * @description The price of priceUnit pieces, in minor units of the pricelist's currency (docs/pricing-rules.md §20)
        * @example 1250
        */
       amount: number;
@@ -3430,7 +4077,7 @@ export interface components {
        */
       amount: number;
       /**
-       * @description The pieces amount is the price of, 1-10000; default 1 (screws: 1250 per 1000 = 12.50 a thousand; docs/pricing-rules.md §19)
+       * @description The pieces amount is the price of, 1-10000; default 1 (screws: 1250 per 1000 = 12.50 a thousand; docs/pricing-rules.md §20)
        * @default 1
        * @example 1
        */
@@ -3609,7 +4256,7 @@ export interface components {
        */
       currency: string | null;
       /**
-       * @description The pieces an ABSOLUTE value (a net price) is for, 1-10000; 1 for PERCENTAGE (docs/pricing-rules.md §19)
+       * @description The pieces an ABSOLUTE value (a net price) is for, 1-10000; 1 for PERCENTAGE (docs/pricing-rules.md §20)
        * @example 1
        */
       priceUnit: number;
@@ -3906,7 +4553,7 @@ export interface components {
         | "ZWG"
         | null;
       /**
-       * @description The pieces an ABSOLUTE value (a net price) is for, 1-10000; default 1; only 1 for PERCENTAGE (docs/pricing-rules.md §19)
+       * @description The pieces an ABSOLUTE value (a net price) is for, 1-10000; default 1; only 1 for PERCENTAGE (docs/pricing-rules.md §20)
        * @default 1
        * @example 1
        */
@@ -4472,7 +5119,7 @@ export interface components {
        */
       currency: string | null;
       /**
-       * @description The pieces an ABSOLUTE value (a net price) is for, 1-10000; 1 for PERCENTAGE (docs/pricing-rules.md §19)
+       * @description The pieces an ABSOLUTE value (a net price) is for, 1-10000; 1 for PERCENTAGE (docs/pricing-rules.md §20)
        * @example 1
        */
       priceUnit: number;
@@ -4732,7 +5379,7 @@ export interface components {
         | "ZWG"
         | null;
       /**
-       * @description The pieces an ABSOLUTE value is for, 1-10000; default 1; only 1 for PERCENTAGE (docs/pricing-rules.md §19)
+       * @description The pieces an ABSOLUTE value is for, 1-10000; default 1; only 1 for PERCENTAGE (docs/pricing-rules.md §20)
        * @default 1
        * @example 1
        */
@@ -5268,653 +5915,6 @@ export interface components {
       validFrom: string;
     };
     /**
-     * @description What the customer pays, line by line, and why
-     * @example {
-     *       "channelCode": "WEB-DE",
-     *       "customerCode": "C-1001",
-     *       "currency": "EUR",
-     *       "at": "2025-06-15T10:00:00.000Z",
-     *       "totalAmount": 27710,
-     *       "pricedTotalAmount": 27710,
-     *       "complete": true,
-     *       "validUntil": "2025-07-01T00:00:00.000Z",
-     *       "lines": [
-     *         {
-     *           "productCode": "P-A",
-     *           "quantity": 3,
-     *           "status": "OK",
-     *           "finalUnitAmount": 850,
-     *           "lineAmount": 2550,
-     *           "regularUnitAmount": 850,
-     *           "listUnitAmount": 1000,
-     *           "currency": "EUR",
-     *           "priceUnit": 1,
-     *           "taxInclusive": false,
-     *           "source": {
-     *             "level": "INDIVIDUAL",
-     *             "pricelistId": 900,
-     *             "tierMinQuantity": 1,
-     *             "baseUnitAmount": 850,
-     *             "derivedFrom": null
-     *           },
-     *           "adjustments": [],
-     *           "tiers": [
-     *             {
-     *               "minQuantity": 1,
-     *               "amount": 850,
-     *               "priceUnit": 1
-     *             }
-     *           ],
-     *           "quantityRule": {
-     *             "minimum": 1,
-     *             "increment": 1,
-     *             "maximum": null
-     *           },
-     *           "suggestedQuantities": null,
-     *           "priceBreak": null,
-     *           "explain": null
-     *         },
-     *         {
-     *           "productCode": "P-B",
-     *           "quantity": 60,
-     *           "status": "OK",
-     *           "finalUnitAmount": 391,
-     *           "lineAmount": 23460,
-     *           "regularUnitAmount": 391,
-     *           "listUnitAmount": 450,
-     *           "currency": "EUR",
-     *           "priceUnit": 1,
-     *           "taxInclusive": false,
-     *           "source": {
-     *             "level": "CUSTOMER_GROUP",
-     *             "pricelistId": 200,
-     *             "tierMinQuantity": 50,
-     *             "baseUnitAmount": 385,
-     *             "derivedFrom": null
-     *           },
-     *           "adjustments": [
-     *             {
-     *               "kind": "DISCOUNT",
-     *               "id": 2,
-     *               "scope": "CUSTOMER_GROUP",
-     *               "rung": 6,
-     *               "valueBp": 500,
-     *               "amount": -19
-     *             },
-     *             {
-     *               "kind": "SURCHARGE",
-     *               "id": 4,
-     *               "scope": "CHANNEL",
-     *               "rung": 7,
-     *               "valueBp": null,
-     *               "amount": 25
-     *             }
-     *           ],
-     *           "tiers": [
-     *             {
-     *               "minQuantity": 1,
-     *               "amount": 420,
-     *               "priceUnit": 1
-     *             },
-     *             {
-     *               "minQuantity": 50,
-     *               "amount": 385,
-     *               "priceUnit": 1
-     *             }
-     *           ],
-     *           "quantityRule": {
-     *             "minimum": 1,
-     *             "increment": 1,
-     *             "maximum": null
-     *           },
-     *           "suggestedQuantities": null,
-     *           "priceBreak": null,
-     *           "explain": null
-     *         },
-     *         {
-     *           "productCode": "P-C",
-     *           "quantity": 10,
-     *           "status": "OK",
-     *           "finalUnitAmount": 170,
-     *           "lineAmount": 1700,
-     *           "regularUnitAmount": 184,
-     *           "listUnitAmount": 200,
-     *           "currency": "EUR",
-     *           "priceUnit": 1,
-     *           "taxInclusive": false,
-     *           "source": {
-     *             "level": "CHANNEL_PRIMARY",
-     *             "pricelistId": 100,
-     *             "tierMinQuantity": 1,
-     *             "baseUnitAmount": 200,
-     *             "derivedFrom": null
-     *           },
-     *           "adjustments": [
-     *             {
-     *               "kind": "PROMOTION",
-     *               "id": 7,
-     *               "scope": null,
-     *               "rung": null,
-     *               "valueBp": 1500,
-     *               "amount": -30
-     *             }
-     *           ],
-     *           "tiers": [
-     *             {
-     *               "minQuantity": 1,
-     *               "amount": 200,
-     *               "priceUnit": 1
-     *             }
-     *           ],
-     *           "quantityRule": {
-     *             "minimum": 1,
-     *             "increment": 1,
-     *             "maximum": null
-     *           },
-     *           "suggestedQuantities": null,
-     *           "priceBreak": null,
-     *           "explain": null
-     *         }
-     *       ]
-     *     }
-     */
-    PriceAnswer: {
-      /** @description The channel, as asked */
-      channelCode: string;
-      /** @description The customer, as asked; null for anonymous prices */
-      customerCode: string | null;
-      /** @description The currency of every amount */
-      currency: string;
-      /**
-       * Format: date-time
-       * @description The instant priced at
-       * @example 2025-01-01T00:00:00.000Z
-       */
-      at: string;
-      /** @description The cart's total: the sum of every line's lineAmount when every line is OK (complete); null when some line is not OK, or when the sum would exceed 2^53-1 */
-      totalAmount: number | null;
-      /** @description The sum of the OK lines' lineAmount, whatever the other lines say: 0 when no line is OK; null only when the sum would exceed 2^53-1. Not the cart's total unless complete */
-      pricedTotalAmount: number | null;
-      /** @description True when every line is OK, so totalAmount covers the whole cart (it is still null if the sum would exceed 2^53-1); false when some line is NO_PRICE, UNKNOWN_PRODUCT, OUT_OF_RANGE or QUANTITY_NOT_ALLOWED */
-      complete: boolean;
-      /** @description Admin keys only: absent from a read key's answer (docs/api.md §19). Σ round(costUnitAmount × quantity / priceUnit) over the OK lines; null when an OK line has no cost */
-      costAmount?: number | null;
-      /** @description Admin keys only: absent from a read key's answer (docs/api.md §19). pricedTotalAmount − costAmount; null when costAmount is */
-      marginAmount?: number | null;
-      /**
-       * Format: date-time
-       * @description The answer holds until this instant (the next validity edge); null = no known end
-       * @example 2025-01-01T00:00:00.000Z
-       */
-      validUntil: string | null;
-      /** @description One per requested line, in order */
-      lines: components["schemas"]["LinePrice"][];
-    };
-    /** @description The price of one line */
-    LinePrice: {
-      /** @description The product, as asked */
-      productCode: string;
-      /** @description The quantity, as asked */
-      quantity: number;
-      /**
-       * @description OK; NO_PRICE (no pricelist has a price); UNKNOWN_PRODUCT; OUT_OF_RANGE (an amount would exceed 2^53-1); QUANTITY_NOT_ALLOWED (see quantityRule and suggestedQuantities)
-       * @enum {string}
-       */
-      status: "OK" | "NO_PRICE" | "UNKNOWN_PRODUCT" | "OUT_OF_RANGE" | "QUANTITY_NOT_ALLOWED";
-      /** @description What the customer pays per priceUnit pieces */
-      finalUnitAmount: number | null;
-      /** @description round(finalUnitAmount × quantity / priceUnit), in the channel's roundingMode (docs/pricing-rules.md §19) */
-      lineAmount: number | null;
-      /** @description After trade conditions and the floor, before promotions */
-      regularUnitAmount: number | null;
-      /** @description The public price: the channel's pricelists only */
-      listUnitAmount: number | null;
-      /** @description The currency of every amount of the line */
-      currency: string;
-      /** @description The pieces every unit amount of the line is for (finalUnitAmount, baseUnitAmount, adjustments, listUnitAmount): the base row's price unit, 1-10000; null when unpriced */
-      priceUnit: number | null;
-      /** @description Whether the base pricelist's amounts include tax; null unpriced */
-      taxInclusive: boolean | null;
-      /** @description Where the base price comes from; null when unpriced */
-      source: {
-        /**
-         * @description The level of the base price
-         * @enum {string}
-         */
-        level: "INDIVIDUAL" | "CUSTOMER" | "CUSTOMER_GROUP" | "CHANNEL_PRIMARY" | "CHANNEL";
-        /** @description The pricelist of the base price */
-        pricelistId: number;
-        /** @description The tier used */
-        tierMinQuantity: number;
-        /** @description The tier's unit amount */
-        baseUnitAmount: number;
-        derivedFrom: components["schemas"]["PriceDerivedFrom"];
-      } | null;
-      /** @description Trade conditions and promotion applied, in order */
-      adjustments: components["schemas"]["PriceAdjustment"][];
-      /** @description The base pricelist's tiers for this product */
-      tiers: {
-        /** @description From this quantity on */
-        minQuantity: number;
-        /** @description The price of priceUnit pieces */
-        amount: number;
-        /** @description The pieces amount is for */
-        priceUnit: number;
-      }[];
-      /** @description The product's quantity rule; null for UNKNOWN_PRODUCT */
-      quantityRule: {
-        /** @description The smallest quantity allowed */
-        minimum: number;
-        /** @description Allowed quantities are minimum + k × increment */
-        increment: number;
-        /** @description The largest quantity allowed; null = none */
-        maximum: number | null;
-      } | null;
-      /** @description Only on QUANTITY_NOT_ALLOWED lines; else null */
-      suggestedQuantities: {
-        /** @description The nearest allowed quantity below; null when none */
-        below: number | null;
-        /** @description The nearest allowed quantity above; null when none */
-        above: number | null;
-      } | null;
-      /** @description OK lines: buying up to the next tier costs no more than this line (docs/pricing-rules.md §21); else null */
-      priceBreak: {
-        /** @description The smallest allowed quantity above the line's that reaches a higher tier of the base pricelist */
-        quantity: number;
-        /** @description What the line costs at that quantity: no more than now */
-        lineAmount: number;
-      } | null;
-      /** @description Admin keys only: absent from a read key's answer (docs/api.md §19). The line's cost per priceUnit pieces, from the channel's COST pricelists (docs/pricing-rules.md §23); null without one */
-      costUnitAmount?: number | null;
-      /** @description Admin keys only: absent from a read key's answer (docs/api.md §19). finalUnitAmount − costUnitAmount (negative below cost); null without a cost */
-      marginAmount?: number | null;
-      /** @description Admin keys only: absent from a read key's answer (docs/api.md §19). round_half_up((final − cost) × 10000 / final); null without a cost or when final is 0 */
-      marginBp?: number | null;
-      /** @description Admin keys only: absent from a read key's answer (docs/api.md §19). The ACCRUAL conditions that reach the line, in rung, priority, id order; [] when none */
-      accruals?: components["schemas"]["Accrual"][];
-      /** @description Admin keys only: absent from a read key's answer (docs/api.md §19). finalUnitAmount − Σ accruals (≥ 0); null when the line is not priced */
-      pocketUnitAmount?: number | null;
-      /** @description Admin keys only: absent from a read key's answer (docs/api.md §19). round_half_up((pocket − cost) × 10000 / pocket); null without a cost or when the pocket price is 0 */
-      pocketMarginBp?: number | null;
-      /** @description Only with explain: every candidate and why it lost */
-      explain: {
-        /** @description Most specific level first, then priority desc, id asc */
-        pricelists: components["schemas"]["PricelistExplain"][];
-        /** @description By type in applied order, then rung, priority desc, id asc */
-        tradeConditions: components["schemas"]["TradeConditionExplain"][];
-        /** @description Priority desc, id asc */
-        promotions: components["schemas"]["PromotionExplain"][];
-        /** @description The channel's FLOOR pricelists, priority desc, id asc */
-        floors: components["schemas"]["FloorExplain"][];
-        /** @description Admin keys only: absent from a read key's answer (docs/api.md §19). The channel's COST pricelists, priority desc, id asc */
-        costs?: components["schemas"]["CostExplain"][];
-      } | null;
-    };
-    /** @description Set when the tier was computed from the pricelist's base (it has no own rows for the product); else null */
-    PriceDerivedFrom: {
-      /** @description The base pricelist (one step up) */
-      pricelistId: number;
-      /** @description The base's amount for the same tier, in the base's currency, per the tier's price unit */
-      unitAmount: number;
-      exchangeRate: components["schemas"]["PriceExchangeRate"];
-    } | null;
-    /** @description The rate the base's amount was converted at (docs/pricing-rules.md §18); null when the base is in the list's currency */
-    PriceExchangeRate: {
-      /**
-       * @description The base's currency
-       * @example EUR
-       */
-      from: string;
-      /**
-       * @description The derived list's currency
-       * @example CHF
-       */
-      to: string;
-      /**
-       * @description The rate in force, as its exact decimal text (never a float)
-       * @example 0.94
-       */
-      rate: string;
-      /**
-       * Format: date-time
-       * @description Where that rate starts to hold
-       * @example 2025-01-01T00:00:00.000Z
-       */
-      validFrom: string;
-    } | null;
-    /** @description One step from source.baseUnitAmount to finalUnitAmount, in applied order: base + Σ amount = final */
-    PriceAdjustment: {
-      /**
-       * @description The step that made the change: a trade condition's type, PROMOTION, or FLOOR (raised to the line's floor)
-       * @enum {string}
-       */
-      kind: "NET_PRICE" | "DISCOUNT" | "SURCHARGE" | "PROMOTION" | "FLOOR";
-      /** @description Trade condition, promotion or FLOOR pricelist id */
-      id: number;
-      /**
-       * @description The trade condition's scope; null for a promotion or a floor
-       * @enum {string|null}
-       */
-      scope: "GLOBAL" | "CHANNEL" | "CUSTOMER_GROUP" | "CUSTOMER" | null;
-      /** @description 1-12 for this line (pricing rules: audience × product listed / group reached / all products); null for a promotion or a floor */
-      rung: number | null;
-      /** @description Basis points used (after scales), for percentages; else null */
-      valueBp: number | null;
-      /** @description Signed change of the unit amount: negative saves, positive charges (a FLOOR is always positive) */
-      amount: number;
-    };
-    /** @description An off-invoice rebate earned on a line (docs/pricing-rules.md §25) */
-    Accrual: {
-      /** @description The ACCRUAL trade condition */
-      id: number;
-      /** @description What it accrues per priceUnit pieces (≥ 0; the pocket price never below 0) */
-      amount: number;
-    };
-    /** @description A pricelist candidate of a line */
-    PricelistExplain: {
-      /**
-       * @description Where the pricelist reaches the request
-       * @enum {string}
-       */
-      level: "INDIVIDUAL" | "CUSTOMER" | "CUSTOMER_GROUP" | "CHANNEL_PRIMARY" | "CHANNEL";
-      /** @description The pricelist */
-      pricelistId: number;
-      /** @description Its name */
-      name: string;
-      /**
-       * @description USED (the base price), LOWER_RANK, LOWER_LEVEL, or the first check it failed: NOT_ACTIVE, OTHER_CURRENCY, NO_EXCHANGE_RATE (its base is in another currency and no rate of that pair is in force), NO_PRICE_FOR_PRODUCT, OUT_OF_WINDOW, NO_TIER_FOR_QUANTITY
-       * @enum {string}
-       */
-      outcome:
-        | "USED"
-        | "NOT_ACTIVE"
-        | "OTHER_CURRENCY"
-        | "NO_EXCHANGE_RATE"
-        | "NO_PRICE_FOR_PRODUCT"
-        | "OUT_OF_WINDOW"
-        | "NO_TIER_FOR_QUANTITY"
-        | "LOWER_RANK"
-        | "LOWER_LEVEL";
-      /**
-       * @description For LOWER_RANK: the first ranking key in which it lost to the winner (PRIORITY, VALID_TO, AMOUNT, ID); else null
-       * @enum {string|null}
-       */
-      decidedBy: "DISTANCE" | "PRIORITY" | "VALID_TO" | "AMOUNT" | "ID" | null;
-      /** @description The tier it has for the line, when it has one: also when NOT_ACTIVE or OUT_OF_WINDOW (what it would have priced), never in another currency */
-      tierMinQuantity: number | null;
-      /** @description That tier's amount, per its priceUnit pieces */
-      amount: number | null;
-      /** @description The pieces that tier's amount is for; null without a tier */
-      priceUnit: number | null;
-      /** @description This entry gave listUnitAmount */
-      usedForListPrice: boolean;
-      derivedFrom: components["schemas"]["PriceDerivedFrom"];
-    };
-    /** @description A trade condition candidate of a line */
-    TradeConditionExplain: {
-      /** @description The trade condition */
-      id: number;
-      /** @description Its name */
-      name: string;
-      /**
-       * @description Its type (ACCRUAL only in an admin key's explain, docs/api.md §19)
-       * @enum {string}
-       */
-      type: "DISCOUNT" | "SURCHARGE" | "NET_PRICE" | "ACCRUAL";
-      /**
-       * @description Whom it targets
-       * @enum {string}
-       */
-      scope: "GLOBAL" | "CHANNEL" | "CUSTOMER_GROUP" | "CUSTOMER";
-      /** @description 1-12 for this line; lower is more specific (its listed rung when it does not reach the product) */
-      rung: number;
-      /** @description Parent steps from the product's group to the listed group that reaches it; null when not reached through a group */
-      distance: number | null;
-      /** @description Whether it stacks on the winner */
-      stackable: boolean;
-      /** @description Its priority */
-      priority: number;
-      /**
-       * @description APPLIED, LOWER_RUNG, LOWER_RANK, SWITCHED_OFF_BY_NET_PRICE, NOT_DISCOUNTABLE, SUPERSEDED_BY_PROMOTION, or the first check it failed
-       * @enum {string}
-       */
-      outcome:
-        | "APPLIED"
-        | "NOT_ACTIVE"
-        | "OTHER_CURRENCY"
-        | "OTHER_CHANNEL"
-        | "NOT_TARGETED"
-        | "OTHER_PRODUCT"
-        | "OUT_OF_WINDOW"
-        | "NO_SCALE"
-        | "NO_BASE_PRICE"
-        | "NOT_ELIGIBLE"
-        | "LOWER_RUNG"
-        | "LOWER_RANK"
-        | "SWITCHED_OFF_BY_NET_PRICE"
-        | "NOT_DISCOUNTABLE"
-        | "SUPERSEDED_BY_PROMOTION";
-      /**
-       * @description For LOWER_RANK: the first ranking key in which it lost to the winner (PRIORITY, VALID_TO, AMOUNT, ID); else null
-       * @enum {string|null}
-       */
-      decidedBy: "DISTANCE" | "PRIORITY" | "VALID_TO" | "AMOUNT" | "ID" | null;
-      /**
-       * @description PERCENTAGE: basis points; ABSOLUTE: minor units
-       * @enum {string}
-       */
-      discountType: "PERCENTAGE" | "ABSOLUTE";
-      /** @description The pieces its ABSOLUTE value (or net price) is for; its effect on the line is in the line's priceUnit */
-      priceUnit: number;
-      /**
-       * @description What its scale rows compare with: the line quantity, or the order's quantity or value over the lines it reaches
-       * @enum {string}
-       */
-      scaleBasis: "LINE_QUANTITY" | "ORDER_QUANTITY" | "ORDER_VALUE";
-      /** @description The basis value its scale rows were compared with; null without scales or when not evaluated */
-      basisValue: number | null;
-      /** @description The value used for this line (its scale row at basisValue, or its value); null when no scale row applies. Stopped by a check before that (NOT_ACTIVE, OTHER_CURRENCY, OTHER_CHANNEL, NOT_TARGETED, OTHER_PRODUCT, OUT_OF_WINDOW): its configured value, so a reader sees what it would have done */
-      value: number | null;
-      /** @description Its signed effect on the unit amount (an ACCRUAL: what it accrues, ≥ 0); null when not evaluated */
-      amount: number | null;
-    };
-    /** @description A promotion candidate of a line */
-    PromotionExplain: {
-      /** @description The promotion */
-      id: number;
-      /** @description Its name */
-      name: string;
-      /**
-       * @description BEST_OF: the better of it and the regular price; ON_TOP: on the regular price
-       * @enum {string}
-       */
-      stacking: "BEST_OF" | "ON_TOP";
-      /** @description Its priority */
-      priority: number;
-      /**
-       * @description APPLIED, LOWER_RANK, SUPERSEDED_BY_REGULAR_PRICE, NO_SAVING, or the first check it failed
-       * @enum {string}
-       */
-      outcome:
-        | "APPLIED"
-        | "NOT_ACTIVE"
-        | "OTHER_CURRENCY"
-        | "OTHER_CHANNEL"
-        | "NOT_TARGETED"
-        | "OTHER_PRODUCT"
-        | "OUT_OF_WINDOW"
-        | "THRESHOLD_NOT_REACHED"
-        | "NO_BASE_PRICE"
-        | "NOT_ELIGIBLE"
-        | "LOWER_RANK"
-        | "SUPERSEDED_BY_REGULAR_PRICE"
-        | "NO_SAVING";
-      /**
-       * @description For LOWER_RANK: the first ranking key in which it lost to the winner (PRIORITY, VALID_TO, AMOUNT, ID); else null
-       * @enum {string|null}
-       */
-      decidedBy: "DISTANCE" | "PRIORITY" | "VALID_TO" | "AMOUNT" | "ID" | null;
-      /**
-       * @description PERCENTAGE: basis points; ABSOLUTE: minor units
-       * @enum {string}
-       */
-      discountType: "PERCENTAGE" | "ABSOLUTE";
-      /** @description Basis points or minor units */
-      value: number;
-      /** @description The pieces its ABSOLUTE value is for; its amount is in the line's priceUnit */
-      priceUnit: number;
-      /** @description Its adjustment of the unit amount; null when not evaluated */
-      amount: number | null;
-      /** @description regularUnitAmount minus the amount it would give; what ranks promotions */
-      saving: number | null;
-      /** @description Its threshold and the sum compared with it; null without one or not summed */
-      threshold: {
-        /**
-         * @description QUANTITY: Σ quantities; VALUE: Σ regularUnitAmount × quantity
-         * @enum {string}
-         */
-        basis: "QUANTITY" | "VALUE";
-        /** @description The sum it needs */
-        minimum: number;
-        /** @description The sum over the request's eligible lines the promotion reaches */
-        sum: number;
-      } | null;
-    };
-    /** @description A FLOOR pricelist of the channel, for a line */
-    FloorExplain: {
-      /** @description The FLOOR pricelist */
-      pricelistId: number;
-      /** @description Its name */
-      name: string;
-      /** @description Its priority */
-      priority: number;
-      /**
-       * @description USED (the line's floor), LOWER_RANK, or the first check it failed: NOT_ACTIVE, OTHER_CURRENCY, NO_EXCHANGE_RATE (derived from a COST list in another currency, no rate in force), NO_PRICE_FOR_PRODUCT, OUT_OF_WINDOW, NO_TIER_FOR_QUANTITY, NO_BASE_PRICE, NOT_ELIGIBLE
-       * @enum {string}
-       */
-      outcome:
-        | "USED"
-        | "NOT_ACTIVE"
-        | "OTHER_CURRENCY"
-        | "NO_EXCHANGE_RATE"
-        | "NO_PRICE_FOR_PRODUCT"
-        | "OUT_OF_WINDOW"
-        | "NO_TIER_FOR_QUANTITY"
-        | "NO_BASE_PRICE"
-        | "NOT_ELIGIBLE"
-        | "LOWER_RANK";
-      /**
-       * @description For LOWER_RANK: the first ranking key in which it lost to the winner (PRIORITY, VALID_TO, AMOUNT, ID); else null
-       * @enum {string|null}
-       */
-      decidedBy: "DISTANCE" | "PRIORITY" | "VALID_TO" | "AMOUNT" | "ID" | null;
-      /** @description The tier it has for the line, when it has one: also when NOT_ACTIVE or OUT_OF_WINDOW, never in another currency */
-      tierMinQuantity: number | null;
-      /** @description That tier's minimum amount, per its priceUnit pieces */
-      amount: number | null;
-      /** @description The pieces that tier's amount is for; null without a tier */
-      priceUnit: number | null;
-      /** @description USED: min(amount in the line's priceUnit, rounded up; baseUnitAmount), what adjustments may not go below; else null */
-      effectiveAmount: number | null;
-      /** @description USED: what it added after the trade conditions (0 when nothing); else null */
-      regularAdjustment: number | null;
-      /** @description USED: what it added after the promotion (0 when nothing); else null */
-      finalAdjustment: number | null;
-    };
-    /** @description A COST pricelist of the channel, for a line (admin keys only, docs/pricing-rules.md §23) */
-    CostExplain: {
-      /** @description The COST pricelist */
-      pricelistId: number;
-      /** @description Its name */
-      name: string;
-      /** @description Its priority */
-      priority: number;
-      /**
-       * @description USED (the line's cost), LOWER_RANK, or the first check it failed, as for a FLOOR pricelist
-       * @enum {string}
-       */
-      outcome:
-        | "USED"
-        | "NOT_ACTIVE"
-        | "OTHER_CURRENCY"
-        | "NO_EXCHANGE_RATE"
-        | "NO_PRICE_FOR_PRODUCT"
-        | "OUT_OF_WINDOW"
-        | "NO_TIER_FOR_QUANTITY"
-        | "NO_BASE_PRICE"
-        | "NOT_ELIGIBLE"
-        | "LOWER_RANK";
-      /**
-       * @description For LOWER_RANK: the first ranking key in which it lost to the winner (PRIORITY, VALID_TO, AMOUNT, ID); else null
-       * @enum {string|null}
-       */
-      decidedBy: "DISTANCE" | "PRIORITY" | "VALID_TO" | "AMOUNT" | "ID" | null;
-      /** @description The tier it has for the line, as for a FLOOR pricelist */
-      tierMinQuantity: number | null;
-      /** @description That tier's cost, per its priceUnit pieces */
-      amount: number | null;
-      /** @description The pieces that tier's amount is for; null without a tier */
-      priceUnit: number | null;
-      /** @description USED: the cost per the line's priceUnit pieces (half up); else null */
-      costUnitAmount: number | null;
-    };
-    /**
-     * @description A cart to price: the worked example of the pricing rules
-     * @example {
-     *       "channelCode": "WEB-DE",
-     *       "customerCode": "C-1001",
-     *       "at": "2025-06-15T10:00:00Z",
-     *       "lines": [
-     *         {
-     *           "productCode": "P-A",
-     *           "quantity": 3
-     *         },
-     *         {
-     *           "productCode": "P-B",
-     *           "quantity": 60
-     *         },
-     *         {
-     *           "productCode": "P-C",
-     *           "quantity": 10
-     *         }
-     *       ]
-     *     }
-     */
-    PriceResolveRequest: {
-      /**
-       * @description The channel to price in
-       * @example WEB-DE
-       */
-      channelCode: string;
-      /**
-       * @description The customer; omit it or send null for anonymous (public) prices
-       * @example C-1001
-       */
-      customerCode?: string | null;
-      currency?: components["schemas"]["Currency"] & unknown;
-      /**
-       * Format: date-time
-       * @description The instant to price at (ISO 8601 with zone, or a date); default now
-       * @example 2025-06-15T10:00:00Z
-       */
-      at?: string;
-      /** @description List every candidate per line and why it lost; default false */
-      explain?: boolean;
-      /** @description The cart lines, 1-500 */
-      lines: {
-        /**
-         * @description The product
-         * @example P-B
-         */
-        productCode: string;
-        /**
-         * @description Units, 1-1000000
-         * @example 10
-         */
-        quantity: number;
-      }[];
-    };
-    /**
      * @description One page of a list
      * @example {
      *       "data": [
@@ -5988,17 +5988,19 @@ export interface components {
       records: components["schemas"]["LintRecord"][];
     };
     /**
-     * @description What was found (docs/pricing-lint.md: the trigger, why it matters, the fix). CHANNEL_WITHOUT_PRIMARY: an active channel has no primary pricelist. STACKABLES_TO_ZERO: stackable percentage discounts one line meets add up to 100 % or more. NEVER_WINS: a non-stackable trade condition that another one always outranks. TIE_BY_ID: two trade conditions of the same type, rung, targets and value: their ids decide. FLOOR_ABOVE_LIST: a FLOOR row above the channel primary pricelist's price for the product. NO_FIRST_TIER: a pricelist's rows for a product start above the product's first quantity. PRICE_GAP: a pricelist's dated rows for a product and tier leave a hole in time. UNREACHABLE_PRICELIST: an ACTIVE SALES pricelist assigned nowhere and no derivation base. EMPTY_GROUP_TARGETED: a condition or promotion names a product group that holds no product. EXPIRED_BUT_ACTIVE: an ACTIVE pricelist, condition or promotion whose window has ended. BELOW_COST: an active price or floor of a channel below the channel's cost of the product.
+     * @description What was found (docs/pricing-lint.md: the trigger, why it matters, the fix). CHANNEL_WITHOUT_PRIMARY: an active channel has no primary pricelist. STACKABLES_TO_ZERO: stackable percentage discounts one line meets add up to 100 % or more. MISSING_EXCHANGE_RATE: an ACTIVE derived pricelist's base is in another currency and no rate of that pair holds now (or when the list starts). NEVER_WINS: a non-stackable trade condition that another one always outranks. TIE_BY_ID: two trade conditions of the same type, rung, targets and value: their ids decide. FLOOR_ABOVE_LIST: a FLOOR row above the channel primary pricelist's price for the product. NO_FIRST_TIER: a pricelist's rows for a product start above the product's first quantity. PRICE_GAP: a pricelist's dated rows for a product and tier leave a hole in time. TIER_CLIFF: adjacent tiers where buying fewer pieces costs more than reaching the next tier. UNREACHABLE_PRICELIST: an ACTIVE SALES pricelist assigned nowhere and no derivation base. EMPTY_GROUP_TARGETED: a condition or promotion names a product group that holds no product. EXPIRED_BUT_ACTIVE: an ACTIVE pricelist, condition or promotion whose window has ended. BELOW_COST: an active price or floor of a channel below the channel's cost of the product.
      * @enum {string}
      */
     LintCode:
       | "CHANNEL_WITHOUT_PRIMARY"
       | "STACKABLES_TO_ZERO"
+      | "MISSING_EXCHANGE_RATE"
       | "NEVER_WINS"
       | "TIE_BY_ID"
       | "FLOOR_ABOVE_LIST"
       | "NO_FIRST_TIER"
       | "PRICE_GAP"
+      | "TIER_CLIFF"
       | "UNREACHABLE_PRICELIST"
       | "EMPTY_GROUP_TARGETED"
       | "EXPIRED_BUT_ACTIVE"
@@ -6270,9 +6272,9 @@ export interface components {
       customerCode: string | null;
       /** @description The product */
       productCode: string;
-      /** @description after.finalUnitAmount − before.finalUnitAmount, minor units per unit; null when a side has no price */
+      /** @description after.finalUnitAmount − before.finalUnitAmount, minor units per the after line's priceUnit (the before amount taken to it, half up, when the units differ); null when a side has no price (docs/simulation.md §4) */
       difference: number | null;
-      /** @description difference × 10000 / before.finalUnitAmount, rounded half away from zero; null when difference is null or before is 0 */
+      /** @description difference × 10000 / before.finalUnitAmount, rounded half away from zero, per piece when the units differ; null when difference is null or before is 0 */
       differenceBp: number | null;
       before: components["schemas"]["LinePrice"] & unknown;
       after: components["schemas"]["LinePrice"] & unknown;
@@ -6314,9 +6316,9 @@ export interface components {
       customerCode: string | null;
       /** @description The product */
       productCode: string;
-      /** @description after.finalUnitAmount − before.finalUnitAmount, minor units per unit; null when a side has no price */
+      /** @description after.finalUnitAmount − before.finalUnitAmount, minor units per the after line's priceUnit (the before amount taken to it, half up, when the units differ); null when a side has no price (docs/simulation.md §4) */
       difference: number | null;
-      /** @description difference × 10000 / before.finalUnitAmount, rounded half away from zero; null when difference is null or before is 0 */
+      /** @description difference × 10000 / before.finalUnitAmount, rounded half away from zero, per piece when the units differ; null when difference is null or before is 0 */
       differenceBp: number | null;
     };
     /** @description How many of a customer's prices change */
@@ -6383,7 +6385,7 @@ export interface components {
        * @example 2025-06-15T10:00:00Z
        */
       at?: string;
-      currency?: components["schemas"]["Currency"] & unknown;
+      currency?: components["schemas"]["Currency"];
       /**
        * @description Units, 1-1000000, default 1: every product is priced as a one-line order of this quantity
        * @default 1
@@ -7284,6 +7286,330 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+  resolvePrices: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["PriceResolveRequest"];
+      };
+    };
+    responses: {
+      /** @description The priced lines */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["PriceAnswer"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown record */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict with the current state; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  lookupPrices: {
+    parameters: {
+      query: {
+        /** @description The channel code to price in */
+        channel: string;
+        /** @description The customer code; omit it or leave it empty (`customer=`) for anonymous (public) prices */
+        customer?: string;
+        /** @description Default: the currency of the channel's primary pricelist */
+        currency?: components["schemas"]["Currency"];
+        /** @description The instant to price at (ISO 8601 with zone, or a date); default now */
+        at?: string;
+        /** @description Units for every product, 1-1000000; default 1 */
+        quantity?: number;
+        /** @description Product codes, repeated (product=A&product=B), comma-joined (product=A,B) or both, 1-100 in all; priced in that order, a code named twice is two lines */
+        product: string[];
+        /** @description true: list every candidate per product and why it lost; default false */
+        explain?: "true" | "false";
+      };
+      header?: {
+        /** @description An ETag of an earlier answer: 304 (no body) while it still describes the current answer */
+        "if-none-match"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The priced products */
+      200: {
+        headers: {
+          /** @description Version of the answer: data version + normalized request */
+          ETag?: string;
+          /** @description private, max-age=0-60 */
+          "Cache-Control"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["PriceAnswer"];
+        };
+      };
+      /** @description Not modified: the If-None-Match tag still matches */
+      304: {
+        headers: {
+          /** @description Version of the answer: data version + normalized request */
+          ETag?: string;
+          /** @description private, max-age=0-60 */
+          "Cache-Control"?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown record */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict with the current state */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
   listProducts: {
     parameters: {
       query?: {
@@ -11566,6 +11892,1226 @@ export interface operations {
       };
     };
   };
+  listCustomers: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1. Anything that is not a whole number >= 1 falls back to 1. */
+        page?: number;
+        /** @description Page size. Larger values are capped at 100; anything that is not a whole number >= 1 falls back to 20. */
+        limit?: number;
+        /**
+         * @description Sort terms `field:ASC|DESC` (direction in any case), repeated or comma-joined; URL order is precedence. Sortable: id, code, name. Text sorts case-insensitively; ties always break on the record's unique key, so pages never overlap.
+         * @example [
+         *       "id:DESC"
+         *     ]
+         */
+        sortBy?: ("id:ASC" | "id:DESC" | "code:ASC" | "code:DESC" | "name:ASC" | "name:DESC")[];
+        /** @description Case-insensitive substring matched against the searchBy fields (OR; searchable: code, name). `%`, `_` and `\` match themselves. */
+        search?: string;
+        /** @description The fields the search covers (repeated or comma-joined); default: code, name. */
+        searchBy?: ("code" | "name")[];
+        /** @description Filter on customerGroupCode (text): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
+        "filter.customerGroupCode"?: string[];
+        /** @description Filter on channelCode (text): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
+        "filter.channelCode"?: string[];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of customers */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["CustomerList"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  upsertCustomers: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["CustomersUpsert"];
+      };
+    };
+    responses: {
+      /** @description What the body created, updated and left unchanged */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["BulkUpsertResult"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict with the current state; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  createCustomer: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["CustomerCreate"];
+      };
+    };
+    responses: {
+      /** @description The created customer */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Customer"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict with the current state; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  getCustomer: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The record's code */
+        code: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The customer with its pricelists */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["CustomerDetail"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown record */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  deleteCustomer: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description The record's code */
+        code: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown record */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict: an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  updateCustomer: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description The record's code */
+        code: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["CustomerUpdate"];
+      };
+    };
+    responses: {
+      /** @description The updated customer */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Customer"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown record */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict with the current state; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  assignPricelistToCustomer: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description The record's code */
+        code: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["PricelistRef"];
+      };
+    };
+    responses: {
+      /** @description The assignment */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["CustomerPricelist"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown record */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict with the current state; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  listPricelistCustomers: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1. Anything that is not a whole number >= 1 falls back to 1. */
+        page?: number;
+        /** @description Page size. Larger values are capped at 100; anything that is not a whole number >= 1 falls back to 20. */
+        limit?: number;
+        /**
+         * @description Sort terms `field:ASC|DESC` (direction in any case), repeated or comma-joined; URL order is precedence. Sortable: id, code, name. Text sorts case-insensitively; ties always break on the record's unique key, so pages never overlap.
+         * @example [
+         *       "id:DESC"
+         *     ]
+         */
+        sortBy?: ("id:ASC" | "id:DESC" | "code:ASC" | "code:DESC" | "name:ASC" | "name:DESC")[];
+        /** @description Case-insensitive substring matched against the searchBy fields (OR; searchable: code, name). `%`, `_` and `\` match themselves. */
+        search?: string;
+        /** @description The fields the search covers (repeated or comma-joined); default: code, name. */
+        searchBy?: ("code" | "name")[];
+        /** @description Filter on customerGroupCode (text): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
+        "filter.customerGroupCode"?: string[];
+        /** @description Filter on channelCode (text): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
+        "filter.channelCode"?: string[];
+      };
+      header?: never;
+      path: {
+        /** @description The record's id (a positive integer, at most 999999999999999) */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of customers */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["CustomerList"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown record */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
   listCustomerGroups: {
     parameters: {
       query?: {
@@ -13408,1226 +14954,6 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["PricelistList"];
-        };
-      };
-      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:validation-failed",
-           *       "title": "Bad Request",
-           *       "status": 400,
-           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
-           *       "code": "VALIDATION_FAILED",
-           *       "errors": [
-           *         {
-           *           "path": "body.currency",
-           *           "message": "must be an ISO 4217 code such as EUR"
-           *         }
-           *       ],
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Missing or unknown API key */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:unauthorized",
-           *       "title": "Unauthorized",
-           *       "status": 401,
-           *       "detail": "missing API key: send it in the x-webhook-signature header",
-           *       "code": "UNAUTHORIZED",
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Unknown record */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:not-found",
-           *       "title": "Not Found",
-           *       "status": 404,
-           *       "detail": "pricelist 42 not found",
-           *       "code": "NOT_FOUND",
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
-      429: {
-        headers: {
-          /** @description Seconds until the key's request budget is renewed */
-          "Retry-After"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:rate-limited",
-           *       "title": "Too Many Requests",
-           *       "status": 429,
-           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
-           *       "code": "RATE_LIMITED",
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-    };
-  };
-  listCustomers: {
-    parameters: {
-      query?: {
-        /** @description Page number, from 1. Anything that is not a whole number >= 1 falls back to 1. */
-        page?: number;
-        /** @description Page size. Larger values are capped at 100; anything that is not a whole number >= 1 falls back to 20. */
-        limit?: number;
-        /**
-         * @description Sort terms `field:ASC|DESC` (direction in any case), repeated or comma-joined; URL order is precedence. Sortable: id, code, name. Text sorts case-insensitively; ties always break on the record's unique key, so pages never overlap.
-         * @example [
-         *       "id:DESC"
-         *     ]
-         */
-        sortBy?: ("id:ASC" | "id:DESC" | "code:ASC" | "code:DESC" | "name:ASC" | "name:DESC")[];
-        /** @description Case-insensitive substring matched against the searchBy fields (OR; searchable: code, name). `%`, `_` and `\` match themselves. */
-        search?: string;
-        /** @description The fields the search covers (repeated or comma-joined); default: code, name. */
-        searchBy?: ("code" | "name")[];
-        /** @description Filter on customerGroupCode (text): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
-        "filter.customerGroupCode"?: string[];
-        /** @description Filter on channelCode (text): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
-        "filter.channelCode"?: string[];
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description A page of customers */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["CustomerList"];
-        };
-      };
-      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:validation-failed",
-           *       "title": "Bad Request",
-           *       "status": 400,
-           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
-           *       "code": "VALIDATION_FAILED",
-           *       "errors": [
-           *         {
-           *           "path": "body.currency",
-           *           "message": "must be an ISO 4217 code such as EUR"
-           *         }
-           *       ],
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Missing or unknown API key */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:unauthorized",
-           *       "title": "Unauthorized",
-           *       "status": 401,
-           *       "detail": "missing API key: send it in the x-webhook-signature header",
-           *       "code": "UNAUTHORIZED",
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
-      429: {
-        headers: {
-          /** @description Seconds until the key's request budget is renewed */
-          "Retry-After"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:rate-limited",
-           *       "title": "Too Many Requests",
-           *       "status": 429,
-           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
-           *       "code": "RATE_LIMITED",
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-    };
-  };
-  upsertCustomers: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
-        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["CustomersUpsert"];
-      };
-    };
-    responses: {
-      /** @description What the body created, updated and left unchanged */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["BulkUpsertResult"];
-        };
-      };
-      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:validation-failed",
-           *       "title": "Bad Request",
-           *       "status": 400,
-           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
-           *       "code": "VALIDATION_FAILED",
-           *       "errors": [
-           *         {
-           *           "path": "body.currency",
-           *           "message": "must be an ISO 4217 code such as EUR"
-           *         }
-           *       ],
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Missing or unknown API key */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:unauthorized",
-           *       "title": "Unauthorized",
-           *       "status": 401,
-           *       "detail": "missing API key: send it in the x-webhook-signature header",
-           *       "code": "UNAUTHORIZED",
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description The key's role may not make this call */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:forbidden",
-           *       "title": "Forbidden",
-           *       "status": 403,
-           *       "detail": "a read key cannot make changes; use an admin key",
-           *       "code": "FORBIDDEN",
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Conflict with the current state; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:conflict",
-           *       "title": "Conflict",
-           *       "status": 409,
-           *       "detail": "channel code WEB-DE already exists",
-           *       "code": "CONFLICT",
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Body larger than 1 MiB */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:payload-too-large",
-           *       "title": "Content Too Large",
-           *       "status": 413,
-           *       "detail": "the request body is larger than 1 MiB",
-           *       "code": "PAYLOAD_TOO_LARGE",
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Body is not application/json */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:unsupported-media-type",
-           *       "title": "Unsupported Media Type",
-           *       "status": 415,
-           *       "detail": "the request body must be sent as application/json",
-           *       "code": "UNSUPPORTED_MEDIA_TYPE",
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
-      429: {
-        headers: {
-          /** @description Seconds until the key's request budget is renewed */
-          "Retry-After"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:rate-limited",
-           *       "title": "Too Many Requests",
-           *       "status": 429,
-           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
-           *       "code": "RATE_LIMITED",
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-    };
-  };
-  createCustomer: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
-        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["CustomerCreate"];
-      };
-    };
-    responses: {
-      /** @description The created customer */
-      201: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Customer"];
-        };
-      };
-      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:validation-failed",
-           *       "title": "Bad Request",
-           *       "status": 400,
-           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
-           *       "code": "VALIDATION_FAILED",
-           *       "errors": [
-           *         {
-           *           "path": "body.currency",
-           *           "message": "must be an ISO 4217 code such as EUR"
-           *         }
-           *       ],
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Missing or unknown API key */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:unauthorized",
-           *       "title": "Unauthorized",
-           *       "status": 401,
-           *       "detail": "missing API key: send it in the x-webhook-signature header",
-           *       "code": "UNAUTHORIZED",
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description The key's role may not make this call */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:forbidden",
-           *       "title": "Forbidden",
-           *       "status": 403,
-           *       "detail": "a read key cannot make changes; use an admin key",
-           *       "code": "FORBIDDEN",
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Conflict with the current state; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:conflict",
-           *       "title": "Conflict",
-           *       "status": 409,
-           *       "detail": "channel code WEB-DE already exists",
-           *       "code": "CONFLICT",
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Body larger than 1 MiB */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:payload-too-large",
-           *       "title": "Content Too Large",
-           *       "status": 413,
-           *       "detail": "the request body is larger than 1 MiB",
-           *       "code": "PAYLOAD_TOO_LARGE",
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Body is not application/json */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:unsupported-media-type",
-           *       "title": "Unsupported Media Type",
-           *       "status": 415,
-           *       "detail": "the request body must be sent as application/json",
-           *       "code": "UNSUPPORTED_MEDIA_TYPE",
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
-      429: {
-        headers: {
-          /** @description Seconds until the key's request budget is renewed */
-          "Retry-After"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:rate-limited",
-           *       "title": "Too Many Requests",
-           *       "status": 429,
-           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
-           *       "code": "RATE_LIMITED",
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-    };
-  };
-  getCustomer: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The record's code */
-        code: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The customer with its pricelists */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["CustomerDetail"];
-        };
-      };
-      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:validation-failed",
-           *       "title": "Bad Request",
-           *       "status": 400,
-           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
-           *       "code": "VALIDATION_FAILED",
-           *       "errors": [
-           *         {
-           *           "path": "body.currency",
-           *           "message": "must be an ISO 4217 code such as EUR"
-           *         }
-           *       ],
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Missing or unknown API key */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:unauthorized",
-           *       "title": "Unauthorized",
-           *       "status": 401,
-           *       "detail": "missing API key: send it in the x-webhook-signature header",
-           *       "code": "UNAUTHORIZED",
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Unknown record */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:not-found",
-           *       "title": "Not Found",
-           *       "status": 404,
-           *       "detail": "pricelist 42 not found",
-           *       "code": "NOT_FOUND",
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
-      429: {
-        headers: {
-          /** @description Seconds until the key's request budget is renewed */
-          "Retry-After"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:rate-limited",
-           *       "title": "Too Many Requests",
-           *       "status": 429,
-           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
-           *       "code": "RATE_LIMITED",
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-    };
-  };
-  deleteCustomer: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
-        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-      };
-      path: {
-        /** @description The record's code */
-        code: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Deleted */
-      204: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:validation-failed",
-           *       "title": "Bad Request",
-           *       "status": 400,
-           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
-           *       "code": "VALIDATION_FAILED",
-           *       "errors": [
-           *         {
-           *           "path": "body.currency",
-           *           "message": "must be an ISO 4217 code such as EUR"
-           *         }
-           *       ],
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Missing or unknown API key */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:unauthorized",
-           *       "title": "Unauthorized",
-           *       "status": 401,
-           *       "detail": "missing API key: send it in the x-webhook-signature header",
-           *       "code": "UNAUTHORIZED",
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description The key's role may not make this call */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:forbidden",
-           *       "title": "Forbidden",
-           *       "status": 403,
-           *       "detail": "a read key cannot make changes; use an admin key",
-           *       "code": "FORBIDDEN",
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Unknown record */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:not-found",
-           *       "title": "Not Found",
-           *       "status": 404,
-           *       "detail": "pricelist 42 not found",
-           *       "code": "NOT_FOUND",
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Conflict: an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:conflict",
-           *       "title": "Conflict",
-           *       "status": 409,
-           *       "detail": "channel code WEB-DE already exists",
-           *       "code": "CONFLICT",
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Body larger than 1 MiB */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:payload-too-large",
-           *       "title": "Content Too Large",
-           *       "status": 413,
-           *       "detail": "the request body is larger than 1 MiB",
-           *       "code": "PAYLOAD_TOO_LARGE",
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
-      429: {
-        headers: {
-          /** @description Seconds until the key's request budget is renewed */
-          "Retry-After"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:rate-limited",
-           *       "title": "Too Many Requests",
-           *       "status": 429,
-           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
-           *       "code": "RATE_LIMITED",
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-    };
-  };
-  updateCustomer: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
-        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-      };
-      path: {
-        /** @description The record's code */
-        code: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["CustomerUpdate"];
-      };
-    };
-    responses: {
-      /** @description The updated customer */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Customer"];
-        };
-      };
-      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:validation-failed",
-           *       "title": "Bad Request",
-           *       "status": 400,
-           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
-           *       "code": "VALIDATION_FAILED",
-           *       "errors": [
-           *         {
-           *           "path": "body.currency",
-           *           "message": "must be an ISO 4217 code such as EUR"
-           *         }
-           *       ],
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Missing or unknown API key */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:unauthorized",
-           *       "title": "Unauthorized",
-           *       "status": 401,
-           *       "detail": "missing API key: send it in the x-webhook-signature header",
-           *       "code": "UNAUTHORIZED",
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description The key's role may not make this call */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:forbidden",
-           *       "title": "Forbidden",
-           *       "status": 403,
-           *       "detail": "a read key cannot make changes; use an admin key",
-           *       "code": "FORBIDDEN",
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Unknown record */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:not-found",
-           *       "title": "Not Found",
-           *       "status": 404,
-           *       "detail": "pricelist 42 not found",
-           *       "code": "NOT_FOUND",
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Conflict with the current state; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:conflict",
-           *       "title": "Conflict",
-           *       "status": 409,
-           *       "detail": "channel code WEB-DE already exists",
-           *       "code": "CONFLICT",
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Body larger than 1 MiB */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:payload-too-large",
-           *       "title": "Content Too Large",
-           *       "status": 413,
-           *       "detail": "the request body is larger than 1 MiB",
-           *       "code": "PAYLOAD_TOO_LARGE",
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Body is not application/json */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:unsupported-media-type",
-           *       "title": "Unsupported Media Type",
-           *       "status": 415,
-           *       "detail": "the request body must be sent as application/json",
-           *       "code": "UNSUPPORTED_MEDIA_TYPE",
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
-      429: {
-        headers: {
-          /** @description Seconds until the key's request budget is renewed */
-          "Retry-After"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:rate-limited",
-           *       "title": "Too Many Requests",
-           *       "status": 429,
-           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
-           *       "code": "RATE_LIMITED",
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-    };
-  };
-  assignPricelistToCustomer: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
-        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-      };
-      path: {
-        /** @description The record's code */
-        code: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["PricelistRef"];
-      };
-    };
-    responses: {
-      /** @description The assignment */
-      201: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["CustomerPricelist"];
-        };
-      };
-      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:validation-failed",
-           *       "title": "Bad Request",
-           *       "status": 400,
-           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
-           *       "code": "VALIDATION_FAILED",
-           *       "errors": [
-           *         {
-           *           "path": "body.currency",
-           *           "message": "must be an ISO 4217 code such as EUR"
-           *         }
-           *       ],
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Missing or unknown API key */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:unauthorized",
-           *       "title": "Unauthorized",
-           *       "status": 401,
-           *       "detail": "missing API key: send it in the x-webhook-signature header",
-           *       "code": "UNAUTHORIZED",
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description The key's role may not make this call */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:forbidden",
-           *       "title": "Forbidden",
-           *       "status": 403,
-           *       "detail": "a read key cannot make changes; use an admin key",
-           *       "code": "FORBIDDEN",
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Unknown record */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:not-found",
-           *       "title": "Not Found",
-           *       "status": 404,
-           *       "detail": "pricelist 42 not found",
-           *       "code": "NOT_FOUND",
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Conflict with the current state; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:conflict",
-           *       "title": "Conflict",
-           *       "status": 409,
-           *       "detail": "channel code WEB-DE already exists",
-           *       "code": "CONFLICT",
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Body larger than 1 MiB */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:payload-too-large",
-           *       "title": "Content Too Large",
-           *       "status": 413,
-           *       "detail": "the request body is larger than 1 MiB",
-           *       "code": "PAYLOAD_TOO_LARGE",
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Body is not application/json */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:unsupported-media-type",
-           *       "title": "Unsupported Media Type",
-           *       "status": 415,
-           *       "detail": "the request body must be sent as application/json",
-           *       "code": "UNSUPPORTED_MEDIA_TYPE",
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
-      429: {
-        headers: {
-          /** @description Seconds until the key's request budget is renewed */
-          "Retry-After"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:rate-limited",
-           *       "title": "Too Many Requests",
-           *       "status": 429,
-           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
-           *       "code": "RATE_LIMITED",
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-    };
-  };
-  listPricelistCustomers: {
-    parameters: {
-      query?: {
-        /** @description Page number, from 1. Anything that is not a whole number >= 1 falls back to 1. */
-        page?: number;
-        /** @description Page size. Larger values are capped at 100; anything that is not a whole number >= 1 falls back to 20. */
-        limit?: number;
-        /**
-         * @description Sort terms `field:ASC|DESC` (direction in any case), repeated or comma-joined; URL order is precedence. Sortable: id, code, name. Text sorts case-insensitively; ties always break on the record's unique key, so pages never overlap.
-         * @example [
-         *       "id:DESC"
-         *     ]
-         */
-        sortBy?: ("id:ASC" | "id:DESC" | "code:ASC" | "code:DESC" | "name:ASC" | "name:DESC")[];
-        /** @description Case-insensitive substring matched against the searchBy fields (OR; searchable: code, name). `%`, `_` and `\` match themselves. */
-        search?: string;
-        /** @description The fields the search covers (repeated or comma-joined); default: code, name. */
-        searchBy?: ("code" | "name")[];
-        /** @description Filter on customerGroupCode (text): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
-        "filter.customerGroupCode"?: string[];
-        /** @description Filter on channelCode (text): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
-        "filter.channelCode"?: string[];
-      };
-      header?: never;
-      path: {
-        /** @description The record's id (a positive integer, at most 999999999999999) */
-        id: number;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description A page of customers */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["CustomerList"];
         };
       };
       /** @description Invalid input: malformed JSON, wrong types, or a bad query */
@@ -19230,330 +19556,6 @@ export interface operations {
       };
     };
   };
-  resolvePrices: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
-        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["PriceResolveRequest"];
-      };
-    };
-    responses: {
-      /** @description The priced lines */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["PriceAnswer"];
-        };
-      };
-      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:validation-failed",
-           *       "title": "Bad Request",
-           *       "status": 400,
-           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
-           *       "code": "VALIDATION_FAILED",
-           *       "errors": [
-           *         {
-           *           "path": "body.currency",
-           *           "message": "must be an ISO 4217 code such as EUR"
-           *         }
-           *       ],
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Missing or unknown API key */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:unauthorized",
-           *       "title": "Unauthorized",
-           *       "status": 401,
-           *       "detail": "missing API key: send it in the x-webhook-signature header",
-           *       "code": "UNAUTHORIZED",
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Unknown record */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:not-found",
-           *       "title": "Not Found",
-           *       "status": 404,
-           *       "detail": "pricelist 42 not found",
-           *       "code": "NOT_FOUND",
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Conflict with the current state; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:conflict",
-           *       "title": "Conflict",
-           *       "status": 409,
-           *       "detail": "channel code WEB-DE already exists",
-           *       "code": "CONFLICT",
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Body larger than 1 MiB */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:payload-too-large",
-           *       "title": "Content Too Large",
-           *       "status": 413,
-           *       "detail": "the request body is larger than 1 MiB",
-           *       "code": "PAYLOAD_TOO_LARGE",
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Body is not application/json */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:unsupported-media-type",
-           *       "title": "Unsupported Media Type",
-           *       "status": 415,
-           *       "detail": "the request body must be sent as application/json",
-           *       "code": "UNSUPPORTED_MEDIA_TYPE",
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
-      429: {
-        headers: {
-          /** @description Seconds until the key's request budget is renewed */
-          "Retry-After"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:rate-limited",
-           *       "title": "Too Many Requests",
-           *       "status": 429,
-           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
-           *       "code": "RATE_LIMITED",
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-    };
-  };
-  lookupPrices: {
-    parameters: {
-      query: {
-        /** @description The channel code to price in */
-        channel: string;
-        /** @description The customer code; omit it or leave it empty (`customer=`) for anonymous (public) prices */
-        customer?: string;
-        /** @description Default: the currency of the channel's primary pricelist */
-        currency?: components["schemas"]["Currency"] & unknown;
-        /** @description The instant to price at (ISO 8601 with zone, or a date); default now */
-        at?: string;
-        /** @description Units for every product, 1-1000000; default 1 */
-        quantity?: number;
-        /** @description Product codes, repeated (product=A&product=B), comma-joined (product=A,B) or both, 1-100 in all; priced in that order, a code named twice is two lines */
-        product: string[];
-        /** @description true: list every candidate per product and why it lost; default false */
-        explain?: "true" | "false";
-      };
-      header?: {
-        /** @description An ETag of an earlier answer: 304 (no body) while it still describes the current answer */
-        "if-none-match"?: string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The priced products */
-      200: {
-        headers: {
-          /** @description Version of the answer: data version + normalized request */
-          ETag?: string;
-          /** @description private, max-age=0-60 */
-          "Cache-Control"?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["PriceAnswer"];
-        };
-      };
-      /** @description Not modified: the If-None-Match tag still matches */
-      304: {
-        headers: {
-          /** @description Version of the answer: data version + normalized request */
-          ETag?: string;
-          /** @description private, max-age=0-60 */
-          "Cache-Control"?: string;
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:validation-failed",
-           *       "title": "Bad Request",
-           *       "status": 400,
-           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
-           *       "code": "VALIDATION_FAILED",
-           *       "errors": [
-           *         {
-           *           "path": "body.currency",
-           *           "message": "must be an ISO 4217 code such as EUR"
-           *         }
-           *       ],
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Missing or unknown API key */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:unauthorized",
-           *       "title": "Unauthorized",
-           *       "status": 401,
-           *       "detail": "missing API key: send it in the x-webhook-signature header",
-           *       "code": "UNAUTHORIZED",
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Unknown record */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:not-found",
-           *       "title": "Not Found",
-           *       "status": 404,
-           *       "detail": "pricelist 42 not found",
-           *       "code": "NOT_FOUND",
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Conflict with the current state */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:conflict",
-           *       "title": "Conflict",
-           *       "status": 409,
-           *       "detail": "channel code WEB-DE already exists",
-           *       "code": "CONFLICT",
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
-      429: {
-        headers: {
-          /** @description Seconds until the key's request budget is renewed */
-          "Retry-After"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          /**
-           * @example {
-           *       "type": "urn:problem:pricing:rate-limited",
-           *       "title": "Too Many Requests",
-           *       "status": 429,
-           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
-           *       "code": "RATE_LIMITED",
-           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
-           *     }
-           */
-          "application/problem+json": components["schemas"]["Problem"];
-        };
-      };
-    };
-  };
   listPricingLintFindings: {
     parameters: {
       query?: {
@@ -19570,7 +19572,7 @@ export interface operations {
         sortBy?: ("severity:ASC" | "severity:DESC" | "code:ASC" | "code:DESC")[];
         /** @description Filter on severity (one of ERROR, WARNING, INFO): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $in, $not. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.severity=ERROR`. */
         "filter.severity"?: string[];
-        /** @description Filter on code (one of CHANNEL_WITHOUT_PRIMARY, STACKABLES_TO_ZERO, NEVER_WINS, TIE_BY_ID, FLOOR_ABOVE_LIST, NO_FIRST_TIER, PRICE_GAP, UNREACHABLE_PRICELIST, EMPTY_GROUP_TARGETED, EXPIRED_BUT_ACTIVE, BELOW_COST): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $in, $not. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.code=CHANNEL_WITHOUT_PRIMARY`. */
+        /** @description Filter on code (one of CHANNEL_WITHOUT_PRIMARY, STACKABLES_TO_ZERO, MISSING_EXCHANGE_RATE, NEVER_WINS, TIE_BY_ID, FLOOR_ABOVE_LIST, NO_FIRST_TIER, PRICE_GAP, TIER_CLIFF, UNREACHABLE_PRICELIST, EMPTY_GROUP_TARGETED, EXPIRED_BUT_ACTIVE, BELOW_COST): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $in, $not. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.code=CHANNEL_WITHOUT_PRIMARY`. */
         "filter.code"?: string[];
       };
       header?: never;
@@ -19838,21 +19840,21 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      /** @description TOO_MANY_SIMULATIONS: a simulation of this API key is still running, or as many as a server instance runs at once (2); or RATE_LIMITED: the key's read limit is used up. Retry after the Retry-After seconds */
       429: {
         headers: {
-          /** @description Seconds until the key's request budget is renewed */
+          /** @description Seconds to wait before trying again */
           "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
           /**
            * @example {
-           *       "type": "urn:problem:pricing:rate-limited",
+           *       "type": "urn:problem:pricing:too-many-simulations",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
-           *       "code": "RATE_LIMITED",
+           *       "detail": "a simulation of this API key is still running (at most 1 per key at a time); retry after 5 seconds",
+           *       "code": "TOO_MANY_SIMULATIONS",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
            */

@@ -1,4 +1,4 @@
--- Money (issue 24; docs/pricing-rules.md §19, §20): price units on price rows, trade conditions
+-- Money (issue 24; docs/pricing-rules.md §20, §21): price units on price rows, trade conditions
 -- and promotions (1-10,000 pieces, default 1, bounded by a column CHECK), and each channel's
 -- rounding mode (default HALF_UP, today's rule). ADD COLUMN keeps every table and its triggers;
 -- the price reader's covering index gains price_unit so it still reads no table row; the

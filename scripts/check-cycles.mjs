@@ -14,7 +14,8 @@
  *
  * For src/ it also checks the folder layering (docs/architecture.md "Layers"): each folder is a
  * room (`db`, `lib/http`, `resources/prices`, …), the rooms form LAYERS, and a file may import
- * only from its own layer or one below; no two rooms may import each other, even through others.
+ * only from its own layer or one below; no two rooms may import each other, even through others;
+ * a resource imports of another only its service, schemas, list or routes (RESOURCE_FACES).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
@@ -63,7 +64,15 @@ const layerOf = (room) =>
   );
 
 /**
- * Layering faults: imports from a higher layer, rooms no layer names, and cycles between rooms.
+ * What a resource may import of another (STYLE.md: "a resource folder is a room"): its service,
+ * its schemas, its list configuration and its routes (for its tag); never its repository, its
+ * handlers or its router.
+ */
+const RESOURCE_FACES = /\.(service|schemas|list|routes)\.ts$/;
+
+/**
+ * Layering faults: imports from a higher layer, rooms no layer names, cycles between rooms, and
+ * imports of another resource's insides.
  * @param {Map<string, string[]>} graph @param {(file: string) => string} name
  */
 function layerFaults(graph, name) {
@@ -83,6 +92,12 @@ function layerFaults(graph, name) {
       if (layerOf(to) > layerOf(from)) {
         faults.push(
           `${name(file)} -> ${name(target)}: ${from} may not import ${to}, a higher layer`,
+        );
+      }
+      const resources = from.startsWith("resources/") && to.startsWith("resources/");
+      if (resources && !RESOURCE_FACES.test(name(target))) {
+        faults.push(
+          `${name(file)} -> ${name(target)}: another resource's insides; import its service, schemas, list or routes`,
         );
       }
     }

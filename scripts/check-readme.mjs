@@ -1,32 +1,36 @@
 #!/usr/bin/env node
 /**
- * `npm run docs:check`: the README's endpoint table is generated from the OpenAPI document the
- * Worker serves at /doc, so it lists every operation and cannot drift from the code.
+ * `npm run docs:check`: the tables of the docs that list operations are generated from the
+ * OpenAPI document the Worker serves at /doc, so they list every operation and cannot drift from
+ * the code:
  *
- * The table sits between `<!-- endpoints:start -->` and `<!-- endpoints:end -->` in README.md:
- * one small table per tag of /doc (in the document's tag order), one row per operation
- * (method, path, summary, role). The document is built in-process, as `client:generate` does.
+ * - README.md, between `<!-- endpoints:start -->` and `<!-- endpoints:end -->`: one small table
+ *   per tag of /doc (in the document's tag order), one row per operation (method, path, summary,
+ *   role);
+ * - docs/list-queries.md §10, between `<!-- lists:start -->` and `<!-- lists:end -->`: one row per
+ *   list endpoint (a GET with `sortBy`), with its sorts, search fields, filters and `select`, read
+ *   off the parameters the list engine documents (src/list/openapi.ts).
  *
- *   --check        do not write; exit 1 if the README's block differs from what /doc gives
- *   --write        rewrite the block (the default when neither flag is given; wins over --check,
+ * The document is built in-process, as `client:generate` does.
+ *
+ *   --check        do not write; exit 1 if a block differs from what /doc gives
+ *   --write        rewrite the blocks (the default when neither flag is given; wins over --check,
  *                  so `npm run docs:check -- --write` writes)
  *   --url <base>   read <base>/doc of a running service instead
  *
- * The README goes through prettier before the blocks are compared, so the committed file is
+ * Each file goes through prettier before the blocks are compared, so the committed files are
  * exactly what `npm run lint` accepts.
  */
 import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { parseArgs } from "node:util";
 import * as prettier from "prettier";
 import { documentFromSource, documentFromUrl, ROOT } from "./lib/openapi-doc.mjs";
 
-/** @typedef {{ operationId?: string, summary?: string, tags?: string[], responses?: Record<string, unknown> }} Operation */
+/** @typedef {{ name: string, description?: string, schema?: { items?: { enum?: string[] } }, example?: unknown }} Parameter */
+/** @typedef {{ operationId?: string, summary?: string, tags?: string[], responses?: Record<string, unknown>, parameters?: Parameter[] }} Operation */
 /** @typedef {{ method: string, path: string, operation: Operation }} Entry */
 
-const README = join(ROOT, "README.md");
-const START = "<!-- endpoints:start -->";
-const END = "<!-- endpoints:end -->";
 const METHODS = ["get", "put", "post", "patch", "delete"];
 
 /**
@@ -59,24 +63,35 @@ function roleOf({ method, path, operation }) {
 const cell = (/** @type {string} */ text) => text.replace(/\s+/g, " ").replace(/\|/g, "\\|");
 
 /**
- * The markdown between the markers (unformatted; prettier aligns it).
+ * Every operation of /doc, in its order.
+ * @param {import("openapi-typescript").OpenAPI3} doc
+ * @returns {Entry[]}
+ */
+function operationsOf(doc) {
+  return Object.entries(doc.paths ?? {}).flatMap(([path, item]) =>
+    METHODS.flatMap((method) => {
+      const operation = /** @type {Operation | undefined} */ (
+        /** @type {Record<string, unknown>} */ (item)[method]
+      );
+      return operation ? [{ method, path, operation }] : [];
+    }),
+  );
+}
+
+/**
+ * README's block: the endpoint table (unformatted; prettier aligns it).
  * @param {import("openapi-typescript").OpenAPI3} doc
  * @returns {string}
  */
 function endpointTable(doc) {
   /** @type {Map<string, Entry[]>} */
   const byTag = new Map((doc.tags ?? []).map((tag) => [tag.name, []]));
-  for (const [path, item] of Object.entries(doc.paths ?? {})) {
-    for (const method of METHODS) {
-      const operation = /** @type {Operation | undefined} */ (
-        /** @type {Record<string, unknown>} */ (item)[method]
-      );
-      if (!operation) continue;
-      if (!operation.summary) throw new Error(`${method.toUpperCase()} ${path} has no summary`);
-      const tag = operation.tags?.[0] ?? "Other";
-      if (!byTag.has(tag)) byTag.set(tag, []);
-      byTag.get(tag)?.push({ method, path, operation });
-    }
+  for (const entry of operationsOf(doc)) {
+    const { method, path, operation } = entry;
+    if (!operation.summary) throw new Error(`${method.toUpperCase()} ${path} has no summary`);
+    const tag = operation.tags?.[0] ?? "Other";
+    if (!byTag.has(tag)) byTag.set(tag, []);
+    byTag.get(tag)?.push(entry);
   }
   const descriptions = new Map((doc.tags ?? []).map((tag) => [tag.name, tag.description]));
   const sections = [];
@@ -100,22 +115,125 @@ function endpointTable(doc) {
   return sections.join("\n\n");
 }
 
+const code = (/** @type {string} */ text) => `\`${text}\``;
+
+/**
+ * What a list parameter's description says after `label` (up to the sentence's end).
+ * @param {Parameter | undefined} parameter @param {RegExp} pattern
+ */
+const said = (parameter, pattern) => parameter?.description?.match(pattern)?.[1];
+
+/**
+ * One filter as the table shows it: its field, its type when not text, its operators.
+ * @param {Parameter} parameter
+ */
+function filterCell(parameter) {
+  const field = parameter.name.slice("filter.".length);
+  const type = said(parameter, /^Filter on \S+ \(([^)]*)\)/) ?? "text";
+  const shown = type === "text" ? "" : type.startsWith("one of") ? "enum; " : `${type}; `;
+  return `${code(field)} (${shown}${said(parameter, /Allowed: ([^.]*)\./) ?? "$eq"})`;
+}
+
+/**
+ * docs/list-queries.md's block: one row per list endpoint (unformatted; prettier aligns it).
+ * @param {import("openapi-typescript").OpenAPI3} doc
+ * @returns {string}
+ */
+function listTable(doc) {
+  const rows = operationsOf(doc).flatMap((entry) => {
+    const parameters = new Map((entry.operation.parameters ?? []).map((p) => [p.name, p]));
+    const sortBy = parameters.get("sortBy");
+    if (entry.method !== "get" || !sortBy) return [];
+    const fields = (/** @type {string} */ list) => list.split(", ").map(code).join(", ");
+    const sorts = [
+      ...new Set((sortBy.schema?.items?.enum ?? []).map((term) => term.split(":")[0] ?? term)),
+    ];
+    const [byDefault] = /** @type {string[]} */ (sortBy.example ?? []);
+    const searchBy = parameters.get("searchBy");
+    const search = searchBy
+      ? `${(searchBy.schema?.items?.enum ?? []).map(code).join(", ")} (${fields(said(searchBy, /default: (.*)\.$/) ?? "")})`
+      : "–";
+    const filters = [...parameters.values()].filter((p) => p.name.startsWith("filter."));
+    const select = said(parameters.get("select"), /\(id is always included\): (.*?)\.(?: |$)/);
+    const admin = roleOf(entry) === "admin" ? " (admin keys only)" : "";
+    return [
+      `| \`GET ${entry.path}\`${admin} | ${sorts.map(code).join(", ")}; default ${code(byDefault ?? "")} | ${search} | ${filters.map(filterCell).join(", ") || "–"} | ${select ? fields(select) : "–"} |`,
+    ];
+  });
+  return [
+    "| endpoint | sortBy | search (default fields) | filters (operators) | select |",
+    "| --- | --- | --- | --- | --- |",
+    ...rows,
+  ].join("\n");
+}
+
+/** The generated blocks: where each one sits, and what /doc makes of it. */
+const BLOCKS = [
+  {
+    file: join(ROOT, "README.md"),
+    name: "the endpoint table",
+    start: "<!-- endpoints:start -->",
+    end: "<!-- endpoints:end -->",
+    build: endpointTable,
+    count: (/** @type {string} */ table) =>
+      `${table.split("\n").filter((line) => /^\| [A-Z]+ \|/.test(line)).length} operations`,
+  },
+  {
+    file: join(ROOT, "docs", "list-queries.md"),
+    name: "the list endpoints table (§10)",
+    start: "<!-- lists:start -->",
+    end: "<!-- lists:end -->",
+    build: listTable,
+    count: (/** @type {string} */ table) => `${table.split("\n").length - 2} lists`,
+  },
+];
+
 /**
  * The text between the markers, or an error naming what is missing.
- * @param {string} text
+ * @param {string} text @param {typeof BLOCKS[number]} block
  * @returns {{ before: string, block: string, after: string }}
  */
-function split(text) {
+function split(text, { file, start: START, end: END }) {
   const start = text.indexOf(START);
   const end = text.indexOf(END);
   if (start === -1 || end === -1 || end < start) {
-    throw new Error(`README.md needs the markers ${START} and ${END}, in this order`);
+    throw new Error(`${relative(ROOT, file)} needs the markers ${START} and ${END}, in this order`);
   }
   return {
     before: text.slice(0, start + START.length),
     block: text.slice(start + START.length, end),
     after: text.slice(end),
   };
+}
+
+/**
+ * Checks or writes one block; whether it matched.
+ * @param {import("openapi-typescript").OpenAPI3} doc @param {typeof BLOCKS[number]} block
+ * @param {boolean} check
+ */
+async function sync(doc, block, check) {
+  const shown = relative(ROOT, block.file);
+  const current = readFileSync(block.file, "utf8");
+  const parts = split(current, block);
+  const config = (await prettier.resolveConfig(block.file)) ?? {};
+  const table = block.build(doc);
+  const wanted = await prettier.format(`${parts.before}\n\n${table}\n\n${parts.after}`, {
+    ...config,
+    filepath: block.file,
+  });
+  if (check) {
+    const same = split(wanted, block).block === parts.block;
+    if (same) console.log(`${shown}: ${block.name} matches /doc (${block.count(table)})`);
+    else
+      console.error(
+        `${shown}: ${block.name} differs from /doc; run node scripts/check-readme.mjs --write`,
+      );
+    return same;
+  }
+  // Only the block is replaced: the rest of the file stays as written.
+  writeFileSync(block.file, parts.before + split(wanted, block).block + parts.after);
+  console.log(`${shown}: ${block.name} written (${block.count(table)})`);
+  return true;
 }
 
 async function main() {
@@ -127,30 +245,10 @@ async function main() {
     },
   });
   const doc = values.url ? await documentFromUrl(values.url) : await documentFromSource();
-  const current = readFileSync(README, "utf8");
-  const parts = split(current);
-  const config = (await prettier.resolveConfig(README)) ?? {};
-  const table = endpointTable(doc);
-  const wanted = await prettier.format(`${parts.before}\n\n${table}\n\n${parts.after}`, {
-    ...config,
-    filepath: README,
-  });
-  const operations = table.split("\n").filter((line) => /^\| [A-Z]+ \|/.test(line)).length;
-
-  if (values.check && !values.write) {
-    if (split(wanted).block !== parts.block) {
-      console.error(
-        "README.md: the endpoint table differs from /doc; run node scripts/check-readme.mjs --write",
-      );
-      process.exit(1);
-    }
-    console.log(`README.md: the endpoint table matches /doc (${operations} operations)`);
-    return;
-  }
-  // Only the block is replaced: the rest of the README stays as written.
-  const updated = parts.before + split(wanted).block + parts.after;
-  writeFileSync(README, updated);
-  console.log(`README.md: endpoint table written (${operations} operations)`);
+  const check = values.check && !values.write;
+  let matched = true;
+  for (const block of BLOCKS) matched = (await sync(doc, block, check)) && matched;
+  if (!matched) process.exit(1);
 }
 
 main().catch((error) => {

@@ -123,8 +123,22 @@ describe("typed client (openapi-fetch + types generated from /doc)", () => {
       }),
     );
     expect(prices.data).toEqual([
-      { productCode: bolt, minQuantity: 1, amount: 1000, validFrom: null, validTo: null },
-      { productCode: bolt, minQuantity: 10, amount: 900, validFrom: null, validTo: null },
+      {
+        productCode: bolt,
+        minQuantity: 1,
+        amount: 1000,
+        priceUnit: 1,
+        validFrom: null,
+        validTo: null,
+      },
+      {
+        productCode: bolt,
+        minQuantity: 10,
+        amount: 900,
+        priceUnit: 1,
+        validFrom: null,
+        validTo: null,
+      },
     ]);
     expect(prices.meta.totalItems).toBe(2);
 
@@ -197,8 +211,8 @@ describe("typed client (openapi-fetch + types generated from /doc)", () => {
       complete: false,
     });
     expect(listing.lines[0]?.tiers).toEqual([
-      { minQuantity: 1, amount: 1000 },
-      { minQuantity: 10, amount: 900 },
+      { minQuantity: 1, amount: 1000, priceUnit: 1 },
+      { minQuantity: 10, amount: 900, priceUnit: 1 },
     ]);
 
     const detail = ok(

@@ -190,6 +190,8 @@ describe("export → import into an empty database → export gives the same byt
       prices: [
         { productCode: p.code, minQuantity: 1, amount: 12345 },
         { productCode: p.code, minQuantity: 10, amount: 5 },
+        // Priced per 1,000 pieces: the unit travels with the row (docs/csv.md §2).
+        { productCode: p.code, minQuantity: 5000, amount: 4250, priceUnit: 1000 },
         { productCode: q.code, minQuantity: 1, amount: 0 },
         // A scheduled row cuts q's undated one: both carry their window in the file.
         { productCode: q.code, minQuantity: 1, amount: 7, validFrom: "2027-01-01T00:00:00Z" },
@@ -201,13 +203,15 @@ describe("export → import into an empty database → export gives the same byt
     const ctxHere = await KINDS.prices!.prepare(here, { pricelist: String(list.id) });
     const ctxThere = await KINDS.prices!.prepare(fresh, { pricelist: String(target.id) });
     const exported = await exportText(here, "prices", ctxHere);
-    expect(exported).toContain(`${p.code},1,12.345,,\n${p.code},10,0.005,,\n`);
     expect(exported).toContain(
-      `${q.code},1,0.000,,2027-01-01T00:00:00.000Z\n` +
-        `${q.code},1,0.007,2027-01-01T00:00:00.000Z,\n`,
+      `${p.code},1,12.345,1,,\n${p.code},10,0.005,1,,\n${p.code},5000,4.250,1000,,\n`,
+    );
+    expect(exported).toContain(
+      `${q.code},1,0.000,1,,2027-01-01T00:00:00.000Z\n` +
+        `${q.code},1,0.007,1,2027-01-01T00:00:00.000Z,\n`,
     );
     const imported = await importText(fresh, "prices", exported, { ctx: ctxThere });
-    expect(imported).toMatchObject({ rejected: [], totals: { rows: 4 } });
+    expect(imported).toMatchObject({ rejected: [], totals: { rows: 5 } });
     expect(await exportText(fresh, "prices", ctxThere)).toBe(exported);
   });
 
@@ -287,15 +291,16 @@ describe("errors come back as the lines of the file", () => {
     const product = await onFresh.createProduct();
     const list = await onFresh.createPricelist();
     const ctx = await KINDS.prices!.prepare(fresh, { pricelist: String(list.id) });
-    const text = `productCode,minQuantity,amount\n${product.code},1,1.50\nNOPE-P,1,2.00\n${product.code},5,1.999\n${product.code},10,1.00\n`;
+    const text = `productCode,minQuantity,amount,priceUnit\n${product.code},1,1.50,\nNOPE-P,1,2.00,\n${product.code},5,1.999,\n${product.code},10,1.00,1\n${product.code},20,9.00,20000\n`;
     const result = await importText(fresh, "prices", text, { ctx });
     expect(result.rejected).toEqual([
       { line: 3, reason: "productCode: unknown product NOPE-P" },
       { line: 4, reason: "amount 1.999 has more decimals than EUR allows (at most 2 decimals)" },
+      { line: 6, reason: "priceUnit: must be at most 10000" },
     ]);
     expect(await exportText(fresh, "prices", ctx)).toBe(
-      "productCode,minQuantity,amount,validFrom,validTo\n" +
-        `${product.code},1,1.50,,\n${product.code},10,1.00,,\n`,
+      "productCode,minQuantity,amount,priceUnit,validFrom,validTo\n" +
+        `${product.code},1,1.50,1,,\n${product.code},10,1.00,1,,\n`,
     );
   });
 

@@ -210,7 +210,7 @@ describe("headers", () => {
     expect(readHeader(["P-A", "1", "12.50"], KINDS.prices!)).toEqual({
       ok: false,
       error:
-        'the header must be productCode,minQuantity,amount, optionally validFrom,validTo (missing productCode, minQuantity, amount; unknown "P-A", "1", "12.50")',
+        'the header must be productCode,minQuantity,amount, optionally priceUnit,validFrom,validTo (missing productCode, minQuantity, amount; unknown "P-A", "1", "12.50")',
     });
     expect(readHeader(["code;name"], KINDS.customers!)).toMatchObject({
       ok: false,
@@ -337,6 +337,28 @@ describe("rows of each kind", () => {
     });
   });
 
+  it("prices: priceUnit, when the header has it, is a whole number >= 1; empty is 1", () => {
+    const kind = KINDS.prices!;
+    const eur = { label: "", notes: [], stateKey: "", digits: 2, currency: "EUR" };
+    const header = "productCode,minQuantity,amount,priceUnit\n";
+    expect(readOne(kind, `${header}SCREW,1,12.50,1000`, eur)).toEqual({
+      ok: true,
+      row: { productCode: "SCREW", minQuantity: 1, amount: 1250, priceUnit: 1000 },
+    });
+    expect(readOne(kind, `${header}SCREW,1,12.50,`, eur)).toEqual({
+      ok: true,
+      row: { productCode: "SCREW", minQuantity: 1, amount: 1250, priceUnit: 1 },
+    });
+    expect(readOne(kind, `${header}SCREW,1,12.50,0`, eur)).toEqual({
+      ok: false,
+      error: 'priceUnit "0" is not a whole number >= 1',
+    });
+    expect(readOne(kind, `${header}SCREW,1,12.50,1.5`, eur)).toEqual({
+      ok: false,
+      error: 'priceUnit "1.5" is not a whole number >= 1',
+    });
+  });
+
   it("exchange rates: the cells as written, trimmed; every column is required", () => {
     const kind = KINDS["exchange-rates"]!;
     const header = "from,to,rate,validFrom\n";
@@ -377,6 +399,7 @@ describe("rows of each kind", () => {
         productCode: "P-A",
         minQuantity: 10,
         amount: 1005,
+        priceUnit: 100,
         validFrom: "2027-01-01T00:00:00.000Z",
         validTo: "2027-07-01T00:00:00.000Z",
       },
@@ -393,7 +416,7 @@ describe("rows of each kind", () => {
       expect(readOne(kind, text, eur), name).toEqual({ ok: true, row: item });
     }
     expect(csvRow(KINDS.prices!.toRecord(items.prices, { ...eur, digits: 3 }))).toBe(
-      "P-A,10,1.005,2027-01-01T00:00:00.000Z,2027-07-01T00:00:00.000Z\n",
+      "P-A,10,1.005,100,2027-01-01T00:00:00.000Z,2027-07-01T00:00:00.000Z\n",
     );
   });
 });

@@ -227,6 +227,95 @@ describe("the catalogue's B2B terms", () => {
   });
 });
 
+describe("money in the demo data (docs/pricing-rules.md §19–§22, scripts/lib/demo-money.mjs)", () => {
+  const screws = (channelCode: string, at: string, quantity = 4000) =>
+    resolve({ channelCode, at, explain: true, lines: [{ productCode: "P-00298", quantity }] });
+
+  it("WEB-DE prices the bulk wood screws per 1,000 and advises 5,000 at 4,000", async () => {
+    const res = await screws("WEB-DE", "2026-03-02T10:00:00Z");
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.lines[0]).toMatchObject({
+      status: "OK",
+      priceUnit: 1000,
+      source: { pricelistId: 100, baseUnitAmount: 1250 },
+      tiers: [
+        { minQuantity: 1000, amount: 1250, priceUnit: 1000 },
+        { minQuantity: 5000, amount: 900, priceUnit: 1000 },
+      ],
+      quantityRule: { minimum: 1000, increment: 500, maximum: null },
+      // The channel's online 2 % (8) and the fastener volume bonus, 2 % from 1,000 pieces in the
+      // order (25), per 1000 pieces; the advice keeps the order's 4,000 for that bonus (§22).
+      finalUnitAmount: 1200,
+      lineAmount: 4800,
+      priceBreak: { quantity: 5000, lineAmount: 4320 },
+    });
+  });
+
+  it("SHOP-CH prices them from the CHF list 120, list 100 at the day's EUR → CHF rate", async () => {
+    const march = await screws("SHOP-CH", "2026-03-02T10:00:00Z", 1000);
+    expect(march.status, JSON.stringify(march.body)).toBe(200);
+    // 1250 × 0.9365 × 1.05 = 1229.16 → 1229, up to 5 Rappen: 1230 per 1000.
+    expect(march.body.lines[0]).toMatchObject({
+      currency: "CHF",
+      priceUnit: 1000,
+      source: {
+        pricelistId: 120,
+        baseUnitAmount: 1230,
+        derivedFrom: {
+          pricelistId: 100,
+          unitAmount: 1250,
+          exchangeRate: {
+            from: "EUR",
+            to: "CHF",
+            rate: "0.9365",
+            validFrom: "2026-01-01T00:00:00.000Z",
+          },
+        },
+      },
+    });
+    expect(Date.parse(march.body.validUntil)).toBeLessThanOrEqual(
+      Date.parse("2026-07-01T00:00:00Z"),
+    );
+    // From July at 0.941: 1250 × 0.941 × 1.05 = 1235.06 → 1235.
+    const august = await screws("SHOP-CH", "2026-08-03T10:00:00Z", 1000);
+    expect(august.body.lines[0].source).toMatchObject({
+      baseUnitAmount: 1235,
+      derivedFrom: { exchangeRate: { rate: "0.941" } },
+    });
+  });
+
+  it("the linter names the screws' tier cliff, and no list lacks a rate", async () => {
+    const res = await api(
+      "GET",
+      "/v1/api/pricing/lint?filter.code=$in:TIER_CLIFF,MISSING_EXCHANGE_RATE&limit=100&page=1",
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const all: any[] = [];
+    for (let page = 1; page <= res.body.meta.totalPages; page++) {
+      const next = await api(
+        "GET",
+        `/v1/api/pricing/lint?filter.code=$in:TIER_CLIFF,MISSING_EXCHANGE_RATE&limit=100&page=${page}`,
+      );
+      all.push(...next.body.data);
+    }
+    expect(all.filter((f) => f.code === "MISSING_EXCHANGE_RATE")).toEqual([]);
+    const cliff = all.find((f) => f.records.some((r: any) => r.code === "P-00298"));
+    expect(cliff).toEqual({
+      code: "TIER_CLIFF",
+      severity: "WARNING",
+      message:
+        "pricelist 100 prices product P-00298 at 1250 per 1000 from quantity 1000 and 900 per " +
+        "1000 from 5000: buying 4000–4500 pieces costs more than buying 5000; lower the price " +
+        "from 1000, raise the one from 5000 or add a tier between them, so that fewer pieces " +
+        "never cost more",
+      records: [
+        { kind: "pricelist", id: 100 },
+        { kind: "product", code: "P-00298" },
+      ],
+    });
+  });
+});
+
 // One request per record: a few hundred in all.
 describe("the publish simulation on the demo data (docs/simulation.md §7)", () => {
   it("answers the /doc example: activating TC-5 for C-1001 in June 2025", async () => {
@@ -251,7 +340,7 @@ describe("the publish simulation on the demo data (docs/simulation.md §7)", () 
     // for C-1012's combi hammer drill P-00265, whose key-account NET_PRICE (13) stops discounts.
     const { summary, rows } = res.body;
     // WEB-DE's 29 customers and the anonymous buyer, every product.
-    expect(summary).toMatchObject({ evaluated: 30 * 304, changed: 71, raised: 0, lowered: 71 });
+    expect(summary).toMatchObject({ evaluated: 30 * 305, changed: 71, raised: 0, lowered: 71 });
     expect(summary.distribution).toEqual([{ percent: -3, count: 71 }]);
     expect(summary.mostAffectedCustomers.map((c: any) => [c.customerCode, c.changed])).toEqual([
       ["C-1004", 12],

@@ -5,8 +5,15 @@ import { customerGroups } from "../src/db/schema";
 import type { ListConfig } from "../src/list";
 import { parseListQuery } from "../src/list/parse";
 import { toOrderBy, toWhere } from "../src/list/sql";
+import { productList } from "../src/resources/products/products.list";
 import { createProduct } from "./factories";
 import { api, expectProblem, issuePaths, KEYS, uid, type ApiResponse } from "./helpers";
+
+/** The product list's fields as its configuration declares them (a new foreign key adds one). */
+const SELECTABLE = [...productList.config.selectable!];
+const FILTERABLE = Object.keys(productList.config.fields).filter(
+  (field) => productList.config.fields[field]!.filter,
+);
 
 /**
  * The list contract end to end through GET /v1/api/product (sortable id, code and name, searchable
@@ -251,9 +258,9 @@ describe("GET /v1/api/product: meta, links and select", () => {
     const idOnly = await list(`search=${term}&sortBy=id:asc&limit=2&select=id`);
     expect(idOnly.body.data).toEqual([{ id: asc[0] }, { id: asc[1] }]);
     expect(idOnly.body.meta.select).toEqual(["id"]);
+    // Every selectable field, in another order than the configuration's.
     const all = await list(
-      `search=${term}&sortBy=id:asc&limit=1&select=updatedAt,createdAt,name,code,id,` +
-        "productGroupCode,minOrderQuantity,orderIncrement,maxOrderQuantity",
+      `search=${term}&sortBy=id:asc&limit=1&select=${[...SELECTABLE].reverse().join(",")}`,
     );
     expect(all.body.data).toEqual([products[0]]);
   });
@@ -262,9 +269,9 @@ describe("GET /v1/api/product: meta, links and select", () => {
     const res = await list("select=code,price&select=status");
     expect(issuePaths(res)).toEqual(["query.select", "query.select"]);
     expect(res.body.errors[0].message).toBe(
-      '"price" is not selectable; selectable fields: id, code, name, productGroupCode, ' +
-        "minOrderQuantity, orderIncrement, maxOrderQuantity, createdAt, updatedAt",
+      `"price" is not selectable; selectable fields: ${SELECTABLE.join(", ")}`,
     );
+    expect(SELECTABLE.slice(0, 4)).toEqual(["id", "code", "name", "productGroupCode"]);
   });
 
   it("answers the same to a read key and refuses a missing key", async () => {
@@ -546,13 +553,13 @@ describe("GET /v1/api/product: refused and ignored parameters", () => {
   });
 
   it.each(["filter.code=x", "filter.id=1", "filter.name=$eq:x", "filter.=x"])(
-    "refuses %s: products filter by productGroupCode only",
+    "refuses %s: products filter by the codes they name only",
     async (filter) => {
       const res = await list(filter);
       expect(res.body.errors).toEqual([
         {
           path: `query.${filter.split("=")[0]}`,
-          message: "is not filterable; filterable fields: productGroupCode",
+          message: `is not filterable; filterable fields: ${FILTERABLE.join(", ")}`,
         },
       ]);
       expectProblem(res, 400, "VALIDATION_FAILED");
@@ -586,8 +593,9 @@ describe("GET /v1/api/product: OpenAPI", () => {
       "search",
       "searchBy",
       "select",
-      "filter.productGroupCode",
+      ...FILTERABLE.map((field) => `filter.${field}`),
     ]);
+    expect(FILTERABLE[0]).toBe("productGroupCode");
     const sortBy = op.parameters.find((p: { name: string }) => p.name === "sortBy");
     expect(sortBy.schema.items.enum).toEqual([
       "id:ASC",

@@ -1,5 +1,6 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { productRefs } from "../src/resources/products/products.list";
 import { api, expectProblem, KEYS, uid, type CallOptions } from "./helpers";
 
 describe("authentication and roles", () => {
@@ -147,7 +148,8 @@ describe("OpenAPI document", () => {
       "search",
       "searchBy",
       "select",
-      "filter.productGroupCode",
+      // A filter per foreign key by code of a product (products.list.ts productRefs).
+      ...productRefs.fields.map((field) => `filter.${field}`),
     ]);
     expect(Object.keys(list.responses)).toEqual(["200", "400", "401", "429"]);
     const get = doc.paths["/v1/api/product/{code}"].get;

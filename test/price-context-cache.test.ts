@@ -258,7 +258,7 @@ async function pricelists() {
       null,
     ]),
   );
-  // A CHF list derived from an EUR one (docs/pricing-rules.md §18): it prices once a rate of
+  // A CHF list derived from an EUR one (docs/pricing-rules.md §19): it prices once a rate of
   // EUR → CHF holds (a write below), and beats the other CHF list then.
   const fromEur = { basePricelistId: ids.base, adjustmentBp: 0 };
   await assignPricelistToChannel(

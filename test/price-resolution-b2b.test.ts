@@ -163,7 +163,7 @@ const expected = () => ({
     line: 155000,
     list: 360,
     base: 329,
-    derivedFrom: { pricelistId: ids["PL-10"], unitAmount: 360 },
+    derivedFrom: { pricelistId: ids["PL-10"], unitAmount: 360, exchangeRate: null },
     adjustments: [
       ["DISCOUNT", ids["TC-42"], 5, -16],
       ["DISCOUNT", ids["TC-44"], 11, -6],
@@ -175,7 +175,7 @@ const expected = () => ({
     line: 10000,
     list: 8000,
     base: 7199,
-    derivedFrom: { pricelistId: ids["PL-10"], unitAmount: 8000 },
+    derivedFrom: { pricelistId: ids["PL-10"], unitAmount: 8000, exchangeRate: null },
     adjustments: [
       ["DISCOUNT", ids["TC-43"], 1, -1800],
       ["PROMOTION", ids["PR-51"], null, -810],
@@ -187,7 +187,7 @@ const expected = () => ({
     line: 4197,
     list: 1500,
     base: 1349,
-    derivedFrom: { pricelistId: ids["PL-10"], unitAmount: 1500 },
+    derivedFrom: { pricelistId: ids["PL-10"], unitAmount: 1500, exchangeRate: null },
     adjustments: [["SURCHARGE", ids["TC-45"], 7, 50]],
   },
 });

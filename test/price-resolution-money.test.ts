@@ -3,8 +3,8 @@ import { api, created, expectProblem, issuePaths, uid } from "./helpers";
 
 /**
  * The money rules through the real Worker, built as a user would: worked examples B (a list
- * derived across currencies at the rate in force, docs/pricing-rules.md §18), C (price units and
- * the channel's rounding mode, §19, §20) and D (price-break advice, §21) of pricing rules v3,
+ * derived across currencies at the rate in force, docs/pricing-rules.md §19), C (price units and
+ * the channel's rounding mode, §20, §21) and D (price-break advice, §22) of pricing rules v3,
  * exactly, priced through POST /v1/api/prices/resolve and GET /v1/api/prices; and the bad input of
  * the new fields.
  */
@@ -53,7 +53,7 @@ const lineOf = async (channelCode: string, productCode: string, quantity = 1, ex
 // B. Currencies
 // ---------------------------------------------------------------------------------------------
 
-describe("worked example B: lists derived across currencies (docs/pricing-rules.md §18)", () => {
+describe("worked example B: lists derived across currencies (docs/pricing-rules.md §19)", () => {
   const b = { p1: "", eur: "", tuned: "", plU: 0 };
 
   beforeAll(async () => {
@@ -176,7 +176,7 @@ describe("worked example B: lists derived across currencies (docs/pricing-rules.
 // C. Price units and rounding modes
 // ---------------------------------------------------------------------------------------------
 
-describe("worked example C: price units and rounding modes (docs/pricing-rules.md §19, §20)", () => {
+describe("worked example C: price units and rounding modes (docs/pricing-rules.md §20, §21)", () => {
   const c = { ps: "", half: "", base200: "", list: 0, code: "" };
 
   beforeAll(async () => {
@@ -267,11 +267,58 @@ describe("worked example C: price units and rounding modes (docs/pricing-rules.m
   });
 });
 
+describe("floors per their own price unit (docs/pricing-rules.md §20)", () => {
+  it("a floor per 1000 guards a line per piece and a floor per piece a line per 1000, rounded up", async () => {
+    const [piece, screw] = [await product(), await product()];
+    const list = await pricelist({}, [
+      { productCode: piece, amount: 120 },
+      { productCode: screw, amount: 1250, priceUnit: 1000 },
+    ]);
+    const floor = await pricelist({ kind: "FLOOR" }, [
+      // 100.50 per 1000 pieces' worth: 100.5 a piece, up to 101.
+      { productCode: piece, amount: 100_500, priceUnit: 1000 },
+      // 1 a piece: 1000 per 1000.
+      { productCode: screw, amount: 1 },
+    ]);
+    const code = await channel(list, [floor]);
+    await created("/v1/api/trade-conditions", {
+      name: "Half off in the floor test",
+      scope: "CHANNEL",
+      channelCodes: [code],
+      status: "ACTIVE",
+      type: "DISCOUNT",
+      discountType: "PERCENTAGE",
+      value: 5000,
+      productCodes: [piece, screw],
+    });
+    const answer = await resolve({
+      channelCode: code,
+      explain: true,
+      lines: [
+        { productCode: piece, quantity: 3 },
+        { productCode: screw, quantity: 2500 },
+      ],
+    });
+    const [a, b] = answer.lines;
+    expect(a).toMatchObject({ priceUnit: 1, finalUnitAmount: 101, lineAmount: 303 });
+    expect(a.adjustments.map((x: any) => [x.kind, x.amount])).toEqual([
+      ["DISCOUNT", -60],
+      ["FLOOR", 41],
+    ]);
+    expect(a.explain.floors[0]).toMatchObject({ amount: 100_500, priceUnit: 1000 });
+    expect(b).toMatchObject({ priceUnit: 1000, finalUnitAmount: 1000, lineAmount: 2500 });
+    expect(b.adjustments.map((x: any) => [x.kind, x.amount])).toEqual([
+      ["DISCOUNT", -625],
+      ["FLOOR", 375],
+    ]);
+  });
+});
+
 // ---------------------------------------------------------------------------------------------
 // D. Price-break advice
 // ---------------------------------------------------------------------------------------------
 
-describe("worked example D: price-break advice (docs/pricing-rules.md §21)", () => {
+describe("worked example D: price-break advice (docs/pricing-rules.md §22)", () => {
   const d = { p: "", boxed: "", code: "" };
 
   beforeAll(async () => {
@@ -399,4 +446,102 @@ describe("bad input of the money fields: 400 naming the field, nothing written",
       amount: -1,
     });
   });
+});
+
+describe("bad input through HTTP: a 400 problem+json whose detail is a sentence about the field", () => {
+  const RATE_NOT_A_STRING =
+    'must be a decimal string such as "0.92", not a JSON number: send the rate as a string, so no digit is lost to floating point';
+  const rate = (value: unknown) => ({
+    rates: [{ from: "NZD", to: "ZAR", rate: value, validFrom: "2027-01-01T00:00:00Z" }],
+  });
+
+  it.each([
+    ["a JSON number", 0.92, RATE_NOT_A_STRING],
+    ["a JSON integer", 2, RATE_NOT_A_STRING],
+    ["zero", "0", "must be greater than 0"],
+    ["zero with decimals", "0.000", "must be greater than 0"],
+    ["negative", "-0.92", "must be greater than 0"],
+    ["too precise", "1.0000000000001", "has 14 significant digits; at most 12 are allowed"],
+  ])("a rate %s", async (_, value, message) => {
+    const res = await api("PUT", "/v1/api/exchange-rates", { body: rate(value) });
+    expect(expectProblem(res, 400, "VALIDATION_FAILED").detail).toBe(
+      `body.rates.0.rate: ${message}`,
+    );
+    const stored = await ok("GET", "/v1/api/exchange-rates?filter.from=NZD&filter.to=ZAR");
+    expect(stored.data).toEqual([]);
+  });
+
+  it.each(["HALF_DOWN", "half_up", "", 1, null])("a rounding mode %j", async (roundingMode) => {
+    const code = uid("CH");
+    const res = await api("POST", "/v1/api/channel", {
+      body: { code, name: "x", roundingMode },
+    });
+    expect(expectProblem(res, 400, "VALIDATION_FAILED").detail).toBe(
+      "body.roundingMode: must be one of HALF_UP, HALF_EVEN, DOWN, UP",
+    );
+    expect((await api("GET", `/v1/api/channel/${code}`)).status).toBe(404);
+    const existing = (await created("/v1/api/channel", { code: uid("CH"), name: "x" })).code;
+    const patch = await api("PATCH", `/v1/api/channel/${existing}`, { body: { roundingMode } });
+    expect(expectProblem(patch, 400, "VALIDATION_FAILED").detail).toBe(
+      "body.roundingMode: must be one of HALF_UP, HALF_EVEN, DOWN, UP",
+    );
+    expect((await ok("GET", `/v1/api/channel/${existing}`)).roundingMode).toBe("HALF_UP");
+  });
+
+  const UNITS: [unknown, string][] = [
+    [0, "must be at least 1"],
+    [-5, "must be at least 1"],
+    [10_001, "must be at most 10000"],
+    [2.5, "must be an integer, not a fraction"],
+    ["1000", "must be a number, not a string"],
+  ];
+
+  it.each(UNITS)(
+    "a price unit %j on a price row, a FLOOR row, a condition, a promotion, a simulated tier",
+    async (priceUnit, message) => {
+      const p = await product();
+      const sales = await pricelist({});
+      const floor = await pricelist({ kind: "FLOOR" });
+      for (const list of [sales, floor]) {
+        const res = await api("PUT", `/v1/api/pricelist/${list}/prices`, {
+          body: { prices: [{ productCode: p, amount: 1250, priceUnit }] },
+        });
+        expect(expectProblem(res, 400, "VALIDATION_FAILED").detail).toBe(
+          `body.prices.0.priceUnit: ${message}`,
+        );
+        expect((await ok("GET", `/v1/api/pricelist/${list}/prices`)).data).toEqual([]);
+      }
+      const condition = await api("POST", "/v1/api/trade-conditions", {
+        body: {
+          name: "x",
+          scope: "GLOBAL",
+          type: "DISCOUNT",
+          discountType: "ABSOLUTE",
+          currency: "EUR",
+          value: 5,
+          priceUnit,
+        },
+      });
+      expect(expectProblem(condition, 400, "VALIDATION_FAILED").detail).toBe(
+        `body.priceUnit: ${message}`,
+      );
+      const promotion = await api("POST", "/v1/api/promotion", {
+        body: { name: "x", discountType: "ABSOLUTE", currency: "EUR", value: 5, priceUnit },
+      });
+      expect(expectProblem(promotion, 400, "VALIDATION_FAILED").detail).toBe(
+        `body.priceUnit: ${message}`,
+      );
+      const simulation = await api("POST", "/v1/api/simulations/prices", {
+        body: {
+          channelCode: await channel(sales),
+          customers: { anonymous: true },
+          products: { codes: [p] },
+          changes: { prices: [{ pricelistId: sales, productCode: p, amount: 1, priceUnit }] },
+        },
+      });
+      expect(expectProblem(simulation, 400, "VALIDATION_FAILED").detail).toBe(
+        `body.changes.prices.0.priceUnit: ${message}`,
+      );
+    },
+  );
 });

@@ -449,7 +449,7 @@ describe("pricelists: derivation (docs/api.md §5.8)", () => {
     expect(expectProblem(fromFloor, 409, "CONFLICT").detail).toBe(
       `pricelist ${floor.id} is GENERAL FLOOR; only a GENERAL SALES pricelist can be the base of a SALES pricelist`,
     );
-    // docs/pricing-rules.md §18: the base's amounts are converted at the rate in force.
+    // docs/pricing-rules.md §19: the base's amounts are converted at the rate in force.
     const usd = await createPricelist({ currency: "USD" });
     const currency = await patchList(pl.id, {
       derivation: { basePricelistId: usd.id, adjustmentBp: 0 },

@@ -30,7 +30,7 @@ async function sheet(id: number) {
     })[]
   ).map(({ validFrom, validTo, priceUnit, ...row }) => ({
     ...row,
-    // Per piece unless said (docs/pricing-rules.md §19).
+    // Per piece unless said (docs/pricing-rules.md §20).
     ...(priceUnit === 1 ? {} : { priceUnit }),
     ...(validFrom === null ? {} : { validFrom }),
     ...(validTo === null ? {} : { validTo }),

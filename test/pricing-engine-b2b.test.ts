@@ -1112,7 +1112,7 @@ describe("derived pricelists", () => {
     // Also when the candidate comes as a base too (by id, whatever object holds it).
     expect(noPrice([base(2, [], D(1)), base(1, [[1, 500]], D(2))])).toEqual(fallback);
     expect(noPrice([])).toEqual(fallback);
-    // A base in another currency needs a rate (docs/pricing-rules.md §18); there is none here.
+    // A base in another currency needs a rate (docs/pricing-rules.md §19); there is none here.
     expect(noPrice([base(2, [[1, 1000]], { currency: "USD" })])).toEqual([9, "NO_EXCHANGE_RATE"]);
     // A base in a cycle that has its own rows still prices: the cycle is never followed.
     expect(noPrice([base(2, [[1, 1000]], D(1))])).toEqual([1, "USED"]);

@@ -21,13 +21,13 @@ import {
 } from "./pricing-engine-factories";
 
 /**
- * Unit tests of the money rules of docs/pricing-rules.md: derived lists across currencies (§18),
- * price units (§19), rounding modes (§20) and price-break advice (§21), with the worked examples
+ * Unit tests of the money rules of docs/pricing-rules.md: derived lists across currencies (§19),
+ * price units (§20), rounding modes (§21) and price-break advice (§22), with the worked examples
  * B, C and D of pricing rules v3 exactly, without a Worker.
  */
 
 // ---------------------------------------------------------------------------------------------
-// Worked example B: currencies (docs/pricing-rules.md §18)
+// Worked example B: currencies (docs/pricing-rules.md §19)
 // ---------------------------------------------------------------------------------------------
 
 const rate = (from: string, to: string, value: string, validFrom: string): ExchangeRate => ({
@@ -88,7 +88,7 @@ function exampleB(currency: string, at: string, extra = {}, explain = false): Li
   };
 }
 
-describe("worked example B: derived lists across currencies (§18)", () => {
+describe("worked example B: derived lists across currencies (§19)", () => {
   it("PL-E at 2027-01-15: 1000 × 0.92 = 920, valid until the next rate of the pair", () => {
     const l = exampleB("EUR", "2027-01-15T00:00:00Z");
     expect(l).toMatchObject({
@@ -230,7 +230,7 @@ describe("worked example B: derived lists across currencies (§18)", () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// Worked example C: price units and rounding modes (§19, §20)
+// Worked example C: price units and rounding modes (§20, §21)
 // ---------------------------------------------------------------------------------------------
 
 /** P with one row `amount` per `priceUnit`, the channel's primary. */
@@ -260,7 +260,7 @@ const linePer = (
     ...extra,
   });
 
-describe("worked example C: price units and rounding modes (§19, §20)", () => {
+describe("worked example C: price units and rounding modes (§20, §21)", () => {
   it("1250 per 1000 pieces, 2500 pieces: 3125, and the line says its priceUnit", () => {
     const l = linePer(1250, 1000, 2500, "HALF_UP");
     expect(l).toMatchObject({
@@ -463,7 +463,7 @@ describe("worked example C: price units and rounding modes (§19, §20)", () => 
 });
 
 // ---------------------------------------------------------------------------------------------
-// Worked example D: price-break advice (§21)
+// Worked example D: price-break advice (§22)
 // ---------------------------------------------------------------------------------------------
 
 const tiered = pricelist(1, ["CHANNEL_PRIMARY"], {
@@ -476,7 +476,7 @@ const tiered = pricelist(1, ["CHANNEL_PRIMARY"], {
 const breakAt = (quantity: number, extra: Partial<PriceRequest> = {}) =>
   line({ pricelists: [tiered], lines: [{ productCode: "P", quantity }], ...extra });
 
-describe("worked example D: price-break advice (§21)", () => {
+describe("worked example D: price-break advice (§22)", () => {
   it("45 pieces cost 4500; 50 cost 4000: the advice", () => {
     expect(breakAt(45)).toMatchObject({
       lineAmount: 4500,

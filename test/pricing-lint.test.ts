@@ -11,6 +11,7 @@ import {
   createTradeCondition,
   setPrimaryPricelist,
 } from "./factories";
+import { cliffRange } from "../src/pricing/lint/tiers";
 import { api, expectProblem, issuePaths, KEYS, roundTrips } from "./helpers";
 
 /**
@@ -678,5 +679,222 @@ describe("STACKABLES_TO_ZERO", () => {
     for (const record of [tc(a), tc(b), tc(c)]) {
       expect(await naming("STACKABLES_TO_ZERO", record)).toEqual([]);
     }
+  });
+});
+
+describe("MISSING_EXCHANGE_RATE", () => {
+  const putRate = (from: string, to: string, validFrom: string, rate = "1.25") =>
+    ok("PUT", "/v1/api/exchange-rates", { rates: [{ from, to, rate, validFrom }] });
+
+  /** An ACTIVE list in `currency` deriving from `base`. */
+  const derived = (currency: string, base: { id: number }, overrides = {}) =>
+    createPricelist({
+      status: "ACTIVE",
+      currency,
+      derivation: { basePricelistId: base.id, adjustmentBp: 0 },
+      ...overrides,
+    });
+
+  it("names an ACTIVE list derived across currencies with no rate of the pair, until one holds", async () => {
+    const base = await createPricelist({ status: "ACTIVE", currency: "NOK" });
+    const list = await derived("SEK", base);
+    // The opposite direction is no rate for this pair (rates are never inverted).
+    await putRate("SEK", "NOK", "2020-01-01T00:00:00Z");
+    expect(await naming("MISSING_EXCHANGE_RATE", pl(list))).toEqual([
+      {
+        code: "MISSING_EXCHANGE_RATE",
+        severity: "ERROR",
+        message:
+          `pricelist ${list.id} derives from pricelist ${base.id} in NOK, but no exchange rate ` +
+          "NOK → SEK holds now: it has no price for the products it takes from that base (lines " +
+          "fall to the next pricelist, or NO_PRICE); add a rate NOK → SEK (PUT /v1/api/exchange-rates)",
+        records: [pl(list), pl(base)],
+      },
+    ]);
+    // A rate that starts later does not hold now.
+    await putRate("NOK", "SEK", "2990-01-01T00:00:00Z");
+    expect(await naming("MISSING_EXCHANGE_RATE", pl(list))).toHaveLength(1);
+    await putRate("NOK", "SEK", "2020-01-01T00:00:00Z");
+    expect(await naming("MISSING_EXCHANGE_RATE", pl(list))).toEqual([]);
+  });
+
+  it("judges a list that starts later at its start, and a chain at every step", async () => {
+    const base = await createPricelist({ status: "ACTIVE", currency: "PLN" });
+    const later = await derived("CZK", base, { validFrom: "2980-01-01T00:00:00Z" });
+    await putRate("PLN", "CZK", "2985-01-01T00:00:00Z");
+    const [found] = await naming("MISSING_EXCHANGE_RATE", pl(later));
+    expect(found!.message).toContain(
+      "but no exchange rate PLN → CZK holds from its start at 2980-01-01T00:00:00.000Z",
+    );
+    await putRate("PLN", "CZK", "2979-01-01T00:00:00Z");
+    expect(await naming("MISSING_EXCHANGE_RATE", pl(later))).toEqual([]);
+
+    // HUF ← RON ← PLN: the RON → HUF step has a rate, PLN → RON has none. The middle list is a
+    // DRAFT: not in force itself, a step of the ACTIVE list's chain all the same.
+    const middle = await createPricelist({
+      currency: "RON",
+      derivation: { basePricelistId: base.id, adjustmentBp: 0 },
+    });
+    const top = await derived("HUF", middle);
+    await putRate("RON", "HUF", "2020-01-01T00:00:00Z");
+    expect(await naming("MISSING_EXCHANGE_RATE", pl(top))).toEqual([
+      {
+        code: "MISSING_EXCHANGE_RATE",
+        severity: "ERROR",
+        message:
+          `pricelist ${top.id} derives, through pricelist ${middle.id} (RON), from pricelist ` +
+          `${base.id} in PLN, but no exchange rate PLN → RON holds now: it has no price for the ` +
+          "products it takes from that base (lines fall to the next pricelist, or NO_PRICE); add " +
+          "a rate PLN → RON (PUT /v1/api/exchange-rates)",
+        records: [pl(top), pl(middle), pl(base)],
+      },
+    ]);
+    expect(await naming("MISSING_EXCHANGE_RATE", pl(middle))).toHaveLength(1); // only as a step
+  });
+
+  it("does not name a list in its base's currency, nor one not in force", async () => {
+    const base = await createPricelist({ status: "ACTIVE", currency: "ISK" });
+    const same = await derived("ISK", base);
+    const draft = await createPricelist({
+      currency: "KWD",
+      derivation: { basePricelistId: base.id, adjustmentBp: 0 },
+    });
+    const ended = await derived("JPY", base, { validTo: "2021-01-01T00:00:00Z" });
+    for (const list of [same, draft, ended]) {
+      expect(await naming("MISSING_EXCHANGE_RATE", pl(list))).toEqual([]);
+    }
+  });
+});
+
+describe("TIER_CLIFF", () => {
+  const product = (code: string): Ref => ({ kind: "product", code });
+
+  it("names the pieces that cost more than the next tier (worked example D)", async () => {
+    const item = await createProduct();
+    const list = await createPricelist({ status: "ACTIVE" });
+    await putPrices(list.id, [
+      { productCode: item.code, amount: 100 },
+      { productCode: item.code, minQuantity: 50, amount: 80 },
+    ]);
+    expect(await naming("TIER_CLIFF", pl(list))).toEqual([
+      {
+        code: "TIER_CLIFF",
+        severity: "WARNING",
+        message:
+          `pricelist ${list.id} prices product ${item.code} at 100 from quantity 1 and 80 from ` +
+          "50: buying 41–49 pieces costs more than buying 50; lower the price from 1, raise the " +
+          "one from 50 or add a tier between them, so that fewer pieces never cost more",
+        records: [pl(list), product(item.code)],
+      },
+    ]);
+    // A tier between them makes two smaller cliffs, named in the order of the tiers.
+    await putPrices(list.id, [{ productCode: item.code, minQuantity: 40, amount: 90 }]);
+    const found = await naming("TIER_CLIFF", pl(list));
+    expect(found.map((f) => f.message.split(": ")[1]!.split(";")[0])).toEqual([
+      "buying 37–39 pieces costs more than buying 40",
+      "buying 45–49 pieces costs more than buying 50",
+    ]);
+    // Raised so that no fewer pieces cost more: 39 × 100 ≤ 40 × 98, 49 × 98 ≤ 50 × 97.
+    await putPrices(list.id, [
+      { productCode: item.code, minQuantity: 40, amount: 98 },
+      { productCode: item.code, minQuantity: 50, amount: 97 },
+    ]);
+    expect(await naming("TIER_CLIFF", pl(list))).toEqual([]);
+  });
+
+  it("compares tiers per piece when they are priced per different units", async () => {
+    const [screw, bolt] = [await createProduct(), await createProduct()];
+    const list = await createPricelist({ status: "ACTIVE" });
+    await putPrices(list.id, [
+      { productCode: screw.code, amount: 1250, priceUnit: 1000 },
+      { productCode: screw.code, minQuantity: 5000, amount: 900, priceUnit: 1000 },
+      { productCode: bolt.code, amount: 2 },
+      { productCode: bolt.code, minQuantity: 1000, amount: 1500, priceUnit: 1000 },
+    ]);
+    const found = await naming("TIER_CLIFF", pl(list));
+    const message = (code: string) => found.find((f) => f.records[1]!.code === code)?.message;
+    expect(message(screw.code)).toContain(
+      "at 1250 per 1000 from quantity 1 and 900 per 1000 from 5000: buying 3601–4999 pieces " +
+        "costs more than buying 5000",
+    );
+    expect(message(bolt.code)).toContain(
+      "at 2 from quantity 1 and 1500 per 1000 from 1000: buying 751–999 pieces costs more than " +
+        "buying 1000",
+    );
+  });
+
+  it("looks only at the quantities the product's quantity rule allows", async () => {
+    const tiers = (code: string) => [
+      { productCode: code, amount: 100 },
+      { productCode: code, minQuantity: 50, amount: 80 },
+    ];
+    // Boxes of 20: 40 costs 4000, the next allowed quantity of the 50+ tier is 60 (4800).
+    const twenties = await createProduct({ minOrderQuantity: 20, orderIncrement: 20 });
+    // Boxes of 5: of 41–49 only 45 may be ordered.
+    const fives = await createProduct({ minOrderQuantity: 5, orderIncrement: 5 });
+    // Steps of 20 from 1 (1, 21, 41, 61): the 50+ tier's first quantity, 61, is in the 60+ tier.
+    const steps = await createProduct({ orderIncrement: 20 });
+    const list = await createPricelist({ status: "ACTIVE" });
+    await putPrices(list.id, [
+      ...tiers(twenties.code),
+      ...tiers(fives.code),
+      ...tiers(steps.code),
+      { productCode: steps.code, minQuantity: 60, amount: 79 },
+    ]);
+    const found = await naming("TIER_CLIFF", pl(list));
+    expect(found.map((f) => [f.records[1]!.code, f.message.split(": ")[1]!.split(";")[0]])).toEqual(
+      [[fives.code, "buying 45 pieces costs more than buying 50"]],
+    );
+  });
+
+  it("does not name tiers where more never costs less, nor a list not in force or a FLOOR list", async () => {
+    const item = await createProduct();
+    const fair = await createPricelist({ status: "ACTIVE" });
+    // 49 × 100 = 4900 = 50 × 98: the same, not more.
+    await putPrices(fair.id, [
+      { productCode: item.code, amount: 100 },
+      { productCode: item.code, minQuantity: 50, amount: 98 },
+    ]);
+    const cliff = [
+      { productCode: item.code, amount: 100 },
+      { productCode: item.code, minQuantity: 50, amount: 80 },
+    ];
+    const draft = await createPricelist();
+    await putPrices(draft.id, cliff);
+    const floor = await createPricelist({ status: "ACTIVE", kind: "FLOOR" });
+    await putPrices(floor.id, cliff);
+    // A cliff that starts later is judged once its rows are in force.
+    const dated = await createPricelist({ status: "ACTIVE" });
+    await putPrices(dated.id, [
+      { productCode: item.code, amount: 100 },
+      { productCode: item.code, minQuantity: 50, amount: 80, validFrom: "2990-01-01T00:00:00Z" },
+    ]);
+    for (const list of [fair, draft, floor, dated]) {
+      expect(await naming("TIER_CLIFF", pl(list))).toEqual([]);
+    }
+  });
+
+  it("computes the range exactly, with amounts too large for a float product", () => {
+    const rule = { minimum: 1, increment: 1, maximum: null };
+    const cliff = { pricelistId: 1, productCode: "P", m1: 1, u1: 1, u2: 1, m3: null, rule };
+    expect(cliffRange({ ...cliff, a1: 100, m2: 50, a2: 80 })).toEqual({
+      from: 41,
+      to: 49,
+      buy: 50,
+    });
+    // Products far past 2^53: 500,000 × (2^53 − 1) is 500,000 more than 10^6 × (2^52 − 1).
+    const big = Number.MAX_SAFE_INTEGER;
+    expect(cliffRange({ ...cliff, a1: big, m2: 1_000_000, a2: 2 ** 52 - 1 })).toEqual({
+      from: 500_000,
+      to: 999_999,
+      buy: 1_000_000,
+    });
+    expect(cliffRange({ ...cliff, a1: big, m2: 1_000_000, a2: big - 1 })).toBeNull();
+    expect(cliffRange({ ...cliff, a1: 0, m2: 50, a2: 0 })).toBeNull();
+    expect(cliffRange({ ...cliff, m1: 45, a1: 100, m2: 50, a2: 80 })).toEqual({
+      from: 45,
+      to: 49,
+      buy: 50,
+    });
   });
 });

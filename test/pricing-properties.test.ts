@@ -2,17 +2,22 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   ADJUSTMENT_KINDS,
+  CHANNEL_ROUNDING_MODES,
   CONDITION_OUTCOMES,
   FLOOR_OUTCOMES,
   LINE_STATUSES,
   PRICELIST_LEVELS,
   PRICELIST_OUTCOMES,
+  prepareOneLineOrders,
+  priceOneLineOrders,
   PROMOTION_OUTCOMES,
   RANK_KEYS,
   resolvePrices,
   ROUNDING_MODES,
   SCALE_BASES,
+  type ChannelRoundingMode,
   type Derivation,
+  type ExchangeRate,
   type FloorPricelist,
   type LinePrice,
   type PriceAnswer,
@@ -369,6 +374,22 @@ describe("price engine properties", () => {
         const a = resolvePrices({ ...request, explain });
         const b = resolvePrices(structuredClone({ ...request, explain }));
         expect(json(b)).toBe(json(a));
+      }),
+      RUNS,
+    );
+  });
+
+  it("one-line orders priced in batches of any size are resolvePrices' lines with separateOrders", () => {
+    fc.assert(
+      fc.property(requestArb, fc.integer({ min: 1, max: 4 }), (request, size) => {
+        const { lines, ...setup } = request;
+        const expected = resolvePrices({ ...request, separateOrders: true }).lines;
+        const prepared = prepareOneLineOrders(setup);
+        const batched = [];
+        for (let i = 0; i < lines.length; i += size) {
+          batched.push(...priceOneLineOrders(prepared, lines.slice(i, i + size)));
+        }
+        expect(JSON.stringify(batched)).toBe(JSON.stringify(expected));
       }),
       RUNS,
     );
@@ -855,6 +876,332 @@ describe("price engine properties", () => {
       }),
       RUNS,
     );
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Money: price units, exchange rates, rounding modes (docs/pricing-rules.md §19–§21)
+// ---------------------------------------------------------------------------------------------
+
+/** A price unit, most often 1 (docs/pricing-rules.md §20). */
+const priceUnit = fc.oneof(
+  { arbitrary: fc.constant(1), weight: 3 },
+  { arbitrary: fc.constantFrom(10, 100, 1000, 10_000), weight: 2 },
+);
+
+/**
+ * A rate's decimal text from its digits and decimals, built here and not by the service's parser:
+ * up to 12 significant digits, "0.000123" to "999999999999".
+ */
+const rateParts = fc.record({
+  digits: fc.oneof(fc.integer({ min: 1, max: 999 }), fc.integer({ min: 1, max: 999_999_999_999 })),
+  decimals: fc.integer({ min: 0, max: 12 }),
+});
+function rateText({ digits, decimals }: { digits: number; decimals: number }): string {
+  const padded = String(digits).padStart(decimals + 1, "0");
+  return decimals === 0 ? padded : `${padded.slice(0, -decimals)}.${padded.slice(-decimals)}`;
+}
+/** The normal form the answer says: no leading zeros but one, no trailing zeros of the fraction. */
+const normalRate = (text: string) =>
+  text.includes(".") ? text.replace(/0+$/, "").replace(/\.$/, "") : text;
+
+/** Rates of both directions between the request's two currencies, some in force at AT, some not. */
+const rates = fc.array(
+  fc.record({
+    pair: fc.constantFrom<[string, string]>(["USD", "EUR"], ["EUR", "USD"]),
+    rate: rateParts.map(rateText),
+    validFrom: fc.constantFrom(AT - 2 * DAY, AT - DAY, AT, AT + 1, AT + 3 * DAY),
+  }),
+  { maxLength: 4 },
+);
+
+/**
+ * The engine's requests with price units on every kind of row and on absolute conditions and
+ * promotions, exchange rates and the channel's rounding mode.
+ */
+const moneyRequestArb: fc.Arbitrary<PriceRequest> = fc
+  .record({
+    request: requestArb,
+    units: fc.array(priceUnit, { minLength: 16, maxLength: 16 }),
+    rates,
+    roundingMode: fc.constantFrom(...CHANNEL_ROUNDING_MODES),
+  })
+  .map(({ request, units, rates, roundingMode }) => {
+    let k = 0;
+    const unit = () => units[k++ % units.length]!;
+    const perUnit = <T extends { prices: readonly object[] }>(list: T): T => ({
+      ...list,
+      prices: list.prices.map((row) => ({ ...row, priceUnit: unit() })),
+    });
+    // Rates of one pair and validFrom once each, as the API keys them.
+    const seen = new Set<string>();
+    const exchangeRates: ExchangeRate[] = rates.flatMap(({ pair: [from, to], rate, validFrom }) => {
+      const key = `${from}>${to}@${validFrom}`;
+      if (seen.has(key)) return [];
+      seen.add(key);
+      return [{ from, to, rate, validFrom }];
+    });
+    return {
+      ...request,
+      roundingMode,
+      exchangeRates,
+      pricelists: request.pricelists.map(perUnit),
+      priceBases: request.priceBases.map(perUnit),
+      floors: request.floors.map(perUnit),
+      tradeConditions: request.tradeConditions.map((c) =>
+        c.discountType === "ABSOLUTE" ? { ...c, priceUnit: unit() } : c,
+      ),
+      promotions: request.promotions.map((p) =>
+        p.discountType === "ABSOLUTE" ? { ...p, priceUnit: unit() } : p,
+      ),
+    };
+  });
+
+/** n / d (n ≥ 0, d > 0) rounded in `mode`, with BigInt: the reference of docs/pricing-rules.md §21. */
+function roundRef(n: bigint, d: bigint, mode: ChannelRoundingMode): bigint {
+  const [q, r] = [n / d, n % d];
+  if (r === 0n) return q;
+  if (mode === "DOWN") return q;
+  if (mode === "UP") return q + 1n;
+  if (2n * r !== d) return 2n * r > d ? q + 1n : q;
+  return mode === "HALF_UP" || q % 2n === 1n ? q + 1n : q;
+}
+
+/** ISO 4217 exponents, written down here rather than read from the service's table. */
+const EXPONENTS: Record<string, number> = {
+  USD: 2,
+  EUR: 2,
+  CHF: 2,
+  JPY: 0,
+  ISK: 0,
+  KWD: 3,
+  BHD: 3,
+};
+
+describe("price engine properties: price units, exchange rates, rounding modes", () => {
+  it("the generated requests price lines per other units and across currencies", () => {
+    const seen = new Set<string>();
+    for (const request of fc.sample(moneyRequestArb, { seed: RUNS.seed, numRuns: 1000 })) {
+      for (const line of resolvePrices({ ...request, explain: true }).lines) {
+        if (line.status === "OK" && line.priceUnit! > 1) seen.add("priced per more pieces");
+        if (line.source?.derivedFrom?.exchangeRate) seen.add("converted");
+        if (line.explain!.pricelists.some((e) => e.outcome === "NO_EXCHANGE_RATE"))
+          seen.add("no rate");
+        if (
+          line.lineAmount !== null &&
+          (line.finalUnitAmount! * line.quantity) % line.priceUnit! !== 0
+        )
+          seen.add("line amount rounded");
+      }
+    }
+    expect([...seen].sort()).toEqual([
+      "converted",
+      "line amount rounded",
+      "no rate",
+      "priced per more pieces",
+    ]);
+  });
+
+  it("the order of the lines changes no line, no total and no validUntil", () => {
+    fc.assert(
+      fc.property(withPermutation(moneyRequestArb), ([request, order]) => {
+        const original = resolvePrices({ ...request, explain: true });
+        const shuffled = resolvePrices({
+          ...request,
+          explain: true,
+          lines: order.map((i) => request.lines[i]!),
+          exchangeRates: [...(request.exchangeRates ?? [])].reverse(),
+        });
+        order.forEach((from, to) => expect(shuffled.lines[to]).toEqual(original.lines[from]));
+        expect(totalsOf(shuffled)).toEqual(totalsOf(original));
+        expect(shuffled.validUntil).toBe(original.validUntil);
+      }),
+      RUNS,
+    );
+  });
+
+  it("baseUnitAmount + Σ adjustments = finalUnitAmount, all per the base row's unit; lineAmount = round(final × quantity / unit) in the channel's mode", () => {
+    fc.assert(
+      fc.property(moneyRequestArb, (request) => {
+        const answer = resolvePrices(request);
+        let total = 0n;
+        for (const line of answer.lines) {
+          if (line.status !== "OK") {
+            expect([line.finalUnitAmount, line.lineAmount, line.priceUnit]).toEqual([
+              null,
+              null,
+              null,
+            ]);
+            continue;
+          }
+          const sum = line.adjustments.reduce((s, a) => s + a.amount, 0);
+          expect(line.source!.baseUnitAmount + sum).toBe(line.finalUnitAmount);
+          // The line's unit is its tier's: the largest minQuantity at or below the quantity.
+          const tier = line.tiers.filter((t) => t.minQuantity <= line.quantity).at(-1)!;
+          expect([tier.amount, tier.priceUnit]).toEqual([
+            line.source!.baseUnitAmount,
+            line.priceUnit,
+          ]);
+          const expected = roundRef(
+            BigInt(line.finalUnitAmount!) * BigInt(line.quantity),
+            BigInt(line.priceUnit!),
+            request.roundingMode ?? "HALF_UP",
+          );
+          expect(BigInt(line.lineAmount!)).toBe(expected);
+          total += expected;
+        }
+        expect(answer.pricedTotalAmount).toBe(Number(total));
+        expectHonestTotals(answer);
+      }),
+      RUNS,
+    );
+  });
+
+  it("a conversion is exact: the engine's derived amount is the BigInt reference, rounded once", () => {
+    const currency = fc.constantFrom(...Object.keys(EXPONENTS));
+    const pair = fc.tuple(currency, currency).filter(([from, to]) => from !== to);
+    fc.assert(
+      fc.property(
+        pair,
+        rateParts,
+        fc.oneof(
+          fc.integer({ min: 0, max: 100_000 }),
+          fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }),
+        ),
+        fc.oneof(fc.constant(0), fc.integer({ min: -9999, max: 100_000 })),
+        ([from, to], parts, amount, adjustmentBp) => {
+          const rate = rateText(parts);
+          const request: PriceRequest = {
+            at: AT,
+            currency: to,
+            channel: { code: "WEB" },
+            customer: null,
+            groupCodes: [],
+            products: toProducts([]),
+            explain: true,
+            exchangeRates: [{ from, to, rate, validFrom: AT - DAY }],
+            pricelists: [
+              {
+                ...toPricelist(
+                  {
+                    status: "ACTIVE",
+                    window: { validFrom: null, validTo: null },
+                    currency: "EUR",
+                    priority: 0,
+                    allowsTradeDiscounts: true,
+                    taxInclusive: false,
+                    levels: ["CHANNEL_PRIMARY"],
+                    derivation: { basePricelistId: 100, adjustmentBp, rounding: null },
+                    prices: [],
+                  },
+                  1,
+                ),
+                currency: to,
+              },
+            ],
+            priceBases: [
+              {
+                id: 100,
+                currency: from,
+                derivation: null,
+                prices: [
+                  { productCode: "P1", minQuantity: 1, amount, validFrom: null, validTo: null },
+                ],
+              },
+            ],
+            floors: [],
+            tradeConditions: [],
+            promotions: [],
+            lines: [{ productCode: "P1", quantity: 1 }],
+          };
+          // amount × digits / 10^decimals × 10^(eC − eB) × (10000 + bp) / 10000, half up.
+          const shift = EXPONENTS[to]! - EXPONENTS[from]!;
+          const numerator =
+            BigInt(amount) *
+            BigInt(parts.digits) *
+            BigInt(10_000 + adjustmentBp) *
+            10n ** BigInt(Math.max(shift, 0));
+          const denominator =
+            10n ** BigInt(parts.decimals) * 10_000n * 10n ** BigInt(Math.max(-shift, 0));
+          const expected = roundRef(numerator, denominator, "HALF_UP");
+          const [line] = resolvePrices(request).lines;
+          if (expected > BigInt(Number.MAX_SAFE_INTEGER)) {
+            expect(line!.status).toBe("OUT_OF_RANGE");
+            return;
+          }
+          expect(line).toMatchObject({ status: "OK", finalUnitAmount: Number(expected) });
+          expect(line!.source!.derivedFrom).toEqual({
+            pricelistId: 100,
+            unitAmount: amount,
+            exchangeRate: {
+              from,
+              to,
+              rate: normalRate(rate),
+              validFrom: new Date(AT - DAY).toISOString(),
+            },
+          });
+        },
+      ),
+      { ...RUNS, numRuns: 1000 },
+    );
+  });
+});
+
+describe("price-break advice (docs/pricing-rules.md §22)", () => {
+  /** Requests whose lines are independent: no order-level scale, no threshold. */
+  const independentArb = moneyRequestArb.map((request) => ({
+    ...request,
+    tradeConditions: request.tradeConditions.map((c) =>
+      c.scaleBasis === "LINE_QUANTITY" ? c : { ...c, scaleBasis: "LINE_QUANTITY" as const },
+    ),
+    promotions: request.promotions.map((p) => ({ ...p, threshold: null })),
+  }));
+
+  it("is the line priced again at the next allowed quantity of the next tier, when that costs no more", () => {
+    let advised = 0;
+    fc.assert(
+      fc.property(independentArb, (request) => {
+        const answer = resolvePrices(request);
+        for (const line of answer.lines) {
+          if (line.status !== "OK") {
+            expect(line.priceBreak).toBeNull();
+            continue;
+          }
+          const next = line.tiers.find((t) => t.minQuantity > line.quantity);
+          const rule = line.quantityRule!;
+          let quantity: number | null = null;
+          if (next) {
+            const allowed = (q: number) =>
+              q >= rule.minimum &&
+              (q - rule.minimum) % rule.increment === 0 &&
+              (rule.maximum === null || q <= rule.maximum);
+            for (let q = next.minQuantity; q <= next.minQuantity + rule.increment; q++) {
+              if (allowed(q)) {
+                quantity = q;
+                break;
+              }
+            }
+          }
+          if (quantity === null) {
+            expect(line.priceBreak).toBeNull();
+            continue;
+          }
+          const [alone] = resolvePrices({
+            ...request,
+            lines: [{ productCode: line.productCode, quantity }],
+          }).lines;
+          const cheaper =
+            alone!.status === "OK" && alone!.lineAmount! <= line.lineAmount!
+              ? { quantity, lineAmount: alone!.lineAmount }
+              : null;
+          expect(line.priceBreak).toEqual(cheaper);
+          if (cheaper) advised++;
+        }
+      }),
+      RUNS,
+    );
+    // Some advice was given, so the property compared more than nulls.
+    expect(advised).toBeGreaterThan(0);
   });
 });
 

@@ -116,7 +116,7 @@ async function seedWorld() {
 }
 
 async function seedLists(channel: string, productGroups: string[]) {
-  // Some rows per 1000 pieces (docs/pricing-rules.md §19).
+  // Some rows per 1000 pieces (docs/pricing-rules.md §20).
   const rows = (codes: readonly string[]) =>
     codes.map((productCode) => ({
       productCode,
@@ -146,7 +146,7 @@ async function seedLists(channel: string, productGroups: string[]) {
   const assigned = await createPricelist({ status: "ACTIVE", currency: "CHF" });
   await ok("PUT", `/v1/api/pricelist/${assigned.id}/prices`, { prices: rows(world.products) });
   await assignPricelistToCustomer(world.customers[1]!, assigned.id);
-  // Lists derived across currencies (docs/pricing-rules.md §18) with rates before, between and
+  // Lists derived across currencies (docs/pricing-rules.md §19) with rates before, between and
   // after the generated moments; CHF → USD has none.
   const chf = await createPricelist({
     status: "ACTIVE",

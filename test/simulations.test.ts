@@ -1,5 +1,8 @@
-import { env } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
+import { Hono } from "hono";
 import { beforeAll, describe, expect, it } from "vitest";
+import { streamJson } from "../src/lib/http/stream";
+import { SimulationPlaces } from "../src/resources/simulations/simulations.service";
 import {
   createChannel,
   createCustomer,
@@ -321,6 +324,87 @@ describe("POST /v1/api/simulations/prices: the simulation is what publishing doe
       { customerCode: null, changed: 3, raised: 1, lowered: 2 },
       { customerCode: c2, changed: 3, raised: 1, lowered: 2 },
     ]);
+  });
+});
+
+describe("POST /v1/api/simulations/prices: rates, price units and the channel's rounding", () => {
+  it("prices both sides with the rate in force, per each line's unit, in the channel's mode, as publishing does", async () => {
+    // A CHF list derived from a GBP one at GBP→CHF 0.98 (docs/pricing-rules.md §19), in a channel
+    // that rounds HALF_EVEN (§21); screws per 1000 pieces (§20); a DRAFT 10 % to activate and
+    // bolts set to 50.00 per 100.
+    await ok("PUT", "/v1/api/exchange-rates", {
+      rates: [{ from: "GBP", to: "CHF", rate: "0.98", validFrom: "2026-01-01T00:00:00Z" }],
+    });
+    const [screw, bolt] = [(await createProduct()).code, (await createProduct()).code];
+    const base = (await createPricelist({ status: "ACTIVE", currency: "GBP" })).id;
+    await ok("PUT", `/v1/api/pricelist/${base}/prices`, {
+      prices: [
+        { productCode: screw, amount: 1250, priceUnit: 1000 },
+        { productCode: bolt, amount: 400 },
+      ],
+    });
+    const list = (
+      await createPricelist({
+        status: "ACTIVE",
+        currency: "CHF",
+        derivation: { basePricelistId: base, adjustmentBp: 0 },
+      })
+    ).id;
+    const channel = (await createChannel({ roundingMode: "HALF_EVEN" })).code;
+    await setPrimaryPricelist(channel, list);
+    const discount = (
+      await createTradeCondition({
+        scope: "CHANNEL",
+        channelCodes: [channel],
+        value: 1000,
+        productCodes: [screw, bolt],
+      })
+    ).id;
+    const lookup = async () => {
+      const res = await api("POST", "/v1/api/prices/resolve", {
+        body: {
+          channelCode: channel,
+          at: AT,
+          lines: [screw, bolt].map((productCode) => ({ productCode, quantity: 2500 })),
+        },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body.lines;
+    };
+    const before = await lookup();
+    const res = await simulate({
+      channelCode: channel,
+      at: AT,
+      quantity: 2500,
+      customers: { anonymous: true },
+      products: { codes: [screw, bolt] },
+      changes: {
+        activate: { tradeConditionIds: [discount] },
+        prices: [{ pricelistId: base, productCode: bolt, amount: 5000, priceUnit: 100 }],
+      },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const rows = new Map(res.body.rows.map((r: any) => [r.productCode, r]));
+    const [s, b] = [rows.get(screw) as any, rows.get(bolt) as any];
+    // Screws: 1250 × 0.98 = 1225 per 1000, 3062.5 → 3062 (HALF_EVEN); then 10 % is 122.5 → 122.
+    expect(s.before).toMatchObject({ finalUnitAmount: 1225, lineAmount: 3062, priceUnit: 1000 });
+    expect(s.before.source.derivedFrom.exchangeRate).toMatchObject({ rate: "0.98", to: "CHF" });
+    expect(s.after).toMatchObject({ finalUnitAmount: 1103, lineAmount: 2758, priceUnit: 1000 });
+    expect([s.difference, s.differenceBp]).toEqual([-122, -996]);
+    // Bolts: 392 a piece before; 5000 per 100 × 0.98 = 4900 − 490 = 4410 per 100 after: the
+    // difference in the after line's unit, the ratio per piece (−88.75 %).
+    expect(b.before).toMatchObject({ finalUnitAmount: 392, lineAmount: 980000, priceUnit: 1 });
+    expect(b.after).toMatchObject({ finalUnitAmount: 4410, lineAmount: 110250, priceUnit: 100 });
+    expect([b.difference, b.differenceBp]).toEqual([-34790, -8875]);
+
+    // Published for real, the lookup answers the simulated lines.
+    await ok("PATCH", `/v1/api/trade-conditions/${discount}`, { status: "ACTIVE" });
+    await ok("PUT", `/v1/api/pricelist/${base}/prices`, {
+      prices: [{ productCode: bolt, amount: 5000, priceUnit: 100 }],
+    });
+    const after = await lookup();
+    expect([s.before, b.before]).toEqual(before);
+    expect([s.after, b.after]).toEqual(after);
   });
 });
 
@@ -754,4 +838,117 @@ describe("POST /v1/api/simulations/prices: the bounds", () => {
       expect(roundTrips(over)).toBe(1);
     },
   );
+});
+
+describe("POST /v1/api/simulations/prices: one at a time per key, two per isolate", () => {
+  let body: Record<string, unknown>;
+  beforeAll(async () => {
+    // 2 customers × 1,000 products, every price changed: an answer of some 2 MB, more than the
+    // runtime takes from the stream before the client reads, so an unread answer stays open.
+    const channel = (await createChannel()).code;
+    const group = (await createProductGroup()).code;
+    const codes = Array.from({ length: 1000 }, (_, i) => `${group}-${String(i).padStart(4, "0")}`);
+    await ok("PUT", "/v1/api/product", {
+      products: codes.map((code) => ({ code, name: code, productGroupCode: group })),
+    });
+    const customers = [(await createCustomer({ channelCodes: [channel] })).code];
+    customers.push((await createCustomer({ channelCodes: [channel] })).code);
+    const list = (await createPricelist({ status: "ACTIVE" })).id;
+    await ok("PUT", `/v1/api/pricelist/${list}/prices`, {
+      prices: codes.map((productCode, i) => ({ productCode, amount: 1000 + i })),
+    });
+    await setPrimaryPricelist(channel, list);
+    const discount = (
+      await createTradeCondition({ scope: "CHANNEL", value: 500, channelCodes: [channel] })
+    ).id;
+    body = {
+      channelCode: channel,
+      at: AT,
+      customers: { codes: customers },
+      products: { productGroupCodes: [group] },
+      changes: { activate: { tradeConditionIds: [discount] } },
+      maxRows: 2000,
+    };
+  });
+
+  /** A simulation whose answer is not read yet: it holds its place until it is. */
+  const started = (key: string) =>
+    exports.default.fetch(
+      new Request(`http://pricing.test${PATH}`, {
+        method: "POST",
+        headers: { "x-webhook-signature": key, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      }),
+    );
+
+  it("answers 429 TOO_MANY_SIMULATIONS with Retry-After while the key's simulation is running, and lets the key run again once its answer is read", async () => {
+    const first = await started(KEYS.admin);
+    expect(first.status).toBe(200);
+    const refused = await simulate(body);
+    const problem = expectProblem(refused, 429, "TOO_MANY_SIMULATIONS");
+    expect(problem).toMatchObject({
+      title: "Too Many Requests",
+      status: 429,
+      type: "urn:problem:pricing:too-many-simulations",
+      detail:
+        "a simulation of this API key is still running (at most 1 per key at a time); retry after 5 seconds",
+    });
+    expect(refused.headers.get("retry-after")).toBe("5");
+    // Another key is not held up by this one's.
+    const other = env.TEST_WRITER_KEYS[0]!;
+    expect((await simulate(body, other)).status).toBe(200);
+    // The whole answer, streamed: the JSON of every row, then the summary.
+    const answer = JSON.parse(await first.text());
+    expect(answer.rows).toHaveLength(2000);
+    expect(answer.summary).toMatchObject({ evaluated: 2000, changed: 2000, lowered: 2000 });
+    const again = await simulate(body);
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(answer);
+  });
+
+  it("runs two at once in an isolate and refuses a third until one of them is answered", async () => {
+    const [k1, k2, k3] = env.TEST_WRITER_KEYS;
+    const held = [await started(KEYS.admin), await started(k1!)];
+    expect(held.map((r) => r.status)).toEqual([200, 200]);
+    const third = expectProblem(await simulate(body, k2!), 429, "TOO_MANY_SIMULATIONS");
+    expect(third.detail).toBe(
+      "2 simulations are running on this server instance, the most it runs at once; retry after 5 seconds",
+    );
+    expect(JSON.parse(await held[0]!.text()).rows).toHaveLength(2000);
+    expect((await simulate(body, k2!)).status).toBe(200);
+    expect(JSON.parse(await held[1]!.text()).rows).toHaveLength(2000);
+    const [a, b] = await Promise.all([simulate(body, k3!), simulate(body)]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+  });
+
+  it("gives a place back when the answer's stream is cancelled, and after its lease in any case", async () => {
+    // A client that goes away cancels the stream: its place is given back at once.
+    const app = new Hono();
+    let given = 0;
+    const pieces = function* () {
+      yield "[1";
+      yield ",2]";
+    };
+    app.get("/", (c) => streamJson(c, pieces(), 200, () => given++));
+    const res = await app.request("/");
+    expect(res.headers.get("content-type")).toBe("application/json");
+    await res.body!.cancel();
+    expect(given).toBe(1);
+    expect(await (await app.request("/")).json()).toEqual([1, 2]);
+    expect(given).toBe(2);
+    // A request the platform drops may never run that code: the lease ends its place anyway.
+    let now = 0;
+    const places = new SimulationPlaces({ perKey: 1, perIsolate: 2, leaseSeconds: 60 }, () => now);
+    const release = places.claim("erp");
+    expect(() => places.claim("erp")).toThrow(/this API key is still running/);
+    places.claim("shop");
+    expect(() => places.claim("bi")).toThrow(/2 simulations are running/);
+    now = 59_999;
+    expect(() => places.claim("erp")).toThrow(/still running/);
+    now = 60_000;
+    places.claim("erp");
+    release(); // an expired place given back late frees nothing twice
+    places.claim("bi");
+    expect(() => places.claim("ops")).toThrow(/2 simulations are running/);
+  });
 });

@@ -264,6 +264,9 @@ const prices = defineKind({
     productCode: code(),
     minQuantity: whole(1, 1),
     amount,
+    // Empty, or no such column: 1, the API's default (a row is written whole, so a sheet of a
+    // list priced per 1,000 carries the column; the service refuses more than 10,000).
+    priceUnit: whole(1, 1),
     validFrom: instant(null),
     validTo: instant(undefined),
   },

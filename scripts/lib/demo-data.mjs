@@ -3,8 +3,8 @@
  * file for `wrangler d1 execute --file`.
  *
  * Four channels: WEB-DE (Webshop Germany, EUR), SHOP-CH (Webshop Switzerland, CHF), FIELD-SALES
- * (EUR) and B2B-AT (the B2B example's); 307 products, 51 customers in six groups WHOLESALE,
- * INSTALLERS, RETAIL, NORTH, SOUTH and DEALER. Three parts share them:
+ * (EUR) and B2B-AT (the B2B example's); 305 products, 51 customers in six groups WHOLESALE,
+ * INSTALLERS, RETAIL, NORTH, SOUTH and DEALER. Four parts share them:
  * - the catalogue business (this file): 297 products P-00001… in a tree of product groups
  *   (demo-groups.mjs: 7 roots, up to 4 levels, a few products unclassified; press fittings and
  *   cable ties sold in tens, copper pipes from 5 bars, power tools at most 20 per order),
@@ -27,6 +27,10 @@
  *   B2B-AT, customer K-7 in group DEALER, product groups FAST › SCREWS › WOOD and TOOLS, products
  *   W-1/S-1/T-1/X-1, pricelists 10, 20 (derived) and 30 (FLOOR), trade conditions 41–45 and
  *   promotion 51, valid in 2025.
+ * - money (docs/pricing-rules.md §19–§22, demo-money.mjs): wood screws P-00298 priced per 1,000
+ *   pieces in list 100 (1,000+: 12.50, 5,000+: 9.00 a thousand: a tier cliff), and the CHF list
+ *   120 of SHOP-CH derived from list 100 at the EUR → CHF rate (0.9365 from 2026-01-01, 0.941 from
+ *   2026-07-01), + 5 %, 5 Rappen up.
  * checkApart (demo-apart.mjs) makes sure that nothing outside an example reaches its request
  * before 2026, so both examples give exactly their documented answers and validUntil.
  *
@@ -48,6 +52,7 @@ import {
   Y2026,
   Y2027,
 } from "./demo-model.mjs";
+import { addMoneyExample } from "./demo-money.mjs";
 import { addWorkedExample, WORKED_EXAMPLE } from "./demo-worked-example.mjs";
 import { createRandom } from "./random.mjs";
 
@@ -785,9 +790,11 @@ export function buildDemoData() {
     pricelists,
     tradeConditions,
     promotions,
+    exchangeRates: [],
   };
   addWorkedExample(data, webListPrices);
   addB2bExample(data);
+  addMoneyExample(data);
   checkApart(data, WORKED_EXAMPLE);
   checkApart(data, B2B_EXAMPLE);
   return data;

@@ -35,7 +35,8 @@
  * @typedef {object} PriceRow
  * @property {string} productCode
  * @property {number} minQuantity
- * @property {number} amount minor units of the pricelist's currency
+ * @property {number} amount minor units of the pricelist's currency, for `priceUnit` pieces
+ * @property {number} [priceUnit] 1–10,000 (docs/pricing-rules.md §20); absent: 1
  */
 
 /**
@@ -110,6 +111,14 @@
  */
 
 /**
+ * @typedef {object} ExchangeRate
+ * @property {string} from
+ * @property {string} to
+ * @property {string} rate a decimal text, as the API takes it (docs/api.md §16.2)
+ * @property {number} validFrom
+ */
+
+/**
  * @typedef {object} DemoData
  * @property {{ code: string, name: string, isActive: boolean, groupCodes: string[] }[]} channels
  * @property {{ code: string, name: string, description: string }[]} groups
@@ -119,6 +128,7 @@
  * @property {Pricelist[]} pricelists
  * @property {TradeCondition[]} tradeConditions
  * @property {Promotion[]} promotions
+ * @property {ExchangeRate[]} exchangeRates
  */
 
 export const instant = (/** @type {string} */ iso) => Date.parse(iso);

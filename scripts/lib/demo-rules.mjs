@@ -1,8 +1,8 @@
 /**
- * The API's write rules (docs/api.md §2, §5.2, §5.7–§5.10; COST and ACCRUAL: pricing-rules.md §23–§25) applied to the demo data before it is
- * turned into SQL, so the demo never holds what the API would refuse. The SQL load itself checks
- * only what the schema enforces (unique codes, foreign keys); these are the rules the services
- * add. test/demo-data.test.ts also creates a copy of every record through the API.
+ * The API's write rules (docs/api.md §2, §5.2, §5.7–§5.10; COST and ACCRUAL:
+ * docs/pricing-rules.md §23–§25) applied to the demo data before it is turned into SQL, so the
+ * demo never holds what the API would refuse. The SQL load itself checks only what the schema
+ * enforces (unique codes, foreign keys); these are the rules the services add. test/demo-data.test.ts also creates a copy of every record through the API.
  */
 
 /** @typedef {import("./demo-model.mjs").DemoData} DemoData */
@@ -23,8 +23,10 @@ const fail = (message) => {
 export function checkWriteRules(data) {
   checkProductGroups(data);
   checkProducts(data);
+  checkExchangeRates(data);
   const pricelists = new Map(data.pricelists.map((p) => [p.id, p]));
-  for (const p of data.pricelists) checkPricelist(p, pricelists);
+  const pairs = new Set(data.exchangeRates.map((r) => `${r.from}>${r.to}`));
+  for (const p of data.pricelists) checkPricelist(p, pricelists, pairs);
   for (const t of data.tradeConditions) checkTradeCondition(t);
   for (const p of data.promotions) checkPromotion(p);
 }
@@ -63,12 +65,51 @@ function checkProducts(data) {
 }
 
 /**
- * Scope and owner, kind and where it is assigned, derivation (api.md §5.2, §5.8).
+ * Rates as the API takes them (docs/api.md §16.2): a decimal text above 0 with at most 12
+ * significant digits, two currencies, one rate per pair and validFrom.
+ * @param {DemoData} data
+ */
+function checkExchangeRates(data) {
+  const keys = new Set();
+  for (const r of data.exchangeRates) {
+    const name = `rate ${r.from}→${r.to} from ${new Date(r.validFrom).toISOString()}`;
+    const significant = r.rate.replace(".", "").replace(/^0+/, "").replace(/0+$/, "");
+    if (!/^\d+(\.\d+)?$/.test(r.rate) || significant === "" || significant.length > 12)
+      fail(`${name}: a decimal text above 0 with at most 12 significant digits`);
+    if (r.from === r.to) fail(`${name}: two currencies`);
+    const key = `${r.from}>${r.to}@${r.validFrom}`;
+    if (keys.has(key)) fail(`${name} twice`);
+    keys.add(key);
+  }
+}
+
+/**
+ * Price rows: a price unit of 1–10,000 pieces, one row per product and tier (docs/api.md §5.6).
+ * @param {Pricelist} p
+ */
+function checkPriceRows(p) {
+  const tiers = new Set();
+  for (const r of p.prices) {
+    const unit = r.priceUnit ?? 1;
+    if (!Number.isSafeInteger(unit) || unit < 1 || unit > 10_000)
+      fail(`pricelist ${p.id}: ${r.productCode} has priceUnit ${unit} (1–10000)`);
+    const key = `${r.productCode}@${r.minQuantity}`;
+    if (tiers.has(key)) fail(`pricelist ${p.id}: ${r.productCode} from ${r.minQuantity} twice`);
+    tiers.add(key);
+  }
+}
+
+/**
+ * Scope and owner, kind and where it is assigned, derivation (docs/api.md §5.2, §5.8): a base in
+ * another currency needs a rate of the pair, or the demo would answer NO_PRICE and the linter
+ * MISSING_EXCHANGE_RATE (docs/pricing-rules.md §19).
  * @param {Pricelist} p
  * @param {Map<number, Pricelist>} pricelists
+ * @param {Set<string>} pairs the exchange rates' `from>to`
  */
-function checkPricelist(p, pricelists) {
+function checkPricelist(p, pricelists, pairs) {
   const name = `pricelist ${p.id}`;
+  checkPriceRows(p);
   if ((p.scope === "INDIVIDUAL") !== (p.customerCode !== null))
     fail(`${name}: an owner iff INDIVIDUAL`);
   const assigned = p.channels.length + p.groupCodes.length + p.customerCodes.length > 0;
@@ -93,6 +134,7 @@ function checkPricelist(p, pricelists) {
     fail(`${name}: rounding needs step ≥ 1 and 0 ≤ ending < step`);
   }
   const chain = [p.id];
+  let currency = p.currency;
   for (let id = basePricelistId; ;) {
     const base = pricelists.get(id);
     if (!base) return fail(`${name}: base pricelist ${id} does not exist`);
@@ -100,7 +142,11 @@ function checkPricelist(p, pricelists) {
     const baseKind = p.kind === "FLOOR" ? "COST" : "SALES";
     if (base.scope !== "GENERAL" || base.kind !== baseKind)
       fail(`${name}: base ${id} is not GENERAL ${baseKind}`);
-    if (base.currency !== p.currency) fail(`${name}: base ${id} is in ${base.currency}`);
+    if (base.currency !== currency && !pairs.has(`${base.currency}>${currency}`))
+      fail(
+        `${name}: base ${id} is in ${base.currency}, and no rate ${base.currency} → ${currency}`,
+      );
+    currency = base.currency;
     if (chain.includes(id)) fail(`${name}: derivation cycle ${[...chain, id].join(" → ")}`);
     chain.push(id);
     if (chain.length - 1 > MAX_DERIVATION_STEPS)

@@ -34,6 +34,7 @@ export const DATA_TABLES = [
   "channels",
   "products",
   "product_groups",
+  "exchange_rates",
 ];
 
 /**
@@ -81,6 +82,11 @@ export function demoRows(data) {
   const columns = (/** @type {string} */ names) => names.split(" ");
 
   return [
+    {
+      table: "exchange_rates",
+      columns: columns("from_currency to_currency rate valid_from created_at updated_at"),
+      rows: data.exchangeRates.map((r, i) => [r.from, r.to, r.rate, r.validFrom, ...stamp(i + 1)]),
+    },
     {
       table: "channels",
       columns: columns("id code name is_active created_at updated_at"),
@@ -167,9 +173,15 @@ export function demoRows(data) {
     },
     {
       table: "pricelist_prices",
-      columns: columns("pricelist_id product_id min_quantity amount"),
+      columns: columns("pricelist_id product_id min_quantity amount price_unit"),
       rows: pricelists.flatMap((p) =>
-        p.prices.map((r) => [p.id, productId(r.productCode), r.minQuantity, r.amount]),
+        p.prices.map((r) => [
+          p.id,
+          productId(r.productCode),
+          r.minQuantity,
+          r.amount,
+          r.priceUnit ?? 1,
+        ]),
       ),
     },
     {

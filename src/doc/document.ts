@@ -3,22 +3,7 @@ import { API_KEY_HEADER } from "../lib/http/auth";
 import { BOOKMARK_HEADER, CORRELATION_HEADER } from "../lib/http/context";
 import type { AppEnv } from "../lib/http/env";
 import { RATE_LIMITS } from "../lib/http/rate-limit";
-import { auditTag } from "../resources/audit";
-import { changesTag } from "../resources/changes";
-import { channelsTag } from "../resources/channels";
-import { currenciesTag } from "../resources/currencies";
-import { customerGroupsTag } from "../resources/customer-groups";
-import { customersTag } from "../resources/customers";
-import { exchangeRatesTag } from "../resources/exchange-rates";
-import { pricelistsTag } from "../resources/pricelists";
-import { pricesTag } from "../resources/prices";
-import { pricingLintTag } from "../resources/pricing-lint";
-import { productGroupsTag } from "../resources/product-groups";
-import { productsTag } from "../resources/products";
-import { promotionsTag } from "../resources/promotions";
-import { simulationsTag } from "../resources/simulations";
-import { tradeConditionsTag } from "../resources/trade-conditions";
-import { webhooksTag } from "../resources/webhooks";
+import { tags } from "../resources";
 import { declareIdempotencyKeys } from "./idempotency";
 
 /** The introduction of /doc: what holds for every operation. */
@@ -46,26 +31,6 @@ None unless the deployment lists origins in \`CORS_ORIGINS\`; those get CORS ans
 
 Every successful write is recorded, row by row, in the same transaction as the change: \`GET /v1/api/audit\` (admin keys only).`;
 
-/** The tag groups of /doc, each declared by its routes file, in the order the reference shows them. */
-const TAGS = [
-  pricesTag,
-  productsTag,
-  productGroupsTag,
-  channelsTag,
-  customersTag,
-  customerGroupsTag,
-  pricelistsTag,
-  tradeConditionsTag,
-  promotionsTag,
-  currenciesTag,
-  exchangeRatesTag,
-  pricingLintTag,
-  simulationsTag,
-  auditTag,
-  changesTag,
-  webhooksTag,
-];
-
 /**
  * GET /doc: the OpenAPI 3.1 document of every operation registered on `app`, generated per
  * request from its registry, with the API-key scheme they all name.
@@ -91,6 +56,7 @@ export function serveDocument(app: OpenAPIHono<AppEnv>) {
     // Relative: the API is on the origin that serves this document (dev, preview, production).
     servers: [{ url: "/", description: "The origin serving this document" }],
     security: [{ apiKey: [] }],
-    tags: TAGS,
+    // Each resource's group, from the resource registry (src/resources/index.ts), in its order.
+    tags,
   }));
 }

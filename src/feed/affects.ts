@@ -93,7 +93,7 @@ function targetsOf(kind: OwnerKind, owner: Fields, id: string, tables: Tables): 
   };
 }
 
-/** Whom a condition reaches by its scope; a promotion's groups, or everyone (pricing-rules §4.1, §5.1). */
+/** Whom a condition reaches by its scope; a promotion's groups, or everyone (docs/pricing-rules.md §4.1, §5.1). */
 function audience(kind: OwnerKind, owner: Fields, linked: (refs: Ref[]) => Set<string>) {
   if (kind === "promotion") {
     const groups = linked(["customerGroup"]);

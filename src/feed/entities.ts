@@ -1,20 +1,52 @@
-import type { ChangeEvent } from "../pricing/vocabulary";
+import { AUDIT_ENTITIES } from "../db/audit";
+import { CHANGE_EVENTS, type ChangeEvent } from "../pricing/vocabulary";
+import { fieldsOf } from "./tables";
 
 /**
  * What each audited entity means to the change feed (docs/api.md §13): the event a webhook
- * subscribes to it by, and whose prices a change of it may move. Declared once per entity;
- * test/changes.test.ts checks that every audited table has its line, so a new table cannot be
- * left out of the feed.
+ * subscribes to it by, and whose prices a change of it may move. The audited entities are listed
+ * once (src/db/schema/audited.ts) and most of what the feed needs is read off their tables here:
+ * a record that prices name (`product`) addresses itself and is its own event (`products`), any
+ * other record with an event of its own (`exchangeRate`) may move any price; a trade condition's
+ * or promotion's rows (`tradeConditionScale`, its links `tradeConditionProduct`)
+ * belong to it and its event; a link between records names them by its `<record>Id` fields. What
+ * the schema cannot say is declared below (EVENTS, DERIVED). test/changes.test.ts checks that every
+ * audited table has a spec, so a new table cannot be left out of the feed.
  *
  * Rows are the audit entries' `before` and `after` (API form: camelCase column names).
  */
 
 /** The records `affects` names: pricelists by id, the others by code. */
-export type Ref =
-  "product" | "productGroup" | "pricelist" | "channel" | "customer" | "customerGroup";
+const REFS = [
+  "product",
+  "productGroup",
+  "pricelist",
+  "channel",
+  "customer",
+  "customerGroup",
+] as const;
+export type Ref = (typeof REFS)[number];
 
 /** The records (and their links) whose targets decide which prices a change reaches. */
-export type OwnerKind = "tradeCondition" | "promotion";
+const OWNER_KINDS = ["tradeCondition", "promotion"] as const;
+export type OwnerKind = (typeof OWNER_KINDS)[number];
+
+/**
+ * The event of each entity that is neither a record of its own nor part of a trade condition or
+ * promotion: the links between records, by the resource whose subscribers hear of them.
+ */
+const EVENTS: Record<string, ChangeEvent> = {
+  channelCustomerGroup: "channels",
+  customerGroupMember: "customers",
+  channelCustomer: "customers",
+  channelPricelist: "pricelists",
+  customerGroupPricelist: "pricelists",
+  customerPricelist: "pricelists",
+  pricelistPrice: "prices",
+};
+
+/** Entities whose pricelists reach the lists derived from them too (docs/api.md §5.8). */
+const DERIVED: ReadonlySet<string> = new Set(["pricelist", "pricelistPrice"]);
 
 export interface EntitySpec {
   event: ChangeEvent;
@@ -50,80 +82,60 @@ export const DIMENSION_OF: Record<Ref, Dimension> = {
   customerGroup: "customers",
 };
 
-export const OWNERS: Record<OwnerKind, { field: string; links: OwnerLink[] }> = {
-  tradeCondition: {
-    field: "tradeConditionId",
-    links: [
-      { entity: "tradeConditionProduct", target: "productId", ref: "product" },
-      { entity: "tradeConditionProductGroup", target: "productGroupId", ref: "productGroup" },
-      { entity: "tradeConditionChannel", target: "channelId", ref: "channel" },
-      { entity: "tradeConditionCustomerGroup", target: "customerGroupId", ref: "customerGroup" },
-      { entity: "tradeConditionCustomer", target: "customerId", ref: "customer" },
-    ],
-  },
-  promotion: {
-    field: "promotionId",
-    links: [
-      { entity: "promotionProduct", target: "productId", ref: "product" },
-      { entity: "promotionProductGroup", target: "productGroupId", ref: "productGroup" },
-      { entity: "promotionChannel", target: "channelId", ref: "channel" },
-      { entity: "promotionCustomerGroup", target: "customerGroupId", ref: "customerGroup" },
-    ],
-  },
+const isOneOf = <T extends string>(list: readonly T[], value: string): value is T =>
+  (list as readonly string[]).includes(value);
+
+/** The event named after a record or an owner (`products`), if there is one. */
+const eventOf = (name: string) => {
+  const event = `${name}s`;
+  return isOneOf(CHANGE_EVENTS, event) ? event : undefined;
 };
 
-const ownedBy = (kind: OwnerKind, event: ChangeEvent): Record<string, EntitySpec> =>
+/** The records a row names by id: its fields `<record>Id` (`customerGroupId`). */
+const refsOf = (entity: string): Record<string, Ref> =>
   Object.fromEntries(
-    OWNERS[kind].links.map((link) => [
-      link.entity,
-      { event, owner: { kind, field: OWNERS[kind].field } },
-    ]),
+    fieldsOf(entity).flatMap((field) => {
+      const ref = field.replace(/Id$/, "");
+      return field.endsWith("Id") && isOneOf(REFS, ref) ? [[field, ref]] : [];
+    }),
   );
 
-export const ENTITIES: Record<string, EntitySpec> = {
-  product: { event: "products", self: "product" },
-  productGroup: { event: "productGroups", self: "productGroup" },
-  channel: { event: "channels", self: "channel" },
-  channelCustomerGroup: {
-    event: "channels",
-    refs: { channelId: "channel", customerGroupId: "customerGroup" },
-  },
-  customer: { event: "customers", self: "customer" },
-  customerGroupMember: {
-    event: "customers",
-    refs: { customerId: "customer", customerGroupId: "customerGroup" },
-  },
-  channelCustomer: { event: "customers", refs: { channelId: "channel", customerId: "customer" } },
-  customerGroup: { event: "customerGroups", self: "customerGroup" },
-  pricelist: { event: "pricelists", self: "pricelist", derived: true },
-  channelPricelist: {
-    event: "pricelists",
-    refs: { pricelistId: "pricelist", channelId: "channel" },
-  },
-  customerGroupPricelist: {
-    event: "pricelists",
-    refs: { pricelistId: "pricelist", customerGroupId: "customerGroup" },
-  },
-  customerPricelist: {
-    event: "pricelists",
-    refs: { pricelistId: "pricelist", customerId: "customer" },
-  },
-  pricelistPrice: {
-    event: "prices",
-    refs: { pricelistId: "pricelist", productId: "product" },
-    derived: true,
-  },
-  tradeCondition: { event: "tradeConditions", owner: { kind: "tradeCondition", field: "id" } },
-  tradeConditionScale: {
-    event: "tradeConditions",
-    owner: { kind: "tradeCondition", field: "tradeConditionId" },
-  },
-  ...ownedBy("tradeCondition", "tradeConditions"),
-  promotion: { event: "promotions", owner: { kind: "promotion", field: "id" } },
-  ...ownedBy("promotion", "promotions"),
-  // A rate may move any price converted through it (pricing rules v3 §3.3): every dimension open.
-  exchangeRate: { event: "exchangeRates" },
-};
+/** The trade condition or promotion whose rows `entity` holds (by its `<owner>Id` field). */
+const ownerOf = (entity: string) =>
+  OWNER_KINDS.find((kind) => entity.startsWith(kind) && fieldsOf(entity).includes(`${kind}Id`));
+
+/** The rows of each owner kind that link it to a record (one `<record>Id` field each). */
+const linksOf = (kind: OwnerKind): OwnerLink[] =>
+  AUDIT_ENTITIES.filter((entity) => ownerOf(entity) === kind).flatMap((entity) =>
+    Object.entries(refsOf(entity)).map(([target, ref]) => ({ entity, target, ref })),
+  );
+
+export const OWNERS = Object.fromEntries(
+  OWNER_KINDS.map((kind) => [kind, { field: `${kind}Id`, links: linksOf(kind) }]),
+) as Record<OwnerKind, { field: string; links: OwnerLink[] }>;
+
+/** What the feed makes of `entity`; undefined when neither the schema nor EVENTS says. */
+function specOf(entity: string): EntitySpec | undefined {
+  const derived = DERIVED.has(entity) ? { derived: true } : {};
+  const own = eventOf(entity);
+  if (own && isOneOf(REFS, entity)) return { event: own, self: entity, ...derived };
+  if (own && isOneOf(OWNER_KINDS, entity))
+    return { event: own, owner: { kind: entity, field: "id" } };
+  const kind = ownerOf(entity);
+  if (kind) return { event: eventOf(kind)!, owner: { kind, field: OWNERS[kind].field } };
+  // Any other record with an event of its own (an exchange rate, docs/api.md §16.2) may move any
+  // price: every dimension open.
+  if (own) return { event: own };
+  const event = EVENTS[entity];
+  return event && { event, refs: refsOf(entity), ...derived };
+}
+
+export const ENTITIES: Record<string, EntitySpec> = Object.fromEntries(
+  AUDIT_ENTITIES.flatMap((entity) => {
+    const spec = specOf(entity);
+    return spec ? [[entity, spec]] : [];
+  }),
+);
 
 /** The entities of the given events, for the SQL that reads a webhook's changes. */
 export const entitiesOf = (events: readonly ChangeEvent[]) =>

@@ -188,7 +188,7 @@ export async function readChanges(db: Db, query: FeedQuery): Promise<FeedPage | 
   const { after, limit, events, until = Number.MAX_SAFE_INTEGER } = query;
   const from = startOf(after);
   const window = events ? sql`and id <= ${from} + ${SCAN_WINDOW}` : sql``;
-  // The pricing data's entities only: the audit trail also holds webhook settings (§11).
+  // The pricing data's entities only: the audit trail also holds webhook settings (docs/api.md §11).
   const entities = JSON.stringify(entitiesOf(events ?? CHANGE_EVENTS));
   const only = sql`and entity in (select value from json_each(${entities}))`;
   const seen = query.costs === false ? sql`and not (${costEntries})` : sql``;

@@ -28,6 +28,9 @@ function table(entity: string) {
   return found;
 }
 
+/** The field names of an entity's row (its columns, camelCase), in the table's order. */
+export const fieldsOf = (entity: string) => [...table(entity).columns.keys()];
+
 /** The table of an entity, as SQL. */
 export const tableSql = (entity: string): SQL => sql.raw(`"${table(entity).name}"`);
 

@@ -15,11 +15,12 @@ export interface FieldConfig {
   /** Allowed operators; `$not` must be listed to allow negation. `$eq` is implied. */
   filter?: readonly (Operator | "$not")[];
   /**
-   * For a field with many values per record (a customer's group codes), a filter only: turns
-   * the comparison on `column` (a column of the linked table) into the record's condition,
+   * For a field of another table (a customer's group codes, a product's group code), a filter
+   * only: turns the comparison on `column` (a column of that table) into the record's condition,
    * `id IN (records with a value that matches)`; `$not` then means "has no value that matches".
+   * `op` is the filter's operator: `$null` may mean "has none" rather than a NULL column there.
    */
-  through?: (comparison: SQL) => SQL;
+  through?: (comparison: SQL, op: Operator) => SQL;
 }
 
 export interface ListConfig {

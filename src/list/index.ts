@@ -4,7 +4,9 @@ import type { H } from "hono/types";
 import type { SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../db/client";
-import type { ListConfig } from "./config";
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import type { Declared, RefSet } from "../db/refs";
+import type { FieldConfig, ListConfig } from "./config";
 import { envelope } from "./envelope";
 import { listParameters } from "./openapi";
 import { parseListQuery, type ListQuery } from "./parse";
@@ -81,6 +83,25 @@ export function defineList(config: ListConfig) {
       return createRoute({ ...options, middleware: chain, parameters });
     },
   };
+}
+
+/**
+ * The list fields of an entity's foreign keys by code (db/refs.ts): `filter.<field>=CODE` keeps the
+ * records whose target has that code, `$null` those without one. Filters only: the code is shown
+ * (and selectable) like any field of the record.
+ */
+export function refFilters<T extends SQLiteTable, R extends Declared<T>>(refs: RefSet<T, R>) {
+  return Object.fromEntries(
+    refs.fields.map((field): [string, FieldConfig] => [
+      field,
+      {
+        column: refs.refs[field]!.to.code,
+        type: "text",
+        filter: ["$null"],
+        through: (match, op) => refs.filter(field, match, op),
+      },
+    ]),
+  ) as Record<keyof R & string, FieldConfig>;
 }
 
 /**

@@ -61,7 +61,7 @@ export function toWhere(config: ListConfig, query: ListQuery): SQL | undefined {
   const conditions: (SQL | undefined)[] = query.filters.map((filter) => {
     const field = config.fields[filter.field]!;
     const compared = comparison(field, filter);
-    const condition = field.through ? field.through(compared) : compared;
+    const condition = field.through ? field.through(compared, filter.op) : compared;
     return filter.negate ? not(condition) : condition;
   });
   if (query.search !== undefined) {

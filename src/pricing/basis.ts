@@ -27,7 +27,7 @@ export const saturatingTimes = (a: number, b: number): number => Math.min(MAX, a
 
 /**
  * What `quantity` pieces cost at `unit` per `priceUnit` pieces: round(unit × quantity /
- * priceUnit) in the channel's rounding mode (docs/pricing-rules.md §19, §20), the line amount's
+ * priceUnit) in the channel's rounding mode (docs/pricing-rules.md §20, §21), the line amount's
  * formula, for the ORDER_VALUE basis and VALUE thresholds; stopping at 2^53 − 1.
  */
 export function lineValue(

@@ -1,5 +1,6 @@
 import { lineValue, sumReached, type EligibleLine } from "./basis";
 import {
+  EVERY,
   listedKind,
   reachOf,
   ReachIndex,
@@ -8,6 +9,7 @@ import {
   type Reach,
   type ReachKind,
 } from "./groups";
+import { Cuts } from "./breaks";
 import { add, clamp, negate, percentOf } from "./money";
 import { ascending, compareBy, decidedBy, descending, type Ranking } from "./rank";
 import { inUnit, unitOf } from "./units";
@@ -71,7 +73,7 @@ export interface LineFacts extends EligibleLine {
   productCode: string;
   quantity: number;
   groupPath: readonly string[];
-  /** The pieces its unit amounts are for: its base row's (docs/pricing-rules.md §19); else 1. */
+  /** The pieces its unit amounts are for: its base row's (docs/pricing-rules.md §20); else 1. */
   priceUnit: number;
 }
 
@@ -83,13 +85,17 @@ export interface PreparedCondition {
   listedRung: number;
   /** NET_PRICE values are unit prices, so always absolute. */
   absolute: boolean;
-  /** The pieces an absolute value is for (docs/pricing-rules.md §19). */
+  /** The pieces an absolute value is for (docs/pricing-rules.md §20). */
   priceUnit: number;
   gate: StaticGate | null;
   inWindow: boolean;
   targets: ProductTargets;
   /** minimum ascending. */
   scales: readonly Scale[];
+  /** Its scales compare with the line's own quantity: its value depends on the quantity. */
+  lineScaled: boolean;
+  /** Its most favourable scale value (the lowest net price, the largest discount); null without scales. */
+  bestScaleValue: number | null;
 }
 
 export interface ConditionIndex {
@@ -99,6 +105,26 @@ export interface ConditionIndex {
   byType: Record<ConditionType, ReachIndex<PreparedCondition>>;
   /** Those of `byType` whose scales compare with an order-level sum. */
   orderBased: PreparedCondition[];
+  /** By type, those of `byType` that reach every product, apart (see `evaluate`). */
+  everyProduct: Record<ConditionType, EveryProduct>;
+  /**
+   * What the non-stackable net prices and discounts reaching every product may cut, at any
+   * scale row: where a scale reads a line's quantity, the early stop of `evaluate` may meet
+   * others of them at another quantity (breaks.ts).
+   */
+  everyProductCuts: Cuts;
+}
+
+/**
+ * The conditions of a type that reach every product: the stackable ones, and the others in rung,
+ * priority desc, id order (`listedOrder`: an ALL reach's rung is its listed rung), so that a scan
+ * for the winner can stop at the first one that cannot win. `noted`: their validity edges were
+ * noted for this request (they reach every line alike).
+ */
+interface EveryProduct {
+  nonStackable: PreparedCondition[];
+  stackable: PreparedCondition[];
+  noted: boolean;
 }
 
 function staticGate(c: TradeConditionCandidate, absolute: boolean, a: Audience): StaticGate | null {
@@ -128,7 +154,35 @@ function prepareCondition(condition: TradeConditionCandidate, audience: Audience
     inWindow: isInWindow(condition, audience.at),
     targets,
     scales: [...condition.scales].sort((a, b) => ascending(a.minimum, b.minimum)),
+    lineScaled: condition.scales.length > 0 && condition.scaleBasis === "LINE_QUANTITY",
+    bestScaleValue: bestScaleValue(condition),
   };
+}
+
+function bestScaleValue({ type, scales }: TradeConditionCandidate): number | null {
+  if (scales.length === 0) return null;
+  const values = scales.map((row) => row.value);
+  return type === "NET_PRICE" ? Math.min(...values) : Math.max(...values);
+}
+
+/**
+ * What a candidate may cut from a line at any quantity of it (breaks.ts): `met`, the value it
+ * had at the line's quantity, null when it had no scale row there; "ANY" for a candidate not
+ * looked at on the line. A scale that reads the line's quantity counts with its most favourable
+ * row, as does any scale of a candidate not looked at; an order-level basis stays, so a candidate
+ * without a row there never applies.
+ */
+function collectCut(cuts: Cuts, prepared: PreparedCondition, met: number | null | "ANY") {
+  const { type, stackable, value } = prepared.condition;
+  if (type === "SURCHARGE" || !prepared.inWindow) return;
+  if (prepared.lineScaled) cuts.lineScaled = true;
+  let v: number;
+  if (prepared.bestScaleValue !== null && (prepared.lineScaled || met === "ANY")) {
+    v = prepared.bestScaleValue;
+  } else if (met === null) return;
+  else v = met === "ANY" ? value : met;
+  if (type === "NET_PRICE") cuts.netPrice(v, prepared.priceUnit);
+  else cuts.cut(!stackable, prepared.absolute, v, prepared.priceUnit);
 }
 
 const explainOrder = (
@@ -169,13 +223,24 @@ export function prepareConditions(
       orderBased.push(prepared);
     }
   }
-  return { all, byType, orderBased };
+  const everyProduct = {} as Record<ConditionType, EveryProduct>;
+  const cuts = new Cuts();
+  for (const type of APPLIED_ORDER) {
+    const every = byType[type].everyProduct;
+    everyProduct[type] = {
+      nonStackable: every.filter((p) => !p.condition.stackable),
+      stackable: every.filter((p) => p.condition.stackable),
+      noted: false,
+    };
+    for (const prepared of everyProduct[type].nonStackable) collectCut(cuts, prepared, "ANY");
+  }
+  return { all, byType, orderBased, everyProduct, everyProductCuts: cuts };
 }
 
 /**
  * docs/pricing-rules.md §4.4: each order-based condition's basis, summed over the eligible lines
  * it reaches (whether it wins on them or not), from their quantities or base amounts (each as
- * its line amount would be, §19).
+ * its line amount would be, §20).
  */
 export function orderBasesOf(
   index: ConditionIndex,
@@ -218,8 +283,8 @@ function valueAt(prepared: PreparedCondition, basis: number | null): number | un
 
 /**
  * The signed change a condition makes to the running unit amount, per the line's price unit: an
- * absolute value (a net price) per the condition's own unit enters it half up (§19), a
- * percentage rounds in the channel's mode (§20). A discount never takes the amount below 0; a
+ * absolute value (a net price) per the condition's own unit enters it half up (§20), a
+ * percentage rounds in the channel's mode (§21). A discount never takes the amount below 0; a
  * surcharge never lowers it; a net price is never negative.
  */
 function effectOf(
@@ -286,6 +351,11 @@ export interface ConditionResult {
   surcharges: Adjustment[];
   /** Per evaluated condition, for explain; null when not explaining. */
   notes: Map<PreparedCondition, Note> | null;
+  /**
+   * What may cut the line's price at another quantity of it (breaks.ts): what step 2 met, and,
+   * when a scale read the line's quantity, what reaches every product.
+   */
+  cuts: readonly Cuts[];
 }
 
 /** Step 2's request-level state: the index, the order-level bases, the edges, explain. */
@@ -294,7 +364,7 @@ export interface ConditionStep {
   orderBases: ReadonlyMap<PreparedCondition, number>;
   edges: EdgeTracker;
   explain: boolean;
-  /** The channel's rounding of percentages (docs/pricing-rules.md §20). */
+  /** The channel's rounding of percentages (docs/pricing-rules.md §21). */
   rounding: ChannelRoundingMode;
 }
 
@@ -335,16 +405,56 @@ function evaluate(
   line: LineFacts,
   running: number,
   notes: Map<PreparedCondition, Note> | null,
+  cuts: Cuts,
 ): Evaluated[] {
   const evaluated: Evaluated[] = [];
-  step.index.byType[type].forEach(line.productCode, line.groupPath, (prepared, reach) => {
-    step.edges.note(prepared.condition);
+  if (notes) {
+    // Explain: every candidate, with why it lost.
+    step.index.byType[type].forEach(line.productCode, line.groupPath, (prepared, reach) => {
+      step.edges.note(prepared.condition);
+      const result = evaluateOne(step, prepared, reach, line, running);
+      if ("prepared" in result) evaluated.push(result);
+      else notes.set(prepared, result);
+      collectCut(cuts, prepared, "prepared" in result ? result.value : null);
+    });
+    return evaluated;
+  }
+  let best: Evaluated | undefined;
+  const consider = (prepared: PreparedCondition, reach: Reach) => {
     const result = evaluateOne(step, prepared, reach, line, running);
-    if ("prepared" in result) evaluated.push(result);
-    else notes?.set(prepared, result);
+    collectCut(cuts, prepared, "prepared" in result ? result.value : null);
+    if (!("prepared" in result)) return;
+    evaluated.push(result);
+    if (!prepared.condition.stackable && beats(result, best)) best = result;
+  };
+  step.index.byType[type].forEachTargeted(line.productCode, line.groupPath, (prepared, reach) => {
+    step.edges.note(prepared.condition);
+    consider(prepared, reach);
   });
+  const every = step.index.everyProduct[type];
+  if (!every.noted) {
+    for (const prepared of [...every.stackable, ...every.nonStackable]) {
+      step.edges.note(prepared.condition);
+    }
+    every.noted = true;
+  }
+  for (const prepared of every.stackable) consider(prepared, EVERY);
+  for (const prepared of every.nonStackable) {
+    // In rung, priority order: once one cannot beat the best so far, none after it can.
+    if (best && cannotBeat(prepared, best)) break;
+    consider(prepared, EVERY);
+  }
   return evaluated;
 }
+
+/**
+ * Whether a condition reaching every product (its rung is its listed one, its distance null)
+ * loses to `best` whatever its amount: a worse rung, or the same rung and a lower priority.
+ */
+const cannotBeat = (prepared: PreparedCondition, best: Evaluated) =>
+  prepared.listedRung > best.rung ||
+  (prepared.listedRung === best.rung &&
+    prepared.condition.priority < best.prepared.condition.priority);
 
 /** The winner: from the first rung that has a non-stackable candidate, then `rungRanking`. */
 function beats(e: Evaluated, winner: Evaluated | undefined): boolean {
@@ -405,13 +515,14 @@ export function applyConditions(
   allowsTradeDiscounts: boolean,
 ): ConditionResult {
   const notes = step.explain ? new Map<PreparedCondition, Note>() : null;
+  const collector = new Cuts();
   const adjustments: Adjustment[] = [];
   const surcharges: Adjustment[] = [];
   let running = base;
   let netPriceApplied = false;
 
   for (const type of APPLIED_ORDER) {
-    const evaluated = evaluate(step, type, line, running, notes);
+    const evaluated = evaluate(step, type, line, running, notes, collector);
     if (evaluated.length === 0) continue;
 
     if (type === "DISCOUNT" && (netPriceApplied || !allowsTradeDiscounts)) {
@@ -432,7 +543,9 @@ export function applyConditions(
     if (type === "NET_PRICE" && applied.length > 0) netPriceApplied = true;
     if (notes && winner) noteLosers(evaluated, winner, notes);
   }
-  return { regular: running, adjustments, surcharges, notes };
+  // A scale reading the line's quantity may change which of these the early stop meets.
+  const cuts = collector.lineScaled ? [collector, step.index.everyProductCuts] : [collector];
+  return { regular: running, adjustments, surcharges, notes, cuts };
 }
 
 /**
@@ -446,7 +559,15 @@ export function applyAccruals(
   final: number,
   notes: Map<PreparedCondition, Note> | null,
 ): Accrual[] {
-  const evaluated = evaluate(step, "ACCRUAL", line, final, notes);
+  // Every one applies, so none is passed over early (unlike `evaluate`), and none is a cut the
+  // customer sees (breaks.ts does not collect it).
+  const evaluated: Evaluated[] = [];
+  step.index.byType.ACCRUAL.forEach(line.productCode, line.groupPath, (prepared, reach) => {
+    step.edges.note(prepared.condition);
+    const result = evaluateOne(step, prepared, reach, line, final);
+    if ("prepared" in result) evaluated.push(result);
+    else notes?.set(prepared, result);
+  });
   if (evaluated.length > 1) evaluated.sort(stackOrder);
   let pocket = final;
   return evaluated.map((e) => {

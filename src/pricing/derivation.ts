@@ -17,7 +17,7 @@ import type {
 /**
  * Derived pricelists and price endings (docs/pricing-rules.md §3.7): a list's rows for a product
  * are its own when it has any, else every tier of its base's rows, transformed; a base in another
- * currency is converted at the rate in force, in the same single rounding (§18). Chains are
+ * currency is converted at the rate in force, in the same single rounding (§19). Chains are
  * followed at most MAX_STEPS steps, never around a cycle, never to a missing base: the write
  * rules refuse those, and the engine does not trust data to obey.
  */
@@ -53,8 +53,8 @@ const MAX = BigInt(Number.MAX_SAFE_INTEGER);
 /**
  * round_half_up(amount × (10000 + adjustmentBp) / 10000), then the price ending; with a
  * conversion, round_half_up(amount × rate × 10^(eC − eB) × (10000 + adjustmentBp) / 10000)
- * computed exactly and rounded once (docs/pricing-rules.md §18), then the price ending. Always
- * half up, whatever the channel: a list has one set of prices (§20).
+ * computed exactly and rounded once (docs/pricing-rules.md §19), then the price ending. Always
+ * half up, whatever the channel: a list has one set of prices (§21).
  */
 export function deriveAmount(
   amount: number,
@@ -131,7 +131,7 @@ export function indexRows(prices: readonly PriceRow[], at: Instant): Map<string,
 
 /**
  * One derivation step on a product's rows (those of the base, already effective); a derived row
- * keeps its base row's price unit (docs/pricing-rules.md §19).
+ * keeps its base row's price unit (docs/pricing-rules.md §20).
  */
 function deriveRows(
   rows: readonly PricedTier[],
@@ -160,7 +160,7 @@ function deriveRows(
 /** A list's effective rows per product, and the products a missing rate left without rows. */
 export interface EffectiveRows {
   tiers: ReadonlyMap<string, readonly PricedTier[]>;
-  /** Products whose nearest rows are in another currency with no rate in force (§18). */
+  /** Products whose nearest rows are in another currency with no rate in force (§19). */
   missingRate: ReadonlySet<string>;
 }
 
@@ -215,7 +215,7 @@ export const derivationsOf = (
 /**
  * The edges a list that can price adds to `validUntil` beyond its own window: its rows and those
  * of the lists of its chain (a scheduled row, docs/pricing-rules.md §17), and the next rate of
- * every pair the chain converts with (§18).
+ * every pair the chain converts with (§19).
  */
 export function noteChainEdges(list: PriceBase, d: Derivations, edges: EdgeTracker | undefined) {
   if (!edges) return;

@@ -1,5 +1,5 @@
 /**
- * Exchange rates as exact numbers (pricing rules v3 §3.2, §3.3; docs/api.md §16.2). A rate is a
+ * Exchange rates as exact numbers (docs/api.md §16.2). A rate is a
  * decimal string, never a float: "0.92" is exactly 92/100. A conversion multiplies an amount in
  * minor units by the rate, by 10^(exponent of the target − exponent of the source) and by an
  * adjustment in basis points, all as a BigInt rational, and rounds once at the end. Nothing here
@@ -75,7 +75,7 @@ const power10 = (exponent: number) => 10n ** BigInt(exponent);
 
 /**
  * amount × rate × 10^(toExponent − fromExponent) × (10000 + adjustmentBp) / 10000, exactly: the
- * unrounded amount in the target currency's minor units (pricing rules v3 §3.3). `amountMinor` is
+ * unrounded amount in the target currency's minor units (docs/api.md §16.2). `amountMinor` is
  * in the source currency's minor units; the exponents are the currencies' ISO 4217 exponents
  * (src/pricing/currencies.ts).
  */
@@ -127,7 +127,7 @@ interface Pair {
 const pairKey = (from: string, to: string) => `${from}>${to}`;
 
 /**
- * A request's rates at `at` (docs/pricing-rules.md §18): per pair, the rate in force (the latest
+ * A request's rates at `at` (docs/pricing-rules.md §19): per pair, the rate in force (the latest
  * validFrom ≤ at) and where the next one starts. Each rate text is parsed once per request; one
  * that does not parse, or a currency without a known exponent, counts as no rate.
  */

@@ -25,7 +25,7 @@ import type { FloorOutcome } from "./vocabulary";
  * A line's floor is the tier of the first of them, by priority desc then id asc, that has a price
  * for it (ACTIVE, in the currency, in window, a row with minQuantity ≤ q), exactly as a pricelist
  * has a price in step 1. The effective floor is min(floor, baseUnitAmount), the floor taken to
- * the line's price unit rounded up (§19): adjustments may not take a price below it, a base price
+ * the line's price unit rounded up (§20): adjustments may not take a price below it, a base price
  * below the floor is kept.
  */
 

@@ -14,7 +14,7 @@ export interface Reach {
 }
 
 const LISTED: Reach = { kind: "PRODUCT", distance: null };
-const EVERY: Reach = { kind: "ALL", distance: null };
+export const EVERY: Reach = { kind: "ALL", distance: null };
 
 /** A record's product lists as sets; null = the list is empty. */
 export interface ProductTargets {
@@ -69,6 +69,11 @@ export class ReachIndex<T extends { targets: ProductTargets }> {
     for (const code of groups ?? []) push(this.byGroup, code, item);
   }
 
+  /** The records that name no product and no group, in the order they were added. */
+  get everyProduct(): readonly T[] {
+    return this.anyProduct;
+  }
+
   /** Calls `visit` once for every record reaching the product. */
   forEach(
     productCode: string,
@@ -76,6 +81,15 @@ export class ReachIndex<T extends { targets: ProductTargets }> {
     visit: (item: T, reach: Reach) => void,
   ): void {
     for (const item of this.anyProduct) visit(item, EVERY);
+    this.forEachTargeted(productCode, groupPath, visit);
+  }
+
+  /** `forEach` without `everyProduct`: the records that name the product or one of its groups. */
+  forEachTargeted(
+    productCode: string,
+    groupPath: readonly string[],
+    visit: (item: T, reach: Reach) => void,
+  ): void {
     const listed = this.byProduct.get(productCode);
     if (listed) for (const item of listed) visit(item, LISTED);
     for (let distance = 0; distance < groupPath.length; distance++) {

@@ -3,7 +3,13 @@
  * builds a `PriceRequest` (types.ts documents every field) in one D1 round trip; the
  * handler serialises the `PriceAnswer` as it is.
  */
-export { resolvePrices } from "./resolve";
+export {
+  prepareOneLineOrders,
+  priceOneLineOrders,
+  resolvePrices,
+  type PreparedOrders,
+  type PricingSetup,
+} from "./resolve";
 export {
   primaryCustomerPricelist,
   rankCustomerPricelists,

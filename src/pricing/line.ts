@@ -7,6 +7,7 @@ import {
   type ConditionStep,
   type LineFacts,
 } from "./conditions";
+import { Cuts } from "./breaks";
 import { isPriceable } from "./derivation";
 import {
   explainFloors,
@@ -45,8 +46,9 @@ import type { LineStatus } from "./vocabulary";
  * One line through the order of docs/pricing-rules.md §15: `startLine` (base price, quantity
  * rule, the floor it will have), `regularOf` (trade conditions, floor on the regular amount),
  * `finishLine` (promotion, floor on the final amount, the line amount, price-break advice,
- * with `margin` the accruals, cost and margin of §23–§26, the answer's line). Between them the request sums what order-level scales and thresholds need.
- * Every unit amount of a line is per its base row's price unit (§19).
+ * with `margin` the accruals, cost and margin of §23–§26, the answer's line). Between them the
+ * request sums what order-level scales and thresholds need. Every unit amount of a line is per
+ * its base row's price unit (§20).
  */
 
 /** What step 1 needs, prepared once per request. */
@@ -149,6 +151,8 @@ interface Adjusted {
   conditionNotes: ConditionResult["notes"];
   promotionNotes: PromotionResult["notes"];
   floorNote: FloorNote;
+  /** What steps 2 and 3 may cut at another quantity of the line (breaks.ts). */
+  cuts: readonly Cuts[];
 }
 
 function adjust(step: PromotionStep, s: Started, r: Regular): Adjusted | "OUT_OF_RANGE" {
@@ -168,13 +172,14 @@ function adjust(step: PromotionStep, s: Started, r: Regular): Adjusted | "OUT_OF
     const list = s.lookup!.list?.tier;
     return {
       final,
-      // The one division by the price unit, in the channel's rounding (§19, §20).
+      // The one division by the price unit, in the channel's rounding (§20, §21).
       lineAmount: scale(final, s.line.quantity, s.priceUnit, step.rounding),
       regular: r.regular,
       list: list ? inUnit(list.amount, list.priceUnit, s.priceUnit) : null,
       adjustments: floorFinal ? [...promoted.adjustments, floorFinal] : promoted.adjustments,
       conditionNotes: r.step2.notes,
       promotionNotes: step3.notes,
+      cuts: [...r.step2.cuts, step3.cuts],
       floorNote: {
         unguarded: null,
         floor: s.floor,
@@ -212,14 +217,32 @@ export interface Finish {
   floors: readonly PreparedFloor[];
   /** Step 1's setup, to price a line again at another quantity (price-break advice). */
   setup: LineSetup;
+  /** Steps 3 and 5 without explain, for that second pricing. */
+  noExplain: { conditions: ConditionStep; promotions: PromotionStep };
 }
 
 /**
- * docs/pricing-rules.md §21: the smallest allowed quantity above the line's that reaches a higher
- * tier of its base list, when the line costs no more there, priced as a line of that quantity
- * with the order's sums unchanged; else null. Quietly: it adds nothing to explain.
+ * Whether the line at `quantity`, on base `tier`, surely costs more than `lineAmount`: even at
+ * the lowest final amount its candidates could leave (breaks.ts), its line amount, rounded down,
+ * is above. Cheap, so the advice prices the line again only where it may be given.
  */
-function priceBreakOf(f: Finish, s: Started, lineAmount: number): PriceBreak | null {
+function surelyDearer(priced: Adjusted, tier: Tier, quantity: number) {
+  try {
+    const lowest = Cuts.lowestFinal(priced.cuts, tier.amount, tier.priceUnit);
+    return scale(lowest, quantity, tier.priceUnit, "DOWN") > priced.lineAmount;
+  } catch (error) {
+    if (!(error instanceof AmountOutOfRange)) throw error;
+    return false;
+  }
+}
+
+/**
+ * docs/pricing-rules.md §22: the smallest allowed quantity above the line's that reaches a higher
+ * tier of its base list, when the line costs no more there, priced as a line of that quantity
+ * with the order's sums unchanged; else null. Quietly: it adds nothing to explain, and looks at
+ * no record the line did not (the same lists, floors, conditions and promotions reach it).
+ */
+function priceBreakOf(f: Finish, s: Started, priced: Adjusted): PriceBreak | null {
   const tiers = s.lookup!.base!.prepared.tiers.get(s.productCode);
   const next = tiers?.find((tier) => tier.minQuantity > s.quantity);
   if (!next) return null;
@@ -228,13 +251,16 @@ function priceBreakOf(f: Finish, s: Started, lineAmount: number): PriceBreak | n
     ? next.minQuantity
     : suggestionsFor(rule, next.minQuantity).above;
   if (quantity === null || quantity > MAX_LINE_QUANTITY) return null;
+  const { levels, edges } = f.setup;
+  const { base } = lookupBase(levels, s.productCode, quantity, edges);
+  if (!base || !isPriceable(base.tier) || surelyDearer(priced, base.tier, quantity)) return null;
   const more = startLine(f.setup, { productCode: s.productCode, quantity });
   if (more.stop !== null) return null;
-  const regular = regularOf({ ...f.conditions, explain: false }, more);
+  const regular = regularOf(f.noExplain.conditions, more);
   if (regular === "OUT_OF_RANGE") return null;
-  const priced = adjust({ ...f.promotions, explain: false }, more, regular);
-  if (priced === "OUT_OF_RANGE" || priced.lineAmount > lineAmount) return null;
-  return { quantity, lineAmount: priced.lineAmount };
+  const again = adjust(f.noExplain.promotions, more, regular);
+  if (again === "OUT_OF_RANGE" || again.lineAmount > priced.lineAmount) return null;
+  return { quantity, lineAmount: again.lineAmount };
 }
 
 /** Step 8 of a priced line (docs/pricing-rules.md §25, §26): accruals, cost, margin. */
@@ -282,7 +308,7 @@ export function finishLine(
     quantityRule: s.rule,
     suggestedQuantities:
       status === "QUANTITY_NOT_ALLOWED" ? suggestionsFor(s.rule!, s.line.quantity) : null,
-    priceBreak: priced ? priceBreakOf(f, s, priced.lineAmount) : null,
+    priceBreak: priced ? priceBreakOf(f, s, priced) : null,
     explain: f.explain ? explainLine(f, s, status, priced, margin?.cost) : null,
   };
   // Without `margin` the line has none of its fields: a read key's answer cannot show them. A

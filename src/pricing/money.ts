@@ -20,7 +20,7 @@ function checked(value: number): number {
 }
 
 /**
- * Whether a quotient goes up by one in `mode` (docs/pricing-rules.md §20), on a magnitude, from
+ * Whether a quotient goes up by one in `mode` (docs/pricing-rules.md §21), on a magnitude, from
  * the comparison of twice its remainder (≠ 0) with the divisor (−1 below a half, 0 a half, 1
  * above) and whether it is odd: HALF_UP from a half, HALF_EVEN past a half or at a half when odd,
  * UP always, DOWN never.
@@ -65,7 +65,7 @@ export function scale(
 
 /**
  * round(amount × bp / 10000) on the magnitude (docs/pricing-rules.md §6): half up unless the
- * channel says otherwise (§20), so −19.25 → −19 and 27.5 → 28 (HALF_EVEN: 28, DOWN: 27, UP: 28).
+ * channel says otherwise (§21), so −19.25 → −19 and 27.5 → 28 (HALF_EVEN: 28, DOWN: 27, UP: 28).
  */
 export function percentOf(amount: number, bp: number, mode: ChannelRoundingMode = "HALF_UP") {
   const magnitude = scale(Math.abs(amount), Math.abs(bp), 10_000, mode);

@@ -28,7 +28,7 @@ export interface PreparedPricelist {
   inWindow: boolean;
   /** Effective rows per product (own, else derived), minQuantity ascending. */
   tiers: ReadonlyMap<string, readonly PricedTier[]>;
-  /** Products it would derive from a base in another currency with no rate in force (§18). */
+  /** Products it would derive from a base in another currency with no rate in force (§19). */
   missingRate: ReadonlySet<string>;
 }
 
@@ -39,7 +39,7 @@ export type PricelistLevels = readonly (readonly PreparedPricelist[])[];
  * The candidates by level, each with its rows valid at `at`. The edges of the rows of the lists
  * that can price (ACTIVE, in the currency) and of their chains go to `edges`: a scheduled row
  * ends the answer's validity (docs/pricing-rules.md §17), and so does the next rate of a pair
- * their chains convert with (§18).
+ * their chains convert with (§19).
  */
 export function preparePricelists(
   pricelists: readonly PricelistCandidate[],
@@ -130,7 +130,7 @@ const levelRanking: Ranking<LevelCandidate> = [
         b.prepared.pricelist.validTo === null ? 1 : 0,
       ),
   ],
-  // Per piece: tiers of two lists may be priced per different units (docs/pricing-rules.md §19).
+  // Per piece: tiers of two lists may be priced per different units (docs/pricing-rules.md §20).
   ["AMOUNT", (a, b) => perPiece(a.tier, b.tier)],
   ["ID", (a, b) => ascending(a.prepared.pricelist.id, b.prepared.pricelist.id)],
 ];

@@ -1,4 +1,5 @@
 import { sumReached } from "./basis";
+import { Cuts } from "./breaks";
 import type { Audience, LineFacts } from "./conditions";
 import { reachOf, ReachIndex, targetsOf, type ProductTargets } from "./groups";
 import { add, clamp, negate, percentOf } from "./money";
@@ -65,7 +66,7 @@ export function preparePromotions(
 /**
  * docs/pricing-rules.md §5.4: each threshold's sum over the eligible lines the promotion reaches,
  * of quantities or of their regular values (`regularValue`: the regular unit amount as a line
- * amount, `lineValue`, §19).
+ * amount, `lineValue`, §20).
  */
 export function thresholdSumsOf(
   index: PromotionIndex,
@@ -88,7 +89,7 @@ export interface PromotionStep {
   sums: ReadonlyMap<PreparedPromotion, number>;
   edges: EdgeTracker;
   explain: boolean;
-  /** The channel's rounding of percentages (docs/pricing-rules.md §20). */
+  /** The channel's rounding of percentages (docs/pricing-rules.md §21). */
   rounding: ChannelRoundingMode;
 }
 
@@ -125,7 +126,7 @@ export interface Prices {
 
 /**
  * A promotion's saving on `amount`, between 0 and `amount` so nothing goes negative: an absolute
- * value per its own unit taken to the line's half up (§19), a percentage in the channel's mode.
+ * value per its own unit taken to the line's half up (§20), a percentage in the channel's mode.
  */
 function savingOn(promotion: PromotionCandidate, amount: number, prices: Prices): number {
   const raw =
@@ -159,6 +160,11 @@ export interface PromotionResult {
   /** The applied promotion, if one saves anything. */
   winner: { promotion: PromotionCandidate; price: number; adjustment: Adjustment } | undefined;
   notes: Map<PreparedPromotion, PromotionNote> | null;
+  /**
+   * What the promotions that may apply could cut at another quantity of the line: the same
+   * ones (their thresholds compare with the order's sums, which the advice keeps; breaks.ts).
+   */
+  cuts: Cuts;
 }
 
 const skipped = (outcome: PromotionOutcome): PromotionNote => ({
@@ -193,7 +199,11 @@ export function applyPromotions(
 ): PromotionResult {
   const notes = step.explain ? new Map<PreparedPromotion, PromotionNote>() : null;
   const saving: Evaluated[] = [];
+  const cuts = new Cuts();
   for (const e of evaluateAll(step, line, prices, notes)) {
+    const { discountType, value, priceUnit } = e.prepared.promotion;
+    // One promotion applies at most: only the largest of each kind counts.
+    cuts.cut(true, discountType === "ABSOLUTE", value, unitOf(priceUnit));
     if (e.saving > 0) saving.push(e);
     else {
       const outcome =
@@ -213,7 +223,7 @@ export function applyPromotions(
       });
     }
   }
-  return { winner: best && winnerOf(best), notes };
+  return { winner: best && winnerOf(best), notes, cuts };
 }
 
 function winnerOf({ prepared: { promotion }, price, amount }: Evaluated) {

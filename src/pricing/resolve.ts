@@ -27,16 +27,53 @@ import {
   type PromotionIndex,
   type PromotionStep,
 } from "./promotions";
-import type { LinePrice, PriceAnswer, PriceRequest } from "./types";
+import type { LinePrice, PriceAnswer, PriceLineRequest, PriceRequest } from "./types";
 import { EdgeTracker } from "./validity";
 
 /**
- * Resolves the prices of every line of a request (docs/pricing-rules.md §3–§5 and §12–§26).
+ * Resolves the prices of every line of a request (docs/pricing-rules.md §3–§5, §12–§22 and
+ * §23–§26).
  * Pure: the same request gives the same answer, byte for byte once serialised; one line never
  * fails another; the lines' order changes nothing but the order of the answer's lines, since
  * what one line takes from the others (order-level scales, thresholds) is a sum.
  */
 export function resolvePrices(request: PriceRequest): PriceAnswer {
+  const shared = prepare(request);
+  const started = request.lines.map((line) => startLine(shared.setup, line));
+  // With separateOrders each line is an order of its own (GET /v1/api/prices): order-level sums
+  // only add up within one.
+  const orders = request.separateOrders === true ? started.map((s) => [s]) : [started];
+  const lines = orders.flatMap((order) => priceOrder(shared, order));
+  const edge = shared.setup.edges.earliest;
+  const totals = totalsOf(lines);
+  const rounding = request.roundingMode ?? "HALF_UP";
+  return {
+    channelCode: request.channel.code,
+    customerCode: shared.customerCode,
+    currency: request.currency,
+    at: new Date(request.at).toISOString(),
+    ...totals,
+    // Admin keys only (docs/pricing-rules.md §26): a read key's answer has neither field.
+    ...(request.margin === true ? orderMargin(lines, totals.pricedTotalAmount, rounding) : {}),
+    validUntil: edge === null ? null : new Date(edge).toISOString(),
+    lines,
+  };
+}
+
+/** A request without its lines: whom, where, when, and the records that may price them. */
+export type PricingSetup = Omit<PriceRequest, "lines" | "separateOrders">;
+
+/** What every order of a request shares: the prepared pricelists, floors, conditions and promotions. */
+interface Shared {
+  request: PricingSetup;
+  customerCode: string | null;
+  setup: LineSetup;
+  conditionIndex: ConditionIndex;
+  promotionIndex: PromotionIndex;
+}
+
+/** Everything of a request its lines do not change, prepared once for all its orders. */
+function prepare(request: PricingSetup): Shared {
   const customerCode = request.customer?.code ?? null;
   const audience: Audience = {
     at: request.at,
@@ -51,57 +88,44 @@ export function resolvePrices(request: PriceRequest): PriceAnswer {
   const rates = new RatesAt(request.exchangeRates ?? [], at);
   const derivations = derivationsOf(request.priceBases, request.pricelists, at, rates);
   const margin = request.margin === true;
-  const setup: LineSetup = {
-    products: request.products,
-    levels: preparePricelists(request.pricelists, derivations, currency, at, edges),
-    floors: prepareFloors(request.floors, currency, at, edges, derivations),
-    costs: margin ? prepareCosts(request.costs ?? [], currency, at, edges) : undefined,
-    edges,
-  };
-  const started = request.lines.map((line) => startLine(setup, line));
-  const lines = priceStarted(request, audience, setup, started);
-  const edge = edges.earliest;
-  const totals = totalsOf(lines);
-  const rounding = request.roundingMode ?? "HALF_UP";
   return {
-    channelCode: request.channel.code,
+    request,
     customerCode,
-    currency,
-    at: new Date(at).toISOString(),
-    ...totals,
-    // Admin keys only (docs/pricing-rules.md §26): a read key's answer has neither field.
-    ...(margin ? orderMargin(lines, totals.pricedTotalAmount, rounding) : {}),
-    validUntil: edge === null ? null : new Date(edge).toISOString(),
-    lines,
+    setup: {
+      products: request.products,
+      levels: preparePricelists(request.pricelists, derivations, currency, at, edges),
+      floors: prepareFloors(request.floors, currency, at, edges, derivations),
+      costs: margin ? prepareCosts(request.costs ?? [], currency, at, edges) : undefined,
+      edges,
+    },
+    conditionIndex: prepareConditions(request.tradeConditions, audience, margin),
+    promotionIndex: preparePromotions(request.promotions, audience),
   };
 }
 
-/** What every order of a request shares: the prepared conditions and promotions. */
-interface Shared {
-  request: PriceRequest;
-  setup: LineSetup;
-  conditionIndex: ConditionIndex;
-  promotionIndex: PromotionIndex;
+/** A request prepared once to price many one-line orders in batches (`priceOneLineOrders`). */
+export interface PreparedOrders {
+  readonly shared: Shared;
 }
 
 /**
- * Steps 3 to 6 over the started lines. The lines are one order, or with `separateOrders` each
- * line is an order of its own (GET /v1/api/prices): order-level sums only add up within one.
+ * Prepares what every one-line order of `setup` shares (its pricelists, floors, conditions and
+ * promotions), for a caller that prices many of them in batches and lets other work run between
+ * two (the publish simulation, docs/simulation.md §8).
  */
-function priceStarted(
-  request: PriceRequest,
-  audience: Audience,
-  setup: LineSetup,
-  started: readonly Started[],
+export const prepareOneLineOrders = (setup: PricingSetup): PreparedOrders => ({
+  shared: prepare(setup),
+});
+
+/**
+ * Each line as an order of its own, as `resolvePrices` prices the lines of a request with
+ * `separateOrders`: the same lines, whichever batches they come in.
+ */
+export function priceOneLineOrders(
+  { shared }: PreparedOrders,
+  lines: readonly PriceLineRequest[],
 ): LinePrice[] {
-  const shared: Shared = {
-    request,
-    setup,
-    conditionIndex: prepareConditions(request.tradeConditions, audience, request.margin === true),
-    promotionIndex: preparePromotions(request.promotions, audience),
-  };
-  const orders = request.separateOrders === true ? started.map((s) => [s]) : [started];
-  return orders.flatMap((order) => priceOrder(shared, order));
+  return lines.flatMap((line) => priceOrder(shared, [startLine(shared.setup, line)]));
 }
 
 /** Steps 3 to 6 over the lines of one order, with the order-level sums between them. */
@@ -145,6 +169,12 @@ function priceOrder(
     conditions,
     promotions,
     setup,
+    noExplain: explain
+      ? {
+          conditions: { ...conditions, explain: false },
+          promotions: { ...promotions, explain: false },
+        }
+      : { conditions, promotions },
   };
   return started.map((s) => finishLine(finish, s, regulars.get(s)));
 }

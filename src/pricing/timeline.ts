@@ -11,7 +11,7 @@ import type { Instant } from "./types";
  * Pure: the caller reads the stored timelines, writes what `writeTimeline` answers.
  */
 
-/** A stored row of one timeline: its window, and its amount per `priceUnit` pieces (§19). */
+/** A stored row of one timeline: its window, and its amount per `priceUnit` pieces (§20). */
 export interface TimelineRow {
   validFrom: Instant | null;
   validTo: Instant | null;

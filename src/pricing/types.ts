@@ -26,8 +26,8 @@ import type {
  *   `at` is an input and is echoed back as an ISO string.
  * - Money is an integer in minor units of `currency` (EUR cents, JPY yen, KWD fils). The engine
  *   looks at a currency's number of decimals only to convert a derived list's amounts from its
- *   base's currency (docs/pricing-rules.md §18). Percentages are integer basis points (1250 =
- *   12.5 %). An amount is the price of `priceUnit` pieces (default 1, §19).
+ *   base's currency (docs/pricing-rules.md §19). Percentages are integer basis points (1250 =
+ *   12.5 %). An amount is the price of `priceUnit` pieces (default 1, §20).
  * - Validity windows are half-open `[validFrom, validTo)`, null = open on that side.
  * - The loader passes every record it touched, also non-ACTIVE, out-of-window and other-currency
  *   ones: the engine makes every status, window, currency, channel and targeting check itself,
@@ -55,7 +55,7 @@ export interface PriceRow extends Validity {
   minQuantity: number;
   /** The price of `priceUnit` pieces. */
   amount: number;
-  /** 1–10,000 pieces (docs/pricing-rules.md §19); absent: 1. */
+  /** 1–10,000 pieces (docs/pricing-rules.md §20); absent: 1. */
   priceUnit?: number;
 }
 
@@ -83,7 +83,7 @@ export interface Rounding {
 /**
  * A pricelist computed from another one: for a product without own rows, every tier of the base's
  * rows × (10000 + adjustmentBp) / 10000 (half up), then `rounding`; a base in another currency is
- * converted at the rate in force in the same rounding (docs/pricing-rules.md §18). The engine
+ * converted at the rate in force in the same rounding (docs/pricing-rules.md §19). The engine
  * follows at most 3 steps and never a cycle or a missing base (the product then has no rows in
  * this list), whatever the write rules already refuse.
  */
@@ -172,7 +172,7 @@ export interface TradeConditionCandidate extends Validity {
   /** Basis points for PERCENTAGE, minor units of `currency` per `priceUnit` pieces for ABSOLUTE. */
   value: number;
   currency: string | null;
-  /** 1–10,000: the pieces an ABSOLUTE value (and a NET_PRICE) is for; absent: 1 (§19). */
+  /** 1–10,000: the pieces an ABSOLUTE value (and a NET_PRICE) is for; absent: 1 (§20). */
   priceUnit?: number;
   priority: number;
   stackable: boolean;
@@ -208,7 +208,7 @@ export interface PromotionCandidate extends Validity {
   discountType: DiscountType;
   value: number;
   currency: string | null;
-  /** 1–10,000: the pieces an ABSOLUTE value is for; absent: 1 (docs/pricing-rules.md §19). */
+  /** 1–10,000: the pieces an ABSOLUTE value is for; absent: 1 (docs/pricing-rules.md §20). */
   priceUnit?: number;
   priority: number;
   stacking: PromotionStacking;
@@ -272,12 +272,12 @@ export interface PriceRequest {
    */
   separateOrders?: boolean;
   /**
-   * How the channel rounds percentage adjustments and line amounts (docs/pricing-rules.md §20);
+   * How the channel rounds percentage adjustments and line amounts (docs/pricing-rules.md §21);
    * absent: HALF_UP.
    */
   roundingMode?: ChannelRoundingMode;
   /**
-   * The rates a derivation across currencies may need (docs/pricing-rules.md §18), any number of
+   * The rates a derivation across currencies may need (docs/pricing-rules.md §19), any number of
    * each pair: the engine takes the one in force at `at` (the latest validFrom ≤ at), and the next
    * one ends the answer's validity. Absent: none.
    */
@@ -313,7 +313,7 @@ export interface Tier {
   priceUnit: number;
 }
 
-/** The rate a derived tier was converted at (docs/pricing-rules.md §18). */
+/** The rate a derived tier was converted at (docs/pricing-rules.md §19). */
 export interface ExchangeRateUsed {
   from: string;
   to: string;
@@ -355,7 +355,7 @@ export interface SuggestedQuantities {
 }
 
 /**
- * Buying more costs no more (docs/pricing-rules.md §21): the smallest allowed quantity above the
+ * Buying more costs no more (docs/pricing-rules.md §22): the smallest allowed quantity above the
  * line's that reaches a higher tier of its base list, and what the line costs then.
  */
 export interface PriceBreak {
@@ -398,7 +398,7 @@ export interface LinePrice {
   /** The same lookup on the two channel levels only; null when they have no price. */
   listUnitAmount: number | null;
   currency: string;
-  /** The pieces every unit amount is for: the base row's (docs/pricing-rules.md §19); null without a base. */
+  /** The pieces every unit amount is for: the base row's (docs/pricing-rules.md §20); null without a base. */
   priceUnit: number | null;
   /** From the base pricelist. */
   taxInclusive: boolean | null;

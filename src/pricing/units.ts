@@ -2,7 +2,7 @@ import { ascending } from "./rank";
 import { scale } from "./money";
 
 /**
- * Price units (docs/pricing-rules.md §19): an amount is the price of `priceUnit` pieces (1–10,000,
+ * Price units (docs/pricing-rules.md §20): an amount is the price of `priceUnit` pieces (1–10,000,
  * default 1). A line is computed in the price unit of its base row, U; a value per u pieces
  * enters it as value × U / u, rounded half up (a floor: up, so the guard never drops below the
  * floor's own price per piece). The only division by the quantity's unit is the line amount

@@ -41,7 +41,7 @@ export const ROUNDING_MODES = ["NEAREST", "UP", "DOWN"] as const;
 export type RoundingMode = (typeof ROUNDING_MODES)[number];
 
 /**
- * How a channel rounds the amounts it computes (docs/pricing-rules.md §20): percentage
+ * How a channel rounds the amounts it computes (docs/pricing-rules.md §21): percentage
  * adjustments (on their magnitude) and `lineAmount`. HALF_UP: a half goes away from zero (the
  * default); HALF_EVEN: a half goes to the even neighbour; DOWN: toward zero; UP: away from zero.
  * A list's own amounts (derivation, exchange) are always rounded half up.
@@ -271,11 +271,13 @@ export type LintSeverity = (typeof LINT_SEVERITIES)[number];
 export const LINT_CODES = [
   "CHANNEL_WITHOUT_PRIMARY",
   "STACKABLES_TO_ZERO",
+  "MISSING_EXCHANGE_RATE",
   "NEVER_WINS",
   "TIE_BY_ID",
   "FLOOR_ABOVE_LIST",
   "NO_FIRST_TIER",
   "PRICE_GAP",
+  "TIER_CLIFF",
   "UNREACHABLE_PRICELIST",
   "EMPTY_GROUP_TARGETED",
   "EXPIRED_BUT_ACTIVE",
@@ -290,11 +292,13 @@ export type LintCode = (typeof LINT_CODES)[number];
 export const LINT_SEVERITY_OF: Record<LintCode, LintSeverity> = {
   CHANNEL_WITHOUT_PRIMARY: "ERROR",
   STACKABLES_TO_ZERO: "ERROR",
+  MISSING_EXCHANGE_RATE: "ERROR",
   NEVER_WINS: "WARNING",
   TIE_BY_ID: "WARNING",
   FLOOR_ABOVE_LIST: "WARNING",
   NO_FIRST_TIER: "WARNING",
   PRICE_GAP: "WARNING",
+  TIER_CLIFF: "WARNING",
   UNREACHABLE_PRICELIST: "WARNING",
   EMPTY_GROUP_TARGETED: "WARNING",
   EXPIRED_BUT_ACTIVE: "INFO",

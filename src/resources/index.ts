@@ -1,36 +1,46 @@
-import { audit } from "./audit";
-import { changes } from "./changes";
-import { channels } from "./channels";
-import { currencies } from "./currencies";
-import { customerGroups } from "./customer-groups";
-import { customers } from "./customers";
-import { exchangeRates } from "./exchange-rates";
-import { pricelists } from "./pricelists";
-import { prices } from "./prices";
-import { pricingLint } from "./pricing-lint";
-import { productGroups } from "./product-groups";
-import { products } from "./products";
-import { promotions } from "./promotions";
-import { simulations } from "./simulations";
-import { tradeConditions } from "./trade-conditions";
-import { webhooks } from "./webhooks";
+import { audit, auditTag } from "./audit";
+import { changes, changesTag } from "./changes";
+import { channels, channelsTag } from "./channels";
+import { currencies, currenciesTag } from "./currencies";
+import { customerGroups, customerGroupsTag } from "./customer-groups";
+import { customers, customersTag } from "./customers";
+import { exchangeRates, exchangeRatesTag } from "./exchange-rates";
+import { pricelists, pricelistsTag } from "./pricelists";
+import { prices, pricesTag } from "./prices";
+import { pricingLint, pricingLintTag } from "./pricing-lint";
+import { productGroups, productGroupsTag } from "./product-groups";
+import { products, productsTag } from "./products";
+import { promotions, promotionsTag } from "./promotions";
+import { simulations, simulationsTag } from "./simulations";
+import { tradeConditions, tradeConditionsTag } from "./trade-conditions";
+import { webhooks, webhooksTag } from "./webhooks";
 
-/** Every resource router, mounted at the root by app.ts. */
-export const routers = [
-  products,
-  productGroups,
-  channels,
-  customerGroups,
-  customers,
-  pricelists,
-  tradeConditions,
-  promotions,
-  currencies,
-  exchangeRates,
-  prices,
-  pricingLint,
-  simulations,
-  audit,
-  changes,
-  webhooks,
+/**
+ * The resource registry, the one list of resources: each one's router (mounted at the root by
+ * app.ts) and its group of operations in /doc (src/doc/document.ts reads the tags from here), in
+ * the order the reference shows them. A new resource is one line here.
+ */
+export const RESOURCES = [
+  { tag: pricesTag, router: prices },
+  { tag: productsTag, router: products },
+  { tag: productGroupsTag, router: productGroups },
+  { tag: channelsTag, router: channels },
+  { tag: customersTag, router: customers },
+  { tag: customerGroupsTag, router: customerGroups },
+  { tag: pricelistsTag, router: pricelists },
+  { tag: tradeConditionsTag, router: tradeConditions },
+  { tag: promotionsTag, router: promotions },
+  { tag: currenciesTag, router: currencies },
+  { tag: exchangeRatesTag, router: exchangeRates },
+  { tag: pricingLintTag, router: pricingLint },
+  { tag: simulationsTag, router: simulations },
+  { tag: auditTag, router: audit },
+  { tag: changesTag, router: changes },
+  { tag: webhooksTag, router: webhooks },
 ];
+
+/** Every resource router, in the registry's order. */
+export const routers = RESOURCES.map((resource) => resource.router);
+
+/** The groups of /doc, in the registry's order. */
+export const tags = RESOURCES.map((resource) => resource.tag);

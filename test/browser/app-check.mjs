@@ -17,12 +17,18 @@
  *    (docs/simulation.md §7): the progress bar shows while it runs (the answer is held back a
  *    moment) and the button is disabled, the changed rows on the page and their count are the
  *    API's, a header sorts the table and says so in aria-sort, and the histogram is drawn;
- * 5. opens the lint page: the findings are the API's, at least one; a record link opens its record;
- * 6. every form control of every page has a label; signing out forgets the key; signed in again
+ * 5. opens the lint page: the findings are the API's, at least one, the tier cliff of the demo's
+ *    wood screws among them; a record link opens its record;
+ * 6. money (docs/pricing-rules.md §19–§22): back in the explorer, the demo's screws priced per 1,000
+ *    in WEB-DE at 4,000 pieces: the figures say the unit, the advice "5,000 pieces cost less" is
+ *    read off the page against the API's priceBreak, and its button makes the line 5,000, priced
+ *    as the API prices it and no more than advised; in SHOP-CH the same screws in CHF from the list derived at
+ *    the EUR → CHF rate;
+ * 7. every form control of every page has a label; signing out forgets the key; signed in again
  *    with the dev read key, the same lookup shows no cost, margin or pocket price anywhere;
- * 7. throughout, no request leaves loopback, none fails or answers an error, and the page logs no
+ * 8. throughout, no request leaves loopback, none fails or answers an error, and the page logs no
  *    error (CSP violations included). Screenshots go to .screenshots/ (git-ignored): app-sign-in,
- *    app-explorer, app-simulation, app-lint. With `--docs-screenshot` it also writes the README's
+ *    app-explorer, app-simulation, app-lint, app-money. With `--docs-screenshot` it also writes the README's
  *    docs/images/app-explorer.png.
  *
  * Exits 0 when all holds, 1 otherwise; bounded in time. Environment: CHROMIUM (default
@@ -478,6 +484,17 @@ async function checkLint(page, base) {
   if (count < 1 || count !== answer.meta.totalItems) {
     problems.push(`lint: the page shows ${count} findings, the API has ${answer.meta.totalItems}`);
   }
+  // The demo's wood screws have a tier cliff (docs/pricing-lint.md §14): listed with its message.
+  const cliff = rows.filter({ hasText: "prices product P-00298" });
+  if ((await cliff.count()) !== 1 || (await cliff.getAttribute("data-code")) !== "TIER_CLIFF") {
+    problems.push(
+      `lint: the page lists ${await cliff.count()} finding(s) on P-00298, not its TIER_CLIFF`,
+    );
+  } else if (
+    !(await cliff.innerText()).includes("buying 4000–4500 pieces costs more than buying 5000")
+  ) {
+    problems.push(`lint: the TIER_CLIFF of P-00298 says ${await cliff.innerText()}`);
+  }
   await page.screenshot({ path: join(SHOTS, "app-lint.png") });
   const link = rows.first().locator("ul.records a").first();
   const name = await link.innerText();
@@ -488,6 +505,125 @@ async function checkLint(page, base) {
   if (String(json.id) !== key && json.code !== key)
     problems.push(`the link "${name}" opened ${json.id ?? json.code}`);
   log(`lint: ${count} finding(s); "${name}" opens its record`);
+  return problems;
+}
+
+/**
+ * The demo's money example (scripts/lib/demo-money.mjs, docs/operations.md): wood screws priced
+ * per 1,000 with a tier cliff in WEB-DE, and in SHOP-CH from a CHF list derived at the EUR → CHF
+ * rate.
+ */
+const MONEY = {
+  productCode: "P-00298",
+  at: "2026-03-02T10:00",
+  quantity: 4000,
+  /** The documented advice at 4,000: 5,000 pieces for 43.20 instead of 48.00. */
+  priceBreak: { quantity: 5000, lineAmount: 4320 },
+  lineAmount: 4800,
+};
+
+/**
+ * Prices one line in the explorer as the form's only line and waits for its answer.
+ * @param {import("playwright-core").Page} page
+ * @param {string} channelCode
+ * @param {number} quantity
+ */
+async function priceOneLine(page, channelCode, quantity) {
+  await page.getByLabel("Channel").selectOption(channelCode);
+  await page.getByLabel("Product code").first().fill(MONEY.productCode);
+  await page.getByLabel("Quantity").first().fill(String(quantity));
+  await page.getByLabel("Quantity").first().press("Enter");
+  await page
+    .locator('section[aria-busy="false"] article.line h3', {
+      hasText: new RegExp(`^${MONEY.productCode} × ${quantity}\\s`),
+    })
+    .waitFor();
+  return page.locator(`article.line[data-product="${MONEY.productCode}"]`);
+}
+
+/**
+ * Problems with the money on the explorer: the price unit, the price-break advice read off the
+ * page (its text, its quantity) against the API's and the documented one, its button, and a
+ * line in CHF from the derived list.
+ * @param {import("playwright-core").Page} page
+ * @param {string} base
+ */
+async function checkMoney(page, base) {
+  /** @type {string[]} */
+  const problems = [];
+  await page.getByRole("link", { name: "Price explorer" }).click();
+  await page.getByLabel("Price at (UTC)").fill(MONEY.at);
+  const card = await priceOneLine(page, "WEB-DE", MONEY.quantity);
+  const request = (/** @type {string} */ channelCode, /** @type {number} */ quantity) => ({
+    channelCode,
+    at: `${MONEY.at}:00Z`,
+    lines: [{ productCode: MONEY.productCode, quantity }],
+  });
+  const [line] = (await callApi(base, "/v1/api/prices/resolve", request("WEB-DE", MONEY.quantity)))
+    .lines;
+  const eur = await minorReader(base, "EUR");
+  const advice = card.locator('[data-field="priceBreak"]');
+  const shown = {
+    quantity: Number(await advice.getAttribute("data-quantity")),
+    text: await advice.locator("span").innerText(),
+    unit: await card.locator('dd[data-field="priceUnit"]').innerText(),
+    lineAmount: eur(await card.locator('dd[data-field="lineAmount"]').innerText()),
+  };
+  const format = (/** @type {number} */ minor) =>
+    new Intl.NumberFormat("en-US", { style: "currency", currency: "EUR" }).format(minor / 100);
+  const expected = `5,000 pieces cost less: ${format(MONEY.priceBreak.lineAmount)} instead of ${format(MONEY.lineAmount)} for 4,000.`;
+  if (JSON.stringify(line.priceBreak) !== JSON.stringify(MONEY.priceBreak))
+    problems.push(
+      `the API advises ${JSON.stringify(line.priceBreak)}, documented ${JSON.stringify(MONEY.priceBreak)}`,
+    );
+  if (shown.quantity !== line.priceBreak?.quantity || shown.text !== expected) {
+    problems.push(
+      `the advice on the page: "${shown.text}" (${shown.quantity}); expected "${expected}"`,
+    );
+  }
+  if (shown.unit !== "1,000 pieces" || line.priceUnit !== 1000)
+    problems.push(`the line's unit: page "${shown.unit}", API ${line.priceUnit}`);
+  if (shown.lineAmount !== line.lineAmount || line.lineAmount !== MONEY.lineAmount)
+    problems.push(`line amount: page ${shown.lineAmount}, API ${line.lineAmount}`);
+
+  // "Buy 5,000": the cart's line becomes 5,000 pieces, priced as the API prices them. The advice
+  // kept the order's 4,000 pieces for the fastener bonus (docs/pricing-rules.md §22); bought, the
+  // order reaches its 3 % from 5,000, so the line costs less still than advised.
+  await advice.getByRole("button", { name: "Buy 5,000" }).click();
+  const bought = await page
+    .locator('section[aria-busy="false"] article.line h3', {
+      hasText: new RegExp(`^${MONEY.productCode} × ${MONEY.priceBreak.quantity}\\s`),
+    })
+    .waitFor()
+    .then(() => card.locator('dd[data-field="lineAmount"]').innerText());
+  const [atBreak] = (
+    await callApi(base, "/v1/api/prices/resolve", request("WEB-DE", MONEY.priceBreak.quantity))
+  ).lines;
+  if (eur(bought) !== atBreak.lineAmount || atBreak.lineAmount > MONEY.priceBreak.lineAmount) {
+    problems.push(
+      `after "Buy 5,000" the page shows ${bought}, the API ${atBreak.lineAmount}, advised ${MONEY.priceBreak.lineAmount}`,
+    );
+  }
+  if ((await card.locator('[data-field="priceBreak"]').count()) !== 0)
+    problems.push("the top tier still shows a price-break advice");
+
+  // SHOP-CH: CHF from the list derived from WEB-DE's at the EUR → CHF rate, with CHF's decimals.
+  const chfCard = await priceOneLine(page, "SHOP-CH", 1000);
+  const [chfLine] = (await callApi(base, "/v1/api/prices/resolve", request("SHOP-CH", 1000))).lines;
+  const chf = await minorReader(base, "CHF");
+  const chfShown = chf(await chfCard.locator('dd[data-field="finalUnitAmount"]').innerText());
+  if (
+    chfShown !== chfLine.finalUnitAmount ||
+    chfLine.currency !== "CHF" ||
+    chfLine.source?.derivedFrom?.exchangeRate?.rate !== "0.9365"
+  ) {
+    problems.push(
+      `SHOP-CH: page ${chfShown}, API ${chfLine.finalUnitAmount} ${chfLine.currency} at ${JSON.stringify(chfLine.source?.derivedFrom?.exchangeRate)}`,
+    );
+  }
+  await page.screenshot({ path: join(SHOTS, "app-money.png"), fullPage: true });
+  const chfText = await chfCard.locator('dd[data-field="finalUnitAmount"]').innerText();
+  log(`money: "${shown.text}"; bought 5,000: ${bought}; SHOP-CH: ${chfText} per 1,000`);
   return problems;
 }
 
@@ -551,6 +687,9 @@ async function check() {
 
   problems.push(...(await checkLint(page, base)));
   missingLabels.push(...(await unlabelled(page)));
+
+  problems.push(...(await checkMoney(page, base)));
+  missingLabels.push(...(await unlabelled(page)));
   if (missingLabels.length) problems.push(`controls without a label: ${missingLabels.join(" ")}`);
 
   await page.getByRole("button", { name: "Sign out" }).click();
@@ -565,5 +704,5 @@ runCheck(
   "app-check",
   check,
   TIMEOUT_MS,
-  "screenshots in .screenshots/app-{sign-in,explorer,simulation,lint}.png",
+  "screenshots in .screenshots/app-{sign-in,explorer,simulation,lint,money}.png",
 );

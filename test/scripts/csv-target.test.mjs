@@ -101,6 +101,9 @@ describe("the service the CSV tools talk to", () => {
 function run(script, args, env) {
   return new Promise((resolve, reject) => {
     const { PRICING_API_URL: _url, PRICING_API_KEY: _key, ...inherited } = process.env;
+    // Run as a plain command, not under `npm run test:scripts`: npm's variables would make the
+    // export refuse a stdout npm prints its banner into.
+    delete inherited.npm_lifecycle_event;
     const child = spawn(process.execPath, [join(ROOT, "scripts", script), ...args], {
       cwd: ROOT,
       env: { ...inherited, ...env },

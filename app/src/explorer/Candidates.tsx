@@ -1,5 +1,5 @@
 import type { Schemas } from "../lib/api";
-import { formatBp, formatMoney } from "../lib/money";
+import { formatBp, formatPer } from "../lib/money";
 import { RecordLink } from "../ui/RecordLink";
 import { type LinePrice, type RecordKind, reasonOf } from "./explain";
 
@@ -17,15 +17,25 @@ interface Loser {
 
 const won = (outcome: string) => outcome === "USED" || outcome === "APPLIED";
 
-const tier = (min: number | null, amount: number | null, currency: string) =>
-  min === null || amount === null ? "" : `tier ${min}+: ${formatMoney(amount, currency)}`;
+const tier = (
+  min: number | null,
+  amount: number | null,
+  currency: string,
+  priceUnit: number | null,
+) =>
+  min === null || amount === null ? "" : `tier ${min}+: ${formatPer(amount, currency, priceUnit)}`;
 
-const valueOf = (discountType: string, value: number | null, currency: string) =>
+const valueOf = (
+  discountType: string,
+  value: number | null,
+  currency: string,
+  priceUnit: number,
+) =>
   value === null
     ? ""
     : discountType === "PERCENTAGE"
       ? formatBp(value)
-      : formatMoney(value, currency);
+      : formatPer(value, currency, priceUnit);
 
 type Outcome = Parameters<typeof reasonOf>[0];
 type DecidedBy = Parameters<typeof reasonOf>[1];
@@ -51,12 +61,12 @@ const pricelistLoser = (p: Schemas["PricelistExplain"], currency: string) =>
     p.pricelistId,
     p.name,
     p,
-    [p.level, tier(p.tierMinQuantity, p.amount, currency)].filter(Boolean).join(", "),
+    [p.level, tier(p.tierMinQuantity, p.amount, currency, p.priceUnit)].filter(Boolean).join(", "),
   );
 
 function conditionLoser(t: Schemas["TradeConditionExplain"], currency: string): Loser {
   const terms = [
-    `${t.type} ${valueOf(t.discountType, t.value, currency)}`,
+    `${t.type} ${valueOf(t.discountType, t.value, currency, t.priceUnit)}`,
     t.scope,
     `rung ${t.rung}`,
   ];
@@ -73,12 +83,18 @@ function promotionLoser(p: Schemas["PromotionExplain"], currency: string): Loser
     p.id,
     p.name,
     p,
-    `${p.stacking} ${valueOf(p.discountType, p.value, currency)}${threshold}`,
+    `${p.stacking} ${valueOf(p.discountType, p.value, currency, p.priceUnit)}${threshold}`,
   );
 }
 
 const floorLoser = (f: Schemas["FloorExplain"], currency: string) =>
-  loser("pricelist", f.pricelistId, f.name, f, tier(f.tierMinQuantity, f.amount, currency));
+  loser(
+    "pricelist",
+    f.pricelistId,
+    f.name,
+    f,
+    tier(f.tierMinQuantity, f.amount, currency, f.priceUnit),
+  );
 
 /** Every candidate of the line that did not win, by kind, with its reason (docs/pricing-rules.md §9). */
 export function losersOf(explain: Explain, currency: string): { title: string; items: Loser[] }[] {

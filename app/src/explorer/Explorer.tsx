@@ -62,6 +62,21 @@ export function requestOf(form: ExplorerForm): Schemas["PriceResolveRequest"] | 
 type PriceRequest = Schemas["PriceResolveRequest"];
 
 /**
+ * The cart's lines with the first line of `priced`'s product and quantity set to `quantity` (the
+ * price-break advice's "Buy 50"); unchanged when the cart no longer has that line.
+ */
+function withQuantity(
+  lines: Line[],
+  priced: { productCode: string; quantity: number },
+  quantity: number,
+): Line[] {
+  const target = lines.find(
+    (l) => l.productCode.trim() === priced.productCode && Number(l.quantity) === priced.quantity,
+  );
+  return lines.map((l) => (l === target ? { ...l, quantity: String(quantity) } : l));
+}
+
+/**
  * The request to send: the form's, 300 ms after the last change, or at once on submit (Enter).
  * Compared as JSON text, so that an unchanged request is not sent again.
  */
@@ -264,7 +279,14 @@ export function Explorer() {
         >
           <Totals answer={shown.current} />
           {shown.current.lines.map((line, i) => (
-            <LineCard key={`${i}:${line.productCode}`} line={line} index={i} />
+            <LineCard
+              key={`${i}:${line.productCode}`}
+              line={line}
+              index={i}
+              onQuantity={(quantity) =>
+                update((f) => ({ lines: withQuantity(f.lines, line, quantity) }))
+              }
+            />
           ))}
         </section>
       ) : null}

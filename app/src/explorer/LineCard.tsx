@@ -1,6 +1,6 @@
 import { useMemo } from "preact/hooks";
 import { type BarConfig, BarChart } from "../lib/charts";
-import { formatMoney } from "../lib/money";
+import { formatCount, formatMoney } from "../lib/money";
 import { Figures } from "../ui/fields";
 import { RecordLink } from "../ui/RecordLink";
 import { Candidates } from "./Candidates";
@@ -131,6 +131,7 @@ function StepsTable({ steps, line, caption }: { steps: Step[]; line: LinePrice; 
 
 function LineFigures({ line }: { line: LinePrice }) {
   const money = (amount: number | null) => formatMoney(amount, line.currency);
+  const unit = line.priceUnit ?? 1;
   return (
     <Figures
       items={[
@@ -146,8 +147,43 @@ function LineFigures({ line }: { line: LinePrice }) {
           value: money(line.regularUnitAmount),
         },
         { label: "List price", field: "listUnitAmount", value: money(line.listUnitAmount) },
+        // docs/pricing-rules.md §20: every unit amount of the line is per this many pieces.
+        ...(unit === 1
+          ? []
+          : [
+              {
+                label: "Unit amounts per",
+                field: "priceUnit",
+                value: `${formatCount(unit)} pieces`,
+              },
+            ]),
       ]}
     />
+  );
+}
+
+/**
+ * "50 pieces cost less" (docs/pricing-rules.md §22): buying up to the next tier costs no more
+ * than this line; a button makes the cart's line that quantity.
+ */
+function PriceBreak({ line, onQuantity }: { line: LinePrice; onQuantity?: (q: number) => void }) {
+  const advice = line.priceBreak;
+  if (!advice || line.lineAmount === null) return null;
+  const money = (amount: number) => formatMoney(amount, line.currency);
+  const [more, now] = [formatCount(advice.quantity), formatCount(line.quantity)];
+  const text =
+    advice.lineAmount < line.lineAmount
+      ? `${more} pieces cost less: ${money(advice.lineAmount)} instead of ${money(line.lineAmount)} for ${now}.`
+      : `${more} pieces cost no more: ${money(advice.lineAmount)}, as for ${now}.`;
+  return (
+    <p class="price-break" data-field="priceBreak" data-quantity={advice.quantity}>
+      <span>{text}</span>
+      {onQuantity ? (
+        <button type="button" class="secondary" onClick={() => onQuantity(advice.quantity)}>
+          Buy {more}
+        </button>
+      ) : null}
+    </p>
   );
 }
 
@@ -167,8 +203,19 @@ function Unpriced({ line }: { line: LinePrice }) {
   return <p class="status">{line.status === "OK" ? "" : UNPRICED[line.status] + nearest}</p>;
 }
 
-/** One priced line: its figures, its waterfall (chart and table) and the candidates that lost. */
-export function LineCard({ line, index }: { line: LinePrice; index: number }) {
+/**
+ * One priced line: its figures, the price-break advice, its waterfall (chart and table) and the
+ * candidates that lost. `onQuantity` sets the cart's line to another quantity.
+ */
+export function LineCard({
+  line,
+  index,
+  onQuantity,
+}: {
+  line: LinePrice;
+  index: number;
+  onQuantity?: (quantity: number) => void;
+}) {
   const steps = useMemo(() => stepsOf(line), [line]);
   const config = useMemo(
     () => (steps ? waterfallConfig(steps, line.currency) : null),
@@ -185,6 +232,7 @@ export function LineCard({ line, index }: { line: LinePrice; index: number }) {
       </h3>
       {line.status === "OK" ? <LineFigures line={line} /> : <Unpriced line={line} />}
       {line.status === "OK" ? <MarginFigures line={line} /> : null}
+      <PriceBreak line={line} onQuantity={onQuantity} />
       <div class="line-body">
         {steps && config ? (
           <div class="waterfall">

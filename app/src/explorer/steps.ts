@@ -52,8 +52,11 @@ const detailOf = (a: Adjustment) =>
 export function stepsOf(line: LinePrice): Step[] | null {
   const { source, finalUnitAmount } = line;
   if (!source || finalUnitAmount === null) return null;
+  const rate = source.derivedFrom?.exchangeRate;
+  // docs/pricing-rules.md §19: the rate a derived list converted its base's amount at.
+  const converted = rate ? ` at ${rate.from} → ${rate.to} ${rate.rate}` : "";
   const derived = source.derivedFrom
-    ? `, derived from pricelist ${source.derivedFrom.pricelistId}`
+    ? `, derived from pricelist ${source.derivedFrom.pricelistId}${converted}`
     : "";
   const steps: Step[] = [
     {

@@ -54,3 +54,19 @@ export function formatBp(bp: number | null, signed = false): string {
   const decimal = minorToDecimal(bp, 4) as Intl.StringNumericLiteral;
   return (signed ? signedPercent : percent).format(decimal);
 }
+
+const counts = new Intl.NumberFormat(undefined, { maximumFractionDigits: 0 });
+
+/** A number of pieces: 1000 → "1,000" (in the browser's locale). */
+export const formatCount = (n: number): string => counts.format(n);
+
+/**
+ * An amount with its price unit when that is not 1 (docs/pricing-rules.md §20): 1250 per 1000
+ * EUR → "€12.50 per 1,000".
+ */
+export function formatPer(amount: number | null, currency: string, priceUnit: number | null) {
+  const money = formatMoney(amount, currency);
+  return amount === null || priceUnit === null || priceUnit === 1
+    ? money
+    : `${money} per ${formatCount(priceUnit)}`;
+}

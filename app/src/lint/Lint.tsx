@@ -85,8 +85,9 @@ export function Lint() {
     <>
       <PageHeading title="Pricing lint">
         What in the pricing rules in force does not do what it says: terms that never apply, ties
-        decided by id, price gaps, floors above list prices (docs/pricing-lint.md explains each code
-        and its fix).
+        decided by id, price gaps, floors above list prices, tiers where fewer pieces cost more,
+        lists derived across currencies without a rate (docs/pricing-lint.md explains each code and
+        its fix).
       </PageHeading>
       <form class="panel field-row" onSubmit={(e) => (e.preventDefault(), setReload((n) => n + 1))}>
         <Field id="lint-severity" label="Severity">

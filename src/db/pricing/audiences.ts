@@ -141,7 +141,7 @@ const reachStatement = (f: SimulationFragments) =>
  */
 function pricelistsStatement(f: SimulationFragments) {
   const none = sql`'[]'`;
-  // With the rates in force at `at` and the next ones, as a lookup reads them (§18).
+  // With the rates in force at `at` and the next ones, as a lookup reads them (§19).
   const at = sql`${q.at}`;
   return statement(
     listColumns("CANDIDATE", none, at),

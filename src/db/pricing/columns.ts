@@ -73,7 +73,7 @@ export type ListRole = (typeof LIST_ROLES)[number];
 
 /**
  * The exchange rates a derived list (alias `p`) converts its base's amounts with
- * (docs/pricing-rules.md §18): those of the pair (its base's currency → its own), as a JSON array;
+ * (docs/pricing-rules.md §19): those of the pair (its base's currency → its own), as a JSON array;
  * [] when it derives from nothing or from its own currency (a rate's pair is never one currency).
  * With `at`: only the rate in force then (the pair's latest validFrom ≤ at) and the next one, what
  * a lookup at `at` needs; without: all of them, for the cached contexts that serve every moment.

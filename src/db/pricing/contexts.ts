@@ -41,7 +41,7 @@ export interface ChannelContext {
     | undefined;
   /**
    * The SALES lists at the channel levels, and the channel's floors; a derived list with every
-   * exchange rate of its pair (docs/pricing-rules.md §18), so rates are cached with the lists.
+   * exchange rate of its pair (docs/pricing-rules.md §19), so rates are cached with the lists.
    */
   lists: readonly ListRow[];
   /** Every list a SALES list of the channel derives from, up to 3 steps, by id. */

@@ -70,7 +70,7 @@ export interface PriceContext {
   costs: CostPricelist[];
   tradeConditions: TradeConditionCandidate[];
   promotions: PromotionCandidate[];
-  /** Per pair a derived list converts with, the rate in force at `at` and the next (§18). */
+  /** Per pair a derived list converts with, the rate in force at `at` and the next (§19). */
   exchangeRates: ExchangeRate[];
   /** The pricing data version (table pricing_version, bumped by triggers on every price write). */
   version: number;

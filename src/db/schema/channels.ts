@@ -12,7 +12,7 @@ export const channels = sqliteTable(
     name: text("name").notNull(),
     isActive: integer("is_active", { mode: "boolean" }).notNull().default(true),
     ...timestamps,
-    /** How lookups in the channel round percentages and line amounts (docs/pricing-rules.md §20). */
+    /** How lookups in the channel round percentages and line amounts (docs/pricing-rules.md §21). */
     roundingMode: text("rounding_mode", { enum: CHANNEL_ROUNDING_MODES })
       .notNull()
       .default("HALF_UP"),

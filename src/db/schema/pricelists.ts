@@ -95,7 +95,7 @@ export const pricelistPrices = sqliteTable(
     validTo: integer("valid_to"),
     amount: integer("amount").notNull(),
     /**
-     * The pieces `amount` is the price of, 1-10,000 (docs/pricing-rules.md §19); migration 0023
+     * The pieces `amount` is the price of, 1-10,000 (docs/pricing-rules.md §20); migration 0023
      * adds it with a column CHECK of that range.
      */
     priceUnit: integer("price_unit").notNull().default(1),

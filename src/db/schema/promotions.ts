@@ -28,7 +28,7 @@ export const promotions = sqliteTable(
     thresholdBasis: text("threshold_basis", { enum: THRESHOLD_BASES }),
     thresholdMinimum: integer("threshold_minimum"),
     /**
-     * The pieces an ABSOLUTE value is for, 1-10,000 (docs/pricing-rules.md §19); migration 0023
+     * The pieces an ABSOLUTE value is for, 1-10,000 (docs/pricing-rules.md §20); migration 0023
      * adds it with a column CHECK of that range.
      */
     priceUnit: integer("price_unit").notNull().default(1),

@@ -38,7 +38,7 @@ export const tradeConditions = sqliteTable(
     /** What the scale rows' minimum is compared with (ORDER_VALUE needs `currency`). */
     scaleBasis: text("scale_basis", { enum: SCALE_BASES }).notNull().default("LINE_QUANTITY"),
     /**
-     * The pieces an ABSOLUTE value (a NET_PRICE) is for, 1-10,000 (docs/pricing-rules.md §19);
+     * The pieces an ABSOLUTE value (a NET_PRICE) is for, 1-10,000 (docs/pricing-rules.md §20);
      * migration 0023 adds it with a column CHECK of that range.
      */
     priceUnit: integer("price_unit").notNull().default(1),

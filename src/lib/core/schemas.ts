@@ -85,11 +85,11 @@ export const Amount = z
   .max(Number.MAX_SAFE_INTEGER)
   .openapi({ description: "Integer minor units of the currency (EUR 12.34 = 1234)" });
 
-/** The most pieces one amount may be the price of (docs/pricing-rules.md §19). */
+/** The most pieces one amount may be the price of (docs/pricing-rules.md §20). */
 export const MAX_PRICE_UNIT = 10_000;
 
 /**
- * The pieces an amount is the price of (docs/pricing-rules.md §19): 1-10,000, default 1; the
+ * The pieces an amount is the price of (docs/pricing-rules.md §20): 1-10,000, default 1; the
  * caller adds `.default(1)` where a body may leave it out.
  */
 export const PriceUnit = z.number().int().min(1).max(MAX_PRICE_UNIT).openapi({

@@ -18,8 +18,13 @@ export const MAX_JSON_DEPTH = 64;
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 
+/** Digits alone, at most 15 of them: exactly the integer they write, without looking further. */
+const PLAIN_INTEGER = /^-?\d{1,15}$/;
+
 /** True when `text` parses to an integer that is not exactly the number the text writes. */
 export function roundsToInteger(text: string): boolean {
+  // Nearly every number of a body (quantities, amounts) is a plain integer: answered at once.
+  if (PLAIN_INTEGER.test(text)) return false;
   const parsed = Number(text);
   if (!Number.isInteger(parsed)) return false;
   const [, sign, whole, fraction = "", exponent = "0"] = DECIMAL.exec(text)!;

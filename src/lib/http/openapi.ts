@@ -4,6 +4,7 @@ import { MISSING_KEY } from "./auth";
 import {
   inUse,
   MAX_BLOCKERS_SHOWN,
+  type ApiError,
   problemType,
   TITLES,
   type ErrorStatus,
@@ -191,6 +192,33 @@ export function inUseError(
 
 /** The largest id a path takes: 15 digits, well inside the integers JSON and D1 hold exactly. */
 export const MAX_ID = 999_999_999_999_999;
+
+/**
+ * A route's 429 when it refuses for a reason of its own besides the key's rate limit (another
+ * code, same status), in place of the generic one: `description` names both, the example is the
+ * route's own refusal.
+ */
+export function tooManyError(description: string, refusal: ApiError): Record<429, ProblemResponse> {
+  const { requestId, ...generic } = example(429);
+  const { code, detail } = refusal;
+  return {
+    429: {
+      content: {
+        "application/problem+json": {
+          schema: ProblemSchema,
+          example: { ...generic, type: problemType(code), detail, code, requestId },
+        },
+      },
+      description,
+      headers: {
+        "Retry-After": {
+          description: "Seconds to wait before trying again",
+          schema: { type: "integer" as const },
+        },
+      },
+    },
+  };
+}
 
 export const IdParams = z.object({
   id: z

@@ -5,10 +5,11 @@ import {
   channelsWithoutPrimary,
   emptyGroupsTargeted,
   expiredButActive,
+  missingExchangeRates,
   unreachablePricelists,
 } from "./records";
 import { stackablesToZero } from "./stacking";
-import { belowCost, floorsAboveList, noFirstTier, priceGaps } from "./tiers";
+import { belowCost, floorsAboveList, noFirstTier, priceGaps, tierCliffs } from "./tiers";
 import type { Finding, LintFacts } from "./types";
 
 export type * from "./types";
@@ -16,11 +17,13 @@ export type * from "./types";
 const RULES = [
   channelsWithoutPrimary,
   stackablesToZero,
+  missingExchangeRates,
   neverWins,
   tieById,
   floorsAboveList,
   noFirstTier,
   priceGaps,
+  tierCliffs,
   unreachablePricelists,
   emptyGroupsTargeted,
   expiredButActive,

@@ -4,12 +4,12 @@ import type { Finding, LintFacts, LintRecord } from "./types";
 
 /**
  * The findings about one record at a time: its status against its window, whether anything can
- * reach it, what it names (docs/pricing-lint.md §2, §7, §9–§11).
+ * reach it, what it names (docs/pricing-lint.md §2, §9–§11).
  */
 
 const ended = (validTo: Instant) => new Date(validTo).toISOString();
 
-/** §10: ACTIVE, but the window ended at or before now, so it prices nothing any more. */
+/** §11: ACTIVE, but the window ended at or before now, so it prices nothing any more. */
 export function expiredButActive(facts: LintFacts): Finding[] {
   const { now } = facts;
   const expired = (r: { status: string; validTo: Instant | null }) =>
@@ -35,7 +35,7 @@ export function expiredButActive(facts: LintFacts): Finding[] {
 }
 
 /**
- * §8: an ACTIVE GENERAL SALES pricelist that no channel, customer group or customer has and no
+ * §9: an ACTIVE GENERAL SALES pricelist that no channel, customer group or customer has and no
  * pricelist derives from: no request reaches it (an INDIVIDUAL one always has its customer).
  */
 export function unreachablePricelists(facts: LintFacts): Finding[] {
@@ -73,7 +73,7 @@ export function channelsWithoutPrimary(facts: LintFacts): Finding[] {
     );
 }
 
-/** §9: a trade condition or promotion in force names a product group that holds no product. */
+/** §10: a trade condition or promotion in force names a product group that holds no product. */
 export function emptyGroupsTargeted(facts: LintFacts): Finding[] {
   const tree = new GroupTree(facts.productGroups);
   const check = (noun: string, record: LintRecord, groupCodes: readonly string[]) => {
@@ -100,4 +100,30 @@ export function emptyGroupsTargeted(facts: LintFacts): Finding[] {
       .filter((p) => inForce(p, facts.now))
       .flatMap((p) => check(`promotion ${p.id}`, ref.promotion(p.id), p.productGroupCodes)),
   ];
+}
+
+/**
+ * §13: an ACTIVE derived pricelist in force with a step of its chain between two currencies for
+ * which no exchange rate holds at the moment it prices from (now, or its later validFrom): it has
+ * no price for the products it would derive through that step (docs/pricing-rules.md §19).
+ */
+export function missingExchangeRates(facts: LintFacts): Finding[] {
+  return facts.missingRates.map((m) => {
+    const when = m.at > facts.now ? `from its start at ${ended(m.at)}` : "now";
+    const direct = m.derivedId === m.pricelistId;
+    const step = direct
+      ? `derives from pricelist ${m.baseId} in ${m.from}`
+      : `derives, through pricelist ${m.derivedId} (${m.to}), from pricelist ${m.baseId} in ${m.from}`;
+    return finding(
+      "MISSING_EXCHANGE_RATE",
+      `pricelist ${m.pricelistId} ${step}, but no exchange rate ${m.from} → ${m.to} holds ${when}: ` +
+        "it has no price for the products it takes from that base (lines fall to the next " +
+        `pricelist, or NO_PRICE); add a rate ${m.from} → ${m.to} (PUT /v1/api/exchange-rates)`,
+      [
+        ref.pricelist(m.pricelistId),
+        ...(direct ? [] : [ref.pricelist(m.derivedId)]),
+        ref.pricelist(m.baseId),
+      ],
+    );
+  });
 }

@@ -1,12 +1,16 @@
 import { isAllowed, MAX_LINE_QUANTITY, suggestionsFor } from "../quantity";
 import { finding, ref } from "./common";
 import { perPiece } from "../units";
-import type { BelowCostRow, Finding, FloorOverList, LintFacts } from "./types";
+import type { QuantityRule } from "../types";
+import type { BelowCostRow, Finding, FloorOverList, LintFacts, TierCliff } from "./types";
 
 /**
- * The findings about price rows (docs/pricing-lint.md §6–§8). The repository aggregates the
+ * The findings about price rows (docs/pricing-lint.md §6–§8, §14, §15). The repository aggregates the
  * rows in SQL (a 100k catalogue has over a million of them); these rules judge what it found.
  */
+
+/** An amount with its price unit when it is not 1: "1250 per 1000" (docs/pricing-rules.md §20). */
+const per = (amount: number, unit: number) => (unit === 1 ? `${amount}` : `${amount} per ${unit}`);
 
 /** §7: a list whose rows for a product start above the product's smallest allowed quantity. */
 export function noFirstTier(facts: LintFacts): Finding[] {
@@ -53,9 +57,10 @@ export function floorsAboveList(facts: LintFacts): Finding[] {
   return [...first.values()].map(({ row, quantity }) =>
     finding(
       "FLOOR_ABOVE_LIST",
-      `FLOOR pricelist ${row.floorPricelistId} holds ${row.floorAmount} for product ` +
-        `${row.productCode} from quantity ${quantity}, above the list price ${row.listAmount} ` +
-        `of channel ${row.channelCode}'s primary pricelist ${row.primaryPricelistId}: where it ` +
+      `FLOOR pricelist ${row.floorPricelistId} holds ${per(row.floorAmount, row.floorUnit)} for ` +
+        `product ${row.productCode} from quantity ${quantity}, above the list price ` +
+        `${per(row.listAmount, row.listUnit)} of channel ${row.channelCode}'s primary pricelist ` +
+        `${row.primaryPricelistId}: where it ` +
         "is the line's floor, a price at or below it is its own effective floor, so no trade " +
         "condition or promotion lowers that price",
       [
@@ -84,9 +89,6 @@ export function priceGaps(facts: LintFacts): Finding[] {
     ),
   );
 }
-
-/** "1250 per 1000 pieces", or "1250" for one piece. */
-const per = (amount: number, unit: number) => (unit === 1 ? `${amount}` : `${amount} per ${unit}`);
 
 /**
  * §15: a channel's ACTIVE SALES or FLOOR row below the channel's cost of the product, per piece,
@@ -134,4 +136,58 @@ export function belowCost(facts: LintFacts): Finding[] {
     ),
   );
   return [...rows, ...floors];
+}
+
+/** The smallest quantity a line may ask for at or above `quantity`; null: none. */
+function orderableFrom(rule: QuantityRule, quantity: number): number | null {
+  const first = isAllowed(rule, quantity) ? quantity : suggestionsFor(rule, quantity).above;
+  return first === null || first > MAX_LINE_QUANTITY ? null : first;
+}
+
+/** The largest quantity a line may ask for at or below `quantity`; null: none. */
+const orderableUpTo = (rule: QuantityRule, quantity: number): number | null =>
+  isAllowed(rule, quantity) ? quantity : suggestionsFor(rule, quantity).below;
+
+/**
+ * What a tier cliff costs the buyer, or null when no orderable quantity meets it: `buy`, the
+ * smallest orderable quantity of the higher tier (m2, or the next one the quantity rule allows,
+ * still below m3), and the orderable quantities `from`–`to` of the lower tier that cost more than
+ * `buy`: from ⌊buy × a2 / a1⌋ + 1 (per piece: a2 / u2 against a1 / u1; not below m1) to m2 − 1.
+ * Exact, with BigInt (docs/pricing-lint.md §14).
+ */
+export function cliffRange(c: TierCliff): { from: number; to: number; buy: number } | null {
+  if (c.a1 <= 0) return null;
+  const buy = orderableFrom(c.rule, c.m2);
+  if (buy === null || (c.m3 !== null && buy >= c.m3)) return null;
+  const cheaperFrom =
+    (BigInt(buy) * BigInt(c.a2) * BigInt(c.u1)) / (BigInt(c.u2) * BigInt(c.a1)) + 1n;
+  const lowest = cheaperFrom < BigInt(c.m1) ? c.m1 : Number(cheaperFrom);
+  if (lowest > c.m2 - 1) return null;
+  const from = orderableFrom(c.rule, lowest);
+  const to = orderableUpTo(c.rule, c.m2 - 1);
+  return from === null || to === null || from > to ? null : { from, to, buy };
+}
+
+/**
+ * §14: adjacent tiers of a list's own rows in force where orderable quantities on the lower tier
+ * cost more than the smallest orderable quantity of the higher one: a buyer there pays more for
+ * less (docs/pricing-rules.md §22 advises them; this finds the tiers).
+ */
+export function tierCliffs(facts: LintFacts): Finding[] {
+  return facts.tierCliffs.flatMap((cliff) => {
+    const range = cliffRange(cliff);
+    if (!range) return [];
+    const { from, to, buy } = range;
+    return [
+      finding(
+        "TIER_CLIFF",
+        `pricelist ${cliff.pricelistId} prices product ${cliff.productCode} at ` +
+          `${per(cliff.a1, cliff.u1)} from quantity ${cliff.m1} and ${per(cliff.a2, cliff.u2)} ` +
+          `from ${cliff.m2}: buying ${from === to ? from : `${from}–${to}`} pieces costs more ` +
+          `than buying ${buy}; lower the price from ${cliff.m1}, raise the one from ` +
+          `${cliff.m2} or add a tier between them, so that fewer pieces never cost more`,
+        [ref.pricelist(cliff.pricelistId), ref.product(cliff.productCode)],
+      ),
+    ];
+  });
 }

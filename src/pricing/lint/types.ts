@@ -105,7 +105,44 @@ export interface FloorOverList {
   /** The next tier of either list; null: none. */
   nextQuantity: number | null;
   floorAmount: number;
+  /** The pieces floorAmount is for (docs/pricing-rules.md §20). */
+  floorUnit: number;
   listAmount: number;
+  listUnit: number;
+  rule: QuantityRule;
+}
+
+/**
+ * A step of an ACTIVE derived pricelist's chain between two currencies with no rate of the pair
+ * in force at `at`: now, or the list's validFrom when it starts later (docs/pricing-lint.md §13).
+ */
+export interface MissingRate {
+  /** The ACTIVE derived list that prices. */
+  pricelistId: number;
+  /** The step: `derivedId` (in `to`) takes its amounts from `baseId` (in `from`). */
+  derivedId: number;
+  baseId: number;
+  from: string;
+  to: string;
+  at: Instant;
+}
+
+/**
+ * Two adjacent tiers (m1, a1 per u1 pieces) < (m2, a2 per u2 pieces) of an ACTIVE SALES list's
+ * own rows for a product, in force now, where buying m2 − 1 pieces costs more than buying m2
+ * (docs/pricing-lint.md §14); `m3` is the tier after m2 (null: none) and `rule` the product's
+ * quantity rule, so the rule judges only quantities a line may ask for.
+ */
+export interface TierCliff {
+  pricelistId: number;
+  productCode: string;
+  m1: number;
+  a1: number;
+  u1: number;
+  m2: number;
+  a2: number;
+  u2: number;
+  m3: number | null;
   rule: QuantityRule;
 }
 
@@ -163,4 +200,6 @@ export interface LintFacts {
   priceGaps: readonly PriceGap[];
   belowCost: readonly BelowCostRow[];
   floorsUnderCost: readonly FloorUnderCost[];
+  missingRates: readonly MissingRate[];
+  tierCliffs: readonly TierCliff[];
 }

@@ -1,5 +1,5 @@
 import { lineCostAmount, marginBpOf } from "../margin";
-import { AmountOutOfRange } from "../money";
+import { AmountOutOfRange, scale } from "../money";
 import type { Adjustment, LinePrice } from "../types";
 import type { ChannelRoundingMode, PriceChangeAspect } from "../vocabulary";
 
@@ -10,9 +10,12 @@ export interface PriceChangeRow {
   productCode: string;
   before: LinePrice;
   after: LinePrice;
-  /** after − before finalUnitAmount, minor units per unit; null when a side has none. */
+  /**
+   * after − before finalUnitAmount, minor units per the after line's price unit (the before
+   * amount taken to it, half up, when the units differ); null when a side has none.
+   */
   difference: number | null;
-  /** difference × 10000 / before, rounded half away from zero; null without a ratio. */
+  /** The change per piece × 10000 / before per piece, rounded half away from zero, exact. */
   differenceBp: number | null;
   changed: PriceChangeAspect[];
 }
@@ -100,10 +103,8 @@ export class MarginTotals {
   }
 
   result(): MarginSummary {
-    const safe = (n: bigint) =>
-      n <= BigInt(Number.MAX_SAFE_INTEGER) && n >= -BigInt(Number.MAX_SAFE_INTEGER)
-        ? Number(n)
-        : null;
+    const max = BigInt(Number.MAX_SAFE_INTEGER);
+    const safe = (n: bigint) => (n <= max && n >= -max ? Number(n) : null);
     const [revenue, cost, margin] = [
       safe(this.revenue),
       safe(this.cost),
@@ -120,6 +121,9 @@ export class MarginTotals {
     };
   }
 }
+
+/** No line evaluated: nothing summed. */
+const NO_MARGIN: MarginSummary = new MarginTotals("HALF_UP").result();
 
 /** How many entries each list of the summary holds at most. */
 export const SUMMARY_TOP = 10;
@@ -195,11 +199,35 @@ export function changedAspects(before: LinePrice, after: LinePrice): PriceChange
 }
 
 /** n / d in integers, rounded half away from zero (d > 0), exact whatever the magnitudes. */
-function ratioBp(difference: number, before: number): number {
-  const n = BigInt(difference) * 10000n;
-  const d = BigInt(before);
+function ratioBp(n: bigint, d: bigint): number {
   const magnitude = ((n < 0n ? -n : n) * 2n + d) / (2n * d);
   return Number(n < 0n ? -magnitude : magnitude);
+}
+
+/**
+ * The change of the final amount (docs/simulation.md §4). The two lines may be priced per
+ * different units (a tier set per 1,000, a base from another list; docs/pricing-rules.md §20):
+ * `difference` is then in the after line's unit, and `differenceBp` compares per piece, exactly:
+ * (a / Ua − b / Ub) / (b / Ub) = (a × Ub − b × Ua) / (b × Ua).
+ */
+function changeOf(before: LinePrice, after: LinePrice) {
+  const [b, a] = [before.finalUnitAmount, after.finalUnitAmount];
+  if (b === null || a === null) return { difference: null, differenceBp: null };
+  const [ub, ua] = [before.priceUnit ?? 1, after.priceUnit ?? 1];
+  const difference = ub === ua ? a - b : a - scale(b, ua, ub);
+  if (b === 0) return { difference, differenceBp: null };
+  const perPiece = BigInt(a) * BigInt(ub) - BigInt(b) * BigInt(ua);
+  return { difference, differenceBp: ratioBp(perPiece * 10000n, BigInt(b) * BigInt(ua)) };
+}
+
+/** How a (customer, product) pair's price moved, or null when its line is the same before and after. */
+export function differenceOf(
+  customerCode: string | null,
+  before: LinePrice,
+  after: LinePrice,
+): PriceChangeItem | null {
+  if (same(before, after)) return null;
+  return { customerCode, productCode: before.productCode, ...changeOf(before, after) };
 }
 
 /** The row of a (customer, product) pair, or null when its line is the same before and after. */
@@ -208,16 +236,16 @@ export function compareLines(
   before: LinePrice,
   after: LinePrice,
 ): PriceChangeRow | null {
-  if (same(before, after)) return null;
-  const [b, a] = [before.finalUnitAmount, after.finalUnitAmount];
-  const difference = b === null || a === null ? null : a - b;
+  const item = differenceOf(customerCode, before, after);
+  if (!item) return null;
+  const { productCode, difference, differenceBp } = item;
   return {
     customerCode,
-    productCode: before.productCode,
+    productCode,
     before,
     after,
     difference,
-    differenceBp: difference === null || b === 0 ? null : ratioBp(difference, b!),
+    differenceBp,
     changed: changedAspects(before, after),
   };
 }
@@ -230,10 +258,29 @@ const byPair = (a: PriceChangeItem, b: PriceChangeItem) =>
 const largerFirst = (a: number | null, b: number | null) =>
   a === b ? 0 : a === null ? -1 : b === null ? 1 : b - a;
 const abs = (n: number | null) => (n === null ? null : Math.abs(n));
+const negate = (n: number | null) => (n === null ? null : -n);
+
+/**
+ * Row order: |differenceBp| descending (null first), then customer (anonymous first), then
+ * product. A total order: a (customer, product) pair is one row.
+ */
+export const rowOrder = (a: PriceChangeItem, b: PriceChangeItem) =>
+  largerFirst(abs(a.differenceBp), abs(b.differenceBp)) || byPair(a, b);
+
+/** Rises: largest differenceBp first (from 0, without a ratio, first), then larger difference. */
+const riseOrder = (a: PriceChangeItem, b: PriceChangeItem) =>
+  largerFirst(a.differenceBp, b.differenceBp) ||
+  largerFirst(a.difference, b.difference) ||
+  byPair(a, b);
+
+/** Cuts: most negative differenceBp first, then most negative difference. */
+const cutOrder = (a: PriceChangeItem, b: PriceChangeItem) =>
+  largerFirst(negate(a.differenceBp), negate(b.differenceBp)) ||
+  largerFirst(negate(a.difference), negate(b.difference)) ||
+  byPair(a, b);
 
 /** Rows by |differenceBp| descending (null first), then customer (anonymous first), then product. */
-export const sortRows = <T extends PriceChangeItem>(rows: T[]): T[] =>
-  rows.sort((a, b) => largerFirst(abs(a.differenceBp), abs(b.differenceBp)) || byPair(a, b));
+export const sortRows = <T extends PriceChangeItem>(rows: T[]): T[] => rows.sort(rowOrder);
 
 export const itemOf = ({
   customerCode,
@@ -242,111 +289,142 @@ export const itemOf = ({
   differenceBp,
 }: PriceChangeItem): PriceChangeItem => ({ customerCode, productCode, difference, differenceBp });
 
+/**
+ * The first `size` values in `order` of all those added, whatever order they come in, holding
+ * no more than `size` at any time: a heap whose root is the last one kept, so a value that would
+ * not be kept costs one comparison, one that is kept O(log size).
+ */
+export class FirstInOrder<T> {
+  private readonly heap: T[] = [];
+
+  constructor(
+    private readonly size: number,
+    private readonly order: (a: T, b: T) => number,
+  ) {}
+
+  get length(): number {
+    return this.heap.length;
+  }
+
+  /** Keeps `value` if it is among the first `size` so far (it may be pushed out later). */
+  add(value: T): void {
+    const { heap, size, order } = this;
+    if (heap.length < size) {
+      heap.push(value);
+      this.up(heap.length - 1);
+    } else if (size > 0 && order(value, heap[0]!) < 0) {
+      heap[0] = value;
+      this.down(0);
+    }
+  }
+
+  /** What is kept, in order. */
+  sorted(): T[] {
+    return [...this.heap].sort(this.order);
+  }
+
+  private up(i: number): void {
+    const { heap, order } = this;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (order(heap[i]!, heap[parent]!) <= 0) return;
+      [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
+      i = parent;
+    }
+  }
+
+  private down(i: number): void {
+    const { heap, order } = this;
+    for (;;) {
+      const [left, right] = [2 * i + 1, 2 * i + 2];
+      let last = i;
+      if (left < heap.length && order(heap[left]!, heap[last]!) > 0) last = left;
+      if (right < heap.length && order(heap[right]!, heap[last]!) > 0) last = right;
+      if (last === i) return;
+      [heap[i], heap[last]] = [heap[last]!, heap[i]!];
+      i = last;
+    }
+  }
+}
+
 /** A rise above 100 % counts in the 100 % bucket (a price that doubles or more). */
 const MAX_PERCENT = 100;
 
-/** Rows with a ratio by differenceBp in whole percent (rounded half away from zero), ascending. */
-function distributionOf(items: readonly PriceChangeItem[]): DistributionBucket[] {
-  const counts = new Map<number, number>();
-  for (const { differenceBp: bp } of items) {
-    if (bp === null) continue;
-    const rounded = Math.sign(bp) * Math.round(Math.abs(bp) / 100);
-    const percent = Math.min(MAX_PERCENT, rounded) || 0;
-    counts.set(percent, (counts.get(percent) ?? 0) + 1);
-  }
-  return [...counts].sort(([a], [b]) => a - b).map(([percent, count]) => ({ percent, count }));
-}
+/**
+ * The summary of docs/simulation.md §4, counted as the changed pairs come, in any order: a few
+ * numbers per buyer and per percent, and the top lists, never the pairs themselves (the largest
+ * call has 100,000).
+ */
+export class SummaryTally {
+  private count = 0;
+  private raised = 0;
+  private lowered = 0;
+  private readonly rises = new FirstInOrder(SUMMARY_TOP, riseOrder);
+  private readonly cuts = new FirstInOrder(SUMMARY_TOP, cutOrder);
+  private readonly customers = new Map<string | null, CustomerChanges>();
+  /** Pairs with a differenceBp by whole percent (rounded half away from zero). */
+  private readonly buckets = new Map<number, number>();
 
-function customerCounts(items: readonly PriceChangeItem[]): CustomerChanges[] {
-  const customers = new Map<string | null, CustomerChanges>();
-  for (const { customerCode, difference } of items) {
-    const entry = customers.get(customerCode) ?? {
+  /** Changed pairs so far. */
+  get changed(): number {
+    return this.count;
+  }
+
+  add(item: PriceChangeItem): void {
+    const { customerCode, difference, differenceBp: bp } = item;
+    this.count += 1;
+    const customer = this.customers.get(customerCode) ?? {
       customerCode,
       changed: 0,
       raised: 0,
       lowered: 0,
     };
-    entry.changed += 1;
-    if ((difference ?? 0) > 0) entry.raised += 1;
-    if ((difference ?? 0) < 0) entry.lowered += 1;
-    customers.set(customerCode, entry);
+    this.customers.set(customerCode, customer);
+    customer.changed += 1;
+    if ((difference ?? 0) > 0) {
+      this.raised += 1;
+      customer.raised += 1;
+      this.rises.add(itemOf(item));
+    } else if ((difference ?? 0) < 0) {
+      this.lowered += 1;
+      customer.lowered += 1;
+      this.cuts.add(itemOf(item));
+    }
+    if (bp !== null) {
+      const percent = Math.min(MAX_PERCENT, Math.sign(bp) * Math.round(Math.abs(bp) / 100)) || 0;
+      this.buckets.set(percent, (this.buckets.get(percent) ?? 0) + 1);
+    }
   }
-  return [...customers.values()]
-    .sort((a, b) => b.changed - a.changed || byText(a.customerCode, b.customerCode))
-    .slice(0, SUMMARY_TOP);
-}
 
-/** No line evaluated: nothing summed. */
-const NO_MARGIN: MarginSummary = new MarginTotals("HALF_UP").result();
+  result(
+    evaluated: number,
+    margin: PriceChangeSummary["margin"] = { before: NO_MARGIN, after: NO_MARGIN },
+  ): PriceChangeSummary {
+    return {
+      evaluated,
+      changed: this.count,
+      raised: this.raised,
+      lowered: this.lowered,
+      largestRises: this.rises.sorted(),
+      largestCuts: this.cuts.sorted(),
+      mostAffectedCustomers: [...this.customers.values()]
+        .sort((a, b) => b.changed - a.changed || byText(a.customerCode, b.customerCode))
+        .slice(0, SUMMARY_TOP),
+      distribution: [...this.buckets]
+        .sort(([a], [b]) => a - b)
+        .map(([percent, count]) => ({ percent, count })),
+      margin,
+    };
+  }
+}
 
 /** The counts and the top lists of docs/simulation.md §4 over every changed pair. */
 export function summarize(
   items: readonly PriceChangeItem[],
   evaluated: number,
-  margin: PriceChangeSummary["margin"] = { before: NO_MARGIN, after: NO_MARGIN },
+  margin?: PriceChangeSummary["margin"],
 ): PriceChangeSummary {
-  const rises = items.filter((r) => (r.difference ?? 0) > 0);
-  const cuts = items.filter((r) => (r.difference ?? 0) < 0);
-  const negate = (n: number | null) => (n === null ? null : -n);
-  return {
-    evaluated,
-    changed: items.length,
-    raised: rises.length,
-    lowered: cuts.length,
-    largestRises: rises
-      .sort(
-        (a, b) =>
-          largerFirst(a.differenceBp, b.differenceBp) ||
-          largerFirst(a.difference, b.difference) ||
-          byPair(a, b),
-      )
-      .slice(0, SUMMARY_TOP)
-      .map(itemOf),
-    largestCuts: cuts
-      .sort(
-        (a, b) =>
-          largerFirst(negate(a.differenceBp), negate(b.differenceBp)) ||
-          largerFirst(negate(a.difference), negate(b.difference)) ||
-          byPair(a, b),
-      )
-      .slice(0, SUMMARY_TOP)
-      .map(itemOf),
-    mostAffectedCustomers: customerCounts(items),
-    distribution: distributionOf(items),
-    margin,
-  };
-}
-
-/**
- * Collects the changed pairs of a simulation: every pair as a small item (for the summary), the
- * full rows only for the first `maxRows` in row order. Trimmed as it goes, so memory stays
- * bounded by `maxRows` whatever the number of changed pairs (100,000 rows of two lines each
- * would be over 100 MB of JSON).
- */
-export class PriceChanges {
-  private readonly items: PriceChangeItem[] = [];
-  private kept: PriceChangeRow[] = [];
-
-  constructor(private readonly maxRows: number) {}
-
-  add(row: PriceChangeRow): void {
-    this.items.push(itemOf(row));
-    if (this.maxRows === 0) return;
-    this.kept.push(row);
-    if (this.kept.length > Math.max(2 * this.maxRows, 1000)) this.trim();
-  }
-
-  private trim() {
-    this.kept = sortRows(this.kept).slice(0, this.maxRows);
-  }
-
-  /** The first `maxRows` rows in row order, how many were left out, and the summary. */
-  result(evaluated: number, margin?: PriceChangeSummary["margin"]) {
-    this.trim();
-    return {
-      rows: this.kept,
-      rowsOmitted: this.items.length - this.kept.length,
-      summary: summarize(this.items, evaluated, margin),
-    };
-  }
+  const tally = new SummaryTally();
+  for (const item of items) tally.add(item);
+  return tally.result(evaluated, margin);
 }

@@ -1,6 +1,7 @@
 /**
  * The publish simulation's pure part (docs/simulation.md): the change set as an overlay on the
- * loaded records, and the comparison of each line before and after it.
+ * loaded records, the comparison of each line before and after it, and the run over every buyer
+ * and product in steps.
  */
 export {
   applyChangeSet,
@@ -10,14 +11,24 @@ export {
   type TierChange,
 } from "./overlay";
 export {
+  comparePrices,
+  PRODUCTS_PER_STEP,
+  type BuyerReach,
+  type SimulationInput,
+  type SimulationResult,
+} from "./run";
+export {
   changedAspects,
   compareLines,
+  differenceOf,
+  FirstInOrder,
   MarginTotals,
-  PriceChanges,
+  rowOrder,
   sameJson,
   sortRows,
   summarize,
   SUMMARY_TOP,
+  SummaryTally,
   type CustomerChanges,
   type DistributionBucket,
   type MarginSummary,

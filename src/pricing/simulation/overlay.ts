@@ -19,7 +19,7 @@ export interface RecordIds {
 
 /**
  * A tier set or overridden: the row of (pricelistId, productCode, minQuantity) gets `amount`,
- * the price of `priceUnit` pieces (absent: 1, docs/pricing-rules.md §19).
+ * the price of `priceUnit` pieces (absent: 1, docs/pricing-rules.md §20).
  */
 export interface TierChange {
   pricelistId: number;
@@ -111,7 +111,7 @@ export function applyChangeSet(records: PricingRecords, changes: ChangeSet): Pri
     pricelists: records.pricelists.map((p): PricelistCandidate => repriced(restated(p, ...lists))),
     priceBases: records.priceBases.map((b): PriceBase => repriced(b)),
     floors: records.floors.map((f): FloorPricelist => repriced(restated(f, ...lists))),
-    costs: (records.costs ?? []).map((c): CostPricelist => repriced(restated(c, ...lists))),
+    costs: records.costs?.map((c): CostPricelist => repriced(restated(c, ...lists))),
     tradeConditions: records.tradeConditions.map((t): TradeConditionCandidate =>
       restated(t, ...conditions),
     ),

@@ -1,8 +1,9 @@
 import { seesCosts } from "../../lib/http/auth";
+import { assignmentRouter } from "../../lib/http/assignments";
 import type { AppRouteHandler } from "../../lib/http/router";
-import { toCustomerGroup } from "../customer-groups/customer-groups.repo";
-import { toCustomer } from "../customers/customers.repo";
-import { toPricelist } from "../pricelists/pricelists.repo";
+import { toCustomerGroup } from "../customer-groups/customer-groups.service";
+import { toCustomer } from "../customers/customers.service";
+import { toPricelist } from "../pricelists/pricelists.service";
 import {
   clearPrimaryPricelist as clearPrimary,
   createChannel,
@@ -15,7 +16,7 @@ import {
   updateChannel,
   type ChannelPricelistRow,
 } from "./channels.repo";
-import type * as routes from "./channels.routes";
+import * as routes from "./channels.routes";
 import {
   assignLinked,
   assignPricelist as assignChannelPricelist,
@@ -55,36 +56,15 @@ export const remove: AppRouteHandler<typeof routes.remove> = async (c) => {
   return c.body(null, 204);
 };
 
-export const assignCustomerGroups: AppRouteHandler<typeof routes.assignCustomerGroups> = async (
-  c,
-) => {
-  const { code } = c.req.valid("param");
-  const { customerGroupCodes } = c.req.valid("json");
-  return c.json(await assignLinked(c.var.db, code, "customerGroupCodes", customerGroupCodes), 201);
-};
+export const customerGroupAssignments = assignmentRouter(routes.customerGroupAssignments, {
+  assign: (db, { code }, codes) => assignLinked(db, code, "customerGroupCodes", codes),
+  unassign: (db, { code }, codes) => unassignLinked(db, code, "customerGroupCodes", codes),
+});
 
-export const unassignCustomerGroups: AppRouteHandler<typeof routes.unassignCustomerGroups> = async (
-  c,
-) => {
-  const { code } = c.req.valid("param");
-  const { customerGroupCodes } = c.req.valid("json");
-  return c.json(
-    await unassignLinked(c.var.db, code, "customerGroupCodes", customerGroupCodes),
-    200,
-  );
-};
-
-export const assignCustomers: AppRouteHandler<typeof routes.assignCustomers> = async (c) => {
-  const { code } = c.req.valid("param");
-  const { customerCodes } = c.req.valid("json");
-  return c.json(await assignLinked(c.var.db, code, "customerCodes", customerCodes), 201);
-};
-
-export const unassignCustomers: AppRouteHandler<typeof routes.unassignCustomers> = async (c) => {
-  const { code } = c.req.valid("param");
-  const { customerCodes } = c.req.valid("json");
-  return c.json(await unassignLinked(c.var.db, code, "customerCodes", customerCodes), 200);
-};
+export const customerAssignments = assignmentRouter(routes.customerAssignments, {
+  assign: (db, { code }, codes) => assignLinked(db, code, "customerCodes", codes),
+  unassign: (db, { code }, codes) => unassignLinked(db, code, "customerCodes", codes),
+});
 
 export const assignPricelist: AppRouteHandler<typeof routes.assignPricelist> = async (c) => {
   const { code } = c.req.valid("param");

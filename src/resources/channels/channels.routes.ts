@@ -1,10 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { CodeParams, errors, inUseError, json, jsonBody } from "../../lib/http/openapi";
-import {
-  AssignResultSchema,
-  CustomerGroupCodesSchema,
-  UnassignResultSchema,
-} from "../../lib/core/schemas";
+import { CustomerGroupCodesSchema } from "../../lib/core/schemas";
+import { assignmentRoutes } from "../../lib/http/assignments";
 import { customerGroupList } from "../customer-groups/customer-groups.list";
 import { CustomerGroupListSchema } from "../customer-groups/customer-groups.schemas";
 import { customerList } from "../customers/customers.list";
@@ -101,68 +98,20 @@ export const remove = createRoute({
   },
 });
 
-export const assignCustomerGroups = createRoute({
-  method: "post",
+export const customerGroupAssignments = assignmentRoutes({
+  owner: "channel",
   path: "/v1/api/channel/{code}/customer-group",
+  params: CodeParams,
+  body: CustomerGroupCodesSchema,
   tags,
-  operationId: "assignCustomerGroupsToChannel",
-  summary: "Bulk-assign customer groups to a channel by code",
-  description:
-    "1-1000 codes, duplicates counted once. `assigned`: newly assigned; `skipped`: every other code " +
-    "(already assigned or unknown); `notFound`: the unknown ones. Repeating the call is harmless.",
-  request: { params: CodeParams, body: jsonBody(CustomerGroupCodesSchema) },
-  responses: {
-    201: json(AssignResultSchema, "What was assigned"),
-    ...errors(400, 401, 403, 404, 413, 415),
-  },
 });
 
-export const unassignCustomerGroups = createRoute({
-  method: "post",
-  path: "/v1/api/channel/{code}/customer-group/unassign",
-  tags,
-  operationId: "unassignCustomerGroupsFromChannel",
-  summary: "Bulk-unassign customer groups from a channel by code",
-  description:
-    "`unassigned`: codes that exist (also when they were not assigned); `notFound`: the rest.",
-  request: { params: CodeParams, body: jsonBody(CustomerGroupCodesSchema) },
-  responses: {
-    200: json(UnassignResultSchema, "What was unassigned"),
-    ...errors(400, 401, 403, 404, 413, 415),
-  },
-});
-
-export const assignCustomers = createRoute({
-  method: "post",
+export const customerAssignments = assignmentRoutes({
+  owner: "channel",
   path: "/v1/api/channel/{code}/customer",
+  params: CodeParams,
+  body: CustomerCodesSchema,
   tags,
-  operationId: "assignCustomersToChannel",
-  summary: "Bulk-assign customers to a channel by code",
-  description:
-    "1-1000 codes, duplicates counted once. `assigned`: newly assigned; `skipped`: every other code " +
-    "(already assigned or unknown); `notFound`: the unknown ones. Repeating the call is harmless. " +
-    "Unknown channel → 404.",
-  request: { params: CodeParams, body: jsonBody(CustomerCodesSchema) },
-  responses: {
-    201: json(AssignResultSchema, "What was assigned"),
-    ...errors(400, 401, 403, 404, 413, 415),
-  },
-});
-
-export const unassignCustomers = createRoute({
-  method: "post",
-  path: "/v1/api/channel/{code}/customer/unassign",
-  tags,
-  operationId: "unassignCustomersFromChannel",
-  summary: "Bulk-unassign customers from a channel by code",
-  description:
-    "1-1000 codes, duplicates counted once. `unassigned`: codes that exist (also when they were not " +
-    "assigned); `notFound`: the rest. Unknown channel → 404.",
-  request: { params: CodeParams, body: jsonBody(CustomerCodesSchema) },
-  responses: {
-    200: json(UnassignResultSchema, "What was unassigned"),
-    ...errors(400, 401, 403, 404, 413, 415),
-  },
 });
 
 export const assignPricelist = createRoute({

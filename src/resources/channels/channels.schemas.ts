@@ -17,7 +17,7 @@ const channelExample = {
 
 const RoundingMode = z.enum(CHANNEL_ROUNDING_MODES).openapi({
   description:
-    "How lookups in the channel round percentage adjustments (on their magnitude) and line amounts: HALF_UP (a half away from zero, the default), HALF_EVEN (a half to the even neighbour), DOWN (toward zero), UP (away from zero); docs/pricing-rules.md §20",
+    "How lookups in the channel round percentage adjustments (on their magnitude) and line amounts: HALF_UP (a half away from zero, the default), HALF_EVEN (a half to the even neighbour), DOWN (toward zero), UP (away from zero); docs/pricing-rules.md §21",
   example: "HALF_UP",
 });
 

@@ -1,21 +1,22 @@
+import { assignmentRouter } from "../../lib/http/assignments";
 import type { AppRouteHandler } from "../../lib/http/router";
-import { toCustomer } from "../customers/customers.repo";
-import { toPricelist } from "../pricelists/pricelists.repo";
+import { toCustomer } from "../customers/customers.service";
+import { toPricelist } from "../pricelists/pricelists.service";
 import {
   createCustomerGroup,
   findCustomerGroup,
   listCustomerGroups,
   listGroupCustomers,
   listGroupPricelists,
-  toCustomerGroup,
   updateCustomerGroup,
 } from "./customer-groups.repo";
-import type * as routes from "./customer-groups.routes";
+import * as routes from "./customer-groups.routes";
 import {
   assignCustomers as assignMembers,
   assignPricelist as assignGroupPricelist,
   missingGroup as missing,
   removeCustomerGroup,
+  toCustomerGroup,
   unassignCustomers as unassignMembers,
   unassignPricelist as unassignGroupPricelist,
   upsertCustomerGroups,
@@ -70,17 +71,10 @@ export const unassignPricelist: AppRouteHandler<typeof routes.unassignPricelist>
   return c.json({ customerGroupCode: code, pricelistId }, 200);
 };
 
-export const assignCustomers: AppRouteHandler<typeof routes.assignCustomers> = async (c) => {
-  const { code } = c.req.valid("param");
-  const { customerCodes } = c.req.valid("json");
-  return c.json(await assignMembers(c.var.db, code, customerCodes), 201);
-};
-
-export const unassignCustomers: AppRouteHandler<typeof routes.unassignCustomers> = async (c) => {
-  const { code } = c.req.valid("param");
-  const { customerCodes } = c.req.valid("json");
-  return c.json(await unassignMembers(c.var.db, code, customerCodes), 200);
-};
+export const customerAssignments = assignmentRouter(routes.customerAssignments, {
+  assign: (db, { code }, codes) => assignMembers(db, code, codes),
+  unassign: (db, { code }, codes) => unassignMembers(db, code, codes),
+});
 
 export const listCustomers: AppRouteHandler<typeof routes.listCustomers> = async (c) => {
   const { code } = c.req.valid("param");

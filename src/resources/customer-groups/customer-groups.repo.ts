@@ -23,19 +23,9 @@ import {
 import { readPage, readPageOf, type ListRequest } from "../../list";
 import { isUniqueViolation, type Db } from "../../db/client";
 import { conflict } from "../../lib/core/errors";
-import { iso } from "../../lib/core/schemas";
 import type { CustomerGroupCreate, CustomerGroupUpdate } from "./customer-groups.schemas";
 
-type CustomerGroupRow = typeof customerGroups.$inferSelect;
-
-export const toCustomerGroup = (row: CustomerGroupRow) => ({
-  id: row.id,
-  code: row.code,
-  name: row.name,
-  description: row.description,
-  createdAt: iso(row.createdAt),
-  updatedAt: iso(row.updatedAt),
-});
+export type CustomerGroupRow = typeof customerGroups.$inferSelect;
 
 export function listCustomerGroups(db: Db, list: ListRequest) {
   return readPage(

@@ -7,7 +7,7 @@ import {
   json,
   jsonBody,
 } from "../../lib/http/openapi";
-import { AssignResultSchema, UnassignResultSchema } from "../../lib/core/schemas";
+import { assignmentRoutes } from "../../lib/http/assignments";
 import { PricelistRefSchema } from "../pricelists/pricelists.schemas";
 import { customerList } from "../customers/customers.list";
 import { CustomerCodesSchema, CustomerListSchema } from "../customers/customers.schemas";
@@ -150,37 +150,12 @@ export const unassignPricelist = createRoute({
   },
 });
 
-export const assignCustomers = createRoute({
-  method: "post",
+export const customerAssignments = assignmentRoutes({
+  owner: "customer group",
   path: "/v1/api/customer-group/{code}/customer",
+  params: CodeParams,
+  body: CustomerCodesSchema,
   tags,
-  operationId: "assignCustomersToCustomerGroup",
-  summary: "Bulk-add customers to a customer group by code",
-  description:
-    "1-1000 codes, duplicates counted once. `assigned`: newly added; `skipped`: every other code " +
-    "(already a member or unknown); `notFound`: the unknown ones. Repeating the call is harmless. " +
-    "Unknown customer group → 404.",
-  request: { params: CodeParams, body: jsonBody(CustomerCodesSchema) },
-  responses: {
-    201: json(AssignResultSchema, "What was assigned"),
-    ...errors(400, 401, 403, 404, 413, 415),
-  },
-});
-
-export const unassignCustomers = createRoute({
-  method: "post",
-  path: "/v1/api/customer-group/{code}/customer/unassign",
-  tags,
-  operationId: "unassignCustomersFromCustomerGroup",
-  summary: "Bulk-remove customers from a customer group by code",
-  description:
-    "1-1000 codes, duplicates counted once. `unassigned`: codes that exist (also when they were not " +
-    "members); `notFound`: the rest. Unknown customer group → 404.",
-  request: { params: CodeParams, body: jsonBody(CustomerCodesSchema) },
-  responses: {
-    200: json(UnassignResultSchema, "What was unassigned"),
-    ...errors(400, 401, 403, 404, 413, 415),
-  },
 });
 
 // ---- read-outs: what was assigned to the group ----

@@ -5,6 +5,7 @@ import { BulkPlan, upsertInBulk } from "../../db/bulk-plan";
 import type { Db } from "../../db/client";
 import { notFound } from "../../lib/core/errors";
 import { patchOf } from "../../db/optimistic";
+import { iso } from "../../lib/core/schemas";
 import { assertAssignable, missingPricelist } from "../pricelists/pricelists.service";
 import {
   assignGroupPricelist,
@@ -17,8 +18,19 @@ import {
   readCustomerGroupBlockers,
   unassignGroupPricelist,
   type CustomerGroupRecord,
+  type CustomerGroupRow,
 } from "./customer-groups.repo";
 import type { CustomerGroupUpsert } from "./customer-groups.schemas";
+
+/** A customer group as the API shows it, wherever one is shown. */
+export const toCustomerGroup = (row: CustomerGroupRow) => ({
+  id: row.id,
+  code: row.code,
+  name: row.name,
+  description: row.description,
+  createdAt: iso(row.createdAt),
+  updatedAt: iso(row.updatedAt),
+});
 
 export const missingGroup = (code: string) => notFound(`customer group ${code} not found`);
 

@@ -13,7 +13,6 @@ export const customerGroups = createRouter()
   .openapi(routes.remove, handlers.remove)
   .openapi(routes.assignPricelist, handlers.assignPricelist)
   .openapi(routes.unassignPricelist, handlers.unassignPricelist)
-  .openapi(routes.assignCustomers, handlers.assignCustomers)
-  .openapi(routes.unassignCustomers, handlers.unassignCustomers)
+  .route("/", handlers.customerAssignments)
   .openapi(routes.listCustomers, handlers.listCustomers)
   .openapi(routes.listPricelists, handlers.listPricelists);

@@ -6,13 +6,13 @@ import {
   findCustomerDetail,
   listCustomers,
   listPricelistCustomers as readPricelistCustomers,
-  toCustomer,
 } from "./customers.repo";
 import type * as routes from "./customers.routes";
 import {
   assignPricelist as assignCustomerPricelist,
   createCustomer,
   missingCustomer as missing,
+  toCustomer,
   toCustomerDetail,
   updateCustomer,
   upsertCustomers,

@@ -10,7 +10,6 @@ import {
   type OwnerLinks,
 } from "../../db/bulk";
 import { rowsByCode, type FactParts } from "../../db/bulk-facts";
-import { codesFrom } from "../../db/links";
 import { unlessForeignKey } from "../../db/outcomes";
 import {
   customerColumns,
@@ -27,20 +26,9 @@ import { seenPricelistId } from "../../db/visibility";
 import { readPage, readPageOf, type ListRequest } from "../../list";
 import { isUniqueViolation, type Db } from "../../db/client";
 import { conflict } from "../../lib/core/errors";
-import { iso } from "../../lib/core/schemas";
 import type { CustomerCreate, CustomerUpdate } from "./customers.schemas";
 
 export type { CustomerRow, PricelistRow };
-
-export const toCustomer = (row: CustomerRow) => ({
-  id: row.id,
-  code: row.code,
-  name: row.name,
-  customerGroupCodes: codesFrom(row.customerGroupCodes),
-  channelCodes: codesFrom(row.channelCodes),
-  createdAt: iso(row.createdAt),
-  updatedAt: iso(row.updatedAt),
-});
 
 export const listCustomers = (db: Db, list: ListRequest) =>
   readPage(db, ...customerPage(db, list.where, list));

@@ -1,12 +1,12 @@
 import type { CodePair } from "../../db/bulk";
+import { codesFrom } from "../../db/links";
 import { FOREIGN_KEY } from "../../db/outcomes";
 import { customerLinks } from "../../db/reads";
 import { BulkPlan, upsertInBulk } from "../../db/bulk-plan";
 import type { Db } from "../../db/client";
 import { conflict, invalid, notFound, unknownCodesIssue } from "../../lib/core/errors";
 import { primaryCustomerPricelist } from "../../pricing";
-import { toPricelist } from "../pricelists/pricelists.repo";
-import { assertAssignable, missingPricelist } from "../pricelists/pricelists.service";
+import { assertAssignable, missingPricelist, toPricelist } from "../pricelists/pricelists.service";
 import {
   assignCustomerPricelist,
   createCustomer as insertCustomer,
@@ -16,7 +16,6 @@ import {
   findCustomerAndPricelist,
   readMemberships,
   storedCustomers,
-  toCustomer,
   updateCustomer as writeCustomer,
   updateCustomerFields,
   MEMBERSHIP_FIELDS,
@@ -27,7 +26,19 @@ import {
   type PricelistRow,
   type StoredCustomer,
 } from "./customers.repo";
+import { iso } from "../../lib/core/schemas";
 import type { CustomerCreate, CustomerUpdate, CustomerUpsert } from "./customers.schemas";
+
+/** A customer as the API shows it, wherever one is shown (its memberships by code). */
+export const toCustomer = (row: CustomerRow) => ({
+  id: row.id,
+  code: row.code,
+  name: row.name,
+  customerGroupCodes: codesFrom(row.customerGroupCodes),
+  channelCodes: codesFrom(row.channelCodes),
+  createdAt: iso(row.createdAt),
+  updatedAt: iso(row.updatedAt),
+});
 
 /** The customer with its pricelists and the one that prices it first. */
 export const toCustomerDetail = (

@@ -8,7 +8,7 @@ export const RATE_NOT_A_STRING =
   'must be a decimal string such as "0.92", not a JSON number: send the rate as a string, so no digit is lost to floating point';
 
 /**
- * A rate as a decimal string (pricing rules v3 §3.2), checked and normalised by the pricing core
+ * A rate as a decimal string (docs/api.md §16.2), checked and normalised by the pricing core
  * (src/pricing/exchange.ts), so the API, the stored text and the engine agree on its value.
  */
 const RateText = z

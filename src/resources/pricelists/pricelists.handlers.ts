@@ -1,13 +1,13 @@
 import { seesCosts } from "../../lib/http/auth";
+import { assignmentRouter } from "../../lib/http/assignments";
 import type { AppRouteHandler } from "../../lib/http/router";
 import {
   findSeenPricelist,
   listPrices as listPriceRows,
   listPricelists,
   toPrice,
-  toPricelist,
 } from "./pricelists.repo";
-import type * as routes from "./pricelists.routes";
+import * as routes from "./pricelists.routes";
 import {
   assignCustomerGroups as assignGroups,
   createPricelist,
@@ -15,6 +15,7 @@ import {
   deletePrices as deletePriceRows,
   missingPricelist as missing,
   removeIndividual as removeIndividualPricelist,
+  toPricelist,
   unassignCustomerGroups as unassignGroups,
   updatePricelist,
   upsertPrices as upsertPriceRows,
@@ -57,21 +58,10 @@ export const update: AppRouteHandler<typeof routes.update> = async (c) => {
   return c.json(toPricelist(row), 200);
 };
 
-export const assignCustomerGroups: AppRouteHandler<typeof routes.assignCustomerGroups> = async (
-  c,
-) => {
-  const { id } = c.req.valid("param");
-  const { customerGroupCodes } = c.req.valid("json");
-  return c.json(await assignGroups(c.var.db, id, customerGroupCodes), 201);
-};
-
-export const unassignCustomerGroups: AppRouteHandler<typeof routes.unassignCustomerGroups> = async (
-  c,
-) => {
-  const { id } = c.req.valid("param");
-  const { customerGroupCodes } = c.req.valid("json");
-  return c.json(await unassignGroups(c.var.db, id, customerGroupCodes), 200);
-};
+export const customerGroupAssignments = assignmentRouter(routes.customerGroupAssignments, {
+  assign: (db, { id }, codes) => assignGroups(db, id, codes),
+  unassign: (db, { id }, codes) => unassignGroups(db, id, codes),
+});
 
 export const removeIndividual: AppRouteHandler<typeof routes.removeIndividual> = async (c) => {
   await removeIndividualPricelist(c.var.db, c.req.valid("param").id);

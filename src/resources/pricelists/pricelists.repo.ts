@@ -15,7 +15,7 @@ import { insertWhere, writeVersioned } from "../../db/writes";
 import type { PricelistKind, PricelistScope } from "../../pricing/vocabulary";
 import { readPage, readPageOf, type ListRequest } from "../../list";
 import type { Db } from "../../db/client";
-import { iso, isoOrNull } from "../../lib/core/schemas";
+import { isoOrNull } from "../../lib/core/schemas";
 import {
   type Derivation,
   type IndividualPricelistCreate,
@@ -24,16 +24,6 @@ import {
 
 export type { PricelistRow };
 
-/** The derivation columns as the API shows them (all null together: pricelists.service.ts). */
-function toDerivation(row: PricelistRow) {
-  if (row.basePricelistId === null) return null;
-  const rounding =
-    row.roundingMode === null
-      ? null
-      : { mode: row.roundingMode, step: row.roundingStep!, ending: row.roundingEnding! };
-  return { basePricelistId: row.basePricelistId, adjustmentBp: row.adjustmentBp!, rounding };
-}
-
 /** A derivation (or null) as the columns that store it. */
 export const derivationColumns = (derivation: Derivation | null) => ({
   basePricelistId: derivation?.basePricelistId ?? null,
@@ -41,28 +31,6 @@ export const derivationColumns = (derivation: Derivation | null) => ({
   roundingMode: derivation?.rounding?.mode ?? null,
   roundingStep: derivation?.rounding?.step ?? null,
   roundingEnding: derivation?.rounding?.ending ?? null,
-});
-
-/**
- * A pricelist as the API shows it. A key that does not see costs (`costs` false) gets a FLOOR
- * list's derivation as null: its base is a COST list, which that key never sees (docs/api.md §19).
- */
-export const toPricelist = (row: PricelistRow, costs = true) => ({
-  id: row.id,
-  name: row.name,
-  scope: row.scope,
-  status: row.status,
-  currency: row.currency,
-  priority: row.priority,
-  validFrom: isoOrNull(row.validFrom),
-  validTo: isoOrNull(row.validTo),
-  taxInclusive: row.taxInclusive,
-  allowsTradeDiscounts: row.allowsTradeDiscounts,
-  customerCode: row.customerCode,
-  kind: row.kind,
-  derivation: costs || row.kind !== "FLOOR" ? toDerivation(row) : null,
-  createdAt: iso(row.createdAt),
-  updatedAt: iso(row.updatedAt),
 });
 
 /** The pricelists the key sees (docs/api.md §19). */

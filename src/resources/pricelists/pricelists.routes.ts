@@ -1,10 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { errors, IdParams, json, jsonBody } from "../../lib/http/openapi";
-import {
-  AssignResultSchema,
-  CustomerGroupCodesSchema,
-  UnassignResultSchema,
-} from "../../lib/core/schemas";
+import { CustomerGroupCodesSchema } from "../../lib/core/schemas";
+import { assignmentRoutes } from "../../lib/http/assignments";
 import { ProductCodesSchema } from "../products/products.schemas";
 import { pricelistPricesList, pricelistsList } from "./pricelists.list";
 import {
@@ -107,40 +104,20 @@ export const update = createRoute({
   },
 });
 
-export const assignCustomerGroups = createRoute({
-  method: "post",
+export const customerGroupAssignments = assignmentRoutes({
+  owner: "pricelist",
   path: "/v1/api/pricelist/{id}/customer-groups",
+  params: IdParams,
+  body: CustomerGroupCodesSchema,
   tags,
-  operationId: "assignCustomerGroupsToPricelist",
-  summary: "Bulk-assign customer groups to a pricelist by code",
-  description:
-    "1-1000 codes, duplicates counted once. `assigned`: newly assigned; `skipped`: every other code " +
-    "(already assigned or unknown); `notFound`: the unknown ones. Repeating the call is harmless. " +
-    "An INDIVIDUAL pricelist belongs to its customer and is never assigned elsewhere, a FLOOR " +
-    "pricelist is assigned to channels only, and an ARCHIVED pricelist cannot be assigned (409 " +
-    "PRICELIST_NOT_ASSIGNABLE). Unknown pricelist → 404.",
-  request: { params: IdParams, body: jsonBody(CustomerGroupCodesSchema) },
-  responses: {
-    201: json(AssignResultSchema, "What was assigned"),
-    ...errors(400, 401, 403, 404, 409, 413, 415),
+  assign: {
+    rules:
+      "An INDIVIDUAL pricelist belongs to its customer and is never assigned elsewhere, a FLOOR " +
+      "pricelist is assigned to channels only, and an ARCHIVED pricelist cannot be assigned (409 " +
+      "PRICELIST_NOT_ASSIGNABLE).",
+    conflicts: true,
   },
-});
-
-export const unassignCustomerGroups = createRoute({
-  method: "post",
-  path: "/v1/api/pricelist/{id}/customer-groups/unassign",
-  tags,
-  operationId: "unassignCustomerGroupsFromPricelist",
-  summary: "Bulk-unassign customer groups from a pricelist by code",
-  description:
-    "1-1000 codes, duplicates counted once. `unassigned`: codes that exist (also when they were " +
-    "not assigned, so a repeat is harmless); `notFound`: the rest. Works in every status, so an " +
-    "ARCHIVED pricelist can still be detached. Unknown pricelist → 404.",
-  request: { params: IdParams, body: jsonBody(CustomerGroupCodesSchema) },
-  responses: {
-    200: json(UnassignResultSchema, "What was unassigned"),
-    ...errors(400, 401, 403, 404, 413, 415),
-  },
+  unassign: { rules: "Works in every status, so an ARCHIVED pricelist can still be detached." },
 });
 
 export const removeIndividual = createRoute({

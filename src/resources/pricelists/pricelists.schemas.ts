@@ -261,7 +261,7 @@ export const PriceSchema = z
     amount: z.number().int().openapi({
       example: 1250,
       description:
-        "The price of priceUnit pieces, in minor units of the pricelist's currency (docs/pricing-rules.md §19)",
+        "The price of priceUnit pieces, in minor units of the pricelist's currency (docs/pricing-rules.md §20)",
     }),
     priceUnit: z.number().int().openapi({
       example: 1,
@@ -333,7 +333,7 @@ const PriceUpsertRowSchema = z
     }),
     priceUnit: PriceUnit.default(1).openapi({
       description:
-        "The pieces amount is the price of, 1-10000; default 1 (screws: 1250 per 1000 = 12.50 a thousand; docs/pricing-rules.md §19)",
+        "The pieces amount is the price of, 1-10000; default 1 (screws: 1250 per 1000 = 12.50 a thousand; docs/pricing-rules.md §20)",
       example: 1,
     }),
     validFrom: OptionalInstant.transform((value) => value ?? null).openapi({

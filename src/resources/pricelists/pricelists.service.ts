@@ -20,6 +20,7 @@ import {
 } from "../../db/price-rows";
 import { isTimelineOverlap, planTimelines, type TimelineOverlap } from "../../pricing/timeline";
 import type { PricelistKind, PricelistScope } from "../../pricing/vocabulary";
+import { iso, isoOrNull } from "../../lib/core/schemas";
 import { assertNotArchived, assertTransition, windowIssues } from "../../lib/core/status";
 import {
   channelsOnly,
@@ -47,6 +48,39 @@ import type {
   PricelistCreate,
   PricelistUpdate,
 } from "./pricelists.schemas";
+
+/** The derivation columns as the API shows them (all null together: checkDerivation below). */
+function toDerivation(row: PricelistRow) {
+  if (row.basePricelistId === null) return null;
+  const rounding =
+    row.roundingMode === null
+      ? null
+      : { mode: row.roundingMode, step: row.roundingStep!, ending: row.roundingEnding! };
+  return { basePricelistId: row.basePricelistId, adjustmentBp: row.adjustmentBp!, rounding };
+}
+
+/**
+ * A pricelist as the API shows it, wherever one is shown (its owner's code included). A key
+ * that does not see costs (`costs` false) gets a FLOOR list's derivation as null: its base is a
+ * COST list, which that key never sees (docs/api.md §19).
+ */
+export const toPricelist = (row: PricelistRow, costs = true) => ({
+  id: row.id,
+  name: row.name,
+  scope: row.scope,
+  status: row.status,
+  currency: row.currency,
+  priority: row.priority,
+  validFrom: isoOrNull(row.validFrom),
+  validTo: isoOrNull(row.validTo),
+  taxInclusive: row.taxInclusive,
+  allowsTradeDiscounts: row.allowsTradeDiscounts,
+  customerCode: row.customerCode,
+  kind: row.kind,
+  derivation: costs || row.kind !== "FLOOR" ? toDerivation(row) : null,
+  createdAt: iso(row.createdAt),
+  updatedAt: iso(row.updatedAt),
+});
 
 export const missingPricelist = (id: number) => notFound(`pricelist ${id} not found`);
 const label = (id: number) => `pricelist ${id}`;
@@ -202,7 +236,7 @@ const chainText = (ids: (number | string)[]) => `${ids.join(" → ")} (each pric
 /**
  * The base (docs/api.md §5.8): it exists (400), is not the pricelist itself, is a GENERAL SALES
  * pricelist (in any currency: its amounts are converted at the rate in force,
- * docs/pricing-rules.md §18), and the chain of bases through this pricelist has no cycle and
+ * docs/pricing-rules.md §19), and the chain of bases through this pricelist has no cycle and
  * at most MAX_DERIVATION_STEPS steps (409 naming the chain). Returns the guard that repeats the
  * rule inside the write.
  */

@@ -2,7 +2,7 @@ import { nextEdge, type PriceRequest } from "../../pricing";
 import type { CartRequest } from "./prices.service";
 
 /**
- * HTTP caching of `GET /v1/api/prices` (docs/api.md, "HTTP caching of price lookups"). An answer
+ * HTTP caching of `GET /v1/api/prices` (docs/api.md §9). An answer
  * is a function of the pricing data (named by its version, which triggers bump on every write
  * that can change a price) and the request; without `at` also of "now", but only through the
  * interval up to the next validity edge of the records it was priced from (`nextEdge`, no later
@@ -18,10 +18,11 @@ const encoder = new TextEncoder();
  * The shape of the answer body, part of every tag: a tag issued for an older shape must not earn
  * a 304 that keeps that body. 2: `pricedTotalAmount` and `complete` (before, `totalAmount` could
  * leave unpriced lines out); 3: the B2B terms (quantity rules, 12 rungs, floors, derivations);
- * 4: cost, margin and pocket price in admin answers (docs/pricing-rules.md §26).
+ * 4: money (a line's `priceUnit` and `priceBreak`, tiers' `priceUnit`, `derivedFrom.exchangeRate`;
+ * docs/pricing-rules.md §19–§22); 5: cost, margin and pocket price in admin answers (§26).
  * Raise it whenever the answer changes for the same data.
  */
-const ANSWER_FORMAT = 4;
+const ANSWER_FORMAT = 5;
 
 function base64url(bytes: Uint8Array): string {
   let text = "";

@@ -20,8 +20,9 @@ import {
 import { clearProductCache, loadProductPart, rememberProducts } from "./prices.product-cache";
 
 /**
- * The isolate's caches of channel contexts and of customer contexts (prices.context.ts),
- * docs/performance.md "The channel context cache". A channel context is keyed by channel and
+ * The isolate's caches of channel contexts and of customer contexts (src/db/pricing/contexts.ts),
+ * docs/architecture.md §3 (how they stay exact) and docs/performance.md "The caches" (their bounds
+ * and what they save). A channel context is keyed by channel and
  * explain (explain keeps records of every status), a customer context by channel, customer and
  * explain; the currency, the products and the moment are applied per request, so one entry
  * serves them all (explain, and whether the key sees costs, are part of both keys). Each entry

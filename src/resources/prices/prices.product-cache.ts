@@ -63,32 +63,33 @@ function byListAndProduct(rows: Iterable<[number, readonly PriceRow[]]>) {
 }
 
 /**
- * The entries of `codes` after a read at `version`: `facts` for the codes whose facts were read
- * (absent: no such product), the `rows` of `listIds` for the codes whose rows were read; the
- * others as the cache holds them. Each is kept (unless too heavy) and returned.
+ * The entries of `codes` after a read: `facts` for the codes whose facts were read (absent: no
+ * such product), the `rows` of `listIds` for the codes whose rows were read, the `held` entries
+ * (as the cache held them before the read, data of the same version) for the others. What was
+ * read is kept (unless too heavy).
  */
 function merge(
-  version: number,
   codes: readonly string[],
+  held: ReadonlyMap<string, ProductEntry>,
   read: { facts?: ReadonlyMap<string, ProductFacts>; factCodes: ReadonlySet<string> },
   rows: { codes: ReadonlySet<string>; byList: Iterable<[number, readonly PriceRow[]]> },
   listIds: readonly number[],
 ) {
-  if (version !== cachedVersion) {
-    cache.clear();
-    cachedVersion = version;
-  }
   const readRows = byListAndProduct(rows.byList);
   const entries = new Map<string, ProductEntry>();
   for (const code of codes) {
-    const held = read.factCodes.has(code) ? undefined : cache.get(code);
-    const entry = held ?? { facts: read.facts?.get(code) ?? null, rows: new Map() };
-    if (entry.facts && rows.codes.has(code)) {
+    const fresh = read.factCodes.has(code);
+    const entry = (fresh ? undefined : held.get(code)) ?? {
+      facts: read.facts?.get(code) ?? null,
+      rows: new Map(),
+    };
+    const withRows = entry.facts !== null && rows.codes.has(code);
+    if (withRows) {
       const lists = readRows.get(code);
       for (const id of listIds) entry.rows.set(id, lists?.get(id) ?? []);
     }
     entries.set(code, entry);
-    cache.set(code, entry, weightOf(entry));
+    if (fresh || withRows) cache.set(code, entry, weightOf(entry));
   }
   return entries;
 }
@@ -100,10 +101,14 @@ export function rememberProducts(
   part: Pick<RequestPart, "products" | "prices">,
   listIds: readonly number[],
 ) {
+  if (version !== cachedVersion) {
+    cache.clear();
+    cachedVersion = version;
+  }
   const all = new Set(codes);
   merge(
-    version,
     codes,
+    new Map(),
     { facts: part.products, factCodes: all },
     { codes: all, byList: part.prices },
     listIds,
@@ -134,13 +139,6 @@ function partOf(
   return { version, products, groupCodes, prices };
 }
 
-/** Whether the cache lacks the rows of `code` in one of `listIds` (a product it knows exists). */
-function lacksRows(code: string, listIds: readonly number[]) {
-  const entry = cache.get(code);
-  if (entry?.facts === null) return false;
-  return !entry || listIds.some((id) => !entry.rows.has(id));
-}
-
 /**
  * The request's part for `codes` with the rows of `listIds`: ONE round trip that reads the
  * version and what the cache lacks (nothing else when it lacks nothing). Undefined when the data
@@ -152,11 +150,24 @@ export async function loadProductPart(
   codes: readonly string[],
   listIds: readonly number[],
 ): Promise<RequestPart | undefined> {
-  if (version !== cachedVersion) clearProductCache();
-  const factCodes = codes.filter((code) => cache.get(code) === undefined);
-  const rowCodes = codes.filter((code) => lacksRows(code, listIds));
+  if (version !== cachedVersion) {
+    cache.clear();
+    cachedVersion = version;
+  }
+  // One look at the cache per code (a look moves the entry to the front of the LRU order).
+  const held = new Map<string, ProductEntry>();
+  const factCodes: string[] = [];
+  const rowCodes: string[] = [];
+  for (const code of codes) {
+    const entry = cache.get(code);
+    if (entry) held.set(code, entry);
+    else factCodes.push(code);
+    // Rows of a product it knows: those of every list asked for; of a product not known: all.
+    if (!entry || (entry.facts && listIds.some((id) => !entry.rows.has(id)))) rowCodes.push(code);
+  }
   const read = await loadProducts(db, { factCodes, rowCodes, listIds });
-  if (read.version !== version) return undefined;
+  // The data moved on, or another lookup moved the cache to another version meanwhile.
+  if (read.version !== version || cachedVersion !== version) return undefined;
   const byList = new Map<number, PriceRow[]>();
   for (const { pricelistId, ...row } of read.rows) {
     const list = byList.get(pricelistId);
@@ -164,8 +175,8 @@ export async function loadProductPart(
     else byList.set(pricelistId, [row]);
   }
   const entries = merge(
-    version,
     codes,
+    held,
     { facts: read.products, factCodes: new Set(factCodes) },
     { codes: new Set(rowCodes), byList },
     listIds,

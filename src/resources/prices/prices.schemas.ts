@@ -192,7 +192,7 @@ const ExchangeRateUsed = z
   .nullable()
   .openapi("PriceExchangeRate", {
     description:
-      "The rate the base's amount was converted at (docs/pricing-rules.md §18); null when the base is in the list's currency",
+      "The rate the base's amount was converted at (docs/pricing-rules.md §19); null when the base is in the list's currency",
   });
 
 const DerivedFrom = z
@@ -493,7 +493,7 @@ const LinePrice = z
       .openapi({ description: "What the customer pays per priceUnit pieces" }),
     lineAmount: z.number().int().nullable().openapi({
       description:
-        "round(finalUnitAmount × quantity / priceUnit), in the channel's roundingMode (docs/pricing-rules.md §19)",
+        "round(finalUnitAmount × quantity / priceUnit), in the channel's roundingMode (docs/pricing-rules.md §20)",
     }),
     regularUnitAmount: z
       .number()
@@ -580,7 +580,7 @@ const LinePrice = z
       .nullable()
       .openapi({
         description:
-          "OK lines: buying up to the next tier costs no more than this line (docs/pricing-rules.md §21); else null",
+          "OK lines: buying up to the next tier costs no more than this line (docs/pricing-rules.md §22); else null",
       }),
     ...marginFields,
     explain: z

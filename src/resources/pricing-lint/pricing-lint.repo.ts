@@ -23,10 +23,11 @@ import {
 /**
  * What the linter judges (docs/pricing-lint.md §12), read in ONE D1 round trip: the ACTIVE
  * pricelists, trade conditions and promotions with their links, the product-group forest, the
- * products the rules need by name, the channels, the customers a stackable names, and
- * aggregates over the price rows (a 100k catalogue has over a million of them; they never leave
- * D1): first tiers above the product's smallest quantity, FLOOR rows above the primary list,
- * prices and floors below the channel's cost.
+ * products the rules need by name, the channels, the customers a stackable names, aggregates over
+ * the price rows (a 100k catalogue has over a million of them; they never leave D1): first tiers
+ * above the product's smallest quantity, FLOOR rows above the primary list, holes in timelines,
+ * tier cliffs, prices and floors below the channel's cost; and the steps of derived lists
+ * between currencies without a rate.
  */
 
 const notEnded = (table: string, now: number) =>
@@ -132,8 +133,9 @@ const firstTierGapsStatement = (now: number) =>
   );
 
 /**
- * FLOOR rows of an active channel's FLOOR lists above its primary list's row for the product,
- * both lists ACTIVE, in one currency and valid together from now on. `quantity` is where both
+ * FLOOR rows of an active channel's FLOOR lists above its primary list's row for the product
+ * (per piece: each row's amount is for its price unit), both lists ACTIVE, in one currency and
+ * valid together from now on. `quantity` is where both
  * rows are in force; `nextQuantity` the next tier of either list (null: none). CROSS JOIN keeps
  * SQLite's join order: each FLOOR row, then the primary's rows of its product by primary key.
  * Left to itself the planner started from the primary's rows and read every pricelist's rows of
@@ -150,13 +152,16 @@ const floorsOverListStatement = (now: number) =>
       // min() of two values that may be null: the smaller one, null only when both are.
       nextQuantity: nullableInt(sql`min(coalesce(o.nf, o.nl), coalesce(o.nl, o.nf))`),
       floorAmount: int(sql`o.fa`),
+      floorUnit: int(sql`o.fu`),
       listAmount: int(sql`o.la`),
+      listUnit: int(sql`o.lu`),
       minimum: int(sql`pr.min_order_quantity`),
       increment: int(sql`pr.order_increment`),
       maximum: nullableInt(sql`pr.max_order_quantity`),
     }),
     sql`from (select ch.code, f.id as fid, pl.id as lid, fr.product_id, fr.min_quantity as fq,
-        lr.min_quantity as lq, fr.amount as fa, lr.amount as la,
+        lr.min_quantity as lq, fr.amount as fa, lr.amount as la, fr.price_unit as fu,
+        lr.price_unit as lu,
         (select min(x.min_quantity) from pricelist_prices x where x.pricelist_id = f.id
           and x.product_id = fr.product_id and x.min_quantity > fr.min_quantity) as nf,
         (select min(x.min_quantity) from pricelist_prices x where x.pricelist_id = pl.id
@@ -176,7 +181,7 @@ const floorsOverListStatement = (now: number) =>
         and ${notEnded("fr", now)} and ${notEnded("lr", now)}
         and (fr.valid_from is null or lr.valid_to is null or fr.valid_from < lr.valid_to)
         and (lr.valid_from is null or fr.valid_to is null or lr.valid_from < fr.valid_to)
-        and fr.amount > lr.amount) o
+        and fr.amount * lr.price_unit > lr.amount * fr.price_unit) o
       join products pr on pr.id = o.product_id`,
   );
 
@@ -207,6 +212,73 @@ const priceGapsStatement = (now: number) =>
       join products pr on pr.id = g.product_id
     where g.next_from > g.valid_to and g.next_from > ${now}
     order by g.pricelist_id, pr.code, g.min_quantity, g.valid_to`,
+  );
+
+/**
+ * The steps between two currencies of the chains of ACTIVE derived SALES lists in force
+ * (docs/pricing-lint.md §13), up to 3 steps whatever the bases' status, for which no rate of the
+ * pair (base's currency → the derived list's) has started by `at`: now, or the list's validFrom
+ * when it starts later.
+ */
+const missingRatesStatement = (now: number) =>
+  statement(
+    select({
+      pricelistId: int(sql`s.root`),
+      derivedId: int(sql`s.list_id`),
+      baseId: int(sql`s.base_id`),
+      from: text(sql`b.currency`),
+      to: text(sql`l.currency`),
+      at: int(sql`s.at`),
+    }),
+    sql`from steps s join pricelists l on l.id = s.list_id join pricelists b on b.id = s.base_id
+    where l.currency <> b.currency and not exists (select 1 from exchange_rates x
+      where x.from_currency = b.currency and x.to_currency = l.currency and x.valid_from <= s.at)
+    order by s.root, s.n`,
+    sql`with recursive steps(root, at, list_id, base_id, n) as (
+        select p.id, max(${now}, coalesce(p.valid_from, ${now})), p.id, p.base_pricelist_id, 1
+          from pricelists p
+          where p.status = 'ACTIVE' and p.kind = 'SALES' and p.base_pricelist_id is not null
+            and ${notEnded("p", now)}
+        union all select s.root, s.at, s.base_id, b.base_pricelist_id, s.n + 1
+          from steps s join pricelists b on b.id = s.base_id
+          where b.base_pricelist_id is not null and s.n < 3)`,
+  );
+
+/**
+ * Adjacent tiers of the own rows in force now of ACTIVE SALES lists not ended, where m2 − 1
+ * pieces on the lower tier cost more than m2 on the higher one, per piece
+ * ((m2 − 1) × a1 × u2 > m2 × a2 × u1; docs/pricing-lint.md §14), with the tier after m2 and the
+ * product's quantity rule: the rule keeps only quantities a line may ask for, which can only
+ * narrow what this finds. The window runs over the timeline key's order (list, product, tier), so
+ * the rows are read once, in order.
+ */
+const tierCliffsStatement = (now: number) =>
+  statement(
+    select({
+      pricelistId: int(sql`c.pricelist_id`),
+      productCode: text(sql`pr.code`),
+      m1: int(sql`c.m1`),
+      a1: int(sql`c.a1`),
+      u1: int(sql`c.u1`),
+      m2: int(sql`c.m2`),
+      a2: int(sql`c.a2`),
+      u2: int(sql`c.u2`),
+      m3: nullableInt(sql`c.m3`),
+      minimum: int(sql`pr.min_order_quantity`),
+      increment: int(sql`pr.order_increment`),
+      maximum: nullableInt(sql`pr.max_order_quantity`),
+    }),
+    sql`from (select pp.pricelist_id, pp.product_id, pp.min_quantity as m2, pp.amount as a2,
+        pp.price_unit as u2, lag(pp.min_quantity) over w as m1, lag(pp.amount) over w as a1,
+        lag(pp.price_unit) over w as u1, lead(pp.min_quantity) over w as m3
+        from pricelist_prices pp
+        where pp.pricelist_id in (select p.id from pricelists p
+            where p.status = 'ACTIVE' and p.kind = 'SALES' and ${notEnded("p", now)})
+          and (pp.valid_from is null or pp.valid_from <= ${now}) and ${notEnded("pp", now)}
+        window w as (partition by pp.pricelist_id, pp.product_id order by pp.min_quantity)) c
+      join products pr on pr.id = c.product_id
+    where c.m1 is not null and c.a1 > 0 and (c.m2 - 1) * c.a1 * c.u2 > c.m2 * c.a2 * c.u1
+    order by c.pricelist_id, pr.code, c.m2`,
   );
 
 /**
@@ -295,6 +367,8 @@ export async function loadLintFacts(db: Db, now: number): Promise<LintFacts> {
     firstTierGaps,
     floors,
     priceGaps,
+    missingRates,
+    tierCliffs,
     below,
     floorsUnderCost,
   ] = await decodedBatch(db, [
@@ -308,6 +382,8 @@ export async function loadLintFacts(db: Db, now: number): Promise<LintFacts> {
     firstTierGapsStatement(now),
     floorsOverListStatement(now),
     priceGapsStatement(now),
+    missingRatesStatement(now),
+    tierCliffsStatement(now),
     belowCostStatement(now),
     floorsUnderCostStatement,
   ] as const);
@@ -322,6 +398,11 @@ export async function loadLintFacts(db: Db, now: number): Promise<LintFacts> {
     customers,
     firstTierGaps,
     priceGaps,
+    missingRates,
+    tierCliffs: tierCliffs.map(({ minimum, increment, maximum, ...cliff }) => ({
+      ...cliff,
+      rule: { minimum, increment, maximum },
+    })),
     floorsOverList: floors.map(({ minimum, increment, maximum, ...row }) => ({
       ...row,
       rule: { minimum, increment, maximum },

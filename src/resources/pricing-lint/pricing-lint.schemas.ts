@@ -11,11 +11,14 @@ import {
 const CODE_SUMMARIES: Record<LintCode, string> = {
   CHANNEL_WITHOUT_PRIMARY: "an active channel has no primary pricelist",
   STACKABLES_TO_ZERO: "stackable percentage discounts one line meets add up to 100 % or more",
+  MISSING_EXCHANGE_RATE:
+    "an ACTIVE derived pricelist's base is in another currency and no rate of that pair holds now (or when the list starts)",
   NEVER_WINS: "a non-stackable trade condition that another one always outranks",
   TIE_BY_ID: "two trade conditions of the same type, rung, targets and value: their ids decide",
   FLOOR_ABOVE_LIST: "a FLOOR row above the channel primary pricelist's price for the product",
   NO_FIRST_TIER: "a pricelist's rows for a product start above the product's first quantity",
   PRICE_GAP: "a pricelist's dated rows for a product and tier leave a hole in time",
+  TIER_CLIFF: "adjacent tiers where buying fewer pieces costs more than reaching the next tier",
   UNREACHABLE_PRICELIST: "an ACTIVE SALES pricelist assigned nowhere and no derivation base",
   EMPTY_GROUP_TARGETED: "a condition or promotion names a product group that holds no product",
   EXPIRED_BUT_ACTIVE: "an ACTIVE pricelist, condition or promotion whose window has ended",

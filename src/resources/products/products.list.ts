@@ -1,13 +1,22 @@
 import { productGroups, products } from "../../db/schema";
-import { defineList } from "../../list";
+import { defineRefs } from "../../db/refs";
+import { defineList, refFilters } from "../../list";
+
+/**
+ * The product's foreign keys by code, declared once (db/refs.ts): the API names a product's group
+ * by its code, the table stores its id. The repository selects the code and resolves the codes a
+ * body names from here, bulk upserts included, and the list filters by it (`filter.<field>`).
+ */
+export const productRefs = defineRefs(products, {
+  productGroupCode: { key: "productGroupId", to: productGroups, noun: "product group" },
+});
 
 export const productList = defineList({
   fields: {
     id: { column: products.id, type: "number", sortable: true },
     code: { column: products.code, type: "text", sortable: true, searchable: true },
     name: { column: products.name, type: "text", sortable: true, searchable: true },
-    // The group joined by the repository: `= ?` starts from its unique code, then products_group_idx.
-    productGroupCode: { column: productGroups.code, type: "text", filter: ["$null"] },
+    ...refFilters(productRefs),
   },
   selectable: [
     "id",

@@ -3,7 +3,6 @@ import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { blockersOf } from "../../db/blockers";
 import {
   pricelistPrices,
-  productGroups,
   products,
   promotionProducts,
   rowCounts,
@@ -15,35 +14,26 @@ import { toOrderBy, toWhere } from "../../list/sql";
 import { fromRow, insertRows, updateByCode } from "../../db/bulk";
 import { rowsByCode, type FactParts } from "../../db/bulk-facts";
 import { unlessForeignKey } from "../../db/outcomes";
+import type { RefFacts, RefIds } from "../../db/refs";
 import { writeVersioned } from "../../db/writes";
 import { isUniqueViolation, type Db } from "../../db/client";
 import { conflict } from "../../lib/core/errors";
 import { iso } from "../../lib/core/schemas";
-import { productList } from "./products.list";
-import type { ProductCreate } from "./products.schemas";
+import { productList, productRefs } from "./products.list";
+import type { ProductCreate, ProductUpdate, ProductUpsert } from "./products.schemas";
 
-export type ProductRow = typeof products.$inferSelect & { productGroupCode: string | null };
+/** A product row as read: its columns and, for each foreign key by code, the target's code. */
+export type ProductRow = typeof products.$inferSelect &
+  Record<(typeof productRefs.fields)[number], string | null>;
 
-// The group's code as a scalar subquery, not a join: SQLite evaluates it only for the rows a
-// page returns, while a joined table is read for every row an OFFSET skips (page 500 by name
-// read 10,000 product rows instead of the name index alone). Aliased: D1 answers rows keyed by
-// column name, and the group's `code` would overwrite the product's.
-const productColumns = {
-  ...getTableColumns(products),
-  productGroupCode: sql<string | null>`(select ${productGroups.code} from ${productGroups}
-    where ${productGroups.id} = ${products.productGroupId})`.as("product_group_code"),
-};
-const groupJoin = eq(productGroups.id, products.productGroupId);
+const productColumns = { ...getTableColumns(products), ...productRefs.columns };
 
-/** A filter on the group's code needs the group joined; nothing else does. */
-const filtersByGroup = (query: ListQuery) =>
-  query.filters.some((filter) => filter.field === "productGroupCode");
-
+/** A product as the API shows it: the records it names by code after its name. */
 export const toProduct = (row: ProductRow) => ({
   id: row.id,
   code: row.code,
   name: row.name,
-  productGroupCode: row.productGroupCode,
+  ...productRefs.codesOf(row),
   minOrderQuantity: row.minOrderQuantity,
   orderIncrement: row.orderIncrement,
   maxOrderQuantity: row.maxOrderQuantity,
@@ -93,24 +83,19 @@ const indexedOrder: ListConfig = {
 
 const onProduct = eq(products.id, productsSearch.rowid);
 
-/**
- * The count of the rows `where` keeps, from the index or the table. The group is joined only
- * when a filter names it: SQLite keeps a LEFT JOIN it does not need, and a count of the whole
- * catalogue would read every row instead of the narrowest index.
- */
-function counted(db: Db, query: ListQuery, where: SQL | undefined, indexed: boolean) {
-  const from = indexed
-    ? db.select({ n: count() }).from(productsSearch).innerJoin(products, onProduct).$dynamic()
-    : db.select({ n: count() }).from(products).$dynamic();
-  return (filtersByGroup(query) ? from.leftJoin(productGroups, groupJoin) : from).where(where);
+/** The count of the rows `where` keeps, from the index or the table. */
+function counted(db: Db, where: SQL | undefined, indexed: boolean) {
+  return indexed
+    ? db.select({ n: count() }).from(productsSearch).innerJoin(products, onProduct).where(where)
+    : db.select({ n: count() }).from(products).where(where);
 }
 
-/** The page of the rows `where` keeps, from the index or the table; the group joined as above. */
+/** The page of the rows `where` keeps, from the index or the table. */
 function pageOf(db: Db, list: ListRequest, where: SQL | undefined, indexed: boolean) {
   const from = indexed
     ? db.select(productColumns).from(productsSearch).innerJoin(products, onProduct).$dynamic()
     : db.select(productColumns).from(products).$dynamic();
-  return (filtersByGroup(list.query) ? from.leftJoin(productGroups, groupJoin) : from)
+  return from
     .where(where)
     .orderBy(...(indexed ? toOrderBy(indexedOrder, list.query) : list.orderBy))
     .limit(list.limit)
@@ -124,7 +109,7 @@ export function listProducts(db: Db, list: ListRequest) {
       db,
       pageOf(db, list, list.where, false),
       list.where
-        ? counted(db, list.query, list.where, false)
+        ? counted(db, list.where, false)
         : // The whole catalogue: its size is kept by triggers (migration 0003), not counted.
           db.select({ n: rowCounts.n }).from(rowCounts).where(eq(rowCounts.tableName, "products")),
     );
@@ -136,7 +121,7 @@ export function listProducts(db: Db, list: ListRequest) {
     pageOf(db, list, where, true),
     // With the search alone, the index counts the matches without reading a product row.
     list.query.filters.length
-      ? counted(db, list.query, where, true)
+      ? counted(db, where, true)
       : db.select({ n: count() }).from(productsSearch).where(match),
   );
 }
@@ -146,25 +131,12 @@ const selectProduct = (db: Db) => db.select(productColumns).from(products);
 export const findProduct = (db: Db, code: string) =>
   selectProduct(db).where(eq(products.code, code)).get();
 
-/** The id of group `code`, as a statement that can join a read batch. */
-const groupIdOf = (db: Db, code: string | null | undefined) =>
-  db
-    .select({ id: productGroups.id })
-    .from(productGroups)
-    .where(eq(productGroups.code, code ?? ""))
-    .limit(code ? 1 : 0);
-
-/** The id of group `code`; undefined when there is none. */
-export const findProductGroupId = async (db: Db, code: string) =>
-  (await groupIdOf(db, code).get())?.id;
-
 const duplicate = (err: unknown, code: string | undefined) =>
   isUniqueViolation(err) ? conflict(`product code ${code} already exists`) : err;
 
-/** The product's columns as a write stores them: the group by id. */
-export type ProductValues = Omit<ProductCreate, "productGroupCode"> & {
-  productGroupId?: number | null;
-};
+/** The product's columns as a write stores them: the foreign keys by id. */
+export type ProductValues = Omit<ProductCreate, (typeof productRefs.fields)[number]> &
+  RefIds<typeof productRefs.refs>;
 
 /** One statement; FOREIGN_KEY when the group was deleted after the read that resolved it. */
 export async function createProduct(db: Db, values: ProductValues) {
@@ -175,13 +147,13 @@ export async function createProduct(db: Db, values: ProductValues) {
   }
 }
 
-/** One round trip: the stored product and the id of the group the body names (if it names one). */
-export async function readForUpdate(db: Db, code: string, groupCode: string | null | undefined) {
-  const [[current], [group]] = await db.batch([
+/** One round trip: the stored product and the ids of the records the body names by code. */
+export async function readForUpdate(db: Db, code: string, input: ProductUpdate) {
+  const [[current], ...found] = await db.batch([
     selectProduct(db).where(eq(products.code, code)),
-    groupIdOf(db, groupCode),
+    ...productRefs.lookups(db, input),
   ]);
-  return { current, groupId: group?.id };
+  return { current, refs: productRefs.resolve(input, found) };
 }
 
 /**
@@ -229,34 +201,25 @@ export const readProductBlockers = blockersOf(products, [
 
 // ---- bulk upserts by code (docs/api.md §5.12) ----
 
-/** A product as a bulk upsert judges and writes it: its own columns, the group by id. */
-export interface ProductRecord {
-  code: string;
-  name: string;
-  productGroupId: number | null;
-  minOrderQuantity: number;
-  orderIncrement: number;
-  maxOrderQuantity: number | null;
-}
+/** A product as a bulk upsert judges and writes it: its own columns, the foreign keys by id. */
+const {
+  id: _id,
+  createdAt: _created,
+  updatedAt: _updated,
+  ...recordColumns
+} = getTableColumns(products);
+export type ProductRecord = Omit<typeof products.$inferSelect, "id" | "createdAt" | "updatedAt">;
 
-const recordColumns = {
-  code: products.code,
-  name: products.name,
-  productGroupId: products.productGroupId,
-  minOrderQuantity: products.minOrderQuantity,
-  orderIncrement: products.orderIncrement,
-  maxOrderQuantity: products.maxOrderQuantity,
-};
+/** What a bulk upsert is judged on: the stored products of its codes, and what its rows name by code. */
+export type ProductFacts = { stored: ProductRecord[] } & RefFacts<typeof productRefs.refs>;
 
-/** What a bulk upsert is judged on: the stored products of its codes, and the groups it names. */
-export interface ProductFacts {
-  stored: ProductRecord[];
-  groups: { id: number; code: string }[];
-}
-
-export const productFacts = (codes: string[], groupCodes: string[]): FactParts => ({
-  stored: rowsByCode(products, recordColumns, codes),
-  groups: rowsByCode(productGroups, { id: productGroups.id, code: productGroups.code }, groupCodes),
+export const productFacts = (rows: ProductUpsert[]): FactParts => ({
+  stored: rowsByCode(
+    products,
+    recordColumns,
+    rows.map((row) => row.code),
+  ),
+  ...productRefs.facts(rows),
 });
 
 /** The inserts of the new products and the updates of the changed ones, a statement per chunk. */

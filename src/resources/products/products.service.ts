@@ -7,7 +7,6 @@ import { optimistically, patchOf } from "../../db/optimistic";
 import {
   createProduct as insertProduct,
   deleteProduct,
-  findProductGroupId,
   productFacts,
   productWrites,
   readForUpdate,
@@ -17,6 +16,7 @@ import {
   type ProductRecord,
   type ProductRow,
 } from "./products.repo";
+import { productRefs } from "./products.list";
 import {
   ANY_QUANTITY,
   type ProductCreate,
@@ -25,11 +25,6 @@ import {
 } from "./products.schemas";
 
 export const missingProduct = (code: string) => notFound(`product ${code} not found`);
-
-const unknownGroup = (code: string, at = "body"): FieldIssue => ({
-  path: `${at}.productGroupCode`,
-  message: `unknown product group ${code}`,
-});
 
 type QuantityRule = Pick<ProductRow, "minOrderQuantity" | "maxOrderQuantity">;
 
@@ -51,34 +46,32 @@ function quantityIssues(
   return [{ path: `${at}.maxOrderQuantity`, message: `must be ≥ minOrderQuantity (${min})` }];
 }
 
-/** One statement, or two when the body names a group (its lookup first). */
+/** One statement, or two when the body names records by code (their lookups first). */
 export async function createProduct(db: Db, input: ProductCreate) {
-  const { productGroupCode = null, ...own } = input;
-  const productGroupId =
-    productGroupCode === null ? null : await findProductGroupId(db, productGroupCode);
-  const issues = quantityIssues(own, own);
-  if (productGroupId === undefined) issues.push(unknownGroup(productGroupCode!));
+  const own = productRefs.withoutRefs(input);
+  const refs = await productRefs.resolveNamed(db, input);
+  const issues = [...quantityIssues(own, own), ...refs.issues];
   if (issues.length) throw invalid(issues);
-  const row = await insertProduct(db, { ...own, productGroupId: productGroupId! });
-  if (row === FOREIGN_KEY) throw invalid([unknownGroup(productGroupCode!)]);
-  return { ...row, productGroupCode };
+  const row = await insertProduct(db, { ...own, ...refs.ids });
+  if (row === FOREIGN_KEY) throw invalid(productRefs.gone(input));
+  return { ...row, ...productRefs.codesOf(input) };
 }
 
 /**
- * One read loads the product and resolves the group it names; the merged record is checked; one
- * statement writes under the version read. `undefined` when the product does not exist.
+ * One read loads the product and resolves the records the body names by code; the merged record
+ * is checked; one statement writes under the version read. `undefined` when the product does not
+ * exist.
  */
 export const updateProduct = (db: Db, code: string, input: ProductUpdate) =>
   optimistically(`product ${code}`, async () => {
-    const { productGroupCode, ...own } = patchOf(input);
-    const { current, groupId } = await readForUpdate(db, code, productGroupCode);
+    const patch = patchOf(input);
+    const own = productRefs.withoutRefs(patch);
+    const { current, refs } = await readForUpdate(db, code, patch);
     if (!current) return undefined;
-    const issues = quantityIssues({ ...current, ...own }, own);
-    if (productGroupCode && groupId === undefined) issues.push(unknownGroup(productGroupCode));
+    const issues = [...quantityIssues({ ...current, ...own }, own), ...refs.issues];
     if (issues.length) throw invalid(issues);
-    const set = productGroupCode === undefined ? own : { ...own, productGroupId: groupId ?? null };
-    const row = await writeProduct(db, current, set);
-    if (row === FOREIGN_KEY) throw invalid([unknownGroup(productGroupCode!)]);
+    const row = await writeProduct(db, current, { ...own, ...refs.ids });
+    if (row === FOREIGN_KEY) throw invalid(productRefs.gone(patch));
     return row;
   });
 
@@ -91,37 +84,21 @@ export const removeProduct = (db: Db, code: string) =>
   });
 
 /**
- * A row's record: the stored product with the fields the row names (a new product starts from
- * the defaults), the group resolved; `undefined` group id when the row names an unknown group.
+ * Every row under the rules of create and update: what it names by code exists, the quantity
+ * rule holds. A row's record is the stored product with the fields the row names (a new product
+ * starts from the defaults).
  */
-function recordOf(
-  row: ProductUpsert,
-  current: ProductRecord | undefined,
-  groups: Map<string, number>,
-) {
-  const { productGroupCode, ...own } = row;
-  const base = current ?? { ...ANY_QUANTITY, productGroupId: null };
-  const productGroupId =
-    productGroupCode === undefined
-      ? base.productGroupId
-      : productGroupCode === null
-        ? null
-        : groups.get(productGroupCode);
-  return { ...base, ...patchOf(own), productGroupId };
-}
-
-/** Every row under the rules of create and update: the group exists, the quantity rule holds. */
 function judgeProducts(rows: ProductUpsert[], facts: ProductFacts) {
   const stored = new Map(facts.stored.map((product) => [product.code, product]));
-  const groups = new Map(facts.groups.map((group) => [group.code, group.id]));
+  const refsOf = productRefs.judge(facts);
   const plan = new BulkPlan<ProductRecord, ProductRecord>("products");
   rows.forEach((row, i) => {
     const current = stored.get(row.code);
-    const { productGroupId, ...record } = recordOf(row, current, groups);
-    plan.issues.push(...quantityIssues(record, row, plan.at(i)));
-    if (productGroupId === undefined)
-      plan.issues.push(unknownGroup(row.productGroupCode!, plan.at(i)));
-    else plan.add(current, { ...record, productGroupId });
+    const base = current ?? { ...ANY_QUANTITY, ...productRefs.nulls };
+    const record = { ...base, ...patchOf(productRefs.withoutRefs(row)) };
+    const refs = refsOf(row, base, plan.at(i));
+    plan.issues.push(...quantityIssues(record, row, plan.at(i)), ...refs.issues);
+    if (!refs.issues.length) plan.add(current, { ...record, ...refs.ids });
   });
   return plan;
 }
@@ -131,15 +108,8 @@ function judgeProducts(rows: ProductUpsert[], facts: ProductFacts) {
  * the facts, a write of what changes). Rows that change nothing are not written.
  */
 export function upsertProducts(db: Db, rows: ProductUpsert[]) {
-  const codes = rows.map((row) => row.code);
-  const groupCodes = rows.flatMap((row) => (row.productGroupCode ? [row.productGroupCode] : []));
-  return upsertInBulk<ProductFacts>(
-    db,
-    "the products",
-    productFacts(codes, groupCodes),
-    (facts) => {
-      const plan = judgeProducts(rows, facts);
-      return { plan, writes: () => productWrites(db, plan.created, plan.updated) };
-    },
-  );
+  return upsertInBulk<ProductFacts>(db, "the products", productFacts(rows), (facts) => {
+    const plan = judgeProducts(rows, facts);
+    return { plan, writes: () => productWrites(db, plan.created, plan.updated) };
+  });
 }

@@ -106,7 +106,7 @@ export const PromotionCreateSchema = z
     }),
     priceUnit: PriceUnit.default(1).openapi({
       description:
-        "The pieces an ABSOLUTE value is for, 1-10000; default 1; only 1 for PERCENTAGE (docs/pricing-rules.md §19)",
+        "The pieces an ABSOLUTE value is for, 1-10000; default 1; only 1 for PERCENTAGE (docs/pricing-rules.md §20)",
       example: 1,
     }),
     status: CreateStatus.default("DRAFT"),

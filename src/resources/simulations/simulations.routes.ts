@@ -1,6 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import { requireAdmin } from "../../lib/http/auth";
-import { errors, json, jsonBody } from "../../lib/http/openapi";
+import { errors, json, jsonBody, tooManyError } from "../../lib/http/openapi";
 import { readOnly } from "../../lib/http/read-only";
 import {
   MAX_SIMULATED_CUSTOMERS,
@@ -8,6 +8,7 @@ import {
   SimulationRequestSchema,
   SimulationSchema,
 } from "./simulations.schemas";
+import { keyBusy, SIMULATION_LIMITS } from "./simulations.service";
 
 /** The group of this resource's operations in /doc. */
 export const tag = {
@@ -40,12 +41,23 @@ export const simulatePrices = createRoute({
     "no currency given and no primary pricelist 400 CURRENCY_REQUIRED; unknown customers, " +
     "products, groups or records, customers not in the channel, activating an ACTIVE or " +
     "ARCHIVED record, deactivating one that is not ACTIVE, tiers of an ARCHIVED pricelist, and a " +
-    "selection that is empty or too large: 400 naming the field. docs/simulation.md has the rules.",
+    "selection that is empty or too large: 400 naming the field. At most " +
+    `${SIMULATION_LIMITS.perKey} simulation per API key and ${SIMULATION_LIMITS.perIsolate} in all ` +
+    "run at once on one server instance (a Workers isolate): past that, 429 " +
+    `TOO_MANY_SIMULATIONS with Retry-After (${SIMULATION_LIMITS.retryAfterSeconds} s). The answer ` +
+    "is written as it is read; the work yields between steps, so price lookups on the same " +
+    "instance keep being answered meanwhile. docs/simulation.md has the rules.",
   // A read: nothing is written, so no idempotency record and any D1 replica may answer it.
   middleware: [readOnly, requireAdmin("simulate price changes")],
   request: { body: jsonBody(SimulationRequestSchema) },
   responses: {
     200: json(SimulationSchema, "The prices the change set changes"),
     ...errors(400, 401, 403, 404, 409, 413, 415),
+    ...tooManyError(
+      "TOO_MANY_SIMULATIONS: a simulation of this API key is still running, or as many as a " +
+        `server instance runs at once (${SIMULATION_LIMITS.perIsolate}); or RATE_LIMITED: the ` +
+        "key's read limit is used up. Retry after the Retry-After seconds",
+      keyBusy(),
+    ),
   },
 });

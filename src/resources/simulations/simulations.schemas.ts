@@ -287,11 +287,11 @@ const PriceChangeItem = {
   productCode: z.string().openapi({ description: "The product" }),
   difference: Difference.openapi({
     description:
-      "after.finalUnitAmount − before.finalUnitAmount, minor units per unit; null when a side has no price",
+      "after.finalUnitAmount − before.finalUnitAmount, minor units per the after line's priceUnit (the before amount taken to it, half up, when the units differ); null when a side has no price (docs/simulation.md §4)",
   }),
   differenceBp: Difference.openapi({
     description:
-      "difference × 10000 / before.finalUnitAmount, rounded half away from zero; null when difference is null or before is 0",
+      "difference × 10000 / before.finalUnitAmount, rounded half away from zero, per piece when the units differ; null when difference is null or before is 0",
   }),
 };
 

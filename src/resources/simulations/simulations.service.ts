@@ -2,23 +2,14 @@ import type { Db } from "../../db/client";
 import { ApiError, conflict, invalid, notFound, type FieldIssue } from "../../lib/core/errors";
 import { iso } from "../../lib/core/schemas";
 import {
-  resolvePrices,
-  type ChannelRoundingMode,
-  type LinePrice,
-  type PricelistCandidate,
-} from "../../pricing";
-import {
-  applyChangeSet,
-  compareLines,
-  MarginTotals,
-  PriceChanges,
+  comparePrices,
+  type SimulationResult,
   type ChangeSet,
   type PriceChangeRow,
   type PriceChangeSummary,
-  type PricingRecords,
   type RecordIds,
 } from "../../pricing/simulation";
-import { loadSimulationData, type Audience, type SimulationData } from "../../db/pricing/audiences";
+import { loadSimulationData } from "../../db/pricing/audiences";
 import {
   loadSelection,
   type RecordKind,
@@ -195,6 +186,7 @@ function checkSelection(request: SimulationRequest, changes: ChangeSet, stored: 
   };
 }
 
+/** The answer (docs/simulation.md §4). */
 export interface Simulation {
   channelCode: string;
   currency: string;
@@ -205,86 +197,95 @@ export interface Simulation {
   summary: PriceChangeSummary;
 }
 
-/** What every engine request of one simulation shares. */
-interface Run {
-  at: number;
-  currency: string;
-  /** The channel's (docs/pricing-rules.md §20). */
-  roundingMode: ChannelRoundingMode;
-  channelCode: string;
-  quantity: number;
-  productCodes: readonly string[];
-  data: SimulationData;
+/**
+ * The answer as the Worker holds it until it is written: each row as its JSON, one string,
+ * rather than the objects of its two lines (docs/simulation.md §8).
+ */
+export interface HeldSimulation extends Omit<Simulation, "rows"> {
+  rows: string[];
 }
 
-/** The records of one side (as stored, or with the change set), the pricelists by id. */
-interface Side {
-  records: PricingRecords;
-  lists: Map<number, PricelistCandidate>;
+/**
+ * How many simulations may run at once in one isolate (docs/simulation.md §9): one per API key
+ * name, two in all, so that what they hold stays well inside an isolate's 128 MB beside the
+ * lookups' caches, and lookups keep most of its one thread. Over either → 429 with Retry-After.
+ * A place is held from the start until the answer is written or the client goes away, and for
+ * `leaseSeconds` at most: a request the platform drops midway (a client that disconnects) may
+ * never run the code that gives its place back.
+ */
+export const SIMULATION_LIMITS = {
+  perKey: 1,
+  perIsolate: 2,
+  retryAfterSeconds: 5,
+  leaseSeconds: 60,
+} as const;
+
+function tooManySimulations(why: string): ApiError {
+  const seconds = SIMULATION_LIMITS.retryAfterSeconds;
+  return new ApiError(
+    429,
+    "TOO_MANY_SIMULATIONS",
+    `${why}; retry after ${seconds} seconds`,
+    undefined,
+    { headers: { "retry-after": String(seconds) } },
+  );
 }
 
-const sideOf = (records: PricingRecords): Side => ({
-  records,
-  lists: new Map(records.pricelists.map((p) => [p.id, p])),
-});
+/** The 429 of a key that already has a simulation running here. */
+export const keyBusy = () =>
+  tooManySimulations(
+    `a simulation of this API key is still running (at most ${SIMULATION_LIMITS.perKey} per key at a time)`,
+  );
 
-/** One buyer's lines on one side, each product a one-line order. */
-function priceFor(run: Run, customerCode: string | null, { records, lists }: Side): LinePrice[] {
-  const audience: Audience = run.data.audiences.get(customerCode) ?? { groupCodes: [], reach: [] };
-  // Each list at every level it reaches this buyer; the engine merges them by id.
-  const pricelists: PricelistCandidate[] = audience.reach.flatMap(({ pricelistId, level }) => {
-    const list = lists.get(pricelistId);
-    return list ? [{ ...list, levels: [level] }] : [];
-  });
-  return resolvePrices({
-    ...records,
-    pricelists,
-    // An admin's simulation: every line with its cost and margin (docs/pricing-rules.md §26).
-    margin: true,
-    at: run.at,
-    currency: run.currency,
-    roundingMode: run.roundingMode,
-    channel: { code: run.channelCode },
-    customer: customerCode === null ? null : { code: customerCode },
-    groupCodes: audience.groupCodes,
-    products: run.data.products,
-    separateOrders: true,
-    lines: run.productCodes.map((productCode) => ({ productCode, quantity: run.quantity })),
-  }).lines;
-}
+/** The 429 of an isolate that runs as many simulations as it may. */
+export const isolateBusy = () =>
+  tooManySimulations(
+    `${SIMULATION_LIMITS.perIsolate} simulations are running on this server instance, the most it runs at once`,
+  );
 
-/** The rows of every buyer whose lines differ (the first `maxRows`), and the summary over all. */
-function compareAll(
-  run: Run,
-  buyers: readonly (string | null)[],
-  changes: ChangeSet,
-  maxRows: number,
-) {
-  const before = sideOf(run.data.records);
-  const after = sideOf(applyChangeSet(run.data.records, changes));
-  const changed = new PriceChanges(maxRows);
-  const margin = {
-    before: new MarginTotals(run.roundingMode),
-    after: new MarginTotals(run.roundingMode),
-  };
-  for (const customerCode of buyers) {
-    const linesBefore = priceFor(run, customerCode, before);
-    const linesAfter = priceFor(run, customerCode, after);
-    linesBefore.forEach((line, i) => {
-      margin.before.add(line);
-      margin.after.add(linesAfter[i]!);
-      const row = compareLines(customerCode, line, linesAfter[i]!);
-      if (row) changed.add(row);
-    });
+/** The simulations running in one isolate, each with the key that runs it and its lease. */
+export class SimulationPlaces {
+  private readonly held = new Set<{ keyName: string; until: number }>();
+
+  constructor(
+    private readonly limits: {
+      perKey: number;
+      perIsolate: number;
+      leaseSeconds: number;
+    } = SIMULATION_LIMITS,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /**
+   * A place for a simulation of `keyName`, or the 429 thrown; the answer gives it back (later
+   * calls do nothing). Places past their lease are given back first.
+   */
+  claim(keyName: string): () => void {
+    const now = this.now();
+    for (const place of this.held) if (place.until <= now) this.held.delete(place);
+    const mine = [...this.held].filter((place) => place.keyName === keyName).length;
+    if (mine >= this.limits.perKey) throw keyBusy();
+    if (this.held.size >= this.limits.perIsolate) throw isolateBusy();
+    const place = { keyName, until: now + this.limits.leaseSeconds * 1000 };
+    this.held.add(place);
+    return () => void this.held.delete(place);
   }
-  return changed.result(buyers.length * run.productCodes.length, {
-    before: margin.before.result(),
-    after: margin.after.result(),
-  });
 }
 
-/** POST /v1/api/simulations/prices: two D1 round trips, then the engine twice per buyer. */
-export async function simulatePrices(db: Db, request: SimulationRequest): Promise<Simulation> {
+/** This isolate's simulations. */
+const places = new SimulationPlaces();
+
+/** A place for a simulation of `keyName` in this isolate, or the 429 (see SimulationPlaces). */
+export const claimSimulation = (keyName: string) => places.claim(keyName);
+
+/** Lets the isolate's other requests run: a timer is a macrotask, so their pending I/O goes first. */
+const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/**
+ * A simulation read and checked (two D1 round trips; or its 404, 409 or 400), with its
+ * comparison ready to run in steps (`comparePrices`) and the head of its answer.
+ */
+export async function startSimulation(db: Db, request: SimulationRequest) {
   const at = request.at ?? Date.now();
   const changes = changeSetOf(request.changes);
   const query = selectionQuery(request, changes);
@@ -300,21 +301,61 @@ export async function simulatePrices(db: Db, request: SimulationRequest): Promis
     tradeConditionIds: query.tradeConditionIds,
     promotionIds: query.promotionIds,
   });
-  const run = {
-    at,
-    currency,
-    roundingMode: stored.channel!.roundingMode,
-    channelCode: request.channelCode,
-    quantity: request.quantity,
-    productCodes,
-    data,
-  };
-  const buyers = [...(request.customers.anonymous ? [null] : []), ...customerCodes];
-  return {
+  const steps = comparePrices(
+    {
+      at,
+      currency,
+      // The channel's (docs/pricing-rules.md §21); checkSelection answered 404 without one.
+      roundingMode: stored.channel!.roundingMode,
+      channelCode: request.channelCode,
+      quantity: request.quantity,
+      buyers: [...(request.customers.anonymous ? [null] : []), ...customerCodes],
+      productCodes,
+      products: data.products,
+      audiences: data.audiences,
+      records: data.records,
+      changes,
+      maxRows: request.maxRows,
+    },
+    { keep: (row) => JSON.stringify(row) },
+  );
+  const head = {
     channelCode: request.channelCode,
     currency,
     at: iso(at),
     quantity: request.quantity,
-    ...compareAll(run, buyers, changes, request.maxRows),
   };
+  return { head, steps };
+}
+
+/**
+ * POST /v1/api/simulations/prices: two D1 round trips, then the engine twice per buyer and
+ * product, in steps between which the isolate's other requests run (docs/simulation.md §8).
+ */
+export async function simulatePrices(db: Db, request: SimulationRequest): Promise<HeldSimulation> {
+  const { head, steps } = await startSimulation(db, request);
+  let step: IteratorResult<void, SimulationResult<string>>;
+  do {
+    await nextTurn();
+    step = steps.next();
+  } while (!step.done);
+  return { ...head, ...step.value };
+}
+
+/** Rows per piece of the written answer: some 80 KB of JSON. */
+const ROWS_PER_PIECE = 50;
+
+/**
+ * The answer's JSON in pieces, byte for byte `JSON.stringify` of the `Simulation` it holds: the
+ * head, the rows fifty at a time, the summary. Written as the client reads, so the 17 MB of the
+ * largest answer are never one string (docs/simulation.md §8).
+ */
+export function* simulationJson(simulation: HeldSimulation): Generator<string, void> {
+  const { rows, rowsOmitted, summary, ...head } = simulation;
+  yield `${JSON.stringify(head).slice(0, -1)},"rows":[`;
+  for (let i = 0; i < rows.length; i += ROWS_PER_PIECE) {
+    const piece = rows.slice(i, i + ROWS_PER_PIECE).join(",");
+    yield i === 0 ? piece : `,${piece}`;
+  }
+  yield `],"rowsOmitted":${rowsOmitted},"summary":${JSON.stringify(summary)}}`;
 }

@@ -9,9 +9,7 @@ export const tradeConditions = createRouter()
   .openapi(routes.create, handlers.create)
   .openapi(routes.get, handlers.get)
   .openapi(routes.update, handlers.update)
-  .openapi(routes.assignCustomerGroups, handlers.assignCustomerGroups)
-  .openapi(routes.unassignCustomerGroups, handlers.unassignCustomerGroups)
-  .openapi(routes.assignCustomers, handlers.assignCustomers)
-  .openapi(routes.unassignCustomers, handlers.unassignCustomers)
+  .route("/", handlers.customerGroupAssignments)
+  .route("/", handlers.customerAssignments)
   // Seed endpoint 2 lives under customer/ but is a view of trade conditions, so it is served here.
   .openapi(routes.listForCustomer, handlers.listForCustomer);

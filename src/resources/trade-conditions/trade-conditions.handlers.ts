@@ -1,5 +1,6 @@
 import { seesCosts } from "../../lib/http/auth";
 import { notFound } from "../../lib/core/errors";
+import { assignmentRouter } from "../../lib/http/assignments";
 import type { AppRouteHandler } from "../../lib/http/router";
 import {
   findSeenTradeCondition,
@@ -8,7 +9,7 @@ import {
   toCustomerTradeCondition,
   toTradeCondition,
 } from "./trade-conditions.repo";
-import type * as routes from "./trade-conditions.routes";
+import * as routes from "./trade-conditions.routes";
 import {
   assignTargets,
   createTradeCondition,
@@ -45,33 +46,15 @@ export const update: AppRouteHandler<typeof routes.update> = async (c) => {
   return c.json(toTradeCondition(row), 200);
 };
 
-export const assignCustomerGroups: AppRouteHandler<typeof routes.assignCustomerGroups> = async (
-  c,
-) => {
-  const { id } = c.req.valid("param");
-  const { customerGroupCodes } = c.req.valid("json");
-  return c.json(await assignTargets(c.var.db, id, "CUSTOMER_GROUP", customerGroupCodes), 201);
-};
+export const customerGroupAssignments = assignmentRouter(routes.customerGroupAssignments, {
+  assign: (db, { id }, codes) => assignTargets(db, id, "CUSTOMER_GROUP", codes),
+  unassign: (db, { id }, codes) => unassignTargets(db, id, "CUSTOMER_GROUP", codes),
+});
 
-export const unassignCustomerGroups: AppRouteHandler<typeof routes.unassignCustomerGroups> = async (
-  c,
-) => {
-  const { id } = c.req.valid("param");
-  const { customerGroupCodes } = c.req.valid("json");
-  return c.json(await unassignTargets(c.var.db, id, "CUSTOMER_GROUP", customerGroupCodes), 200);
-};
-
-export const assignCustomers: AppRouteHandler<typeof routes.assignCustomers> = async (c) => {
-  const { id } = c.req.valid("param");
-  const { customerCodes } = c.req.valid("json");
-  return c.json(await assignTargets(c.var.db, id, "CUSTOMER", customerCodes), 201);
-};
-
-export const unassignCustomers: AppRouteHandler<typeof routes.unassignCustomers> = async (c) => {
-  const { id } = c.req.valid("param");
-  const { customerCodes } = c.req.valid("json");
-  return c.json(await unassignTargets(c.var.db, id, "CUSTOMER", customerCodes), 200);
-};
+export const customerAssignments = assignmentRouter(routes.customerAssignments, {
+  assign: (db, { id }, codes) => assignTargets(db, id, "CUSTOMER", codes),
+  unassign: (db, { id }, codes) => unassignTargets(db, id, "CUSTOMER", codes),
+});
 
 export const listForCustomer: AppRouteHandler<typeof routes.listForCustomer> = async (c) => {
   const list = c.var.list;

@@ -1,10 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { CodeParams, errors, IdParams, json, jsonBody } from "../../lib/http/openapi";
-import {
-  AssignResultSchema,
-  CustomerGroupCodesSchema,
-  UnassignResultSchema,
-} from "../../lib/core/schemas";
+import { CustomerGroupCodesSchema } from "../../lib/core/schemas";
+import { assignmentRoutes } from "../../lib/http/assignments";
 import { CustomerCodesSchema } from "../customers/customers.schemas";
 import { tag as customersTag } from "../customers/customers.routes";
 import { customerTradeConditionList, tradeConditionList } from "./trade-conditions.list";
@@ -87,68 +84,30 @@ export const update = createRoute({
 });
 
 const ARCHIVED_RULE = "An ARCHIVED condition's targets are frozen (409).";
-const BULK_RULE = "1-1000 codes, duplicates counted once; each call is one atomic batch.";
-const ASSIGN_RULE =
-  "`assigned`: newly assigned; `skipped`: every other code (already assigned or unknown); " +
-  "`notFound`: the unknown ones. Repeating the call is harmless.";
-const UNASSIGN_RULE =
-  "`unassigned`: codes that exist (also when they were not assigned); `notFound`: the rest. " +
-  "Repeating the call is harmless.";
-
-export const assignCustomerGroups = createRoute({
-  method: "post",
+export const customerGroupAssignments = assignmentRoutes({
+  owner: "trade condition",
   path: "/v1/api/trade-conditions/{id}/customer-groups",
+  params: IdParams,
+  body: CustomerGroupCodesSchema,
   tags,
-  operationId: "assignCustomerGroupsToTradeCondition",
-  summary: "Bulk-assign target customer groups to a trade condition by code",
-  description: `Only a CUSTOMER_GROUP-scope condition takes customer groups; any other scope → 409 naming it. ${ARCHIVED_RULE} ${BULK_RULE} ${ASSIGN_RULE}`,
-  request: { params: IdParams, body: jsonBody(CustomerGroupCodesSchema) },
-  responses: {
-    201: json(AssignResultSchema, "What was assigned"),
-    ...errors(400, 401, 403, 404, 409, 413, 415),
+  assign: {
+    rules: `Only a CUSTOMER_GROUP-scope condition takes customer groups; any other scope → 409 naming it. ${ARCHIVED_RULE}`,
+    conflicts: true,
   },
+  unassign: { rules: `Works whatever the scope. ${ARCHIVED_RULE}`, conflicts: true },
 });
 
-export const unassignCustomerGroups = createRoute({
-  method: "post",
-  path: "/v1/api/trade-conditions/{id}/customer-groups/unassign",
-  tags,
-  operationId: "unassignCustomerGroupsFromTradeCondition",
-  summary: "Unassign customer groups from a trade condition",
-  description: `Works whatever the scope. ${ARCHIVED_RULE} ${BULK_RULE} ${UNASSIGN_RULE}`,
-  request: { params: IdParams, body: jsonBody(CustomerGroupCodesSchema) },
-  responses: {
-    200: json(UnassignResultSchema, "What was unassigned"),
-    ...errors(400, 401, 403, 404, 409, 413, 415),
-  },
-});
-
-export const assignCustomers = createRoute({
-  method: "post",
+export const customerAssignments = assignmentRoutes({
+  owner: "trade condition",
   path: "/v1/api/trade-conditions/{id}/customers",
+  params: IdParams,
+  body: CustomerCodesSchema,
   tags,
-  operationId: "assignCustomersToTradeCondition",
-  summary: "Bulk-assign target customers to a trade condition by code",
-  description: `Only a CUSTOMER-scope condition takes customers; any other scope → 409 naming it. ${ARCHIVED_RULE} ${BULK_RULE} ${ASSIGN_RULE}`,
-  request: { params: IdParams, body: jsonBody(CustomerCodesSchema) },
-  responses: {
-    201: json(AssignResultSchema, "What was assigned"),
-    ...errors(400, 401, 403, 404, 409, 413, 415),
+  assign: {
+    rules: `Only a CUSTOMER-scope condition takes customers; any other scope → 409 naming it. ${ARCHIVED_RULE}`,
+    conflicts: true,
   },
-});
-
-export const unassignCustomers = createRoute({
-  method: "post",
-  path: "/v1/api/trade-conditions/{id}/customers/unassign",
-  tags,
-  operationId: "unassignCustomersFromTradeCondition",
-  summary: "Bulk-unassign customers from a trade condition by code",
-  description: `Works whatever the scope. ${ARCHIVED_RULE} ${BULK_RULE} ${UNASSIGN_RULE}`,
-  request: { params: IdParams, body: jsonBody(CustomerCodesSchema) },
-  responses: {
-    200: json(UnassignResultSchema, "What was unassigned"),
-    ...errors(400, 401, 403, 404, 409, 413, 415),
-  },
+  unassign: { rules: `Works whatever the scope. ${ARCHIVED_RULE}`, conflicts: true },
 });
 
 export const listForCustomer = customerTradeConditionList.route({

@@ -164,7 +164,7 @@ export const discountTerms = {
   priceUnit: z.number().int().openapi({
     example: 1,
     description:
-      "The pieces an ABSOLUTE value (a net price) is for, 1-10000; 1 for PERCENTAGE (docs/pricing-rules.md §19)",
+      "The pieces an ABSOLUTE value (a net price) is for, 1-10000; 1 for PERCENTAGE (docs/pricing-rules.md §20)",
   }),
   validFrom: IsoTimestamp.nullable().openapi({ description: "Inclusive start; null = always" }),
   validTo: IsoTimestamp.nullable().openapi({ description: "Exclusive end; null = open-ended" }),
@@ -226,7 +226,7 @@ export const TradeConditionCreateSchema = z
     }),
     priceUnit: PriceUnit.default(1).openapi({
       description:
-        "The pieces an ABSOLUTE value (a net price) is for, 1-10000; default 1; only 1 for PERCENTAGE (docs/pricing-rules.md §19)",
+        "The pieces an ABSOLUTE value (a net price) is for, 1-10000; default 1; only 1 for PERCENTAGE (docs/pricing-rules.md §20)",
       example: 1,
     }),
     status: CreateStatus.default("DRAFT"),

@@ -34,14 +34,14 @@ export const missingCondition = (id: number) => notFound(`trade condition ${id} 
 const label = (id: number) => `trade condition ${id}`;
 
 // ---------------------------------------------------------------------------------------------
-// The cross-field rules (api.md "Validation rules"); promotions share the discount terms.
+// The cross-field rules (docs/api.md §2); promotions share the discount terms.
 
 /** The fields the cross-field rules look at, instants as epoch ms. */
 export interface DiscountTerms {
   discountType: DiscountType | undefined;
   value: number;
   currency: string | null;
-  /** The pieces an ABSOLUTE value is for (docs/pricing-rules.md §19). */
+  /** The pieces an ABSOLUTE value is for (docs/pricing-rules.md §20). */
   priceUnit: number;
   validFrom: number | null;
   validTo: number | null;
@@ -67,7 +67,7 @@ function valueIssues(discountType: DiscountType, value: number, path: string): F
 }
 
 /**
- * The rules shared by trade conditions and promotions (api.md §2, "Cross-field rules"), applied
+ * The rules shared by trade conditions and promotions (docs/api.md §2, its cross-field rules), applied
  * to the whole record: on create to the body, on update to the body merged over the stored
  * record. `amounts` says why the record compares amounts besides an ABSOLUTE value ("scaleBasis
  * is ORDER_VALUE"): then it needs a currency, which a PERCENTAGE value may then have too.
