@@ -1142,6 +1142,178 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/api/change-requests/policy": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get the approval policy (admin keys only)
+     * @description Both limits null (the default): every request needs an approver. docs/api.md §17.4.
+     */
+    get: operations["getChangeRequestPolicy"];
+    /**
+     * Set the approval policy
+     * @description A request is approved by the policy at submit (approvedBy `policy`) when both limits are set, its impact's maxRaiseBp and maxCutBp are within them and it omitted no channel and no product. null turns a limit off.
+     */
+    put: operations["putChangeRequestPolicy"];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/api/change-requests": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List change requests (admin keys only)
+     * @description Newest first by default; sort by id or effectiveAt, filter.status. Each without its items (`itemCount` says how many): GET one for them.
+     */
+    get: operations["listChangeRequests"];
+    put?: never;
+    /**
+     * Create a change request (DRAFT)
+     * @description 1-100 items (SET_PRICES, ADJUST_PRICES, ACTIVATE, DEACTIVATE), at most 10,000 price rows in all, made in order at effectiveAt (an instant not in the past, or null: when applied). Unknown pricelists, products, product groups and records: 400 naming each. The key that creates it is its author. DRAFT —submit→ PENDING_APPROVAL (or APPLIED when the approval policy allows it) —approve→ APPLIED; reject → REJECTED; withdraw (DRAFT, PENDING_APPROVAL) and cancel (APPLIED, before effectiveAt) → CANCELLED. Another action in another status: 409 INVALID_TRANSITION naming both (docs/api.md §17.2).
+     */
+    post: operations["createChangeRequest"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/api/change-requests/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a change request with its items and impact (admin keys only)
+     * @description DRAFT —submit→ PENDING_APPROVAL (or APPLIED when the approval policy allows it) —approve→ APPLIED; reject → REJECTED; withdraw (DRAFT, PENDING_APPROVAL) and cancel (APPLIED, before effectiveAt) → CANCELLED. Another action in another status: 409 INVALID_TRANSITION naming both (docs/api.md §17.2).
+     */
+    get: operations["getChangeRequest"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Change a DRAFT change request
+     * @description title, effectiveAt, items (replacing every item). Only while DRAFT: else 409 INVALID_TRANSITION. A key that changes it may not approve it either.
+     */
+    patch: operations["updateChangeRequest"];
+    trace?: never;
+  };
+  "/v1/api/change-requests/{id}/submit": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Submit a DRAFT: its impact, then approval
+     * @description Computes and stores the impact (the publish simulation of the items at effectiveAt, docs/api.md §17.3); APPLIED at once when the approval policy allows it, else PENDING_APPROVAL. 409 EFFECTIVE_IN_PAST when effectiveAt has passed; 400 naming an item that names what no longer exists or cannot change then. The impact is a publish simulation and counts as one: 429 TOO_MANY_SIMULATIONS while a simulation (or a submit) of the same key runs, or as many as a server instance runs at once. DRAFT —submit→ PENDING_APPROVAL (or APPLIED when the approval policy allows it) —approve→ APPLIED; reject → REJECTED; withdraw (DRAFT, PENDING_APPROVAL) and cancel (APPLIED, before effectiveAt) → CANCELLED. Another action in another status: 409 INVALID_TRANSITION naming both (docs/api.md §17.2).
+     */
+    post: operations["submitChangeRequest"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/api/change-requests/{id}/approve": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Approve and apply a PENDING_APPROVAL request
+     * @description Writes everything in one batch dated effectiveAt. 403 SELF_APPROVAL with a key that wrote it; 409 STALE_CHANGE_REQUEST when a record or price it touches changed after the submit, and 409 EFFECTIVE_IN_PAST when effectiveAt has passed: both send it back to DRAFT. DRAFT —submit→ PENDING_APPROVAL (or APPLIED when the approval policy allows it) —approve→ APPLIED; reject → REJECTED; withdraw (DRAFT, PENDING_APPROVAL) and cancel (APPLIED, before effectiveAt) → CANCELLED. Another action in another status: 409 INVALID_TRANSITION naming both (docs/api.md §17.2).
+     */
+    post: operations["approveChangeRequest"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/api/change-requests/{id}/reject": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Reject a PENDING_APPROVAL request
+     * @description With a reason for the author. DRAFT —submit→ PENDING_APPROVAL (or APPLIED when the approval policy allows it) —approve→ APPLIED; reject → REJECTED; withdraw (DRAFT, PENDING_APPROVAL) and cancel (APPLIED, before effectiveAt) → CANCELLED. Another action in another status: 409 INVALID_TRANSITION naming both (docs/api.md §17.2).
+     */
+    post: operations["rejectChangeRequest"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/api/change-requests/{id}/withdraw": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Withdraw a DRAFT or PENDING_APPROVAL request
+     * @description Nothing was written; it becomes CANCELLED. DRAFT —submit→ PENDING_APPROVAL (or APPLIED when the approval policy allows it) —approve→ APPLIED; reject → REJECTED; withdraw (DRAFT, PENDING_APPROVAL) and cancel (APPLIED, before effectiveAt) → CANCELLED. Another action in another status: 409 INVALID_TRANSITION naming both (docs/api.md §17.2).
+     */
+    post: operations["withdrawChangeRequest"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/api/change-requests/{id}/cancel": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Cancel an APPLIED request before its effectiveAt
+     * @description Restores exactly what was there: the rows it inserted deleted, the rows it cut given their validTo back, the records it changed as they were. From effectiveAt on: 409 ALREADY_EFFECTIVE; rows or records of it changed since by other writes: 409, nothing restored. DRAFT —submit→ PENDING_APPROVAL (or APPLIED when the approval policy allows it) —approve→ APPLIED; reject → REJECTED; withdraw (DRAFT, PENDING_APPROVAL) and cancel (APPLIED, before effectiveAt) → CANCELLED. Another action in another status: 409 INVALID_TRANSITION naming both (docs/api.md §17.2).
+     */
+    post: operations["cancelChangeRequest"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/api/audit": {
     parameters: {
       query?: never;
@@ -6567,6 +6739,675 @@ export interface components {
       priceUnit?: number;
     };
     /**
+     * @description With both limits set, a request whose impact stays within them and omits nothing is approved at submit by `policy`
+     * @example {
+     *       "autoApproveMaxRaiseBp": 500,
+     *       "autoApproveMaxCutBp": 0
+     *     }
+     */
+    ChangeRequestPolicy: {
+      /**
+       * @description Largest rise (bp) approved by the policy; null: none
+       * @example 500
+       */
+      autoApproveMaxRaiseBp: number | null;
+      /**
+       * @description Largest cut (bp, its magnitude) approved by the policy; null: none
+       * @example 0
+       */
+      autoApproveMaxCutBp: number | null;
+    };
+    /**
+     * @description One page of a list
+     * @example {
+     *       "data": [
+     *         {
+     *           "id": 7,
+     *           "title": "2027 increase",
+     *           "status": "PENDING_APPROVAL",
+     *           "effectiveAt": "2027-01-01T00:00:00.000Z",
+     *           "author": "anna",
+     *           "writers": [
+     *             "anna"
+     *           ],
+     *           "writtenByCaller": false,
+     *           "submittedAt": "2026-11-20T09:00:00.000Z",
+     *           "approvedBy": null,
+     *           "approvedAt": null,
+     *           "appliedAt": null,
+     *           "rejectedBy": null,
+     *           "rejectionReason": null,
+     *           "impact": {
+     *             "at": "2027-01-01T00:00:00.000Z",
+     *             "channelCodes": [
+     *               "WEB"
+     *             ],
+     *             "pricesCompared": 2,
+     *             "pricesChanged": 2,
+     *             "maxRaiseBp": 390,
+     *             "maxCutBp": 0,
+     *             "totalBefore": 1500,
+     *             "totalAfter": 1558,
+     *             "distribution": [
+     *               {
+     *                 "percent": 4,
+     *                 "count": 2
+     *               }
+     *             ],
+     *             "channelsOmitted": 0,
+     *             "productsOmitted": 0
+     *           },
+     *           "createdAt": "2026-11-20T08:45:00.000Z",
+     *           "updatedAt": "2026-11-20T09:00:00.000Z",
+     *           "itemCount": 1
+     *         }
+     *       ],
+     *       "meta": {
+     *         "itemsPerPage": 20,
+     *         "totalItems": 1,
+     *         "currentPage": 1,
+     *         "totalPages": 1,
+     *         "sortBy": [
+     *           [
+     *             "id",
+     *             "DESC"
+     *           ]
+     *         ]
+     *       },
+     *       "links": {
+     *         "current": "http://localhost:8787/v1/api/change-requests?page=1&limit=20&sortBy=id:DESC"
+     *       }
+     *     }
+     */
+    ChangeRequestList: {
+      /** @description The records of this page */
+      data: components["schemas"]["ChangeRequestSummary"][];
+      meta: components["schemas"]["ListMeta"];
+      links: components["schemas"]["ListLinks"];
+    };
+    /**
+     * @description A change request in a list: every field but its items
+     * @example {
+     *       "id": 7,
+     *       "title": "2027 increase",
+     *       "status": "PENDING_APPROVAL",
+     *       "effectiveAt": "2027-01-01T00:00:00.000Z",
+     *       "author": "anna",
+     *       "writers": [
+     *         "anna"
+     *       ],
+     *       "writtenByCaller": false,
+     *       "submittedAt": "2026-11-20T09:00:00.000Z",
+     *       "approvedBy": null,
+     *       "approvedAt": null,
+     *       "appliedAt": null,
+     *       "rejectedBy": null,
+     *       "rejectionReason": null,
+     *       "impact": {
+     *         "at": "2027-01-01T00:00:00.000Z",
+     *         "channelCodes": [
+     *           "WEB"
+     *         ],
+     *         "pricesCompared": 2,
+     *         "pricesChanged": 2,
+     *         "maxRaiseBp": 390,
+     *         "maxCutBp": 0,
+     *         "totalBefore": 1500,
+     *         "totalAfter": 1558,
+     *         "distribution": [
+     *           {
+     *             "percent": 4,
+     *             "count": 2
+     *           }
+     *         ],
+     *         "channelsOmitted": 0,
+     *         "productsOmitted": 0
+     *       },
+     *       "createdAt": "2026-11-20T08:45:00.000Z",
+     *       "updatedAt": "2026-11-20T09:00:00.000Z",
+     *       "itemCount": 1
+     *     }
+     */
+    ChangeRequestSummary: {
+      /**
+       * @description Assigned by the service
+       * @example 7
+       */
+      id: number;
+      /**
+       * @description What the change is
+       * @example 2027 increase
+       */
+      title: string;
+      /**
+       * @description DRAFT → (submit) PENDING_APPROVAL → (approve) APPLIED; REJECTED; CANCELLED (docs/api.md §17.2)
+       * @enum {string}
+       */
+      status: "DRAFT" | "PENDING_APPROVAL" | "APPLIED" | "REJECTED" | "CANCELLED";
+      /**
+       * Format: date-time
+       * @description When it takes effect; null: when it is applied
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      effectiveAt: string | null;
+      /**
+       * @description The key name that created it
+       * @example anna
+       */
+      author: string;
+      /**
+       * @description The key names that wrote it: its author and every key that changed it (PATCH). None of them may approve it
+       * @example [
+       *       "anna"
+       *     ]
+       */
+      writers: string[];
+      /**
+       * @description Whether the API key of this call is among `writers`: approve with it answers 403 SELF_APPROVAL
+       * @example false
+       */
+      writtenByCaller: boolean;
+      /**
+       * Format: date-time
+       * @description When it was last submitted
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      submittedAt: string | null;
+      /** @description The approving key's name, or `policy` */
+      approvedBy: string | null;
+      /**
+       * Format: date-time
+       * @description When it was approved
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      approvedAt: string | null;
+      /**
+       * Format: date-time
+       * @description When its changes were written
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      appliedAt: string | null;
+      /** @description The rejecting key's name */
+      rejectedBy: string | null;
+      /** @description Why it was rejected */
+      rejectionReason: string | null;
+      impact: components["schemas"]["ChangeRequestImpact"];
+      /**
+       * Format: date-time
+       * @description When it was created
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @description When it last changed
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      updatedAt: string;
+      /** @description How many items it has (GET it for the items) */
+      itemCount: number;
+    };
+    /**
+     * @description Computed at submit; null before
+     * @example {
+     *       "at": "2027-01-01T00:00:00.000Z",
+     *       "channelCodes": [
+     *         "WEB"
+     *       ],
+     *       "pricesCompared": 2,
+     *       "pricesChanged": 2,
+     *       "maxRaiseBp": 390,
+     *       "maxCutBp": 0,
+     *       "totalBefore": 1500,
+     *       "totalAfter": 1558,
+     *       "distribution": [
+     *         {
+     *           "percent": 4,
+     *           "count": 2
+     *         }
+     *       ],
+     *       "channelsOmitted": 0,
+     *       "productsOmitted": 0
+     *     }
+     */
+    ChangeRequestImpact: {
+      /**
+       * Format: date-time
+       * @description The moment simulated: effectiveAt, or the submit
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      at: string;
+      /** @description The channels simulated: active ones where a touched record can price, by code */
+      channelCodes: string[];
+      /** @description (buyer, product) pairs priced in those channels, quantity 1 */
+      pricesCompared: number;
+      /** @description Pairs whose unit price differs (also a price that appears or vanishes) */
+      pricesChanged: number;
+      /** @description The largest rise in basis points, 0 if none */
+      maxRaiseBp: number;
+      /** @description The magnitude of the largest cut in basis points, 0 if none */
+      maxCutBp: number;
+      /** @description Σ unit prices before, over the pairs priced before and after */
+      totalBefore: number;
+      /** @description Σ unit prices after, over the same pairs */
+      totalAfter: number;
+      /** @description Changed prices by whole percent, ascending, no empty buckets */
+      distribution: {
+        /** @description Whole percent (bp / 100, rounded half away from zero; 100 and more: 100) */
+        percent: number;
+        /** @description Changed prices in the bucket */
+        count: number;
+      }[];
+      /** @description Channels past the first 10 by code, not simulated */
+      channelsOmitted: number;
+      /** @description Touched products past the first 1,000 by code, not simulated */
+      productsOmitted: number;
+    } | null;
+    /**
+     * @description A change of prices and records, approved by a second key and applied on a date
+     * @example {
+     *       "id": 7,
+     *       "title": "2027 increase",
+     *       "status": "PENDING_APPROVAL",
+     *       "effectiveAt": "2027-01-01T00:00:00.000Z",
+     *       "author": "anna",
+     *       "writers": [
+     *         "anna"
+     *       ],
+     *       "writtenByCaller": false,
+     *       "submittedAt": "2026-11-20T09:00:00.000Z",
+     *       "approvedBy": null,
+     *       "approvedAt": null,
+     *       "appliedAt": null,
+     *       "rejectedBy": null,
+     *       "rejectionReason": null,
+     *       "impact": {
+     *         "at": "2027-01-01T00:00:00.000Z",
+     *         "channelCodes": [
+     *           "WEB"
+     *         ],
+     *         "pricesCompared": 2,
+     *         "pricesChanged": 2,
+     *         "maxRaiseBp": 390,
+     *         "maxCutBp": 0,
+     *         "totalBefore": 1500,
+     *         "totalAfter": 1558,
+     *         "distribution": [
+     *           {
+     *             "percent": 4,
+     *             "count": 2
+     *           }
+     *         ],
+     *         "channelsOmitted": 0,
+     *         "productsOmitted": 0
+     *       },
+     *       "createdAt": "2026-11-20T08:45:00.000Z",
+     *       "updatedAt": "2026-11-20T09:00:00.000Z",
+     *       "items": [
+     *         {
+     *           "kind": "ADJUST_PRICES",
+     *           "pricelistId": 1,
+     *           "productGroupCodes": [
+     *             "G"
+     *           ],
+     *           "adjustmentBp": 300,
+     *           "rounding": {
+     *             "mode": "UP",
+     *             "step": 10,
+     *             "ending": 9
+     *           }
+     *         }
+     *       ]
+     *     }
+     */
+    ChangeRequest: {
+      /**
+       * @description Assigned by the service
+       * @example 7
+       */
+      id: number;
+      /**
+       * @description What the change is
+       * @example 2027 increase
+       */
+      title: string;
+      /**
+       * @description DRAFT → (submit) PENDING_APPROVAL → (approve) APPLIED; REJECTED; CANCELLED (docs/api.md §17.2)
+       * @enum {string}
+       */
+      status: "DRAFT" | "PENDING_APPROVAL" | "APPLIED" | "REJECTED" | "CANCELLED";
+      /**
+       * Format: date-time
+       * @description When it takes effect; null: when it is applied
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      effectiveAt: string | null;
+      /**
+       * @description The key name that created it
+       * @example anna
+       */
+      author: string;
+      /**
+       * @description The key names that wrote it: its author and every key that changed it (PATCH). None of them may approve it
+       * @example [
+       *       "anna"
+       *     ]
+       */
+      writers: string[];
+      /**
+       * @description Whether the API key of this call is among `writers`: approve with it answers 403 SELF_APPROVAL
+       * @example false
+       */
+      writtenByCaller: boolean;
+      /**
+       * Format: date-time
+       * @description When it was last submitted
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      submittedAt: string | null;
+      /** @description The approving key's name, or `policy` */
+      approvedBy: string | null;
+      /**
+       * Format: date-time
+       * @description When it was approved
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      approvedAt: string | null;
+      /**
+       * Format: date-time
+       * @description When its changes were written
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      appliedAt: string | null;
+      /** @description The rejecting key's name */
+      rejectedBy: string | null;
+      /** @description Why it was rejected */
+      rejectionReason: string | null;
+      impact: components["schemas"]["ChangeRequestImpact"];
+      /**
+       * Format: date-time
+       * @description When it was created
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @description When it last changed
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      updatedAt: string;
+      /** @description The items, in order */
+      items: components["schemas"]["ChangeRequestItem"][];
+    };
+    /**
+     * @description One change, made at the request's effectiveAt
+     * @example {
+     *       "kind": "ADJUST_PRICES",
+     *       "pricelistId": 1,
+     *       "productGroupCodes": [
+     *         "G"
+     *       ],
+     *       "adjustmentBp": 300,
+     *       "rounding": {
+     *         "mode": "UP",
+     *         "step": 10,
+     *         "ending": 9
+     *       }
+     *     }
+     */
+    ChangeRequestItem:
+      | components["schemas"]["ChangeRequestSetPrices"]
+      | components["schemas"]["ChangeRequestAdjustPrices"]
+      | components["schemas"]["ChangeRequestActivate"]
+      | components["schemas"]["ChangeRequestDeactivate"];
+    /**
+     * @description SET_PRICES: tiers of one pricelist from effectiveAt
+     * @example {
+     *       "kind": "SET_PRICES",
+     *       "pricelistId": 1,
+     *       "rows": [
+     *         {
+     *           "productCode": "P-1",
+     *           "minQuantity": 1,
+     *           "amount": 519
+     *         }
+     *       ]
+     *     }
+     */
+    ChangeRequestSetPrices: {
+      /**
+       * @description Writes these rows (enum property replaced by openapi-typescript)
+       * @enum {string}
+       */
+      kind: "SET_PRICES";
+      /**
+       * @description The pricelist whose rows change
+       * @example 1
+       */
+      pricelistId: number;
+      /** @description Rows written with validFrom = effectiveAt by the timeline rules (docs/pricing-rules.md §17); each (productCode, minQuantity) at most once */
+      rows: components["schemas"]["ChangeRequestPriceRow"][];
+    };
+    /**
+     * @description A tier written from the request's effectiveAt
+     * @example {
+     *       "productCode": "P-1",
+     *       "minQuantity": 1,
+     *       "amount": 519,
+     *       "priceUnit": 1
+     *     }
+     */
+    ChangeRequestPriceRow: {
+      /**
+       * @description The product
+       * @example P-1
+       */
+      productCode: string;
+      /**
+       * @description Quantity tier, integer ≥ 1; default 1
+       * @default 1
+       * @example 1
+       */
+      minQuantity?: number;
+      /**
+       * @description The price of priceUnit pieces from effectiveAt
+       * @example 519
+       */
+      amount: number;
+      /**
+       * @description The pieces amount is the price of, 1-10000; default 1 (docs/pricing-rules.md §20)
+       * @default 1
+       * @example 1
+       */
+      priceUnit?: number;
+    };
+    /**
+     * @description ADJUST_PRICES: every tier in force at effectiveAt of the selected products, round_half_up(amount × (10000 + adjustmentBp) / 10000), then the rounding, from effectiveAt
+     * @example {
+     *       "kind": "ADJUST_PRICES",
+     *       "pricelistId": 1,
+     *       "productGroupCodes": [
+     *         "G"
+     *       ],
+     *       "adjustmentBp": 300,
+     *       "rounding": {
+     *         "mode": "UP",
+     *         "step": 10,
+     *         "ending": 9
+     *       }
+     *     }
+     */
+    ChangeRequestAdjustPrices: {
+      /**
+       * @description Adjusts the rows in force (enum property replaced by openapi-typescript)
+       * @enum {string}
+       */
+      kind: "ADJUST_PRICES";
+      /**
+       * @description The pricelist whose rows change
+       * @example 1
+       */
+      pricelistId: number;
+      /** @description Products whose rows change (with productGroupCodes: both) */
+      productCodes?: string[];
+      /** @description Product groups whose products (also in groups below them) change; neither list: every product of the list */
+      productGroupCodes?: string[];
+      /**
+       * @description Basis points added to each amount, −9999 to 100000 (300 = +3 %)
+       * @example 300
+       */
+      adjustmentBp: number;
+      /**
+       * @description The price ending after the adjustment, or null (default)
+       * @default null
+       * @example {
+       *       "mode": "NEAREST",
+       *       "step": 10,
+       *       "ending": 9
+       *     }
+       */
+      rounding?: {
+        /**
+         * @description NEAREST: the closest amount k × step + ending (a tie goes up); UP: the smallest ≥ the amount; DOWN: the largest ≤ it (none: the amount stays)
+         * @enum {string}
+         */
+        mode: "NEAREST" | "UP" | "DOWN";
+        /**
+         * @description Amounts end on multiples of step (plus ending), ≥ 1
+         * @example 10
+         */
+        step: number;
+        /**
+         * @description The ending, 0 ≤ ending < step: step 10 ending 9 gives …9, …19, …29
+         * @example 9
+         */
+        ending: number;
+      } | null;
+    };
+    /**
+     * @description ACTIVATE: a DRAFT or INACTIVE record becomes ACTIVE with validFrom = max(its validFrom, effectiveAt)
+     * @example {
+     *       "kind": "ACTIVATE",
+     *       "target": {
+     *         "kind": "promotion",
+     *         "id": 5
+     *       }
+     *     }
+     */
+    ChangeRequestActivate: {
+      /**
+       * @description Activates the target (enum property replaced by openapi-typescript)
+       * @enum {string}
+       */
+      kind: "ACTIVATE";
+      target: components["schemas"]["ChangeRequestTarget"];
+    };
+    /**
+     * @description A pricelist, trade condition or promotion
+     * @example {
+     *       "kind": "promotion",
+     *       "id": 5
+     *     }
+     */
+    ChangeRequestTarget: {
+      /**
+       * @description What the record is
+       * @enum {string}
+       */
+      kind: "pricelist" | "tradeCondition" | "promotion";
+      /**
+       * @description The record's id
+       * @example 5
+       */
+      id: number;
+    };
+    /**
+     * @description DEACTIVATE: an ACTIVE record gets validTo = min(its validTo, effectiveAt)
+     * @example {
+     *       "kind": "DEACTIVATE",
+     *       "target": {
+     *         "kind": "tradeCondition",
+     *         "id": 8
+     *       }
+     *     }
+     */
+    ChangeRequestDeactivate: {
+      /**
+       * @description Ends the target (enum property replaced by openapi-typescript)
+       * @enum {string}
+       */
+      kind: "DEACTIVATE";
+      target: components["schemas"]["ChangeRequestTarget"];
+    };
+    /**
+     * @description A new change request (DRAFT)
+     * @example {
+     *       "title": "2027 increase",
+     *       "effectiveAt": "2027-01-01T00:00:00Z",
+     *       "items": [
+     *         {
+     *           "kind": "ADJUST_PRICES",
+     *           "pricelistId": 1,
+     *           "productGroupCodes": [
+     *             "G"
+     *           ],
+     *           "adjustmentBp": 300,
+     *           "rounding": {
+     *             "mode": "UP",
+     *             "step": 10,
+     *             "ending": 9
+     *           }
+     *         }
+     *       ]
+     *     }
+     */
+    ChangeRequestCreate: {
+      /**
+       * @description What the change is, 1-200 characters
+       * @example 2027 increase
+       */
+      title: string;
+      /**
+       * Format: date-time
+       * @description When the change takes effect: an instant not in the past, or null (default): the moment it is applied
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      effectiveAt?: string | null;
+      /** @description 1-100 items, made in this order; at most 10000 SET_PRICES rows in all */
+      items: components["schemas"]["ChangeRequestItem"][];
+    };
+    /**
+     * @description The fields to change (DRAFT only); items, when given, replace every item
+     * @example {
+     *       "effectiveAt": "2027-02-01T00:00:00Z"
+     *     }
+     */
+    ChangeRequestUpdate: {
+      /** @description What the change is, 1-200 characters */
+      title?: string;
+      /**
+       * Format: date-time
+       * @description When the change takes effect: an instant not in the past, or null (default): the moment it is applied
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      effectiveAt?: string | null;
+      /** @description 1-100 items, made in this order; at most 10000 SET_PRICES rows in all */
+      items?: components["schemas"]["ChangeRequestItem"][];
+    };
+    /**
+     * @description Why the request is rejected
+     * @example {
+     *       "reason": "Too early: wait for the supplier's new terms"
+     *     }
+     */
+    ChangeRequestReject: {
+      /**
+       * @description Why, for the author (1-1000 characters)
+       * @example Too early: wait for the supplier's new terms
+       */
+      reason: string;
+    };
+    /**
      * @description One page of a list
      * @example {
      *       "data": [
@@ -6708,7 +7549,7 @@ export interface components {
        * @description What happened to the row
        * @enum {string}
        */
-      action: "INSERT" | "UPDATE" | "DELETE";
+      action: "INSERT" | "UPDATE" | "DELETE" | "EFFECTIVE";
       /**
        * @description null for INSERT; the whole row for DELETE (for a bulk upsert's memberships, the customer's id and the ids of all it left); for UPDATE only the fields that changed
        * @example {
@@ -6825,7 +7666,8 @@ export interface components {
         | "channels"
         | "customers"
         | "customerGroups"
-        | "exchangeRates";
+        | "exchangeRates"
+        | "changeRequests";
       /**
        * @description What changed, as in the audit trail: a record or a link (docs/api.md §11)
        * @example pricelistPrice
@@ -6847,7 +7689,7 @@ export interface components {
        * @description What happened to the row
        * @enum {string}
        */
-      action: "INSERT" | "UPDATE" | "DELETE";
+      action: "INSERT" | "UPDATE" | "DELETE" | "EFFECTIVE";
       /**
        * @description The operationId of the writing request
        * @example upsertPricelistPrices
@@ -7015,6 +7857,7 @@ export interface components {
         | "customers"
         | "customerGroups"
         | "exchangeRates"
+        | "changeRequests"
       )[];
       /** @description Whether it receives deliveries. The service turns it off after too many failed attempts in a row (`pausedAt` set); PATCH it back to true to resume where it stopped */
       active: boolean;
@@ -7113,7 +7956,7 @@ export interface components {
        */
       url: string;
       /**
-       * @description The kinds of change to receive (docs/api.md §14.1): prices, pricelists, tradeConditions, promotions, products, productGroups, channels, customers, customerGroups, exchangeRates
+       * @description The kinds of change to receive (docs/api.md §14.1): prices, pricelists, tradeConditions, promotions, products, productGroups, channels, customers, customerGroups, exchangeRates, changeRequests
        * @example [
        *       "prices",
        *       "pricelists"
@@ -7130,6 +7973,7 @@ export interface components {
         | "customers"
         | "customerGroups"
         | "exchangeRates"
+        | "changeRequests"
       )[];
       /**
        * @description Default true
@@ -7152,7 +7996,7 @@ export interface components {
        */
       url?: string;
       /**
-       * @description The kinds of change to receive (docs/api.md §14.1): prices, pricelists, tradeConditions, promotions, products, productGroups, channels, customers, customerGroups, exchangeRates
+       * @description The kinds of change to receive (docs/api.md §14.1): prices, pricelists, tradeConditions, promotions, products, productGroups, channels, customers, customerGroups, exchangeRates, changeRequests
        * @example [
        *       "prices",
        *       "pricelists"
@@ -7169,6 +8013,7 @@ export interface components {
         | "customers"
         | "customerGroups"
         | "exchangeRates"
+        | "changeRequests"
       )[];
       /** @description false stops deliveries; true resumes them (also after a pause), from the cursor */
       active?: boolean;
@@ -19863,6 +20708,1789 @@ export interface operations {
       };
     };
   };
+  getChangeRequestPolicy: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The approval policy */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ChangeRequestPolicy"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  putChangeRequestPolicy: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ChangeRequestPolicy"];
+      };
+    };
+    responses: {
+      /** @description The approval policy */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ChangeRequestPolicy"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict: an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  listChangeRequests: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1. Anything that is not a whole number >= 1 falls back to 1. */
+        page?: number;
+        /** @description Page size. Larger values are capped at 100; anything that is not a whole number >= 1 falls back to 20. */
+        limit?: number;
+        /**
+         * @description Sort terms `field:ASC|DESC` (direction in any case), repeated or comma-joined; URL order is precedence. Sortable: id, effectiveAt. Text sorts case-insensitively; ties always break on the record's unique key, so pages never overlap.
+         * @example [
+         *       "id:DESC"
+         *     ]
+         */
+        sortBy?: ("id:ASC" | "id:DESC" | "effectiveAt:ASC" | "effectiveAt:DESC")[];
+        /** @description Filter on status (one of DRAFT, PENDING_APPROVAL, APPLIED, REJECTED, CANCELLED): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.status=DRAFT`. */
+        "filter.status"?: string[];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of change requests */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ChangeRequestList"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  createChangeRequest: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ChangeRequestCreate"];
+      };
+    };
+    responses: {
+      /** @description The new change request */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ChangeRequest"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict: an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  getChangeRequest: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The record's id (a positive integer, at most 999999999999999) */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The change request */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ChangeRequest"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown record */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  updateChangeRequest: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description The record's id (a positive integer, at most 999999999999999) */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ChangeRequestUpdate"];
+      };
+    };
+    responses: {
+      /** @description The changed request */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ChangeRequest"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown record */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict with the current state; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  submitChangeRequest: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description The record's id (a positive integer, at most 999999999999999) */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The change request after the action */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ChangeRequest"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown record */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict with the current state; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description TOO_MANY_SIMULATIONS: a simulation or submit of this API key is still running, or as many as a server instance runs at once (2); or RATE_LIMITED: the key's write limit is used up. Retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:too-many-simulations",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "a simulation of this API key is still running (at most 1 per key at a time); retry after 5 seconds",
+           *       "code": "TOO_MANY_SIMULATIONS",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  approveChangeRequest: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description The record's id (a positive integer, at most 999999999999999) */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The change request after the action */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ChangeRequest"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown record */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict with the current state; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  rejectChangeRequest: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description The record's id (a positive integer, at most 999999999999999) */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ChangeRequestReject"];
+      };
+    };
+    responses: {
+      /** @description The change request after the action */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ChangeRequest"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown record */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict with the current state; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  withdrawChangeRequest: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description The record's id (a positive integer, at most 999999999999999) */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The change request after the action */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ChangeRequest"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown record */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict with the current state; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  cancelChangeRequest: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description The record's id (a positive integer, at most 999999999999999) */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The change request after the action */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ChangeRequest"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown record */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict with the current state; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
   listAuditEntries: {
     parameters: {
       query?: {
@@ -19879,7 +22507,7 @@ export interface operations {
         sortBy?: ("id:ASC" | "id:DESC" | "at:ASC" | "at:DESC")[];
         /** @description Filter on at (datetime): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $gte, $lte. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.at=$gte:2025-01-01`. */
         "filter.at"?: string[];
-        /** @description Filter on entity (one of channelCustomerGroup, channelCustomer, channelPricelist, channel, customerGroupMember, customerGroupPricelist, customerGroup, customerPricelist, customer, exchangeRate, pricelistPrice, pricelist, productGroup, product, promotionChannel, promotionCustomerGroup, promotionProductGroup, promotionProduct, promotion, tradeConditionChannel, tradeConditionCustomerGroup, tradeConditionCustomer, tradeConditionProductGroup, tradeConditionProduct, tradeConditionScale, tradeCondition, webhook): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.entity=channelCustomerGroup`. */
+        /** @description Filter on entity (one of changeRequestItem, changeRequestPolicy, changeRequest, channelCustomerGroup, channelCustomer, channelPricelist, channel, customerGroupMember, customerGroupPricelist, customerGroup, customerPricelist, customer, exchangeRate, pricelistPrice, pricelist, productGroup, product, promotionChannel, promotionCustomerGroup, promotionProductGroup, promotionProduct, promotion, tradeConditionChannel, tradeConditionCustomerGroup, tradeConditionCustomer, tradeConditionProductGroup, tradeConditionProduct, tradeConditionScale, tradeCondition, webhook): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.entity=changeRequestItem`. */
         "filter.entity"?: string[];
         /** @description Filter on entityId (number): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
         "filter.entityId"?: string[];
@@ -19887,7 +22515,7 @@ export interface operations {
         "filter.entityCode"?: string[];
         /** @description Filter on operation (text): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
         "filter.operation"?: string[];
-        /** @description Filter on action (one of INSERT, UPDATE, DELETE): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.action=INSERT`. */
+        /** @description Filter on action (one of INSERT, UPDATE, DELETE, EFFECTIVE): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.action=INSERT`. */
         "filter.action"?: string[];
         /** @description Filter on keyName (text): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
         "filter.keyName"?: string[];

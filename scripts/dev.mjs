@@ -13,6 +13,8 @@
  *    goes away (`kill <pid>` of `npm run dev`, whose shell passes no signal on), it stops too;
  * 5. notes where it serves in .wrangler/dev-url.json for `npm run import` / `npm run export`
  *    (scripts/lib/dev-url.mjs), removed when it stops.
+ * 6. once it answers, adds the demo's two change requests through the API when the demo data is
+ *    there and no change request is (scripts/lib/demo-change-requests.mjs).
  *
  * Arguments after `--`:
  *   --persist-to <dir>   local state directory for every wrangler call (default .wrangler/state)
@@ -27,6 +29,7 @@
  * Trigger fires every minute, and the steps to a local receiver are printed.
  */
 import { constants } from "node:os";
+import { addDemoChangeRequests } from "./lib/demo-change-requests.mjs";
 import { DEV_KEYS, ensureDevVars } from "./lib/dev-keys.mjs";
 import { namesResolve, onParentExit } from "./lib/dev-lifecycle.mjs";
 import { listenAddress, portProblem } from "./lib/dev-port.mjs";
@@ -65,10 +68,11 @@ async function main() {
     process.exit(1);
   }
 
-  const keys = `admin=${DEV_KEYS.admin}, read=${DEV_KEYS.read}`;
+  const keys = `admin=${DEV_KEYS.admin}, read=${DEV_KEYS.read}, second admin=${DEV_KEYS.approver}`;
   const devVars = {
     created: `.dev.vars created with the dev API keys: ${keys}`,
     appended: `API_KEYS of the dev keys appended to .dev.vars: ${keys}`,
+    "added approver": `the second admin dev key was added to .dev.vars: ${keys}`,
     "kept dev keys": `.dev.vars has the dev API keys: ${keys}`,
     "kept own keys": ".dev.vars has API_KEYS of your own: keeping them",
   };
@@ -115,6 +119,11 @@ async function main() {
   writeDevUrl(ROOT, urlOf(address), process.pid);
   webhookHowTo(address.port).forEach((line) => step(line));
   const stopSweep = fireSweep(address.port);
+  if (seed) {
+    demoChangeRequests(address.port).catch((error) =>
+      step(`demo change requests not added: ${error instanceof Error ? error.message : error}`),
+    );
+  }
 
   /** @param {NodeJS.Signals} signal */
   const stop = (signal) => {
@@ -137,6 +146,47 @@ async function main() {
     removeDevUrl(ROOT, process.pid);
     process.exit(code ?? (signal ? 128 + constants.signals[signal] : 1));
   });
+}
+
+/**
+ * Once the server answers, the demo's change requests (a price increase approved by the second
+ * dev key, one waiting for approval, both for next month) when the demo data is there and no
+ * change request is yet: they carry the impact the service computes, so they go through the API.
+ * @param {number} port
+ */
+async function demoChangeRequests(port) {
+  const base = `http://127.0.0.1:${port}`;
+  /** @type {import("./lib/demo-change-requests.mjs").Call} */
+  const call = async (method, path, body, key) => {
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: {
+        "x-webhook-signature": key,
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, body: await res.json().catch(() => null) };
+  };
+  for (let tries = 0; ; tries++) {
+    const up = await fetch(`${base}/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (up) break;
+    if (tries > 240) throw new Error("the server did not answer within 2 minutes");
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  const list = await call("GET", "/v1/api/change-requests?limit=1", undefined, DEV_KEYS.admin);
+  const demo = await call("GET", "/v1/api/pricelist/100", undefined, DEV_KEYS.admin);
+  const listed = /** @type {{ meta: { totalItems: number } }} */ (list.body);
+  if (list.status !== 200 || listed.meta.totalItems > 0 || demo.status !== 200) return;
+  const keys = { author: DEV_KEYS.admin, approver: DEV_KEYS.approver };
+  const made = await addDemoChangeRequests(call, keys, Date.now());
+  step(
+    `demo change requests: ${made.approved.id} "${made.approved.title}" APPLIED (approved by ` +
+      `${DEV_KEYS.approver}), ${made.pending.id} "${made.pending.title}" waiting for approval`,
+  );
 }
 
 main().catch((error) => {

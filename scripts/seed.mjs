@@ -61,7 +61,10 @@ async function main() {
   console.log(
     `Loaded the demo data into the ${where}: ${describeCounts(await countRows(persistTo))}.`,
   );
-  console.log(`Dev API keys: admin ${DEV_KEYS.admin}, read ${DEV_KEYS.read}.`);
+  console.log(
+    `Dev API keys: admin ${DEV_KEYS.admin}, read ${DEV_KEYS.read}, second admin ${DEV_KEYS.approver}.`,
+  );
+  console.log("The next `npm run dev` adds the demo's change requests through the API.");
 }
 
 main().catch((error) => {

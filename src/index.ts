@@ -1,6 +1,7 @@
 import { app } from "./app";
 import { createDb, DbMeter } from "./db/client";
 import type { Bindings } from "./lib/http/env";
+import { recordEffectiveChangeRequests } from "./lib/jobs/change-requests";
 import { applyRetention, retentionDays } from "./lib/jobs/retention";
 import type { WebhookMessage } from "./lib/http/env";
 import { handleWebhookQueue } from "./webhooks/queue";
@@ -27,8 +28,9 @@ async function retention(controller: ScheduledController, env: Bindings) {
 
 /**
  * The Worker: the app answers requests; the webhook queue's consumer delivers the change feed
- * (src/webhooks, docs/api.md §14); the Cron Triggers of wrangler.toml run the webhook sweep every
- * minute and the retention daily. Their database handles have no audit source, so what they
+ * (src/webhooks, docs/api.md §14); the Cron Triggers of wrangler.toml run, every minute, the
+ * change requests that became effective (src/lib/jobs/change-requests.ts, docs/api.md §17.6) and
+ * the webhook sweep, and daily the retention. Their database handles have no audit source, so what they
  * write (delivery state, deleted old entries) is not itself recorded as entries.
  */
 export default {
@@ -36,6 +38,12 @@ export default {
   queue: handleWebhookQueue,
   async scheduled(controller, env) {
     if (controller.cron === SWEEP_CRON) {
+      // First what became effective, so the sweep right after delivers its feed entries.
+      const db = createDb(env.DB, new DbMeter());
+      const effective = await recordEffectiveChangeRequests(db, controller.scheduledTime);
+      if (effective.length) {
+        console.log(JSON.stringify({ message: "change requests effective", ids: effective }));
+      }
       const queued = await sweepWebhooks(env, Date.now());
       if (queued) console.log(JSON.stringify({ message: "webhook sweep", queued }));
       return;

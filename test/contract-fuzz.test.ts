@@ -12,7 +12,7 @@ import {
 } from "./fuzz/arbitraries";
 import { createFixtures } from "./fuzz/fixtures";
 import { loadDoc, operations, validators, type Operation } from "./fuzz/openapi";
-import { callWorker } from "./fuzz/worker";
+import { callWorker, lastSpreadKey } from "./fuzz/worker";
 
 /**
  * Contract fuzzing: every operation of the live /doc gets seeded fast-check requests — valid ones
@@ -122,7 +122,7 @@ function violations(op: Operation, req: FuzzRequest, res: Sent): string[] {
   return found;
 }
 
-const INSTANT_KEYS = new Set(["validFrom", "validTo", "at"]);
+const INSTANT_KEYS = new Set(["validFrom", "validTo", "at", "effectiveAt"]);
 const sameInstant = (a: string, b: string) => {
   // Date.parse reads a bare date as UTC midnight, as the contract does.
   const x = Date.parse(a);
@@ -185,9 +185,11 @@ async function readBackViolations(op: Operation, req: FuzzRequest, res: Sent): P
   const path = readBackPath(op, req, answer);
   if (!path) return [];
   stats.readBacks++;
-  // An admin key: some reads are for admin keys only (webhooks).
+  // The key that wrote it (an admin key: some reads are for admin keys only), so a field about
+  // the asking key (a change request's writtenByCaller) reads as it was answered.
+  const writer = lastSpreadKey() ?? KEYS.admin;
   const read = await callWorker(
-    new Request(`http://pricing.test${path}`, { headers: { "x-webhook-signature": KEYS.admin } }),
+    new Request(`http://pricing.test${path}`, { headers: { "x-webhook-signature": writer } }),
   );
   if (read.status !== 200) return [`read-back GET ${path} answered ${read.status}`];
   const stored = (await read.json()) as Record<string, unknown>;

@@ -550,13 +550,16 @@ describe("keys and bodies never reach the log", () => {
   });
 });
 
-/** The GETs only admin keys may make: the audit trail and the pricing lint. */
+/** The GETs only admin keys may make: the audit trail, the pricing lint, webhooks, change requests. */
 const ADMIN_READS = [
   "/v1/api/audit",
   "/v1/api/pricing/lint",
   "/v1/api/webhooks",
   "/v1/api/webhooks/{id}",
   "/v1/api/webhooks/{id}/deliveries",
+  "/v1/api/change-requests",
+  "/v1/api/change-requests/policy",
+  "/v1/api/change-requests/{id}",
 ];
 
 describe("the read role reaches no write", () => {

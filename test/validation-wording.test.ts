@@ -108,15 +108,30 @@ function sample(schema: Schema): unknown {
   }
 }
 
+/**
+ * Whether `value` is of the object variant `v` of a union: it holds each field the variant fixes
+ * to one value (a change request item's `kind`). Any other variant is of every value.
+ */
+function fits(v: Schema, value: unknown): boolean {
+  if (v.type !== "object" || !v.properties) return true;
+  return Object.entries<Schema>(v.properties).every(([key, property]) => {
+    const fixed = merged(property).enum as unknown[] | undefined;
+    return fixed?.length !== 1 || (value as Record<string, unknown> | null)?.[key] === fixed[0];
+  });
+}
+
 /** Every spoiled variant of `body` below `path`, recursing into objects and the first array item. */
-function bodyProbes(schema: Schema, body: unknown, path: Path): [Path, string, unknown][] {
+function bodyProbes(schema: Schema, example: unknown, path: Path): [Path, string, unknown][] {
   const out: [Path, string, unknown][] = wrongValues(schema).map(([what, value]) => [
     path,
     what,
-    setAt(body, path, value),
+    setAt(example, path, value),
   ]);
-  const here = path.reduce<any>((node, key) => node?.[key], body);
+  const at = (root: unknown) => path.reduce<any>((node, key) => node?.[key], root);
   for (const v of variants(schema)) {
+    // A variant of a union other than the example's is spoiled on a value of its own.
+    const body = fits(v, at(example)) ? example : setAt(example, path, sample(v));
+    const here = at(body);
     if (v.type === "object" && v.properties) {
       out.push([
         [...path, "zzUnknown"],

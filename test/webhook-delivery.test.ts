@@ -80,6 +80,18 @@ async function writeEveryKind() {
       rates: [{ from: "USD", to: "EUR", rate: "0.92", validFrom: new Date().toISOString() }],
     },
   });
+  await api("POST", "/v1/api/change-requests", {
+    body: {
+      title: "Next year",
+      items: [
+        {
+          kind: "SET_PRICES",
+          pricelistId: pricelist.id,
+          rows: [{ productCode: product.code, amount: 1100 }],
+        },
+      ],
+    },
+  });
 }
 
 describe("delivery through the queue", () => {

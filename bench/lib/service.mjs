@@ -1,26 +1,35 @@
 /**
  * A fresh local `wrangler dev` for the benches that drive the service over HTTP
- * (`bench/import.mjs`, `bench/bulk-audit.mjs`): its own D1 folder, the migrations of drizzle/
- * applied, an admin key of its own.
+ * (`bench/import.mjs`, `bench/bulk-audit.mjs`, `bench/change-request.mjs`): its own D1 folder,
+ * the migrations of drizzle/ applied, an admin key of its own.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { WRANGLER_ENV, applyMigrations, spawnWrangler } from "../../scripts/lib/local-db.mjs";
 import { freePort } from "./common.mjs";
 
-/**
- * A fresh `wrangler dev` on `dir`, with its own admin key.
- * @param {string} dir
- */
-export async function startService(dir) {
-  await applyMigrations(dir);
+/** A random key and its API_KEYS entry, `name:admin:sha256`. */
+function adminKey(/** @type {string} */ name) {
   const key = randomBytes(18).toString("base64url");
-  const hash = createHash("sha256").update(key).digest("hex");
+  return { key, entry: `${name}:admin:${createHash("sha256").update(key).digest("hex")}` };
+}
+
+/**
+ * A fresh `wrangler dev` on `dir`, with its own admin key (`key`, named `bench`) and, with
+ * `approver`, a second one named `approver` (`approverKey`: a change request's four eyes).
+ * @param {string} dir
+ * @param {{ approver?: boolean }} [options]
+ */
+export async function startService(dir, { approver = false } = {}) {
+  await applyMigrations(dir);
+  const own = adminKey("bench");
+  const second = approver ? adminKey("approver") : undefined;
+  const keys = [own.entry, ...(second ? [second.entry] : [])].join(",");
   const port = await freePort();
   const child = spawnWrangler(
     [
       "dev",
       ...["--ip", "127.0.0.1", "--port", String(port), "--persist-to", dir],
-      ...["--var", `API_KEYS:bench:admin:${hash}`, "--show-interactive-dev-session=false"],
+      ...["--var", `API_KEYS:${keys}`, "--show-interactive-dev-session=false"],
     ],
     { stdio: ["ignore", "ignore", "inherit"], env: { ...WRANGLER_ENV, WRANGLER_LOG: "error" } },
   );
@@ -35,5 +44,5 @@ export async function startService(dir) {
     if (waited > 90_000) throw new Error("wrangler dev did not answer within 90 s");
     await new Promise((r) => setTimeout(r, 250));
   }
-  return { child, url, key };
+  return { child, url, key: own.key, approverKey: second?.key };
 }

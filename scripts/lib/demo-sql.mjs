@@ -9,6 +9,10 @@ import { inserts } from "./sql.mjs";
 
 /** Children first: the order in which `--force` empties the tables (RESTRICT keys included). */
 export const DATA_TABLES = [
+  // Change requests name pricelists and products (npm run dev adds the demo's through the API).
+  "change_request_writes",
+  "change_request_items",
+  "change_requests",
   "pricelist_prices",
   "channel_pricelists",
   "customer_group_pricelists",

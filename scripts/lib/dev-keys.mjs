@@ -7,12 +7,20 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
-export const DEV_KEYS = { admin: "dev-admin-key", read: "dev-read-key" };
+export const DEV_KEYS = {
+  admin: "dev-admin-key",
+  read: "dev-read-key",
+  /** A second admin key, named `approver`: approves what `dev-admin-key` wrote (docs/api.md §17). */
+  approver: "dev-approver-key",
+};
 
 const sha256 = (/** @type {string} */ key) => createHash("sha256").update(key).digest("hex");
 
-/** The API_KEYS value for the dev keys: `admin:<sha256>,read:<sha256>`. */
-export const devApiKeys = () => `admin:${sha256(DEV_KEYS.admin)},read:${sha256(DEV_KEYS.read)}`;
+/** The dev keys before the approver key: a `.dev.vars` holding them is brought up to date. */
+const twoKeys = () => `admin:${sha256(DEV_KEYS.admin)},read:${sha256(DEV_KEYS.read)}`;
+
+/** The API_KEYS value for the dev keys: `admin:<sha256>,read:<sha256>,approver:admin:<sha256>`. */
+export const devApiKeys = () => `${twoKeys()},approver:admin:${sha256(DEV_KEYS.approver)}`;
 
 const devVarsBlock = () =>
   [
@@ -24,9 +32,10 @@ const devVarsBlock = () =>
 
 /**
  * Creates `<root>/.dev.vars` with the dev keys if it is missing. An existing file is left alone
- * (its keys may be the user's own), except that API_KEYS is appended when it has none.
+ * (its keys may be the user's own), except that API_KEYS is appended when it has none, and the
+ * approver key added when it holds exactly the two dev keys of before.
  * @param {string} root
- * @returns {"created" | "appended" | "kept dev keys" | "kept own keys"}
+ * @returns {"created" | "appended" | "added approver" | "kept dev keys" | "kept own keys"}
  */
 export function ensureDevVars(root) {
   const path = join(root, ".dev.vars");
@@ -36,6 +45,10 @@ export function ensureDevVars(root) {
   }
   const current = readFileSync(path, "utf8");
   const value = /^\s*API_KEYS\s*=\s*["']?([^"'\n]*)/m.exec(current)?.[1];
+  if (value?.trim() === twoKeys()) {
+    writeFileSync(path, current.replace(twoKeys(), devApiKeys()));
+    return "added approver";
+  }
   if (value !== undefined) return value.trim() === devApiKeys() ? "kept dev keys" : "kept own keys";
   const separator = current === "" || current.endsWith("\n") ? "" : "\n";
   writeFileSync(path, `${current}${separator}${devVarsBlock()}`);

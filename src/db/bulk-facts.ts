@@ -124,3 +124,20 @@ export async function writeJudged(
     throw err;
   }
 }
+
+/**
+ * Facts that are ONE scalar JSON text (`facts`, a small one: records' states, a digest of rows),
+ * read as `text` by the caller, maybe beside other statements of its round trip: the guard of
+ * `writeJudged` for them, as if `readFacts` had read them as one part of one row. `value` is the
+ * parsed text.
+ */
+export function scalarFacts<F>(facts: SQL<string>, text: string): ReadFacts<F> & { text: string } {
+  const query = factsQuery({ facts: sql`select ${facts} as fact` });
+  return { query, rows: [{ part: 0, fact: text }], value: JSON.parse(text) as F, text };
+}
+
+/** One round trip: the scalar facts' text, guarded as `scalarFacts` says. */
+export async function readScalarFacts<F>(db: Db, facts: SQL<string>) {
+  const [row] = await db.select({ facts }).from(sql`(select 1)`);
+  return scalarFacts<F>(facts, row!.facts);
+}

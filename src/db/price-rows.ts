@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { KeyedRow, TimelinePlan } from "../pricing/timeline";
 import type { Status } from "../pricing/vocabulary";
@@ -7,7 +7,8 @@ import { FOREIGN_KEY } from "./outcomes";
 import { insertRows, rowField, rowsOf } from "./bulk";
 import { factRows, readFacts, STALE_FACTS, writeJudged } from "./bulk-facts";
 import { jsonChunks } from "./chunks";
-import { ALWAYS, pricelistPrices } from "./schema";
+import { ALWAYS, changeRequestWrites, pricelistPrices } from "./schema";
+import { int, nullableInt, select, statement, text } from "./rows";
 
 /*
  * Writes of price rows by timeline (docs/pricing-rules.md §17), the SQL half: the stored rows of
@@ -166,4 +167,265 @@ export async function writeUndatedRows(
     if (errorMentions(err, "NOT NULL constraint failed")) return PRODUCT_GONE;
     throw err;
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Several pricelists at once: a change request (docs/api.md §17.5)
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * What a change reads of one pricelist: the rows of the named products and of the products in
+ * the named groups or below them; neither named: every row of the list.
+ */
+export interface RowSelection {
+  pricelistId: number;
+  productCodes?: readonly string[];
+  productGroupCodes?: readonly string[];
+}
+
+/**
+ * `with recursive …`: `picked`, every stored row each selection selects, with the selection's
+ * index `i` (a row two selections select comes twice).
+ */
+function selected(selections: readonly RowSelection[]): SQL {
+  const json = JSON.stringify(
+    selections.map((s) => ({
+      l: s.pricelistId,
+      c: s.productCodes ?? null,
+      g: s.productGroupCodes ?? null,
+    })),
+  );
+  return sql`with recursive
+    sel(i, l, c, g) as (select key, json_extract(value, '$.l'), json_extract(value, '$.c'),
+      json_extract(value, '$.g') from json_each(${json})),
+    below(i, id) as (select s.i, pg.id from sel s join json_each(s.g) j
+        join product_groups pg on pg.code = j.value
+      union select b.i, c.id from below b join product_groups c on c.parent_id = b.id),
+    pairs(i, l, product_id) as (select s.i, s.l, pr.id from sel s join json_each(s.c) j
+        join products pr on pr.code = j.value
+      union select s.i, s.l, pr.id from sel s join below b on b.i = s.i
+        join products pr on pr.product_group_id = b.id),
+    picked(i, pricelist_id, product_id, min_quantity, valid_from, valid_to, amount, price_unit)
+      as (select x.i, pp.pricelist_id, pp.product_id, pp.min_quantity, pp.valid_from, pp.valid_to,
+        pp.amount, pp.price_unit from pairs x join pricelist_prices pp
+        on pp.pricelist_id = x.l and pp.product_id = x.product_id
+      union all select s.i, pp.pricelist_id, pp.product_id, pp.min_quantity, pp.valid_from,
+        pp.valid_to, pp.amount, pp.price_unit from sel s join pricelist_prices pp
+        on pp.pricelist_id = s.l
+        where s.c is null and s.g is null)`;
+}
+
+const M = 2147483647;
+
+/**
+ * A 31-bit polynomial hash of a row's columns in SQL integers (every step stays below 2^62, so
+ * SQLite never turns it into a float). Two of them, summed over the rows with their count, are
+ * the rows' digest: what a guard compares instead of the rows themselves, which would be a
+ * parameter of megabytes for a catalogue (a changed row escapes it with odds of about 2^-62).
+ */
+function rowHash(k: number): SQL {
+  const columns = [
+    "pricelist_id",
+    "product_id",
+    "min_quantity",
+    `coalesce(valid_from, ${ALWAYS})`,
+    "coalesce(valid_to, -1)",
+    "amount",
+    "price_unit",
+  ];
+  let hash = "0";
+  for (const column of columns)
+    hash = `((${hash}) * ${k} + ((${column}) % ${M} + ${M}) % ${M}) % ${M}`;
+  return sql.raw(hash);
+}
+
+/**
+ * The stored rows of `selections` (each with the index of the selection that chose it, and its
+ * product's id), and their digest: one statement each.
+ */
+export function rowSetsSql(selections: readonly RowSelection[]) {
+  const columns = select({
+    selection: int(sql`p.i`),
+    pricelistId: int(sql`p.pricelist_id`),
+    productId: int(sql`p.product_id`),
+    productCode: text(sql`pr.code`),
+    minQuantity: int(sql`p.min_quantity`),
+    validFrom: nullableInt(sql`p.valid_from`),
+    validTo: nullableInt(sql`p.valid_to`),
+    amount: int(sql`p.amount`),
+    priceUnit: int(sql`p.price_unit`),
+  });
+  const rows = statement(
+    columns,
+    sql`from picked p join products pr on pr.id = p.product_id
+      order by p.i, pr.code, p.min_quantity, coalesce(p.valid_from, ${ALWAYS})`,
+    selected(selections),
+  );
+  const digest = sql<string>`(${selected(selections)} select json_object('n', count(*),
+    'h', coalesce(sum(${rowHash(1000003)}), 0), 'k', coalesce(sum(${rowHash(998244353)}), 0)) from picked)`;
+  return { rows, digest };
+}
+
+/** A row a change request writes, with its values before (UPDATED) and after. */
+export interface StagedWrite {
+  pricelistId: number;
+  productId: number;
+  minQuantity: number;
+  validFrom: number | null;
+  action: "INSERTED" | "UPDATED";
+  beforeValidTo: number | null;
+  beforeAmount: number | null;
+  beforePriceUnit: number | null;
+  afterValidTo: number | null;
+  afterAmount: number;
+  afterPriceUnit: number;
+}
+
+/** The rows of `plan` on pricelist `pricelistId` as staged writes (product ids by code). */
+export function stagedWritesOf(
+  pricelistId: number,
+  plan: TimelinePlan,
+  productIds: ReadonlyMap<string, number>,
+): StagedWrite[] {
+  const base = (row: KeyedRow) => ({
+    pricelistId,
+    productId: productIds.get(row.productCode)!,
+    minQuantity: row.minQuantity,
+    validFrom: row.validFrom,
+    afterValidTo: row.validTo,
+    afterAmount: row.amount,
+    afterPriceUnit: row.priceUnit,
+  });
+  return [
+    ...plan.updates.map(({ before, after }) => ({
+      ...base(after),
+      action: "UPDATED" as const,
+      beforeValidTo: before.validTo,
+      beforeAmount: before.amount,
+      beforePriceUnit: before.priceUnit,
+    })),
+    ...plan.inserts.map((row) => ({
+      ...base(row),
+      action: "INSERTED" as const,
+      beforeValidTo: null,
+      beforeAmount: null,
+      beforePriceUnit: null,
+    })),
+  ];
+}
+
+/**
+ * Rows per staging statement: one JSON parameter of at most about 90 KB (some 128 bytes a row),
+ * the size of the 1,000-row bodies the bulk writes bind, far under D1's 2 MB for one value
+ * (docs/toolchain.md, "D1 limits").
+ */
+export const STAGED_ROWS_PER_STATEMENT = 700;
+
+const STAGED_KEYS = {
+  pricelistId: "l",
+  productId: "p",
+  minQuantity: "q",
+  validFrom: "f",
+  action: "x",
+  beforeValidTo: "bt",
+  beforeAmount: "ba",
+  beforePriceUnit: "bu",
+  afterValidTo: "t",
+  afterAmount: "a",
+  afterPriceUnit: "u",
+} as const;
+
+/** `t` (a pricelist_prices row) is the row staged as `w` (the key of migration 0020). */
+const sameRow = (t: string, w: string) =>
+  sql.raw(`${t}.pricelist_id = ${w}.pricelist_id and ${t}.product_id = ${w}.product_id
+    and ${t}.min_quantity = ${w}.min_quantity
+    and coalesce(${t}.valid_from, ${ALWAYS}) = coalesce(${w}.valid_from, ${ALWAYS})`);
+
+/** The staged writes of one request and action are `w`. */
+const stagedAs = (changeRequestId: number, action: StagedWrite["action"]) =>
+  sql`w.change_request_id = ${changeRequestId} and w.action = ${action}`;
+
+/**
+ * An UPDATE of the stored rows staged as `action`, each set to its staged `side` values; the
+ * rows are found from the staged ones (by the table's unique key), not by scanning the table.
+ */
+function updateFromStaged(
+  db: Db,
+  changeRequestId: number,
+  action: StagedWrite["action"],
+  side: "before" | "after",
+) {
+  const mine = stagedAs(changeRequestId, action);
+  const value = (column: string) =>
+    sql`(select w.${sql.raw(`${side}_${column}`)} from change_request_writes w
+      where ${mine} and ${sameRow("pricelist_prices", "w")})`;
+  return db
+    .update(pricelistPrices)
+    .set({ validTo: value("valid_to"), amount: value("amount"), priceUnit: value("price_unit") })
+    .where(
+      sql`pricelist_prices.rowid in (select pp.rowid from change_request_writes w
+        join pricelist_prices pp on ${sameRow("pp", "w")} where ${mine})`,
+    );
+}
+
+/**
+ * The statements that write `writes` for change request `changeRequestId` inside its batch: the
+ * writes staged into change_request_writes (chunked, each row sent once), then ONE update of the
+ * cut or replaced rows and ONE insert of the new rows from there. The staged rows stay: they are
+ * what `cancel` restores from (`restoreStagedWrites`).
+ */
+export function stagedPriceRowWrites(
+  db: Db,
+  changeRequestId: number,
+  writes: readonly StagedWrite[],
+): BatchItem<"sqlite">[] {
+  if (!writes.length) return [];
+  const fields = Object.entries(STAGED_KEYS) as [keyof StagedWrite, string][];
+  const set = {
+    changeRequestId: sql`${changeRequestId}`,
+    ...Object.fromEntries(fields.map(([field, key]) => [field, rowField(key)])),
+  };
+  const statements: BatchItem<"sqlite">[] = [];
+  for (let i = 0; i < writes.length; i += STAGED_ROWS_PER_STATEMENT) {
+    const chunk = writes
+      .slice(i, i + STAGED_ROWS_PER_STATEMENT)
+      .map((write) => Object.fromEntries(fields.map(([field, key]) => [key, write[field]])));
+    statements.push(...insertRows(db, changeRequestWrites, chunk, set));
+  }
+  statements.push(
+    updateFromStaged(db, changeRequestId, "UPDATED", "after"),
+    // The columns in the table's order, as Drizzle lists them.
+    db.insert(pricelistPrices).select(
+      sql`select w.pricelist_id, w.product_id, w.min_quantity, w.valid_from, w.after_valid_to,
+        w.after_amount, w.after_price_unit from change_request_writes w
+        where ${stagedAs(changeRequestId, "INSERTED")}`,
+    ),
+  );
+  return statements;
+}
+
+/** How many rows change request `changeRequestId` wrote are no longer as it wrote them (SQL). */
+export const divergedWritesSql = (changeRequestId: number): SQL<number> => sql<number>`(
+  select count(*) from change_request_writes w where w.change_request_id = ${changeRequestId}
+    and not exists (select 1 from pricelist_prices pp where ${sameRow("pp", "w")}
+      and pp.valid_to is w.after_valid_to and pp.amount = w.after_amount
+      and pp.price_unit = w.after_price_unit))`;
+
+/**
+ * The statements that undo what change request `changeRequestId` wrote (inside the batch of its
+ * cancel, after a guard on `divergedWritesSql`): its new rows deleted, the rows it cut or
+ * replaced given back their end, amount and price unit, its staged rows removed.
+ */
+export function restoreStagedWrites(db: Db, changeRequestId: number): BatchItem<"sqlite">[] {
+  return [
+    db.delete(pricelistPrices).where(
+      sql`pricelist_prices.rowid in (select pp.rowid from change_request_writes w
+        join pricelist_prices pp on ${sameRow("pp", "w")}
+        where ${stagedAs(changeRequestId, "INSERTED")})`,
+    ),
+    updateFromStaged(db, changeRequestId, "UPDATED", "before"),
+    db
+      .delete(changeRequestWrites)
+      .where(sql`${changeRequestWrites.changeRequestId} = ${changeRequestId}`),
+  ];
 }

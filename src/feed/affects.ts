@@ -139,15 +139,63 @@ function ownerAffected(entry: Entry, row: Fields, sides: Tables[], affected: Aff
   }
 }
 
+/** The `affects` keys of each dimension, as the feed answers them (src/feed/read.ts). */
+const NAMED_BY: [Dimension, Ref, string][] = [
+  ["products", "product", "productCodes"],
+  ["products", "productGroup", "productGroupCodes"],
+  ["pricelists", "pricelist", "pricelistIds"],
+  ["channels", "channel", "channelCodes"],
+  ["customers", "customer", "customerCodes"],
+  ["customers", "customerGroup", "customerGroupCodes"],
+];
+
+/**
+ * What rows that name their own `affects` (spec.affectsField) move: a dimension is narrowed to
+ * the records its keys list, open when a row leaves it out, and empty when no row names any
+ * (a change request before it is applied moves no price).
+ */
+function namedAffected(rows: (Fields | null)[], field: string): Affected {
+  const affected: Affected = {
+    products: new Set(),
+    pricelists: new Set(),
+    channels: new Set(),
+    customers: new Set(),
+  };
+  const open = new Set<Dimension>();
+  for (const row of rows) {
+    const value = row?.[field];
+    if (value == null) continue;
+    const named = (typeof value === "string" ? JSON.parse(value) : value) as Record<
+      string,
+      unknown[]
+    >;
+    for (const dimension of ["products", "pricelists", "channels", "customers"] as const) {
+      const keys = NAMED_BY.filter(([d, , key]) => d === dimension && named[key] !== undefined);
+      if (!keys.length) open.add(dimension);
+      for (const [, ref, key] of keys) {
+        add(
+          affected,
+          dimension,
+          named[key]!.map((v) => (ref === "pricelist" ? byId(ref, v) : byCode(ref, v))),
+        );
+      }
+    }
+  }
+  for (const dimension of open) delete affected[dimension];
+  return affected;
+}
+
 /**
  * The records whose prices `entry` may move. `sides` are the tracked rows at the start and at
  * the end of the entry's request (needed for owners and derived pricelists only).
  */
 export function affectedBy(entry: Entry, sides: Tables[]): Affected {
   const spec = ENTITIES[entry.entity];
-  const affected: Affected = {};
-  if (!spec) return affected;
-  for (const row of [entry.before, entry.after]) {
+  if (!spec) return {};
+  const affected: Affected = spec.affectsField
+    ? namedAffected([entry.before, entry.after], spec.affectsField)
+    : {};
+  for (const row of spec.affectsField ? [] : [entry.before, entry.after]) {
     if (!row) continue;
     if (spec.self) {
       add(affected, DIMENSION_OF[spec.self], [

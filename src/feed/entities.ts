@@ -10,7 +10,7 @@ import { fieldsOf } from "./tables";
  * other record with an event of its own (`exchangeRate`) may move any price; a trade condition's
  * or promotion's rows (`tradeConditionScale`, its links `tradeConditionProduct`)
  * belong to it and its event; a link between records names them by its `<record>Id` fields. What
- * the schema cannot say is declared below (EVENTS, DERIVED). test/changes.test.ts checks that every
+ * the schema cannot say is declared below (EVENTS, SELF_NAMED, DERIVED). test/changes.test.ts checks that every
  * audited table has a spec, so a new table cannot be left out of the feed.
  *
  * Rows are the audit entries' `before` and `after` (API form: camelCase column names).
@@ -45,8 +45,18 @@ const EVENTS: Record<string, ChangeEvent> = {
   pricelistPrice: "prices",
 };
 
+/**
+ * Entities whose rows say themselves whose prices they move, in their `affects` field in the
+ * feed's form (a change request once applied: docs/api.md §17.6), by the event of their resource.
+ */
+const SELF_NAMED: Record<string, ChangeEvent> = {
+  changeRequest: "changeRequests",
+  changeRequestItem: "changeRequests",
+  changeRequestPolicy: "changeRequests",
+};
+
 /** Entities whose pricelists reach the lists derived from them too (docs/api.md §5.8). */
-const DERIVED: ReadonlySet<string> = new Set(["pricelist", "pricelistPrice"]);
+const DERIVED: ReadonlySet<string> = new Set(["pricelist", "pricelistPrice", "changeRequest"]);
 
 export interface EntitySpec {
   event: ChangeEvent;
@@ -61,6 +71,11 @@ export interface EntitySpec {
   derived?: boolean;
   /** The trade condition or promotion the row belongs to, by its row field. */
   owner?: { kind: OwnerKind; field: string };
+  /**
+   * The row says itself whose prices it moves, in this field, in the feed's `affects` form (a
+   * change request once applied: docs/api.md §17.6); a row without it moves no price.
+   */
+  affectsField?: string;
 }
 
 /** A trade condition's or promotion's link table: the target field and what it names. */
@@ -117,6 +132,8 @@ export const OWNERS = Object.fromEntries(
 /** What the feed makes of `entity`; undefined when neither the schema nor EVENTS says. */
 function specOf(entity: string): EntitySpec | undefined {
   const derived = DERIVED.has(entity) ? { derived: true } : {};
+  const named = SELF_NAMED[entity];
+  if (named) return { event: named, affectsField: "affects", ...derived };
   const own = eventOf(entity);
   if (own && isOneOf(REFS, entity)) return { event: own, self: entity, ...derived };
   if (own && isOneOf(OWNER_KINDS, entity))

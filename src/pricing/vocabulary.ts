@@ -85,8 +85,11 @@ export type DiscountType = (typeof DISCOUNT_TYPES)[number];
 export const PROMOTION_STACKINGS = ["BEST_OF", "ON_TOP"] as const;
 export type PromotionStacking = (typeof PROMOTION_STACKINGS)[number];
 
-/** What happened to a row, in an audit entry. */
-export const AUDIT_ACTIONS = ["INSERT", "UPDATE", "DELETE"] as const;
+/**
+ * What happened to a row, in an audit entry. EFFECTIVE: a change request's `effectiveAt` passed
+ * (recorded once by the scheduled job, docs/api.md §17.6); the others are the row's own writes.
+ */
+export const AUDIT_ACTIONS = ["INSERT", "UPDATE", "DELETE", "EFFECTIVE"] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** The kinds of change a webhook subscribes to: each audited entity belongs to one (src/feed). */
@@ -101,12 +104,54 @@ export const CHANGE_EVENTS = [
   "customers",
   "customerGroups",
   "exchangeRates",
+  "changeRequests",
 ] as const;
 export type ChangeEvent = (typeof CHANGE_EVENTS)[number];
 
 /** One delivery attempt of a webhook: answered 2xx, failed, or not sent (the URL was refused). */
 export const DELIVERY_OUTCOMES = ["DELIVERED", "FAILED", "REFUSED"] as const;
 export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
+
+/**
+ * A change request's lifecycle (docs/api.md §17.2): DRAFT → PENDING_APPROVAL → APPLIED, or
+ * REJECTED, or CANCELLED (withdrawn before, cancelled after approval).
+ */
+export const CHANGE_REQUEST_STATUSES = [
+  "DRAFT",
+  "PENDING_APPROVAL",
+  "APPLIED",
+  "REJECTED",
+  "CANCELLED",
+] as const;
+export type ChangeRequestStatus = (typeof CHANGE_REQUEST_STATUSES)[number];
+
+/**
+ * What may be done to a change request in which status (docs/api.md §17.2): the one table, read
+ * by the service (any other action is 409 INVALID_TRANSITION) and by the back office, which
+ * offers only these (app/src/changes/lifecycle.ts). `update` is PATCH.
+ */
+export const CHANGE_REQUEST_ACTIONS = {
+  update: ["DRAFT"],
+  submit: ["DRAFT"],
+  approve: ["PENDING_APPROVAL"],
+  reject: ["PENDING_APPROVAL"],
+  withdraw: ["DRAFT", "PENDING_APPROVAL"],
+  cancel: ["APPLIED"],
+} as const satisfies Record<string, readonly ChangeRequestStatus[]>;
+export type ChangeRequestAction = keyof typeof CHANGE_REQUEST_ACTIONS;
+
+/** What an item of a change request does at its `effectiveAt` (docs/api.md §17.1). */
+export const CHANGE_REQUEST_ITEM_KINDS = [
+  "SET_PRICES",
+  "ADJUST_PRICES",
+  "ACTIVATE",
+  "DEACTIVATE",
+] as const;
+export type ChangeRequestItemKind = (typeof CHANGE_REQUEST_ITEM_KINDS)[number];
+
+/** The records an ACTIVATE or DEACTIVATE item names. */
+export const CHANGE_REQUEST_TARGET_KINDS = ["pricelist", "tradeCondition", "promotion"] as const;
+export type ChangeRequestTargetKind = (typeof CHANGE_REQUEST_TARGET_KINDS)[number];
 
 /** Records that can stand in the way of a delete, as a 409 IN_USE names them (docs/api.md §7.2). */
 export const BLOCKER_KINDS = [

@@ -1,4 +1,5 @@
 import { audit, auditTag } from "./audit";
+import { changeRequests, changeRequestsTag } from "./change-requests";
 import { changes, changesTag } from "./changes";
 import { channels, channelsTag } from "./channels";
 import { currencies, currenciesTag } from "./currencies";
@@ -34,6 +35,7 @@ export const RESOURCES = [
   { tag: exchangeRatesTag, router: exchangeRates },
   { tag: pricingLintTag, router: pricingLint },
   { tag: simulationsTag, router: simulations },
+  { tag: changeRequestsTag, router: changeRequests },
   { tag: auditTag, router: audit },
   { tag: changesTag, router: changes },
   { tag: webhooksTag, router: webhooks },

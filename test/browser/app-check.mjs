@@ -22,13 +22,18 @@
  * 6. money (docs/pricing-rules.md §19–§22): back in the explorer, the demo's screws priced per 1,000
  *    in WEB-DE at 4,000 pieces: the figures say the unit, the advice "5,000 pieces cost less" is
  *    read off the page against the API's priceBreak, and its button makes the line 5,000, priced
- *    as the API prices it and no more than advised; in SHOP-CH the same screws in CHF from the list derived at
- *    the EUR → CHF rate;
- * 7. every form control of every page has a label; signing out forgets the key; signed in again
+ *    as the API prices it and no more than advised; in SHOP-CH the same screws in CHF from the list
+ *    derived at the EUR → CHF rate;
+ * 7. the Changes page (app-changes.mjs): worked example A of pricing rules v3 made with the mass
+ *    adjustment form and submitted by the dev admin key, its impact read off the page, the
+ *    sentence that this key may not approve it; pasted price rows made into a draft and withdrawn;
+ *    then approved by the second admin key (approver); the demo's change requests in the list;
+ * 8. every form control of every page has a label; signing out forgets the key; signed in again
  *    with the dev read key, the same lookup shows no cost, margin or pocket price anywhere;
- * 8. throughout, no request leaves loopback, none fails or answers an error, and the page logs no
+ * 9. throughout, no request leaves loopback, none fails or answers an error, and the page logs no
  *    error (CSP violations included). Screenshots go to .screenshots/ (git-ignored): app-sign-in,
- *    app-explorer, app-simulation, app-lint, app-money. With `--docs-screenshot` it also writes the README's
+ *    app-explorer, app-simulation, app-lint, app-money, app-changes-pending, app-changes. With
+ *    `--docs-screenshot` it also writes the README's
  *    docs/images/app-explorer.png.
  *
  * Exits 0 when all holds, 1 otherwise; bounded in time. Environment: CHROMIUM (default
@@ -39,6 +44,7 @@ import { buildApp } from "../../scripts/app-build.mjs";
 import { DEV_KEYS, devApiKeys } from "../../scripts/lib/dev-keys.mjs";
 import { ROOT, applyMigrations, loadDemoData } from "../../scripts/lib/local-db.mjs";
 import { decimalToMinor } from "../../scripts/lib/money.mjs";
+import { checkChanges } from "./app-changes.mjs";
 import { SHOTS, openBrowser, runCheck, serve, sleep, tempDir } from "./harness.mjs";
 
 const TIMEOUT_MS = Number(process.env.APP_CHECK_TIMEOUT_MS ?? 180_000);
@@ -689,6 +695,7 @@ async function check() {
   missingLabels.push(...(await unlabelled(page)));
 
   problems.push(...(await checkMoney(page, base)));
+  problems.push(...(await checkChanges(page, base, await minorReader(base, "EUR"), log)));
   missingLabels.push(...(await unlabelled(page)));
   if (missingLabels.length) problems.push(`controls without a label: ${missingLabels.join(" ")}`);
 
@@ -704,5 +711,5 @@ runCheck(
   "app-check",
   check,
   TIMEOUT_MS,
-  "screenshots in .screenshots/app-{sign-in,explorer,simulation,lint,money}.png",
+  "screenshots in .screenshots/app-{sign-in,explorer,simulation,lint,money,changes-pending,changes}.png",
 );

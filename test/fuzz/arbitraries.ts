@@ -470,6 +470,7 @@ function pathFixtures(op: Operation, param: string, fx: Fixtures): (string | num
     "trade-conditions": fx.tradeConditions,
     promotion: fx.promotions,
     webhooks: fx.webhooks,
+    "change-requests": fx.changeRequests,
   };
   return map[before ?? ""] ?? [];
 }

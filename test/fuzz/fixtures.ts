@@ -13,6 +13,8 @@ export interface Fixtures {
   tradeConditions: number[];
   promotions: number[];
   webhooks: number[];
+  /** Change requests: a DRAFT and a submitted one (PENDING_APPROVAL, or APPLIED by the policy). */
+  changeRequests: number[];
   /** Exchange rates by their key, as their path parameters write it. */
   exchangeRates: { from: string; to: string; validFrom: string }[];
   /** A URL webhooks may point to here (WEBHOOK_ALLOWED_HOSTS of the tests): the test receiver. */
@@ -134,6 +136,22 @@ export async function createFixtures(tag: string): Promise<Fixtures> {
       .id as number,
   ];
 
+  const changeRequest = async () =>
+    (
+      await call("POST", "/v1/api/change-requests", {
+        title: "Fixture change",
+        effectiveAt: "2099-01-01",
+        items: [
+          {
+            kind: "SET_PRICES",
+            pricelistId: activeList,
+            rows: [{ productCode: products[0], amount: 1100 }],
+          },
+        ],
+      })
+    ).id as number;
+  const changeRequests = [await changeRequest(), await changeRequest()];
+  await call("POST", `/v1/api/change-requests/${changeRequests[1]}/submit`);
   // Rates have no code: the same keys each time, an upsert leaves them as they are.
   const exchangeRates = [
     { from: "EUR", to: "CHF", validFrom: "2025-01-01T00:00:00Z" },
@@ -153,6 +171,7 @@ export async function createFixtures(tag: string): Promise<Fixtures> {
     tradeConditions,
     promotions,
     webhooks,
+    changeRequests,
     exchangeRates,
     webhookUrl,
     requests,

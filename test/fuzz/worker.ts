@@ -18,6 +18,11 @@ export async function callWorker(request: Request): Promise<Response> {
 }
 
 let turn = 0;
+let lastSpread: string | undefined;
+
+/** The writer key the last admin call went out under (spreadAdminCalls). */
+export const lastSpreadKey = () => lastSpread;
+
 /**
  * The files that call the Worker this way send thousands of admin calls a minute, far above one
  * key's write limit (RATE_LIMITER_ADMIN, as wrangler.toml sets it: the tests raise no limit). So
@@ -27,7 +32,8 @@ let turn = 0;
 function spreadAdminCalls(request: Request): Request {
   if (request.headers.get(API_KEY_HEADER) === KEYS.admin) {
     const keys = env.TEST_WRITER_KEYS;
-    request.headers.set(API_KEY_HEADER, keys[turn++ % keys.length]!);
+    lastSpread = keys[turn++ % keys.length]!;
+    request.headers.set(API_KEY_HEADER, lastSpread);
   }
   return request;
 }

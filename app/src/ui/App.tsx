@@ -1,4 +1,7 @@
 import { useEffect, useState } from "preact/hooks";
+import { ChangeList } from "../changes/ChangeList";
+import { ChangeRequestPage } from "../changes/ChangeRequestPage";
+import { NewChange } from "../changes/NewChange";
 import { Explorer } from "../explorer/Explorer";
 import { Lint } from "../lint/Lint";
 import { RecordPage } from "../lint/RecordPage";
@@ -11,8 +14,13 @@ import { SignIn } from "./SignIn";
 const PAGES = [
   { route: { page: "explorer" }, label: "Price explorer" },
   { route: { page: "simulation" }, label: "Simulation" },
+  { route: { page: "changes" }, label: "Changes" },
   { route: { page: "lint" }, label: "Lint" },
 ] as const satisfies readonly { route: Route; label: string }[];
+
+/** The navigation entry a page belongs to: a change request and its forms are under Changes. */
+const sectionOf = (route: Route): Route["page"] =>
+  route.page === "change" || route.page === "new-change" ? "changes" : route.page;
 
 function Nav({ route, onSignOut }: { route: Route; onSignOut: () => void }) {
   return (
@@ -24,7 +32,7 @@ function Nav({ route, onSignOut }: { route: Route; onSignOut: () => void }) {
             <li key={p.route.page}>
               <a
                 href={hrefOf(p.route)}
-                aria-current={route.page === p.route.page ? "page" : undefined}
+                aria-current={sectionOf(route) === p.route.page ? "page" : undefined}
               >
                 {p.label}
               </a>
@@ -46,6 +54,12 @@ function Page({ route }: { route: Route }) {
   switch (route.page) {
     case "simulation":
       return <Simulation />;
+    case "changes":
+      return <ChangeList />;
+    case "change":
+      return <ChangeRequestPage key={route.id} id={route.id} />;
+    case "new-change":
+      return <NewChange kind={route.kind} />;
     case "lint":
       return <Lint />;
     case "record":

@@ -2,9 +2,11 @@
  * The tables the generated audit triggers leave out: derived state kept by triggers, the audit
  * itself, and the webhooks' configuration and delivery state (a webhook row holds its signing
  * secret, which a generated entry would copy; migration 0019 records the webhooks' settings by
- * hand-written triggers, without it, src/db/audit.ts SETTINGS_ENTITIES). Every other table of the
- * schema is audited. The one list: the trigger generator (scripts/audit-triggers.mjs) bundles this
- * file, and src/db/audit.ts derives the audited entities from it.
+ * hand-written triggers, without it, src/db/audit.ts SETTINGS_ENTITIES), and the price rows a
+ * change request wrote, kept for its cancel (each row it wrote has its own entry). Every other
+ * table of the schema is audited. The one list: the trigger generator
+ * (scripts/audit-triggers.mjs) bundles this file, and src/db/audit.ts derives the audited
+ * entities from it.
  */
 export const NOT_AUDITED: ReadonlySet<string> = new Set([
   "pricing_version",
@@ -14,6 +16,18 @@ export const NOT_AUDITED: ReadonlySet<string> = new Set([
   "idempotency_keys",
   "webhooks",
   "webhook_deliveries",
+  "change_request_writes",
+]);
+
+/**
+ * Audited tables that are not pricing data themselves, so without the pricing_version triggers
+ * (migration 0003): a change request prices nothing; the price rows it writes do, and move the
+ * version (docs/api.md §17). test/edge-read-path.test.ts holds every other audited table to them.
+ */
+export const UNVERSIONED: ReadonlySet<string> = new Set([
+  "change_requests",
+  "change_request_items",
+  "change_request_policy",
 ]);
 
 /**

@@ -9,3 +9,4 @@ export * from "./promotions";
 export * from "./trade-conditions";
 export * from "./idempotency";
 export * from "./webhooks";
+export * from "./change-requests";

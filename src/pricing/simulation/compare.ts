@@ -210,7 +210,7 @@ function ratioBp(n: bigint, d: bigint): number {
  * `difference` is then in the after line's unit, and `differenceBp` compares per piece, exactly:
  * (a / Ua − b / Ub) / (b / Ub) = (a × Ub − b × Ua) / (b × Ua).
  */
-function changeOf(before: LinePrice, after: LinePrice) {
+export function changeOf(before: LinePrice, after: LinePrice) {
   const [b, a] = [before.finalUnitAmount, after.finalUnitAmount];
   if (b === null || a === null) return { difference: null, differenceBp: null };
   const [ub, ua] = [before.priceUnit ?? 1, after.priceUnit ?? 1];
@@ -350,6 +350,16 @@ export class FirstInOrder<T> {
 /** A rise above 100 % counts in the 100 % bucket (a price that doubles or more). */
 const MAX_PERCENT = 100;
 
+/** The whole percent of a change in bp (rounded half away from zero), rises capped at 100. */
+export function percentBucket(bp: number): number {
+  const rounded = Math.sign(bp) * Math.round(Math.abs(bp) / 100);
+  return Math.min(MAX_PERCENT, rounded) || 0;
+}
+
+/** Counts by percent as the ascending buckets of a distribution. */
+export const bucketsOf = (counts: ReadonlyMap<number, number>): DistributionBucket[] =>
+  [...counts].sort(([a], [b]) => a - b).map(([percent, count]) => ({ percent, count }));
+
 /**
  * The summary of docs/simulation.md §4, counted as the changed pairs come, in any order: a few
  * numbers per buyer and per percent, and the top lists, never the pairs themselves (the largest
@@ -391,7 +401,7 @@ export class SummaryTally {
       this.cuts.add(itemOf(item));
     }
     if (bp !== null) {
-      const percent = Math.min(MAX_PERCENT, Math.sign(bp) * Math.round(Math.abs(bp) / 100)) || 0;
+      const percent = percentBucket(bp);
       this.buckets.set(percent, (this.buckets.get(percent) ?? 0) + 1);
     }
   }
@@ -410,9 +420,7 @@ export class SummaryTally {
       mostAffectedCustomers: [...this.customers.values()]
         .sort((a, b) => b.changed - a.changed || byText(a.customerCode, b.customerCode))
         .slice(0, SUMMARY_TOP),
-      distribution: [...this.buckets]
-        .sort(([a], [b]) => a - b)
-        .map(([percent, count]) => ({ percent, count })),
+      distribution: bucketsOf(this.buckets),
       margin,
     };
   }

@@ -1,5 +1,11 @@
 import { prepareOneLineOrders, priceOneLineOrders, type PreparedOrders } from "../resolve";
-import type { Instant, PriceLineRequest, PricelistCandidate, ProductFacts } from "../types";
+import type {
+  Instant,
+  LinePrice,
+  PriceLineRequest,
+  PricelistCandidate,
+  ProductFacts,
+} from "../types";
 import type { ChannelRoundingMode, PricelistLevel } from "../vocabulary";
 import {
   compareLines,
@@ -45,6 +51,16 @@ export interface SimulationInput {
  * after, some 100 engine lines, about half a millisecond.
  */
 export const PRODUCTS_PER_STEP = 50;
+
+/**
+ * Sees every (buyer, product) pair's two lines in the first pass, changed or not: the impact of
+ * a change request (docs/api.md §17.3) sums over them all.
+ */
+export type PairObserver = (
+  customerCode: string | null,
+  before: LinePrice,
+  after: LinePrice,
+) => void;
 
 /** What a simulation answers besides its head (docs/simulation.md §4). */
 export interface SimulationResult<Row = PriceChangeRow> {
@@ -116,14 +132,20 @@ interface Pair extends PriceChangeItem {
  * `productsPerStep` products of a buyer, so its caller can let other work run between steps
  * (the Worker yields to the event loop: docs/simulation.md §8); run without pausing, it answers
  * the same. Each row is held as `keep` makes it (the Worker keeps its JSON, a string, rather than
- * the objects of its two lines); by default as it is.
+ * the objects of its two lines); by default as it is. `observe`, when given, sees every pair of
+ * the first pass.
  */
 export function* comparePrices<Row = PriceChangeRow>(
   input: SimulationInput,
   {
     productsPerStep = PRODUCTS_PER_STEP,
     keep = (row: PriceChangeRow) => row as Row,
-  }: { productsPerStep?: number; keep?: (row: PriceChangeRow) => Row } = {},
+    observe,
+  }: {
+    productsPerStep?: number;
+    keep?: (row: PriceChangeRow) => Row;
+    observe?: PairObserver;
+  } = {},
 ): Generator<void, SimulationResult<Row>> {
   const sides: Side[] = [input.records, applyChangeSet(input.records, input.changes)].map(
     (records) => ({ records, lists: new Map(records.pricelists.map((p) => [p.id, p])) }),
@@ -146,6 +168,7 @@ export function* comparePrices<Row = PriceChangeRow>(
       priceOneLineOrders(before, step).forEach((line, i) => {
         margin.before.add(line);
         margin.after.add(later[i]!);
+        observe?.(customerCode, line, later[i]!);
         const item = differenceOf(customerCode, line, later[i]!);
         if (!item) return;
         summary.add(item);

@@ -3,6 +3,7 @@ import { ApiError, conflict, invalid, notFound, type FieldIssue } from "../../li
 import { iso } from "../../lib/core/schemas";
 import {
   comparePrices,
+  type PairObserver,
   type SimulationResult,
   type ChangeSet,
   type PriceChangeRow,
@@ -283,9 +284,10 @@ const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /**
  * A simulation read and checked (two D1 round trips; or its 404, 409 or 400), with its
- * comparison ready to run in steps (`comparePrices`) and the head of its answer.
+ * comparison ready to run in steps (`comparePrices`) and the head of its answer. `observe`, when
+ * given, sees every pair (the route gives none; a change request's impact sums over them all).
  */
-export async function startSimulation(db: Db, request: SimulationRequest) {
+export async function startSimulation(db: Db, request: SimulationRequest, observe?: PairObserver) {
   const at = request.at ?? Date.now();
   const changes = changeSetOf(request.changes);
   const query = selectionQuery(request, changes);
@@ -317,7 +319,7 @@ export async function startSimulation(db: Db, request: SimulationRequest) {
       changes,
       maxRows: request.maxRows,
     },
-    { keep: (row) => JSON.stringify(row) },
+    { keep: (row) => JSON.stringify(row), observe },
   );
   const head = {
     channelCode: request.channelCode,
@@ -332,8 +334,12 @@ export async function startSimulation(db: Db, request: SimulationRequest) {
  * POST /v1/api/simulations/prices: two D1 round trips, then the engine twice per buyer and
  * product, in steps between which the isolate's other requests run (docs/simulation.md §8).
  */
-export async function simulatePrices(db: Db, request: SimulationRequest): Promise<HeldSimulation> {
-  const { head, steps } = await startSimulation(db, request);
+export async function simulatePrices(
+  db: Db,
+  request: SimulationRequest,
+  observe?: PairObserver,
+): Promise<HeldSimulation> {
+  const { head, steps } = await startSimulation(db, request, observe);
   let step: IteratorResult<void, SimulationResult<string>>;
   do {
     await nextTurn();

@@ -1,0 +1,194 @@
+import { useState } from "preact/hooks";
+import { api, type Schemas, unwrap } from "../lib/api";
+import { useLoad } from "../lib/hooks";
+import { formatBp } from "../lib/money";
+import { hrefOf } from "../lib/route";
+import { Field, LoadNote } from "../ui/fields";
+import { PageHeading } from "../ui/PageHeading";
+import { type ChangeRequestStatus, STATUS_TEXT, selfApprovalText } from "./lifecycle";
+
+type Summary = Schemas["ChangeRequestSummary"];
+type Policy = Schemas["ChangeRequestPolicy"];
+
+const STATUSES = Object.keys(STATUS_TEXT) as ChangeRequestStatus[];
+const PAGE_SIZE = 50;
+
+const utc = (iso: string | null) => (iso ? `${iso.slice(0, 16).replace("T", " ")} UTC` : "–");
+
+/** The approval policy in a sentence (docs/api.md §17.4). */
+function policyText({ autoApproveMaxRaiseBp: raise, autoApproveMaxCutBp: cut }: Policy): string {
+  if (raise === null || cut === null) {
+    return "Approval policy: every request needs a second admin key.";
+  }
+  return (
+    `Approval policy: a request whose prices rise by at most ${formatBp(raise)} and fall by at ` +
+    `most ${formatBp(cut)}, with nothing left out of its impact, is applied when it is submitted; ` +
+    "any other needs a second admin key."
+  );
+}
+
+function PolicyLine() {
+  const policy = useLoad(
+    (signal) => unwrap(api.GET("/v1/api/change-requests/policy", { signal })),
+    [],
+  );
+  if (policy.state !== "ready") return <LoadNote loaded={policy} loading="Reading the policy…" />;
+  return (
+    <p class="notice" data-field="policy">
+      {policyText(policy.value)}
+    </p>
+  );
+}
+
+function StatusCell({ request }: { request: Summary }) {
+  const self = selfApprovalText(request);
+  return (
+    <td data-field="status">
+      <span class={`badge change-${request.status}`}>{STATUS_TEXT[request.status]}</span>
+      {self ? <small class="hint"> · another admin key must approve it</small> : null}
+    </td>
+  );
+}
+
+function RequestsTable({ requests }: { requests: Summary[] }) {
+  return (
+    <table class="change-requests">
+      <caption>Change requests, newest first</caption>
+      <thead>
+        <tr>
+          <th scope="col">Request</th>
+          <th scope="col">Status</th>
+          <th scope="col">Effective</th>
+          <th scope="col">Author</th>
+          <th scope="col">Approved by</th>
+          <th scope="col" class="num">
+            Items
+          </th>
+          <th scope="col" class="num">
+            Largest rise
+          </th>
+          <th scope="col" class="num">
+            Largest cut
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {requests.map((r) => (
+          <tr key={r.id} data-id={r.id}>
+            <td>
+              <a href={hrefOf({ page: "change", id: r.id })}>
+                {r.id} · {r.title}
+              </a>
+            </td>
+            <StatusCell request={r} />
+            <td>{r.effectiveAt ? utc(r.effectiveAt) : "when approved"}</td>
+            <td>{r.author}</td>
+            <td>{r.approvedBy ?? "–"}</td>
+            <td class="num">{r.itemCount}</td>
+            <td class="num rise">{r.impact ? formatBp(r.impact.maxRaiseBp, true) : "–"}</td>
+            <td class="num cut">{r.impact ? formatBp(-r.impact.maxCutBp, true) : "–"}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function StatusFilter(props: {
+  status: "" | ChangeRequestStatus;
+  onStatus: (status: "" | ChangeRequestStatus) => void;
+}) {
+  return (
+    <div class="panel field-row">
+      <Field id="changes-status" label="Status">
+        <select
+          id="changes-status"
+          value={props.status}
+          onChange={(e) => props.onStatus(e.currentTarget.value as "" | ChangeRequestStatus)}
+        >
+          <option value="">All</option>
+          {STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {STATUS_TEXT[s]}
+            </option>
+          ))}
+        </select>
+      </Field>
+    </div>
+  );
+}
+
+function Pager(props: { page: number; pages: number; onPage: (page: number) => void }) {
+  const { page, pages, onPage } = props;
+  if (pages <= 1) return null;
+  return (
+    <p class="field-row">
+      <button type="button" class="secondary" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+        Newer
+      </button>
+      <span>
+        Page {page} of {pages}
+      </span>
+      <button
+        type="button"
+        class="secondary"
+        disabled={page >= pages}
+        onClick={() => onPage(page + 1)}
+      >
+        Older
+      </button>
+    </p>
+  );
+}
+
+/** The change requests (newest first, by status), the approval policy and the two forms. */
+export function ChangeList() {
+  const [status, setStatus] = useState<"" | ChangeRequestStatus>("");
+  const [page, setPage] = useState(1);
+  const list = useLoad(
+    (signal) =>
+      unwrap(
+        api.GET("/v1/api/change-requests", {
+          params: {
+            query: {
+              page,
+              limit: PAGE_SIZE,
+              sortBy: ["id:DESC"],
+              ...(status ? { "filter.status": [status] } : {}),
+            },
+          },
+          signal,
+        }),
+      ),
+    [status, page],
+  );
+  return (
+    <>
+      <PageHeading title="Changes">
+        Price changes on a date, approved by a second person: prepare a mass adjustment or paste
+        price rows, submit to see the impact on every customer's prices, and let another admin key
+        approve it. Approved changes are written at once, dated, and take effect on their date.
+      </PageHeading>
+      <p class="field-row">
+        <a class="button" href={hrefOf({ page: "new-change", kind: "adjust" })}>
+          New mass adjustment
+        </a>
+        <a class="button" href={hrefOf({ page: "new-change", kind: "rows" })}>
+          New price rows
+        </a>
+      </p>
+      <PolicyLine />
+      <StatusFilter status={status} onStatus={(s) => (setStatus(s), setPage(1))} />
+      <LoadNote loaded={list} loading="Loading the change requests…" />
+      {list.state === "ready" && list.value.data.length === 0 ? (
+        <p>No change requests{status ? " in this status" : ""} yet.</p>
+      ) : null}
+      {list.state === "ready" && list.value.data.length > 0 ? (
+        <>
+          <RequestsTable requests={list.value.data} />
+          <Pager page={page} pages={list.value.meta.totalPages} onPage={setPage} />
+        </>
+      ) : null}
+    </>
+  );
+}

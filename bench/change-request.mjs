@@ -1,0 +1,172 @@
+#!/usr/bin/env node
+/**
+ * What a catalogue-wide change request costs (docs/performance.md, "A catalogue-wide change
+ * request"; issue 23 item 6; `npm run bench:change-request`):
+ *
+ *   node bench/change-request.mjs [--rows 100000] [--keep]
+ *
+ * 1. starts a fresh local `wrangler dev` on a free port of 127.0.0.1 (an empty D1 in a temp
+ *    folder, the migrations of drizzle/ applied, two admin keys of its own: nothing of the
+ *    project's local state is read or changed);
+ * 2. loads `--rows` products and one ACTIVE pricelist with one row each through the API
+ *    (`PUT /v1/api/product` and `PUT /v1/api/pricelist/{id}/prices`, 1,000 rows a call);
+ * 3. times, each one call: `create` (one ADJUST_PRICES item on the whole list, +2.5 %, rounded to
+ *    …9, effective 2027-01-01), `submit` (the impact: the list prices in no channel, so it
+ *    simulates nothing), `approve` by the second key (the apply: every row cut, a new one each,
+ *    in ONE batch), `cancel` (the exact restore, one batch); with each answer's Server-Timing;
+ * 4. checks through the API that the list has twice the rows after the approval and its rows
+ *    again after the cancel; stops wrangler and removes the temp folder (--keep keeps it).
+ *
+ * Nothing is written into the project: the figures go to stdout.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { thousands } from "./lib/common.mjs";
+import { startService } from "./lib/service.mjs";
+
+const step = (/** @type {string} */ text) => console.log(`[bench:change-request] ${text}`);
+const CHUNK = 1000;
+
+/**
+ * One call, timed; throws on an answer ≥ 300.
+ * @param {string} url
+ * @param {string} key
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body]
+ */
+async function call(url, key, method, path, body) {
+  const started = performance.now();
+  const res = await fetch(`${url}${path}`, {
+    method,
+    headers: { "x-webhook-signature": key, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  const ms = performance.now() - started;
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`);
+  return { ms, timing: res.headers.get("server-timing") ?? "", answer: JSON.parse(text) };
+}
+
+/**
+ * The catalogue: `rows` products and a pricelist with one row each, 1,000 a call.
+ * @param {{ url: string, key: string }} service
+ * @param {number} rows
+ */
+async function loadCatalogue(service, rows) {
+  const { url, key } = service;
+  const code = (/** @type {number} */ i) => `BULK-${String(i).padStart(7, "0")}`;
+  const list = await call(url, key, "POST", "/v1/api/pricelist", {
+    name: "Catalogue",
+    currency: "EUR",
+    status: "ACTIVE",
+  });
+  const started = performance.now();
+  for (let from = 0; from < rows; from += CHUNK) {
+    const chunk = Array.from({ length: Math.min(CHUNK, rows - from) }, (_, i) => from + i);
+    await call(url, key, "PUT", "/v1/api/product", {
+      products: chunk.map((i) => ({ code: code(i), name: `Bulk ${i}` })),
+    });
+    await call(url, key, "PUT", `/v1/api/pricelist/${list.answer.id}/prices`, {
+      prices: chunk.map((i) => ({ productCode: code(i), amount: 1000 + (i % 997) })),
+    });
+  }
+  step(
+    `loaded ${thousands(rows)} products and rows in ${Math.round(performance.now() - started)} ms`,
+  );
+  return /** @type {number} */ (list.answer.id);
+}
+
+/**
+ * How many rows the list has: its prices list's total.
+ * @param {{ url: string, key: string }} service
+ * @param {number} list
+ */
+const rowCount = async (service, list) =>
+  /** @type {number} */ (
+    (await call(service.url, service.key, "GET", `/v1/api/pricelist/${list}/prices?limit=1`)).answer
+      .meta.totalItems
+  );
+
+/**
+ * The four timed calls.
+ * @param {{ url: string, key: string, approverKey: string }} service
+ * @param {number} list
+ */
+async function changeRequest(service, list) {
+  const { url, key, approverKey } = service;
+  const base = "/v1/api/change-requests";
+  const create = await call(url, key, "POST", base, {
+    title: "Catalogue +2.5 %",
+    effectiveAt: "2027-01-01T00:00:00Z",
+    items: [
+      {
+        kind: "ADJUST_PRICES",
+        pricelistId: list,
+        adjustmentBp: 250,
+        rounding: { mode: "NEAREST", step: 10, ending: 9 },
+      },
+    ],
+  });
+  const id = create.answer.id;
+  const submit = await call(url, key, "POST", `${base}/${id}/submit`);
+  if (submit.answer.status !== "PENDING_APPROVAL")
+    throw new Error(`submit: ${submit.answer.status}`);
+  const approve = await call(url, approverKey, "POST", `${base}/${id}/approve`);
+  if (approve.answer.status !== "APPLIED") throw new Error(`approve: ${approve.answer.status}`);
+  const applied = await rowCount(service, list);
+  const cancel = await call(url, key, "POST", `${base}/${id}/cancel`);
+  if (cancel.answer.status !== "CANCELLED") throw new Error(`cancel: ${cancel.answer.status}`);
+  const restored = await rowCount(service, list);
+  return { runs: { create, submit, approve, cancel }, applied, restored };
+}
+
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      rows: { type: "string", default: "100000" },
+      keep: { type: "boolean", default: false },
+    },
+  });
+  const rows = Number(values.rows);
+  if (!Number.isSafeInteger(rows) || rows < 1 || rows > 1_000_000)
+    throw new Error(`--rows ${values.rows}: 1-1000000`);
+  const dir = mkdtempSync(join(tmpdir(), "pricing-bench-change-request-"));
+  /** @type {import("node:child_process").ChildProcess | undefined} */
+  let child;
+  const stop = () => child?.kill("SIGTERM");
+  process.on("SIGINT", () => {
+    stop();
+    if (!values.keep) rmSync(dir, { recursive: true, force: true });
+    process.exit(130);
+  });
+  try {
+    const service = await startService(dir, { approver: true });
+    child = service.child;
+    step(`wrangler dev on ${service.url}, empty D1 in ${dir}, migrations applied`);
+    const list = await loadCatalogue(service, rows);
+    const { runs, applied, restored } = await changeRequest(
+      { ...service, approverKey: /** @type {string} */ (service.approverKey) },
+      list,
+    );
+    if (applied !== 2 * rows || restored !== rows) {
+      throw new Error(`rows: ${applied} after the approval, ${restored} after the cancel`);
+    }
+    step(
+      `${thousands(rows)} rows: ${thousands(applied)} once applied, ${thousands(restored)} once cancelled`,
+    );
+    for (const [name, run] of Object.entries(runs)) {
+      console.log(`${name.padEnd(8)} ${String(Math.round(run.ms)).padStart(7)} ms  ${run.timing}`);
+    }
+  } finally {
+    stop();
+    if (!values.keep) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(`[bench:change-request] ${error instanceof Error ? error.message : error}`);
+  process.exit(1);
+});

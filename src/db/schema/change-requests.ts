@@ -1,0 +1,121 @@
+import { sql } from "drizzle-orm";
+import { check, index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { CHANGE_REQUEST_ITEM_KINDS, CHANGE_REQUEST_STATUSES } from "../../pricing/vocabulary";
+import { timestamps } from "./columns";
+import { pricelists } from "./pricelists";
+import { products } from "./products";
+
+/**
+ * Change requests (docs/api.md §17): price changes prepared, approved by a second key and applied
+ * in one batch, dated `effectiveAt`. Audited like pricing data (the trail shows who wrote,
+ * submitted, approved and applied each one), without pricing-version triggers: a request moves
+ * no price by itself, the rows it writes do.
+ */
+export const changeRequests = sqliteTable(
+  "change_requests",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    title: text("title").notNull(),
+    status: text("status", { enum: CHANGE_REQUEST_STATUSES }).notNull().default("DRAFT"),
+    /** Epoch ms; null: effective when applied. */
+    effectiveAt: integer("effective_at"),
+    /** The key name that created it (as the audit trail records key names). */
+    author: text("author").notNull(),
+    /** JSON array of every key name that wrote its content (create, PATCH): none may approve it. */
+    editors: text("editors").notNull(),
+    submittedAt: integer("submitted_at"),
+    /** The approving key's name, or `policy`. */
+    approvedBy: text("approved_by"),
+    approvedAt: integer("approved_at"),
+    appliedAt: integer("applied_at"),
+    rejectedBy: text("rejected_by"),
+    rejectionReason: text("rejection_reason"),
+    /** JSON: the impact computed at submit (docs/api.md §17.3). */
+    impact: text("impact"),
+    /** The facts of what its items touch, read at submit: approve compares them (stale). */
+    submittedFacts: text("submitted_facts"),
+    /** JSON in the change feed's `affects` form: whose prices applying it moves. */
+    affects: text("affects"),
+    /** JSON: the records ACTIVATE and DEACTIVATE changed, before and after, for `cancel`. */
+    restore: text("restore"),
+    /** When the scheduled job recorded `change-request.effective` (once: the guard). */
+    effectiveRecordedAt: integer("effective_recorded_at"),
+    ...timestamps,
+  },
+  (t) => [
+    index("change_requests_status_idx").on(t.status, t.id),
+    index("change_requests_effective_idx").on(t.effectiveAt, t.id),
+  ],
+);
+
+/** The items of a change request in their order; `body` is the item's JSON without `kind`. */
+export const changeRequestItems = sqliteTable(
+  "change_request_items",
+  {
+    changeRequestId: integer("change_request_id")
+      .notNull()
+      .references(() => changeRequests.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    kind: text("kind", { enum: CHANGE_REQUEST_ITEM_KINDS }).notNull(),
+    body: text("body").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.changeRequestId, t.position] })],
+);
+
+/**
+ * The price rows an applied change request wrote, each with its values before and after: the
+ * batch that applies it stages them here and writes `pricelist_prices` from them (the rows
+ * travel once), and `cancel` puts back exactly the `before` (deleting the INSERTED rows). Not
+ * audited (src/db/schema/audited.ts): bookkeeping, and the price rows have their own entries.
+ * Emptied once the request is effective, when nothing can be cancelled any more.
+ */
+export const changeRequestWrites = sqliteTable(
+  "change_request_writes",
+  {
+    changeRequestId: integer("change_request_id")
+      .notNull()
+      .references(() => changeRequests.id, { onDelete: "cascade" }),
+    pricelistId: integer("pricelist_id")
+      .notNull()
+      .references(() => pricelists.id, { onDelete: "cascade" }),
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    minQuantity: integer("min_quantity").notNull(),
+    validFrom: integer("valid_from"),
+    /** INSERTED: a new row (cancel deletes it); UPDATED: a stored row cut or replaced. */
+    action: text("action", { enum: ["INSERTED", "UPDATED"] }).notNull(),
+    beforeValidTo: integer("before_valid_to"),
+    beforeAmount: integer("before_amount"),
+    /** The price units of the row before and after (docs/pricing-rules.md §20); migration 0025. */
+    beforePriceUnit: integer("before_price_unit"),
+    afterValidTo: integer("after_valid_to"),
+    afterAmount: integer("after_amount").notNull(),
+    afterPriceUnit: integer("after_price_unit").notNull().default(1),
+  },
+  (t) => [
+    // The apply and the cancel find each stored row's staged twin by this (and the reverse).
+    index("change_request_writes_key_idx").on(
+      t.changeRequestId,
+      t.action,
+      t.pricelistId,
+      t.productId,
+      t.minQuantity,
+    ),
+  ],
+);
+
+/**
+ * The approval policy (docs/api.md §17.4): one row (id 1). Both limits set: a request whose
+ * impact stays within them, with nothing omitted, is approved at submit by `policy`.
+ */
+export const changeRequestPolicy = sqliteTable(
+  "change_request_policy",
+  {
+    id: integer("id").primaryKey(),
+    autoApproveMaxRaiseBp: integer("auto_approve_max_raise_bp"),
+    autoApproveMaxCutBp: integer("auto_approve_max_cut_bp"),
+    updatedAt: timestamps.updatedAt,
+  },
+  (t) => [check("change_request_policy_one_row", sql`${t.id} = 1`)],
+);

@@ -1,0 +1,83 @@
+import type { AppRouteHandler } from "../../lib/http/router";
+import { claimSimulation } from "../simulations/simulations.service";
+import { listChangeRequests, readPolicy, writePolicy } from "./change-requests.repo";
+import type * as routes from "./change-requests.routes";
+import {
+  answerOf,
+  approveChangeRequest,
+  cancelChangeRequest,
+  createChangeRequest,
+  rejectChangeRequest,
+  submitChangeRequest,
+  toChangeRequestSummary,
+  updateChangeRequest,
+  withdrawChangeRequest,
+} from "./change-requests.service";
+
+export const list: AppRouteHandler<typeof routes.list> = async (c) => {
+  const page = await listChangeRequests(c.var.db, c.var.list);
+  const data = page.rows.map(({ row, itemCount }) =>
+    toChangeRequestSummary(row, itemCount, c.var.keyName),
+  );
+  return c.json(c.var.list.envelope(data, page.total), 200);
+};
+
+export const create: AppRouteHandler<typeof routes.create> = async (c) => {
+  const row = await createChangeRequest(c.var.db, c.req.valid("json"), c.var.keyName);
+  return c.json(await answerOf(c.var.db, row.id, c.var.keyName), 201);
+};
+
+export const get: AppRouteHandler<typeof routes.get> = async (c) =>
+  c.json(await answerOf(c.var.db, c.req.valid("param").id, c.var.keyName), 200);
+
+export const update: AppRouteHandler<typeof routes.update> = async (c) => {
+  const { id } = c.req.valid("param");
+  await updateChangeRequest(c.var.db, id, c.req.valid("json"), c.var.keyName);
+  return c.json(await answerOf(c.var.db, id, c.var.keyName), 200);
+};
+
+export const getPolicy: AppRouteHandler<typeof routes.getPolicy> = async (c) => {
+  const { autoApproveMaxRaiseBp, autoApproveMaxCutBp } = await readPolicy(c.var.db);
+  return c.json({ autoApproveMaxRaiseBp, autoApproveMaxCutBp }, 200);
+};
+
+export const putPolicy: AppRouteHandler<typeof routes.putPolicy> = async (c) => {
+  const { autoApproveMaxRaiseBp, autoApproveMaxCutBp } = await writePolicy(
+    c.var.db,
+    c.req.valid("json"),
+  );
+  return c.json({ autoApproveMaxRaiseBp, autoApproveMaxCutBp }, 200);
+};
+
+/** The impact is a publish simulation: it holds one of the key's places while it runs. */
+export const submit: AppRouteHandler<typeof routes.submit> = async (c) => {
+  const release = claimSimulation(c.var.keyName);
+  try {
+    const id = await submitChangeRequest(c.var.db, c.req.valid("param").id);
+    return c.json(await answerOf(c.var.db, id, c.var.keyName), 200);
+  } finally {
+    release();
+  }
+};
+
+export const approve: AppRouteHandler<typeof routes.approve> = async (c) => {
+  const id = await approveChangeRequest(c.var.db, c.req.valid("param").id, c.var.keyName);
+  return c.json(await answerOf(c.var.db, id, c.var.keyName), 200);
+};
+
+export const reject: AppRouteHandler<typeof routes.reject> = async (c) => {
+  const { id } = c.req.valid("param");
+  const { reason } = c.req.valid("json");
+  await rejectChangeRequest(c.var.db, id, reason, c.var.keyName);
+  return c.json(await answerOf(c.var.db, id, c.var.keyName), 200);
+};
+
+export const withdraw: AppRouteHandler<typeof routes.withdraw> = async (c) => {
+  const id = await withdrawChangeRequest(c.var.db, c.req.valid("param").id);
+  return c.json(await answerOf(c.var.db, id, c.var.keyName), 200);
+};
+
+export const cancel: AppRouteHandler<typeof routes.cancel> = async (c) => {
+  const id = await cancelChangeRequest(c.var.db, c.req.valid("param").id);
+  return c.json(await answerOf(c.var.db, id, c.var.keyName), 200);
+};

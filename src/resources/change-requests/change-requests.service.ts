@@ -1,0 +1,501 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import { readScalarFacts, scalarFacts, STALE_FACTS, writeJudged } from "../../db/bulk-facts";
+import type { Db } from "../../db/client";
+import { CHANGED, optimistically } from "../../db/optimistic";
+import {
+  divergedWritesSql,
+  restoreStagedWrites,
+  stagedPriceRowWrites,
+  stagedWritesOf,
+} from "../../db/price-rows";
+import { ApiError, conflict, invalid, notFound } from "../../lib/core/errors";
+import { iso } from "../../lib/core/schemas";
+import {
+  isChangeOverlap,
+  planChanges,
+  type ChangePlan,
+  type SelectedItem,
+} from "../../pricing/change-plan";
+import {
+  CHANGE_REQUEST_ACTIONS,
+  type ChangeRequestAction,
+  type ChangeRequestStatus,
+  type ChangeRequestTargetKind,
+} from "../../pricing/vocabulary";
+import { computeImpact } from "./change-requests.impact";
+import {
+  findChangeRequest,
+  insertChangeRequest,
+  readItemFacts,
+  readPolicy,
+  readTouch,
+  recordsDivergedSql,
+  replaceItems,
+  requestState,
+  updateRequest,
+  writeRecords,
+  type ChangeRequestRow,
+  type FoundRequest,
+  type RecordState,
+  type StoredItem,
+  type Touched,
+} from "./change-requests.repo";
+import type {
+  ChangeRequestCreate,
+  ChangeRequestItem,
+  ChangeRequestUpdate,
+  Impact,
+} from "./change-requests.schemas";
+import {
+  affectsOf,
+  itemIssues,
+  recordAfter,
+  recordOf,
+  targetsOf,
+  touchOf,
+} from "./change-requests.items";
+
+/*
+ * The rules of change requests (docs/api.md §17): who may do what in which status, the impact
+ * and the policy at submit, stale detection and the apply at approve, the exact restore of a
+ * cancel. Every write is guarded by the request's state (and, when it writes prices, by the
+ * facts of what the items touch), so two actions at once cannot both pass.
+ */
+
+export const missingChangeRequest = (id: number) => notFound(`change request ${id} not found`);
+
+const label = (id: number) => `change request ${id}`;
+
+/** The one refusal of an action in the wrong status: 409 INVALID_TRANSITION naming both. */
+function assertAction(row: ChangeRequestRow, action: ChangeRequestAction) {
+  const allowed: readonly ChangeRequestStatus[] = CHANGE_REQUEST_ACTIONS[action];
+  if (allowed.includes(row.status)) return;
+  throw conflict(
+    `change request ${row.id} is ${row.status}; ${action} is allowed only when it is ` +
+      allowed.join(" or "),
+    "INVALID_TRANSITION",
+  );
+}
+
+const effectiveInPast = (row: ChangeRequestRow) =>
+  conflict(
+    `change request ${row.id} was to take effect at ${iso(row.effectiveAt!)}, which has passed; ` +
+      "PATCH a new effectiveAt while it is DRAFT and submit it again",
+    "EFFECTIVE_IN_PAST",
+  );
+
+export const toItem = (stored: StoredItem) =>
+  ({ kind: stored.kind, ...stored.body }) as ChangeRequestItem;
+
+const toStored = ({ kind, ...body }: ChangeRequestItem): StoredItem => ({ kind, body });
+
+/** The key names that wrote the request: its author and every key that PATCHed it. */
+const writersOf = (row: ChangeRequestRow) => JSON.parse(row.editors) as string[];
+
+/**
+ * Four eyes (docs/api.md §17.2): a key that wrote the request may not approve it. The one
+ * judgement, for approve's 403 and for the answer's `writtenByCaller`.
+ */
+const wroteIt = (row: ChangeRequestRow, keyName: string) => writersOf(row).includes(keyName);
+
+/** An instant a body names must not have passed (400 on the field). */
+function assertFuture(effectiveAt: number | null | undefined, now: number) {
+  if (effectiveAt != null && effectiveAt <= now) {
+    throw invalid([{ path: "body.effectiveAt", message: "must not be in the past" }]);
+  }
+}
+
+/** Unknown pricelists, products, groups and records of a body's items: 400 naming each. */
+async function assertKnown(db: Db, items: readonly ChangeRequestItem[]) {
+  const touch = { ...touchOf(items), selections: [] };
+  const { value } = await readItemFacts(db, touch);
+  const issues = itemIssues(items, value, null, "body.items");
+  if (issues.length) throw invalid(issues);
+}
+
+export async function createChangeRequest(db: Db, input: ChangeRequestCreate, keyName: string) {
+  assertFuture(input.effectiveAt, Date.now());
+  await assertKnown(db, input.items);
+  return insertChangeRequest(
+    db,
+    {
+      title: input.title,
+      effectiveAt: input.effectiveAt,
+      author: keyName,
+      editors: JSON.stringify([keyName]),
+    },
+    input.items.map(toStored),
+  );
+}
+
+/**
+ * Runs `writes` only while the request is still in the state `row` holds (status and
+ * updatedAt): CHANGED when another action got in first.
+ */
+async function writeIfUnchanged(
+  db: Db,
+  row: ChangeRequestRow,
+  writes: BatchItem<"sqlite">[],
+): Promise<number | typeof CHANGED> {
+  const state = requestState(row.id);
+  const text = JSON.stringify({ status: row.status, updatedAt: row.updatedAt });
+  const result = await writeJudged(db, scalarFacts(state, text), writes);
+  return result === STALE_FACTS ? CHANGED : row.id;
+}
+
+/** The request as read, or 404. */
+async function requireRequest(db: Db, id: number) {
+  const found = await findChangeRequest(db, id);
+  if (!found) throw missingChangeRequest(id);
+  return found;
+}
+
+export const updateChangeRequest = (
+  db: Db,
+  id: number,
+  input: ChangeRequestUpdate,
+  keyName: string,
+) =>
+  optimistically<number>(label(id), async () => {
+    const { row } = await requireRequest(db, id);
+    assertAction(row, "update");
+    assertFuture(input.effectiveAt, Date.now());
+    if (input.items) await assertKnown(db, input.items);
+    const editors = [...new Set([...writersOf(row), keyName])];
+    const set: Partial<ChangeRequestRow> = {
+      ...(input.title !== undefined ? { title: input.title } : {}),
+      ...(input.effectiveAt !== undefined ? { effectiveAt: input.effectiveAt } : {}),
+      editors: JSON.stringify(editors),
+    };
+    return writeIfUnchanged(db, row, [
+      updateRequest(db, id, set),
+      ...(input.items ? replaceItems(db, id, input.items.map(toStored)) : []),
+    ]);
+  });
+
+/** The items and the facts of what they touch; CHANGED when the request moved meanwhile. */
+async function readItems(db: Db, found: FoundRequest) {
+  const items = found.items.map(toItem);
+  const touch = touchOf(items);
+  const read = await readTouch(db, found.row.id, touch);
+  const state = read.value.request;
+  if (!state || state.status !== found.row.status || state.updatedAt !== found.row.updatedAt) {
+    return CHANGED;
+  }
+  return { items, touch, read };
+}
+
+type ReadItems = Exclude<Awaited<ReturnType<typeof readItems>>, typeof CHANGED>;
+
+/** The items judged at `at` (400 naming each issue) and planned: what applying them writes. */
+function judge(readItems: ReadItems, at: number) {
+  const { items, read } = readItems;
+  const issues = itemIssues(items, read.value.items, at, "items");
+  if (issues.length) throw invalid(issues);
+  return { ...readItems, plan: planOf(items, read, at), records: recordChanges(items, read, at) };
+}
+
+type Prepared = ReturnType<typeof judge>;
+
+/** The plan of the price items on the stored rows they select (409 on an overlap). */
+function planOf(items: readonly ChangeRequestItem[], read: Touched, at: number): ChangePlan {
+  const priceItems = items.filter(
+    (item) => item.kind === "SET_PRICES" || item.kind === "ADJUST_PRICES",
+  );
+  const selected: SelectedItem[] = priceItems.map((item, index) => ({
+    item: item.kind === "SET_PRICES" ? item : { ...item, rounding: item.rounding ?? null },
+    rows: read.rows.filter((row) => row.selection === index),
+  }));
+  const plan = planChanges(selected, at);
+  if (isChangeOverlap(plan)) {
+    throw conflict(
+      `the rows of product ${plan.productCode} from quantity ${plan.minQuantity} in pricelist ` +
+        `${plan.pricelistId} would overlap; nothing was written`,
+      "PRICE_ROWS_OVERLAP",
+    );
+  }
+  return plan;
+}
+
+interface RecordChange {
+  kind: ChangeRequestTargetKind;
+  before: RecordState;
+  after: RecordState;
+}
+
+/** What ACTIVATE and DEACTIVATE make of their records at `at`, with each one's state before. */
+function recordChanges(items: readonly ChangeRequestItem[], read: Touched, at: number) {
+  return items.flatMap((item): RecordChange[] => {
+    if (item.kind !== "ACTIVATE" && item.kind !== "DEACTIVATE") return [];
+    const { id, status, validFrom, validTo } = recordOf(
+      read.value.items,
+      item.target.kind,
+      item.target.id,
+    )!;
+    const before = { id, status, validFrom, validTo };
+    return [{ kind: item.target.kind, before, after: recordAfter(item.kind, before, at) }];
+  });
+}
+
+const KINDS = ["pricelist", "tradeCondition", "promotion"] as const;
+
+/**
+ * Applies a prepared request in ONE batch, under the guard of its facts (the request's state,
+ * the records and rows its items touch): the price rows staged and written, the records
+ * changed, the request APPLIED with `set`. CHANGED when anything moved since the read.
+ */
+async function applyPrepared(
+  db: Db,
+  row: ChangeRequestRow,
+  prepared: Prepared,
+  set: Partial<ChangeRequestRow>,
+): Promise<number | typeof CHANGED> {
+  const { read, plan, records } = prepared;
+  const writes = [...plan.lists].flatMap(([pricelistId, lists]) =>
+    stagedWritesOf(pricelistId, lists, read.productIds),
+  );
+  const batch = [
+    ...stagedPriceRowWrites(db, row.id, writes),
+    ...KINDS.flatMap((kind) =>
+      writeRecords(
+        db,
+        kind,
+        records.filter((r) => r.kind === kind).map((r) => r.after),
+      ),
+    ),
+    updateRequest(db, row.id, {
+      ...set,
+      status: "APPLIED",
+      appliedAt: Date.now(),
+      affects: JSON.stringify(affectsOf(prepared.items)),
+      restore: JSON.stringify(records),
+    }),
+  ];
+  const result = await writeJudged(db, scalarFacts(read.facts, read.text), batch);
+  return result === STALE_FACTS ? CHANGED : row.id;
+}
+
+const approvedByPolicy = (policy: Awaited<ReturnType<typeof readPolicy>>, impact: Impact) =>
+  policy.autoApproveMaxRaiseBp !== null &&
+  policy.autoApproveMaxCutBp !== null &&
+  impact.maxRaiseBp <= policy.autoApproveMaxRaiseBp &&
+  impact.maxCutBp <= policy.autoApproveMaxCutBp &&
+  impact.channelsOmitted === 0 &&
+  impact.productsOmitted === 0;
+
+/**
+ * DRAFT → the impact computed at effectiveAt (or now) and stored with the facts of what the
+ * items touch; APPLIED at once when the policy approves it, else PENDING_APPROVAL.
+ */
+export const submitChangeRequest = (db: Db, id: number) =>
+  optimistically<number>(label(id), async () => {
+    const found = await requireRequest(db, id);
+    const { row } = found;
+    assertAction(row, "submit");
+    const now = Date.now();
+    if (row.effectiveAt !== null && row.effectiveAt <= now) throw effectiveInPast(row);
+    const at = row.effectiveAt ?? now;
+    const read = await readItems(db, found);
+    if (read === CHANGED) return CHANGED;
+    const prepared = judge(read, at);
+    const impact = await computeImpact(db, {
+      at,
+      touch: prepared.touch,
+      tiers: prepared.plan.tiers,
+      activate: targetsOf(prepared.items, "ACTIVATE"),
+      deactivate: targetsOf(prepared.items, "DEACTIVATE"),
+    });
+    const submitted = {
+      submittedAt: now,
+      impact: JSON.stringify(impact),
+      submittedFacts: prepared.read.itemsText,
+    };
+    if (approvedByPolicy(await readPolicy(db), impact)) {
+      return applyPrepared(db, row, prepared, {
+        ...submitted,
+        approvedBy: "policy",
+        approvedAt: now,
+      });
+    }
+    return writeIfUnchanged(db, row, [
+      updateRequest(db, id, { ...submitted, status: "PENDING_APPROVAL" }),
+    ]);
+  });
+
+/** Back to DRAFT (a stale or late approval), then the refusal. */
+async function backToDraft(
+  db: Db,
+  row: ChangeRequestRow,
+  refusal: ApiError,
+): Promise<typeof CHANGED> {
+  const reset = { status: "DRAFT" as const, submittedAt: null, impact: null, submittedFacts: null };
+  if ((await writeIfUnchanged(db, row, [updateRequest(db, row.id, reset)])) === CHANGED) {
+    return CHANGED;
+  }
+  throw refusal;
+}
+
+/**
+ * PENDING_APPROVAL → APPLIED by another key than any that wrote it (403 SELF_APPROVAL); a passed
+ * effectiveAt (409 EFFECTIVE_IN_PAST) or a touched record changed since the submit (409
+ * STALE_CHANGE_REQUEST) sends it back to DRAFT instead.
+ */
+export const approveChangeRequest = (db: Db, id: number, keyName: string) =>
+  optimistically<number>(label(id), async () => {
+    const found = await requireRequest(db, id);
+    const { row } = found;
+    assertAction(row, "approve");
+    if (wroteIt(row, keyName)) {
+      throw new ApiError(
+        403,
+        "SELF_APPROVAL",
+        `change request ${id} was written by ${keyName}; another admin key must approve it`,
+      );
+    }
+    const now = Date.now();
+    if (row.effectiveAt !== null && row.effectiveAt <= now) {
+      return backToDraft(db, row, effectiveInPast(row));
+    }
+    const read = await readItems(db, found);
+    if (read === CHANGED) return CHANGED;
+    if (read.read.itemsText !== row.submittedFacts) {
+      const stale = conflict(
+        `a record or price change request ${id} touches changed after it was submitted; it is ` +
+          "back in DRAFT: submit it again to see its impact now",
+        "STALE_CHANGE_REQUEST",
+      );
+      return backToDraft(db, row, stale);
+    }
+    const prepared = judge(read, row.effectiveAt ?? now);
+    return applyPrepared(db, row, prepared, { approvedBy: keyName, approvedAt: now });
+  });
+
+export const rejectChangeRequest = (db: Db, id: number, reason: string, keyName: string) =>
+  optimistically<number>(label(id), async () => {
+    const { row } = await requireRequest(db, id);
+    assertAction(row, "reject");
+    const set = { status: "REJECTED" as const, rejectedBy: keyName, rejectionReason: reason };
+    return writeIfUnchanged(db, row, [updateRequest(db, id, set)]);
+  });
+
+export const withdrawChangeRequest = (db: Db, id: number) =>
+  optimistically<number>(label(id), async () => {
+    const { row } = await requireRequest(db, id);
+    assertAction(row, "withdraw");
+    return writeIfUnchanged(db, row, [updateRequest(db, id, { status: "CANCELLED" })]);
+  });
+
+/** The facts a cancel is judged on, and re-read by its guard. */
+function cancelFacts(row: ChangeRequestRow, records: readonly RecordChange[]): SQL<string> {
+  const moment = row.effectiveAt ?? row.appliedAt!;
+  const diverged = KINDS.map((kind) =>
+    recordsDivergedSql(
+      kind,
+      records.filter((r) => r.kind === kind).map((r) => r.after),
+    ),
+  );
+  return sql<string>`json_object('request', json(${requestState(row.id)}),
+    'rows', ${divergedWritesSql(row.id)},
+    'records', ${sql.join(diverged, sql` + `)},
+    'pending', ${moment} > cast(unixepoch('subsec') * 1000 as integer)
+      and (select effective_recorded_at is null from change_requests where id = ${row.id}))`;
+}
+
+/**
+ * APPLIED → CANCELLED before effectiveAt (409 ALREADY_EFFECTIVE from then on): the rows it
+ * inserted deleted, the rows it cut or replaced and the records it changed put back exactly, in
+ * one batch. Anything of it changed since by another write: 409, nothing restored.
+ */
+export const cancelChangeRequest = (db: Db, id: number) =>
+  optimistically<number>(label(id), async () => {
+    const { row } = await requireRequest(db, id);
+    assertAction(row, "cancel");
+    const alreadyEffective = () =>
+      conflict(
+        `change request ${id} took effect at ${iso(row.effectiveAt ?? row.appliedAt!)}; ` +
+          "it can no longer be cancelled (write a new one to undo it)",
+        "ALREADY_EFFECTIVE",
+      );
+    // In effect: its date has come, or the scheduled job has announced it (and let go of the
+    // rows kept for a cancel), whichever clock got there first.
+    const moment = row.effectiveAt ?? row.appliedAt!;
+    if (moment <= Date.now() || row.effectiveRecordedAt !== null) throw alreadyEffective();
+    const records = JSON.parse(row.restore ?? "[]") as RecordChange[];
+    const facts = cancelFacts(row, records);
+    const read = await readScalarFacts<{
+      request: { status: string; updatedAt: number } | null;
+      rows: number;
+      records: number;
+      pending: number;
+    }>(db, facts);
+    const { value } = read;
+    if (value.request?.status !== row.status || value.request.updatedAt !== row.updatedAt) {
+      return CHANGED;
+    }
+    if (!value.pending) throw alreadyEffective();
+    if (value.rows + value.records > 0) {
+      throw conflict(
+        `${value.rows} price rows and ${value.records} records change request ${id} wrote were ` +
+          "changed since by other writes; it cannot restore exactly what was there, so nothing " +
+          "was restored",
+      );
+    }
+    const batch = [
+      ...restoreStagedWrites(db, id),
+      ...KINDS.flatMap((kind) =>
+        writeRecords(
+          db,
+          kind,
+          records.filter((r) => r.kind === kind).map((r) => r.before),
+        ),
+      ),
+      updateRequest(db, id, { status: "CANCELLED" }),
+    ];
+    return (await writeJudged(db, read, batch)) === STALE_FACTS ? CHANGED : id;
+  });
+
+// ---------------------------------------------------------------------------------------------
+// Answers
+// ---------------------------------------------------------------------------------------------
+
+const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
+
+/** The request's fields as `keyName` asks for them (`writtenByCaller` is about that key). */
+const fieldsOf = (row: ChangeRequestRow, keyName: string) => ({
+  id: row.id,
+  title: row.title,
+  status: row.status,
+  effectiveAt: isoOrNull(row.effectiveAt),
+  author: row.author,
+  writers: writersOf(row),
+  writtenByCaller: wroteIt(row, keyName),
+  submittedAt: isoOrNull(row.submittedAt),
+  approvedBy: row.approvedBy,
+  approvedAt: isoOrNull(row.approvedAt),
+  appliedAt: isoOrNull(row.appliedAt),
+  rejectedBy: row.rejectedBy,
+  rejectionReason: row.rejectionReason,
+  impact: row.impact === null ? null : (JSON.parse(row.impact) as Impact),
+  createdAt: iso(row.createdAt),
+  updatedAt: iso(row.updatedAt),
+});
+
+export const toChangeRequest = ({ row, items }: FoundRequest, keyName: string) => ({
+  ...fieldsOf(row, keyName),
+  items: items.map(toItem),
+});
+
+export const toChangeRequestSummary = (
+  row: ChangeRequestRow,
+  itemCount: number,
+  keyName: string,
+) => ({
+  ...fieldsOf(row, keyName),
+  itemCount,
+});
+
+/** The request as `keyName` reads it after a write, or 404 when it is gone. */
+export async function answerOf(db: Db, id: number, keyName: string) {
+  return toChangeRequest(await requireRequest(db, id), keyName);
+}
