@@ -1621,6 +1621,10 @@ export interface components {
       pricedTotalAmount: number | null;
       /** @description True when every line is OK, so totalAmount covers the whole cart (it is still null if the sum would exceed 2^53-1); false when some line is NO_PRICE, UNKNOWN_PRODUCT, OUT_OF_RANGE or QUANTITY_NOT_ALLOWED */
       complete: boolean;
+      /** @description Admin keys only: absent from a read key's answer (docs/api.md §19). Σ round(costUnitAmount × quantity / priceUnit) over the OK lines; null when an OK line has no cost */
+      costAmount?: number | null;
+      /** @description Admin keys only: absent from a read key's answer (docs/api.md §19). pricedTotalAmount − costAmount; null when costAmount is */
+      marginAmount?: number | null;
       /**
        * Format: date-time
        * @description The answer holds until this instant (the next validity edge); null = no known end
@@ -1704,6 +1708,18 @@ export interface components {
         /** @description What the line costs at that quantity: no more than now */
         lineAmount: number;
       } | null;
+      /** @description Admin keys only: absent from a read key's answer (docs/api.md §19). The line's cost per priceUnit pieces, from the channel's COST pricelists (docs/pricing-rules.md §23); null without one */
+      costUnitAmount?: number | null;
+      /** @description Admin keys only: absent from a read key's answer (docs/api.md §19). finalUnitAmount − costUnitAmount (negative below cost); null without a cost */
+      marginAmount?: number | null;
+      /** @description Admin keys only: absent from a read key's answer (docs/api.md §19). round_half_up((final − cost) × 10000 / final); null without a cost or when final is 0 */
+      marginBp?: number | null;
+      /** @description Admin keys only: absent from a read key's answer (docs/api.md §19). The ACCRUAL conditions that reach the line, in rung, priority, id order; [] when none */
+      accruals?: components["schemas"]["Accrual"][];
+      /** @description Admin keys only: absent from a read key's answer (docs/api.md §19). finalUnitAmount − Σ accruals (≥ 0); null when the line is not priced */
+      pocketUnitAmount?: number | null;
+      /** @description Admin keys only: absent from a read key's answer (docs/api.md §19). round_half_up((pocket − cost) × 10000 / pocket); null without a cost or when the pocket price is 0 */
+      pocketMarginBp?: number | null;
       /** @description Only with explain: every candidate and why it lost */
       explain: {
         /** @description Most specific level first, then priority desc, id asc */
@@ -1714,6 +1730,8 @@ export interface components {
         promotions: components["schemas"]["PromotionExplain"][];
         /** @description The channel's FLOOR pricelists, priority desc, id asc */
         floors: components["schemas"]["FloorExplain"][];
+        /** @description Admin keys only: absent from a read key's answer (docs/api.md §19). The channel's COST pricelists, priority desc, id asc */
+        costs?: components["schemas"]["CostExplain"][];
       } | null;
     };
     /** @description Set when the tier was computed from the pricelist's base (it has no own rows for the product); else null */
@@ -1769,6 +1787,13 @@ export interface components {
       /** @description Signed change of the unit amount: negative saves, positive charges (a FLOOR is always positive) */
       amount: number;
     };
+    /** @description An off-invoice rebate earned on a line (docs/pricing-rules.md §25) */
+    Accrual: {
+      /** @description The ACCRUAL trade condition */
+      id: number;
+      /** @description What it accrues per priceUnit pieces (≥ 0; the pocket price never below 0) */
+      amount: number;
+    };
     /** @description A pricelist candidate of a line */
     PricelistExplain: {
       /**
@@ -1816,10 +1841,10 @@ export interface components {
       /** @description Its name */
       name: string;
       /**
-       * @description Its type
+       * @description Its type (ACCRUAL only in an admin key's explain, docs/api.md §19)
        * @enum {string}
        */
-      type: "DISCOUNT" | "SURCHARGE" | "NET_PRICE";
+      type: "DISCOUNT" | "SURCHARGE" | "NET_PRICE" | "ACCRUAL";
       /**
        * @description Whom it targets
        * @enum {string}
@@ -1874,7 +1899,7 @@ export interface components {
       basisValue: number | null;
       /** @description The value used for this line (its scale row at basisValue, or its value); null when no scale row applies. Stopped by a check before that (NOT_ACTIVE, OTHER_CURRENCY, OTHER_CHANNEL, NOT_TARGETED, OTHER_PRODUCT, OUT_OF_WINDOW): its configured value, so a reader sees what it would have done */
       value: number | null;
-      /** @description Its signed effect on the unit amount; null when not evaluated */
+      /** @description Its signed effect on the unit amount (an ACCRUAL: what it accrues, ≥ 0); null when not evaluated */
       amount: number | null;
     };
     /** @description A promotion candidate of a line */
@@ -1948,13 +1973,14 @@ export interface components {
       /** @description Its priority */
       priority: number;
       /**
-       * @description USED (the line's floor), LOWER_RANK, or the first check it failed: NOT_ACTIVE, OTHER_CURRENCY, NO_PRICE_FOR_PRODUCT, OUT_OF_WINDOW, NO_TIER_FOR_QUANTITY, NO_BASE_PRICE, NOT_ELIGIBLE
+       * @description USED (the line's floor), LOWER_RANK, or the first check it failed: NOT_ACTIVE, OTHER_CURRENCY, NO_EXCHANGE_RATE (derived from a COST list in another currency, no rate in force), NO_PRICE_FOR_PRODUCT, OUT_OF_WINDOW, NO_TIER_FOR_QUANTITY, NO_BASE_PRICE, NOT_ELIGIBLE
        * @enum {string}
        */
       outcome:
         | "USED"
         | "NOT_ACTIVE"
         | "OTHER_CURRENCY"
+        | "NO_EXCHANGE_RATE"
         | "NO_PRICE_FOR_PRODUCT"
         | "OUT_OF_WINDOW"
         | "NO_TIER_FOR_QUANTITY"
@@ -1978,6 +2004,43 @@ export interface components {
       regularAdjustment: number | null;
       /** @description USED: what it added after the promotion (0 when nothing); else null */
       finalAdjustment: number | null;
+    };
+    /** @description A COST pricelist of the channel, for a line (admin keys only, docs/pricing-rules.md §23) */
+    CostExplain: {
+      /** @description The COST pricelist */
+      pricelistId: number;
+      /** @description Its name */
+      name: string;
+      /** @description Its priority */
+      priority: number;
+      /**
+       * @description USED (the line's cost), LOWER_RANK, or the first check it failed, as for a FLOOR pricelist
+       * @enum {string}
+       */
+      outcome:
+        | "USED"
+        | "NOT_ACTIVE"
+        | "OTHER_CURRENCY"
+        | "NO_EXCHANGE_RATE"
+        | "NO_PRICE_FOR_PRODUCT"
+        | "OUT_OF_WINDOW"
+        | "NO_TIER_FOR_QUANTITY"
+        | "NO_BASE_PRICE"
+        | "NOT_ELIGIBLE"
+        | "LOWER_RANK";
+      /**
+       * @description For LOWER_RANK: the first ranking key in which it lost to the winner (PRIORITY, VALID_TO, AMOUNT, ID); else null
+       * @enum {string|null}
+       */
+      decidedBy: "DISTANCE" | "PRIORITY" | "VALID_TO" | "AMOUNT" | "ID" | null;
+      /** @description The tier it has for the line, as for a FLOOR pricelist */
+      tierMinQuantity: number | null;
+      /** @description That tier's cost, per its priceUnit pieces */
+      amount: number | null;
+      /** @description The pieces that tier's amount is for; null without a tier */
+      priceUnit: number | null;
+      /** @description USED: the cost per the line's priceUnit pieces (half up); else null */
+      costUnitAmount: number | null;
     };
     /** @description An error, as RFC 9457 problem details */
     Problem: {
@@ -3181,12 +3244,12 @@ export interface components {
      */
     Status: "DRAFT" | "ACTIVE" | "INACTIVE" | "ARCHIVED";
     /**
-     * @description SALES: prices products. FLOOR: minimum unit prices of the channels it is assigned to (channels only, never primary); changeable only while DRAFT
+     * @description SALES: prices products. FLOOR: minimum unit prices of the channels it is assigned to (channels only, never primary). COST: what products cost in the channels it is assigned to (channels only, never primary, never a price; admin keys only: a read key never sees a COST pricelist). Changeable only while DRAFT
      * @enum {string}
      */
-    PricelistKind: "SALES" | "FLOOR";
+    PricelistKind: "SALES" | "FLOOR" | "COST";
     /**
-     * @description The base it derives its amounts from, or null
+     * @description The base it derives its amounts from, or null. A read key gets null for a FLOOR list derived from a COST list (docs/api.md §19)
      * @example {
      *       "basePricelistId": 100,
      *       "adjustmentBp": -1000,
@@ -3199,7 +3262,7 @@ export interface components {
      */
     PricelistDerivation: {
       /**
-       * @description The GENERAL SALES pricelist in the same currency whose rows this one transforms; a chain of bases has at most 3 steps and no cycle
+       * @description The pricelist whose rows this one transforms: a GENERAL SALES pricelist for a SALES list, a COST pricelist for a FLOOR list (any currency: converted at the rate in force); a chain of bases has at most 3 steps and no cycle
        * @example 100
        */
       basePricelistId: number;
@@ -3890,7 +3953,7 @@ export interface components {
       derivation?: components["schemas"]["PricelistDerivationInput"];
     };
     /**
-     * @description Derive the pricelist's amounts from a base pricelist (GENERAL SALES lists only); null removes the derivation
+     * @description Derive the pricelist's amounts from a base pricelist (a GENERAL SALES list from a SALES list, a FLOOR list from a COST list); null removes the derivation
      * @example {
      *       "basePricelistId": 100,
      *       "adjustmentBp": -1000,
@@ -3903,7 +3966,7 @@ export interface components {
      */
     PricelistDerivationInput: {
       /**
-       * @description The GENERAL SALES pricelist in the same currency whose rows this one transforms; a chain of bases has at most 3 steps and no cycle
+       * @description The pricelist whose rows this one transforms: a GENERAL SALES pricelist for a SALES list, a COST pricelist for a FLOOR list (any currency: converted at the rate in force); a chain of bases has at most 3 steps and no cycle
        * @example 100
        */
       basePricelistId: number;
@@ -4420,10 +4483,10 @@ export interface components {
      */
     TradeConditionScope: "GLOBAL" | "CHANNEL" | "CUSTOMER_GROUP" | "CUSTOMER";
     /**
-     * @description NET_PRICE replaces the unit price and is always ABSOLUTE
+     * @description DISCOUNT and SURCHARGE change the unit price; NET_PRICE replaces it and is always ABSOLUTE; ACCRUAL is an off-invoice rebate the customer earns: it never changes the price, every ACCRUAL reaching a line applies (never stackable), and only admin keys see ACCRUAL conditions (docs/pricing-rules.md §25)
      * @enum {string}
      */
-    TradeConditionType: "DISCOUNT" | "SURCHARGE" | "NET_PRICE";
+    TradeConditionType: "DISCOUNT" | "SURCHARGE" | "NET_PRICE" | "ACCRUAL";
     /**
      * @description PERCENTAGE: value in basis points 1-10000, no currency. ABSOLUTE: value in minor units >= 0, currency required.
      * @enum {string}
@@ -6097,7 +6160,7 @@ export interface components {
       records: components["schemas"]["LintRecord"][];
     };
     /**
-     * @description What was found (docs/pricing-lint.md: the trigger, why it matters, the fix). CHANNEL_WITHOUT_PRIMARY: an active channel has no primary pricelist. STACKABLES_TO_ZERO: stackable percentage discounts one line meets add up to 100 % or more. MISSING_EXCHANGE_RATE: an ACTIVE derived pricelist's base is in another currency and no rate of that pair holds now (or when the list starts). NEVER_WINS: a non-stackable trade condition that another one always outranks. TIE_BY_ID: two trade conditions of the same type, rung, targets and value: their ids decide. FLOOR_ABOVE_LIST: a FLOOR row above the channel primary pricelist's price for the product. NO_FIRST_TIER: a pricelist's rows for a product start above the product's first quantity. PRICE_GAP: a pricelist's dated rows for a product and tier leave a hole in time. TIER_CLIFF: adjacent tiers where buying fewer pieces costs more than reaching the next tier. UNREACHABLE_PRICELIST: an ACTIVE SALES pricelist assigned nowhere and no derivation base. EMPTY_GROUP_TARGETED: a condition or promotion names a product group that holds no product. EXPIRED_BUT_ACTIVE: an ACTIVE pricelist, condition or promotion whose window has ended.
+     * @description What was found (docs/pricing-lint.md: the trigger, why it matters, the fix). CHANNEL_WITHOUT_PRIMARY: an active channel has no primary pricelist. STACKABLES_TO_ZERO: stackable percentage discounts one line meets add up to 100 % or more. MISSING_EXCHANGE_RATE: an ACTIVE derived pricelist's base is in another currency and no rate of that pair holds now (or when the list starts). NEVER_WINS: a non-stackable trade condition that another one always outranks. TIE_BY_ID: two trade conditions of the same type, rung, targets and value: their ids decide. FLOOR_ABOVE_LIST: a FLOOR row above the channel primary pricelist's price for the product. NO_FIRST_TIER: a pricelist's rows for a product start above the product's first quantity. PRICE_GAP: a pricelist's dated rows for a product and tier leave a hole in time. TIER_CLIFF: adjacent tiers where buying fewer pieces costs more than reaching the next tier. UNREACHABLE_PRICELIST: an ACTIVE SALES pricelist assigned nowhere and no derivation base. EMPTY_GROUP_TARGETED: a condition or promotion names a product group that holds no product. EXPIRED_BUT_ACTIVE: an ACTIVE pricelist, condition or promotion whose window has ended. BELOW_COST: an active price or floor of a channel below the channel's cost of the product.
      * @enum {string}
      */
     LintCode:
@@ -6112,7 +6175,8 @@ export interface components {
       | "TIER_CLIFF"
       | "UNREACHABLE_PRICELIST"
       | "EMPTY_GROUP_TARGETED"
-      | "EXPIRED_BUT_ACTIVE";
+      | "EXPIRED_BUT_ACTIVE"
+      | "BELOW_COST";
     /**
      * @description Fixed per code. ERROR: requests fail or prices collapse; WARNING: a rule does not do what it says; INFO: housekeeping
      * @enum {string}
@@ -6216,6 +6280,17 @@ export interface components {
      *             },
      *             "suggestedQuantities": null,
      *             "priceBreak": null,
+     *             "costUnitAmount": 300,
+     *             "marginAmount": 124,
+     *             "marginBp": 2925,
+     *             "accruals": [
+     *               {
+     *                 "id": 29,
+     *                 "amount": 8
+     *               }
+     *             ],
+     *             "pocketUnitAmount": 416,
+     *             "pocketMarginBp": 2788,
      *             "explain": null
      *           },
      *           "after": {
@@ -6273,6 +6348,17 @@ export interface components {
      *             },
      *             "suggestedQuantities": null,
      *             "priceBreak": null,
+     *             "costUnitAmount": 300,
+     *             "marginAmount": 103,
+     *             "marginBp": 2556,
+     *             "accruals": [
+     *               {
+     *                 "id": 29,
+     *                 "amount": 8
+     *               }
+     *             ],
+     *             "pocketUnitAmount": 395,
+     *             "pocketMarginBp": 2405,
      *             "explain": null
      *           },
      *           "difference": -21,
@@ -6311,7 +6397,25 @@ export interface components {
      *             "percent": -5,
      *             "count": 1
      *           }
-     *         ]
+     *         ],
+     *         "margin": {
+     *           "before": {
+     *             "lines": 3,
+     *             "linesWithoutCost": 0,
+     *             "revenueAmount": 1444,
+     *             "costAmount": 1020,
+     *             "marginAmount": 424,
+     *             "marginBp": 2936
+     *           },
+     *           "after": {
+     *             "lines": 3,
+     *             "linesWithoutCost": 0,
+     *             "revenueAmount": 1423,
+     *             "costAmount": 1020,
+     *             "marginAmount": 403,
+     *             "marginBp": 2832
+     *           }
+     *         }
      *       }
      *     }
      */
@@ -6347,7 +6451,7 @@ export interface components {
       before: components["schemas"]["LinePrice"] & unknown;
       after: components["schemas"]["LinePrice"] & unknown;
       /** @description What differs, in this order: LEVEL (of the base price), RUNG (of the trade conditions applied), BASE (pricelist, tier, amount, tiers, list price), ADJUSTMENTS (conditions and promotion applied), FLOOR, AVAILABILITY (the line's status) */
-      changed: ("LEVEL" | "RUNG" | "BASE" | "ADJUSTMENTS" | "FLOOR" | "AVAILABILITY")[];
+      changed: ("LEVEL" | "RUNG" | "BASE" | "ADJUSTMENTS" | "FLOOR" | "AVAILABILITY" | "MARGIN")[];
     };
     /** @description The changes in numbers */
     PriceChangeSummary: {
@@ -6372,6 +6476,11 @@ export interface components {
         /** @description Changed pairs with that change */
         count: number;
       }[];
+      /** @description The margin before and after the change set, over every evaluated pair (not only the changed ones), from the channel's COST pricelists (docs/simulation.md §4) */
+      margin: {
+        before: components["schemas"]["SimulationMargin"];
+        after: components["schemas"]["SimulationMargin"] & unknown;
+      };
     };
     /** @description A changed pair in a top list */
     PriceChangeRank: {
@@ -6394,6 +6503,21 @@ export interface components {
       raised: number;
       /** @description Of those, lower after */
       lowered: number;
+    };
+    /** @description Every evaluated pair, as stored */
+    SimulationMargin: {
+      /** @description The priced (OK) lines with a cost: those the sums below are over */
+      lines: number;
+      /** @description Priced lines without a cost, left out of the sums */
+      linesWithoutCost: number;
+      /** @description Σ lineAmount; null past 2^53-1 */
+      revenueAmount: number | null;
+      /** @description Σ round(costUnitAmount × quantity / priceUnit); null past 2^53-1 */
+      costAmount: number | null;
+      /** @description revenueAmount − costAmount; null past 2^53-1 */
+      marginAmount: number | null;
+      /** @description round_half_up(marginAmount × 10000 / revenueAmount); null when revenue is 0 or a sum is null */
+      marginBp: number | null;
     };
     /**
      * @description What to compare, and the change set to compare with
@@ -12254,7 +12378,7 @@ export interface operations {
         "filter.scope"?: string[];
         /** @description Filter on status (one of DRAFT, ACTIVE, INACTIVE, ARCHIVED): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.status=DRAFT`. */
         "filter.status"?: string[];
-        /** @description Filter on kind (one of SALES, FLOOR): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.kind=SALES`. */
+        /** @description Filter on kind (one of SALES, FLOOR, COST): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.kind=SALES`. */
         "filter.kind"?: string[];
         /** @description Filter on isPrimary (boolean): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
         "filter.isPrimary"?: string[];
@@ -17584,7 +17708,7 @@ export interface operations {
         "filter.validTo"?: string[];
         /** @description Filter on discountType (one of PERCENTAGE, ABSOLUTE): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.discountType=PERCENTAGE`. */
         "filter.discountType"?: string[];
-        /** @description Filter on type (one of DISCOUNT, SURCHARGE, NET_PRICE): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.type=DISCOUNT`. */
+        /** @description Filter on type (one of DISCOUNT, SURCHARGE, NET_PRICE, ACCRUAL): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.type=DISCOUNT`. */
         "filter.type"?: string[];
       };
       header?: {
@@ -20293,7 +20417,7 @@ export interface operations {
         sortBy?: ("severity:ASC" | "severity:DESC" | "code:ASC" | "code:DESC")[];
         /** @description Filter on severity (one of ERROR, WARNING, INFO): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $in, $not. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.severity=ERROR`. */
         "filter.severity"?: string[];
-        /** @description Filter on code (one of CHANNEL_WITHOUT_PRIMARY, STACKABLES_TO_ZERO, MISSING_EXCHANGE_RATE, NEVER_WINS, TIE_BY_ID, FLOOR_ABOVE_LIST, NO_FIRST_TIER, PRICE_GAP, TIER_CLIFF, UNREACHABLE_PRICELIST, EMPTY_GROUP_TARGETED, EXPIRED_BUT_ACTIVE): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $in, $not. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.code=CHANNEL_WITHOUT_PRIMARY`. */
+        /** @description Filter on code (one of CHANNEL_WITHOUT_PRIMARY, STACKABLES_TO_ZERO, MISSING_EXCHANGE_RATE, NEVER_WINS, TIE_BY_ID, FLOOR_ABOVE_LIST, NO_FIRST_TIER, PRICE_GAP, TIER_CLIFF, UNREACHABLE_PRICELIST, EMPTY_GROUP_TARGETED, EXPIRED_BUT_ACTIVE, BELOW_COST): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $in, $not. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.code=CHANNEL_WITHOUT_PRIMARY`. */
         "filter.code"?: string[];
       };
       header?: never;

@@ -59,6 +59,8 @@ interface Lookup {
   explain: boolean;
   /** Absent: the primary list's (EUR). */
   currency?: string;
+  /** An admin key's lookup, with costs and accruals (docs/api.md §19); absent: a read key's. */
+  admin?: boolean;
 }
 
 const LOOKUPS: Lookup[] = [
@@ -70,14 +72,20 @@ const LOOKUPS: Lookup[] = [
   // The channel's CHF lists: a derived one whose base is read for CHF lookups only.
   { method: "GET", customer: true, explain: true, currency: "CHF" },
   { method: "POST", customer: false, explain: false, currency: "CHF" },
+  // Admin keys: contexts of their own, with the channel's COST lists and the ACCRUALs.
+  { method: "GET", customer: true, explain: true, admin: true },
+  { method: "POST", customer: true, explain: false, admin: true },
+  { method: "POST", customer: false, explain: true, admin: true },
 ];
 
 const name = (l: Lookup) =>
   `${l.method} ${l.customer ? "customer" : "anonymous"}${l.explain ? " explain" : ""}` +
-  (l.currency ? ` ${l.currency}` : "");
+  (l.currency ? ` ${l.currency}` : "") +
+  (l.admin ? " admin" : "");
 
 function requestOf(l: Lookup, channel = codes.channel): Request {
-  const headers = { "x-webhook-signature": KEYS.read, "content-type": "application/json" };
+  const key = l.admin ? KEYS.admin : KEYS.read;
+  const headers = { "x-webhook-signature": key, "content-type": "application/json" };
   const [p1, p2, p3, p4] = codes.products;
   if (l.method === "GET") {
     const query = new URLSearchParams({
@@ -156,8 +164,9 @@ function trips(timing: string) {
  */
 async function compareAll(step: string, afterWrite = true) {
   const answers: Record<string, Omit<Answer, "timing">> = {};
-  const seen = new Set<boolean>();
-  const seenCustomer = new Set<boolean>();
+  // The contexts are kept per explain and per whether the key sees costs.
+  const seen = new Set<string>();
+  const seenCustomer = new Set<string>();
   for (const l of LOOKUPS) {
     const first = await lookup(l, "on");
     const second = await lookup(l, "on");
@@ -168,10 +177,11 @@ async function compareAll(step: string, afterWrite = true) {
     expect({ status: second.status, body: second.body, etag: second.etag }, label).toEqual(
       expected,
     );
-    const stale = afterWrite && !seen.has(l.explain);
-    const staleCustomer = l.customer && !seenCustomer.has(l.explain);
-    seen.add(l.explain);
-    if (l.customer) seenCustomer.add(l.explain);
+    const variant = `${l.explain} ${l.admin === true}`;
+    const stale = afterWrite && !seen.has(variant);
+    const staleCustomer = l.customer && !seenCustomer.has(variant);
+    seen.add(variant);
+    if (l.customer) seenCustomer.add(variant);
     expect(trips(first.timing), label).toBe(stale ? "2 miss" : staleCustomer ? "1 miss" : "1 hit");
     expect(trips(second.timing), label).toBe("1 hit");
     expect(trips(off.timing), label).toBe("1 off");
@@ -259,6 +269,21 @@ async function pricelists() {
       [null, null, null, null],
     ),
   );
+  // The channel's COST list (admin lookups only) and a FLOOR derived from it, for everyone.
+  await assignPricelistToChannel(
+    channel,
+    await list("cost", { status: "ACTIVE", kind: "COST" }, [600, 1300, 2000, null]),
+  );
+  const fromCost = { basePricelistId: ids.cost, adjustmentBp: 1000 };
+  await assignPricelistToChannel(
+    channel,
+    await list("costFloor", { status: "ACTIVE", kind: "FLOOR", derivation: fromCost }, [
+      null,
+      null,
+      null,
+      null,
+    ]),
+  );
   const group = await list("group", { status: "ACTIVE" }, [null, 1500, null, null]);
   await ok("POST", `/v1/api/customer-group/${codes.group}/pricelist`, { pricelistId: group });
   // The customer's own derived list: its base is reached through the customer only.
@@ -336,6 +361,18 @@ async function conditions() {
   await ok("POST", `/v1/api/trade-conditions/${customer}/customers`, {
     customerCodes: [codes.customer],
   });
+  // Accruals (admin lookups only): one for everyone, one for the customer's group.
+  await condition("accrual", { scope: "GLOBAL", type: "ACCRUAL", value: 200, channelCodes });
+  const groupAccrual = await condition("groupAccrual", {
+    scope: "CUSTOMER_GROUP",
+    type: "ACCRUAL",
+    discountType: "ABSOLUTE",
+    currency: "EUR",
+    value: 7,
+  });
+  await ok("POST", `/v1/api/trade-conditions/${groupAccrual}/customer-groups`, {
+    customerGroupCodes: [codes.group],
+  });
   ids.promotion = (
     await createPromotion({
       status: "ACTIVE",
@@ -362,6 +399,25 @@ async function conditions() {
 const WRITES: [string, () => Promise<unknown>][] = [
   ["a price tier", () => prices("primary", [1000, 2222, 3000, 4000])],
   ["a FLOOR list's tier", () => prices("floor", [990, 1000, null, null])],
+  [
+    "a COST list's tier (and the FLOOR derived from it)",
+    () => prices("cost", [700, 1300, 2100, 50]),
+  ],
+  [
+    "the derivation of the FLOOR derived from the COST list",
+    () =>
+      ok("PATCH", `/v1/api/pricelist/${ids.costFloor}`, {
+        derivation: { basePricelistId: ids.cost, adjustmentBp: 2500 },
+      }),
+  ],
+  [
+    "an ACCRUAL condition",
+    () => ok("PATCH", `/v1/api/trade-conditions/${ids.accrual}`, { value: 300 }),
+  ],
+  [
+    "a CUSTOMER_GROUP ACCRUAL condition",
+    () => ok("PATCH", `/v1/api/trade-conditions/${ids.groupAccrual}`, { value: 9 }),
+  ],
   ["a derived list's base tier", () => prices("base", [1200, 2100, 3100, 4100])],
   ["a CHF derived list's base tier", () => prices("chfBase", [1300, 2400, 3300, 4300])],
   [

@@ -138,6 +138,7 @@ beforeAll(async () => {
     currency: null,
     at: AT,
     explain: true,
+    costs: false,
     productCodes: [product],
   };
 });

@@ -259,11 +259,11 @@ describe("pricelists: kind", () => {
       {
         path: "body.kind",
         message:
-          "must be SALES for an INDIVIDUAL pricelist (a FLOOR pricelist is assigned to channels)",
+          "must be SALES for an INDIVIDUAL pricelist (FLOOR and COST pricelists are assigned to channels)",
       },
       {
         path: "body.derivation",
-        message: "only GENERAL SALES pricelists can be derived; this one is INDIVIDUAL",
+        message: "only GENERAL SALES and FLOOR pricelists can be derived; this one is INDIVIDUAL",
       },
     ]);
     // Not a field of the individual create.
@@ -436,7 +436,7 @@ describe("pricelists: derivation (docs/api.md §5.8)", () => {
       derivation: { basePricelistId: own.id, adjustmentBp: 0 },
     });
     expect(expectProblem(individual, 409, "CONFLICT").detail).toBe(
-      `pricelist ${own.id} is INDIVIDUAL SALES; only a GENERAL SALES pricelist can be a base`,
+      `pricelist ${own.id} is INDIVIDUAL SALES; only a GENERAL SALES pricelist can be the base of a SALES pricelist`,
     );
     const floor = await createPricelist({ kind: "FLOOR" });
     const fromFloor = await api("POST", PL, {
@@ -447,7 +447,7 @@ describe("pricelists: derivation (docs/api.md §5.8)", () => {
       },
     });
     expect(expectProblem(fromFloor, 409, "CONFLICT").detail).toBe(
-      `pricelist ${floor.id} is GENERAL FLOOR; only a GENERAL SALES pricelist can be a base`,
+      `pricelist ${floor.id} is GENERAL FLOOR; only a GENERAL SALES pricelist can be the base of a SALES pricelist`,
     );
     // docs/pricing-rules.md §19: the base's amounts are converted at the rate in force.
     const usd = await createPricelist({ currency: "USD" });
@@ -460,7 +460,7 @@ describe("pricelists: derivation (docs/api.md §5.8)", () => {
       derivation: { basePricelistId: usd.id, adjustmentBp: 0, rounding: null },
     });
     await patchList(pl.id, { derivation: null });
-    // A FLOOR pricelist is never derived; a derived one never made FLOOR.
+    // A FLOOR pricelist derives from a COST list only; a derived SALES list never made FLOOR.
     const floorDerived = await api("POST", PL, {
       body: {
         name: "x",
@@ -469,14 +469,15 @@ describe("pricelists: derivation (docs/api.md §5.8)", () => {
         derivation: { basePricelistId: pl.id, adjustmentBp: 0 },
       },
     });
-    expect(expectProblem(floorDerived, 400, "VALIDATION_FAILED").errors).toEqual([
-      {
-        path: "body.derivation",
-        message: "only GENERAL SALES pricelists can be derived; this one is FLOOR",
-      },
-    ]);
+    expect(expectProblem(floorDerived, 409, "CONFLICT").detail).toBe(
+      `pricelist ${pl.id} is GENERAL SALES; a FLOOR pricelist derives only from a COST pricelist`,
+    );
     const child = await derived(pl.id);
-    expect(issuePaths(await patchList(child.id, { kind: "FLOOR" }))).toEqual(["body.kind"]);
+    expect(
+      expectProblem(await patchList(child.id, { kind: "FLOOR" }), 409, "CONFLICT").detail,
+    ).toBe(
+      `pricelist ${pl.id} is GENERAL SALES; a FLOOR pricelist derives only from a COST pricelist`,
+    );
     expect((await api("GET", `${PL}/${pl.id}`)).body.derivation).toBeNull();
   });
 
@@ -531,12 +532,24 @@ describe("pricelists: derivation (docs/api.md §5.8)", () => {
     const c = await createPricelist();
     const b = await derived(c.id);
     const a = await derived(b.id);
-    const fits = async (self: number | null, base: number, steps = 3) =>
-      (await db.all<{ ok: number }>(sql`select ${derivationFits(self, base, steps)} as ok`))[0]!.ok;
+    const fits = async (
+      self: number | null,
+      base: number,
+      steps = 3,
+      kind: "SALES" | "COST" = "SALES",
+    ) =>
+      (
+        await db.all<{ ok: number }>(sql`select ${derivationFits(self, base, steps, kind)} as ok`)
+      )[0]!.ok;
     expect(await fits(null, a.id)).toBe(1); // new → a → b → c
     expect(await fits(null, a.id, 2)).toBe(0);
     expect(await fits(c.id, a.id)).toBe(0); // a cycle
     const floor = await createPricelist({ kind: "FLOOR" });
     expect(await fits(null, floor.id)).toBe(0);
+    // A FLOOR list's base is a COST list (docs/pricing-rules.md §24), and nothing else.
+    const cost = await createPricelist({ kind: "COST" });
+    expect(await fits(null, cost.id, 3, "COST")).toBe(1);
+    expect(await fits(null, cost.id, 3, "SALES")).toBe(0);
+    expect(await fits(null, c.id, 3, "COST")).toBe(0);
   });
 });

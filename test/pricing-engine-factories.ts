@@ -172,3 +172,90 @@ export function floor(id: number, rows: Rows, extra: Partial<FloorPricelist> = {
     ...extra,
   };
 }
+
+/** A COST pricelist of the channel (docs/pricing-rules.md §23): what each product costs. */
+export const cost = (id: number, rows: Rows, extra: Partial<FloorPricelist> = {}) =>
+  floor(id, rows, { name: `CO-${id}`, ...extra });
+
+/**
+ * The worked example of docs/pricing-rules.md §10 as an engine request: channel WEB-DE, customer
+ * C-1001 in WHOLESALE and NORTH, at 2025-06-15T10:00:00Z, P-A × 3, P-B × 60, P-C × 10.
+ */
+export function workedExample(extra: Partial<PriceRequest> = {}): PriceRequest {
+  return {
+    at: t("2025-06-15T10:00:00Z"),
+    currency: "EUR",
+    channel: { code: "WEB-DE" },
+    customer: { code: "C-1001" },
+    groupCodes: ["WHOLESALE", "NORTH"],
+    products: productsOf(["P-A", "P-B", "P-C"]),
+    explain: false,
+    priceBases: [],
+    floors: [],
+    pricelists: [
+      pricelist(900, ["INDIVIDUAL"], { "P-A": [[1, 850]] }, { allowsTradeDiscounts: false }),
+      pricelist(
+        200,
+        ["CUSTOMER_GROUP"],
+        {
+          "P-B": [
+            [1, 420],
+            [50, 385],
+          ],
+        },
+        { priority: 10 },
+      ),
+      pricelist(210, ["CUSTOMER_GROUP"], { "P-B": [[1, 360]] }, { priority: 5 }),
+      pricelist(100, ["CHANNEL_PRIMARY"], {
+        "P-A": [[1, 1000]],
+        "P-B": [
+          [1, 500],
+          [10, 450],
+        ],
+        "P-C": [[1, 200]],
+      }),
+      pricelist(101, ["CHANNEL"], { "P-C": [[1, 180]] }),
+    ],
+    tradeConditions: [
+      condition(1, { scope: "GLOBAL", value: 200 }),
+      condition(2, { scope: "CUSTOMER_GROUP", value: 500, customerGroupCodes: ["WHOLESALE"] }),
+      condition(3, {
+        scope: "CUSTOMER",
+        value: 800,
+        productCodes: ["P-C"],
+        customerCodes: ["C-1001"],
+      }),
+      condition(4, {
+        scope: "CHANNEL",
+        type: "SURCHARGE",
+        discountType: "ABSOLUTE",
+        value: 25,
+        currency: "EUR",
+        productCodes: ["P-B"],
+        channelCodes: ["WEB-DE"],
+      }),
+      condition(5, { scope: "CUSTOMER", value: 1000, status: "DRAFT", customerCodes: ["C-1001"] }),
+      condition(6, {
+        scope: "CUSTOMER_GROUP",
+        value: 600,
+        validFrom: t("2025-07-01T00:00:00Z"),
+        customerGroupCodes: ["NORTH"],
+      }),
+    ],
+    promotions: [
+      promotion(7, {
+        value: 1500,
+        channelCodes: ["WEB-DE"],
+        productCodes: ["P-C"],
+        validFrom: t("2025-06-01T00:00:00Z"),
+        validTo: t("2025-07-01T00:00:00Z"),
+      }),
+    ],
+    lines: [
+      { productCode: "P-A", quantity: 3 },
+      { productCode: "P-B", quantity: 60 },
+      { productCode: "P-C", quantity: 10 },
+    ],
+    ...extra,
+  };
+}

@@ -1204,3 +1204,189 @@ describe("price-break advice (docs/pricing-rules.md §22)", () => {
     expect(advised).toBeGreaterThan(0);
   });
 });
+
+// ---------------------------------------------------------------------------------------------
+// Cost, margin and pocket price (docs/pricing-rules.md §23–§26): admin answers (`margin`)
+// ---------------------------------------------------------------------------------------------
+
+/** COST lists (ids 300–301), accruals (ids 500–503) and floors derived from a COST list. */
+const marginArb: fc.Arbitrary<PriceRequest> = fc
+  .record({
+    request: requestArb,
+    costs: fc.array(floorList, { minLength: 1, maxLength: 2 }),
+    accruals: fc.array(condition, { maxLength: 4 }),
+    derivedFloors: fc.array(
+      fc.record({
+        floor: floorList,
+        base: fc.constantFrom(300, 301),
+        adjustmentBp: fc.integer({ min: -5000, max: 5000 }),
+      }),
+      { maxLength: 1 },
+    ),
+  })
+  .map(({ request, costs, accruals, derivedFloors }) => {
+    const costLists = costs.map((c, i) => toFloor(c, 300 + i));
+    return {
+      ...request,
+      margin: true,
+      costs: costLists,
+      // A floor derived from a COST list finds it among the bases, as the reader passes it.
+      priceBases: [
+        ...request.priceBases,
+        ...costLists.map(({ id, currency, prices }) => ({
+          id,
+          currency,
+          prices,
+          derivation: null,
+        })),
+      ],
+      floors: [
+        ...request.floors,
+        ...derivedFloors.map(({ floor, base, adjustmentBp }, i) => ({
+          ...toFloor(floor, 210 + i),
+          derivation: { basePricelistId: base, adjustmentBp, rounding: null },
+        })),
+      ],
+      tradeConditions: [
+        ...request.tradeConditions,
+        ...accruals.map((c, i) => ({ ...toCondition(c, 500 + i), type: "ACCRUAL" as const })),
+      ],
+    };
+  });
+
+const MARGIN_FIELDS = [
+  "costUnitAmount",
+  "marginAmount",
+  "marginBp",
+  "accruals",
+  "pocketUnitAmount",
+  "pocketMarginBp",
+] as const;
+
+/** An admin answer as a read key gets it: without margin fields, COST lists and accruals. */
+function asReadAnswer(answer: PriceAnswer): PriceAnswer {
+  const { costAmount: _c, marginAmount: _m, ...rest } = answer;
+  return {
+    ...rest,
+    lines: rest.lines.map((line) => {
+      const copy = { ...line };
+      for (const field of MARGIN_FIELDS) delete copy[field];
+      if (copy.explain) {
+        const { costs: _costs, ...explain } = copy.explain;
+        const tradeConditions = explain.tradeConditions.filter((c) => c.type !== "ACCRUAL");
+        copy.explain = { ...explain, tradeConditions };
+      }
+      return copy;
+    }),
+  };
+}
+
+describe("margin properties (admin answers)", () => {
+  it("margin changes no price: without it the answer is the admin's minus its margin fields", () => {
+    fc.assert(
+      fc.property(marginArb, fc.boolean(), (request, explain) => {
+        const admin = resolvePrices({ ...request, explain });
+        const read = resolvePrices({ ...request, explain, margin: false });
+        const stripped = asReadAnswer(admin);
+        // validUntil may be earlier for an admin: COST lists and accruals have edges too.
+        expect({ ...stripped, validUntil: null }).toEqual({ ...read, validUntil: null });
+        if (admin.validUntil !== read.validUntil) {
+          expect(read.validUntil === null || admin.validUntil! < read.validUntil).toBe(true);
+        }
+        expect(JSON.stringify(read)).not.toMatch(
+          /costUnitAmount|marginAmount|marginBp|accruals|pocketUnitAmount|pocketMarginBp|costAmount/,
+        );
+      }),
+      RUNS,
+    );
+  });
+
+  it("the order of the lines changes no line, no margin and no total", () => {
+    fc.assert(
+      fc.property(withPermutation(marginArb), ([request, order]) => {
+        const original = resolvePrices({ ...request, explain: true });
+        const shuffled = resolvePrices({
+          ...request,
+          explain: true,
+          lines: order.map((i) => request.lines[i]!),
+        });
+        order.forEach((from, to) => expect(shuffled.lines[to]).toEqual(original.lines[from]));
+        expect([shuffled.costAmount, shuffled.marginAmount]).toEqual([
+          original.costAmount,
+          original.marginAmount,
+        ]);
+      }),
+      RUNS,
+    );
+  });
+
+  it("the fields add up: margin = final − cost, pocket = final − Σ accruals ≥ 0, order sums", () => {
+    const bp = (n: number, d: number) => {
+      const magnitude = (BigInt(Math.abs(n)) * 20000n + BigInt(d)) / (2n * BigInt(d));
+      return n < 0 ? -Number(magnitude) : Number(magnitude);
+    };
+    fc.assert(
+      fc.property(marginArb, (request) => {
+        const answer = resolvePrices(request);
+        let cost: number | null = 0;
+        for (const line of answer.lines) {
+          if (line.status !== "OK") {
+            expect(line.accruals).toEqual([]);
+            expect(line.costUnitAmount).toBeNull();
+            continue;
+          }
+          const final = line.finalUnitAmount!;
+          const accrued = line.accruals!.reduce((s, a) => s + a.amount, 0);
+          for (const a of line.accruals!) expect(a.amount).toBeGreaterThanOrEqual(0);
+          expect(line.pocketUnitAmount).toBe(final - accrued);
+          expect(line.pocketUnitAmount!).toBeGreaterThanOrEqual(0);
+          const c = line.costUnitAmount!;
+          if (c === null) {
+            expect([line.marginAmount, line.marginBp, line.pocketMarginBp]).toEqual([
+              null,
+              null,
+              null,
+            ]);
+            cost = null;
+            continue;
+          }
+          expect(line.marginAmount).toBe(final - c);
+          expect(line.marginBp).toBe(final === 0 ? null : bp(final - c, final));
+          const pocket = line.pocketUnitAmount!;
+          expect(line.pocketMarginBp).toBe(pocket === 0 ? null : bp(pocket - c, pocket));
+          if (cost !== null) cost += c * line.quantity;
+        }
+        expect(answer.costAmount).toBe(cost);
+        expect(answer.marginAmount).toBe(cost === null ? null : answer.pricedTotalAmount! - cost);
+      }),
+      RUNS,
+    );
+  });
+
+  it("explain lists every accrual and COST list once, in the documented vocabulary", () => {
+    fc.assert(
+      fc.property(marginArb, (request) => {
+        for (const line of resolvePrices({ ...request, explain: true }).lines) {
+          if (line.status === "UNKNOWN_PRODUCT" || line.status === "OUT_OF_RANGE") continue;
+          const why = line.explain!;
+          expect(why.tradeConditions.map((e) => e.id).sort((a, b) => a - b)).toEqual(
+            request.tradeConditions.map((c) => c.id),
+          );
+          expect(why.costs!.map((e) => e.pricelistId).sort()).toEqual(
+            request.costs!.map((c) => c.id),
+          );
+          for (const e of why.costs!) expect(FLOOR_OUTCOMES).toContain(e.outcome);
+          const applied = why.tradeConditions
+            .filter((e) => e.type === "ACCRUAL" && e.outcome === "APPLIED")
+            .map((e) => [e.id, e.amount]);
+          expect(applied.sort()).toEqual(line.accruals!.map((a) => [a.id, a.amount]).sort());
+          const used = why.costs!.filter((e) => e.outcome === "USED");
+          expect(used.map((e) => e.costUnitAmount)).toEqual(
+            line.costUnitAmount === null ? [] : [line.costUnitAmount],
+          );
+        }
+      }),
+      RUNS,
+    );
+  });
+});

@@ -182,6 +182,26 @@ async function seedLists(channel: string, productGroups: string[]) {
     });
     await assignPricelistToChannel(channel, floor.id);
   }
+  // COST lists (read for admin keys only) and FLOOR lists derived from one, in its currency and
+  // in another (docs/pricing-rules.md §23, §24).
+  const costs: { id: number }[] = [];
+  for (const status of ["ACTIVE", "DRAFT"]) {
+    const cost = await createPricelist({ kind: "COST", status });
+    await ok("PUT", `/v1/api/pricelist/${cost.id}/prices`, {
+      prices: rows(some(world.products, 0.7)),
+    });
+    await assignPricelistToChannel(channel, cost.id);
+    costs.push(cost);
+  }
+  for (const currency of ["EUR", "USD"]) {
+    const floor = await createPricelist({
+      kind: "FLOOR",
+      status: "ACTIVE",
+      currency,
+      derivation: { basePricelistId: costs[0]!.id, adjustmentBp: 1000 },
+    });
+    await assignPricelistToChannel(channel, floor.id);
+  }
   void productGroups;
 }
 
@@ -192,11 +212,14 @@ const channelsOf = (scope: string) => {
 
 async function seedCondition(productGroups: string[]) {
   const scope = pick(["GLOBAL", "CHANNEL", "CUSTOMER_GROUP", "CUSTOMER"] as const);
+  // Some are ACCRUALs, which only an admin's lookup reads (docs/pricing-rules.md §25).
+  const accrual = rand() < 0.2;
   const condition = await createTradeCondition({
     scope,
+    ...(accrual ? { type: "ACCRUAL" } : {}),
     status: pick(["ACTIVE", "ACTIVE", "DRAFT"]),
     priority: Math.floor(rand() * 5),
-    stackable: rand() < 0.3,
+    stackable: !accrual && rand() < 0.3,
     ...window(),
     channelCodes: channelsOf(scope),
     productCodes: some(world.products, 0.15),
@@ -249,6 +272,7 @@ function canonical(context: PriceContext) {
     pricelists: rows(context.pricelists),
     priceBases: rows(context.priceBases),
     floors: rows(context.floors),
+    costs: rows(context.costs),
     tradeConditions: byId(context.tradeConditions),
     promotions: byId(context.promotions),
   };
@@ -261,6 +285,7 @@ function queries(count: number): PriceQuery[] {
     currency: rand() < 0.7 ? null : pick(["EUR", "CHF", "USD"]),
     at: pick(MOMENTS),
     explain: rand() < 0.3,
+    costs: rand() < 0.4,
     productCodes: [...some(world.products, 0.3), ...(rand() < 0.2 ? ["NO-SUCH-PRODUCT"] : [])],
   }));
 }
@@ -272,6 +297,8 @@ describe("the pricing reader's SQL and in-memory reach", () => {
     const db = createDb(env.DB, new DbMeter());
     let records = 0;
     let rates = 0;
+    let costs = 0;
+    let accrualsRead = 0;
     for (const query of queries(80)) {
       const bySql = await loadPriceContext(db, query);
       const parts = await loadChannelAndRequest(db, query);
@@ -284,6 +311,15 @@ describe("the pricing reader's SQL and in-memory reach", () => {
       expect(canonical(inMemory), JSON.stringify(query)).toEqual(canonical(bySql));
       records += bySql.tradeConditions.length + bySql.promotions.length;
       rates += bySql.exchangeRates.length;
+      // A read key's lookup reads no cost and no accrual at all (docs/api.md §19).
+      const accruals = bySql.tradeConditions.filter((c) => c.type === "ACCRUAL").length;
+      if (query.costs) {
+        costs += bySql.costs.length;
+        accrualsRead += accruals;
+      } else {
+        expect(bySql.costs).toEqual([]);
+        expect(accruals).toBe(0);
+      }
       // The product cache reads the rows of the lists reach.ts `priceListIds` names: the same
       // rows as the SQL's, read cold and then served from the cache.
       const channel = channelContextOf(parts.channel);
@@ -299,5 +335,7 @@ describe("the pricing reader's SQL and in-memory reach", () => {
     // The generated data must reach: a comparison of empty sets proves nothing.
     expect(records).toBeGreaterThan(200);
     expect(rates).toBeGreaterThan(10);
+    expect(costs).toBeGreaterThan(10);
+    expect(accrualsRead).toBeGreaterThan(5);
   });
 });

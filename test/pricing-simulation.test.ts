@@ -6,6 +6,7 @@ import {
   compareLines,
   comparePrices,
   FirstInOrder,
+  MarginTotals,
   rowOrder,
   sameJson,
   sortRows,
@@ -196,7 +197,15 @@ describe("FirstInOrder", () => {
 });
 
 /** The summary of docs/simulation.md §4 computed the plain way: every item held, sorted, cut. */
-function plainSummary(items: readonly PriceChangeItem[], evaluated: number): PriceChangeSummary {
+function plainSummary(
+  items: readonly PriceChangeItem[],
+  evaluated: number,
+  // Nothing summed: what `summarize` answers when it is given no margins.
+  margin: PriceChangeSummary["margin"] = {
+    before: new MarginTotals("HALF_UP").result(),
+    after: new MarginTotals("HALF_UP").result(),
+  },
+): PriceChangeSummary {
   const larger = (a: number | null, b: number | null) =>
     a === b ? 0 : a === null ? -1 : b === null ? 1 : b - a;
   const text = (a: string | null, b: string | null) =>
@@ -256,6 +265,7 @@ function plainSummary(items: readonly PriceChangeItem[], evaluated: number): Pri
     distribution: [...buckets]
       .sort(([a], [b]) => a - b)
       .map(([percent, count]) => ({ percent, count })),
+    margin,
   };
 }
 
@@ -389,6 +399,7 @@ function simulationWorld(maxRows: number): SimulationInput {
 function plainSimulation(input: SimulationInput) {
   const sides = [input.records, applyChangeSet(input.records, input.changes)];
   const rows: PriceChangeRow[] = [];
+  const margin = [new MarginTotals(input.roundingMode), new MarginTotals(input.roundingMode)];
   for (const customerCode of input.buyers) {
     const audience = input.audiences.get(customerCode)!;
     const [before, after] = sides.map(
@@ -406,6 +417,7 @@ function plainSimulation(input: SimulationInput) {
           groupCodes: audience.groupCodes,
           products: input.products,
           separateOrders: true,
+          margin: true,
           lines: input.productCodes.map((productCode) => ({
             productCode,
             quantity: input.quantity,
@@ -413,6 +425,8 @@ function plainSimulation(input: SimulationInput) {
         }).lines,
     );
     before!.forEach((l, i) => {
+      margin[0]!.add(l);
+      margin[1]!.add(after![i]!);
       const row = compareLines(customerCode, l, after![i]!);
       if (row) rows.push(row);
     });
@@ -421,7 +435,10 @@ function plainSimulation(input: SimulationInput) {
   return {
     rows: sorted.slice(0, input.maxRows),
     rowsOmitted: Math.max(0, rows.length - input.maxRows),
-    summary: plainSummary(rows, input.buyers.length * input.productCodes.length),
+    summary: plainSummary(rows, input.buyers.length * input.productCodes.length, {
+      before: margin[0]!.result(),
+      after: margin[1]!.result(),
+    }),
   };
 }
 

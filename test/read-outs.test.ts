@@ -361,7 +361,7 @@ describe("query plans of the read-outs and customer filters (EXPLAIN QUERY PLAN 
     ]);
     const pricelists = listRequest(channelPricelistList.config, "");
     const [, rows, total] = steps(
-      await queryPlans((db) => listChannelPricelists(db, "CH-1", pricelists)),
+      await queryPlans((db) => listChannelPricelists(db, "CH-1", pricelists, true)),
     );
     expect(rows![0]).toBe(
       "SEARCH channel_pricelists USING INDEX sqlite_autoindex_channel_pricelists_1 (channel_id=?)",

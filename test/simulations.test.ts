@@ -179,8 +179,9 @@ async function realLines(world: World, buyers: (string | null)[], quantity = 1) 
   const lines = new Map<string, unknown>();
   for (const customerCode of buyers) {
     for (const productCode of world.products) {
+      // The simulation answers the lines an admin key gets (docs/simulation.md §4).
       const res = await api("POST", "/v1/api/prices/resolve", {
-        key: KEYS.read,
+        key: KEYS.admin,
         body: {
           channelCode: world.channel,
           customerCode,
@@ -555,6 +556,25 @@ describe("POST /v1/api/simulations/prices: selections", () => {
       largestCuts: [],
       mostAffectedCustomers: [],
       distribution: [],
+      // No COST list here: every priced line is without a cost.
+      margin: {
+        before: {
+          lines: 0,
+          linesWithoutCost: 16,
+          revenueAmount: 0,
+          costAmount: 0,
+          marginAmount: 0,
+          marginBp: null,
+        },
+        after: {
+          lines: 0,
+          linesWithoutCost: 16,
+          revenueAmount: 0,
+          costAmount: 0,
+          marginAmount: 0,
+          marginBp: null,
+        },
+      },
     });
   });
 });

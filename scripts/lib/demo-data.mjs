@@ -10,7 +10,8 @@
  *   cable ties sold in tens, copper pipes from 5 bars, power tools at most 20 per order),
  *   customers C-1002…C-1050, their pricelists 2–9, 11–19 (19: the INSTALLERS list), the derived
  *   WHOLESALE dealer list 21 (field sales list 3 − 10 %, prices ending in 9) and the FIELD-SALES
- *   FLOOR list 22, trade conditions 7–28 (23–28 and the converted 7 and 15 on product groups, 25
+ *   FLOOR list 22, WEB-DE's COST list 23 (the catalogue at 62 % of its list price), trade
+ *   conditions 7–28 (23–28 and the converted 7 and 15 on product groups, 25
  *   with an ORDER_QUANTITY and 26 with an ORDER_VALUE scale, 28 the DRAFT the publish simulation
  *   is shown with), promotions 1–6, 8 (a VALUE
  *   threshold) and 9 (a QUANTITY threshold), and the catalogue prices of WEB-DE's primary
@@ -19,7 +20,9 @@
  * - the worked example of the pricing rules (docs/pricing-rules.md §10, demo-worked-example.mjs),
  *   with its exact codes and values: channel WEB-DE, customer C-1001 (groups WHOLESALE and NORTH),
  *   products P-A/P-B/P-C, pricelists 100, 101, 200, 210 and 900 (named "PL-100 …" and so on),
- *   trade conditions 1–6 ("TC-1 …") and promotion 7 ("PR-7 …"), valid in 2025.
+ *   trade conditions 1–6 ("TC-1 …") and promotion 7 ("PR-7 …"), valid in 2025; with worked
+ *   example E (§26): the COST list 940, the FLOOR list 941 derived from it at cost + 10 % and the
+ *   ACCRUAL 29 for C-1001 on P-B.
  * - the worked example with B2B terms (docs/pricing-rules.md §16, demo-b2b-example.mjs): channel
  *   B2B-AT, customer K-7 in group DEALER, product groups FAST › SCREWS › WOOD and TOOLS, products
  *   W-1/S-1/T-1/X-1, pricelists 10, 20 (derived) and 30 (FLOOR), trade conditions 41–45 and
@@ -197,6 +200,16 @@ export function buildDemoData() {
 
   /** @type {Pricelist[]} */
   const pricelists = [
+    // What the catalogue costs Webshop Germany (docs/pricing-rules.md §23): 62 % of the list
+    // price. Admin keys see each price's margin; the linter compares the channel's lists with it.
+    pricelist({
+      id: 23,
+      name: "Webshop Germany cost 2026",
+      kind: "COST",
+      currency: "EUR",
+      prices: priced(catalogue, eurBase, 0.62),
+      channels: [{ channelCode: "WEB-DE", primary: false }],
+    }),
     pricelist({
       id: 2,
       name: "Webshop Switzerland list 2026",

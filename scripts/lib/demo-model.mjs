@@ -44,7 +44,7 @@
  * @property {number} id
  * @property {string} name
  * @property {"GENERAL" | "INDIVIDUAL"} scope
- * @property {"SALES" | "FLOOR"} kind
+ * @property {"SALES" | "FLOOR" | "COST"} kind
  * @property {Derivation | null} derivation
  * @property {Status} status
  * @property {"EUR" | "CHF"} currency
@@ -66,7 +66,7 @@
  * @property {string} name
  * @property {"GLOBAL" | "CHANNEL" | "CUSTOMER_GROUP" | "CUSTOMER"} scope
  * @property {Status} status
- * @property {"DISCOUNT" | "SURCHARGE" | "NET_PRICE"} type
+ * @property {"DISCOUNT" | "SURCHARGE" | "NET_PRICE" | "ACCRUAL"} type
  * @property {"PERCENTAGE" | "ABSOLUTE"} discountType
  * @property {number} value
  * @property {"EUR" | "CHF" | null} currency

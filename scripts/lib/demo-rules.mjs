@@ -1,8 +1,8 @@
 /**
- * The API's write rules (docs/api.md §2, §5.2, §5.7–§5.10) applied to the demo data before it is
- * turned into SQL, so the demo never holds what the API would refuse. The SQL load itself checks
- * only what the schema enforces (unique codes, foreign keys); these are the rules the services
- * add. test/demo-data.test.ts also creates a copy of every record through the API.
+ * The API's write rules (docs/api.md §2, §5.2, §5.7–§5.10; COST and ACCRUAL:
+ * docs/pricing-rules.md §23–§25) applied to the demo data before it is turned into SQL, so the
+ * demo never holds what the API would refuse. The SQL load itself checks only what the schema
+ * enforces (unique codes, foreign keys); these are the rules the services add. test/demo-data.test.ts also creates a copy of every record through the API.
  */
 
 /** @typedef {import("./demo-model.mjs").DemoData} DemoData */
@@ -116,12 +116,12 @@ function checkPricelist(p, pricelists, pairs) {
   if (p.scope === "INDIVIDUAL" && (p.kind !== "SALES" || assigned || p.derivation)) {
     fail(`${name}: an INDIVIDUAL pricelist is SALES, not derived and assigned nowhere`);
   }
-  if (p.kind === "FLOOR") {
-    if (p.derivation) fail(`${name}: a FLOOR pricelist does not derive`);
+  if (p.kind !== "SALES") {
     if (p.groupCodes.length + p.customerCodes.length > 0 || p.channels.some((c) => c.primary)) {
-      fail(`${name}: a FLOOR pricelist is assigned to channels only, never as primary`);
+      fail(`${name}: a ${p.kind} pricelist is assigned to channels only, never as primary`);
     }
   }
+  if (p.kind === "COST" && p.derivation) fail(`${name}: a COST pricelist does not derive`);
   if (!p.derivation) return;
   const { basePricelistId, adjustmentBp, rounding } = p.derivation;
   if (!Number.isSafeInteger(adjustmentBp) || adjustmentBp < -9999 || adjustmentBp > 100_000) {
@@ -138,8 +138,10 @@ function checkPricelist(p, pricelists, pairs) {
   for (let id = basePricelistId; ;) {
     const base = pricelists.get(id);
     if (!base) return fail(`${name}: base pricelist ${id} does not exist`);
-    if (base.scope !== "GENERAL" || base.kind !== "SALES")
-      fail(`${name}: base ${id} is not GENERAL SALES`);
+    // A SALES list derives from SALES lists, a FLOOR list from a COST list (pricing-rules §24).
+    const baseKind = p.kind === "FLOOR" ? "COST" : "SALES";
+    if (base.scope !== "GENERAL" || base.kind !== baseKind)
+      fail(`${name}: base ${id} is not GENERAL ${baseKind}`);
     if (base.currency !== currency && !pairs.has(`${base.currency}>${currency}`))
       fail(
         `${name}: base ${id} is in ${base.currency}, and no rate ${base.currency} → ${currency}`,
@@ -180,6 +182,7 @@ function checkTradeCondition(t) {
   checkDiscount(t, t.scaleBasis === "ORDER_VALUE", [t.value, ...t.scales.map((s) => s.value)]);
   if (t.type === "NET_PRICE" && t.discountType !== "ABSOLUTE")
     fail(`${name}: NET_PRICE is ABSOLUTE`);
+  if (t.type === "ACCRUAL" && t.stackable) fail(`${name}: an ACCRUAL is never stackable`);
   if (t.scope === "CHANNEL" && t.channelCodes.length === 0)
     fail(`${name}: CHANNEL scope needs channels`);
   if (t.scope !== "CUSTOMER_GROUP" && t.groupCodes.length > 0)

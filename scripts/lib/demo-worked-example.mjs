@@ -13,8 +13,9 @@ import {
 
 const EXAMPLE_PRODUCTS = ["P-A", "P-B", "P-C"];
 const EXAMPLE_IDS = {
-  pricelists: [100, 101, 200, 210, 900],
-  tradeConditions: [1, 2, 3, 4, 5, 6],
+  // 940, 941 and 29: worked example E (docs/pricing-rules.md §26), the cost behind §10's prices.
+  pricelists: [100, 101, 200, 210, 900, 940, 941],
+  tradeConditions: [1, 2, 3, 4, 5, 6, 29],
   promotions: [7],
 };
 
@@ -187,6 +188,7 @@ export function addWorkedExample(data, catalogueListPrices) {
       groupCodes: ["NORTH"],
     }),
   );
+  addCostExample(data);
   data.promotions.push(
     promotion({
       id: 7,
@@ -196,6 +198,56 @@ export function addWorkedExample(data, catalogueListPrices) {
       validTo: instant("2025-07-01T00:00:00.000Z"),
       productCodes: ["P-C"],
       channelCodes: ["WEB-DE"],
+    }),
+  );
+}
+
+/**
+ * Worked example E of docs/pricing-rules.md §26 on top of §10: the COST list CO-940 of WEB-DE
+ * (P-A 600, P-B 300, P-C 120), the FLOOR list FL-941 derived from it at cost + 10 % (P-B: 330,
+ * below every price of the example, so nothing changes), and the ACCRUAL AC-29, 2 % on P-B for
+ * C-1001 (P-B × 60 at 391: 8 accrued, pocket price 383). Only admin keys see the costs and the
+ * accrual; the floor prices for everyone.
+ * @param {DemoData} data
+ */
+function addCostExample(data) {
+  const cost = (/** @type {string} */ productCode, /** @type {number} */ amount) => ({
+    productCode,
+    minQuantity: 1,
+    amount,
+  });
+  data.pricelists.push(
+    pricelist({
+      id: 940,
+      name: "CO-940 Webshop Germany cost (worked example E)",
+      kind: "COST",
+      currency: "EUR",
+      validFrom: Y2025,
+      prices: [cost("P-A", 600), cost("P-B", 300), cost("P-C", 120)],
+      channels: [{ channelCode: "WEB-DE", primary: false }],
+    }),
+    pricelist({
+      id: 941,
+      name: "FL-941 Webshop Germany floor: cost + 10 %",
+      kind: "FLOOR",
+      currency: "EUR",
+      validFrom: Y2025,
+      derivation: { basePricelistId: 940, adjustmentBp: 1000, rounding: null },
+      prices: [],
+      channels: [{ channelCode: "WEB-DE", primary: false }],
+    }),
+  );
+  data.tradeConditions.push(
+    tradeCondition({
+      id: 29,
+      name: "AC-29 C-1001 year-end bonus 2 % on P-B (accrual)",
+      scope: "CUSTOMER",
+      type: "ACCRUAL",
+      value: 200,
+      validFrom: Y2025,
+      validTo: Y2026,
+      productCodes: ["P-B"],
+      customerCodes: ["C-1001"],
     }),
   );
 }

@@ -55,6 +55,12 @@ export interface FeedQuery {
   events?: readonly ChangeEvent[];
   /** The last cursor to read (a webhook's batch in flight, read again for a retry). */
   until?: number;
+  /**
+   * false (a read key, docs/api.md §19): the changes of COST pricelists (the list, its rows, its
+   * assignments) and of ACCRUAL trade conditions (the condition, its scales, its links) are left
+   * out, as if those records did not exist. Default true.
+   */
+  costs?: boolean;
 }
 
 /** How many ids a filtered read looks through at most: a call stays bounded however sparse. */
@@ -155,6 +161,28 @@ export async function feedBounds(db: Db) {
 const startOf = (after: number) =>
   after === 0 ? sql`(select coalesce(min(id) - 1, 0) from audit_log)` : sql`${after}`;
 
+/** The entities that name a pricelist in their key, and those that name a trade condition. */
+const byList = Object.keys(ENTITIES).filter((e) => ENTITIES[e]!.refs?.pricelistId === "pricelist");
+const byCondition = Object.keys(ENTITIES).filter(
+  (e) => ENTITIES[e]!.owner?.kind === "tradeCondition" && ENTITIES[e]!.owner?.field !== "id",
+);
+
+/**
+ * The entries a key that does not see costs never gets (docs/api.md §19), by what their record
+ * is now: a COST pricelist (its own entry, its rows, its assignments), an ACCRUAL trade condition
+ * (its own entry, its scales and links). Pricelists and trade conditions are never deleted (an
+ * INDIVIDUAL DRAFT list, never COST, aside), so the record is there to ask.
+ */
+const costEntries = sql`(entity = 'pricelist' and json_extract(entity_key, '$.id') in
+      (select id from pricelists where kind = 'COST'))
+    or (entity in (select value from json_each(${JSON.stringify(byList)}))
+      and json_extract(entity_key, '$.pricelistId') in (select id from pricelists where kind = 'COST'))
+    or (entity = 'tradeCondition' and json_extract(entity_key, '$.id') in
+      (select id from trade_conditions where type = 'ACCRUAL'))
+    or (entity in (select value from json_each(${JSON.stringify(byCondition)}))
+      and json_extract(entity_key, '$.tradeConditionId') in
+        (select id from trade_conditions where type = 'ACCRUAL'))`;
+
 /** One page of the feed after `after`: one round trip for the entries, two for their `affects`. */
 export async function readChanges(db: Db, query: FeedQuery): Promise<FeedPage | Expired> {
   const { after, limit, events, until = Number.MAX_SAFE_INTEGER } = query;
@@ -163,8 +191,9 @@ export async function readChanges(db: Db, query: FeedQuery): Promise<FeedPage | 
   // The pricing data's entities only: the audit trail also holds webhook settings (docs/api.md §11).
   const entities = JSON.stringify(entitiesOf(events ?? CHANGE_EVENTS));
   const only = sql`and entity in (select value from json_each(${entities}))`;
+  const seen = query.costs === false ? sql`and not (${costEntries})` : sql``;
   const [rows, [bounds]] = await rawBatch<[Record<string, unknown>[], Bounds[]]>(db, [
-    sql`select * from audit_log where id > ${from} and id <= ${until} ${window} ${only} order by id limit ${limit}`,
+    sql`select * from audit_log where id > ${from} and id <= ${until} ${window} ${only} ${seen} order by id limit ${limit}`,
     BOUNDS,
   ]);
   const oldest = oldestCursor(bounds!);

@@ -14,6 +14,7 @@ import { add, clamp, negate, percentOf } from "./money";
 import { ascending, compareBy, decidedBy, descending, type Ranking } from "./rank";
 import { inUnit, unitOf } from "./units";
 import type {
+  Accrual,
   Adjustment,
   ConditionExplain,
   Instant,
@@ -29,11 +30,18 @@ import type {
   RankKey,
 } from "./vocabulary";
 
-/** Step 2 runs the types in this order: a net price replaces the amount, charges come last. */
-const STEP_OF: Record<ConditionType, number> = { NET_PRICE: 0, DISCOUNT: 1, SURCHARGE: 2 };
-const APPLIED_ORDER = (Object.keys(STEP_OF) as ConditionType[]).sort(
-  (a, b) => STEP_OF[a] - STEP_OF[b],
-);
+/**
+ * Step 2 runs the types in this order: a net price replaces the amount, charges come last.
+ * Accruals come after the final amount (docs/pricing-rules.md §25) and change no amount of it.
+ */
+const STEP_OF: Record<ConditionType, number> = {
+  NET_PRICE: 0,
+  DISCOUNT: 1,
+  SURCHARGE: 2,
+  ACCRUAL: 3,
+};
+const APPLIED_ORDER = ["NET_PRICE", "DISCOUNT", "SURCHARGE"] as const satisfies ConditionType[];
+const EVERY_TYPE = Object.keys(STEP_OF) as ConditionType[];
 
 const FIRST_RUNG: Record<ConditionScope, number> = {
   CUSTOMER: 1,
@@ -192,15 +200,20 @@ const listedOrder = (a: PreparedCondition, b: PreparedCondition) =>
   descending(a.condition.priority, b.condition.priority) ||
   ascending(a.condition.id, b.condition.id);
 
-/** Once per request: request-level checks and the index by type and reach. */
+/**
+ * Once per request: request-level checks and the index by type and reach. Without `margin`
+ * (read keys), ACCRUAL conditions are left out altogether, explain included.
+ */
 export function prepareConditions(
   conditions: readonly TradeConditionCandidate[],
   audience: Audience,
+  margin = false,
 ): ConditionIndex {
   const byType = {} as Record<ConditionType, ReachIndex<PreparedCondition>>;
-  for (const type of APPLIED_ORDER) byType[type] = new ReachIndex();
+  for (const type of EVERY_TYPE) byType[type] = new ReachIndex();
 
-  const all = conditions.map((c) => prepareCondition(c, audience));
+  const taken = margin ? conditions : conditions.filter((c) => c.type !== "ACCRUAL");
+  const all = taken.map((c) => prepareCondition(c, audience));
   all.sort(listedOrder);
   const orderBased: PreparedCondition[] = [];
   for (const prepared of all) {
@@ -282,9 +295,11 @@ function effectOf(
   line: LineFacts,
 ): number {
   const { type } = prepared.condition;
+  // An accrual is rounded half up whatever the channel (docs/pricing-rules.md §25).
   const raw = prepared.absolute
     ? inUnit(value, prepared.priceUnit, line.priceUnit)
-    : percentOf(running, value, step.rounding);
+    : percentOf(running, value, type === "ACCRUAL" ? "HALF_UP" : step.rounding);
+  if (type === "ACCRUAL") return Math.max(0, raw);
   if (type === "NET_PRICE") return Math.max(0, raw) - running;
   return type === "DISCOUNT" ? negate(clamp(raw, 0, running)) : Math.max(0, raw);
 }
@@ -461,7 +476,11 @@ function pickApplied(evaluated: readonly Evaluated[]) {
   return { winner, applied: winner ? [winner, ...stackables] : stackables };
 }
 
-const adjustmentOf = (type: ConditionType, e: Evaluated, amount: number): Adjustment => ({
+const adjustmentOf = (
+  type: (typeof APPLIED_ORDER)[number],
+  e: Evaluated,
+  amount: number,
+): Adjustment => ({
   kind: type,
   id: e.prepared.condition.id,
   scope: e.prepared.condition.scope,
@@ -529,11 +548,42 @@ export function applyConditions(
   return { regular: running, adjustments, surcharges, notes, cuts };
 }
 
+/**
+ * docs/pricing-rules.md §25: every ACCRUAL reaching the line applies, on the final amount, in
+ * rung, priority desc, id order, each at most what is left of the pocket price, so the pocket
+ * price never falls below 0. Changes no amount the customer pays.
+ */
+export function applyAccruals(
+  step: ConditionStep,
+  line: LineFacts,
+  final: number,
+  notes: Map<PreparedCondition, Note> | null,
+): Accrual[] {
+  // Every one applies, so none is passed over early (unlike `evaluate`), and none is a cut the
+  // customer sees (breaks.ts does not collect it).
+  const evaluated: Evaluated[] = [];
+  step.index.byType.ACCRUAL.forEach(line.productCode, line.groupPath, (prepared, reach) => {
+    step.edges.note(prepared.condition);
+    const result = evaluateOne(step, prepared, reach, line, final);
+    if ("prepared" in result) evaluated.push(result);
+    else notes?.set(prepared, result);
+  });
+  if (evaluated.length > 1) evaluated.sort(stackOrder);
+  let pocket = final;
+  return evaluated.map((e) => {
+    const amount = Math.min(e.amount, pocket);
+    pocket -= amount;
+    notes?.set(e.prepared, noteOf(e, "APPLIED", amount));
+    return { id: e.prepared.condition.id, amount };
+  });
+}
+
 /** After a BEST_OF promotion won: what built the regular price no longer reaches the final one. */
 export function markSupersededByPromotion(notes: Map<PreparedCondition, Note> | null): void {
   if (!notes) return;
   for (const [prepared, n] of notes) {
-    if (n.outcome === "APPLIED" && prepared.condition.type !== "SURCHARGE") {
+    const { type } = prepared.condition;
+    if (n.outcome === "APPLIED" && type !== "SURCHARGE" && type !== "ACCRUAL") {
       n.outcome = "SUPERSEDED_BY_PROMOTION";
     }
   }

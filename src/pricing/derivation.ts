@@ -1,4 +1,5 @@
 import { convert, roundHalfUp, type Conversion, type RatesAt } from "./exchange";
+import type { EdgeTracker } from "./validity";
 import { add, AmountOutOfRange, percentOf } from "./money";
 import { ascending, descending } from "./rank";
 import { isInWindow } from "./validity";
@@ -182,6 +183,49 @@ export function stepConversions(
 
 /** A list's own rows per product, indexed once per request (see `effectiveRows`). */
 export type RowsOf = (list: PriceBase) => ReadonlyMap<string, readonly PricedTier[]>;
+
+/** Each list's own rows valid at `at` indexed once, however many chains reach it. */
+export function cachedRows(at: Instant): RowsOf {
+  const cache = new Map<PriceBase, Map<string, PricedTier[]>>();
+  return (list: PriceBase) => {
+    let rows = cache.get(list);
+    if (!rows) cache.set(list, (rows = indexRows(list.prices, at)));
+    return rows;
+  };
+}
+
+/**
+ * What every derived list of a request (a SALES list, or a FLOOR derived from a COST list,
+ * docs/pricing-rules.md §24) takes its amounts through: where chains find their bases, each
+ * list's rows indexed once, and the rates in force.
+ */
+export interface Derivations {
+  sources: ReadonlyMap<number, PriceBase>;
+  rowsOf: RowsOf;
+  rates: RatesAt;
+}
+
+export const derivationsOf = (
+  bases: readonly PriceBase[],
+  pricelists: readonly PricelistCandidate[],
+  at: Instant,
+  rates: RatesAt,
+): Derivations => ({ sources: priceSources(bases, pricelists), rowsOf: cachedRows(at), rates });
+
+/**
+ * The edges a list that can price adds to `validUntil` beyond its own window: its rows and those
+ * of the lists of its chain (a scheduled row, docs/pricing-rules.md §17), and the next rate of
+ * every pair the chain converts with (§19).
+ */
+export function noteChainEdges(list: PriceBase, d: Derivations, edges: EdgeTracker | undefined) {
+  if (!edges) return;
+  const chain = chainOf(list, d.sources);
+  for (const link of chain) for (const row of link.prices) edges.note(row);
+  for (let i = 1; i < chain.length; i++) {
+    const [from, to] = [chain[i]!.currency, chain[i - 1]!.currency];
+    if (from !== to) edges.note({ validFrom: d.rates.nextChange(from, to), validTo: null });
+  }
+}
 
 /**
  * A pricelist's effective rows per product: its own, else derived through its chain from the

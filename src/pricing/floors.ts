@@ -1,8 +1,21 @@
-import { indexRows } from "./derivation";
+import {
+  effectiveRows,
+  indexRows,
+  isPriceable,
+  noteChainEdges,
+  type Derivations,
+} from "./derivation";
 import { AmountOutOfRange } from "./money";
 import { heldTier, tierFor } from "./pricelists";
 import { ascending, decidedBy, descending, type Ranking } from "./rank";
-import type { Adjustment, FloorExplain, FloorPricelist, Instant, Tier } from "./types";
+import type {
+  Adjustment,
+  CostPricelist,
+  FloorExplain,
+  FloorPricelist,
+  Instant,
+  Tier,
+} from "./types";
 import { isInWindow, type EdgeTracker } from "./validity";
 import { inUnit } from "./units";
 import type { FloorOutcome } from "./vocabulary";
@@ -16,41 +29,64 @@ import type { FloorOutcome } from "./vocabulary";
  * below the floor is kept.
  */
 
+/** A FLOOR list (or a COST list, costs.ts) with its request-level checks made once. */
 export interface PreparedFloor {
   floor: FloorPricelist;
   gate: "NOT_ACTIVE" | "OTHER_CURRENCY" | null;
   inCurrency: boolean;
   inWindow: boolean;
+  /** Effective rows per product: its own, else derived from its base (§24). */
   tiers: ReadonlyMap<string, readonly Tier[]>;
+  /** Products it would derive from a base in another currency with no rate in force. */
+  missingRate: ReadonlySet<string>;
 }
 
-/** Priority desc, id asc: the explain order, and the order the first floor is taken in. */
+const NONE: ReadonlySet<string> = new Set();
+
+/** A derived floor's rows (docs/pricing-rules.md §24), else its own. */
+function floorRows(floor: FloorPricelist, at: Instant, d: Derivations | undefined) {
+  if (!floor.derivation || !d) return { tiers: indexRows(floor.prices, at), missingRate: NONE };
+  const { id, currency, prices, derivation } = floor;
+  return effectiveRows({ id, currency, prices, derivation }, d.sources, d.rowsOf, d.rates);
+}
+
+/**
+ * Priority desc, id asc: the explain order, and the order the first floor is taken in. A floor
+ * derived from a COST list finds its base among `derivations`' sources (§24); COST lists
+ * themselves (costs.ts) never derive.
+ */
 export function prepareFloors(
-  floors: readonly FloorPricelist[],
+  floors: readonly (FloorPricelist | CostPricelist)[],
   currency: string,
   at: Instant,
   edges?: EdgeTracker,
+  derivations?: Derivations,
 ): PreparedFloor[] {
   return floors
-    .map((floor) => {
-      // A scheduled floor row ends the answer's validity like a list's (docs/pricing-rules.md §17).
-      if (floor.status === "ACTIVE" && floor.currency === currency) {
-        for (const row of floor.prices) edges?.note(row);
-      }
-      return floor;
-    })
-    .map((floor) => ({
-      floor,
-      gate:
+    .map((floor: FloorPricelist): PreparedFloor => {
+      const gate =
         floor.status !== "ACTIVE"
           ? ("NOT_ACTIVE" as const)
           : floor.currency !== currency
             ? ("OTHER_CURRENCY" as const)
-            : null,
-      inCurrency: floor.currency === currency,
-      inWindow: isInWindow(floor, at),
-      tiers: indexRows(floor.prices, at),
-    }))
+            : null;
+      // A scheduled row ends the answer's validity like a list's (docs/pricing-rules.md §17),
+      // also one of its base, and so does the next rate the base is converted at.
+      if (gate === null) {
+        for (const row of floor.prices) edges?.note(row);
+        if (floor.derivation && derivations) {
+          const { id, prices, derivation } = floor;
+          noteChainEdges({ id, currency, prices, derivation }, derivations, edges);
+        }
+      }
+      return {
+        floor,
+        gate,
+        inCurrency: floor.currency === currency,
+        inWindow: isInWindow(floor, at),
+        ...floorRows(floor, at, derivations),
+      };
+    })
     .sort(
       (a, b) => descending(a.floor.priority, b.floor.priority) || ascending(a.floor.id, b.floor.id),
     );
@@ -58,13 +94,27 @@ export function prepareFloors(
 
 type Failure = Exclude<FloorOutcome, "USED" | "LOWER_RANK" | "NO_BASE_PRICE" | "NOT_ELIGIBLE">;
 
-function check(prepared: PreparedFloor, productCode: string, quantity: number): Tier | Failure {
+/** The tier a FLOOR or COST list has for the line, or the first check it fails. */
+export function check(
+  prepared: PreparedFloor,
+  productCode: string,
+  quantity: number,
+): Tier | Failure {
   if (prepared.gate) return prepared.gate;
   const rows = prepared.tiers.get(productCode);
-  if (!rows) return "NO_PRICE_FOR_PRODUCT";
+  if (!rows) {
+    return prepared.missingRate.has(productCode) ? "NO_EXCHANGE_RATE" : "NO_PRICE_FOR_PRODUCT";
+  }
   if (!prepared.inWindow) return "OUT_OF_WINDOW";
   return tierFor(rows, quantity) ?? "NO_TIER_FOR_QUANTITY";
 }
+
+/**
+ * Whether a list's window counts for `validUntil`: once it passes the checks that do not
+ * depend on time (status, currency, a row for the product).
+ */
+export const looksAt = (result: Tier | Failure): boolean =>
+  typeof result !== "string" || result === "OUT_OF_WINDOW" || result === "NO_TIER_FOR_QUANTITY";
 
 /** The line's floor: which list, its tier, and the effective amount. */
 export interface LineFloor {
@@ -75,6 +125,8 @@ export interface LineFloor {
 
 /** min(floor per `priceUnit` pieces, rounded up, base); a floor past 2^53 − 1 is above any base. */
 function effectiveFloor(tier: Tier, priceUnit: number, base: number): number {
+  // A derived floor past 2^53 − 1 (derivation.ts) is above any base too.
+  if (!isPriceable(tier)) return base;
   try {
     return Math.min(inUnit(tier.amount, tier.priceUnit, priceUnit, true), base);
   } catch (error) {
@@ -97,8 +149,7 @@ export function floorFor(
   let found: LineFloor | undefined;
   for (const prepared of floors) {
     const result = check(prepared, productCode, quantity);
-    if (result === "NOT_ACTIVE" || result === "OTHER_CURRENCY") continue;
-    if (result === "NO_PRICE_FOR_PRODUCT") continue;
+    if (!looksAt(result)) continue;
     edges.note(prepared.floor);
     if (typeof result !== "string" && !found) {
       found = {
@@ -124,7 +175,7 @@ export function raiseToFloor(floor: LineFloor | undefined, amount: number): Adju
   };
 }
 
-const floorRanking: Ranking<PreparedFloor> = [
+export const floorRanking: Ranking<PreparedFloor> = [
   ["PRIORITY", (a, b) => descending(a.floor.priority, b.floor.priority)],
   ["ID", (a, b) => ascending(a.floor.id, b.floor.id)],
 ];
@@ -147,24 +198,41 @@ export function explainFloors(
 ): FloorExplain[] {
   const used = note.floor?.prepared;
   return floors.map((prepared) => {
-    const result = check(prepared, productCode, quantity);
-    const tier = typeof result === "string" ? undefined : result;
-    const shown = tier ?? heldTier(prepared, result as Failure, productCode, quantity);
-    let outcome: FloorOutcome = tier ? (note.unguarded ?? "USED") : (result as Failure);
-    if (outcome === "USED" && prepared !== used) outcome = "LOWER_RANK";
-    const isUsed = outcome === "USED";
+    const { entry, isUsed } = explainList(prepared, productCode, quantity, note.unguarded, used);
     return {
-      pricelistId: prepared.floor.id,
-      name: prepared.floor.name,
-      priority: prepared.floor.priority,
-      outcome,
-      decidedBy: outcome === "LOWER_RANK" && used ? decidedBy(floorRanking, prepared, used) : null,
-      tierMinQuantity: shown?.minQuantity ?? null,
-      amount: shown?.amount ?? null,
-      priceUnit: shown?.priceUnit ?? null,
+      ...entry,
       effectiveAmount: isUsed ? note.floor!.effective : null,
       regularAdjustment: isUsed ? note.regular : null,
       finalAdjustment: isUsed ? note.final : null,
     };
   });
+}
+
+/**
+ * What a FLOOR or COST list's explain entry shares: its first failing check, else USED (for the
+ * list `used`, unless the line was `unpriced`) or LOWER_RANK, and the tier it has or holds.
+ */
+export function explainList(
+  prepared: PreparedFloor,
+  productCode: string,
+  quantity: number,
+  unpriced: "NO_BASE_PRICE" | "NOT_ELIGIBLE" | null,
+  used: PreparedFloor | undefined,
+) {
+  const result = check(prepared, productCode, quantity);
+  const tier = typeof result === "string" ? undefined : result;
+  const shown = tier ?? heldTier(prepared, result as Failure, productCode, quantity);
+  let outcome: FloorOutcome = tier ? (unpriced ?? "USED") : (result as Failure);
+  if (outcome === "USED" && prepared !== used) outcome = "LOWER_RANK";
+  const entry = {
+    pricelistId: prepared.floor.id,
+    name: prepared.floor.name,
+    priority: prepared.floor.priority,
+    outcome,
+    decidedBy: outcome === "LOWER_RANK" && used ? decidedBy(floorRanking, prepared, used) : null,
+    tierMinQuantity: shown?.minQuantity ?? null,
+    amount: shown && isPriceable(shown) ? shown.amount : null,
+    priceUnit: shown?.priceUnit ?? null,
+  };
+  return { entry, isUsed: outcome === "USED" };
 }

@@ -1,4 +1,5 @@
 import {
+  applyAccruals,
   applyConditions,
   explainConditions,
   markSupersededByPromotion,
@@ -16,6 +17,8 @@ import {
   type LineFloor,
   type PreparedFloor,
 } from "./floors";
+import { costFor, explainCosts, type LineCost } from "./costs";
+import { marginOf, UNPRICED, type MarginFields } from "./margin";
 import { add, AmountOutOfRange, scale } from "./money";
 import { explainPricelists, lookupBase, type BaseLookup, type PricelistLevels } from "./pricelists";
 import {
@@ -42,9 +45,10 @@ import type { LineStatus } from "./vocabulary";
 /**
  * One line through the order of docs/pricing-rules.md §15: `startLine` (base price, quantity
  * rule, the floor it will have), `regularOf` (trade conditions, floor on the regular amount),
- * `finishLine` (promotion, floor on the final amount, the line amount, price-break advice, the
- * answer's line). Between them the request sums what order-level scales and thresholds need.
- * Every unit amount of a line is per its base row's price unit (§20).
+ * `finishLine` (promotion, floor on the final amount, the line amount, price-break advice,
+ * with `margin` the accruals, cost and margin of §23–§26, the answer's line). Between them the
+ * request sums what order-level scales and thresholds need. Every unit amount of a line is per
+ * its base row's price unit (§20).
  */
 
 /** What step 1 needs, prepared once per request. */
@@ -52,6 +56,8 @@ export interface LineSetup {
   products: ReadonlyMap<string, ProductFacts>;
   levels: PricelistLevels;
   floors: readonly PreparedFloor[];
+  /** The channel's COST lists; undefined without `margin` (read keys): no line has a cost. */
+  costs: readonly PreparedFloor[] | undefined;
   edges: EdgeTracker;
 }
 
@@ -203,6 +209,8 @@ function withPromotion(r: Regular, winner: PromotionResult["winner"]) {
 export interface Finish {
   currency: string;
   explain: boolean;
+  /** Cost, margin, accruals and pocket price on every line (admin keys, §26). */
+  margin: boolean;
   levels: PricelistLevels;
   conditions: ConditionStep;
   promotions: PromotionStep;
@@ -255,7 +263,15 @@ function priceBreakOf(f: Finish, s: Started, priced: Adjusted): PriceBreak | nul
   return { quantity, lineAmount: again.lineAmount };
 }
 
-/** Steps 5 and 6 and the answer's line, every field present. */
+/** Step 8 of a priced line (docs/pricing-rules.md §25, §26): accruals, cost, margin. */
+function marginStep(f: Finish, s: Started, priced: Adjusted) {
+  const accruals = applyAccruals(f.conditions, s, priced.final, priced.conditionNotes);
+  const { productCode, quantity } = s.line;
+  const cost = costFor(f.setup.costs ?? [], productCode, quantity, s.priceUnit, f.setup.edges);
+  return { fields: marginOf(priced.final, cost, accruals), cost };
+}
+
+/** Steps 5 to 8 and the answer's line, every field present. */
 export function finishLine(
   f: Finish,
   s: Started,
@@ -264,9 +280,10 @@ export function finishLine(
   const adjusted = r === undefined || r === "OUT_OF_RANGE" ? r : adjust(f.promotions, s, r);
   const priced = typeof adjusted === "object" ? adjusted : undefined;
   const status: LineStatus = s.stop ?? (priced ? "OK" : "OUT_OF_RANGE");
+  const margin = f.margin && priced ? marginStep(f, s, priced) : undefined;
   // Lines refused before step 3 show no base; an overflow after it keeps its source, as before.
   const base = s.stop === null ? s.lookup?.base : undefined;
-  return {
+  const line: LinePrice = {
     productCode: s.line.productCode,
     quantity: s.line.quantity,
     status,
@@ -292,8 +309,16 @@ export function finishLine(
     suggestedQuantities:
       status === "QUANTITY_NOT_ALLOWED" ? suggestionsFor(s.rule!, s.line.quantity) : null,
     priceBreak: priced ? priceBreakOf(f, s, priced) : null,
-    explain: f.explain ? explainLine(f, s, status, priced) : null,
+    explain: f.explain ? explainLine(f, s, status, priced, margin?.cost) : null,
   };
+  // Without `margin` the line has none of its fields: a read key's answer cannot show them. A
+  // read key's line is the one literal above, as before costs existed (no spread on its path).
+  return f.margin ? withMargin(line, margin?.fields ?? UNPRICED) : line;
+}
+
+/** The line with its margin fields after `priceBreak`, before `explain` (the answer's order). */
+function withMargin({ explain, ...line }: LinePrice, fields: MarginFields): LinePrice {
+  return { ...line, ...fields, explain };
 }
 
 const tiersOf = (rows: readonly Tier[] | undefined) =>
@@ -311,12 +336,19 @@ function explainLine(
   s: Started,
   status: LineStatus,
   priced: Adjusted | undefined,
+  cost: LineCost | undefined,
 ): LineExplain {
   const { productCode, quantity } = s.line;
+  // Only with `margin` (admin keys) does explain list the COST lists (§23).
+  const costs = (unpriced: "NO_BASE_PRICE" | "NOT_ELIGIBLE" | null) =>
+    f.margin
+      ? { costs: explainCosts(f.setup.costs ?? [], productCode, quantity, unpriced, cost) }
+      : {};
   // An unknown product has no candidates; an out-of-range line stopped before its steps ended.
-  if (!s.lookup) return NOTHING;
+  if (!s.lookup) return { ...NOTHING, ...(f.margin ? { costs: [] } : {}) };
   const pricelists = explainPricelists(f.levels, productCode, quantity, s.lookup);
-  if (status === "OUT_OF_RANGE") return { ...NOTHING, pricelists };
+  if (status === "OUT_OF_RANGE")
+    return { ...NOTHING, pricelists, ...(f.margin ? { costs: [] } : {}) };
   const unpriced = status === "QUANTITY_NOT_ALLOWED" ? "NOT_ELIGIBLE" : "NO_BASE_PRICE";
   const floorNote = priced?.floorNote ?? {
     unguarded: unpriced,
@@ -329,5 +361,6 @@ function explainLine(
     tradeConditions: explainConditions(f.conditions, s, priced?.conditionNotes ?? null, unpriced),
     promotions: explainPromotions(f.promotions, s, priced?.promotionNotes ?? null, unpriced),
     floors: explainFloors(f.floors, productCode, quantity, floorNote),
+    ...costs(priced ? null : unpriced),
   };
 }

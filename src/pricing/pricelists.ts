@@ -1,23 +1,13 @@
 import { ascending, compareBy, decidedBy, descending, type Ranking } from "./rank";
 import {
-  chainOf,
   effectiveRows,
-  indexRows,
   isPriceable,
-  priceSources,
+  noteChainEdges,
+  type Derivations,
   type PricedTier,
-  type RowsOf,
 } from "./derivation";
-import type { RatesAt } from "./exchange";
 import { perPiece } from "./units";
-import type {
-  Instant,
-  PriceBase,
-  PricelistCandidate,
-  PricelistExplain,
-  Tier,
-  Validity,
-} from "./types";
+import type { Instant, PricelistCandidate, PricelistExplain, Tier, Validity } from "./types";
 import { isInWindow, type EdgeTracker } from "./validity";
 import {
   PRICELIST_LEVELS,
@@ -53,10 +43,9 @@ export type PricelistLevels = readonly (readonly PreparedPricelist[])[];
  */
 export function preparePricelists(
   pricelists: readonly PricelistCandidate[],
-  bases: readonly PriceBase[],
+  derivations: Derivations,
   currency: string,
   at: Instant,
-  rates: RatesAt,
   edges?: EdgeTracker,
 ): PricelistLevels {
   // The same pricelist may come once per level or once with several levels: merge by id.
@@ -67,9 +56,7 @@ export function preparePricelists(
     else byId.set(pricelist.id, { pricelist, levels: new Set(pricelist.levels) });
   }
 
-  const sources = priceSources(bases, pricelists);
-  const rowsOf = cachedRows(at);
-  const pricing = new Set<PriceBase>();
+  const { sources, rowsOf, rates } = derivations;
   const levels = PRICELIST_LEVELS.map(() => [] as PreparedPricelist[]);
   for (const { pricelist, levels: memberOf } of byId.values()) {
     const prepared: PreparedPricelist = {
@@ -84,19 +71,11 @@ export function preparePricelists(
       inWindow: isInWindow(pricelist, at),
       ...effectiveRows(pricelist, sources, rowsOf, rates),
     };
-    if (prepared.gate === null) {
-      const chain = chainOf(pricelist, sources);
-      for (const list of chain) pricing.add(list);
-      for (let i = 1; i < chain.length; i++) {
-        const [from, to] = [chain[i]!.currency, chain[i - 1]!.currency];
-        if (from !== to) edges?.note({ validFrom: rates.nextChange(from, to), validTo: null });
-      }
-    }
+    if (prepared.gate === null) noteChainEdges(pricelist, derivations, edges);
     PRICELIST_LEVELS.forEach((level, i) => {
       if (memberOf.has(level)) levels[i]!.push(prepared);
     });
   }
-  for (const list of pricing) for (const row of list.prices) edges?.note(row);
   for (const level of levels) {
     level.sort(
       (a, b) =>
@@ -105,16 +84,6 @@ export function preparePricelists(
     );
   }
   return levels;
-}
-
-/** Each list's own rows valid at `at` indexed once, however many chains reach it. */
-function cachedRows(at: Instant): RowsOf {
-  const cache = new Map<PriceBase, Map<string, PricedTier[]>>();
-  return (list: PriceBase) => {
-    let rows = cache.get(list);
-    if (!rows) cache.set(list, (rows = indexRows(list.prices, at)));
-    return rows;
-  };
 }
 
 /** The row with the largest minQuantity ≤ quantity (rows sorted ascending), if any. */

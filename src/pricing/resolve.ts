@@ -6,6 +6,8 @@ import {
   type ConditionIndex,
   type ConditionStep,
 } from "./conditions";
+import { prepareCosts } from "./costs";
+import { derivationsOf } from "./derivation";
 import { RatesAt } from "./exchange";
 import { prepareFloors } from "./floors";
 import {
@@ -16,6 +18,7 @@ import {
   type Regular,
   type Started,
 } from "./line";
+import { orderMargin } from "./margin";
 import { add, AmountOutOfRange } from "./money";
 import { preparePricelists } from "./pricelists";
 import {
@@ -28,7 +31,8 @@ import type { LinePrice, PriceAnswer, PriceLineRequest, PriceRequest } from "./t
 import { EdgeTracker } from "./validity";
 
 /**
- * Resolves the prices of every line of a request (docs/pricing-rules.md §3–§5 and §12–§22).
+ * Resolves the prices of every line of a request (docs/pricing-rules.md §3–§5, §12–§22 and
+ * §23–§26).
  * Pure: the same request gives the same answer, byte for byte once serialised; one line never
  * fails another; the lines' order changes nothing but the order of the answer's lines, since
  * what one line takes from the others (order-level scales, thresholds) is a sum.
@@ -41,12 +45,16 @@ export function resolvePrices(request: PriceRequest): PriceAnswer {
   const orders = request.separateOrders === true ? started.map((s) => [s]) : [started];
   const lines = orders.flatMap((order) => priceOrder(shared, order));
   const edge = shared.setup.edges.earliest;
+  const totals = totalsOf(lines);
+  const rounding = request.roundingMode ?? "HALF_UP";
   return {
     channelCode: request.channel.code,
     customerCode: shared.customerCode,
     currency: request.currency,
     at: new Date(request.at).toISOString(),
-    ...totalsOf(lines),
+    ...totals,
+    // Admin keys only (docs/pricing-rules.md §26): a read key's answer has neither field.
+    ...(request.margin === true ? orderMargin(lines, totals.pricedTotalAmount, rounding) : {}),
     validUntil: edge === null ? null : new Date(edge).toISOString(),
     lines,
   };
@@ -75,25 +83,22 @@ function prepare(request: PricingSetup): Shared {
     // Groups only exist through a customer: an anonymous request has none.
     groupCodes: new Set(customerCode === null ? [] : request.groupCodes),
   };
-  const edges = new EdgeTracker(request.at);
-  const rates = new RatesAt(request.exchangeRates ?? [], request.at);
+  const { at, currency } = request;
+  const edges = new EdgeTracker(at);
+  const rates = new RatesAt(request.exchangeRates ?? [], at);
+  const derivations = derivationsOf(request.priceBases, request.pricelists, at, rates);
+  const margin = request.margin === true;
   return {
     request,
     customerCode,
     setup: {
       products: request.products,
-      levels: preparePricelists(
-        request.pricelists,
-        request.priceBases,
-        request.currency,
-        request.at,
-        rates,
-        edges,
-      ),
-      floors: prepareFloors(request.floors, request.currency, request.at, edges),
+      levels: preparePricelists(request.pricelists, derivations, currency, at, edges),
+      floors: prepareFloors(request.floors, currency, at, edges, derivations),
+      costs: margin ? prepareCosts(request.costs ?? [], currency, at, edges) : undefined,
       edges,
     },
-    conditionIndex: prepareConditions(request.tradeConditions, audience),
+    conditionIndex: prepareConditions(request.tradeConditions, audience, margin),
     promotionIndex: preparePromotions(request.promotions, audience),
   };
 }
@@ -158,6 +163,7 @@ function priceOrder(
   const finish = {
     currency: request.currency,
     explain,
+    margin: request.margin === true,
     levels: setup.levels,
     floors: setup.floors,
     conditions,

@@ -131,16 +131,27 @@ export interface PriceBase {
 }
 
 /**
- * A FLOOR pricelist assigned to the channel: minimum unit prices (docs/pricing-rules.md §14).
+ * A COST pricelist assigned to the channel: what each product costs (docs/pricing-rules.md §23).
  * Passed whatever its status, window and currency (the engine checks them, for explain).
  */
-export interface FloorPricelist extends Validity {
+export interface CostPricelist extends Validity {
   id: number;
   name: string;
   status: Status;
   currency: string;
   priority: number;
   prices: readonly PriceRow[];
+}
+
+/**
+ * A FLOOR pricelist assigned to the channel: minimum unit prices (docs/pricing-rules.md §14).
+ * Passed whatever its status, window and currency (the engine checks them, for explain). It may
+ * derive its rows from a COST list ("never below cost + 10 %", §24): its base must then be in
+ * `PriceRequest.priceBases`, and its own rows for a product override the base's.
+ */
+export interface FloorPricelist extends CostPricelist {
+  /** Absent or null: not derived. */
+  derivation?: Derivation | null;
 }
 
 export interface Scale {
@@ -277,6 +288,15 @@ export interface PriceRequest {
   priceBases: readonly PriceBase[];
   /** The channel's FLOOR pricelists; [] when none. */
   floors: readonly FloorPricelist[];
+  /**
+   * true (admin keys, docs/api.md §19): the answer carries each line's cost, margin, accruals
+   * and pocket price, and the order's cost and margin (docs/pricing-rules.md §26). Absent or
+   * false: none of those fields exists in the answer, and `costs` and ACCRUAL conditions are
+   * ignored, in explain too.
+   */
+  margin?: boolean;
+  /** The channel's COST pricelists (read with `margin` only); absent: none. */
+  costs?: readonly CostPricelist[];
   tradeConditions: readonly TradeConditionCandidate[];
   promotions: readonly PromotionCandidate[];
   lines: readonly PriceLineRequest[];
@@ -392,8 +412,27 @@ export interface LinePrice {
   suggestedQuantities: SuggestedQuantities | null;
   /** OK lines only: when buying up to the next tier costs no more; else null. */
   priceBreak: PriceBreak | null;
+  /**
+   * With `margin` only (admin keys; docs/pricing-rules.md §26), on every line (null or [] when
+   * not priced): the cost per `priceUnit` pieces (null: no cost), finalUnitAmount − cost, the
+   * margin in basis points of the final amount, the accruals that reach the line, the pocket
+   * price (final − Σ accruals) and its margin in basis points.
+   */
+  costUnitAmount?: number | null;
+  marginAmount?: number | null;
+  marginBp?: number | null;
+  accruals?: Accrual[];
+  pocketUnitAmount?: number | null;
+  pocketMarginBp?: number | null;
   /** Present (non-null) only when the request asked for `explain`. */
   explain: LineExplain | null;
+}
+
+/** An ACCRUAL trade condition that reaches a line, and what it accrues per `priceUnit` pieces. */
+export interface Accrual {
+  id: number;
+  /** ≥ 0; the accruals of a line never take its pocket price below 0. */
+  amount: number;
 }
 
 export interface PriceAnswer {
@@ -411,6 +450,13 @@ export interface PriceAnswer {
   pricedTotalAmount: number | null;
   /** Every line is OK (true for no lines). */
   complete: boolean;
+  /**
+   * With `margin` only (docs/pricing-rules.md §26): Σ round(costUnitAmount × quantity /
+   * priceUnit) and pricedTotalAmount − that, over the OK lines; null when an OK line has no cost
+   * (or a sum passes 2^53 − 1).
+   */
+  costAmount?: number | null;
+  marginAmount?: number | null;
   /** Earliest validity edge after `at` of every record looked at (ISO), null = none. */
   validUntil: string | null;
   lines: LinePrice[];
@@ -464,7 +510,10 @@ export interface ConditionExplain {
    * by a check before that (NOT_ACTIVE … OUT_OF_WINDOW): its configured `value`.
    */
   value: number | null;
-  /** Its signed effect on the unit amount at its step; null when not evaluated. */
+  /**
+   * Its signed effect on the unit amount at its step; for an ACCRUAL the amount it accrues (≥ 0,
+   * as in the line's `accruals`); null when not evaluated.
+   */
   amount: number | null;
 }
 
@@ -527,4 +576,22 @@ export interface LineExplain {
   tradeConditions: ConditionExplain[];
   promotions: PromotionExplain[];
   floors: FloorExplain[];
+  /** With `margin` only: the channel's COST lists for the line (docs/pricing-rules.md §23). */
+  costs?: CostExplain[];
+}
+
+/** A COST pricelist of the channel, for one line (docs/pricing-rules.md §23). */
+export interface CostExplain {
+  pricelistId: number;
+  name: string;
+  priority: number;
+  outcome: FloorOutcome;
+  decidedBy: RankKey | null;
+  tierMinQuantity: number | null;
+  /** Its unit amount for the line, when it has one (as for a pricelist, also when stopped). */
+  amount: number | null;
+  /** The pieces that amount is for. */
+  priceUnit: number | null;
+  /** USED: the cost per the line's price unit (half up), the line's costUnitAmount; else null. */
+  costUnitAmount: number | null;
 }

@@ -27,7 +27,7 @@ export class EdgeTracker {
 
 /**
  * The earliest validity edge after `at` of every record a request holds (its pricelists, floors,
- * trade conditions, promotions, price rows and exchange rates), looked at or not: no later than
+ * COST lists, trade conditions, promotions, price rows and exchange rates), looked at or not: no later than
  * the answer's `validUntil`, and known before the engine runs, so a cached answer's tag can be
  * checked without pricing it (docs/api.md §9).
  */
@@ -41,6 +41,7 @@ export function nextEdge(
     | "tradeConditions"
     | "promotions"
     | "exchangeRates"
+    | "costs"
   >,
 ): Instant | null {
   const edges = new EdgeTracker(request.at);
@@ -52,7 +53,11 @@ export function nextEdge(
   ] as const) {
     for (const record of records) edges.note(record);
   }
-  for (const lists of [request.pricelists, request.priceBases, request.floors]) {
+  // COST lists arrive for admin keys only (docs/pricing-rules.md §23): a read key's edge never
+  // depends on them.
+  const costs = request.costs ?? [];
+  for (const list of costs) edges.note(list);
+  for (const lists of [request.pricelists, request.priceBases, request.floors, costs]) {
     for (const list of lists) for (const row of list.prices) edges.note(row);
   }
   for (const rate of request.exchangeRates ?? []) edges.note({ ...rate, validTo: null });

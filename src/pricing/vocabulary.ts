@@ -29,8 +29,11 @@ export const PRICELIST_LEVELS = [
 ] as const;
 export type PricelistLevel = (typeof PRICELIST_LEVELS)[number];
 
-/** SALES: prices in step 1. FLOOR: minimum unit prices of a channel (docs/pricing-rules.md). */
-export const PRICELIST_KINDS = ["SALES", "FLOOR"] as const;
+/**
+ * SALES: prices in step 1. FLOOR: minimum unit prices of a channel (docs/pricing-rules.md §14).
+ * COST: what a product costs in a channel, for the margin admin keys see (§23); never a price.
+ */
+export const PRICELIST_KINDS = ["SALES", "FLOOR", "COST"] as const;
 export type PricelistKind = (typeof PRICELIST_KINDS)[number];
 
 /** How a derived pricelist's transformed amount is brought to a price ending. */
@@ -66,8 +69,12 @@ export const CONDITION_SCOPE_LADDER = [
   "GLOBAL",
 ] as const satisfies readonly ConditionScope[];
 
-/** NET_PRICE replaces the unit price; the engine applies them NET_PRICE, DISCOUNT, SURCHARGE. */
-export const CONDITION_TYPES = ["DISCOUNT", "SURCHARGE", "NET_PRICE"] as const;
+/**
+ * NET_PRICE replaces the unit price; the engine applies them NET_PRICE, DISCOUNT, SURCHARGE.
+ * ACCRUAL: an off-invoice rebate the customer earns; it never changes what the customer pays,
+ * only the pocket price admin keys see (docs/pricing-rules.md §25).
+ */
+export const CONDITION_TYPES = ["DISCOUNT", "SURCHARGE", "NET_PRICE", "ACCRUAL"] as const;
 export type ConditionType = (typeof CONDITION_TYPES)[number];
 
 /** PERCENTAGE: basis points. ABSOLUTE: minor units of the record's currency. */
@@ -276,15 +283,18 @@ export const PROMOTION_OUTCOMES = [
 export type PromotionOutcome = (typeof PROMOTION_OUTCOMES)[number];
 
 /**
- * A FLOOR pricelist of the channel, for one line. Checks, first failing one reported:
- * NOT_ACTIVE → OTHER_CURRENCY → NO_PRICE_FOR_PRODUCT → OUT_OF_WINDOW → NO_TIER_FOR_QUANTITY →
- * NO_BASE_PRICE / NOT_ELIGIBLE (the line has nothing to guard). Then USED (the line's floor,
- * first by priority desc, id asc; whether it raised an amount is in the entry) or LOWER_RANK.
+ * A FLOOR (or, for admin keys, COST) pricelist of the channel, for one line. Checks, first
+ * failing one reported: NOT_ACTIVE → OTHER_CURRENCY → NO_EXCHANGE_RATE (a FLOOR derived from a
+ * COST list in another currency, no rate in force) / NO_PRICE_FOR_PRODUCT → OUT_OF_WINDOW →
+ * NO_TIER_FOR_QUANTITY → NO_BASE_PRICE / NOT_ELIGIBLE (the line has nothing to guard, or no
+ * price to compare a cost with). Then USED (the line's floor or cost, first by priority desc,
+ * id asc; whether a floor raised an amount is in the entry) or LOWER_RANK.
  */
 export const FLOOR_OUTCOMES = [
   "USED",
   "NOT_ACTIVE",
   "OTHER_CURRENCY",
+  "NO_EXCHANGE_RATE",
   "NO_PRICE_FOR_PRODUCT",
   "OUT_OF_WINDOW",
   "NO_TIER_FOR_QUANTITY",
@@ -316,6 +326,7 @@ export const LINT_CODES = [
   "UNREACHABLE_PRICELIST",
   "EMPTY_GROUP_TARGETED",
   "EXPIRED_BUT_ACTIVE",
+  "BELOW_COST",
 ] as const;
 export type LintCode = (typeof LINT_CODES)[number];
 
@@ -336,6 +347,7 @@ export const LINT_SEVERITY_OF: Record<LintCode, LintSeverity> = {
   UNREACHABLE_PRICELIST: "WARNING",
   EMPTY_GROUP_TARGETED: "WARNING",
   EXPIRED_BUT_ACTIVE: "INFO",
+  BELOW_COST: "WARNING",
 };
 
 /**
@@ -363,7 +375,8 @@ export type LintRecordKind = (typeof LINT_RECORD_KINDS)[number];
  * order. LEVEL: the level of the base price. RUNG: the rungs of the trade conditions applied.
  * BASE: the base price (pricelist, tier, amount, derivation), the tiers shown, the list price or
  * tax inclusion. ADJUSTMENTS: the trade conditions and promotion applied or their amounts. FLOOR:
- * the floor's adjustments. AVAILABILITY: the line's status (priced or not).
+ * the floor's adjustments. AVAILABILITY: the line's status (priced or not). MARGIN: the cost or
+ * the accruals reaching the line, or what they accrue on the same price (docs/simulation.md §4).
  */
 export const PRICE_CHANGE_ASPECTS = [
   "LEVEL",
@@ -372,5 +385,6 @@ export const PRICE_CHANGE_ASPECTS = [
   "ADJUSTMENTS",
   "FLOOR",
   "AVAILABILITY",
+  "MARGIN",
 ] as const;
 export type PriceChangeAspect = (typeof PRICE_CHANGE_ASPECTS)[number];

@@ -10,7 +10,9 @@
  * 3. signs in with the dev admin key (the key lands in sessionStorage, nowhere else), prices the
  *    worked example in the explorer, reads every amount off the page (figures, waterfall steps,
  *    total) and compares them with the API's answer and with the documented amounts; the losing
- *    candidate pricelist 210 is shown with its reason;
+ *    candidate pricelist 210 is shown with its reason; worked example E (docs/pricing-rules.md
+ *    §26) is read off P-B's card: cost, margin, accrual and pocket price in the figures and the
+ *    waterfall;
  * 4. simulates activating the DRAFT trade condition 28 for every customer and product of WEB-DE
  *    (docs/simulation.md §7): the progress bar shows while it runs (the answer is held back a
  *    moment) and the button is disabled, the changed rows on the page and their count are the
@@ -26,7 +28,8 @@
  *    adjustment form and submitted by the dev admin key, its impact read off the page, the
  *    sentence that this key may not approve it; pasted price rows made into a draft and withdrawn;
  *    then approved by the second admin key (approver); the demo's change requests in the list;
- * 8. every form control of every page has a label; signing out forgets the key;
+ * 8. every form control of every page has a label; signing out forgets the key; signed in again
+ *    with the dev read key, the same lookup shows no cost, margin or pocket price anywhere;
  * 9. throughout, no request leaves loopback, none fails or answers an error, and the page logs no
  *    error (CSP violations included). Screenshots go to .screenshots/ (git-ignored): app-sign-in,
  *    app-explorer, app-simulation, app-lint, app-money, app-changes-pending, app-changes. With
@@ -65,6 +68,18 @@ const EXAMPLE = {
 const DOCUMENTED = {
   lines: { "P-A": [850, 2550], "P-B": [391, 23460], "P-C": [170, 1700] },
   totalAmount: 27710,
+};
+/**
+ * Worked example E (docs/pricing-rules.md §26) on P-B, as an admin key sees it: cost 300, margin
+ * 91 (2327 bp), 8 accrued, pocket price 383 (2167 bp).
+ */
+const EXAMPLE_E = {
+  costUnitAmount: 300,
+  marginAmount: 91,
+  marginBp: 2327,
+  accruals: 8,
+  pocketUnitAmount: 383,
+  pocketMarginBp: 2167,
 };
 /**
  * The simulation of docs/simulation.md §7: activate the DRAFT trade condition 28 ("Retail power
@@ -253,8 +268,11 @@ async function checkLine(page, line, money) {
       `${line.productCode}: the API answers ${line.finalUnitAmount}/${line.lineAmount}, documented ${documented}`,
     );
   }
-  // The waterfall's table: the base, each adjustment's change, the final amount.
-  const rows = await card.locator("table.steps tbody tr").all();
+  // The waterfall's table: the base, each adjustment's change, the final amount (then, for an
+  // admin, the accruals, the pocket price and the cost: checkMargin).
+  const all = await card.locator("table.steps tbody tr").all();
+  const labels = await Promise.all(all.map((r) => r.getAttribute("data-step")));
+  const rows = all.slice(0, labels.indexOf("Final") + 1);
   const cells = await Promise.all(rows.map((r) => r.locator("td").allInnerTexts()));
   const changes = cells.slice(1, -1).map((c) => money(/** @type {string} */ (c[2])));
   const expected = line.adjustments.map((/** @type {{ amount: number }} */ a) => a.amount);
@@ -273,7 +291,106 @@ async function checkLine(page, line, money) {
   if (!(await chart.getAttribute("aria-label"))?.startsWith("Waterfall of")) {
     problems.push(`${line.productCode}: no waterfall chart`);
   }
+  problems.push(...(await checkMargin(card, line, money)));
   return problems;
+}
+
+/** A percentage as the page shows it ("23.27%") in basis points. */
+const bpOf = (/** @type {string} */ text) => {
+  const parsed = decimalToMinor(text.replace(/[^0-9.]/g, ""), 2);
+  if (!parsed.ok) throw new Error(`${text}: ${parsed.error}`);
+  return /[-−]/.test(text) ? -parsed.value : parsed.value;
+};
+
+/**
+ * A line's cost, margin, accruals and pocket price on the page (docs/pricing-rules.md §26)
+ * against the API's admin answer, in the figures and in the waterfall; P-B against worked
+ * example E.
+ * @param {import("playwright-core").Locator} card
+ * @param {any} line
+ * @param {(text: string) => number} money
+ */
+async function checkMargin(card, line, money) {
+  /** @type {string[]} */
+  const problems = [];
+  const text = async (/** @type {string} */ name) =>
+    card.locator(`dl.margin dd[data-field="${name}"]`).innerText();
+  const accrued = line.accruals.reduce(
+    (/** @type {number} */ s, /** @type {any} */ a) => s + a.amount,
+    0,
+  );
+  const shown = {
+    costUnitAmount: line.costUnitAmount === null ? null : money(await text("costUnitAmount")),
+    marginAmount: line.marginAmount === null ? null : money(await text("marginAmount")),
+    marginBp: line.marginBp === null ? null : bpOf(await text("marginBp")),
+    accruals: money(await text("accruals")),
+    pocketUnitAmount: money(await text("pocketUnitAmount")),
+    pocketMarginBp: line.pocketMarginBp === null ? null : bpOf(await text("pocketMarginBp")),
+  };
+  const api = { ...line, accruals: accrued };
+  for (const [name, value] of Object.entries(shown)) {
+    if (value !== api[name])
+      problems.push(`${line.productCode} ${name}: page ${value}, API ${api[name]}`);
+  }
+  if (line.productCode === "P-B" && JSON.stringify(shown) !== JSON.stringify(EXAMPLE_E)) {
+    problems.push(
+      `P-B: the page shows ${JSON.stringify(shown)}, example E is ${JSON.stringify(EXAMPLE_E)}`,
+    );
+  }
+  // The waterfall goes on past the final price: each accrual, the pocket price, the cost.
+  const step = async (/** @type {string} */ label, /** @type {number} */ column) =>
+    (await card.locator(`table.steps tbody tr[data-step="${label}"] td`).allInnerTexts()).at(
+      column,
+    );
+  const pocket = money(/** @type {string} */ (await step("Pocket price", 3)));
+  const cost =
+    line.costUnitAmount === null ? null : money(/** @type {string} */ (await step("Cost", 3)));
+  const accruals = await card.locator('table.steps tbody tr[data-step="Accrual"]').count();
+  if (
+    pocket !== line.pocketUnitAmount ||
+    cost !== line.costUnitAmount ||
+    accruals !== line.accruals.length
+  ) {
+    problems.push(
+      `${line.productCode} waterfall past the price: pocket ${pocket}, cost ${cost}, ${accruals} accrual(s); API ${line.pocketUnitAmount}, ${line.costUnitAmount}, ${line.accruals.length}`,
+    );
+  }
+  return problems;
+}
+
+/**
+ * The same lookup with the dev read key: the page shows no cost, margin or pocket price (the
+ * answer has none of them, docs/api.md §19).
+ * @param {import("playwright-core").Page} page
+ */
+async function checkReadKey(page) {
+  // Signed in again the page reopens where it was; the Changes page is for admin keys only.
+  await page.evaluate(() => {
+    /** @type {any} */ (globalThis).location.hash = "#/explorer";
+  });
+  await page.getByLabel("API key").fill(DEV_KEYS.read);
+  await page.getByLabel("API key").press("Enter");
+  await page.getByRole("navigation", { name: "Pages" }).waitFor();
+  await page.getByRole("link", { name: "Price explorer" }).click();
+  await page.getByLabel("Channel").selectOption(EXAMPLE.channelCode);
+  await page.getByLabel("Customer code").fill(EXAMPLE.customerCode);
+  await page.getByLabel("Price at (UTC)").fill(EXAMPLE.at);
+  await page.getByLabel("Product code").first().fill("P-B");
+  await page.getByLabel("Quantity").first().fill("60");
+  await page.getByLabel("Quantity").first().press("Enter");
+  await page
+    .locator('section[aria-busy="false"] article.line h3', { hasText: /^P-B × 60\s/ })
+    .waitFor();
+  const card = page.locator('article.line[data-product="P-B"]');
+  const margin = await card.locator("dl.margin").count();
+  const steps = await card
+    .locator(
+      'table.steps tbody tr[data-step="Cost"], table.steps tbody tr[data-step="Pocket price"]',
+    )
+    .count();
+  const final = await card.locator('dd[data-field="finalUnitAmount"]').innerText();
+  log(`read key: P-B × 60 at ${final}, no cost shown`);
+  return margin + steps === 0 ? [] : ["with the read key the page shows a cost or a pocket price"];
 }
 
 /**
@@ -326,6 +443,26 @@ async function checkSimulation(page, base) {
   }
   if (shown.join("\n") !== expected.join("\n")) {
     problems.push(`simulation rows: page\n${shown.join("\n")}\nAPI\n${expected.join("\n")}`);
+  }
+  // The lines are an admin's: each row shows the cost, the margin before and after, the pocket
+  // price (docs/pricing-rules.md §26); the summary the margin of every line before and after.
+  const margins = await Promise.all(
+    (await table.locator("tbody tr").all()).map(async (row) => {
+      const cell = (/** @type {string} */ f) => row.locator(`td[data-field="${f}"]`).innerText();
+      return `${money(await cell("costUnitAmount"))}|${bpOf(await cell("marginBefore"))}|${bpOf(await cell("marginAfter"))}|${money(await cell("pocketUnitAmount"))}`;
+    }),
+  );
+  const apiMargins = answer.rows.map(
+    (/** @type {any} */ r) =>
+      `${r.after.costUnitAmount}|${r.before.marginBp}|${r.after.marginBp}|${r.after.pocketUnitAmount}`,
+  );
+  if (margins.join("\n") !== apiMargins.join("\n")) {
+    problems.push(`simulation margins: page\n${margins.join("\n")}\nAPI\n${apiMargins.join("\n")}`);
+  }
+  const summary = await page.locator('dl.margin dd[data-field="marginAfter"]').innerText();
+  const after = answer.summary.margin.after;
+  if (!summary.includes(`(${(after.marginBp / 100).toFixed(2).replace(/\.?0+$/, "")}%)`)) {
+    problems.push(`the margin after reads "${summary}", the API's is ${after.marginBp} bp`);
   }
   const header = table.locator("th", { has: page.getByRole("button", { name: /^Difference/ }) });
   await header.getByRole("button").click();
@@ -570,6 +707,7 @@ async function check() {
   await page.getByLabel("API key").waitFor();
   const left = await page.evaluate(() => /** @type {any} */ (globalThis).sessionStorage.length);
   if (left !== 0) problems.push(`after sign-out sessionStorage still holds ${left} item(s)`);
+  problems.push(...(await checkReadKey(page)));
   return problems;
 }
 

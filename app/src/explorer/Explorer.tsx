@@ -176,6 +176,13 @@ function Totals({ answer }: { answer: Schemas["PriceAnswer"] }) {
           label: "Priced at · valid until",
           value: `${answer.at} · ${answer.validUntil ?? "no known end"}`,
         },
+        // Admin keys only (docs/pricing-rules.md §26): a read key's answer has neither.
+        ...(answer.costAmount === undefined
+          ? []
+          : [
+              { label: "Cost", field: "costAmount", value: money(answer.costAmount) },
+              { label: "Margin", field: "marginAmount", value: money(answer.marginAmount ?? null) },
+            ]),
       ]}
     />
   );

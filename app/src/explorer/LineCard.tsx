@@ -4,13 +4,27 @@ import { formatCount, formatMoney } from "../lib/money";
 import { Figures } from "../ui/fields";
 import { RecordLink } from "../ui/RecordLink";
 import { Candidates } from "./Candidates";
+import { MarginFigures } from "./Margin";
 import { type LinePrice, namesOf } from "./explain";
 import { type Step, stepsOf } from "./steps";
 
-const COLOURS = { total: "#4a5d7e", down: "#1b7f4b", up: "#b3401a" };
+const COLOURS = {
+  total: "#4a5d7e",
+  down: "#1b7f4b",
+  up: "#b3401a",
+  accrual: "#8a5a00",
+  pocket: "#5b3f8c",
+  cost: "#6b6b6b",
+};
 
 const colourOf = (step: Step) =>
-  step.change === null ? COLOURS.total : step.change < 0 ? COLOURS.down : COLOURS.up;
+  step.margin
+    ? COLOURS[step.margin]
+    : step.change === null
+      ? COLOURS.total
+      : step.change < 0
+        ? COLOURS.down
+        : COLOURS.up;
 
 /**
  * Where the amount axis starts: about a fifth below the lowest amount a step reaches, down to a
@@ -217,6 +231,7 @@ export function LineCard({
         {title} <span class={`badge status-${line.status}`}>{line.status}</span>
       </h3>
       {line.status === "OK" ? <LineFigures line={line} /> : <Unpriced line={line} />}
+      {line.status === "OK" ? <MarginFigures line={line} /> : null}
       <PriceBreak line={line} onQuantity={onQuantity} />
       <div class="line-body">
         {steps && config ? (

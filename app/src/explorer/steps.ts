@@ -13,6 +13,8 @@ export interface Step {
   change: number | null;
   from: number;
   to: number;
+  /** Past the price (admin keys only): an accrual, the pocket price, the cost. */
+  margin?: "accrual" | "pocket" | "cost";
 }
 
 const KIND_LABEL: Record<Adjustment["kind"], string> = {
@@ -87,5 +89,50 @@ export function stepsOf(line: LinePrice): Step[] | null {
     from: 0,
     to: finalUnitAmount,
   });
+  return [...steps, ...marginStepsOf(line, finalUnitAmount)];
+}
+
+/**
+ * Past the final price, what an admin key's answer adds (docs/pricing-rules.md §25, §26): each
+ * accrual down to the pocket price, the pocket price, and the cost, so the gap between the last
+ * two bars is the pocket margin. A read key's line has none of these fields: no step.
+ */
+function marginStepsOf(line: LinePrice, final: number): Step[] {
+  if (line.pocketUnitAmount === undefined || line.pocketUnitAmount === null) return [];
+  const steps: Step[] = [];
+  let running = final;
+  for (const accrual of line.accruals ?? []) {
+    const from = running;
+    running -= accrual.amount;
+    steps.push({
+      label: "Accrual",
+      record: { kind: "tradeCondition", id: accrual.id },
+      detail: "off invoice",
+      change: -accrual.amount,
+      from,
+      to: running,
+      margin: "accrual",
+    });
+  }
+  steps.push({
+    label: "Pocket price",
+    record: null,
+    detail: `margin ${formatBp(line.pocketMarginBp ?? null)}`,
+    change: null,
+    from: 0,
+    to: line.pocketUnitAmount,
+    margin: "pocket",
+  });
+  if (line.costUnitAmount !== undefined && line.costUnitAmount !== null) {
+    steps.push({
+      label: "Cost",
+      record: null,
+      detail: `margin on the final price ${formatBp(line.marginBp ?? null)}`,
+      change: null,
+      from: 0,
+      to: line.costUnitAmount,
+      margin: "cost",
+    });
+  }
   return steps;
 }

@@ -20,6 +20,21 @@ const COLUMNS: Column[] = [
   { id: "after", label: "After", numeric: true, key: (r) => r.after.finalUnitAmount },
   { id: "difference", label: "Difference", numeric: true, key: (r) => r.difference },
   { id: "differenceBp", label: "Change", numeric: true, key: (r) => r.differenceBp },
+  // The simulation is for admin keys: its lines carry cost, margin and pocket price (§26).
+  { id: "cost", label: "Cost after", numeric: true, key: (r) => r.after.costUnitAmount ?? null },
+  {
+    id: "marginBefore",
+    label: "Margin before",
+    numeric: true,
+    key: (r) => r.before.marginBp ?? null,
+  },
+  { id: "marginAfter", label: "Margin after", numeric: true, key: (r) => r.after.marginBp ?? null },
+  {
+    id: "pocket",
+    label: "Pocket after",
+    numeric: true,
+    key: (r) => r.after.pocketUnitAmount ?? null,
+  },
   { id: "changed", label: "What changed", numeric: false, key: (r) => r.changed.join(" ") },
 ];
 
@@ -79,6 +94,18 @@ function ChangeRow({ row, currency }: { row: Row; currency: string }) {
       <td class="num">{formatMoney(row.after.finalUnitAmount, currency)}</td>
       <td class={`num ${tone}`}>{formatMoney(row.difference, currency, true)}</td>
       <td class={`num ${tone}`}>{formatBp(row.differenceBp, true)}</td>
+      <td class="num" data-field="costUnitAmount">
+        {formatMoney(row.after.costUnitAmount ?? null, currency)}
+      </td>
+      <td class="num" data-field="marginBefore">
+        {formatBp(row.before.marginBp ?? null)}
+      </td>
+      <td class="num" data-field="marginAfter">
+        {formatBp(row.after.marginBp ?? null)}
+      </td>
+      <td class="num" data-field="pocketUnitAmount">
+        {formatMoney(row.after.pocketUnitAmount ?? null, currency)}
+      </td>
       <td>{row.changed.join(", ")}</td>
     </tr>
   );

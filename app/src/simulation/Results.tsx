@@ -1,4 +1,5 @@
 import type { Schemas } from "../lib/api";
+import { formatBp, formatMoney } from "../lib/money";
 import { Figures } from "../ui/fields";
 import { ChangesTable } from "./ChangesTable";
 import { Histogram } from "./Histogram";
@@ -15,6 +16,36 @@ function Summary({ result, tenths }: { result: Simulation; tenths: number }) {
         { label: "Raised", field: "raised", value: summary.raised, tone: "rise" },
         { label: "Lowered", field: "lowered", value: summary.lowered, tone: "cut" },
         { label: "Took", value: `${Math.floor(tenths / 10)}.${tenths % 10} s` },
+      ]}
+    />
+  );
+}
+
+type Margin = Simulation["summary"]["margin"]["before"];
+
+/** The margin of every evaluated line before and after (docs/simulation.md §4). */
+function MarginSummary({ result }: { result: Simulation }) {
+  const { before, after } = result.summary.margin;
+  if (before.lines + after.lines === 0) {
+    return <p>No cost: no COST pricelist of this channel has a cost for these prices.</p>;
+  }
+  const money = (amount: number | null) => formatMoney(amount, result.currency);
+  const side = (label: string, m: Margin, field: string) => ({
+    label: `Margin ${label}`,
+    field,
+    value: `${money(m.marginAmount)} (${formatBp(m.marginBp)}) on ${money(m.revenueAmount)}`,
+  });
+  return (
+    <Figures
+      class="margin"
+      items={[
+        side("before", before, "marginBefore"),
+        side("after", after, "marginAfter"),
+        {
+          label: "Lines without a cost",
+          field: "linesWithoutCost",
+          value: `${before.linesWithoutCost} before, ${after.linesWithoutCost} after`,
+        },
       ]}
     />
   );
@@ -49,6 +80,7 @@ export function SimulationResults({ result, tenths }: { result: Simulation; tent
         Result: {result.channelCode} at {result.at}, {result.quantity} unit(s) a line
       </h2>
       <Summary result={result} tenths={tenths} />
+      <MarginSummary result={result} />
       {summary.changed === 0 ? (
         <p>No price changes: the change set moves none of these prices.</p>
       ) : (

@@ -37,8 +37,9 @@ import { chainFrom, fragments } from "./reach";
  * The publish simulation's second read (docs/simulation.md §3): everything the engine needs to
  * price every selected customer (and the anonymous buyer) for every selected product in a
  * channel, as ONE batch of channel-wide statements: each customer's groups and reaching
- * pricelists, the pricelists with their rows, the trade conditions and promotions that reach any
- * of them, and the product facts. The lookup's batch (lookup.ts) widened to a set of customers,
+ * pricelists, the pricelists with their rows (the channel's COST lists too: the simulation is for
+ * admin keys and reports margins), the trade conditions (ACCRUALs too) and promotions that reach
+ * any of them, and the product facts. The lookup's batch (lookup.ts) widened to a set of customers,
  * from the same column sets and reach fragments, with the records the change set activates read
  * whatever their status, so "after" can price with them.
  */
@@ -74,7 +75,8 @@ const inJson = (placeholder: Placeholder) => sql`(select value from json_each(${
  * (`pricing`: SALES, in the currency, ACTIVE or named by the change set) and their bases.
  */
 function simulationFragments() {
-  const base = fragments(false);
+  // The simulation is for admin keys: it reads the channel's COST lists and the ACCRUALs.
+  const base = fragments(false, true);
   const groups = sql`(select group_id from selected_groups)`;
   const customers = sql`(select id from selected_customers)`;
   const ctes = sql`${base.requested},
@@ -98,7 +100,8 @@ function simulationFragments() {
       join pricelists p on p.id = r.pricelist_id
       where (p.status = 'ACTIVE' or p.id in ${inJson(sim.pricelistIds)})
         and p.currency = ${q.currency} and p.kind = 'SALES'),
-    ${chainFrom("pricing")}`;
+    derives(id) as (select id from pricing union select * from ${base.floors}),
+    ${chainFrom("derives")}`;
   return { ...base, groups, customers, ctes };
 }
 
@@ -132,7 +135,10 @@ const reachStatement = (f: SimulationFragments) =>
     f.ctes,
   );
 
-/** The candidates (each once, levels per customer come from reachStatement), bases and floors. */
+/**
+ * The candidates (each once, levels per customer come from reachStatement), bases, floors and
+ * COST lists.
+ */
 function pricelistsStatement(f: SimulationFragments) {
   const none = sql`'[]'`;
   // With the rates in force at `at` and the next ones, as a lookup reads them (§19).
@@ -143,7 +149,9 @@ function pricelistsStatement(f: SimulationFragments) {
     union all select ${listColumns("BASE", none, at).list} from pricelists p
       where p.id in (select id from chain)
     union all select ${listColumns("FLOOR", none, at).list} from pricelists p
-      where p.id in ${f.floors}`,
+      where p.id in ${f.floors}
+    union all select ${listColumns("COST", none, at).list} from pricelists p
+      where p.id in ${f.costs!}`,
     f.ctes,
   );
 }
@@ -154,7 +162,7 @@ const pricesStatement = (f: SimulationFragments) =>
     sql`from pricelist_prices pp join products pr on pr.id = pp.product_id
     where pr.code in ${f.products}
       and pp.pricelist_id in (select id from pricing union select id from chain
-        union select * from ${f.floors})`,
+        union select * from ${f.floors} union select * from ${f.costs!})`,
     f.ctes,
   );
 

@@ -10,6 +10,7 @@ import {
   SCALE_BASES,
   STATUSES,
   THRESHOLD_BASES,
+  type CostPricelist,
   type Derivation,
   type ExchangeRate,
   type FloorPricelist,
@@ -63,8 +64,11 @@ const derivationColumns = {
   roundingEnding: nullableInt(p.roundingEnding),
 };
 
-/** What a list is to the request: a candidate (reaching, SALES), a base of one, a floor. */
-const LIST_ROLES = ["CANDIDATE", "BASE", "FLOOR"] as const;
+/**
+ * What a list is to the request: a candidate (reaching, SALES), a base of one (or of a floor), a
+ * floor, a COST list of the channel (admin keys only, docs/api.md §19).
+ */
+const LIST_ROLES = ["CANDIDATE", "BASE", "FLOOR", "COST"] as const;
 export type ListRole = (typeof LIST_ROLES)[number];
 
 /**
@@ -376,31 +380,29 @@ export function productFacts(rows: readonly FactRow[]) {
   return facts;
 }
 
-/** The pricelist rows as the engine takes them: candidates, bases and floors, with their rows. */
+/**
+ * The pricelist rows as the engine takes them: candidates, bases, floors (a floor with its
+ * derivation from a COST list, docs/pricing-rules.md §24) and COST lists, with their rows.
+ */
 export function listsOf(rows: readonly ListRow[], prices: ReadonlyMap<number, PriceRow[]>) {
   const pricesOf = (id: number) => prices.get(id) ?? [];
   const pricelists: PricelistCandidate[] = [];
   const priceBases: PriceBase[] = [];
   const floors: FloorPricelist[] = [];
+  const costs: CostPricelist[] = [];
   for (const { role, rates: _rates, ...row } of rows) {
     const { id, name, status, currency, priority, validFrom, validTo } = row;
+    const { derivation } = derivationOf(row);
+    const list = { id, name, status, currency, priority, validFrom, validTo, prices: pricesOf(id) };
     if (role === "CANDIDATE") {
       pricelists.push({ ...derivationOf(row), prices: pricesOf(id) });
     } else if (role === "BASE") {
-      const { derivation } = derivationOf(row);
       priceBases.push({ id, currency, derivation, prices: pricesOf(id) });
+    } else if (role === "FLOOR") {
+      floors.push({ ...list, derivation });
     } else {
-      floors.push({
-        id,
-        name,
-        status,
-        currency,
-        priority,
-        validFrom,
-        validTo,
-        prices: pricesOf(id),
-      });
+      costs.push(list);
     }
   }
-  return { pricelists, priceBases, floors };
+  return { pricelists, priceBases, floors, costs };
 }

@@ -3,6 +3,7 @@ import { alias } from "drizzle-orm/sqlite-core";
 import {
   CHANNEL_ROUNDING_MODES,
   type ChannelRoundingMode,
+  type CostPricelist,
   type ExchangeRate,
   type FloorPricelist,
   type PriceBase,
@@ -65,6 +66,8 @@ export interface PriceContext {
   pricelists: PricelistCandidate[];
   priceBases: PriceBase[];
   floors: FloorPricelist[];
+  /** The channel's COST lists; [] unless the query asked for `costs`. */
+  costs: CostPricelist[];
   tradeConditions: TradeConditionCandidate[];
   promotions: PromotionCandidate[];
   /** Per pair a derived list converts with, the rate in force at `at` and the next (§19). */
@@ -118,20 +121,29 @@ const customerStatement = (f: Fragments) =>
 
 /**
  * Every pricelist the request needs, in one statement: the candidates with their levels, then
- * the lists they derive from (sources of amounts, whatever their status or window), then the
- * channel's floors; each part by id, with the exchange rates of its derivation (with `at`, those
- * in force then and next; without, all: the cached contexts'). `ctes` declare `reaching` and
- * `chain`; `floors` null: none.
+ * the lists they (and the floors) derive from (sources of amounts, whatever their status or
+ * window), then the channel's floors and, for admin keys, its COST lists; each part by id, with
+ * the exchange rates of its derivation (with `at`, those in force then and next; without, all:
+ * the cached contexts'). `ctes` declare `reaching` and `chain`; `channel` null: the customer's
+ * part, no channel lists.
  */
-const listsStatement = (ctes: SQL, floors: SQL | null, at: SQL | null = null) => {
+const listsStatement = (
+  ctes: SQL,
+  channel: Pick<Fragments, "floors" | "costs"> | null,
+  at: SQL | null = null,
+) => {
   const none = sql`'[]'`;
+  const part = (role: "FLOOR" | "COST", ids: SQL | null) =>
+    ids
+      ? sql`union all select ${listColumns(role, none, at).list} from pricelists p where p.id in ${ids}`
+      : sql``;
   return statement(
     listColumns("CANDIDATE", sql`json_group_array(distinct r.level)`, at),
     sql`from reaching r join pricelists p on p.id = r.pricelist_id
       where p.kind = 'SALES' group by p.id
     union all select ${listColumns("BASE", none, at).list} from pricelists p
       where p.id in (select id from chain)
-    ${floors ? sql`union all select ${listColumns("FLOOR", none, at).list} from pricelists p where p.id in ${floors}` : sql``}`,
+    ${part("FLOOR", channel?.floors ?? null)} ${part("COST", channel?.costs ?? null)}`,
     ctes,
   );
 };
@@ -149,7 +161,7 @@ const pricesStatement = (f: Fragments) =>
     where pr.code in ${f.products}
       and pp.pricelist_id in (select id from pricing union select id from chain
         ${f.explain ? shownTiers(f) : sql``}
-        union select * from ${f.floors})`,
+        union select * from ${f.floors} ${f.costs ? sql`union select * from ${f.costs}` : sql``})`,
     f.pricing,
   );
 
@@ -174,6 +186,7 @@ function conditionsStatement(f: Fragments, scopes: "ALL" | "CUSTOMER" = "ALL") {
           where l.customer_group_id in ${f.groups}) candidate
       cross join trade_conditions on trade_conditions.id = candidate.id
     where ${all ? f.live("trade_conditions") : f.active("trade_conditions")}
+      and ${f.seenConditions("trade_conditions")}
       and ${f.inChannel("trade_condition_channels", "trade_condition_id", "trade_conditions.id")}
       ${all ? reach : sql``}
       and (${all ? sql`trade_conditions.scope in ('GLOBAL', 'CHANNEL') or ` : sql``}(trade_conditions.scope = 'CUSTOMER_GROUP' and exists (select 1 from trade_condition_customer_groups l
@@ -197,6 +210,7 @@ const channelConditionsStatement = (f: Fragments) =>
     conditionColumns(q, f, "CHANNEL"),
     sql`from trade_conditions
     where trade_conditions.scope in ('GLOBAL', 'CHANNEL') and ${f.active("trade_conditions")}
+      and ${f.seenConditions("trade_conditions")}
       and ${f.inChannel("trade_condition_channels", "trade_condition_id", "trade_conditions.id")}
     order by trade_conditions.id`,
   );
@@ -256,12 +270,12 @@ const versionStatement = statement(
   sql`from pricing_version where id = 1`,
 );
 
-/** The one-batch reader's statements for one value of explain. */
-function compiledStatements(explain: boolean) {
-  const f = fragments(explain);
+/** The one-batch reader's statements for one value of explain and of costs. */
+function compiledStatements(explain: boolean, costs: boolean) {
+  const f = fragments(explain, costs);
   return [
     contextStatement(f),
-    listsStatement(f.pricing, f.floors, sql`${q.at}`),
+    listsStatement(f.pricing, f, sql`${q.at}`),
     pricesStatement(f),
     conditionsStatement(f),
     promotionsStatement(f),
@@ -270,11 +284,22 @@ function compiledStatements(explain: boolean) {
   ] as const;
 }
 
-const COMPILED = { plain: compiledStatements(false), explain: compiledStatements(true) };
+/** Compiled once per value of explain and costs (a read key's lookups never use a `costs` one). */
+const variants = <T>(compile: (explain: boolean, costs: boolean) => T) => ({
+  plain: compile(false, false),
+  explain: compile(true, false),
+  costs: compile(false, true),
+  explainCosts: compile(true, true),
+});
+
+const variantOf = ({ explain, costs }: PriceQuery) =>
+  costs ? (explain ? "explainCosts" : "costs") : explain ? "explain" : "plain";
+
+const COMPILED = variants(compiledStatements);
 
 /** The one-batch reader's statements bound to the request; the version last. */
 export const priceStatements = (query: PriceQuery) =>
-  bindStatements(COMPILED[query.explain ? "explain" : "plain"], valuesOf(query));
+  bindStatements(COMPILED[variantOf(query)], valuesOf(query));
 
 /** Everything a lookup needs in one batch, without the cached contexts. */
 export async function loadPriceContext(db: Db, query: PriceQuery): Promise<PriceContext> {
@@ -307,15 +332,15 @@ export async function loadPriceContext(db: Db, query: PriceQuery): Promise<Price
 // shares, what every lookup of a customer there shares, and what each lookup reads itself.
 // ---------------------------------------------------------------------------------------------
 
-function compiledParts(explain: boolean) {
-  const f = fragments(explain);
+function compiledParts(explain: boolean, costs: boolean) {
+  const f = fragments(explain, costs);
   return {
-    /** The channel, its lists (candidates at the channel levels, their chains, floors), its
-     * GLOBAL and CHANNEL conditions and its promotions, with every link: no customer, product
-     * or moment in them. */
+    /** The channel, its lists (candidates at the channel levels, floors, COST lists for admin
+     * keys, the chains of candidates and floors), its GLOBAL and CHANNEL conditions and its
+     * promotions, with every link: no customer, product or moment in them. */
     channel: [
       channelStatement(f),
-      listsStatement(levelLists(f.channelReaching), f.floors),
+      listsStatement(levelLists(f.channelReaching, f.floors), f),
       channelConditionsStatement(f),
       channelPromotionsStatement(f),
     ] as const,
@@ -331,9 +356,9 @@ function compiledParts(explain: boolean) {
   };
 }
 
-const PARTS = { plain: compiledParts(false), explain: compiledParts(true) };
+const PARTS = variants(compiledParts);
 
-const partsOf = (query: PriceQuery) => PARTS[query.explain ? "explain" : "plain"];
+const partsOf = (query: PriceQuery) => PARTS[variantOf(query)];
 
 /** The request's own statements, and the customer's when `withCustomer` (never anonymous). */
 function requestBatch(query: PriceQuery, withCustomer: boolean) {

@@ -11,12 +11,18 @@ export interface PriceQuery {
   currency: string | null;
   at: number;
   explain: boolean;
+  /**
+   * Admin keys (docs/api.md §19): the channel's COST lists and the ACCRUAL conditions are read
+   * too, in the same round trip. Never for a read key: its lookup reads what it did before.
+   */
+  costs: boolean;
   productCodes: string[];
 }
 
 /**
  * The request's values in the statements: placeholders, bound when the batch is sent. The SQL
- * depends on `explain` only, so each statement is built and compiled once per value of it (when
+ * depends on `explain` and `costs` only, so each statement is built and compiled once per pair of
+ * their values (when
  * the module loads), not on every request: building the batch's SQL took about as long as a
  * 1-line request's D1 work.
  */

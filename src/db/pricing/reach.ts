@@ -57,24 +57,27 @@ export const chainFrom = (starts: string) => {
  * The pricelists of the request as common table expressions: `reaching`, every list reaching it
  * once per level; `pricing`, those that can price (SALES, ACTIVE, in the currency: the engine
  * stops at that check for the others, so their rows and bases would never be looked at); and
- * `chain`, every list one of those derives from, up to 3 steps, whatever its state
- * (docs/pricing-rules.md §3.7). In memory: `chainOf`.
+ * `chain`, every list one of those or one of the channel's FLOOR lists (`floors`; a FLOOR may
+ * derive from a COST list, docs/pricing-rules.md §24) derives from, up to 3 steps, whatever its
+ * state (§3.7). In memory: `chainOf`.
  */
-const pricingLists = (reaching: SQL, currency: SQL) => sql`with recursive
+const pricingLists = (reaching: SQL, currency: SQL, floors: SQL) => sql`with recursive
     reaching(pricelist_id, level) as ${reaching},
     pricing(id) as (select r.pricelist_id from reaching r join pricelists p on p.id = r.pricelist_id
       where p.status = 'ACTIVE' and p.currency = ${currency} and p.kind = 'SALES'),
-    ${chainFrom("pricing")}`;
+    derives(id) as (select id from pricing union select * from ${floors}),
+    ${chainFrom("derives")}`;
 
 /**
  * The lists reaching at some levels (`reaching`: the channel's two, or the customer's three), for
  * the cached contexts: `reaching`, and `chain` from every SALES list among them whatever its
- * status and currency, so that the chain of the lists that can price in any currency is among it.
+ * status and currency, so that the chain of the lists that can price in any currency is among it,
+ * and from the channel's FLOOR lists (`floors`, the channel context's; null: none).
  */
-export const levelLists = (reaching: SQL) => sql`with recursive
+export const levelLists = (reaching: SQL, floors: SQL | null = null) => sql`with recursive
     reaching(pricelist_id, level) as (${reaching}),
     sales(id) as (select r.pricelist_id from reaching r join pricelists p on p.id = r.pricelist_id
-      where p.kind = 'SALES'),
+      where p.kind = 'SALES' ${floors ? sql`union select * from ${floors}` : sql``}),
     ${chainFrom("sales")}`;
 
 // The requested products (id and group) and their groups with every ancestor (the forest is
@@ -91,8 +94,11 @@ const requested = sql`with recursive
     union select g.parent_id from product_groups g join requested_groups r on g.id = r.id
       where g.parent_id is not null)`;
 
-/** The statements' shared building blocks, as SQL fragments of one query. */
-export function fragments(explain: boolean) {
+/**
+ * The statements' shared building blocks, as SQL fragments of one query. `costs` (admin keys,
+ * docs/api.md §19): the channel's COST lists and ACCRUAL conditions are read too; else never.
+ */
+export function fragments(explain: boolean, costs = false) {
   // G: the customer's groups that are assigned to this channel.
   const groups = sql`(select m.customer_group_id from customer_group_members m
     join customers cu on cu.id = m.customer_id
@@ -137,10 +143,16 @@ export function fragments(explain: boolean) {
     return sql`(not exists (select 1 from ${l} l where l.${o} = ${i})
         or exists (select 1 from ${l} l where l.${o} = ${i} and l.customer_group_id in ${within}))`;
   };
-  // The channel's FLOOR pricelists, whatever their state: the engine says why one does not apply.
-  const floors = sql`(select cp.pricelist_id from channel_pricelists cp
+  // The channel's FLOOR (and COST) pricelists, whatever their state: the engine says why one
+  // does not apply.
+  const ofKind = (kind: "FLOOR" | "COST") => sql`(select cp.pricelist_id from channel_pricelists cp
     join channels ch on ch.id = cp.channel_id join pricelists p on p.id = cp.pricelist_id
-    where ch.code = ${q.channelCode} and p.kind = 'FLOOR')`;
+    where ch.code = ${q.channelCode} and p.kind = ${sql.raw(`'${kind}'`)})`;
+  const floors = ofKind("FLOOR");
+  // A read key's lookup reads no ACCRUAL condition. The cached contexts are read per value of
+  // `costs` (prices.context-cache.ts keys them by it), so they need no in-memory twin.
+  const seenConditions = (table: string) =>
+    costs ? sql`1 = 1` : sql`${sql.raw(table)}.type <> 'ACCRUAL'`;
   return {
     products,
     requested,
@@ -158,7 +170,10 @@ export function fragments(explain: boolean) {
     forProducts,
     forGroups,
     floors,
-    pricing: pricingLists(reaching, currency),
+    /** The channel's COST lists; null without `costs`: never read. */
+    costs: costs ? ofKind("COST") : null,
+    seenConditions,
+    pricing: pricingLists(reaching, currency, floors),
     explain,
   };
 }
@@ -264,8 +279,8 @@ interface ChainLink {
 
 /**
  * `pricingLists`' `chain` walked in memory: the lists the `lists` that can price in `currency`
- * (candidates, ACTIVE, in the currency) derive from, up to 3 steps, among `bases`; added to
- * `found` by id.
+ * (candidates, ACTIVE, in the currency) and the floors derive from, up to 3 steps, among `bases`;
+ * added to `found` by id.
  */
 export function chainOf<L extends ChainLink>(
   { lists, bases }: { lists: readonly L[]; bases: ReadonlyMap<number, L> },
@@ -273,7 +288,9 @@ export function chainOf<L extends ChainLink>(
   found: Map<number, L>,
 ) {
   let step = lists.filter(
-    (l) => l.role === "CANDIDATE" && l.status === "ACTIVE" && l.currency === currency,
+    (l) =>
+      (l.role === "CANDIDATE" && l.status === "ACTIVE" && l.currency === currency) ||
+      l.role === "FLOOR",
   );
   for (let steps = 1; steps <= 3 && step.length > 0; steps++) {
     const next: L[] = [];
@@ -291,8 +308,9 @@ export function chainOf<L extends ChainLink>(
 /**
  * The lists whose rows a lookup reads (lookup.ts `pricesStatement`): those that can price
  * (candidates, ACTIVE, in the currency), the lists of their chains (`chain`), the channel's
- * floors, and with explain every candidate in the currency. `lists` are the contexts' own lists
- * (candidates and floors), `bases` what `chainOf` found for them; ascending ids.
+ * floors and (admin keys) COST lists, and with explain every candidate in the currency. `lists`
+ * are the contexts' own lists (candidates, floors, COST lists), `bases` what `chainOf` found for
+ * them; ascending ids.
  */
 export function priceListIds<L extends ChainLink>(
   lists: readonly L[],
@@ -303,7 +321,8 @@ export function priceListIds<L extends ChainLink>(
   const ids = new Set(bases.keys());
   for (const list of lists) {
     const candidate = list.role === "CANDIDATE" && list.currency === currency;
-    if (list.role === "FLOOR" || (candidate && (explain || list.status === "ACTIVE"))) {
+    const channelList = list.role === "FLOOR" || list.role === "COST";
+    if (channelList || (candidate && (explain || list.status === "ACTIVE"))) {
       ids.add(list.id);
     }
   }

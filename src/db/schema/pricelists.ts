@@ -35,7 +35,10 @@ export const pricelists = sqliteTable(
     /** Owner of an INDIVIDUAL pricelist; null for GENERAL ones. Owned pricelists go with the customer. */
     customerId: integer("customer_id").references(() => customers.id, { onDelete: "cascade" }),
     ...timestamps,
-    /** SALES prices in step 1; FLOOR holds minimum unit prices of the channels it is assigned to. */
+    /**
+     * SALES prices in step 1; FLOOR holds minimum unit prices of the channels it is assigned to;
+     * COST what products cost there (docs/pricing-rules.md §23, admin keys only).
+     */
     kind: text("kind", { enum: PRICELIST_KINDS }).notNull().default("SALES"),
     /**
      * The derivation (docs/api.md §5.8): base and adjustment are set together or both null; the
@@ -60,6 +63,11 @@ export const pricelists = sqliteTable(
     index("pricelists_name_idx").on(sql`lower(${t.name})`, t.id),
     index("pricelists_scope_status_idx").on(t.scope, t.status),
     index("pricelists_base_idx").on(t.basePricelistId),
+    // The COST lists, which a read key never sees (docs/api.md §19): its change feed leaves out
+    // their entries by asking for these ids (migration 0024).
+    index("pricelists_cost_idx")
+      .on(t.id)
+      .where(sql`${t.kind} = 'COST'`),
   ],
 );
 

@@ -92,3 +92,9 @@ export const requireAdmin = (what: string): MiddlewareHandler<AppEnv> => {
   ADMIN_ONLY.set(guard, what);
   return guard;
 };
+
+/**
+ * Whether the request's key sees costs (docs/api.md §19): cost, margin, accruals and pocket price
+ * in price answers, COST pricelists and ACCRUAL trade conditions. Admin keys only.
+ */
+export const seesCosts = (c: { var: { role: Role } }): boolean => c.var.role === "admin";

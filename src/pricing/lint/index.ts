@@ -9,7 +9,7 @@ import {
   unreachablePricelists,
 } from "./records";
 import { stackablesToZero } from "./stacking";
-import { floorsAboveList, noFirstTier, priceGaps, tierCliffs } from "./tiers";
+import { belowCost, floorsAboveList, noFirstTier, priceGaps, tierCliffs } from "./tiers";
 import type { Finding, LintFacts } from "./types";
 
 export type * from "./types";
@@ -27,6 +27,7 @@ const RULES = [
   unreachablePricelists,
   emptyGroupsTargeted,
   expiredButActive,
+  belowCost,
 ];
 
 function compareRecords(a: Finding, b: Finding): number {

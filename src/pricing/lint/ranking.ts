@@ -169,12 +169,13 @@ function neverWinsFinding(x: Prepared, rivals: Prepared[]): Finding {
 }
 
 /**
- * Non-stackable conditions in force, indexed by `type:scope` and, for the scopes with targets,
+ * Non-stackable conditions in force (accruals aside), indexed by `type:scope` and, for the scopes with targets,
  * `type:scope:target` (a rival targets every customer or group X targets, its first one too).
  */
 function competing(facts: LintFacts) {
+  // Accruals never compete: every one that reaches a line applies (docs/pricing-rules.md §25).
   const all = facts.tradeConditions
-    .filter((c) => !c.stackable && inForce(c, facts.now))
+    .filter((c) => c.type !== "ACCRUAL" && !c.stackable && inForce(c, facts.now))
     .map(prepare);
   const index = new Map<string, Prepared[]>();
   for (const p of all) {

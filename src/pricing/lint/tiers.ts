@@ -1,10 +1,11 @@
 import { isAllowed, MAX_LINE_QUANTITY, suggestionsFor } from "../quantity";
 import { finding, ref } from "./common";
+import { perPiece } from "../units";
 import type { QuantityRule } from "../types";
-import type { Finding, FloorOverList, LintFacts, TierCliff } from "./types";
+import type { BelowCostRow, Finding, FloorOverList, LintFacts, TierCliff } from "./types";
 
 /**
- * The findings about price rows (docs/pricing-lint.md §6–§8, §14). The repository aggregates the
+ * The findings about price rows (docs/pricing-lint.md §6–§8, §14, §15). The repository aggregates the
  * rows in SQL (a 100k catalogue has over a million of them); these rules judge what it found.
  */
 
@@ -31,7 +32,9 @@ export function noFirstTier(facts: LintFacts): Finding[] {
 }
 
 /** The first quantity a line may ask for in [from, to), or null when none. */
-function firstOrderable(row: FloorOverList): number | null {
+function firstOrderable(
+  row: Pick<FloorOverList, "rule" | "quantity" | "nextQuantity">,
+): number | null {
   const { rule, quantity, nextQuantity } = row;
   const first = isAllowed(rule, quantity) ? quantity : suggestionsFor(rule, quantity).above;
   if (first === null || first > MAX_LINE_QUANTITY) return null;
@@ -85,6 +88,54 @@ export function priceGaps(facts: LintFacts): Finding[] {
       [ref.pricelist(gap.pricelistId), ref.product(gap.productCode)],
     ),
   );
+}
+
+/**
+ * §15: a channel's ACTIVE SALES or FLOOR row below the channel's cost of the product, per piece,
+ * exactly, where both are the tier for an orderable quantity (one finding per channel, list and
+ * product: the smallest such quantity); and a FLOOR derived from a COST list with a negative
+ * adjustment, below cost wherever it applies.
+ */
+export function belowCost(facts: LintFacts): Finding[] {
+  const first = new Map<string, { row: BelowCostRow; quantity: number }>();
+  for (const row of facts.belowCost) {
+    // SQL compared the amounts per piece as numbers; the rule judges them exactly.
+    const price = { amount: row.amount, priceUnit: row.priceUnit };
+    if (perPiece(price, { amount: row.costAmount, priceUnit: row.costPriceUnit }) >= 0) continue;
+    const quantity = firstOrderable(row);
+    if (quantity === null) continue;
+    const key = `${row.channelCode}\u0000${row.pricelistId}\u0000${row.productCode}`;
+    const seen = first.get(key);
+    if (!seen || quantity < seen.quantity) first.set(key, { row, quantity });
+  }
+  const rows = [...first.values()].map(({ row, quantity }) =>
+    finding(
+      "BELOW_COST",
+      `${row.kind} pricelist ${row.pricelistId} holds ${per(row.amount, row.priceUnit)} for ` +
+        `product ${row.productCode} from quantity ${quantity}, below its cost ` +
+        `${per(row.costAmount, row.costPriceUnit)} in channel ${row.channelCode} (COST ` +
+        `pricelist ${row.costPricelistId}): ` +
+        (row.kind === "FLOOR"
+          ? "the floor lets trade conditions and promotions sell it at a loss"
+          : "every line it prices there sells at a loss"),
+      [
+        ref.pricelist(row.pricelistId),
+        ref.product(row.productCode),
+        ref.channel(row.channelCode),
+        ref.pricelist(row.costPricelistId),
+      ],
+    ),
+  );
+  const floors = facts.floorsUnderCost.map((f) =>
+    finding(
+      "BELOW_COST",
+      `FLOOR pricelist ${f.floorPricelistId} derives from COST pricelist ${f.costPricelistId} ` +
+        `with adjustmentBp ${f.adjustmentBp}: its floor is below cost for every product it takes ` +
+        "from there, so it lets trade conditions and promotions sell at a loss",
+      [ref.pricelist(f.floorPricelistId), ref.pricelist(f.costPricelistId)],
+    ),
+  );
+  return [...rows, ...floors];
 }
 
 /** The smallest quantity a line may ask for at or above `quantity`; null: none. */

@@ -158,6 +158,34 @@ export interface PriceGap {
   to: Instant;
 }
 
+/**
+ * A row of a channel's ACTIVE SALES or FLOOR list below the channel's cost of the product
+ * (docs/pricing-lint.md §15), where both are the tier for quantities from `quantity` up to (not
+ * including) `nextQuantity`. The cost row is that of the channel's first ACTIVE COST list, in
+ * the list's currency, with a row for the product (priority desc, id asc).
+ */
+export interface BelowCostRow {
+  channelCode: string;
+  pricelistId: number;
+  kind: PricelistKind;
+  costPricelistId: number;
+  productCode: string;
+  quantity: number;
+  nextQuantity: number | null;
+  amount: number;
+  priceUnit: number;
+  costAmount: number;
+  costPriceUnit: number;
+  rule: QuantityRule;
+}
+
+/** An ACTIVE FLOOR list derived from a COST list with a negative adjustment: below cost. */
+export interface FloorUnderCost {
+  floorPricelistId: number;
+  costPricelistId: number;
+  adjustmentBp: number;
+}
+
 export interface LintFacts {
   now: Instant;
   pricelists: readonly LintPricelist[];
@@ -170,6 +198,8 @@ export interface LintFacts {
   firstTierGaps: readonly FirstTierGap[];
   floorsOverList: readonly FloorOverList[];
   priceGaps: readonly PriceGap[];
+  belowCost: readonly BelowCostRow[];
+  floorsUnderCost: readonly FloorUnderCost[];
   missingRates: readonly MissingRate[];
   tierCliffs: readonly TierCliff[];
 }

@@ -1,6 +1,7 @@
-import { scale } from "../money";
+import { lineCostAmount, marginBpOf } from "../margin";
+import { AmountOutOfRange, scale } from "../money";
 import type { Adjustment, LinePrice } from "../types";
-import type { PriceChangeAspect } from "../vocabulary";
+import type { ChannelRoundingMode, PriceChangeAspect } from "../vocabulary";
 
 /** One (customer, product) whose line differs after the change set (docs/simulation.md §4). */
 export interface PriceChangeRow {
@@ -39,6 +40,25 @@ export interface DistributionBucket {
   count: number;
 }
 
+/**
+ * What the evaluated lines of one side leave over their cost (docs/simulation.md §4): sums over
+ * the priced lines that have a cost, each line's amounts as the price answer gives them.
+ */
+export interface MarginSummary {
+  /** The priced lines with a cost: those the sums are over. */
+  lines: number;
+  /** Priced lines without a cost, left out of the sums. */
+  linesWithoutCost: number;
+  /** Σ lineAmount; null past 2^53 − 1 (and so are the others). */
+  revenueAmount: number | null;
+  /** Σ round(costUnitAmount × quantity / priceUnit). */
+  costAmount: number | null;
+  /** revenue − cost. */
+  marginAmount: number | null;
+  /** round_half_up(margin × 10000 / revenue); null when revenue is 0. */
+  marginBp: number | null;
+}
+
 export interface PriceChangeSummary {
   evaluated: number;
   changed: number;
@@ -48,7 +68,62 @@ export interface PriceChangeSummary {
   largestCuts: PriceChangeItem[];
   mostAffectedCustomers: CustomerChanges[];
   distribution: DistributionBucket[];
+  /** The margin of every evaluated line before and after the change set. */
+  margin: { before: MarginSummary; after: MarginSummary };
 }
+
+/**
+ * Sums the margins of one side's lines as they are priced: exact (BigInt), so 100,000 lines
+ * never lose a cent; a sum past 2^53 − 1 is answered as null.
+ */
+export class MarginTotals {
+  private lines = 0;
+  private withoutCost = 0;
+  private revenue = 0n;
+  private cost = 0n;
+
+  constructor(private readonly rounding: ChannelRoundingMode) {}
+
+  add(line: LinePrice): void {
+    if (line.status !== "OK") return;
+    let cost: number | null;
+    try {
+      cost = lineCostAmount(line, this.rounding);
+    } catch (error) {
+      if (!(error instanceof AmountOutOfRange)) throw error;
+      cost = null;
+    }
+    if (cost === null) {
+      this.withoutCost += 1;
+      return;
+    }
+    this.lines += 1;
+    this.revenue += BigInt(line.lineAmount!);
+    this.cost += BigInt(cost);
+  }
+
+  result(): MarginSummary {
+    const max = BigInt(Number.MAX_SAFE_INTEGER);
+    const safe = (n: bigint) => (n <= max && n >= -max ? Number(n) : null);
+    const [revenue, cost, margin] = [
+      safe(this.revenue),
+      safe(this.cost),
+      safe(this.revenue - this.cost),
+    ];
+    const exact = revenue !== null && cost !== null && margin !== null;
+    return {
+      lines: this.lines,
+      linesWithoutCost: this.withoutCost,
+      revenueAmount: exact ? revenue : null,
+      costAmount: exact ? cost : null,
+      marginAmount: exact ? margin : null,
+      marginBp: exact ? marginBpOf(margin, revenue) : null,
+    };
+  }
+}
+
+/** No line evaluated: nothing summed. */
+const NO_MARGIN: MarginSummary = new MarginTotals("HALF_UP").result();
 
 /** How many entries each list of the summary holds at most. */
 export const SUMMARY_TOP = 10;
@@ -80,6 +155,18 @@ export function sameJson(a: unknown, b: unknown): boolean {
 
 const same = sameJson;
 
+/**
+ * MARGIN (docs/simulation.md §4): what the margin is computed from besides the price, the cost
+ * and the accruals that reach the line; what they accrue only when the price is the same (a
+ * percentage accrues more on a higher price, which the price's own aspects already say).
+ */
+function marginChanged(before: LinePrice, after: LinePrice): boolean {
+  if (before.costUnitAmount !== after.costUnitAmount) return true;
+  const ids = (l: LinePrice) => (l.accruals ?? []).map((a) => a.id);
+  if (!same(ids(before), ids(after))) return true;
+  return before.finalUnitAmount === after.finalUnitAmount && !same(before.accruals, after.accruals);
+}
+
 /** The line without what LEVEL, RUNG, ADJUSTMENTS, FLOOR and AVAILABILITY cover, nor sums of it. */
 const baseOf = ({ source, tiers, listUnitAmount, taxInclusive }: LinePrice) => [
   source && { ...source, level: null },
@@ -106,6 +193,7 @@ export function changedAspects(before: LinePrice, after: LinePrice): PriceChange
     ["ADJUSTMENTS", !same(others(before), others(after))],
     ["FLOOR", !same(floor(before), floor(after))],
     ["AVAILABILITY", before.status !== after.status],
+    ["MARGIN", marginChanged(before, after)],
   ];
   return checks.filter(([, differs]) => differs).map(([aspect]) => aspect);
 }
@@ -318,7 +406,10 @@ export class SummaryTally {
     }
   }
 
-  result(evaluated: number): PriceChangeSummary {
+  result(
+    evaluated: number,
+    margin: PriceChangeSummary["margin"] = { before: NO_MARGIN, after: NO_MARGIN },
+  ): PriceChangeSummary {
     return {
       evaluated,
       changed: this.count,
@@ -330,6 +421,7 @@ export class SummaryTally {
         .sort((a, b) => b.changed - a.changed || byText(a.customerCode, b.customerCode))
         .slice(0, SUMMARY_TOP),
       distribution: bucketsOf(this.buckets),
+      margin,
     };
   }
 }
@@ -338,8 +430,9 @@ export class SummaryTally {
 export function summarize(
   items: readonly PriceChangeItem[],
   evaluated: number,
+  margin?: PriceChangeSummary["margin"],
 ): PriceChangeSummary {
   const tally = new SummaryTally();
   for (const item of items) tally.add(item);
-  return tally.result(evaluated);
+  return tally.result(evaluated, margin);
 }

@@ -1,4 +1,5 @@
 import type {
+  CostPricelist,
   FloorPricelist,
   PriceBase,
   PriceRequest,
@@ -37,10 +38,16 @@ export interface ChangeSet {
   prices: readonly TierChange[];
 }
 
-/** The records an engine request takes, whoever the customer is (exchange rates included). */
+/** The records an engine request takes, whoever the customer is (rates and COST lists included). */
 export type PricingRecords = Pick<
   PriceRequest,
-  "pricelists" | "priceBases" | "floors" | "tradeConditions" | "promotions" | "exchangeRates"
+  | "pricelists"
+  | "priceBases"
+  | "floors"
+  | "costs"
+  | "tradeConditions"
+  | "promotions"
+  | "exchangeRates"
 >;
 
 type Lifecycle = { id: number; status: Status };
@@ -104,6 +111,7 @@ export function applyChangeSet(records: PricingRecords, changes: ChangeSet): Pri
     pricelists: records.pricelists.map((p): PricelistCandidate => repriced(restated(p, ...lists))),
     priceBases: records.priceBases.map((b): PriceBase => repriced(b)),
     floors: records.floors.map((f): FloorPricelist => repriced(restated(f, ...lists))),
+    costs: records.costs?.map((c): CostPricelist => repriced(restated(c, ...lists))),
     tradeConditions: records.tradeConditions.map((t): TradeConditionCandidate =>
       restated(t, ...conditions),
     ),

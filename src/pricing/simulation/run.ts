@@ -11,6 +11,7 @@ import {
   compareLines,
   differenceOf,
   FirstInOrder,
+  MarginTotals,
   rowOrder,
   SummaryTally,
   type PriceChangeItem,
@@ -92,6 +93,8 @@ function prepareFor(
   return prepareOneLineOrders({
     ...records,
     pricelists,
+    // The simulation is for admin keys: every line with its cost and margin (§26).
+    margin: true,
     at: input.at,
     currency: input.currency,
     roundingMode: input.roundingMode,
@@ -152,6 +155,10 @@ export function* comparePrices<Row = PriceChangeRow>(
     quantity: input.quantity,
   }));
   const summary = new SummaryTally();
+  const margin = {
+    before: new MarginTotals(input.roundingMode),
+    after: new MarginTotals(input.roundingMode),
+  };
   const first = new FirstInOrder<Pair>(input.maxRows, rowOrder);
   for (const [buyer, customerCode] of input.buyers.entries()) {
     const { before, after } = yield* bothSides(input, customerCode, sides);
@@ -159,6 +166,8 @@ export function* comparePrices<Row = PriceChangeRow>(
       const step = lines.slice(start, start + productsPerStep);
       const later = priceOneLineOrders(after, step);
       priceOneLineOrders(before, step).forEach((line, i) => {
+        margin.before.add(line);
+        margin.after.add(later[i]!);
         observe?.(customerCode, line, later[i]!);
         const item = differenceOf(customerCode, line, later[i]!);
         if (!item) return;
@@ -173,7 +182,10 @@ export function* comparePrices<Row = PriceChangeRow>(
   return {
     rows,
     rowsOmitted: summary.changed - rows.length,
-    summary: summary.result(input.buyers.length * input.productCodes.length),
+    summary: summary.result(input.buyers.length * input.productCodes.length, {
+      before: margin.before.result(),
+      after: margin.after.result(),
+    }),
   };
 }
 

@@ -1,3 +1,4 @@
+import { seesCosts } from "../../lib/http/auth";
 import { assignmentRouter } from "../../lib/http/assignments";
 import type { AppRouteHandler } from "../../lib/http/router";
 import { toCustomerGroup } from "../customer-groups/customer-groups.service";
@@ -89,16 +90,18 @@ export const clearPrimaryPricelist: AppRouteHandler<typeof routes.clearPrimaryPr
   return c.body(null, 204);
 };
 
-const toAssignedPricelist = (row: ChannelPricelistRow) => ({
-  ...toPricelist(row),
+const toAssignedPricelist = (row: ChannelPricelistRow, costs: boolean) => ({
+  ...toPricelist(row, costs),
   isPrimary: row.isPrimary,
 });
 
 export const listPricelists: AppRouteHandler<typeof routes.listPricelists> = async (c) => {
   const { code } = c.req.valid("param");
-  const page = await listChannelPricelists(c.var.db, code, c.var.list);
+  const costs = seesCosts(c);
+  const page = await listChannelPricelists(c.var.db, code, c.var.list, costs);
   if (!page) throw missing(code);
-  return c.json(c.var.list.envelope(page.rows.map(toAssignedPricelist), page.total), 200);
+  const rows = page.rows.map((row) => toAssignedPricelist(row, costs));
+  return c.json(c.var.list.envelope(rows, page.total), 200);
 };
 
 export const listCustomers: AppRouteHandler<typeof routes.listCustomers> = async (c) => {

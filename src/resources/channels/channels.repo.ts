@@ -10,6 +10,7 @@ import {
   promotionChannels,
   tradeConditionChannels,
 } from "../../db/schema";
+import { seenPricelists } from "../../db/visibility";
 import { blockersOf } from "../../db/blockers";
 import { assignByCodes, codeLink, defineLinks, linkedTo, type CodeLink } from "../../db/links";
 import { unlessForeignKey } from "../../db/outcomes";
@@ -260,10 +261,17 @@ export function listChannelCustomerGroups(db: Db, code: string, list: ListReques
 
 export type ChannelPricelistRow = PricelistRow & { isPrimary: boolean };
 
-/** The pricelists assigned to the channel, each with its primary mark; undefined if no such channel. */
-export function listChannelPricelists(db: Db, code: string, list: ListRequest) {
+/**
+ * The pricelists assigned to the channel that the key sees (docs/api.md §19), each with its
+ * primary mark; undefined if no such channel.
+ */
+export function listChannelPricelists(db: Db, code: string, list: ListRequest, costs: boolean) {
   const link = channelPricelists;
-  const where = and(inArray(link.channelId, selectChannelId(db, code)), list.where);
+  const where = and(
+    inArray(link.channelId, selectChannelId(db, code)),
+    list.where,
+    seenPricelists(costs),
+  );
   const assigned = eq(pricelists.id, link.pricelistId);
   return readPageOf(
     db,

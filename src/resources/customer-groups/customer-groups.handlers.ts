@@ -87,5 +87,11 @@ export const listPricelists: AppRouteHandler<typeof routes.listPricelists> = asy
   const { code } = c.req.valid("param");
   const page = await listGroupPricelists(c.var.db, code, c.var.list);
   if (!page) throw missing(code);
-  return c.json(c.var.list.envelope(page.rows.map(toPricelist), page.total), 200);
+  return c.json(
+    c.var.list.envelope(
+      page.rows.map((row) => toPricelist(row)),
+      page.total,
+    ),
+    200,
+  );
 };

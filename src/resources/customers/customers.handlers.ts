@@ -1,3 +1,4 @@
+import { seesCosts } from "../../lib/http/auth";
 import type { AppRouteHandler } from "../../lib/http/router";
 import { missingPricelist } from "../pricelists/pricelists.service";
 import {
@@ -64,7 +65,7 @@ export const listPricelistCustomers: AppRouteHandler<typeof routes.listPricelist
 ) => {
   const { id } = c.req.valid("param");
   const list = c.var.list;
-  const page = await readPricelistCustomers(c.var.db, id, list);
+  const page = await readPricelistCustomers(c.var.db, id, list, seesCosts(c));
   if (!page) throw missingPricelist(id);
   return c.json(list.envelope(page.rows.map(toCustomer), page.total), 200);
 };

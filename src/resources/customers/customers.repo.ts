@@ -22,6 +22,7 @@ import {
   type PricelistRow,
 } from "../../db/reads";
 import { customerPricelists, customers, pricelists } from "../../db/schema";
+import { seenPricelistId } from "../../db/visibility";
 import { readPage, readPageOf, type ListRequest } from "../../list";
 import { isUniqueViolation, type Db } from "../../db/client";
 import { conflict } from "../../lib/core/errors";
@@ -254,13 +255,16 @@ const holdsPricelist = (id: number): SQL =>
   sql`${customers.id} in (select customer_id from pricelists where id = ${id}
     union select customer_id from customer_pricelists where pricelist_id = ${id})`;
 
-const selectPricelistId = (db: Db, id: number) =>
-  db.select({ id: pricelists.id }).from(pricelists).where(eq(pricelists.id, id));
+const selectPricelistId = (db: Db, id: number, costs: boolean) =>
+  db.select({ id: pricelists.id }).from(pricelists).where(seenPricelistId(id, costs));
 
-/** The page, its count and the pricelist's existence in one round trip; undefined if no such pricelist. */
-export const listPricelistCustomers = (db: Db, id: number, list: ListRequest) =>
+/**
+ * The page, its count and the pricelist's existence in one round trip; undefined if no such
+ * pricelist, or one the key does not see (a COST one for a read key, docs/api.md §19).
+ */
+export const listPricelistCustomers = (db: Db, id: number, list: ListRequest, costs: boolean) =>
   readPageOf(
     db,
-    selectPricelistId(db, id),
+    selectPricelistId(db, id, costs),
     ...customerPage(db, and(holdsPricelist(id), list.where), list),
   );

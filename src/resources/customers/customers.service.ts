@@ -49,7 +49,7 @@ export const toCustomerDetail = (
   const primary = primaryCustomerPricelist(pricelists, now);
   return {
     ...toCustomer(customer),
-    pricelists: pricelists.map(toPricelist),
+    pricelists: pricelists.map((row) => toPricelist(row)),
     primaryPricelist: primary ? toPricelist(primary) : null,
   };
 };

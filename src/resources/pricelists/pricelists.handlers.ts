@@ -1,7 +1,8 @@
+import { seesCosts } from "../../lib/http/auth";
 import { assignmentRouter } from "../../lib/http/assignments";
 import type { AppRouteHandler } from "../../lib/http/router";
 import {
-  findPricelist,
+  findSeenPricelist,
   listPrices as listPriceRows,
   listPricelists,
   toPrice,
@@ -22,8 +23,15 @@ import {
 
 export const list: AppRouteHandler<typeof routes.list> = async (c) => {
   const list = c.var.list;
-  const page = await listPricelists(c.var.db, list);
-  return c.json(list.envelope(page.rows.map(toPricelist), page.total), 200);
+  const costs = seesCosts(c);
+  const page = await listPricelists(c.var.db, list, costs);
+  return c.json(
+    list.envelope(
+      page.rows.map((row) => toPricelist(row, costs)),
+      page.total,
+    ),
+    200,
+  );
 };
 
 export const create: AppRouteHandler<typeof routes.create> = async (c) => {
@@ -37,9 +45,11 @@ export const createIndividual: AppRouteHandler<typeof routes.createIndividual> =
 
 export const get: AppRouteHandler<typeof routes.get> = async (c) => {
   const { id } = c.req.valid("param");
-  const row = await findPricelist(c.var.db, id);
+  const costs = seesCosts(c);
+  // A COST pricelist does not exist for a read key (docs/api.md §19).
+  const row = await findSeenPricelist(c.var.db, id, costs);
   if (!row) throw missing(id);
-  return c.json(toPricelist(row), 200);
+  return c.json(toPricelist(row, costs), 200);
 };
 
 export const update: AppRouteHandler<typeof routes.update> = async (c) => {
@@ -62,7 +72,7 @@ export const listPrices: AppRouteHandler<typeof routes.listPrices> = async (c) =
   const { id } = c.req.valid("param");
   const list = c.var.list;
   const { at } = c.req.valid("query");
-  const page = await listPriceRows(c.var.db, id, list, at);
+  const page = await listPriceRows(c.var.db, id, list, seesCosts(c), at);
   if (!page) throw missing(id);
   return c.json(list.envelope(page.rows.map(toPrice), page.total), 200);
 };

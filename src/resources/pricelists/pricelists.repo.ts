@@ -10,6 +10,7 @@ import {
   pricelists,
   products,
 } from "../../db/schema";
+import { seenPricelistId, seenPricelists, seesPricelist } from "../../db/visibility";
 import { insertWhere, writeVersioned } from "../../db/writes";
 import type { PricelistKind, PricelistScope } from "../../pricing/vocabulary";
 import { readPage, readPageOf, type ListRequest } from "../../list";
@@ -32,11 +33,18 @@ export const derivationColumns = (derivation: Derivation | null) => ({
   roundingEnding: derivation?.rounding?.ending ?? null,
 });
 
-export const listPricelists = (db: Db, list: ListRequest) =>
-  readPage(db, ...pricelistPage(db, list.where, list));
+/** The pricelists the key sees (docs/api.md §19). */
+export const listPricelists = (db: Db, list: ListRequest, costs: boolean) =>
+  readPage(db, ...pricelistPage(db, and(list.where, seenPricelists(costs)), list));
 
 export const findPricelist = async (db: Db, id: number): Promise<PricelistRow | undefined> =>
   (await selectPricelist(db, id))[0];
+
+/** The pricelist, if the key sees it. */
+export async function findSeenPricelist(db: Db, id: number, costs: boolean) {
+  const row = await findPricelist(db, id);
+  return row && seesPricelist(row.kind, costs) ? row : undefined;
+}
 
 export const findCustomerId = async (db: Db, code: string) =>
   (await db.select({ id: customers.id }).from(customers).where(eq(customers.code, code)).get())?.id;
@@ -195,10 +203,16 @@ export async function readDerivation(db: Db, id: number | undefined, baseId?: nu
 
 /**
  * The derivation rule re-checked inside the write, against the data the write finds: the base is
- * a GENERAL SALES pricelist (in any currency), the chain through `self` has no cycle and at most
- * `maxSteps` steps. `self` is the pricelist being changed (null for a new one).
+ * a GENERAL pricelist of `baseKind` (SALES for a SALES list, COST for a FLOOR list; in any
+ * currency), the chain through `self` has no cycle and at most `maxSteps` steps. `self` is the
+ * pricelist being changed (null for a new one).
  */
-export function derivationFits(self: number | null, base: number, maxSteps: number): SQL {
+export function derivationFits(
+  self: number | null,
+  base: number,
+  maxSteps: number,
+  baseKind: "SALES" | "COST",
+): SQL {
   const below =
     self === null
       ? sql`0`
@@ -210,7 +224,7 @@ export function derivationFits(self: number | null, base: number, maxSteps: numb
       ? sql`1`
       : sql`not exists (${basesFrom(sql`${base}`)} select 1 from up where id = ${self})`;
   return sql`(exists (select 1 from pricelists where id = ${base} and scope = 'GENERAL'
-      and kind = 'SALES')
+      and kind = ${baseKind})
     and ${noCycle}
     and (${basesFrom(sql`${base}`)} select max(n) from up) + ${below} <= ${maxSteps})`;
 }
@@ -219,7 +233,7 @@ export function derivationFits(self: number | null, base: number, maxSteps: numb
 export const notABase = (id: number) =>
   sql`not exists (select 1 from pricelists where base_pricelist_id = ${id})`;
 
-/** Assigned to channels only, never primary: re-checked by a write that makes it FLOOR. */
+/** Assigned to channels only, never primary: re-checked by a write that makes it FLOOR or COST. */
 export const channelsOnly = (id: number) => sql`(
   not exists (select 1 from customer_group_pricelists where pricelist_id = ${id})
   and not exists (select 1 from customer_pricelists where pricelist_id = ${id})
@@ -266,8 +280,8 @@ export const deleteDraftIndividualPricelist = async (db: Db, id: number) =>
       .get(),
   );
 
-const selectPricelistId = (db: Db, id: number) =>
-  db.select({ id: pricelists.id }).from(pricelists).where(eq(pricelists.id, id));
+const selectPricelistId = (db: Db, id: number, costs = true) =>
+  db.select({ id: pricelists.id }).from(pricelists).where(seenPricelistId(id, costs));
 
 // ---- prices ----
 
@@ -297,12 +311,13 @@ const validAt = (at: number | undefined) =>
     : sql`(${pricelistPrices.validFrom} is null or ${pricelistPrices.validFrom} <= ${at})
       and (${pricelistPrices.validTo} is null or ${pricelistPrices.validTo} > ${at})`;
 
-export function listPrices(db: Db, id: number, list: ListRequest, at?: number) {
+/** The rows of a pricelist the key sees; undefined when it does not exist for the key. */
+export function listPrices(db: Db, id: number, list: ListRequest, costs: boolean, at?: number) {
   const where = and(eq(pricelistPrices.pricelistId, id), validAt(at), list.where);
   const withProduct = eq(products.id, pricelistPrices.productId);
   return readPageOf(
     db,
-    selectPricelistId(db, id),
+    selectPricelistId(db, id, costs),
     db
       .select(priceColumns)
       .from(pricelistPrices)

@@ -22,7 +22,7 @@ import {
 
 export const PricelistKindSchema = z.enum(PRICELIST_KINDS).openapi("PricelistKind", {
   description:
-    "SALES: prices products. FLOOR: minimum unit prices of the channels it is assigned to (channels only, never primary); changeable only while DRAFT",
+    "SALES: prices products. FLOOR: minimum unit prices of the channels it is assigned to (channels only, never primary). COST: what products cost in the channels it is assigned to (channels only, never primary, never a price; admin keys only: a read key never sees a COST pricelist). Changeable only while DRAFT",
 });
 
 const Rounding = {
@@ -60,7 +60,7 @@ const derivation = {
   basePricelistId: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).openapi({
     example: 100,
     description:
-      "The GENERAL SALES pricelist in the same currency whose rows this one transforms; a chain of bases has at most 3 steps and no cycle",
+      "The pricelist whose rows this one transforms: a GENERAL SALES pricelist for a SALES list, a COST pricelist for a FLOOR list (any currency: converted at the rate in force); a chain of bases has at most 3 steps and no cycle",
   }),
   adjustmentBp: z.number().int().min(-9999).max(100_000).openapi({
     example: -1000,
@@ -96,7 +96,7 @@ export const DerivationInputSchema = z
   })
   .openapi("PricelistDerivationInput", {
     description:
-      "Derive the pricelist's amounts from a base pricelist (GENERAL SALES lists only); null removes the derivation",
+      "Derive the pricelist's amounts from a base pricelist (a GENERAL SALES list from a SALES list, a FLOOR list from a COST list); null removes the derivation",
     example: {
       basePricelistId: 100,
       adjustmentBp: -1000,
@@ -146,7 +146,8 @@ export const PricelistSchema = z
     }),
     kind: PricelistKindSchema,
     derivation: DerivationSchema.nullable().openapi({
-      description: "The base it derives its amounts from, or null",
+      description:
+        "The base it derives its amounts from, or null. A read key gets null for a FLOOR list derived from a COST list (docs/api.md §19)",
     }),
     createdAt: IsoTimestamp.openapi({ description: "When the pricelist was created" }),
     updatedAt: IsoTimestamp.openapi({ description: "When the pricelist last changed" }),
@@ -181,7 +182,9 @@ export const PricelistCreateSchema = z
       .boolean()
       .optional()
       .openapi({ description: "Whether trade conditions may change its prices; default true" }),
-    kind: PricelistKindSchema.optional().openapi({ description: "SALES (default) or FLOOR" }),
+    kind: PricelistKindSchema.optional().openapi({
+      description: "SALES (default), FLOOR or COST",
+    }),
     derivation: DerivationInputSchema.nullable().optional(),
   })
   .superRefine(checkWindow)
@@ -229,7 +232,8 @@ export const PricelistUpdateSchema = z
       .optional()
       .openapi({ description: "Whether trade conditions may change its prices" }),
     kind: PricelistKindSchema.optional().openapi({
-      description: "Changeable only while DRAFT; an INDIVIDUAL or derived pricelist is SALES",
+      description:
+        "Changeable only while DRAFT; an INDIVIDUAL pricelist is SALES, a derived one SALES or FLOOR (from a COST base), a COST one derives from nothing",
     }),
     derivation: DerivationInputSchema.nullable().optional(),
   })

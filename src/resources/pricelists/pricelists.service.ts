@@ -31,6 +31,7 @@ import {
   derivationFits,
   notABase,
   readDerivation,
+  type ChainLink,
   type DerivationFacts,
   deleteDraftIndividualPricelist,
   findCustomerId,
@@ -58,8 +59,12 @@ function toDerivation(row: PricelistRow) {
   return { basePricelistId: row.basePricelistId, adjustmentBp: row.adjustmentBp!, rounding };
 }
 
-/** A pricelist as the API shows it, wherever one is shown (its owner's code included). */
-export const toPricelist = (row: PricelistRow) => ({
+/**
+ * A pricelist as the API shows it, wherever one is shown (its owner's code included). A key
+ * that does not see costs (`costs` false) gets a FLOOR list's derivation as null: its base is a
+ * COST list, which that key never sees (docs/api.md §19).
+ */
+export const toPricelist = (row: PricelistRow, costs = true) => ({
   id: row.id,
   name: row.name,
   scope: row.scope,
@@ -72,7 +77,7 @@ export const toPricelist = (row: PricelistRow) => ({
   allowsTradeDiscounts: row.allowsTradeDiscounts,
   customerCode: row.customerCode,
   kind: row.kind,
-  derivation: toDerivation(row),
+  derivation: costs || row.kind !== "FLOOR" ? toDerivation(row) : null,
   createdAt: iso(row.createdAt),
   updatedAt: iso(row.updatedAt),
 });
@@ -88,9 +93,9 @@ export type AssignmentPlace = "CHANNEL" | "CHANNEL_PRIMARY" | "CUSTOMER_GROUP" |
 /**
  * "Can this pricelist be assigned here?", for channels, customer groups and customers alike
  * (`target` names the place: "channel WEB-DE"). ARCHIVED pricelists are assignable nowhere; a
- * FLOOR pricelist only to channels, never as their primary; an INDIVIDUAL one belongs to its
- * owner, where it already applies. Answers whether a link must be written (false: the owner's
- * own pricelist), or refuses with 409 PRICELIST_NOT_ASSIGNABLE.
+ * FLOOR or COST pricelist only to channels, never as their primary (docs/api.md §5.2); an
+ * INDIVIDUAL one belongs to its owner, where it already applies. Answers whether a link must be
+ * written (false: the owner's own pricelist), or refuses with 409 PRICELIST_NOT_ASSIGNABLE.
  */
 export function assertAssignable(
   pricelist: PricelistRow,
@@ -104,11 +109,12 @@ export function assertAssignable(
       PRICELIST_NOT_ASSIGNABLE,
     );
   }
-  if (pricelist.kind === "FLOOR" && place !== "CHANNEL") {
+  if (pricelist.kind !== "SALES" && place !== "CHANNEL") {
     const as = place === "CHANNEL_PRIMARY" ? "made the primary pricelist of" : "assigned to";
+    const { kind } = pricelist;
     throw conflict(
-      `pricelist ${pricelist.id} is a FLOOR pricelist and cannot be ${as} ${target}; ` +
-        "FLOOR pricelists are assigned to channels only, never as their primary",
+      `pricelist ${pricelist.id} is a ${kind} pricelist and cannot be ${as} ${target}; ` +
+        `${kind} pricelists are assigned to channels only, never as their primary`,
       PRICELIST_NOT_ASSIGNABLE,
     );
   }
@@ -168,32 +174,61 @@ interface Planned {
 type Touched = Partial<Pick<PricelistUpdate, "currency" | "kind" | "derivation">>;
 
 /**
- * Which pricelists may derive and be FLOOR (400, naming the field the body set): only GENERAL
- * SALES pricelists derive; an INDIVIDUAL pricelist is always SALES.
+ * Which pricelists may derive, and of which kind they may be (400, naming the field the body
+ * set): GENERAL SALES pricelists derive, and FLOOR ones (from a COST base, checkBase); a COST
+ * pricelist never derives; an INDIVIDUAL pricelist is always SALES and never derives.
  */
 function shapeIssues(next: Planned, body: Touched): FieldIssue[] {
   const issues: FieldIssue[] = [];
-  if (next.scope === "INDIVIDUAL" && next.kind === "FLOOR") {
+  if (next.scope === "INDIVIDUAL" && next.kind !== "SALES") {
     issues.push({
       path: "body.kind",
       message:
-        "must be SALES for an INDIVIDUAL pricelist (a FLOOR pricelist is assigned to channels)",
+        "must be SALES for an INDIVIDUAL pricelist (FLOOR and COST pricelists are assigned to channels)",
     });
   }
   if (next.basePricelistId === null) return issues;
-  if (next.scope === "INDIVIDUAL" || (next.kind === "FLOOR" && body.derivation)) {
-    const what = next.scope === "INDIVIDUAL" ? "INDIVIDUAL" : "FLOOR";
+  if (next.scope === "INDIVIDUAL") {
     issues.push({
       path: "body.derivation",
-      message: `only GENERAL SALES pricelists can be derived; this one is ${what}`,
+      message: "only GENERAL SALES and FLOOR pricelists can be derived; this one is INDIVIDUAL",
     });
-  } else if (next.kind === "FLOOR") {
-    issues.push({
-      path: "body.kind",
-      message: "must be SALES while the pricelist derives from a base (remove it: derivation null)",
-    });
+  } else if (next.kind === "COST") {
+    issues.push(
+      body.derivation
+        ? {
+            path: "body.derivation",
+            message: "only GENERAL SALES and FLOOR pricelists can be derived; this one is COST",
+          }
+        : {
+            path: "body.kind",
+            message:
+              "cannot be COST while the pricelist derives from a base (remove it: derivation null)",
+          },
+    );
   }
   return issues;
+}
+
+/**
+ * What a base must be (docs/api.md §5.8): a SALES list derives from a GENERAL SALES list, a FLOOR
+ * list from a COST list ("never below cost + 10 %", docs/pricing-rules.md §24), and nothing
+ * derives a price from a cost. The refusal names the base's scope and kind.
+ */
+function baseRefusal(next: Planned, base: ChainLink): string | undefined {
+  const what = `pricelist ${base.id} is ${base.scope} ${base.kind}`;
+  if (next.kind === "FLOOR") {
+    return base.kind === "COST"
+      ? undefined
+      : `${what}; a FLOOR pricelist derives only from a COST pricelist`;
+  }
+  if (base.kind === "COST") {
+    return `${what}; a cost is never a price: only a FLOOR pricelist can derive from a COST pricelist`;
+  }
+  if (base.scope !== "GENERAL" || base.kind !== "SALES") {
+    return `${what}; only a GENERAL SALES pricelist can be the base of a SALES pricelist`;
+  }
+  return undefined;
 }
 
 const chainText = (ids: (number | string)[]) => `${ids.join(" → ")} (each pricelist → its base)`;
@@ -214,11 +249,8 @@ function checkBase(next: Planned, facts: DerivationFacts) {
       { path: "body.derivation.basePricelistId", message: `unknown pricelist ${baseId}` },
     ]);
   if (base.id === next.id) throw conflict(`${self} cannot derive from itself`);
-  if (base.scope !== "GENERAL" || base.kind !== "SALES") {
-    throw conflict(
-      `pricelist ${base.id} is ${base.scope} ${base.kind}; only a GENERAL SALES pricelist can be a base`,
-    );
-  }
+  const refusal = baseRefusal(next, base);
+  if (refusal) throw conflict(refusal);
   const loop = facts.chain.findIndex((link) => link.id === next.id);
   if (loop >= 0) {
     const cycle = [next.id!, ...facts.chain.slice(0, loop + 1).map((link) => link.id)];
@@ -237,7 +269,8 @@ function checkBase(next: Planned, facts: DerivationFacts) {
         `${MAX_DERIVATION_STEPS} allowed: ${chainText(chain)}`,
     );
   }
-  return derivationFits(next.id, baseId, MAX_DERIVATION_STEPS);
+  const baseKind = next.kind === "FLOOR" ? "COST" : "SALES";
+  return derivationFits(next.id, baseId, MAX_DERIVATION_STEPS, baseKind);
 }
 
 /** The facts of a pricelist that names no base and has no record yet. */
@@ -253,8 +286,8 @@ const some = (n: number, ids: (number | string)[]) =>
 
 /**
  * What the pricelist is to others: a base whose currency or kind changes under the pricelists
- * deriving from it, or a pricelist made FLOOR while assigned where a FLOOR may not be. Both 409,
- * naming them; returns the guards that repeat the checks inside the write.
+ * deriving from it, or a pricelist made FLOOR or COST while assigned where those may not be.
+ * Both 409, naming them; returns the guards that repeat the checks inside the write.
  */
 function checkAsBase(current: PricelistRow, next: Planned, facts: DerivationFacts): SQL[] {
   const guards: SQL[] = [];
@@ -269,7 +302,7 @@ function checkAsBase(current: PricelistRow, next: Planned, facts: DerivationFact
     }
     guards.push(notABase(current.id));
   }
-  if (next.kind === "FLOOR" && current.kind !== "FLOOR") {
+  if (next.kind !== "SALES" && current.kind === "SALES") {
     const { customerGroups, customers, primaryOf } = facts.assigned;
     const places = [
       customerGroups.length ? `customer groups ${customerGroups.join(", ")}` : "",
@@ -278,8 +311,8 @@ function checkAsBase(current: PricelistRow, next: Planned, facts: DerivationFact
     ].filter(Boolean);
     if (places.length) {
       throw conflict(
-        `pricelist ${current.id} is assigned to ${places.join(" and ")}; a FLOOR pricelist is ` +
-          "assigned to channels only and never primary: unassign it there first",
+        `pricelist ${current.id} is assigned to ${places.join(" and ")}; a ${next.kind} ` +
+          "pricelist is assigned to channels only and never primary: unassign it there first",
         PRICELIST_NOT_ASSIGNABLE,
       );
     }

@@ -19,9 +19,10 @@ const encoder = new TextEncoder();
  * a 304 that keeps that body. 2: `pricedTotalAmount` and `complete` (before, `totalAmount` could
  * leave unpriced lines out); 3: the B2B terms (quantity rules, 12 rungs, floors, derivations);
  * 4: money (a line's `priceUnit` and `priceBreak`, tiers' `priceUnit`, `derivedFrom.exchangeRate`;
- * docs/pricing-rules.md §19–§22). Raise it whenever the answer changes for the same data.
+ * docs/pricing-rules.md §19–§22); 5: cost, margin and pocket price in admin answers (§26).
+ * Raise it whenever the answer changes for the same data.
  */
-const ANSWER_FORMAT = 4;
+const ANSWER_FORMAT = 5;
 
 function base64url(bytes: Uint8Array): string {
   let text = "";
@@ -54,6 +55,8 @@ export async function answerTag(
     cart.currency ?? null,
     cart.at ?? ["now", until],
     cart.explain ?? false,
+    // An admin's answer carries costs, a read key's not: never the same tag (docs/api.md §19).
+    cart.costs ?? false,
     cart.lines.map((line) => [line.productCode, line.quantity]),
   ]);
   const digest = await crypto.subtle.digest("SHA-256", encoder.encode(basis));

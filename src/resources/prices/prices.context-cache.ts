@@ -25,7 +25,8 @@ import { clearProductCache, loadProductPart, rememberProducts } from "./prices.p
  * and what they save). A channel context is keyed by channel and
  * explain (explain keeps records of every status), a customer context by channel, customer and
  * explain; the currency, the products and the moment are applied per request, so one entry
- * serves them all. Each entry names the pricing data version it was read at, and is used only by
+ * serves them all (explain, and whether the key sees costs, are part of both keys). Each entry
+ * names the pricing data version it was read at, and is used only by
  * a lookup whose own batch reads that same version: a lookup never mixes data of two versions.
  */
 
@@ -80,10 +81,13 @@ const oversized = new Map<string, number>();
 export const contextCacheEnabled = (value: string | undefined) =>
   value?.trim().toLowerCase() !== "off";
 
-const keyOf = (query: PriceQuery) => JSON.stringify([query.channelCode, query.explain]);
+// By `costs` too: an admin's contexts hold COST lists and ACCRUAL conditions, a read key's never
+// (docs/api.md §19), so a read key's lookup never even holds a cost in memory.
+const keyOf = (query: PriceQuery) =>
+  JSON.stringify([query.channelCode, query.explain, query.costs]);
 
 const customerKeyOf = (query: PriceQuery) =>
-  JSON.stringify([query.channelCode, query.customerCode, query.explain]);
+  JSON.stringify([query.channelCode, query.customerCode, query.explain, query.costs]);
 
 /** Empties the caches (tests). */
 export function clearContextCache() {

@@ -1,3 +1,4 @@
+import { seesCosts } from "../../lib/http/auth";
 import type { Context } from "hono";
 import type { AppEnv } from "../../lib/http/env";
 import type { AppRouteHandler } from "../../lib/http/router";
@@ -16,23 +17,26 @@ const pricing = (c: Context<AppEnv>): PricingOptions => ({
 
 export const resolve: AppRouteHandler<typeof routes.resolve> = async (c) => {
   const body = c.req.valid("json");
-  const { answer } = await priceCart(c.var.db, { ...body, location: "body" }, pricing(c));
+  // Cost and margin for admin keys only (docs/api.md §19).
+  const cart: CartRequest = { ...body, costs: seesCosts(c), location: "body" };
+  const { answer } = await priceCart(c.var.db, cart, pricing(c));
   return c.json(answer, 200);
 };
 
 /** The GET lookup's query, validated by its schema (limits included), as a cart. */
-const lookupCart = (query: PriceLookup): CartRequest => ({
+const lookupCart = (query: PriceLookup, costs: boolean): CartRequest => ({
   channelCode: query.channel,
   customerCode: query.customer || undefined,
   currency: query.currency,
   at: query.at,
   explain: query.explain === "true",
+  costs,
   lines: query.product.map((productCode) => ({ productCode, quantity: query.quantity ?? 1 })),
   location: "query",
 });
 
 export const lookup: AppRouteHandler<typeof routes.lookup> = async (c) => {
-  const cart = lookupCart(c.req.valid("query"));
+  const cart = lookupCart(c.req.valid("query"), seesCosts(c));
   const { request, version } = await prepareCart(c.var.db, cart, pricing(c));
   // The tag and the lifetime are known before the engine runs: a 304 prices nothing.
   const until = changesAt(request);

@@ -250,7 +250,9 @@ const ConditionExplain = z
   .object({
     id: z.number().int().openapi({ description: "The trade condition" }),
     name: z.string().openapi({ description: "Its name" }),
-    type: z.enum(CONDITION_TYPES).openapi({ description: "Its type" }),
+    type: z.enum(CONDITION_TYPES).openapi({
+      description: "Its type (ACCRUAL only in an admin key's explain, docs/api.md §19)",
+    }),
     scope: z.enum(CONDITION_SCOPES).openapi({ description: "Whom it targets" }),
     rung: z.number().int().openapi({
       description:
@@ -293,7 +295,8 @@ const ConditionExplain = z
           "OUT_OF_WINDOW): its configured value, so a reader sees what it would have done",
       }),
     amount: z.number().int().nullable().openapi({
-      description: "Its signed effect on the unit amount; null when not evaluated",
+      description:
+        "Its signed effect on the unit amount (an ACCRUAL: what it accrues, ≥ 0); null when not evaluated",
     }),
   })
   .openapi("TradeConditionExplain", { description: "A trade condition candidate of a line" });
@@ -348,7 +351,7 @@ const FloorExplain = z
     priority: z.number().int().openapi({ description: "Its priority" }),
     outcome: z.enum(FLOOR_OUTCOMES).openapi({
       description:
-        "USED (the line's floor), LOWER_RANK, or the first check it failed: NOT_ACTIVE, OTHER_CURRENCY, NO_PRICE_FOR_PRODUCT, OUT_OF_WINDOW, NO_TIER_FOR_QUANTITY, NO_BASE_PRICE, NOT_ELIGIBLE",
+        "USED (the line's floor), LOWER_RANK, or the first check it failed: NOT_ACTIVE, OTHER_CURRENCY, NO_EXCHANGE_RATE (derived from a COST list in another currency, no rate in force), NO_PRICE_FOR_PRODUCT, OUT_OF_WINDOW, NO_TIER_FOR_QUANTITY, NO_BASE_PRICE, NOT_ELIGIBLE",
     }),
     decidedBy: DecidedBy,
     tierMinQuantity: z.number().int().nullable().openapi({
@@ -377,6 +380,103 @@ const FloorExplain = z
     }),
   })
   .openapi("FloorExplain", { description: "A FLOOR pricelist of the channel, for a line" });
+
+const CostExplain = z
+  .object({
+    pricelistId: z.number().int().openapi({ description: "The COST pricelist" }),
+    name: z.string().openapi({ description: "Its name" }),
+    priority: z.number().int().openapi({ description: "Its priority" }),
+    outcome: z.enum(FLOOR_OUTCOMES).openapi({
+      description:
+        "USED (the line's cost), LOWER_RANK, or the first check it failed, as for a FLOOR pricelist",
+    }),
+    decidedBy: DecidedBy,
+    tierMinQuantity: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "The tier it has for the line, as for a FLOOR pricelist" }),
+    amount: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "That tier's cost, per its priceUnit pieces" }),
+    priceUnit: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "The pieces that tier's amount is for; null without a tier" }),
+    costUnitAmount: z.number().int().nullable().openapi({
+      description: "USED: the cost per the line's priceUnit pieces (half up); else null",
+    }),
+  })
+  .openapi("CostExplain", {
+    description:
+      "A COST pricelist of the channel, for a line (admin keys only, docs/pricing-rules.md §23)",
+  });
+
+/** The fields only an admin key's answer has (docs/pricing-rules.md §26, docs/api.md §19). */
+const ADMIN_ONLY = "Admin keys only: absent from a read key's answer (docs/api.md §19). ";
+
+const Accrual = z
+  .object({
+    id: z.number().int().openapi({ description: "The ACCRUAL trade condition" }),
+    amount: z.number().int().openapi({
+      description: "What it accrues per priceUnit pieces (≥ 0; the pocket price never below 0)",
+    }),
+  })
+  .openapi("Accrual", {
+    description: "An off-invoice rebate earned on a line (docs/pricing-rules.md §25)",
+  });
+
+const marginFields = {
+  costUnitAmount: z
+    .number()
+    .int()
+    .nullable()
+    .optional()
+    .openapi({
+      description: `${ADMIN_ONLY}The line's cost per priceUnit pieces, from the channel's COST pricelists (docs/pricing-rules.md §23); null without one`,
+    }),
+  marginAmount: z
+    .number()
+    .int()
+    .nullable()
+    .optional()
+    .openapi({
+      description: `${ADMIN_ONLY}finalUnitAmount − costUnitAmount (negative below cost); null without a cost`,
+    }),
+  marginBp: z
+    .number()
+    .int()
+    .nullable()
+    .optional()
+    .openapi({
+      description: `${ADMIN_ONLY}round_half_up((final − cost) × 10000 / final); null without a cost or when final is 0`,
+    }),
+  accruals: z
+    .array(Accrual)
+    .optional()
+    .openapi({
+      description: `${ADMIN_ONLY}The ACCRUAL conditions that reach the line, in rung, priority, id order; [] when none`,
+    }),
+  pocketUnitAmount: z
+    .number()
+    .int()
+    .nullable()
+    .optional()
+    .openapi({
+      description: `${ADMIN_ONLY}finalUnitAmount − Σ accruals (≥ 0); null when the line is not priced`,
+    }),
+  pocketMarginBp: z
+    .number()
+    .int()
+    .nullable()
+    .optional()
+    .openapi({
+      description: `${ADMIN_ONLY}round_half_up((pocket − cost) × 10000 / pocket); null without a cost or when the pocket price is 0`,
+    }),
+};
 
 const LinePrice = z
   .object({
@@ -482,6 +582,7 @@ const LinePrice = z
         description:
           "OK lines: buying up to the next tier costs no more than this line (docs/pricing-rules.md §22); else null",
       }),
+    ...marginFields,
     explain: z
       .object({
         pricelists: z.array(PricelistExplain).openapi({
@@ -494,6 +595,12 @@ const LinePrice = z
         floors: z
           .array(FloorExplain)
           .openapi({ description: "The channel's FLOOR pricelists, priority desc, id asc" }),
+        costs: z
+          .array(CostExplain)
+          .optional()
+          .openapi({
+            description: `${ADMIN_ONLY}The channel's COST pricelists, priority desc, id asc`,
+          }),
       })
       .nullable()
       .openapi({ description: "Only with explain: every candidate and why it lost" }),
@@ -533,6 +640,22 @@ export const PriceAnswerSchema = z
         "sum would exceed 2^53-1); false when some line is NO_PRICE, UNKNOWN_PRODUCT, OUT_OF_RANGE or " +
         "QUANTITY_NOT_ALLOWED",
     }),
+    costAmount: z
+      .number()
+      .int()
+      .nullable()
+      .optional()
+      .openapi({
+        description: `${ADMIN_ONLY}Σ round(costUnitAmount × quantity / priceUnit) over the OK lines; null when an OK line has no cost`,
+      }),
+    marginAmount: z
+      .number()
+      .int()
+      .nullable()
+      .optional()
+      .openapi({
+        description: `${ADMIN_ONLY}pricedTotalAmount − costAmount; null when costAmount is`,
+      }),
     validUntil: IsoTimestamp.nullable().openapi({
       description:
         "The answer holds until this instant (the next validity edge); null = no known end",

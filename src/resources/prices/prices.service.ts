@@ -20,6 +20,11 @@ export interface CartRequest {
   /** Epoch ms; default now. */
   at?: number;
   explain?: boolean;
+  /**
+   * The key sees costs (admin keys, docs/api.md §19): the answer carries cost, margin, accruals
+   * and pocket price (docs/pricing-rules.md §26). Absent or false: none of them is even read.
+   */
+  costs?: boolean;
   lines: PriceLineRequest[];
   /** Where the request's fields sit, for error paths: "body" or "query". */
   location: "body" | "query";
@@ -64,6 +69,7 @@ export async function prepareCart(
       currency: cart.currency ?? null,
       at,
       explain: cart.explain ?? false,
+      costs: cart.costs ?? false,
       productCodes: [...new Set(cart.lines.map((line) => line.productCode))],
     },
     options.cache,
@@ -105,6 +111,8 @@ export async function prepareCart(
     pricelists: context.pricelists,
     priceBases: context.priceBases,
     floors: context.floors,
+    margin: cart.costs ?? false,
+    costs: context.costs,
     tradeConditions: context.tradeConditions,
     promotions: context.promotions,
     lines: cart.lines,

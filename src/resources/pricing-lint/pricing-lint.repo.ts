@@ -26,7 +26,8 @@ import {
  * products the rules need by name, the channels, the customers a stackable names, aggregates over
  * the price rows (a 100k catalogue has over a million of them; they never leave D1): first tiers
  * above the product's smallest quantity, FLOOR rows above the primary list, holes in timelines,
- * tier cliffs; and the steps of derived lists between currencies without a rate.
+ * tier cliffs, prices and floors below the channel's cost; and the steps of derived lists
+ * between currencies without a rate.
  */
 
 const notEnded = (table: string, now: number) =>
@@ -280,6 +281,79 @@ const tierCliffsStatement = (now: number) =>
     order by c.pricelist_id, pr.code, c.m2`,
   );
 
+/**
+ * The channel's cost of a product for the list `l` (docs/pricing-rules.md §23): the first ACTIVE,
+ * not ended COST list of channel `ch` in `l`'s currency with a row for the product in force from
+ * now on, by priority desc, id asc (docs/pricing-lint.md §15).
+ */
+const channelCost = (now: number) => sql`(select k.id from channel_pricelists kk
+    join pricelists k on k.id = kk.pricelist_id
+    where kk.channel_id = ch.id and k.kind = 'COST' and k.status = 'ACTIVE'
+      and k.currency = l.currency and ${notEnded("k", now)}
+      and exists (select 1 from pricelist_prices x where x.pricelist_id = k.id
+        and x.product_id = cr.product_id and ${notEnded("x", now)})
+    order by k.priority desc, k.id limit 1)`;
+
+/**
+ * Rows of an active channel's ACTIVE SALES and FLOOR lists (their own rows) below the channel's
+ * cost of the product per piece, both rows in force together from now on, with the quantities
+ * where both are the tier (as floorsOverListStatement). Read from the channel's COST rows, then
+ * the lists' rows of the same product by primary key; the amounts are compared as SQLite numbers
+ * here and exactly by the rule. A channel without an ACTIVE COST list costs nothing.
+ */
+const belowCostStatement = (now: number) =>
+  statement(
+    select({
+      channelCode: text(sql`o.code`),
+      pricelistId: int(sql`o.lid`),
+      kind: member(PRICELIST_KINDS, sql`o.kind`),
+      costPricelistId: int(sql`o.cid`),
+      productCode: text(sql`pr.code`),
+      quantity: int(sql`max(o.lq, o.cq)`),
+      nextQuantity: nullableInt(sql`min(coalesce(o.nl, o.nc), coalesce(o.nc, o.nl))`),
+      amount: int(sql`o.la`),
+      priceUnit: int(sql`o.lu`),
+      costAmount: int(sql`o.ca`),
+      costPriceUnit: int(sql`o.cu`),
+      minimum: int(sql`pr.min_order_quantity`),
+      increment: int(sql`pr.order_increment`),
+      maximum: nullableInt(sql`pr.max_order_quantity`),
+    }),
+    sql`from (select ch.code, l.id as lid, l.kind, c.id as cid, lr.product_id,
+        lr.min_quantity as lq, cr.min_quantity as cq, lr.amount as la, lr.price_unit as lu,
+        cr.amount as ca, cr.price_unit as cu,
+        (select min(x.min_quantity) from pricelist_prices x where x.pricelist_id = l.id
+          and x.product_id = lr.product_id and x.min_quantity > lr.min_quantity) as nl,
+        (select min(x.min_quantity) from pricelist_prices x where x.pricelist_id = c.id
+          and x.product_id = cr.product_id and x.min_quantity > cr.min_quantity) as nc
+      from channels ch
+        cross join channel_pricelists cc on cc.channel_id = ch.id
+        cross join pricelists c on c.id = cc.pricelist_id
+        cross join pricelist_prices cr on cr.pricelist_id = c.id
+        cross join channel_pricelists cl on cl.channel_id = ch.id
+        cross join pricelists l on l.id = cl.pricelist_id
+        cross join pricelist_prices lr on lr.pricelist_id = l.id and lr.product_id = cr.product_id
+      where ch.is_active = 1 and c.kind = 'COST' and c.status = 'ACTIVE' and ${notEnded("c", now)}
+        and l.kind in ('SALES', 'FLOOR') and l.status = 'ACTIVE' and l.currency = c.currency
+        and ${notEnded("l", now)} and ${notEnded("lr", now)} and ${notEnded("cr", now)}
+        and (lr.valid_from is null or cr.valid_to is null or lr.valid_from < cr.valid_to)
+        and (cr.valid_from is null or lr.valid_to is null or cr.valid_from < lr.valid_to)
+        and lr.amount * cr.price_unit < cr.amount * lr.price_unit
+        and c.id = ${channelCost(now)}) o
+      join products pr on pr.id = o.product_id`,
+  );
+
+/** ACTIVE FLOOR lists derived from a COST list with a negative adjustment (§15). */
+const floorsUnderCostStatement = statement(
+  select({
+    floorPricelistId: int(sql`f.id`),
+    costPricelistId: int(sql`c.id`),
+    adjustmentBp: int(sql`f.adjustment_bp`),
+  }),
+  sql`from pricelists f join pricelists c on c.id = f.base_pricelist_id
+    where f.kind = 'FLOOR' and f.status = 'ACTIVE' and c.kind = 'COST' and f.adjustment_bp < 0`,
+);
+
 /** The linter's facts at `now`, in one round trip. */
 export async function loadLintFacts(db: Db, now: number): Promise<LintFacts> {
   const [
@@ -295,6 +369,8 @@ export async function loadLintFacts(db: Db, now: number): Promise<LintFacts> {
     priceGaps,
     missingRates,
     tierCliffs,
+    below,
+    floorsUnderCost,
   ] = await decodedBatch(db, [
     pricelistsStatement,
     conditionsStatement,
@@ -308,6 +384,8 @@ export async function loadLintFacts(db: Db, now: number): Promise<LintFacts> {
     priceGapsStatement(now),
     missingRatesStatement(now),
     tierCliffsStatement(now),
+    belowCostStatement(now),
+    floorsUnderCostStatement,
   ] as const);
   return {
     now,
@@ -329,5 +407,10 @@ export async function loadLintFacts(db: Db, now: number): Promise<LintFacts> {
       ...row,
       rule: { minimum, increment, maximum },
     })),
+    belowCost: below.map(({ minimum, increment, maximum, ...row }) => ({
+      ...row,
+      rule: { minimum, increment, maximum },
+    })),
+    floorsUnderCost,
   };
 }

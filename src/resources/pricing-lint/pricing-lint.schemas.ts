@@ -22,6 +22,7 @@ const CODE_SUMMARIES: Record<LintCode, string> = {
   UNREACHABLE_PRICELIST: "an ACTIVE SALES pricelist assigned nowhere and no derivation base",
   EMPTY_GROUP_TARGETED: "a condition or promotion names a product group that holds no product",
   EXPIRED_BUT_ACTIVE: "an ACTIVE pricelist, condition or promotion whose window has ended",
+  BELOW_COST: "an active price or floor of a channel below the channel's cost of the product",
 };
 
 export const LintCodeSchema = z.enum(LINT_CODES).openapi("LintCode", {

@@ -70,6 +70,14 @@ const pbBefore = {
   },
   suggestedQuantities: null,
   priceBreak: null,
+  // The simulation is for admin keys: each line with its cost and margin (worked example E's
+  // COST list 940 and accrual 29, docs/pricing-rules.md §26).
+  costUnitAmount: 300,
+  marginAmount: 124,
+  marginBp: 2925,
+  accruals: [{ id: 29, amount: 8 }],
+  pocketUnitAmount: 416,
+  pocketMarginBp: 2788,
   explain: null,
 };
 
@@ -83,6 +91,10 @@ const pbAfter = {
     { kind: "DISCOUNT", id: 5, scope: "CUSTOMER", rung: 3, valueBp: 1000, amount: -42 },
     pbSurcharge,
   ],
+  marginAmount: 103,
+  marginBp: 2556,
+  pocketUnitAmount: 395,
+  pocketMarginBp: 2405,
 };
 
 export const simulationExampleAnswer = {
@@ -130,5 +142,24 @@ export const simulationExampleAnswer = {
         count: 1,
       },
     ],
+    // P-A 850, P-B 424 → 403, P-C 170 over the costs 600, 300, 120.
+    margin: {
+      before: {
+        lines: 3,
+        linesWithoutCost: 0,
+        revenueAmount: 1444,
+        costAmount: 1020,
+        marginAmount: 424,
+        marginBp: 2936,
+      },
+      after: {
+        lines: 3,
+        linesWithoutCost: 0,
+        revenueAmount: 1423,
+        costAmount: 1020,
+        marginAmount: 403,
+        marginBp: 2832,
+      },
+    },
   },
 };

@@ -325,6 +325,35 @@ const CustomerChanges = z
 const top = <T extends z.ZodType>(item: T, description: string) =>
   z.array(item).openapi({ description: `${description}, at most 10` });
 
+const amountOrNull = (description: string) =>
+  z
+    .number()
+    .int()
+    .nullable()
+    .openapi({ description: `${description}; null past 2^53-1` });
+
+const MarginSummary = z
+  .object({
+    lines: z.number().int().openapi({
+      description: "The priced (OK) lines with a cost: those the sums below are over",
+    }),
+    linesWithoutCost: z
+      .number()
+      .int()
+      .openapi({ description: "Priced lines without a cost, left out of the sums" }),
+    revenueAmount: amountOrNull("Σ lineAmount"),
+    costAmount: amountOrNull("Σ round(costUnitAmount × quantity / priceUnit)"),
+    marginAmount: amountOrNull("revenueAmount − costAmount"),
+    marginBp: z.number().int().nullable().openapi({
+      description:
+        "round_half_up(marginAmount × 10000 / revenueAmount); null when revenue is 0 or a sum is null",
+    }),
+  })
+  .openapi("SimulationMargin", {
+    description:
+      "What the evaluated lines of one side leave over their cost (docs/pricing-rules.md §26)",
+  });
+
 const PriceChangeSummary = z
   .object({
     evaluated: z.number().int().openapi({ description: "Pairs priced: buyers × products" }),
@@ -356,6 +385,15 @@ const PriceChangeSummary = z
       .openapi({
         description:
           "Every changed pair with a differenceBp (all of them, not only the rows answered) by whole percent, ascending; no empty buckets",
+      }),
+    margin: z
+      .object({
+        before: MarginSummary.openapi({ description: "Every evaluated pair, as stored" }),
+        after: MarginSummary.openapi({ description: "Every evaluated pair, with the change set" }),
+      })
+      .openapi({
+        description:
+          "The margin before and after the change set, over every evaluated pair (not only the changed ones), from the channel's COST pricelists (docs/simulation.md §4)",
       }),
   })
   .openapi("PriceChangeSummary", { description: "The changes in numbers" });

@@ -1,8 +1,9 @@
+import { seesCosts } from "../../lib/http/auth";
 import { notFound } from "../../lib/core/errors";
 import { assignmentRouter } from "../../lib/http/assignments";
 import type { AppRouteHandler } from "../../lib/http/router";
 import {
-  findTradeCondition,
+  findSeenTradeCondition,
   listCustomerTradeConditions,
   listTradeConditions,
   toCustomerTradeCondition,
@@ -20,7 +21,7 @@ import {
 export const list: AppRouteHandler<typeof routes.list> = async (c) => {
   const list = c.var.list;
   const channel = c.req.valid("header")["x-channel"];
-  const page = await listTradeConditions(c.var.db, list, channel);
+  const page = await listTradeConditions(c.var.db, list, seesCosts(c), channel);
   if (!page) throw notFound(`channel ${channel} not found`);
   return c.json(list.envelope(page.rows.map(toTradeCondition), page.total), 200);
 };
@@ -32,7 +33,8 @@ export const create: AppRouteHandler<typeof routes.create> = async (c) => {
 
 export const get: AppRouteHandler<typeof routes.get> = async (c) => {
   const { id } = c.req.valid("param");
-  const row = await findTradeCondition(c.var.db, id);
+  // An ACCRUAL condition does not exist for a read key (docs/api.md §19).
+  const row = await findSeenTradeCondition(c.var.db, id, seesCosts(c));
   if (!row) throw missing(id);
   return c.json(toTradeCondition(row), 200);
 };
@@ -57,7 +59,7 @@ export const customerAssignments = assignmentRouter(routes.customerAssignments, 
 export const listForCustomer: AppRouteHandler<typeof routes.listForCustomer> = async (c) => {
   const list = c.var.list;
   const { code } = c.req.valid("param");
-  const page = await listCustomerTradeConditions(c.var.db, code, list);
+  const page = await listCustomerTradeConditions(c.var.db, code, list, seesCosts(c));
   if (!page) throw notFound(`customer ${code} not found`);
   return c.json(list.envelope(page.rows.map(toCustomerTradeCondition), page.total), 200);
 };

@@ -15,6 +15,7 @@ import {
   tradeConditions,
   tradeConditionScales,
 } from "../../db/schema";
+import { seenConditions } from "../../db/visibility";
 import { insertLinked, writeVersioned } from "../../db/writes";
 import type { Db } from "../../db/client";
 import { iso, isoOrNull } from "../../lib/core/schemas";
@@ -124,11 +125,18 @@ const appliesIn = (channelCode: string) => sql`(
              where l.trade_condition_id = trade_conditions.id and c.code = ${channelCode}))`;
 
 /**
- * A page with its links and count in one round trip; with a channel, its existence check rides in
- * the same batch. `undefined` when the channel does not exist.
+ * A page with its links and count in one round trip, of the conditions the key sees (docs/api.md
+ * §19); with a channel, its existence check rides in the same batch. `undefined` when the channel
+ * does not exist.
  */
-export async function listTradeConditions(db: Db, list: ListRequest, channelCode?: string) {
-  const where = channelCode === undefined ? list.where : and(list.where, appliesIn(channelCode));
+export async function listTradeConditions(
+  db: Db,
+  list: ListRequest,
+  costs: boolean,
+  channelCode?: string,
+) {
+  const seen = and(list.where, seenConditions(costs));
+  const where = channelCode === undefined ? seen : and(seen, appliesIn(channelCode));
   const statements: Batch = [
     selectFull(db)
       .where(where)
@@ -153,6 +161,12 @@ export async function listTradeConditions(db: Db, list: ListRequest, channelCode
 
 export const findTradeCondition = (db: Db, id: number) =>
   selectFull(db).where(eq(tradeConditions.id, id)).get();
+
+/** The condition, if the key sees it (an ACCRUAL one is not there for a read key). */
+export const findSeenTradeCondition = (db: Db, id: number, costs: boolean) =>
+  selectFull(db)
+    .where(and(eq(tradeConditions.id, id), seenConditions(costs)))
+    .get();
 
 type Links = ReturnType<typeof conditionLinks.resolve>["values"];
 type Fields = Omit<TradeConditionUpdate, keyof typeof conditionLinks.links>;
@@ -260,8 +274,13 @@ export const toCustomerTradeCondition = (row: CustomerTradeConditionRow) => ({
  * The customer check, the page and its count in one round trip. `undefined` when the customer
  * does not exist.
  */
-export async function listCustomerTradeConditions(db: Db, customerCode: string, list: ListRequest) {
-  const where = reaching(customerCode, list.where);
+export async function listCustomerTradeConditions(
+  db: Db,
+  customerCode: string,
+  list: ListRequest,
+  costs: boolean,
+) {
+  const where = reaching(customerCode, and(list.where, seenConditions(costs)));
   const [customer, rows, counted] = await db.batch([
     db.select({ id: customers.id }).from(customers).where(eq(customers.code, customerCode)),
     db

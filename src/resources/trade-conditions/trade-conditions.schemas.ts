@@ -29,7 +29,8 @@ export const TradeConditionScopeSchema = z.enum(CONDITION_SCOPES).openapi("Trade
 });
 
 export const TradeConditionTypeSchema = z.enum(CONDITION_TYPES).openapi("TradeConditionType", {
-  description: "NET_PRICE replaces the unit price and is always ABSOLUTE",
+  description:
+    "DISCOUNT and SURCHARGE change the unit price; NET_PRICE replaces it and is always ABSOLUTE; ACCRUAL is an off-invoice rebate the customer earns: it never changes the price, every ACCRUAL reaching a line applies (never stackable), and only admin keys see ACCRUAL conditions (docs/pricing-rules.md §25)",
 });
 
 /** Basis points for PERCENTAGE, minor units for ABSOLUTE; the range depends on discountType. */

@@ -50,6 +50,7 @@ export interface DiscountTerms {
 export interface TradeConditionTerms extends DiscountTerms {
   scope: ConditionScope;
   type: ConditionType;
+  stackable: boolean;
   channelCodes: string[];
   scaleBasis: ScaleBasis;
   scales: Scale[];
@@ -117,6 +118,13 @@ export function tradeConditionIssues(t: TradeConditionTerms): FieldIssue[] {
     });
   } else if (t.discountType === undefined) {
     issues.push({ path: "body.discountType", message: "is required unless type is NET_PRICE" });
+  }
+  // Every accrual that reaches a line applies (docs/pricing-rules.md §25): none competes.
+  if (t.type === "ACCRUAL" && t.stackable) {
+    issues.push({
+      path: "body.stackable",
+      message: "must be false for an ACCRUAL condition (every accrual reaching a line applies)",
+    });
   }
   const byValue = t.scaleBasis === "ORDER_VALUE" ? "scaleBasis is ORDER_VALUE" : undefined;
   issues.push(...discountIssues(t, byValue));

@@ -1,0 +1,261 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  assignPricelistToChannel,
+  createPricelist,
+  createProductGroup,
+  createTradeCondition,
+} from "./factories";
+import { api, KEYS } from "./helpers";
+import { ok, seedWorkedExample } from "./shared/worked-example";
+
+/**
+ * docs/api.md §19: a read key never sees a cost, a margin, an accrual, a COST pricelist or an
+ * ACCRUAL condition, in any answer, explain, list, header or error. This test walks EVERY
+ * operation of /doc a read key may call (those that document no 403, as the README's role
+ * column reads them), with cost data present (worked example E, docs/pricing-rules.md §26, with
+ * distinctive amounts and names), calls each with every fixture value of its parameters, and
+ * searches each answer's body and headers for the cost fields' names, the COST list's and the
+ * accrual's names and ids, and the cost amounts. The same calls with an admin key must find
+ * them, so the search is known to look where the costs would be.
+ */
+
+const AT = "2025-06-15T10:00:00Z";
+const window = { validFrom: "2025-01-01", validTo: "2026-01-01" };
+/** Amounts no other record of the fixture holds. */
+const COSTS = { "P-A": 7919, "P-B": 6133, "P-C": 5347 };
+const COST_NAME = "CO-SECRET cost of WEB-DE";
+const ACCRUAL_NAME = "AC-SECRET year-end bonus";
+/** The names of every field only an admin's answer has (docs/pricing-rules.md §26). */
+const COST_FIELDS = [
+  "costUnitAmount",
+  "marginAmount",
+  "marginBp",
+  "accruals",
+  "pocketUnitAmount",
+  "pocketMarginBp",
+  "costAmount",
+  '"costs"',
+  "ACCRUAL",
+  '"COST"',
+];
+
+const ids: Record<string, number> = {};
+const codes = { productGroup: "" };
+
+beforeAll(async () => {
+  Object.assign(ids, await seedWorkedExample());
+  await ok("PATCH", `/v1/api/pricelist/${ids["PL-900"]}`, { status: "ACTIVE" });
+  const cost = await createPricelist({ name: COST_NAME, kind: "COST", status: "ACTIVE" });
+  ids.cost = cost.id;
+  await ok("PUT", `/v1/api/pricelist/${cost.id}/prices`, {
+    prices: Object.entries(COSTS).map(([productCode, amount]) => ({ productCode, amount })),
+  });
+  await assignPricelistToChannel("WEB-DE", cost.id);
+  const accrual = await createTradeCondition({
+    name: ACCRUAL_NAME,
+    scope: "CUSTOMER",
+    type: "ACCRUAL",
+    value: 200,
+    status: "ACTIVE",
+    ...window,
+    productCodes: ["P-B"],
+  });
+  ids.accrual = accrual.id;
+  await ok("POST", `/v1/api/trade-conditions/${accrual.id}/customers`, {
+    customerCodes: ["C-1001"],
+  });
+  const floor = await createPricelist({
+    name: "FL cost + 10 %",
+    kind: "FLOOR",
+    status: "ACTIVE",
+    derivation: { basePricelistId: cost.id, adjustmentBp: 1000 },
+  });
+  ids.floor = floor.id;
+  await assignPricelistToChannel("WEB-DE", floor.id);
+  codes.productGroup = (await createProductGroup()).code;
+  await ok("PUT", "/v1/api/exchange-rates", {
+    rates: [{ from: "USD", to: "EUR", rate: "0.92", validFrom: "2025-01-01T00:00:00Z" }],
+  });
+});
+
+/** Every id of every kind, the hidden ones first: each read is tried with each. */
+const pricelistIds = () => [ids.cost!, ids.floor!, ids["PL-100"]!, ids["PL-900"]!, ids["PL-200"]!];
+const conditionIds = () => [ids.accrual!, ids["TC-2"]!, ids["TC-4"]!];
+const prices = (query: string) => [
+  `/v1/api/prices?channel=WEB-DE&customer=C-1001&at=${AT}&quantity=60&product=P-A,P-B,P-C${query}`,
+  `/v1/api/prices?channel=WEB-DE&at=${AT}&product=P-A,P-B,P-C${query}`,
+];
+
+/**
+ * The calls of each read operation (by its /doc path), with fixture values of its parameters:
+ * every list asks for its largest page, every id-addressed read each fixture id.
+ */
+function callsOf(
+  path: string,
+): { path: string; body?: unknown; headers?: Record<string, string> }[] {
+  const list = (p: string) => [{ path: `${p}?limit=100` }];
+  const each = (values: (string | number)[], make: (v: string | number) => string) =>
+    values.map((v) => ({ path: make(v) }));
+  switch (path) {
+    case "/v1/api/product":
+    case "/v1/api/product-group":
+    case "/v1/api/channel":
+    case "/v1/api/customer":
+    case "/v1/api/customer-group":
+    case "/v1/api/pricelist":
+    case "/v1/api/promotion":
+    case "/v1/api/currencies":
+    case "/v1/api/exchange-rates":
+      return list(path);
+    case "/v1/api/trade-conditions":
+      return [...list(path), { path: `${path}?limit=100`, headers: { "x-channel": "WEB-DE" } }];
+    case "/v1/api/changes":
+      return [{ path: `${path}?limit=1000` }];
+    case "/v1/api/product/{code}":
+      return each(["P-A", "P-B", "P-C"], (c) => `/v1/api/product/${c}`);
+    case "/v1/api/product-group/{code}":
+      return [{ path: `/v1/api/product-group/${codes.productGroup}` }];
+    case "/v1/api/channel/{code}":
+    case "/v1/api/channel/{code}/pricelists":
+    case "/v1/api/channel/{code}/customers":
+    case "/v1/api/channel/{code}/customer-groups":
+      return [{ path: `${path.replace("{code}", "WEB-DE")}?limit=100` }];
+    case "/v1/api/customer/{code}":
+    case "/v1/api/customer/{code}/trade-conditions":
+      return [{ path: `${path.replace("{code}", "C-1001")}?limit=100` }];
+    case "/v1/api/customer-group/{code}":
+    case "/v1/api/customer-group/{code}/customers":
+    case "/v1/api/customer-group/{code}/pricelists":
+      return each(["WHOLESALE", "NORTH"], (c) => `${path.replace("{code}", String(c))}?limit=100`);
+    case "/v1/api/pricelist/{id}":
+    case "/v1/api/pricelist/{id}/prices":
+    case "/v1/api/pricelist/{id}/customers":
+      return each(pricelistIds(), (id) => `${path.replace("{id}", String(id))}?limit=100`);
+    case "/v1/api/trade-conditions/{id}":
+      return each(conditionIds(), (id) => `/v1/api/trade-conditions/${id}`);
+    case "/v1/api/promotion/{id}":
+      return [{ path: `/v1/api/promotion/${ids["PR-7"]}` }];
+    case "/v1/api/exchange-rates/{from}/{to}/{validFrom}":
+      return [{ path: "/v1/api/exchange-rates/USD/EUR/2025-01-01" }];
+    case "/v1/api/prices":
+      return [...prices(""), ...prices("&explain=true")].map((p) => ({ path: p }));
+    case "/v1/api/prices/resolve":
+      return [false, true].flatMap((explain) =>
+        [{ customerCode: "C-1001" }, {}].map((who) => ({
+          path,
+          body: {
+            channelCode: "WEB-DE",
+            ...who,
+            at: AT,
+            explain,
+            lines: [
+              { productCode: "P-A", quantity: 3 },
+              { productCode: "P-B", quantity: 60 },
+              { productCode: "P-C", quantity: 10 },
+            ],
+          },
+        })),
+      );
+    default:
+      return [];
+  }
+}
+
+interface Operation {
+  method: string;
+  path: string;
+}
+
+/** The operations of /doc a read key may call: those documenting no 403 (docs/api.md §6). */
+async function readOperations(): Promise<Operation[]> {
+  const doc = await api("GET", "/doc", { key: null });
+  expect(doc.status).toBe(200);
+  const operations: Operation[] = [];
+  for (const [path, item] of Object.entries<any>(doc.body.paths)) {
+    for (const [method, operation] of Object.entries<any>(item)) {
+      if (!["get", "post", "put", "patch", "delete"].includes(method)) continue;
+      if (Object.hasOwn(operation.responses ?? {}, "403")) continue;
+      operations.push({ method: method.toUpperCase(), path });
+    }
+  }
+  return operations;
+}
+
+/** Where in an answer (body or a header) a cost shows, or null. */
+function costIn(text: string): string | null {
+  for (const field of COST_FIELDS) if (text.includes(field)) return `the word ${field}`;
+  for (const name of [COST_NAME, ACCRUAL_NAME]) if (text.includes(name)) return `the name ${name}`;
+  for (const key of ["pricelistId", "basePricelistId"]) {
+    if (new RegExp(`"${key}":${ids.cost}(?!\\d)`).test(text)) return `${key} ${ids.cost}`;
+  }
+  if (new RegExp(`"(id|tradeConditionId)":${ids.accrual}(?!\\d)[^}]*"type":"ACCRUAL"`).test(text)) {
+    return `the accrual ${ids.accrual}`;
+  }
+  for (const amount of Object.values(COSTS)) {
+    if (new RegExp(`(?<!\\d)${amount}(?!\\d)`).test(text)) return `the cost amount ${amount}`;
+  }
+  return null;
+}
+
+async function answer(method: string, call: ReturnType<typeof callsOf>[number], key: string) {
+  const res = await api(method, call.path, { key, body: call.body, headers: call.headers });
+  const headers = [...res.headers.entries()].map(([k, v]) => `${k}: ${v}`).join("\n");
+  return { res, text: `${JSON.stringify(res.body)}\n${headers}` };
+}
+
+describe("a read key never sees a cost (docs/api.md §19)", () => {
+  it("walks every read-key operation of /doc with cost data present and finds no cost", async () => {
+    const operations = await readOperations();
+    // Every read operation has its calls here: a new one fails until it is added.
+    const uncovered = operations.filter((o) => callsOf(o.path).length === 0);
+    expect(uncovered, "read operations without fixture calls").toEqual([]);
+    expect(operations.length).toBeGreaterThanOrEqual(30);
+    let calls = 0;
+    const adminSaw = new Set<string>();
+    for (const { method, path } of operations) {
+      for (const call of callsOf(path)) {
+        const read = await answer(method, call, KEYS.read);
+        expect(read.res.status, `${method} ${call.path}`).toBeLessThan(500);
+        expect(costIn(read.text), `${method} ${call.path} (${read.res.status})`).toBeNull();
+        const admin = await answer(method, call, KEYS.admin);
+        const seen = costIn(admin.text);
+        if (seen) adminSaw.add(path);
+        calls += 1;
+      }
+    }
+    expect(calls).toBeGreaterThan(50);
+    // The search looks where the costs are: an admin key finds them in each of these.
+    expect([...adminSaw].sort()).toEqual(
+      expect.arrayContaining([
+        "/v1/api/changes",
+        "/v1/api/channel/{code}/pricelists",
+        "/v1/api/customer/{code}/trade-conditions",
+        "/v1/api/pricelist",
+        "/v1/api/pricelist/{id}",
+        "/v1/api/pricelist/{id}/prices",
+        "/v1/api/prices",
+        "/v1/api/prices/resolve",
+        "/v1/api/trade-conditions",
+        "/v1/api/trade-conditions/{id}",
+      ]),
+    );
+  });
+
+  it("a read key's 404 for a COST list or an ACCRUAL is the 404 of a record that does not exist", async () => {
+    const missing = async (path: string, id: number, unknown: number) => {
+      const [hidden, absent] = await Promise.all([
+        api("GET", `${path}/${id}`, { key: KEYS.read }),
+        api("GET", `${path}/${unknown}`, { key: KEYS.read }),
+      ]);
+      expect(hidden.status).toBe(404);
+      const shape = (body: any) => ({
+        ...body,
+        detail: body.detail.replace(/\d+/, "N"),
+        requestId: null,
+      });
+      expect(shape(hidden.body)).toEqual(shape(absent.body));
+    };
+    await missing("/v1/api/pricelist", ids.cost!, 987654321);
+    await missing("/v1/api/trade-conditions", ids.accrual!, 987654321);
+  });
+});
