@@ -16,7 +16,7 @@ export {
   tierFor,
   type OwnPricelist,
 } from "./pricelists";
-export { rungOf } from "./conditions";
+export { rungOf } from "./conditions-index";
 export { deriveAmount, MAX_STEPS, roundToEnding } from "./derivation";
 export { reachOf, type Reach, type ReachKind } from "./groups";
 export { isAllowed, quantityRuleOf, suggestionsFor } from "./quantity";

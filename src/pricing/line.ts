@@ -5,8 +5,8 @@ import {
   markSupersededByPromotion,
   type ConditionResult,
   type ConditionStep,
-  type LineFacts,
 } from "./conditions";
+import type { LineFacts } from "./conditions-index";
 import { Cuts } from "./breaks";
 import { isPriceable } from "./derivation";
 import {

@@ -1,6 +1,6 @@
 import { sumReached } from "./basis";
 import { Cuts } from "./breaks";
-import type { Audience, LineFacts } from "./conditions";
+import type { Audience, LineFacts } from "./conditions-index";
 import { reachOf, ReachIndex, targetsOf, type ProductTargets } from "./groups";
 import { add, clamp, negate, percentOf } from "./money";
 import { ascending, decidedBy, descending, pickBest, type Ranking } from "./rank";

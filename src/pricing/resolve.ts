@@ -1,11 +1,11 @@
 import { lineValue } from "./basis";
+import type { ConditionStep } from "./conditions";
 import {
   orderBasesOf,
   prepareConditions,
   type Audience,
   type ConditionIndex,
-  type ConditionStep,
-} from "./conditions";
+} from "./conditions-index";
 import { prepareCosts } from "./costs";
 import { derivationsOf } from "./derivation";
 import { RatesAt } from "./exchange";

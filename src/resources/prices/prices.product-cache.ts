@@ -1,6 +1,7 @@
 import type { Db } from "../../db/client";
 import { IsolateCache, type CacheBounds } from "../../db/isolate-cache";
-import { loadProducts, type RequestPart } from "../../db/pricing/lookup";
+import type { RequestPart } from "../../db/pricing/lookup";
+import { loadProducts } from "../../db/pricing/products";
 import type { PriceRow, ProductFacts } from "../../pricing";
 
 /**
