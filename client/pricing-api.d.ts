@@ -6795,7 +6795,25 @@ export interface components {
      *               }
      *             ],
      *             "channelsOmitted": 0,
-     *             "productsOmitted": 0
+     *             "productsOmitted": 0,
+     *             "margin": {
+     *               "before": {
+     *                 "lines": 2,
+     *                 "linesWithoutCost": 0,
+     *                 "revenueAmount": 1500,
+     *                 "costAmount": 1100,
+     *                 "marginAmount": 400,
+     *                 "marginBp": 2667
+     *               },
+     *               "after": {
+     *                 "lines": 2,
+     *                 "linesWithoutCost": 0,
+     *                 "revenueAmount": 1558,
+     *                 "costAmount": 1100,
+     *                 "marginAmount": 458,
+     *                 "marginBp": 2940
+     *               }
+     *             }
      *           },
      *           "createdAt": "2026-11-20T08:45:00.000Z",
      *           "updatedAt": "2026-11-20T09:00:00.000Z",
@@ -6861,7 +6879,25 @@ export interface components {
      *           }
      *         ],
      *         "channelsOmitted": 0,
-     *         "productsOmitted": 0
+     *         "productsOmitted": 0,
+     *         "margin": {
+     *           "before": {
+     *             "lines": 2,
+     *             "linesWithoutCost": 0,
+     *             "revenueAmount": 1500,
+     *             "costAmount": 1100,
+     *             "marginAmount": 400,
+     *             "marginBp": 2667
+     *           },
+     *           "after": {
+     *             "lines": 2,
+     *             "linesWithoutCost": 0,
+     *             "revenueAmount": 1558,
+     *             "costAmount": 1100,
+     *             "marginAmount": 458,
+     *             "marginBp": 2940
+     *           }
+     *         }
      *       },
      *       "createdAt": "2026-11-20T08:45:00.000Z",
      *       "updatedAt": "2026-11-20T09:00:00.000Z",
@@ -6967,7 +7003,25 @@ export interface components {
      *         }
      *       ],
      *       "channelsOmitted": 0,
-     *       "productsOmitted": 0
+     *       "productsOmitted": 0,
+     *       "margin": {
+     *         "before": {
+     *           "lines": 2,
+     *           "linesWithoutCost": 0,
+     *           "revenueAmount": 1500,
+     *           "costAmount": 1100,
+     *           "marginAmount": 400,
+     *           "marginBp": 2667
+     *         },
+     *         "after": {
+     *           "lines": 2,
+     *           "linesWithoutCost": 0,
+     *           "revenueAmount": 1558,
+     *           "costAmount": 1100,
+     *           "marginAmount": 458,
+     *           "marginBp": 2940
+     *         }
+     *       }
      *     }
      */
     ChangeRequestImpact: {
@@ -7002,6 +7056,11 @@ export interface components {
       channelsOmitted: number;
       /** @description Touched products past the first 1,000 by code, not simulated */
       productsOmitted: number;
+      /** @description The margin before and after over every pair compared, as the simulation's summary gives it, summed over the channels simulated; absent from impacts computed before it was added (docs/api.md §17.3) */
+      margin?: {
+        before: components["schemas"]["SimulationMargin"] & unknown;
+        after: components["schemas"]["SimulationMargin"] & unknown;
+      };
     } | null;
     /**
      * @description A change of prices and records, approved by a second key and applied on a date
@@ -7039,7 +7098,25 @@ export interface components {
      *           }
      *         ],
      *         "channelsOmitted": 0,
-     *         "productsOmitted": 0
+     *         "productsOmitted": 0,
+     *         "margin": {
+     *           "before": {
+     *             "lines": 2,
+     *             "linesWithoutCost": 0,
+     *             "revenueAmount": 1500,
+     *             "costAmount": 1100,
+     *             "marginAmount": 400,
+     *             "marginBp": 2667
+     *           },
+     *           "after": {
+     *             "lines": 2,
+     *             "linesWithoutCost": 0,
+     *             "revenueAmount": 1558,
+     *             "costAmount": 1100,
+     *             "marginAmount": 458,
+     *             "marginBp": 2940
+     *           }
+     *         }
      *       },
      *       "createdAt": "2026-11-20T08:45:00.000Z",
      *       "updatedAt": "2026-11-20T09:00:00.000Z",

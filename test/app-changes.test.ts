@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { actionsOf, selfApprovalText } from "../app/src/changes/lifecycle";
+import { marginRows } from "../app/src/changes/margin";
 import {
   adjustmentRequestOf,
   amountToMinor,
@@ -205,5 +206,47 @@ describe("the actions offered (docs/api.md §17.2)", () => {
     );
     expect(selfApprovalText({ ...request, writtenByCaller: false })).toBeNull();
     expect(selfApprovalText({ ...request, status: "DRAFT" })).toBeNull();
+  });
+});
+
+describe("the impact's margin on the page (docs/api.md §17.3)", () => {
+  const format = (n: number) => `${n} ct`;
+  const side = (revenue: number | null, margin: number | null, bp: number | null) => ({
+    lines: 2,
+    linesWithoutCost: 1,
+    revenueAmount: revenue,
+    costAmount: revenue === null ? null : 1100,
+    marginAmount: margin,
+    marginBp: bp,
+  });
+
+  it("before and after: margin, its basis points and the revenue; the lines left out", () => {
+    const rows = marginRows(
+      { before: side(1500, 400, 2667), after: side(1558, 458, 2940) },
+      format,
+    );
+    expect(rows).toEqual([
+      { label: "Margin before", field: "marginBefore", value: "400 ct (26.67%) on 1500 ct" },
+      { label: "Margin after", field: "marginAfter", value: "458 ct (29.4%) on 1558 ct" },
+      {
+        label: "Prices without a cost (left out)",
+        field: "linesWithoutCost",
+        value: "1 before, 1 after",
+      },
+    ]);
+  });
+
+  it("a sum past 2^53 − 1 is a dash; no cost, or an impact stored without margin, says so", () => {
+    const [before] = marginRows({ before: side(null, null, null), after: side(1, 1, 1) }, format);
+    expect(before!.value).toBe("– (–) on –");
+    const none = { ...side(0, 0, null), lines: 0 };
+    expect(marginRows({ before: none, after: none }, format)).toEqual([
+      {
+        label: "Margin",
+        field: "margin",
+        value: "no cost: no COST pricelist of these channels has a cost for these prices",
+      },
+    ]);
+    expect(marginRows(undefined, format)[0]!.value).toMatch(/^not reported/);
   });
 });

@@ -9,8 +9,10 @@
  * - Signed in with the dev admin key (the author): the list shows the demo's requests; the mass
  *   adjustment form makes "2027 increase" (G, +3 %, up to a step of 0.10 ending 0.09, from
  *   2027-01-01); submitted, the page shows PENDING_APPROVAL, the impact's figures as the API
- *   stores them and as example A says (2 prices, +3.9 %, 0 %, 15.00 → 15.58), the histogram, and
- *   the sentence that this key may not approve it, with the approve button disabled.
+ *   stores them and as example A says (2 prices, +3.9 %, 0 %, 15.00 → 15.58), its margin over a
+ *   COST list on WEB (P-1 4.00, P-2 7.00: 4.00 (26.67 %) on 15.00 → 4.58 (29.4 %) on 15.58), the
+ *   histogram, and the sentence that this key may not approve it, with the approve button
+ *   disabled.
  * - Pasted price rows (a header line, a tab, a semicolon and a decimal comma) make a SET_PRICES
  *   draft whose rows the page lists; it is withdrawn.
  * - Signed in with the second admin key (approver): no such sentence; approve → APPLIED, approved
@@ -70,6 +72,20 @@ async function prepare(base) {
       { productCode: "P-2", minQuantity: 10, amount: 900 },
     ],
   });
+  // A COST list on WEB (P-1 400, P-2 700), so that the impact has a margin: 400 on 1500 → 458 on 1558.
+  const cost = await as("POST", "/v1/api/pricelist", {
+    name: "Example A cost",
+    currency: "EUR",
+    kind: "COST",
+    status: "ACTIVE",
+  });
+  await as("PUT", `/v1/api/pricelist/${cost.id}/prices`, {
+    prices: [
+      { productCode: "P-1", amount: 400 },
+      { productCode: "P-2", amount: 700 },
+    ],
+  });
+  await as("POST", "/v1/api/channel/WEB/pricelist", { pricelistId: cost.id });
   await as("PUT", "/v1/api/change-requests/policy", {
     autoApproveMaxRaiseBp: 200,
     autoApproveMaxCutBp: 0,
@@ -197,6 +213,39 @@ async function checkPending(page, base, id, money) {
   if (JSON.stringify(shown) !== JSON.stringify(wanted)) {
     problems.push(
       `impact on the page ${JSON.stringify(shown)}, expected ${JSON.stringify(wanted)}`,
+    );
+  }
+  // The margin as the API stores it and as the COST list makes it: 4.00 (26.67 %) on 15.00, then
+  // 4.58 (29.4 %) on 15.58.
+  const margin = impact?.margin;
+  const wantedMargin = {
+    before: { revenueAmount: 1500, costAmount: 1100, marginAmount: 400, marginBp: 2667 },
+    after: { revenueAmount: 1558, costAmount: 1100, marginAmount: 458, marginBp: 2940 },
+  };
+  for (const side of /** @type {const} */ (["before", "after"])) {
+    for (const [field, value] of Object.entries(wantedMargin[side])) {
+      if (margin?.[side]?.[field] !== value)
+        problems.push(`impact.margin.${side}.${field}: API ${margin?.[side]?.[field]}, ${value}`);
+    }
+  }
+  const marginShown = {
+    before: await figure(page, "marginBefore"),
+    after: await figure(page, "marginAfter"),
+  };
+  /** @param {string} text */
+  const marginOf = (text) => {
+    const [amount, rest] = text.split(" (");
+    const [bp, revenue] = (rest ?? "").split(") on ");
+    return { amount: money(amount ?? ""), bp, revenue: money(revenue ?? "") };
+  };
+  const marginWanted = {
+    before: { amount: 400, bp: "26.67%", revenue: 1500 },
+    after: { amount: 458, bp: "29.4%", revenue: 1558 },
+  };
+  const marginRead = { before: marginOf(marginShown.before), after: marginOf(marginShown.after) };
+  if (JSON.stringify(marginRead) !== JSON.stringify(marginWanted)) {
+    problems.push(
+      `impact margin on the page ${JSON.stringify(marginShown)}, expected ${JSON.stringify(marginWanted)}`,
     );
   }
   if ((await page.locator('canvas[aria-label^="Histogram"]').count()) !== 1) {

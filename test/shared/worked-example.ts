@@ -10,10 +10,11 @@ import { api, created } from "../helpers";
  * The worked example of docs/pricing-rules.md §10, built through the API as a user would (in a
  * test file's own fresh D1, with the example's codes: channel WEB-DE, customer C-1001 in
  * WHOLESALE and NORTH, products P-A, P-B, P-C). PL-900 stays DRAFT; the tests activate it. Ids
- * differ from the example's names (PL-900 …), so they are returned by name.
+ * differ from the example's names (PL-900 …), so they are returned by name. `validTo` moves the
+ * end of the example's window (2026-01-01) for a test that needs its data to price after it.
  */
 
-const window = { validFrom: "2025-01-01", validTo: "2026-01-01" };
+const WINDOW = { validFrom: "2025-01-01", validTo: "2026-01-01" };
 
 export async function ok(method: string, path: string, body: unknown) {
   const res = await api(method, path, { body });
@@ -22,7 +23,10 @@ export async function ok(method: string, path: string, body: unknown) {
   return res.body;
 }
 
-export async function seedWorkedExample(): Promise<Record<string, number>> {
+export async function seedWorkedExample({
+  validTo = WINDOW.validTo,
+}: { validTo?: string } = {}): Promise<Record<string, number>> {
+  const window = { ...WINDOW, validTo };
   const ids: Record<string, number> = {};
   const pricelist = async (name: string, body: Record<string, unknown>, prices: unknown[]) => {
     const fields = { name, ...window, ...body };

@@ -1,6 +1,7 @@
 import type { Schemas } from "../lib/api";
 import { formatBp } from "../lib/money";
 import { Histogram } from "../simulation/Histogram";
+import { marginRows } from "./margin";
 
 type Impact = NonNullable<Schemas["ChangeRequestImpact"]>;
 
@@ -50,6 +51,7 @@ export function ImpactView(props: {
       field: "productsOmitted",
       value: String(impact.productsOmitted),
     },
+    ...marginRows(impact.margin, format),
   ];
   const withPercent = impact.distribution.reduce((n, b) => n + b.count, 0);
   return (
@@ -58,7 +60,8 @@ export function ImpactView(props: {
       <p class="muted">
         The publish simulation of this request at its effective date, computed when it was
         submitted: every active channel where it can price, the anonymous buyer and the first 100
-        customers of each, one unit of each product it touches.
+        customers of each, one unit of each product it touches. The margin is over the prices
+        compared that have a cost.
       </p>
       <table class="impact">
         <caption>The impact in figures</caption>

@@ -81,6 +81,8 @@ export class MarginTotals {
   private withoutCost = 0;
   private revenue = 0n;
   private cost = 0n;
+  /** A sum added whole was already past 2^53 − 1: so are these. */
+  private overflowed = false;
 
   constructor(private readonly rounding: ChannelRoundingMode) {}
 
@@ -102,6 +104,22 @@ export class MarginTotals {
     this.cost += BigInt(cost);
   }
 
+  /**
+   * Adds the sums of other lines, as another tally answered them (each line's cost rounded in
+   * its own channel's mode): a change request's impact sums its channels' simulations this way
+   * (docs/api.md §17.3).
+   */
+  addSummary(summary: MarginSummary): void {
+    this.lines += summary.lines;
+    this.withoutCost += summary.linesWithoutCost;
+    if (summary.revenueAmount === null || summary.costAmount === null) {
+      this.overflowed = true;
+      return;
+    }
+    this.revenue += BigInt(summary.revenueAmount);
+    this.cost += BigInt(summary.costAmount);
+  }
+
   result(): MarginSummary {
     const max = BigInt(Number.MAX_SAFE_INTEGER);
     const safe = (n: bigint) => (n <= max && n >= -max ? Number(n) : null);
@@ -110,7 +128,7 @@ export class MarginTotals {
       safe(this.cost),
       safe(this.revenue - this.cost),
     ];
-    const exact = revenue !== null && cost !== null && margin !== null;
+    const exact = !this.overflowed && revenue !== null && cost !== null && margin !== null;
     return {
       lines: this.lines,
       linesWithoutCost: this.withoutCost,

@@ -1,6 +1,6 @@
 import type { Db } from "../../db/client";
 import type { TierAt } from "../../pricing/change-plan";
-import { bucketsOf, changeOf, percentBucket } from "../../pricing/simulation";
+import { bucketsOf, changeOf, MarginTotals, percentBucket } from "../../pricing/simulation";
 import type { LinePrice } from "../../pricing/types";
 import { iso } from "../../lib/core/schemas";
 import { simulatePrices } from "../simulations/simulations.service";
@@ -43,6 +43,12 @@ class Tally {
   totalBefore = 0;
   totalAfter = 0;
   readonly buckets = new Map<number, number>();
+  /**
+   * The margin before and after (docs/api.md §17.3): the sum of each channel's simulation
+   * summary's margin, each line's cost rounded in its channel's mode. The mode given here rounds
+   * nothing: only summaries are added.
+   */
+  readonly margin = { before: new MarginTotals("HALF_UP"), after: new MarginTotals("HALF_UP") };
 
   readonly observe = (_customer: string | null, before: LinePrice, after: LinePrice) => {
     this.compared += 1;
@@ -89,7 +95,7 @@ export async function computeImpact(db: Db, input: ImpactInput): Promise<Impact>
   const tally = new Tally();
   for (const channel of reach.channels.filter((c) => chosen.has(c.code))) {
     if (!products.codes.length) break;
-    await simulatePrices(
+    const { summary } = await simulatePrices(
       db,
       {
         channelCode: channel.code,
@@ -103,6 +109,8 @@ export async function computeImpact(db: Db, input: ImpactInput): Promise<Impact>
       },
       tally.observe,
     );
+    tally.margin.before.addSummary(summary.margin.before);
+    tally.margin.after.addSummary(summary.margin.after);
   }
   return {
     at: iso(input.at),
@@ -116,5 +124,6 @@ export async function computeImpact(db: Db, input: ImpactInput): Promise<Impact>
     distribution: bucketsOf(tally.buckets),
     channelsOmitted: codes.length - chosen.size,
     productsOmitted: products.omitted,
+    margin: { before: tally.margin.before.result(), after: tally.margin.after.result() },
   };
 }

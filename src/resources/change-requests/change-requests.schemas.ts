@@ -11,6 +11,7 @@ import {
 } from "../../lib/core/schemas";
 import { CHANGE_REQUEST_STATUSES, CHANGE_REQUEST_TARGET_KINDS } from "../../pricing/vocabulary";
 import { RoundingSchema } from "../pricelists/pricelists.schemas";
+import { MarginSummarySchema } from "../simulations/simulations.schemas";
 
 /** The bounds of a change request (docs/api.md §17.1). */
 export const MAX_ITEMS = 100;
@@ -284,6 +285,24 @@ const impactExample = {
   distribution: [{ percent: 4, count: 2 }],
   channelsOmitted: 0,
   productsOmitted: 0,
+  margin: {
+    before: {
+      lines: 2,
+      linesWithoutCost: 0,
+      revenueAmount: 1500,
+      costAmount: 1100,
+      marginAmount: 400,
+      marginBp: 2667,
+    },
+    after: {
+      lines: 2,
+      linesWithoutCost: 0,
+      revenueAmount: 1558,
+      costAmount: 1100,
+      marginAmount: 458,
+      marginBp: 2940,
+    },
+  },
 };
 
 export const ImpactSchema = z
@@ -310,6 +329,16 @@ export const ImpactSchema = z
       .openapi({ description: "Changed prices by whole percent, ascending, no empty buckets" }),
     channelsOmitted: count("Channels past the first 10 by code, not simulated"),
     productsOmitted: count("Touched products past the first 1,000 by code, not simulated"),
+    margin: z
+      .object({
+        before: MarginSummarySchema.openapi({ description: "Every pair compared, as stored" }),
+        after: MarginSummarySchema.openapi({ description: "Every pair compared, with the items" }),
+      })
+      .optional()
+      .openapi({
+        description:
+          "The margin before and after over every pair compared, as the simulation's summary gives it, summed over the channels simulated; absent from impacts computed before it was added (docs/api.md §17.3)",
+      }),
   })
   .openapi("ChangeRequestImpact", {
     description:

@@ -332,7 +332,8 @@ const amountOrNull = (description: string) =>
     .nullable()
     .openapi({ description: `${description}; null past 2^53-1` });
 
-const MarginSummary = z
+/** One side's margin: the simulation's summary, a change request's impact (docs/api.md §17.3). */
+export const MarginSummarySchema = z
   .object({
     lines: z.number().int().openapi({
       description: "The priced (OK) lines with a cost: those the sums below are over",
@@ -388,8 +389,10 @@ const PriceChangeSummary = z
       }),
     margin: z
       .object({
-        before: MarginSummary.openapi({ description: "Every evaluated pair, as stored" }),
-        after: MarginSummary.openapi({ description: "Every evaluated pair, with the change set" }),
+        before: MarginSummarySchema.openapi({ description: "Every evaluated pair, as stored" }),
+        after: MarginSummarySchema.openapi({
+          description: "Every evaluated pair, with the change set",
+        }),
       })
       .openapi({
         description:
