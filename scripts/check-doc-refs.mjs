@@ -16,6 +16,7 @@
  *   node scripts/check-doc-refs.mjs                 # the project: exit 1 and one line per fault
  *   node scripts/check-doc-refs.mjs --root DIR      # another tree (test/scripts/ uses a fixture)
  */
+import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -32,6 +33,14 @@ const MARKDOWN = ["README.md", "CONTRIBUTING.md", "docs", "bench/results"];
 const SKIP = new Set(["node_modules", "dist", ".wrangler", "fixtures"]);
 /** This file and its test show broken citations on purpose. */
 const SELF = new Set(["scripts/check-doc-refs.mjs", "test/scripts/check-doc-refs.test.mjs"]);
+
+/**
+ * Whether git ignores `path` (a file that exists here but not in a clone, such as a benchmark's
+ * JSON in bench/results/ that was not added with -f); false where git cannot tell.
+ * @param {string} path
+ */
+const ignoredByGit = (path) =>
+  spawnSync("git", ["check-ignore", "-q", path], { cwd: ROOT }).status === 0;
 
 /** @typedef {{ slug: string, number: string | null, title: string }} Heading */
 
@@ -175,6 +184,10 @@ function markdownFaults(file) {
         const where = `${file}:${index + 1}: (${target})`;
         if (!existsSync(join(ROOT, linked))) {
           faults.push(`${where}: ${linked} does not exist`);
+          continue;
+        }
+        if (ignoredByGit(linked)) {
+          faults.push(`${where}: ${linked} is ignored by git, so a clone does not have it`);
           continue;
         }
         if (fragment === undefined || !linked.endsWith(".md")) continue;
