@@ -25,8 +25,9 @@
  * Without a network (names do not resolve) it sets WEBHOOK_DNS=offline, so creating a webhook to
  * a public name is refused with one sentence instead of the runtime's stack trace per DNS lookup.
  *
- * Webhooks (scripts/lib/dev-webhooks.mjs): 127.0.0.1 is an allowed target, the sweep's Cron
- * Trigger fires every minute, and the steps to a local receiver are printed.
+ * Webhooks (scripts/lib/dev-webhooks.mjs): 127.0.0.1 and localhost are allowed targets unless a
+ * `--var` or .dev.vars sets WEBHOOK_ALLOWED_HOSTS (the hosts in force are printed), the sweep's
+ * Cron Trigger fires every minute, and the steps to a local receiver are printed.
  */
 import { constants } from "node:os";
 import { addDemoChangeRequests } from "./lib/demo-change-requests.mjs";
@@ -34,7 +35,7 @@ import { DEV_KEYS, ensureDevVars } from "./lib/dev-keys.mjs";
 import { namesResolve, onParentExit } from "./lib/dev-lifecycle.mjs";
 import { listenAddress, portProblem } from "./lib/dev-port.mjs";
 import { removeDevUrl, urlOf, writeDevUrl } from "./lib/dev-url.mjs";
-import { fireSweep, webhookArgs, webhookHowTo } from "./lib/dev-webhooks.mjs";
+import { fireSweep, webhookArgs, webhookHosts, webhookHowTo } from "./lib/dev-webhooks.mjs";
 import {
   ROOT,
   WRANGLER_ENV,
@@ -100,9 +101,11 @@ async function main() {
     vars.push("--var", "RATE_LIMITS:off");
     step("rate limits off (RATE_LIMITS=off): for load tests and fuzzers, never for a deployment");
   }
+  const allowed = webhookHosts(ROOT, devArgs);
   if (!devArgs.some((a) => a.includes("WEBHOOK_DNS")) && !(await namesResolve())) {
     vars.push("--var", "WEBHOOK_DNS:offline");
-    step("no network (names do not resolve): webhooks may point only to 127.0.0.1 and localhost");
+    const only = allowed.hosts.length > 0 ? allowed.hosts.join(", ") : "no host";
+    step(`no network (names do not resolve): webhooks may point only to ${only}`);
   }
   const args = [
     "dev",
@@ -117,7 +120,7 @@ async function main() {
   const child = spawnWrangler(args, { stdio: "inherit", env: WRANGLER_ENV });
   const address = listenAddress(devArgs);
   writeDevUrl(ROOT, urlOf(address), process.pid);
-  webhookHowTo(address.port).forEach((line) => step(line));
+  webhookHowTo(address.port, allowed).forEach((line) => step(line));
   const stopSweep = fireSweep(address.port);
   if (seed) {
     demoChangeRequests(address.port).catch((error) =>
