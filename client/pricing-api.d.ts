@@ -1806,7 +1806,7 @@ export interface components {
       /** @description Its name */
       name: string;
       /**
-       * @description USED (the base price), LOWER_RANK, LOWER_LEVEL, or the first check it failed: NOT_ACTIVE, OTHER_CURRENCY, NO_EXCHANGE_RATE (its base is in another currency and no rate of that pair is in force), NO_PRICE_FOR_PRODUCT, OUT_OF_WINDOW, NO_TIER_FOR_QUANTITY
+       * @description USED (the base price), LOWER_RANK, LOWER_LEVEL, or the first check it failed: NOT_ACTIVE, OTHER_CURRENCY, NO_EXCHANGE_RATE (its base is in another currency and no rate of that pair is in force), NO_PRICE_FOR_PRODUCT, OUT_OF_WINDOW, NO_TIER_FOR_QUANTITY, ROUNDS_TO_ZERO (derived from a positive amount, its tier came out 0: no price)
        * @enum {string}
        */
       outcome:
@@ -1817,6 +1817,7 @@ export interface components {
         | "NO_PRICE_FOR_PRODUCT"
         | "OUT_OF_WINDOW"
         | "NO_TIER_FOR_QUANTITY"
+        | "ROUNDS_TO_ZERO"
         | "LOWER_RANK"
         | "LOWER_LEVEL";
       /**
@@ -6160,13 +6161,14 @@ export interface components {
       records: components["schemas"]["LintRecord"][];
     };
     /**
-     * @description What was found (docs/pricing-lint.md: the trigger, why it matters, the fix). CHANNEL_WITHOUT_PRIMARY: an active channel has no primary pricelist. STACKABLES_TO_ZERO: stackable percentage discounts one line meets add up to 100 % or more. MISSING_EXCHANGE_RATE: an ACTIVE derived pricelist's base is in another currency and no rate of that pair holds now (or when the list starts). NEVER_WINS: a non-stackable trade condition that another one always outranks. TIE_BY_ID: two trade conditions of the same type, rung, targets and value: their ids decide. FLOOR_ABOVE_LIST: a FLOOR row above the channel primary pricelist's price for the product. NO_FIRST_TIER: a pricelist's rows for a product start above the product's first quantity. PRICE_GAP: a pricelist's dated rows for a product and tier leave a hole in time. TIER_CLIFF: adjacent tiers where buying fewer pieces costs more than reaching the next tier. UNREACHABLE_PRICELIST: an ACTIVE SALES pricelist assigned nowhere and no derivation base. EMPTY_GROUP_TARGETED: a condition or promotion names a product group that holds no product. EXPIRED_BUT_ACTIVE: an ACTIVE pricelist, condition or promotion whose window has ended. BELOW_COST: an active price or floor of a channel below the channel's cost of the product.
+     * @description What was found (docs/pricing-lint.md: the trigger, why it matters, the fix). CHANNEL_WITHOUT_PRIMARY: an active channel has no primary pricelist. STACKABLES_TO_ZERO: stackable percentage discounts one line meets add up to 100 % or more. MISSING_EXCHANGE_RATE: an ACTIVE derived pricelist's base is in another currency and no rate of that pair holds now (or when the list starts). RATE_ROUNDS_TO_ZERO: an exchange rate small enough that a derived pricelist's smallest prices come out 0 (those lines answer NO_PRICE). NEVER_WINS: a non-stackable trade condition that another one always outranks. TIE_BY_ID: two trade conditions of the same type, rung, targets and value: their ids decide. FLOOR_ABOVE_LIST: a FLOOR row above the channel primary pricelist's price for the product. NO_FIRST_TIER: a pricelist's rows for a product start above the product's first quantity. PRICE_GAP: a pricelist's dated rows for a product and tier leave a hole in time. TIER_CLIFF: adjacent tiers where buying fewer pieces costs more than reaching the next tier. UNREACHABLE_PRICELIST: an ACTIVE SALES pricelist assigned nowhere and no derivation base. EMPTY_GROUP_TARGETED: a condition or promotion names a product group that holds no product. EXPIRED_BUT_ACTIVE: an ACTIVE pricelist, condition or promotion whose window has ended. BELOW_COST: an active price or floor of a channel below the channel's cost of the product.
      * @enum {string}
      */
     LintCode:
       | "CHANNEL_WITHOUT_PRIMARY"
       | "STACKABLES_TO_ZERO"
       | "MISSING_EXCHANGE_RATE"
+      | "RATE_ROUNDS_TO_ZERO"
       | "NEVER_WINS"
       | "TIE_BY_ID"
       | "FLOOR_ABOVE_LIST"
@@ -20494,7 +20496,7 @@ export interface operations {
         sortBy?: ("severity:ASC" | "severity:DESC" | "code:ASC" | "code:DESC")[];
         /** @description Filter on severity (one of ERROR, WARNING, INFO): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $in, $not. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.severity=ERROR`. */
         "filter.severity"?: string[];
-        /** @description Filter on code (one of CHANNEL_WITHOUT_PRIMARY, STACKABLES_TO_ZERO, MISSING_EXCHANGE_RATE, NEVER_WINS, TIE_BY_ID, FLOOR_ABOVE_LIST, NO_FIRST_TIER, PRICE_GAP, TIER_CLIFF, UNREACHABLE_PRICELIST, EMPTY_GROUP_TARGETED, EXPIRED_BUT_ACTIVE, BELOW_COST): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $in, $not. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.code=CHANNEL_WITHOUT_PRIMARY`. */
+        /** @description Filter on code (one of CHANNEL_WITHOUT_PRIMARY, STACKABLES_TO_ZERO, MISSING_EXCHANGE_RATE, RATE_ROUNDS_TO_ZERO, NEVER_WINS, TIE_BY_ID, FLOOR_ABOVE_LIST, NO_FIRST_TIER, PRICE_GAP, TIER_CLIFF, UNREACHABLE_PRICELIST, EMPTY_GROUP_TARGETED, EXPIRED_BUT_ACTIVE, BELOW_COST): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $in, $not. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.code=CHANNEL_WITHOUT_PRIMARY`. */
         "filter.code"?: string[];
       };
       header?: never;

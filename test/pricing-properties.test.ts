@@ -1129,6 +1129,12 @@ describe("price engine properties: price units, exchange rates, rounding modes",
             expect(line!.status).toBe("OUT_OF_RANGE");
             return;
           }
+          if (expected === 0n && amount > 0) {
+            // Rounded to 0 from a positive base: no price (docs/pricing-rules.md §19).
+            expect(line!.status).toBe("NO_PRICE");
+            expect(line!.explain!.pricelists[0]!.outcome).toBe("ROUNDS_TO_ZERO");
+            return;
+          }
           expect(line).toMatchObject({ status: "OK", finalUnitAmount: Number(expected) });
           expect(line!.source!.derivedFrom).toEqual({
             pricelistId: 100,

@@ -26,6 +26,11 @@ export const MAX_STEPS = 3;
 /** A tier as step 1 uses it: its amount, and where it came from when it was derived. */
 export interface PricedTier extends Tier {
   derivedFrom: DerivedFrom | null;
+  /**
+   * Derived from a positive amount, it came out 0 (a tiny rate, an adjustment or an ending that
+   * rounds it away): no price, never a free one (docs/pricing-rules.md §19).
+   */
+  roundsToZero?: true;
 }
 
 /**
@@ -153,7 +158,16 @@ function deriveRows(
       unitAmount: row.amount,
       exchangeRate: conversion?.used ?? null,
     };
-    return { minQuantity: row.minQuantity, amount, priceUnit: row.priceUnit, derivedFrom };
+    const tier: PricedTier = {
+      minQuantity: row.minQuantity,
+      amount,
+      priceUnit: row.priceUnit,
+      derivedFrom,
+    };
+    // A positive base that derives to 0 (adjustments are above −100 %, rates above 0): rounding
+    // took the price away, and a line must not be priced at 0 for it.
+    if (amount === 0 && (row.amount > 0 || row.roundsToZero)) tier.roundsToZero = true;
+    return tier;
   });
 }
 

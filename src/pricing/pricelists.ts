@@ -106,7 +106,9 @@ export function heldTier<T extends Tier>(
   productCode: string,
   quantity: number,
 ): T | undefined {
-  if (!list.inCurrency || (failure !== "NOT_ACTIVE" && failure !== "OUT_OF_WINDOW")) return;
+  const holds =
+    failure === "NOT_ACTIVE" || failure === "OUT_OF_WINDOW" || failure === "ROUNDS_TO_ZERO";
+  if (!list.inCurrency || !holds) return;
   const rows = list.tiers.get(productCode);
   return rows && tierFor(rows, quantity);
 }
@@ -155,7 +157,10 @@ function check(
   if (!rows)
     return prepared.missingRate.has(productCode) ? "NO_EXCHANGE_RATE" : "NO_PRICE_FOR_PRODUCT";
   if (!prepared.inWindow) return "OUT_OF_WINDOW";
-  return tierFor(rows, quantity) ?? "NO_TIER_FOR_QUANTITY";
+  const tier = tierFor(rows, quantity);
+  if (!tier) return "NO_TIER_FOR_QUANTITY";
+  // docs/pricing-rules.md §19: a derived amount rounded to 0 from a positive base is no price.
+  return tier.roundsToZero ? "ROUNDS_TO_ZERO" : tier;
 }
 
 /** The two levels that make up the public list price (`listUnitAmount`). */

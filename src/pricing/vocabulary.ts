@@ -211,8 +211,9 @@ export type RankKey = (typeof RANK_KEYS)[number];
  * NOT_ACTIVE → OTHER_CURRENCY → NO_EXCHANGE_RATE (a derived list whose base has rows for the
  * product in another currency, with no rate of that pair in force) / NO_PRICE_FOR_PRODUCT (no
  * row at all for the product) →
- * OUT_OF_WINDOW → NO_TIER_FOR_QUANTITY (rows exist, all with minQuantity > q). A pricelist that
- * passes them all has a price; then USED (the base price), LOWER_RANK (same level, ranked behind
+ * OUT_OF_WINDOW → NO_TIER_FOR_QUANTITY (rows exist, all with minQuantity > q) → ROUNDS_TO_ZERO
+ * (its tier is derived from a positive amount and came out 0: a rate, an adjustment or an ending
+ * rounded it away, docs/pricing-rules.md §19). A pricelist that passes them all has a price; then USED (the base price), LOWER_RANK (same level, ranked behind
  * the winner, see `decidedBy`) or LOWER_LEVEL (a more specific level had a price).
  */
 export const PRICELIST_OUTCOMES = [
@@ -223,6 +224,7 @@ export const PRICELIST_OUTCOMES = [
   "NO_PRICE_FOR_PRODUCT",
   "OUT_OF_WINDOW",
   "NO_TIER_FOR_QUANTITY",
+  "ROUNDS_TO_ZERO",
   "LOWER_RANK",
   "LOWER_LEVEL",
 ] as const;
@@ -317,6 +319,7 @@ export const LINT_CODES = [
   "CHANNEL_WITHOUT_PRIMARY",
   "STACKABLES_TO_ZERO",
   "MISSING_EXCHANGE_RATE",
+  "RATE_ROUNDS_TO_ZERO",
   "NEVER_WINS",
   "TIE_BY_ID",
   "FLOOR_ABOVE_LIST",
@@ -338,6 +341,7 @@ export const LINT_SEVERITY_OF: Record<LintCode, LintSeverity> = {
   CHANNEL_WITHOUT_PRIMARY: "ERROR",
   STACKABLES_TO_ZERO: "ERROR",
   MISSING_EXCHANGE_RATE: "ERROR",
+  RATE_ROUNDS_TO_ZERO: "ERROR",
   NEVER_WINS: "WARNING",
   TIE_BY_ID: "WARNING",
   FLOOR_ABOVE_LIST: "WARNING",

@@ -22,6 +22,8 @@ export const OUTCOME_TEXT: Record<Outcome, string> = {
   NO_PRICE_FOR_PRODUCT: "no price for this product",
   OUT_OF_WINDOW: "outside its validity window at this instant",
   NO_TIER_FOR_QUANTITY: "no tier at this quantity (its tiers start higher)",
+  ROUNDS_TO_ZERO:
+    "its derived price came out 0 from a positive base (a rate or rounding took it away)",
   LOWER_RANK: "ranked behind the winner",
   LOWER_LEVEL: "a more specific level had a price",
   OTHER_CHANNEL: "limited to other channels",

@@ -6,6 +6,7 @@ import {
   emptyGroupsTargeted,
   expiredButActive,
   missingExchangeRates,
+  ratesRoundingToZero,
   unreachablePricelists,
 } from "./records";
 import { stackablesToZero } from "./stacking";
@@ -18,6 +19,7 @@ const RULES = [
   channelsWithoutPrimary,
   stackablesToZero,
   missingExchangeRates,
+  ratesRoundingToZero,
   neverWins,
   tieById,
   floorsAboveList,

@@ -1,10 +1,13 @@
+import { exponentOf } from "../currencies";
+import { deriveAmount } from "../derivation";
+import { parseRate } from "../exchange";
 import type { Instant } from "../types";
 import { enumerate, finding, GroupTree, inForce, ref } from "./common";
 import type { Finding, LintFacts, LintRecord } from "./types";
 
 /**
  * The findings about one record at a time: its status against its window, whether anything can
- * reach it, what it names (docs/pricing-lint.md §2, §9–§11).
+ * reach it, what it names (docs/pricing-lint.md §2, §9–§11, §13, §16).
  */
 
 const ended = (validTo: Instant) => new Date(validTo).toISOString();
@@ -125,5 +128,45 @@ export function missingExchangeRates(facts: LintFacts): Finding[] {
         ref.pricelist(m.baseId),
       ],
     );
+  });
+}
+
+/**
+ * §16: a rate of a currency step of an ACTIVE derived list in force (the rate in force, or one
+ * that starts later) that turns the base's smallest positive amount into 0 through that step:
+ * those products have no price there (explain `ROUNDS_TO_ZERO`, docs/pricing-rules.md §19).
+ * Derivation is monotonic, so if the smallest amount survives, every larger one does.
+ */
+export function ratesRoundingToZero(facts: LintFacts): Finding[] {
+  return facts.rateSteps.flatMap((s) => {
+    const rate = parseRate(s.rate);
+    const [fromExponent, toExponent] = [exponentOf(s.from), exponentOf(s.to)];
+    if (!rate.ok || fromExponent === undefined || toExponent === undefined) return [];
+    const used = { from: s.from, to: s.to, rate: rate.text, validFrom: ended(s.rateFrom) };
+    const conversion = { used, value: rate.value, fromExponent, toExponent };
+    const derivation = {
+      basePricelistId: s.baseId,
+      adjustmentBp: s.adjustmentBp,
+      rounding: s.rounding,
+    };
+    if (deriveAmount(s.smallestAmount, derivation, conversion) !== 0) return [];
+    const when = s.rateFrom > facts.now ? `from ${ended(s.rateFrom)}` : "in force";
+    const direct = s.derivedId === s.pricelistId;
+    const through = direct ? "" : `, through pricelist ${s.derivedId} (${s.to}),`;
+    return [
+      finding(
+        "RATE_ROUNDS_TO_ZERO",
+        `exchange rate ${s.from} → ${s.to} "${rate.text}" (${when}) turns pricelist ` +
+          `${s.baseId}'s price ${s.smallestAmount} of product ${s.productCode} into 0 in ` +
+          `pricelist ${s.pricelistId}${through}: its lines for the products so derived answer ` +
+          `NO_PRICE (explain ROUNDS_TO_ZERO); check the rate (PUT /v1/api/exchange-rates)`,
+        [
+          ref.pricelist(s.pricelistId),
+          ...(direct ? [] : [ref.pricelist(s.derivedId)]),
+          ref.pricelist(s.baseId),
+          ref.product(s.productCode),
+        ],
+      ),
+    ];
   });
 }

@@ -1,4 +1,4 @@
-import type { Instant, QuantityRule, TradeConditionCandidate, Validity } from "../types";
+import type { Instant, QuantityRule, Rounding, TradeConditionCandidate, Validity } from "../types";
 import type {
   LintCode,
   LintRecordKind,
@@ -128,6 +128,28 @@ export interface MissingRate {
 }
 
 /**
+ * A rate of a currency step of an ACTIVE derived SALES list's chain (as in `MissingRate`), in force
+ * at `at` or starting later, with what the step derives with and the base's smallest positive
+ * own amount in force from now on (docs/pricing-lint.md §16): the rule computes whether the step
+ * turns it into 0.
+ */
+export interface RateStep {
+  pricelistId: number;
+  derivedId: number;
+  baseId: number;
+  from: string;
+  to: string;
+  /** The rate's decimal text and start. */
+  rate: string;
+  rateFrom: Instant;
+  adjustmentBp: number;
+  rounding: Rounding | null;
+  /** The base's smallest positive own amount, and a product that has it. */
+  smallestAmount: number;
+  productCode: string;
+}
+
+/**
  * Two adjacent tiers (m1, a1 per u1 pieces) < (m2, a2 per u2 pieces) of an ACTIVE SALES list's
  * own rows for a product, in force now, where buying m2 − 1 pieces costs more than buying m2
  * (docs/pricing-lint.md §14); `m3` is the tier after m2 (null: none) and `rule` the product's
@@ -201,5 +223,6 @@ export interface LintFacts {
   belowCost: readonly BelowCostRow[];
   floorsUnderCost: readonly FloorUnderCost[];
   missingRates: readonly MissingRate[];
+  rateSteps: readonly RateStep[];
   tierCliffs: readonly TierCliff[];
 }

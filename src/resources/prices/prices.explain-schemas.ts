@@ -67,7 +67,7 @@ export const PricelistExplain = z
     name: z.string().openapi({ description: "Its name" }),
     outcome: z.enum(PRICELIST_OUTCOMES).openapi({
       description:
-        "USED (the base price), LOWER_RANK, LOWER_LEVEL, or the first check it failed: NOT_ACTIVE, OTHER_CURRENCY, NO_EXCHANGE_RATE (its base is in another currency and no rate of that pair is in force), NO_PRICE_FOR_PRODUCT, OUT_OF_WINDOW, NO_TIER_FOR_QUANTITY",
+        "USED (the base price), LOWER_RANK, LOWER_LEVEL, or the first check it failed: NOT_ACTIVE, OTHER_CURRENCY, NO_EXCHANGE_RATE (its base is in another currency and no rate of that pair is in force), NO_PRICE_FOR_PRODUCT, OUT_OF_WINDOW, NO_TIER_FOR_QUANTITY, ROUNDS_TO_ZERO (derived from a positive amount, its tier came out 0: no price)",
     }),
     decidedBy: DecidedBy,
     tierMinQuantity: z.number().int().nullable().openapi({

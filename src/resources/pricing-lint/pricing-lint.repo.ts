@@ -5,7 +5,7 @@ import type { Db } from "../../db/client";
 import { ALWAYS } from "../../db/schema";
 import { conditionColumns, promotionColumns, promotionOf } from "../../db/pricing/columns";
 import { params } from "../../db/pricing/query";
-import { PRICELIST_KINDS, PRICELIST_SCOPES, STATUSES } from "../../pricing";
+import { PRICELIST_KINDS, PRICELIST_SCOPES, ROUNDING_MODES, STATUSES } from "../../pricing";
 import type { LintFacts } from "../../pricing/lint";
 import {
   codes,
@@ -14,6 +14,7 @@ import {
   int,
   member,
   nullableInt,
+  nullableMember,
   nullableText,
   select,
   statement,
@@ -27,7 +28,7 @@ import {
  * the price rows (a 100k catalogue has over a million of them; they never leave D1): first tiers
  * above the product's smallest quantity, FLOOR rows above the primary list, holes in timelines,
  * tier cliffs, prices and floors below the channel's cost; and the steps of derived lists
- * between currencies without a rate.
+ * between currencies without a rate, or with rates that make their smallest price 0.
  */
 
 const notEnded = (table: string, now: number) =>
@@ -214,6 +215,17 @@ const priceGapsStatement = (now: number) =>
     order by g.pricelist_id, pr.code, g.min_quantity, g.valid_to`,
   );
 
+/** The chains of ACTIVE derived SALES lists in force, up to 3 steps: `steps` (§13, §16). */
+const stepsOf = (now: number) =>
+  sql`with recursive steps(root, at, list_id, base_id, n) as (
+        select p.id, max(${now}, coalesce(p.valid_from, ${now})), p.id, p.base_pricelist_id, 1
+          from pricelists p
+          where p.status = 'ACTIVE' and p.kind = 'SALES' and p.base_pricelist_id is not null
+            and ${notEnded("p", now)}
+        union all select s.root, s.at, s.base_id, b.base_pricelist_id, s.n + 1
+          from steps s join pricelists b on b.id = s.base_id
+          where b.base_pricelist_id is not null and s.n < 3)`;
+
 /**
  * The steps between two currencies of the chains of ACTIVE derived SALES lists in force
  * (docs/pricing-lint.md §13), up to 3 steps whatever the bases' status, for which no rate of the
@@ -234,14 +246,47 @@ const missingRatesStatement = (now: number) =>
     where l.currency <> b.currency and not exists (select 1 from exchange_rates x
       where x.from_currency = b.currency and x.to_currency = l.currency and x.valid_from <= s.at)
     order by s.root, s.n`,
-    sql`with recursive steps(root, at, list_id, base_id, n) as (
-        select p.id, max(${now}, coalesce(p.valid_from, ${now})), p.id, p.base_pricelist_id, 1
-          from pricelists p
-          where p.status = 'ACTIVE' and p.kind = 'SALES' and p.base_pricelist_id is not null
-            and ${notEnded("p", now)}
-        union all select s.root, s.at, s.base_id, b.base_pricelist_id, s.n + 1
-          from steps s join pricelists b on b.id = s.base_id
-          where b.base_pricelist_id is not null and s.n < 3)`,
+    stepsOf(now),
+  );
+
+/**
+ * The rates of the currency steps of those chains that hold at `at` or start later (the rate in
+ * force and every later one of the pair), with the step's adjustment and rounding and the
+ * base's smallest positive own amount in force from now on and a product that has it (SQLite
+ * takes a bare column from the row of `min`): docs/pricing-lint.md §16 judges whether the step
+ * makes it 0.
+ */
+const rateStepsStatement = (now: number) =>
+  statement(
+    select({
+      pricelistId: int(sql`s.root`),
+      derivedId: int(sql`s.list_id`),
+      baseId: int(sql`s.base_id`),
+      from: text(sql`b.currency`),
+      to: text(sql`l.currency`),
+      rate: text(sql`x.rate`),
+      rateFrom: int(sql`x.valid_from`),
+      adjustmentBp: int(sql`coalesce(l.adjustment_bp, 0)`),
+      roundingMode: nullableMember(ROUNDING_MODES, sql`l.rounding_mode`),
+      roundingStep: nullableInt(sql`l.rounding_step`),
+      roundingEnding: nullableInt(sql`l.rounding_ending`),
+      smallestAmount: int(sql`m.amount`),
+      productCode: text(sql`pr.code`),
+    }),
+    sql`from steps s join pricelists l on l.id = s.list_id join pricelists b on b.id = s.base_id
+      join exchange_rates x on x.from_currency = b.currency and x.to_currency = l.currency
+      join smallest m on m.pricelist_id = s.base_id
+      join products pr on pr.id = m.product_id
+    where l.currency <> b.currency
+      and x.valid_from >= coalesce((select max(y.valid_from) from exchange_rates y
+        where y.from_currency = b.currency and y.to_currency = l.currency
+          and y.valid_from <= s.at), ${ALWAYS})
+    order by s.root, s.n, x.valid_from`,
+    sql`${stepsOf(now)}, smallest(pricelist_id, amount, product_id) as (
+        select pp.pricelist_id, min(pp.amount), pp.product_id from pricelist_prices pp
+        where pp.pricelist_id in (select t.base_id from steps t) and pp.amount > 0
+          and ${notEnded("pp", now)}
+        group by pp.pricelist_id)`,
   );
 
 /**
@@ -368,6 +413,7 @@ export async function loadLintFacts(db: Db, now: number): Promise<LintFacts> {
     floors,
     priceGaps,
     missingRates,
+    rateSteps,
     tierCliffs,
     below,
     floorsUnderCost,
@@ -383,6 +429,7 @@ export async function loadLintFacts(db: Db, now: number): Promise<LintFacts> {
     floorsOverListStatement(now),
     priceGapsStatement(now),
     missingRatesStatement(now),
+    rateStepsStatement(now),
     tierCliffsStatement(now),
     belowCostStatement(now),
     floorsUnderCostStatement,
@@ -399,6 +446,13 @@ export async function loadLintFacts(db: Db, now: number): Promise<LintFacts> {
     firstTierGaps,
     priceGaps,
     missingRates,
+    rateSteps: rateSteps.map(({ roundingMode, roundingStep, roundingEnding, ...step }) => ({
+      ...step,
+      rounding:
+        roundingMode === null
+          ? null
+          : { mode: roundingMode, step: roundingStep ?? 1, ending: roundingEnding ?? 0 },
+    })),
     tierCliffs: tierCliffs.map(({ minimum, increment, maximum, ...cliff }) => ({
       ...cliff,
       rule: { minimum, increment, maximum },

@@ -13,6 +13,8 @@ const CODE_SUMMARIES: Record<LintCode, string> = {
   STACKABLES_TO_ZERO: "stackable percentage discounts one line meets add up to 100 % or more",
   MISSING_EXCHANGE_RATE:
     "an ACTIVE derived pricelist's base is in another currency and no rate of that pair holds now (or when the list starts)",
+  RATE_ROUNDS_TO_ZERO:
+    "an exchange rate small enough that a derived pricelist's smallest prices come out 0 (those lines answer NO_PRICE)",
   NEVER_WINS: "a non-stackable trade condition that another one always outranks",
   TIE_BY_ID: "two trade conditions of the same type, rung, targets and value: their ids decide",
   FLOOR_ABOVE_LIST: "a FLOOR row above the channel primary pricelist's price for the product",
