@@ -98,13 +98,17 @@ describe("GET /v1/api/changes", () => {
   });
 
   it("refuses a malformed cursor or limit with a sentence naming the parameter", async () => {
-    for (const query of ["after=abc", "after=-1", "after=1.5"]) {
+    for (const query of ["after=abc", "after=-1", "after=1.5", "after=9007199254740992"]) {
       const res = await api("GET", `/v1/api/changes?${query}`);
       expect(issuePaths(res)).toEqual(["query.after"]);
       expect(res.body.errors[0].message).toBe(
-        "must be a whole number ≥ 0 (a cursor from this feed)",
+        "must be a whole number 0-9007199254740991 (a cursor from this feed)",
       );
     }
+    // The largest cursor is one: an empty page that stays there.
+    const last = await api("GET", "/v1/api/changes?after=9007199254740991");
+    expect(last.status, JSON.stringify(last.body)).toBe(200);
+    expect(last.body).toEqual({ data: [], next: 9007199254740991, hasMore: false });
     for (const query of ["limit=0", "limit=1001", "limit=x"]) {
       const res = await api("GET", `/v1/api/changes?${query}`);
       expect(issuePaths(res)).toEqual(["query.limit"]);

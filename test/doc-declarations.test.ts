@@ -183,22 +183,39 @@ describe("ids: 1 to 999999999999999, the bound with its own message", () => {
 describe("names and descriptions declare the characters they may hold", () => {
   const create = doc.components.schemas.CustomerGroupCreate as Schema;
 
-  it("a name matches its pattern exactly when the server takes it", async () => {
-    const name = pattern(create.properties.name);
+  /**
+   * Lone surrogates are no Unicode text: a validator reading strings as code points never sees
+   * one, and the pattern names none (docs/api.md §1). The server refuses them all the same.
+   */
+  const LONE = ["a\ud800b", "a\udc00", "a\udfff"];
+
+  it("a name matches its pattern exactly when the server takes it, with and without the u flag", async () => {
+    const source = deref(doc, create.properties.name).pattern as string;
+    const [unicode, plain] = [new RegExp(source, "u"), new RegExp(source)];
     const samples = [
-      ...["Bolt", "  Bolt  ", "Müller & Söhne", "😀 shop", "a\u00a0b", "x".repeat(200)],
+      ...["Bolt", "  Bolt  ", "Müller & Söhne", "😀 shop", "Shop 😀", "a\u00a0b", "x".repeat(200)],
       ...["", " ", "\t", "a\tb", "a\nb", "a\u0000b", "a\u007fb", "a\u0085b", "a\u202eb"],
-      ...["a\u2066b", "a\ud800b", "a\udc00", "\u2028x"],
+      ...["a\u2066b", "\u2028x", "\u00a0", "\ufeff", "\u3000 \u2003", "\u1680", "\u202f"],
+      ...["\u200b", "a\u200fb", "\u00ad"],
     ];
     const mismatches: string[] = [];
-    for (const sample of samples) {
+    for (const sample of [...samples, ...LONE]) {
       const res = await api("POST", "/v1/api/customer-group", {
         body: { code: uid("CG"), name: sample },
       });
       const refused = res.status === 400;
       if (!refused) expect(res.status, JSON.stringify(res.body)).toBe(201);
-      if (name.test(sample) === refused)
-        mismatches.push(`${JSON.stringify(sample)} → ${res.status}`);
+      if (LONE.includes(sample)) {
+        if (!refused) mismatches.push(`${JSON.stringify(sample)} → ${res.status}`);
+        continue;
+      }
+      for (const [flags, name] of [
+        ["u", unicode],
+        ["", plain],
+      ] as const) {
+        if (name.test(sample) === refused)
+          mismatches.push(`${JSON.stringify(sample)} → ${res.status}, /${flags}: ${!refused}`);
+      }
     }
     expect(mismatches).toEqual([]);
   });
@@ -212,16 +229,114 @@ describe("names and descriptions declare the characters they may hold", () => {
       "a\u0000b",
       "a\u000bb",
       "a\u202db",
-      "a\udfff",
+      "😀",
+      ...LONE,
     ]) {
       const res = await api("POST", "/v1/api/customer-group", {
         body: { code: uid("CG"), name: "Described", description: sample },
       });
-      if (description.test(sample) === (res.status === 400)) {
+      const refused = res.status === 400;
+      if (LONE.includes(sample) ? !refused : description.test(sample) === refused) {
         mismatches.push(`${JSON.stringify(sample)} → ${res.status}`);
       }
     }
     expect(mismatches).toEqual([]);
+  });
+});
+
+describe("what JSON Schema cannot say is said in words, what it can is declared", () => {
+  const byId = new Map(ops.map((op) => [op.id, op]));
+  const description = (id: string) => {
+    const op = byId.get(id);
+    expect(op, id).toBeDefined();
+    return (doc.paths[op!.path] as Record<string, { description?: string }>)[op!.method.toLowerCase()]!
+      .description!;
+  };
+  it.each([
+    [
+      "createPricelist",
+      ["`validTo` must be after `validFrom`", "`ending` must be below its `step`"],
+    ],
+    [
+      "updatePricelist",
+      ["`validTo` must be after `validFrom`", "`ending` must be below its `step`"],
+    ],
+    ["createIndividualPricelist", ["`validTo` must be after `validFrom`"]],
+    ["upsertPricelistPrices", ["`validTo` must be after `validFrom`"]],
+    ["createTradeCondition", ["`validTo` must be after `validFrom`"]],
+    ["updateTradeCondition", ["`validTo` must be after `validFrom`"]],
+    ["createPromotion", ["`validTo` must be after `validFrom`"]],
+    ["updatePromotion", ["`validTo` must be after `validFrom`"]],
+    ["upsertExchangeRates", ["`from` and `to` must differ"]],
+    ["createChangeRequest", ["`effectiveAt` must not be in the past", "`ending` must be below"]],
+    ["updateChangeRequest", ["`effectiveAt` must not be in the past", "`ending` must be below"]],
+  ])("%s states its cross-field rules", (id, rules) => {
+    for (const rule of rules) expect(description(id)).toContain(rule);
+  });
+
+  it("a rejection's reason has at least one character; the feed's cursor declares its maximum", () => {
+    const reject = doc.components.schemas.ChangeRequestReject as Schema;
+    expect(deref(doc, reject.properties.reason).minLength).toBe(1);
+    const after = byId.get("listChanges")!.parameters.find((p) => p.name === "after")!;
+    expect(deref(doc, after.schema)).toMatchObject({
+      minimum: 0,
+      maximum: Number.MAX_SAFE_INTEGER,
+    });
+  });
+});
+
+/** Every `pattern` of /doc, once each. */
+function patternsOf(node: unknown, found = new Set<string>()): Set<string> {
+  if (Array.isArray(node)) for (const item of node) patternsOf(item, found);
+  else if (node && typeof node === "object") {
+    const { pattern } = node as { pattern?: unknown };
+    if (typeof pattern === "string") found.add(pattern);
+    for (const value of Object.values(node)) patternsOf(value, found);
+  }
+  return found;
+}
+
+describe("every pattern of /doc is read alike by every validator (docs/api.md §1)", () => {
+  const patterns = [...patternsOf(doc)];
+
+  it("uses only what ECMAScript (with and without u), RE2, Rust's regex and Python share", () => {
+    expect(patterns.length).toBeGreaterThan(10);
+    const unportable: string[] = [];
+    for (const source of patterns) {
+      // Both ECMAScript modes compile it.
+      new RegExp(source, "u");
+      new RegExp(source);
+      const problems = [
+        [/\\u/, "\\u escape (RE2 has none)"],
+        [/\\x\{/, "\\x{…} (ECMAScript has none)"],
+        [/\\[pP]\{/, "\\p{…} (a plain p without u)"],
+        [/\(\?<?[=!]/, "lookaround (RE2 and Rust have none)"],
+        [/\\[1-9]/, "a back-reference"],
+        [/[\ud800-\udfff]/u, "a surrogate code point"],
+      ] as const;
+      for (const [test, what] of problems) {
+        if (test.test(source)) unportable.push(`${what}: ${source.slice(0, 80)}`);
+      }
+    }
+    expect(unportable).toEqual([]);
+  });
+
+  it("a code's pattern takes 1-64 characters of A-Z a-z 0-9 . _ - except . and .., as the server", async () => {
+    const code = new RegExp(
+      deref(doc, (doc.components.schemas.CustomerGroupCreate as Schema).properties.code)
+        .pattern as string,
+    );
+    const samples = [".", "..", "...", ".a", "..a", "a.", "a..", "_", "-.", "x".repeat(64)];
+    const refusedSamples = ["", "x".repeat(65), "a b", "ä", "a/b", "." + "x".repeat(64)];
+    for (const sample of samples)
+      expect(code.test(sample), sample).toBe(![".", ".."].includes(sample));
+    for (const sample of refusedSamples) expect(code.test(sample), sample).toBe(false);
+    for (const sample of [".", "..", "..."]) {
+      const res = await api("POST", "/v1/api/customer-group", {
+        body: { code: sample, name: "Dots" },
+      });
+      expect(res.status, sample).toBe(code.test(sample) ? 201 : 400);
+    }
   });
 });
 

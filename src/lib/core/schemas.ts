@@ -6,11 +6,15 @@ import { windowIssues } from "./status";
 
 /** Building blocks shared by the resource schemas. */
 
-/** The characters of a code, unanchored (a list of codes is built from it). */
-export const CODE_CHARS = "[A-Za-z0-9._-]{1,64}";
-
-// Not "." or "..": URLs resolve those as dot segments, so such a record could never be addressed.
-export const CODE_PATTERN = new RegExp(`^(?!\\.\\.?$)${CODE_CHARS}$`);
+/**
+ * One code, unanchored (a list of codes is built from it): 1-64 of A-Z a-z 0-9 . _ - but not "." or ".." (URLs resolve those as dot
+ * segments, so such a record could never be addressed). Written without lookaround, which RE2
+ * and Rust's regex do not have, so every JSON Schema validator reads /doc's patterns
+ * (docs/api.md §1): not a dot first, or one dot then not a dot, or two dots and more.
+ */
+export const ONE_CODE =
+  "(?:[A-Za-z0-9_-][A-Za-z0-9._-]{0,63}|\\.[A-Za-z0-9_-][A-Za-z0-9._-]{0,62}|\\.\\.[A-Za-z0-9._-]{1,62})";
+export const CODE_PATTERN = new RegExp(`^${ONE_CODE}$`);
 
 export const Code = z
   .string()
@@ -29,13 +33,23 @@ const safeText = (multiline: boolean) => (value: string, ctx: z.core.$Refinement
 
 /**
  * The characters free text may hold, for /doc (src/lib/core/text.ts decides): no control
- * characters (a description keeps tab and line breaks), no bidirectional controls, no lone
- * surrogates (a pattern is read with Unicode semantics, where a pair is one character).
+ * characters (a description keeps tab and line breaks), no bidirectional controls. Written so
+ * that every validator reads it alike (docs/api.md §1): ECMAScript with and without the `u` flag,
+ * RE2, Rust's regex, Python: code points up to U+00FF as `\xHH`, the others as the characters
+ * themselves (RE2 has no `\u`), no surrogate code points (Rust refuses them; without `u` they
+ * would refuse every emoji), no lookaround. Lone surrogates are refused by the server and are no
+ * text to a validator that reads strings as Unicode: the description says so.
  */
-const textPattern = (controls: string) =>
-  `[^${controls}\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]`;
-const NAME_CHAR = textPattern("\\u0000-\\u001f");
-const DESCRIPTION_CHAR = textPattern("\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f");
+const BIDI_CONTROLS = "\u202a-\u202e\u2066-\u2069";
+const textPattern = (controls: string) => `[^${controls}\\x7f-\\x9f${BIDI_CONTROLS}]`;
+const NAME_CHAR = textPattern("\\x00-\\x1f");
+const DESCRIPTION_CHAR = textPattern("\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f");
+/**
+ * A name character that trimming keeps (ECMAScript's white space and line terminators are
+ * trimmed: U+0020, U+00A0, U+1680, U+2000-U+200A, U+2028, U+2029, U+202F, U+205F, U+3000, U+FEFF).
+ */
+const NAME_SOLID =
+  "[^\\x00-\\x20\\x7f-\\xa0\u1680\u2000-\u200a\u2028-\u202f\u205f\u2066-\u2069\u3000\ufeff]";
 
 export const Name = z
   .string()
@@ -45,10 +59,10 @@ export const Name = z
   .superRefine(safeText(false))
   .openapi({
     // Something besides spaces, which are trimmed.
-    pattern: `^(?=[\\s\\S]*\\S)${NAME_CHAR}*$`,
+    pattern: `^${NAME_CHAR}*${NAME_SOLID}${NAME_CHAR}*$`,
     description:
-      "Display name, 1-200 characters (surrounding spaces trimmed); no control characters, lone " +
-      "surrogates or bidirectional controls",
+      "Display name, 1-200 characters (surrounding spaces trimmed); no control characters or " +
+      "bidirectional controls; the server also refuses lone surrogates (not Unicode text)",
   });
 
 /** Longer free text: line breaks and tabs allowed, other control characters not. */
@@ -58,7 +72,9 @@ export const Description = z
   .superRefine(safeText(true))
   .openapi({
     pattern: `^${DESCRIPTION_CHAR}*$`,
-    description: "Free text, up to 1000 characters; line breaks and tabs allowed",
+    description:
+      "Free text, up to 1000 characters; line breaks and tabs allowed, other control characters, " +
+      "bidirectional controls and lone surrogates not",
   });
 
 export const Currency = z

@@ -283,3 +283,23 @@ export function bulkUpsertRoute<B extends z.ZodType>(route: {
     },
   });
 }
+
+/**
+ * The rules of a body that join two fields, which JSON Schema cannot state, in the words of the
+ * 400 they answer (docs/api.md §1): each operation's description names its own.
+ */
+const CROSS_FIELD_RULES = {
+  window: "`validTo` must be after `validFrom` (a null side is open)",
+  rounding: "a rounding's `ending` must be below its `step`",
+  rate: "a rate's `from` and `to` must differ",
+  effectiveAt: "`effectiveAt` must not be in the past",
+} as const;
+
+/** `description`, then the cross-field rules the operation's body must follow. */
+export function withRules(
+  description: string,
+  ...rules: (keyof typeof CROSS_FIELD_RULES)[]
+): string {
+  const named = rules.map((rule) => CROSS_FIELD_RULES[rule]);
+  return `${description} Rules across fields (a 400 naming the field otherwise): ${named.join("; ")}.`;
+}

@@ -1,5 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
-import { errors, IdParams, json, jsonBody, tooManyError } from "../../lib/http/openapi";
+import { errors, IdParams, json, jsonBody, tooManyError, withRules } from "../../lib/http/openapi";
 import { keyBusy, SIMULATION_LIMITS } from "../simulations/simulations.service";
 import { changeRequestList } from "./change-requests.list";
 import {
@@ -47,12 +47,15 @@ export const create = createRoute({
   tags,
   operationId: "createChangeRequest",
   summary: "Create a change request (DRAFT)",
-  description:
+  description: withRules(
     "1-100 items (SET_PRICES, ADJUST_PRICES, ACTIVATE, DEACTIVATE), at most 10,000 price rows in " +
-    "all, made in order at effectiveAt (an instant not in the past, or null: when applied). " +
-    "Unknown pricelists, products, product groups and records: 400 naming each. The key that " +
-    "creates it is its author. " +
-    LIFECYCLE,
+      "all, made in order at effectiveAt (an instant not in the past, or null: when applied). " +
+      "Unknown pricelists, products, product groups and records: 400 naming each. The key that " +
+      "creates it is its author. " +
+      LIFECYCLE,
+    "effectiveAt",
+    "rounding",
+  ),
   request: { body: jsonBody(ChangeRequestCreateSchema) },
   responses: {
     201: json(ChangeRequestSchema, "The new change request"),
@@ -108,9 +111,12 @@ export const update = createRoute({
   tags,
   operationId: "updateChangeRequest",
   summary: "Change a DRAFT change request",
-  description:
+  description: withRules(
     "title, effectiveAt, items (replacing every item). Only while DRAFT: else 409 " +
-    "INVALID_TRANSITION. A key that changes it may not approve it either.",
+      "INVALID_TRANSITION. A key that changes it may not approve it either.",
+    "effectiveAt",
+    "rounding",
+  ),
   request: { params: IdParams, body: jsonBody(ChangeRequestUpdateSchema) },
   responses: {
     200: json(ChangeRequestSchema, "The changed request"),

@@ -262,8 +262,10 @@ export const ChangeRequestUpdateSchema = z
 export const ChangeRequestRejectSchema = z
   .strictObject({
     reason: Description.refine((value) => value.trim() !== "", "must not be empty").openapi({
+      // What JSON Schema can say of "not empty"; the server also refuses spaces alone.
+      minLength: 1,
       example: "Too early: wait for the supplier's new terms",
-      description: "Why, for the author (1-1000 characters)",
+      description: "Why, for the author (1-1000 characters, not only spaces)",
     }),
   })
   .openapi("ChangeRequestReject", {

@@ -6,12 +6,18 @@ import { AUDIT_ACTIONS, CHANGE_EVENTS } from "../../pricing/vocabulary";
 export const MAX_CHANGES = 1000;
 export const DEFAULT_CHANGES = 100;
 
-/** A cursor: a whole number ≥ 0 (the id of a change; 0 = before the first). */
+const CURSOR_WORDING = `must be a whole number 0-${Number.MAX_SAFE_INTEGER} (a cursor from this feed)`;
+
+/**
+ * A cursor: a whole number 0 … 2^53 − 1 (the id of a change; 0 = before the first), every one of
+ * which is exact in JSON and in D1; /doc declares both bounds.
+ */
 export const Cursor = z
   .string()
-  .regex(/^(0|[1-9][0-9]{0,14})$/, "must be a whole number ≥ 0 (a cursor from this feed)")
+  .regex(/^(0|[1-9][0-9]{0,15})$/, CURSOR_WORDING)
   .transform(Number)
-  .openapi({ type: "integer", minimum: 0, example: 1811 });
+  .refine((n) => n <= Number.MAX_SAFE_INTEGER, CURSOR_WORDING)
+  .openapi({ type: "integer", minimum: 0, maximum: Number.MAX_SAFE_INTEGER, example: 1811 });
 
 export const ChangesQuery = z.object({
   after: Cursor.optional().openapi({

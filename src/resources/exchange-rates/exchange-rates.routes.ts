@@ -1,5 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
-import { errors, json, jsonBody } from "../../lib/http/openapi";
+import { errors, json, jsonBody, withRules } from "../../lib/http/openapi";
 import { MAX_BULK_ROWS } from "../../lib/core/schemas";
 import { exchangeRateList } from "./exchange-rates.list";
 import {
@@ -42,16 +42,18 @@ export const upsert = createRoute({
   tags,
   operationId: "upsertExchangeRates",
   summary: `Create or update 1-${MAX_BULK_ROWS} exchange rates by (from, to, validFrom), atomically`,
-  description:
+  description: withRules(
     "Each row is one rate by its key (from, to, validFrom): a new key creates it, a known one " +
-    'gets the row\'s rate. `rate` is a decimal string (`"0.92"`), greater than 0, with at most ' +
-    "12 significant digits; a JSON number is a 400 asking for a string. `from` and `to` are " +
-    "accepted currencies (GET /v1/api/currencies) and differ. All or nothing: any bad row and " +
-    "nothing is written; the 400 names every bad row by index and field " +
-    "(`body.rates.3.rate`). A key may appear once per body. Answers how many rates were " +
-    "created, updated and unchanged; an unchanged row is not written (no audit entry, no new " +
-    "pricing version). Any other write moves the pricing data version, as a price write does. " +
-    "Two D1 round trips whatever the number of rows (docs/api.md §16.2, §5.12).",
+      'gets the row\'s rate. `rate` is a decimal string (`"0.92"`), greater than 0, with at most ' +
+      "12 significant digits; a JSON number is a 400 asking for a string. `from` and `to` are " +
+      "accepted currencies (GET /v1/api/currencies) and differ. All or nothing: any bad row and " +
+      "nothing is written; the 400 names every bad row by index and field " +
+      "(`body.rates.3.rate`). A key may appear once per body. Answers how many rates were " +
+      "created, updated and unchanged; an unchanged row is not written (no audit entry, no new " +
+      "pricing version). Any other write moves the pricing data version, as a price write does. " +
+      "Two D1 round trips whatever the number of rows (docs/api.md §16.2, §5.12).",
+    "rate",
+  ),
   request: { body: jsonBody(ExchangeRatesUpsertSchema) },
   responses: {
     200: json(ExchangeRatesUpsertResultSchema, "How many rates the body created, updated, left"),

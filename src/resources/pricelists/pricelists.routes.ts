@@ -1,5 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
-import { errors, IdParams, json, jsonBody } from "../../lib/http/openapi";
+import { errors, IdParams, json, jsonBody, withRules } from "../../lib/http/openapi";
 import { CustomerGroupCodesSchema } from "../../lib/core/schemas";
 import { assignmentRoutes } from "../../lib/http/assignments";
 import { ProductCodesSchema } from "../products/products.schemas";
@@ -44,13 +44,16 @@ export const create = createRoute({
   tags,
   operationId: "createPricelist",
   summary: "Create a GENERAL pricelist",
-  description:
+  description: withRules(
     "Starts as DRAFT unless `status` is ACTIVE. A DRAFT pricelist prices nothing; it can be " +
-    "filled (PUT …/prices) and assigned first, then activated with PATCH. validTo must be after " +
-    "validFrom. `kind` FLOOR makes a pricelist of minimum prices for channels. A SALES pricelist " +
-    "may have a `derivation`: its base must exist (400), be GENERAL SALES in the same currency " +
-    "and not the pricelist itself (409); a chain of bases has at most 3 steps and no cycle (409 " +
-    "naming the chain).",
+      "filled (PUT …/prices) and assigned first, then activated with PATCH. validTo must be after " +
+      "validFrom. `kind` FLOOR makes a pricelist of minimum prices for channels. A SALES pricelist " +
+      "may have a `derivation`: its base must exist (400), be GENERAL SALES in the same currency " +
+      "and not the pricelist itself (409); a chain of bases has at most 3 steps and no cycle (409 " +
+      "naming the chain).",
+    "window",
+    "rounding",
+  ),
   request: { body: jsonBody(PricelistCreateSchema) },
   responses: {
     201: json(PricelistSchema, "The created pricelist"),
@@ -64,9 +67,11 @@ export const createIndividual = createRoute({
   tags,
   operationId: "createIndividualPricelist",
   summary: "Create an INDIVIDUAL pricelist for one customer (starts as DRAFT)",
-  description:
+  description: withRules(
     "The pricelist belongs to `customerCode` and ranks first for that customer once ACTIVE. " +
-    "Unknown customer → 400 naming it. validTo must be after validFrom.",
+      "Unknown customer → 400 naming it. validTo must be after validFrom.",
+    "window",
+  ),
   request: { body: jsonBody(IndividualPricelistCreateSchema) },
   responses: {
     201: json(PricelistSchema, "The created pricelist"),
@@ -91,12 +96,15 @@ export const update = createRoute({
   tags,
   operationId: "updatePricelist",
   summary: "Update a pricelist or change its status",
-  description:
+  description: withRules(
     "Status transitions: DRAFT→ACTIVE, ACTIVE→INACTIVE, INACTIVE→ACTIVE, any non-archived→ARCHIVED; anything else is 409. " +
-    "An ARCHIVED pricelist cannot be changed. The currency and the kind can change only while DRAFT, " +
-    "and not while other pricelists derive from it (409 naming them); a pricelist assigned to a " +
-    "customer group or customer, or primary of a channel, cannot become FLOOR (409 " +
-    "PRICELIST_NOT_ASSIGNABLE). `derivation` follows the create rules (null removes it).",
+      "An ARCHIVED pricelist cannot be changed. The currency and the kind can change only while DRAFT, " +
+      "and not while other pricelists derive from it (409 naming them); a pricelist assigned to a " +
+      "customer group or customer, or primary of a channel, cannot become FLOOR (409 " +
+      "PRICELIST_NOT_ASSIGNABLE). `derivation` follows the create rules (null removes it).",
+    "window",
+    "rounding",
+  ),
   request: { params: IdParams, body: jsonBody(PricelistUpdateSchema) },
   responses: {
     200: json(PricelistSchema, "The updated pricelist"),
@@ -155,14 +163,16 @@ export const upsertPrices = createRoute({
   tags,
   operationId: "upsertPricelistPrices",
   summary: "Create or overwrite 1-1000 prices atomically",
-  description:
+  description: withRules(
     "Each row sets the unit `amount` (integer minor units >= 0) of a product from `minQuantity` " +
-    "(integer >= 1, default 1) on; an existing (productCode, minQuantity) row gets the new amount, " +
-    "other rows of the pricelist stay. All or nothing: if any product code is unknown nothing is " +
-    "written and the 400 lists the unknown codes. A (productCode, minQuantity) pair may appear " +
-    "once per body (400). ARCHIVED pricelist → 409; unknown pricelist → 404. `upserted` is the " +
-    "number of rows of the body, all now stored; a row already at its amount is left untouched " +
-    "(no audit entry, no new pricing version), so re-sending an unchanged sheet writes nothing.",
+      "(integer >= 1, default 1) on; an existing (productCode, minQuantity) row gets the new amount, " +
+      "other rows of the pricelist stay. All or nothing: if any product code is unknown nothing is " +
+      "written and the 400 lists the unknown codes. A (productCode, minQuantity) pair may appear " +
+      "once per body (400). ARCHIVED pricelist → 409; unknown pricelist → 404. `upserted` is the " +
+      "number of rows of the body, all now stored; a row already at its amount is left untouched " +
+      "(no audit entry, no new pricing version), so re-sending an unchanged sheet writes nothing.",
+    "window",
+  ),
   request: { params: IdParams, body: jsonBody(PricesUpsertSchema) },
   responses: {
     200: json(PricesUpsertResultSchema, "How many rows of the body are stored"),

@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import {
   Code,
-  CODE_CHARS,
   CODE_PATTERN,
+  ONE_CODE,
   Currency,
   Instant,
   IsoTimestamp,
@@ -67,7 +67,6 @@ export const PriceResolveSchema = z
   });
 
 /** One `product` value: a code, or codes joined by commas; none of them "." or "..". */
-const ONE_CODE = `(?!\\.\\.?,)(?!\\.\\.?$)${CODE_CHARS}`;
 const JOINED_CODES = `^${ONE_CODE}(?:,${ONE_CODE})*$`;
 
 /**

@@ -1,5 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
-import { errors, IdParams, json, jsonBody } from "../../lib/http/openapi";
+import { errors, IdParams, json, jsonBody, withRules } from "../../lib/http/openapi";
 import { promotionList } from "./promotions.list";
 import {
   PromotionCreateSchema,
@@ -34,8 +34,10 @@ export const create = createRoute({
   tags,
   operationId: "createPromotion",
   summary: "Create a promotion",
-  description:
+  description: withRules(
     "Links are written with the promotion in one atomic batch; unknown product, product group, channel or customer group codes are refused (400) and nothing is written. A VALUE `threshold` needs `currency`. There is no DELETE: archive instead.",
+    "window",
+  ),
   request: { body: jsonBody(PromotionCreateSchema) },
   responses: {
     201: json(PromotionSchema, "The created promotion"),
@@ -61,8 +63,10 @@ export const update = createRoute({
   tags,
   operationId: "updatePromotion",
   summary: "Update a promotion",
-  description:
+  description: withRules(
     "Any subset of the create fields; given code lists and threshold replace the stored ones; the merged record is checked with the create rules. Status changes follow the allowed transitions (409); an ARCHIVED promotion cannot be edited (409).",
+    "window",
+  ),
   request: { params: IdParams, body: jsonBody(PromotionUpdateSchema) },
   responses: {
     200: json(PromotionSchema, "The updated promotion"),

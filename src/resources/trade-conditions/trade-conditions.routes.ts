@@ -1,5 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
-import { CodeParams, errors, IdParams, json, jsonBody } from "../../lib/http/openapi";
+import { CodeParams, errors, IdParams, json, jsonBody, withRules } from "../../lib/http/openapi";
 import { CustomerGroupCodesSchema } from "../../lib/core/schemas";
 import { assignmentRoutes } from "../../lib/http/assignments";
 import { CustomerCodesSchema } from "../customers/customers.schemas";
@@ -43,8 +43,10 @@ export const create = createRoute({
   tags,
   operationId: "createTradeCondition",
   summary: "Create a trade condition",
-  description:
+  description: withRules(
     "Links and scales are written with the condition in one atomic batch; unknown product, product group or channel codes are refused (400) and nothing is written. Scale rows take `minimum` (their former name `minQuantity` is still accepted, deprecated); `scaleBasis` ORDER_VALUE needs `currency`. There is no DELETE: archive instead.",
+    "window",
+  ),
   request: { body: jsonBody(TradeConditionCreateSchema) },
   responses: {
     201: json(TradeConditionSchema, "The created trade condition"),
@@ -73,9 +75,11 @@ export const update = createRoute({
   tags,
   operationId: "updateTradeCondition",
   summary: "Update a trade condition",
-  description:
+  description: withRules(
     "Any subset of the create fields; given productCodes, productGroupCodes, channelCodes and scales replace the stored ones; the merged record is checked with the create rules. Status changes follow the allowed transitions (409); an ARCHIVED condition cannot be edited (409). " +
-    "Changing the scope of a CUSTOMER_GROUP- or CUSTOMER-scope condition that still has target groups or customers is refused (409): unassign them first, nothing is dropped silently.",
+      "Changing the scope of a CUSTOMER_GROUP- or CUSTOMER-scope condition that still has target groups or customers is refused (409): unassign them first, nothing is dropped silently.",
+    "window",
+  ),
   request: { params: IdParams, body: jsonBody(TradeConditionUpdateSchema) },
   responses: {
     200: json(TradeConditionSchema, "The updated trade condition"),

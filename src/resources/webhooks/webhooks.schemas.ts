@@ -112,15 +112,18 @@ export const WebhookWithSecretSchema = WebhookSchema.extend({
   example: { ...webhookExample, secret: secretExample },
 });
 
+const AFTER_WORDING = `must be a whole number 0-${Number.MAX_SAFE_INTEGER} (a cursor of the change feed)`;
+
 export const WebhookCreateSchema = z
   .strictObject({
     url: Url,
     events: Events,
     active: Active.default(true).openapi({ description: "Default true" }),
     after: z
-      .number({ error: () => "must be a whole number ≥ 0 (a cursor of the change feed)" })
-      .int("must be a whole number ≥ 0 (a cursor of the change feed)")
-      .min(0, "must be a whole number ≥ 0 (a cursor of the change feed)")
+      .number({ error: () => AFTER_WORDING })
+      .int(AFTER_WORDING)
+      .min(0, AFTER_WORDING)
+      .max(Number.MAX_SAFE_INTEGER, AFTER_WORDING)
       .optional()
       .openapi({
         description:
