@@ -681,7 +681,7 @@ export interface paths {
     put?: never;
     /**
      * Create a GENERAL pricelist
-     * @description Starts as DRAFT unless `status` is ACTIVE. A DRAFT pricelist prices nothing; it can be filled (PUT …/prices) and assigned first, then activated with PATCH. validTo must be after validFrom. `kind` FLOOR makes a pricelist of minimum prices for channels. A SALES pricelist may have a `derivation`: its base must exist (400), be GENERAL SALES in the same currency and not the pricelist itself (409); a chain of bases has at most 3 steps and no cycle (409 naming the chain).
+     * @description Starts as DRAFT unless `status` is ACTIVE. A DRAFT pricelist prices nothing; it can be filled (PUT …/prices) and assigned first, then activated with PATCH. validTo must be after validFrom. `kind` FLOOR makes a pricelist of minimum prices for channels. A SALES pricelist may have a `derivation`: its base must exist (400), be GENERAL SALES in the same currency and not the pricelist itself (409); a chain of bases has at most 3 steps and no cycle (409 naming the chain). Rules across fields (a 400 naming the field otherwise): `validTo` must be after `validFrom` (a null side is open); a rounding's `ending` must be below its `step`.
      */
     post: operations["createPricelist"];
     delete?: never;
@@ -701,7 +701,7 @@ export interface paths {
     put?: never;
     /**
      * Create an INDIVIDUAL pricelist for one customer (starts as DRAFT)
-     * @description The pricelist belongs to `customerCode` and ranks first for that customer once ACTIVE. Unknown customer → 400 naming it. validTo must be after validFrom.
+     * @description The pricelist belongs to `customerCode` and ranks first for that customer once ACTIVE. Unknown customer → 400 naming it. validTo must be after validFrom. Rules across fields (a 400 naming the field otherwise): `validTo` must be after `validFrom` (a null side is open).
      */
     post: operations["createIndividualPricelist"];
     delete?: never;
@@ -729,7 +729,7 @@ export interface paths {
     head?: never;
     /**
      * Update a pricelist or change its status
-     * @description Status transitions: DRAFT→ACTIVE, ACTIVE→INACTIVE, INACTIVE→ACTIVE, any non-archived→ARCHIVED; anything else is 409. An ARCHIVED pricelist cannot be changed. The currency and the kind can change only while DRAFT, and not while other pricelists derive from it (409 naming them); a pricelist assigned to a customer group or customer, or primary of a channel, cannot become FLOOR (409 PRICELIST_NOT_ASSIGNABLE). `derivation` follows the create rules (null removes it).
+     * @description Status transitions: DRAFT→ACTIVE, ACTIVE→INACTIVE, INACTIVE→ACTIVE, any non-archived→ARCHIVED; anything else is 409. An ARCHIVED pricelist cannot be changed. The currency and the kind can change only while DRAFT, and not while other pricelists derive from it (409 naming them); a pricelist assigned to a customer group or customer, or primary of a channel, cannot become FLOOR (409 PRICELIST_NOT_ASSIGNABLE). `derivation` follows the create rules (null removes it). Rules across fields (a 400 naming the field otherwise): `validTo` must be after `validFrom` (a null side is open); a rounding's `ending` must be below its `step`.
      */
     patch: operations["updatePricelist"];
     trace?: never;
@@ -808,7 +808,7 @@ export interface paths {
     get: operations["listPricelistPrices"];
     /**
      * Create or overwrite 1-1000 prices atomically
-     * @description Each row sets the unit `amount` (integer minor units >= 0) of a product from `minQuantity` (integer >= 1, default 1) on; an existing (productCode, minQuantity) row gets the new amount, other rows of the pricelist stay. All or nothing: if any product code is unknown nothing is written and the 400 lists the unknown codes. A (productCode, minQuantity) pair may appear once per body (400). ARCHIVED pricelist → 409; unknown pricelist → 404. `upserted` is the number of rows of the body, all now stored; a row already at its amount is left untouched (no audit entry, no new pricing version), so re-sending an unchanged sheet writes nothing.
+     * @description Each row sets the unit `amount` (integer minor units >= 0) of a product from `minQuantity` (integer >= 1, default 1) on; an existing (productCode, minQuantity) row gets the new amount, other rows of the pricelist stay. All or nothing: if any product code is unknown nothing is written and the 400 lists the unknown codes. A (productCode, minQuantity) pair may appear once per body (400). ARCHIVED pricelist → 409; unknown pricelist → 404. `upserted` is the number of rows of the body, all now stored; a row already at its amount is left untouched (no audit entry, no new pricing version), so re-sending an unchanged sheet writes nothing. Rules across fields (a 400 naming the field otherwise): `validTo` must be after `validFrom` (a null side is open).
      */
     put: operations["upsertPricelistPrices"];
     post?: never;
@@ -853,7 +853,7 @@ export interface paths {
     put?: never;
     /**
      * Create a trade condition
-     * @description Links and scales are written with the condition in one atomic batch; unknown product, product group or channel codes are refused (400) and nothing is written. Scale rows take `minimum` (their former name `minQuantity` is still accepted, deprecated); `scaleBasis` ORDER_VALUE needs `currency`. There is no DELETE: archive instead.
+     * @description Links and scales are written with the condition in one atomic batch; unknown product, product group or channel codes are refused (400) and nothing is written. Scale rows take `minimum` (their former name `minQuantity` is still accepted, deprecated); `scaleBasis` ORDER_VALUE needs `currency`. There is no DELETE: archive instead. Rules across fields (a 400 naming the field otherwise): `validTo` must be after `validFrom` (a null side is open).
      */
     post: operations["createTradeCondition"];
     delete?: never;
@@ -881,7 +881,7 @@ export interface paths {
     head?: never;
     /**
      * Update a trade condition
-     * @description Any subset of the create fields; given productCodes, productGroupCodes, channelCodes and scales replace the stored ones; the merged record is checked with the create rules. Status changes follow the allowed transitions (409); an ARCHIVED condition cannot be edited (409). Changing the scope of a CUSTOMER_GROUP- or CUSTOMER-scope condition that still has target groups or customers is refused (409): unassign them first, nothing is dropped silently.
+     * @description Any subset of the create fields; given productCodes, productGroupCodes, channelCodes and scales replace the stored ones; the merged record is checked with the create rules. Status changes follow the allowed transitions (409); an ARCHIVED condition cannot be edited (409). Changing the scope of a CUSTOMER_GROUP- or CUSTOMER-scope condition that still has target groups or customers is refused (409): unassign them first, nothing is dropped silently. Rules across fields (a 400 naming the field otherwise): `validTo` must be after `validFrom` (a null side is open).
      */
     patch: operations["updateTradeCondition"];
     trace?: never;
@@ -1001,7 +1001,7 @@ export interface paths {
     put?: never;
     /**
      * Create a promotion
-     * @description Links are written with the promotion in one atomic batch; unknown product, product group, channel or customer group codes are refused (400) and nothing is written. A VALUE `threshold` needs `currency`. There is no DELETE: archive instead.
+     * @description Links are written with the promotion in one atomic batch; unknown product, product group, channel or customer group codes are refused (400) and nothing is written. A VALUE `threshold` needs `currency`. There is no DELETE: archive instead. Rules across fields (a 400 naming the field otherwise): `validTo` must be after `validFrom` (a null side is open).
      */
     post: operations["createPromotion"];
     delete?: never;
@@ -1029,7 +1029,7 @@ export interface paths {
     head?: never;
     /**
      * Update a promotion
-     * @description Any subset of the create fields; given code lists and threshold replace the stored ones; the merged record is checked with the create rules. Status changes follow the allowed transitions (409); an ARCHIVED promotion cannot be edited (409).
+     * @description Any subset of the create fields; given code lists and threshold replace the stored ones; the merged record is checked with the create rules. Status changes follow the allowed transitions (409); an ARCHIVED promotion cannot be edited (409). Rules across fields (a 400 naming the field otherwise): `validTo` must be after `validFrom` (a null side is open).
      */
     patch: operations["updatePromotion"];
     trace?: never;
@@ -1068,7 +1068,7 @@ export interface paths {
     get: operations["listExchangeRates"];
     /**
      * Create or update 1-1000 exchange rates by (from, to, validFrom), atomically
-     * @description Each row is one rate by its key (from, to, validFrom): a new key creates it, a known one gets the row's rate. `rate` is a decimal string (`"0.92"`), greater than 0, with at most 12 significant digits; a JSON number is a 400 asking for a string. `from` and `to` are accepted currencies (GET /v1/api/currencies) and differ. All or nothing: any bad row and nothing is written; the 400 names every bad row by index and field (`body.rates.3.rate`). A key may appear once per body. Answers how many rates were created, updated and unchanged; an unchanged row is not written (no audit entry, no new pricing version). Any other write moves the pricing data version, as a price write does. Two D1 round trips whatever the number of rows (docs/api.md §16.2, §5.12).
+     * @description Each row is one rate by its key (from, to, validFrom): a new key creates it, a known one gets the row's rate. `rate` is a decimal string (`"0.92"`), greater than 0, with at most 12 significant digits; a JSON number is a 400 asking for a string. `from` and `to` are accepted currencies (GET /v1/api/currencies) and differ. All or nothing: any bad row and nothing is written; the 400 names every bad row by index and field (`body.rates.3.rate`). A key may appear once per body. Answers how many rates were created, updated and unchanged; an unchanged row is not written (no audit entry, no new pricing version). Any other write moves the pricing data version, as a price write does. Two D1 round trips whatever the number of rows (docs/api.md §16.2, §5.12). Rules across fields (a 400 naming the field otherwise): a rate's `from` and `to` must differ.
      */
     put: operations["upsertExchangeRates"];
     post?: never;
@@ -1181,7 +1181,7 @@ export interface paths {
     put?: never;
     /**
      * Create a change request (DRAFT)
-     * @description 1-100 items (SET_PRICES, ADJUST_PRICES, ACTIVATE, DEACTIVATE), at most 10,000 price rows in all, made in order at effectiveAt (an instant not in the past, or null: when applied). Unknown pricelists, products, product groups and records: 400 naming each. The key that creates it is its author. DRAFT —submit→ PENDING_APPROVAL (or APPLIED when the approval policy allows it) —approve→ APPLIED; reject → REJECTED; withdraw (DRAFT, PENDING_APPROVAL) and cancel (APPLIED, before effectiveAt) → CANCELLED. Another action in another status: 409 INVALID_TRANSITION naming both (docs/api.md §17.2).
+     * @description 1-100 items (SET_PRICES, ADJUST_PRICES, ACTIVATE, DEACTIVATE), at most 10,000 price rows in all, made in order at effectiveAt (an instant not in the past, or null: when applied). Unknown pricelists, products, product groups and records: 400 naming each. The key that creates it is its author. DRAFT —submit→ PENDING_APPROVAL (or APPLIED when the approval policy allows it) —approve→ APPLIED; reject → REJECTED; withdraw (DRAFT, PENDING_APPROVAL) and cancel (APPLIED, before effectiveAt) → CANCELLED. Another action in another status: 409 INVALID_TRANSITION naming both (docs/api.md §17.2). Rules across fields (a 400 naming the field otherwise): `effectiveAt` must not be in the past; a rounding's `ending` must be below its `step`.
      */
     post: operations["createChangeRequest"];
     delete?: never;
@@ -1209,7 +1209,7 @@ export interface paths {
     head?: never;
     /**
      * Change a DRAFT change request
-     * @description title, effectiveAt, items (replacing every item). Only while DRAFT: else 409 INVALID_TRANSITION. A key that changes it may not approve it either.
+     * @description title, effectiveAt, items (replacing every item). Only while DRAFT: else 409 INVALID_TRANSITION. A key that changes it may not approve it either. Rules across fields (a 400 naming the field otherwise): `effectiveAt` must not be in the past; a rounding's `ending` must be below its `step`.
      */
     patch: operations["updateChangeRequest"];
     trace?: never;
@@ -1621,9 +1621,9 @@ export interface components {
       pricedTotalAmount: number | null;
       /** @description True when every line is OK, so totalAmount covers the whole cart (it is still null if the sum would exceed 2^53-1); false when some line is NO_PRICE, UNKNOWN_PRODUCT, OUT_OF_RANGE or QUANTITY_NOT_ALLOWED */
       complete: boolean;
-      /** @description Admin keys only: absent from a read key's answer (docs/api.md §19). Σ round(costUnitAmount × quantity / priceUnit) over the OK lines; null when an OK line has no cost */
+      /** @description Admin keys only: absent from a read key's answer (docs/api.md §18). Σ round(costUnitAmount × quantity / priceUnit) over the OK lines; null when an OK line has no cost */
       costAmount?: number | null;
-      /** @description Admin keys only: absent from a read key's answer (docs/api.md §19). pricedTotalAmount − costAmount; null when costAmount is */
+      /** @description Admin keys only: absent from a read key's answer (docs/api.md §18). pricedTotalAmount − costAmount; null when costAmount is */
       marginAmount?: number | null;
       /**
        * Format: date-time
@@ -1708,17 +1708,17 @@ export interface components {
         /** @description What the line costs at that quantity: no more than now */
         lineAmount: number;
       } | null;
-      /** @description Admin keys only: absent from a read key's answer (docs/api.md §19). The line's cost per priceUnit pieces, from the channel's COST pricelists (docs/pricing-rules.md §23); null without one */
+      /** @description Admin keys only: absent from a read key's answer (docs/api.md §18). The line's cost per priceUnit pieces, from the channel's COST pricelists (docs/pricing-rules.md §23); null without one */
       costUnitAmount?: number | null;
-      /** @description Admin keys only: absent from a read key's answer (docs/api.md §19). finalUnitAmount − costUnitAmount (negative below cost); null without a cost */
+      /** @description Admin keys only: absent from a read key's answer (docs/api.md §18). finalUnitAmount − costUnitAmount (negative below cost); null without a cost */
       marginAmount?: number | null;
-      /** @description Admin keys only: absent from a read key's answer (docs/api.md §19). round_half_up((final − cost) × 10000 / final); null without a cost or when final is 0 */
+      /** @description Admin keys only: absent from a read key's answer (docs/api.md §18). round_half_up((final − cost) × 10000 / final); null without a cost or when final is 0 */
       marginBp?: number | null;
-      /** @description Admin keys only: absent from a read key's answer (docs/api.md §19). The ACCRUAL conditions that reach the line, in rung, priority, id order; [] when none */
+      /** @description Admin keys only: absent from a read key's answer (docs/api.md §18). The ACCRUAL conditions that reach the line, in rung, priority, id order; [] when none */
       accruals?: components["schemas"]["Accrual"][];
-      /** @description Admin keys only: absent from a read key's answer (docs/api.md §19). finalUnitAmount − Σ accruals (≥ 0); null when the line is not priced */
+      /** @description Admin keys only: absent from a read key's answer (docs/api.md §18). finalUnitAmount − Σ accruals (≥ 0); null when the line is not priced */
       pocketUnitAmount?: number | null;
-      /** @description Admin keys only: absent from a read key's answer (docs/api.md §19). round_half_up((pocket − cost) × 10000 / pocket); null without a cost or when the pocket price is 0 */
+      /** @description Admin keys only: absent from a read key's answer (docs/api.md §18). round_half_up((pocket − cost) × 10000 / pocket); null without a cost or when the pocket price is 0 */
       pocketMarginBp?: number | null;
       /** @description Only with explain: every candidate and why it lost */
       explain: {
@@ -1730,7 +1730,7 @@ export interface components {
         promotions: components["schemas"]["PromotionExplain"][];
         /** @description The channel's FLOOR pricelists, priority desc, id asc */
         floors: components["schemas"]["FloorExplain"][];
-        /** @description Admin keys only: absent from a read key's answer (docs/api.md §19). The channel's COST pricelists, priority desc, id asc */
+        /** @description Admin keys only: absent from a read key's answer (docs/api.md §18). The channel's COST pricelists, priority desc, id asc */
         costs?: components["schemas"]["CostExplain"][];
       } | null;
     };
@@ -1842,7 +1842,7 @@ export interface components {
       /** @description Its name */
       name: string;
       /**
-       * @description Its type (ACCRUAL only in an admin key's explain, docs/api.md §19)
+       * @description Its type (ACCRUAL only in an admin key's explain, docs/api.md §18)
        * @enum {string}
        */
       type: "DISCOUNT" | "SURCHARGE" | "NET_PRICE" | "ACCRUAL";
@@ -2557,7 +2557,7 @@ export interface components {
        */
       code: string;
       /**
-       * @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters, lone surrogates or bidirectional controls
+       * @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters or bidirectional controls; the server also refuses lone surrogates (not Unicode text)
        * @example Hex bolt M8x40
        */
       name: string;
@@ -2642,7 +2642,7 @@ export interface components {
        */
       code: string;
       /**
-       * @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters, lone surrogates or bidirectional controls
+       * @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters or bidirectional controls; the server also refuses lone surrogates (not Unicode text)
        * @example Hex bolt M8x40
        */
       name: string;
@@ -2680,7 +2680,7 @@ export interface components {
        * @example WEB-DE
        */
       code?: string;
-      /** @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters, lone surrogates or bidirectional controls */
+      /** @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters or bidirectional controls; the server also refuses lone surrogates (not Unicode text) */
       name?: string;
       /**
        * @description The product's group, or null for none; an unknown code → 400
@@ -2799,7 +2799,7 @@ export interface components {
        */
       code: string;
       /**
-       * @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters, lone surrogates or bidirectional controls
+       * @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters or bidirectional controls; the server also refuses lone surrogates (not Unicode text)
        * @example Screws
        */
       name: string;
@@ -2845,7 +2845,7 @@ export interface components {
        */
       code: string;
       /**
-       * @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters, lone surrogates or bidirectional controls
+       * @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters or bidirectional controls; the server also refuses lone surrogates (not Unicode text)
        * @example Screws
        */
       name: string;
@@ -2867,7 +2867,7 @@ export interface components {
        * @example WEB-DE
        */
       code?: string;
-      /** @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters, lone surrogates or bidirectional controls */
+      /** @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters or bidirectional controls; the server also refuses lone surrogates (not Unicode text) */
       name?: string;
       /**
        * @description The parent group's code, or null for a root. Unknown → 400; a parent that would make a cycle, or a branch deeper than 8 levels, → 409 naming the chain
@@ -2983,7 +2983,7 @@ export interface components {
        */
       code: string;
       /**
-       * @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters, lone surrogates or bidirectional controls
+       * @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters or bidirectional controls; the server also refuses lone surrogates (not Unicode text)
        * @example Web shop Germany
        */
       name: string;
@@ -3008,7 +3008,7 @@ export interface components {
        * @example WEB-DE
        */
       code?: string;
-      /** @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters, lone surrogates or bidirectional controls */
+      /** @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters or bidirectional controls; the server also refuses lone surrogates (not Unicode text) */
       name?: string;
       /** @description false stops price lookups in the channel */
       isActive?: boolean;
@@ -3250,7 +3250,7 @@ export interface components {
      */
     PricelistKind: "SALES" | "FLOOR" | "COST";
     /**
-     * @description The base it derives its amounts from, or null. A read key gets null for a FLOOR list derived from a COST list (docs/api.md §19)
+     * @description The base it derives its amounts from, or null. A read key gets null for a FLOOR list derived from a COST list (docs/api.md §18)
      * @example {
      *       "basePricelistId": 100,
      *       "adjustmentBp": -1000,
@@ -3566,7 +3566,7 @@ export interface components {
        */
       code: string;
       /**
-       * @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters, lone surrogates or bidirectional controls
+       * @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters or bidirectional controls; the server also refuses lone surrogates (not Unicode text)
        * @example Muster GmbH
        */
       name: string;
@@ -3627,7 +3627,7 @@ export interface components {
        */
       code: string;
       /**
-       * @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters, lone surrogates or bidirectional controls
+       * @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters or bidirectional controls; the server also refuses lone surrogates (not Unicode text)
        * @example Muster GmbH
        */
       name: string;
@@ -3719,7 +3719,7 @@ export interface components {
        * @example WEB-DE
        */
       code?: string;
-      /** @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters, lone surrogates or bidirectional controls */
+      /** @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters or bidirectional controls; the server also refuses lone surrogates (not Unicode text) */
       name?: string;
       /**
        * @description Replaces the groups
@@ -3770,7 +3770,7 @@ export interface components {
        */
       code: string;
       /**
-       * @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters, lone surrogates or bidirectional controls
+       * @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters or bidirectional controls; the server also refuses lone surrogates (not Unicode text)
        * @example Resellers
        */
       name: string;
@@ -3815,7 +3815,7 @@ export interface components {
        */
       code: string;
       /**
-       * @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters, lone surrogates or bidirectional controls
+       * @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters or bidirectional controls; the server also refuses lone surrogates (not Unicode text)
        * @example Resellers
        */
       name: string;
@@ -3837,7 +3837,7 @@ export interface components {
        * @example WEB-DE
        */
       code?: string;
-      /** @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters, lone surrogates or bidirectional controls */
+      /** @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters or bidirectional controls; the server also refuses lone surrogates (not Unicode text) */
       name?: string;
       /**
        * @description Free text, up to 1000 characters (line breaks and tabs allowed); null clears it
@@ -3922,7 +3922,7 @@ export interface components {
      */
     PricelistCreate: {
       /**
-       * @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters, lone surrogates or bidirectional controls
+       * @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters or bidirectional controls; the server also refuses lone surrogates (not Unicode text)
        * @example Web DE list
        */
       name: string;
@@ -4018,7 +4018,7 @@ export interface components {
        */
       customerCode: string;
       /**
-       * @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters, lone surrogates or bidirectional controls
+       * @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters or bidirectional controls; the server also refuses lone surrogates (not Unicode text)
        * @example Web DE list
        */
       name: string;
@@ -4050,7 +4050,7 @@ export interface components {
      */
     PricelistUpdate: {
       /**
-       * @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters, lone surrogates or bidirectional controls
+       * @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters or bidirectional controls; the server also refuses lone surrogates (not Unicode text)
        * @example Web DE list
        */
       name?: string;
@@ -4551,7 +4551,7 @@ export interface components {
      */
     TradeConditionCreate: {
       /**
-       * @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters, lone surrogates or bidirectional controls
+       * @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters or bidirectional controls; the server also refuses lone surrogates (not Unicode text)
        * @example Wholesale 5 %
        */
       name: string;
@@ -4828,7 +4828,7 @@ export interface components {
      *     }
      */
     TradeConditionUpdate: {
-      /** @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters, lone surrogates or bidirectional controls */
+      /** @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters or bidirectional controls; the server also refuses lone surrogates (not Unicode text) */
       name?: string;
       scope?: components["schemas"]["TradeConditionScope"];
       type?: components["schemas"]["TradeConditionType"];
@@ -5379,7 +5379,7 @@ export interface components {
      */
     PromotionCreate: {
       /**
-       * @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters, lone surrogates or bidirectional controls
+       * @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters or bidirectional controls; the server also refuses lone surrogates (not Unicode text)
        * @example Summer sale
        */
       name: string;
@@ -5642,7 +5642,7 @@ export interface components {
      *     }
      */
     PromotionUpdate: {
-      /** @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters, lone surrogates or bidirectional controls */
+      /** @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters or bidirectional controls; the server also refuses lone surrogates (not Unicode text) */
       name?: string;
       discountType?: components["schemas"]["DiscountType"];
       /**
@@ -7481,7 +7481,7 @@ export interface components {
      */
     ChangeRequestReject: {
       /**
-       * @description Why, for the author (1-1000 characters)
+       * @description Why, for the author (1-1000 characters, not only spaces)
        * @example Too early: wait for the supplier's new terms
        */
       reason: string;

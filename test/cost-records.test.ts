@@ -12,7 +12,7 @@ import {
 import { api, expectProblem, issuePaths, KEYS } from "./helpers";
 
 /**
- * COST pricelists and ACCRUAL trade conditions through the API (docs/api.md §5.8, §19,
+ * COST pricelists and ACCRUAL trade conditions through the API (docs/api.md §5.8, §18,
  * docs/pricing-rules.md §23–§25): their write rules, and that a read key never sees them.
  */
 
@@ -187,7 +187,7 @@ describe("ACCRUAL trade conditions (docs/pricing-rules.md §25)", () => {
   });
 });
 
-describe("a read key never sees a COST pricelist or an ACCRUAL condition (docs/api.md §19)", () => {
+describe("a read key never sees a COST pricelist or an ACCRUAL condition (docs/api.md §18)", () => {
   it("pricelists: absent from the lists and their counts, 404 by id as if they did not exist", async () => {
     const channel = await createChannel();
     const product = await createProduct();

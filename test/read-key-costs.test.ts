@@ -9,7 +9,7 @@ import { api, KEYS } from "./helpers";
 import { ok, seedWorkedExample } from "./shared/worked-example";
 
 /**
- * docs/api.md §19: a read key never sees a cost, a margin, an accrual, a COST pricelist or an
+ * docs/api.md §18: a read key never sees a cost, a margin, an accrual, a COST pricelist or an
  * ACCRUAL condition, in any answer, explain, list, header or error. This test walks EVERY
  * operation of /doc a read key may call (those that document no 403, as the README's role
  * column reads them), with cost data present (worked example E, docs/pricing-rules.md §26, with
@@ -203,7 +203,7 @@ async function answer(method: string, call: ReturnType<typeof callsOf>[number], 
   return { res, text: `${JSON.stringify(res.body)}\n${headers}` };
 }
 
-describe("a read key never sees a cost (docs/api.md §19)", () => {
+describe("a read key never sees a cost (docs/api.md §18)", () => {
   it("walks every read-key operation of /doc with cost data present and finds no cost", async () => {
     const operations = await readOperations();
     // Every read operation has its calls here: a new one fails until it is added.

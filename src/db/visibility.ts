@@ -2,7 +2,7 @@ import { and, eq, ne, type SQL } from "drizzle-orm";
 import { pricelists, tradeConditions } from "./schema";
 
 /*
- * What a key that does not see costs (a read key) never reads (docs/api.md §19): COST pricelists
+ * What a key that does not see costs (a read key) never reads (docs/api.md §18): COST pricelists
  * with their rows and assignments, and ACCRUAL trade conditions. Every read a read key can make
  * of pricelists or trade conditions takes its condition from here, so "as if they did not exist"
  * has one wording: absent from every list and its count, 404 by id. `costs` is the request's

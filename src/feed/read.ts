@@ -56,7 +56,7 @@ export interface FeedQuery {
   /** The last cursor to read (a webhook's batch in flight, read again for a retry). */
   until?: number;
   /**
-   * false (a read key, docs/api.md §19): the changes of COST pricelists (the list, its rows, its
+   * false (a read key, docs/api.md §18): the changes of COST pricelists (the list, its rows, its
    * assignments) and of ACCRUAL trade conditions (the condition, its scales, its links) are left
    * out, as if those records did not exist. Default true.
    */
@@ -168,7 +168,7 @@ const byCondition = Object.keys(ENTITIES).filter(
 );
 
 /**
- * The entries a key that does not see costs never gets (docs/api.md §19), by what their record
+ * The entries a key that does not see costs never gets (docs/api.md §18), by what their record
  * is now: a COST pricelist (its own entry, its rows, its assignments), an ACCRUAL trade condition
  * (its own entry, its scales and links). Pricelists and trade conditions are never deleted (an
  * INDIVIDUAL DRAFT list, never COST, aside), so the record is there to ask.

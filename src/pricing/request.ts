@@ -264,7 +264,7 @@ export interface PriceRequest {
   /** The channel's FLOOR pricelists; [] when none. */
   floors: readonly FloorPricelist[];
   /**
-   * true (admin keys, docs/api.md §19): the answer carries each line's cost, margin, accruals
+   * true (admin keys, docs/api.md §18): the answer carries each line's cost, margin, accruals
    * and pocket price, and the order's cost and margin (docs/pricing-rules.md §26). Absent or
    * false: none of those fields exists in the answer, and `costs` and ACCRUAL conditions are
    * ignored, in explain too.

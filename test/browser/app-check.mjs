@@ -360,7 +360,7 @@ async function checkMargin(card, line, money) {
 
 /**
  * The same lookup with the dev read key: the page shows no cost, margin or pocket price (the
- * answer has none of them, docs/api.md §19).
+ * answer has none of them, docs/api.md §18).
  * @param {import("playwright-core").Page} page
  */
 async function checkReadKey(page) {

@@ -12,7 +12,7 @@ export interface PriceQuery {
   at: number;
   explain: boolean;
   /**
-   * Admin keys (docs/api.md §19): the channel's COST lists and the ACCRUAL conditions are read
+   * Admin keys (docs/api.md §18): the channel's COST lists and the ACCRUAL conditions are read
    * too, in the same round trip. Never for a read key: its lookup reads what it did before.
    */
   costs: boolean;

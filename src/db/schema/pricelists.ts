@@ -63,7 +63,7 @@ export const pricelists = sqliteTable(
     index("pricelists_name_idx").on(sql`lower(${t.name})`, t.id),
     index("pricelists_scope_status_idx").on(t.scope, t.status),
     index("pricelists_base_idx").on(t.basePricelistId),
-    // The COST lists, which a read key never sees (docs/api.md §19): its change feed leaves out
+    // The COST lists, which a read key never sees (docs/api.md §18): its change feed leaves out
     // their entries by asking for these ids (migration 0024).
     index("pricelists_cost_idx")
       .on(t.id)

@@ -94,7 +94,7 @@ export const requireAdmin = (what: string): MiddlewareHandler<AppEnv> => {
 };
 
 /**
- * Whether the request's key sees costs (docs/api.md §19): cost, margin, accruals and pocket price
+ * Whether the request's key sees costs (docs/api.md §18): cost, margin, accruals and pocket price
  * in price answers, COST pricelists and ACCRUAL trade conditions. Admin keys only.
  */
 export const seesCosts = (c: { var: { role: Role } }): boolean => c.var.role === "admin";

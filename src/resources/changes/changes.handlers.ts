@@ -17,7 +17,7 @@ export const expiredCursor = (after: number, oldest: number) =>
 
 export const list: AppRouteHandler<typeof routes.list> = async (c) => {
   const { after = 0, limit = DEFAULT_CHANGES } = c.req.valid("query");
-  // A read key gets no change of a COST pricelist or an ACCRUAL condition (docs/api.md §19).
+  // A read key gets no change of a COST pricelist or an ACCRUAL condition (docs/api.md §18).
   const page = await readChanges(c.var.db, { after, limit, costs: seesCosts(c) });
   if ("expired" in page) throw expiredCursor(after, page.expired);
   return c.json({ data: page.changes, next: page.next, hasMore: page.hasMore }, 200);

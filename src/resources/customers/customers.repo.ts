@@ -260,7 +260,7 @@ const selectPricelistId = (db: Db, id: number, costs: boolean) =>
 
 /**
  * The page, its count and the pricelist's existence in one round trip; undefined if no such
- * pricelist, or one the key does not see (a COST one for a read key, docs/api.md §19).
+ * pricelist, or one the key does not see (a COST one for a read key, docs/api.md §18).
  */
 export const listPricelistCustomers = (db: Db, id: number, list: ListRequest, costs: boolean) =>
   readPageOf(

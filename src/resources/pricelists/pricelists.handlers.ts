@@ -46,7 +46,7 @@ export const createIndividual: AppRouteHandler<typeof routes.createIndividual> =
 export const get: AppRouteHandler<typeof routes.get> = async (c) => {
   const { id } = c.req.valid("param");
   const costs = seesCosts(c);
-  // A COST pricelist does not exist for a read key (docs/api.md §19).
+  // A COST pricelist does not exist for a read key (docs/api.md §18).
   const row = await findSeenPricelist(c.var.db, id, costs);
   if (!row) throw missing(id);
   return c.json(toPricelist(row, costs), 200);

@@ -33,7 +33,7 @@ export const derivationColumns = (derivation: Derivation | null) => ({
   roundingEnding: derivation?.rounding?.ending ?? null,
 });
 
-/** The pricelists the key sees (docs/api.md §19). */
+/** The pricelists the key sees (docs/api.md §18). */
 export const listPricelists = (db: Db, list: ListRequest, costs: boolean) =>
   readPage(db, ...pricelistPage(db, and(list.where, seenPricelists(costs)), list));
 

@@ -62,7 +62,7 @@ function toDerivation(row: PricelistRow) {
 /**
  * A pricelist as the API shows it, wherever one is shown (its owner's code included). A key
  * that does not see costs (`costs` false) gets a FLOOR list's derivation as null: its base is a
- * COST list, which that key never sees (docs/api.md §19).
+ * COST list, which that key never sees (docs/api.md §18).
  */
 export const toPricelist = (row: PricelistRow, costs = true) => ({
   id: row.id,

@@ -55,7 +55,7 @@ export async function answerTag(
     cart.currency ?? null,
     cart.at ?? ["now", until],
     cart.explain ?? false,
-    // An admin's answer carries costs, a read key's not: never the same tag (docs/api.md §19).
+    // An admin's answer carries costs, a read key's not: never the same tag (docs/api.md §18).
     cart.costs ?? false,
     cart.lines.map((line) => [line.productCode, line.quantity]),
   ]);

@@ -17,7 +17,7 @@ const pricing = (c: Context<AppEnv>): PricingOptions => ({
 
 export const resolve: AppRouteHandler<typeof routes.resolve> = async (c) => {
   const body = c.req.valid("json");
-  // Cost and margin for admin keys only (docs/api.md §19).
+  // Cost and margin for admin keys only (docs/api.md §18).
   const cart: CartRequest = { ...body, costs: seesCosts(c), location: "body" };
   const { answer } = await priceCart(c.var.db, cart, pricing(c));
   return c.json(answer, 200);

@@ -172,7 +172,7 @@ const Adjustment = z
       "One step from source.baseUnitAmount to finalUnitAmount, in applied order: base + Σ amount = final",
   });
 
-/** The fields only an admin key's answer has (docs/pricing-rules.md §26, docs/api.md §19). */
+/** The fields only an admin key's answer has (docs/pricing-rules.md §26, docs/api.md §18). */
 
 const Accrual = z
   .object({

@@ -21,7 +21,7 @@ export interface CartRequest {
   at?: number;
   explain?: boolean;
   /**
-   * The key sees costs (admin keys, docs/api.md §19): the answer carries cost, margin, accruals
+   * The key sees costs (admin keys, docs/api.md §18): the answer carries cost, margin, accruals
    * and pocket price (docs/pricing-rules.md §26). Absent or false: none of them is even read.
    */
   costs?: boolean;

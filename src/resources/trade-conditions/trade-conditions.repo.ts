@@ -126,7 +126,7 @@ const appliesIn = (channelCode: string) => sql`(
 
 /**
  * A page with its links and count in one round trip, of the conditions the key sees (docs/api.md
- * §19); with a channel, its existence check rides in the same batch. `undefined` when the channel
+ * §18); with a channel, its existence check rides in the same batch. `undefined` when the channel
  * does not exist.
  */
 export async function listTradeConditions(
