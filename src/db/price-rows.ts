@@ -281,12 +281,15 @@ export interface StagedWrite {
   afterPriceUnit: number;
 }
 
-/** The rows of `plan` on pricelist `pricelistId` as staged writes (product ids by code). */
-export function stagedWritesOf(
+/**
+ * The rows of `plan` on pricelist `pricelistId` as staged writes (product ids by code), one at a
+ * time: a plan of a million rows is never a second list of a million objects.
+ */
+export function* stagedWritesOf(
   pricelistId: number,
   plan: TimelinePlan,
   productIds: ReadonlyMap<string, number>,
-): StagedWrite[] {
+): Generator<StagedWrite, void> {
   const base = (row: KeyedRow) => ({
     pricelistId,
     productId: productIds.get(row.productCode)!,
@@ -296,22 +299,24 @@ export function stagedWritesOf(
     afterAmount: row.amount,
     afterPriceUnit: row.priceUnit,
   });
-  return [
-    ...plan.updates.map(({ before, after }) => ({
+  for (const { before, after } of plan.updates) {
+    yield {
       ...base(after),
-      action: "UPDATED" as const,
+      action: "UPDATED",
       beforeValidTo: before.validTo,
       beforeAmount: before.amount,
       beforePriceUnit: before.priceUnit,
-    })),
-    ...plan.inserts.map((row) => ({
+    };
+  }
+  for (const row of plan.inserts) {
+    yield {
       ...base(row),
-      action: "INSERTED" as const,
+      action: "INSERTED",
       beforeValidTo: null,
       beforeAmount: null,
       beforePriceUnit: null,
-    })),
-  ];
+    };
+  }
 }
 
 /**
@@ -372,26 +377,39 @@ function updateFromStaged(
  * The statements that write `writes` for change request `changeRequestId` inside its batch: the
  * writes staged into change_request_writes (chunked, each row sent once), then ONE update of the
  * cut or replaced rows and ONE insert of the new rows from there. The staged rows stay: they are
- * what `cancel` restores from (`restoreStagedWrites`).
+ * what `cancel` restores from (`restoreStagedWrites`). A generator that pauses after each chunk,
+ * so that its caller can let other requests run (docs/api.md §17.7); `stagedPriceRowWrites`
+ * runs it at once.
  */
-export function stagedPriceRowWrites(
+export function* stagedPriceRowSteps(
   db: Db,
   changeRequestId: number,
-  writes: readonly StagedWrite[],
-): BatchItem<"sqlite">[] {
-  if (!writes.length) return [];
+  writes: Iterable<StagedWrite>,
+): Generator<void, BatchItem<"sqlite">[]> {
   const fields = Object.entries(STAGED_KEYS) as [keyof StagedWrite, string][];
   const set = {
     changeRequestId: sql`${changeRequestId}`,
     ...Object.fromEntries(fields.map(([field, key]) => [field, rowField(key)])),
   };
   const statements: BatchItem<"sqlite">[] = [];
-  for (let i = 0; i < writes.length; i += STAGED_ROWS_PER_STATEMENT) {
-    const chunk = writes
-      .slice(i, i + STAGED_ROWS_PER_STATEMENT)
-      .map((write) => Object.fromEntries(fields.map(([field, key]) => [key, write[field]])));
-    statements.push(...insertRows(db, changeRequestWrites, chunk, set));
+  let chunk: Record<string, unknown>[] = [];
+  const flush = () => {
+    for (const statement of insertRows(db, changeRequestWrites, chunk, set)) {
+      statements.push(statement);
+    }
+    chunk = [];
+  };
+  for (const write of writes) {
+    const row: Record<string, unknown> = {};
+    for (const [field, key] of fields) row[key] = write[field];
+    chunk.push(row);
+    if (chunk.length === STAGED_ROWS_PER_STATEMENT) {
+      flush();
+      yield;
+    }
   }
+  if (chunk.length) flush();
+  if (!statements.length) return [];
   statements.push(
     updateFromStaged(db, changeRequestId, "UPDATED", "after"),
     // The columns in the table's order, as Drizzle lists them.
@@ -402,6 +420,19 @@ export function stagedPriceRowWrites(
     ),
   );
   return statements;
+}
+
+/** `stagedPriceRowSteps` run to its end without pausing. */
+export function stagedPriceRowWrites(
+  db: Db,
+  changeRequestId: number,
+  writes: Iterable<StagedWrite>,
+): BatchItem<"sqlite">[] {
+  const steps = stagedPriceRowSteps(db, changeRequestId, writes);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
 }
 
 /** How many rows change request `changeRequestId` wrote are no longer as it wrote them (SQL). */
