@@ -241,9 +241,26 @@ function rowHash(k: number): SQL {
 
 /**
  * The stored rows of `selections` (each with the index of the selection that chose it, and its
- * product's id), and their digest: one statement each.
+ * product's id), and their digest: one statement each. Identical selections (ten items on the
+ * whole of one list) read their rows once: `selection` is then the index of the first of them,
+ * and `sameAs[i]` says which one selection `i` reads (docs/api.md §17.7). The digest is over
+ * every selection, as it always was.
  */
 export function rowSetsSql(selections: readonly RowSelection[]) {
+  const firstOf = new Map<string, number>();
+  const sameAs = selections.map((s, i) => {
+    const key = JSON.stringify([
+      s.pricelistId,
+      s.productCodes ?? null,
+      s.productGroupCodes ?? null,
+    ]);
+    if (!firstOf.has(key)) firstOf.set(key, i);
+    return firstOf.get(key)!;
+  });
+  // The others are kept as selections of nothing, so the indexes stay those of the items.
+  const read = selections.map((s, i) =>
+    sameAs[i] === i ? s : { pricelistId: s.pricelistId, productCodes: [] },
+  );
   const columns = select({
     selection: int(sql`p.i`),
     pricelistId: int(sql`p.pricelist_id`),
@@ -259,11 +276,11 @@ export function rowSetsSql(selections: readonly RowSelection[]) {
     columns,
     sql`from picked p join products pr on pr.id = p.product_id
       order by p.i, pr.code, p.min_quantity, coalesce(p.valid_from, ${ALWAYS})`,
-    selected(selections),
+    selected(read),
   );
   const digest = sql<string>`(${selected(selections)} select json_object('n', count(*),
     'h', coalesce(sum(${rowHash(1000003)}), 0), 'k', coalesce(sum(${rowHash(998244353)}), 0)) from picked)`;
-  return { rows, digest };
+  return { rows, digest, sameAs };
 }
 
 /** A row a change request writes, with its values before (UPDATED) and after. */

@@ -200,17 +200,18 @@ async function planOf(
   read: Touched,
   at: number,
 ): Promise<ChangePlan> {
+  // The rows by the selection that read them (one pass); identical selections share theirs.
+  const bySelection = read.sameAs.map((): Touched["rows"] => []);
+  for (const row of read.rows) bySelection[row.selection]!.push(row);
   const positions: number[] = [];
   const selected: SelectedItem[] = [];
   items.forEach((item, position) => {
     if (item.kind !== "SET_PRICES" && item.kind !== "ADJUST_PRICES") return;
+    const rows = bySelection[read.sameAs[positions.length]!]!;
     positions.push(position);
-    const rows: Touched["rows"] = [];
     const it = item.kind === "SET_PRICES" ? item : { ...item, rounding: item.rounding ?? null };
     selected.push({ item: it, rows });
   });
-  // The rows come ordered by selection: one pass, not one per item.
-  for (const row of read.rows) (selected[row.selection]!.rows as Touched["rows"]).push(row);
   let plan;
   try {
     plan = await runInSteps(planChangesInSteps(selected, at));
