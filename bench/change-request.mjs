@@ -3,7 +3,9 @@
  * What a catalogue-wide change request costs (docs/performance.md, "A catalogue-wide change
  * request"; issue 23 item 6; `npm run bench:change-request`):
  *
- *   node bench/change-request.mjs [--rows 100000] [--keep]
+ *   node bench/change-request.mjs [--rows 100000] [--items 1] [--keep]
+ *   node bench/change-request.mjs --lookups [--rows 30000] [--items 10] [--seconds 10]
+ *     [--connections 4] [--rounds 2] [--out bench/results/FILE.json]
  *
  * 1. starts a fresh local `wrangler dev` on a free port of 127.0.0.1 (an empty D1 in a temp
  *    folder, the migrations of drizzle/ applied, two admin keys of its own: nothing of the
@@ -17,12 +19,22 @@
  * 4. checks through the API that the list has twice the rows after the approval and its rows
  *    again after the cancel; stops wrangler and removes the temp folder (--keep keeps it).
  *
- * Nothing is written into the project: the figures go to stdout.
+ * `--items N` makes the request N ADJUST_PRICES items on the whole list (+1.0 %, +1.1 %, …), each
+ * on the rows as the ones before left them.
+ *
+ * With `--lookups` (issue 28 item 10; docs/api.md §17.7), after loading, the list becomes the
+ * primary list of a channel (so lookups price from it and the impact simulates it), and
+ * `/health` and a 1-line GET /v1/api/prices (8 read keys) are measured alone, while the request
+ * is created, submitted, approved and cancelled back to back (`bench/lib/change-request-load.mjs`),
+ * and alone again: each p99 while a submit or approve was in flight against its p99 alone.
+ *
+ * Nothing is written into the project unless `--out` names a file: the figures go to stdout.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { lookupsUnderChangeRequest } from "./lib/change-request-load.mjs";
 import { thousands } from "./lib/common.mjs";
 import { startService } from "./lib/service.mjs";
 
@@ -91,25 +103,50 @@ const rowCount = async (service, list) =>
   );
 
 /**
+ * The request: one ADJUST_PRICES of the whole list (+2.5 %), or `items` of them (+1.0 %, +1.1 %, …).
+ * @param {number} list
+ * @param {number} items
+ */
+const requestBody = (list, items) => ({
+  title: items === 1 ? "Catalogue +2.5 %" : `Catalogue, ${items} adjustments`,
+  effectiveAt: "2027-01-01T00:00:00Z",
+  items: Array.from({ length: items }, (_, i) => ({
+    kind: "ADJUST_PRICES",
+    pricelistId: list,
+    adjustmentBp: items === 1 ? 250 : 100 + 10 * i,
+    rounding: { mode: "NEAREST", step: 10, ending: 9 },
+  })),
+});
+
+/**
+ * The list as the primary list of a new channel, and the two subjects the lookups measure.
+ * @param {{ url: string, key: string, readKeys: string[] }} service
+ * @param {number} list
+ */
+async function lookupSubjects(service, list) {
+  const { url, key, readKeys } = service;
+  await call(url, key, "POST", "/v1/api/channel", { code: "BENCH-CR", name: "Bench" });
+  await call(url, key, "PUT", "/v1/api/channel/BENCH-CR/pricelist/primary", { pricelistId: list });
+  return [
+    { id: "health", title: "GET /health", path: "/health", headers: [{}] },
+    {
+      id: "prices-get-1",
+      title: "GET /prices 1 line",
+      path: "/v1/api/prices?channel=BENCH-CR&product=BULK-0000001&quantity=1",
+      headers: readKeys.map((k) => ({ "x-webhook-signature": k })),
+    },
+  ];
+}
+
+/**
  * The four timed calls.
  * @param {{ url: string, key: string, approverKey: string }} service
  * @param {number} list
  */
-async function changeRequest(service, list) {
+async function changeRequest(service, list, items = 1) {
   const { url, key, approverKey } = service;
   const base = "/v1/api/change-requests";
-  const create = await call(url, key, "POST", base, {
-    title: "Catalogue +2.5 %",
-    effectiveAt: "2027-01-01T00:00:00Z",
-    items: [
-      {
-        kind: "ADJUST_PRICES",
-        pricelistId: list,
-        adjustmentBp: 250,
-        rounding: { mode: "NEAREST", step: 10, ending: 9 },
-      },
-    ],
-  });
+  const create = await call(url, key, "POST", base, requestBody(list, items));
   const id = create.answer.id;
   const submit = await call(url, key, "POST", `${base}/${id}/submit`);
   if (submit.answer.status !== "PENDING_APPROVAL")
@@ -127,7 +164,13 @@ async function main() {
   const { values } = parseArgs({
     options: {
       rows: { type: "string", default: "100000" },
+      items: { type: "string", default: "1" },
       keep: { type: "boolean", default: false },
+      lookups: { type: "boolean", default: false },
+      seconds: { type: "string", default: "10" },
+      connections: { type: "string", default: "4" },
+      rounds: { type: "string", default: "2" },
+      out: { type: "string" },
     },
   });
   const rows = Number(values.rows);
@@ -143,13 +186,39 @@ async function main() {
     process.exit(130);
   });
   try {
-    const service = await startService(dir, { approver: true });
+    const items = Number(values.items);
+    if (!Number.isSafeInteger(items) || items < 1 || items > 100)
+      throw new Error(`--items ${values.items}: 1-100`);
+    const service = await startService(dir, { approver: true, readers: values.lookups ? 8 : 0 });
     child = service.child;
     step(`wrangler dev on ${service.url}, empty D1 in ${dir}, migrations applied`);
     const list = await loadCatalogue(service, rows);
+    const approverKey = /** @type {string} */ (service.approverKey);
+    if (values.lookups) {
+      const subjects = await lookupSubjects(service, list);
+      const runs = await lookupsUnderChangeRequest({
+        base: service.url,
+        key: service.key,
+        approverKey,
+        body: requestBody(list, items),
+        subjects,
+        connections: Number(values.connections),
+        seconds: Number(values.seconds),
+        rounds: Number(values.rounds),
+        log: step,
+      });
+      if (values.out) {
+        const at = new Date().toISOString();
+        const result = { at, rows, items, connections: Number(values.connections), runs };
+        writeFileSync(values.out, `${JSON.stringify(result, null, 2)}\n`);
+        step(`written to ${values.out}`);
+      }
+      return;
+    }
     const { runs, applied, restored } = await changeRequest(
-      { ...service, approverKey: /** @type {string} */ (service.approverKey) },
+      { ...service, approverKey },
       list,
+      items,
     );
     if (applied !== 2 * rows || restored !== rows) {
       throw new Error(`rows: ${applied} after the approval, ${restored} after the cancel`);

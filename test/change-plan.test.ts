@@ -1,10 +1,13 @@
 import { describe, expect, it } from "vitest";
 import {
+  ChangeAmountOutOfRange,
   isChangeOverlap,
   planChanges,
+  planChangesInSteps,
   type ChangePlan,
   type SelectedItem,
 } from "../src/pricing/change-plan";
+import { deriveAmount } from "../src/pricing";
 import type { KeyedRow } from "../src/pricing/timeline";
 
 /** The price items of a change request as a pure plan (docs/pricing-rules.md §18). */
@@ -132,5 +135,89 @@ describe("planChanges", () => {
       updates: [],
       closed: 0,
     });
+  });
+});
+
+describe("planChanges at scale (docs/api.md §17.7)", () => {
+  const catalogue = (n: number) =>
+    Array.from({ length: n }, (_, i) => row(`P-${String(i).padStart(7, "0")}`, 1000 + (i % 997)));
+
+  it(
+    "plans 1,000,000 rows of one item: every row cut at T, a new one each",
+    { timeout: 300_000 },
+    () => {
+      const stored = catalogue(1_000_000);
+      const result = plan([adjust(250, stored)]);
+      const lists = result.lists.get(1)!;
+      expect(result.tiers).toHaveLength(1_000_000);
+      expect(lists.inserts).toHaveLength(1_000_000);
+      expect(lists.updates).toHaveLength(1_000_000);
+      expect(lists.closed).toBe(1_000_000);
+      // 999,999 % 997 = 8: 1008 + 2.5 % = 1033.2 → 1033, up to …9: 1039.
+      expect(result.tiers[999_999]).toEqual({
+        pricelistId: 1,
+        productCode: "P-0999999",
+        minQuantity: 1,
+        amount: 1039,
+        priceUnit: 1,
+      });
+    },
+  );
+
+  it(
+    "ten items over the same 31,800 rows: each on the rows as the ones before left them",
+    { timeout: 120_000 },
+    () => {
+      const stored = catalogue(31_800);
+      const items = Array.from({ length: 10 }, () => adjust(100, stored));
+      const started = performance.now();
+      const result = plan(items);
+      const ms = performance.now() - started;
+      console.log(JSON.stringify({ plan: { rows: 31_800, items: 10, ms: Math.round(ms) } }));
+      // 1000 → ten times +1 % and up to …9, each on the amount the one before left.
+      let amount = 1000;
+      for (let i = 0; i < 10; i += 1) {
+        amount = deriveAmount(amount, {
+          basePricelistId: 1,
+          adjustmentBp: 100,
+          rounding: { mode: "UP", step: 10, ending: 9 },
+        });
+      }
+      expect(result.tiers[0]).toMatchObject({ productCode: "P-0000000", amount });
+      // One new row per tier (each later write replaced the one before), every old row cut once.
+      expect(result.lists.get(1)!.inserts).toHaveLength(31_800);
+      expect(result.lists.get(1)!.closed).toBe(31_800);
+    },
+  );
+
+  it("pauses between steps, and answers the same whatever the step size", () => {
+    const stored = catalogue(5_000);
+    const items = [adjust(250, stored), adjust(-100, stored.slice(0, 2_500))];
+    const whole = plan(items);
+    for (const size of [1, 7, 100, 10_000]) {
+      const steps = planChangesInSteps(items, T, size);
+      let pauses = 0;
+      let step = steps.next();
+      for (; !step.done; step = steps.next()) pauses += 1;
+      expect(step.value).toEqual(whole);
+      // Each row is looked at and each tier written: at least one pause per `size` of them.
+      expect(pauses).toBeGreaterThanOrEqual(Math.floor(15_000 / size));
+    }
+  });
+
+  it("an adjusted amount past 2^53 − 1 is a ChangeAmountOutOfRange naming the item and tier", () => {
+    const big = row("HUGE", 9_000_000_000_000_000, null, null, 10);
+    const fine: SelectedItem = {
+      ...adjust(100, [row("P-1", 500)]),
+      item: { ...adjust(100, []).item, pricelistId: 2 },
+    };
+    let thrown: unknown;
+    try {
+      planChanges([fine, adjust(100, [row("P-1", 500), big])], T);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(ChangeAmountOutOfRange);
+    expect(thrown).toMatchObject({ item: 1, productCode: "HUGE", minQuantity: 10 });
   });
 });

@@ -7,23 +7,27 @@ import { createHash, randomBytes } from "node:crypto";
 import { WRANGLER_ENV, applyMigrations, spawnWrangler } from "../../scripts/lib/local-db.mjs";
 import { freePort } from "./common.mjs";
 
-/** A random key and its API_KEYS entry, `name:admin:sha256`. */
-function adminKey(/** @type {string} */ name) {
+/** A random key and its API_KEYS entry, `name:role:sha256`. */
+function adminKey(/** @type {string} */ name, role = "admin") {
   const key = randomBytes(18).toString("base64url");
-  return { key, entry: `${name}:admin:${createHash("sha256").update(key).digest("hex")}` };
+  return { key, entry: `${name}:${role}:${createHash("sha256").update(key).digest("hex")}` };
 }
 
 /**
  * A fresh `wrangler dev` on `dir`, with its own admin key (`key`, named `bench`) and, with
- * `approver`, a second one named `approver` (`approverKey`: a change request's four eyes).
+ * `approver`, a second one named `approver` (`approverKey`: a change request's four eyes), and
+ * `readers` read keys (`readKeys`: lookups beside the writes, each under its own rate limit).
  * @param {string} dir
- * @param {{ approver?: boolean }} [options]
+ * @param {{ approver?: boolean, readers?: number }} [options]
  */
-export async function startService(dir, { approver = false } = {}) {
+export async function startService(dir, { approver = false, readers = 0 } = {}) {
   await applyMigrations(dir);
   const own = adminKey("bench");
   const second = approver ? adminKey("approver") : undefined;
-  const keys = [own.entry, ...(second ? [second.entry] : [])].join(",");
+  const reads = Array.from({ length: readers }, (_, i) => adminKey(`reader-${i}`, "read"));
+  const keys = [own.entry, ...(second ? [second.entry] : []), ...reads.map((r) => r.entry)].join(
+    ",",
+  );
   const port = await freePort();
   const child = spawnWrangler(
     [
@@ -44,5 +48,5 @@ export async function startService(dir, { approver = false } = {}) {
     if (waited > 90_000) throw new Error("wrangler dev did not answer within 90 s");
     await new Promise((r) => setTimeout(r, 250));
   }
-  return { child, url, key: own.key, approverKey: second?.key };
+  return { child, url, key: own.key, approverKey: second?.key, readKeys: reads.map((r) => r.key) };
 }

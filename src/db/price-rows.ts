@@ -241,9 +241,26 @@ function rowHash(k: number): SQL {
 
 /**
  * The stored rows of `selections` (each with the index of the selection that chose it, and its
- * product's id), and their digest: one statement each.
+ * product's id), and their digest: one statement each. Identical selections (ten items on the
+ * whole of one list) read their rows once: `selection` is then the index of the first of them,
+ * and `sameAs[i]` says which one selection `i` reads (docs/api.md §17.7). The digest is over
+ * every selection, as it always was.
  */
 export function rowSetsSql(selections: readonly RowSelection[]) {
+  const firstOf = new Map<string, number>();
+  const sameAs = selections.map((s, i) => {
+    const key = JSON.stringify([
+      s.pricelistId,
+      s.productCodes ?? null,
+      s.productGroupCodes ?? null,
+    ]);
+    if (!firstOf.has(key)) firstOf.set(key, i);
+    return firstOf.get(key)!;
+  });
+  // The others are kept as selections of nothing, so the indexes stay those of the items.
+  const read = selections.map((s, i) =>
+    sameAs[i] === i ? s : { pricelistId: s.pricelistId, productCodes: [] },
+  );
   const columns = select({
     selection: int(sql`p.i`),
     pricelistId: int(sql`p.pricelist_id`),
@@ -259,11 +276,11 @@ export function rowSetsSql(selections: readonly RowSelection[]) {
     columns,
     sql`from picked p join products pr on pr.id = p.product_id
       order by p.i, pr.code, p.min_quantity, coalesce(p.valid_from, ${ALWAYS})`,
-    selected(selections),
+    selected(read),
   );
   const digest = sql<string>`(${selected(selections)} select json_object('n', count(*),
     'h', coalesce(sum(${rowHash(1000003)}), 0), 'k', coalesce(sum(${rowHash(998244353)}), 0)) from picked)`;
-  return { rows, digest };
+  return { rows, digest, sameAs };
 }
 
 /** A row a change request writes, with its values before (UPDATED) and after. */
@@ -281,12 +298,15 @@ export interface StagedWrite {
   afterPriceUnit: number;
 }
 
-/** The rows of `plan` on pricelist `pricelistId` as staged writes (product ids by code). */
-export function stagedWritesOf(
+/**
+ * The rows of `plan` on pricelist `pricelistId` as staged writes (product ids by code), one at a
+ * time: a plan of a million rows is never a second list of a million objects.
+ */
+export function* stagedWritesOf(
   pricelistId: number,
   plan: TimelinePlan,
   productIds: ReadonlyMap<string, number>,
-): StagedWrite[] {
+): Generator<StagedWrite, void> {
   const base = (row: KeyedRow) => ({
     pricelistId,
     productId: productIds.get(row.productCode)!,
@@ -296,22 +316,24 @@ export function stagedWritesOf(
     afterAmount: row.amount,
     afterPriceUnit: row.priceUnit,
   });
-  return [
-    ...plan.updates.map(({ before, after }) => ({
+  for (const { before, after } of plan.updates) {
+    yield {
       ...base(after),
-      action: "UPDATED" as const,
+      action: "UPDATED",
       beforeValidTo: before.validTo,
       beforeAmount: before.amount,
       beforePriceUnit: before.priceUnit,
-    })),
-    ...plan.inserts.map((row) => ({
+    };
+  }
+  for (const row of plan.inserts) {
+    yield {
       ...base(row),
-      action: "INSERTED" as const,
+      action: "INSERTED",
       beforeValidTo: null,
       beforeAmount: null,
       beforePriceUnit: null,
-    })),
-  ];
+    };
+  }
 }
 
 /**
@@ -372,26 +394,39 @@ function updateFromStaged(
  * The statements that write `writes` for change request `changeRequestId` inside its batch: the
  * writes staged into change_request_writes (chunked, each row sent once), then ONE update of the
  * cut or replaced rows and ONE insert of the new rows from there. The staged rows stay: they are
- * what `cancel` restores from (`restoreStagedWrites`).
+ * what `cancel` restores from (`restoreStagedWrites`). A generator that pauses after each chunk,
+ * so that its caller can let other requests run (docs/api.md §17.7); `stagedPriceRowWrites`
+ * runs it at once.
  */
-export function stagedPriceRowWrites(
+export function* stagedPriceRowSteps(
   db: Db,
   changeRequestId: number,
-  writes: readonly StagedWrite[],
-): BatchItem<"sqlite">[] {
-  if (!writes.length) return [];
+  writes: Iterable<StagedWrite>,
+): Generator<void, BatchItem<"sqlite">[]> {
   const fields = Object.entries(STAGED_KEYS) as [keyof StagedWrite, string][];
   const set = {
     changeRequestId: sql`${changeRequestId}`,
     ...Object.fromEntries(fields.map(([field, key]) => [field, rowField(key)])),
   };
   const statements: BatchItem<"sqlite">[] = [];
-  for (let i = 0; i < writes.length; i += STAGED_ROWS_PER_STATEMENT) {
-    const chunk = writes
-      .slice(i, i + STAGED_ROWS_PER_STATEMENT)
-      .map((write) => Object.fromEntries(fields.map(([field, key]) => [key, write[field]])));
-    statements.push(...insertRows(db, changeRequestWrites, chunk, set));
+  let chunk: Record<string, unknown>[] = [];
+  const flush = () => {
+    for (const statement of insertRows(db, changeRequestWrites, chunk, set)) {
+      statements.push(statement);
+    }
+    chunk = [];
+  };
+  for (const write of writes) {
+    const row: Record<string, unknown> = {};
+    for (const [field, key] of fields) row[key] = write[field];
+    chunk.push(row);
+    if (chunk.length === STAGED_ROWS_PER_STATEMENT) {
+      flush();
+      yield;
+    }
   }
+  if (chunk.length) flush();
+  if (!statements.length) return [];
   statements.push(
     updateFromStaged(db, changeRequestId, "UPDATED", "after"),
     // The columns in the table's order, as Drizzle lists them.
@@ -402,6 +437,19 @@ export function stagedPriceRowWrites(
     ),
   );
   return statements;
+}
+
+/** `stagedPriceRowSteps` run to its end without pausing. */
+export function stagedPriceRowWrites(
+  db: Db,
+  changeRequestId: number,
+  writes: Iterable<StagedWrite>,
+): BatchItem<"sqlite">[] {
+  const steps = stagedPriceRowSteps(db, changeRequestId, writes);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
 }
 
 /** How many rows change request `changeRequestId` wrote are no longer as it wrote them (SQL). */

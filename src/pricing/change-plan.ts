@@ -1,10 +1,11 @@
 import { deriveAmount } from "./derivation";
+import { AmountOutOfRange } from "./money";
 import {
-  isTimelineOverlap,
-  planTimelines,
+  planTimeline,
   type KeyedRow,
   type TimelineOverlap,
   type TimelinePlan,
+  type TimelineRow,
   type TimelineWrite,
 } from "./timeline";
 import type { Instant, Rounding } from "./types";
@@ -64,104 +65,172 @@ export interface ChangeOverlap extends TimelineOverlap {
   pricelistId: number;
 }
 
-type Write = TimelineWrite & { productCode: string; minQuantity: number };
-
-const keyOf = (row: { productCode: string; minQuantity: number; validFrom: Instant | null }) =>
-  `${row.productCode}\u0000${row.minQuantity}\u0000${row.validFrom ?? ""}`;
-
-/** The rows of one pricelist as the writes so far leave them. */
-class ListState {
-  readonly stored = new Map<string, KeyedRow>();
-  readonly writes: Write[] = [];
-  private current = new Map<string, KeyedRow>();
-
-  know(rows: readonly KeyedRow[]) {
-    for (const row of rows) {
-      const key = keyOf(row);
-      if (!this.stored.has(key)) {
-        this.stored.set(key, row);
-        this.current.set(key, { ...row });
-      }
-    }
-  }
-
-  /** The current row in force at `at` for each stored (product, minQuantity) of `rows`. */
-  inForce(rows: readonly KeyedRow[], at: Instant): KeyedRow[] {
-    const timelines = new Set(rows.map((row) => `${row.productCode}\u0000${row.minQuantity}`));
-    return [...this.current.values()].filter(
-      (row) => timelines.has(`${row.productCode}\u0000${row.minQuantity}`) && isInWindow(row, at),
-    );
-  }
-
-  /** Writes `writes` on the current rows; the overlap when the timeline rules refuse one. */
-  write(writes: readonly Write[]): TimelineOverlap | undefined {
-    const plan = planTimelines([...this.current.values()], writes);
-    if (isTimelineOverlap(plan)) return plan;
-    for (const row of [...plan.inserts, ...plan.updates.map((u) => u.after)]) {
-      this.current.set(keyOf(row), row);
-    }
-    this.writes.push(...writes);
-    return undefined;
+/**
+ * An ADJUST_PRICES item would take a tier past 2^53 − 1 minor units, the largest amount stored
+ * exactly (docs/api.md §17.7): `item` is its index in the items given to `planChanges`.
+ */
+export class ChangeAmountOutOfRange extends Error {
+  constructor(
+    readonly item: number,
+    readonly productCode: string,
+    readonly minQuantity: number,
+  ) {
+    super(`item ${item}: ${productCode} from quantity ${minQuantity} would exceed 2^53 - 1`);
   }
 }
 
-/** The writes of one item on its list's current rows (none for a tier it leaves as it is). */
-function writesOf({ item, rows }: SelectedItem, state: ListState, at: Instant): Write[] {
-  const inForce = new Map(
-    state.inForce(rows, at).map((row) => [`${row.productCode}\u0000${row.minQuantity}`, row]),
-  );
-  const wanted =
-    item.kind === "SET_PRICES"
-      ? item.rows.map(({ productCode, minQuantity, amount, priceUnit }) => ({
-          productCode,
-          minQuantity,
-          amount,
-          priceUnit,
-        }))
-      : [...inForce.values()].map((row) => ({
-          productCode: row.productCode,
-          minQuantity: row.minQuantity,
-          amount: deriveAmount(row.amount, { ...item, basePricelistId: item.pricelistId }),
-          priceUnit: row.priceUnit,
-        }));
-  return wanted
-    .filter((w) => {
-      const was = inForce.get(`${w.productCode}\u0000${w.minQuantity}`);
-      return was?.amount !== w.amount || was.priceUnit !== w.priceUnit;
-    })
-    .map((w) => ({ ...w, validFrom: at }));
+/**
+ * One timeline of a pricelist (product, minQuantity): its stored rows and the writes of the items
+ * so far, in order. Every write starts at `at`, so the last one is the row in force at `at` once
+ * there is one (a row from `at` ends after it: rules 2 and 3 of §17), and the timeline as the
+ * writes leave it is computed once, at the end.
+ */
+interface Timeline {
+  productCode: string;
+  minQuantity: number;
+  stored: KeyedRow[];
+  writes: TimelineWrite[];
+}
+
+/** The timelines of one pricelist the items select, by product and minQuantity. */
+class ListState {
+  readonly timelines = new Map<string, Timeline>();
+
+  timeline(productCode: string, minQuantity: number): Timeline {
+    const key = `${productCode}\u0000${minQuantity}`;
+    let timeline = this.timelines.get(key);
+    if (!timeline) {
+      timeline = { productCode, minQuantity, stored: [], writes: [] };
+      this.timelines.set(key, timeline);
+    }
+    return timeline;
+  }
+
+  /** A stored row's timeline, the row added to it when it is new there. */
+  know(row: KeyedRow): Timeline {
+    const timeline = this.timeline(row.productCode, row.minQuantity);
+    if (!timeline.stored.some((known) => known.validFrom === row.validFrom)) {
+      timeline.stored.push(row);
+    }
+    return timeline;
+  }
+}
+
+/** The row of `timeline` in force at `at`, as the writes so far leave it. */
+const inForce = (timeline: Timeline, at: Instant): TimelineRow | TimelineWrite | undefined =>
+  timeline.writes.at(-1) ?? timeline.stored.find((row) => isInWindow(row, at));
+
+/** Timelines (or rows) handled between two pauses of `planChangesInSteps`: some milliseconds. */
+export const TIMELINES_PER_STEP = 2000;
+
+/** A write of `item` on one timeline. */
+interface Write {
+  timeline: Timeline;
+  write: TimelineWrite;
+}
+
+/** The writes of one item on its list's current timelines (none for a tier it leaves as it is). */
+function* writesOf(
+  { item, rows }: SelectedItem,
+  index: number,
+  state: ListState,
+  at: Instant,
+  pause: () => boolean,
+): Generator<void, Write[]> {
+  const writes: Write[] = [];
+  const wanted = (timeline: Timeline, amount: number, priceUnit: number) => {
+    const was = inForce(timeline, at);
+    if (was?.amount === amount && was.priceUnit === priceUnit) return;
+    writes.push({ timeline, write: { validFrom: at, amount, priceUnit } });
+  };
+  const selected = new Set<Timeline>();
+  for (const row of rows) {
+    selected.add(state.know(row));
+    if (pause()) yield;
+  }
+  if (item.kind === "SET_PRICES") {
+    for (const { productCode, minQuantity, amount, priceUnit } of item.rows) {
+      wanted(state.timeline(productCode, minQuantity), amount, priceUnit);
+      if (pause()) yield;
+    }
+    return writes;
+  }
+  const derivation = { ...item, basePricelistId: item.pricelistId };
+  for (const timeline of selected) {
+    const row = inForce(timeline, at);
+    if (row) {
+      let amount: number;
+      try {
+        amount = deriveAmount(row.amount, derivation);
+      } catch (error) {
+        if (!(error instanceof AmountOutOfRange)) throw error;
+        throw new ChangeAmountOutOfRange(index, timeline.productCode, timeline.minQuantity);
+      }
+      wanted(timeline, amount, row.priceUnit);
+    }
+    if (pause()) yield;
+  }
+  return writes;
 }
 
 /**
  * The plan of the price items, in order, dated `at`; or the first timeline overlap (which rows
- * without an end of their own cannot make, but the rules are the rules).
+ * without an end of their own cannot make, but the rules are the rules). A generator that pauses
+ * every `timelinesPerStep` timelines or rows, so that its caller can let other work run between
+ * steps (the Worker yields to the event loop: docs/api.md §17.7); run without pausing
+ * (`planChanges`), it answers the same. Linear in the rows: each item reads and writes only the
+ * timelines it selects. Throws ChangeAmountOutOfRange when an adjusted amount would pass 2^53 − 1.
  */
+export function* planChangesInSteps(
+  items: readonly SelectedItem[],
+  at: Instant,
+  timelinesPerStep = TIMELINES_PER_STEP,
+): Generator<void, ChangePlan | ChangeOverlap> {
+  let work = 0;
+  const pause = () => ++work % timelinesPerStep === 0;
+  const states = new Map<number, ListState>();
+  for (const [index, selected] of items.entries()) {
+    const id = selected.item.pricelistId;
+    let state = states.get(id);
+    if (!state) states.set(id, (state = new ListState()));
+    // An item's writes are judged on the timelines as the items before it left them.
+    const writes = yield* writesOf(selected, index, state, at, pause);
+    for (const { timeline, write } of writes) timeline.writes.push(write);
+  }
+  const plan: ChangePlan = { lists: new Map(), tiers: [] };
+  for (const [pricelistId, state] of states) {
+    const lists: TimelinePlan = { inserts: [], updates: [], closed: 0 };
+    let written = false;
+    for (const timeline of state.timelines.values()) {
+      if (!timeline.writes.length) continue;
+      written = true;
+      const overlap = planTimeline(lists, timeline, timeline.stored, timeline.writes);
+      if (overlap) return { ...overlap, pricelistId };
+      if (pause()) yield;
+    }
+    if (!written) continue;
+    plan.lists.set(pricelistId, lists);
+    const tier = (row: KeyedRow) => {
+      if (row.validFrom !== at) return;
+      const { productCode, minQuantity, amount, priceUnit } = row;
+      plan.tiers.push({ pricelistId, productCode, minQuantity, amount, priceUnit });
+    };
+    for (const row of lists.inserts) tier(row);
+    for (const update of lists.updates) tier(update.after);
+  }
+  return plan;
+}
+
+/** `planChangesInSteps` run to its end without pausing. */
 export function planChanges(
   items: readonly SelectedItem[],
   at: Instant,
 ): ChangePlan | ChangeOverlap {
-  const states = new Map<number, ListState>();
-  for (const selected of items) {
-    const id = selected.item.pricelistId;
-    let state = states.get(id);
-    if (!state) states.set(id, (state = new ListState()));
-    state.know(selected.rows);
-    const overlap = state.write(writesOf(selected, state, at));
-    if (overlap) return { ...overlap, pricelistId: id };
+  const steps = planChangesInSteps(items, at);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
   }
-  const plan: ChangePlan = { lists: new Map(), tiers: [] };
-  for (const [pricelistId, state] of states) {
-    if (!state.writes.length) continue;
-    const lists = planTimelines([...state.stored.values()], state.writes);
-    if (isTimelineOverlap(lists)) return { ...lists, pricelistId };
-    plan.lists.set(pricelistId, lists);
-    for (const row of [...lists.inserts, ...lists.updates.map((u) => u.after)]) {
-      if (row.validFrom !== at) continue;
-      const { productCode, minQuantity, amount, priceUnit } = row;
-      plan.tiers.push({ pricelistId, productCode, minQuantity, amount, priceUnit });
-    }
-  }
-  return plan;
 }
 
 /** Whether `planChanges` refused. */

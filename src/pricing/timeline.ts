@@ -155,24 +155,44 @@ export function planTimelines(
   const plan: TimelinePlan = { inserts: [], updates: [], closed: 0 };
   for (const [key, timeline] of timelines) {
     const [productCode, minQuantity] = JSON.parse(key) as [string, number];
-    const result = writeTimeline(timeline.stored, timeline.writes);
-    if (isOverlap(result)) return { ...result, productCode, minQuantity };
-    plan.closed += result.closed;
-    const before = new Map(timeline.stored.map((row) => [row.validFrom, row]));
-    for (const row of result.rows) {
-      const after = { productCode, minQuantity, ...row };
-      const was = before.get(row.validFrom);
-      if (!was) plan.inserts.push(after);
-      else if (
-        was.validTo !== row.validTo ||
-        was.amount !== row.amount ||
-        was.priceUnit !== row.priceUnit
-      ) {
-        plan.updates.push({ before: was, after });
-      }
-    }
+    const overlap = planTimeline(
+      plan,
+      { productCode, minQuantity },
+      timeline.stored,
+      timeline.writes,
+    );
+    if (overlap) return overlap;
   }
   return plan;
+}
+
+/**
+ * One timeline's writes (`writeTimeline`) added to `plan` as inserts and updates against
+ * `stored` (that timeline's stored rows); or its overlap, nothing added.
+ */
+export function planTimeline(
+  plan: TimelinePlan,
+  { productCode, minQuantity }: { productCode: string; minQuantity: number },
+  stored: readonly KeyedRow[],
+  writes: readonly TimelineWrite[],
+): TimelineOverlap | undefined {
+  const result = writeTimeline(stored, writes);
+  if (isOverlap(result)) return { ...result, productCode, minQuantity };
+  plan.closed += result.closed;
+  const before = new Map(stored.map((row) => [row.validFrom, row]));
+  for (const row of result.rows) {
+    const after = { productCode, minQuantity, ...row };
+    const was = before.get(row.validFrom);
+    if (!was) plan.inserts.push(after);
+    else if (
+      was.validTo !== row.validTo ||
+      was.amount !== row.amount ||
+      was.priceUnit !== row.priceUnit
+    ) {
+      plan.updates.push({ before: was, after });
+    }
+  }
+  return undefined;
 }
 
 /** Whether `planTimelines` refused. */

@@ -216,9 +216,16 @@ export function changedAspects(before: LinePrice, after: LinePrice): PriceChange
   return checks.filter(([, differs]) => differs).map(([aspect]) => aspect);
 }
 
-/** n / d in integers, rounded half away from zero (d > 0), exact whatever the magnitudes. */
+const MAX_BP = BigInt(Number.MAX_SAFE_INTEGER);
+
+/**
+ * n / d in integers, rounded half away from zero (d > 0), exact whatever the magnitudes; a
+ * magnitude past 2^53 − 1 (a rise from 1 to some 9 × 10^11 minor units and more) is answered as
+ * 2^53 − 1, the largest integer JSON holds exactly (docs/simulation.md §4).
+ */
 function ratioBp(n: bigint, d: bigint): number {
-  const magnitude = ((n < 0n ? -n : n) * 2n + d) / (2n * d);
+  const exact = ((n < 0n ? -n : n) * 2n + d) / (2n * d);
+  const magnitude = exact > MAX_BP ? MAX_BP : exact;
   return Number(n < 0n ? -magnitude : magnitude);
 }
 

@@ -40,7 +40,7 @@ export function touchOf(items: readonly ChangeRequestItem[]): Touch {
     ids.pricelist.push(item.pricelistId);
     if (item.kind === "SET_PRICES") {
       const codes = sorted(item.rows.map((row) => row.productCode));
-      products.push(...codes);
+      for (const code of codes) products.push(code);
       selections.push({ pricelistId: item.pricelistId, productCodes: codes });
     } else {
       products.push(...(item.productCodes ?? []));

@@ -229,7 +229,7 @@ const productIdsStatement = (codesJson: readonly string[]) =>
 export async function readTouch(db: Db, id: number, touch: Touch) {
   const facts = sql<string>`json_object('request', json(${requestState(id)}),
     'items', json(${itemFactsSql(touch)}))`;
-  const { rows } = rowSetsSql(touch.selections);
+  const { rows, sameAs } = rowSetsSql(touch.selections);
   const factsStatement = statement(select({ facts: text(facts) }), sql``);
   const [[read], stored, ids] = await decodedBatch(db, [
     factsStatement,
@@ -247,6 +247,8 @@ export async function readTouch(db: Db, id: number, touch: Touch) {
     itemsText: JSON.stringify(value.items),
     value,
     rows: stored,
+    /** The selection whose rows selection `i` reads (identical ones are read once). */
+    sameAs,
     // The products named by code, and those of the rows selected through groups or whole lists.
     productIds: new Map([
       ...ids.map((p) => [p.code, p.id] as const),

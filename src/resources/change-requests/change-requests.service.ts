@@ -6,14 +6,16 @@ import { CHANGED, optimistically } from "../../db/optimistic";
 import {
   divergedWritesSql,
   restoreStagedWrites,
-  stagedPriceRowWrites,
+  stagedPriceRowSteps,
   stagedWritesOf,
 } from "../../db/price-rows";
 import { ApiError, conflict, invalid, notFound } from "../../lib/core/errors";
 import { iso } from "../../lib/core/schemas";
+import { runInSteps } from "../../lib/core/steps";
 import {
+  ChangeAmountOutOfRange,
   isChangeOverlap,
-  planChanges,
+  planChangesInSteps,
   type ChangePlan,
   type SelectedItem,
 } from "../../pricing/change-plan";
@@ -178,25 +180,49 @@ async function readItems(db: Db, found: FoundRequest) {
 type ReadItems = Exclude<Awaited<ReturnType<typeof readItems>>, typeof CHANGED>;
 
 /** The items judged at `at` (400 naming each issue) and planned: what applying them writes. */
-function judge(readItems: ReadItems, at: number) {
+async function judge(readItems: ReadItems, at: number) {
   const { items, read } = readItems;
   const issues = itemIssues(items, read.value.items, at, "items");
   if (issues.length) throw invalid(issues);
-  return { ...readItems, plan: planOf(items, read, at), records: recordChanges(items, read, at) };
+  const plan = await planOf(items, read, at);
+  return { ...readItems, plan, records: recordChanges(items, read, at) };
 }
 
-type Prepared = ReturnType<typeof judge>;
+type Prepared = Awaited<ReturnType<typeof judge>>;
 
-/** The plan of the price items on the stored rows they select (409 on an overlap). */
-function planOf(items: readonly ChangeRequestItem[], read: Touched, at: number): ChangePlan {
-  const priceItems = items.filter(
-    (item) => item.kind === "SET_PRICES" || item.kind === "ADJUST_PRICES",
-  );
-  const selected: SelectedItem[] = priceItems.map((item, index) => ({
-    item: item.kind === "SET_PRICES" ? item : { ...item, rounding: item.rounding ?? null },
-    rows: read.rows.filter((row) => row.selection === index),
-  }));
-  const plan = planChanges(selected, at);
+/**
+ * The plan of the price items on the stored rows they select, in steps between which the
+ * isolate's other requests run (docs/api.md §17.7): 409 on an overlap, 400 naming the item whose
+ * adjusted amount would pass 2^53 − 1.
+ */
+async function planOf(
+  items: readonly ChangeRequestItem[],
+  read: Touched,
+  at: number,
+): Promise<ChangePlan> {
+  // The rows by the selection that read them (one pass); identical selections share theirs.
+  const bySelection = read.sameAs.map((): Touched["rows"] => []);
+  for (const row of read.rows) bySelection[row.selection]!.push(row);
+  const positions: number[] = [];
+  const selected: SelectedItem[] = [];
+  items.forEach((item, position) => {
+    if (item.kind !== "SET_PRICES" && item.kind !== "ADJUST_PRICES") return;
+    const rows = bySelection[read.sameAs[positions.length]!]!;
+    positions.push(position);
+    const it = item.kind === "SET_PRICES" ? item : { ...item, rounding: item.rounding ?? null };
+    selected.push({ item: it, rows });
+  });
+  let plan;
+  try {
+    plan = await runInSteps(planChangesInSteps(selected, at));
+  } catch (error) {
+    if (!(error instanceof ChangeAmountOutOfRange)) throw error;
+    const { item, productCode, minQuantity } = error;
+    const message =
+      `would take the price of product ${productCode} from quantity ${minQuantity} past ` +
+      `9007199254740991 minor units (2^53 − 1), the largest amount a price can have`;
+    throw invalid([{ path: `items.${positions[item]}.adjustmentBp`, message }]);
+  }
   if (isChangeOverlap(plan)) {
     throw conflict(
       `the rows of product ${plan.productCode} from quantity ${plan.minQuantity} in pricelist ` +
@@ -241,11 +267,14 @@ async function applyPrepared(
   set: Partial<ChangeRequestRow>,
 ): Promise<number | typeof CHANGED> {
   const { read, plan, records } = prepared;
-  const writes = [...plan.lists].flatMap(([pricelistId, lists]) =>
-    stagedWritesOf(pricelistId, lists, read.productIds),
-  );
+  function* writes() {
+    for (const [pricelistId, lists] of plan.lists) {
+      yield* stagedWritesOf(pricelistId, lists, read.productIds);
+    }
+  }
+  const staged = await runInSteps(stagedPriceRowSteps(db, row.id, writes()));
   const batch = [
-    ...stagedPriceRowWrites(db, row.id, writes),
+    ...staged,
     ...KINDS.flatMap((kind) =>
       writeRecords(
         db,
@@ -287,7 +316,7 @@ export const submitChangeRequest = (db: Db, id: number) =>
     const at = row.effectiveAt ?? now;
     const read = await readItems(db, found);
     if (read === CHANGED) return CHANGED;
-    const prepared = judge(read, at);
+    const prepared = await judge(read, at);
     const impact = await computeImpact(db, {
       at,
       touch: prepared.touch,
@@ -356,7 +385,7 @@ export const approveChangeRequest = (db: Db, id: number, keyName: string) =>
       );
       return backToDraft(db, row, stale);
     }
-    const prepared = judge(read, row.effectiveAt ?? now);
+    const prepared = await judge(read, row.effectiveAt ?? now);
     return applyPrepared(db, row, prepared, { approvedBy: keyName, approvedAt: now });
   });
 
