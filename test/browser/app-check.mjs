@@ -380,7 +380,10 @@ async function checkReadKey(page) {
   await page.getByLabel("API key").press("Enter");
   await page.getByRole("navigation", { name: "Pages" }).waitFor();
   problems.push(...(await checkReadKeyPages(page, log)));
-  await page.getByRole("link", { name: "Price explorer" }).click();
+  await page
+    .getByRole("navigation", { name: "Pages" })
+    .getByRole("link", { name: "Price explorer" })
+    .click();
   await page.getByLabel("Channel").selectOption(EXAMPLE.channelCode);
   await page.getByLabel("Customer code").fill(EXAMPLE.customerCode);
   await page.getByLabel("Price at (UTC)").fill(EXAMPLE.at);

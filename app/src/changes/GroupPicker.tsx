@@ -48,7 +48,7 @@ export function GroupPicker(props: {
         </button>
       </div>
       {groups.list}
-      <ul class="chips" id={`${id}-chosen`} aria-label="Chosen product groups">
+      <ul class="chips" id={`${id}-chosen`} aria-label="Chosen groups">
         {chosen.length === 0 ? <li class="hint">None chosen</li> : null}
         {chosen.map((code) => (
           <li key={code}>
