@@ -5,6 +5,7 @@ import {
   groupFindings,
   lintQueryOf,
   noFilters,
+  unfiltered,
 } from "../app/src/lint/groups";
 import { parseInstant, formatInstant } from "../app/src/lib/instant";
 import { ADMIN_ONLY, mayUse, pagesFor, sectionOf } from "../app/src/ui/roles";
@@ -57,6 +58,8 @@ describe("the lint page's groups and filters", () => {
 
   it("sends each filter the API's way, and refuses a pricelist that is not an id", () => {
     expect(lintQueryOf(noFilters)).toEqual({ query: {} });
+    expect(unfiltered({ ...noFilters, productCode: " " })).toBe(true);
+    expect(unfiltered({ ...noFilters, code: "TIER_CLIFF" })).toBe(false);
     expect(
       lintQueryOf({
         severity: "WARNING",

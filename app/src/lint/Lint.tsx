@@ -13,6 +13,7 @@ import {
   groupFindings,
   lintQueryOf,
   noFilters,
+  unfiltered,
 } from "./groups";
 
 /** Every finding the filters keep, page by page (100 a page), in the API's order. */
@@ -158,7 +159,7 @@ export function Lint() {
           <Counts findings={findings.value} groups={groups.length} />
           {findings.value.length === 0 ? (
             <p>
-              {applied.filters === noFilters
+              {unfiltered(applied.filters)
                 ? "No findings: the rules do what they say."
                 : "No findings match these filters."}
             </p>

@@ -18,6 +18,10 @@ export interface LintFilters {
 
 export const noFilters: LintFilters = { severity: "", code: "", pricelistId: "", productCode: "" };
 
+/** Whether `filters` keep every finding. */
+export const unfiltered = (filters: LintFilters) =>
+  Object.values(filters).every((value) => value.trim() === "");
+
 type LintQuery = NonNullable<paths["/v1/api/pricing/lint"]["get"]["parameters"]["query"]>;
 
 /**
