@@ -1111,7 +1111,7 @@ export interface paths {
     };
     /**
      * Lint the pricing rules in force (admin keys only)
-     * @description Checks the ACTIVE pricelists, trade conditions and promotions whose window has not ended (as of now) for terms that can never apply, ties decided by id, price gaps, floors above list prices, stackable discounts that add up to 100 % or more, channels without a primary pricelist, groups with no products, and records ACTIVE past their window (docs/pricing-lint.md: each code, what triggers it, why it matters, how to fix it). A finding is only reported when it is certain: the rules may miss a case, never invent one. Nothing is written. The facts are read in one D1 round trip whatever the size of the data (price rows are aggregated in D1, not loaded), on every call (no cache). Default sort: severity (ERROR, WARNING, INFO), then code, each in that vocabulary order.
+     * @description Checks the ACTIVE pricelists, trade conditions and promotions whose window has not ended (as of now) for terms that can never apply, ties decided by id, price gaps, floors above list prices, stackable discounts that add up to 100 % or more, channels without a primary pricelist, groups with no products, and records ACTIVE past their window (docs/pricing-lint.md: each code, what triggers it, why it matters, how to fix it). A finding is only reported when it is certain: the rules may miss a case, never invent one. Nothing is written. The facts are read in one D1 round trip whatever the size of the data (price rows are aggregated in D1, not loaded), on every call (no cache). `filter.severity` and `filter.code` pick findings by what they are; `filter.pricelistId` and `filter.productCode` keep the findings that name one of the values among their records (`$not`: that name none; a finding naming no pricelist or product is kept by neither). Default sort: severity (ERROR, WARNING, INFO), then code, each in that vocabulary order.
      */
     get: operations["listPricingLintFindings"];
     put?: never;
@@ -1438,6 +1438,26 @@ export interface paths {
      * @description Newest first: each attempt's batch (idempotency id, cursor range, number of changes), outcome, HTTP status, error, the first 1 KB of the answer and the latency. Kept 30 days.
      */
     get: operations["listWebhookDeliveries"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/api/me": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The name and role of the API key making the request
+     * @description Answers who the key in the request header is: its name and its role (admin or read), so that a client such as the back office (/app) shows a read key only what it may use and says why the rest is not there (docs/app.md §6). Either role may ask; no D1 round trip.
+     */
+    get: operations["getMe"];
     put?: never;
     post?: never;
     delete?: never;
@@ -8197,6 +8217,26 @@ export interface components {
       responseBody: string | null;
       /** @description From sending to the answer, in ms */
       latencyMs: number | null;
+    };
+    /**
+     * @description The API key that made the request
+     * @example {
+     *       "name": "dev-read-key",
+     *       "role": "read"
+     *     }
+     */
+    Me: {
+      /**
+       * @description The key's name in API_KEYS (docs/security.md), as the audit trail and change requests show it; never the key itself
+       * @example dev-read-key
+       */
+      name: string;
+      /**
+       * @description admin: every operation. read: the reads (GET, the price lookup) without cost, margin or accruals; writes, simulations, change requests, the audit trail and the pricing lint answer 403 (docs/api.md §6)
+       * @example read
+       * @enum {string}
+       */
+      role: "admin" | "read";
     };
   };
   responses: never;
@@ -20498,6 +20538,10 @@ export interface operations {
         "filter.severity"?: string[];
         /** @description Filter on code (one of CHANNEL_WITHOUT_PRIMARY, STACKABLES_TO_ZERO, MISSING_EXCHANGE_RATE, RATE_ROUNDS_TO_ZERO, NEVER_WINS, TIE_BY_ID, FLOOR_ABOVE_LIST, NO_FIRST_TIER, PRICE_GAP, TIER_CLIFF, UNREACHABLE_PRICELIST, EMPTY_GROUP_TARGETED, EXPIRED_BUT_ACTIVE, BELOW_COST): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $in, $not. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.code=CHANNEL_WITHOUT_PRIMARY`. */
         "filter.code"?: string[];
+        /** @description Filter on pricelistId (number): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $in, $not. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
+        "filter.pricelistId"?: string[];
+        /** @description Filter on productCode (text): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $in, $not. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
+        "filter.productCode"?: string[];
       };
       header?: never;
       path?: never;
@@ -23886,6 +23930,66 @@ export interface operations {
            *       "status": 404,
            *       "detail": "pricelist 42 not found",
            *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  getMe: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The key's name and role */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Me"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
            */

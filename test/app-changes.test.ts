@@ -4,12 +4,12 @@ import { marginRows } from "../app/src/changes/margin";
 import {
   adjustmentRequestOf,
   amountToMinor,
-  effectiveAtOf,
   emptyAdjustment,
   nextMonthLocal,
   parsePriceRows,
   percentToBp,
   rowsRequestOf,
+  withRounding,
 } from "../app/src/changes/request";
 
 /**
@@ -55,10 +55,9 @@ describe("percentages and amounts, exactly", () => {
   });
 
   it("dates are UTC; the default is the first of next month", () => {
-    expect(effectiveAtOf("2027-01-01T00:00")).toBe("2027-01-01T00:00:00Z");
-    expect(effectiveAtOf("")).toBeNull();
-    expect(nextMonthLocal(NOW)).toBe("2026-12-01T00:00");
-    expect(nextMonthLocal(Date.parse("2026-12-31T23:59:59Z"))).toBe("2027-01-01T00:00");
+    // ISO 8601, 24-hour, as the field shows it (not the browser's "12/01/2026, 12:00 AM").
+    expect(nextMonthLocal(NOW)).toBe("2026-12-01 00:00");
+    expect(nextMonthLocal(Date.parse("2026-12-31T23:59:59Z"))).toBe("2027-01-01 00:00");
   });
 });
 
@@ -72,8 +71,46 @@ describe("the mass adjustment form", () => {
     roundingMode: "UP" as const,
     step: "0.10",
     ending: "0.09",
-    effectiveAt: "2027-01-01T00:00",
+    effectiveAt: "2027-01-01 00:00",
   };
+
+  it("reads the effective date as UTC, empty as when approved, and names a date that is none", () => {
+    const at = (effectiveAt: string) => adjustmentRequestOf({ ...exampleA, effectiveAt }, "EUR");
+    expect(at("2027-01-01T00:00")).toMatchObject({
+      ok: true,
+      request: { effectiveAt: "2027-01-01T00:00:00Z" },
+    });
+    expect(at("")).toMatchObject({ ok: true, request: { effectiveAt: null } });
+    expect(at("01/01/2027, 12:00 AM")).toEqual({
+      ok: false,
+      problems: [
+        "Effective from: type the date and time as YYYY-MM-DD HH:MM (24-hour, UTC), e.g. 2026-12-01 00:00.",
+      ],
+    });
+  });
+
+  it("clears the rounding step and ending when rounding is none, and suggests them again", () => {
+    expect(emptyAdjustment(NOW)).toMatchObject({ roundingMode: "", step: "", ending: "" });
+    expect(withRounding(exampleA, "")).toEqual({ roundingMode: "", step: "", ending: "" });
+    const none = { ...exampleA, roundingMode: "" as const, step: "", ending: "" };
+    expect(withRounding(none, "DOWN")).toEqual({
+      roundingMode: "DOWN",
+      step: "0.10",
+      ending: "0.09",
+    });
+    // What was typed stays when the mode changes from one rounding to another.
+    const typed = { ...exampleA, step: "0.05", ending: "" };
+    expect(withRounding(typed, "NEAREST")).toEqual({
+      roundingMode: "NEAREST",
+      step: "0.05",
+      ending: "",
+    });
+    // None sends no rounding, whatever the fields held.
+    expect(adjustmentRequestOf({ ...exampleA, roundingMode: "" }, "EUR")).toMatchObject({
+      ok: true,
+      request: { items: [{ rounding: null }] },
+    });
+  });
 
   it("sends worked example A's request (docs/pricing-rules.md §18)", () => {
     expect(adjustmentRequestOf(exampleA, "EUR")).toEqual({

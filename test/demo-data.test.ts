@@ -286,7 +286,7 @@ describe("money in the demo data (docs/pricing-rules.md §19–§22, scripts/lib
     });
   });
 
-  it("the linter names the screws' tier cliff, and no list lacks a rate", async () => {
+  it("the linter names the screws' tier cliff among a handful, and no list lacks a rate", async () => {
     const res = await api(
       "GET",
       "/v1/api/pricing/lint?filter.code=$in:TIER_CLIFF,MISSING_EXCHANGE_RATE&limit=100&page=1",
@@ -301,6 +301,10 @@ describe("money in the demo data (docs/pricing-rules.md §19–§22, scripts/lib
       all.push(...next.body.data);
     }
     expect(all.filter((f) => f.code === "MISSING_EXCHANGE_RATE")).toEqual([]);
+    // A handful, not one per tiered product: the demo's tiers take off less than a piece's
+    // worth at their first quantity (scripts/lib/demo-data.mjs), so only rounding and the
+    // screws' volume price leave cliffs.
+    expect(all.filter((f) => f.code === "TIER_CLIFF").length).toBeLessThanOrEqual(10);
     const cliff = all.find((f) => f.records.some((r: any) => r.code === "P-00298"));
     expect(cliff).toEqual({
       code: "TIER_CLIFF",

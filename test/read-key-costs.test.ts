@@ -111,6 +111,8 @@ function callsOf(
       return [...list(path), { path: `${path}?limit=100`, headers: { "x-channel": "WEB-DE" } }];
     case "/v1/api/changes":
       return [{ path: `${path}?limit=1000` }];
+    case "/v1/api/me":
+      return [{ path }];
     case "/v1/api/product/{code}":
       return each(["P-A", "P-B", "P-C"], (c) => `/v1/api/product/${c}`);
     case "/v1/api/product-group/{code}":

@@ -190,9 +190,13 @@ export function buildDemoData() {
   const inGroup = (group) => catalogue.filter((_, i) => products[i]?.productGroupCode === group);
   const customers = buildCustomers(random);
 
+  // Each tier takes off less than one piece's worth at its first quantity (10+: 5 %, 50+: a
+  // further 1.6 %), so buying fewer pieces never costs more (docs/pricing-lint.md §14): the
+  // linter's TIER_CLIFF names the few cliffs the demo has on purpose or by rounding, not every
+  // tiered product.
   const consumableTiers = /** @type {const} */ ([
     [10, 0.95],
-    [50, 0.9],
+    [50, 0.935],
   ]);
 
   /** The catalogue rows of WEB-DE's primary pricelist 100 (the worked example's PL-100). */
@@ -223,7 +227,7 @@ export function buildDemoData() {
       currency: "EUR",
       prices: priced(catalogue, eurBase, 0.97, [
         [20, 0.93],
-        [100, 0.88],
+        [100, 0.925],
       ]),
       channels: [{ channelCode: "FIELD-SALES", primary: true }],
     }),
@@ -282,8 +286,8 @@ export function buildDemoData() {
         eurBase,
         0.85,
         [
-          [25, 0.8],
-          [100, 0.75],
+          [25, 0.82],
+          [100, 0.815],
         ],
       ),
       groupCodes: ["WHOLESALE"],
@@ -297,7 +301,7 @@ export function buildDemoData() {
         random.sample(inCategory("fastener", "anchor", "cable-tie", "fitting"), 80),
         chfBase,
         0.85,
-        [[25, 0.8]],
+        [[25, 0.82]],
       ),
       groupCodes: ["WHOLESALE"],
     }),
@@ -315,7 +319,7 @@ export function buildDemoData() {
         0.88,
         [
           [10, 0.84],
-          [50, 0.8],
+          [50, 0.825],
         ],
       ),
       groupCodes: ["INSTALLERS"],
@@ -347,7 +351,7 @@ export function buildDemoData() {
       currency: "EUR",
       priority: 20,
       validTo: Y2027,
-      prices: priced(random.sample(catalogue, 60), eurBase, 0.8, [[50, 0.76]]),
+      prices: priced(random.sample(catalogue, 60), eurBase, 0.8, [[50, 0.785]]),
       customerCodes: ["C-1005", "C-1012", "C-1020"],
     }),
     pricelist({
@@ -365,7 +369,7 @@ export function buildDemoData() {
       customerCode: "C-1012",
       currency: "EUR",
       prices: priced(random.sample(inCategory("fastener", "anchor"), 15), eurBase, 0.8, [
-        [100, 0.72],
+        [100, 0.795],
       ]),
     }),
     pricelist({

@@ -51,9 +51,22 @@ function comparison(filter: ParsedFilter, value: Value): boolean | null {
   }
 }
 
+/**
+ * A field whose item property is an array (the records a finding names) is a set, as a field of
+ * another table is in SQL (`through`): it matches when one of its values does, `$not` when none
+ * does, and an empty set is null (neither).
+ */
+function test(filter: ParsedFilter, item: object): boolean | null {
+  const property = (item as Record<string, unknown>)[filter.field];
+  if (!Array.isArray(property)) return comparison(filter, valueOf(item, filter.field));
+  const values = property.filter((v): v is string | number => typeof v !== "object");
+  if (filter.op === "$null") return values.length === 0;
+  return values.length === 0 ? null : values.some((v) => comparison(filter, v) === true);
+}
+
 function matches(query: ListQuery, item: object): boolean {
   for (const filter of query.filters) {
-    const result = comparison(filter, valueOf(item, filter.field));
+    const result = test(filter, item);
     if (result === null || result === filter.negate) return false;
   }
   if (query.search === undefined) return true;

@@ -6,6 +6,7 @@ import { currencies, currenciesTag } from "./currencies";
 import { customerGroups, customerGroupsTag } from "./customer-groups";
 import { customers, customersTag } from "./customers";
 import { exchangeRates, exchangeRatesTag } from "./exchange-rates";
+import { me, meTag } from "./me";
 import { pricelists, pricelistsTag } from "./pricelists";
 import { prices, pricesTag } from "./prices";
 import { pricingLint, pricingLintTag } from "./pricing-lint";
@@ -39,6 +40,7 @@ export const RESOURCES = [
   { tag: auditTag, router: audit },
   { tag: changesTag, router: changes },
   { tag: webhooksTag, router: webhooks },
+  { tag: meTag, router: me },
 ];
 
 /** Every resource router, in the registry's order. */

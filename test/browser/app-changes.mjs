@@ -161,10 +161,26 @@ async function createExampleA(page, pricelistId) {
   await page.getByRole("link", { name: "New mass adjustment" }).click();
   await page.getByLabel("Title").fill("2027 increase");
   await page.getByLabel("Pricelist").selectOption(String(pricelistId));
-  await page.getByLabel("Effective from (UTC)").fill("2027-01-01T00:00");
+  const effective = page.getByLabel("Effective from (UTC)");
+  // ISO 8601, 24-hour, UTC: the first of next month at 00:00, not the browser's "12:00 AM".
+  const start = await effective.inputValue();
+  if (!/^\d{4}-\d{2}-01 00:00$/.test(start)) throw new Error(`the effective date shows ${start}`);
+  await effective.fill("2027-01-01 00:00");
+  // The product groups are picked from the existing ones: typed, Enter adds it as a chip.
   await page.getByLabel("Product groups").fill("G");
+  await page.getByLabel("Product groups").press("Enter");
+  await page.getByRole("button", { name: "Remove product group G" }).waitFor();
   await page.getByLabel("Change in percent").fill("3");
-  await page.getByLabel("Rounding", { exact: true }).selectOption("UP");
+  // Rounding "None" empties and disables the step and the ending; a mode suggests them again.
+  const rounding = page.getByLabel("Rounding", { exact: true });
+  await rounding.selectOption("UP");
+  await rounding.selectOption("");
+  for (const field of [page.getByLabel(/^Rounding step/), page.getByLabel(/^Price ending/)]) {
+    if ((await field.inputValue()) !== "" || !(await field.isDisabled())) {
+      throw new Error("with rounding None, the step or the ending stays filled or enabled");
+    }
+  }
+  await rounding.selectOption("UP");
   await page.getByLabel(/^Rounding step/).fill("0.10");
   await page.getByLabel(/^Price ending/).fill("0.09");
   await page.getByRole("button", { name: "Create draft" }).click();

@@ -17,8 +17,10 @@
  *    (docs/simulation.md §7): the progress bar shows while it runs (the answer is held back a
  *    moment) and the button is disabled, the changed rows on the page and their count are the
  *    API's, a header sorts the table and says so in aria-sort, and the histogram is drawn;
- * 5. opens the lint page: the findings are the API's, at least one, the tier cliff of the demo's
- *    wood screws among them; a record link opens its record;
+ * 5. opens the lint page (app-lint.mjs): a handful of findings grouped by code and pricelist, the
+ *    groups and counts the API's, the tier cliff of the demo's wood screws in list 100's group;
+ *    filtered by code, product, pricelist and severity as the API filters; a record link opens
+ *    its record;
  * 6. money (docs/pricing-rules.md §19–§22): back in the explorer, the demo's screws priced per 1,000
  *    in WEB-DE at 4,000 pieces: the figures say the unit, the advice "5,000 pieces cost less" is
  *    read off the page against the API's priceBreak, and its button makes the line 5,000, priced
@@ -29,10 +31,13 @@
  *    sentence that this key may not approve it; pasted price rows made into a draft and withdrawn;
  *    then approved by the second admin key (approver); the demo's change requests in the list;
  * 8. every form control of every page has a label; signing out forgets the key; signed in again
- *    with the dev read key, the same lookup shows no cost, margin or pocket price anywhere;
+ *    with the dev read key, the navigation offers the explorer only and says why, the admin-only
+ *    pages opened by address say they need an admin key (app-lint.mjs), and the same lookup
+ *    shows no cost, margin or pocket price anywhere;
  * 9. throughout, no request leaves loopback, none fails or answers an error, and the page logs no
  *    error (CSP violations included). Screenshots go to .screenshots/ (git-ignored): app-sign-in,
- *    app-explorer, app-simulation, app-lint, app-money, app-changes-pending, app-changes. With
+ *    app-explorer, app-simulation, app-lint, app-money, app-changes-pending, app-changes,
+ *    app-read-key. With
  *    `--docs-screenshot` it also writes the README's
  *    docs/images/app-explorer.png.
  *
@@ -45,6 +50,7 @@ import { DEV_KEYS, devApiKeys } from "../../scripts/lib/dev-keys.mjs";
 import { ROOT, applyMigrations, loadDemoData } from "../../scripts/lib/local-db.mjs";
 import { decimalToMinor } from "../../scripts/lib/money.mjs";
 import { checkChanges } from "./app-changes.mjs";
+import { checkLint, checkReadKeyPages } from "./app-lint.mjs";
 import { SHOTS, openBrowser, runCheck, serve, sleep, tempDir } from "./harness.mjs";
 
 const TIMEOUT_MS = Number(process.env.APP_CHECK_TIMEOUT_MS ?? 180_000);
@@ -364,6 +370,8 @@ async function checkMargin(card, line, money) {
  * @param {import("playwright-core").Page} page
  */
 async function checkReadKey(page) {
+  /** @type {string[]} */
+  const problems = [];
   // Signed in again the page reopens where it was; the Changes page is for admin keys only.
   await page.evaluate(() => {
     /** @type {any} */ (globalThis).location.hash = "#/explorer";
@@ -371,7 +379,11 @@ async function checkReadKey(page) {
   await page.getByLabel("API key").fill(DEV_KEYS.read);
   await page.getByLabel("API key").press("Enter");
   await page.getByRole("navigation", { name: "Pages" }).waitFor();
-  await page.getByRole("link", { name: "Price explorer" }).click();
+  problems.push(...(await checkReadKeyPages(page, log)));
+  await page
+    .getByRole("navigation", { name: "Pages" })
+    .getByRole("link", { name: "Price explorer" })
+    .click();
   await page.getByLabel("Channel").selectOption(EXAMPLE.channelCode);
   await page.getByLabel("Customer code").fill(EXAMPLE.customerCode);
   await page.getByLabel("Price at (UTC)").fill(EXAMPLE.at);
@@ -390,7 +402,8 @@ async function checkReadKey(page) {
     .count();
   const final = await card.locator('dd[data-field="finalUnitAmount"]').innerText();
   log(`read key: P-B × 60 at ${final}, no cost shown`);
-  return margin + steps === 0 ? [] : ["with the read key the page shows a cost or a pocket price"];
+  if (margin + steps) problems.push("with the read key the page shows a cost or a pocket price");
+  return problems;
 }
 
 /**
@@ -475,46 +488,6 @@ async function checkSimulation(page, base) {
     problems.push("no histogram of the changes");
   }
   log(`simulation: ${shown.length} changed row(s), as the API answers`);
-  return problems;
-}
-
-/**
- * Problems with the lint page: its findings against the API's; a record link opens the record.
- * @param {import("playwright-core").Page} page
- * @param {string} base
- */
-async function checkLint(page, base) {
-  /** @type {string[]} */
-  const problems = [];
-  await page.getByRole("link", { name: "Lint" }).click();
-  const rows = page.locator("table.findings tbody tr");
-  await rows.first().waitFor();
-  const answer = await callApi(base, "/v1/api/pricing/lint?limit=1");
-  const count = await rows.count();
-  if (count < 1 || count !== answer.meta.totalItems) {
-    problems.push(`lint: the page shows ${count} findings, the API has ${answer.meta.totalItems}`);
-  }
-  // The demo's wood screws have a tier cliff (docs/pricing-lint.md §14): listed with its message.
-  const cliff = rows.filter({ hasText: "prices product P-00298" });
-  if ((await cliff.count()) !== 1 || (await cliff.getAttribute("data-code")) !== "TIER_CLIFF") {
-    problems.push(
-      `lint: the page lists ${await cliff.count()} finding(s) on P-00298, not its TIER_CLIFF`,
-    );
-  } else if (
-    !(await cliff.innerText()).includes("buying 4000–4500 pieces costs more than buying 5000")
-  ) {
-    problems.push(`lint: the TIER_CLIFF of P-00298 says ${await cliff.innerText()}`);
-  }
-  await page.screenshot({ path: join(SHOTS, "app-lint.png") });
-  const link = rows.first().locator("ul.records a").first();
-  const name = await link.innerText();
-  await link.click();
-  await page.locator("pre.json").waitFor();
-  const json = JSON.parse(await page.locator("pre.json").innerText());
-  const key = name.split(" ").at(-1);
-  if (String(json.id) !== key && json.code !== key)
-    problems.push(`the link "${name}" opened ${json.id ?? json.code}`);
-  log(`lint: ${count} finding(s); "${name}" opens its record`);
   return problems;
 }
 
@@ -695,7 +668,7 @@ async function check() {
   missingLabels.push(...(await unlabelled(page)));
   await page.screenshot({ path: join(SHOTS, "app-simulation.png"), fullPage: true });
 
-  problems.push(...(await checkLint(page, base)));
+  problems.push(...(await checkLint(page, (path) => callApi(base, path), log)));
   missingLabels.push(...(await unlabelled(page)));
 
   problems.push(...(await checkMoney(page, base)));
@@ -715,5 +688,5 @@ runCheck(
   "app-check",
   check,
   TIMEOUT_MS,
-  "screenshots in .screenshots/app-{sign-in,explorer,simulation,lint,money,changes-pending,changes}.png",
+  "screenshots in .screenshots/app-{sign-in,explorer,simulation,lint,money,changes-pending,changes,read-key}.png",
 );

@@ -1,7 +1,7 @@
 import { useMemo, useState } from "preact/hooks";
 import { api, describeError, unwrap } from "../lib/api";
 import { go, hrefOf, type NewChangeKind } from "../lib/route";
-import { Field, InputField, LoadNote, type Update, updaterOf } from "../ui/fields";
+import { Field, InputField, InstantField, LoadNote, type Update, updaterOf } from "../ui/fields";
 import { PageHeading } from "../ui/PageHeading";
 import { type Pricelist, pricelistLabel, useEditablePricelists } from "./pricelists";
 import {
@@ -13,7 +13,9 @@ import {
   emptyRows,
   parsePriceRows,
   rowsRequestOf,
+  withRounding,
 } from "./request";
+import { GroupPicker } from "./GroupPicker";
 
 /** The fields both forms have: title, pricelist, effective date. */
 interface Common {
@@ -53,11 +55,10 @@ function CommonFields<F extends Common>(props: {
           ))}
         </select>
       </Field>
-      <InputField
+      <InstantField
         id={`${prefix}-effective`}
         label="Effective from (UTC)"
-        hint="Empty: as soon as it is approved"
-        type="datetime-local"
+        empty="as soon as it is approved"
         value={form.effectiveAt}
         onValue={(effectiveAt) => update({ effectiveAt } as Partial<F>)}
       />
@@ -77,10 +78,8 @@ function AdjustmentFields(props: {
       <fieldset>
         <legend>Products</legend>
         <div class="field-row">
-          <InputField
+          <GroupPicker
             id="adjust-groups"
-            label="Product groups"
-            hint="Codes, separated by commas; their subgroups too"
             value={form.productGroupCodes}
             onValue={(productGroupCodes) => update({ productGroupCodes })}
           />
@@ -109,7 +108,9 @@ function AdjustmentFields(props: {
               id="adjust-rounding"
               value={form.roundingMode}
               onChange={(e) =>
-                update({ roundingMode: e.currentTarget.value as AdjustmentForm["roundingMode"] })
+                update((f) =>
+                  withRounding(f, e.currentTarget.value as AdjustmentForm["roundingMode"]),
+                )
               }
             >
               <option value="">None: the adjusted amount</option>
@@ -121,7 +122,7 @@ function AdjustmentFields(props: {
           <InputField
             id="adjust-step"
             label={`Rounding step (${currency})`}
-            hint="Prices become multiples of it (0.10)"
+            hint={rounded ? "Prices become multiples of it (0.10)" : "No rounding chosen"}
             inputMode="decimal"
             value={form.step}
             disabled={!rounded}
@@ -130,7 +131,7 @@ function AdjustmentFields(props: {
           <InputField
             id="adjust-ending"
             label={`Price ending (${currency})`}
-            hint="Then they end in it (0.09: …9)"
+            hint={rounded ? "Then they end in it (0.09: …9)" : "No rounding chosen"}
             inputMode="decimal"
             value={form.ending}
             disabled={!rounded}

@@ -1,6 +1,7 @@
 import type { components } from "../../../client/pricing-api";
 import { decimalToMinor } from "../../../scripts/lib/money.mjs";
 import { exponentOf } from "../../../src/pricing/currencies";
+import { formatInstant, parseInstant } from "../lib/instant";
 
 /*
  * The Changes page's forms as API bodies (docs/app.md §1): pure functions, no DOM, so
@@ -52,16 +53,17 @@ export const codesOf = (text: string) => [
   ...new Set(text.split(/[\s,;]+/).filter((c) => c !== "")),
 ];
 
-/** A datetime-local value read as UTC ("2027-01-01T00:00" → "2027-01-01T00:00:00Z"); empty: null. */
-export const effectiveAtOf = (local: string) =>
-  local === "" ? null : `${local}${local.length === 16 ? ":00" : ""}Z`;
-
-/** The first instant of the month after `now`, UTC, as a datetime-local value: the default date. */
+/** The first instant of the month after `now`, UTC, as the fields show it: the default date. */
 export function nextMonthLocal(now: number): string {
   const date = new Date(now);
-  return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1))
-    .toISOString()
-    .slice(0, 16);
+  return formatInstant(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1));
+}
+
+/** The effective date typed (lib/instant.ts) as the API takes it; empty: null (when approved). */
+function effectiveAtOf(text: string, problems: string[]): string | null {
+  const parsed = parseInstant(text);
+  if (!parsed.ok) problems.push(`Effective from: ${parsed.error}.`);
+  return parsed.ok ? (parsed.value ?? null) : null;
 }
 
 export interface AdjustmentForm {
@@ -76,7 +78,7 @@ export interface AdjustmentForm {
   step: string;
   /** In the list's currency: "0.09" */
   ending: string;
-  /** datetime-local, UTC; empty = when it is approved */
+  /** "2027-01-01 00:00", UTC (lib/instant.ts); empty = when it is approved */
   effectiveAt: string;
 }
 
@@ -87,10 +89,25 @@ export const emptyAdjustment = (now: number): AdjustmentForm => ({
   productCodes: "",
   percent: "",
   roundingMode: "",
-  step: "0.10",
-  ending: "0.09",
+  step: "",
+  ending: "",
   effectiveAt: nextMonthLocal(now),
 });
+
+/**
+ * The form with rounding `mode`: none clears the step and the ending (they mean nothing then, and
+ * their fields are disabled); a mode chosen with both empty suggests a step of 0.10 ending in 0.09.
+ */
+export function withRounding(
+  form: AdjustmentForm,
+  mode: AdjustmentForm["roundingMode"],
+): Pick<AdjustmentForm, "roundingMode" | "step" | "ending"> {
+  if (mode === "") return { roundingMode: "", step: "", ending: "" };
+  if (form.step === "" && form.ending === "") {
+    return { roundingMode: mode, step: "0.10", ending: "0.09" };
+  }
+  return { roundingMode: mode, step: form.step, ending: form.ending };
+}
 
 type Built = { ok: true; request: ChangeRequestCreate } | { ok: false; problems: string[] };
 
@@ -122,6 +139,7 @@ export function adjustmentRequestOf(form: AdjustmentForm, currency: string): Bui
   if (!bp.ok) problems.push(`Change: ${bp.error}.`);
   const rounding = roundingOf(form, currency);
   if (!rounding.ok && rounding.error) problems.push(rounding.error);
+  const effectiveAt = effectiveAtOf(form.effectiveAt, problems);
   if (problems.length || pricelistId === null || !bp.ok) return { ok: false, problems };
   const groups = codesOf(form.productGroupCodes);
   const products = codesOf(form.productCodes);
@@ -129,7 +147,7 @@ export function adjustmentRequestOf(form: AdjustmentForm, currency: string): Bui
     ok: true,
     request: {
       title: form.title.trim(),
-      effectiveAt: effectiveAtOf(form.effectiveAt),
+      effectiveAt,
       items: [
         {
           kind: "ADJUST_PRICES",
@@ -234,12 +252,13 @@ export function rowsRequestOf(form: RowsForm, currency: string): Built {
   if (parsed.rows.length === 0 && parsed.problems.length === 0) {
     problems.push("Price rows: paste at least one row.");
   }
+  const effectiveAt = effectiveAtOf(form.effectiveAt, problems);
   if (problems.length || pricelistId === null) return { ok: false, problems };
   return {
     ok: true,
     request: {
       title: form.title.trim(),
-      effectiveAt: effectiveAtOf(form.effectiveAt),
+      effectiveAt,
       items: [{ kind: "SET_PRICES", pricelistId, rows: parsed.rows }],
     },
   };

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, type Schemas, unwrap } from "../lib/api";
 import { useLoad } from "../lib/hooks";
-import { utcInstant } from "../lib/instant";
+import { parseInstant } from "../lib/instant";
 import { formatMoney } from "../lib/money";
 import {
   ChannelSelect,
@@ -24,7 +24,7 @@ interface Line {
 export interface ExplorerForm {
   channelCode: string;
   customerCode: string;
-  /** datetime-local value, read as UTC; empty = now */
+  /** "2025-06-15 10:00", UTC (lib/instant.ts); empty = now */
   at: string;
   currency: string;
   lines: Line[];
@@ -44,7 +44,9 @@ export function requestOf(form: ExplorerForm): Schemas["PriceResolveRequest"] | 
   const lines = form.lines
     .filter((l) => l.productCode.trim() !== "" && QUANTITY.test(l.quantity))
     .map((l) => ({ productCode: l.productCode.trim(), quantity: Number(l.quantity) }));
-  if (!form.channelCode || lines.length === 0) return null;
+  const at = parseInstant(form.at);
+  // An instant that is not one yet (still being typed) prices nothing; its field says why.
+  if (!form.channelCode || lines.length === 0 || !at.ok) return null;
   const customerCode = form.customerCode.trim();
   // Typed as it is read; the service checks it against the currencies of /doc and a code it
   // does not know comes back as its 400, shown like any other.
@@ -53,7 +55,7 @@ export function requestOf(form: ExplorerForm): Schemas["PriceResolveRequest"] | 
     channelCode: form.channelCode,
     ...(customerCode ? { customerCode } : {}),
     ...(currency ? { currency } : {}),
-    ...(form.at ? { at: utcInstant(form.at) } : {}),
+    ...(at.value ? { at: at.value } : {}),
     explain: true,
     lines,
   };

@@ -1,12 +1,12 @@
 import type { Schemas } from "../lib/api";
-import { utcInstant } from "../lib/instant";
+import { parseInstant } from "../lib/instant";
 import type { DraftKind } from "./drafts";
 
 export type SimulationRequest = Schemas["PriceSimulationRequest"];
 
 export interface SimulationForm {
   channelCode: string;
-  /** datetime-local, read as UTC; empty = now */
+  /** "2026-06-15 10:00", UTC (lib/instant.ts); empty = now */
   at: string;
   quantity: string;
   /** How many changed rows the answer lists (maxRows); the summary counts them all */
@@ -89,6 +89,8 @@ export function simulationRequestOf(
   if (!quantity) return { problem: "The quantity must be a whole number from 1." };
   const maxRows = whole(form.maxRows);
   if (!maxRows) return { problem: "The rows to list must be a whole number from 1." };
+  const at = parseInstant(form.at);
+  if (!at.ok) return { problem: `Price at: ${at.error}.` };
   const customers = customersOf(form);
   const products = productsOf(form);
   if (typeof customers === "string") return { problem: customers };
@@ -101,7 +103,7 @@ export function simulationRequestOf(
   return {
     request: {
       channelCode: form.channelCode,
-      ...(form.at ? { at: utcInstant(form.at) } : {}),
+      ...(at.value ? { at: at.value } : {}),
       quantity,
       maxRows,
       customers,

@@ -5,48 +5,52 @@ import { NewChange } from "../changes/NewChange";
 import { Explorer } from "../explorer/Explorer";
 import { Lint } from "../lint/Lint";
 import { RecordPage } from "../lint/RecordPage";
-import { UNAUTHORIZED_EVENT } from "../lib/api";
+import { UNAUTHORIZED_EVENT, api, unwrap } from "../lib/api";
+import { useLoad } from "../lib/hooks";
 import { type Route, hrefOf, useRoute } from "../lib/route";
 import { forgetKey, readKey, storeKey } from "../lib/session";
 import { Simulation } from "../simulation/Simulation";
+import { AdminOnly, KeyNote } from "./AdminOnly";
+import { type Me, mayUse, pagesFor, sectionOf } from "./roles";
 import { SignIn } from "./SignIn";
 
-const PAGES = [
-  { route: { page: "explorer" }, label: "Price explorer" },
-  { route: { page: "simulation" }, label: "Simulation" },
-  { route: { page: "changes" }, label: "Changes" },
-  { route: { page: "lint" }, label: "Lint" },
-] as const satisfies readonly { route: Route; label: string }[];
-
-/** The navigation entry a page belongs to: a change request and its forms are under Changes. */
-const sectionOf = (route: Route): Route["page"] =>
-  route.page === "change" || route.page === "new-change" ? "changes" : route.page;
-
-function Nav({ route, onSignOut }: { route: Route; onSignOut: () => void }) {
+function Nav(props: { route: Route; me: Me | null; onSignOut: () => void }) {
+  const { route, me, onSignOut } = props;
+  // Until the key's role is known (or when it could not be read) every page is offered: the API
+  // still refuses what the key may not do.
+  const { shown, hidden } = pagesFor(me?.role ?? "admin");
   return (
-    <header class="top">
-      <span class="brand">Edge Pricing · back office</span>
-      <nav aria-label="Pages">
-        <ul>
-          {PAGES.map((p) => (
-            <li key={p.route.page}>
-              <a
-                href={hrefOf(p.route)}
-                aria-current={sectionOf(route) === p.route.page ? "page" : undefined}
-              >
-                {p.label}
-              </a>
+    <>
+      <header class="top">
+        <span class="brand">Edge Pricing · back office</span>
+        <nav aria-label="Pages">
+          <ul>
+            {shown.map((p) => (
+              <li key={p.section}>
+                <a
+                  href={hrefOf(p.route)}
+                  aria-current={sectionOf(route) === p.section ? "page" : undefined}
+                >
+                  {p.label}
+                </a>
+              </li>
+            ))}
+            <li>
+              <a href="/ui">API reference</a>
             </li>
-          ))}
-          <li>
-            <a href="/ui">API reference</a>
-          </li>
-        </ul>
-      </nav>
-      <button type="button" class="secondary" onClick={onSignOut}>
-        Sign out
-      </button>
-    </header>
+          </ul>
+        </nav>
+        {me ? (
+          <span class="key-name" data-role={me.role}>
+            {me.name} · {me.role} key
+          </span>
+        ) : null}
+        <button type="button" class="secondary" onClick={onSignOut}>
+          Sign out
+        </button>
+      </header>
+      {me && hidden.length ? <KeyNote hidden={hidden} /> : null}
+    </>
   );
 }
 
@@ -69,11 +73,32 @@ function Page({ route }: { route: Route }) {
   }
 }
 
+/** The signed-in page: the navigation for the key's role (GET /v1/api/me) and the page. */
+function SignedIn({ keyValue, onSignOut }: { keyValue: string; onSignOut: () => void }) {
+  const route = useRoute();
+  const me = useLoad((signal) => unwrap(api.GET("/v1/api/me", { signal })), [keyValue]);
+  const known = me.state === "ready" ? me.value : null;
+  const section = sectionOf(route);
+  return (
+    <>
+      <Nav route={route} me={known} onSignOut={onSignOut} />
+      <main id="main">
+        {me.state === "loading" ? (
+          <p role="status">Reading the key's role…</p>
+        ) : known && !mayUse(known.role, section) && section ? (
+          <AdminOnly section={section} />
+        ) : (
+          <Page route={route} />
+        )}
+      </main>
+    </>
+  );
+}
+
 /** Signed out: the sign-in form. Signed in: the navigation and the page of the hash. */
 export function App() {
   const [key, setKey] = useState(readKey);
   const [notice, setNotice] = useState<string | null>(null);
-  const route = useRoute();
   useEffect(() => {
     const refused = () => {
       forgetKey();
@@ -100,12 +125,5 @@ export function App() {
     setNotice("Signed out: the key is gone from this tab.");
     setKey(null);
   };
-  return (
-    <>
-      <Nav route={route} onSignOut={signOut} />
-      <main id="main">
-        <Page route={route} />
-      </main>
-    </>
-  );
+  return <SignedIn key={key} keyValue={key} onSignOut={signOut} />;
 }

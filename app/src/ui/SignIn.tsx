@@ -6,8 +6,8 @@ import { PageHeading } from "./PageHeading";
 const isLocal = ["localhost", "127.0.0.1", "[::1]"].includes(location.hostname);
 
 /**
- * Sign in with an API key: the key is tried on one cheap read (the first channel) and kept for
- * this tab only (lib/session.ts) when the service knows it.
+ * Sign in with an API key: the key is tried on GET /v1/api/me (its name and role, no D1 read) and
+ * kept for this tab only (lib/session.ts) when the service knows it.
  */
 export function SignIn({
   onSignedIn,
@@ -27,12 +27,7 @@ export function SignIn({
     if (!typed) return setState({ busy: false, error: "Type an API key." });
     setState({ busy: true, error: null });
     try {
-      await unwrap(
-        api.GET("/v1/api/channel", {
-          params: { query: { limit: 1 } },
-          headers: { [API_KEY_HEADER]: typed },
-        }),
-      );
+      await unwrap(api.GET("/v1/api/me", { headers: { [API_KEY_HEADER]: typed } }));
       onSignedIn(typed);
     } catch (error) {
       const refused = error instanceof ApiProblem && error.status === 401;

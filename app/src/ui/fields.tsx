@@ -1,6 +1,7 @@
 import type { ComponentChildren, JSX } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { api, unwrap } from "../lib/api";
+import { INSTANT_FORMAT, parseInstant } from "../lib/instant";
 import { type Loaded, useDebounced, useLoad } from "../lib/hooks";
 
 /** A labelled control: the label is a real <label for>, the hint is the control's description. */
@@ -51,14 +52,41 @@ export function InputField({ id, label, hint, value, onValue, ...input }: InputP
   );
 }
 
-/** The instant to price at, typed in UTC (lib/instant.ts); empty = now. */
-export const InstantField = (props: {
+/**
+ * An instant typed as ISO 8601 in UTC, 24-hour (lib/instant.ts), with what is wrong with it said
+ * under it as it is typed.
+ */
+export function InstantField(props: {
   id: string;
   value: string;
   onValue: (value: string) => void;
-}) => (
-  <InputField {...props} label="Price at (UTC)" hint="Empty: now" type="datetime-local" step={1} />
-);
+  label?: string;
+  /** What empty means */
+  empty?: string;
+}) {
+  const { id, value, onValue, label = "Price at (UTC)", empty = "now" } = props;
+  const parsed = parseInstant(value);
+  const problem = parsed.ok ? "" : parsed.error;
+  return (
+    <Field id={id} label={label} hint={`${INSTANT_FORMAT}, 24-hour; empty: ${empty}`}>
+      <input
+        id={id}
+        value={value}
+        placeholder={INSTANT_FORMAT}
+        autocomplete="off"
+        spellcheck={false}
+        inputMode="numeric"
+        size={17}
+        aria-invalid={problem ? true : undefined}
+        aria-describedby={`${id}-hint ${id}-error`}
+        onInput={(e) => onValue(e.currentTarget.value)}
+      />
+      <small id={`${id}-error`} class="error" role="alert">
+        {problem}
+      </small>
+    </Field>
+  );
+}
 
 /** A change of a form's state: the fields to set, or a function of the state as it is then. */
 export type Update<F> = (patch: Partial<F> | ((current: F) => Partial<F>)) => void;

@@ -1,7 +1,9 @@
 import type { IdempotencyClaim } from "../../db/audit";
 import type { Db, DbMeter } from "../../db/client";
 
-export type Role = "admin" | "read";
+/** The roles an API key may have (docs/security.md); GET /v1/api/me answers the caller's. */
+export const ROLES = ["admin", "read"] as const;
+export type Role = (typeof ROLES)[number];
 
 export interface Bindings {
   DB: D1Database;

@@ -25,7 +25,11 @@ export const list = lintList.route(
       "finding is only reported when it is certain: the rules may miss a case, never invent " +
       "one. Nothing is written. The facts are read in one D1 round trip whatever the size of " +
       "the data (price rows are aggregated in D1, not loaded), on every call (no cache). " +
-      "Default sort: severity (ERROR, WARNING, INFO), then code, each in that vocabulary order.",
+      "`filter.severity` and `filter.code` pick findings by what they are; `filter.pricelistId` " +
+      "and `filter.productCode` keep the findings that name one of the values among their " +
+      "records (`$not`: that name none; a finding naming no pricelist or product is kept by " +
+      "neither). Default sort: severity (ERROR, WARNING, INFO), then code, each in that " +
+      "vocabulary order.",
     responses: {
       200: json(LintFindingListSchema, "A page of findings"),
       ...errors(400, 401, 403),
