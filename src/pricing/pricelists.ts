@@ -56,7 +56,6 @@ export function preparePricelists(
     else byId.set(pricelist.id, { pricelist, levels: new Set(pricelist.levels) });
   }
 
-  const { sources, rowsOf, rates } = derivations;
   const levels = PRICELIST_LEVELS.map(() => [] as PreparedPricelist[]);
   for (const { pricelist, levels: memberOf } of byId.values()) {
     const prepared: PreparedPricelist = {
@@ -69,7 +68,7 @@ export function preparePricelists(
             : null,
       inCurrency: pricelist.currency === currency,
       inWindow: isInWindow(pricelist, at),
-      ...effectiveRows(pricelist, sources, rowsOf, rates),
+      ...effectiveRows(pricelist, derivations),
     };
     if (prepared.gate === null) noteChainEdges(pricelist, derivations, edges);
     PRICELIST_LEVELS.forEach((level, i) => {
@@ -175,9 +174,10 @@ export function lookupBase(
 ): BaseLookup {
   let base: LevelCandidate | undefined;
   let list: LevelCandidate | undefined;
-  PRICELIST_LEVELS.forEach((level, i) => {
+  // Plain loops: this runs for every line (and again for its price-break advice).
+  for (let i = 0; i < PRICELIST_LEVELS.length; i++) {
     let best: LevelCandidate | undefined;
-    for (const prepared of levels[i] ?? []) {
+    for (const prepared of levels[i] ?? NO_LISTS) {
       const result = check(prepared, productCode, quantity);
       if (typeof result === "string") {
         if (result === "OUT_OF_WINDOW" || result === "NO_TIER_FOR_QUANTITY") {
@@ -186,14 +186,21 @@ export function lookupBase(
         continue;
       }
       edges.note(prepared.pricelist);
-      const candidate: LevelCandidate = { level, prepared, tier: result };
-      if (!best || compareBy(levelRanking, candidate, best) < 0) best = candidate;
+      if (best && !ranksBefore(prepared, result, best)) continue;
+      best = { level: PRICELIST_LEVELS[i]!, prepared, tier: result };
     }
+    if (!best) continue;
     base ??= best;
     if (IS_CHANNEL_LEVEL[i]) list ??= best;
-  });
+  }
   return { base, list };
 }
+
+const NO_LISTS: readonly PreparedPricelist[] = [];
+
+/** Whether `prepared` offering `tier` ranks before `best` by `levelRanking` (same level). */
+const ranksBefore = (prepared: PreparedPricelist, tier: PricedTier, best: LevelCandidate) =>
+  compareBy(levelRanking, { level: best.level, prepared, tier }, best) < 0;
 
 /** Every (level, pricelist) of the request for one line, with why it won or lost. */
 export function explainPricelists(
