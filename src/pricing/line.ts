@@ -82,11 +82,7 @@ export interface Started extends LineFacts {
  * Steps 1 and 2: the base price, then the quantity rule; the floor the line will have. `lookup`:
  * step 1's lookup for this product and quantity when the caller already made it.
  */
-export function startLine(
-  setup: LineSetup,
-  line: PriceLineRequest,
-  lookup?: BaseLookup,
-): Started {
+export function startLine(setup: LineSetup, line: PriceLineRequest, lookup?: BaseLookup): Started {
   const product = setup.products.get(line.productCode);
   const s: Started = {
     productCode: line.productCode,
