@@ -91,6 +91,11 @@ export interface PromotionStep {
   explain: boolean;
   /** The channel's rounding of percentages (docs/pricing-rules.md §21). */
   rounding: ChannelRoundingMode;
+  /**
+   * Those reaching every product that are in window and past their threshold: the same for every
+   * line of the order, so found once, at its first line (`evaluateAll`).
+   */
+  everyProductLive?: readonly PreparedPromotion[];
 }
 
 const belowThreshold = (step: PromotionStep, prepared: PreparedPromotion): boolean => {
@@ -182,13 +187,31 @@ function evaluateAll(
   notes: Map<PreparedPromotion, PromotionNote> | null,
 ): Evaluated[] {
   const evaluated: Evaluated[] = [];
-  step.index.reach.forEach(line.productCode, line.groupPath, (prepared) => {
+  const visit = (prepared: PreparedPromotion) => {
     step.edges.note(prepared.promotion);
     if (!prepared.inWindow) notes?.set(prepared, skipped("OUT_OF_WINDOW"));
     else if (belowThreshold(step, prepared)) notes?.set(prepared, skipped("THRESHOLD_NOT_REACHED"));
     else evaluated.push(evaluate(prepared, prices));
-  });
+  };
+  if (notes) {
+    step.index.reach.forEach(line.productCode, line.groupPath, visit);
+    return evaluated;
+  }
+  // Without explain, those reaching every product are checked once per order, in the same order.
+  step.everyProductLive ??= liveForEveryProduct(step);
+  for (const prepared of step.everyProductLive) evaluated.push(evaluate(prepared, prices));
+  step.index.reach.forEachTargeted(line.productCode, line.groupPath, visit);
   return evaluated;
+}
+
+/** The promotions reaching every product that a line can meet (their edges noted once). */
+function liveForEveryProduct(step: PromotionStep): PreparedPromotion[] {
+  const live: PreparedPromotion[] = [];
+  for (const prepared of step.index.reach.everyProduct) {
+    step.edges.note(prepared.promotion);
+    if (prepared.inWindow && !belowThreshold(step, prepared)) live.push(prepared);
+  }
+  return live;
 }
 
 /** Step 3 for one priced line. */
