@@ -235,9 +235,6 @@ export function effectiveRows(list: PriceBase, d: Derivations): EffectiveRows {
   return rowsAlong(chainOf(list, d.sources), d);
 }
 
-const sameChain = (a: readonly PriceBase[], b: readonly PriceBase[]) =>
-  a.length === b.length && a.every((list, i) => list === b[i]);
-
 /**
  * The effective rows of `chain[0]` along `chain` (its last list contributes its own rows only):
  * its own rows, then, for every other product, one step from the effective rows of `chain[1]`
@@ -249,7 +246,9 @@ function rowsAlong(chain: readonly PriceBase[], d: Derivations): EffectiveRows {
   const own = d.rowsOf(list);
   if (!base) return { tiers: own, missingRate: NO_PRODUCTS };
   const held = d.derived.get(list);
-  if (held && sameChain(held.chain, chain)) return held.rows;
+  if (held?.chain.length === chain.length && held.chain.every((l, i) => l === chain[i])) {
+    return held.rows;
+  }
   const from = rowsAlong(chain.slice(1), d);
   const conversion =
     base.currency === list.currency ? null : d.rates.inForce(base.currency, list.currency);

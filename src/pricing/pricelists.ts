@@ -177,7 +177,7 @@ export function lookupBase(
   // Plain loops: this runs for every line (and again for its price-break advice).
   for (let i = 0; i < PRICELIST_LEVELS.length; i++) {
     let best: LevelCandidate | undefined;
-    for (const prepared of levels[i] ?? NO_LISTS) {
+    for (const prepared of levels[i] ?? []) {
       const result = check(prepared, productCode, quantity);
       if (typeof result === "string") {
         if (result === "OUT_OF_WINDOW" || result === "NO_TIER_FOR_QUANTITY") {
@@ -186,21 +186,14 @@ export function lookupBase(
         continue;
       }
       edges.note(prepared.pricelist);
-      if (best && !ranksBefore(prepared, result, best)) continue;
-      best = { level: PRICELIST_LEVELS[i]!, prepared, tier: result };
+      const candidate: LevelCandidate = { level: PRICELIST_LEVELS[i]!, prepared, tier: result };
+      if (!best || compareBy(levelRanking, candidate, best) < 0) best = candidate;
     }
-    if (!best) continue;
     base ??= best;
     if (IS_CHANNEL_LEVEL[i]) list ??= best;
   }
   return { base, list };
 }
-
-const NO_LISTS: readonly PreparedPricelist[] = [];
-
-/** Whether `prepared` offering `tier` ranks before `best` by `levelRanking` (same level). */
-const ranksBefore = (prepared: PreparedPricelist, tier: PricedTier, best: LevelCandidate) =>
-  compareBy(levelRanking, { level: best.level, prepared, tier }, best) < 0;
 
 /** Every (level, pricelist) of the request for one line, with why it won or lost. */
 export function explainPricelists(

@@ -197,21 +197,14 @@ function evaluateAll(
     step.index.reach.forEach(line.productCode, line.groupPath, visit);
     return evaluated;
   }
-  // Without explain, those reaching every product are checked once per order, in the same order.
-  step.everyProductLive ??= liveForEveryProduct(step);
+  // Without explain, those reaching every product are checked once per order (edges noted once).
+  step.everyProductLive ??= step.index.reach.everyProduct.filter((prepared) => {
+    step.edges.note(prepared.promotion);
+    return prepared.inWindow && !belowThreshold(step, prepared);
+  });
   for (const prepared of step.everyProductLive) evaluated.push(evaluate(prepared, prices));
   step.index.reach.forEachTargeted(line.productCode, line.groupPath, visit);
   return evaluated;
-}
-
-/** The promotions reaching every product that a line can meet (their edges noted once). */
-function liveForEveryProduct(step: PromotionStep): PreparedPromotion[] {
-  const live: PreparedPromotion[] = [];
-  for (const prepared of step.index.reach.everyProduct) {
-    step.edges.note(prepared.promotion);
-    if (prepared.inWindow && !belowThreshold(step, prepared)) live.push(prepared);
-  }
-  return live;
 }
 
 /** Step 3 for one priced line. */
