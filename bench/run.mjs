@@ -22,7 +22,7 @@
  *    workerd's CPU time per answer read from /proc;
  * 5. with `--cache both`, measures the floor and the price lookups again on a second Worker with
  *    PRICE_CONTEXT_CACHE=off; then the list and search scenarios (and the floor) against the peer;
- * 6. prints the table, the targets of issues 5, 12 and 15 (PASS / MISS), each ratio against the
+ * 6. prints the table, the targets of issues 5, 12, 15, 22 and 29 (PASS / MISS), each ratio against the
  *    reference run (bench/reference/<size>.json, committed) and the price lookups' against the
  *    previous full run (bench/results/), and writes bench/results/<size>-<time>.json and
  *    bench/results/latest-<size>.json (git-ignored: a run never dirties the tree);
@@ -1396,7 +1396,7 @@ function lookupChecks(results) {
 }
 
 /**
- * The targets of issues 5, 12 and 15 against this run (issue 12's "no drop against the previous
+ * The targets of issues 5, 12, 15 and 29 against this run (issue 12's "no drop against the previous
  * run" is added by `dropCheck` once the previous run is read).
  * @param {ScenarioResult[]} results
  * @param {ScenarioResult[] | undefined} peer
@@ -2228,7 +2228,7 @@ function printReport(report, { products, peerSkipped, keys, gzipKiB, file, refer
   if (report.simulationHeap) print(simulationHeapLine(report.simulationHeap));
   print();
   print(
-    "Targets (issues 5, 12, 15 and 22; ratios from this run only)" +
+    "Targets (issues 5, 12, 15, 22 and 29; ratios from this run only)" +
       (settings.d1DelayMs > 0
         ? `: set for local D1, shown for information under the modelled ${settings.d1DelayMs} ms delay:`
         : ":"),
