@@ -180,21 +180,6 @@ export interface EffectiveRows {
 
 const NO_PRODUCTS: ReadonlySet<string> = new Set();
 
-/**
- * The conversion of each step of `chain` (step i: chain[i] from its base chain[i + 1]): null in
- * one currency, "MISSING" without a rate in force.
- */
-export function stepConversions(
-  chain: readonly PriceBase[],
-  rates: RatesAt,
-): (Conversion | null | "MISSING")[] {
-  return chain.slice(0, -1).map((list, i) => {
-    const base = chain[i + 1]!;
-    if (base.currency === list.currency) return null;
-    return rates.inForce(base.currency, list.currency) ?? "MISSING";
-  });
-}
-
 /** A list's own rows per product, indexed once per request (see `effectiveRows`). */
 export type RowsOf = (list: PriceBase) => ReadonlyMap<string, readonly PricedTier[]>;
 
@@ -217,6 +202,12 @@ export interface Derivations {
   sources: ReadonlyMap<number, PriceBase>;
   rowsOf: RowsOf;
   rates: RatesAt;
+  /**
+   * Each list's effective rows along the chain they were derived through (`effectiveRows`): a
+   * list that is a candidate and the base of another is derived once (a chain of 3 steps and its
+   * 2 sub-chains: 3 steps per product rather than 6).
+   */
+  derived: Map<PriceBase, { chain: readonly PriceBase[]; rows: EffectiveRows }>;
 }
 
 export const derivationsOf = (
@@ -224,7 +215,12 @@ export const derivationsOf = (
   pricelists: readonly PricelistCandidate[],
   at: Instant,
   rates: RatesAt,
-): Derivations => ({ sources: priceSources(bases, pricelists), rowsOf: cachedRows(at), rates });
+): Derivations => ({
+  sources: priceSources(bases, pricelists),
+  rowsOf: cachedRows(at),
+  rates,
+  derived: new Map(),
+});
 
 /**
  * The edges a list that can price adds to `validUntil` beyond its own window: its rows and those
@@ -245,43 +241,44 @@ export function noteChainEdges(list: PriceBase, d: Derivations, edges: EdgeTrack
  * A pricelist's effective rows per product: its own, else derived through its chain from the
  * first list of the chain that has own rows for the product, converted at each step between two
  * currencies at the rate in force (`rates`); a product that would need a missing rate has no
- * rows. `rowsOf` indexes a list's own rows (callers cache it: one list may be the base of
- * several).
+ * rows. A list's own rows are indexed once (`rowsOf`), and so are the rows a chain derives for
+ * each of its lists (`derived`): one list may be the base of several.
  */
-export function effectiveRows(
-  list: PriceBase,
-  sources: ReadonlyMap<number, PriceBase>,
-  rowsOf: RowsOf,
-  rates: RatesAt,
-): EffectiveRows {
-  const own = rowsOf(list);
-  if (!list.derivation) return { tiers: own, missingRate: NO_PRODUCTS };
-  const chain = chainOf(list, sources);
-  const conversions = stepConversions(chain, rates);
+export function effectiveRows(list: PriceBase, d: Derivations): EffectiveRows {
+  if (!list.derivation) return { tiers: d.rowsOf(list), missingRate: NO_PRODUCTS };
+  return rowsAlong(chainOf(list, d.sources), d);
+}
+
+/**
+ * The effective rows of `chain[0]` along `chain` (its last list contributes its own rows only):
+ * its own rows, then, for every other product, one step from the effective rows of `chain[1]`
+ * along the rest of the chain. A product its base cannot have for want of a rate, or whose step
+ * here needs a rate not in force, has none.
+ */
+function rowsAlong(chain: readonly PriceBase[], d: Derivations): EffectiveRows {
+  const [list, base] = chain as [PriceBase, PriceBase | undefined];
+  const own = d.rowsOf(list);
+  if (!base) return { tiers: own, missingRate: NO_PRODUCTS };
+  const held = d.derived.get(list);
+  if (held?.chain.length === chain.length && held.chain.every((l, i) => l === chain[i])) {
+    return held.rows;
+  }
+  const from = rowsAlong(chain.slice(1), d);
+  const conversion =
+    base.currency === list.currency ? null : d.rates.inForce(base.currency, list.currency);
   const tiers = new Map(own);
   const missingRate = new Set<string>();
-  for (let k = 1; k < chain.length; k++) {
-    // Steps 0 … k − 1 take a product from chain[k] to the list: one without a rate stops them.
-    const blocked = conversions.slice(0, k).includes("MISSING");
-    for (const [product, rows] of rowsOf(chain[k]!)) {
-      // A list nearer in the chain has own rows for it: they override.
-      if (tiers.has(product) || missingRate.has(product)) continue;
-      if (blocked) {
-        missingRate.add(product);
-        continue;
-      }
-      let derived = rows;
-      for (let i = k - 1; i >= 0; i--) {
-        const conversion = conversions[i] as Conversion | null;
-        derived = deriveRows(
-          derived,
-          chain[i]!.derivation!,
-          chain[i + 1]!.id,
-          conversion ?? undefined,
-        );
-      }
-      tiers.set(product, derived);
+  // A list nearer in the chain has own rows for a product: they override.
+  for (const product of from.missingRate) if (!tiers.has(product)) missingRate.add(product);
+  for (const [product, rows] of from.tiers) {
+    if (tiers.has(product)) continue;
+    if (conversion === undefined) missingRate.add(product);
+    else {
+      const step = deriveRows(rows, list.derivation!, base.id, conversion ?? undefined);
+      tiers.set(product, step);
     }
   }
-  return { tiers, missingRate };
+  const rows = { tiers, missingRate };
+  d.derived.set(list, { chain, rows });
+  return rows;
 }

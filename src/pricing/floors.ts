@@ -47,7 +47,7 @@ const NONE: ReadonlySet<string> = new Set();
 function floorRows(floor: FloorPricelist, at: Instant, d: Derivations | undefined) {
   if (!floor.derivation || !d) return { tiers: indexRows(floor.prices, at), missingRate: NONE };
   const { id, currency, prices, derivation } = floor;
-  return effectiveRows({ id, currency, prices, derivation }, d.sources, d.rowsOf, d.rates);
+  return effectiveRows({ id, currency, prices, derivation }, d);
 }
 
 /**

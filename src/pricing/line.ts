@@ -78,8 +78,11 @@ export interface Started extends LineFacts {
   regularValue: number;
 }
 
-/** Steps 1 and 2: the base price, then the quantity rule; the floor the line will have. */
-export function startLine(setup: LineSetup, line: PriceLineRequest): Started {
+/**
+ * Steps 1 and 2: the base price, then the quantity rule; the floor the line will have. `lookup`:
+ * step 1's lookup for this product and quantity when the caller already made it.
+ */
+export function startLine(setup: LineSetup, line: PriceLineRequest, lookup?: BaseLookup): Started {
   const product = setup.products.get(line.productCode);
   const s: Started = {
     productCode: line.productCode,
@@ -95,7 +98,7 @@ export function startLine(setup: LineSetup, line: PriceLineRequest): Started {
     regularValue: 0,
   };
   if (!s.rule) return s;
-  s.lookup = lookupBase(setup.levels, line.productCode, line.quantity, setup.edges);
+  s.lookup = lookup ?? lookupBase(setup.levels, line.productCode, line.quantity, setup.edges);
   const { base, list } = s.lookup;
   // A derived amount past 2^53 − 1 cannot be answered exactly: only this line says so.
   if (!base) s.stop = "NO_PRICE";
@@ -252,9 +255,10 @@ function priceBreakOf(f: Finish, s: Started, priced: Adjusted): PriceBreak | nul
     : suggestionsFor(rule, next.minQuantity).above;
   if (quantity === null || quantity > MAX_LINE_QUANTITY) return null;
   const { levels, edges } = f.setup;
-  const { base } = lookupBase(levels, s.productCode, quantity, edges);
+  const lookup = lookupBase(levels, s.productCode, quantity, edges);
+  const { base } = lookup;
   if (!base || !isPriceable(base.tier) || surelyDearer(priced, base.tier, quantity)) return null;
-  const more = startLine(f.setup, { productCode: s.productCode, quantity });
+  const more = startLine(f.setup, { productCode: s.productCode, quantity }, lookup);
   if (more.stop !== null) return null;
   const regular = regularOf(f.noExplain.conditions, more);
   if (regular === "OUT_OF_RANGE") return null;

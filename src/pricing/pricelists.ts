@@ -56,7 +56,6 @@ export function preparePricelists(
     else byId.set(pricelist.id, { pricelist, levels: new Set(pricelist.levels) });
   }
 
-  const { sources, rowsOf, rates } = derivations;
   const levels = PRICELIST_LEVELS.map(() => [] as PreparedPricelist[]);
   for (const { pricelist, levels: memberOf } of byId.values()) {
     const prepared: PreparedPricelist = {
@@ -69,7 +68,7 @@ export function preparePricelists(
             : null,
       inCurrency: pricelist.currency === currency,
       inWindow: isInWindow(pricelist, at),
-      ...effectiveRows(pricelist, sources, rowsOf, rates),
+      ...effectiveRows(pricelist, derivations),
     };
     if (prepared.gate === null) noteChainEdges(pricelist, derivations, edges);
     PRICELIST_LEVELS.forEach((level, i) => {
@@ -180,7 +179,8 @@ export function lookupBase(
 ): BaseLookup {
   let base: LevelCandidate | undefined;
   let list: LevelCandidate | undefined;
-  PRICELIST_LEVELS.forEach((level, i) => {
+  // Plain loops: this runs for every line (and again for its price-break advice).
+  for (let i = 0; i < PRICELIST_LEVELS.length; i++) {
     let best: LevelCandidate | undefined;
     for (const prepared of levels[i] ?? []) {
       const result = check(prepared, productCode, quantity);
@@ -191,12 +191,12 @@ export function lookupBase(
         continue;
       }
       edges.note(prepared.pricelist);
-      const candidate: LevelCandidate = { level, prepared, tier: result };
+      const candidate: LevelCandidate = { level: PRICELIST_LEVELS[i]!, prepared, tier: result };
       if (!best || compareBy(levelRanking, candidate, best) < 0) best = candidate;
     }
     base ??= best;
     if (IS_CHANNEL_LEVEL[i]) list ??= best;
-  });
+  }
   return { base, list };
 }
 

@@ -91,6 +91,11 @@ export interface PromotionStep {
   explain: boolean;
   /** The channel's rounding of percentages (docs/pricing-rules.md §21). */
   rounding: ChannelRoundingMode;
+  /**
+   * Those reaching every product that are in window and past their threshold: the same for every
+   * line of the order, so found once, at its first line (`evaluateAll`).
+   */
+  everyProductLive?: readonly PreparedPromotion[];
 }
 
 const belowThreshold = (step: PromotionStep, prepared: PreparedPromotion): boolean => {
@@ -182,12 +187,23 @@ function evaluateAll(
   notes: Map<PreparedPromotion, PromotionNote> | null,
 ): Evaluated[] {
   const evaluated: Evaluated[] = [];
-  step.index.reach.forEach(line.productCode, line.groupPath, (prepared) => {
+  const visit = (prepared: PreparedPromotion) => {
     step.edges.note(prepared.promotion);
     if (!prepared.inWindow) notes?.set(prepared, skipped("OUT_OF_WINDOW"));
     else if (belowThreshold(step, prepared)) notes?.set(prepared, skipped("THRESHOLD_NOT_REACHED"));
     else evaluated.push(evaluate(prepared, prices));
+  };
+  if (notes) {
+    step.index.reach.forEach(line.productCode, line.groupPath, visit);
+    return evaluated;
+  }
+  // Without explain, those reaching every product are checked once per order (edges noted once).
+  step.everyProductLive ??= step.index.reach.everyProduct.filter((prepared) => {
+    step.edges.note(prepared.promotion);
+    return prepared.inWindow && !belowThreshold(step, prepared);
   });
+  for (const prepared of step.everyProductLive) evaluated.push(evaluate(prepared, prices));
+  step.index.reach.forEachTargeted(line.productCode, line.groupPath, visit);
   return evaluated;
 }
 
