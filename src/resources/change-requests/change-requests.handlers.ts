@@ -1,7 +1,8 @@
 import type { AppRouteHandler } from "../../lib/http/router";
 import { claimSimulation } from "../simulations/simulations.service";
 import { toChangeRequestSummary } from "./change-requests.answers";
-import { listChangeRequests, readPolicy, writePolicy } from "./change-requests.repo";
+import { approvePolicy, putPolicy as writePolicy, toPolicyState } from "./change-requests.policy";
+import { listChangeRequests, readPolicy } from "./change-requests.repo";
 import type * as routes from "./change-requests.routes";
 import {
   answerOf,
@@ -36,17 +37,18 @@ export const update: AppRouteHandler<typeof routes.update> = async (c) => {
   return c.json(await answerOf(c.var.db, id, c.var.keyOwner), 200);
 };
 
-export const getPolicy: AppRouteHandler<typeof routes.getPolicy> = async (c) => {
-  const { autoApproveMaxRaiseBp, autoApproveMaxCutBp } = await readPolicy(c.var.db);
-  return c.json({ autoApproveMaxRaiseBp, autoApproveMaxCutBp }, 200);
-};
+export const getPolicy: AppRouteHandler<typeof routes.getPolicy> = async (c) =>
+  c.json(toPolicyState(await readPolicy(c.var.db), c.var.keyOwner), 200);
 
 export const putPolicy: AppRouteHandler<typeof routes.putPolicy> = async (c) => {
-  const { autoApproveMaxRaiseBp, autoApproveMaxCutBp } = await writePolicy(
-    c.var.db,
-    c.req.valid("json"),
-  );
-  return c.json({ autoApproveMaxRaiseBp, autoApproveMaxCutBp }, 200);
+  const { row, applied } = await writePolicy(c.var.db, c.req.valid("json"), c.var.keyOwner);
+  const state = toPolicyState(row, c.var.keyOwner);
+  return applied ? c.json(state, 200) : c.json(state, 202);
+};
+
+export const approveProposedPolicy: AppRouteHandler<typeof routes.approvePolicy> = async (c) => {
+  const row = await approvePolicy(c.var.db, c.req.valid("json"), c.var.keyOwner);
+  return c.json(toPolicyState(row, c.var.keyOwner), 200);
 };
 
 /** The impact is a publish simulation: it holds one of the key's places while it runs. */
