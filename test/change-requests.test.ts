@@ -447,7 +447,7 @@ describe("transitions and their errors", () => {
       });
       const res = await call("POST", `/${body.id}/approve`, undefined, key);
       expect(expectProblem(res, 403, "SELF_APPROVAL").detail).toBe(
-        `change request ${body.id} was written by ${key.replace("test-", "").replace("-key", "")}; another admin key must approve it`,
+        `change request ${body.id} was written by ${key.replace("test-", "").replace("-key", "")}; an admin key of another owner must approve it`,
       );
     }
     const other = await call("GET", `/${body.id}`, undefined, "test-writer-key-3");
