@@ -1156,7 +1156,7 @@ export interface paths {
     get: operations["getChangeRequestPolicy"];
     /**
      * Set the approval policy (a loosening waits for a second owner)
-     * @description A request is approved by the policy at submit (approvedBy `policy`) when both limits are set, its impact's maxRaiseBp and maxCutBp are within them and it omitted no channel and no product. null turns a limit off. Limits that approve no more than the ones in force (lower, equal, or off) apply at once: 200. Limits that would approve more are proposed: 202, in force once an admin key of another owner approves them (POST /v1/api/change-requests/policy/approve). A PUT replaces any waiting proposal.
+     * @description A request is approved at submit by `policy` when both limits are set, its impact's maxRaiseBp and maxCutBp are within them and it omitted nothing; null turns a limit off. Limits approving no more than those in force apply at once (200); others wait for an admin key of another owner (202, `proposal`). docs/api.md §17.4.
      */
     put: operations["putChangeRequestPolicy"];
     post?: never;
@@ -1177,7 +1177,7 @@ export interface paths {
     put?: never;
     /**
      * Approve the waiting change of the approval policy
-     * @description The body names the limits approved, which must be the waiting proposal's (409 POLICY_PROPOSAL_CHANGED otherwise, e.g. a PUT replaced it meanwhile; 409 NO_POLICY_PROPOSAL when none waits). 403 SELF_APPROVAL with a key of the owner that proposed it. The proposal is then in force: setBy its proposer, approvedBy this key's owner.
+     * @description With the proposal's limits as body (else 409 POLICY_PROPOSAL_CHANGED; none: 409 NO_POLICY_PROPOSAL), by a key of another owner than the proposer's (else 403 SELF_APPROVAL).
      */
     post: operations["approveChangeRequestPolicy"];
     delete?: never;
@@ -6759,7 +6759,7 @@ export interface components {
       priceUnit?: number;
     };
     /**
-     * @description The approval policy in force, who set and approved it, and the change waiting for approval
+     * @description The approval policy in force, who set and approved it, and a waiting change
      * @example {
      *       "autoApproveMaxRaiseBp": 200,
      *       "autoApproveMaxCutBp": 0,
@@ -6792,7 +6792,7 @@ export interface components {
        */
       setBy: string | null;
       /**
-       * @description The owner who approved the limits in force (they approve more than the ones before); null: they applied at once
+       * @description The owner who approved the limits in force; null: they applied at once
        * @example anna
        */
       approvedBy: string | null;
@@ -6804,7 +6804,7 @@ export interface components {
       updatedAt: string;
       proposal: components["schemas"]["ChangeRequestPolicyProposal"];
     };
-    /** @description The loosening waiting for approval; null: none */
+    /** @description Limits approving more than those in force, waiting for another owner */
     ChangeRequestPolicyProposal: {
       /**
        * @description Largest rise (bp) approved by the policy; null: none
@@ -6828,7 +6828,7 @@ export interface components {
        */
       proposedAt: string;
       /**
-       * @description Whether the API key of this call is of the owner that proposed it: approving it with that key answers 403 SELF_APPROVAL
+       * @description Whether the caller's key is the proposer's: its approval would be 403
        * @example false
        */
       proposedByCaller: boolean;

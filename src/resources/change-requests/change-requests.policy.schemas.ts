@@ -39,32 +39,25 @@ export const PolicyProposalSchema = z
     proposedAt: IsoTimestamp.openapi({ description: "When it was proposed" }),
     proposedByCaller: z.boolean().openapi({
       example: false,
-      description:
-        "Whether the API key of this call is of the owner that proposed it: approving it with that key answers 403 SELF_APPROVAL",
+      description: "Whether the caller's key is the proposer's: its approval would be 403",
     }),
   })
   .openapi("ChangeRequestPolicyProposal", {
-    description:
-      "A policy that would approve more than the one in force: it waits until an admin key of another owner approves it",
+    description: "Limits approving more than those in force, waiting for another owner",
   });
 
 export const PolicyStateSchema = z
   .object({
     ...limits,
     setBy: owner("The owner whose PUT set the limits in force; null: the default"),
-    approvedBy: owner(
-      "The owner who approved the limits in force (they approve more than the ones before); null: they applied at once",
-    ),
+    approvedBy: owner("The owner who approved the limits in force; null: they applied at once"),
     updatedAt: IsoTimestamp.openapi({
       description: "When the policy or its proposal last changed",
     }),
-    proposal: PolicyProposalSchema.nullable().openapi({
-      description: "The loosening waiting for approval; null: none",
-    }),
+    proposal: PolicyProposalSchema.nullable(),
   })
   .openapi("ChangeRequestPolicyState", {
-    description:
-      "The approval policy in force, who set and approved it, and the change waiting for approval",
+    description: "The approval policy in force, who set and approved it, and a waiting change",
     example: {
       autoApproveMaxRaiseBp: 200,
       autoApproveMaxCutBp: 0,

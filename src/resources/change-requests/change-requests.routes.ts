@@ -79,12 +79,10 @@ export const putPolicy = createRoute({
   operationId: "putChangeRequestPolicy",
   summary: "Set the approval policy (a loosening waits for a second owner)",
   description:
-    "A request is approved by the policy at submit (approvedBy `policy`) when both limits are " +
-    "set, its impact's maxRaiseBp and maxCutBp are within them and it omitted no channel and no " +
-    "product. null turns a limit off. Limits that approve no more than the ones in force " +
-    "(lower, equal, or off) apply at once: 200. Limits that would approve more are proposed: " +
-    "202, in force once an admin key of another owner approves them " +
-    "(POST /v1/api/change-requests/policy/approve). A PUT replaces any waiting proposal.",
+    "A request is approved at submit by `policy` when both limits are set, its impact's " +
+    "maxRaiseBp and maxCutBp are within them and it omitted nothing; null turns a limit off. " +
+    "Limits approving no more than those in force apply at once (200); others wait for an " +
+    "admin key of another owner (202, `proposal`). docs/api.md §17.4.",
   request: { body: jsonBody(PolicySchema) },
   responses: {
     200: json(PolicyStateSchema, "The limits are in force"),
@@ -100,10 +98,8 @@ export const approvePolicy = createRoute({
   operationId: "approveChangeRequestPolicy",
   summary: "Approve the waiting change of the approval policy",
   description:
-    "The body names the limits approved, which must be the waiting proposal's (409 " +
-    "POLICY_PROPOSAL_CHANGED otherwise, e.g. a PUT replaced it meanwhile; 409 " +
-    "NO_POLICY_PROPOSAL when none waits). 403 SELF_APPROVAL with a key of the owner that " +
-    "proposed it. The proposal is then in force: setBy its proposer, approvedBy this key's owner.",
+    "With the proposal's limits as body (else 409 POLICY_PROPOSAL_CHANGED; none: 409 " +
+    "NO_POLICY_PROPOSAL), by a key of another owner than the proposer's (else 403 SELF_APPROVAL).",
   request: { body: jsonBody(PolicySchema) },
   responses: {
     200: json(PolicyStateSchema, "The approved limits are in force"),
