@@ -11,6 +11,15 @@ export const TEST_KEYS = { admin: "test-admin-key", read: "test-read-key" };
  * one key's write limit: test/fuzz/worker.ts spreads their admin calls over these, as many
  * back-office clients would send them.
  */
+/**
+ * Keys in the owner form (`owner:name:role:sha256`, docs/api.md §6): two keys of one owner, as
+ * a rotation leaves them for a while, and another owner's. test/change-requests-owners.test.ts.
+ */
+const OWNER_KEYS = [
+  { key: "test-alice-key-2026", entry: "alice:alice-2026:admin" },
+  { key: "test-alice-key-2027", entry: "alice:alice-2027:admin" },
+  { key: "test-bob-key", entry: "bob:bob-laptop:admin" },
+];
 const WRITER_KEYS = Array.from({ length: 128 }, (_, i) => `test-writer-key-${i}`);
 const sha256 = (key: string) => createHash("sha256").update(key).digest("hex");
 
@@ -48,6 +57,7 @@ export default defineConfig(async () => {
               `admin:${sha256(TEST_KEYS.admin)}`,
               `read:${sha256(TEST_KEYS.read)}`,
               ...WRITER_KEYS.map((key, i) => `writer-${i}:admin:${sha256(key)}`),
+              ...OWNER_KEYS.map(({ key, entry }) => `${entry}:${sha256(key)}`),
             ].join(","),
             // The test receiver listens on 127.0.0.1 (test/receiver.setup.mjs); retries come fast.
             WEBHOOK_ALLOWED_HOSTS: "127.0.0.1",

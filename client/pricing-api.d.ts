@@ -1151,15 +1151,35 @@ export interface paths {
     };
     /**
      * Get the approval policy (admin keys only)
-     * @description Both limits null (the default): every request needs an approver. docs/api.md §17.4.
+     * @description The limits in force, who set and approved them, and a change waiting for approval. Both limits null (the default): every request needs an approver. docs/api.md §17.4.
      */
     get: operations["getChangeRequestPolicy"];
     /**
-     * Set the approval policy
-     * @description A request is approved by the policy at submit (approvedBy `policy`) when both limits are set, its impact's maxRaiseBp and maxCutBp are within them and it omitted no channel and no product. null turns a limit off.
+     * Set the approval policy (a loosening waits for a second owner)
+     * @description A request is approved at submit by `policy` when both limits are set, its impact's maxRaiseBp and maxCutBp are within them and it omitted nothing; null turns a limit off. Limits approving no more than those in force apply at once (200); others wait for an admin key of another owner (202, `proposal`). docs/api.md §17.4.
      */
     put: operations["putChangeRequestPolicy"];
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/api/change-requests/policy/approve": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Approve the waiting change of the approval policy
+     * @description With the proposal's limits as body (else 409 POLICY_PROPOSAL_CHANGED; none: 409 NO_POLICY_PROPOSAL), by a key of another owner than the proposer's (else 403 SELF_APPROVAL).
+     */
+    post: operations["approveChangeRequestPolicy"];
     delete?: never;
     options?: never;
     head?: never;
@@ -1245,7 +1265,7 @@ export interface paths {
     put?: never;
     /**
      * Approve and apply a PENDING_APPROVAL request
-     * @description Writes everything in one batch dated effectiveAt. 403 SELF_APPROVAL with a key that wrote it; 409 STALE_CHANGE_REQUEST when a record or price it touches changed after the submit, and 409 EFFECTIVE_IN_PAST when effectiveAt has passed: both send it back to DRAFT. DRAFT —submit→ PENDING_APPROVAL (or APPLIED when the approval policy allows it) —approve→ APPLIED; reject → REJECTED; withdraw (DRAFT, PENDING_APPROVAL) and cancel (APPLIED, before effectiveAt) → CANCELLED. Another action in another status: 409 INVALID_TRANSITION naming both (docs/api.md §17.2).
+     * @description Writes everything in one batch dated effectiveAt. 403 SELF_APPROVAL with a key of an owner that wrote it (a rotated key is still its owner's); 409 STALE_CHANGE_REQUEST when a record or price it touches changed after the submit, and 409 EFFECTIVE_IN_PAST when effectiveAt has passed: both send it back to DRAFT. DRAFT —submit→ PENDING_APPROVAL (or APPLIED when the approval policy allows it) —approve→ APPLIED; reject → REJECTED; withdraw (DRAFT, PENDING_APPROVAL) and cancel (APPLIED, before effectiveAt) → CANCELLED. Another action in another status: 409 INVALID_TRANSITION naming both (docs/api.md §17.2).
      */
     post: operations["approveChangeRequest"];
     delete?: never;
@@ -6760,6 +6780,81 @@ export interface components {
        */
       priceUnit?: number;
     };
+    /**
+     * @description The approval policy in force, who set and approved it, and a waiting change
+     * @example {
+     *       "autoApproveMaxRaiseBp": 200,
+     *       "autoApproveMaxCutBp": 0,
+     *       "setBy": "anna",
+     *       "approvedBy": "ben",
+     *       "updatedAt": "2026-11-20T09:00:00.000Z",
+     *       "proposal": {
+     *         "autoApproveMaxRaiseBp": 500,
+     *         "autoApproveMaxCutBp": 0,
+     *         "proposedBy": "anna",
+     *         "proposedAt": "2026-11-20T09:00:00.000Z",
+     *         "proposedByCaller": false
+     *       }
+     *     }
+     */
+    ChangeRequestPolicyState: {
+      /**
+       * @description Largest rise (bp) approved by the policy; null: none
+       * @example 500
+       */
+      autoApproveMaxRaiseBp: number | null;
+      /**
+       * @description Largest cut (bp, its magnitude) approved by the policy; null: none
+       * @example 0
+       */
+      autoApproveMaxCutBp: number | null;
+      /**
+       * @description The owner whose PUT set the limits in force; null: the default
+       * @example anna
+       */
+      setBy: string | null;
+      /**
+       * @description The owner who approved the limits in force; null: they applied at once
+       * @example anna
+       */
+      approvedBy: string | null;
+      /**
+       * Format: date-time
+       * @description When the policy or its proposal last changed
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      updatedAt: string;
+      proposal: components["schemas"]["ChangeRequestPolicyProposal"];
+    };
+    /** @description Limits approving more than those in force, waiting for another owner */
+    ChangeRequestPolicyProposal: {
+      /**
+       * @description Largest rise (bp) approved by the policy; null: none
+       * @example 500
+       */
+      autoApproveMaxRaiseBp: number | null;
+      /**
+       * @description Largest cut (bp, its magnitude) approved by the policy; null: none
+       * @example 0
+       */
+      autoApproveMaxCutBp: number | null;
+      /**
+       * @description The owner of the key that proposed it
+       * @example anna
+       */
+      proposedBy: string;
+      /**
+       * Format: date-time
+       * @description When it was proposed
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      proposedAt: string;
+      /**
+       * @description Whether the caller's key is the proposer's: its approval would be 403
+       * @example false
+       */
+      proposedByCaller: boolean;
+    } | null;
     /**
      * @description With both limits set, a request whose impact stays within them and omits nothing is approved at submit by `policy`
      * @example {
@@ -20846,7 +20941,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["ChangeRequestPolicy"];
+          "application/json": components["schemas"]["ChangeRequestPolicyState"];
         };
       };
       /** @description Missing or unknown API key */
@@ -20926,13 +21021,22 @@ export interface operations {
       };
     };
     responses: {
-      /** @description The approval policy */
+      /** @description The limits are in force */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["ChangeRequestPolicy"];
+          "application/json": components["schemas"]["ChangeRequestPolicyState"];
+        };
+      };
+      /** @description The limits wait for approval by another owner (`proposal`) */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ChangeRequestPolicyState"];
         };
       };
       /** @description Invalid input: malformed JSON, wrong types, or a bad query */
@@ -20998,7 +21102,175 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Conflict: an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      /** @description Conflict with the current state; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  approveChangeRequestPolicy: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ChangeRequestPolicy"];
+      };
+    };
+    responses: {
+      /** @description The approved limits are in force */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ChangeRequestPolicyState"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict with the current state; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
       409: {
         headers: {
           [name: string]: unknown;

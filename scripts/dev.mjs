@@ -31,7 +31,7 @@
  */
 import { constants } from "node:os";
 import { addDemoChangeRequests } from "./lib/demo-change-requests.mjs";
-import { DEV_KEYS, ensureDevVars } from "./lib/dev-keys.mjs";
+import { DEV_KEYS, DEV_OWNERS, ensureDevVars } from "./lib/dev-keys.mjs";
 import { namesResolve, onParentExit } from "./lib/dev-lifecycle.mjs";
 import { listenAddress, portProblem } from "./lib/dev-port.mjs";
 import { removeDevUrl, urlOf, writeDevUrl } from "./lib/dev-url.mjs";
@@ -74,6 +74,7 @@ async function main() {
     created: `.dev.vars created with the dev API keys: ${keys}`,
     appended: `API_KEYS of the dev keys appended to .dev.vars: ${keys}`,
     "added approver": `the second admin dev key was added to .dev.vars: ${keys}`,
+    "named owners": `the dev keys in .dev.vars now have owners (${DEV_OWNERS.admin}, ${DEV_OWNERS.approver}): ${keys}`,
     "kept dev keys": `.dev.vars has the dev API keys: ${keys}`,
     "kept own keys": ".dev.vars has API_KEYS of your own: keeping them",
   };

@@ -238,8 +238,9 @@ describe("the actions offered (docs/api.md §17.2)", () => {
       writers: ["anna"],
     };
     expect(selfApprovalText(request)).toBe(
-      "You cannot approve this request: the key you are signed in with wrote it (written by " +
-        "anna), and a change needs a second person. Another admin key must approve it.",
+      "You cannot approve this request: the owner of the key you are signed in with wrote it " +
+        "(written by anna), and a change needs a second person. An admin key of another owner " +
+        "must approve it.",
     );
     expect(selfApprovalText({ ...request, writtenByCaller: false })).toBeNull();
     expect(selfApprovalText({ ...request, status: "DRAFT" })).toBeNull();

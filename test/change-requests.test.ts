@@ -34,9 +34,18 @@ const base = "/v1/api/change-requests";
 const call = (method: string, path: string, body?: unknown, key: string = AUTHOR) =>
   api(method, `${base}${path}`, { body, key });
 
+/** A key of another owner than AUTHOR and APPROVER: it approves the policies they propose. */
+const POLICY_APPROVER = "test-writer-key-9";
+
+/** The policy in force: a loosening PUT by the author is approved by another owner (§17.4). */
 async function setPolicy(autoApproveMaxRaiseBp: number | null, autoApproveMaxCutBp: number | null) {
-  const res = await call("PUT", "/policy", { autoApproveMaxRaiseBp, autoApproveMaxCutBp });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  const limits = { autoApproveMaxRaiseBp, autoApproveMaxCutBp };
+  const res = await call("PUT", "/policy", limits);
+  expect([200, 202], JSON.stringify(res.body)).toContain(res.status);
+  if (res.status === 202) {
+    const approved = await call("POST", "/policy/approve", limits, POLICY_APPROVER);
+    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+  }
 }
 
 /** Worked example A's data: channel WEB with primary PL-1, P-1 and P-2 in group G. */
@@ -438,7 +447,7 @@ describe("transitions and their errors", () => {
       });
       const res = await call("POST", `/${body.id}/approve`, undefined, key);
       expect(expectProblem(res, 403, "SELF_APPROVAL").detail).toBe(
-        `change request ${body.id} was written by ${key.replace("test-", "").replace("-key", "")}; another admin key must approve it`,
+        `change request ${body.id} was written by ${key.replace("test-", "").replace("-key", "")}; an admin key of another owner must approve it`,
       );
     }
     const other = await call("GET", `/${body.id}`, undefined, "test-writer-key-3");
@@ -790,9 +799,10 @@ describe("apply and cancel", () => {
 describe("the approval policy", () => {
   it("is null/null by default, set by PUT, 400 on a bad limit", async () => {
     await setPolicy(null, null);
-    expect((await call("GET", "/policy")).body).toEqual({
+    expect((await call("GET", "/policy")).body).toMatchObject({
       autoApproveMaxRaiseBp: null,
       autoApproveMaxCutBp: null,
+      proposal: null,
     });
     const bad = await call("PUT", "/policy", {
       autoApproveMaxRaiseBp: -1,
@@ -800,9 +810,12 @@ describe("the approval policy", () => {
     });
     expect(issuePaths(bad)).toEqual(["body.autoApproveMaxRaiseBp", "body.autoApproveMaxCutBp"]);
     await setPolicy(250, 0);
-    expect((await call("GET", "/policy")).body).toEqual({
+    expect((await call("GET", "/policy")).body).toMatchObject({
       autoApproveMaxRaiseBp: 250,
       autoApproveMaxCutBp: 0,
+      setBy: "writer-1",
+      approvedBy: "writer-9",
+      proposal: null,
     });
     await setPolicy(null, null);
   });
@@ -982,6 +995,7 @@ describe("read keys", () => {
       ["POST", ""],
       ["GET", "/policy"],
       ["PUT", "/policy"],
+      ["POST", "/policy/approve"],
       ["GET", "/1"],
       ["PATCH", "/1"],
       ...["submit", "approve", "reject", "withdraw", "cancel"].map((a) => ["POST", `/1/${a}`]),

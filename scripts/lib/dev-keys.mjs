@@ -10,21 +10,35 @@ import { join } from "node:path";
 export const DEV_KEYS = {
   admin: "dev-admin-key",
   read: "dev-read-key",
-  /** A second admin key, named `approver`: approves what `dev-admin-key` wrote (docs/api.md §17). */
+  /** A second admin key, of another owner: approves what `dev-admin-key` wrote (docs/api.md §17). */
   approver: "dev-approver-key",
 };
+
+/**
+ * The owner of each dev key (docs/api.md §6): change requests name owners, and the admin and the
+ * approver are two, so one approves what the other wrote.
+ */
+export const DEV_OWNERS = { admin: "dev-admin", read: "dev-read", approver: "approver" };
 
 const sha256 = (/** @type {string} */ key) => createHash("sha256").update(key).digest("hex");
 
 /** The dev keys before the approver key: a `.dev.vars` holding them is brought up to date. */
 const twoKeys = () => `admin:${sha256(DEV_KEYS.admin)},read:${sha256(DEV_KEYS.read)}`;
 
-/** The API_KEYS value for the dev keys: `admin:<sha256>,read:<sha256>,approver:admin:<sha256>`. */
-export const devApiKeys = () => `${twoKeys()},approver:admin:${sha256(DEV_KEYS.approver)}`;
+/** The dev keys before owners (the admin key was `admin-<8 hex>`): brought up to date too. */
+const unowned = () => `${twoKeys()},approver:admin:${sha256(DEV_KEYS.approver)}`;
+
+/** The API_KEYS value for the dev keys: `dev-admin:admin:<sha256>,dev-read:read:<sha256>,approver:admin:<sha256>`. */
+export const devApiKeys = () =>
+  [
+    `${DEV_OWNERS.admin}:admin:${sha256(DEV_KEYS.admin)}`,
+    `${DEV_OWNERS.read}:read:${sha256(DEV_KEYS.read)}`,
+    `${DEV_OWNERS.approver}:admin:${sha256(DEV_KEYS.approver)}`,
+  ].join(",");
 
 const devVarsBlock = () =>
   [
-    "# Local API keys (created by `npm run dev`): role:sha256hex of the well-known dev keys,",
+    "# Local API keys (created by `npm run dev`): owner:role:sha256hex of the well-known dev keys,",
     "# which the README names. Replace them to use keys of your own.",
     `API_KEYS=${devApiKeys()}`,
     "",
@@ -33,9 +47,9 @@ const devVarsBlock = () =>
 /**
  * Creates `<root>/.dev.vars` with the dev keys if it is missing. An existing file is left alone
  * (its keys may be the user's own), except that API_KEYS is appended when it has none, and the
- * approver key added when it holds exactly the two dev keys of before.
+ * dev keys of before (two keys, or three without owners) are brought up to date.
  * @param {string} root
- * @returns {"created" | "appended" | "added approver" | "kept dev keys" | "kept own keys"}
+ * @returns {"created" | "appended" | "added approver" | "named owners" | "kept dev keys" | "kept own keys"}
  */
 export function ensureDevVars(root) {
   const path = join(root, ".dev.vars");
@@ -44,12 +58,17 @@ export function ensureDevVars(root) {
     return "created";
   }
   const current = readFileSync(path, "utf8");
-  const value = /^\s*API_KEYS\s*=\s*["']?([^"'\n]*)/m.exec(current)?.[1];
-  if (value?.trim() === twoKeys()) {
-    writeFileSync(path, current.replace(twoKeys(), devApiKeys()));
-    return "added approver";
+  const value = /^\s*API_KEYS\s*=\s*["']?([^"'\n]*)/m.exec(current)?.[1]?.trim();
+  for (const [before, result] of /** @type {const} */ ([
+    [unowned(), "named owners"],
+    [twoKeys(), "added approver"],
+  ])) {
+    if (value === before) {
+      writeFileSync(path, current.replace(before, devApiKeys()));
+      return result;
+    }
   }
-  if (value !== undefined) return value.trim() === devApiKeys() ? "kept dev keys" : "kept own keys";
+  if (value !== undefined) return value === devApiKeys() ? "kept dev keys" : "kept own keys";
   const separator = current === "" || current.endsWith("\n") ? "" : "\n";
   writeFileSync(path, `${current}${separator}${devVarsBlock()}`);
   return "appended";

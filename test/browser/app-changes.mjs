@@ -86,10 +86,10 @@ async function prepare(base) {
     ],
   });
   await as("POST", "/v1/api/channel/WEB/pricelist", { pricelistId: cost.id });
-  await as("PUT", "/v1/api/change-requests/policy", {
-    autoApproveMaxRaiseBp: 200,
-    autoApproveMaxCutBp: 0,
-  });
+  // Setting limits where there were none is a loosening: the approver's owner approves it (§17.4).
+  const policy = { autoApproveMaxRaiseBp: 200, autoApproveMaxCutBp: 0 };
+  await as("PUT", "/v1/api/change-requests/policy", policy);
+  await call(base, APPROVER, "POST", "/v1/api/change-requests/policy/approve", policy);
   /** @type {import("../../scripts/lib/demo-change-requests.mjs").Call} */
   const demoCall = async (method, path, body, key) => {
     const res = await fetch(`${base}${path}`, {

@@ -9,6 +9,7 @@ import { type ChangeRequestStatus, STATUS_TEXT, selfApprovalText } from "./lifec
 
 type Summary = Schemas["ChangeRequestSummary"];
 type Policy = Schemas["ChangeRequestPolicy"];
+type PolicyState = Schemas["ChangeRequestPolicyState"];
 
 const STATUSES = Object.keys(STATUS_TEXT) as ChangeRequestStatus[];
 const PAGE_SIZE = 50;
@@ -27,6 +28,19 @@ function policyText({ autoApproveMaxRaiseBp: raise, autoApproveMaxCutBp: cut }: 
   );
 }
 
+/** Who set the limits in force, and a loosening that waits for another owner (§17.4). */
+function policyOrigin({ setBy, approvedBy, proposal }: PolicyState): string {
+  const set = setBy ? ` Set by ${setBy}${approvedBy ? `, approved by ${approvedBy}` : ""}.` : "";
+  if (!proposal) return set;
+  const limits =
+    `at most ${formatBp(proposal.autoApproveMaxRaiseBp ?? 0)} up and ` +
+    `${formatBp(proposal.autoApproveMaxCutBp ?? 0)} down`;
+  const who = proposal.proposedByCaller
+    ? "an admin key of another owner must approve it"
+    : "awaiting approval by an admin key of another owner than its proposer";
+  return `${set} ${proposal.proposedBy} proposed ${limits}: ${who}.`;
+}
+
 function PolicyLine() {
   const policy = useLoad(
     (signal) => unwrap(api.GET("/v1/api/change-requests/policy", { signal })),
@@ -36,6 +50,7 @@ function PolicyLine() {
   return (
     <p class="notice" data-field="policy">
       {policyText(policy.value)}
+      {policyOrigin(policy.value)}
     </p>
   );
 }

@@ -53,7 +53,8 @@ export function selfApprovalText(
   if (request.status !== "PENDING_APPROVAL" || !request.writtenByCaller) return null;
   const writers = request.writers.join(", ");
   return (
-    `You cannot approve this request: the key you are signed in with wrote it (written by ` +
-    `${writers}), and a change needs a second person. Another admin key must approve it.`
+    `You cannot approve this request: the owner of the key you are signed in with wrote it ` +
+    `(written by ${writers}), and a change needs a second person. An admin key of another owner ` +
+    "must approve it."
   );
 }

@@ -107,7 +107,8 @@ export const changeRequestWrites = sqliteTable(
 
 /**
  * The approval policy (docs/api.md §17.4): one row (id 1). Both limits set: a request whose
- * impact stays within them, with nothing omitted, is approved at submit by `policy`.
+ * impact stays within them, with nothing omitted, is approved at submit by `policy`. A change
+ * that would approve more waits as the proposal until an admin key of another owner approves it.
  */
 export const changeRequestPolicy = sqliteTable(
   "change_request_policy",
@@ -115,6 +116,15 @@ export const changeRequestPolicy = sqliteTable(
     id: integer("id").primaryKey(),
     autoApproveMaxRaiseBp: integer("auto_approve_max_raise_bp"),
     autoApproveMaxCutBp: integer("auto_approve_max_cut_bp"),
+    /** The owner whose PUT set the limits in force (migration 0026); null: the default. */
+    setBy: text("set_by"),
+    /** The owner who approved them, when they loosened the policy before; else null. */
+    approvedBy: text("approved_by"),
+    /** A loosening waiting for approval: its limits (both set), who proposed it and when. */
+    proposedMaxRaiseBp: integer("proposed_max_raise_bp"),
+    proposedMaxCutBp: integer("proposed_max_cut_bp"),
+    proposedBy: text("proposed_by"),
+    proposedAt: integer("proposed_at"),
     updatedAt: timestamps.updatedAt,
   },
   (t) => [check("change_request_policy_one_row", sql`${t.id} = 1`)],

@@ -11,8 +11,13 @@ export const API_KEY_HEADER = "x-webhook-signature";
 export const MISSING_KEY = `missing API key: send it in the ${API_KEY_HEADER} header`;
 
 interface ConfiguredKey {
-  /** Who, for logs and the audit trail; never the key itself. */
+  /** Which key, for logs, the audit trail and the rate limits; never the key itself. */
   name: string;
+  /**
+   * Whose key: the person or system behind it, the same for every key they rotate through.
+   * Four eyes compare owners (docs/api.md §6, §17.2).
+   */
+  owner: string;
   role: Role;
   hash: Uint8Array;
 }
@@ -20,21 +25,36 @@ interface ConfiguredKey {
 const encoder = new TextEncoder();
 let parsed: { source: string; keys: ConfiguredKey[] } | undefined;
 
-const ENTRY = /^\s*(?:([A-Za-z0-9._-]{1,64}):)?(admin|read):([0-9a-f]{64})\s*$/;
+const NAME = "([A-Za-z0-9._-]{1,64})";
+const ENTRY = new RegExp(`^\\s*(?:${NAME}:)?(?:${NAME}:)?(admin|read):([0-9a-f]{64})\\s*$`);
+
+/** Names the service writes for others than a key's owner (`approvedBy` `policy`, jobs' trail). */
+const RESERVED = new Set(["policy", "scheduled", "unknown"]);
 
 /**
- * `name:role:sha256hex,…` (or the short `role:sha256hex`, named `role-<first 8 hex>`).
- * Malformed entries are skipped so one typo cannot open the door.
+ * `owner:name:role:sha256hex`, `name:role:sha256hex` (its owner is its name) or the short
+ * `role:sha256hex` (named `role-<first 8 hex>`, its own owner), comma-separated
+ * (docs/api.md §6). Malformed entries, and owners named like the service's own actors, are
+ * skipped so one typo cannot open the door.
  */
 export function parseApiKeys(source: string): ConfiguredKey[] {
   const keys: ConfiguredKey[] = [];
   for (const entry of source.split(",")) {
     const match = ENTRY.exec(entry);
     if (!match) continue;
-    const [, name, role, hex] = match as unknown as [string, string | undefined, Role, string];
+    const [, first, second, role, hex] = match as unknown as [
+      string,
+      string | undefined,
+      string | undefined,
+      Role,
+      string,
+    ];
     const hash = new Uint8Array(32);
     for (let i = 0; i < 32; i++) hash[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
-    keys.push({ name: name ?? `${role}-${hex.slice(0, 8)}`, role, hash });
+    const name = second ?? first ?? `${role}-${hex.slice(0, 8)}`;
+    const owner = second === undefined ? name : first!;
+    if (RESERVED.has(owner)) continue;
+    keys.push({ name, owner, role, hash });
   }
   return keys;
 }
@@ -55,7 +75,7 @@ export const authenticate = (): MiddlewareHandler<AppEnv> => async (c, next) => 
     if (crypto.subtle.timingSafeEqual(key.hash, digest) && !matched) matched = key;
   }
   if (!matched) throw new ApiError(401, "UNAUTHORIZED", "unknown API key");
-  const { role, name } = matched;
+  const { role, name, owner } = matched;
   if (role !== "admin" && !isRead(c)) {
     throw new ApiError(403, "FORBIDDEN", `a ${role} key cannot make changes; use an admin key`);
   }
@@ -64,6 +84,7 @@ export const authenticate = (): MiddlewareHandler<AppEnv> => async (c, next) => 
   if (role !== "admin" && adminOnly) throw refused(role, adminOnly);
   c.set("role", role);
   c.set("keyName", name);
+  c.set("keyOwner", owner);
   await next();
 };
 

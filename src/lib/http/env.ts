@@ -44,6 +44,11 @@ export interface Variables {
   role: Role;
   /** The authenticated key's name (never the key). */
   keyName: string;
+  /**
+   * Whose key it is: the same for every key of one person or system, so it survives rotation.
+   * Change requests and the approval policy name and compare owners (docs/api.md §17.2).
+   */
+  keyOwner: string;
   /** Set when the write carries an Idempotency-Key (src/lib/http/idempotency.ts). */
   idempotency?: IdempotencyClaim;
 }

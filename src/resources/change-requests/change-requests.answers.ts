@@ -7,26 +7,27 @@ import type { ChangeRequestItem, Impact } from "./change-requests.schemas";
 export const toItem = (stored: StoredItem) =>
   ({ kind: stored.kind, ...stored.body }) as ChangeRequestItem;
 
-/** The key names that wrote the request: its author and every key that PATCHed it. */
+/** The owners of the keys that wrote the request: its author and every one that PATCHed it. */
 export const writersOf = (row: ChangeRequestRow) => JSON.parse(row.editors) as string[];
 
 /**
- * Four eyes (docs/api.md §17.2): a key that wrote the request may not approve it. The one
- * judgement, for approve's 403 and for the answer's `writtenByCaller`.
+ * Four eyes (docs/api.md §17.2): no key of an owner that wrote the request may approve it (a
+ * rotated key is still its owner's). The one judgement, for approve's 403 and for the answer's
+ * `writtenByCaller`.
  */
-export const wroteIt = (row: ChangeRequestRow, keyName: string) => writersOf(row).includes(keyName);
+export const wroteIt = (row: ChangeRequestRow, owner: string) => writersOf(row).includes(owner);
 
 const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 
-/** The request's fields as `keyName` asks for them (`writtenByCaller` is about that key). */
-const fieldsOf = (row: ChangeRequestRow, keyName: string) => ({
+/** The request's fields as a key of `owner` asks for them (`writtenByCaller` is about it). */
+const fieldsOf = (row: ChangeRequestRow, owner: string) => ({
   id: row.id,
   title: row.title,
   status: row.status,
   effectiveAt: isoOrNull(row.effectiveAt),
   author: row.author,
   writers: writersOf(row),
-  writtenByCaller: wroteIt(row, keyName),
+  writtenByCaller: wroteIt(row, owner),
   submittedAt: isoOrNull(row.submittedAt),
   approvedBy: row.approvedBy,
   approvedAt: isoOrNull(row.approvedAt),
@@ -38,16 +39,16 @@ const fieldsOf = (row: ChangeRequestRow, keyName: string) => ({
   updatedAt: iso(row.updatedAt),
 });
 
-export const toChangeRequest = ({ row, items }: FoundRequest, keyName: string) => ({
-  ...fieldsOf(row, keyName),
+export const toChangeRequest = ({ row, items }: FoundRequest, owner: string) => ({
+  ...fieldsOf(row, owner),
   items: items.map(toItem),
 });
 
 export const toChangeRequestSummary = (
   row: ChangeRequestRow,
   itemCount: number,
-  keyName: string,
+  owner: string,
 ) => ({
-  ...fieldsOf(row, keyName),
+  ...fieldsOf(row, owner),
   itemCount,
 });

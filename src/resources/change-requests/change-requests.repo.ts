@@ -1,4 +1,4 @@
-import { asc, count, eq, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { insertRows, rowField, rowsOf } from "../../db/bulk";
@@ -315,16 +315,26 @@ export function recordsDivergedSql(kind: ChangeRequestTargetKind, states: readon
 export const readPolicy = async (db: Db) =>
   (await db.select().from(changeRequestPolicy).where(eq(changeRequestPolicy.id, 1)).get())!;
 
+export type PolicyRow = Awaited<ReturnType<typeof readPolicy>>;
+
+/**
+ * Writes `set` only while the policy still has the `updatedAt` it was read with (it moves forward
+ * with every write): the row written, or undefined when another write got in first.
+ */
 export const writePolicy = async (
   db: Db,
-  values: { autoApproveMaxRaiseBp: number | null; autoApproveMaxCutBp: number | null },
-) =>
-  (await db
+  updatedAt: number,
+  set: Partial<Omit<PolicyRow, "id" | "updatedAt">>,
+): Promise<PolicyRow | undefined> =>
+  db
     .update(changeRequestPolicy)
-    .set({ ...values, updatedAt: Date.now() })
-    .where(eq(changeRequestPolicy.id, 1))
+    .set({
+      ...set,
+      updatedAt: sql`max(cast(unixepoch('subsec') * 1000 as integer), ${changeRequestPolicy.updatedAt} + 1)`,
+    } as never)
+    .where(and(eq(changeRequestPolicy.id, 1), eq(changeRequestPolicy.updatedAt, updatedAt)))
     .returning()
-    .get())!;
+    .get();
 
 // ---------------------------------------------------------------------------------------------
 // Where the touched records price (the impact)

@@ -8,8 +8,8 @@ import {
   ChangeRequestRejectSchema,
   ChangeRequestSchema,
   ChangeRequestUpdateSchema,
-  PolicySchema,
 } from "./change-requests.schemas";
+import { PolicySchema, PolicyStateSchema } from "./change-requests.policy.schemas";
 
 /** The group of this resource's operations in /doc. */
 export const tag = {
@@ -70,8 +70,9 @@ export const getPolicy = createRoute({
   operationId: "getChangeRequestPolicy",
   summary: "Get the approval policy (admin keys only)",
   description:
-    "Both limits null (the default): every request needs an approver. docs/api.md §17.4.",
-  responses: { 200: json(PolicySchema, "The approval policy"), ...errors(401, 403) },
+    "The limits in force, who set and approved them, and a change waiting for approval. Both " +
+    "limits null (the default): every request needs an approver. docs/api.md §17.4.",
+  responses: { 200: json(PolicyStateSchema, "The approval policy"), ...errors(401, 403) },
 });
 
 export const putPolicy = createRoute({
@@ -79,15 +80,33 @@ export const putPolicy = createRoute({
   path: "/v1/api/change-requests/policy",
   tags,
   operationId: "putChangeRequestPolicy",
-  summary: "Set the approval policy",
+  summary: "Set the approval policy (a loosening waits for a second owner)",
   description:
-    "A request is approved by the policy at submit (approvedBy `policy`) when both limits are " +
-    "set, its impact's maxRaiseBp and maxCutBp are within them and it omitted no channel and no " +
-    "product. null turns a limit off.",
+    "A request is approved at submit by `policy` when both limits are set, its impact's " +
+    "maxRaiseBp and maxCutBp are within them and it omitted nothing; null turns a limit off. " +
+    "Limits approving no more than those in force apply at once (200); others wait for an " +
+    "admin key of another owner (202, `proposal`). docs/api.md §17.4.",
   request: { body: jsonBody(PolicySchema) },
   responses: {
-    200: json(PolicySchema, "The approval policy"),
-    ...errors(400, 401, 403, 413, 415),
+    200: json(PolicyStateSchema, "The limits are in force"),
+    202: json(PolicyStateSchema, "The limits wait for approval by another owner (`proposal`)"),
+    ...errors(400, 401, 403, 409, 413, 415),
+  },
+});
+
+export const approvePolicy = createRoute({
+  method: "post",
+  path: "/v1/api/change-requests/policy/approve",
+  tags,
+  operationId: "approveChangeRequestPolicy",
+  summary: "Approve the waiting change of the approval policy",
+  description:
+    "With the proposal's limits as body (else 409 POLICY_PROPOSAL_CHANGED; none: 409 " +
+    "NO_POLICY_PROPOSAL), by a key of another owner than the proposer's (else 403 SELF_APPROVAL).",
+  request: { body: jsonBody(PolicySchema) },
+  responses: {
+    200: json(PolicyStateSchema, "The approved limits are in force"),
+    ...errors(400, 401, 403, 409, 413, 415),
   },
 });
 
@@ -168,8 +187,8 @@ export const submit = action(
 export const approve = action(
   "approve",
   "Approve and apply a PENDING_APPROVAL request",
-  "Writes everything in one batch dated effectiveAt. 403 SELF_APPROVAL with a key that wrote " +
-    "it; 409 STALE_CHANGE_REQUEST when a record or price it touches changed after the submit, " +
+  "Writes everything in one batch dated effectiveAt. 403 SELF_APPROVAL with a key of an owner " +
+    "that wrote it (a rotated key is still its owner's); 409 STALE_CHANGE_REQUEST when a record or price it touches changed after the submit, " +
     "and 409 EFFECTIVE_IN_PAST when effectiveAt has passed: both send it back to DRAFT.",
 );
 

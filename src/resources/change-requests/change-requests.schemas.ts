@@ -427,30 +427,5 @@ export const ChangeRequestListSchema = listOf(ChangeRequestSummarySchema, "Chang
   data: [{ ...requestExample, itemCount: 1 }],
 });
 
-const Limit = z
-  .number({ error: () => "must be a whole number ≥ 0 of basis points, or null" })
-  .int("must be a whole number ≥ 0 of basis points, or null")
-  .min(0, "must be a whole number ≥ 0 of basis points, or null")
-  .max(1_000_000, "must be at most 1000000")
-  .nullable();
-
-export const PolicySchema = z
-  .strictObject({
-    autoApproveMaxRaiseBp: Limit.openapi({
-      example: 500,
-      description: "Largest rise (bp) approved by the policy; null: none",
-    }),
-    autoApproveMaxCutBp: Limit.openapi({
-      example: 0,
-      description: "Largest cut (bp, its magnitude) approved by the policy; null: none",
-    }),
-  })
-  .openapi("ChangeRequestPolicy", {
-    description:
-      "With both limits set, a request whose impact stays within them and omits nothing is approved at submit by `policy`",
-    example: { autoApproveMaxRaiseBp: 500, autoApproveMaxCutBp: 0 },
-  });
-
 export type ChangeRequestCreate = z.infer<typeof ChangeRequestCreateSchema>;
 export type ChangeRequestUpdate = z.infer<typeof ChangeRequestUpdateSchema>;
-export type Policy = z.infer<typeof PolicySchema>;

@@ -105,7 +105,8 @@ async function assertKnown(db: Db, items: readonly ChangeRequestItem[]) {
   if (issues.length) throw invalid(issues);
 }
 
-export async function createChangeRequest(db: Db, input: ChangeRequestCreate, keyName: string) {
+/** `owner`: the owner of the calling key (its author; docs/api.md §17.2). */
+export async function createChangeRequest(db: Db, input: ChangeRequestCreate, owner: string) {
   assertFuture(input.effectiveAt, Date.now());
   await assertKnown(db, input.items);
   return insertChangeRequest(
@@ -113,8 +114,8 @@ export async function createChangeRequest(db: Db, input: ChangeRequestCreate, ke
     {
       title: input.title,
       effectiveAt: input.effectiveAt,
-      author: keyName,
-      editors: JSON.stringify([keyName]),
+      author: owner,
+      editors: JSON.stringify([owner]),
     },
     input.items.map(toStored),
   );
@@ -146,14 +147,14 @@ export const updateChangeRequest = (
   db: Db,
   id: number,
   input: ChangeRequestUpdate,
-  keyName: string,
+  owner: string,
 ) =>
   optimistically<number>(label(id), async () => {
     const { row } = await requireRequest(db, id);
     assertAction(row, "update");
     assertFuture(input.effectiveAt, Date.now());
     if (input.items) await assertKnown(db, input.items);
-    const editors = [...new Set([...writersOf(row), keyName])];
+    const editors = [...new Set([...writersOf(row), owner])];
     const set: Partial<ChangeRequestRow> = {
       ...(input.title !== undefined ? { title: input.title } : {}),
       ...(input.effectiveAt !== undefined ? { effectiveAt: input.effectiveAt } : {}),
@@ -355,20 +356,21 @@ async function backToDraft(
 }
 
 /**
- * PENDING_APPROVAL → APPLIED by another key than any that wrote it (403 SELF_APPROVAL); a passed
+ * PENDING_APPROVAL → APPLIED by a key of another owner than any that wrote it (403
+ * SELF_APPROVAL: a rotated key is still its owner's); a passed
  * effectiveAt (409 EFFECTIVE_IN_PAST) or a touched record changed since the submit (409
  * STALE_CHANGE_REQUEST) sends it back to DRAFT instead.
  */
-export const approveChangeRequest = (db: Db, id: number, keyName: string) =>
+export const approveChangeRequest = (db: Db, id: number, owner: string) =>
   optimistically<number>(label(id), async () => {
     const found = await requireRequest(db, id);
     const { row } = found;
     assertAction(row, "approve");
-    if (wroteIt(row, keyName)) {
+    if (wroteIt(row, owner)) {
       throw new ApiError(
         403,
         "SELF_APPROVAL",
-        `change request ${id} was written by ${keyName}; another admin key must approve it`,
+        `change request ${id} was written by ${owner}; an admin key of another owner must approve it`,
       );
     }
     const now = Date.now();
@@ -386,14 +388,14 @@ export const approveChangeRequest = (db: Db, id: number, keyName: string) =>
       return backToDraft(db, row, stale);
     }
     const prepared = await judge(read, row.effectiveAt ?? now);
-    return applyPrepared(db, row, prepared, { approvedBy: keyName, approvedAt: now });
+    return applyPrepared(db, row, prepared, { approvedBy: owner, approvedAt: now });
   });
 
-export const rejectChangeRequest = (db: Db, id: number, reason: string, keyName: string) =>
+export const rejectChangeRequest = (db: Db, id: number, reason: string, owner: string) =>
   optimistically<number>(label(id), async () => {
     const { row } = await requireRequest(db, id);
     assertAction(row, "reject");
-    const set = { status: "REJECTED" as const, rejectedBy: keyName, rejectionReason: reason };
+    const set = { status: "REJECTED" as const, rejectedBy: owner, rejectionReason: reason };
     return writeIfUnchanged(db, row, [updateRequest(db, id, set)]);
   });
 
@@ -473,7 +475,7 @@ export const cancelChangeRequest = (db: Db, id: number) =>
     return (await writeJudged(db, read, batch)) === STALE_FACTS ? CHANGED : id;
   });
 
-/** The request as `keyName` reads it after a write, or 404 when it is gone. */
-export async function answerOf(db: Db, id: number, keyName: string) {
-  return toChangeRequest(await requireRequest(db, id), keyName);
+/** The request as the keys of `owner` read it after a write, or 404 when it is gone. */
+export async function answerOf(db: Db, id: number, owner: string) {
+  return toChangeRequest(await requireRequest(db, id), owner);
 }

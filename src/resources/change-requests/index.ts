@@ -17,6 +17,7 @@ router.use("/v1/api/change-requests/*", adminOnly);
 export const changeRequests = router
   .openapi(routes.getPolicy, handlers.getPolicy)
   .openapi(routes.putPolicy, handlers.putPolicy)
+  .openapi(routes.approvePolicy, handlers.approveProposedPolicy)
   .openapi(routes.list, handlers.list)
   .openapi(routes.create, handlers.create)
   .openapi(routes.get, handlers.get)
