@@ -112,15 +112,24 @@ describe("worked example A: a price increase on a date", () => {
       impact: {
         at: NEW_YEAR,
         channelCodes: [a.channel],
-        pricesCompared: 2,
-        pricesChanged: 2,
+        // Quantity 1 of P-1 and P-2, and P-2's 10+ tier (900 → 929, +322 bp): §17.3.
+        quantities: [1, 10],
+        pricesCompared: 3,
+        pricesChanged: 3,
+        pricesAppeared: 0,
+        pricesVanished: 0,
         maxRaiseBp: 390,
         maxCutBp: 0,
-        totalBefore: 1500,
-        totalAfter: 1558,
-        distribution: [{ percent: 4, count: 2 }],
+        totalBefore: 2400,
+        totalAfter: 2487,
+        distribution: [
+          { percent: 3, count: 1 },
+          { percent: 4, count: 2 },
+        ],
         channelsOmitted: 0,
         productsOmitted: 0,
+        customersOmitted: 0,
+        quantitiesOmitted: 0,
       },
     });
     const before = await resolve(a.channel, "2026-12-31T23:59:59Z", [
