@@ -74,8 +74,7 @@ const lineText = (line: LinePrice) =>
 /**
  * A digest of every pair priced, in order: where (channel, currency, quantity, buyer, product)
  * and both lines (status, price, unit, cost). Two 32-bit FNV-1a hashes from different seeds and
- * the count, so the same data gives the same text and a changed line another, with odds of
- * about 2⁻⁶⁴ of missing it.
+ * the count: the same data gives the same text, and a changed line almost surely another.
  */
 export class LineDigest {
   private count = 0;
