@@ -1265,7 +1265,7 @@ export interface paths {
     put?: never;
     /**
      * Approve and apply a PENDING_APPROVAL request
-     * @description Writes everything in one batch dated effectiveAt. 403 SELF_APPROVAL with a key of an owner that wrote it (a rotated key is still its owner's); 409 STALE_CHANGE_REQUEST when a record or price it touches changed after the submit, and 409 EFFECTIVE_IN_PAST when effectiveAt has passed: both send it back to DRAFT. DRAFT —submit→ PENDING_APPROVAL (or APPLIED when the approval policy allows it) —approve→ APPLIED; reject → REJECTED; withdraw (DRAFT, PENDING_APPROVAL) and cancel (APPLIED, before effectiveAt) → CANCELLED. Another action in another status: 409 INVALID_TRANSITION naming both (docs/api.md §17.2).
+     * @description Writes everything in one batch dated effectiveAt. 403 SELF_APPROVAL with a key of an owner that wrote it (a rotated key is still its owner's); 409 STALE_CHANGE_REQUEST when a record or price it touches, or any price of its impact (rates, derived lists, trade conditions, promotions, floors, costs in its channels), changed after the submit, and 409 EFFECTIVE_IN_PAST when effectiveAt has passed: both send it back to DRAFT. Approve computes the impact again to know, so it counts as a simulation like submit: 429 TOO_MANY_SIMULATIONS. DRAFT —submit→ PENDING_APPROVAL (or APPLIED when the approval policy allows it) —approve→ APPLIED; reject → REJECTED; withdraw (DRAFT, PENDING_APPROVAL) and cancel (APPLIED, before effectiveAt) → CANCELLED. Another action in another status: 409 INVALID_TRANSITION naming both (docs/api.md §17.2).
      */
     post: operations["approveChangeRequest"];
     delete?: never;
@@ -6899,13 +6899,23 @@ export interface components {
      *             "channelCodes": [
      *               "WEB"
      *             ],
-     *             "pricesCompared": 2,
-     *             "pricesChanged": 2,
+     *             "quantities": [
+     *               1,
+     *               10
+     *             ],
+     *             "pricesCompared": 3,
+     *             "pricesChanged": 3,
+     *             "pricesAppeared": 0,
+     *             "pricesVanished": 0,
      *             "maxRaiseBp": 390,
      *             "maxCutBp": 0,
-     *             "totalBefore": 1500,
-     *             "totalAfter": 1558,
+     *             "totalBefore": 2400,
+     *             "totalAfter": 2487,
      *             "distribution": [
+     *               {
+     *                 "percent": 3,
+     *                 "count": 1
+     *               },
      *               {
      *                 "percent": 4,
      *                 "count": 2
@@ -6913,23 +6923,37 @@ export interface components {
      *             ],
      *             "channelsOmitted": 0,
      *             "productsOmitted": 0,
+     *             "customersOmitted": 0,
+     *             "quantitiesOmitted": 0,
      *             "margin": {
      *               "before": {
-     *                 "lines": 2,
+     *                 "lines": 3,
      *                 "linesWithoutCost": 0,
-     *                 "revenueAmount": 1500,
-     *                 "costAmount": 1100,
-     *                 "marginAmount": 400,
-     *                 "marginBp": 2667
+     *                 "revenueAmount": 2400,
+     *                 "costAmount": 1900,
+     *                 "marginAmount": 500,
+     *                 "marginBp": 2083
      *               },
      *               "after": {
-     *                 "lines": 2,
+     *                 "lines": 3,
      *                 "linesWithoutCost": 0,
-     *                 "revenueAmount": 1558,
-     *                 "costAmount": 1100,
-     *                 "marginAmount": 458,
-     *                 "marginBp": 2940
+     *                 "revenueAmount": 2487,
+     *                 "costAmount": 1900,
+     *                 "marginAmount": 587,
+     *                 "marginBp": 2360
      *               }
+     *             },
+     *             "cumulative": {
+     *               "since": null,
+     *               "requestIds": [],
+     *               "pendingRequestIds": [],
+     *               "pricesChanged": 3,
+     *               "pricesAppeared": 0,
+     *               "pricesVanished": 0,
+     *               "maxRaiseBp": 390,
+     *               "maxCutBp": 0,
+     *               "totalBefore": 2400,
+     *               "totalAfter": 2487
      *             }
      *           },
      *           "createdAt": "2026-11-20T08:45:00.000Z",
@@ -6983,13 +7007,23 @@ export interface components {
      *         "channelCodes": [
      *           "WEB"
      *         ],
-     *         "pricesCompared": 2,
-     *         "pricesChanged": 2,
+     *         "quantities": [
+     *           1,
+     *           10
+     *         ],
+     *         "pricesCompared": 3,
+     *         "pricesChanged": 3,
+     *         "pricesAppeared": 0,
+     *         "pricesVanished": 0,
      *         "maxRaiseBp": 390,
      *         "maxCutBp": 0,
-     *         "totalBefore": 1500,
-     *         "totalAfter": 1558,
+     *         "totalBefore": 2400,
+     *         "totalAfter": 2487,
      *         "distribution": [
+     *           {
+     *             "percent": 3,
+     *             "count": 1
+     *           },
      *           {
      *             "percent": 4,
      *             "count": 2
@@ -6997,23 +7031,37 @@ export interface components {
      *         ],
      *         "channelsOmitted": 0,
      *         "productsOmitted": 0,
+     *         "customersOmitted": 0,
+     *         "quantitiesOmitted": 0,
      *         "margin": {
      *           "before": {
-     *             "lines": 2,
+     *             "lines": 3,
      *             "linesWithoutCost": 0,
-     *             "revenueAmount": 1500,
-     *             "costAmount": 1100,
-     *             "marginAmount": 400,
-     *             "marginBp": 2667
+     *             "revenueAmount": 2400,
+     *             "costAmount": 1900,
+     *             "marginAmount": 500,
+     *             "marginBp": 2083
      *           },
      *           "after": {
-     *             "lines": 2,
+     *             "lines": 3,
      *             "linesWithoutCost": 0,
-     *             "revenueAmount": 1558,
-     *             "costAmount": 1100,
-     *             "marginAmount": 458,
-     *             "marginBp": 2940
+     *             "revenueAmount": 2487,
+     *             "costAmount": 1900,
+     *             "marginAmount": 587,
+     *             "marginBp": 2360
      *           }
+     *         },
+     *         "cumulative": {
+     *           "since": null,
+     *           "requestIds": [],
+     *           "pendingRequestIds": [],
+     *           "pricesChanged": 3,
+     *           "pricesAppeared": 0,
+     *           "pricesVanished": 0,
+     *           "maxRaiseBp": 390,
+     *           "maxCutBp": 0,
+     *           "totalBefore": 2400,
+     *           "totalAfter": 2487
      *         }
      *       },
      *       "createdAt": "2026-11-20T08:45:00.000Z",
@@ -7107,13 +7155,23 @@ export interface components {
      *       "channelCodes": [
      *         "WEB"
      *       ],
-     *       "pricesCompared": 2,
-     *       "pricesChanged": 2,
+     *       "quantities": [
+     *         1,
+     *         10
+     *       ],
+     *       "pricesCompared": 3,
+     *       "pricesChanged": 3,
+     *       "pricesAppeared": 0,
+     *       "pricesVanished": 0,
      *       "maxRaiseBp": 390,
      *       "maxCutBp": 0,
-     *       "totalBefore": 1500,
-     *       "totalAfter": 1558,
+     *       "totalBefore": 2400,
+     *       "totalAfter": 2487,
      *       "distribution": [
+     *         {
+     *           "percent": 3,
+     *           "count": 1
+     *         },
      *         {
      *           "percent": 4,
      *           "count": 2
@@ -7121,23 +7179,37 @@ export interface components {
      *       ],
      *       "channelsOmitted": 0,
      *       "productsOmitted": 0,
+     *       "customersOmitted": 0,
+     *       "quantitiesOmitted": 0,
      *       "margin": {
      *         "before": {
-     *           "lines": 2,
+     *           "lines": 3,
      *           "linesWithoutCost": 0,
-     *           "revenueAmount": 1500,
-     *           "costAmount": 1100,
-     *           "marginAmount": 400,
-     *           "marginBp": 2667
+     *           "revenueAmount": 2400,
+     *           "costAmount": 1900,
+     *           "marginAmount": 500,
+     *           "marginBp": 2083
      *         },
      *         "after": {
-     *           "lines": 2,
+     *           "lines": 3,
      *           "linesWithoutCost": 0,
-     *           "revenueAmount": 1558,
-     *           "costAmount": 1100,
-     *           "marginAmount": 458,
-     *           "marginBp": 2940
+     *           "revenueAmount": 2487,
+     *           "costAmount": 1900,
+     *           "marginAmount": 587,
+     *           "marginBp": 2360
      *         }
+     *       },
+     *       "cumulative": {
+     *         "since": null,
+     *         "requestIds": [],
+     *         "pendingRequestIds": [],
+     *         "pricesChanged": 3,
+     *         "pricesAppeared": 0,
+     *         "pricesVanished": 0,
+     *         "maxRaiseBp": 390,
+     *         "maxCutBp": 0,
+     *         "totalBefore": 2400,
+     *         "totalAfter": 2487
      *       }
      *     }
      */
@@ -7150,10 +7222,16 @@ export interface components {
       at: string;
       /** @description The channels simulated: active ones where a touched record can price, by code */
       channelCodes: string[];
-      /** @description (buyer, product) pairs priced in those channels, quantity 1 */
+      /** @description The quantities priced: 1 and every tier (minQuantity) the items touch, ascending; absent from impacts computed before it was added (quantity 1 only) */
+      quantities?: number[];
+      /** @description (buyer, product, quantity) pairs priced in those channels */
       pricesCompared: number;
       /** @description Pairs whose unit price differs (also a price that appears or vanishes) */
       pricesChanged: number;
+      /** @description Pairs priced after and not before (never approved by the policy) */
+      pricesAppeared?: number;
+      /** @description Pairs priced before and not after (never approved by the policy) */
+      pricesVanished?: number;
       /** @description The largest rise in basis points, 0 if none */
       maxRaiseBp: number;
       /** @description The magnitude of the largest cut in basis points, 0 if none */
@@ -7173,10 +7251,41 @@ export interface components {
       channelsOmitted: number;
       /** @description Touched products past the first 1,000 by code, not simulated */
       productsOmitted: number;
+      /** @description Customers of the channels simulated that were not priced (past the pair budget) */
+      customersOmitted?: number;
+      /** @description Touched tiers past the first 10 quantities, not priced */
+      quantitiesOmitted?: number;
       /** @description The margin before and after over every pair compared, as the simulation's summary gives it, summed over the channels simulated; absent from impacts computed before it was added (docs/api.md §17.3) */
       margin?: {
         before: components["schemas"]["SimulationMargin"] & unknown;
         after: components["schemas"]["SimulationMargin"] & unknown;
+      };
+      /** @description From the prices in force before the requests it stacks with to the prices with its items, over the same pairs (docs/api.md §17.4); absent from impacts computed before it was added */
+      cumulative?: {
+        /**
+         * Format: date-time
+         * @description The earliest moment of the applied requests counted; its prices are the base (null: none, the figures are the request's own)
+         * @example 2025-01-01T00:00:00.000Z
+         */
+        since: string | null;
+        /** @description The APPLIED requests it stacks with: not in force yet, or applied in the last 24 h by one of its writers */
+        requestIds: number[];
+        /** @description PENDING_APPROVAL requests naming a record it names (the policy approves none while any is listed) */
+        pendingRequestIds: number[];
+        /** @description Pairs whose unit price differs (also a price that appears or vanishes) */
+        pricesChanged: number;
+        /** @description Pairs priced after and not before (never approved by the policy) */
+        pricesAppeared: number;
+        /** @description Pairs priced before and not after (never approved by the policy) */
+        pricesVanished: number;
+        /** @description The largest rise in basis points, 0 if none */
+        maxRaiseBp: number;
+        /** @description The magnitude of the largest cut in basis points, 0 if none */
+        maxCutBp: number;
+        /** @description Σ unit prices before, over the pairs priced before and after */
+        totalBefore: number;
+        /** @description Σ unit prices after, over the same pairs */
+        totalAfter: number;
       };
     } | null;
     /**
@@ -7202,13 +7311,23 @@ export interface components {
      *         "channelCodes": [
      *           "WEB"
      *         ],
-     *         "pricesCompared": 2,
-     *         "pricesChanged": 2,
+     *         "quantities": [
+     *           1,
+     *           10
+     *         ],
+     *         "pricesCompared": 3,
+     *         "pricesChanged": 3,
+     *         "pricesAppeared": 0,
+     *         "pricesVanished": 0,
      *         "maxRaiseBp": 390,
      *         "maxCutBp": 0,
-     *         "totalBefore": 1500,
-     *         "totalAfter": 1558,
+     *         "totalBefore": 2400,
+     *         "totalAfter": 2487,
      *         "distribution": [
+     *           {
+     *             "percent": 3,
+     *             "count": 1
+     *           },
      *           {
      *             "percent": 4,
      *             "count": 2
@@ -7216,23 +7335,37 @@ export interface components {
      *         ],
      *         "channelsOmitted": 0,
      *         "productsOmitted": 0,
+     *         "customersOmitted": 0,
+     *         "quantitiesOmitted": 0,
      *         "margin": {
      *           "before": {
-     *             "lines": 2,
+     *             "lines": 3,
      *             "linesWithoutCost": 0,
-     *             "revenueAmount": 1500,
-     *             "costAmount": 1100,
-     *             "marginAmount": 400,
-     *             "marginBp": 2667
+     *             "revenueAmount": 2400,
+     *             "costAmount": 1900,
+     *             "marginAmount": 500,
+     *             "marginBp": 2083
      *           },
      *           "after": {
-     *             "lines": 2,
+     *             "lines": 3,
      *             "linesWithoutCost": 0,
-     *             "revenueAmount": 1558,
-     *             "costAmount": 1100,
-     *             "marginAmount": 458,
-     *             "marginBp": 2940
+     *             "revenueAmount": 2487,
+     *             "costAmount": 1900,
+     *             "marginAmount": 587,
+     *             "marginBp": 2360
      *           }
+     *         },
+     *         "cumulative": {
+     *           "since": null,
+     *           "requestIds": [],
+     *           "pendingRequestIds": [],
+     *           "pricesChanged": 3,
+     *           "pricesAppeared": 0,
+     *           "pricesVanished": 0,
+     *           "maxRaiseBp": 390,
+     *           "maxCutBp": 0,
+     *           "totalBefore": 2400,
+     *           "totalAfter": 2487
      *         }
      *       },
      *       "createdAt": "2026-11-20T08:45:00.000Z",
@@ -22301,21 +22434,21 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      /** @description TOO_MANY_SIMULATIONS: a simulation, submit or approve of this API key is still running, or as many as a server instance runs at once (2); or RATE_LIMITED: the key's write limit is used up. Retry after the Retry-After seconds */
       429: {
         headers: {
-          /** @description Seconds until the key's request budget is renewed */
+          /** @description Seconds to wait before trying again */
           "Retry-After"?: number;
           [name: string]: unknown;
         };
         content: {
           /**
            * @example {
-           *       "type": "urn:problem:pricing:rate-limited",
+           *       "type": "urn:problem:pricing:too-many-simulations",
            *       "title": "Too Many Requests",
            *       "status": 429,
-           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
-           *       "code": "RATE_LIMITED",
+           *       "detail": "a simulation of this API key is still running (at most 1 per key at a time); retry after 5 seconds",
+           *       "code": "TOO_MANY_SIMULATIONS",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
            */

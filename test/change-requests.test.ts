@@ -1,6 +1,6 @@
 import { createScheduledController } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import worker from "../src/index";
 import {
   CHANGE_REQUEST_ACTIONS,
@@ -24,6 +24,10 @@ import { head, RECEIVER, receivedAt, sleep, until, type Delivery } from "./webho
  * Change requests (docs/api.md §17, docs/pricing-rules.md §18) through the real Worker: worked
  * example A of pricing-rules v3 with two admin keys, every transition and its errors.
  */
+
+// Each submit and approve prices the impact (a simulation per channel and quantity, one more
+// for the base of a cumulative change, docs/api.md §17.3): more than 5 s on a loaded machine.
+vi.setConfig({ testTimeout: 30_000 });
 
 const AUTHOR = "test-writer-key-1";
 const APPROVER = "test-writer-key-2";
@@ -121,15 +125,24 @@ describe("worked example A: a price increase on a date", () => {
       impact: {
         at: NEW_YEAR,
         channelCodes: [a.channel],
-        pricesCompared: 2,
-        pricesChanged: 2,
+        // Quantity 1 of P-1 and P-2, and P-2's 10+ tier (900 → 929, +322 bp): §17.3.
+        quantities: [1, 10],
+        pricesCompared: 3,
+        pricesChanged: 3,
+        pricesAppeared: 0,
+        pricesVanished: 0,
         maxRaiseBp: 390,
         maxCutBp: 0,
-        totalBefore: 1500,
-        totalAfter: 1558,
-        distribution: [{ percent: 4, count: 2 }],
+        totalBefore: 2400,
+        totalAfter: 2487,
+        distribution: [
+          { percent: 3, count: 1 },
+          { percent: 4, count: 2 },
+        ],
         channelsOmitted: 0,
         productsOmitted: 0,
+        customersOmitted: 0,
+        quantitiesOmitted: 0,
       },
     });
     const before = await resolve(a.channel, "2026-12-31T23:59:59Z", [
@@ -958,8 +971,9 @@ describe("go-live: the Cron Trigger and the price caches", () => {
     },
     async () => {
       const a = await exampleA();
-      // Far enough ahead for the submit (which simulates) to finish before it, even on a busy machine.
-      const effectiveAt = Date.now() + 5000;
+      // Far enough ahead for the submit (which simulates, twice with a cumulative base) to finish
+      // before it, even on a busy machine.
+      const effectiveAt = Date.now() + 10_000;
       const body = await draft(setRequest(a.list, a.p1, new Date(effectiveAt).toISOString()));
       expect((await call("POST", `/${body.id}/submit`)).body.status).toBe("APPLIED");
       const lookup = (headers: Record<string, string> = {}) =>

@@ -362,50 +362,56 @@ describe("the publish simulation on the demo data (docs/simulation.md §7)", () 
 });
 
 describe("the demo's change requests (docs/operations.md, Local development)", () => {
-  it("one for next month approved by a second key, one waiting; the Changes page has both", async () => {
-    const now = Date.now();
-    const made = await addDemoChangeRequests(
-      (method, path, body, key) => api(method, path, { body, key }),
-      { author: "test-writer-key-21", approver: "test-writer-key-22" },
-      now,
-    );
-    const effectiveAt = new Date(nextMonth(now)).toISOString();
-    expect(made.approved).toMatchObject({
-      status: "APPLIED",
-      effectiveAt,
-      author: "writer-21",
-      approvedBy: "writer-22",
-    });
-    expect(made.pending).toMatchObject({
-      status: "PENDING_APPROVAL",
-      effectiveAt,
-      approvedBy: null,
-    });
-    // Power tools and batteries priced in WEB-DE and its customers' channels: +3 % and +5 %,
-    // rounded up to …9.
-    expect(made.approved.impact.pricesChanged).toBeGreaterThan(0);
-    expect(made.approved.impact.channelCodes).toContain("WEB-DE");
-    expect(made.approved.impact.maxRaiseBp).toBeGreaterThanOrEqual(300);
-    // A raise can cut a price too: P-00262 now reaches promotion 8's value threshold (−5 %).
-    expect(made.approved.impact.maxCutBp).toBe(214);
-    expect(made.pending.impact.maxRaiseBp).toBeGreaterThanOrEqual(500);
-    // From next month the power tools of pricelist 100 cost more; up to it, as they did.
-    const { results } = await env.DB.prepare(
-      `select o.amount as old, n.amount as new from pricelist_prices o join pricelist_prices n
+  // Each submit and approve prices the impact over every customer of the channels (within the
+  // pair budget, docs/api.md §17.3) at every tier: seconds on a loaded machine.
+  it(
+    "one for next month approved by a second key, one waiting; the Changes page has both",
+    { timeout: 120_000 },
+    async () => {
+      const now = Date.now();
+      const made = await addDemoChangeRequests(
+        (method, path, body, key) => api(method, path, { body, key }),
+        { author: "test-writer-key-21", approver: "test-writer-key-22" },
+        now,
+      );
+      const effectiveAt = new Date(nextMonth(now)).toISOString();
+      expect(made.approved).toMatchObject({
+        status: "APPLIED",
+        effectiveAt,
+        author: "writer-21",
+        approvedBy: "writer-22",
+      });
+      expect(made.pending).toMatchObject({
+        status: "PENDING_APPROVAL",
+        effectiveAt,
+        approvedBy: null,
+      });
+      // Power tools and batteries priced in WEB-DE and its customers' channels: +3 % and +5 %,
+      // rounded up to …9.
+      expect(made.approved.impact.pricesChanged).toBeGreaterThan(0);
+      expect(made.approved.impact.channelCodes).toContain("WEB-DE");
+      expect(made.approved.impact.maxRaiseBp).toBeGreaterThanOrEqual(300);
+      // A raise can cut a price too: P-00262 now reaches promotion 8's value threshold (−5 %).
+      expect(made.approved.impact.maxCutBp).toBe(214);
+      expect(made.pending.impact.maxRaiseBp).toBeGreaterThanOrEqual(500);
+      // From next month the power tools of pricelist 100 cost more; up to it, as they did.
+      const { results } = await env.DB.prepare(
+        `select o.amount as old, n.amount as new from pricelist_prices o join pricelist_prices n
          on n.pricelist_id = o.pricelist_id and n.product_id = o.product_id
          and n.min_quantity = o.min_quantity and n.valid_from = o.valid_to
        join products p on p.id = o.product_id join product_groups g on g.id = p.product_group_id
        where o.pricelist_id = 100 and o.valid_to = ? and g.code = 'POWER-TOOLS'`,
-    )
-      .bind(nextMonth(now))
-      .all<{ old: number; new: number }>();
-    expect(results.length).toBe(12);
-    for (const row of results) {
-      expect(row.new).toBe(
-        roundToEnding(percentOf(row.old, 10_300), { mode: "UP", step: 10, ending: 9 }),
-      );
-    }
-  });
+      )
+        .bind(nextMonth(now))
+        .all<{ old: number; new: number }>();
+      expect(results.length).toBe(12);
+      for (const row of results) {
+        expect(row.new).toBe(
+          roundToEnding(percentOf(row.old, 10_300), { mode: "UP", step: 10, ending: 9 }),
+        );
+      }
+    },
+  );
 });
 
 describe("every record with rules of its own is one the API accepts", { timeout: 120_000 }, () => {

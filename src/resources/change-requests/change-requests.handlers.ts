@@ -62,9 +62,15 @@ export const submit: AppRouteHandler<typeof routes.submit> = async (c) => {
   }
 };
 
+/** Approve computes the impact again (stale detection, docs/api.md §17.5): a place too. */
 export const approve: AppRouteHandler<typeof routes.approve> = async (c) => {
-  const id = await approveChangeRequest(c.var.db, c.req.valid("param").id, c.var.keyOwner);
-  return c.json(await answerOf(c.var.db, id, c.var.keyOwner), 200);
+  const release = claimSimulation(c.var.keyName);
+  try {
+    const id = await approveChangeRequest(c.var.db, c.req.valid("param").id, c.var.keyOwner);
+    return c.json(await answerOf(c.var.db, id, c.var.keyOwner), 200);
+  } finally {
+    release();
+  }
 };
 
 export const reject: AppRouteHandler<typeof routes.reject> = async (c) => {

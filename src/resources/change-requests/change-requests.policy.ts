@@ -3,6 +3,7 @@ import { ApiError, conflict } from "../../lib/core/errors";
 import { iso } from "../../lib/core/schemas";
 import { readPolicy, writePolicy, type PolicyRow } from "./change-requests.repo";
 import type { Policy } from "./change-requests.policy.schemas";
+import type { ComputedImpact } from "./change-requests.impact";
 
 /*
  * Who may change the approval policy (docs/api.md §17.4). The policy decides which requests
@@ -126,3 +127,33 @@ export const approvePolicy = (
     });
     return written ?? CHANGED;
   });
+
+
+/**
+ * The policy's judgement (docs/api.md §17.4): both limits set; the request's own change and its
+ * cumulative change within them, no price appearing or vanishing in either; nothing omitted; no
+ * pending request on a record it names.
+ */
+export function approvedByPolicy(
+  policy: { autoApproveMaxRaiseBp: number | null; autoApproveMaxCutBp: number | null },
+  impact: ComputedImpact,
+) {
+  const { autoApproveMaxRaiseBp: raise, autoApproveMaxCutBp: cut } = policy;
+  if (raise === null || cut === null) return false;
+  const within = (change: ComputedImpact | ComputedImpact["cumulative"]) =>
+    change.maxRaiseBp <= raise &&
+    change.maxCutBp <= cut &&
+    change.pricesAppeared === 0 &&
+    change.pricesVanished === 0;
+  const omitted =
+    impact.channelsOmitted +
+    impact.productsOmitted +
+    impact.customersOmitted +
+    impact.quantitiesOmitted;
+  return (
+    within(impact) &&
+    within(impact.cumulative) &&
+    omitted === 0 &&
+    impact.cumulative.pendingRequestIds.length === 0
+  );
+}

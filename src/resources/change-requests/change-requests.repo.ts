@@ -343,7 +343,7 @@ export const writePolicy = async (
 /** What the impact simulates: the touched records' channels and products. */
 export interface Reach {
   /** Active channels where a touched record can price, by code, each with a currency. */
-  channels: { code: string; currency: string }[];
+  channels: { code: string; currency: string; customers: number }[];
   /** Products of the touched records (not the price items'), by code. */
   productCodes: string[];
   /** A touched condition or promotion names no product: every product. */
@@ -351,6 +351,8 @@ export interface Reach {
   /** The first 1,000 products of the catalogue by code, when everyProduct. */
   catalogue: string[];
   catalogueSize: number;
+  /** The tiers (minQuantity) of the activated and deactivated lists and their bases, ascending. */
+  quantities: number[];
 }
 
 /** The lists `ids` and every list deriving from them, up to 3 steps (docs/api.md §5.8). */
@@ -384,7 +386,11 @@ function channelsStatement(touch: Touch) {
   const listed = (from: SQL) => sql`select x.channel_id, p.currency from ${from}
     join pricelists p on p.id = x.pricelist_id where x.pricelist_id in (select id from lists)`;
   return statement(
-    select({ code: text(sql`c.code`), currency: text(sql`x.currency`) }),
+    select({
+      code: text(sql`c.code`),
+      currency: text(sql`x.currency`),
+      customers: int(sql`(select count(*) from channel_customers n where n.channel_id = c.id)`),
+    }),
     sql`from (
       ${listed(sql`channel_pricelists x`)}
       union ${listed(sql`(select cg.channel_id, gp.pricelist_id from channel_customer_groups cg
@@ -424,8 +430,9 @@ const namesNoProduct = (owner: string, ids: readonly number[]) => {
 };
 
 /**
- * The channels and products of the records the request touches, in one round trip: `pricelists`
- * are the lists whose products count (ACTIVATE and DEACTIVATE of lists: theirs and their bases').
+ * The channels (with their customer counts), products and tiers of the records the request
+ * touches, in one round trip: `pricelists` are the lists whose products and tiers count (ACTIVATE
+ * and DEACTIVATE of lists: theirs and their bases').
  */
 export async function readReach(
   db: Db,
@@ -451,10 +458,17 @@ export async function readReach(
     }),
     sql``,
   );
-  const [channels, named, [all]] = await decodedBatch(db, [
+  const quantities = statement(
+    select({ minQuantity: int(sql`min_quantity`) }),
+    sql`from (select distinct min_quantity from pricelist_prices
+      where pricelist_id in (select id from bases) order by min_quantity)`,
+    withBases(pricelistIds),
+  );
+  const [channels, named, [all], tiers] = await decodedBatch(db, [
     channelsStatement(touch),
     products,
     every,
+    quantities,
   ] as const);
   return {
     channels,
@@ -462,5 +476,6 @@ export async function readReach(
     everyProduct: all!.every,
     catalogue: all!.first,
     catalogueSize: all!.size,
+    quantities: tiers.map((t) => t.minQuantity),
   };
 }

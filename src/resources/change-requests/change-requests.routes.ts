@@ -188,8 +188,17 @@ export const approve = action(
   "approve",
   "Approve and apply a PENDING_APPROVAL request",
   "Writes everything in one batch dated effectiveAt. 403 SELF_APPROVAL with a key of an owner " +
-    "that wrote it (a rotated key is still its owner's); 409 STALE_CHANGE_REQUEST when a record or price it touches changed after the submit, " +
-    "and 409 EFFECTIVE_IN_PAST when effectiveAt has passed: both send it back to DRAFT.",
+    "that wrote it (a rotated key is still its owner's); 409 STALE_CHANGE_REQUEST when a record or price it touches, or any price of its " +
+    "impact (rates, derived lists, trade conditions, promotions, floors, costs in its " +
+    "channels), changed after the submit, and 409 EFFECTIVE_IN_PAST when effectiveAt has " +
+    "passed: both send it back to DRAFT. Approve computes the impact again to know, so it " +
+    "counts as a simulation like submit: 429 TOO_MANY_SIMULATIONS.",
+  tooManyError(
+    "TOO_MANY_SIMULATIONS: a simulation, submit or approve of this API key is still running, " +
+      `or as many as a server instance runs at once (${SIMULATION_LIMITS.perIsolate}); or ` +
+      "RATE_LIMITED: the key's write limit is used up. Retry after the Retry-After seconds",
+    keyBusy(),
+  ),
 );
 
 export const reject = createRoute({

@@ -11,7 +11,9 @@ import {
 } from "../../lib/core/schemas";
 import { CHANGE_REQUEST_STATUSES, CHANGE_REQUEST_TARGET_KINDS } from "../../pricing/vocabulary";
 import { RoundingSchema } from "../pricelists/pricelists.schemas";
-import { MarginSummarySchema } from "../simulations/simulations.schemas";
+import { ImpactSchema, impactExample } from "./change-requests.impact-schemas";
+
+export type { Impact } from "./change-requests.impact-schemas";
 
 /** The bounds of a change request (docs/api.md §17.1). */
 export const MAX_ITEMS = 100;
@@ -274,81 +276,6 @@ export const ChangeRequestRejectSchema = z
   });
 
 const count = (description: string) => z.number().int().openapi({ description });
-
-const impactExample = {
-  at: "2027-01-01T00:00:00.000Z",
-  channelCodes: ["WEB"],
-  pricesCompared: 2,
-  pricesChanged: 2,
-  maxRaiseBp: 390,
-  maxCutBp: 0,
-  totalBefore: 1500,
-  totalAfter: 1558,
-  distribution: [{ percent: 4, count: 2 }],
-  channelsOmitted: 0,
-  productsOmitted: 0,
-  margin: {
-    before: {
-      lines: 2,
-      linesWithoutCost: 0,
-      revenueAmount: 1500,
-      costAmount: 1100,
-      marginAmount: 400,
-      marginBp: 2667,
-    },
-    after: {
-      lines: 2,
-      linesWithoutCost: 0,
-      revenueAmount: 1558,
-      costAmount: 1100,
-      marginAmount: 458,
-      marginBp: 2940,
-    },
-  },
-};
-
-export const ImpactSchema = z
-  .object({
-    at: IsoTimestamp.openapi({ description: "The moment simulated: effectiveAt, or the submit" }),
-    channelCodes: z.array(z.string()).openapi({
-      description: "The channels simulated: active ones where a touched record can price, by code",
-    }),
-    pricesCompared: count("(buyer, product) pairs priced in those channels, quantity 1"),
-    pricesChanged: count("Pairs whose unit price differs (also a price that appears or vanishes)"),
-    maxRaiseBp: count("The largest rise in basis points, 0 if none"),
-    maxCutBp: count("The magnitude of the largest cut in basis points, 0 if none"),
-    totalBefore: count("Σ unit prices before, over the pairs priced before and after"),
-    totalAfter: count("Σ unit prices after, over the same pairs"),
-    distribution: z
-      .array(
-        z.object({
-          percent: count(
-            "Whole percent (bp / 100, rounded half away from zero; 100 and more: 100)",
-          ),
-          count: count("Changed prices in the bucket"),
-        }),
-      )
-      .openapi({ description: "Changed prices by whole percent, ascending, no empty buckets" }),
-    channelsOmitted: count("Channels past the first 10 by code, not simulated"),
-    productsOmitted: count("Touched products past the first 1,000 by code, not simulated"),
-    margin: z
-      .object({
-        before: MarginSummarySchema.openapi({ description: "Every pair compared, as stored" }),
-        after: MarginSummarySchema.openapi({ description: "Every pair compared, with the items" }),
-      })
-      .optional()
-      .openapi({
-        description:
-          "The margin before and after over every pair compared, as the simulation's summary gives it, summed over the channels simulated; absent from impacts computed before it was added (docs/api.md §17.3)",
-      }),
-  })
-  .openapi("ChangeRequestImpact", {
-    description:
-      "The publish simulation of the items at effectiveAt, computed at submit (docs/api.md §17.3)",
-    example: impactExample,
-  });
-
-export type Impact = z.infer<typeof ImpactSchema>;
 
 const instantOrNull = (description: string) => IsoTimestamp.nullable().openapi({ description });
 const keyOrNull = (description: string) => z.string().nullable().openapi({ description });

@@ -27,6 +27,8 @@ import {
 } from "../../pricing/vocabulary";
 import { toChangeRequest, toItem, writersOf, wroteIt } from "./change-requests.answers";
 import { computeImpact } from "./change-requests.impact";
+import { approvedByPolicy } from "./change-requests.policy";
+import { readRelated, type Related } from "./change-requests.related";
 import {
   findChangeRequest,
   insertChangeRequest,
@@ -48,7 +50,6 @@ import type {
   ChangeRequestCreate,
   ChangeRequestItem,
   ChangeRequestUpdate,
-  Impact,
 } from "./change-requests.schemas";
 import {
   affectsOf,
@@ -295,13 +296,22 @@ async function applyPrepared(
   return result === STALE_FACTS ? CHANGED : row.id;
 }
 
-const approvedByPolicy = (policy: Awaited<ReturnType<typeof readPolicy>>, impact: Impact) =>
-  policy.autoApproveMaxRaiseBp !== null &&
-  policy.autoApproveMaxCutBp !== null &&
-  impact.maxRaiseBp <= policy.autoApproveMaxRaiseBp &&
-  impact.maxCutBp <= policy.autoApproveMaxCutBp &&
-  impact.channelsOmitted === 0 &&
-  impact.productsOmitted === 0;
+/**
+ * The facts stored at submit: the digest of every line the impact priced (anything it depended
+ * on: rates, derivations, conditions, promotions, floors, costs), then the items' facts.
+ */
+const submittedFactsOf = (digest: string, itemsText: string) => `${digest} ${itemsText}`;
+
+/** The impact of a judged request at `at`; `related`: the requests it stacks with, or none. */
+const impactOf = (db: Db, prepared: Prepared, at: number, related: Related | null) =>
+  computeImpact(db, {
+    at,
+    touch: prepared.touch,
+    tiers: prepared.plan.tiers,
+    activate: targetsOf(prepared.items, "ACTIVATE"),
+    deactivate: targetsOf(prepared.items, "DEACTIVATE"),
+    related,
+  });
 
 /**
  * DRAFT → the impact computed at effectiveAt (or now) and stored with the facts of what the
@@ -318,17 +328,13 @@ export const submitChangeRequest = (db: Db, id: number) =>
     const read = await readItems(db, found);
     if (read === CHANGED) return CHANGED;
     const prepared = await judge(read, at);
-    const impact = await computeImpact(db, {
-      at,
-      touch: prepared.touch,
-      tiers: prepared.plan.tiers,
-      activate: targetsOf(prepared.items, "ACTIVATE"),
-      deactivate: targetsOf(prepared.items, "DEACTIVATE"),
-    });
+    const writers = writersOf(row);
+    const related = await readRelated(db, { id, at, now, writers, touch: prepared.touch });
+    const { impact, digest } = await impactOf(db, prepared, at, related);
     const submitted = {
       submittedAt: now,
       impact: JSON.stringify(impact),
-      submittedFacts: prepared.read.itemsText,
+      submittedFacts: submittedFactsOf(digest, prepared.read.itemsText),
     };
     if (approvedByPolicy(await readPolicy(db), impact)) {
       return applyPrepared(db, row, prepared, {
@@ -358,8 +364,9 @@ async function backToDraft(
 /**
  * PENDING_APPROVAL → APPLIED by a key of another owner than any that wrote it (403
  * SELF_APPROVAL: a rotated key is still its owner's); a passed
- * effectiveAt (409 EFFECTIVE_IN_PAST) or a touched record changed since the submit (409
- * STALE_CHANGE_REQUEST) sends it back to DRAFT instead.
+ * effectiveAt (409 EFFECTIVE_IN_PAST), or a touched record or any line of its impact changed
+ * since the submit (409 STALE_CHANGE_REQUEST: the impact is computed again and its digest
+ * compared), sends it back to DRAFT instead.
  */
 export const approveChangeRequest = (db: Db, id: number, owner: string) =>
   optimistically<number>(label(id), async () => {
@@ -379,15 +386,22 @@ export const approveChangeRequest = (db: Db, id: number, owner: string) =>
     }
     const read = await readItems(db, found);
     if (read === CHANGED) return CHANGED;
-    if (read.read.itemsText !== row.submittedFacts) {
-      const stale = conflict(
-        `a record or price change request ${id} touches changed after it was submitted; it is ` +
-          "back in DRAFT: submit it again to see its impact now",
-        "STALE_CHANGE_REQUEST",
+    const stale = () =>
+      backToDraft(
+        db,
+        row,
+        conflict(
+          `a record, a price or anything its impact depends on (a rate, a derived list, a trade ` +
+            `condition, a promotion, a floor or a cost in its channels) changed after change ` +
+            `request ${id} was submitted; it is back in DRAFT: submit it again to see its impact now`,
+          "STALE_CHANGE_REQUEST",
+        ),
       );
-      return backToDraft(db, row, stale);
-    }
-    const prepared = await judge(read, row.effectiveAt ?? now);
+    if (!row.submittedFacts?.endsWith(` ${read.read.itemsText}`)) return stale();
+    const at = row.effectiveAt ?? now;
+    const prepared = await judge(read, at);
+    const { digest } = await impactOf(db, prepared, at, null);
+    if (submittedFactsOf(digest, read.read.itemsText) !== row.submittedFacts) return stale();
     return applyPrepared(db, row, prepared, { approvedBy: owner, approvedAt: now });
   });
 
