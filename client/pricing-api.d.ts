@@ -1813,8 +1813,8 @@ export interface components {
        * @enum {string}
        */
       kind: "NET_PRICE" | "DISCOUNT" | "SURCHARGE" | "PROMOTION" | "FLOOR";
-      /** @description Trade condition, promotion or FLOOR pricelist id */
-      id: number;
+      /** @description Trade condition, promotion or FLOOR pricelist id; null for a FLOOR derived from a COST list in an answer to a read key, which never names that list (docs/api.md §18) */
+      id: number | null;
       /**
        * @description The trade condition's scope; null for a promotion or a floor
        * @enum {string|null}
@@ -16129,6 +16129,8 @@ export interface operations {
         "filter.scope"?: string[];
         /** @description Filter on status (one of DRAFT, ACTIVE, INACTIVE, ARCHIVED): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.status=DRAFT`. */
         "filter.status"?: string[];
+        /** @description Filter on kind (one of SALES, FLOOR, COST): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.kind=SALES`. */
+        "filter.kind"?: string[];
       };
       header?: never;
       path: {
@@ -16256,6 +16258,8 @@ export interface operations {
         "filter.scope"?: string[];
         /** @description Filter on status (one of DRAFT, ACTIVE, INACTIVE, ARCHIVED): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.status=DRAFT`. */
         "filter.status"?: string[];
+        /** @description Filter on kind (one of SALES, FLOOR, COST): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.kind=SALES`. */
+        "filter.kind"?: string[];
       };
       header?: never;
       path?: never;

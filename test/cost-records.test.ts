@@ -222,18 +222,28 @@ describe("a read key never sees a COST pricelist or an ACCRUAL condition (docs/a
     const idsOf = (body: any) =>
       body.data.map((p: any) => p.id).sort((a: number, b: number) => a - b);
     expect(idsOf((await assigned(KEYS.admin)).body)).toEqual([cost.id, floor.id]);
+    // The FLOOR derived from the COST list tells the cost ("cost + 10 %"): as hidden as its base
+    // (docs/api.md §18), an admin sees it with its base.
     const read = await assigned(KEYS.read);
-    expect(read.body.data.map((p: any) => p.id)).toEqual([floor.id]);
-    expect(read.body.meta.totalItems).toBe(1);
-    // The FLOOR's derivation names the COST list: a read key gets null, an admin the base.
-    expect(read.body.data[0].derivation).toBeNull();
-    expect((await asRead(`${PL}/${floor.id}`)).body.derivation).toBeNull();
+    expect(read.body).toMatchObject({ data: [], meta: { totalItems: 0 } });
+    for (const path of [`${PL}/${floor.id}`, `${PL}/${floor.id}/prices`]) {
+      const res = await asRead(path);
+      expect(expectProblem(res, 404, "NOT_FOUND").detail).toBe(`pricelist ${floor.id} not found`);
+    }
     expect((await api("GET", `${PL}/${floor.id}`)).body.derivation).toMatchObject({
       basePricelistId: cost.id,
       adjustmentBp: 1000,
     });
-    const filtered = await asRead(`/v1/api/channel/${channel.code}/pricelists?filter.kind=COST`);
-    expect(filtered.body).toMatchObject({ data: [], meta: { totalItems: 0 } });
+    // A FLOOR with amounts of its own is an ordinary floor, seen by every key.
+    const own = await createPricelist({ name: `Own floor ${channel.code}`, kind: "FLOOR" });
+    await assignPricelistToChannel(channel.code, own.id);
+    expect((await assigned(KEYS.read)).body.data.map((p: any) => p.id)).toEqual([own.id]);
+    for (const kind of ["COST", "FLOOR"]) {
+      const path = `/v1/api/channel/${channel.code}/pricelists?filter.kind=${kind}`;
+      const filtered = await asRead(path);
+      expect(filtered.body.data.map((p: any) => p.id)).toEqual(kind === "FLOOR" ? [own.id] : []);
+      expect(filtered.body.meta.totalItems).toBe(kind === "FLOOR" ? 1 : 0);
+    }
   });
 
   it("trade conditions: absent from every list, 404 by id", async () => {

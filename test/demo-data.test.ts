@@ -72,6 +72,31 @@ describe("the worked examples in the demo data", () => {
     ]);
   });
 
+  it("§26: a read key never learns the cost of P-B through the FLOOR 941 (cost + 10 %)", async () => {
+    const read = { key: "test-read-key" };
+    // Absent and 404, as the COST list 940 it derives from (docs/api.md §18).
+    for (const id of [940, 941]) {
+      const res = await api("GET", `/v1/api/pricelist/${id}`, read);
+      expect(res.status).toBe(404);
+      expect((await api("GET", `/v1/api/pricelist/${id}`)).status).toBe(200);
+    }
+    const floors = await api("GET", "/v1/api/pricelist?filter.kind=FLOOR&limit=100", read);
+    expect(floors.body.data.map((p: any) => p.id)).not.toContain(941);
+    // Explain names neither the floor nor its 330.
+    const res = await resolve({
+      channelCode: "WEB-DE",
+      customerCode: "C-1001",
+      at: "2025-06-15T10:00:00Z",
+      explain: true,
+      lines: [{ productCode: "P-B", quantity: 60 }],
+    });
+    expect(res.body.lines[0].explain.floors).toEqual([]);
+    const text = JSON.stringify(res.body);
+    expect(text).not.toContain("FL-941");
+    expect(text).not.toMatch(/"pricelistId":94[01]\b/);
+    expect(text).not.toMatch(/(?<!\d)330(?!\d)/);
+  });
+
   const b2b = (lines: [string, number][]) =>
     resolve({
       channelCode: "B2B-AT",

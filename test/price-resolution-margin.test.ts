@@ -129,6 +129,7 @@ describe("worked example E through HTTP (docs/pricing-rules.md §26)", () => {
     }
     expect(text).not.toContain(`"id":${ids.accrual},`);
     expect(text).not.toContain(`"pricelistId":${ids.cost},`);
+    expect(text).not.toContain(`"pricelistId":${ids.floor},`);
     // Everything else is the admin's answer.
     const strip = (body: any) => {
       const { costAmount: _c, marginAmount: _m, ...rest } = body;
@@ -139,7 +140,13 @@ describe("worked example E through HTTP (docs/pricing-rules.md §26)", () => {
           for (const field of MARGIN_FIELDS) delete copy[field];
           const { costs: _costs, ...explain } = l.explain;
           const tradeConditions = explain.tradeConditions.filter((c: any) => c.type !== "ACCRUAL");
-          return { ...copy, explain: { ...explain, tradeConditions } };
+          // The FLOOR derived from the COST list is as hidden (docs/pricing-rules.md §24): no
+          // entry in explain, and its adjustment (none here: 330 is below) names no list.
+          const floors = explain.floors.filter((f: any) => f.pricelistId !== ids.floor);
+          const adjustments = copy.adjustments.map((a: any) =>
+            a.kind === "FLOOR" && a.id === ids.floor ? { ...a, id: null } : a,
+          );
+          return { ...copy, adjustments, explain: { ...explain, tradeConditions, floors } };
         }),
       };
     };

@@ -166,9 +166,10 @@ describe("worked example E (docs/pricing-rules.md §26)", () => {
       expect(l.explain).not.toHaveProperty("costs");
       expect(l.explain!.tradeConditions.map((c) => c.type)).not.toContain("ACCRUAL");
     }
-    // The price and the floor are the same: the floor derived from the cost is a price rule.
+    // The price is the same: the floor derived from the cost is a price rule; but it is as
+    // hidden as the cost (its 330 tells it, docs/pricing-rules.md §24): no entry in explain.
     expect(pb(answer).finalUnitAmount).toBe(391);
-    expect(pb(answer).explain!.floors[0]).toMatchObject({ amount: 330, outcome: "USED" });
+    expect(pb(answer).explain!.floors).toEqual([]);
     const text = JSON.stringify(answer);
     for (const field of MARGIN_FIELDS) expect(text).not.toContain(field);
   });
@@ -188,7 +189,12 @@ describe("worked example E (docs/pricing-rules.md §26)", () => {
           copy.explain = {
             ...explain,
             tradeConditions: explain.tradeConditions.filter((c) => c.type !== "ACCRUAL"),
+            // The floor derived from the cost (FL-41) is hidden without margin (§24).
+            floors: explain.floors.filter((f) => f.pricelistId !== 41),
           };
+          copy.adjustments = l.adjustments.map((a) =>
+            a.kind === "FLOOR" && a.id === 41 ? { ...a, id: null } : a,
+          );
           return copy;
         }),
       };
@@ -340,9 +346,10 @@ describe("FLOOR lists derived from a COST list (docs/pricing-rules.md §24)", ()
         floors: [derived(1000)],
         tradeConditions: [condition(1, { value: 5000 })],
       });
-      // 1000 − 50 % = 500 < 660: raised to the floor.
+      // 1000 − 50 % = 500 < 660: raised to the floor, which a read key's answer does not name.
       expect(l.finalUnitAmount).toBe(660);
-      expect(l.adjustments.at(-1)).toMatchObject({ kind: "FLOOR", id: 41, amount: 160 });
+      const id = margin ? 41 : null;
+      expect(l.adjustments.at(-1)).toMatchObject({ kind: "FLOOR", id, amount: 160 });
     }
   });
 
@@ -383,6 +390,7 @@ describe("FLOOR lists derived from a COST list (docs/pricing-rules.md §24)", ()
 
   it("has no floor for a product whose base is missing", () => {
     const l = line({
+      margin: true,
       explain: true,
       pricelists: [primary(1000)],
       priceBases: [],

@@ -1269,18 +1269,25 @@ const MARGIN_FIELDS = [
   "pocketMarginBp",
 ] as const;
 
-/** An admin answer as a read key gets it: without margin fields, COST lists and accruals. */
-function asReadAnswer(answer: PriceAnswer): PriceAnswer {
+/**
+ * An admin answer as a read key gets it: without margin fields, COST lists and accruals, and
+ * without naming a floor derived from cost (`hidden`, docs/pricing-rules.md §24).
+ */
+function asReadAnswer(answer: PriceAnswer, hidden: ReadonlySet<number>): PriceAnswer {
   const { costAmount: _c, marginAmount: _m, ...rest } = answer;
   return {
     ...rest,
     lines: rest.lines.map((line) => {
       const copy = { ...line };
       for (const field of MARGIN_FIELDS) delete copy[field];
+      copy.adjustments = line.adjustments.map((a) =>
+        a.kind === "FLOOR" && a.id !== null && hidden.has(a.id) ? { ...a, id: null } : a,
+      );
       if (copy.explain) {
         const { costs: _costs, ...explain } = copy.explain;
         const tradeConditions = explain.tradeConditions.filter((c) => c.type !== "ACCRUAL");
-        copy.explain = { ...explain, tradeConditions };
+        const floors = explain.floors.filter((f) => !hidden.has(f.pricelistId));
+        copy.explain = { ...explain, tradeConditions, floors };
       }
       return copy;
     }),
@@ -1293,7 +1300,8 @@ describe("margin properties (admin answers)", () => {
       fc.property(marginArb, fc.boolean(), (request, explain) => {
         const admin = resolvePrices({ ...request, explain });
         const read = resolvePrices({ ...request, explain, margin: false });
-        const stripped = asReadAnswer(admin);
+        const hidden = new Set(request.floors.filter((f) => f.derivation).map((f) => f.id));
+        const stripped = asReadAnswer(admin, hidden);
         // validUntil may be earlier for an admin: COST lists and accruals have edges too.
         expect({ ...stripped, validUntil: null }).toEqual({ ...read, validUntil: null });
         if (admin.validUntil !== read.validUntil) {

@@ -1,9 +1,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   assignPricelistToChannel,
+  createChannel,
   createPricelist,
+  createProduct,
   createProductGroup,
   createTradeCondition,
+  setPrimaryPricelist,
 } from "./factories";
 import { api, KEYS } from "./helpers";
 import { ok, seedWorkedExample } from "./shared/worked-example";
@@ -24,6 +27,8 @@ const window = { validFrom: "2025-01-01", validTo: "2026-01-01" };
 /** Amounts no other record of the fixture holds. */
 const COSTS = { "P-A": 7919, "P-B": 6133, "P-C": 5347 };
 const COST_NAME = "CO-SECRET cost of WEB-DE";
+/** A FLOOR derived from the COST list: as hidden as it (docs/api.md §18). */
+const FLOOR_NAME = "FL-SECRET cost + 10 %";
 const ACCRUAL_NAME = "AC-SECRET year-end bonus";
 /** The names of every field only an admin's answer has (docs/pricing-rules.md §26). */
 const COST_FIELDS = [
@@ -65,7 +70,7 @@ beforeAll(async () => {
     customerCodes: ["C-1001"],
   });
   const floor = await createPricelist({
-    name: "FL cost + 10 %",
+    name: FLOOR_NAME,
     kind: "FLOOR",
     status: "ACTIVE",
     derivation: { basePricelistId: cost.id, adjustmentBp: 1000 },
@@ -76,7 +81,44 @@ beforeAll(async () => {
   await ok("PUT", "/v1/api/exchange-rates", {
     rates: [{ from: "USD", to: "EUR", rate: "0.92", validFrom: "2025-01-01T00:00:00Z" }],
   });
+  Object.assign(ids, await changeRequests());
 });
+
+/**
+ * Change requests in the feed (issue 28, item 11): one applied on the COST list (its `affects`
+ * names the COST list and the FLOOR derived from it), one drafted on the accrual, and one on a
+ * SALES list, which read keys see.
+ */
+async function changeRequests() {
+  const request = async (title: string, items: unknown[]) => {
+    const res = await api("POST", "/v1/api/change-requests", {
+      key: "test-writer-key-1",
+      body: { title, effectiveAt: "2027-03-01T00:00:00.000Z", items },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return res.body.id as number;
+  };
+  const costRequest = await request("new costs", [
+    { kind: "SET_PRICES", pricelistId: ids.cost, rows: [{ productCode: "P-B", amount: 6211 }] },
+  ]);
+  const submitted = await api("POST", `/v1/api/change-requests/${costRequest}/submit`, {
+    key: "test-writer-key-1",
+  });
+  expect(submitted.status, JSON.stringify(submitted.body)).toBe(200);
+  if (submitted.body.status !== "APPLIED") {
+    const approved = await api("POST", `/v1/api/change-requests/${costRequest}/approve`, {
+      key: "test-writer-key-2",
+    });
+    expect(approved.body.status, JSON.stringify(approved.body)).toBe("APPLIED");
+  }
+  const accrualRequest = await request("bonus ends", [
+    { kind: "DEACTIVATE", target: { kind: "tradeCondition", id: ids.accrual } },
+  ]);
+  const salesRequest = await request("P-C dearer", [
+    { kind: "SET_PRICES", pricelistId: ids["PL-100"], rows: [{ productCode: "P-C", amount: 230 }] },
+  ]);
+  return { costRequest, accrualRequest, salesRequest };
+}
 
 /** Every id of every kind, the hidden ones first: each read is tried with each. */
 const pricelistIds = () => [ids.cost!, ids.floor!, ids["PL-100"]!, ids["PL-900"]!, ids["PL-200"]!];
@@ -186,9 +228,18 @@ async function readOperations(): Promise<Operation[]> {
 /** Where in an answer (body or a header) a cost shows, or null. */
 function costIn(text: string): string | null {
   for (const field of COST_FIELDS) if (text.includes(field)) return `the word ${field}`;
-  for (const name of [COST_NAME, ACCRUAL_NAME]) if (text.includes(name)) return `the name ${name}`;
+  for (const name of [COST_NAME, ACCRUAL_NAME, FLOOR_NAME]) {
+    if (text.includes(name)) return `the name ${name}`;
+  }
   for (const key of ["pricelistId", "basePricelistId"]) {
-    if (new RegExp(`"${key}":${ids.cost}(?!\\d)`).test(text)) return `${key} ${ids.cost}`;
+    for (const id of [ids.cost, ids.floor]) {
+      if (new RegExp(`"${key}":${id}(?!\\d)`).test(text)) return `${key} ${id}`;
+    }
+  }
+  // The derived floor's adjustment names no list, and no list of `affects` names it.
+  if (new RegExp(`"kind":"FLOOR","id":${ids.floor}(?!\\d)`).test(text)) return "the floor's id";
+  if (new RegExp(`"pricelistIds":\\[[^\\]]*(?<!\\d)(${ids.cost}|${ids.floor})(?!\\d)`).test(text)) {
+    return "a hidden list in affects";
   }
   if (new RegExp(`"(id|tradeConditionId)":${ids.accrual}(?!\\d)[^}]*"type":"ACCRUAL"`).test(text)) {
     return `the accrual ${ids.accrual}`;
@@ -241,7 +292,7 @@ describe("a read key never sees a cost (docs/api.md §18)", () => {
         "/v1/api/trade-conditions/{id}",
       ]),
     );
-  });
+  }, 60_000);
 
   it("a read key's 404 for a COST list or an ACCRUAL is the 404 of a record that does not exist", async () => {
     const missing = async (path: string, id: number, unknown: number) => {
@@ -258,6 +309,133 @@ describe("a read key never sees a cost (docs/api.md §18)", () => {
       expect(shape(hidden.body)).toEqual(shape(absent.body));
     };
     await missing("/v1/api/pricelist", ids.cost!, 987654321);
+    await missing("/v1/api/pricelist", ids.floor!, 987654321);
     await missing("/v1/api/trade-conditions", ids.accrual!, 987654321);
+  });
+
+  it("a FLOOR derived from the COST list is as hidden: lists, kind filter, explain (issue 28, 14 and 19)", async () => {
+    const listed = async (key: string, query: string) => {
+      const res = await api("GET", `/v1/api/pricelist?limit=100${query}`, { key });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return { ids: res.body.data.map((p: any) => p.id), total: res.body.meta.totalItems };
+    };
+    // `kind` filters (docs/api.md §18): a read key's COST page is empty, its FLOOR page holds
+    // no floor derived from cost; an admin's holds both.
+    expect(await listed(KEYS.read, "&filter.kind=COST")).toEqual({ ids: [], total: 0 });
+    expect((await listed(KEYS.read, "&filter.kind=FLOOR")).ids).not.toContain(ids.floor);
+    expect((await listed(KEYS.admin, "&filter.kind=COST")).ids).toEqual([ids.cost]);
+    expect((await listed(KEYS.admin, "&filter.kind=FLOOR")).ids).toContain(ids.floor);
+    const sales = await listed(KEYS.read, "&filter.kind=SALES");
+    expect(sales.ids).toEqual(expect.arrayContaining([ids["PL-100"], ids["PL-200"]]));
+    expect((await listed(KEYS.read, "")).ids).not.toContain(ids.floor);
+    const bad = await api("GET", "/v1/api/pricelist?filter.kind=RETAIL", { key: KEYS.read });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors[0].path).toBe("query.filter.kind");
+    const channel = await api("GET", "/v1/api/channel/WEB-DE/pricelists?limit=100", {
+      key: KEYS.read,
+    });
+    expect(channel.body.data.map((p: any) => p.id)).not.toContain(ids.floor);
+  });
+
+  it("a derived floor floors a read key's price without naming it; cost-only writes keep its ETag (issue 28, 12 and 19)", async () => {
+    // A 50 % discount on 1000 stopped by a floor at cost 600 + 10 % (docs/pricing-rules.md §24).
+    const channel = (await createChannel()).code as string;
+    const product = (await createProduct()).code as string;
+    const list = await createPricelist({ status: "ACTIVE" });
+    await ok("PUT", `/v1/api/pricelist/${list.id}/prices`, {
+      prices: [{ productCode: product, amount: 1000 }],
+    });
+    await setPrimaryPricelist(channel, list.id);
+    const costOf = async (amount: number) => {
+      const cost = await createPricelist({ kind: "COST", status: "ACTIVE" });
+      await ok("PUT", `/v1/api/pricelist/${cost.id}/prices`, {
+        prices: [{ productCode: product, amount }],
+      });
+      await assignPricelistToChannel(channel, cost.id);
+      return cost.id as number;
+    };
+    const [base, other] = [await costOf(600), await costOf(500)];
+    const floor = await createPricelist({
+      kind: "FLOOR",
+      status: "ACTIVE",
+      derivation: { basePricelistId: base, adjustmentBp: 1000 },
+    });
+    await assignPricelistToChannel(channel, floor.id);
+    await createTradeCondition({ status: "ACTIVE", value: 5000, channelCodes: [channel] });
+    const path = `/v1/api/prices?channel=${channel}&product=${product}&at=${AT}&explain=true`;
+    const lookup = (key: string, tag?: string) =>
+      api("GET", path, { key, headers: tag ? { "if-none-match": tag } : {} });
+
+    // The price is floored for both keys; the read key's adjustment names no list, and its
+    // explain has no entry for the floor.
+    const [admin, read] = [await lookup(KEYS.admin), await lookup(KEYS.read)];
+    const [adminLine, readLine] = [admin.body.lines[0], read.body.lines[0]];
+    expect(readLine.finalUnitAmount).toBe(660);
+    expect(adminLine.finalUnitAmount).toBe(660);
+    const floorOf = (line: any) => line.adjustments.find((a: any) => a.kind === "FLOOR");
+    expect(floorOf(adminLine)).toEqual({
+      kind: "FLOOR",
+      id: floor.id,
+      scope: null,
+      rung: null,
+      valueBp: null,
+      amount: 160,
+    });
+    expect(readLine.adjustments).toEqual(
+      adminLine.adjustments.map((a: any) => (a.kind === "FLOOR" ? { ...a, id: null } : a)),
+    );
+    expect(adminLine.explain.floors.map((f: any) => f.pricelistId)).toEqual([floor.id]);
+    expect(readLine.explain.floors).toEqual([]);
+
+    // Writes no read key's answer depends on keep its ETag (a 304), and move the admin's.
+    const tags = { read: read.headers.get("etag")!, admin: admin.headers.get("etag")! };
+    const costOnly = [
+      () =>
+        ok("PUT", `/v1/api/pricelist/${other}/prices`, {
+          prices: [{ productCode: product, amount: 510 }],
+        }),
+      () => ok("PATCH", `/v1/api/pricelist/${other}`, { name: "cost, renamed" }),
+      () =>
+        createTradeCondition({
+          type: "ACCRUAL",
+          status: "ACTIVE",
+          value: 100,
+          channelCodes: [channel],
+        }),
+    ];
+    for (const write of costOnly) {
+      await write();
+      const again = await lookup(KEYS.read, tags.read);
+      expect(again.status).toBe(304);
+      expect(again.headers.get("etag")).toBe(tags.read);
+      const adminAgain = await lookup(KEYS.admin, tags.admin);
+      expect(adminAgain.status).toBe(200);
+      tags.admin = adminAgain.headers.get("etag")!;
+    }
+    // The COST list the floor derives from moves a read key's price: its ETag follows.
+    await ok("PUT", `/v1/api/pricelist/${base}/prices`, {
+      prices: [{ productCode: product, amount: 700 }],
+    });
+    const moved = await lookup(KEYS.read, tags.read);
+    expect(moved.status).toBe(200);
+    expect(moved.body.lines[0].finalUnitAmount).toBe(770);
+    expect(moved.headers.get("etag")).not.toBe(tags.read);
+  });
+
+  it("the feed has no entry of a change request naming a COST list or an ACCRUAL (issue 28, 11)", async () => {
+    const requests = async (key: string) => {
+      const res = await api("GET", "/v1/api/changes?limit=1000", { key });
+      expect(res.status).toBe(200);
+      expect(res.body.hasMore).toBe(false);
+      const ofRequests = res.body.data.filter((c: any) => c.entity.startsWith("changeRequest"));
+      return new Set(ofRequests.map((c: any) => c.key.id ?? c.key.changeRequestId));
+    };
+    const [admin, read] = [await requests(KEYS.admin), await requests(KEYS.read)];
+    expect([...admin]).toEqual(
+      expect.arrayContaining([ids.costRequest, ids.accrualRequest, ids.salesRequest]),
+    );
+    expect(read.has(ids.costRequest)).toBe(false);
+    expect(read.has(ids.accrualRequest)).toBe(false);
+    expect(read.has(ids.salesRequest)).toBe(true);
   });
 });

@@ -1,5 +1,6 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { rawBatch, type Db } from "../db/client";
+import { COST_LISTS_SQL } from "../db/visibility";
 import { iso } from "../lib/core/schemas";
 import { CHANGE_EVENTS, type AuditAction, type ChangeEvent } from "../pricing/vocabulary";
 import type { Affected } from "./affects";
@@ -56,9 +57,10 @@ export interface FeedQuery {
   /** The last cursor to read (a webhook's batch in flight, read again for a retry). */
   until?: number;
   /**
-   * false (a read key, docs/api.md §18): the changes of COST pricelists (the list, its rows, its
-   * assignments) and of ACCRUAL trade conditions (the condition, its scales, its links) are left
-   * out, as if those records did not exist. Default true.
+   * false (a read key, docs/api.md §18): the changes of COST pricelists and the FLOOR lists
+   * derived from them (the list, its rows, its assignments), of ACCRUAL trade conditions (the
+   * condition, its scales, its links) and of the change requests naming one are left out, as if
+   * those records did not exist. Default true.
    */
   costs?: boolean;
 }
@@ -167,21 +169,55 @@ const byCondition = Object.keys(ENTITIES).filter(
   (e) => ENTITIES[e]!.owner?.kind === "tradeCondition" && ENTITIES[e]!.owner?.field !== "id",
 );
 
+/** The pricelists and trade conditions a key that does not see costs never sees (docs/api.md §18). */
+const costLists = sql.raw(`(select id from pricelists where ${COST_LISTS_SQL})`);
+const accruals = sql`(select id from trade_conditions where type = 'ACCRUAL')`;
+
+/** Whether a change request item's `body` (SQL, JSON text) names a pricelist or condition of `costLists` or `accruals`. */
+const namesCost = (body: SQL) => sql`(json_extract(${body}, '$.pricelistId') in ${costLists}
+    or (json_extract(${body}, '$.target.kind') = 'pricelist'
+      and json_extract(${body}, '$.target.id') in ${costLists})
+    or (json_extract(${body}, '$.target.kind') = 'tradeCondition'
+      and json_extract(${body}, '$.target.id') in ${accruals}))`;
+
+/**
+ * The change requests that name a cost: an item, now or in any entry of the trail (an item
+ * replaced since), on a COST list, a FLOOR derived from one or an ACCRUAL condition. Every entry
+ * of such a request is left out, whoever wrote it: the request's `affects` names those lists.
+ */
+const costRequests = sql`(select change_request_id from change_request_items
+      where ${namesCost(sql`body`)}
+    union select json_extract(entity_key, '$.changeRequestId') from audit_log
+      where entity = 'changeRequestItem'
+        and ${namesCost(sql`json_extract(coalesce(after, before), '$.body')`)})`;
+
 /**
  * The entries a key that does not see costs never gets (docs/api.md §18), by what their record
- * is now: a COST pricelist (its own entry, its rows, its assignments), an ACCRUAL trade condition
- * (its own entry, its scales and links). Pricelists and trade conditions are never deleted (an
+ * is now: a COST pricelist or a FLOOR derived from one (its own entry, its rows, its
+ * assignments), an ACCRUAL trade condition (its own entry, its scales and links), a change
+ * request that names one (`costRequests`). Pricelists and trade conditions are never deleted (an
  * INDIVIDUAL DRAFT list, never COST, aside), so the record is there to ask.
  */
-const costEntries = sql`(entity = 'pricelist' and json_extract(entity_key, '$.id') in
-      (select id from pricelists where kind = 'COST'))
+const costEntries = sql`(entity = 'pricelist' and json_extract(entity_key, '$.id') in ${costLists})
     or (entity in (select value from json_each(${JSON.stringify(byList)}))
-      and json_extract(entity_key, '$.pricelistId') in (select id from pricelists where kind = 'COST'))
-    or (entity = 'tradeCondition' and json_extract(entity_key, '$.id') in
-      (select id from trade_conditions where type = 'ACCRUAL'))
+      and json_extract(entity_key, '$.pricelistId') in ${costLists})
+    or (entity = 'tradeCondition' and json_extract(entity_key, '$.id') in ${accruals})
     or (entity in (select value from json_each(${JSON.stringify(byCondition)}))
-      and json_extract(entity_key, '$.tradeConditionId') in
-        (select id from trade_conditions where type = 'ACCRUAL'))`;
+      and json_extract(entity_key, '$.tradeConditionId') in ${accruals})
+    or (entity = 'changeRequest' and json_extract(entity_key, '$.id') in ${costRequests})
+    or (entity = 'changeRequestItem'
+      and json_extract(entity_key, '$.changeRequestId') in ${costRequests})`;
+
+/** The ids of `costLists`, read with a read key's page to check the `affects` worked out. */
+const COST_LIST_IDS = sql`select id from ${costLists}`;
+
+/**
+ * Whether a change names a list a key that does not see costs never sees, in its `affects`:
+ * `costEntries` leaves out every entry known to, and this holds the rest to it, whatever entity
+ * is added later.
+ */
+const namesCostList = (change: Change, hidden: ReadonlySet<number>) =>
+  (change.affects.pricelistIds ?? []).some((id) => hidden.has(id));
 
 /** One page of the feed after `after`: one round trip for the entries, two for their `affects`. */
 export async function readChanges(db: Db, query: FeedQuery): Promise<FeedPage | Expired> {
@@ -192,9 +228,12 @@ export async function readChanges(db: Db, query: FeedQuery): Promise<FeedPage | 
   const entities = JSON.stringify(entitiesOf(events ?? CHANGE_EVENTS));
   const only = sql`and entity in (select value from json_each(${entities}))`;
   const seen = query.costs === false ? sql`and not (${costEntries})` : sql``;
-  const [rows, [bounds]] = await rawBatch<[Record<string, unknown>[], Bounds[]]>(db, [
+  const [rows, [bounds], hiddenRows = []] = await rawBatch<
+    [Record<string, unknown>[], Bounds[], { id: number }[]?]
+  >(db, [
     sql`select * from audit_log where id > ${from} and id <= ${until} ${window} ${only} ${seen} order by id limit ${limit}`,
     BOUNDS,
+    ...(query.costs === false ? [COST_LIST_IDS] : []),
   ]);
   const oldest = oldestCursor(bounds!);
   if (after !== 0 && after < oldest) return { expired: oldest };
@@ -204,5 +243,9 @@ export async function readChanges(db: Db, query: FeedQuery): Promise<FeedPage | 
   const entries = rows.map(toEntry);
   const full = entries.length === limit;
   const next = full ? entries.at(-1)!.id : Math.max(start, Math.min(newest, upTo));
-  return { changes: await changesOf(db, entries), next, hasMore: next < newest };
+  const changes = await changesOf(db, entries);
+  const hidden = new Set(hiddenRows.map((row) => Number(row.id)));
+  // The cursor moves past a change left out here, as past one the statement left out.
+  const seenChanges = hidden.size ? changes.filter((c) => !namesCostList(c, hidden)) : changes;
+  return { changes: seenChanges, next, hasMore: next < newest };
 }

@@ -39,6 +39,11 @@ export interface PreparedFloor {
   tiers: ReadonlyMap<string, readonly Tier[]>;
   /** Products it would derive from a base in another currency with no rate in force. */
   missingRate: ReadonlySet<string>;
+  /**
+   * A floor derived from a COST list priced for a key that does not see costs (docs/api.md §18):
+   * it still floors the line, but its adjustment names no list and explain leaves it out.
+   */
+  hidden: boolean;
 }
 
 const NONE: ReadonlySet<string> = new Set();
@@ -53,7 +58,7 @@ function floorRows(floor: FloorPricelist, at: Instant, d: Derivations | undefine
 /**
  * Priority desc, id asc: the explain order, and the order the first floor is taken in. A floor
  * derived from a COST list finds its base among `derivations`' sources (§24); COST lists
- * themselves (costs.ts) never derive.
+ * themselves (costs.ts) never derive. `margin` false (a read key): such a floor is `hidden`.
  */
 export function prepareFloors(
   floors: readonly (FloorPricelist | CostPricelist)[],
@@ -61,6 +66,7 @@ export function prepareFloors(
   at: Instant,
   edges?: EdgeTracker,
   derivations?: Derivations,
+  margin = true,
 ): PreparedFloor[] {
   return floors
     .map((floor: FloorPricelist): PreparedFloor => {
@@ -85,6 +91,7 @@ export function prepareFloors(
         inCurrency: floor.currency === currency,
         inWindow: isInWindow(floor, at),
         ...floorRows(floor, at, derivations),
+        hidden: !margin && Boolean(floor.derivation),
       };
     })
     .sort(
@@ -162,12 +169,15 @@ export function floorFor(
   return found;
 }
 
-/** Raises `amount` to the effective floor: the FLOOR adjustment, or undefined when not below. */
+/**
+ * Raises `amount` to the effective floor: the FLOOR adjustment, or undefined when not below. A
+ * hidden floor's adjustment has no id: the amount it adds is all a read key learns of it.
+ */
 export function raiseToFloor(floor: LineFloor | undefined, amount: number): Adjustment | undefined {
   if (!floor || amount >= floor.effective) return undefined;
   return {
     kind: "FLOOR",
-    id: floor.prepared.floor.id,
+    id: floor.prepared.hidden ? null : floor.prepared.floor.id,
     scope: null,
     rung: null,
     valueBp: null,
@@ -189,7 +199,10 @@ export interface FloorNote {
   final: number | null;
 }
 
-/** Every floor list for one line, with the first failing check, USED or LOWER_RANK. */
+/**
+ * Every floor list for one line, with the first failing check, USED or LOWER_RANK; a hidden
+ * floor (a read key's view of a floor derived from cost) has no entry.
+ */
 export function explainFloors(
   floors: readonly PreparedFloor[],
   productCode: string,
@@ -197,15 +210,17 @@ export function explainFloors(
   note: FloorNote,
 ): FloorExplain[] {
   const used = note.floor?.prepared;
-  return floors.map((prepared) => {
-    const { entry, isUsed } = explainList(prepared, productCode, quantity, note.unguarded, used);
-    return {
-      ...entry,
-      effectiveAmount: isUsed ? note.floor!.effective : null,
-      regularAdjustment: isUsed ? note.regular : null,
-      finalAdjustment: isUsed ? note.final : null,
-    };
-  });
+  return floors
+    .filter((prepared) => !prepared.hidden)
+    .map((prepared) => {
+      const { entry, isUsed } = explainList(prepared, productCode, quantity, note.unguarded, used);
+      return {
+        ...entry,
+        effectiveAmount: isUsed ? note.floor!.effective : null,
+        regularAdjustment: isUsed ? note.regular : null,
+        finalAdjustment: isUsed ? note.final : null,
+      };
+    });
 }
 
 /**

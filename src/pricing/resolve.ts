@@ -94,7 +94,7 @@ function prepare(request: PricingSetup): Shared {
     setup: {
       products: request.products,
       levels: preparePricelists(request.pricelists, derivations, currency, at, edges),
-      floors: prepareFloors(request.floors, currency, at, edges, derivations),
+      floors: prepareFloors(request.floors, currency, at, edges, derivations, margin),
       costs: margin ? prepareCosts(request.costs ?? [], currency, at, edges) : undefined,
       edges,
     },

@@ -122,8 +122,11 @@ export interface PriceBreak {
  */
 export interface Adjustment {
   kind: AdjustmentKind;
-  /** Trade condition id, promotion id for PROMOTION, FLOOR pricelist id for FLOOR. */
-  id: number;
+  /**
+   * Trade condition id, promotion id for PROMOTION, FLOOR pricelist id for FLOOR; null for a
+   * FLOOR derived from cost in an answer to a key that does not see costs (docs/api.md §18).
+   */
+  id: number | null;
   /** The trade condition's scope; null for PROMOTION and FLOOR. */
   scope: ConditionScope | null;
   /** 1–12 (see `rungOf`), for this line; null for PROMOTION and FLOOR. */

@@ -25,15 +25,19 @@ const KIND_LABEL: Record<Adjustment["kind"], string> = {
   FLOOR: "Floor",
 };
 
-const recordOf = (adjustment: Adjustment): RecordRef => ({
-  kind:
-    adjustment.kind === "FLOOR"
-      ? "pricelist"
-      : adjustment.kind === "PROMOTION"
-        ? "promotion"
-        : "tradeCondition",
-  id: adjustment.id,
-});
+/** The record an adjustment names; none for a floor a read key may not see (docs/api.md §18). */
+const recordOf = (adjustment: Adjustment): RecordRef | null =>
+  adjustment.id === null
+    ? null
+    : {
+        kind:
+          adjustment.kind === "FLOOR"
+            ? "pricelist"
+            : adjustment.kind === "PROMOTION"
+              ? "promotion"
+              : "tradeCondition",
+        id: adjustment.id,
+      };
 
 const detailOf = (a: Adjustment) =>
   [

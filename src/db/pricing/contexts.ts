@@ -224,6 +224,7 @@ export function assemblePriceContext(
     currency: view.currency,
     products: part.products,
     version: part.version,
+    seenVersion: part.seenVersion,
     ...listsOf(view.lists, part.prices),
     exchangeRates: ratesAt(view.lists, query.at),
     tradeConditions: [

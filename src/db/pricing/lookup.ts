@@ -74,6 +74,8 @@ export interface PriceContext {
   exchangeRates: ExchangeRate[];
   /** The pricing data version (table pricing_version, bumped by triggers on every price write). */
   version: number;
+  /** The version of what a read key sees (bumped by every write but cost-only ones, migration 0027). */
+  seenVersion: number;
 }
 
 const ch = alias(channels, "ch");
@@ -266,9 +268,15 @@ export const productsStatement = (f: Fragments) =>
   );
 
 export const versionStatement = statement(
-  select({ version: int(pricingVersion.version) }),
+  select({ version: int(pricingVersion.version), seenVersion: int(pricingVersion.seenVersion) }),
   sql`from pricing_version where id = 1`,
 );
+
+/** Both versions from `versionStatement`'s rows (0 before the row exists). */
+export const versionsOf = (rows: readonly { version: number; seenVersion: number }[]) => ({
+  version: rows[0]?.version ?? 0,
+  seenVersion: rows[0]?.seenVersion ?? 0,
+});
 
 /** The one-batch reader's statements for one value of explain and of costs. */
 function compiledStatements(explain: boolean, costs: boolean) {
@@ -319,7 +327,7 @@ export async function loadPriceContext(db: Db, query: PriceQuery): Promise<Price
     groupCodes: (head?.groupCodes ?? []).sort(),
     currency: head?.currency ?? null,
     products: productFacts(productRows),
-    version: version[0]?.version ?? 0,
+    ...versionsOf(version),
     ...listsOf(listRows, pricesByPricelist(priceRows)),
     exchangeRates: ratesAt(listRows, query.at),
     tradeConditions: conditions,
@@ -381,6 +389,8 @@ type RequestRows = Awaited<ReturnType<typeof decodedBatch<ReturnType<typeof requ
 /** What one lookup reads itself, decoded; all of it from the data of `version`. */
 export interface RequestPart {
   version: number;
+  /** What a read key sees of that data (`PriceContext.seenVersion`). */
+  seenVersion: number;
   products: Map<string, ProductFacts>;
   /** The codes of the requested products' groups and their ancestors. */
   groupCodes: Set<string>;
@@ -408,7 +418,7 @@ function requestPartsOf([version, facts, prices, ...customer]: RequestRows): Req
   const [head, lists, conditions] = customer;
   return {
     request: {
-      version: version[0]?.version ?? 0,
+      ...versionsOf(version),
       products: productFacts(facts),
       groupCodes,
       prices: pricesByPricelist(prices),

@@ -3,7 +3,7 @@ import type { PriceRow, ProductFacts } from "../../pricing";
 import type { Db } from "../client";
 import { bindStatements, decodedBatch, statement } from "../rows";
 import { priceColumns, productFacts } from "./columns";
-import { productsStatement, versionStatement } from "./lookup";
+import { productsStatement, versionsOf, versionStatement } from "./lookup";
 import { fragments } from "./reach";
 
 /*
@@ -37,6 +37,7 @@ const PRODUCT_PART = [versionStatement, productsStatement(fragments(false))] as 
 /** What `loadProducts` read, all of the data of `version`. */
 export interface ProductPart {
   version: number;
+  seenVersion: number;
   /** The facts of the `factCodes` that exist; the others are no product. */
   products: Map<string, ProductFacts>;
   /** The rows of `rowCodes` in `listIds`. */
@@ -59,7 +60,7 @@ export async function loadProducts(db: Db, read: ProductRead): Promise<ProductPa
       : null,
   ]);
   return {
-    version: versionRows[0]?.version ?? 0,
+    ...versionsOf(versionRows),
     products: productFacts(factRows),
     rows,
   };

@@ -90,17 +90,16 @@ export const clearPrimaryPricelist: AppRouteHandler<typeof routes.clearPrimaryPr
   return c.body(null, 204);
 };
 
-const toAssignedPricelist = (row: ChannelPricelistRow, costs: boolean) => ({
-  ...toPricelist(row, costs),
+const toAssignedPricelist = (row: ChannelPricelistRow) => ({
+  ...toPricelist(row),
   isPrimary: row.isPrimary,
 });
 
 export const listPricelists: AppRouteHandler<typeof routes.listPricelists> = async (c) => {
   const { code } = c.req.valid("param");
-  const costs = seesCosts(c);
-  const page = await listChannelPricelists(c.var.db, code, c.var.list, costs);
+  const page = await listChannelPricelists(c.var.db, code, c.var.list, seesCosts(c));
   if (!page) throw missing(code);
-  const rows = page.rows.map((row) => toAssignedPricelist(row, costs));
+  const rows = page.rows.map(toAssignedPricelist);
   return c.json(c.var.list.envelope(rows, page.total), 200);
 };
 

@@ -1,6 +1,5 @@
-import { channelPricelists, channels, pricelists } from "../../db/schema";
+import { channelPricelists, channels } from "../../db/schema";
 import { defineList } from "../../list";
-import { PRICELIST_KINDS } from "../../pricing/vocabulary";
 import { pricelistsList } from "../pricelists/pricelists.list";
 
 export const channelList = defineList({
@@ -13,11 +12,10 @@ export const channelList = defineList({
   },
 });
 
-/** GET /v1/api/channel/{code}/pricelists: the pricelist list's fields, the kind and the mark. */
+/** GET /v1/api/channel/{code}/pricelists: the pricelist list's fields and the mark. */
 export const channelPricelistList = defineList({
   fields: {
     ...pricelistsList.config.fields,
-    kind: { column: pricelists.kind, type: PRICELIST_KINDS, filter: ["$eq"] },
     isPrimary: { column: channelPricelists.isPrimary, type: "boolean", filter: ["$eq"] },
   },
 });

@@ -23,15 +23,8 @@ import {
 
 export const list: AppRouteHandler<typeof routes.list> = async (c) => {
   const list = c.var.list;
-  const costs = seesCosts(c);
-  const page = await listPricelists(c.var.db, list, costs);
-  return c.json(
-    list.envelope(
-      page.rows.map((row) => toPricelist(row, costs)),
-      page.total,
-    ),
-    200,
-  );
+  const page = await listPricelists(c.var.db, list, seesCosts(c));
+  return c.json(list.envelope(page.rows.map(toPricelist), page.total), 200);
 };
 
 export const create: AppRouteHandler<typeof routes.create> = async (c) => {
@@ -45,11 +38,10 @@ export const createIndividual: AppRouteHandler<typeof routes.createIndividual> =
 
 export const get: AppRouteHandler<typeof routes.get> = async (c) => {
   const { id } = c.req.valid("param");
-  const costs = seesCosts(c);
-  // A COST pricelist does not exist for a read key (docs/api.md §18).
-  const row = await findSeenPricelist(c.var.db, id, costs);
+  // A COST pricelist, and a FLOOR derived from one, does not exist for a read key (docs/api.md §18).
+  const row = await findSeenPricelist(c.var.db, id, seesCosts(c));
   if (!row) throw missing(id);
-  return c.json(toPricelist(row, costs), 200);
+  return c.json(toPricelist(row), 200);
 };
 
 export const update: AppRouteHandler<typeof routes.update> = async (c) => {

@@ -1,11 +1,12 @@
 import { sql } from "drizzle-orm";
 import { ALWAYS, pricelistPrices, pricelists, products } from "../../db/schema";
-import { PRICELIST_SCOPES, STATUSES } from "../../pricing/vocabulary";
+import { PRICELIST_KINDS, PRICELIST_SCOPES, STATUSES } from "../../pricing/vocabulary";
 import { defineList } from "../../list";
 
 /**
- * GET /v1/api/pricelist: the pricelists themselves, and a customer group's. Searching `name` is
- * this service's extension of the seed's list (docs/list-queries.md §10).
+ * GET /v1/api/pricelist: the pricelists themselves, and a customer group's (a channel's adds its
+ * mark). Searching `name` is this service's extension of the seed's list (docs/list-queries.md
+ * §10).
  */
 export const pricelistsList = defineList({
   fields: {
@@ -13,6 +14,9 @@ export const pricelistsList = defineList({
     name: { column: pricelists.name, type: "text", sortable: true, searchable: true },
     scope: { column: pricelists.scope, type: PRICELIST_SCOPES, filter: ["$eq", "$not"] },
     status: { column: pricelists.status, type: STATUSES, filter: ["$eq"] },
+    // A read key filtering on COST gets an empty page: the lists it may not see are left out
+    // before the filter applies (docs/api.md §18).
+    kind: { column: pricelists.kind, type: PRICELIST_KINDS, filter: ["$eq"] },
   },
 });
 

@@ -43,7 +43,7 @@ export const findPricelist = async (db: Db, id: number): Promise<PricelistRow | 
 /** The pricelist, if the key sees it. */
 export async function findSeenPricelist(db: Db, id: number, costs: boolean) {
   const row = await findPricelist(db, id);
-  return row && seesPricelist(row.kind, costs) ? row : undefined;
+  return row && seesPricelist(row, costs) ? row : undefined;
 }
 
 export const findCustomerId = async (db: Db, code: string) =>

@@ -60,11 +60,10 @@ function toDerivation(row: PricelistRow) {
 }
 
 /**
- * A pricelist as the API shows it, wherever one is shown (its owner's code included). A key
- * that does not see costs (`costs` false) gets a FLOOR list's derivation as null: its base is a
- * COST list, which that key never sees (docs/api.md §18).
+ * A pricelist as the API shows it, wherever one is shown (its owner's code included). A key that
+ * does not see costs never gets a FLOOR list derived from a COST list at all (src/db/visibility.ts).
  */
-export const toPricelist = (row: PricelistRow, costs = true) => ({
+export const toPricelist = (row: PricelistRow) => ({
   id: row.id,
   name: row.name,
   scope: row.scope,
@@ -77,7 +76,7 @@ export const toPricelist = (row: PricelistRow, costs = true) => ({
   allowsTradeDiscounts: row.allowsTradeDiscounts,
   customerCode: row.customerCode,
   kind: row.kind,
-  derivation: costs || row.kind !== "FLOOR" ? toDerivation(row) : null,
+  derivation: toDerivation(row),
   createdAt: iso(row.createdAt),
   updatedAt: iso(row.updatedAt),
 });

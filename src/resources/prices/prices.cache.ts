@@ -4,7 +4,8 @@ import type { CartRequest } from "./prices.service";
 /**
  * HTTP caching of `GET /v1/api/prices` (docs/api.md §9). An answer
  * is a function of the pricing data (named by its version, which triggers bump on every write
- * that can change a price) and the request; without `at` also of "now", but only through the
+ * that can change a price; for a read key the version of what it sees, which cost-only writes
+ * leave alone, docs/api.md §18) and the request; without `at` also of "now", but only through the
  * interval up to the next validity edge of the records it was priced from (`nextEdge`, no later
  * than its `validUntil`). Both are known before the engine runs, so a 304 costs no pricing.
  */
@@ -19,10 +20,11 @@ const encoder = new TextEncoder();
  * a 304 that keeps that body. 2: `pricedTotalAmount` and `complete` (before, `totalAmount` could
  * leave unpriced lines out); 3: the B2B terms (quantity rules, 12 rungs, floors, derivations);
  * 4: money (a line's `priceUnit` and `priceBreak`, tiers' `priceUnit`, `derivedFrom.exchangeRate`;
- * docs/pricing-rules.md §19–§22); 5: cost, margin and pocket price in admin answers (§26).
+ * docs/pricing-rules.md §19–§22); 5: cost, margin and pocket price in admin answers (§26); 6: a
+ * read key's answer hides a floor derived from cost (§24).
  * Raise it whenever the answer changes for the same data.
  */
-const ANSWER_FORMAT = 5;
+const ANSWER_FORMAT = 6;
 
 function base64url(bytes: Uint8Array): string {
   let text = "";

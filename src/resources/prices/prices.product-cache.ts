@@ -118,7 +118,7 @@ export function rememberProducts(
 
 /** The request part of `codes` from their entries. */
 function partOf(
-  version: number,
+  { version, seenVersion }: { version: number; seenVersion: number },
   entries: ReadonlyMap<string, ProductEntry>,
   listIds: readonly number[],
 ): RequestPart {
@@ -137,7 +137,7 @@ function partOf(
       else prices.set(id, [...rows]);
     }
   }
-  return { version, products, groupCodes, prices };
+  return { version, seenVersion, products, groupCodes, prices };
 }
 
 /**
@@ -182,5 +182,5 @@ export async function loadProductPart(
     { codes: new Set(rowCodes), byList },
     listIds,
   );
-  return partOf(version, entries, listIds);
+  return partOf(read, entries, listIds);
 }

@@ -145,10 +145,10 @@ const Adjustment = z
       description:
         "The step that made the change: a trade condition's type, PROMOTION, or FLOOR (raised to the line's floor)",
     }),
-    id: z
-      .number()
-      .int()
-      .openapi({ description: "Trade condition, promotion or FLOOR pricelist id" }),
+    id: z.number().int().nullable().openapi({
+      description:
+        "Trade condition, promotion or FLOOR pricelist id; null for a FLOOR derived from a COST list in an answer to a read key, which never names that list (docs/api.md §18)",
+    }),
     scope: z
       .enum(CONDITION_SCOPES)
       .nullable()

@@ -32,7 +32,7 @@ export interface CartRequest {
 
 export interface PricedCart {
   answer: PriceAnswer;
-  /** The pricing data version the answer was computed from (for ETags). */
+  /** The version of the data the answer depends on (for ETags; `PreparedCart.version`). */
   version: number;
 }
 
@@ -44,9 +44,15 @@ export interface PricingOptions {
   onContext?: (status: ContextCacheStatus) => void;
 }
 
-/** A cart ready for the engine: its input, and the pricing data version it was read at. */
+/** A cart ready for the engine: its input, and the version of the data its answer depends on. */
 export interface PreparedCart {
   request: PriceRequest;
+  /**
+   * For a key that sees costs the pricing data version it was read at; for a read key the
+   * version of what read keys see, which a write of a COST list no floor derives from, or of an
+   * accrual, leaves as it was (docs/api.md §18, migration 0027): such a write changes no read
+   * key's answer, so it changes none of their ETags.
+   */
   version: number;
 }
 
@@ -117,7 +123,7 @@ export async function prepareCart(
     promotions: context.promotions,
     lines: cart.lines,
   };
-  return { request, version: context.version };
+  return { request, version: cart.costs ? context.version : context.seenVersion };
 }
 
 /** A cart priced: `prepareCart`, then the pure engine. */
