@@ -86,6 +86,8 @@ function requestLoop(o) {
   /** @type {{ submit: (Span & { timing: string })[], approve: (Span & { timing: string })[] }} */
   const spans = { submit: [], approve: [] };
   const cr = "/v1/api/change-requests";
+  /** @type {unknown} */
+  let failure;
   const running = (async () => {
     while (!stopped) {
       const { answer } = await call(o.base, o.key, "POST", cr, o.body);
@@ -96,13 +98,18 @@ function requestLoop(o) {
       spans.approve.push({ start: approve.start, end: approve.end, timing: approve.timing });
       await call(o.base, o.key, "POST", `${cr}/${answer.id}/cancel`);
     }
-  })();
+  })().catch((error) => {
+    // Kept for stop(): a rejection nobody awaits yet would end the process before its clean-up.
+    failure = error;
+    stopped = true;
+  });
   return {
     /** Whether `rounds` submits and approvals are done. @param {number} rounds */
-    done: (rounds) => spans.approve.length >= rounds,
+    done: (rounds) => stopped || spans.approve.length >= rounds,
     async stop() {
       stopped = true;
       await running;
+      if (failure) throw failure;
       return spans;
     },
   };
