@@ -3011,8 +3011,8 @@ export interface components {
     /**
      * @description A new channel
      * @example {
-     *       "code": "WEB-DE",
-     *       "name": "Web shop Germany",
+     *       "code": "WEB-FR",
+     *       "name": "Web shop France",
      *       "isActive": true
      *     }
      */
@@ -10788,12 +10788,12 @@ export interface operations {
            *       "type": "urn:problem:pricing:validation-failed",
            *       "title": "Bad Request",
            *       "status": 400,
-           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "detail": "body.code: must be 1-64 characters of A-Z a-z 0-9 . _ - (not . or ..)",
            *       "code": "VALIDATION_FAILED",
            *       "errors": [
            *         {
-           *           "path": "body.currency",
-           *           "message": "must be an ISO 4217 code such as EUR"
+           *           "path": "body.code",
+           *           "message": "must be 1-64 characters of A-Z a-z 0-9 . _ - (not . or ..)"
            *         }
            *       ],
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"

@@ -221,7 +221,18 @@ const stats = {
   fixtureRequests: 0,
   readBacks: 0,
   byClass: {} as Record<string, number>,
+  /** Writes sent, and those a handler answered (docs/security.md "Contract fuzzing"). */
+  writes: 0,
+  writesReached: 0,
+  idempotencyReused: 0,
 };
+
+/**
+ * Answers given before a handler runs: the schema's 400, no or a wrong key, a read key's 403,
+ * a body too large or not JSON, a wrong method, the rate limit. A handler's own 400 (an unknown
+ * code) counts as not reached, so `writesReached` is a lower bound.
+ */
+const BEFORE_HANDLER = new Set([400, 401, 403, 405, 413, 415, 429]);
 const started = Date.now();
 
 describe("contract fuzzing over every operation of /doc", () => {
@@ -246,6 +257,12 @@ describe("contract fuzzing over every operation of /doc", () => {
         statuses[res.status] = (statuses[res.status] ?? 0) + 1;
         const cls = `${Math.floor(res.status / 100)}xx`;
         stats.byClass[cls] = (stats.byClass[cls] ?? 0) + 1;
+        if (op.write) {
+          stats.writes++;
+          const reused = res.status === 409 && res.text.includes("IDEMPOTENCY_KEY_REUSED");
+          if (reused) stats.idempotencyReused++;
+          else if (!BEFORE_HANDLER.has(res.status)) stats.writesReached++;
+        }
         const found = violations(op, req, res);
         if (found.length === 0 && op.write) {
           found.push(...echoViolations(req, res.status, res.text));
@@ -393,6 +410,8 @@ afterAll(() => {
   console.log(
     `contract fuzz: ${ops.length} operations, ${stats.requests} fuzzed requests ` +
       `(+${stats.fixtureRequests} fixture requests, +${stats.readBacks} read-backs), by class ${JSON.stringify(stats.byClass)}, ` +
+      `writes ${stats.writes} (a handler answered ${stats.writesReached}, ` +
+      `IDEMPOTENCY_KEY_REUSED ${stats.idempotencyReused}), ` +
       `seed ${SEED}, ${RUNS} per operation, ${((Date.now() - started) / 1000).toFixed(1)} s`,
   );
 });

@@ -1,5 +1,5 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { routePath } from "hono/route";
 import type { AuditSource } from "../../db/audit";
 import { createDb, d1DelayMs, DbMeter } from "../../db/client";
@@ -81,9 +81,28 @@ export const requestContext =
     if (correlation) c.header(CORRELATION_HEADER, correlation);
     c.header("server-timing", meter.serverTiming());
     // After errors too: a failed write still tells the client how far its session got.
-    const bookmark = session.getBookmark() ?? start.bookmark;
+    const bookmark = session.getBookmark() ?? start.bookmark ?? (await sessionBookmark(c, session));
     if (bookmark) c.header(BOOKMARK_HEADER, bookmark);
   };
+
+/**
+ * The bookmark of an answer that made no successful D1 query and was sent none (a body the
+ * schema refused, a unique violation's failed batch): one `select 1` on the session asks D1 for
+ * it, so every answer to a key carries `x-d1-bookmark` (docs/api.md §10). Only for an
+ * authenticated key (a request without one costs D1 nothing), and never an error of its own.
+ */
+async function sessionBookmark(
+  c: Context<AppEnv>,
+  session: D1DatabaseSession,
+): Promise<string | undefined> {
+  if (!c.get("keyName")) return undefined;
+  try {
+    await session.prepare("select 1").first();
+    return session.getBookmark() ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** `POST /v1/api/pricelist/:id/prices` -> operationId, from the app's OpenAPI registry. */
 export function operationIndex(registry: OpenAPIHono["openAPIRegistry"]): Map<string, string> {

@@ -111,18 +111,40 @@ const EXAMPLES: Record<ErrorStatus, [code: string, detail: string]> = {
   500: ["INTERNAL_ERROR", "an unexpected error occurred; quote the requestId"],
 };
 
-function example(status: ErrorStatus) {
-  const [code, detail] = EXAMPLES[status];
+function example(status: ErrorStatus, invalid?: { path: string; message: string }) {
+  const [code, detail] = invalid
+    ? ["VALIDATION_FAILED", `${invalid.path}: ${invalid.message}`]
+    : EXAMPLES[status];
+  const issue = invalid ?? {
+    path: "body.currency",
+    message: "must be an ISO 4217 code such as EUR",
+  };
   return {
     type: problemType(code),
     title: TITLES[status],
     status,
     detail,
     code,
-    ...(status === 400
-      ? { errors: [{ path: "body.currency", message: "must be an ISO 4217 code such as EUR" }] }
-      : {}),
+    ...(status === 400 ? { errors: [issue] } : {}),
     requestId: "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23",
+  };
+}
+
+/**
+ * The 400 of a route whose body has no `currency`, with an example naming one of its own fields
+ * (the generic example names `body.currency`), in place of `errors(400)`'s.
+ */
+export function invalidError(path: string, message: string): Record<400, ProblemResponse> {
+  return {
+    400: {
+      content: {
+        "application/problem+json": {
+          schema: ProblemSchema,
+          example: example(400, { path, message }),
+        },
+      },
+      description: DESCRIPTIONS[400],
+    },
   };
 }
 

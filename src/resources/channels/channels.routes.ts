@@ -1,5 +1,12 @@
 import { createRoute } from "@hono/zod-openapi";
-import { CodeParams, errors, inUseError, json, jsonBody } from "../../lib/http/openapi";
+import {
+  CodeParams,
+  errors,
+  inUseError,
+  json,
+  jsonBody,
+  invalidError,
+} from "../../lib/http/openapi";
 import { CustomerGroupCodesSchema } from "../../lib/core/schemas";
 import { assignmentRoutes } from "../../lib/http/assignments";
 import { customerGroupList } from "../customer-groups/customer-groups.list";
@@ -49,6 +56,7 @@ export const create = createRoute({
   responses: {
     201: json(ChannelSchema, "The created channel"),
     ...errors(400, 401, 403, 409, 413, 415),
+    ...invalidError("body.code", "must be 1-64 characters of A-Z a-z 0-9 . _ - (not . or ..)"),
   },
 });
 

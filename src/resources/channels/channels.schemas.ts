@@ -50,7 +50,8 @@ export const ChannelCreateSchema = z
   })
   .openapi("ChannelCreate", {
     description: "A new channel",
-    example: { code: "WEB-DE", name: "Web shop Germany", isActive: true },
+    // Not a channel of the demo data, so "Try it out" in /ui creates it (WEB-DE is taken: 409).
+    example: { code: "WEB-FR", name: "Web shop France", isActive: true },
   });
 
 export const ChannelUpdateSchema = z
