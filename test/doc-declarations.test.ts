@@ -249,8 +249,9 @@ describe("what JSON Schema cannot say is said in words, what it can is declared"
   const description = (id: string) => {
     const op = byId.get(id);
     expect(op, id).toBeDefined();
-    return (doc.paths[op!.path] as Record<string, { description?: string }>)[op!.method.toLowerCase()]!
-      .description!;
+    return (doc.paths[op!.path] as Record<string, { description?: string }>)[
+      op!.method.toLowerCase()
+    ]!.description!;
   };
   it.each([
     [

@@ -128,7 +128,6 @@ export const approvePolicy = (
     return written ?? CHANGED;
   });
 
-
 /**
  * The policy's judgement (docs/api.md §17.4): both limits set; the request's own change and its
  * cumulative change within them, no price appearing or vanishing in either; nothing omitted; no

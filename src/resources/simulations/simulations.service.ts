@@ -207,16 +207,16 @@ export interface HeldSimulation extends Omit<Simulation, "rows"> {
 }
 
 /**
- * How many simulations may run at once in one isolate (docs/simulation.md §9): one per API key
- * name, two in all, so that what they hold stays well inside an isolate's 128 MB beside the
- * lookups' caches, and lookups keep most of its one thread. Over either → 429 with Retry-After.
+ * How many simulations may run at once in one isolate (docs/simulation.md §9): one in all (so one
+ * per API key name too): two of the largest at once pushed lookups' p99 to about 3× their p99
+ * alone, one keeps it within 2×, and what it holds stays well inside an isolate's 128 MB. Over either → 429 with Retry-After.
  * A place is held from the start until the answer is written or the client goes away, and for
  * `leaseSeconds` at most: a request the platform drops midway (a client that disconnects) may
  * never run the code that gives its place back.
  */
 export const SIMULATION_LIMITS = {
   perKey: 1,
-  perIsolate: 2,
+  perIsolate: 1,
   retryAfterSeconds: 5,
   leaseSeconds: 60,
 } as const;
@@ -241,7 +241,7 @@ export const keyBusy = () =>
 /** The 429 of an isolate that runs as many simulations as it may. */
 export const isolateBusy = () =>
   tooManySimulations(
-    `${SIMULATION_LIMITS.perIsolate} simulations are running on this server instance, the most it runs at once`,
+    `${SIMULATION_LIMITS.perIsolate === 1 ? "a simulation is" : `${SIMULATION_LIMITS.perIsolate} simulations are`} running on this server instance, the most it runs at once`,
   );
 
 /** The simulations running in one isolate, each with the key that runs it and its lease. */
