@@ -1133,7 +1133,7 @@ export interface paths {
     put?: never;
     /**
      * Simulate a change set on the prices of up to 100 customers × 1000 products (admin keys only)
-     * @description Prices every selected customer (and, with `anonymous`, the anonymous buyer) for every selected product in the channel twice on the same data read once: as stored, and with the change set applied as an overlay (records to activate treated as ACTIVE, records to deactivate as INACTIVE, tiers set). Each product is priced as a one-line order of `quantity`, as GET /v1/api/prices prices it, without explain. Answers a row for every (customer, product) whose line differs, with both lines as the price lookup shows them, the difference per unit (minor units and basis points) and what changed, and a summary. Records of other channels may be named: they change nothing here. Nothing is written (no audit entry, no new pricing version, no change feed entry). Bounded: at most 100 buyers × 1000 products, read in 2 D1 round trips whatever the size (the selection and the change set, then the data). Errors: unknown channel 404; inactive channel 409 CHANNEL_INACTIVE; no currency given and no primary pricelist 400 CURRENCY_REQUIRED; unknown customers, products, groups or records, customers not in the channel, activating an ACTIVE or ARCHIVED record, deactivating one that is not ACTIVE, tiers of an ARCHIVED pricelist, and a selection that is empty or too large: 400 naming the field. At most 1 simulation per API key and 2 in all run at once on one server instance (a Workers isolate): past that, 429 TOO_MANY_SIMULATIONS with Retry-After (5 s). The answer is written as it is read; the work yields between steps, so price lookups on the same instance keep being answered meanwhile. docs/simulation.md has the rules.
+     * @description Prices every selected customer (and, with `anonymous`, the anonymous buyer) for every selected product in the channel twice on the same data read once: as stored, and with the change set applied as an overlay (records to activate treated as ACTIVE, records to deactivate as INACTIVE, tiers set). Each product is priced as a one-line order of `quantity`, as GET /v1/api/prices prices it, without explain. Answers a row for every (customer, product) whose line differs, with both lines as the price lookup shows them, the difference per unit (minor units and basis points) and what changed, and a summary. Records of other channels may be named: they change nothing here. Nothing is written (no audit entry, no new pricing version, no change feed entry). Bounded: at most 100 buyers × 1000 products, read in 2 D1 round trips whatever the size (the selection and the change set, then the data). Errors: unknown channel 404; inactive channel 409 CHANNEL_INACTIVE; no currency given and no primary pricelist 400 CURRENCY_REQUIRED; unknown customers, products, groups or records, customers not in the channel, activating an ACTIVE or ARCHIVED record, deactivating one that is not ACTIVE, tiers of an ARCHIVED pricelist, and a selection that is empty or too large: 400 naming the field. At most 1 simulation per API key and 1 in all run at once on one server instance (a Workers isolate): past that, 429 TOO_MANY_SIMULATIONS with Retry-After (5 s). The answer is written as it is read; the work yields between steps, so price lookups on the same instance keep being answered meanwhile. docs/simulation.md has the rules.
      */
     post: operations["simulatePrices"];
     delete?: never;
@@ -8450,6 +8450,7 @@ export interface components {
      * @description The API key that made the request
      * @example {
      *       "name": "dev-read-key",
+     *       "owner": "dev-read",
      *       "role": "read"
      *     }
      */
@@ -8459,6 +8460,11 @@ export interface components {
        * @example dev-read-key
        */
       name: string;
+      /**
+       * @description Whose key it is (docs/api.md §6): the same for every key its owner rotates through; change requests name owners, and four eyes compare them
+       * @example dev-read
+       */
+      owner: string;
       /**
        * @description admin: every operation. read: the reads (GET, the price lookup) without cost, margin or accruals; writes, simulations, change requests, the audit trail and the pricing lint answer 403 (docs/api.md §6)
        * @example read
@@ -21040,7 +21046,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description TOO_MANY_SIMULATIONS: a simulation of this API key is still running, or as many as a server instance runs at once (2); or RATE_LIMITED: the key's read limit is used up. Retry after the Retry-After seconds */
+      /** @description TOO_MANY_SIMULATIONS: a simulation of this API key is still running, or as many as a server instance runs at once (1); or RATE_LIMITED: the key's read limit is used up. Retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds to wait before trying again */
@@ -22252,7 +22258,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description TOO_MANY_SIMULATIONS: a simulation or submit of this API key is still running, or as many as a server instance runs at once (2); or RATE_LIMITED: the key's write limit is used up. Retry after the Retry-After seconds */
+      /** @description TOO_MANY_SIMULATIONS: a simulation or submit of this API key is still running, or as many as a server instance runs at once (1); or RATE_LIMITED: the key's write limit is used up. Retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds to wait before trying again */
@@ -22438,7 +22444,7 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
-      /** @description TOO_MANY_SIMULATIONS: a simulation, submit or approve of this API key is still running, or as many as a server instance runs at once (2); or RATE_LIMITED: the key's write limit is used up. Retry after the Retry-After seconds */
+      /** @description TOO_MANY_SIMULATIONS: a simulation, submit or approve of this API key is still running, or as many as a server instance runs at once (1); or RATE_LIMITED: the key's write limit is used up. Retry after the Retry-After seconds */
       429: {
         headers: {
           /** @description Seconds to wait before trying again */

@@ -3,4 +3,4 @@ import type * as routes from "./me.routes";
 
 /** The key `authenticate` matched (src/lib/http/auth.ts): nothing is read. */
 export const get: AppRouteHandler<typeof routes.get> = (c) =>
-  c.json({ name: c.var.keyName, role: c.var.role }, 200);
+  c.json({ name: c.var.keyName, owner: c.var.keyOwner, role: c.var.role }, 200);

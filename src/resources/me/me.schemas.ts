@@ -9,6 +9,12 @@ export const MeSchema = z
         "show it; never the key itself",
       example: "dev-read-key",
     }),
+    owner: z.string().openapi({
+      description:
+        "Whose key it is (docs/api.md §6): the same for every key its owner rotates through; " +
+        "change requests name owners, and four eyes compare them",
+      example: "dev-read",
+    }),
     role: z.enum(ROLES).openapi({
       description:
         "admin: every operation. read: the reads (GET, the price lookup) without cost, margin or " +
@@ -19,5 +25,5 @@ export const MeSchema = z
   })
   .openapi("Me", {
     description: "The API key that made the request",
-    example: { name: "dev-read-key", role: "read" },
+    example: { name: "dev-read-key", owner: "dev-read", role: "read" },
   });
