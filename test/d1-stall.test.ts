@@ -15,7 +15,7 @@ import {
 import { api, KEYS, uid } from "./helpers";
 
 /**
- * Price lookups through a D1 stall (docs/api.md §9 "Through a D1 stall"). `D1_DELAY_MS=1000`
+ * Price lookups through a D1 stall (docs/api.md §9.1). `D1_DELAY_MS=1000`
  * makes every round trip of a request wait a second (the remote-latency model of the bench);
  * `D1_STALL_MS=300` bounds the freshness check of a held context. Lookups go to the app with the
  * Worker's own bindings plus those variables and an execution context of their own, so the
