@@ -17,7 +17,7 @@ export interface paths {
     put?: never;
     /**
      * Price a cart: what a customer pays for up to 500 lines in a channel
-     * @description Base price from the most specific pricelist level that has one (INDIVIDUAL, CUSTOMER, CUSTOMER_GROUP, CHANNEL_PRIMARY, CHANNEL; a derived list's tiers come from its base, adjusted and rounded to its price ending), then the product's quantity rule (quantityRule on every line; QUANTITY_NOT_ALLOWED with suggestedQuantities otherwise), then trade conditions (NET_PRICE, DISCOUNT, SURCHARGE; one winner per type from the most specific of 12 rungs: customer, group, channel, global × product listed, product group reached (closer group first), all products; scales on the line quantity, the order quantity or the order value), the channel's floor, the best promotion (thresholds on the quantity or value of the lines it reaches), and the floor again (FLOOR adjustments). Integers only: amounts in minor units. Unknown products, products without a price and amounts past 2^53-1 are per-line statuses, not errors; with such a line totalAmount is null and complete false, and pricedTotalAmount sums the OK lines. Errors: unknown channel or customer 404; inactive channel 409 CHANNEL_INACTIVE; customer not in the channel 409 CUSTOMER_NOT_IN_CHANNEL; no currency given and no primary pricelist 400 CURRENCY_REQUIRED. A read key may call it. One D1 round trip whatever the number of lines; two for the first lookup in a channel after a write that can change prices, when the isolate's cached channel and customer contexts are read again (Server-Timing: ctx;desc="hit", "miss" or "off"). docs/pricing-rules.md has the rules and two worked examples.
+     * @description Base price from the most specific pricelist level that has one (INDIVIDUAL, CUSTOMER, CUSTOMER_GROUP, CHANNEL_PRIMARY, CHANNEL; a derived list's tiers come from its base, adjusted and rounded to its price ending), then the product's quantity rule (quantityRule on every line; QUANTITY_NOT_ALLOWED with suggestedQuantities otherwise), then trade conditions (NET_PRICE, DISCOUNT, SURCHARGE; one winner per type from the most specific of 12 rungs: customer, group, channel, global × product listed, product group reached (closer group first), all products; scales on the line quantity, the order quantity or the order value), the channel's floor, the best promotion (thresholds on the quantity or value of the lines it reaches), and the floor again (FLOOR adjustments). Integers only: amounts in minor units. Unknown products, products without a price and amounts past 2^53-1 are per-line statuses, not errors; with such a line totalAmount is null and complete false, and pricedTotalAmount sums the OK lines. Errors: unknown channel or customer 404; inactive channel 409 CHANNEL_INACTIVE; customer not in the channel 409 CUSTOMER_NOT_IN_CHANNEL; no currency given and no primary pricelist 400 CURRENCY_REQUIRED. A read key may call it. One D1 round trip whatever the number of lines; two for the first lookup in a channel after a write that can change prices, when the isolate's cached channel and customer contexts are read again (Server-Timing: ctx;desc="hit", "miss", "off" or "stale"). Through a D1 stall: when the check that the data is current takes longer than D1_STALL_MS (2 s), a lookup whose context this server holds answers from it with x-price-stale: age=<seconds since the data was last confirmed current> and Cache-Control no-store, up to D1_STALE_MAX_S (60 s) old; past that 503 DATABASE_STALLED with Retry-After. docs/pricing-rules.md has the rules and two worked examples.
      */
     post: operations["resolvePrices"];
     delete?: never;
@@ -35,7 +35,7 @@ export interface paths {
     };
     /**
      * Price up to 100 products at one quantity (product pages and listings)
-     * @description Base price from the most specific pricelist level that has one (INDIVIDUAL, CUSTOMER, CUSTOMER_GROUP, CHANNEL_PRIMARY, CHANNEL; a derived list's tiers come from its base, adjusted and rounded to its price ending), then the product's quantity rule (quantityRule on every line; QUANTITY_NOT_ALLOWED with suggestedQuantities otherwise), then trade conditions (NET_PRICE, DISCOUNT, SURCHARGE; one winner per type from the most specific of 12 rungs: customer, group, channel, global × product listed, product group reached (closer group first), all products; scales on the line quantity, the order quantity or the order value), the channel's floor, the best promotion (thresholds on the quantity or value of the lines it reaches), and the floor again (FLOOR adjustments). Integers only: amounts in minor units. Unknown products, products without a price and amounts past 2^53-1 are per-line statuses, not errors; with such a line totalAmount is null and complete false, and pricedTotalAmount sums the OK lines. Errors: unknown channel or customer 404; inactive channel 409 CHANNEL_INACTIVE; customer not in the channel 409 CUSTOMER_NOT_IN_CHANNEL; no currency given and no primary pricelist 400 CURRENCY_REQUIRED. A read key may call it. One D1 round trip whatever the number of lines; two for the first lookup in a channel after a write that can change prices, when the isolate's cached channel and customer contexts are read again (Server-Timing: ctx;desc="hit", "miss" or "off"). docs/pricing-rules.md has the rules and two worked examples. Caching: the answer carries an ETag derived from the pricing data version (bumped by every write that can change a price) and the normalized request, strong with `at`, weak without (then only the echoed `at` differs within one validity interval). If-None-Match is answered with 304. Cache-Control is private, max-age 60 s with `at`; without it the seconds until validUntil, at most 60.
+     * @description Base price from the most specific pricelist level that has one (INDIVIDUAL, CUSTOMER, CUSTOMER_GROUP, CHANNEL_PRIMARY, CHANNEL; a derived list's tiers come from its base, adjusted and rounded to its price ending), then the product's quantity rule (quantityRule on every line; QUANTITY_NOT_ALLOWED with suggestedQuantities otherwise), then trade conditions (NET_PRICE, DISCOUNT, SURCHARGE; one winner per type from the most specific of 12 rungs: customer, group, channel, global × product listed, product group reached (closer group first), all products; scales on the line quantity, the order quantity or the order value), the channel's floor, the best promotion (thresholds on the quantity or value of the lines it reaches), and the floor again (FLOOR adjustments). Integers only: amounts in minor units. Unknown products, products without a price and amounts past 2^53-1 are per-line statuses, not errors; with such a line totalAmount is null and complete false, and pricedTotalAmount sums the OK lines. Errors: unknown channel or customer 404; inactive channel 409 CHANNEL_INACTIVE; customer not in the channel 409 CUSTOMER_NOT_IN_CHANNEL; no currency given and no primary pricelist 400 CURRENCY_REQUIRED. A read key may call it. One D1 round trip whatever the number of lines; two for the first lookup in a channel after a write that can change prices, when the isolate's cached channel and customer contexts are read again (Server-Timing: ctx;desc="hit", "miss", "off" or "stale"). Through a D1 stall: when the check that the data is current takes longer than D1_STALL_MS (2 s), a lookup whose context this server holds answers from it with x-price-stale: age=<seconds since the data was last confirmed current> and Cache-Control no-store, up to D1_STALE_MAX_S (60 s) old; past that 503 DATABASE_STALLED with Retry-After. docs/pricing-rules.md has the rules and two worked examples. Caching: the answer carries an ETag derived from the pricing data version (bumped by every write that can change a price) and the normalized request, strong with `at`, weak without (then only the echoed `at` differs within one validity interval). If-None-Match is answered with 304. Cache-Control is private, max-age 60 s with `at`; without it the seconds until validUntil, at most 60.
      */
     get: operations["lookupPrices"];
     put?: never;
@@ -8503,6 +8503,8 @@ export interface operations {
       /** @description The priced lines */
       200: {
         headers: {
+          /** @description Only during a D1 stall: `age=<s>`, the whole seconds since the data this answer was priced from was last confirmed current; such an answer has no ETag and Cache-Control no-store */
+          "x-price-stale"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -8650,6 +8652,27 @@ export interface operations {
           "application/problem+json": components["schemas"]["Problem"];
         };
       };
+      /** @description DATABASE_STALLED: the database did not answer in time and the prices this server holds are too old to answer with; retry after the Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:database-stalled",
+           *       "title": "Service Unavailable",
+           *       "status": 503,
+           *       "detail": "the database did not answer within 2000 ms and the prices this server holds were last confirmed more than 60 seconds ago; retry after 5 seconds",
+           *       "code": "DATABASE_STALLED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
     };
   };
   lookupPrices: {
@@ -8686,6 +8709,8 @@ export interface operations {
           ETag?: string;
           /** @description private, max-age=0-60 */
           "Cache-Control"?: string;
+          /** @description Only during a D1 stall: `age=<s>`, the whole seconds since the data this answer was priced from was last confirmed current; such an answer has no ETag and Cache-Control no-store */
+          "x-price-stale"?: string;
           [name: string]: unknown;
         };
         content: {
@@ -8800,6 +8825,27 @@ export interface operations {
            *       "status": 429,
            *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
            *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description DATABASE_STALLED: the database did not answer in time and the prices this server holds are too old to answer with; retry after the Retry-After seconds */
+      503: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:database-stalled",
+           *       "title": "Service Unavailable",
+           *       "status": 503,
+           *       "detail": "the database did not answer within 2000 ms and the prices this server holds were last confirmed more than 60 seconds ago; retry after 5 seconds",
+           *       "code": "DATABASE_STALLED",
            *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
            *     }
            */

@@ -358,8 +358,15 @@ describe("GET /v1/api/prices: ETag, Cache-Control, If-None-Match", () => {
       "404",
       "409",
       "429",
+      "503",
     ]);
-    expect(Object.keys(op.responses["200"].headers)).toEqual(["ETag", "Cache-Control"]);
+    // x-price-stale: only on an answer through a D1 stall (docs/api.md §9.1).
+    expect(Object.keys(op.responses["200"].headers)).toEqual([
+      "ETag",
+      "Cache-Control",
+      "x-price-stale",
+    ]);
+    expect(op.responses["503"].headers["Retry-After"]).toBeDefined();
     expect(op.parameters).toContainEqual(
       expect.objectContaining({ name: "if-none-match", in: "header", required: false }),
     );

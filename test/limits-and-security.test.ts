@@ -455,6 +455,8 @@ describe("CORS", () => {
     expect(listed.headers.get("vary")).toContain("Origin");
     expect(listed.headers.get("access-control-expose-headers")).toContain("x-d1-bookmark");
     expect(listed.headers.get("access-control-expose-headers")).toContain("x-correlation-id");
+    // A storefront's script must be able to see that a price was answered through a D1 stall.
+    expect(listed.headers.get("access-control-expose-headers")).toContain("x-price-stale");
 
     const other = await call(
       "/v1/api/product",

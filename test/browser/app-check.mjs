@@ -34,7 +34,9 @@
  *    with the dev read key, the navigation offers the explorer only and says why, the admin-only
  *    pages opened by address say they need an admin key (app-lint.mjs), and the same lookup
  *    shows no cost, margin or pocket price anywhere;
- * 9. throughout, no request leaves loopback, none fails or answers an error, and the page logs no
+ * 9. throughout, every API call the page makes after its first answer carries `x-d1-bookmark`, at
+ *    least as new as the answer of every write before it (docs/app.md §3: the page reads its own
+ *    writes), except the sign-in call after a sign-out (which forgot it); no request leaves loopback, none fails or answers an error, and the page logs no
  *    error (CSP violations included). Screenshots go to .screenshots/ (git-ignored): app-sign-in,
  *    app-explorer, app-simulation, app-lint, app-money, app-changes-pending, app-changes,
  *    app-read-key. With
@@ -58,6 +60,60 @@ const KEY = DEV_KEYS.admin;
 const DOCS_SHOT = process.argv.includes("--docs-screenshot");
 
 const log = (/** @type {string} */ message) => console.log(`[app-check] ${message}`);
+
+const BOOKMARK = "x-d1-bookmark";
+const BOOKMARK_STORAGE = "pricing-back-office.d1-bookmark";
+
+/**
+ * Records the bookmark of every API call the page makes and of every write's answer, in order;
+ * `problems()` then says where a call went without the newest bookmark a write answered before it
+ * (the sign-in call after a sign-out starts a new session and may go without one).
+ * @param {import("playwright-core").Page} page
+ */
+function watchBookmarks(page) {
+  /** @type {{ kind: "call" | "written"; url: string; bookmark: string | undefined }[]} */
+  const events = [];
+  const api = (/** @type {string} */ url) => new URL(url).pathname.startsWith("/v1/api/");
+  page.on("request", (request) => {
+    if (!api(request.url())) return;
+    events.push({ kind: "call", url: request.url(), bookmark: request.headers()[BOOKMARK] });
+  });
+  page.on("response", (response) => {
+    const method = response.request().method();
+    if (!api(response.url()) || method === "GET" || !response.ok()) return;
+    events.push({ kind: "written", url: response.url(), bookmark: response.headers()[BOOKMARK] });
+  });
+  return {
+    problems() {
+      /** @type {string[]} */
+      const found = [];
+      let floor = "";
+      let calls = 0;
+      let writes = 0;
+      for (const event of events) {
+        if (event.kind === "written") {
+          writes += 1;
+          if (event.bookmark && event.bookmark > floor) floor = event.bookmark;
+          continue;
+        }
+        calls += 1;
+        const signIn = /\/v1\/api\/channel\?limit=1$/.test(event.url);
+        if (!event.bookmark && signIn) {
+          floor = "";
+          continue;
+        }
+        if (calls > 1 && !event.bookmark) found.push(`${event.url} sent without ${BOOKMARK}`);
+        else if (event.bookmark && event.bookmark < floor) {
+          found.push(
+            `${event.url} sent ${BOOKMARK} ${event.bookmark}, older than a write's ${floor}`,
+          );
+        }
+      }
+      log(`bookmarks: ${calls} API call(s) checked after ${writes} write answer(s)`);
+      return found;
+    },
+  };
+}
 
 /** The worked example's request (docs/pricing-rules.md §10.2), as the explorer is filled in. */
 const EXAMPLE = {
@@ -641,6 +697,7 @@ async function check() {
     allowStatus: (status, url) => status === 307 && new URL(url).pathname === "/app",
     allowAborts: true,
   });
+  const bookmarks = watchBookmarks(page);
   const response = await page.goto(`${base}/app`, { waitUntil: "load" });
   if (!response?.headers()["content-security-policy"]?.includes("script-src 'self'")) {
     problems.push("the page opened in the browser has no CSP");
@@ -651,11 +708,13 @@ async function check() {
   await page.getByLabel("API key").fill(KEY);
   await page.getByLabel("API key").press("Enter");
   await page.getByRole("navigation", { name: "Pages" }).waitFor();
-  const stored = await page.evaluate(() => {
+  // The key, and beside it the session's D1 bookmark (docs/app.md §3), nothing else.
+  const stored = await page.evaluate((bookmarkSlot) => {
     const { sessionStorage, localStorage } = /** @type {any} */ (globalThis);
-    return [Object.values(sessionStorage), localStorage.length];
-  });
-  if (JSON.stringify(stored) !== JSON.stringify([[KEY], 0])) {
+    const { [bookmarkSlot]: bookmark, ...rest } = { ...sessionStorage };
+    return [Object.values(rest), localStorage.length, /^[0-9a-f]+(-[0-9a-f]+)+$/.test(bookmark)];
+  }, BOOKMARK_STORAGE);
+  if (JSON.stringify(stored) !== JSON.stringify([[KEY], 0, true])) {
     problems.push(`after sign-in the storage holds ${JSON.stringify(stored)}`);
   }
 
@@ -675,6 +734,8 @@ async function check() {
   problems.push(...(await checkChanges(page, base, await minorReader(base, "EUR"), log)));
   missingLabels.push(...(await unlabelled(page)));
   if (missingLabels.length) problems.push(`controls without a label: ${missingLabels.join(" ")}`);
+
+  problems.push(...bookmarks.problems());
 
   await page.getByRole("button", { name: "Sign out" }).click();
   await page.getByLabel("API key").waitFor();

@@ -1,6 +1,7 @@
 import createClient from "openapi-fetch";
 import type { components, paths } from "../../../client/pricing-api";
-import { readKey } from "./session";
+import { bookmarkCarrier } from "./bookmark";
+import { readBookmark, readKey, storeBookmark } from "./session";
 
 export type Schemas = components["schemas"];
 
@@ -31,6 +32,9 @@ api.use({
     return response;
   },
 });
+
+// Every call carries the newest D1 bookmark the tab has seen: the page reads its own writes.
+api.use(bookmarkCarrier({ read: readBookmark, write: storeBookmark }));
 
 /** An error answer of the API (problem+json), or a network failure (status 0). */
 export class ApiProblem extends Error {

@@ -9,7 +9,7 @@ import { issueMessage } from "./wording";
 // Every issue a schema does not word itself is worded once, here (docs/api.md §7.3).
 z.config({ customError: issueMessage });
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 410 | 413 | 415 | 429 | 500;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 410 | 413 | 415 | 429 | 500 | 503;
 
 /** Where a validation issue sits: `body.scales.0.minQuantity`, `query.filter.scope`, `path.id`. */
 export interface FieldIssue {
@@ -29,6 +29,7 @@ export const TITLES: Record<ErrorStatus, string> = {
   415: "Unsupported Media Type",
   429: "Too Many Requests",
   500: "Internal Server Error",
+  503: "Service Unavailable",
 };
 
 /** Records of one kind that keep a record from being deleted (docs/api.md §7.3). */
@@ -71,6 +72,20 @@ export const notFound = (detail: string) => new ApiError(404, "NOT_FOUND", detai
 export const conflict = (detail: string, code = "CONFLICT") => new ApiError(409, code, detail);
 export const badRequest = (detail: string, errors?: FieldIssue[]) =>
   new ApiError(400, "VALIDATION_FAILED", detail, errors);
+
+/**
+ * 503 DATABASE_STALLED: a price lookup whose freshness check D1 kept waiting past `stallMs`, and
+ * whose held data is older than `staleMaxS` (src/resources/prices/prices.stall.ts).
+ */
+export const databaseStalled = (stallMs: number, staleMaxS: number, retryAfterS: number) =>
+  new ApiError(
+    503,
+    "DATABASE_STALLED",
+    `the database did not answer within ${stallMs} ms and the prices this server holds were ` +
+      `last confirmed more than ${staleMaxS} seconds ago; retry after ${retryAfterS} seconds`,
+    undefined,
+    { headers: { "retry-after": String(retryAfterS) } },
+  );
 
 /** A 409 IN_USE lists at most this many records of each kind; its count is always complete. */
 export const MAX_BLOCKERS_SHOWN = 20;

@@ -33,6 +33,10 @@ export interface Bindings {
   RATE_LIMITS?: string;
   /** Bench and local runs only: ms every D1 round trip of a request waits first (1-1000; else none). */
   D1_DELAY_MS?: string;
+  /** ms a price lookup's freshness check may take before held data answers, marked (1-60000; else 2000). */
+  D1_STALL_MS?: string;
+  /** Seconds the data of such a stale answer may be old, past it 503 (0-3600, 0 off; else 60). */
+  D1_STALE_MAX_S?: string;
   /** "off" disables the isolate's cache of channel pricing contexts (docs/performance.md); default on. */
   PRICE_CONTEXT_CACHE?: string;
 }

@@ -2,6 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { BLOCKER_KINDS } from "../../pricing/vocabulary";
 import { MISSING_KEY } from "./auth";
 import {
+  databaseStalled,
   inUse,
   MAX_BLOCKERS_SHOWN,
   type ApiError,
@@ -81,6 +82,7 @@ const DESCRIPTIONS: Record<ErrorStatus, string> = {
   415: "Body is not application/json",
   429: "Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds",
   500: "Unexpected error",
+  503: "DATABASE_STALLED: the database did not answer in time and the prices this server holds are too old to answer with; retry after the Retry-After seconds",
 };
 
 export const json = <T extends z.ZodType>(schema: T, description: string) => ({
@@ -109,6 +111,8 @@ const EXAMPLES: Record<ErrorStatus, [code: string, detail: string]> = {
   415: ["UNSUPPORTED_MEDIA_TYPE", "the request body must be sent as application/json"],
   429: ["RATE_LIMITED", rateLimitedDetail("read", RATE_LIMITS.read.defaultPeriod)],
   500: ["INTERNAL_ERROR", "an unexpected error occurred; quote the requestId"],
+  // The defaults of D1_STALL_MS and D1_STALE_MAX_S (src/resources/prices/prices.stall.ts).
+  503: ["DATABASE_STALLED", databaseStalled(2000, 60, 5).detail],
 };
 
 function example(status: ErrorStatus, invalid?: { path: string; message: string }) {
@@ -159,6 +163,14 @@ type ProblemResponse = {
   headers?: Record<string, { description: string; schema: { type: "integer" } }>;
 };
 
+/** A 503 says when to come back too. */
+const RETRY_LATER = {
+  "Retry-After": {
+    description: "Seconds to wait before trying again",
+    schema: { type: "integer" as const },
+  },
+};
+
 /** A 429 says when to come back. */
 const RETRY_AFTER = {
   "Retry-After": {
@@ -180,6 +192,7 @@ export function errors<S extends ErrorStatus>(...listed: S[]): Record<S | 429, P
         },
         description: DESCRIPTIONS[status],
         ...(status === 429 ? { headers: RETRY_AFTER } : {}),
+        ...(status === 503 ? { headers: RETRY_LATER } : {}),
       },
     ]),
   ) as Record<S | 429, ProblemResponse>;

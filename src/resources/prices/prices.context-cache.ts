@@ -1,4 +1,5 @@
 import type { Db } from "../../db/client";
+import { loggable } from "../../lib/core/errors";
 import { IsolateCache, type CacheBounds } from "../../db/isolate-cache";
 import {
   assemblePriceContext,
@@ -17,7 +18,13 @@ import {
   type PriceQuery,
   type RequestPart,
 } from "../../db/pricing/lookup";
-import { clearProductCache, loadProductPart, rememberProducts } from "./prices.product-cache";
+import {
+  clearProductCache,
+  heldProductPart,
+  loadProductPart,
+  rememberProducts,
+} from "./prices.product-cache";
+import { stalled, within, type StallPolicy } from "./prices.stall";
 
 /**
  * The isolate's caches of channel contexts and of customer contexts (src/db/pricing/contexts.ts),
@@ -32,9 +39,10 @@ import { clearProductCache, loadProductPart, rememberProducts } from "./prices.p
 
 /**
  * Whether the cached contexts served the lookup: the `ctx` entry of Server-Timing. "hit": the
- * channel's context, and a named customer's, came from the cache; "miss": one of them was read.
+ * channel's context, and a named customer's, came from the cache; "miss": one of them was read;
+ * "stale": D1 stalled and the isolate's data answered (prices.stall.ts).
  */
-export type ContextCacheStatus = "hit" | "miss" | "off";
+export type ContextCacheStatus = "hit" | "miss" | "off" | "stale";
 
 /**
  * At most 64 channel contexts and 200,000 rows in all (records, list rows, link codes and
@@ -89,17 +97,31 @@ const keyOf = (query: PriceQuery) =>
 const customerKeyOf = (query: PriceQuery) =>
   JSON.stringify([query.channelCode, query.customerCode, query.explain, query.costs]);
 
+/**
+ * The data version the latest lookup read from D1, and when that read was sent: every entry of
+ * this version was current then (the version names all the pricing data), which is how old a
+ * stale answer is (prices.stall.ts). The latest read wins, as for the entries.
+ */
+let confirmed = { version: -1, seenVersion: -1, at: 0 };
+
+function confirm(version: number, seenVersion: number, at: number) {
+  if (version !== confirmed.version || at > confirmed.at) confirmed = { version, seenVersion, at };
+}
+
 /** Empties the caches (tests). */
 export function clearContextCache() {
   cache.clear();
   customers.clear();
   oversized.clear();
   clearProductCache();
+  confirmed = { version: -1, seenVersion: -1, at: 0 };
 }
 
 export interface LoadedContext {
   context: PriceContext;
   cache: ContextCacheStatus;
+  /** Only with "stale": ms since the data answered with was last confirmed current. */
+  ageMs?: number;
 }
 
 /** Keeps the context just read, or notes that it is too large to keep. */
@@ -172,15 +194,83 @@ async function fromEntry(
 }
 
 /**
+ * The whole context of `query` from the isolate alone, when it holds it at the version D1 last
+ * confirmed: the channel's entry, the customer's (unless anonymous) and every product with the
+ * rows of every list the lookup may price from. Undefined when anything is missing.
+ */
+function heldContext(query: PriceQuery): LoadedContext | undefined {
+  const entry = cache.get(keyOf(query));
+  if (!entry || entry.version !== confirmed.version) return undefined;
+  const customer = cachedCustomer(query, entry.version);
+  if (query.customerCode !== null && !customer) return undefined;
+  const view = viewOf(entry.context, customer, query);
+  const part = heldProductPart(confirmed, query.productCodes, view.listIds);
+  if (!part) return undefined;
+  const context = assemblePriceContext(entry.context, customer, part, query, view);
+  return { context, cache: "stale", ageMs: Date.now() - confirmed.at };
+}
+
+/** Reads every part of `query` at one version in ONE round trip and keeps the contexts. */
+async function readAll(db: Db, query: PriceQuery, key: string): Promise<LoadedContext> {
+  const sent = Date.now();
+  const loaded = await loadChannelAndRequest(db, query);
+  const context = channelContextOf(loaded.channel);
+  const { version, seenVersion } = loaded.request;
+  confirm(version, seenVersion, sent);
+  // The latest read replaces the entries, also an older version (a replica behind, or a restore):
+  // the next lookup reads the version again either way, so an entry is never wrong, only stale.
+  remember(key, version, context);
+  const customer = loaded.customer && rememberCustomer(query, version, loaded.customer);
+  return { context: assembled(context, customer, loaded.request, query), cache: "miss" };
+}
+
+/** With an entry: its freshness check (`fromEntry`), and when the version moved, a full read. */
+async function checked(db: Db, query: PriceQuery, key: string, entry: Entry) {
+  const sent = Date.now();
+  const warm = await fromEntry(db, query, entry);
+  if (!warm) return readAll(db, query, key);
+  confirm(entry.version, warm.context.seenVersion, sent);
+  return warm;
+}
+
+/**
+ * Waits for the freshness check up to the policy's bound; past it, answers from the isolate when
+ * it holds the whole context (stale, at most `staleMaxS` old, else 503) and leaves the check to
+ * finish in the background, where its answer refreshes the caches. Without the whole context,
+ * waits as if there were no bound.
+ */
+async function throughStall(
+  fresh: Promise<LoadedContext>,
+  query: PriceQuery,
+  policy: StallPolicy,
+): Promise<LoadedContext> {
+  const first = await within(fresh, policy.stallMs);
+  if (first !== "stalled") return first;
+  const held = heldContext(query);
+  if (!held) return fresh;
+  policy.background(
+    fresh.catch((err: unknown) => {
+      console.error(
+        JSON.stringify({ message: "late freshness check failed", error: loggable(err) }),
+      );
+    }),
+  );
+  if (held.ageMs! > policy.staleMaxS * 1000) throw stalled(policy);
+  return held;
+}
+
+/**
  * The price context of a lookup. With a cached channel context: ONE round trip (`fromEntry`,
  * "hit" when the customer's context was cached too). When the version moved, or without an
  * entry, ONE round trip reads every part at one version ("miss": two round trips when a stale
- * entry was tried first, one without an entry).
+ * entry was tried first, one without an entry). With a stall policy, a check of a held context
+ * that D1 keeps waiting past its bound is answered from the isolate (`throughStall`).
  */
 export async function loadContext(
   db: Db,
   query: PriceQuery,
   enabled: boolean,
+  stall?: StallPolicy,
 ): Promise<LoadedContext> {
   if (!enabled) return { context: await loadPriceContext(db, query), cache: "off" };
   const key = keyOf(query);
@@ -190,14 +280,7 @@ export async function loadContext(
     oversized.delete(key);
   }
   const entry = cache.get(key);
-  const warm = entry && (await fromEntry(db, query, entry));
-  if (warm) return warm;
-  const loaded = await loadChannelAndRequest(db, query);
-  const context = channelContextOf(loaded.channel);
-  const { version } = loaded.request;
-  // The latest read replaces the entries, also an older version (a replica behind, or a restore):
-  // the next lookup reads the version again either way, so an entry is never wrong, only stale.
-  remember(key, version, context);
-  const customer = loaded.customer && rememberCustomer(query, version, loaded.customer);
-  return { context: assembled(context, customer, loaded.request, query), cache: "miss" };
+  if (!entry) return readAll(db, query, key);
+  const fresh = checked(db, query, key, entry);
+  return stall ? throughStall(fresh, query, stall) : fresh;
 }

@@ -7,19 +7,40 @@ import { answerTag, cacheControl, changesAt, isNotModified } from "./prices.cach
 import { contextCacheEnabled } from "./prices.context-cache";
 import type { PriceLookup } from "./prices.schemas";
 import { prepareCart, priceCart, type CartRequest, type PricingOptions } from "./prices.service";
+import { STALE_HEADER, staleMark, stallPolicy } from "./prices.stall";
 import type * as routes from "./prices.routes";
 
-/** The channel context cache as configured, its use reported in Server-Timing (`ctx`). */
+/** Work that outlives the answer: in the request's waitUntil when it has an execution context. */
+function background(c: Context<AppEnv>, work: Promise<unknown>) {
+  try {
+    c.executionCtx.waitUntil(work);
+  } catch {
+    // No execution context (app.request in a script): the work still runs, unawaited.
+  }
+}
+
+/**
+ * The channel context cache as configured, its use reported in Server-Timing (`ctx`), and how a
+ * lookup answers through a D1 stall (D1_STALL_MS, D1_STALE_MAX_S; docs/api.md §9.1).
+ */
 const pricing = (c: Context<AppEnv>): PricingOptions => ({
   cache: contextCacheEnabled(c.env.PRICE_CONTEXT_CACHE),
   onContext: (status) => c.var.meter.note("ctx", status),
+  stall: stallPolicy(c.env, (work) => background(c, work)),
 });
+
+/** A stale answer says how old its data is and is kept by no cache (docs/api.md §9.1). */
+function markStale(c: Context<AppEnv>, staleMs: number) {
+  c.header(STALE_HEADER, staleMark(staleMs));
+  c.header("cache-control", "no-store");
+}
 
 export const resolve: AppRouteHandler<typeof routes.resolve> = async (c) => {
   const body = c.req.valid("json");
   // Cost and margin for admin keys only (docs/api.md §18).
   const cart: CartRequest = { ...body, costs: seesCosts(c), location: "body" };
-  const { answer } = await priceCart(c.var.db, cart, pricing(c));
+  const { answer, staleMs } = await priceCart(c.var.db, cart, pricing(c));
+  if (staleMs !== undefined) markStale(c, staleMs);
   return c.json(answer, 200);
 };
 
@@ -37,7 +58,13 @@ const lookupCart = (query: PriceLookup, costs: boolean): CartRequest => ({
 
 export const lookup: AppRouteHandler<typeof routes.lookup> = async (c) => {
   const cart = lookupCart(c.req.valid("query"), seesCosts(c));
-  const { request, version } = await prepareCart(c.var.db, cart, pricing(c));
+  const { request, version, staleMs } = await prepareCart(c.var.db, cart, pricing(c));
+  if (staleMs !== undefined) {
+    // No ETag and no 304: the tag would promise the answer of a version D1 may have left.
+    markStale(c, staleMs);
+    c.var.meter.note("engine", "ran");
+    return c.json(resolvePrices(request), 200);
+  }
   // The tag and the lifetime are known before the engine runs: a 304 prices nothing.
   const until = changesAt(request);
   const tag = await answerTag(version, cart, until);

@@ -184,3 +184,24 @@ export async function loadProductPart(
   );
   return partOf(read, entries, listIds);
 }
+
+/**
+ * The request's part for `codes` from the cache alone, without a round trip: only when the cache
+ * is of `version` and holds every code (its facts, and for a product that exists the rows of
+ * every list of `listIds`); else undefined. What answers a lookup through a D1 stall
+ * (prices.context-cache.ts `heldContext`).
+ */
+export function heldProductPart(
+  versions: { version: number; seenVersion: number },
+  codes: readonly string[],
+  listIds: readonly number[],
+): RequestPart | undefined {
+  if (versions.version !== cachedVersion) return undefined;
+  const entries = new Map<string, ProductEntry>();
+  for (const code of codes) {
+    const entry = cache.get(code);
+    if (!entry || (entry.facts && listIds.some((id) => !entry.rows.has(id)))) return undefined;
+    entries.set(code, entry);
+  }
+  return partOf(versions, entries, listIds);
+}

@@ -1,5 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import { MAX_AGE_SECONDS } from "./prices.cache";
+import { STALE_HEADER } from "./prices.stall";
 import { errors, json, jsonBody } from "../../lib/http/openapi";
 import { readOnly } from "../../lib/http/read-only";
 import {
@@ -35,8 +36,11 @@ const RULES =
   "channel 409 CUSTOMER_NOT_IN_CHANNEL; no currency given and no primary pricelist 400 CURRENCY_REQUIRED. " +
   "A read key may call it. One D1 round trip whatever the number of lines; two for the first lookup " +
   "in a channel after a write that can change prices, when the isolate's cached channel and customer " +
-  'contexts are read again (Server-Timing: ctx;desc="hit", "miss" or "off"). docs/pricing-rules.md has ' +
-  "the rules and two worked examples.";
+  'contexts are read again (Server-Timing: ctx;desc="hit", "miss", "off" or "stale"). Through a D1 stall: ' +
+  "when the check that the data is current takes longer than D1_STALL_MS (2 s), a lookup whose " +
+  "context this server holds answers from it with x-price-stale: age=<seconds since the data was " +
+  "last confirmed current> and Cache-Control no-store, up to D1_STALE_MAX_S (60 s) old; past that 503 " +
+  "DATABASE_STALLED with Retry-After. docs/pricing-rules.md has the rules and two worked examples.";
 
 const CACHING =
   "Caching: the answer carries an ETag derived from the pricing data version (bumped by every " +
@@ -44,6 +48,16 @@ const CACHING =
   "(then only the echoed `at` differs within one validity interval). If-None-Match is answered " +
   `with 304. Cache-Control is private, max-age ${MAX_AGE_SECONDS} s with \`at\`; without it ` +
   `the seconds until validUntil, at most ${MAX_AGE_SECONDS}.`;
+
+/** Present only on an answer from the server's data during a D1 stall. */
+const STALE = {
+  [STALE_HEADER]: {
+    description:
+      "Only during a D1 stall: `age=<s>`, the whole seconds since the data this answer was priced " +
+      "from was last confirmed current; such an answer has no ETag and Cache-Control no-store",
+    schema: { type: "string" as const },
+  },
+};
 
 const CACHE_HEADERS = {
   ETag: {
@@ -67,8 +81,8 @@ export const resolve = createRoute({
   middleware: [readOnly],
   request: { body: jsonBody(PriceResolveSchema) },
   responses: {
-    200: json(PriceAnswerSchema, "The priced lines"),
-    ...errors(400, 401, 404, 409, 413, 415),
+    200: { ...json(PriceAnswerSchema, "The priced lines"), headers: STALE },
+    ...errors(400, 401, 404, 409, 413, 415, 503),
   },
 });
 
@@ -81,11 +95,14 @@ export const lookup = createRoute({
   description: `${RULES} ${CACHING}`,
   request: { query: PriceLookupQuery, headers: PriceLookupHeaders },
   responses: {
-    200: { ...json(PriceAnswerSchema, "The priced products"), headers: CACHE_HEADERS },
+    200: {
+      ...json(PriceAnswerSchema, "The priced products"),
+      headers: { ...CACHE_HEADERS, ...STALE },
+    },
     304: {
       description: "Not modified: the If-None-Match tag still matches",
       headers: CACHE_HEADERS,
     },
-    ...errors(400, 401, 404, 409),
+    ...errors(400, 401, 404, 409, 503),
   },
 });

@@ -7,6 +7,7 @@ import {
   type PriceRequest,
 } from "../../pricing";
 import { loadContext, type ContextCacheStatus } from "./prices.context-cache";
+import type { StallPolicy } from "./prices.stall";
 
 /**
  * A cart to price, as a client asked for it (the POST body or the GET query, validated); the
@@ -34,6 +35,8 @@ export interface PricedCart {
   answer: PriceAnswer;
   /** The version of the data the answer depends on (for ETags; `PreparedCart.version`). */
   version: number;
+  /** Set when D1 stalled and the isolate's data answered: ms since it was last confirmed current. */
+  staleMs?: number;
 }
 
 /** How the data of a lookup is read (prices.context-cache.ts). */
@@ -42,6 +45,8 @@ export interface PricingOptions {
   cache: boolean;
   /** Told whether the channel context came from the cache, as soon as that is known. */
   onContext?: (status: ContextCacheStatus) => void;
+  /** Answer from the isolate's data when D1 stalls (prices.stall.ts); absent: always wait. */
+  stall?: StallPolicy;
 }
 
 /** A cart ready for the engine: its input, and the version of the data its answer depends on. */
@@ -54,6 +59,8 @@ export interface PreparedCart {
    * key's answer, so it changes none of their ETags.
    */
   version: number;
+  /** As in PricedCart. */
+  staleMs?: number;
 }
 
 /**
@@ -79,6 +86,7 @@ export async function prepareCart(
       productCodes: [...new Set(cart.lines.map((line) => line.productCode))],
     },
     options.cache,
+    options.stall,
   );
   options.onContext?.(loaded.cache);
   const { context } = loaded;
@@ -123,7 +131,11 @@ export async function prepareCart(
     promotions: context.promotions,
     lines: cart.lines,
   };
-  return { request, version: cart.costs ? context.version : context.seenVersion };
+  return {
+    request,
+    version: cart.costs ? context.version : context.seenVersion,
+    staleMs: loaded.ageMs,
+  };
 }
 
 /** A cart priced: `prepareCart`, then the pure engine. */
@@ -132,6 +144,6 @@ export async function priceCart(
   cart: CartRequest,
   options?: PricingOptions,
 ): Promise<PricedCart> {
-  const { request, version } = await prepareCart(db, cart, options);
-  return { answer: resolvePrices(request), version };
+  const { request, version, staleMs } = await prepareCart(db, cart, options);
+  return { answer: resolvePrices(request), version, staleMs };
 }

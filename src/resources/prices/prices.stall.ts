@@ -1,0 +1,70 @@
+import { databaseStalled } from "../../lib/core/errors";
+
+/**
+ * Price lookups through a D1 stall (docs/api.md §9.1, docs/operations.md
+ * "Configuration"). A lookup whose context the isolate holds checks with D1 that the data is
+ * still of the version it holds; when that check takes longer than `stallMs`, the lookup answers
+ * from what the isolate holds, marked with `x-price-stale: age=<s>` and `cache-control:
+ * no-store`, as long as the data was last confirmed current at most `staleMaxS` seconds ago;
+ * past that, 503 DATABASE_STALLED with Retry-After. The check is not abandoned: its late answer
+ * still refreshes the caches (`background`, the request's `waitUntil`). Only the two price
+ * lookups pass a policy; writes and every other read wait for D1 as they always do.
+ */
+export interface StallPolicy {
+  /** How long the freshness check may take before a held context answers (D1_STALL_MS). */
+  stallMs: number;
+  /** The oldest a stale answer's data may be, in seconds (D1_STALE_MAX_S). */
+  staleMaxS: number;
+  /** Keeps the late freshness check running after the answer (the request's `waitUntil`). */
+  background: (work: Promise<unknown>) => void;
+}
+
+/** The header that marks an answer from the isolate's data during a D1 stall. */
+export const STALE_HEADER = "x-price-stale";
+
+export const DEFAULT_STALL_MS = 2000;
+export const DEFAULT_STALE_MAX_S = 60;
+/** The Retry-After of the 503: D1 stalls seen so far last seconds, not minutes. */
+export const STALLED_RETRY_AFTER_S = 5;
+
+const wholeIn = (value: string | undefined, min: number, max: number) => {
+  const n = Number(value?.trim() || Number.NaN);
+  return Number.isInteger(n) && n >= min && n <= max ? n : undefined;
+};
+
+/**
+ * The policy of `D1_STALL_MS` (a whole number of ms 1–60000, else 2000) and `D1_STALE_MAX_S` (a
+ * whole number of seconds 0–3600, else 60; 0 turns stale answers off: every lookup waits for D1).
+ */
+export function stallPolicy(
+  env: { D1_STALL_MS?: string; D1_STALE_MAX_S?: string },
+  background: StallPolicy["background"],
+): StallPolicy | undefined {
+  const staleMaxS = wholeIn(env.D1_STALE_MAX_S, 0, 3600) ?? DEFAULT_STALE_MAX_S;
+  if (staleMaxS === 0) return undefined;
+  const stallMs = wholeIn(env.D1_STALL_MS, 1, 60_000) ?? DEFAULT_STALL_MS;
+  return { stallMs, staleMaxS, background };
+}
+
+/** The header's value: the whole seconds since the data was last confirmed current. */
+export const staleMark = (ageMs: number) => `age=${Math.floor(Math.max(0, ageMs) / 1000)}`;
+
+/** The 503 of a stalled lookup whose held data is too old to answer with. */
+export const stalled = (policy: StallPolicy) =>
+  databaseStalled(policy.stallMs, policy.staleMaxS, STALLED_RETRY_AFTER_S);
+
+/**
+ * `work`, or "stalled" when it takes longer than `ms` (work then goes on; its rejection is the
+ * caller's to handle). The timer is cleared as soon as either settles.
+ */
+export async function within<T>(work: Promise<T>, ms: number): Promise<T | "stalled"> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<"stalled">((resolve) => {
+    timer = setTimeout(() => resolve("stalled"), ms);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
