@@ -551,11 +551,12 @@ describe("transitions and their errors", () => {
       status: "DRAFT",
       impact: null,
     });
-    // Another key is not held up; once the answer is read, the author's submit runs.
-    expect((await call("POST", `/${body.id}/submit`, undefined, APPROVER)).status).toBe(200);
+    // Another key is held up too: one simulation at a time per isolate (docs/simulation.md §9);
+    // once the answer is read, the author's submit runs.
+    const other = await call("POST", `/${body.id}/submit`, undefined, APPROVER);
     await running.text();
-    const other = await draft(increase(a.list, a.group));
-    expect((await call("POST", `/${other.id}/submit`)).status).toBe(200);
+    expect(expectProblem(other, 429, "TOO_MANY_SIMULATIONS").detail).toContain("server instance");
+    expect((await call("POST", `/${body.id}/submit`)).status).toBe(200);
   });
 
   it("400 at submit naming an item that cannot take effect: ARCHIVED list, record already ACTIVE", async () => {

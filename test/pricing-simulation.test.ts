@@ -114,9 +114,11 @@ describe("compareLines", () => {
       differenceBp: null,
       changed: ["LEVEL", "BASE", "AVAILABILITY"],
     });
-    // Exact far past 2^53 / 10000: integers all the way.
+    // Exact integers all the way; a ratio past 2^53 − 1 bp is answered as 2^53 − 1 (an exact
+    // integer, never a float past it: docs/simulation.md §4, issue 28 item 9).
     const huge = Number.MAX_SAFE_INTEGER - 1;
-    expect(compareLines(null, at(1), at(huge))!.differenceBp).toBe((huge - 1) * 10000);
+    expect(compareLines(null, at(1), at(huge))!.differenceBp).toBe(Number.MAX_SAFE_INTEGER);
+    expect(compareLines(null, at(10_000), at(20_001))!.differenceBp).toBe(10_001);
   });
 
   it("takes lines priced per different units to the after line's unit; the ratio is per piece", () => {

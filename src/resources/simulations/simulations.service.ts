@@ -238,10 +238,10 @@ export const keyBusy = () =>
     `a simulation of this API key is still running (at most ${SIMULATION_LIMITS.perKey} per key at a time)`,
   );
 
-/** The 429 of an isolate that runs as many simulations as it may. */
-export const isolateBusy = () =>
+/** The 429 of an isolate that runs as many simulations as it may (`most`). */
+export const isolateBusy = (most: number = SIMULATION_LIMITS.perIsolate) =>
   tooManySimulations(
-    `${SIMULATION_LIMITS.perIsolate === 1 ? "a simulation is" : `${SIMULATION_LIMITS.perIsolate} simulations are`} running on this server instance, the most it runs at once`,
+    `${most === 1 ? "a simulation is" : `${most} simulations are`} running on this server instance, the most it runs at once`,
   );
 
 /** The simulations running in one isolate, each with the key that runs it and its lease. */
@@ -266,7 +266,7 @@ export class SimulationPlaces {
     for (const place of this.held) if (place.until <= now) this.held.delete(place);
     const mine = [...this.held].filter((place) => place.keyName === keyName).length;
     if (mine >= this.limits.perKey) throw keyBusy();
-    if (this.held.size >= this.limits.perIsolate) throw isolateBusy();
+    if (this.held.size >= this.limits.perIsolate) throw isolateBusy(this.limits.perIsolate);
     const place = { keyName, until: now + this.limits.leaseSeconds * 1000 };
     this.held.add(place);
     return () => void this.held.delete(place);
