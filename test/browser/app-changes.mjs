@@ -72,7 +72,8 @@ async function prepare(base) {
       { productCode: "P-2", minQuantity: 10, amount: 900 },
     ],
   });
-  // A COST list on WEB (P-1 400, P-2 700), so that the impact has a margin: 400 on 1500 → 458 on 1558.
+  // A COST list on WEB (P-1 400, P-2 700), so that the impact has a margin, over P-1 at 1, P-2 at 1
+  // and P-2 at 10 (the tier the request touches): 2400 on 10500 → 2748 on 10848.
   const cost = await as("POST", "/v1/api/pricelist", {
     name: "Example A cost",
     currency: "EUR",
@@ -204,8 +205,9 @@ async function checkPending(page, base, id, money) {
   const stored = await call(base, AUTHOR, "GET", `/v1/api/change-requests/${id}`);
   if (stored.status !== "PENDING_APPROVAL") problems.push(`the API has it ${stored.status}`);
   const impact = stored.impact;
-  // Worked example A: anonymous in WEB, P-1 +380 bp, P-2 +390 bp; 500 + 1000 → 519 + 1039.
-  const expected = { pricesCompared: 2, pricesChanged: 2, maxRaiseBp: 390, maxCutBp: 0 };
+  // Worked example A: anonymous in WEB, P-1 +380 bp, P-2 +390 bp, P-2's 10+ tier 900 → 929
+  // (+322 bp); 500 + 1000 + 900 → 519 + 1039 + 929 (docs/api.md §17.3).
+  const expected = { pricesCompared: 3, pricesChanged: 3, maxRaiseBp: 390, maxCutBp: 0 };
   for (const [field, value] of Object.entries(expected)) {
     if (impact?.[field] !== value)
       problems.push(`impact.${field}: API ${impact?.[field]}, A ${value}`);
@@ -219,24 +221,24 @@ async function checkPending(page, base, id, money) {
     totalAfter: money(await figure(page, "totalAfter")),
   };
   const wanted = {
-    pricesCompared: 2,
-    pricesChanged: 2,
+    pricesCompared: 3,
+    pricesChanged: 3,
     maxRaiseBp: "+3.9%",
     maxCutBp: "0%",
-    totalBefore: 1500,
-    totalAfter: 1558,
+    totalBefore: 2400,
+    totalAfter: 2487,
   };
   if (JSON.stringify(shown) !== JSON.stringify(wanted)) {
     problems.push(
       `impact on the page ${JSON.stringify(shown)}, expected ${JSON.stringify(wanted)}`,
     );
   }
-  // The margin as the API stores it and as the COST list makes it: 4.00 (26.67 %) on 15.00, then
-  // 4.58 (29.4 %) on 15.58.
+  // The margin as the API stores it and as the COST list makes it, over the lines' amounts (P-2 at
+  // 10 is 10 pieces): 24.00 (22.86 %) on 105.00, then 27.48 (25.33 %) on 108.48.
   const margin = impact?.margin;
   const wantedMargin = {
-    before: { revenueAmount: 1500, costAmount: 1100, marginAmount: 400, marginBp: 2667 },
-    after: { revenueAmount: 1558, costAmount: 1100, marginAmount: 458, marginBp: 2940 },
+    before: { revenueAmount: 10500, costAmount: 8100, marginAmount: 2400, marginBp: 2286 },
+    after: { revenueAmount: 10848, costAmount: 8100, marginAmount: 2748, marginBp: 2533 },
   };
   for (const side of /** @type {const} */ (["before", "after"])) {
     for (const [field, value] of Object.entries(wantedMargin[side])) {
@@ -255,8 +257,8 @@ async function checkPending(page, base, id, money) {
     return { amount: money(amount ?? ""), bp, revenue: money(revenue ?? "") };
   };
   const marginWanted = {
-    before: { amount: 400, bp: "26.67%", revenue: 1500 },
-    after: { amount: 458, bp: "29.4%", revenue: 1558 },
+    before: { amount: 2400, bp: "22.86%", revenue: 10500 },
+    after: { amount: 2748, bp: "25.33%", revenue: 10848 },
   };
   const marginRead = { before: marginOf(marginShown.before), after: marginOf(marginShown.after) };
   if (JSON.stringify(marginRead) !== JSON.stringify(marginWanted)) {

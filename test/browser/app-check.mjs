@@ -97,7 +97,8 @@ function watchBookmarks(page) {
           continue;
         }
         calls += 1;
-        const signIn = /\/v1\/api\/channel\?limit=1$/.test(event.url);
+        // Signing in tries the key on GET /v1/api/me (docs/app.md §6), without a bookmark after a sign-out.
+        const signIn = /\/v1\/api\/me$/.test(event.url);
         if (!event.bookmark && signIn) {
           floor = "";
           continue;
