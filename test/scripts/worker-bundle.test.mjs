@@ -19,7 +19,7 @@ import { ROOT, wrangler } from "../../scripts/lib/local-db.mjs";
 const ENTRY = join(ROOT, "src", "lib", "core", "zod-entry.ts");
 /**
  * The ceiling this test holds, in wrangler's own gzip figure. The target is 200 KiB (issue 5,
- * docs/performance.md "Targets"), missed since issue 28's fixes (206.4 KiB: the policy's four
+ * docs/performance.md "Targets"), missed since issue 28's fixes (207.5 KiB: the policy's four
  * eyes, the impact's cumulative change, the cross-field rules in /doc): the bundle's own plan to
  * get back under it, without stubs, is issue 30 item 4 (/doc built at build time). Until then the
  * test refuses any further growth past 210.
