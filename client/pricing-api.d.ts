@@ -1474,7 +1474,7 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * The name and role of the API key making the request
+     * The name, owner and role of the API key making the request
      * @description Answers who the key in the request header is: its name and its role (admin or read), so that a client such as the back office (/app) shows a read key only what it may use and says why the rest is not there (docs/app.md §6). Either role may ask; no D1 round trip.
      */
     get: operations["getMe"];

@@ -14,7 +14,7 @@ export const get = createRoute({
   path: "/v1/api/me",
   tags: [tag.name],
   operationId: "getMe",
-  summary: "The name and role of the API key making the request",
+  summary: "The name, owner and role of the API key making the request",
   description:
     "Answers who the key in the request header is: its name and its role (admin or read), " +
     "so that a client such as the back office (/app) shows a read key only what it may use and " +
