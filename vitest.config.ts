@@ -12,8 +12,8 @@ export const TEST_KEYS = { admin: "test-admin-key", read: "test-read-key" };
  * back-office clients would send them.
  */
 /**
- * Keys in the owner form (`owner:name:role:sha256`, docs/api.md §6): two keys of one owner, as
- * a rotation leaves them for a while, and another owner's. test/change-requests-owners.test.ts.
+ * Keys in the owner form (`owner:name:role:sha256`, docs/api/access.md §6): two keys of one owner,
+ * as a rotation leaves them for a while, and another owner's. test/change-requests-owners.test.ts.
  */
 const OWNER_KEYS = [
   { key: "test-alice-key-2026", entry: "alice:alice-2026:admin" },

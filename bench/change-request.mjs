@@ -22,8 +22,8 @@
  * `--items N` makes the request N ADJUST_PRICES items on the whole list (+1.0 %, +1.1 %, …), each
  * on the rows as the ones before left them.
  *
- * With `--lookups` (issue 28 item 10; docs/api.md §17.7), after loading, the list becomes the
- * primary list of a channel (so lookups price from it and the impact simulates it), and
+ * With `--lookups` (issue 28 item 10; docs/api/change-requests.md §17.7), after loading, the list
+ * becomes the primary list of a channel (so lookups price from it and the impact simulates it), and
  * `/health` and a 1-line GET /v1/api/prices (8 read keys) are measured alone, while the request
  * is created, submitted, approved and cancelled back to back (`bench/lib/change-request-load.mjs`),
  * and alone again: each p99 while a submit or approve was in flight against its p99 alone.

@@ -60,7 +60,7 @@ export interface paths {
     get: operations["listProducts"];
     /**
      * Create or update 1-1000 products by code, atomically
-     * @description Each row is one of the products by `code`: a new code creates it, a known one gets the fields the row names (an absent optional field keeps its value; null clears a nullable one). Every row follows the rules of create and PATCH: an unknown productGroupCode → 400; a maxOrderQuantity below the minOrderQuantity of the merged record → 400. All or nothing: any bad row and nothing is written; the 400 names every bad row by index and field (`body.products.12.productGroupCode`). A code may appear once per body. Answers the codes created and updated; a row that matches its stored record is counted in `unchanged` and not written (no audit entry, no new pricing version), so re-sending unchanged data writes nothing. At most 3 D1 round trips whatever the number of rows (two: a read, a write); a concurrent change in between makes it judge again, or answer 409 CONCURRENT_UPDATE under heavy contention (docs/api.md §5.12).
+     * @description Each row is one of the products by `code`: a new code creates it, a known one gets the fields the row names (an absent optional field keeps its value; null clears a nullable one). Every row follows the rules of create and PATCH: an unknown productGroupCode → 400; a maxOrderQuantity below the minOrderQuantity of the merged record → 400. All or nothing: any bad row and nothing is written; the 400 names every bad row by index and field (`body.products.12.productGroupCode`). A code may appear once per body. Answers the codes created and updated; a row that matches its stored record is counted in `unchanged` and not written (no audit entry, no new pricing version), so re-sending unchanged data writes nothing. At most 3 D1 round trips whatever the number of rows (two: a read, a write); a concurrent change in between makes it judge again, or answer 409 CONCURRENT_UPDATE under heavy contention (docs/api/relations.md §5.12).
      */
     put: operations["upsertProducts"];
     /**
@@ -116,7 +116,7 @@ export interface paths {
     get: operations["listProductGroups"];
     /**
      * Create or update 1-1000 product groups by code, atomically
-     * @description Each row is one of the product groups by `code`: a new code creates it, a known one gets the fields the row names (an absent optional field keeps its value; null clears a nullable one). `parentCode` names a stored group or one of the same body, listed before or after; the placement rules of create and PATCH hold in the forest the whole body makes: an unknown parent, a cycle (within the body or with the stored groups) or a branch deeper than 8 levels → 400 on each row concerned, naming the chain. All or nothing: any bad row and nothing is written; the 400 names every bad row by index and field (`body.productGroups.12.parentCode`). A code may appear once per body. Answers the codes created and updated; a row that matches its stored record is counted in `unchanged` and not written (no audit entry, no new pricing version), so re-sending unchanged data writes nothing. At most 3 D1 round trips whatever the number of rows (two: a read, a write); a concurrent change in between makes it judge again, or answer 409 CONCURRENT_UPDATE under heavy contention (docs/api.md §5.12).
+     * @description Each row is one of the product groups by `code`: a new code creates it, a known one gets the fields the row names (an absent optional field keeps its value; null clears a nullable one). `parentCode` names a stored group or one of the same body, listed before or after; the placement rules of create and PATCH hold in the forest the whole body makes: an unknown parent, a cycle (within the body or with the stored groups) or a branch deeper than 8 levels → 400 on each row concerned, naming the chain. All or nothing: any bad row and nothing is written; the 400 names every bad row by index and field (`body.productGroups.12.parentCode`). A code may appear once per body. Answers the codes created and updated; a row that matches its stored record is counted in `unchanged` and not written (no audit entry, no new pricing version), so re-sending unchanged data writes nothing. At most 3 D1 round trips whatever the number of rows (two: a read, a write); a concurrent change in between makes it judge again, or answer 409 CONCURRENT_UPDATE under heavy contention (docs/api/relations.md §5.12).
      */
     put: operations["upsertProductGroups"];
     /**
@@ -408,7 +408,7 @@ export interface paths {
     get: operations["listCustomers"];
     /**
      * Create or update 1-1000 customers by code, atomically
-     * @description Each row is one of the customers by `code`: a new code creates it, a known one gets the fields the row names (an absent optional field keeps its value; null clears a nullable one). `customerGroupCodes` and `channelCodes`, when given, replace the customer's memberships ([] removes all; only the differences are written); absent, they are left as they are. Unknown group or channel codes → 400 naming them on the row. All or nothing: any bad row and nothing is written; the 400 names every bad row by index and field (`body.customers.12.customerGroupCodes`). A code may appear once per body. Answers the codes created and updated; a row that matches its stored record is counted in `unchanged` and not written (no audit entry, no new pricing version), so re-sending unchanged data writes nothing. At most 3 D1 round trips whatever the number of rows (two: a read, a write); a concurrent change in between makes it judge again, or answer 409 CONCURRENT_UPDATE under heavy contention (docs/api.md §5.12).
+     * @description Each row is one of the customers by `code`: a new code creates it, a known one gets the fields the row names (an absent optional field keeps its value; null clears a nullable one). `customerGroupCodes` and `channelCodes`, when given, replace the customer's memberships ([] removes all; only the differences are written); absent, they are left as they are. Unknown group or channel codes → 400 naming them on the row. All or nothing: any bad row and nothing is written; the 400 names every bad row by index and field (`body.customers.12.customerGroupCodes`). A code may appear once per body. Answers the codes created and updated; a row that matches its stored record is counted in `unchanged` and not written (no audit entry, no new pricing version), so re-sending unchanged data writes nothing. At most 3 D1 round trips whatever the number of rows (two: a read, a write); a concurrent change in between makes it judge again, or answer 409 CONCURRENT_UPDATE under heavy contention (docs/api/relations.md §5.12).
      */
     put: operations["upsertCustomers"];
     /**
@@ -504,7 +504,7 @@ export interface paths {
     get: operations["listCustomerGroups"];
     /**
      * Create or update 1-1000 customer groups by code, atomically
-     * @description Each row is one of the customer groups by `code`: a new code creates it, a known one gets the fields the row names (an absent optional field keeps its value; null clears a nullable one). Every row follows the rules of create and PATCH (name and description). All or nothing: any bad row and nothing is written; the 400 names every bad row by index and field (`body.customerGroups.12.name`). A code may appear once per body. Answers the codes created and updated; a row that matches its stored record is counted in `unchanged` and not written (no audit entry, no new pricing version), so re-sending unchanged data writes nothing. At most 3 D1 round trips whatever the number of rows (two: a read, a write); a concurrent change in between makes it judge again, or answer 409 CONCURRENT_UPDATE under heavy contention (docs/api.md §5.12).
+     * @description Each row is one of the customer groups by `code`: a new code creates it, a known one gets the fields the row names (an absent optional field keeps its value; null clears a nullable one). Every row follows the rules of create and PATCH (name and description). All or nothing: any bad row and nothing is written; the 400 names every bad row by index and field (`body.customerGroups.12.name`). A code may appear once per body. Answers the codes created and updated; a row that matches its stored record is counted in `unchanged` and not written (no audit entry, no new pricing version), so re-sending unchanged data writes nothing. At most 3 D1 round trips whatever the number of rows (two: a read, a write); a concurrent change in between makes it judge again, or answer 409 CONCURRENT_UPDATE under heavy contention (docs/api/relations.md §5.12).
      */
     put: operations["upsertCustomerGroups"];
     /**
@@ -1043,7 +1043,7 @@ export interface paths {
     };
     /**
      * List the accepted currencies with their exponents
-     * @description Every currency a pricelist, condition or rate may be in, with its ISO 4217 exponent: the number of decimals of the minor unit that every amount of the API counts in (docs/api.md §16.1). By code by default; sort by `code` or `exponent`; `filter.code` and `filter.exponent` ($eq, $in). Read from the service's own table: no D1 round trip.
+     * @description Every currency a pricelist, condition or rate may be in, with its ISO 4217 exponent: the number of decimals of the minor unit that every amount of the API counts in (docs/api/prices.md §16.1). By code by default; sort by `code` or `exponent`; `filter.code` and `filter.exponent` ($eq, $in). Read from the service's own table: no D1 round trip.
      */
     get: operations["listCurrencies"];
     put?: never;
@@ -1063,12 +1063,12 @@ export interface paths {
     };
     /**
      * List exchange rates (paginated; ?at= for the rates in force then)
-     * @description Sorted by pair, then validFrom, by default; sort by `from`, `to`, `validFrom`; `filter.from` and `filter.to` ($eq) keep one currency on either side. Each rate carries `validTo`, the next validFrom of its pair (null for the latest). With `at`, only the rate of each pair in force at that instant is listed. One D1 round trip (docs/api.md §16.2).
+     * @description Sorted by pair, then validFrom, by default; sort by `from`, `to`, `validFrom`; `filter.from` and `filter.to` ($eq) keep one currency on either side. Each rate carries `validTo`, the next validFrom of its pair (null for the latest). With `at`, only the rate of each pair in force at that instant is listed. One D1 round trip (docs/api/prices.md §16.2).
      */
     get: operations["listExchangeRates"];
     /**
      * Create or update 1-1000 exchange rates by (from, to, validFrom), atomically
-     * @description Each row is one rate by its key (from, to, validFrom): a new key creates it, a known one gets the row's rate. `rate` is a decimal string (`"0.92"`), greater than 0, with at most 12 significant digits; a JSON number is a 400 asking for a string. `from` and `to` are accepted currencies (GET /v1/api/currencies) and differ. All or nothing: any bad row and nothing is written; the 400 names every bad row by index and field (`body.rates.3.rate`). A key may appear once per body. Answers how many rates were created, updated and unchanged; an unchanged row is not written (no audit entry, no new pricing version). Any other write moves the pricing data version, as a price write does. Two D1 round trips whatever the number of rows (docs/api.md §16.2, §5.12). Rules across fields (a 400 naming the field otherwise): a rate's `from` and `to` must differ.
+     * @description Each row is one rate by its key (from, to, validFrom): a new key creates it, a known one gets the row's rate. `rate` is a decimal string (`"0.92"`), greater than 0, with at most 12 significant digits; a JSON number is a 400 asking for a string. `from` and `to` are accepted currencies (GET /v1/api/currencies) and differ. All or nothing: any bad row and nothing is written; the 400 names every bad row by index and field (`body.rates.3.rate`). A key may appear once per body. Answers how many rates were created, updated and unchanged; an unchanged row is not written (no audit entry, no new pricing version). Any other write moves the pricing data version, as a price write does. Two D1 round trips whatever the number of rows (docs/api/prices.md §16.2, docs/api/relations.md §5.12). Rules across fields (a 400 naming the field otherwise): a rate's `from` and `to` must differ.
      */
     put: operations["upsertExchangeRates"];
     post?: never;
@@ -1151,12 +1151,12 @@ export interface paths {
     };
     /**
      * Get the approval policy (admin keys only)
-     * @description The limits in force, who set and approved them, and a change waiting for approval. Both limits null (the default): every request needs an approver. docs/api.md §17.4.
+     * @description The limits in force, who set and approved them, and a change waiting for approval. Both limits null (the default): every request needs an approver. docs/api/change-requests.md §17.4.
      */
     get: operations["getChangeRequestPolicy"];
     /**
      * Set the approval policy (a loosening waits for a second owner)
-     * @description A request is approved at submit by `policy` when both limits are set, its impact's maxRaiseBp and maxCutBp are within them and it omitted nothing; null turns a limit off. Limits approving no more than those in force apply at once (200); others wait for an admin key of another owner (202, `proposal`). docs/api.md §17.4.
+     * @description A request is approved at submit by `policy` when both limits are set, its impact's maxRaiseBp and maxCutBp are within them and it omitted nothing; null turns a limit off. Limits approving no more than those in force apply at once (200); others wait for an admin key of another owner (202, `proposal`). docs/api/change-requests.md §17.4.
      */
     put: operations["putChangeRequestPolicy"];
     post?: never;
@@ -1201,7 +1201,7 @@ export interface paths {
     put?: never;
     /**
      * Create a change request (DRAFT)
-     * @description 1-100 items (SET_PRICES, ADJUST_PRICES, ACTIVATE, DEACTIVATE), at most 10,000 price rows in all, made in order at effectiveAt (an instant not in the past, or null: when applied). Unknown pricelists, products, product groups and records: 400 naming each. The key that creates it is its author. DRAFT —submit→ PENDING_APPROVAL (or APPLIED when the approval policy allows it) —approve→ APPLIED; reject → REJECTED; withdraw (DRAFT, PENDING_APPROVAL) and cancel (APPLIED, before effectiveAt) → CANCELLED. Another action in another status: 409 INVALID_TRANSITION naming both (docs/api.md §17.2). Rules across fields (a 400 naming the field otherwise): `effectiveAt` must not be in the past; a rounding's `ending` must be below its `step`.
+     * @description 1-100 items (SET_PRICES, ADJUST_PRICES, ACTIVATE, DEACTIVATE), at most 10,000 price rows in all, made in order at effectiveAt (an instant not in the past, or null: when applied). Unknown pricelists, products, product groups and records: 400 naming each. The key that creates it is its author. DRAFT —submit→ PENDING_APPROVAL (or APPLIED when the approval policy allows it) —approve→ APPLIED; reject → REJECTED; withdraw (DRAFT, PENDING_APPROVAL) and cancel (APPLIED, before effectiveAt) → CANCELLED. Another action in another status: 409 INVALID_TRANSITION naming both (docs/api/change-requests.md §17.2). Rules across fields (a 400 naming the field otherwise): `effectiveAt` must not be in the past; a rounding's `ending` must be below its `step`.
      */
     post: operations["createChangeRequest"];
     delete?: never;
@@ -1219,7 +1219,7 @@ export interface paths {
     };
     /**
      * Get a change request with its items and impact (admin keys only)
-     * @description DRAFT —submit→ PENDING_APPROVAL (or APPLIED when the approval policy allows it) —approve→ APPLIED; reject → REJECTED; withdraw (DRAFT, PENDING_APPROVAL) and cancel (APPLIED, before effectiveAt) → CANCELLED. Another action in another status: 409 INVALID_TRANSITION naming both (docs/api.md §17.2).
+     * @description DRAFT —submit→ PENDING_APPROVAL (or APPLIED when the approval policy allows it) —approve→ APPLIED; reject → REJECTED; withdraw (DRAFT, PENDING_APPROVAL) and cancel (APPLIED, before effectiveAt) → CANCELLED. Another action in another status: 409 INVALID_TRANSITION naming both (docs/api/change-requests.md §17.2).
      */
     get: operations["getChangeRequest"];
     put?: never;
@@ -1245,7 +1245,7 @@ export interface paths {
     put?: never;
     /**
      * Submit a DRAFT: its impact, then approval
-     * @description Computes and stores the impact (the publish simulation of the items at effectiveAt, docs/api.md §17.3); APPLIED at once when the approval policy allows it, else PENDING_APPROVAL. 409 EFFECTIVE_IN_PAST when effectiveAt has passed; 400 naming an item that names what no longer exists or cannot change then. The impact is a publish simulation and counts as one: 429 TOO_MANY_SIMULATIONS while a simulation (or a submit) of the same key runs, or as many as a server instance runs at once. DRAFT —submit→ PENDING_APPROVAL (or APPLIED when the approval policy allows it) —approve→ APPLIED; reject → REJECTED; withdraw (DRAFT, PENDING_APPROVAL) and cancel (APPLIED, before effectiveAt) → CANCELLED. Another action in another status: 409 INVALID_TRANSITION naming both (docs/api.md §17.2).
+     * @description Computes and stores the impact (the publish simulation of the items at effectiveAt, docs/api/change-requests.md §17.3); APPLIED at once when the approval policy allows it, else PENDING_APPROVAL. 409 EFFECTIVE_IN_PAST when effectiveAt has passed; 400 naming an item that names what no longer exists or cannot change then. The impact is a publish simulation and counts as one: 429 TOO_MANY_SIMULATIONS while a simulation (or a submit) of the same key runs, or as many as a server instance runs at once. DRAFT —submit→ PENDING_APPROVAL (or APPLIED when the approval policy allows it) —approve→ APPLIED; reject → REJECTED; withdraw (DRAFT, PENDING_APPROVAL) and cancel (APPLIED, before effectiveAt) → CANCELLED. Another action in another status: 409 INVALID_TRANSITION naming both (docs/api/change-requests.md §17.2).
      */
     post: operations["submitChangeRequest"];
     delete?: never;
@@ -1265,7 +1265,7 @@ export interface paths {
     put?: never;
     /**
      * Approve and apply a PENDING_APPROVAL request
-     * @description Writes everything in one batch dated effectiveAt. 403 SELF_APPROVAL with a key of an owner that wrote it (a rotated key is still its owner's); 409 STALE_CHANGE_REQUEST when a record or price it touches, or any price of its impact (rates, derived lists, trade conditions, promotions, floors, costs in its channels), changed after the submit, and 409 EFFECTIVE_IN_PAST when effectiveAt has passed: both send it back to DRAFT. Approve computes the impact again to know, so it counts as a simulation like submit: 429 TOO_MANY_SIMULATIONS. DRAFT —submit→ PENDING_APPROVAL (or APPLIED when the approval policy allows it) —approve→ APPLIED; reject → REJECTED; withdraw (DRAFT, PENDING_APPROVAL) and cancel (APPLIED, before effectiveAt) → CANCELLED. Another action in another status: 409 INVALID_TRANSITION naming both (docs/api.md §17.2).
+     * @description Writes everything in one batch dated effectiveAt. 403 SELF_APPROVAL with a key of an owner that wrote it (a rotated key is still its owner's); 409 STALE_CHANGE_REQUEST when a record or price it touches, or any price of its impact (rates, derived lists, trade conditions, promotions, floors, costs in its channels), changed after the submit, and 409 EFFECTIVE_IN_PAST when effectiveAt has passed: both send it back to DRAFT. Approve computes the impact again to know, so it counts as a simulation like submit: 429 TOO_MANY_SIMULATIONS. DRAFT —submit→ PENDING_APPROVAL (or APPLIED when the approval policy allows it) —approve→ APPLIED; reject → REJECTED; withdraw (DRAFT, PENDING_APPROVAL) and cancel (APPLIED, before effectiveAt) → CANCELLED. Another action in another status: 409 INVALID_TRANSITION naming both (docs/api/change-requests.md §17.2).
      */
     post: operations["approveChangeRequest"];
     delete?: never;
@@ -1285,7 +1285,7 @@ export interface paths {
     put?: never;
     /**
      * Reject a PENDING_APPROVAL request
-     * @description With a reason for the author. DRAFT —submit→ PENDING_APPROVAL (or APPLIED when the approval policy allows it) —approve→ APPLIED; reject → REJECTED; withdraw (DRAFT, PENDING_APPROVAL) and cancel (APPLIED, before effectiveAt) → CANCELLED. Another action in another status: 409 INVALID_TRANSITION naming both (docs/api.md §17.2).
+     * @description With a reason for the author. DRAFT —submit→ PENDING_APPROVAL (or APPLIED when the approval policy allows it) —approve→ APPLIED; reject → REJECTED; withdraw (DRAFT, PENDING_APPROVAL) and cancel (APPLIED, before effectiveAt) → CANCELLED. Another action in another status: 409 INVALID_TRANSITION naming both (docs/api/change-requests.md §17.2).
      */
     post: operations["rejectChangeRequest"];
     delete?: never;
@@ -1305,7 +1305,7 @@ export interface paths {
     put?: never;
     /**
      * Withdraw a DRAFT or PENDING_APPROVAL request
-     * @description Nothing was written; it becomes CANCELLED. DRAFT —submit→ PENDING_APPROVAL (or APPLIED when the approval policy allows it) —approve→ APPLIED; reject → REJECTED; withdraw (DRAFT, PENDING_APPROVAL) and cancel (APPLIED, before effectiveAt) → CANCELLED. Another action in another status: 409 INVALID_TRANSITION naming both (docs/api.md §17.2).
+     * @description Nothing was written; it becomes CANCELLED. DRAFT —submit→ PENDING_APPROVAL (or APPLIED when the approval policy allows it) —approve→ APPLIED; reject → REJECTED; withdraw (DRAFT, PENDING_APPROVAL) and cancel (APPLIED, before effectiveAt) → CANCELLED. Another action in another status: 409 INVALID_TRANSITION naming both (docs/api/change-requests.md §17.2).
      */
     post: operations["withdrawChangeRequest"];
     delete?: never;
@@ -1325,7 +1325,7 @@ export interface paths {
     put?: never;
     /**
      * Cancel an APPLIED request before its effectiveAt
-     * @description Restores exactly what was there: the rows it inserted deleted, the rows it cut given their validTo back, the records it changed as they were. From effectiveAt on: 409 ALREADY_EFFECTIVE; rows or records of it changed since by other writes: 409, nothing restored. DRAFT —submit→ PENDING_APPROVAL (or APPLIED when the approval policy allows it) —approve→ APPLIED; reject → REJECTED; withdraw (DRAFT, PENDING_APPROVAL) and cancel (APPLIED, before effectiveAt) → CANCELLED. Another action in another status: 409 INVALID_TRANSITION naming both (docs/api.md §17.2).
+     * @description Restores exactly what was there: the rows it inserted deleted, the rows it cut given their validTo back, the records it changed as they were. From effectiveAt on: 409 ALREADY_EFFECTIVE; rows or records of it changed since by other writes: 409, nothing restored. DRAFT —submit→ PENDING_APPROVAL (or APPLIED when the approval policy allows it) —approve→ APPLIED; reject → REJECTED; withdraw (DRAFT, PENDING_APPROVAL) and cancel (APPLIED, before effectiveAt) → CANCELLED. Another action in another status: 409 INVALID_TRANSITION naming both (docs/api/change-requests.md §17.2).
      */
     post: operations["cancelChangeRequest"];
     delete?: never;
@@ -1363,7 +1363,7 @@ export interface paths {
     };
     /**
      * Read the change feed after a cursor
-     * @description Every committed change of pricing data, oldest first, read from the audit trail that each write records in its own D1 batch: ids are commit order, so reading on from `next` misses nothing and repeats nothing, whatever is written meanwhile. `affects` says whose prices may have moved. Changes are kept as long as the audit trail (AUDIT_RETENTION_DAYS, 400 days by default): without `after` (or with 0) the feed starts at the oldest change kept; a cursor older than that → 410 EXPIRED_CURSOR with `oldestCursor`. A cursor past the newest change answers an empty page. Read keys may call it. Webhooks push the same changes (docs/api.md §13, §14).
+     * @description Every committed change of pricing data, oldest first, read from the audit trail that each write records in its own D1 batch: ids are commit order, so reading on from `next` misses nothing and repeats nothing, whatever is written meanwhile. `affects` says whose prices may have moved. Changes are kept as long as the audit trail (AUDIT_RETENTION_DAYS, 400 days by default): without `after` (or with 0) the feed starts at the oldest change kept; a cursor older than that → 410 EXPIRED_CURSOR with `oldestCursor`. A cursor past the newest change answers an empty page. Read keys may call it. Webhooks push the same changes (docs/api/feed-and-webhooks.md §13, §14).
      */
     get: operations["listChanges"];
     put?: never;
@@ -1389,7 +1389,7 @@ export interface paths {
     put?: never;
     /**
      * Create a webhook
-     * @description Every committed write queues a message; the Worker's queue consumer POSTs the changes after the webhook's cursor that its events select, in feed order, up to 100 per request, with the batch's idempotency id (the same on every retry) as `id` in the signed body, which receivers deduplicate on, and in `x-webhook-id` (not signed), and `x-webhook-signature: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<body>">`. A 2xx moves the cursor; anything else is retried with backoff (30 s doubling, at most 1 h); 16 failures in a row pause the webhook (active false, pausedAt set). Delivery is at least once, in order (docs/api.md §14). The answer shows the signing secret, once. The URL must be https on a host that resolves only to public addresses: none private, loopback, link-local or in another special-purpose block of the IANA registries (400 on body.url otherwise, naming the block), unless its host is listed in WEBHOOK_ALLOWED_HOSTS. A deployment has at most 20 webhooks, paused ones included (409 TOO_MANY_WEBHOOKS beyond).
+     * @description Every committed write queues a message; the Worker's queue consumer POSTs the changes after the webhook's cursor that its events select, in feed order, up to 100 per request, with the batch's idempotency id (the same on every retry) as `id` in the signed body, which receivers deduplicate on, and in `x-webhook-id` (not signed), and `x-webhook-signature: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<body>">`. A 2xx moves the cursor; anything else is retried with backoff (30 s doubling, at most 1 h); 16 failures in a row pause the webhook (active false, pausedAt set). Delivery is at least once, in order (docs/api/feed-and-webhooks.md §14). The answer shows the signing secret, once. The URL must be https on a host that resolves only to public addresses: none private, loopback, link-local or in another special-purpose block of the IANA registries (400 on body.url otherwise, naming the block), unless its host is listed in WEBHOOK_ALLOWED_HOSTS. A deployment has at most 20 webhooks, paused ones included (409 TOO_MANY_WEBHOOKS beyond).
      */
     post: operations["createWebhook"];
     delete?: never;
@@ -1661,9 +1661,9 @@ export interface components {
       pricedTotalAmount: number | null;
       /** @description True when every line is OK, so totalAmount covers the whole cart (it is still null if the sum would exceed 2^53-1); false when some line is NO_PRICE, UNKNOWN_PRODUCT, OUT_OF_RANGE or QUANTITY_NOT_ALLOWED */
       complete: boolean;
-      /** @description Admin keys only: absent from a read key's answer (docs/api.md §18). Σ round(costUnitAmount × quantity / priceUnit) over the OK lines; null when an OK line has no cost */
+      /** @description Admin keys only: absent from a read key's answer (docs/api/access.md §18). Σ round(costUnitAmount × quantity / priceUnit) over the OK lines; null when an OK line has no cost */
       costAmount?: number | null;
-      /** @description Admin keys only: absent from a read key's answer (docs/api.md §18). pricedTotalAmount − costAmount; null when costAmount is */
+      /** @description Admin keys only: absent from a read key's answer (docs/api/access.md §18). pricedTotalAmount − costAmount; null when costAmount is */
       marginAmount?: number | null;
       /**
        * Format: date-time
@@ -1748,17 +1748,17 @@ export interface components {
         /** @description What the line costs at that quantity: no more than now */
         lineAmount: number;
       } | null;
-      /** @description Admin keys only: absent from a read key's answer (docs/api.md §18). The line's cost per priceUnit pieces, from the channel's COST pricelists (docs/pricing-rules.md §23); null without one */
+      /** @description Admin keys only: absent from a read key's answer (docs/api/access.md §18). The line's cost per priceUnit pieces, from the channel's COST pricelists (docs/pricing-rules.md §23); null without one */
       costUnitAmount?: number | null;
-      /** @description Admin keys only: absent from a read key's answer (docs/api.md §18). finalUnitAmount − costUnitAmount (negative below cost); null without a cost */
+      /** @description Admin keys only: absent from a read key's answer (docs/api/access.md §18). finalUnitAmount − costUnitAmount (negative below cost); null without a cost */
       marginAmount?: number | null;
-      /** @description Admin keys only: absent from a read key's answer (docs/api.md §18). round_half_up((final − cost) × 10000 / final); null without a cost or when final is 0 */
+      /** @description Admin keys only: absent from a read key's answer (docs/api/access.md §18). round_half_up((final − cost) × 10000 / final); null without a cost or when final is 0 */
       marginBp?: number | null;
-      /** @description Admin keys only: absent from a read key's answer (docs/api.md §18). The ACCRUAL conditions that reach the line, in rung, priority, id order; [] when none */
+      /** @description Admin keys only: absent from a read key's answer (docs/api/access.md §18). The ACCRUAL conditions that reach the line, in rung, priority, id order; [] when none */
       accruals?: components["schemas"]["Accrual"][];
-      /** @description Admin keys only: absent from a read key's answer (docs/api.md §18). finalUnitAmount − Σ accruals (≥ 0); null when the line is not priced */
+      /** @description Admin keys only: absent from a read key's answer (docs/api/access.md §18). finalUnitAmount − Σ accruals (≥ 0); null when the line is not priced */
       pocketUnitAmount?: number | null;
-      /** @description Admin keys only: absent from a read key's answer (docs/api.md §18). round_half_up((pocket − cost) × 10000 / pocket); null without a cost or when the pocket price is 0 */
+      /** @description Admin keys only: absent from a read key's answer (docs/api/access.md §18). round_half_up((pocket − cost) × 10000 / pocket); null without a cost or when the pocket price is 0 */
       pocketMarginBp?: number | null;
       /** @description Only with explain: every candidate and why it lost */
       explain: {
@@ -1770,7 +1770,7 @@ export interface components {
         promotions: components["schemas"]["PromotionExplain"][];
         /** @description The channel's FLOOR pricelists, priority desc, id asc */
         floors: components["schemas"]["FloorExplain"][];
-        /** @description Admin keys only: absent from a read key's answer (docs/api.md §18). The channel's COST pricelists, priority desc, id asc */
+        /** @description Admin keys only: absent from a read key's answer (docs/api/access.md §18). The channel's COST pricelists, priority desc, id asc */
         costs?: components["schemas"]["CostExplain"][];
       } | null;
     };
@@ -1813,7 +1813,7 @@ export interface components {
        * @enum {string}
        */
       kind: "NET_PRICE" | "DISCOUNT" | "SURCHARGE" | "PROMOTION" | "FLOOR";
-      /** @description Trade condition, promotion or FLOOR pricelist id; null for a FLOOR derived from a COST list in an answer to a read key, which never names that list (docs/api.md §18) */
+      /** @description Trade condition, promotion or FLOOR pricelist id; null for a FLOOR derived from a COST list in an answer to a read key, which never names that list (docs/api/access.md §18) */
       id: number | null;
       /**
        * @description The trade condition's scope; null for a promotion or a floor
@@ -1882,7 +1882,7 @@ export interface components {
       /** @description Its name */
       name: string;
       /**
-       * @description Its type (ACCRUAL only in an admin key's explain, docs/api.md §18)
+       * @description Its type (ACCRUAL only in an admin key's explain, docs/api/access.md §18)
        * @enum {string}
        */
       type: "DISCOUNT" | "SURCHARGE" | "NET_PRICE" | "ACCRUAL";
@@ -3290,7 +3290,7 @@ export interface components {
      */
     PricelistKind: "SALES" | "FLOOR" | "COST";
     /**
-     * @description The base it derives its amounts from, or null. A read key gets null for a FLOOR list derived from a COST list (docs/api.md §18)
+     * @description The base it derives its amounts from, or null. A read key gets null for a FLOOR list derived from a COST list (docs/api/access.md §18)
      * @example {
      *       "basePricelistId": 100,
      *       "adjustmentBp": -1000,
@@ -7081,7 +7081,7 @@ export interface components {
        */
       title: string;
       /**
-       * @description DRAFT → (submit) PENDING_APPROVAL → (approve) APPLIED; REJECTED; CANCELLED (docs/api.md §17.2)
+       * @description DRAFT → (submit) PENDING_APPROVAL → (approve) APPLIED; REJECTED; CANCELLED (docs/api/change-requests.md §17.2)
        * @enum {string}
        */
       status: "DRAFT" | "PENDING_APPROVAL" | "APPLIED" | "REJECTED" | "CANCELLED";
@@ -7255,12 +7255,12 @@ export interface components {
       customersOmitted?: number;
       /** @description Touched tiers past the first 10 quantities, not priced */
       quantitiesOmitted?: number;
-      /** @description The margin before and after over every pair compared, as the simulation's summary gives it, summed over the channels simulated; absent from impacts computed before it was added (docs/api.md §17.3) */
+      /** @description The margin before and after over every pair compared, as the simulation's summary gives it, summed over the channels simulated; absent from impacts computed before it was added (docs/api/change-requests.md §17.3) */
       margin?: {
         before: components["schemas"]["SimulationMargin"] & unknown;
         after: components["schemas"]["SimulationMargin"] & unknown;
       };
-      /** @description From the prices in force before the requests it stacks with to the prices with its items, over the same pairs (docs/api.md §17.4); absent from impacts computed before it was added */
+      /** @description From the prices in force before the requests it stacks with to the prices with its items, over the same pairs (docs/api/change-requests.md §17.4); absent from impacts computed before it was added */
       cumulative?: {
         /**
          * Format: date-time
@@ -7399,7 +7399,7 @@ export interface components {
        */
       title: string;
       /**
-       * @description DRAFT → (submit) PENDING_APPROVAL → (approve) APPLIED; REJECTED; CANCELLED (docs/api.md §17.2)
+       * @description DRAFT → (submit) PENDING_APPROVAL → (approve) APPLIED; REJECTED; CANCELLED (docs/api/change-requests.md §17.2)
        * @enum {string}
        */
       status: "DRAFT" | "PENDING_APPROVAL" | "APPLIED" | "REJECTED" | "CANCELLED";
@@ -7861,7 +7861,7 @@ export interface components {
        */
       entity: string;
       /**
-       * @description The row: its id and code where it has them, else its key columns (a price row's: pricelistId, productId, minQuantity and validFrom, null for an undated row); for the memberships of a bulk upsert of customers, recorded per customer, the customer's id (docs/api.md §11.1)
+       * @description The row: its id and code where it has them, else its key columns (a price row's: pricelistId, productId, minQuantity and validFrom, null for an undated row); for the memberships of a bulk upsert of customers, recorded per customer, the customer's id (docs/api/feed-and-webhooks.md §11.1)
        * @example {
        *       "pricelistId": 7,
        *       "productId": 12,
@@ -7996,12 +7996,12 @@ export interface components {
         | "exchangeRates"
         | "changeRequests";
       /**
-       * @description What changed, as in the audit trail: a record or a link (docs/api.md §11)
+       * @description What changed, as in the audit trail: a record or a link (docs/api/feed-and-webhooks.md §11)
        * @example pricelistPrice
        */
       entity: string;
       /**
-       * @description The row: its id and code where it has them, else its key columns (a price row's: pricelistId, productId, minQuantity and validFrom, null for an undated row); for a bulk upsert's memberships, recorded per customer, the customer's id (docs/api.md §11.1)
+       * @description The row: its id and code where it has them, else its key columns (a price row's: pricelistId, productId, minQuantity and validFrom, null for an undated row); for a bulk upsert's memberships, recorded per customer, the customer's id (docs/api/feed-and-webhooks.md §11.1)
        * @example {
        *       "pricelistId": 7,
        *       "productId": 12,
@@ -8030,7 +8030,7 @@ export interface components {
       affects: components["schemas"]["ChangeAffects"];
     };
     /**
-     * @description Whose prices may have moved, in four dimensions: products (productCodes, productGroupCodes), pricelists, channels, customers (customerCodes, customerGroupCodes). A dimension with none of its lists is open: any record of it may be affected. One with lists is narrowed to the records they name (an empty list: none). See docs/api.md §13.2
+     * @description Whose prices may have moved, in four dimensions: products (productCodes, productGroupCodes), pricelists, channels, customers (customerCodes, customerGroupCodes). A dimension with none of its lists is open: any record of it may be affected. One with lists is narrowed to the records they name (an empty list: none). See docs/api/feed-and-webhooks.md §13.2
      * @example {
      *       "pricelistIds": [
      *         7,
@@ -8261,7 +8261,7 @@ export interface components {
      */
     WebhookWithSecret: components["schemas"]["Webhook"] & {
       /**
-       * @description The signing secret. Shown in this answer only: store it where your receiver can read it (docs/api.md §14.3). null in a replay of the request (same Idempotency-Key, header `idempotent-replayed: true`): the secret is never stored with the answer, so a client that lost the first answer rotates the secret (POST /v1/api/webhooks/{id}/rotate-secret)
+       * @description The signing secret. Shown in this answer only: store it where your receiver can read it (docs/api/feed-and-webhooks.md §14.3). null in a replay of the request (same Idempotency-Key, header `idempotent-replayed: true`): the secret is never stored with the answer, so a client that lost the first answer rotates the secret (POST /v1/api/webhooks/{id}/rotate-secret)
        * @example whsec_5f2c9e0b7a14d3e68c1f0a9b2d4e6f8071c3a5b7d9e1f20436587a9bcde0f123
        */
       secret: string | null;
@@ -8278,12 +8278,12 @@ export interface components {
      */
     WebhookCreate: {
       /**
-       * @description Where deliveries are POSTed: https, on a host that resolves only to public addresses (no private, loopback, link-local or other special-purpose address, docs/api.md §14.5), unless the host is in WEBHOOK_ALLOWED_HOSTS (then http too)
+       * @description Where deliveries are POSTed: https, on a host that resolves only to public addresses (no private, loopback, link-local or other special-purpose address, docs/api/feed-and-webhooks.md §14.5), unless the host is in WEBHOOK_ALLOWED_HOSTS (then http too)
        * @example https://erp.example.com/hooks/prices
        */
       url: string;
       /**
-       * @description The kinds of change to receive (docs/api.md §14.1): prices, pricelists, tradeConditions, promotions, products, productGroups, channels, customers, customerGroups, exchangeRates, changeRequests
+       * @description The kinds of change to receive (docs/api/feed-and-webhooks.md §14.1): prices, pricelists, tradeConditions, promotions, products, productGroups, channels, customers, customerGroups, exchangeRates, changeRequests
        * @example [
        *       "prices",
        *       "pricelists"
@@ -8318,12 +8318,12 @@ export interface components {
      */
     WebhookUpdate: {
       /**
-       * @description Where deliveries are POSTed: https, on a host that resolves only to public addresses (no private, loopback, link-local or other special-purpose address, docs/api.md §14.5), unless the host is in WEBHOOK_ALLOWED_HOSTS (then http too)
+       * @description Where deliveries are POSTed: https, on a host that resolves only to public addresses (no private, loopback, link-local or other special-purpose address, docs/api/feed-and-webhooks.md §14.5), unless the host is in WEBHOOK_ALLOWED_HOSTS (then http too)
        * @example https://erp.example.com/hooks/prices
        */
       url?: string;
       /**
-       * @description The kinds of change to receive (docs/api.md §14.1): prices, pricelists, tradeConditions, promotions, products, productGroups, channels, customers, customerGroups, exchangeRates, changeRequests
+       * @description The kinds of change to receive (docs/api/feed-and-webhooks.md §14.1): prices, pricelists, tradeConditions, promotions, products, productGroups, channels, customers, customerGroups, exchangeRates, changeRequests
        * @example [
        *       "prices",
        *       "pricelists"
@@ -8461,12 +8461,12 @@ export interface components {
        */
       name: string;
       /**
-       * @description Whose key it is (docs/api.md §6): the same for every key its owner rotates through; change requests name owners, and four eyes compare them
+       * @description Whose key it is (docs/api/access.md §6): the same for every key its owner rotates through; change requests name owners, and four eyes compare them
        * @example dev-read
        */
       owner: string;
       /**
-       * @description admin: every operation. read: the reads (GET, the price lookup) without cost, margin or accruals; writes, simulations, change requests, the audit trail and the pricing lint answer 403 (docs/api.md §6)
+       * @description admin: every operation. read: the reads (GET, the price lookup) without cost, margin or accruals; writes, simulations, change requests, the audit trail and the pricing lint answer 403 (docs/api/access.md §6)
        * @example read
        * @enum {string}
        */
@@ -8475,7 +8475,7 @@ export interface components {
   };
   responses: never;
   parameters: {
-    /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+    /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
     IdempotencyKey: components["schemas"]["IdempotencyKey"];
   };
   requestBodies: never;
@@ -8488,7 +8488,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path?: never;
@@ -8963,7 +8963,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path?: never;
@@ -9131,7 +9131,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path?: never;
@@ -9406,7 +9406,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
@@ -9588,7 +9588,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
@@ -9881,7 +9881,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path?: never;
@@ -10049,7 +10049,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path?: never;
@@ -10324,7 +10324,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
@@ -10506,7 +10506,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
@@ -10808,7 +10808,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path?: never;
@@ -11083,7 +11083,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
@@ -11264,7 +11264,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
@@ -11454,7 +11454,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
@@ -11644,7 +11644,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
@@ -11834,7 +11834,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
@@ -12024,7 +12024,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
@@ -12214,7 +12214,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
@@ -12404,7 +12404,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
@@ -12594,7 +12594,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
@@ -13245,7 +13245,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path?: never;
@@ -13413,7 +13413,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path?: never;
@@ -13688,7 +13688,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
@@ -13853,7 +13853,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
@@ -14043,7 +14043,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
@@ -14461,7 +14461,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path?: never;
@@ -14629,7 +14629,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path?: never;
@@ -14904,7 +14904,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
@@ -15086,7 +15086,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
@@ -15276,7 +15276,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
@@ -15466,7 +15466,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
@@ -15656,7 +15656,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
@@ -15846,7 +15846,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
@@ -16399,7 +16399,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path?: never;
@@ -16567,7 +16567,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path?: never;
@@ -16842,7 +16842,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
@@ -17032,7 +17032,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
@@ -17222,7 +17222,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
@@ -17412,7 +17412,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
@@ -17707,7 +17707,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
@@ -17897,7 +17897,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
@@ -18222,7 +18222,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path?: never;
@@ -18497,7 +18497,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
@@ -18687,7 +18687,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
@@ -18877,7 +18877,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
@@ -19067,7 +19067,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
@@ -19257,7 +19257,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
@@ -19677,7 +19677,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path?: never;
@@ -19952,7 +19952,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
@@ -20348,7 +20348,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path?: never;
@@ -20633,7 +20633,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
@@ -20932,7 +20932,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path?: never;
@@ -21198,7 +21198,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path?: never;
@@ -21375,7 +21375,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path?: never;
@@ -21661,7 +21661,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path?: never;
@@ -21955,7 +21955,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
@@ -22145,7 +22145,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
@@ -22331,7 +22331,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
@@ -22517,7 +22517,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
@@ -22707,7 +22707,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
@@ -22893,7 +22893,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
@@ -23445,7 +23445,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path?: never;
@@ -23739,7 +23739,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
@@ -23904,7 +23904,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {
@@ -24094,7 +24094,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
       path: {

@@ -1,12 +1,13 @@
--- Audit triggers of the webhooks table (docs/api.md §11, §14.3), written by hand: the generator
--- (scripts/audit-triggers.mjs) leaves the table out (NOT_AUDITED in src/db/schema/audited.ts)
--- because its row holds the signing secrets. These record a webhook's creation, changes, secret
--- rotations and deletion, under the entity `webhook`, with its settings only: never `secret` nor
--- `previous_secret` (a rotation shows as `previousSecretExpiresAt` moving, under the operation
--- rotateWebhookSecret), and not the delivery state (cursor, failures, lease, ...), which the queue
--- consumer moves without an audit context and so without entries. An UPDATE fires when a setting
--- or the secret changed. The change feed leaves `webhook` out: it is no pricing data
--- (src/feed/read.ts). test/audit.test.ts checks that no secret reaches the audit trail.
+-- Audit triggers of the webhooks table (docs/api/feed-and-webhooks.md §11, §14.3), written by hand:
+-- the generator (scripts/audit-triggers.mjs) leaves the table out (NOT_AUDITED in
+-- src/db/schema/audited.ts) because its row holds the signing secrets. These record a webhook's
+-- creation, changes, secret rotations and deletion, under the entity `webhook`, with its settings
+-- only: never `secret` nor `previous_secret` (a rotation shows as `previousSecretExpiresAt` moving,
+-- under the operation rotateWebhookSecret), and not the delivery state (cursor, failures, lease,
+-- ...), which the queue consumer moves without an audit context and so without entries. An UPDATE
+-- fires when a setting or the secret changed. The change feed leaves `webhook` out: it is no
+-- pricing data (src/feed/read.ts). test/audit.test.ts checks that no secret reaches the audit
+-- trail.
 DROP TRIGGER IF EXISTS `audit_webhooks_insert`;--> statement-breakpoint
 CREATE TRIGGER `audit_webhooks_insert` AFTER INSERT ON `webhooks`
   WHEN EXISTS (SELECT 1 FROM audit_context) BEGIN

@@ -1,4 +1,4 @@
--- Exchange rates (issue 24; docs/api.md §16.2, pricing rules v3 §3.2): the table, its
+-- Exchange rates (issue 24; docs/api/prices.md §16.2, pricing rules v3 §3.2): the table, its
 -- pricing_version triggers in the style of 0003 (a rate written, changed or deleted moves the
 -- pricing data version, so cached price answers change with it; an update that leaves the pair,
 -- validFrom and rate as they were does not), and its audit triggers.

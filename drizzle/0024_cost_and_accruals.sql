@@ -1,4 +1,4 @@
--- Cost, margin and pocket price (issue 25; docs/pricing-rules.md §23-§26, docs/api.md §18).
+-- Cost, margin and pocket price (issue 25; docs/pricing-rules.md §23-§26, docs/api/access.md §18).
 -- A COST pricelist is a pricelist of kind 'COST' and an accrual a trade condition of type
 -- 'ACCRUAL': both columns are text holding the vocabulary's values, so no column changes. What
 -- changes is who sees them: a read key never sees a COST pricelist or an ACCRUAL condition, and

@@ -1,5 +1,5 @@
--- The approval policy changes by four eyes (docs/api.md §17.4): who set the limits in force, who
--- approved them, and a loosening waiting for an admin key of another owner.
+-- The approval policy changes by four eyes (docs/api/change-requests.md §17.4): who set the limits
+-- in force, who approved them, and a loosening waiting for an admin key of another owner.
 ALTER TABLE `change_request_policy` ADD `set_by` text;--> statement-breakpoint
 ALTER TABLE `change_request_policy` ADD `approved_by` text;--> statement-breakpoint
 ALTER TABLE `change_request_policy` ADD `proposed_max_raise_bp` integer;--> statement-breakpoint

@@ -1,8 +1,8 @@
--- Two pricing data versions (issue 28, item 12; docs/api.md §9, §19). `version` is bumped by every
--- write that can change a price answer, as before: the isolate's cached contexts and admin keys'
--- ETags follow it. `seen_version` is bumped by those writes too, except the ones no read key's
--- answer depends on: a COST list no FLOOR derives from (the list, its rows, its assignments to
--- channels: a read key's lookup reads none of them) and an ACCRUAL trade condition (the
+-- Two pricing data versions (issue 28, item 12; docs/api/prices.md §9). `version` is bumped by
+-- every write that can change a price answer, as before: the isolate's cached contexts and admin
+-- keys' ETags follow it. `seen_version` is bumped by those writes too, except the ones no read
+-- key's answer depends on: a COST list no FLOOR derives from (the list, its rows, its assignments
+-- to channels: a read key's lookup reads none of them) and an ACCRUAL trade condition (the
 -- condition, its scales and links: never read for a read key, and an accrual never changes what
 -- the customer pays). A read key's ETag is built from `seen_version`, so a cost write no longer
 -- changes a storefront's tags. A COST list a FLOOR derives from moves that floor, and so prices

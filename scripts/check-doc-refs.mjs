@@ -3,13 +3,17 @@
  * `npm run docs:check` (after check-readme.mjs): every citation of the docs can be opened.
  *
  * 1. Code cites the docs by path and numbered section, or by a heading's title in quotes:
- *    `docs/api.md §5.12`, `docs/pricing-rules.md §4.1–§4.3`, `docs/pricing-lint.md §2, §7, §9–§11`,
- *    `docs/operations.md "Rate limits"`, `docs/performance.md#the-product-cache`. In the source
+ *    `docs/api/relations.md §5.12`, `docs/pricing-rules.md §4.1–§4.3`,
+ *    `docs/pricing-lint.md §2, §7, §9–§11`, `docs/operations.md "Rate limits"`,
+ *    `docs/performance.md#the-product-cache`; a doc may sit in a folder of docs/ (the parts of
+ *    the API contract, `docs/api/*.md`, whose section numbers run on across the parts). In the source
  *    files (src/, test/, scripts/, bench/, app/, wrangler.toml, vitest.config.ts, .ci/run) each
  *    cited file must exist, each § number must be a numbered heading of it (`## 5.` or
  *    `### 5.12`), each quoted title the start of one of its headings (numbers left out), each
- *    `#fragment` one of its anchors. A doc named without its folder (`api.md §2`) is a fault:
- *    a reader opens a path.
+ *    `#fragment` one of its anchors. A doc named without its folder (`pricing-rules.md §2`,
+ *    `api/resources.md §2`) is a fault: a reader opens a path. A § number that the cited file
+ *    lacks but a file beside it has (another part of the API contract, or a part of an index
+ *    such as docs/api.md) is named in the fault, so a moved section is quick to follow.
  * 2. Markdown links in README.md, CONTRIBUTING.md, docs/ and the notes of bench/results/: the linked
  *    file exists, and a `#fragment` is the anchor GitHub gives one of its headings.
  *
@@ -110,11 +114,25 @@ const SECTION_LIST = String.raw`${SECTION}(?:\s*[–—-]\s*§?\s?\d+(?:\.\d+)*)
  * title, or a fragment.
  */
 const CITATION = new RegExp(
-  String.raw`(?<![\w./-])((?:\.\.?/)*(?:docs/)?)([a-z][a-z0-9-]*\.md)` +
+  String.raw`(?<![\w./-])((?:\.\.?/)*(?:docs/)?)((?:[a-z][a-z0-9-]*/)*[a-z][a-z0-9-]*\.md)` +
     String.raw`((?:\s?${SECTION_LIST}(?:(?:,\s*|\s+and\s+)${SECTION_LIST})*)?)` +
     String.raw`(?:,?\s+"([^"\n]+)"|#([\w-]+))?`,
   "g",
 );
+
+/**
+ * The markdown files beside `doc` and in its namesake folder (docs/api/*.md for docs/api.md; the
+ * other parts for docs/api/prices.md), where a section it lacks may live.
+ * @param {string} doc repo-relative
+ */
+function neighboursOf(doc) {
+  const folders = [dirname(doc), doc.replace(/\.md$/, "")];
+  return folders.flatMap((folder) =>
+    filesUnder(folder, (name) => name.endsWith(".md"))
+      .map((file) => file.split(sep).join("/"))
+      .filter((file) => file !== doc && dirname(file) === folder),
+  );
+}
 
 /**
  * What is wrong with a citation of `doc` (repo-relative), or undefined.
@@ -125,7 +143,15 @@ function citationFault(doc, sections, title, fragment) {
   const headings = headingsOf(doc);
   const numbers = [...sections.matchAll(/\d+(?:\.\d+)*/g)].map((m) => m[0]);
   const missing = numbers.filter((n) => !headings.some((h) => h.number === n));
-  if (missing.length > 0) return `${doc} has no section ${missing.map((n) => `§${n}`).join(", ")}`;
+  if (missing.length > 0) {
+    const holders = new Set(
+      missing.flatMap((n) =>
+        neighboursOf(doc).filter((file) => headingsOf(file).some((h) => h.number === n)),
+      ),
+    );
+    const hint = holders.size > 0 ? ` (see ${[...holders].join(", ")})` : "";
+    return `${doc} has no section ${missing.map((n) => `§${n}`).join(", ")}${hint}`;
+  }
   if (title !== undefined) {
     const wanted = title.toLowerCase();
     if (!headings.some((h) => h.title.toLowerCase().startsWith(wanted))) {

@@ -4,8 +4,8 @@
  * OpenAPI document the Worker serves at /doc, so they list every operation and cannot drift from
  * the code:
  *
- * - README.md, between `<!-- endpoints:start -->` and `<!-- endpoints:end -->`: one small table
- *   per tag of /doc (in the document's tag order), one row per operation (method, path, summary,
+ * - docs/endpoints.md (which the README links), between `<!-- endpoints:start -->` and
+ *   `<!-- endpoints:end -->`: one small table per tag of /doc (in the document's tag order), one row per operation (method, path, summary,
  *   role);
  * - docs/list-queries.md §10, between `<!-- lists:start -->` and `<!-- lists:end -->`: one row per
  *   list endpoint (a GET with `sortBy`), with its sorts, search fields, filters and `select`, read
@@ -79,7 +79,7 @@ function operationsOf(doc) {
 }
 
 /**
- * README's block: the endpoint table (unformatted; prettier aligns it).
+ * docs/endpoints.md's block: the endpoint table (unformatted; prettier aligns it).
  * @param {import("openapi-typescript").OpenAPI3} doc
  * @returns {string}
  */
@@ -170,7 +170,7 @@ function listTable(doc) {
 /** The generated blocks: where each one sits, and what /doc makes of it. */
 const BLOCKS = [
   {
-    file: join(ROOT, "README.md"),
+    file: join(ROOT, "docs", "endpoints.md"),
     name: "the endpoint table",
     start: "<!-- endpoints:start -->",
     end: "<!-- endpoints:end -->",

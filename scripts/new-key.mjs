@@ -3,8 +3,9 @@
 // (the only thing the service stores), `owner:owner-<first 8 hex>:role:sha256hex`.
 //   npm run key:new -- admin --name alice      npm run key:new -- read --name shop
 // The owner names whose key it is and stays the same when the key is rotated: change requests
-// name owners, and no key of a request's writer may approve it (docs/api.md §6, §17.2). An admin
-// key needs one; a read key without one gets the short `read:sha256hex`.
+// name owners, and no key of a request's writer may approve it (docs/api/access.md §6,
+// docs/api/change-requests.md §17.2). An admin key needs one; a read key without one gets the short
+// `read:sha256hex`.
 import { createHash, randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
 

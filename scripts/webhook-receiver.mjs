@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 /**
- * A webhook receiver for local development and the tests (docs/api.md §14.4): it checks each
- * delivery's signature, refuses stale ones, takes each batch once by the idempotency id in its
- * signed body (not by the `x-webhook-id` header, which anyone replaying a captured delivery could
- * change), and prints what it got.
+ * A webhook receiver for local development and the tests (docs/api/feed-and-webhooks.md §14.4): it
+ * checks each delivery's signature, refuses stale ones, takes each batch once by the idempotency id
+ * in its signed body (not by the `x-webhook-id` header, which anyone replaying a captured delivery
+ * could change), and prints what it got.
  *
  *   npm run webhook:receiver -- --secret whsec_…           # http://127.0.0.1:8790/
  *   npm run webhook:receiver -- --port 9000 --secret whsec_…

@@ -28,10 +28,11 @@ async function retention(controller: ScheduledController, env: Bindings) {
 
 /**
  * The Worker: the app answers requests; the webhook queue's consumer delivers the change feed
- * (src/webhooks, docs/api.md §14); the Cron Triggers of wrangler.toml run, every minute, the
- * change requests that became effective (src/lib/jobs/change-requests.ts, docs/api.md §17.6) and
- * the webhook sweep, and daily the retention. Their database handles have no audit source, so what they
- * write (delivery state, deleted old entries) is not itself recorded as entries.
+ * (src/webhooks, docs/api/feed-and-webhooks.md §14); the Cron Triggers of wrangler.toml run, every
+ * minute, the change requests that became effective (src/lib/jobs/change-requests.ts,
+ * docs/api/change-requests.md §17.6) and the webhook sweep, and daily the retention. Their database
+ * handles have no audit source, so what they write (delivery state, deleted old entries) is not
+ * itself recorded as entries.
  */
 export default {
   fetch: app.fetch,

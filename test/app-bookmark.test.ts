@@ -12,8 +12,8 @@ import { KEYS, uid } from "./helpers";
 
 /**
  * The back office reads its own writes (docs/app.md §3): its typed client sends the newest
- * `x-d1-bookmark` it has been answered (docs/api.md §10) on every call. Driven here through the
- * same openapi-fetch client and middleware as app/src/lib/api.ts, against the real Worker; the
+ * `x-d1-bookmark` it has been answered (docs/api/access.md §10) on every call. Driven here through
+ * the same openapi-fetch client and middleware as app/src/lib/api.ts, against the real Worker; the
  * tab's sessionStorage is a variable.
  */
 

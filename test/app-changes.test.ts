@@ -15,7 +15,7 @@ import {
 /**
  * The Changes page's forms and lifecycle (app/src/changes, docs/app.md §1) as pure functions:
  * what the page sends for a form, and which actions it offers, against the API's rules
- * (docs/api.md §17.1, §17.2). The page in a browser: test/browser/app-changes.mjs.
+ * (docs/api/change-requests.md §17.1, §17.2). The page in a browser: test/browser/app-changes.mjs.
  */
 
 const NOW = Date.parse("2026-11-27T10:00:00Z");
@@ -213,7 +213,7 @@ describe("pasted price rows", () => {
   });
 });
 
-describe("the actions offered (docs/api.md §17.2)", () => {
+describe("the actions offered (docs/api/change-requests.md §17.2)", () => {
   const at = (status: string, effectiveAt: string | null, appliedAt: string | null = null) =>
     actionsOf({ status: status as never, effectiveAt, appliedAt }, NOW);
 
@@ -247,7 +247,7 @@ describe("the actions offered (docs/api.md §17.2)", () => {
   });
 });
 
-describe("the impact's margin on the page (docs/api.md §17.3)", () => {
+describe("the impact's margin on the page (docs/api/change-requests.md §17.3)", () => {
   const format = (n: number) => `${n} ct`;
   const side = (revenue: number | null, margin: number | null, bp: number | null) => ({
     lines: 2,

@@ -111,7 +111,8 @@ describe("audit triggers", () => {
         expect(text, `audit_${name}_${action}`).toBeDefined();
         expect(text).toContain(`ON \`${name}\``);
         expect(text).toContain("WHEN EXISTS (SELECT 1 FROM audit_context)");
-        // Links a bulk write records per owner stay silent while it says so (docs/api.md §11).
+        // Links a bulk write records per owner stay silent while it says so
+        // (docs/api/feed-and-webhooks.md §11).
         expect(text!.includes("NOT (SELECT links_summarized FROM audit_context)")).toBe(
           SUMMARIZED_LINKS.has(name),
         );

@@ -2,11 +2,11 @@ import { describe, expect, it } from "vitest";
 import { api, uid } from "./helpers";
 
 /**
- * Every answer carries `x-d1-bookmark` (docs/api.md §10), refusals included: a 400 that read D1
- * on the way, a 400 of the schema, a 404 and a 409, as the successes do, so a client keeps its
+ * Every answer carries `x-d1-bookmark` (docs/api/access.md §10), refusals included: a 400 that read
+ * D1 on the way, a 400 of the schema, a 404 and a 409, as the successes do, so a client keeps its
  * session whatever the answer.
  */
-describe("x-d1-bookmark on every answer (docs/api.md §10)", () => {
+describe("x-d1-bookmark on every answer (docs/api/access.md §10)", () => {
   it("a success and each kind of refusal carry it", async () => {
     const code = uid("CH");
     const answers = {

@@ -9,9 +9,10 @@ import { api, expectProblem, roundTrips, uid } from "./helpers";
 import { auditOf } from "./shared/bulk-upsert";
 
 /**
- * Bulk bodies at the documented limits (docs/api.md §5.12, §8): 1000 rows, 1 MiB. What one
- * statement binds is cut into chunks under D1's 2 MB limit on a string (src/db/chunks.ts), and
- * the chunks run in the one batch; the audit trail records memberships per customer (§11.1).
+ * Bulk bodies at the documented limits (docs/api/relations.md §5.12,
+ * docs/api/errors-and-limits.md §8): 1000 rows, 1 MiB. What one statement binds is cut into chunks
+ * under D1's 2 MB limit on a string (src/db/chunks.ts), and the chunks run in the one batch; the
+ * audit trail records memberships per customer (§11.1).
  */
 
 /** Bodies of a million bytes take seconds on a loaded machine; the default 5 s is for small ones. */

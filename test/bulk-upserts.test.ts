@@ -11,7 +11,9 @@ import { call } from "./fuzz/worker";
 import { api, expectProblem, roundTrips, uid } from "./helpers";
 import { auditOf, describeBulkUpsert, pricingVersion } from "./shared/bulk-upsert";
 
-/** Bulk upserts by code (docs/api.md §5.12): the shared rules, then each resource's own. */
+/**
+ * Bulk upserts by code (docs/api/relations.md §5.12): the shared rules, then each resource's own.
+ */
 
 const rename = (row: Record<string, unknown>) => ({ ...row, name: `${row.name as string} v2` });
 

@@ -138,7 +138,7 @@ describe("planChanges", () => {
   });
 });
 
-describe("planChanges at scale (docs/api.md §17.7)", () => {
+describe("planChanges at scale (docs/api/change-requests.md §17.7)", () => {
   const catalogue = (n: number) =>
     Array.from({ length: n }, (_, i) => row(`P-${String(i).padStart(7, "0")}`, 1000 + (i % 997)));
 

@@ -3,9 +3,9 @@ import { createChannel, createPricelist, createProduct, setPrimaryPricelist } fr
 import { api, expectProblem } from "./helpers";
 
 /**
- * The limits of a change request (docs/api.md §17.7) through the real Worker: an adjusted amount
- * past 2^53 − 1 is a 400 naming the item and the tier, never a 500; the impact's changes in basis
- * points are exact integers however large the rise (§17.3).
+ * The limits of a change request (docs/api/change-requests.md §17.7) through the real Worker: an
+ * adjusted amount past 2^53 − 1 is a 400 naming the item and the tier, never a 500; the impact's
+ * changes in basis points are exact integers however large the rise (§17.3).
  */
 
 const AUTHOR = "test-writer-key-95";
@@ -40,7 +40,7 @@ const rowsOf = async (list: number) =>
     ],
   );
 
-describe("a change request past 2^53 − 1 (docs/api.md §17.7)", () => {
+describe("a change request past 2^53 − 1 (docs/api/change-requests.md §17.7)", () => {
   it("400 at submit on the ADJUST_PRICES item naming the product and tier; still DRAFT, nothing written", async () => {
     const [small, huge] = [(await createProduct()).code, (await createProduct()).code];
     const other = await listWith([{ productCode: small, amount: 500 }]);

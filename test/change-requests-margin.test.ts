@@ -4,10 +4,11 @@ import { api, KEYS } from "./helpers";
 import { ok, seedWorkedExample } from "./shared/worked-example";
 
 /**
- * A change request's impact reports the margin before and after (docs/api.md §17.3) exactly as
- * the publish simulation's summary does for the same change (docs/simulation.md §4): over worked
- * example E's data (docs/pricing-rules.md §26: the COST list on WEB-DE, C-1001's accrual, the
- * FLOOR at cost + 10 %), its window moved past today so that a future effectiveAt prices it.
+ * A change request's impact reports the margin before and after (docs/api/change-requests.md §17.3)
+ * exactly as the publish simulation's summary does for the same change (docs/simulation.md §4):
+ * over worked example E's data (docs/pricing-rules.md §26: the COST list on WEB-DE, C-1001's
+ * accrual, the FLOOR at cost + 10 %), its window moved past today so that a future effectiveAt
+ * prices it.
  */
 
 const EFFECTIVE = "2027-03-01T00:00:00.000Z";
@@ -71,7 +72,7 @@ async function submitted() {
   return res.body;
 }
 
-describe("the impact's margin (docs/api.md §17.3)", () => {
+describe("the impact's margin (docs/api/change-requests.md §17.3)", () => {
   it("is the simulation's summary margin for the same tiers, before and after", async () => {
     const request = await submitted();
     expect(request.impact).toMatchObject({

@@ -3,9 +3,9 @@ import { createPricelist, createProduct } from "./factories";
 import { api, expectProblem, KEYS } from "./helpers";
 
 /**
- * Four eyes compare owners, not keys (docs/api.md §6, §17.2): the keys of vitest.config.ts
- * `alice:alice-2026:admin` and `alice:alice-2027:admin` are one person's old and rotated key,
- * `bob:bob-laptop:admin` another's.
+ * Four eyes compare owners, not keys (docs/api/access.md §6, docs/api/change-requests.md §17.2):
+ * the keys of vitest.config.ts `alice:alice-2026:admin` and `alice:alice-2027:admin` are one
+ * person's old and rotated key, `bob:bob-laptop:admin` another's.
  */
 
 const ALICE_2026 = "test-alice-key-2026";

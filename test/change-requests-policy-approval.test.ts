@@ -3,9 +3,9 @@ import { createChannel, createPricelist, createProduct, setPrimaryPricelist } fr
 import { api, expectProblem, KEYS } from "./helpers";
 
 /**
- * The approval policy changes by four eyes (docs/api.md §17.4): a PUT that would approve more
- * than the policy in force waits for an admin key of another owner; one that approves no more
- * applies at once. The red team's walk-around (issue 28, item 5): one admin key PUTs
+ * The approval policy changes by four eyes (docs/api/change-requests.md §17.4): a PUT that would
+ * approve more than the policy in force waits for an admin key of another owner; one that approves
+ * no more applies at once. The red team's walk-around (issue 28, item 5): one admin key PUTs
  * { 100000, 10000 } and submits a +500 % request that applies at once. Keys of
  * vitest.config.ts: alice's two (one rotated), bob's.
  */

@@ -11,9 +11,9 @@ import {
 import { api, expectProblem, KEYS, uid } from "./helpers";
 
 /**
- * What the approval policy judges (docs/api.md §17.3, §17.4) and what makes an approval stale
- * (§17.5), through the real Worker: each case is one a red team walked past the policy
- * `{ autoApproveMaxRaiseBp: 500, autoApproveMaxCutBp: 0 }` with (issue 28, items 1–4 and 7).
+ * What the approval policy judges (docs/api/change-requests.md §17.3, §17.4) and what makes an
+ * approval stale (§17.5), through the real Worker: each case is one a red team walked past the
+ * policy `{ autoApproveMaxRaiseBp: 500, autoApproveMaxCutBp: 0 }` with (issue 28, items 1–4 and 7).
  */
 
 const AUTHOR = KEYS.admin;
@@ -26,7 +26,10 @@ const slow = { timeout: 120_000 };
 const call = (method: string, path: string, body?: unknown, key: string = AUTHOR) =>
   api(method, `${base}${path}`, { body, key });
 
-/** Sets the policy; a loosening is approved by a key of another owner (docs/api.md §17.4). */
+/**
+ * Sets the policy; a loosening is approved by a key of another owner (docs/api/change-requests.md
+ * §17.4).
+ */
 async function setPolicy(autoApproveMaxRaiseBp: number | null, autoApproveMaxCutBp: number | null) {
   const limits = { autoApproveMaxRaiseBp, autoApproveMaxCutBp };
   const res = await call("PUT", "/policy", limits);

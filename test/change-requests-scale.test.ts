@@ -11,8 +11,8 @@ import { createPricelist } from "./factories";
 import { api } from "./helpers";
 
 /**
- * A catalogue-wide ADJUST_PRICES (docs/api.md §17.5): 100,000 price rows cut and 100,000 new
- * ones, applied in ONE D1 batch whose statements each stay within D1's limits
+ * A catalogue-wide ADJUST_PRICES (docs/api/change-requests.md §17.5): 100,000 price rows cut and
+ * 100,000 new ones, applied in ONE D1 batch whose statements each stay within D1's limits
  * (docs/toolchain.md, "D1 limits").
  */
 

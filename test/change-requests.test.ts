@@ -21,12 +21,14 @@ import { api, created, expectProblem, issuePaths, KEYS, uid } from "./helpers";
 import { head, RECEIVER, receivedAt, sleep, until, type Delivery } from "./webhook-helpers";
 
 /**
- * Change requests (docs/api.md §17, docs/pricing-rules.md §18) through the real Worker: worked
- * example A of pricing-rules v3 with two admin keys, every transition and its errors.
+ * Change requests (docs/api/change-requests.md §17, docs/pricing-rules.md §18) through the real
+ * Worker: worked example A of pricing-rules v3 with two admin keys, every transition and its
+ * errors.
  */
 
 // Each submit and approve prices the impact (a simulation per channel and quantity, one more
-// for the base of a cumulative change, docs/api.md §17.3): more than 5 s on a loaded machine.
+// for the base of a cumulative change, docs/api/change-requests.md §17.3): more than 5 s on a
+// loaded machine.
 vi.setConfig({ testTimeout: 30_000 });
 
 const AUTHOR = "test-writer-key-1";

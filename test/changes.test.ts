@@ -16,8 +16,8 @@ import { api, expectProblem, issuePaths, KEYS, uid } from "./helpers";
 import { head } from "./webhook-helpers";
 
 /**
- * The change feed (docs/api.md §13): every committed change of pricing data, read from the audit
- * trail in commit order, with `affects` saying whose prices may have moved.
+ * The change feed (docs/api/feed-and-webhooks.md §13): every committed change of pricing data, read
+ * from the audit trail in commit order, with `affects` saying whose prices may have moved.
  */
 
 interface Change {
@@ -209,7 +209,7 @@ describe("ordering under concurrent writes", () => {
   );
 });
 
-describe("affects: whose prices may have moved (docs/api.md §13.2)", () => {
+describe("affects: whose prices may have moved (docs/api/feed-and-webhooks.md §13.2)", () => {
   it("a pricelist's price names the pricelist, the lists derived from it, and the product", async () => {
     const product = await createProduct();
     const base = await createPricelist();

@@ -139,7 +139,7 @@ function echoViolations(req: FuzzRequest, status: number, text: string): string[
   if (status >= 300 || !sent || typeof sent !== "object" || Array.isArray(sent)) return [];
   const whole = JSON.parse(text || "null");
   // 202: accepted, not in force yet; the answer holds what was sent as its `proposal` (a policy
-  // loosening waits for a second owner, docs/api.md §17.4).
+  // loosening waits for a second owner, docs/api/change-requests.md §17.4).
   const answer = status === 202 ? whole?.proposal : whole;
   if (!answer || typeof answer !== "object") return [];
   const found: string[] = [];
@@ -279,7 +279,8 @@ describe("contract fuzzing over every operation of /doc", () => {
       expect(Object.fromEntries(failures)).toEqual({});
       // The valid share must reach the handler's success path at least once; an approval of a
       // policy proposal succeeds only with the exact limits another owner proposed, which no
-      // generated body names: it reaches its handler and answers 409 (docs/api.md §17.4).
+      // generated body names: it reaches its handler and answers 409
+      // (docs/api/change-requests.md §17.4).
       const successes = Object.entries(statuses).filter(([s]) => Number(s) < 300);
       if (op.id === "approveChangeRequestPolicy") expect(statuses[409]).toBeGreaterThan(0);
       else expect(successes.length, JSON.stringify(statuses)).toBeGreaterThan(0);

@@ -12,8 +12,9 @@ import {
 import { api, expectProblem, issuePaths, KEYS } from "./helpers";
 
 /**
- * COST pricelists and ACCRUAL trade conditions through the API (docs/api.md §5.8, §18,
- * docs/pricing-rules.md §23–§25): their write rules, and that a read key never sees them.
+ * COST pricelists and ACCRUAL trade conditions through the API (docs/api/relations.md §5.8,
+ * docs/api/access.md §18, docs/pricing-rules.md §23–§25): their write rules, and that a read key
+ * never sees them.
  */
 
 const PL = "/v1/api/pricelist";
@@ -28,7 +29,7 @@ async function ok(method: string, path: string, body?: unknown) {
   return res.body;
 }
 
-describe("COST pricelists: what they may be (docs/api.md §5.8)", () => {
+describe("COST pricelists: what they may be (docs/api/relations.md §5.8)", () => {
   it("creates a COST list, and an INDIVIDUAL list is never one (400 naming the field)", async () => {
     const cost = await createPricelist({ kind: "COST" });
     expect(cost).toMatchObject({ kind: "COST", scope: "GENERAL", derivation: null });
@@ -187,7 +188,7 @@ describe("ACCRUAL trade conditions (docs/pricing-rules.md §25)", () => {
   });
 });
 
-describe("a read key never sees a COST pricelist or an ACCRUAL condition (docs/api.md §18)", () => {
+describe("a read key never sees a COST pricelist or an ACCRUAL condition (docs/api/access.md §18)", () => {
   it("pricelists: absent from the lists and their counts, 404 by id as if they did not exist", async () => {
     const channel = await createChannel();
     const product = await createProduct();
@@ -223,7 +224,7 @@ describe("a read key never sees a COST pricelist or an ACCRUAL condition (docs/a
       body.data.map((p: any) => p.id).sort((a: number, b: number) => a - b);
     expect(idsOf((await assigned(KEYS.admin)).body)).toEqual([cost.id, floor.id]);
     // The FLOOR derived from the COST list tells the cost ("cost + 10 %"): as hidden as its base
-    // (docs/api.md §18), an admin sees it with its base.
+    // (docs/api/access.md §18), an admin sees it with its base.
     const read = await assigned(KEYS.read);
     expect(read.body).toMatchObject({ data: [], meta: { totalItems: 0 } });
     for (const path of [`${PL}/${floor.id}`, `${PL}/${floor.id}/prices`]) {

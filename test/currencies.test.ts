@@ -5,7 +5,7 @@ import { api, expectProblem, issuePaths, KEYS, roundTrips } from "./helpers";
 
 /**
  * The currencies' ISO 4217 exponents (src/pricing/currencies.ts; pricing rules v3 §3.1) and
- * GET /v1/api/currencies (docs/api.md §16.1), through the real Worker.
+ * GET /v1/api/currencies (docs/api/prices.md §16.1), through the real Worker.
  */
 
 const byExponent = (exponent: number) =>

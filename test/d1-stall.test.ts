@@ -15,7 +15,7 @@ import {
 import { api, KEYS, uid } from "./helpers";
 
 /**
- * Price lookups through a D1 stall (docs/api.md §9.1). `D1_DELAY_MS=1000`
+ * Price lookups through a D1 stall (docs/api/prices.md §9.1). `D1_DELAY_MS=1000`
  * makes every round trip of a request wait a second (the remote-latency model of the bench);
  * `D1_STALL_MS=300` bounds the freshness check of a held context. Lookups go to the app with the
  * Worker's own bindings plus those variables and an execution context of their own, so the
@@ -105,7 +105,7 @@ beforeAll(async () => {
   await setPrimaryPricelist(codes.channel, listId);
   await assignPricelistToChannel(codes.other, listId);
   await setPrimaryPricelist(codes.other, listId);
-  // A COST list: an admin's answer carries costs, a read key's never (docs/api.md §18).
+  // A COST list: an admin's answer carries costs, a read key's never (docs/api/access.md §18).
   const cost = await createPricelist({ ...window, status: "ACTIVE", kind: "COST" });
   await ok("PUT", `/v1/api/pricelist/${cost.id}/prices`, {
     prices: codes.products.map((productCode) => ({ productCode, amount: 400 })),

@@ -16,7 +16,9 @@ import { countRows, getCustomer, getPricelist } from "./reads";
 
 const del = (path: string) => api("DELETE", path);
 
-/** A 409 refusing a delete (docs/api.md §7.2): IN_USE with the records in the way. */
+/**
+ * A 409 refusing a delete (docs/api/errors-and-limits.md §7.2): IN_USE with the records in the way.
+ */
 function inUse(res: Awaited<ReturnType<typeof api>>) {
   const body = expectProblem(res, 409, "IN_USE") as ReturnType<typeof expectProblem> & {
     blockers: unknown;

@@ -13,8 +13,8 @@ import { call as api } from "./fuzz/worker";
  * The demo data of `npm run dev` (scripts/lib/demo-*.mjs), loaded as `npm run dev` loads it: its
  * SQL in one batch. Both worked examples of docs/pricing-rules.md price exactly as documented
  * (§10 and §16, with their ids), the catalogue shows each B2B term, and a copy of every record
- * the API writes with rules of its own is accepted by the API (docs/api.md: the demo never holds
- * what the API would refuse).
+ * the API writes with rules of its own is accepted by the API (docs/api/resources.md §2,
+ * docs/api/relations.md §5: the demo never holds what the API would refuse).
  */
 
 beforeAll(async () => {
@@ -74,7 +74,7 @@ describe("the worked examples in the demo data", () => {
 
   it("§26: a read key never learns the cost of P-B through the FLOOR 941 (cost + 10 %)", async () => {
     const read = { key: "test-read-key" };
-    // Absent and 404, as the COST list 940 it derives from (docs/api.md §18).
+    // Absent and 404, as the COST list 940 it derives from (docs/api/access.md §18).
     for (const id of [940, 941]) {
       const res = await api("GET", `/v1/api/pricelist/${id}`, read);
       expect(res.status).toBe(404);
@@ -388,7 +388,7 @@ describe("the publish simulation on the demo data (docs/simulation.md §7)", () 
 
 describe("the demo's change requests (docs/operations.md, Local development)", () => {
   // Each submit and approve prices the impact over every customer of the channels (within the
-  // pair budget, docs/api.md §17.3) at every tier: seconds on a loaded machine.
+  // pair budget, docs/api/change-requests.md §17.3) at every tier: seconds on a loaded machine.
   it(
     "one for next month approved by a second key, one waiting; the Changes page has both",
     { timeout: 120_000 },

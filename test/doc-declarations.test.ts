@@ -185,7 +185,8 @@ describe("names and descriptions declare the characters they may hold", () => {
 
   /**
    * Lone surrogates are no Unicode text: a validator reading strings as code points never sees
-   * one, and the pattern names none (docs/api.md §1). The server refuses them all the same.
+   * one, and the pattern names none (docs/api/resources.md §1). The server refuses them all the
+   * same.
    */
   const LONE = ["a\ud800b", "a\udc00", "a\udfff"];
 
@@ -297,7 +298,7 @@ function patternsOf(node: unknown, found = new Set<string>()): Set<string> {
   return found;
 }
 
-describe("every pattern of /doc is read alike by every validator (docs/api.md §1)", () => {
+describe("every pattern of /doc is read alike by every validator (docs/api/resources.md §1)", () => {
   const patterns = [...patternsOf(doc)];
 
   it("uses only what ECMAScript (with and without u), RE2, Rust's regex and Python share", () => {

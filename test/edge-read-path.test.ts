@@ -360,7 +360,7 @@ describe("GET /v1/api/prices: ETag, Cache-Control, If-None-Match", () => {
       "429",
       "503",
     ]);
-    // x-price-stale: only on an answer through a D1 stall (docs/api.md §9.1).
+    // x-price-stale: only on an answer through a D1 stall (docs/api/prices.md §9.1).
     expect(Object.keys(op.responses["200"].headers)).toEqual([
       "ETag",
       "Cache-Control",

@@ -5,10 +5,10 @@ import { auditOf, pricingVersion } from "./shared/bulk-upsert";
 import { head } from "./webhook-helpers";
 
 /**
- * Exchange rates through the real Worker (docs/api.md §16.2, pricing rules v3 §3.2): the bulk
- * upsert by (from, to, validFrom) with decimal-string rates, the list with its derived validTo,
- * filters, sorts and ?at=, the key's GET and DELETE, the roles, the pricing version and the audit
- * trail. Every test uses pairs of its own, so none depends on another's data.
+ * Exchange rates through the real Worker (docs/api/prices.md §16.2, pricing rules v3 §3.2): the
+ * bulk upsert by (from, to, validFrom) with decimal-string rates, the list with its derived
+ * validTo, filters, sorts and ?at=, the key's GET and DELETE, the roles, the pricing version and
+ * the audit trail. Every test uses pairs of its own, so none depends on another's data.
  */
 
 type Rate = { from: string; to: string; rate: unknown; validFrom: string };

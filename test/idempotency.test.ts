@@ -4,7 +4,7 @@ import { ABANDONED_AFTER_MS, decide, IDEMPOTENCY_TTL_MS } from "../src/db/idempo
 import { createProduct, tradeConditionBody } from "./factories";
 import { api, expectProblem, uid } from "./helpers";
 
-/** Idempotent retries of writes (docs/api.md §4.4). */
+/** Idempotent retries of writes (docs/api/resources.md §4.4). */
 
 const KEY_HEADER = "Idempotency-Key";
 

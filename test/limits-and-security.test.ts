@@ -203,7 +203,7 @@ describe("rate limits per API key: reads and writes apart", () => {
     }
   });
 
-  it("answers a method a path does not take with 405 + Allow before counting it (docs/api.md §7)", async () => {
+  it("answers a method a path does not take with 405 + Allow before counting it (docs/api/errors-and-limits.md §7)", async () => {
     const limiter = { limit: vi.fn(async () => ({ success: false })) };
     const bindings = { RATE_LIMITER_READ: limiter, RATE_LIMITER_ADMIN: limiter };
     for (const key of [KEYS.admin, KEYS.read, null]) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { api, expectProblem, KEYS } from "./helpers";
 
-/** GET /v1/api/me (docs/api.md §6): the asking key's name and role, for either role. */
+/** GET /v1/api/me (docs/api/access.md §6): the asking key's name and role, for either role. */
 describe("GET /v1/api/me", () => {
   it("answers a read key its name and role", async () => {
     const res = await api("GET", "/v1/api/me", { key: KEYS.read });

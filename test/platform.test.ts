@@ -223,7 +223,7 @@ describe("API_KEYS entries", () => {
   });
 });
 
-describe("405 before keys, roles, limits and idempotency (docs/api.md §7)", () => {
+describe("405 before keys, roles, limits and idempotency (docs/api/errors-and-limits.md §7)", () => {
   const allow = async (method: string, path: string, options: CallOptions = {}) => {
     const res = await api(method, path, options);
     expect(expectProblem(res, 405, "METHOD_NOT_ALLOWED").detail).toBe(

@@ -59,7 +59,9 @@ interface Lookup {
   explain: boolean;
   /** Absent: the primary list's (EUR). */
   currency?: string;
-  /** An admin key's lookup, with costs and accruals (docs/api.md §18); absent: a read key's. */
+  /**
+   * An admin key's lookup, with costs and accruals (docs/api/access.md §18); absent: a read key's.
+   */
   admin?: boolean;
 }
 

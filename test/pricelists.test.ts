@@ -274,7 +274,7 @@ describe("pricelists: kind", () => {
   });
 });
 
-describe("pricelists: FLOOR assignment (docs/api.md §5.2)", () => {
+describe("pricelists: FLOOR assignment (docs/api/relations.md §5.2)", () => {
   it("assigns a FLOOR pricelist to channels only: never primary, never to groups or customers", async () => {
     const floor = await createPricelist({ kind: "FLOOR" });
     const channel = await createChannel();
@@ -336,7 +336,7 @@ describe("pricelists: FLOOR assignment (docs/api.md §5.2)", () => {
   });
 });
 
-describe("pricelists: derivation (docs/api.md §5.8)", () => {
+describe("pricelists: derivation (docs/api/relations.md §5.8)", () => {
   it("stores a derivation, rounding optional, and removes it with null", async () => {
     const base = await createPricelist();
     const pl = await createPricelist({

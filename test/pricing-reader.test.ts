@@ -311,7 +311,7 @@ describe("the pricing reader's SQL and in-memory reach", () => {
       expect(canonical(inMemory), JSON.stringify(query)).toEqual(canonical(bySql));
       records += bySql.tradeConditions.length + bySql.promotions.length;
       rates += bySql.exchangeRates.length;
-      // A read key's lookup reads no cost and no accrual at all (docs/api.md §18).
+      // A read key's lookup reads no cost and no accrual at all (docs/api/access.md §18).
       const accruals = bySql.tradeConditions.filter((c) => c.type === "ACCRUAL").length;
       if (query.costs) {
         costs += bySql.costs.length;

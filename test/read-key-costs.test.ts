@@ -12,8 +12,8 @@ import { api, KEYS } from "./helpers";
 import { ok, seedWorkedExample } from "./shared/worked-example";
 
 /**
- * docs/api.md §18: a read key never sees a cost, a margin, an accrual, a COST pricelist or an
- * ACCRUAL condition, in any answer, explain, list, header or error. This test walks EVERY
+ * docs/api/access.md §18: a read key never sees a cost, a margin, an accrual, a COST pricelist or
+ * an ACCRUAL condition, in any answer, explain, list, header or error. This test walks EVERY
  * operation of /doc a read key may call (those that document no 403, as the README's role
  * column reads them), with cost data present (worked example E, docs/pricing-rules.md §26, with
  * distinctive amounts and names), calls each with every fixture value of its parameters, and
@@ -27,7 +27,7 @@ const window = { validFrom: "2025-01-01", validTo: "2026-01-01" };
 /** Amounts no other record of the fixture holds. */
 const COSTS = { "P-A": 7919, "P-B": 6133, "P-C": 5347 };
 const COST_NAME = "CO-SECRET cost of WEB-DE";
-/** A FLOOR derived from the COST list: as hidden as it (docs/api.md §18). */
+/** A FLOOR derived from the COST list: as hidden as it (docs/api/access.md §18). */
 const FLOOR_NAME = "FL-SECRET cost + 10 %";
 const ACCRUAL_NAME = "AC-SECRET year-end bonus";
 /** The names of every field only an admin's answer has (docs/pricing-rules.md §26). */
@@ -210,7 +210,7 @@ interface Operation {
   path: string;
 }
 
-/** The operations of /doc a read key may call: those documenting no 403 (docs/api.md §6). */
+/** The operations of /doc a read key may call: those documenting no 403 (docs/api/access.md §6). */
 async function readOperations(): Promise<Operation[]> {
   const doc = await api("GET", "/doc", { key: null });
   expect(doc.status).toBe(200);
@@ -256,7 +256,7 @@ async function answer(method: string, call: ReturnType<typeof callsOf>[number], 
   return { res, text: `${JSON.stringify(res.body)}\n${headers}` };
 }
 
-describe("a read key never sees a cost (docs/api.md §18)", () => {
+describe("a read key never sees a cost (docs/api/access.md §18)", () => {
   it("walks every read-key operation of /doc with cost data present and finds no cost", async () => {
     const operations = await readOperations();
     // Every read operation has its calls here: a new one fails until it is added.
@@ -319,8 +319,8 @@ describe("a read key never sees a cost (docs/api.md §18)", () => {
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       return { ids: res.body.data.map((p: any) => p.id), total: res.body.meta.totalItems };
     };
-    // `kind` filters (docs/api.md §18): a read key's COST page is empty, its FLOOR page holds
-    // no floor derived from cost; an admin's holds both.
+    // `kind` filters (docs/api/access.md §18): a read key's COST page is empty, its FLOOR page
+    // holds no floor derived from cost; an admin's holds both.
     expect(await listed(KEYS.read, "&filter.kind=COST")).toEqual({ ids: [], total: 0 });
     expect((await listed(KEYS.read, "&filter.kind=FLOOR")).ids).not.toContain(ids.floor);
     expect((await listed(KEYS.admin, "&filter.kind=COST")).ids).toEqual([ids.cost]);

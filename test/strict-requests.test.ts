@@ -3,7 +3,9 @@ import { MAX_ISSUES } from "../src/lib/core/errors";
 import { createPricelist } from "./factories";
 import { api, expectProblem, KEYS, uid } from "./helpers";
 
-/** Strict text and numbers, bounded errors (docs/api.md §7), through the Worker. */
+/**
+ * Strict text and numbers, bounded errors (docs/api/errors-and-limits.md §7), through the Worker.
+ */
 
 const send = (method: string, path: string, raw: string, contentType = "application/json") =>
   api(method, path, { raw, headers: { "content-type": contentType } });

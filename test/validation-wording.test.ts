@@ -5,11 +5,11 @@ import { callWorker } from "./fuzz/worker";
 import { KEYS } from "./helpers";
 
 /**
- * Every 400 speaks about the field, never in the validator's words (docs/api.md §7.3). For every
- * operation of the live /doc, each parameter and each body field (nested objects and array items
- * included) is sent wrongly typed, out of range, missing or unknown, one at a time, on top of a
- * request that is otherwise valid; every 400 must name the field that was spoiled and hold no
- * phrase of zod's English messages.
+ * Every 400 speaks about the field, never in the validator's words
+ * (docs/api/errors-and-limits.md §7.3). For every operation of the live /doc, each parameter and
+ * each body field (nested objects and array items included) is sent wrongly typed, out of range,
+ * missing or unknown, one at a time, on top of a request that is otherwise valid; every 400 must
+ * name the field that was spoiled and hold no phrase of zod's English messages.
  */
 
 const doc = await loadDoc();
@@ -257,7 +257,7 @@ function wordingFaults(probe: Probe, text: string): string[] {
   return faults;
 }
 
-describe("no validator wording in any 400 (docs/api.md §7.3)", () => {
+describe("no validator wording in any 400 (docs/api/errors-and-limits.md §7.3)", () => {
   it("the wording pattern knows zod's phrasings and spares ours", () => {
     for (const zod of [
       "Invalid input: expected int, received number",

@@ -2,12 +2,12 @@ import { describe, expect, it } from "vitest";
 import { refusal, type Resolve } from "../src/webhooks/safety";
 
 /**
- * Where webhooks may point (docs/api.md §14.5), held against the IANA special-purpose address
- * registries themselves: the tables below are copied from the IPv4 and IPv6 Special-Purpose
- * Address Registries (as of 2025-10), not from the code. For every block, its first, middle and
- * last address are refused, as an IP literal in the URL and as a DNS answer for a name; the
- * address just before and just after it is accepted where it is public (in no block, and for
- * IPv6 inside 2000::/3, the global unicast space), refused otherwise.
+ * Where webhooks may point (docs/api/feed-and-webhooks.md §14.5), held against the IANA
+ * special-purpose address registries themselves: the tables below are copied from the IPv4 and IPv6
+ * Special-Purpose Address Registries (as of 2025-10), not from the code. For every block, its
+ * first, middle and last address are refused, as an IP literal in the URL and as a DNS answer for a
+ * name; the address just before and just after it is accepted where it is public (in no block, and
+ * for IPv6 inside 2000::/3, the global unicast space), refused otherwise.
  */
 
 type Row = [block: string, name: string];

@@ -24,9 +24,10 @@ import { api, created, uid } from "./helpers";
 import { head, RECEIVER, receivedAt, signedBy, until, type Delivery } from "./webhook-helpers";
 
 /**
- * Webhook delivery end to end (docs/api.md §14): writes through the API, the Worker's real queue
- * producer and consumer (Miniflare's local queues, retries after WEBHOOK_RETRY_BASE_SECONDS = 1),
- * and a receiver on 127.0.0.1 (test/receiver.setup.mjs) whose answers the tests choose.
+ * Webhook delivery end to end (docs/api/feed-and-webhooks.md §14): writes through the API, the
+ * Worker's real queue producer and consumer (Miniflare's local queues, retries after
+ * WEBHOOK_RETRY_BASE_SECONDS = 1), and a receiver on 127.0.0.1 (test/receiver.setup.mjs) whose
+ * answers the tests choose.
  */
 
 /** The batches a receiver path took (2xx), once per idempotency id, when they reach `cursor`. */

@@ -10,9 +10,9 @@ import { api, created, expectProblem, issuePaths, KEYS, uid } from "./helpers";
 import { head, RECEIVER, receivedAt, signedBy, sleep } from "./webhook-helpers";
 
 /**
- * The webhooks resource (docs/api.md §14) and the queue consumer driven message by message
- * (createMessageBatch / getQueueResult): retries with backoff, the pause after 16 failures, the
- * dead-letter queue, URL safety at save and at delivery, kept answers, signatures.
+ * The webhooks resource (docs/api/feed-and-webhooks.md §14) and the queue consumer driven message
+ * by message (createMessageBatch / getQueueResult): retries with backoff, the pause after 16
+ * failures, the dead-letter queue, URL safety at save and at delivery, kept answers, signatures.
  */
 
 const ALL = [...CHANGE_EVENTS];

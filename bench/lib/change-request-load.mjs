@@ -1,9 +1,10 @@
 /**
  * Price lookups and /health while the largest change request is submitted and approved, on the
- * same isolate (issue 28 item 10; docs/api.md §17.7; `npm run bench:change-request -- --lookups`):
- * each subject alone, then while one admin key creates, submits, has approved (second key) and
- * cancels the request back to back, then alone again. A lookup counts as "during" when it was in
- * flight at any moment of a submit or an approve; its p99 alone is the mean of the two alone runs.
+ * same isolate (issue 28 item 10; docs/api/change-requests.md §17.7; `npm run bench:change-request
+ * -- --lookups`): each subject alone, then while one admin key creates, submits, has approved
+ * (second key) and cancels the request back to back, then alone again. A lookup counts as "during"
+ * when it was in flight at any moment of a submit or an approve; its p99 alone is the mean of the
+ * two alone runs.
  */
 
 /**

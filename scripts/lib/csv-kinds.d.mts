@@ -7,7 +7,7 @@
 
 /**
  * The ISO 4217 exponent of a currency, as the service answers it (GET /v1/api/currencies, the
- * one table of exponents: docs/api.md §16.1).
+ * one table of exponents: docs/api/prices.md §16.1).
  * @param {Api} api
  * @param {string} currency
  * @returns {Promise<number>}

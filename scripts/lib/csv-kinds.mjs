@@ -12,7 +12,7 @@
 import { decimalToMinor, minorToDecimal } from "./money.mjs";
 import { describeFailure } from "./csv-http.mjs";
 
-/** The API's code rule (docs/api.md §1, src/lib/core/schemas.ts CODE_PATTERN). */
+/** The API's code rule (docs/api/resources.md §1, src/lib/core/schemas.ts CODE_PATTERN). */
 const CODE = /^(?!\.\.?$)[A-Za-z0-9._-]{1,64}$/;
 const CODE_RULE = "1-64 of A-Z a-z 0-9 . _ -";
 
@@ -209,7 +209,7 @@ const trimmed = {
 
 /**
  * The ISO 4217 exponent of a currency, as the service answers it (GET /v1/api/currencies, the
- * one table of exponents: docs/api.md §16.1).
+ * one table of exponents: docs/api/prices.md §16.1).
  * @param {Api} api
  * @param {string} currency
  * @returns {Promise<number>}
@@ -282,8 +282,8 @@ const prices = defineKind({
 
 /**
  * Exchange rates by (from, to, validFrom): the rate stays the decimal text the file holds (the
- * service checks it and keeps it exact, docs/api.md §16.2); the export writes the normal form and
- * validFrom as the service answers it.
+ * service checks it and keeps it exact, docs/api/prices.md §16.2); the export writes the normal
+ * form and validFrom as the service answers it.
  */
 const exchangeRates = defineKind({
   name: "exchange-rates",

@@ -18,7 +18,7 @@ export type Call = (
   key: string,
 ) => Promise<{ status: number; body: unknown }>;
 
-/** What the test reads of a request as the API answers it (docs/api.md §16). */
+/** What the test reads of a request as the API answers it (docs/api/prices.md §16). */
 export interface DemoRequest {
   id: number;
   title: string;

@@ -114,7 +114,7 @@
  * @typedef {object} ExchangeRate
  * @property {string} from
  * @property {string} to
- * @property {string} rate a decimal text, as the API takes it (docs/api.md §16.2)
+ * @property {string} rate a decimal text, as the API takes it (docs/api/prices.md §16.2)
  * @property {number} validFrom
  */
 

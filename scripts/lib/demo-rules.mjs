@@ -1,7 +1,7 @@
 /**
- * The API's write rules (docs/api.md §2, §5.2, §5.7–§5.10; COST and ACCRUAL:
- * docs/pricing-rules.md §23–§25) applied to the demo data before it is turned into SQL, so the
- * demo never holds what the API would refuse. The SQL load itself checks only what the schema
+ * The API's write rules (docs/api/resources.md §2, docs/api/relations.md §5.2, §5.7–§5.10; COST and
+ * ACCRUAL: docs/pricing-rules.md §23–§25) applied to the demo data before it is turned into SQL, so
+ * the demo never holds what the API would refuse. The SQL load itself checks only what the schema
  * enforces (unique codes, foreign keys); these are the rules the services add. test/demo-data.test.ts also creates a copy of every record through the API.
  */
 
@@ -65,7 +65,7 @@ function checkProducts(data) {
 }
 
 /**
- * Rates as the API takes them (docs/api.md §16.2): a decimal text above 0 with at most 12
+ * Rates as the API takes them (docs/api/prices.md §16.2): a decimal text above 0 with at most 12
  * significant digits, two currencies, one rate per pair and validFrom.
  * @param {DemoData} data
  */
@@ -84,7 +84,8 @@ function checkExchangeRates(data) {
 }
 
 /**
- * Price rows: a price unit of 1–10,000 pieces, one row per product and tier (docs/api.md §5.6).
+ * Price rows: a price unit of 1–10,000 pieces, one row per product and tier
+ * (docs/api/relations.md §5.6).
  * @param {Pricelist} p
  */
 function checkPriceRows(p) {
@@ -100,9 +101,9 @@ function checkPriceRows(p) {
 }
 
 /**
- * Scope and owner, kind and where it is assigned, derivation (docs/api.md §5.2, §5.8): a base in
- * another currency needs a rate of the pair, or the demo would answer NO_PRICE and the linter
- * MISSING_EXCHANGE_RATE (docs/pricing-rules.md §19).
+ * Scope and owner, kind and where it is assigned, derivation (docs/api/relations.md §5.2, §5.8): a
+ * base in another currency needs a rate of the pair, or the demo would answer NO_PRICE and the
+ * linter MISSING_EXCHANGE_RATE (docs/pricing-rules.md §19).
  * @param {Pricelist} p
  * @param {Map<number, Pricelist>} pricelists
  * @param {Set<string>} pairs the exchange rates' `from>to`

@@ -10,13 +10,16 @@ import { join } from "node:path";
 export const DEV_KEYS = {
   admin: "dev-admin-key",
   read: "dev-read-key",
-  /** A second admin key, of another owner: approves what `dev-admin-key` wrote (docs/api.md §17). */
+  /**
+   * A second admin key, of another owner: approves what `dev-admin-key` wrote
+   * (docs/api/change-requests.md §17).
+   */
   approver: "dev-approver-key",
 };
 
 /**
- * The owner of each dev key (docs/api.md §6): change requests name owners, and the admin and the
- * approver are two, so one approves what the other wrote.
+ * The owner of each dev key (docs/api/access.md §6): change requests name owners, and the admin and
+ * the approver are two, so one approves what the other wrote.
  */
 export const DEV_OWNERS = { admin: "dev-admin", read: "dev-read", approver: "approver" };
 

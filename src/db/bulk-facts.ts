@@ -6,7 +6,7 @@ import { errorMentions, rawBatch, type Db } from "./client";
 import { inJsonList } from "./json-list";
 
 /*
- * What a bulk upsert is judged on (docs/api.md §5.12), and the guard that notices when it
+ * What a bulk upsert is judged on (docs/api/relations.md §5.12), and the guard that notices when it
  * changed. The facts are rows, each a small JSON object (a stored record, a record the body
  * names, a link), in named parts, read in ONE round trip in a fixed order. D1 has no transaction
  * spanning that read and the write, so the write batch first reads the same rows again and fails

@@ -6,9 +6,9 @@ import { CHANGED, changesNothing, optimistically } from "./optimistic";
 import type { BulkResult } from "../lib/core/schemas";
 
 /*
- * Bulk upserts by code (docs/api.md §5.12), the rules half: the read-judge-write every bulk PUT
- * runs (the body and answer schemas are in lib/core/schemas.ts, the facts and their guard in
- * db/bulk-facts.ts, the writes in db/bulk.ts). Each resource supplies its facts and a judge that
+ * Bulk upserts by code (docs/api/relations.md §5.12), the rules half: the read-judge-write every
+ * bulk PUT runs (the body and answer schemas are in lib/core/schemas.ts, the facts and their guard
+ * in db/bulk-facts.ts, the writes in db/bulk.ts). Each resource supplies its facts and a judge that
  * applies the resource's own rules to every row.
  */
 

@@ -11,9 +11,9 @@ import { entityName, SUMMARIZED_LINKS } from "./schema/audited";
 import { columnValue } from "./writes";
 
 /*
- * Bulk upserts by code (docs/api.md §5.12), the writes (the facts they are judged on and the
- * guard are in db/bulk-facts.ts). Rows travel as JSON parameters (json_each), cut into chunks of
- * at most MAX_JSON_BYTES (db/chunks.ts): a body of 1000 rows binds a handful of parameters, far
+ * Bulk upserts by code (docs/api/relations.md §5.12), the writes (the facts they are judged on and
+ * the guard are in db/bulk-facts.ts). Rows travel as JSON parameters (json_each), cut into chunks
+ * of at most MAX_JSON_BYTES (db/chunks.ts): a body of 1000 rows binds a handful of parameters, far
  * under D1's 100, and no parameter comes near D1's 2 MB limit on a string, whatever the rows
  * hold. Each function gives one statement per chunk; the caller puts them all into its one batch.
  */
@@ -204,9 +204,9 @@ const CONTEXT_COLUMNS = Object.fromEntries(
 );
 
 /**
- * The audit entries of the link rows `changes` write (docs/api.md §11.1): for each owner, a
- * DELETE listing the targets it lost and an INSERT listing those it gained, by id, in the link
- * table's own terms (`customerGroupMember`, key `{ customerId }`, row `{ customerId,
+ * The audit entries of the link rows `changes` write (docs/api/feed-and-webhooks.md §11.1): for
+ * each owner, a DELETE listing the targets it lost and an INSERT listing those it gained, by id, in
+ * the link table's own terms (`customerGroupMember`, key `{ customerId }`, row `{ customerId,
  * customerGroupIds }`), instead of one entry per link row. Written from the plan: the guard of
  * the batch (db/bulk-facts.ts) has made sure the stored links are those the plan was made from.
  */

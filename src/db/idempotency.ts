@@ -4,7 +4,7 @@ import type { IdempotencyClaim } from "./audit";
 import type { Db } from "./client";
 
 /**
- * The idempotency store (docs/api.md "Idempotent retries"): one row per API key name and
+ * The idempotency store (docs/api/resources.md "Idempotent retries"): one row per API key name and
  * `Idempotency-Key`, claimed PENDING, moved to COMMITTED by the write batch that carries the
  * claim (src/db/client.ts), DONE with the stored answer. The middleware that uses it is
  * src/lib/http/idempotency.ts.

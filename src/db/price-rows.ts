@@ -170,7 +170,7 @@ export async function writeUndatedRows(
 }
 
 // ---------------------------------------------------------------------------------------------
-// Several pricelists at once: a change request (docs/api.md §17.5)
+// Several pricelists at once: a change request (docs/api/change-requests.md §17.5)
 // ---------------------------------------------------------------------------------------------
 
 /**
@@ -243,8 +243,8 @@ function rowHash(k: number): SQL {
  * The stored rows of `selections` (each with the index of the selection that chose it, and its
  * product's id), and their digest: one statement each. Identical selections (ten items on the
  * whole of one list) read their rows once: `selection` is then the index of the first of them,
- * and `sameAs[i]` says which one selection `i` reads (docs/api.md §17.7). The digest is over
- * every selection, as it always was.
+ * and `sameAs[i]` says which one selection `i` reads (docs/api/change-requests.md §17.7). The
+ * digest is over every selection, as it always was.
  */
 export function rowSetsSql(selections: readonly RowSelection[]) {
   const firstOf = new Map<string, number>();
@@ -395,8 +395,8 @@ function updateFromStaged(
  * writes staged into change_request_writes (chunked, each row sent once), then ONE update of the
  * cut or replaced rows and ONE insert of the new rows from there. The staged rows stay: they are
  * what `cancel` restores from (`restoreStagedWrites`). A generator that pauses after each chunk,
- * so that its caller can let other requests run (docs/api.md §17.7); `stagedPriceRowWrites`
- * runs it at once.
+ * so that its caller can let other requests run (docs/api/change-requests.md §17.7);
+ * `stagedPriceRowWrites` runs it at once.
  */
 export function* stagedPriceRowSteps(
   db: Db,

@@ -5,8 +5,8 @@ import { rowsByCode, type FactParts } from "./bulk-facts";
 import type { Db } from "./client";
 
 /*
- * Foreign keys by code, declared once per entity (docs/api.md §2). A product stores its group's id
- * (`productGroupId`) while the API reads, filters and writes the group's code
+ * Foreign keys by code, declared once per entity (docs/api/resources.md §2). A product stores its
+ * group's id (`productGroupId`) while the API reads, filters and writes the group's code
  * (`productGroupCode`); one entry of `defineRefs` says so, and the rest is derived from it:
  *
  * - reads: `columns`, the target's code as a column of the owner's select;

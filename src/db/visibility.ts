@@ -2,10 +2,10 @@ import { and, eq, isNull, ne, or, type SQL } from "drizzle-orm";
 import { pricelists, tradeConditions } from "./schema";
 
 /*
- * What a key that does not see costs (a read key) never reads (docs/api.md §18): COST pricelists
- * with their rows and assignments, the FLOOR pricelists derived from them (a floor "cost + 10 %"
- * is the cost in other words), and ACCRUAL trade conditions. Every read a read key can make of
- * pricelists or trade conditions takes its condition from here, so "as if they did not exist"
+ * What a key that does not see costs (a read key) never reads (docs/api/access.md §18): COST
+ * pricelists with their rows and assignments, the FLOOR pricelists derived from them (a floor "cost
+ * + 10 %" is the cost in other words), and ACCRUAL trade conditions. Every read a read key can make
+ * of pricelists or trade conditions takes its condition from here, so "as if they did not exist"
  * has one wording: absent from every list and its count, 404 by id. `costs` is the request's
  * `seesCosts` (src/lib/http/auth.ts).
  */

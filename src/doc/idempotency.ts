@@ -10,7 +10,7 @@ const DESCRIPTION =
   "and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's " +
   "name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first " +
   "request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. " +
-  "1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4.";
+  "1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4.";
 
 const IdempotencyKey = z
   .string()

@@ -10,11 +10,12 @@ import {
 import type { Entry, Fields, KeyOf, Tables } from "./history";
 
 /*
- * Whose prices a change may move (docs/api.md §13.2), as records: `product#12` (by id, its code
- * looked up later), `product=P-A` (by code, when the row names itself), `pricelist#7`. A
- * dimension left out is open: any record of it may be affected. A trade condition's or
- * promotion's change reaches its targets as they were at the start and at the end of the writing
- * request (from the audit trail, src/feed/history.ts), so later edits do not rewrite it.
+ * Whose prices a change may move (docs/api/feed-and-webhooks.md §13.2), as records: `product#12`
+ * (by id, its code looked up later), `product=P-A` (by code, when the row names itself),
+ * `pricelist#7`. A dimension left out is open: any record of it may be affected. A trade
+ * condition's or promotion's change reaches its targets as they were at the start and at the end of
+ * the writing request (from the audit trail, src/feed/history.ts), so later edits do not rewrite
+ * it.
  */
 
 export type Affected = Partial<Record<Dimension, Set<string>>>;
@@ -36,8 +37,8 @@ export const trackedKey: KeyOf = (entity, row) => {
 
 /**
  * The ids a row names in `field`: its one value, or, in an entry that records all of an owner's
- * added or removed links at once (docs/api.md §11), the list under the plural name
- * (`customerGroupIds`).
+ * added or removed links at once (docs/api/feed-and-webhooks.md §11), the list under the plural
+ * name (`customerGroupIds`).
  */
 const idsIn = (row: Fields, field: string): unknown[] =>
   field in row ? [row[field]] : ((row[`${field}s`] as unknown[] | undefined) ?? []);
@@ -84,7 +85,7 @@ function targetsOf(kind: OwnerKind, owner: Fields, id: string, tables: Tables): 
     }
     return records;
   };
-  // An empty list of products or channels means all of them (docs/api.md §2).
+  // An empty list of products or channels means all of them (docs/api/resources.md §2).
   const allIfEmpty = (records: Set<string>) => (records.size ? records : OPEN);
   return {
     products: allIfEmpty(linked(["product", "productGroup"])),

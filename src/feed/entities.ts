@@ -3,12 +3,12 @@ import { CHANGE_EVENTS, type ChangeEvent } from "../pricing/vocabulary";
 import { fieldsOf } from "./tables";
 
 /**
- * What each audited entity means to the change feed (docs/api.md §13): the event a webhook
- * subscribes to it by, and whose prices a change of it may move. The audited entities are listed
- * once (src/db/schema/audited.ts) and most of what the feed needs is read off their tables here:
- * a record that prices name (`product`) addresses itself and is its own event (`products`), any
- * other record with an event of its own (`exchangeRate`) may move any price; a trade condition's
- * or promotion's rows (`tradeConditionScale`, its links `tradeConditionProduct`)
+ * What each audited entity means to the change feed (docs/api/feed-and-webhooks.md §13): the event
+ * a webhook subscribes to it by, and whose prices a change of it may move. The audited entities are
+ * listed once (src/db/schema/audited.ts) and most of what the feed needs is read off their tables
+ * here: a record that prices name (`product`) addresses itself and is its own event (`products`),
+ * any other record with an event of its own (`exchangeRate`) may move any price; a trade
+ * condition's or promotion's rows (`tradeConditionScale`, its links `tradeConditionProduct`)
  * belong to it and its event; a link between records names them by its `<record>Id` fields. What
  * the schema cannot say is declared below (EVENTS, SELF_NAMED, DERIVED). test/changes.test.ts checks that every
  * audited table has a spec, so a new table cannot be left out of the feed.
@@ -47,7 +47,8 @@ const EVENTS: Record<string, ChangeEvent> = {
 
 /**
  * Entities whose rows say themselves whose prices they move, in their `affects` field in the
- * feed's form (a change request once applied: docs/api.md §17.6), by the event of their resource.
+ * feed's form (a change request once applied: docs/api/change-requests.md §17.6), by the event of
+ * their resource.
  */
 const SELF_NAMED: Record<string, ChangeEvent> = {
   changeRequest: "changeRequests",
@@ -55,7 +56,7 @@ const SELF_NAMED: Record<string, ChangeEvent> = {
   changeRequestPolicy: "changeRequests",
 };
 
-/** Entities whose pricelists reach the lists derived from them too (docs/api.md §5.8). */
+/** Entities whose pricelists reach the lists derived from them too (docs/api/relations.md §5.8). */
 const DERIVED: ReadonlySet<string> = new Set(["pricelist", "pricelistPrice", "changeRequest"]);
 
 export interface EntitySpec {
@@ -64,16 +65,18 @@ export interface EntitySpec {
   self?: Ref;
   /**
    * Row fields holding the id of another record whose prices move. An entry recording an owner's
-   * links at once (docs/api.md §11) holds the target's ids under the plural (`customerGroupIds`).
+   * links at once (docs/api/feed-and-webhooks.md §11) holds the target's ids under the plural
+   * (`customerGroupIds`).
    */
   refs?: Record<string, Ref>;
-  /** Pricelists named here reach the lists derived from them too (docs/api.md §5.8). */
+  /** Pricelists named here reach the lists derived from them too (docs/api/relations.md §5.8). */
   derived?: boolean;
   /** The trade condition or promotion the row belongs to, by its row field. */
   owner?: { kind: OwnerKind; field: string };
   /**
    * The row says itself whose prices it moves, in this field, in the feed's `affects` form (a
-   * change request once applied: docs/api.md §17.6); a row without it moves no price.
+   * change request once applied: docs/api/change-requests.md §17.6); a row without it moves no
+   * price.
    */
   affectsField?: string;
 }
@@ -85,7 +88,10 @@ export interface OwnerLink {
   ref: Ref;
 }
 
-/** Price dimensions of an answer; `affects` narrows each or leaves it open (docs/api.md §13.2). */
+/**
+ * Price dimensions of an answer; `affects` narrows each or leaves it open
+ * (docs/api/feed-and-webhooks.md §13.2).
+ */
 export type Dimension = "products" | "pricelists" | "channels" | "customers";
 
 export const DIMENSION_OF: Record<Ref, Dimension> = {
@@ -140,8 +146,8 @@ function specOf(entity: string): EntitySpec | undefined {
     return { event: own, owner: { kind: entity, field: "id" } };
   const kind = ownerOf(entity);
   if (kind) return { event: eventOf(kind)!, owner: { kind, field: OWNERS[kind].field } };
-  // Any other record with an event of its own (an exchange rate, docs/api.md §16.2) may move any
-  // price: every dimension open.
+  // Any other record with an event of its own (an exchange rate, docs/api/prices.md §16.2) may move
+  // any price: every dimension open.
   if (own) return { event: own };
   const event = EVENTS[entity];
   return event && { event, refs: refsOf(entity), ...derived };

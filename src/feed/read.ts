@@ -9,9 +9,9 @@ import { ENTITIES, entitiesOf, type Dimension, type Ref } from "./entities";
 import type { Entry } from "./history";
 
 /**
- * The change feed (docs/api.md §13): the audit trail read in id order. The audit entries are
- * written by triggers in the same D1 batch as every write, and D1 runs each batch as one
- * serialized transaction, so an entry's id is its commit order and a reader never sees a later
+ * The change feed (docs/api/feed-and-webhooks.md §13): the audit trail read in id order. The audit
+ * entries are written by triggers in the same D1 batch as every write, and D1 runs each batch as
+ * one serialized transaction, so an entry's id is its commit order and a reader never sees a later
  * id before an earlier one: reading on from the last cursor misses nothing and repeats nothing.
  */
 
@@ -57,7 +57,7 @@ export interface FeedQuery {
   /** The last cursor to read (a webhook's batch in flight, read again for a retry). */
   until?: number;
   /**
-   * false (a read key, docs/api.md §18): the changes of COST pricelists and the FLOOR lists
+   * false (a read key, docs/api/access.md §18): the changes of COST pricelists and the FLOOR lists
    * derived from them (the list, its rows, its assignments), of ACCRUAL trade conditions (the
    * condition, its scales, its links) and of the change requests naming one are left out, as if
    * those records did not exist. Default true.
@@ -158,7 +158,8 @@ export async function feedBounds(db: Db) {
 /**
  * Where a read starts, as SQL: `after`, or for 0 the cursor before the oldest entry kept, so a
  * reader starting from the beginning is never told that the retention took what it never had
- * (docs/api.md §13.3). In the read's own statement: one round trip, and no prune between.
+ * (docs/api/feed-and-webhooks.md §13.3). In the read's own statement: one round trip, and no prune
+ * between.
  */
 const startOf = (after: number) =>
   after === 0 ? sql`(select coalesce(min(id) - 1, 0) from audit_log)` : sql`${after}`;
@@ -169,7 +170,10 @@ const byCondition = Object.keys(ENTITIES).filter(
   (e) => ENTITIES[e]!.owner?.kind === "tradeCondition" && ENTITIES[e]!.owner?.field !== "id",
 );
 
-/** The pricelists and trade conditions a key that does not see costs never sees (docs/api.md §18). */
+/**
+ * The pricelists and trade conditions a key that does not see costs never sees (docs/api/access.md
+ * §18).
+ */
 const costLists = sql.raw(`(select id from pricelists where ${COST_LISTS_SQL})`);
 const accruals = sql`(select id from trade_conditions where type = 'ACCRUAL')`;
 
@@ -192,8 +196,8 @@ const costRequests = sql`(select change_request_id from change_request_items
         and ${namesCost(sql`json_extract(coalesce(after, before), '$.body')`)})`;
 
 /**
- * The entries a key that does not see costs never gets (docs/api.md §18), by what their record
- * is now: a COST pricelist or a FLOOR derived from one (its own entry, its rows, its
+ * The entries a key that does not see costs never gets (docs/api/access.md §18), by what their
+ * record is now: a COST pricelist or a FLOOR derived from one (its own entry, its rows, its
  * assignments), an ACCRUAL trade condition (its own entry, its scales and links), a change
  * request that names one (`costRequests`). Pricelists and trade conditions are never deleted (an
  * INDIVIDUAL DRAFT list, never COST, aside), so the record is there to ask.
@@ -224,7 +228,8 @@ export async function readChanges(db: Db, query: FeedQuery): Promise<FeedPage | 
   const { after, limit, events, until = Number.MAX_SAFE_INTEGER } = query;
   const from = startOf(after);
   const window = events ? sql`and id <= ${from} + ${SCAN_WINDOW}` : sql``;
-  // The pricing data's entities only: the audit trail also holds webhook settings (docs/api.md §11).
+  // The pricing data's entities only: the audit trail also holds webhook settings
+  // (docs/api/feed-and-webhooks.md §11).
   const entities = JSON.stringify(entitiesOf(events ?? CHANGE_EVENTS));
   const only = sql`and entity in (select value from json_each(${entities}))`;
   const seen = query.costs === false ? sql`and not (${costEntries})` : sql``;

@@ -67,7 +67,8 @@ export interface ChangeOverlap extends TimelineOverlap {
 
 /**
  * An ADJUST_PRICES item would take a tier past 2^53 − 1 minor units, the largest amount stored
- * exactly (docs/api.md §17.7): `item` is its index in the items given to `planChanges`.
+ * exactly (docs/api/change-requests.md §17.7): `item` is its index in the items given to
+ * `planChanges`.
  */
 export class ChangeAmountOutOfRange extends Error {
   constructor(
@@ -177,9 +178,10 @@ function* writesOf(
  * The plan of the price items, in order, dated `at`; or the first timeline overlap (which rows
  * without an end of their own cannot make, but the rules are the rules). A generator that pauses
  * every `timelinesPerStep` timelines or rows, so that its caller can let other work run between
- * steps (the Worker yields to the event loop: docs/api.md §17.7); run without pausing
- * (`planChanges`), it answers the same. Linear in the rows: each item reads and writes only the
- * timelines it selects. Throws ChangeAmountOutOfRange when an adjusted amount would pass 2^53 − 1.
+ * steps (the Worker yields to the event loop: docs/api/change-requests.md §17.7); run without
+ * pausing (`planChanges`), it answers the same. Linear in the rows: each item reads and writes only
+ * the timelines it selects. Throws ChangeAmountOutOfRange when an adjusted amount would pass 2^53 −
+ * 1.
  */
 export function* planChangesInSteps(
   items: readonly SelectedItem[],

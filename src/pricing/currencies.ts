@@ -1,7 +1,7 @@
 /**
  * The currencies a price may be in, each with its ISO 4217 **exponent**: the number of decimals of
- * its minor unit, in which every amount of the API is an integer (docs/api.md §16.1). EUR 12.34 is
- * 1234, JPY 1500 is 1500, KWD 1.234 is 1234.
+ * its minor unit, in which every amount of the API is an integer (docs/api/prices.md §16.1). EUR
+ * 12.34 is 1234, JPY 1500 is 1500, KWD 1.234 is 1234.
  *
  * Source: ISO 4217 List One as published on 2024-06-25 (column "CcyMnrUnts"), plus the amendment
  * that added XCG (Caribbean guilder, 2 decimals, in use from 2025-03-31) in place of ANG.

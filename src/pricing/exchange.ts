@@ -1,5 +1,5 @@
 /**
- * Exchange rates as exact numbers (docs/api.md §16.2). A rate is a
+ * Exchange rates as exact numbers (docs/api/prices.md §16.2). A rate is a
  * decimal string, never a float: "0.92" is exactly 92/100. A conversion multiplies an amount in
  * minor units by the rate, by 10^(exponent of the target − exponent of the source) and by an
  * adjustment in basis points, all as a BigInt rational, and rounds once at the end. Nothing here
@@ -15,7 +15,7 @@ export interface Rational {
   denominator: bigint;
 }
 
-/** The most significant digits a rate may have (docs/api.md §16.2). */
+/** The most significant digits a rate may have (docs/api/prices.md §16.2). */
 export const MAX_RATE_DIGITS = 12;
 
 /** The longest rate text accepted, so a rate's size stays bounded whatever its zeros. */
@@ -75,8 +75,8 @@ const power10 = (exponent: number) => 10n ** BigInt(exponent);
 
 /**
  * amount × rate × 10^(toExponent − fromExponent) × (10000 + adjustmentBp) / 10000, exactly: the
- * unrounded amount in the target currency's minor units (docs/api.md §16.2). `amountMinor` is
- * in the source currency's minor units; the exponents are the currencies' ISO 4217 exponents
+ * unrounded amount in the target currency's minor units (docs/api/prices.md §16.2). `amountMinor`
+ * is in the source currency's minor units; the exponents are the currencies' ISO 4217 exponents
  * (src/pricing/currencies.ts).
  */
 export function convert(

@@ -40,8 +40,9 @@ export interface PreparedFloor {
   /** Products it would derive from a base in another currency with no rate in force. */
   missingRate: ReadonlySet<string>;
   /**
-   * A floor derived from a COST list priced for a key that does not see costs (docs/api.md §18):
-   * it still floors the line, but its adjustment names no list and explain leaves it out.
+   * A floor derived from a COST list priced for a key that does not see costs
+   * (docs/api/access.md §18): it still floors the line, but its adjustment names no list and
+   * explain leaves it out.
    */
   hidden: boolean;
 }

@@ -35,7 +35,7 @@ export interface PriceRow extends Validity {
 }
 
 /**
- * An exchange rate (docs/api.md §16.2): `from` → `to` holds from `validFrom` until the next
+ * An exchange rate (docs/api/prices.md §16.2): `from` → `to` holds from `validFrom` until the next
  * validFrom of the same pair. `rate` is its decimal text ("0.92"), read exactly
  * (src/pricing/exchange.ts), never as a float. Directional: no inversion, no triangulation.
  */
@@ -264,9 +264,9 @@ export interface PriceRequest {
   /** The channel's FLOOR pricelists; [] when none. */
   floors: readonly FloorPricelist[];
   /**
-   * true (admin keys, docs/api.md §18): the answer carries each line's cost, margin, accruals
-   * and pocket price, and the order's cost and margin (docs/pricing-rules.md §26). Absent or
-   * false: none of those fields exists in the answer, and `costs` and ACCRUAL conditions are
+   * true (admin keys, docs/api/access.md §18): the answer carries each line's cost, margin,
+   * accruals and pocket price, and the order's cost and margin (docs/pricing-rules.md §26). Absent
+   * or false: none of those fields exists in the answer, and `costs` and ACCRUAL conditions are
    * ignored, in explain too.
    */
   margin?: boolean;

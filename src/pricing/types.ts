@@ -124,7 +124,7 @@ export interface Adjustment {
   kind: AdjustmentKind;
   /**
    * Trade condition id, promotion id for PROMOTION, FLOOR pricelist id for FLOOR; null for a
-   * FLOOR derived from cost in an answer to a key that does not see costs (docs/api.md §18).
+   * FLOOR derived from cost in an answer to a key that does not see costs (docs/api/access.md §18).
    */
   id: number | null;
   /** The trade condition's scope; null for PROMOTION and FLOOR. */

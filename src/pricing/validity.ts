@@ -29,7 +29,7 @@ export class EdgeTracker {
  * The earliest validity edge after `at` of every record a request holds (its pricelists, floors,
  * COST lists, trade conditions, promotions, price rows and exchange rates), looked at or not: no later than
  * the answer's `validUntil`, and known before the engine runs, so a cached answer's tag can be
- * checked without pricing it (docs/api.md §9).
+ * checked without pricing it (docs/api/prices.md §9).
  */
 export function nextEdge(
   request: Pick<

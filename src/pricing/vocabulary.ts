@@ -87,7 +87,8 @@ export type PromotionStacking = (typeof PROMOTION_STACKINGS)[number];
 
 /**
  * What happened to a row, in an audit entry. EFFECTIVE: a change request's `effectiveAt` passed
- * (recorded once by the scheduled job, docs/api.md §17.6); the others are the row's own writes.
+ * (recorded once by the scheduled job, docs/api/change-requests.md §17.6); the others are the row's
+ * own writes.
  */
 export const AUDIT_ACTIONS = ["INSERT", "UPDATE", "DELETE", "EFFECTIVE"] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
@@ -113,8 +114,8 @@ export const DELIVERY_OUTCOMES = ["DELIVERED", "FAILED", "REFUSED"] as const;
 export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
 
 /**
- * A change request's lifecycle (docs/api.md §17.2): DRAFT → PENDING_APPROVAL → APPLIED, or
- * REJECTED, or CANCELLED (withdrawn before, cancelled after approval).
+ * A change request's lifecycle (docs/api/change-requests.md §17.2): DRAFT → PENDING_APPROVAL →
+ * APPLIED, or REJECTED, or CANCELLED (withdrawn before, cancelled after approval).
  */
 export const CHANGE_REQUEST_STATUSES = [
   "DRAFT",
@@ -126,9 +127,9 @@ export const CHANGE_REQUEST_STATUSES = [
 export type ChangeRequestStatus = (typeof CHANGE_REQUEST_STATUSES)[number];
 
 /**
- * What may be done to a change request in which status (docs/api.md §17.2): the one table, read
- * by the service (any other action is 409 INVALID_TRANSITION) and by the back office, which
- * offers only these (app/src/changes/lifecycle.ts). `update` is PATCH.
+ * What may be done to a change request in which status (docs/api/change-requests.md §17.2): the one
+ * table, read by the service (any other action is 409 INVALID_TRANSITION) and by the back office,
+ * which offers only these (app/src/changes/lifecycle.ts). `update` is PATCH.
  */
 export const CHANGE_REQUEST_ACTIONS = {
   update: ["DRAFT"],
@@ -140,7 +141,9 @@ export const CHANGE_REQUEST_ACTIONS = {
 } as const satisfies Record<string, readonly ChangeRequestStatus[]>;
 export type ChangeRequestAction = keyof typeof CHANGE_REQUEST_ACTIONS;
 
-/** What an item of a change request does at its `effectiveAt` (docs/api.md §17.1). */
+/**
+ * What an item of a change request does at its `effectiveAt` (docs/api/change-requests.md §17.1).
+ */
 export const CHANGE_REQUEST_ITEM_KINDS = [
   "SET_PRICES",
   "ADJUST_PRICES",
@@ -153,7 +156,10 @@ export type ChangeRequestItemKind = (typeof CHANGE_REQUEST_ITEM_KINDS)[number];
 export const CHANGE_REQUEST_TARGET_KINDS = ["pricelist", "tradeCondition", "promotion"] as const;
 export type ChangeRequestTargetKind = (typeof CHANGE_REQUEST_TARGET_KINDS)[number];
 
-/** Records that can stand in the way of a delete, as a 409 IN_USE names them (docs/api.md §7.2). */
+/**
+ * Records that can stand in the way of a delete, as a 409 IN_USE names them
+ * (docs/api/errors-and-limits.md §7.2).
+ */
 export const BLOCKER_KINDS = [
   "product",
   "productGroup",

@@ -14,11 +14,11 @@ import {
 } from "./store";
 
 /*
- * One webhook's deliveries (docs/api.md §14.2): under a lease, so one consumer at a time sends
- * its batches and they arrive in feed order; each batch is the changes after the webhook's
- * cursor that its events select, at most BATCH_SIZE, with an idempotency id naming its range of
- * the feed. The range is stored before the first attempt, so every retry sends the same batch
- * under the same id. The cursor moves only after a 2xx: delivery is at least once.
+ * One webhook's deliveries (docs/api/feed-and-webhooks.md §14.2): under a lease, so one consumer at
+ * a time sends its batches and they arrive in feed order; each batch is the changes after the
+ * webhook's cursor that its events select, at most BATCH_SIZE, with an idempotency id naming its
+ * range of the feed. The range is stored before the first attempt, so every retry sends the same
+ * batch under the same id. The cursor moves only after a 2xx: delivery is at least once.
  */
 
 export const BATCH_SIZE = 100;

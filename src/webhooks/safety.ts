@@ -1,12 +1,12 @@
 /**
- * Where webhooks may point (docs/api.md §14.5): https URLs whose host is, or resolves only to,
- * public addresses: none in a special-purpose block of the IANA IPv4 and IPv6 registries (private,
- * loopback, link-local, shared, documentation, translation and tunnelling prefixes, …), no IPv4
- * multicast, and for IPv6 only global unicast (2000::/3), so a webhook cannot be aimed at the
- * service's own network, directly or through an address that embeds one. Hosts listed in
- * WEBHOOK_ALLOWED_HOSTS (comma-separated; local development lists 127.0.0.1) skip the checks and
- * may use http. Checked when a webhook is saved and again before every delivery (a name may
- * resolve elsewhere by then).
+ * Where webhooks may point (docs/api/feed-and-webhooks.md §14.5): https URLs whose host is, or
+ * resolves only to, public addresses: none in a special-purpose block of the IANA IPv4 and IPv6
+ * registries (private, loopback, link-local, shared, documentation, translation and tunnelling
+ * prefixes, …), no IPv4 multicast, and for IPv6 only global unicast (2000::/3), so a webhook cannot
+ * be aimed at the service's own network, directly or through an address that embeds one. Hosts
+ * listed in WEBHOOK_ALLOWED_HOSTS (comma-separated; local development lists 127.0.0.1) skip the
+ * checks and may use http. Checked when a webhook is saved and again before every delivery (a name
+ * may resolve elsewhere by then).
  */
 
 /** Hosts from the variable, lower-cased, IPv6 without brackets. */

@@ -1,9 +1,9 @@
 /**
- * Webhook signatures (docs/api.md §14.3): `x-webhook-signature: t=<unix seconds>,v1=<hex>`, the
- * hex HMAC-SHA256 of `<t>.<body>` keyed with the webhook's secret (its UTF-8 bytes, `whsec_`
- * prefix included). The header's name is the one this API's clients already send their key in;
- * on a delivery it carries the signature. While a rotated secret is still valid, a second `v1`
- * signs with it, so a receiver may switch secrets at its own pace.
+ * Webhook signatures (docs/api/feed-and-webhooks.md §14.3): `x-webhook-signature: t=<unix
+ * seconds>,v1=<hex>`, the hex HMAC-SHA256 of `<t>.<body>` keyed with the webhook's secret (its
+ * UTF-8 bytes, `whsec_` prefix included). The header's name is the one this API's clients already
+ * send their key in; on a delivery it carries the signature. While a rotated secret is still valid,
+ * a second `v1` signs with it, so a receiver may switch secrets at its own pace.
  */
 export const SIGNATURE_HEADER = "x-webhook-signature";
 

@@ -206,7 +206,7 @@ async function checkPending(page, base, id, money) {
   if (stored.status !== "PENDING_APPROVAL") problems.push(`the API has it ${stored.status}`);
   const impact = stored.impact;
   // Worked example A: anonymous in WEB, P-1 +380 bp, P-2 +390 bp, P-2's 10+ tier 900 → 929
-  // (+322 bp); 500 + 1000 + 900 → 519 + 1039 + 929 (docs/api.md §17.3).
+  // (+322 bp); 500 + 1000 + 900 → 519 + 1039 + 929 (docs/api/change-requests.md §17.3).
   const expected = { pricesCompared: 3, pricesChanged: 3, maxRaiseBp: 390, maxCutBp: 0 };
   for (const [field, value] of Object.entries(expected)) {
     if (impact?.[field] !== value)

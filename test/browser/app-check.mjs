@@ -97,7 +97,8 @@ function watchBookmarks(page) {
           continue;
         }
         calls += 1;
-        // Signing in tries the key on GET /v1/api/me (docs/app.md §6), without a bookmark after a sign-out.
+        // Signing in tries the key on GET /v1/api/me (docs/app.md §6), without a bookmark after a
+        // sign-out.
         const signIn = /\/v1\/api\/me$/.test(event.url);
         if (!event.bookmark && signIn) {
           floor = "";
@@ -423,7 +424,7 @@ async function checkMargin(card, line, money) {
 
 /**
  * The same lookup with the dev read key: the page shows no cost, margin or pocket price (the
- * answer has none of them, docs/api.md §18).
+ * answer has none of them, docs/api/access.md §18).
  * @param {import("playwright-core").Page} page
  */
 async function checkReadKey(page) {

@@ -17,7 +17,7 @@ const LEAK_ALL = new RegExp(LEAK.source, "gi");
 
 /**
  * What zod's English messages look like (zod/v4/locales/en.js): no 400 may say any of it
- * (docs/api.md §7.3); its issues are sentences about the field.
+ * (docs/api/errors-and-limits.md §7.3); its issues are sentences about the field.
  */
 export const VALIDATOR_WORDING =
   /invalid (?:input|option|string|number|discriminator|key in|value in|element|type)|expected (?:int|integer|number|string|boolean|array|object|bigint|undefined|null|nonoptional|one of|record|tuple|date)\b|received (?:int|number|string|boolean|array|object|undefined|null|nan|bigint|date)\b|too (?:small|big): |unrecognized keys?:|must match pattern \/|(?:to have|to be) [<>]=?\d|invalid iso /i;

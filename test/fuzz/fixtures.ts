@@ -125,8 +125,8 @@ export async function createFixtures(tag: string): Promise<Fixtures> {
     ).id as number;
   const promotions = [await promotion("ACTIVE"), await promotion("DRAFT")];
   const webhookUrl = `${inject("receiverUrl")}/fuzz`;
-  // A deployment holds at most 20 webhooks (docs/api.md §14): the earlier sets' go first, so
-  // every set (and the fuzzer's creates after it) has room.
+  // A deployment holds at most 20 webhooks (docs/api/feed-and-webhooks.md §14): the earlier sets'
+  // go first, so every set (and the fuzzer's creates after it) has room.
   for (const { id } of (await call("GET", "/v1/api/webhooks?limit=100")).data as { id: number }[]) {
     await call("DELETE", `/v1/api/webhooks/${id}`);
   }

@@ -1,7 +1,8 @@
 /**
  * scripts/check-doc-refs.mjs on a fixture (test/fixtures/doc-refs/): every kind of citation that
  * resolves passes, and each broken one is reported on its own line, so a renumbered section
- * cannot slip through `npm run docs:check`.
+ * cannot slip through `npm run docs:check`; a section cited in the wrong part of a split doc names
+ * the part that has it.
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -26,9 +27,11 @@ test("a fixture's broken citations are each reported, the good ones not", () => 
     'src/cites.ts:3: docs/guide.md "No such heading": docs/guide.md has no heading "No such heading"',
     "src/cites.ts:4: guide.md §1: cite it by path, docs/guide.md",
     "src/cites.ts:4: docs/missing.md §1: docs/missing.md does not exist",
+    "src/cites.ts:5: docs/guide.md §5: docs/guide.md has no section §5 (see docs/guide/part.md)",
+    "src/cites.ts:5: guide/part.md §5: cite it by path, docs/guide/part.md",
     "README.md:3: (docs/guide.md#2-none): docs/guide.md has no heading with the anchor #2-none",
     "README.md:3: (docs/nothing.md): docs/nothing.md does not exist",
     "docs/guide.md:11: (other.md#nowhere): docs/other.md does not exist",
-    "[docs:check] 7 citation(s) of the docs do not resolve",
+    "[docs:check] 9 citation(s) of the docs do not resolve",
   ]);
 });

@@ -1,7 +1,8 @@
 /**
  * API keys on the Node side: `npm run key:new` (scripts/new-key.mjs) prints an entry in the owner
  * form, and `npm run dev` (scripts/lib/dev-keys.mjs) writes the dev keys with owners, bringing the
- * dev keys of before up to date (docs/api.md §6, docs/operations.md#api-keys). `npm run test:scripts`.
+ * dev keys of before up to date (docs/api/access.md §6, docs/operations.md#api-keys). `npm run
+ * test:scripts`.
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";

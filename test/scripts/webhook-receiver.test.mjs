@@ -1,8 +1,8 @@
 /**
- * The documented receiver (scripts/webhook-receiver.mjs, docs/api.md §14.4) takes each batch once
- * by the id in its signed body: a captured delivery replayed under another `x-webhook-id` is a
- * duplicate, a changed body fails the signature, and the header decides nothing. A Node test
- * (node:test), run by `npm run test:scripts`.
+ * The documented receiver (scripts/webhook-receiver.mjs, docs/api/feed-and-webhooks.md §14.4) takes
+ * each batch once by the id in its signed body: a captured delivery replayed under another
+ * `x-webhook-id` is a duplicate, a changed body fails the signature, and the header decides
+ * nothing. A Node test (node:test), run by `npm run test:scripts`.
  */
 import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";

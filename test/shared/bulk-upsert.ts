@@ -15,7 +15,7 @@ import {
 export type Row = Record<string, unknown>;
 
 /**
- * One bulk upsert by code (docs/api.md §5.12): `PUT <path> { <field>: [rows] }` answering
+ * One bulk upsert by code (docs/api/relations.md §5.12): `PUT <path> { <field>: [rows] }` answering
  * `{ created, updated, unchanged }`. Every such endpoint shares the rules below.
  */
 export interface BulkUpsertEndpoint {

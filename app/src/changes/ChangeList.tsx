@@ -16,7 +16,7 @@ const PAGE_SIZE = 50;
 
 const utc = (iso: string | null) => (iso ? `${iso.slice(0, 16).replace("T", " ")} UTC` : "–");
 
-/** The approval policy in a sentence (docs/api.md §17.4). */
+/** The approval policy in a sentence (docs/api/change-requests.md §17.4). */
 function policyText({ autoApproveMaxRaiseBp: raise, autoApproveMaxCutBp: cut }: Policy): string {
   if (raise === null || cut === null) {
     return "Approval policy: every request needs a second admin key.";

@@ -13,7 +13,7 @@ type Row = { label: string; field: string; value: string; tone?: string };
 const optional = (label: string, field: string, value: string | number | undefined): Row[] =>
   value === undefined ? [] : [{ label, field, value: String(value) }];
 
-/** The cumulative change with the requests it stacks with (docs/api.md §17.4). */
+/** The cumulative change with the requests it stacks with (docs/api/change-requests.md §17.4). */
 function cumulativeRows(cumulative: Impact["cumulative"]): Row[] {
   if (!cumulative) return [];
   const ids = (list: number[]) => (list.length ? list.map((id) => `#${id}`).join(", ") : "none");
@@ -101,8 +101,8 @@ function figures(impact: Impact, format: (amount: number, signed?: boolean) => s
 }
 
 /**
- * The impact stored at submit (docs/api.md §17.3) as a table (one figure a row, each with its
- * field name for tests) and the histogram of the changed prices by whole percent.
+ * The impact stored at submit (docs/api/change-requests.md §17.3) as a table (one figure a row,
+ * each with its field name for tests) and the histogram of the changed prices by whole percent.
  */
 export function ImpactView(props: {
   impact: Impact;

@@ -2,10 +2,10 @@ import type { components } from "../../../client/pricing-api";
 import { CHANGE_REQUEST_ACTIONS, type ChangeRequestAction } from "../../../src/pricing/vocabulary";
 
 /*
- * What the Changes page offers a change request in each status: the actions of docs/api.md §17.2,
- * read off the service's own table (CHANGE_REQUEST_ACTIONS), so a button is shown only when the
- * API would take the action. The API decides all the same; a refusal (a stale request, an
- * effective date that passed meanwhile) is shown as it comes.
+ * What the Changes page offers a change request in each status: the actions of
+ * docs/api/change-requests.md §17.2, read off the service's own table (CHANGE_REQUEST_ACTIONS), so
+ * a button is shown only when the API would take the action. The API decides all the same; a
+ * refusal (a stale request, an effective date that passed meanwhile) is shown as it comes.
  */
 
 type Schemas = components["schemas"];

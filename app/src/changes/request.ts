@@ -19,7 +19,7 @@ type PriceRow = Schemas["ChangeRequestPriceRow"];
 /** What an answer is: the value, or a sentence about what is wrong. */
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 
-/** The API's bounds (docs/api.md §17.1). */
+/** The API's bounds (docs/api/change-requests.md §17.1). */
 export const MAX_PRICE_ROWS = 10_000;
 const MIN_BP = -9999;
 const MAX_BP = 100_000;

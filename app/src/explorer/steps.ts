@@ -25,7 +25,9 @@ const KIND_LABEL: Record<Adjustment["kind"], string> = {
   FLOOR: "Floor",
 };
 
-/** The record an adjustment names; none for a floor a read key may not see (docs/api.md §18). */
+/**
+ * The record an adjustment names; none for a floor a read key may not see (docs/api/access.md §18).
+ */
 const recordOf = (adjustment: Adjustment): RecordRef | null =>
   adjustment.id === null
     ? null

@@ -1,8 +1,8 @@
 /**
  * Read your own writes (docs/app.md §3): every answer of the API carries the D1 session
- * bookmark `x-d1-bookmark` (docs/api.md §10); the page keeps the newest it has seen and sends it
- * on every call, so D1 serves the call from a copy at least as new as the page's last write, never
- * from a replica that has not seen it yet.
+ * bookmark `x-d1-bookmark` (docs/api/access.md §10); the page keeps the newest it has seen and
+ * sends it on every call, so D1 serves the call from a copy at least as new as the page's last
+ * write, never from a replica that has not seen it yet.
  */
 
 /** The header, both ways (src/lib/http/context.ts BOOKMARK_HEADER). */

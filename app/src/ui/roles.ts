@@ -15,8 +15,8 @@ export const sectionOf = (route: { page: string }): Section | null =>
       : (route.page as Section);
 
 /**
- * Why a page needs an admin key (docs/api.md §6: the API answers a read key 403 there), said on
- * the page instead of a form that would be refused once filled in.
+ * Why a page needs an admin key (docs/api/access.md §6: the API answers a read key 403 there), said
+ * on the page instead of a form that would be refused once filled in.
  */
 export const ADMIN_ONLY: Partial<Record<Section, string>> = {
   simulation:

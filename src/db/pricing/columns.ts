@@ -66,7 +66,7 @@ const derivationColumns = {
 
 /**
  * What a list is to the request: a candidate (reaching, SALES), a base of one (or of a floor), a
- * floor, a COST list of the channel (admin keys only, docs/api.md §18).
+ * floor, a COST list of the channel (admin keys only, docs/api/access.md §18).
  */
 const LIST_ROLES = ["CANDIDATE", "BASE", "FLOOR", "COST"] as const;
 export type ListRole = (typeof LIST_ROLES)[number];

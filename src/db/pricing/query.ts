@@ -12,8 +12,8 @@ export interface PriceQuery {
   at: number;
   explain: boolean;
   /**
-   * Admin keys (docs/api.md §18): the channel's COST lists and the ACCRUAL conditions are read
-   * too, in the same round trip. Never for a read key: its lookup reads what it did before.
+   * Admin keys (docs/api/access.md §18): the channel's COST lists and the ACCRUAL conditions are
+   * read too, in the same round trip. Never for a read key: its lookup reads what it did before.
    */
   costs: boolean;
   productCodes: string[];

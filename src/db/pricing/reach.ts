@@ -96,7 +96,8 @@ const requested = sql`with recursive
 
 /**
  * The statements' shared building blocks, as SQL fragments of one query. `costs` (admin keys,
- * docs/api.md §18): the channel's COST lists and ACCRUAL conditions are read too; else never.
+ * docs/api/access.md §18): the channel's COST lists and ACCRUAL conditions are read too; else
+ * never.
  */
 export function fragments(explain: boolean, costs = false) {
   // G: the customer's groups that are assigned to this channel.

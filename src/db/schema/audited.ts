@@ -22,7 +22,8 @@ export const NOT_AUDITED: ReadonlySet<string> = new Set([
 /**
  * Audited tables that are not pricing data themselves, so without the pricing_version triggers
  * (migration 0003): a change request prices nothing; the price rows it writes do, and move the
- * version (docs/api.md §17). test/edge-read-path.test.ts holds every other audited table to them.
+ * version (docs/api/change-requests.md §17). test/edge-read-path.test.ts holds every other audited
+ * table to them.
  */
 export const UNVERSIONED: ReadonlySet<string> = new Set([
   "change_requests",
@@ -32,9 +33,9 @@ export const UNVERSIONED: ReadonlySet<string> = new Set([
 
 /**
  * Link tables whose rows a bulk write may record itself, one entry per owner and action instead
- * of one per row (src/db/bulk.ts `linkPairWrites`, docs/api.md §11): their triggers write
- * nothing while the audit context's `links_summarized` is set (migration 0018). The trigger
- * generator bundles this list too; `linkPairWrites` refuses a link table that is not on it.
+ * of one per row (src/db/bulk.ts `linkPairWrites`, docs/api/feed-and-webhooks.md §11): their
+ * triggers write nothing while the audit context's `links_summarized` is set (migration 0018). The
+ * trigger generator bundles this list too; `linkPairWrites` refuses a link table that is not on it.
  */
 export const SUMMARIZED_LINKS: ReadonlySet<string> = new Set([
   "customer_group_members",

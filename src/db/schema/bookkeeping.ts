@@ -14,7 +14,7 @@ export const pricingVersion = sqliteTable(
     id: integer("id").primaryKey(),
     version: integer("version").notNull(),
     /**
-     * The version of what a read key sees (migration 0027, docs/api.md §18): bumped with
+     * The version of what a read key sees (migration 0027, docs/api/access.md §18): bumped with
      * `version` by every write but those of a COST list no FLOOR derives from and of an ACCRUAL
      * condition, which no read key's answer depends on. Read keys' ETags derive from it.
      */

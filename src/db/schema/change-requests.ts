@@ -6,10 +6,10 @@ import { pricelists } from "./pricelists";
 import { products } from "./products";
 
 /**
- * Change requests (docs/api.md §17): price changes prepared, approved by a second key and applied
- * in one batch, dated `effectiveAt`. Audited like pricing data (the trail shows who wrote,
- * submitted, approved and applied each one), without pricing-version triggers: a request moves
- * no price by itself, the rows it writes do.
+ * Change requests (docs/api/change-requests.md §17): price changes prepared, approved by a second
+ * key and applied in one batch, dated `effectiveAt`. Audited like pricing data (the trail shows who
+ * wrote, submitted, approved and applied each one), without pricing-version triggers: a request
+ * moves no price by itself, the rows it writes do.
  */
 export const changeRequests = sqliteTable(
   "change_requests",
@@ -30,7 +30,7 @@ export const changeRequests = sqliteTable(
     appliedAt: integer("applied_at"),
     rejectedBy: text("rejected_by"),
     rejectionReason: text("rejection_reason"),
-    /** JSON: the impact computed at submit (docs/api.md §17.3). */
+    /** JSON: the impact computed at submit (docs/api/change-requests.md §17.3). */
     impact: text("impact"),
     /** The facts of what its items touch, read at submit: approve compares them (stale). */
     submittedFacts: text("submitted_facts"),
@@ -106,9 +106,10 @@ export const changeRequestWrites = sqliteTable(
 );
 
 /**
- * The approval policy (docs/api.md §17.4): one row (id 1). Both limits set: a request whose
- * impact stays within them, with nothing omitted, is approved at submit by `policy`. A change
- * that would approve more waits as the proposal until an admin key of another owner approves it.
+ * The approval policy (docs/api/change-requests.md §17.4): one row (id 1). Both limits set: a
+ * request whose impact stays within them, with nothing omitted, is approved at submit by `policy`.
+ * A change that would approve more waits as the proposal until an admin key of another owner
+ * approves it.
  */
 export const changeRequestPolicy = sqliteTable(
   "change_request_policy",

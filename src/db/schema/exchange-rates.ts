@@ -3,7 +3,7 @@ import { check, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqli
 import { instant, timestamps } from "./columns";
 
 /**
- * Exchange rates (docs/api.md §16.2): the rate `from` → `to` in force from
+ * Exchange rates (docs/api/prices.md §16.2): the rate `from` → `to` in force from
  * `validFrom` until the next `validFrom` of the same pair, directional. The rate is stored as its
  * normal decimal text ("0.92", never a float), so it reads back exactly as written and the
  * pricing core parses it into an exact rational (src/pricing/exchange.ts). The columns are not

@@ -1,7 +1,7 @@
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 /**
- * Idempotency keys (docs/api.md "Idempotent retries"): one row per API key name and
+ * Idempotency keys (docs/api/resources.md "Idempotent retries"): one row per API key name and
  * `Idempotency-Key`, holding the request's fingerprint and, once answered, the first answer.
  * `state` moves PENDING (claimed) → COMMITTED (set inside the request's own write batch, so a
  * retry can never write twice) → DONE (the answer is stored). Kept for 24 hours; the scheduled

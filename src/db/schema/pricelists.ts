@@ -41,10 +41,10 @@ export const pricelists = sqliteTable(
      */
     kind: text("kind", { enum: PRICELIST_KINDS }).notNull().default("SALES"),
     /**
-     * The derivation (docs/api.md §5.8): base and adjustment are set together or both null; the
-     * rounding's mode, step and ending together, and only with a base. A base stays while a list
-     * derives from it; NO ACTION (checked at the end of the statement), so one DELETE may still
-     * remove a base with the lists deriving from it (a reset of the demo data).
+     * The derivation (docs/api/relations.md §5.8): base and adjustment are set together or both
+     * null; the rounding's mode, step and ending together, and only with a base. A base stays while
+     * a list derives from it; NO ACTION (checked at the end of the statement), so one DELETE may
+     * still remove a base with the lists deriving from it (a reset of the demo data).
      */
     basePricelistId: integer("base_pricelist_id").references((): AnySQLiteColumn => pricelists.id, {
       onDelete: "no action",
@@ -63,8 +63,8 @@ export const pricelists = sqliteTable(
     index("pricelists_name_idx").on(sql`lower(${t.name})`, t.id),
     index("pricelists_scope_status_idx").on(t.scope, t.status),
     index("pricelists_base_idx").on(t.basePricelistId),
-    // The COST lists, which a read key never sees (docs/api.md §18): its change feed leaves out
-    // their entries by asking for these ids (migration 0024).
+    // The COST lists, which a read key never sees (docs/api/access.md §18): its change feed leaves
+    // out their entries by asking for these ids (migration 0024).
     index("pricelists_cost_idx")
       .on(t.id)
       .where(sql`${t.kind} = 'COST'`),

@@ -3,11 +3,12 @@ import { index, integer, sqliteTable, text, type AnySQLiteColumn } from "drizzle
 import { timestamps } from "./columns";
 
 /**
- * Product groups form a forest: `parentId` names another group or none (docs/api.md §5.7).
- * A group with children, products, conditions or promotions stays until they let go of it
- * (deleting it would silently regroup products or widen a condition). The children's key is NO
- * ACTION rather than RESTRICT: checked at the end of the statement, so one DELETE may remove a
- * whole tree (a reset of the demo data) while the API's delete of one group is still refused.
+ * Product groups form a forest: `parentId` names another group or none
+ * (docs/api/relations.md §5.7). A group with children, products, conditions or promotions stays
+ * until they let go of it (deleting it would silently regroup products or widen a condition). The
+ * children's key is NO ACTION rather than RESTRICT: checked at the end of the statement, so one
+ * DELETE may remove a whole tree (a reset of the demo data) while the API's delete of one group is
+ * still refused.
  */
 export const productGroups = sqliteTable(
   "product_groups",

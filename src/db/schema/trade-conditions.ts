@@ -46,7 +46,7 @@ export const tradeConditions = sqliteTable(
   (t) => [
     index("trade_conditions_name_idx").on(sql`lower(${t.name})`, t.id),
     index("trade_conditions_status_scope_idx").on(t.status, t.scope),
-    // The ACCRUAL conditions, which a read key never sees (docs/api.md §18; migration 0024).
+    // The ACCRUAL conditions, which a read key never sees (docs/api/access.md §18; migration 0024).
     index("trade_conditions_accrual_idx")
       .on(t.id)
       .where(sql`${t.type} = 'ACCRUAL'`),

@@ -3,13 +3,14 @@ import { timestamps } from "./columns";
 import { DELIVERY_OUTCOMES } from "../../pricing/vocabulary";
 
 /**
- * Webhooks (docs/api.md §14): where the change feed is pushed. Without generated audit triggers
- * and pricing version triggers (NOT_AUDITED, src/db/schema/audited.ts): they are no pricing data,
- * and a generated entry would copy the signing secret. Migration 0019's hand-written triggers
- * record their settings in the audit trail instead, never the secrets (docs/api.md §11).
+ * Webhooks (docs/api/feed-and-webhooks.md §14): where the change feed is pushed. Without generated
+ * audit triggers and pricing version triggers (NOT_AUDITED, src/db/schema/audited.ts): they are no
+ * pricing data, and a generated entry would copy the signing secret. Migration 0019's hand-written
+ * triggers record their settings in the audit trail instead, never the secrets
+ * (docs/api/feed-and-webhooks.md §11).
  *
- * The secret is stored as given to the client (docs/api.md §14.3): an HMAC key must be
- * readable to sign, so hashing is no option; D1 encrypts it at rest like every row.
+ * The secret is stored as given to the client (docs/api/feed-and-webhooks.md §14.3): an HMAC key
+ * must be readable to sign, so hashing is no option; D1 encrypts it at rest like every row.
  */
 export const webhooks = sqliteTable("webhooks", {
   id: integer("id").primaryKey({ autoIncrement: true }),

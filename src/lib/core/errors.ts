@@ -6,7 +6,8 @@ import type { ZodError } from "zod";
 import type { BlockerKind } from "../../pricing/vocabulary";
 import { issueMessage } from "./wording";
 
-// Every issue a schema does not word itself is worded once, here (docs/api.md §7.3).
+// Every issue a schema does not word itself is worded once, here
+// (docs/api/errors-and-limits.md §7.3).
 z.config({ customError: issueMessage });
 
 export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 410 | 413 | 415 | 429 | 500 | 503;
@@ -32,7 +33,9 @@ export const TITLES: Record<ErrorStatus, string> = {
   503: "Service Unavailable",
 };
 
-/** Records of one kind that keep a record from being deleted (docs/api.md §7.3). */
+/**
+ * Records of one kind that keep a record from being deleted (docs/api/errors-and-limits.md §7.3).
+ */
 export interface Blocker {
   kind: BlockerKind;
   /** How many there are, all of them. */
@@ -107,9 +110,9 @@ const enumerated = (parts: string[]) =>
   parts.length < 2 ? parts.join("") : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`;
 
 /**
- * The one answer to a delete that other records stand in the way of (docs/api.md §7.3): 409
- * IN_USE, naming them in a sentence and, for programs, in `blockers` (each kind with its count
- * and the first MAX_BLOCKERS_SHOWN codes or ids).
+ * The one answer to a delete that other records stand in the way of
+ * (docs/api/errors-and-limits.md §7.3): 409 IN_USE, naming them in a sentence and, for programs, in
+ * `blockers` (each kind with its count and the first MAX_BLOCKERS_SHOWN codes or ids).
  */
 export function inUse(subject: string, found: NamedBlocker[]): ApiError {
   const detail =
@@ -132,11 +135,11 @@ export const incompleteBody = () =>
   );
 
 /**
- * Bounds of a 400 (docs/api.md §7): a hostile query of 20 KB must not get an answer of 850 KB.
- * At most MAX_ISSUES issues are listed (the detail gives the total), MAX_BODY_ISSUES when every
- * issue is in the body, so a bulk body of 1000 rows hears of each bad row (a body's issues come
- * from at most 1 MiB it sent); any piece of the request quoted back is cut at MAX_ECHO characters;
- * paths and messages have a hard cap besides.
+ * Bounds of a 400 (docs/api/errors-and-limits.md §7): a hostile query of 20 KB must not get an
+ * answer of 850 KB. At most MAX_ISSUES issues are listed (the detail gives the total),
+ * MAX_BODY_ISSUES when every issue is in the body, so a bulk body of 1000 rows hears of each bad
+ * row (a body's issues come from at most 1 MiB it sent); any piece of the request quoted back is
+ * cut at MAX_ECHO characters; paths and messages have a hard cap besides.
  */
 export const MAX_ISSUES = 20;
 export const MAX_BODY_ISSUES = 1000;

@@ -10,7 +10,7 @@ import { windowIssues } from "./status";
  * One code, unanchored (a list of codes is built from it): 1-64 of A-Z a-z 0-9 . _ - but not "." or ".." (URLs resolve those as dot
  * segments, so such a record could never be addressed). Written without lookaround, which RE2
  * and Rust's regex do not have, so every JSON Schema validator reads /doc's patterns
- * (docs/api.md §1): not a dot first, or one dot then not a dot, or two dots and more.
+ * (docs/api/resources.md §1): not a dot first, or one dot then not a dot, or two dots and more.
  */
 export const ONE_CODE =
   "(?:[A-Za-z0-9_-][A-Za-z0-9._-]{0,63}|\\.[A-Za-z0-9_-][A-Za-z0-9._-]{0,62}|\\.\\.[A-Za-z0-9._-]{1,62})";
@@ -34,11 +34,11 @@ const safeText = (multiline: boolean) => (value: string, ctx: z.core.$Refinement
 /**
  * The characters free text may hold, for /doc (src/lib/core/text.ts decides): no control
  * characters (a description keeps tab and line breaks), no bidirectional controls. Written so
- * that every validator reads it alike (docs/api.md §1): ECMAScript with and without the `u` flag,
- * RE2, Rust's regex, Python: code points up to U+00FF as `\xHH`, the others as the characters
- * themselves (RE2 has no `\u`), no surrogate code points (Rust refuses them; without `u` they
- * would refuse every emoji), no lookaround. Lone surrogates are refused by the server and are no
- * text to a validator that reads strings as Unicode: the description says so.
+ * that every validator reads it alike (docs/api/resources.md §1): ECMAScript with and without the
+ * `u` flag, RE2, Rust's regex, Python: code points up to U+00FF as `\xHH`, the others as the
+ * characters themselves (RE2 has no `\u`), no surrogate code points (Rust refuses them; without `u`
+ * they would refuse every emoji), no lookaround. Lone surrogates are refused by the server and are
+ * no text to a validator that reads strings as Unicode: the description says so.
  */
 const BIDI_CONTROLS = "\u202a-\u202e\u2066-\u2069";
 const textPattern = (controls: string) => `[^${controls}\\x7f-\\x9f${BIDI_CONTROLS}]`;
@@ -242,7 +242,7 @@ export const CustomerGroupCodesSchema = codesBody(
   "CustomerGroupCodes",
 );
 
-/* Bulk upserts by code (docs/api.md §5.12): the body and the answer of every one. */
+/* Bulk upserts by code (docs/api/relations.md §5.12): the body and the answer of every one. */
 
 export const MAX_BULK_ROWS = 1000;
 

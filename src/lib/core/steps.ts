@@ -1,7 +1,7 @@
 /*
- * Long work in steps (docs/api.md §17.7, docs/simulation.md §8): the Worker's isolate answers
- * other requests on the same thread, so work of seconds is a generator that pauses between
- * steps of some milliseconds, and the caller waits a turn of the event loop before each.
+ * Long work in steps (docs/api/change-requests.md §17.7, docs/simulation.md §8): the Worker's
+ * isolate answers other requests on the same thread, so work of seconds is a generator that pauses
+ * between steps of some milliseconds, and the caller waits a turn of the event loop before each.
  */
 
 /** Lets the isolate's other requests run: a timer is a macrotask, so their pending I/O goes first. */

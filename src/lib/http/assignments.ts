@@ -5,7 +5,7 @@ import { errors, json, jsonBody } from "./openapi";
 import { createRouter } from "./router";
 
 /*
- * Bulk assign and unassign by code (docs/api.md §5.1): every pair of
+ * Bulk assign and unassign by code (docs/api/relations.md §5.1): every pair of
  * `POST <owner>/<targets>` and `POST <owner>/<targets>/unassign` is declared once, with
  * `assignmentRoutes` in the owner's routes file, and wired once, with `assignmentRouter` in its
  * handlers file. The paths, operationIds, bodies, answers and wording of /doc come from the

@@ -15,7 +15,7 @@ interface ConfiguredKey {
   name: string;
   /**
    * Whose key: the person or system behind it, the same for every key they rotate through.
-   * Four eyes compare owners (docs/api.md §6, §17.2).
+   * Four eyes compare owners (docs/api/access.md §6, docs/api/change-requests.md §17.2).
    */
   owner: string;
   role: Role;
@@ -34,7 +34,7 @@ const RESERVED = new Set(["policy", "scheduled", "unknown"]);
 /**
  * `owner:name:role:sha256hex`, `name:role:sha256hex` (its owner is its name) or the short
  * `role:sha256hex` (named `role-<first 8 hex>`, its own owner), comma-separated
- * (docs/api.md §6). Malformed entries, and owners named like the service's own actors, are
+ * (docs/api/access.md §6). Malformed entries, and owners named like the service's own actors, are
  * skipped so one typo cannot open the door.
  */
 export function parseApiKeys(source: string): ConfiguredKey[] {
@@ -115,7 +115,7 @@ export const requireAdmin = (what: string): MiddlewareHandler<AppEnv> => {
 };
 
 /**
- * Whether the request's key sees costs (docs/api.md §18): cost, margin, accruals and pocket price
- * in price answers, COST pricelists and ACCRUAL trade conditions. Admin keys only.
+ * Whether the request's key sees costs (docs/api/access.md §18): cost, margin, accruals and pocket
+ * price in price answers, COST pricelists and ACCRUAL trade conditions. Admin keys only.
  */
 export const seesCosts = (c: { var: { role: Role } }): boolean => c.var.role === "admin";

@@ -17,7 +17,8 @@ function mediaType(header: string) {
 }
 
 /**
- * JSON bodies are judged on their text before any route reads them (docs/api.md §7):
+ * JSON bodies are judged on their text before any route reads them
+ * (docs/api/errors-and-limits.md §7):
  * - a charset other than UTF-8 → 415 (JSON is UTF-8; another charset would be read wrongly);
  * - an upload cut off before the body is complete → 400 INCOMPLETE_BODY, not a 500, and no route
  *   runs, so nothing is written;

@@ -36,7 +36,9 @@ export function sessionStart(read: boolean, bookmark: string | undefined) {
   return { constraint, bookmark: undefined };
 }
 
-/** The OpenAPI operationId of a route, by method and Hono route pattern (`/v1/api/product/:code`). */
+/**
+ * The OpenAPI operationId of a route, by method and Hono route pattern (`/v1/api/product/:code`).
+ */
 export type OperationOf = (method: string, route: string) => string | undefined;
 
 /**
@@ -88,7 +90,7 @@ export const requestContext =
 /**
  * The bookmark of an answer that made no successful D1 query and was sent none (a body the
  * schema refused, a unique violation's failed batch): one `select 1` on the session asks D1 for
- * it, so every answer to a key carries `x-d1-bookmark` (docs/api.md §10). Only for an
+ * it, so every answer to a key carries `x-d1-bookmark` (docs/api/access.md §10). Only for an
  * authenticated key (a request without one costs D1 nothing), and never an error of its own.
  */
 async function sessionBookmark(

@@ -23,7 +23,10 @@ export interface Bindings {
   AUDIT_RETENTION_DAYS?: string;
   /** The webhook queue's producer (wrangler.toml `[[queues.producers]]`); absent = no announcements. */
   WEBHOOK_QUEUE?: Queue<WebhookMessage>;
-  /** Comma-separated hosts webhooks may use without the address checks, http allowed (docs/api.md §14.5). */
+  /**
+   * Comma-separated hosts webhooks may use without the address checks, http allowed
+   * (docs/api/feed-and-webhooks.md §14.5).
+   */
   WEBHOOK_ALLOWED_HOSTS?: string;
   /** "offline": webhook hosts are never looked up in DNS (local development without a network). */
   WEBHOOK_DNS?: string;
@@ -50,7 +53,8 @@ export interface Variables {
   keyName: string;
   /**
    * Whose key it is: the same for every key of one person or system, so it survives rotation.
-   * Change requests and the approval policy name and compare owners (docs/api.md §17.2).
+   * Change requests and the approval policy name and compare owners
+   * (docs/api/change-requests.md §17.2).
    */
   keyOwner: string;
   /** Set when the write carries an Idempotency-Key (src/lib/http/idempotency.ts). */

@@ -8,7 +8,7 @@ import { conflict, invalid } from "../core/errors";
 import { isRead } from "./read-only";
 
 /**
- * Idempotent retries of writes (docs/api.md, "Idempotent retries").
+ * Idempotent retries of writes (docs/api/resources.md, "Idempotent retries").
  *
  * A client that sends `Idempotency-Key` with a write gets the same answer for every retry of
  * the same request within 24 hours, and the write happens once:
@@ -85,7 +85,7 @@ async function settle(db: Db, claim: IdempotencyClaim, res: Response) {
 /**
  * What replays of this request answer in place of its own JSON body, for an answer that holds
  * what is shown once, such as a webhook's signing secret: the store keeps (and replays) `body`
- * only, so the secret is never stored with the answer (docs/api.md §4.4). Without an
+ * only, so the secret is never stored with the answer (docs/api/resources.md §4.4). Without an
  * Idempotency-Key nothing is stored, and this does nothing.
  */
 export function replayAs(c: { var: { idempotency?: IdempotencyClaim } }, body: unknown) {

@@ -65,7 +65,7 @@ export function allowedMethods(
  * 405 METHOD_NOT_ALLOWED with an `Allow` header for a known path asked with another method,
  * before authentication, rate limits, body reading and idempotency: the answer depends on the
  * path and the method only, so neither a missing key (401), a read key (403), a spent rate limit
- * (429) nor an `Idempotency-Key` can turn it into anything else (docs/api.md §7).
+ * (429) nor an `Idempotency-Key` can turn it into anything else (docs/api/errors-and-limits.md §7).
  */
 export function methodNotAllowed(app: Hono<never>): MiddlewareHandler<AppEnv> {
   let templates: Map<number, Template[]> | undefined;

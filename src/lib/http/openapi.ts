@@ -205,8 +205,9 @@ function inUseExample(subject: string, blockers: NamedBlocker[]) {
 }
 
 /**
- * The 409 of a delete that other records can stand in the way of (docs/api.md §7.2), in place of
- * the generic one; the example is worded by `inUse` itself.
+ * The 409 of a delete that other records can stand in the way of
+ * (docs/api/errors-and-limits.md §7.2), in place of the generic one; the example is worded by
+ * `inUse` itself.
  */
 export function inUseError(
   subject: string,
@@ -281,8 +282,8 @@ export const CodeParams = z.object({
 export const security = [{ apiKey: [] }];
 
 /**
- * `PUT <collection>`, a bulk upsert by code (docs/api.md §5.12): what every one says in /doc,
- * with the resource's own rules (`rules`, sentences) in the middle.
+ * `PUT <collection>`, a bulk upsert by code (docs/api/relations.md §5.12): what every one says in
+ * /doc, with the resource's own rules (`rules`, sentences) in the middle.
  */
 export function bulkUpsertRoute<B extends z.ZodType>(route: {
   path: string;
@@ -310,7 +311,7 @@ export function bulkUpsertRoute<B extends z.ZodType>(route: {
       "counted in `unchanged` and not written (no audit entry, no new pricing version), so " +
       "re-sending unchanged data writes nothing. At most 3 D1 round trips whatever the number " +
       "of rows (two: a read, a write); a concurrent change in between makes it judge again, or " +
-      "answer 409 CONCURRENT_UPDATE under heavy contention (docs/api.md §5.12).",
+      "answer 409 CONCURRENT_UPDATE under heavy contention (docs/api/relations.md §5.12).",
     request: { body: jsonBody(route.body) },
     responses: {
       200: json(BulkUpsertResultSchema, "What the body created, updated and left unchanged"),
@@ -321,7 +322,7 @@ export function bulkUpsertRoute<B extends z.ZodType>(route: {
 
 /**
  * The rules of a body that join two fields, which JSON Schema cannot state, in the words of the
- * 400 they answer (docs/api.md §1): each operation's description names its own.
+ * 400 they answer (docs/api/resources.md §1): each operation's description names its own.
  */
 const CROSS_FIELD_RULES = {
   window: "`validTo` must be after `validFrom` (a null side is open)",

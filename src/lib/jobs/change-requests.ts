@@ -3,10 +3,10 @@ import type { Db } from "../../db/client";
 import { changeRequests, changeRequestWrites } from "../../db/schema";
 
 /**
- * Go-live without anyone awake (docs/api.md §17.6): on every tick of the per-minute Cron Trigger,
- * each APPLIED change request whose effectiveAt (or, without one, its apply) has come gets its
- * `effective_recorded_at`, once: the UPDATE only takes rows that have none, so overlapping runs
- * cannot both take one. The trigger of migration 0022 turns that into the one
+ * Go-live without anyone awake (docs/api/change-requests.md §17.6): on every tick of the per-minute
+ * Cron Trigger, each APPLIED change request whose effectiveAt (or, without one, its apply) has come
+ * gets its `effective_recorded_at`, once: the UPDATE only takes rows that have none, so overlapping
+ * runs cannot both take one. The trigger of migration 0022 turns that into the one
  * `change-request.effective` entry of the change feed, which the webhook sweep that runs next
  * delivers. A request in effect can no longer be cancelled, so the rows kept for its cancel go.
  * Returns the ids recorded.

@@ -107,7 +107,7 @@ export class MarginTotals {
   /**
    * Adds the sums of other lines, as another tally answered them (each line's cost rounded in
    * its own channel's mode): a change request's impact sums its channels' simulations this way
-   * (docs/api.md §17.3).
+   * (docs/api/change-requests.md §17.3).
    */
   addSummary(summary: MarginSummary): void {
     this.lines += summary.lines;

@@ -54,7 +54,7 @@ export const PRODUCTS_PER_STEP = 50;
 
 /**
  * Sees every (buyer, product) pair's two lines in the first pass, changed or not: the impact of
- * a change request (docs/api.md §17.3) sums over them all.
+ * a change request (docs/api/change-requests.md §17.3) sums over them all.
  */
 export type PairObserver = (
   customerCode: string | null,

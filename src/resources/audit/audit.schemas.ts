@@ -55,7 +55,7 @@ export const AuditEntrySchema = z
     entityKey: z.record(z.string(), z.union([z.number(), z.string()]).nullable()).openapi({
       example: { pricelistId: 7, productId: 12, minQuantity: 1, validFrom: null },
       description:
-        "The row: its id and code where it has them, else its key columns (a price row's: pricelistId, productId, minQuantity and validFrom, null for an undated row); for the memberships of a bulk upsert of customers, recorded per customer, the customer's id (docs/api.md §11.1)",
+        "The row: its id and code where it has them, else its key columns (a price row's: pricelistId, productId, minQuantity and validFrom, null for an undated row); for the memberships of a bulk upsert of customers, recorded per customer, the customer's id (docs/api/feed-and-webhooks.md §11.1)",
     }),
     action: z.enum(AUDIT_ACTIONS).openapi({ description: "What happened to the row" }),
     before: Row.nullable().openapi({

@@ -2,7 +2,10 @@ import { iso } from "../../lib/core/schemas";
 import type { ChangeRequestRow, FoundRequest, StoredItem } from "./change-requests.repo";
 import type { ChangeRequestItem, Impact } from "./change-requests.schemas";
 
-/* How a change request reads in an answer (docs/api.md §17), as the asking key sees it. */
+/*
+ * How a change request reads in an answer (docs/api/change-requests.md §17), as the asking key sees
+ * it.
+ */
 
 export const toItem = (stored: StoredItem) =>
   ({ kind: stored.kind, ...stored.body }) as ChangeRequestItem;
@@ -11,9 +14,9 @@ export const toItem = (stored: StoredItem) =>
 export const writersOf = (row: ChangeRequestRow) => JSON.parse(row.editors) as string[];
 
 /**
- * Four eyes (docs/api.md §17.2): no key of an owner that wrote the request may approve it (a
- * rotated key is still its owner's). The one judgement, for approve's 403 and for the answer's
- * `writtenByCaller`.
+ * Four eyes (docs/api/change-requests.md §17.2): no key of an owner that wrote the request may
+ * approve it (a rotated key is still its owner's). The one judgement, for approve's 403 and for the
+ * answer's `writtenByCaller`.
  */
 export const wroteIt = (row: ChangeRequestRow, owner: string) => writersOf(row).includes(owner);
 

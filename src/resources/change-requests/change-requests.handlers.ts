@@ -62,7 +62,10 @@ export const submit: AppRouteHandler<typeof routes.submit> = async (c) => {
   }
 };
 
-/** Approve computes the impact again (stale detection, docs/api.md §17.5): a place too. */
+/**
+ * Approve computes the impact again (stale detection, docs/api/change-requests.md §17.5): a place
+ * too.
+ */
 export const approve: AppRouteHandler<typeof routes.approve> = async (c) => {
   const release = claimSimulation(c.var.keyName);
   try {

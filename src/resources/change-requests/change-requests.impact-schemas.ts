@@ -2,11 +2,14 @@ import { z } from "@hono/zod-openapi";
 import { IsoTimestamp } from "../../lib/core/schemas";
 import { MarginSummarySchema } from "../simulations/simulations.schemas";
 
-/* The impact of a change request as answered (docs/api.md §17.3). */
+/* The impact of a change request as answered (docs/api/change-requests.md §17.3). */
 
 const count = (description: string) => z.number().int().openapi({ description });
 
-/** Worked example A (docs/api.md §17.3): P-1 and P-2 +3 %, rounded up to …9, P-2's 10+ tier too. */
+/**
+ * Worked example A (docs/api/change-requests.md §17.3): P-1 and P-2 +3 %, rounded up to …9, P-2's
+ * 10+ tier too.
+ */
 export const impactExample = {
   at: "2027-01-01T00:00:00.000Z",
   channelCodes: ["WEB"],
@@ -88,7 +91,7 @@ const CumulativeSchema = z
   })
   .openapi({
     description:
-      "From the prices in force before the requests it stacks with to the prices with its items, over the same pairs (docs/api.md §17.4); absent from impacts computed before it was added",
+      "From the prices in force before the requests it stacks with to the prices with its items, over the same pairs (docs/api/change-requests.md §17.4); absent from impacts computed before it was added",
   });
 
 export const ImpactSchema = z
@@ -129,13 +132,13 @@ export const ImpactSchema = z
       .optional()
       .openapi({
         description:
-          "The margin before and after over every pair compared, as the simulation's summary gives it, summed over the channels simulated; absent from impacts computed before it was added (docs/api.md §17.3)",
+          "The margin before and after over every pair compared, as the simulation's summary gives it, summed over the channels simulated; absent from impacts computed before it was added (docs/api/change-requests.md §17.3)",
       }),
     cumulative: CumulativeSchema.optional(),
   })
   .openapi("ChangeRequestImpact", {
     description:
-      "The publish simulation of the items at effectiveAt, computed at submit (docs/api.md §17.3)",
+      "The publish simulation of the items at effectiveAt, computed at submit (docs/api/change-requests.md §17.3)",
     example: impactExample,
   });
 

@@ -9,13 +9,13 @@ import type { Impact } from "./change-requests.schemas";
 import { ChangeTally, LineDigest, marginTotals, type Priced } from "./change-requests.tally";
 
 /*
- * The impact of a change request (docs/api.md §17.3): the publish simulation of its items at
- * effectiveAt (or now), at quantity 1 and at every tier it touches, in every active channel where
- * a touched record can price (at most 10, by code), for the anonymous buyer and the channel's
- * customers (all of them, or as many as the pair budget allows), over the touched products (at
- * most 1,000, by code), summed over every pair the simulation prices. Beside the request's own
- * change, its cumulative change: from the prices in force before the applied requests it stacks
- * with (§17.4), to the prices with its items.
+ * The impact of a change request (docs/api/change-requests.md §17.3): the publish simulation of its
+ * items at effectiveAt (or now), at quantity 1 and at every tier it touches, in every active
+ * channel where a touched record can price (at most 10, by code), for the anonymous buyer and the
+ * channel's customers (all of them, or as many as the pair budget allows), over the touched
+ * products (at most 1,000, by code), summed over every pair the simulation prices. Beside the
+ * request's own change, its cumulative change: from the prices in force before the applied requests
+ * it stacks with (§17.4), to the prices with its items.
  */
 
 export const MAX_IMPACT_CHANNELS = 10;

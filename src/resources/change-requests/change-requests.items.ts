@@ -6,11 +6,11 @@ import type { ItemFacts, RecordFacts, RecordState, Touch } from "./change-reques
 import type { ChangeRequestItem } from "./change-requests.schemas";
 
 /*
- * What the items of a change request name, and the rules they must keep (docs/api.md §17.1):
- * every record, product and group they name exists (checked at create, PATCH and submit), and at
- * the moment they take effect each pricelist whose rows change is not ARCHIVED, each record to
- * activate is DRAFT or INACTIVE and each one to deactivate ACTIVE, with a window left that is
- * not empty (checked at submit and again at approve).
+ * What the items of a change request name, and the rules they must keep
+ * (docs/api/change-requests.md §17.1): every record, product and group they name exists (checked at
+ * create, PATCH and submit), and at the moment they take effect each pricelist whose rows change is
+ * not ARCHIVED, each record to activate is DRAFT or INACTIVE and each one to deactivate ACTIVE,
+ * with a window left that is not empty (checked at submit and again at approve).
  */
 
 const NOUNS: Record<ChangeRequestTargetKind, string> = {
@@ -203,9 +203,9 @@ export function itemIssues(
 export const MAX_AFFECTS_CODES = 1000;
 
 /**
- * Whose prices applying the items moves, in the change feed's `affects` form (docs/api.md
- * §13.2): the pricelists, and the products when every price item names them; a condition or a
- * promotion leaves every dimension open.
+ * Whose prices applying the items moves, in the change feed's `affects` form
+ * (docs/api/feed-and-webhooks.md §13.2): the pricelists, and the products when every price item
+ * names them; a condition or a promotion leaves every dimension open.
  */
 export function affectsOf(items: readonly ChangeRequestItem[]): Record<string, unknown> {
   const touch = touchOf(items);

@@ -1,7 +1,10 @@
 import { z } from "@hono/zod-openapi";
 import { IsoTimestamp } from "../../lib/core/schemas";
 
-/* The approval policy in the API (docs/api.md §17.4): the limits, and who set and approved them. */
+/*
+ * The approval policy in the API (docs/api/change-requests.md §17.4): the limits, and who set and
+ * approved them.
+ */
 
 const Limit = z
   .number({ error: () => "must be a whole number ≥ 0 of basis points, or null" })

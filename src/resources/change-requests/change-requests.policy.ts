@@ -6,11 +6,12 @@ import type { Policy } from "./change-requests.policy.schemas";
 import type { ComputedImpact } from "./change-requests.impact";
 
 /*
- * Who may change the approval policy (docs/api.md §17.4). The policy decides which requests
- * skip the second key, so loosening it is itself a four-eyes change: a PUT that would approve
- * more than the policy in force only proposes it, and an admin key of another owner approves the
- * proposal. A PUT that approves nothing more (tighter, equal, or off) applies at once: making
- * approval stricter never needs a second person. Either way a PUT replaces any waiting proposal.
+ * Who may change the approval policy (docs/api/change-requests.md §17.4). The policy decides which
+ * requests skip the second key, so loosening it is itself a four-eyes change: a PUT that would
+ * approve more than the policy in force only proposes it, and an admin key of another owner
+ * approves the proposal. A PUT that approves nothing more (tighter, equal, or off) applies at once:
+ * making approval stricter never needs a second person. Either way a PUT replaces any waiting
+ * proposal.
  */
 
 const LABEL = "the approval policy";
@@ -129,9 +130,9 @@ export const approvePolicy = (
   });
 
 /**
- * The policy's judgement (docs/api.md §17.4): both limits set; the request's own change and its
- * cumulative change within them, no price appearing or vanishing in either; nothing omitted; no
- * pending request on a record it names.
+ * The policy's judgement (docs/api/change-requests.md §17.4): both limits set; the request's own
+ * change and its cumulative change within them, no price appearing or vanishing in either; nothing
+ * omitted; no pending request on a record it names.
  */
 export function approvedByPolicy(
   policy: { autoApproveMaxRaiseBp: number | null; autoApproveMaxCutBp: number | null },

@@ -4,9 +4,9 @@ import { changeRequests } from "../../db/schema";
 import type { Touch } from "./change-requests.repo";
 
 /*
- * The requests a change request is judged with (docs/api.md §17.4): its cumulative change is
- * measured from before the ones already applied that stack with it, and one still pending on a
- * record it names keeps it from the policy. One round trip.
+ * The requests a change request is judged with (docs/api/change-requests.md §17.4): its cumulative
+ * change is measured from before the ones already applied that stack with it, and one still pending
+ * on a record it names keeps it from the policy. One round trip.
  */
 
 /** How far back a writer's own applied requests count: 24 hours. */

@@ -22,10 +22,11 @@ import type {
 } from "../../pricing/vocabulary";
 
 /*
- * Change requests in D1 (docs/api.md §17): the request row and its items, the facts of what
- * its items touch (one scalar JSON text, re-read by the guard of the batch that applies it), and
- * where its records can price (for the impact). Every write of a request is a batch item the
- * service runs under a guard (db/bulk-facts.ts `writeJudged`), so a concurrent action is noticed.
+ * Change requests in D1 (docs/api/change-requests.md §17): the request row and its items, the facts
+ * of what its items touch (one scalar JSON text, re-read by the guard of the batch that applies
+ * it), and where its records can price (for the impact). Every write of a request is a batch item
+ * the service runs under a guard (db/bulk-facts.ts `writeJudged`), so a concurrent action is
+ * noticed.
  */
 
 export type ChangeRequestRow = typeof changeRequests.$inferSelect;
@@ -355,7 +356,9 @@ export interface Reach {
   quantities: number[];
 }
 
-/** The lists `ids` and every list deriving from them, up to 3 steps (docs/api.md §5.8). */
+/**
+ * The lists `ids` and every list deriving from them, up to 3 steps (docs/api/relations.md §5.8).
+ */
 const withDerived = (ids: readonly number[]) => sql`with recursive
   lists(id, steps) as (select value, 0 from json_each(${json(ids)})
     union select p.id, l.steps + 1 from lists l join pricelists p on p.base_pricelist_id = l.id

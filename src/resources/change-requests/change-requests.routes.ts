@@ -24,7 +24,7 @@ const LIFECYCLE =
   "DRAFT —submit→ PENDING_APPROVAL (or APPLIED when the approval policy allows it) —approve→ " +
   "APPLIED; reject → REJECTED; withdraw (DRAFT, PENDING_APPROVAL) and cancel (APPLIED, before " +
   "effectiveAt) → CANCELLED. Another action in another status: 409 INVALID_TRANSITION naming both " +
-  "(docs/api.md §17.2).";
+  "(docs/api/change-requests.md §17.2).";
 
 export const list = changeRequestList.route({
   method: "get",
@@ -71,7 +71,7 @@ export const getPolicy = createRoute({
   summary: "Get the approval policy (admin keys only)",
   description:
     "The limits in force, who set and approved them, and a change waiting for approval. Both " +
-    "limits null (the default): every request needs an approver. docs/api.md §17.4.",
+    "limits null (the default): every request needs an approver. docs/api/change-requests.md §17.4.",
   responses: { 200: json(PolicyStateSchema, "The approval policy"), ...errors(401, 403) },
 });
 
@@ -85,7 +85,7 @@ export const putPolicy = createRoute({
     "A request is approved at submit by `policy` when both limits are set, its impact's " +
     "maxRaiseBp and maxCutBp are within them and it omitted nothing; null turns a limit off. " +
     "Limits approving no more than those in force apply at once (200); others wait for an " +
-    "admin key of another owner (202, `proposal`). docs/api.md §17.4.",
+    "admin key of another owner (202, `proposal`). docs/api/change-requests.md §17.4.",
   request: { body: jsonBody(PolicySchema) },
   responses: {
     200: json(PolicyStateSchema, "The limits are in force"),
@@ -171,7 +171,7 @@ export const submit = action(
   "submit",
   "Submit a DRAFT: its impact, then approval",
   "Computes and stores the impact (the publish simulation of the items at effectiveAt, " +
-    "docs/api.md §17.3); APPLIED at once when the approval policy allows it, else " +
+    "docs/api/change-requests.md §17.3); APPLIED at once when the approval policy allows it, else " +
     "PENDING_APPROVAL. 409 EFFECTIVE_IN_PAST when effectiveAt has passed; 400 naming an item " +
     "that names what no longer exists or cannot change then. The impact is a publish " +
     "simulation and counts as one: 429 TOO_MANY_SIMULATIONS while a simulation (or a submit) " +

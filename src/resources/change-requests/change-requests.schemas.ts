@@ -15,7 +15,7 @@ import { ImpactSchema, impactExample } from "./change-requests.impact-schemas";
 
 export type { Impact } from "./change-requests.impact-schemas";
 
-/** The bounds of a change request (docs/api.md §17.1). */
+/** The bounds of a change request (docs/api/change-requests.md §17.1). */
 export const MAX_ITEMS = 100;
 export const MAX_PRICE_ROWS = 10_000;
 export const MAX_ADJUSTED_CODES = 1000;
@@ -285,7 +285,7 @@ const requestFields = {
   title: z.string().openapi({ example: "2027 increase", description: "What the change is" }),
   status: z.enum(CHANGE_REQUEST_STATUSES).openapi({
     description:
-      "DRAFT → (submit) PENDING_APPROVAL → (approve) APPLIED; REJECTED; CANCELLED (docs/api.md §17.2)",
+      "DRAFT → (submit) PENDING_APPROVAL → (approve) APPLIED; REJECTED; CANCELLED (docs/api/change-requests.md §17.2)",
   }),
   effectiveAt: instantOrNull("When it takes effect; null: when it is applied"),
   author: z.string().openapi({ example: "anna", description: "The key name that created it" }),

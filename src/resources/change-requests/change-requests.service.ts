@@ -61,9 +61,9 @@ import {
 } from "./change-requests.items";
 
 /*
- * The rules of change requests (docs/api.md §17): who may do what in which status, the impact
- * and the policy at submit, stale detection and the apply at approve, the exact restore of a
- * cancel. Every write is guarded by the request's state (and, when it writes prices, by the
+ * The rules of change requests (docs/api/change-requests.md §17): who may do what in which status,
+ * the impact and the policy at submit, stale detection and the apply at approve, the exact restore
+ * of a cancel. Every write is guarded by the request's state (and, when it writes prices, by the
  * facts of what the items touch), so two actions at once cannot both pass.
  */
 
@@ -106,7 +106,7 @@ async function assertKnown(db: Db, items: readonly ChangeRequestItem[]) {
   if (issues.length) throw invalid(issues);
 }
 
-/** `owner`: the owner of the calling key (its author; docs/api.md §17.2). */
+/** `owner`: the owner of the calling key (its author; docs/api/change-requests.md §17.2). */
 export async function createChangeRequest(db: Db, input: ChangeRequestCreate, owner: string) {
   assertFuture(input.effectiveAt, Date.now());
   await assertKnown(db, input.items);
@@ -194,8 +194,8 @@ type Prepared = Awaited<ReturnType<typeof judge>>;
 
 /**
  * The plan of the price items on the stored rows they select, in steps between which the
- * isolate's other requests run (docs/api.md §17.7): 409 on an overlap, 400 naming the item whose
- * adjusted amount would pass 2^53 − 1.
+ * isolate's other requests run (docs/api/change-requests.md §17.7): 409 on an overlap, 400 naming
+ * the item whose adjusted amount would pass 2^53 − 1.
  */
 async function planOf(
   items: readonly ChangeRequestItem[],

@@ -2,9 +2,10 @@ import { changeOf, MarginTotals, percentBucket } from "../../pricing/simulation"
 import type { LinePrice } from "../../pricing/types";
 
 /*
- * What the impact counts over the (buyer, product, quantity) pairs it prices (docs/api.md §17.3):
- * the change of each pair, the same way for the request's own change and for the cumulative one,
- * and a digest of every line it depended on, for stale detection (§17.5).
+ * What the impact counts over the (buyer, product, quantity) pairs it prices
+ * (docs/api/change-requests.md §17.3): the change of each pair, the same way for the request's own
+ * change and for the cumulative one, and a digest of every line it depended on, for stale detection
+ * (§17.5).
  */
 
 /** What a pair's line is compared by: its price, per how many pieces, and its status. */
@@ -35,8 +36,9 @@ export class ChangeTally {
     }
     this.totalBefore += b;
     this.totalAfter += a;
-    // docs/api.md §17.3: round_half_up((after − before) × 10000 / before), on the magnitude, per
-    // piece when the two lines are priced per different units (docs/simulation.md §4).
+    // docs/api/change-requests.md §17.3: round_half_up((after − before) × 10000 / before), on the
+    // magnitude, per piece when the two lines are priced per different units
+    // (docs/simulation.md §4).
     const bp = changeOf(before as LinePrice, after as LinePrice).differenceBp;
     if (bp === null || bp === 0) return;
     if (bp > 0) this.maxRaiseBp = Math.max(this.maxRaiseBp, bp);
@@ -47,9 +49,9 @@ export class ChangeTally {
 }
 
 /**
- * The margin before and after (docs/api.md §17.3): the sum of each channel's simulation
- * summary's margin, each line's cost rounded in its channel's mode. The mode given here rounds
- * nothing: only summaries are added.
+ * The margin before and after (docs/api/change-requests.md §17.3): the sum of each channel's
+ * simulation summary's margin, each line's cost rounded in its channel's mode. The mode given here
+ * rounds nothing: only summaries are added.
  */
 export const marginTotals = () => ({
   before: new MarginTotals("HALF_UP"),

@@ -6,7 +6,7 @@ import * as routes from "./change-requests.routes";
 export { tag as changeRequestsTag } from "./change-requests.routes";
 
 // Change requests move every price and show every impact: admin keys only, reads too, for every
-// path below /v1/api/change-requests (docs/api.md §17).
+// path below /v1/api/change-requests (docs/api/change-requests.md §17).
 const adminOnly = requireAdmin("read change requests");
 
 const router = createRouter();

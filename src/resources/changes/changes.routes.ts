@@ -27,7 +27,7 @@ export const list = createRoute({
     "by default): without `after` (or with 0) the feed starts at the oldest change kept; a " +
     "cursor older than that → 410 EXPIRED_CURSOR with `oldestCursor`. A cursor past the " +
     "newest change answers an empty page. Read keys may call it. Webhooks push the same changes " +
-    "(docs/api.md §13, §14).",
+    "(docs/api/feed-and-webhooks.md §13, §14).",
   request: { query: ChangesQuery },
   responses: {
     200: json(ChangePageSchema, "A page of changes"),

@@ -69,7 +69,7 @@ export const AffectsSchema = z
       "Whose prices may have moved, in four dimensions: products (productCodes, " +
       "productGroupCodes), pricelists, channels, customers (customerCodes, customerGroupCodes). " +
       "A dimension with none of its lists is open: any record of it may be affected. One with " +
-      "lists is narrowed to the records they name (an empty list: none). See docs/api.md §13.2",
+      "lists is narrowed to the records they name (an empty list: none). See docs/api/feed-and-webhooks.md §13.2",
     example: { pricelistIds: [7, 9], productCodes: ["P-A"] },
   });
 
@@ -97,12 +97,13 @@ export const ChangeSchema = z
       .openapi({ description: "The kind of change a webhook subscribes to" }),
     entity: z.string().openapi({
       example: "pricelistPrice",
-      description: "What changed, as in the audit trail: a record or a link (docs/api.md §11)",
+      description:
+        "What changed, as in the audit trail: a record or a link (docs/api/feed-and-webhooks.md §11)",
     }),
     key: z.record(z.string(), z.union([z.number(), z.string()]).nullable()).openapi({
       example: { pricelistId: 7, productId: 12, minQuantity: 1, validFrom: null },
       description:
-        "The row: its id and code where it has them, else its key columns (a price row's: pricelistId, productId, minQuantity and validFrom, null for an undated row); for a bulk upsert's memberships, recorded per customer, the customer's id (docs/api.md §11.1)",
+        "The row: its id and code where it has them, else its key columns (a price row's: pricelistId, productId, minQuantity and validFrom, null for an undated row); for a bulk upsert's memberships, recorded per customer, the customer's id (docs/api/feed-and-webhooks.md §11.1)",
     }),
     action: z.enum(AUDIT_ACTIONS).openapi({ description: "What happened to the row" }),
     operation: z.string().openapi({

@@ -262,7 +262,7 @@ export function listChannelCustomerGroups(db: Db, code: string, list: ListReques
 export type ChannelPricelistRow = PricelistRow & { isPrimary: boolean };
 
 /**
- * The pricelists assigned to the channel that the key sees (docs/api.md §18), each with its
+ * The pricelists assigned to the channel that the key sees (docs/api/access.md §18), each with its
  * primary mark; undefined if no such channel.
  */
 export function listChannelPricelists(db: Db, code: string, list: ListRequest, costs: boolean) {

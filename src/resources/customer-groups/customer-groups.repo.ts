@@ -210,7 +210,7 @@ export const listGroupPricelists = (db: Db, code: string, list: ListRequest) =>
     ),
   );
 
-// ---- bulk upserts by code (docs/api.md §5.12) ----
+// ---- bulk upserts by code (docs/api/relations.md §5.12) ----
 
 /** A customer group as a bulk upsert judges and writes it. */
 export interface CustomerGroupRecord {

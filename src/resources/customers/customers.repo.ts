@@ -176,7 +176,7 @@ export const assignCustomerPricelist = (db: Db, customerId: number, pricelistId:
     await db.insert(customerPricelists).values({ customerId, pricelistId }).onConflictDoNothing();
   });
 
-// ---- bulk upserts by code (docs/api.md §5.12) ----
+// ---- bulk upserts by code (docs/api/relations.md §5.12) ----
 
 /** The membership fields of a customer, as its links are declared. */
 export type MembershipField = keyof typeof customerLinks.links;
@@ -260,7 +260,7 @@ const selectPricelistId = (db: Db, id: number, costs: boolean) =>
 
 /**
  * The page, its count and the pricelist's existence in one round trip; undefined if no such
- * pricelist, or one the key does not see (a COST one for a read key, docs/api.md §18).
+ * pricelist, or one the key does not see (a COST one for a read key, docs/api/access.md §18).
  */
 export const listPricelistCustomers = (db: Db, id: number, list: ListRequest, costs: boolean) =>
   readPageOf(

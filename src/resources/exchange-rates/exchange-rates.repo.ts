@@ -19,8 +19,8 @@ export interface RateKey {
 const OUTER = sql.raw(`"exchange_rates"`);
 
 /**
- * Where a rate stops holding: the next validFrom of its pair (docs/api.md §16.2), read from the
- * key index (pair, validFrom) in one step.
+ * Where a rate stops holding: the next validFrom of its pair (docs/api/prices.md §16.2), read from
+ * the key index (pair, validFrom) in one step.
  */
 const validTo = sql<number | null>`(select min(n.valid_from) from exchange_rates n
   where n.from_currency = ${OUTER}.from_currency and n.to_currency = ${OUTER}.to_currency
@@ -76,7 +76,7 @@ export const findExchangeRate = (db: Db, key: RateKey): Promise<ExchangeRateRow 
 export const deleteExchangeRate = (db: Db, key: RateKey) =>
   db.delete(exchangeRates).where(byKey(key)).returning({ id: exchangeRates.id }).get();
 
-// ---- bulk upserts by key (docs/api.md §16.2, in the way of §5.12) ----
+// ---- bulk upserts by key (docs/api/prices.md §16.2, in the way of §5.12) ----
 
 /** A rate as a bulk upsert judges and writes it; `code` is its key as text, for the bulk plan. */
 export interface RateRecord {

@@ -31,7 +31,7 @@ export const list = exchangeRateList.route({
     "Sorted by pair, then validFrom, by default; sort by `from`, `to`, `validFrom`; " +
     "`filter.from` and `filter.to` ($eq) keep one currency on either side. Each rate carries " +
     "`validTo`, the next validFrom of its pair (null for the latest). With `at`, only the rate " +
-    "of each pair in force at that instant is listed. One D1 round trip (docs/api.md §16.2).",
+    "of each pair in force at that instant is listed. One D1 round trip (docs/api/prices.md §16.2).",
   request: { query: ExchangeRateListQuery },
   responses: { 200: json(ExchangeRateListSchema, "A page of exchange rates"), ...errors(400, 401) },
 });
@@ -51,7 +51,7 @@ export const upsert = createRoute({
       "(`body.rates.3.rate`). A key may appear once per body. Answers how many rates were " +
       "created, updated and unchanged; an unchanged row is not written (no audit entry, no new " +
       "pricing version). Any other write moves the pricing data version, as a price write does. " +
-      "Two D1 round trips whatever the number of rows (docs/api.md §16.2, §5.12).",
+      "Two D1 round trips whatever the number of rows (docs/api/prices.md §16.2, docs/api/relations.md §5.12).",
     "rate",
   ),
   request: { body: jsonBody(ExchangeRatesUpsertSchema) },

@@ -3,12 +3,12 @@ import { listOf } from "../../list";
 import { Currency, Instant, IsoTimestamp, MAX_BULK_ROWS } from "../../lib/core/schemas";
 import { MAX_RATE_DIGITS, MAX_RATE_LENGTH, parseRate } from "../../pricing/exchange";
 
-/** The words of every refusal of a rate sent as a JSON number (docs/api.md §16.2). */
+/** The words of every refusal of a rate sent as a JSON number (docs/api/prices.md §16.2). */
 export const RATE_NOT_A_STRING =
   'must be a decimal string such as "0.92", not a JSON number: send the rate as a string, so no digit is lost to floating point';
 
 /**
- * A rate as a decimal string (docs/api.md §16.2), checked and normalised by the pricing core
+ * A rate as a decimal string (docs/api/prices.md §16.2), checked and normalised by the pricing core
  * (src/pricing/exchange.ts), so the API, the stored text and the engine agree on its value.
  */
 const RateText = z

@@ -11,7 +11,7 @@ export const MeSchema = z
     }),
     owner: z.string().openapi({
       description:
-        "Whose key it is (docs/api.md §6): the same for every key its owner rotates through; " +
+        "Whose key it is (docs/api/access.md §6): the same for every key its owner rotates through; " +
         "change requests name owners, and four eyes compare them",
       example: "dev-read",
     }),
@@ -19,7 +19,7 @@ export const MeSchema = z
       description:
         "admin: every operation. read: the reads (GET, the price lookup) without cost, margin or " +
         "accruals; writes, simulations, change requests, the audit trail and the pricing lint " +
-        "answer 403 (docs/api.md §6)",
+        "answer 403 (docs/api/access.md §6)",
       example: "read",
     }),
   })

@@ -38,7 +38,8 @@ export const createIndividual: AppRouteHandler<typeof routes.createIndividual> =
 
 export const get: AppRouteHandler<typeof routes.get> = async (c) => {
   const { id } = c.req.valid("param");
-  // A COST pricelist, and a FLOOR derived from one, does not exist for a read key (docs/api.md §18).
+  // A COST pricelist, and a FLOOR derived from one, does not exist for a read key
+  // (docs/api/access.md §18).
   const row = await findSeenPricelist(c.var.db, id, seesCosts(c));
   if (!row) throw missing(id);
   return c.json(toPricelist(row), 200);

@@ -15,7 +15,7 @@ export const pricelistsList = defineList({
     scope: { column: pricelists.scope, type: PRICELIST_SCOPES, filter: ["$eq", "$not"] },
     status: { column: pricelists.status, type: STATUSES, filter: ["$eq"] },
     // A read key filtering on COST gets an empty page: the lists it may not see are left out
-    // before the filter applies (docs/api.md §18).
+    // before the filter applies (docs/api/access.md §18).
     kind: { column: pricelists.kind, type: PRICELIST_KINDS, filter: ["$eq"] },
   },
 });

@@ -33,7 +33,7 @@ export const derivationColumns = (derivation: Derivation | null) => ({
   roundingEnding: derivation?.rounding?.ending ?? null,
 });
 
-/** The pricelists the key sees (docs/api.md §18). */
+/** The pricelists the key sees (docs/api/access.md §18). */
 export const listPricelists = (db: Db, list: ListRequest, costs: boolean) =>
   readPage(db, ...pricelistPage(db, and(list.where, seenPricelists(costs)), list));
 
@@ -105,7 +105,7 @@ export const updatePricelist = (
     readBack: selectPricelist(db, current.id),
   });
 
-// ---- derivation chains and kinds (docs/api.md §5.8) ----
+// ---- derivation chains and kinds (docs/api/relations.md §5.8) ----
 
 /** Deeper than any allowed chain: the bound of every recursion over bases. */
 const RECURSION_BOUND = 16;

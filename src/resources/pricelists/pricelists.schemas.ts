@@ -147,7 +147,7 @@ export const PricelistSchema = z
     kind: PricelistKindSchema,
     derivation: DerivationSchema.nullable().openapi({
       description:
-        "The base it derives its amounts from, or null. A read key gets null for a FLOOR list derived from a COST list (docs/api.md §18)",
+        "The base it derives its amounts from, or null. A read key gets null for a FLOOR list derived from a COST list (docs/api/access.md §18)",
     }),
     createdAt: IsoTimestamp.openapi({ description: "When the pricelist was created" }),
     updatedAt: IsoTimestamp.openapi({ description: "When the pricelist last changed" }),

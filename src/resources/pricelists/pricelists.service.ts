@@ -92,7 +92,7 @@ export type AssignmentPlace = "CHANNEL" | "CHANNEL_PRIMARY" | "CUSTOMER_GROUP" |
 /**
  * "Can this pricelist be assigned here?", for channels, customer groups and customers alike
  * (`target` names the place: "channel WEB-DE"). ARCHIVED pricelists are assignable nowhere; a
- * FLOOR or COST pricelist only to channels, never as their primary (docs/api.md §5.2); an
+ * FLOOR or COST pricelist only to channels, never as their primary (docs/api/relations.md §5.2); an
  * INDIVIDUAL one belongs to its owner, where it already applies. Answers whether a link must be
  * written (false: the owner's own pricelist), or refuses with 409 PRICELIST_NOT_ASSIGNABLE.
  */
@@ -210,8 +210,8 @@ function shapeIssues(next: Planned, body: Touched): FieldIssue[] {
 }
 
 /**
- * What a base must be (docs/api.md §5.8): a SALES list derives from a GENERAL SALES list, a FLOOR
- * list from a COST list ("never below cost + 10 %", docs/pricing-rules.md §24), and nothing
+ * What a base must be (docs/api/relations.md §5.8): a SALES list derives from a GENERAL SALES list,
+ * a FLOOR list from a COST list ("never below cost + 10 %", docs/pricing-rules.md §24), and nothing
  * derives a price from a cost. The refusal names the base's scope and kind.
  */
 function baseRefusal(next: Planned, base: ChainLink): string | undefined {
@@ -233,8 +233,8 @@ function baseRefusal(next: Planned, base: ChainLink): string | undefined {
 const chainText = (ids: (number | string)[]) => `${ids.join(" → ")} (each pricelist → its base)`;
 
 /**
- * The base (docs/api.md §5.8): it exists (400), is not the pricelist itself, is a GENERAL SALES
- * pricelist (in any currency: its amounts are converted at the rate in force,
+ * The base (docs/api/relations.md §5.8): it exists (400), is not the pricelist itself, is a GENERAL
+ * SALES pricelist (in any currency: its amounts are converted at the rate in force,
  * docs/pricing-rules.md §19), and the chain of bases through this pricelist has no cycle and
  * at most MAX_DERIVATION_STEPS steps (409 naming the chain). Returns the guard that repeats the
  * rule inside the write.

@@ -2,12 +2,13 @@ import { nextEdge, type PriceRequest } from "../../pricing";
 import type { CartRequest } from "./prices.service";
 
 /**
- * HTTP caching of `GET /v1/api/prices` (docs/api.md §9). An answer
+ * HTTP caching of `GET /v1/api/prices` (docs/api/prices.md §9). An answer
  * is a function of the pricing data (named by its version, which triggers bump on every write
  * that can change a price; for a read key the version of what it sees, which cost-only writes
- * leave alone, docs/api.md §18) and the request; without `at` also of "now", but only through the
- * interval up to the next validity edge of the records it was priced from (`nextEdge`, no later
- * than its `validUntil`). Both are known before the engine runs, so a 304 costs no pricing.
+ * leave alone, docs/api/access.md §18) and the request; without `at` also of "now", but only
+ * through the interval up to the next validity edge of the records it was priced from (`nextEdge`,
+ * no later than its `validUntil`). Both are known before the engine runs, so a 304 costs no
+ * pricing.
  */
 
 /** The longest a client may reuse an answer without asking again: the staleness bound for writes. */
@@ -57,7 +58,8 @@ export async function answerTag(
     cart.currency ?? null,
     cart.at ?? ["now", until],
     cart.explain ?? false,
-    // An admin's answer carries costs, a read key's not: never the same tag (docs/api.md §18).
+    // An admin's answer carries costs, a read key's not: never the same tag
+    // (docs/api/access.md §18).
     cart.costs ?? false,
     cart.lines.map((line) => [line.productCode, line.quantity]),
   ]);

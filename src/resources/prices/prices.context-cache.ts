@@ -90,7 +90,7 @@ export const contextCacheEnabled = (value: string | undefined) =>
   value?.trim().toLowerCase() !== "off";
 
 // By `costs` too: an admin's contexts hold COST lists and ACCRUAL conditions, a read key's never
-// (docs/api.md §18), so a read key's lookup never even holds a cost in memory.
+// (docs/api/access.md §18), so a read key's lookup never even holds a cost in memory.
 const keyOf = (query: PriceQuery) =>
   JSON.stringify([query.channelCode, query.explain, query.costs]);
 

@@ -51,7 +51,8 @@ export const DerivedFrom = z
       "Set when the tier was computed from the pricelist's base (it has no own rows for the product); else null",
   });
 
-export const ADMIN_ONLY = "Admin keys only: absent from a read key's answer (docs/api.md §18). ";
+export const ADMIN_ONLY =
+  "Admin keys only: absent from a read key's answer (docs/api/access.md §18). ";
 
 const DecidedBy = z.enum(RANK_KEYS).nullable().openapi({
   description:
@@ -94,7 +95,7 @@ export const ConditionExplain = z
     id: z.number().int().openapi({ description: "The trade condition" }),
     name: z.string().openapi({ description: "Its name" }),
     type: z.enum(CONDITION_TYPES).openapi({
-      description: "Its type (ACCRUAL only in an admin key's explain, docs/api.md §18)",
+      description: "Its type (ACCRUAL only in an admin key's explain, docs/api/access.md §18)",
     }),
     scope: z.enum(CONDITION_SCOPES).openapi({ description: "Whom it targets" }),
     rung: z.number().int().openapi({

@@ -21,7 +21,7 @@ function background(c: Context<AppEnv>, work: Promise<unknown>) {
 
 /**
  * The channel context cache as configured, its use reported in Server-Timing (`ctx`), and how a
- * lookup answers through a D1 stall (D1_STALL_MS, D1_STALE_MAX_S; docs/api.md §9.1).
+ * lookup answers through a D1 stall (D1_STALL_MS, D1_STALE_MAX_S; docs/api/prices.md §9.1).
  */
 const pricing = (c: Context<AppEnv>): PricingOptions => ({
   cache: contextCacheEnabled(c.env.PRICE_CONTEXT_CACHE),
@@ -29,7 +29,7 @@ const pricing = (c: Context<AppEnv>): PricingOptions => ({
   stall: stallPolicy(c.env, (work) => background(c, work)),
 });
 
-/** A stale answer says how old its data is and is kept by no cache (docs/api.md §9.1). */
+/** A stale answer says how old its data is and is kept by no cache (docs/api/prices.md §9.1). */
 function markStale(c: Context<AppEnv>, staleMs: number) {
   c.header(STALE_HEADER, staleMark(staleMs));
   c.header("cache-control", "no-store");
@@ -37,7 +37,7 @@ function markStale(c: Context<AppEnv>, staleMs: number) {
 
 export const resolve: AppRouteHandler<typeof routes.resolve> = async (c) => {
   const body = c.req.valid("json");
-  // Cost and margin for admin keys only (docs/api.md §18).
+  // Cost and margin for admin keys only (docs/api/access.md §18).
   const cart: CartRequest = { ...body, costs: seesCosts(c), location: "body" };
   const { answer, staleMs } = await priceCart(c.var.db, cart, pricing(c));
   if (staleMs !== undefined) markStale(c, staleMs);

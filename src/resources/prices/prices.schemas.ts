@@ -147,7 +147,7 @@ const Adjustment = z
     }),
     id: z.number().int().nullable().openapi({
       description:
-        "Trade condition, promotion or FLOOR pricelist id; null for a FLOOR derived from a COST list in an answer to a read key, which never names that list (docs/api.md §18)",
+        "Trade condition, promotion or FLOOR pricelist id; null for a FLOOR derived from a COST list in an answer to a read key, which never names that list (docs/api/access.md §18)",
     }),
     scope: z
       .enum(CONDITION_SCOPES)
@@ -172,7 +172,9 @@ const Adjustment = z
       "One step from source.baseUnitAmount to finalUnitAmount, in applied order: base + Σ amount = final",
   });
 
-/** The fields only an admin key's answer has (docs/pricing-rules.md §26, docs/api.md §18). */
+/**
+ * The fields only an admin key's answer has (docs/pricing-rules.md §26, docs/api/access.md §18).
+ */
 
 const Accrual = z
   .object({

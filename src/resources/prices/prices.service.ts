@@ -22,8 +22,9 @@ export interface CartRequest {
   at?: number;
   explain?: boolean;
   /**
-   * The key sees costs (admin keys, docs/api.md §18): the answer carries cost, margin, accruals
-   * and pocket price (docs/pricing-rules.md §26). Absent or false: none of them is even read.
+   * The key sees costs (admin keys, docs/api/access.md §18): the answer carries cost, margin,
+   * accruals and pocket price (docs/pricing-rules.md §26). Absent or false: none of them is even
+   * read.
    */
   costs?: boolean;
   lines: PriceLineRequest[];
@@ -55,8 +56,8 @@ export interface PreparedCart {
   /**
    * For a key that sees costs the pricing data version it was read at; for a read key the
    * version of what read keys see, which a write of a COST list no floor derives from, or of an
-   * accrual, leaves as it was (docs/api.md §18, migration 0027): such a write changes no read
-   * key's answer, so it changes none of their ETags.
+   * accrual, leaves as it was (docs/api/access.md §18, migration 0027): such a write changes no
+   * read key's answer, so it changes none of their ETags.
    */
   version: number;
   /** As in PricedCart. */

@@ -1,7 +1,7 @@
 import { databaseStalled } from "../../lib/core/errors";
 
 /**
- * Price lookups through a D1 stall (docs/api.md §9.1, docs/operations.md
+ * Price lookups through a D1 stall (docs/api/prices.md §9.1, docs/operations.md
  * "Configuration"). A lookup whose context the isolate holds checks with D1 that the data is
  * still of the version it holds; when that check takes longer than `stallMs`, the lookup answers
  * from what the isolate holds, marked with `x-price-stale: age=<s>` and `cache-control:

@@ -260,7 +260,7 @@ export const readProductGroupBlockers = blockersOf(productGroups, [
   },
 ]);
 
-// ---- bulk upserts by code (docs/api.md §5.12) ----
+// ---- bulk upserts by code (docs/api/relations.md §5.12) ----
 
 /** A stored group as a bulk upsert judges the forest. */
 export interface ForestNode {

@@ -34,8 +34,8 @@ const unknownParent = (code: string) =>
   ]);
 
 /**
- * The placement rule (docs/api.md §5.7): the parent exists (400), the group is not its own
- * ancestor (409 naming the cycle), and the branch through it, from the root above the parent to
+ * The placement rule (docs/api/relations.md §5.7): the parent exists (400), the group is not its
+ * own ancestor (409 naming the cycle), and the branch through it, from the root above the parent to
  * the deepest group below it, has at most MAX_GROUP_LEVELS levels (409 naming that branch).
  * Chains are written from the lower group to its parent: `WOOD → SCREWS → FAST`.
  * Returns the parent's id (null for a root).
@@ -103,7 +103,7 @@ export const removeProductGroup = (db: Db, code: string) =>
     missing: () => missingProductGroup(code),
   });
 
-// ---- bulk upserts by code (docs/api.md §5.12) ----
+// ---- bulk upserts by code (docs/api/relations.md §5.12) ----
 
 /** Each group's parent by code, in the forest a bulk body makes (the stored part it can reach). */
 type Parents = Map<string, string | null>;
@@ -147,8 +147,8 @@ function deepestBelow(parents: Parents) {
 }
 
 /**
- * The placement rule of create and PATCH (docs/api.md §5.7) for a row of a bulk body, in the
- * forest the whole body makes: no cycle, at most MAX_GROUP_LEVELS levels through the group.
+ * The placement rule of create and PATCH (docs/api/relations.md §5.7) for a row of a bulk body, in
+ * the forest the whole body makes: no cycle, at most MAX_GROUP_LEVELS levels through the group.
  * A 400 on the row rather than the single calls' 409: the body is refused as a whole.
  */
 function placementIssue(parents: Parents, below: (code: string) => string[], code: string) {

@@ -199,7 +199,7 @@ export const readProductBlockers = blockersOf(products, [
   },
 ]);
 
-// ---- bulk upserts by code (docs/api.md §5.12) ----
+// ---- bulk upserts by code (docs/api/relations.md §5.12) ----
 
 /** A product as a bulk upsert judges and writes it: its own columns, the foreign keys by id. */
 const {

@@ -22,7 +22,7 @@ const OrderQuantity = z.number().int().min(1).max(MAX_ORDER_QUANTITY);
 /** The quantity rule of a product that names none: any quantity. */
 export const ANY_QUANTITY = { minOrderQuantity: 1, orderIncrement: 1, maxOrderQuantity: null };
 
-/** The group and the quantity rule, as create and update take them (docs/api.md §5.9). */
+/** The group and the quantity rule, as create and update take them (docs/api/relations.md §5.9). */
 const terms = {
   productGroupCode: Code.nullable().openapi({
     example: "SCREWS",

@@ -29,9 +29,9 @@ export const missingProduct = (code: string) => notFound(`product ${code} not fo
 type QuantityRule = Pick<ProductRow, "minOrderQuantity" | "maxOrderQuantity">;
 
 /**
- * The quantity rule of the whole record (docs/api.md §5.9): a maximum below the minimum would
- * allow no quantity at all. The issue names the field the body set: on a PATCH that lowers only
- * the maximum, the maximum; that raises only the minimum, the minimum.
+ * The quantity rule of the whole record (docs/api/relations.md §5.9): a maximum below the minimum
+ * would allow no quantity at all. The issue names the field the body set: on a PATCH that lowers
+ * only the maximum, the maximum; that raises only the minimum, the minimum.
  */
 function quantityIssues(
   rule: QuantityRule,

@@ -26,7 +26,10 @@ const thresholdColumns = (threshold: Threshold | null) => ({
   thresholdMinimum: threshold?.minimum ?? null,
 });
 
-/** A VALUE threshold compares amounts: then the promotion needs a currency (docs/api.md §2). */
+/**
+ * A VALUE threshold compares amounts: then the promotion needs a currency (docs/api/resources.md
+ * §2).
+ */
 const amountsOf = (t: { thresholdBasis: string | null }) =>
   t.thresholdBasis === "VALUE" ? "threshold.basis is VALUE" : undefined;
 

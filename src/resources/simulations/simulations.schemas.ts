@@ -332,7 +332,10 @@ const amountOrNull = (description: string) =>
     .nullable()
     .openapi({ description: `${description}; null past 2^53-1` });
 
-/** One side's margin: the simulation's summary, a change request's impact (docs/api.md §17.3). */
+/**
+ * One side's margin: the simulation's summary, a change request's impact
+ * (docs/api/change-requests.md §17.3).
+ */
 export const MarginSummarySchema = z
   .object({
     lines: z.number().int().openapi({

@@ -33,7 +33,7 @@ export const create: AppRouteHandler<typeof routes.create> = async (c) => {
 
 export const get: AppRouteHandler<typeof routes.get> = async (c) => {
   const { id } = c.req.valid("param");
-  // An ACCRUAL condition does not exist for a read key (docs/api.md §18).
+  // An ACCRUAL condition does not exist for a read key (docs/api/access.md §18).
   const row = await findSeenTradeCondition(c.var.db, id, seesCosts(c));
   if (!row) throw missing(id);
   return c.json(toTradeCondition(row), 200);

@@ -125,9 +125,9 @@ const appliesIn = (channelCode: string) => sql`(
              where l.trade_condition_id = trade_conditions.id and c.code = ${channelCode}))`;
 
 /**
- * A page with its links and count in one round trip, of the conditions the key sees (docs/api.md
- * §18); with a channel, its existence check rides in the same batch. `undefined` when the channel
- * does not exist.
+ * A page with its links and count in one round trip, of the conditions the key sees
+ * (docs/api/access.md §18); with a channel, its existence check rides in the same batch.
+ * `undefined` when the channel does not exist.
  */
 export async function listTradeConditions(
   db: Db,

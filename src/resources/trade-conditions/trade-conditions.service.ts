@@ -34,7 +34,7 @@ export const missingCondition = (id: number) => notFound(`trade condition ${id} 
 const label = (id: number) => `trade condition ${id}`;
 
 // ---------------------------------------------------------------------------------------------
-// The cross-field rules (docs/api.md §2); promotions share the discount terms.
+// The cross-field rules (docs/api/resources.md §2); promotions share the discount terms.
 
 /** The fields the cross-field rules look at, instants as epoch ms. */
 export interface DiscountTerms {
@@ -67,10 +67,11 @@ function valueIssues(discountType: DiscountType, value: number, path: string): F
 }
 
 /**
- * The rules shared by trade conditions and promotions (docs/api.md §2, its cross-field rules), applied
- * to the whole record: on create to the body, on update to the body merged over the stored
- * record. `amounts` says why the record compares amounts besides an ABSOLUTE value ("scaleBasis
- * is ORDER_VALUE"): then it needs a currency, which a PERCENTAGE value may then have too.
+ * The rules shared by trade conditions and promotions (docs/api/resources.md §2, its cross-field
+ * rules), applied to the whole record: on create to the body, on update to the body merged over the
+ * stored record. `amounts` says why the record compares amounts besides an ABSOLUTE value
+ * ("scaleBasis is ORDER_VALUE"): then it needs a currency, which a PERCENTAGE value may then have
+ * too.
  */
 export function discountIssues(t: DiscountTerms, amounts?: string): FieldIssue[] {
   const issues: FieldIssue[] = [];

@@ -20,7 +20,8 @@ export const list: AppRouteHandler<typeof routes.list> = async (c) => {
 
 /**
  * The webhook with its secret, shown this once: a replay of the request (Idempotency-Key)
- * answers it with `secret: null`, and the idempotency store never holds it (docs/api.md §4.4).
+ * answers it with `secret: null`, and the idempotency store never holds it
+ * (docs/api/resources.md §4.4).
  */
 function withSecretOnce(c: Parameters<typeof replayAs>[0], row: WebhookRow, secret: string) {
   const webhook = toWebhook(row);

@@ -27,7 +27,7 @@ const DELIVERY =
   "deduplicate on, and in `x-webhook-id` (not signed), and `x-webhook-signature: " +
   't=<unix>,v1=<hex HMAC-SHA256 of "<t>.<body>">`. A 2xx moves the cursor; anything else is ' +
   "retried with backoff (30 s doubling, at most 1 h); 16 failures in a row pause the webhook " +
-  "(active false, pausedAt set). Delivery is at least once, in order (docs/api.md §14).";
+  "(active false, pausedAt set). Delivery is at least once, in order (docs/api/feed-and-webhooks.md §14).";
 
 export const list = webhookList.route({
   method: "get",

@@ -19,7 +19,7 @@ const Url = z
     example: "https://erp.example.com/hooks/prices",
     description:
       "Where deliveries are POSTed: https, on a host that resolves only to public addresses (no " +
-      "private, loopback, link-local or other special-purpose address, docs/api.md §14.5), unless " +
+      "private, loopback, link-local or other special-purpose address, docs/api/feed-and-webhooks.md §14.5), unless " +
       "the host is in WEBHOOK_ALLOWED_HOSTS (then http too)",
   });
 
@@ -34,7 +34,7 @@ const Events = z
   .transform((events) => CHANGE_EVENTS.filter((e) => events.includes(e)))
   .openapi({
     example: ["prices", "pricelists"],
-    description: `The kinds of change to receive (docs/api.md §14.1): ${EVENT_LIST}`,
+    description: `The kinds of change to receive (docs/api/feed-and-webhooks.md §14.1): ${EVENT_LIST}`,
   });
 
 const Active = z.boolean({ error: () => "must be true or false" });
@@ -102,7 +102,7 @@ export const WebhookWithSecretSchema = WebhookSchema.extend({
       example: secretExample,
       description:
         "The signing secret. Shown in this answer only: store it where your receiver can read it " +
-        "(docs/api.md §14.3). null in a replay of the request (same Idempotency-Key, header " +
+        "(docs/api/feed-and-webhooks.md §14.3). null in a replay of the request (same Idempotency-Key, header " +
         "`idempotent-replayed: true`): the secret is never stored with the answer, so a client " +
         "that lost the first answer rotates the secret (POST /v1/api/webhooks/{id}/rotate-secret)",
     }),

@@ -13,7 +13,9 @@ import {
 } from "./webhooks.repo";
 import { MAX_WEBHOOKS, type WebhookCreate, type WebhookUpdate } from "./webhooks.schemas";
 
-/** How long a rotated secret keeps signing beside the new one (docs/api.md §14.3). */
+/**
+ * How long a rotated secret keeps signing beside the new one (docs/api/feed-and-webhooks.md §14.3).
+ */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
 const tooManyWebhooks = () =>
@@ -26,7 +28,10 @@ const tooManyWebhooks = () =>
 
 export const missingWebhook = (id: number) => notFound(`webhook ${id} not found`);
 
-/** The URL may receive webhooks (docs/api.md §14.5), or a 400 on body.url saying why not. */
+/**
+ * The URL may receive webhooks (docs/api/feed-and-webhooks.md §14.5), or a 400 on body.url saying
+ * why not.
+ */
 async function checkUrl(url: string, rules: TargetRules) {
   const reason = await refusal(url, rules.allowed, rules.resolve);
   if (reason) throw invalid([{ path: "body.url", message: reason }]);
@@ -34,7 +39,7 @@ async function checkUrl(url: string, rules: TargetRules) {
 
 /**
  * Where a new webhook starts in the feed: after `after` if given (and still kept; 0 is the oldest
- * change kept, docs/api.md §14), else now.
+ * change kept, docs/api/feed-and-webhooks.md §14), else now.
  */
 async function startCursor(db: Db, after: number | undefined) {
   const { oldest, newest } = await feedBounds(db);
