@@ -13,7 +13,8 @@ export const TEST_KEYS = { admin: "test-admin-key", read: "test-read-key" };
  */
 /**
  * Keys in the owner form (`owner:name:role:sha256`, docs/api/access.md §6): two keys of one owner,
- * as a rotation leaves them for a while, and another owner's. test/change-requests-owners.test.ts.
+ * as a rotation leaves them for a while, and another owner's.
+ * test/change-requests/change-requests-owners.test.ts.
  */
 const OWNER_KEYS = [
   { key: "test-alice-key-2026", entry: "alice:alice-2026:admin" },
@@ -45,7 +46,8 @@ export default defineConfig(async () => {
         main: "./src/index.ts",
         wrangler: { configPath: "./wrangler.toml" },
         miniflare: {
-          // A second, empty database: test/csv-round-trip.test.ts imports into it ("a fresh DB").
+          // A second, empty database: test/tools/csv-round-trip.test.ts imports into it ("a fresh
+          // DB").
           d1Databases: ["IMPORT_DB"],
           bindings: {
             TEST_MIGRATIONS: migrations,

@@ -6,7 +6,7 @@
 -- under the operation rotateWebhookSecret), and not the delivery state (cursor, failures, lease,
 -- ...), which the queue consumer moves without an audit context and so without entries. An UPDATE
 -- fires when a setting or the secret changed. The change feed leaves `webhook` out: it is no
--- pricing data (src/feed/read.ts). test/audit.test.ts checks that no secret reaches the audit
+-- pricing data (src/feed/read.ts). test/feed/audit.test.ts checks that no secret reaches the audit
 -- trail.
 DROP TRIGGER IF EXISTS `audit_webhooks_insert`;--> statement-breakpoint
 CREATE TRIGGER `audit_webhooks_insert` AFTER INSERT ON `webhooks`

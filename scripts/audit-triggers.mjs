@@ -23,7 +23,7 @@
  * migration rebuilt (DROP TABLE drops their triggers), e.g.
  *   node scripts/audit-triggers.mjs drizzle/0007_link_ids_audit_triggers.sql trade_condition_customers
  * A change of audit_log or audit_context themselves (a new copied column) needs every trigger
- * regenerated (no table names), like migration 0010. test/audit.test.ts checks that every data
+ * regenerated (no table names), like migration 0010. test/feed/audit.test.ts checks that every data
  * table has its three triggers and that they name every column.
  */
 import { writeFileSync } from "node:fs";

@@ -1,5 +1,5 @@
-// The types of demo-change-requests.mjs that test/demo-data.test.ts uses (tsconfig.json has no
-// allowJs), written by hand from its JSDoc; keep them in step with its exports.
+// The types of demo-change-requests.mjs that test/tools/demo-data.test.ts uses (tsconfig.json has
+// no allowJs), written by hand from its JSDoc; keep them in step with its exports.
 
 /** The first instant of the month after `now` (epoch ms), UTC. */
 export function nextMonth(now: number): number;
@@ -18,7 +18,7 @@ export type Call = (
   key: string,
 ) => Promise<{ status: number; body: unknown }>;
 
-/** What the test reads of a request as the API answers it (docs/api/prices.md §16). */
+/** What the test reads of a request as the API answers it (docs/api/change-requests.md §17). */
 export interface DemoRequest {
   id: number;
   title: string;

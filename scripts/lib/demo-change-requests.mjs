@@ -4,7 +4,7 @@
  * for the first day of next month, so the back office's Changes page shows something. Change
  * requests carry their impact, computed by the service's own simulation at submit, so they are made
  * through the API on the demo data (by `npm run dev` once the server is up; by
- * test/demo-data.test.ts), not written as SQL.
+ * test/tools/demo-data.test.ts), not written as SQL.
  */
 
 /** WEB-DE's primary pricelist in the demo data (the worked example's PL-100). */

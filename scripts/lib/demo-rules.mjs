@@ -2,7 +2,8 @@
  * The API's write rules (docs/api/resources.md §2, docs/api/relations.md §5.2, §5.7–§5.10; COST and
  * ACCRUAL: docs/pricing-rules.md §23–§25) applied to the demo data before it is turned into SQL, so
  * the demo never holds what the API would refuse. The SQL load itself checks only what the schema
- * enforces (unique codes, foreign keys); these are the rules the services add. test/demo-data.test.ts also creates a copy of every record through the API.
+ * enforces (unique codes, foreign keys); these are the rules the services add.
+ * test/tools/demo-data.test.ts also creates a copy of every record through the API.
  */
 
 /** @typedef {import("./demo-model.mjs").DemoData} DemoData */

@@ -1,4 +1,4 @@
-// The types of demo-sql.mjs that test/demo-data.test.ts uses (tsconfig.json has no allowJs),
+// The types of demo-sql.mjs that test/tools/demo-data.test.ts uses (tsconfig.json has no allowJs),
 // written by hand from its JSDoc; keep them in step with its exports.
 
 /** Children first: the order in which `--force` empties the tables. */

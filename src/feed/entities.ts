@@ -10,8 +10,8 @@ import { fieldsOf } from "./tables";
  * any other record with an event of its own (`exchangeRate`) may move any price; a trade
  * condition's or promotion's rows (`tradeConditionScale`, its links `tradeConditionProduct`)
  * belong to it and its event; a link between records names them by its `<record>Id` fields. What
- * the schema cannot say is declared below (EVENTS, SELF_NAMED, DERIVED). test/changes.test.ts checks that every
- * audited table has a spec, so a new table cannot be left out of the feed.
+ * the schema cannot say is declared below (EVENTS, SELF_NAMED, DERIVED). test/feed/changes.test.ts
+ * checks that every audited table has a spec, so a new table cannot be left out of the feed.
  *
  * Rows are the audit entries' `before` and `after` (API form: camelCase column names).
  */

@@ -116,7 +116,8 @@ function toChange(entry: Entry, affects: Affects): Change {
   return {
     cursor: entry.id,
     at: iso(entry.at),
-    // Every audited entity has its line (test/changes.test.ts checks); the fallback is never taken.
+    // Every audited entity has its line (test/feed/changes.test.ts checks); the fallback is never
+    // taken.
     event: ENTITIES[entry.entity]?.event ?? "products",
     entity: entry.entity,
     key: entry.entityKey,

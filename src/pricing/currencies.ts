@@ -14,7 +14,7 @@
  *
  * The one list: src/lib/core/currencies.ts accepts exactly these codes, GET /v1/api/currencies
  * answers this table, the back-office page formats amounts with it. A new ISO amendment is one
- * code in one of the strings below (and its test in test/currencies.test.ts).
+ * code in one of the strings below (and its test in test/resources/currencies.test.ts).
  */
 
 /** Currencies without a minor unit: amounts are whole units. */

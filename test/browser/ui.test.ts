@@ -1,6 +1,6 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { api, expectProblem } from "../helpers";
+import { api, expectProblem } from "../shared/helpers";
 
 /**
  * The Worker's side of the API reference page. The page itself, in Chromium against

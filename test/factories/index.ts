@@ -1,4 +1,4 @@
-import { created } from "../helpers";
+import { created } from "../shared/helpers";
 import { factoriesVia } from "./records";
 
 /**

@@ -1,4 +1,4 @@
-import { uid } from "../helpers";
+import { uid } from "../shared/helpers";
 
 /** Fields a test sets on top of a factory's defaults. */
 export type Overrides = Record<string, unknown>;

@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { api } from "../helpers";
+import { api } from "../shared/helpers";
 
 /** Sends each write and insists on its success status, so a setup step never fails silently. */
 async function step(method: string, path: string, body: unknown, status: number) {

@@ -2,7 +2,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import worker from "../../src/index";
 import { API_KEY_HEADER } from "../../src/lib/http/auth";
-import { KEYS, type ApiResponse } from "../helpers";
+import { KEYS, type ApiResponse } from "../shared/helpers";
 
 /**
  * Calls the Worker's own fetch handler (the module's default export, what workerd invokes) with

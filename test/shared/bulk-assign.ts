@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { api, expectProblem, issuePaths, KEYS, roundTrips, type ApiResponse } from "../helpers";
-import { missingCodes } from "../reads";
+import { api, expectProblem, issuePaths, KEYS, roundTrips, type ApiResponse } from "./helpers";
+import { missingCodes } from "./reads";
 
 /** A round-trip budget: the exact count where a test pins it, else an upper bound. */
 export type Trips = { exactly: number } | { atMost: number };

@@ -1,15 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { call } from "../fuzz/worker";
-import {
-  api,
-  expectProblem,
-  issuePaths,
-  KEYS,
-  roundTrips,
-  uid,
-  type ApiResponse,
-} from "../helpers";
+import { api, expectProblem, issuePaths, KEYS, roundTrips, uid, type ApiResponse } from "./helpers";
 
 /** A row of a bulk upsert body. */
 export type Row = Record<string, unknown>;

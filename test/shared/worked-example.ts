@@ -4,7 +4,7 @@ import {
   createPromotion,
   createTradeCondition,
 } from "../factories";
-import { api, created } from "../helpers";
+import { api, created } from "./helpers";
 
 /**
  * The worked example of docs/pricing-rules.md §10, built through the API as a user would (in a

@@ -3,7 +3,7 @@ import { formatBp } from "../lib/money";
 
 /*
  * The impact's margin as rows of its table (docs/api/change-requests.md §17.3, docs/app.md §1): a
- * pure function, no DOM, so test/app-changes.test.ts holds it against the figures.
+ * pure function, no DOM, so test/app/app-changes.test.ts holds it against the figures.
  */
 
 type Impact = NonNullable<components["schemas"]["ChangeRequestImpact"]>;

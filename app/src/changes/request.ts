@@ -5,7 +5,7 @@ import { formatInstant, parseInstant } from "../lib/instant";
 
 /*
  * The Changes page's forms as API bodies (docs/app.md §1): pure functions, no DOM, so
- * test/app-changes.test.ts holds them against the API's rules. Amounts are typed in the
+ * test/app/app-changes.test.ts holds them against the API's rules. Amounts are typed in the
  * pricelist's currency and become integer minor units exactly (no float); percentages become
  * basis points exactly.
  */

@@ -1,6 +1,6 @@
 import type { components } from "../../../client/pricing-api";
 
-// No import of the page's modules that pull the DOM in: test/app-lint.test.ts runs this file.
+// No import of the page's modules that pull the DOM in: test/app/app-lint.test.ts runs this file.
 export type Me = components["schemas"]["Me"];
 export type Role = Me["role"];
 

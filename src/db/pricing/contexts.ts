@@ -27,7 +27,8 @@ import {
  * `assemblePriceContext` picks from both contexts, in memory, exactly the records the one-batch
  * reader (`loadPriceContext`) reads in SQL, with their link lists trimmed the same way (reach.ts
  * holds each SQL test beside its in-memory twin): the engine gets the same input, so the answer
- * is the same byte for byte (test/price-context-cache.test.ts, test/pricing-reader.test.ts).
+ * is the same byte for byte (test/prices/price-context-cache.test.ts,
+ * test/pricing/pricing-reader.test.ts).
  */
 
 export interface ChannelContext {

@@ -6,7 +6,7 @@ import { params as q } from "./query";
  * fragments for the statements that read records of one request, and as in-memory predicates
  * for the cached contexts, which hold a channel's or a customer's records for every product and
  * moment and pick a request's among them (src/db/pricing/contexts.ts). Each in-memory predicate
- * sits below its SQL twin; test/pricing-reader.test.ts holds the two against each other on
+ * sits below its SQL twin; test/pricing/pricing-reader.test.ts holds the two against each other on
  * generated data.
  */
 

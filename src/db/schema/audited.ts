@@ -22,8 +22,8 @@ export const NOT_AUDITED: ReadonlySet<string> = new Set([
 /**
  * Audited tables that are not pricing data themselves, so without the pricing_version triggers
  * (migration 0003): a change request prices nothing; the price rows it writes do, and move the
- * version (docs/api/change-requests.md §17). test/edge-read-path.test.ts holds every other audited
- * table to them.
+ * version (docs/api/change-requests.md §17). test/prices/edge-read-path.test.ts holds every other
+ * audited table to them.
  */
 export const UNVERSIONED: ReadonlySet<string> = new Set([
   "change_requests",

@@ -1,7 +1,8 @@
 /**
  * Activating the worked example's DRAFT trade condition TC-5 (docs/pricing-rules.md §10) for
  * customer C-1001, as the demo data (`npm run dev`) answers it, byte for byte (ids are the
- * demo's; test/demo-data.test.ts checks it): P-B's group discount 5 % gives way to TC-5's 10 %.
+ * demo's; test/tools/demo-data.test.ts checks it): P-B's group discount 5 % gives way to TC-5's 10
+ * %.
  */
 export const simulationExampleRequest = {
   channelCode: "WEB-DE",

@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { api, uid } from "../shared/helpers";
+
+/**
+ * Every answer carries `x-d1-bookmark` (docs/api/access.md §10), refusals included: a 400 that read
+ * D1 on the way, a 400 of the schema, a 404 and a 409, as the successes do, so a client keeps its
+ * session whatever the answer.
+ */
+describe("x-d1-bookmark on every answer (docs/api/access.md §10)", () => {
+  it("a success and each kind of refusal carry it", async () => {
+    const code = uid("CH");
+    const answers = {
+      created: await api("POST", "/v1/api/channel", { body: { code, name: "Channel" } }),
+      conflict: await api("POST", "/v1/api/channel", { body: { code, name: "Channel" } }),
+      notFound: await api("GET", `/v1/api/channel/${uid("NONE")}`),
+      unknownRef: await api("POST", "/v1/api/product", {
+        body: { code: uid("P"), name: "P", productGroupCode: uid("NO-GROUP") },
+      }),
+      schema: await api("POST", "/v1/api/channel", { body: { code: "", name: "Channel" } }),
+      query: await api("GET", "/v1/api/changes?after=x"),
+    };
+    const statuses = Object.fromEntries(Object.entries(answers).map(([k, r]) => [k, r.status]));
+    expect(statuses).toEqual({
+      created: 201,
+      conflict: 409,
+      notFound: 404,
+      unknownRef: 400,
+      schema: 400,
+      query: 400,
+    });
+    const missing = Object.entries(answers)
+      .filter(([, r]) => !r.headers.get("x-d1-bookmark"))
+      .map(([k]) => k);
+    expect(missing).toEqual([]);
+  });
+
+  it("a refusal without a D1 query answers the bookmark the client sent", async () => {
+    const first = await api("POST", "/v1/api/channel", {
+      body: { code: uid("CH"), name: "Channel" },
+    });
+    const bookmark = first.headers.get("x-d1-bookmark")!;
+    expect(bookmark).toBeTruthy();
+    const refused = await api("POST", "/v1/api/channel", {
+      body: { code: "", name: "Channel" },
+      headers: { "x-d1-bookmark": bookmark },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get("x-d1-bookmark")).toBe(bookmark);
+  });
+});
