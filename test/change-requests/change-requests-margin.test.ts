@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { assignPricelistToChannel, createPricelist, createTradeCondition } from "../factories";
 import { api, KEYS } from "../shared/helpers";
-import { ok, seedWorkedExample } from "../shared/worked-example";
+import { seedExampleE, seedWorkedExample } from "../shared/worked-example";
 
 /**
  * A change request's impact reports the margin before and after (docs/api/change-requests.md §17.3)
@@ -17,34 +16,7 @@ const ids: Record<string, number> = {};
 
 beforeAll(async () => {
   Object.assign(ids, await seedWorkedExample({ validTo: "2028-01-01" }));
-  const cost = await createPricelist({ name: "CO-WEB-DE", kind: "COST", status: "ACTIVE" });
-  ids.cost = cost.id;
-  await ok("PUT", `/v1/api/pricelist/${cost.id}/prices`, {
-    prices: [
-      { productCode: "P-A", amount: 700 },
-      { productCode: "P-B", amount: 300 },
-    ],
-  });
-  await assignPricelistToChannel("WEB-DE", cost.id);
-  const accrual = await createTradeCondition({
-    name: "AC C-1001 2 % on P-B",
-    scope: "CUSTOMER",
-    type: "ACCRUAL",
-    discountType: "PERCENTAGE",
-    value: 200,
-    status: "ACTIVE",
-    productCodes: ["P-B"],
-  });
-  await ok("POST", `/v1/api/trade-conditions/${accrual.id}/customers`, {
-    customerCodes: ["C-1001"],
-  });
-  const floor = await createPricelist({
-    name: "FL cost + 10 %",
-    kind: "FLOOR",
-    status: "ACTIVE",
-    derivation: { basePricelistId: cost.id, adjustmentBp: 1000 },
-  });
-  await assignPricelistToChannel("WEB-DE", floor.id);
+  await seedExampleE(ids, { validTo: "2028-01-01" });
 });
 
 /** The tiers the request sets: P-B dearer in PL-100 and PL-200, P-C (no cost) in PL-100. */

@@ -8,7 +8,7 @@ import {
   setPrimaryPricelist,
 } from "../factories";
 import { api, KEYS, roundTrips } from "../shared/helpers";
-import { ok, seedWorkedExample } from "../shared/worked-example";
+import { ok, seedExampleE, seedWorkedExample } from "../shared/worked-example";
 
 /**
  * Worked example E of pricing rules v3 (docs/pricing-rules.md §26) through the HTTP API, with an
@@ -17,7 +17,6 @@ import { ok, seedWorkedExample } from "../shared/worked-example";
  */
 
 const AT = "2025-06-15T10:00:00Z";
-const window = { validFrom: "2025-01-01", validTo: "2026-01-01" };
 const ids: Record<string, number> = {};
 const MARGIN_FIELDS = [
   "costUnitAmount",
@@ -31,34 +30,7 @@ const MARGIN_FIELDS = [
 beforeAll(async () => {
   Object.assign(ids, await seedWorkedExample());
   await ok("PATCH", `/v1/api/pricelist/${ids["PL-900"]}`, { status: "ACTIVE" });
-  const cost = await createPricelist({ name: "CO-WEB-DE", kind: "COST", status: "ACTIVE" });
-  ids.cost = cost.id;
-  await ok("PUT", `/v1/api/pricelist/${cost.id}/prices`, {
-    prices: [{ productCode: "P-B", amount: 300 }],
-  });
-  await assignPricelistToChannel("WEB-DE", cost.id);
-  const accrual = await createTradeCondition({
-    name: "AC C-1001 2 % on P-B",
-    scope: "CUSTOMER",
-    type: "ACCRUAL",
-    discountType: "PERCENTAGE",
-    value: 200,
-    status: "ACTIVE",
-    ...window,
-    productCodes: ["P-B"],
-  });
-  ids.accrual = accrual.id;
-  await ok("POST", `/v1/api/trade-conditions/${accrual.id}/customers`, {
-    customerCodes: ["C-1001"],
-  });
-  const floor = await createPricelist({
-    name: "FL cost + 10 %",
-    kind: "FLOOR",
-    status: "ACTIVE",
-    derivation: { basePricelistId: cost.id, adjustmentBp: 1000 },
-  });
-  ids.floor = floor.id;
-  await assignPricelistToChannel("WEB-DE", floor.id);
+  await seedExampleE(ids);
 });
 
 const cart = {

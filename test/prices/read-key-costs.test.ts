@@ -9,7 +9,7 @@ import {
   setPrimaryPricelist,
 } from "../factories";
 import { api, KEYS } from "../shared/helpers";
-import { ok, seedWorkedExample } from "../shared/worked-example";
+import { ok, seedExampleE, seedWorkedExample } from "../shared/worked-example";
 
 /**
  * docs/api/access.md §18: a read key never sees a cost, a margin, an accrual, a COST pricelist or
@@ -23,7 +23,6 @@ import { ok, seedWorkedExample } from "../shared/worked-example";
  */
 
 const AT = "2025-06-15T10:00:00Z";
-const window = { validFrom: "2025-01-01", validTo: "2026-01-01" };
 /** Amounts no other record of the fixture holds. */
 const COSTS = { "P-A": 7919, "P-B": 6133, "P-C": 5347 };
 const COST_NAME = "CO-SECRET cost of WEB-DE";
@@ -50,33 +49,14 @@ const codes = { productGroup: "" };
 beforeAll(async () => {
   Object.assign(ids, await seedWorkedExample());
   await ok("PATCH", `/v1/api/pricelist/${ids["PL-900"]}`, { status: "ACTIVE" });
-  const cost = await createPricelist({ name: COST_NAME, kind: "COST", status: "ACTIVE" });
-  ids.cost = cost.id;
-  await ok("PUT", `/v1/api/pricelist/${cost.id}/prices`, {
-    prices: Object.entries(COSTS).map(([productCode, amount]) => ({ productCode, amount })),
+  await seedExampleE(ids, {
+    names: { cost: COST_NAME, accrual: ACCRUAL_NAME, floor: FLOOR_NAME },
+    costs: Object.entries(COSTS).map(([productCode, amount]) => ({
+      productCode,
+      minQuantity: 1,
+      amount,
+    })),
   });
-  await assignPricelistToChannel("WEB-DE", cost.id);
-  const accrual = await createTradeCondition({
-    name: ACCRUAL_NAME,
-    scope: "CUSTOMER",
-    type: "ACCRUAL",
-    value: 200,
-    status: "ACTIVE",
-    ...window,
-    productCodes: ["P-B"],
-  });
-  ids.accrual = accrual.id;
-  await ok("POST", `/v1/api/trade-conditions/${accrual.id}/customers`, {
-    customerCodes: ["C-1001"],
-  });
-  const floor = await createPricelist({
-    name: FLOOR_NAME,
-    kind: "FLOOR",
-    status: "ACTIVE",
-    derivation: { basePricelistId: cost.id, adjustmentBp: 1000 },
-  });
-  ids.floor = floor.id;
-  await assignPricelistToChannel("WEB-DE", floor.id);
   codes.productGroup = (await createProductGroup()).code;
   await ok("PUT", "/v1/api/exchange-rates", {
     rates: [{ from: "USD", to: "EUR", rate: "0.92", validFrom: "2025-01-01T00:00:00Z" }],

@@ -3,6 +3,7 @@ import { resolvePrices, type PriceRequest, type TradeConditionCandidate } from "
 import {
   condition,
   cost,
+  exampleERecords,
   floor,
   line,
   primary,
@@ -35,25 +36,20 @@ const accrual = (id: number, extra: Partial<TradeConditionCandidate> = {}) =>
 // derived from the cost.
 // ---------------------------------------------------------------------------------------------
 
-/** CO-40, the COST list of WEB-DE: P-B 1+: 300. */
-const COST_40 = cost(40, { "P-B": [[1, 300]] }, { validFrom: null, validTo: null });
-/** AC-8: 200 bp accrued on P-B for C-1001. */
-const AC_8 = accrual(8, {
-  scope: "CUSTOMER",
-  value: 200,
-  customerCodes: ["C-1001"],
-  productCodes: ["P-B"],
+/**
+ * CO-40, the COST list of WEB-DE (P-B 1+: 300); FL-41, a FLOOR derived from it, + 10 %: "never
+ * below cost + 10 %"; AC-8: 200 bp accrued on P-B for C-1001. The data is
+ * scripts/lib/worked-examples.mjs (the API tests and the demo hold the same records).
+ */
+const {
+  cost: COST_40,
+  floor: FL_41,
+  accrual: AC_8,
+} = exampleERecords({
+  cost: 40,
+  floor: 41,
+  accrual: 8,
 });
-/** FL-41: a FLOOR derived from CO-40, + 10 %: "never below cost + 10 %". */
-const FL_41 = floor(
-  41,
-  {},
-  {
-    validFrom: null,
-    validTo: null,
-    derivation: { basePricelistId: 40, adjustmentBp: 1000, rounding: null },
-  },
-);
 
 function exampleE(extra: Partial<PriceRequest> = {}): PriceRequest {
   const base = workedExample();

@@ -24,6 +24,7 @@ import {
   promotion,
   request,
   type Rows,
+  workedExample,
   Y2025,
   Y2026,
 } from "../shared/pricing-engine-factories";
@@ -35,84 +36,9 @@ const t = (iso: string) => Date.parse(iso);
 // ---------------------------------------------------------------------------------------------
 
 describe("worked example of docs/pricing-rules.md §10", () => {
-  const pricelists = [
-    pricelist(900, ["INDIVIDUAL"], { "P-A": [[1, 850]] }, { allowsTradeDiscounts: false }),
-    pricelist(
-      200,
-      ["CUSTOMER_GROUP"],
-      {
-        "P-B": [
-          [1, 420],
-          [50, 385],
-        ],
-      },
-      { priority: 10 },
-    ),
-    pricelist(210, ["CUSTOMER_GROUP"], { "P-B": [[1, 360]] }, { priority: 5 }),
-    pricelist(100, ["CHANNEL_PRIMARY"], {
-      "P-A": [[1, 1000]],
-      "P-B": [
-        [1, 500],
-        [10, 450],
-      ],
-      "P-C": [[1, 200]],
-    }),
-    pricelist(101, ["CHANNEL"], { "P-C": [[1, 180]] }),
-  ];
-  const tradeConditions = [
-    condition(1, { scope: "GLOBAL", value: 200 }),
-    condition(2, { scope: "CUSTOMER_GROUP", value: 500, customerGroupCodes: ["WHOLESALE"] }),
-    condition(3, {
-      scope: "CUSTOMER",
-      value: 800,
-      productCodes: ["P-C"],
-      customerCodes: ["C-1001"],
-    }),
-    condition(4, {
-      scope: "CHANNEL",
-      type: "SURCHARGE",
-      discountType: "ABSOLUTE",
-      value: 25,
-      currency: "EUR",
-      productCodes: ["P-B"],
-      channelCodes: ["WEB-DE"],
-    }),
-    condition(5, { scope: "CUSTOMER", value: 1000, status: "DRAFT", customerCodes: ["C-1001"] }),
-    condition(6, {
-      scope: "CUSTOMER_GROUP",
-      value: 600,
-      validFrom: t("2025-07-01T00:00:00Z"),
-      customerGroupCodes: ["NORTH"],
-    }),
-  ];
-  const promotions = [
-    promotion(7, {
-      value: 1500,
-      channelCodes: ["WEB-DE"],
-      productCodes: ["P-C"],
-      validFrom: t("2025-06-01T00:00:00Z"),
-      validTo: t("2025-07-01T00:00:00Z"),
-    }),
-  ];
-  const example: PriceRequest = {
-    at: t("2025-06-15T10:00:00Z"),
-    currency: "EUR",
-    channel: { code: "WEB-DE" },
-    customer: { code: "C-1001" },
-    groupCodes: ["WHOLESALE", "NORTH"],
-    products: productsOf(["P-A", "P-B", "P-C"]),
-    explain: false,
-    priceBases: [],
-    floors: [],
-    pricelists,
-    tradeConditions,
-    promotions,
-    lines: [
-      { productCode: "P-A", quantity: 3 },
-      { productCode: "P-B", quantity: 60 },
-      { productCode: "P-C", quantity: 10 },
-    ],
-  };
+  // The example's data (scripts/lib/worked-examples.mjs), as the engine takes it.
+  const example: PriceRequest = workedExample();
+  const { pricelists, promotions } = example;
 
   it("reproduces every amount, source and adjustment", () => {
     expect(resolvePrices(example)).toEqual({

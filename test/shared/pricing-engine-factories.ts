@@ -10,9 +10,15 @@ import {
   type PromotionCandidate,
   type TradeConditionCandidate,
 } from "../../src/pricing";
+import {
+  WORKED_EXAMPLE_A,
+  WORKED_EXAMPLE_E,
+  type ExampleCondition,
+  type ExampleRow,
+} from "../../scripts/lib/worked-examples.mjs";
 
 /**
- * Factories of the price engine's unit tests (test/pricing-engine*.test.ts): every record ACTIVE,
+ * Factories of the price engine's unit tests (test/pricing/pricing-engine*.test.ts): every record ACTIVE,
  * EUR, valid all of 2025 unless the test says otherwise.
  */
 
@@ -177,85 +183,79 @@ export function floor(id: number, rows: Rows, extra: Partial<FloorPricelist> = {
 export const cost = (id: number, rows: Rows, extra: Partial<FloorPricelist> = {}) =>
   floor(id, rows, { name: `CO-${id}`, ...extra });
 
+/** The engine's rows of an example's price rows. */
+const rowsOf = (prices: readonly ExampleRow[]): Rows => {
+  const rows: Rows = {};
+  for (const { productCode, minQuantity, amount } of prices) {
+    (rows[productCode] ??= []).push([minQuantity, amount]);
+  }
+  return rows;
+};
+
+/** An example's trade condition as an engine candidate (its label is the demo's, not a field). */
+export function exampleCondition(
+  { id, label: _label, validFrom, ...fields }: ExampleCondition,
+  extra: Partial<TradeConditionCandidate> = {},
+): TradeConditionCandidate {
+  return condition(id, {
+    ...fields,
+    ...(validFrom === undefined ? {} : { validFrom: t(validFrom) }),
+    ...extra,
+  });
+}
+
 /**
  * The worked example of docs/pricing-rules.md §10 as an engine request: channel WEB-DE, customer
- * C-1001 in WHOLESALE and NORTH, at 2025-06-15T10:00:00Z, P-A × 3, P-B × 60, P-C × 10.
+ * C-1001 in WHOLESALE and NORTH, at 2025-06-15T10:00:00Z, P-A × 3, P-B × 60, P-C × 10. The data is
+ * scripts/lib/worked-examples.mjs, which the API tests and the demo data read too.
  */
 export function workedExample(extra: Partial<PriceRequest> = {}): PriceRequest {
+  const example = WORKED_EXAMPLE_A;
   return {
-    at: t("2025-06-15T10:00:00Z"),
+    at: t(example.at),
     currency: "EUR",
-    channel: { code: "WEB-DE" },
-    customer: { code: "C-1001" },
-    groupCodes: ["WHOLESALE", "NORTH"],
-    products: productsOf(["P-A", "P-B", "P-C"]),
+    channel: { code: example.channelCode },
+    customer: { code: example.customerCode },
+    groupCodes: [...example.groupCodes],
+    products: productsOf(example.productCodes),
     explain: false,
     priceBases: [],
     floors: [],
-    pricelists: [
-      pricelist(900, ["INDIVIDUAL"], { "P-A": [[1, 850]] }, { allowsTradeDiscounts: false }),
-      pricelist(
-        200,
-        ["CUSTOMER_GROUP"],
-        {
-          "P-B": [
-            [1, 420],
-            [50, 385],
-          ],
-        },
-        { priority: 10 },
-      ),
-      pricelist(210, ["CUSTOMER_GROUP"], { "P-B": [[1, 360]] }, { priority: 5 }),
-      pricelist(100, ["CHANNEL_PRIMARY"], {
-        "P-A": [[1, 1000]],
-        "P-B": [
-          [1, 500],
-          [10, 450],
-        ],
-        "P-C": [[1, 200]],
-      }),
-      pricelist(101, ["CHANNEL"], { "P-C": [[1, 180]] }),
-    ],
-    tradeConditions: [
-      condition(1, { scope: "GLOBAL", value: 200 }),
-      condition(2, { scope: "CUSTOMER_GROUP", value: 500, customerGroupCodes: ["WHOLESALE"] }),
-      condition(3, {
-        scope: "CUSTOMER",
-        value: 800,
-        productCodes: ["P-C"],
-        customerCodes: ["C-1001"],
-      }),
-      condition(4, {
-        scope: "CHANNEL",
-        type: "SURCHARGE",
-        discountType: "ABSOLUTE",
-        value: 25,
-        currency: "EUR",
-        productCodes: ["P-B"],
-        channelCodes: ["WEB-DE"],
-      }),
-      condition(5, { scope: "CUSTOMER", value: 1000, status: "DRAFT", customerCodes: ["C-1001"] }),
-      condition(6, {
-        scope: "CUSTOMER_GROUP",
-        value: 600,
-        validFrom: t("2025-07-01T00:00:00Z"),
-        customerGroupCodes: ["NORTH"],
-      }),
-    ],
-    promotions: [
-      promotion(7, {
-        value: 1500,
-        channelCodes: ["WEB-DE"],
-        productCodes: ["P-C"],
-        validFrom: t("2025-06-01T00:00:00Z"),
-        validTo: t("2025-07-01T00:00:00Z"),
-      }),
-    ],
-    lines: [
-      { productCode: "P-A", quantity: 3 },
-      { productCode: "P-B", quantity: 60 },
-      { productCode: "P-C", quantity: 10 },
-    ],
+    pricelists: example.pricelists.map(({ id, level, prices, priority, allowsTradeDiscounts }) =>
+      pricelist(id, [level], rowsOf(prices), { priority, allowsTradeDiscounts }),
+    ),
+    tradeConditions: example.tradeConditions.map((c) => exampleCondition(c)),
+    promotions: example.promotions.map(({ id, label: _label, validFrom, validTo, ...fields }) =>
+      promotion(id, { ...fields, validFrom: t(validFrom), validTo: t(validTo) }),
+    ),
+    lines: example.lines.map((l) => ({ ...l })),
     ...extra,
+  };
+}
+
+/**
+ * Worked example E of docs/pricing-rules.md §26 as the engine sees it, with the ids a test gives
+ * its records: the COST list's rows, the FLOOR derived from it and the ACCRUAL, from
+ * scripts/lib/worked-examples.mjs.
+ */
+export function exampleERecords(ids: { cost: number; floor: number; accrual: number }) {
+  const { cost: costList, floor: floorList, accrual } = WORKED_EXAMPLE_E;
+  const costs = cost(ids.cost, rowsOf(costList.prices), { validFrom: null, validTo: null });
+  return {
+    cost: costs,
+    floor: floor(
+      ids.floor,
+      {},
+      {
+        validFrom: null,
+        validTo: null,
+        derivation: {
+          basePricelistId: ids.cost,
+          adjustmentBp: floorList.adjustmentBp,
+          rounding: null,
+        },
+      },
+    ),
+    accrual: exampleCondition({ ...accrual, id: ids.accrual }, { name: `AC-${ids.accrual}` }),
   };
 }
