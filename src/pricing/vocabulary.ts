@@ -105,6 +105,7 @@ export const CHANGE_EVENTS = [
   "customerGroups",
   "exchangeRates",
   "changeRequests",
+  "quotes",
 ] as const;
 export type ChangeEvent = (typeof CHANGE_EVENTS)[number];
 
