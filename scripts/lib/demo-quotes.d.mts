@@ -44,4 +44,4 @@ export function seedExampleF(
   adminKey: string,
   codes?: ExampleFCodes,
   label?: string,
-): Promise<{ sales: number }>;
+): Promise<{ sales: number; cost: number; floor: number }>;

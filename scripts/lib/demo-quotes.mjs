@@ -83,13 +83,13 @@ export async function seedExampleF(call, adminKey, codes = EXAMPLE_F_CODES, labe
   await ok(call, adminKey, "PUT", `/v1/api/channel/${codes.channel}/pricelist/primary`, {
     pricelistId: sales,
   });
-  for (const [name, kind, amount] of /** @type {const} */ ([
-    ["COST", "COST", EXAMPLE_F.prices.cost],
-    ["FLOOR", "FLOOR", EXAMPLE_F.prices.floor],
-  ])) {
-    const id = await list(name, kind, amount);
+  const assigned = async (/** @type {string} */ kind, /** @type {number} */ amount) => {
+    const id = await list(kind, kind, amount);
     await post(`/v1/api/channel/${codes.channel}/pricelist`, { pricelistId: id });
-  }
+    return id;
+  };
+  const cost = await assigned("COST", EXAMPLE_F.prices.cost);
+  const floor = await assigned("FLOOR", EXAMPLE_F.prices.floor);
   await ok(call, adminKey, "PUT", "/v1/api/quotes/policy", EXAMPLE_F.policy);
-  return { sales };
+  return { sales, cost, floor };
 }
