@@ -21,6 +21,14 @@ const OWNER_KEYS = [
   { key: "test-alice-key-2027", entry: "alice:alice-2027:admin" },
   { key: "test-bob-key", entry: "bob:bob-laptop:admin" },
 ];
+/**
+ * Sales keys (docs/quotes.md §1), named as worked example F's quote policy names its approvers:
+ * test/quotes*.test.ts.
+ */
+const SALES_KEYS = ["rep-1", "rep-2", "manager", "director"].map((name) => ({
+  key: `test-${name}-key`,
+  entry: `${name}:${name}:sales`,
+}));
 const WRITER_KEYS = Array.from({ length: 128 }, (_, i) => `test-writer-key-${i}`);
 const sha256 = (key: string) => createHash("sha256").update(key).digest("hex");
 
@@ -59,7 +67,7 @@ export default defineConfig(async () => {
               `admin:${sha256(TEST_KEYS.admin)}`,
               `read:${sha256(TEST_KEYS.read)}`,
               ...WRITER_KEYS.map((key, i) => `writer-${i}:admin:${sha256(key)}`),
-              ...OWNER_KEYS.map(({ key, entry }) => `${entry}:${sha256(key)}`),
+              ...[...OWNER_KEYS, ...SALES_KEYS].map(({ key, entry }) => `${entry}:${sha256(key)}`),
             ].join(","),
             // The test receiver listens on 127.0.0.1 (test/receiver.setup.mjs); retries come fast.
             WEBHOOK_ALLOWED_HOSTS: "127.0.0.1",

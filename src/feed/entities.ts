@@ -56,6 +56,17 @@ const SELF_NAMED: Record<string, ChangeEvent> = {
   changeRequestPolicy: "changeRequests",
 };
 
+/**
+ * Entities in the feed whose writes move no price (a quote prices nothing until it is honoured,
+ * docs/quotes.md §7): each entry's `affects` is empty in every dimension.
+ */
+const PRICE_NEUTRAL: Record<string, ChangeEvent> = {
+  quote: "quotes",
+  quoteLine: "quotes",
+  quoteRevision: "quotes",
+  quotePolicy: "quotes",
+};
+
 /** Entities whose pricelists reach the lists derived from them too (docs/api/relations.md §5.8). */
 const DERIVED: ReadonlySet<string> = new Set(["pricelist", "pricelistPrice", "changeRequest"]);
 
@@ -140,6 +151,9 @@ function specOf(entity: string): EntitySpec | undefined {
   const derived = DERIVED.has(entity) ? { derived: true } : {};
   const named = SELF_NAMED[entity];
   if (named) return { event: named, affectsField: "affects", ...derived };
+  // No row of theirs has an `affects` field: every dimension comes out empty.
+  const neutral = PRICE_NEUTRAL[entity];
+  if (neutral) return { event: neutral, affectsField: "affects" };
   const own = eventOf(entity);
   if (own && isOneOf(REFS, entity)) return { event: own, self: entity, ...derived };
   if (own && isOneOf(OWNER_KINDS, entity))

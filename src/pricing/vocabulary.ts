@@ -106,6 +106,7 @@ export const CHANGE_EVENTS = [
   "customerGroups",
   "exchangeRates",
   "changeRequests",
+  "quotes",
 ] as const;
 export type ChangeEvent = (typeof CHANGE_EVENTS)[number];
 
@@ -157,9 +158,69 @@ export const CHANGE_REQUEST_TARGET_KINDS = ["pricelist", "tradeCondition", "prom
 export type ChangeRequestTargetKind = (typeof CHANGE_REQUEST_TARGET_KINDS)[number];
 
 /**
- * Records that can stand in the way of a delete, as a 409 IN_USE names them
- * (docs/api/errors-and-limits.md §7.2).
+ * A quote's lifecycle (docs/quotes.md §3): DRAFT → PENDING_APPROVAL → APPROVED → SENT →
+ * ACCEPTED → REDEEMED, or back to DRAFT (rejected, stale), DECLINED, RENEGOTIATING (declined
+ * with renegotiation: a PATCH makes it DRAFT again with the next revision) or WITHDRAWN. These
+ * are the stored statuses; EXPIRED is only read (QUOTE_STATUSES).
  */
+export const QUOTE_STORED_STATUSES = [
+  "DRAFT",
+  "PENDING_APPROVAL",
+  "APPROVED",
+  "SENT",
+  "ACCEPTED",
+  "DECLINED",
+  "RENEGOTIATING",
+  "WITHDRAWN",
+  "REDEEMED",
+] as const;
+export type QuoteStoredStatus = (typeof QUOTE_STORED_STATUSES)[number];
+
+/**
+ * A quote's status as read: a stored status, or EXPIRED for a quote past its `validTo` that is
+ * not ACCEPTED, DECLINED, WITHDRAWN or REDEEMED (docs/quotes.md §3.3).
+ */
+export const QUOTE_STATUSES = [...QUOTE_STORED_STATUSES, "EXPIRED"] as const;
+export type QuoteStatus = (typeof QUOTE_STATUSES)[number];
+
+/** The stored statuses that never read as EXPIRED: the buyer answered, or the quote is over. */
+export const QUOTE_FINAL_STATUSES = [
+  "ACCEPTED",
+  "DECLINED",
+  "WITHDRAWN",
+  "REDEEMED",
+] as const satisfies readonly QuoteStoredStatus[];
+
+/**
+ * What may be done to a quote in which stored status (docs/quotes.md §3): the one table the
+ * service reads (any other action is 409 INVALID_TRANSITION naming status and action). `update`
+ * is PATCH. A quote that reads EXPIRED refuses every action (409 QUOTE_EXPIRED).
+ */
+export const QUOTE_ACTIONS = {
+  update: ["DRAFT", "RENEGOTIATING"],
+  submit: ["DRAFT"],
+  approve: ["PENDING_APPROVAL"],
+  reject: ["PENDING_APPROVAL"],
+  send: ["APPROVED"],
+  accept: ["SENT"],
+  decline: ["SENT"],
+  withdraw: ["DRAFT", "PENDING_APPROVAL", "APPROVED", "SENT", "RENEGOTIATING"],
+  redeem: ["ACCEPTED"],
+} as const satisfies Record<string, readonly QuoteStoredStatus[]>;
+export type QuoteAction = keyof typeof QUOTE_ACTIONS;
+
+/**
+ * ONCE: priced by naming the quote in one order, then redeemed. AGREEMENT: honoured in every
+ * lookup of its customer in its channel from acceptance until `validTo`.
+ */
+export const QUOTE_MODES = ["ONCE", "AGREEMENT"] as const;
+export type QuoteMode = (typeof QUOTE_MODES)[number];
+
+/** FIXED: the quoted amount is the price. BETTER_OF: the lower of it and the usual price. */
+export const QUOTE_LOCKS = ["FIXED", "BETTER_OF"] as const;
+export type QuoteLock = (typeof QUOTE_LOCKS)[number];
+
+/** Records that can stand in the way of a delete, as a 409 IN_USE names them (docs/api/errors-and-limits.md §7.2). */
 export const BLOCKER_KINDS = [
   "product",
   "productGroup",

@@ -13,6 +13,7 @@ import { pricingLint, pricingLintTag } from "./pricing-lint";
 import { productGroups, productGroupsTag } from "./product-groups";
 import { products, productsTag } from "./products";
 import { promotions, promotionsTag } from "./promotions";
+import { quotes, quotesTag } from "./quotes";
 import { simulations, simulationsTag } from "./simulations";
 import { tradeConditions, tradeConditionsTag } from "./trade-conditions";
 import { webhooks, webhooksTag } from "./webhooks";
@@ -37,6 +38,7 @@ export const RESOURCES = [
   { tag: pricingLintTag, router: pricingLint },
   { tag: simulationsTag, router: simulations },
   { tag: changeRequestsTag, router: changeRequests },
+  { tag: quotesTag, router: quotes },
   { tag: auditTag, router: audit },
   { tag: changesTag, router: changes },
   { tag: webhooksTag, router: webhooks },

@@ -2,6 +2,14 @@ import { exports } from "cloudflare:workers";
 
 export const KEYS = { admin: "test-admin-key", read: "test-read-key" } as const;
 
+/** The sales keys of vitest.config.ts, by owner (docs/quotes.md §1; worked example F's names). */
+export const SALES_KEYS = {
+  "rep-1": "test-rep-1-key",
+  "rep-2": "test-rep-2-key",
+  manager: "test-manager-key",
+  director: "test-director-key",
+} as const;
+
 export interface ApiResponse<T = any> {
   status: number;
   headers: Headers;

@@ -10,3 +10,4 @@ export * from "./trade-conditions";
 export * from "./idempotency";
 export * from "./webhooks";
 export * from "./change-requests";
+export * from "./quotes";

@@ -10,7 +10,8 @@ import { issueMessage } from "./wording";
 // (docs/api/errors-and-limits.md §7.3).
 z.config({ customError: issueMessage });
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 410 | 413 | 415 | 429 | 500 | 503;
+export type ErrorStatus =
+  400 | 401 | 403 | 404 | 405 | 409 | 410 | 413 | 415 | 422 | 429 | 500 | 503;
 
 /** Where a validation issue sits: `body.scales.0.minQuantity`, `query.filter.scope`, `path.id`. */
 export interface FieldIssue {
@@ -28,6 +29,7 @@ export const TITLES: Record<ErrorStatus, string> = {
   410: "Gone",
   413: "Content Too Large",
   415: "Unsupported Media Type",
+  422: "Unprocessable Content",
   429: "Too Many Requests",
   500: "Internal Server Error",
   503: "Service Unavailable",

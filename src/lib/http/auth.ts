@@ -26,10 +26,13 @@ const encoder = new TextEncoder();
 let parsed: { source: string; keys: ConfiguredKey[] } | undefined;
 
 const NAME = "([A-Za-z0-9._-]{1,64})";
-const ENTRY = new RegExp(`^\\s*(?:${NAME}:)?(?:${NAME}:)?(admin|read):([0-9a-f]{64})\\s*$`);
+const ENTRY = new RegExp(`^\\s*(?:${NAME}:)?(?:${NAME}:)?(admin|read|sales):([0-9a-f]{64})\\s*$`);
 
-/** Names the service writes for others than a key's owner (`approvedBy` `policy`, jobs' trail). */
-const RESERVED = new Set(["policy", "scheduled", "unknown"]);
+/**
+ * Names the service writes for others than a key's owner (`approvedBy` `policy` or `envelope`,
+ * jobs' trail).
+ */
+const RESERVED = new Set(["policy", "envelope", "scheduled", "unknown"]);
 
 /**
  * `owner:name:role:sha256hex`, `name:role:sha256hex` (its owner is its name) or the short
@@ -77,7 +80,11 @@ export const authenticate = (): MiddlewareHandler<AppEnv> => async (c, next) => 
   if (!matched) throw new ApiError(401, "UNAUTHORIZED", "unknown API key");
   const { role, name, owner } = matched;
   if (role !== "admin" && !isRead(c)) {
-    throw new ApiError(403, "FORBIDDEN", `a ${role} key cannot make changes; use an admin key`);
+    const allowed = writersOf(c);
+    if (!allowed) {
+      throw new ApiError(403, "FORBIDDEN", `a ${role} key cannot make changes; use an admin key`);
+    }
+    if (!allowed.roles.includes(role)) throw refused(role, allowed.what, allowed.roles);
   }
   // Before the body is read: a read key learns nothing from an admin-only POST (a simulation).
   const adminOnly = adminOnlyAction(c);
@@ -88,8 +95,37 @@ export const authenticate = (): MiddlewareHandler<AppEnv> => async (c, next) => 
   await next();
 };
 
-const refused = (role: Role, what: string) =>
-  new ApiError(403, "FORBIDDEN", `a ${role} key cannot ${what}; use an admin key`);
+const refused = (role: Role, what: string, others: readonly Role[] = []) =>
+  new ApiError(
+    403,
+    "FORBIDDEN",
+    `a ${role} key cannot ${what}; use ${["an admin", ...others.map((r) => `a ${r}`)].join(" or ")} key`,
+  );
+
+/** The roles besides admin that each `allowWriters` middleware lets write, and what it guards. */
+const WRITERS = new WeakMap<MiddlewareHandler<AppEnv>, { what: string; roles: readonly Role[] }>();
+
+/** The writers of the route the request matched, if it declares some. */
+const writersOf = (c: Context) =>
+  matchedRoutes(c)
+    .map((route) => WRITERS.get(route.handler as MiddlewareHandler<AppEnv>))
+    .find((writers) => writers !== undefined);
+
+/**
+ * Route middleware for a write that keys of other roles than admin may make too: quotes, which
+ * sales keys write and read keys answer for the buyer (docs/quotes.md §1). `authenticate` finds
+ * it among the request's routes and refuses every other role, before any body is read; this
+ * check stays for a route mounted without it.
+ */
+export const allowWriters = (what: string, ...roles: Role[]): MiddlewareHandler<AppEnv> => {
+  const guard: MiddlewareHandler<AppEnv> = async (c, next) => {
+    if (c.var.role !== "admin" && !roles.includes(c.var.role))
+      throw refused(c.var.role, what, roles);
+    await next();
+  };
+  WRITERS.set(guard, { what, roles });
+  return guard;
+};
 
 /** What each `requireAdmin` middleware guards, so `authenticate` can find it among a request's routes. */
 const ADMIN_ONLY = new WeakMap<MiddlewareHandler<AppEnv>, string>();
@@ -119,3 +155,9 @@ export const requireAdmin = (what: string): MiddlewareHandler<AppEnv> => {
  * price in price answers, COST pricelists and ACCRUAL trade conditions. Admin keys only.
  */
 export const seesCosts = (c: { var: { role: Role } }): boolean => c.var.role === "admin";
+
+/**
+ * Whether the request's key sees a quote's `marginBp` (docs/quotes.md §2): admin and sales keys,
+ * who judge and approve quotes; never a read key. Cost itself stays admin-only (`seesCosts`).
+ */
+export const seesQuoteMargins = (c: { var: { role: Role } }): boolean => c.var.role !== "read";

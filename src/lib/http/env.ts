@@ -1,8 +1,11 @@
 import type { IdempotencyClaim } from "../../db/audit";
 import type { Db, DbMeter } from "../../db/client";
 
-/** The roles an API key may have (docs/security.md); GET /v1/api/me answers the caller's. */
-export const ROLES = ["admin", "read"] as const;
+/**
+ * The roles an API key may have (docs/security.md); GET /v1/api/me answers the caller's. `sales`:
+ * reads like `read` (never costs) and writes quotes (docs/quotes.md §1).
+ */
+export const ROLES = ["admin", "read", "sales"] as const;
 export type Role = (typeof ROLES)[number];
 
 export interface Bindings {

@@ -80,6 +80,7 @@ const DESCRIPTIONS: Record<ErrorStatus, string> = {
   410: "No longer available",
   413: "Body larger than 1 MiB",
   415: "Body is not application/json",
+  422: "Well-formed, but the rules refuse it: the problem's code says which, `errors` names the field",
   429: "Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds",
   500: "Unexpected error",
   503: "DATABASE_STALLED: the database did not answer in time and the prices this server holds are too old to answer with; retry after the Retry-After seconds",
@@ -109,11 +110,15 @@ const EXAMPLES: Record<ErrorStatus, [code: string, detail: string]> = {
   ],
   413: ["PAYLOAD_TOO_LARGE", "the request body is larger than 1 MiB"],
   415: ["UNSUPPORTED_MEDIA_TYPE", "the request body must be sent as application/json"],
+  422: ["BELOW_FLOOR", "line 0 (P-B): the quoted 310 is below the floor of 320"],
   429: ["RATE_LIMITED", rateLimitedDetail("read", RATE_LIMITS.read.defaultPeriod)],
   500: ["INTERNAL_ERROR", "an unexpected error occurred; quote the requestId"],
   // The defaults of D1_STALL_MS and D1_STALE_MAX_S (src/resources/prices/prices.stall.ts).
   503: ["DATABASE_STALLED", databaseStalled(2000, 60, 5).detail],
 };
+
+/** The field of the 422 example (a quote line's price below its floor, docs/quotes.md §2). */
+const BELOW_FLOOR_ISSUE = { path: "body.lines.0.unitAmount", message: "is below the floor of 320" };
 
 function example(status: ErrorStatus, invalid?: { path: string; message: string }) {
   const [code, detail] = invalid
@@ -130,6 +135,7 @@ function example(status: ErrorStatus, invalid?: { path: string; message: string 
     detail,
     code,
     ...(status === 400 ? { errors: [issue] } : {}),
+    ...(status === 422 ? { errors: [BELOW_FLOOR_ISSUE] } : {}),
     requestId: "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23",
   };
 }

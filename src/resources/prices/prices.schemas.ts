@@ -23,7 +23,7 @@ export const MAX_RESOLVE_LINES = 500;
 export const MAX_LOOKUP_PRODUCTS = 100;
 export const MAX_QUANTITY = 1_000_000;
 
-const Quantity = z
+export const Quantity = z
   .number()
   .int()
   .min(1)
@@ -139,7 +139,7 @@ export const PriceLookupQuery = z.object({
     }),
 });
 
-const Adjustment = z
+export const Adjustment = z
   .object({
     kind: z.enum(ADJUSTMENT_KINDS).openapi({
       description:

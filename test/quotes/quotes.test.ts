@@ -1,0 +1,194 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { EXAMPLE_F, EXAMPLE_F_CODES, seedExampleF } from "../../scripts/lib/demo-quotes.mjs";
+import { api, expectProblem, KEYS, SALES_KEYS } from "../shared/helpers";
+
+/**
+ * Worked example F of docs/pricing-rules.md §27, the quote parts (docs/quotes.md): a rep's quote
+ * priced and judged by the engine, the approval by authority, the buyer's renegotiation, the
+ * envelope of the approved revision and the tiers of worse prices, every number as documented.
+ */
+
+const { quoted, quantity } = EXAMPLE_F;
+const { channel, customer, product } = EXAMPLE_F_CODES;
+
+const call = (method: string, path: string, body: unknown, key: string) =>
+  api(method, path, { body, key });
+
+const in90Days = () => new Date(Date.now() + 90 * 86_400_000).toISOString();
+
+beforeAll(async () => {
+  await seedExampleF(call, KEYS.admin);
+});
+
+const rep1 = SALES_KEYS["rep-1"];
+
+async function createQuote(unitAmount: number, key: string = rep1) {
+  const res = await api("POST", "/v1/api/quotes", {
+    key,
+    body: {
+      customerCode: customer,
+      channelCode: channel,
+      validTo: in90Days(),
+      lines: [{ productCode: product, quantity, unitAmount }],
+    },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body;
+}
+
+const act = (id: number, action: string, key: string, body?: unknown) =>
+  api("POST", `/v1/api/quotes/${id}/${action}`, { key, body });
+
+async function ok(id: number, action: string, key: string, body?: unknown) {
+  const res = await act(id, action, key, body);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body;
+}
+
+describe("worked example F: a negotiated price (docs/pricing-rules.md §27)", () => {
+  it("prices and judges rep-1's quote at 350: cut 1049, margin 1428, line 21000, MANAGER", async () => {
+    const quote = await createQuote(quoted.first.unitAmount);
+    expect(quote).toMatchObject({
+      status: "DRAFT",
+      revision: 1,
+      customerCode: customer,
+      channelCode: channel,
+      currency: "EUR",
+      mode: "ONCE",
+      lock: "FIXED",
+      author: "rep-1",
+      totalAmount: quoted.first.lineAmount,
+      requiredTier: null,
+    });
+    // A sales key sees the margin but no cost (docs/quotes.md §2).
+    expect(quote.lines).toEqual([
+      {
+        productCode: product,
+        quantity,
+        regularUnitAmount: EXAMPLE_F.prices.sales,
+        priceUnit: 1,
+        floorUnitAmount: EXAMPLE_F.prices.floor,
+        quotedUnitAmount: quoted.first.unitAmount,
+        lineAmount: quoted.first.lineAmount,
+        cutBp: quoted.first.cutBp,
+        marginBp: quoted.first.marginBp,
+        adjustments: [],
+      },
+    ]);
+
+    const submitted = await ok(quote.id, "submit", rep1);
+    expect(submitted).toMatchObject({ status: "PENDING_APPROVAL", requiredTier: "MANAGER" });
+
+    expectProblem(await act(quote.id, "approve", rep1), 403, "SELF_APPROVAL");
+    const notApprover = expectProblem(
+      await act(quote.id, "approve", SALES_KEYS["rep-2"]),
+      403,
+      "NOT_AN_APPROVER",
+    );
+    expect(notApprover.detail).toContain("MANAGER");
+    const approved = await ok(quote.id, "approve", SALES_KEYS.manager);
+    expect(approved).toMatchObject({ status: "APPROVED", approvedBy: "manager" });
+    expect(approved.revisions).toEqual([
+      expect.objectContaining({ revision: 1, approvedBy: "manager", totalAmount: 21000 }),
+    ]);
+
+    await ok(quote.id, "send", rep1);
+    const declined = await ok(quote.id, "decline", KEYS.read, {
+      reason: "too expensive",
+      renegotiate: true,
+    });
+    expect(declined).toMatchObject({ status: "RENEGOTIATING", declineReason: "too expensive" });
+
+    // Revision 2 at 360: no worse than revision 1 → APPROVED by the envelope.
+    const revised = await api("PATCH", `/v1/api/quotes/${quote.id}`, {
+      key: rep1,
+      body: { lines: [{ productCode: product, quantity, unitAmount: quoted.envelope.unitAmount }] },
+    });
+    expect(revised.status, JSON.stringify(revised.body)).toBe(200);
+    expect(revised.body).toMatchObject({ status: "DRAFT", revision: 2, approvedBy: null });
+    expect(revised.body.lines[0]).toMatchObject({
+      cutBp: quoted.envelope.cutBp,
+      marginBp: quoted.envelope.marginBp,
+      lineAmount: quoted.envelope.lineAmount,
+    });
+    const enveloped = await ok(quote.id, "submit", rep1);
+    expect(enveloped).toMatchObject({
+      status: "APPROVED",
+      approvedBy: "envelope",
+      revision: 2,
+      requiredTier: null,
+    });
+    expect(enveloped.revisions.map((r: any) => [r.revision, r.approvedBy])).toEqual([
+      [1, "manager"],
+      [2, "envelope"],
+    ]);
+
+    await ok(quote.id, "send", rep1);
+    const accepted = await ok(quote.id, "accept", KEYS.read);
+    expect(accepted.status).toBe("ACCEPTED");
+    expect(accepted.acceptedAt).not.toBeNull();
+  });
+
+  /** A quote through revision 1 (approved by the manager) to RENEGOTIATING. */
+  async function renegotiating() {
+    const quote = await createQuote(quoted.first.unitAmount);
+    await ok(quote.id, "submit", rep1);
+    await ok(quote.id, "approve", SALES_KEYS.manager);
+    await ok(quote.id, "send", rep1);
+    await ok(quote.id, "decline", KEYS.read, { renegotiate: true });
+    return quote.id as number;
+  }
+
+  const revise = (id: number, unitAmount: number) =>
+    api("PATCH", `/v1/api/quotes/${id}`, {
+      key: rep1,
+      body: { lines: [{ productCode: product, quantity, unitAmount }] },
+    });
+
+  it("revision 2 at 340 → 1305 / 1176, MANAGER; at 330 → 1561 / 909, DIRECTOR", async () => {
+    for (const variant of [quoted.manager, quoted.director]) {
+      const id = await renegotiating();
+      const revised = await revise(id, variant.unitAmount);
+      expect(revised.status, JSON.stringify(revised.body)).toBe(200);
+      expect(revised.body.lines[0]).toMatchObject({
+        cutBp: variant.cutBp,
+        marginBp: variant.marginBp,
+      });
+      const submitted = await ok(id, "submit", rep1);
+      expect(submitted).toMatchObject({
+        status: "PENDING_APPROVAL",
+        revision: 2,
+        requiredTier: variant.tier,
+      });
+    }
+  });
+
+  it("revision 2 at 310 → 422 BELOW_FLOOR at lines.0.unitAmount, nothing written", async () => {
+    const id = await renegotiating();
+    const before = await api("GET", `/v1/api/quotes/${id}`, { key: rep1 });
+    const res = await revise(id, quoted.belowFloor.unitAmount);
+    const problem = expectProblem(res, 422, "BELOW_FLOOR");
+    expect(problem.errors).toEqual([
+      { path: "body.lines.0.unitAmount", message: "is below the floor of 320" },
+    ]);
+    const after = await api("GET", `/v1/api/quotes/${id}`, { key: rep1 });
+    expect(after.body).toEqual(before.body);
+    expect(after.body.status).toBe("RENEGOTIATING");
+  });
+
+  it("the read key sees no marginBp, cost or floor; rep-1 sees marginBp but no cost; admin both", async () => {
+    const quote = await createQuote(quoted.first.unitAmount);
+    const line = async (key: string) =>
+      (await api("GET", `/v1/api/quotes/${quote.id}`, { key })).body.lines[0];
+    const read = await line(KEYS.read);
+    expect(read).not.toHaveProperty("marginBp");
+    expect(read).not.toHaveProperty("costUnitAmount");
+    // The floor is the seller's own limit (it may derive from cost): not the buyer's to see.
+    expect(read).not.toHaveProperty("floorUnitAmount");
+    const rep = await line(rep1);
+    expect(rep.marginBp).toBe(quoted.first.marginBp);
+    expect(rep).not.toHaveProperty("costUnitAmount");
+    const admin = await line(KEYS.admin);
+    expect(admin).toMatchObject({ marginBp: quoted.first.marginBp, costUnitAmount: 300 });
+  });
+});
