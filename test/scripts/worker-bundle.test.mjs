@@ -155,6 +155,6 @@ describe("the deploy build (wrangler deploy --dry-run --minify)", () => {
     // The build above ran scripts/worker-build.mjs (wrangler.toml [build]).
     const served = JSON.parse(readFileSync(DOCUMENT_FILE, "utf8"));
     assert.deepEqual(served, await documentFromSource());
-    assert.equal(served.paths["/v1/api/product/{code}"].get.summary, "Get a product by code");
+    assert.match(JSON.stringify(served), /"summary":"Get a product by code"/);
   });
 });
