@@ -6,11 +6,12 @@
  * `wrangler dev`, `wrangler deploy` and `npm run build`, and vitest.config.ts for the tests.
  * Shared by scripts/client-generate.mjs, scripts/lint-contract.mjs and scripts/check-readme.mjs.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
+import { writeAtomically } from "./worker-source.mjs";
 
 /** @typedef {import("openapi-typescript").OpenAPI3} OpenAPI3 */
 
@@ -53,7 +54,7 @@ export async function documentFromSource() {
 export async function writeDocument() {
   const doc = await documentFromSource();
   mkdirSync(dirname(DOCUMENT_FILE), { recursive: true });
-  writeFileSync(DOCUMENT_FILE, JSON.stringify(doc));
+  writeAtomically(DOCUMENT_FILE, JSON.stringify(doc));
   return doc;
 }
 

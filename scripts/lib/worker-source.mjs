@@ -22,7 +22,15 @@
  * Used by scripts/worker-build.mjs (wrangler.toml `[build]`: `wrangler dev`, `wrangler deploy`,
  * `npm run build`) and by vitest.config.ts (the tests run the same text).
  */
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join, relative } from "node:path";
 import ts from "typescript";
 
@@ -139,6 +147,18 @@ export function workerSource(text, file) {
 }
 
 /**
+ * Writes `text` to `file` through a new file renamed over it, so a build reading it meanwhile
+ * (another `wrangler` run, the tests) sees the old text or the new one, never half of it.
+ * @param {string} file
+ * @param {string} text
+ */
+export function writeAtomically(file, text) {
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, text);
+  renameSync(temporary, file);
+}
+
+/**
  * Writes the Worker's source of every file under `from` to the same path under `to` (a file
  * whose text is unchanged is not rewritten, so `wrangler dev` rebuilds only after a real change),
  * and removes from `to` what `from` no longer has.
@@ -158,14 +178,14 @@ export function writeWorkerSource(from, to) {
     const target = join(to, file);
     if (existsSync(target) && readFileSync(target, "utf8") === out) continue;
     mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(target, out);
+    writeAtomically(target, out);
     written++;
   }
   if (existsSync(to)) {
     for (const entry of readdirSync(to, { recursive: true, withFileTypes: true })) {
       if (!entry.isFile()) continue;
       const file = relative(to, join(entry.parentPath, entry.name));
-      if (!wanted.has(file)) rmSync(join(to, file));
+      if (!wanted.has(file) && !file.endsWith(".tmp")) rmSync(join(to, file), { force: true });
     }
   }
   return written;

@@ -142,7 +142,7 @@ describe("the deploy build (wrangler deploy --dry-run --minify)", () => {
       "Get a product by code",
       "Unknown code → 404.",
       "The smallest quantity that may be ordered",
-      "Hex bolt M8x40",
+      "A product that pricelists can price",
       "Conventions of every response",
     ]) {
       assert.equal(code.includes(word), false, `the bundle holds "${word}"`);
