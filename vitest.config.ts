@@ -3,6 +3,8 @@ import { fileURLToPath } from "node:url";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
 import { unstable_readConfig } from "wrangler";
+import { writeDocument } from "./scripts/lib/openapi-doc.mjs";
+import { workerSource } from "./scripts/lib/worker-source.mjs";
 
 /** The keys the tests send; the Worker only ever sees their SHA-256. */
 export const TEST_KEYS = { admin: "test-admin-key", read: "test-read-key" };
@@ -31,6 +33,7 @@ const SALES_KEYS = ["rep-1", "rep-2", "manager", "director"].map((name) => ({
 }));
 const WRITER_KEYS = Array.from({ length: 128 }, (_, i) => `test-writer-key-${i}`);
 const sha256 = (key: string) => createHash("sha256").update(key).digest("hex");
+const SRC = fileURLToPath(new URL("./src/", import.meta.url));
 
 type RateLimitConfig = { name: string; simple: { limit: number; period: number } };
 
@@ -39,6 +42,9 @@ export default defineConfig(async () => {
   const migrations = await readD1Migrations("drizzle");
   // The rate limits run as wrangler.toml declares them; the tests read the numbers from here.
   const { ratelimits, alias } = unstable_readConfig({ config: "./wrangler.toml" });
+  // GET /doc serves the document the build generates from src/ (scripts/worker-build.mjs does it
+  // for wrangler): generated here too, so the tests read the /doc of the source they run.
+  await writeDocument();
   return {
     // The Worker's module aliases, as wrangler.toml declares them (the `zod` of the bundle,
     // src/lib/core/zod-entry.ts): the tests run the modules a deploy bundles. Exact import paths,
@@ -50,6 +56,17 @@ export default defineConfig(async () => {
       })),
     },
     plugins: [
+      // The Worker's source, as wrangler bundles it (scripts/worker-build.mjs): src/ without the
+      // words of /doc (scripts/lib/worker-source.mjs), so the tests run the code a deploy runs.
+      {
+        name: "worker-source",
+        enforce: "pre",
+        transform(code: string, id: string) {
+          const file = id.split("?")[0] ?? id;
+          if (!file.startsWith(SRC) || !file.endsWith(".ts")) return undefined;
+          return { code: workerSource(code, file), map: null };
+        },
+      },
       cloudflareTest({
         main: "./src/index.ts",
         wrangler: { configPath: "./wrangler.toml" },

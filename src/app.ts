@@ -1,5 +1,5 @@
-import { serveDocument } from "./doc/document";
 import { home } from "./doc/home";
+import { servedDocument } from "./doc/served";
 import { apiReference } from "./doc/ui";
 import { operationIndex } from "./lib/http/context";
 import { authenticate } from "./lib/http/auth";
@@ -45,8 +45,9 @@ app.use("/v1/api/*", announceChanges());
 
 for (const router of routers) app.route("/", router);
 
-// GET /doc describes every route registered above.
-serveDocument(app);
+// GET /doc describes every route registered above: the document the build generated from them
+// (src/openapi.ts), served as a static asset.
+app.route("/", servedDocument);
 
 app.notFound(notFoundHandler);
 

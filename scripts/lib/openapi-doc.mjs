@@ -1,41 +1,35 @@
 /**
- * The OpenAPI document the Worker serves at /doc, answered in-process without a server:
- * esbuild bundles src/index.ts for Node and the app answers `GET /doc` (that route never
- * touches D1, so the database binding is a stub whose every query fails loudly).
- * Shared by scripts/client-generate.mjs and scripts/lint-contract.mjs.
+ * The OpenAPI document the Worker serves at /doc, generated from the route definitions in src/:
+ * esbuild bundles src/openapi.ts for Node (the app with every description and example) and
+ * calls it. The build writes it to public/openapi.json (`writeDocument`), the static asset
+ * GET /doc answers with (src/doc/served.ts): scripts/worker-build.mjs, run by wrangler for
+ * `wrangler dev`, `wrangler deploy` and `npm run build`, and vitest.config.ts for the tests.
+ * Shared by scripts/client-generate.mjs, scripts/lint-contract.mjs and scripts/check-readme.mjs.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
+import { writeAtomically } from "./worker-source.mjs";
 
 /** @typedef {import("openapi-typescript").OpenAPI3} OpenAPI3 */
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
-/** /doc reads no data: a D1 binding (and session) whose every query fails loudly. */
-const noQuery = () => {
-  throw new Error("GET /doc must not query the database");
-};
-const noDatabase = {
-  prepare: noQuery,
-  batch: noQuery,
-  exec: noQuery,
-  dump: noQuery,
-  withSession: () => ({ prepare: noQuery, batch: noQuery, getBookmark: () => null }),
-};
+/** Where GET /doc finds the document (src/doc/served.ts `DOCUMENT_ASSET`). */
+export const DOCUMENT_FILE = join(ROOT, "public", "openapi.json");
 
 /**
- * The /doc of the Worker in src/, answered in-process.
+ * The /doc of the Worker in src/, generated in-process from its route definitions.
  * @returns {Promise<OpenAPI3>}
  */
 export async function documentFromSource() {
   const dir = mkdtempSync(join(tmpdir(), "pricing-doc-"));
   try {
-    const outfile = join(dir, "app.mjs");
+    const outfile = join(dir, "openapi.mjs");
     await build({
-      entryPoints: [join(ROOT, "src", "index.ts")],
+      entryPoints: [join(ROOT, "src", "openapi.ts")],
       bundle: true,
       platform: "node",
       format: "esm",
@@ -43,14 +37,25 @@ export async function documentFromSource() {
       outfile,
       logLevel: "warning",
     });
-    /** @type {{ default: { fetch: (req: Request, env: unknown) => Response | Promise<Response> } }} */
-    const worker = await import(pathToFileURL(outfile).href);
-    const res = await worker.default.fetch(new Request("http://localhost/doc"), { DB: noDatabase });
-    if (res.status !== 200) throw new Error(`GET /doc answered ${res.status}: ${await res.text()}`);
-    return /** @type {Promise<OpenAPI3>} */ (res.json());
+    /** @type {{ document: () => OpenAPI3 }} */
+    const generator = await import(pathToFileURL(outfile).href);
+    // What GET /doc answers: the JSON text, parsed (no `undefined`, no prototypes).
+    return JSON.parse(JSON.stringify(generator.document()));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Generates the document and writes it where GET /doc serves it from (public/openapi.json, as
+ * compact JSON, as the Worker answered it when it built the document itself).
+ * @returns {Promise<OpenAPI3>}
+ */
+export async function writeDocument() {
+  const doc = await documentFromSource();
+  mkdirSync(dirname(DOCUMENT_FILE), { recursive: true });
+  writeAtomically(DOCUMENT_FILE, JSON.stringify(doc));
+  return doc;
 }
 
 /**

@@ -32,10 +32,12 @@ None unless the deployment lists origins in \`CORS_ORIGINS\`; those get CORS ans
 Every successful write is recorded, row by row, in the same transaction as the change: \`GET /v1/api/audit\` (admin keys only).`;
 
 /**
- * GET /doc: the OpenAPI 3.1 document of every operation registered on `app`, generated per
- * request from its registry, with the API-key scheme they all name.
+ * The OpenAPI 3.1 document of every operation registered on `app`, from its registry, with the
+ * API-key scheme they all name. Built under Node at build time (src/openapi.ts,
+ * scripts/lib/openapi-doc.mjs) from the route definitions with all their words; the Worker serves
+ * the result as it is (./served.ts) and never imports this module (docs/architecture.md §1.2).
  */
-export function serveDocument(app: OpenAPIHono<AppEnv>) {
+export function openApiDocument(app: OpenAPIHono<AppEnv>) {
   declareIdempotencyKeys(app);
   app.openAPIRegistry.registerComponent("securitySchemes", "apiKey", {
     type: "apiKey",
@@ -44,7 +46,8 @@ export function serveDocument(app: OpenAPIHono<AppEnv>) {
     description:
       "An API key. Admin keys may do everything; read keys only GET and the price lookup.",
   });
-  app.doc31("/doc", () => ({
+  // OpenAPI 3.1's objects (a license `identifier`), which the 3.0 type of the parameter lacks.
+  const config = {
     openapi: "3.1.0",
     info: {
       title: "Edge Pricing Service",
@@ -58,5 +61,6 @@ export function serveDocument(app: OpenAPIHono<AppEnv>) {
     security: [{ apiKey: [] }],
     // Each resource's group, from the resource registry (src/resources/index.ts), in its order.
     tags,
-  }));
+  };
+  return app.getOpenAPI31Document(config);
 }

@@ -10,6 +10,8 @@ export type Role = (typeof ROLES)[number];
 
 export interface Bindings {
   DB: D1Database;
+  /** The static assets (wrangler.toml `[assets]`): /doc serves the OpenAPI document from them. */
+  ASSETS: Fetcher;
   /** Comma-separated `name:role:sha256hex` (or `role:sha256hex`); unset or empty refuses every protected request. */
   API_KEYS?: string;
   /** Workers Rate Limiting binding for reads (GET, read-only POSTs), keyed by API key name; absent = reads not limited. */

@@ -1,0 +1,192 @@
+/**
+ * The Worker's source: src/ without the words of its OpenAPI document (docs/performance.md "The
+ * Worker bundle", docs/architecture.md §1.2). Route files and schemas are written once, with their
+ * descriptions and examples beside the code (CONTRIBUTING.md); /doc is generated from them under
+ * Node at build time (scripts/lib/openapi-doc.mjs) and served as a static asset, so the Worker
+ * needs none of those words. This module blanks them out of each file, keeping every line and
+ * column where it was (the source maps of a deploy still point at the right line of src/):
+ *
+ * - in the object literals given to `.openapi(…)` (a schema's or a parameter's metadata), or to
+ *   a helper that hands its object to `.openapi(…)` as it is (`METADATA_HELPERS`: `bulkBody`):
+ *   the properties `description`, `summary`, `example` and `examples`, at any depth of nested
+ *   object literals;
+ * - in the object given to `createRoute(…)` or to a list's `.route(…)`: `description` and `summary`
+ *   at any depth of nested object literals, and `responses`, which only /doc reads (the Worker
+ *   validates requests, not answers);
+ * - in `*.schemas.ts` and `*.examples.ts`, every top-level `const x = call(…)` is marked
+ *   `@__PURE__`, so a schema only /doc named (an answer's) is left out of the bundle when nothing
+ *   else uses it. Declaring a schema has no effect besides the value.
+ *
+ * Values inside a call are never entered (`jsonBody(z.object({ description: … }))` keeps a field
+ * named `description`), so what a request is validated against is exactly what the source says.
+ * Used by scripts/worker-build.mjs (wrangler.toml `[build]`: `wrangler dev`, `wrangler deploy`,
+ * `npm run build`) and by vitest.config.ts (the tests run the same text).
+ */
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { dirname, join, relative } from "node:path";
+import ts from "typescript";
+
+/** The words of /doc in a schema's or a parameter's `.openapi(…)` metadata. */
+const METADATA_WORDS = new Set(["description", "summary", "example", "examples"]);
+/** Functions of src/ that pass an object argument to `.openapi(…)` unchanged. */
+const METADATA_HELPERS = new Set(["bulkBody"]);
+/** The words of /doc in a route's object; `responses` at its top level too. */
+const ROUTE_WORDS = new Set(["description", "summary"]);
+
+/** Files whose top-level calls build values only (schemas, examples). */
+const PURE_FILES = /\.(schemas|examples)\.ts$/;
+
+/** @param {ts.ObjectLiteralElementLike} property */
+function keyOf(property) {
+  const name = property.name;
+  if (!name) return undefined;
+  return ts.isIdentifier(name) || ts.isStringLiteral(name) ? name.text : undefined;
+}
+
+/**
+ * `text` (the TypeScript source of `file`) as the Worker bundles it.
+ * @param {string} text
+ * @param {string} file
+ * @returns {string}
+ */
+export function workerSource(text, file) {
+  const pure = PURE_FILES.test(file);
+  if (!pure && !/\.openapi\(|createRoute\(|\.route\(\s*\{|bulkBody\(/.test(text)) return text;
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  /** @type {Array<[start: number, end: number]>} */
+  const blanks = [];
+  /** @type {number[]} */
+  const pures = [];
+
+  /**
+   * @param {ts.ObjectLiteralExpression} object
+   * @param {Set<string>} words
+   * @param {boolean} route the top level of a route's object
+   */
+  const strip = (object, words, route) => {
+    const properties = object.properties;
+    properties.forEach((property, i) => {
+      const key = keyOf(property);
+      const named = ts.isPropertyAssignment(property) || ts.isShorthandPropertyAssignment(property);
+      if (named && key !== undefined && (words.has(key) || (route && key === "responses"))) {
+        // The property and the comma after it (up to the next property), or, last, itself and
+        // its trailing comma.
+        const next = properties[i + 1];
+        const end = next
+          ? next.getStart(source)
+          : properties.hasTrailingComma
+            ? text.indexOf(",", property.end) + 1
+            : property.end;
+        blanks.push([property.getStart(source), end]);
+      } else if (
+        ts.isPropertyAssignment(property) &&
+        ts.isObjectLiteralExpression(property.initializer)
+      ) {
+        strip(property.initializer, words, false);
+      }
+    });
+  };
+
+  /** @param {ts.Node} node */
+  const visit = (node) => {
+    if (ts.isCallExpression(node)) {
+      const callee = node.expression;
+      const metadata =
+        (ts.isPropertyAccessExpression(callee) && callee.name.text === "openapi") ||
+        (ts.isIdentifier(callee) && METADATA_HELPERS.has(callee.text));
+      const route =
+        (ts.isIdentifier(callee) && callee.text === "createRoute") ||
+        (ts.isPropertyAccessExpression(callee) && callee.name.text === "route");
+      if (metadata || route) {
+        for (const argument of node.arguments) {
+          if (ts.isObjectLiteralExpression(argument)) {
+            strip(argument, metadata ? METADATA_WORDS : ROUTE_WORDS, route);
+          }
+        }
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+
+  if (pure) {
+    for (const statement of source.statements) {
+      if (!ts.isVariableStatement(statement)) continue;
+      for (const declaration of statement.declarationList.declarations) {
+        const init = declaration.initializer;
+        if (init && (ts.isCallExpression(init) || ts.isNewExpression(init))) {
+          pures.push(init.getStart(source));
+        }
+      }
+    }
+  }
+  if (!blanks.length && !pures.length) return text;
+
+  // Right to left, so earlier offsets stay valid. A blank keeps its line breaks.
+  /** @type {Array<{ at: number, apply: (s: string) => string }>} */
+  const edits = [
+    ...blanks.map(([start, end]) => ({
+      at: start,
+      apply: (/** @type {string} */ s) =>
+        s.slice(0, start) + s.slice(start, end).replace(/[^\n\r]/g, " ") + s.slice(end),
+    })),
+    ...pures.map((at) => ({
+      at,
+      apply: (/** @type {string} */ s) => `${s.slice(0, at)}/* @__PURE__ */ ${s.slice(at)}`,
+    })),
+  ].sort((a, b) => b.at - a.at);
+  return edits.reduce((s, edit) => edit.apply(s), text);
+}
+
+/**
+ * Writes `text` to `file` through a new file renamed over it, so a build reading it meanwhile
+ * (another `wrangler` run, the tests) sees the old text or the new one, never half of it.
+ * @param {string} file
+ * @param {string} text
+ */
+export function writeAtomically(file, text) {
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, text);
+  renameSync(temporary, file);
+}
+
+/**
+ * Writes the Worker's source of every file under `from` to the same path under `to` (a file
+ * whose text is unchanged is not rewritten, so `wrangler dev` rebuilds only after a real change),
+ * and removes from `to` what `from` no longer has.
+ * @param {string} from
+ * @param {string} to
+ * @returns {number} the number of files written
+ */
+export function writeWorkerSource(from, to) {
+  const files = readdirSync(from, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(from, join(entry.parentPath, entry.name)));
+  const wanted = new Set(files);
+  let written = 0;
+  for (const file of files) {
+    const text = readFileSync(join(from, file), "utf8");
+    const out = file.endsWith(".ts") ? workerSource(text, file) : text;
+    const target = join(to, file);
+    if (existsSync(target) && readFileSync(target, "utf8") === out) continue;
+    mkdirSync(dirname(target), { recursive: true });
+    writeAtomically(target, out);
+    written++;
+  }
+  if (existsSync(to)) {
+    for (const entry of readdirSync(to, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile()) continue;
+      const file = relative(to, join(entry.parentPath, entry.name));
+      if (!wanted.has(file) && !file.endsWith(".tmp")) rmSync(join(to, file), { force: true });
+    }
+  }
+  return written;
+}
