@@ -8,7 +8,7 @@ export const DOCUMENT_ASSET = "/openapi.json";
  * Node (src/openapi.ts, scripts/worker-build.mjs) and wrote to public/openapi.json. The Worker
  * serves that asset as it is: the words of the document (descriptions, examples) and the code
  * that writes it stay out of the Worker bundle (docs/architecture.md §1.2, docs/performance.md
- * "The Worker bundle"). test/doc-served.test.ts holds it against the routes this Worker runs.
+ * "The Worker bundle"). test/platform/doc-served.test.ts holds it against the routes this Worker runs.
  */
 export const servedDocument = createRouter().get("/doc", async (c) => {
   const asset = await c.env.ASSETS.fetch(new URL(DOCUMENT_ASSET, c.req.url));

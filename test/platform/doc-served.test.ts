@@ -9,8 +9,8 @@
  */
 import { OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
 import { describe, expect, it } from "vitest";
-import { app } from "../src/app";
-import { api } from "./helpers";
+import { app } from "../../src/app";
+import { api } from "../shared/helpers";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Doc = {
