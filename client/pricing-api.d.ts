@@ -1334,6 +1334,238 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/api/quotes/policy": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get the quote policy (admin keys only)
+     * @description Auto-approval and the approval tiers in rising authority. Default: no auto-approval and one tier ADMIN (any cut, no margin test) that admin keys approve. docs/quotes.md §4.
+     */
+    get: operations["getQuotePolicy"];
+    /**
+     * Set the quote policy (admin keys only)
+     * @description In force at once for every later submit and approve. A tier's approvers are key owners (docs/api.md §6); tier names unique (else 400).
+     */
+    put: operations["putQuotePolicy"];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/api/quotes": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List quotes
+     * @description Newest first by default; sort by id, validTo or createdAt; filter.status (as read: EXPIRED included), filter.customerCode. Each without its lines (`lineCount`): GET one for them.
+     */
+    get: operations["listQuotes"];
+    put?: never;
+    /**
+     * Create a quote (DRAFT), priced now (admin and sales keys)
+     * @description Prices every line as one resolve of the customer in the channel would now, and stores per line the regular price, floor, quoted price, line amount, cut and margin and the regular price's breakdown. Unknown customer, channel or products and a product named twice: 400 naming each; a line that is not OK: 422 LINE_NOT_PRICED; a quoted price under its floor: 422 BELOW_FLOOR at lines.i.unitAmount; validTo not in the next 366 days: 422 VALID_TO_OUT_OF_RANGE. `marginBp` for admin and sales keys, `costUnitAmount` for admin keys only; a read key sees neither. DRAFT —submit→ PENDING_APPROVAL (or APPROVED by `policy` or `envelope`) —approve→ APPROVED —send→ SENT —accept→ ACCEPTED —redeem→ REDEEMED (ONCE); reject → DRAFT; decline → DECLINED or RENEGOTIATING (a PATCH starts the next revision as DRAFT); withdraw → WITHDRAWN. Reads EXPIRED once validTo has passed unless ACCEPTED, DECLINED, WITHDRAWN or REDEEMED: every action → 409 QUOTE_EXPIRED. Another action in another status: 409 INVALID_TRANSITION naming both (docs/quotes.md §3).
+     */
+    post: operations["createQuote"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/api/quotes/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a quote with its lines and approved revisions
+     * @description `marginBp` for admin and sales keys, `costUnitAmount` for admin keys only; a read key sees neither. DRAFT —submit→ PENDING_APPROVAL (or APPROVED by `policy` or `envelope`) —approve→ APPROVED —send→ SENT —accept→ ACCEPTED —redeem→ REDEEMED (ONCE); reject → DRAFT; decline → DECLINED or RENEGOTIATING (a PATCH starts the next revision as DRAFT); withdraw → WITHDRAWN. Reads EXPIRED once validTo has passed unless ACCEPTED, DECLINED, WITHDRAWN or REDEEMED: every action → 409 QUOTE_EXPIRED. Another action in another status: 409 INVALID_TRANSITION naming both (docs/quotes.md §3).
+     */
+    get: operations["getQuote"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Change a DRAFT or RENEGOTIATING quote, priced again (admin and sales keys)
+     * @description Replaces lines, validTo, mode and lock as given and prices every line again (the errors of create). In RENEGOTIATING it starts the next revision, as DRAFT. Another status: 409 INVALID_TRANSITION.
+     */
+    patch: operations["updateQuote"];
+    trace?: never;
+  };
+  "/v1/api/quotes/{id}/submit": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Submit a DRAFT for approval
+     * @description Prices the lines again (422 BELOW_FLOOR when a floor rose above a quoted price), then: within autoApprove → APPROVED by `policy`; no worse than an approved earlier revision → APPROVED by `envelope`; else PENDING_APPROVAL with requiredTier, the first tier it is within; none → 422 NO_APPROVAL_TIER (it stays DRAFT). Admin and sales keys. DRAFT —submit→ PENDING_APPROVAL (or APPROVED by `policy` or `envelope`) —approve→ APPROVED —send→ SENT —accept→ ACCEPTED —redeem→ REDEEMED (ONCE); reject → DRAFT; decline → DECLINED or RENEGOTIATING (a PATCH starts the next revision as DRAFT); withdraw → WITHDRAWN. Reads EXPIRED once validTo has passed unless ACCEPTED, DECLINED, WITHDRAWN or REDEEMED: every action → 409 QUOTE_EXPIRED. Another action in another status: 409 INVALID_TRANSITION naming both (docs/quotes.md §3).
+     */
+    post: operations["submitQuote"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/api/quotes/{id}/approve": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Approve a PENDING_APPROVAL quote
+     * @description 403 SELF_APPROVAL for a key of the author's owner (checked first); 403 NOT_AN_APPROVER for a sales key whose owner neither requiredTier nor a later tier names (admin keys approve at every tier). 409 STALE_QUOTE when a line's regular price or floor changed since the submit: the quote is DRAFT again with the new prices. Admin and sales keys. DRAFT —submit→ PENDING_APPROVAL (or APPROVED by `policy` or `envelope`) —approve→ APPROVED —send→ SENT —accept→ ACCEPTED —redeem→ REDEEMED (ONCE); reject → DRAFT; decline → DECLINED or RENEGOTIATING (a PATCH starts the next revision as DRAFT); withdraw → WITHDRAWN. Reads EXPIRED once validTo has passed unless ACCEPTED, DECLINED, WITHDRAWN or REDEEMED: every action → 409 QUOTE_EXPIRED. Another action in another status: 409 INVALID_TRANSITION naming both (docs/quotes.md §3).
+     */
+    post: operations["approveQuote"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/api/quotes/{id}/reject": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Reject a PENDING_APPROVAL quote back to DRAFT
+     * @description By the keys that may approve it (403 as approve), with the reason. Admin and sales keys. DRAFT —submit→ PENDING_APPROVAL (or APPROVED by `policy` or `envelope`) —approve→ APPROVED —send→ SENT —accept→ ACCEPTED —redeem→ REDEEMED (ONCE); reject → DRAFT; decline → DECLINED or RENEGOTIATING (a PATCH starts the next revision as DRAFT); withdraw → WITHDRAWN. Reads EXPIRED once validTo has passed unless ACCEPTED, DECLINED, WITHDRAWN or REDEEMED: every action → 409 QUOTE_EXPIRED. Another action in another status: 409 INVALID_TRANSITION naming both (docs/quotes.md §3).
+     */
+    post: operations["rejectQuote"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/api/quotes/{id}/send": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send an APPROVED quote to the buyer
+     * @description SENT: it never changes again. Admin and sales keys. DRAFT —submit→ PENDING_APPROVAL (or APPROVED by `policy` or `envelope`) —approve→ APPROVED —send→ SENT —accept→ ACCEPTED —redeem→ REDEEMED (ONCE); reject → DRAFT; decline → DECLINED or RENEGOTIATING (a PATCH starts the next revision as DRAFT); withdraw → WITHDRAWN. Reads EXPIRED once validTo has passed unless ACCEPTED, DECLINED, WITHDRAWN or REDEEMED: every action → 409 QUOTE_EXPIRED. Another action in another status: 409 INVALID_TRANSITION naming both (docs/quotes.md §3).
+     */
+    post: operations["sendQuote"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/api/quotes/{id}/accept": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Accept a SENT quote (the buyer)
+     * @description ACCEPTED. Admin and read keys (the storefront answers for the buyer); a sales key → 403: the buyer's answers are not the rep's to give. DRAFT —submit→ PENDING_APPROVAL (or APPROVED by `policy` or `envelope`) —approve→ APPROVED —send→ SENT —accept→ ACCEPTED —redeem→ REDEEMED (ONCE); reject → DRAFT; decline → DECLINED or RENEGOTIATING (a PATCH starts the next revision as DRAFT); withdraw → WITHDRAWN. Reads EXPIRED once validTo has passed unless ACCEPTED, DECLINED, WITHDRAWN or REDEEMED: every action → 409 QUOTE_EXPIRED. Another action in another status: 409 INVALID_TRANSITION naming both (docs/quotes.md §3).
+     */
+    post: operations["acceptQuote"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/api/quotes/{id}/decline": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Decline a SENT quote (the buyer), maybe to renegotiate
+     * @description DECLINED, or RENEGOTIATING with renegotiate: true. Admin and read keys (the storefront answers for the buyer); a sales key → 403: the buyer's answers are not the rep's to give. DRAFT —submit→ PENDING_APPROVAL (or APPROVED by `policy` or `envelope`) —approve→ APPROVED —send→ SENT —accept→ ACCEPTED —redeem→ REDEEMED (ONCE); reject → DRAFT; decline → DECLINED or RENEGOTIATING (a PATCH starts the next revision as DRAFT); withdraw → WITHDRAWN. Reads EXPIRED once validTo has passed unless ACCEPTED, DECLINED, WITHDRAWN or REDEEMED: every action → 409 QUOTE_EXPIRED. Another action in another status: 409 INVALID_TRANSITION naming both (docs/quotes.md §3).
+     */
+    post: operations["declineQuote"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/api/quotes/{id}/withdraw": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Withdraw a quote
+     * @description From DRAFT, PENDING_APPROVAL, APPROVED, SENT or RENEGOTIATING. Admin and sales keys. DRAFT —submit→ PENDING_APPROVAL (or APPROVED by `policy` or `envelope`) —approve→ APPROVED —send→ SENT —accept→ ACCEPTED —redeem→ REDEEMED (ONCE); reject → DRAFT; decline → DECLINED or RENEGOTIATING (a PATCH starts the next revision as DRAFT); withdraw → WITHDRAWN. Reads EXPIRED once validTo has passed unless ACCEPTED, DECLINED, WITHDRAWN or REDEEMED: every action → 409 QUOTE_EXPIRED. Another action in another status: 409 INVALID_TRANSITION naming both (docs/quotes.md §3).
+     */
+    post: operations["withdrawQuote"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/api/quotes/{id}/redeem": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Redeem an ACCEPTED ONCE quote with its order
+     * @description REDEEMED with orderRef; again → 409 QUOTE_REDEEMED; an AGREEMENT → 409 INVALID_TRANSITION. Admin and read keys (the storefront answers for the buyer); a sales key → 403: the buyer's answers are not the rep's to give. DRAFT —submit→ PENDING_APPROVAL (or APPROVED by `policy` or `envelope`) —approve→ APPROVED —send→ SENT —accept→ ACCEPTED —redeem→ REDEEMED (ONCE); reject → DRAFT; decline → DECLINED or RENEGOTIATING (a PATCH starts the next revision as DRAFT); withdraw → WITHDRAWN. Reads EXPIRED once validTo has passed unless ACCEPTED, DECLINED, WITHDRAWN or REDEEMED: every action → 409 QUOTE_EXPIRED. Another action in another status: 409 INVALID_TRANSITION naming both (docs/quotes.md §3).
+     */
+    post: operations["redeemQuote"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/api/audit": {
     parameters: {
       query?: never;
@@ -7735,6 +7967,712 @@ export interface components {
       reason: string;
     };
     /**
+     * @example {
+     *       "autoApprove": {
+     *         "maxCutBp": 200,
+     *         "minMarginBp": 2500
+     *       },
+     *       "tiers": [
+     *         {
+     *           "name": "REP",
+     *           "maxCutBp": 500,
+     *           "minMarginBp": 2000,
+     *           "approvers": [
+     *             "rep-1",
+     *             "rep-2"
+     *           ]
+     *         },
+     *         {
+     *           "name": "MANAGER",
+     *           "maxCutBp": 1500,
+     *           "minMarginBp": 1000,
+     *           "approvers": [
+     *             "manager"
+     *           ]
+     *         },
+     *         {
+     *           "name": "DIRECTOR",
+     *           "maxCutBp": 3000,
+     *           "minMarginBp": null,
+     *           "approvers": [
+     *             "director"
+     *           ]
+     *         }
+     *       ],
+     *       "setBy": "dev-admin-key",
+     *       "updatedAt": "2027-01-02T08:00:00.000Z"
+     *     }
+     */
+    QuotePolicyState: {
+      /** @description Within these limits a submit approves at once (`policy`); null: never */
+      autoApprove: {
+        /**
+         * @description The largest cut of a line (bp)
+         * @example 1500
+         */
+        maxCutBp: number;
+        /**
+         * @description The smallest margin of a line (bp); null: no margin test
+         * @example 1000
+         */
+        minMarginBp: number | null;
+      } | null;
+      /** @description 0-5 tiers in rising authority, names unique */
+      tiers: components["schemas"]["QuoteApprovalTier"][];
+      /** @description The key name whose PUT set it; null: the default */
+      setBy: string | null;
+      /**
+       * Format: date-time
+       * @description An instant, ISO 8601 in UTC
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      updatedAt: string;
+    };
+    QuoteApprovalTier: {
+      /**
+       * @description What requiredTier names
+       * @example MANAGER
+       */
+      name: string;
+      /**
+       * @description The largest cut of a line (bp)
+       * @example 1500
+       */
+      maxCutBp: number;
+      /**
+       * @description The smallest margin of a line (bp); null: no margin test
+       * @example 1000
+       */
+      minMarginBp: number | null;
+      /**
+       * @description The owners of the sales keys that approve at this tier and below (admin keys approve at every tier)
+       * @example [
+       *       "manager"
+       *     ]
+       */
+      approvers: string[];
+    };
+    /**
+     * @description How a submitted quote is approved (docs/quotes.md §4)
+     * @example {
+     *       "autoApprove": {
+     *         "maxCutBp": 200,
+     *         "minMarginBp": 2500
+     *       },
+     *       "tiers": [
+     *         {
+     *           "name": "REP",
+     *           "maxCutBp": 500,
+     *           "minMarginBp": 2000,
+     *           "approvers": [
+     *             "rep-1",
+     *             "rep-2"
+     *           ]
+     *         },
+     *         {
+     *           "name": "MANAGER",
+     *           "maxCutBp": 1500,
+     *           "minMarginBp": 1000,
+     *           "approvers": [
+     *             "manager"
+     *           ]
+     *         },
+     *         {
+     *           "name": "DIRECTOR",
+     *           "maxCutBp": 3000,
+     *           "minMarginBp": null,
+     *           "approvers": [
+     *             "director"
+     *           ]
+     *         }
+     *       ]
+     *     }
+     */
+    QuotePolicy: {
+      /** @description Within these limits a submit approves at once (`policy`); null: never */
+      autoApprove: {
+        /**
+         * @description The largest cut of a line (bp)
+         * @example 1500
+         */
+        maxCutBp: number;
+        /**
+         * @description The smallest margin of a line (bp); null: no margin test
+         * @example 1000
+         */
+        minMarginBp: number | null;
+      } | null;
+      /** @description 0-5 tiers in rising authority, names unique */
+      tiers: components["schemas"]["QuoteApprovalTier"][];
+    };
+    /** @description One page of a list */
+    QuoteList: {
+      /** @description The records of this page */
+      data: components["schemas"]["QuoteSummary"][];
+      meta: components["schemas"]["ListMeta"];
+      links: components["schemas"]["ListLinks"];
+    };
+    /**
+     * @description A quote without its lines
+     * @example {
+     *       "id": 7,
+     *       "status": "PENDING_APPROVAL",
+     *       "revision": 1,
+     *       "customerCode": "K-1",
+     *       "channelCode": "WEB",
+     *       "currency": "EUR",
+     *       "mode": "ONCE",
+     *       "lock": "FIXED",
+     *       "validTo": "2027-03-31T23:59:59.000Z",
+     *       "totalAmount": 21000,
+     *       "requiredTier": "MANAGER",
+     *       "author": "rep-1",
+     *       "submittedAt": "2027-01-10T09:00:00.000Z",
+     *       "approvedBy": null,
+     *       "approvedAt": null,
+     *       "rejectedBy": null,
+     *       "rejectionReason": null,
+     *       "sentAt": null,
+     *       "acceptedAt": null,
+     *       "declinedAt": null,
+     *       "declineReason": null,
+     *       "withdrawnAt": null,
+     *       "redeemedAt": null,
+     *       "orderRef": null,
+     *       "pricedAt": "2027-01-10T09:00:00.000Z",
+     *       "createdAt": "2027-01-10T08:55:00.000Z",
+     *       "updatedAt": "2027-01-10T09:00:00.000Z",
+     *       "lineCount": 1
+     *     }
+     */
+    QuoteSummary: {
+      /** @example 7 */
+      id: number;
+      /**
+       * @description As read: EXPIRED once validTo has passed unless ACCEPTED, DECLINED, WITHDRAWN or REDEEMED
+       * @enum {string}
+       */
+      status:
+        | "DRAFT"
+        | "PENDING_APPROVAL"
+        | "APPROVED"
+        | "SENT"
+        | "ACCEPTED"
+        | "DECLINED"
+        | "RENEGOTIATING"
+        | "WITHDRAWN"
+        | "REDEEMED"
+        | "EXPIRED";
+      /**
+       * @description 1, then +1 per renegotiation
+       * @example 1
+       */
+      revision: number;
+      /** @example K-1 */
+      customerCode: string;
+      /** @example WEB */
+      channelCode: string;
+      /** @example EUR */
+      currency: string;
+      /** @enum {string} */
+      mode: "ONCE" | "AGREEMENT";
+      /** @enum {string} */
+      lock: "FIXED" | "BETTER_OF";
+      /**
+       * Format: date-time
+       * @description An instant, ISO 8601 in UTC
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      validTo: string;
+      /**
+       * @description Σ lineAmount
+       * @example 21000
+       */
+      totalAmount: number;
+      /**
+       * @description The tier whose approvers may approve it (PENDING_APPROVAL); else null
+       * @example MANAGER
+       */
+      requiredTier: string | null;
+      /**
+       * @description The key name that created it
+       * @example rep-1
+       */
+      author: string;
+      /**
+       * Format: date-time
+       * @description The last submit
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      submittedAt: string | null;
+      /**
+       * @description The approving key's name, `policy` or `envelope`
+       * @example manager
+       */
+      approvedBy: string | null;
+      /**
+       * Format: date-time
+       * @description When it was approved
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      approvedAt: string | null;
+      /** @description The key name that last rejected it */
+      rejectedBy: string | null;
+      rejectionReason: string | null;
+      /**
+       * Format: date-time
+       * @description When it was sent to the buyer
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      sentAt: string | null;
+      /**
+       * Format: date-time
+       * @description When the buyer accepted it
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      acceptedAt: string | null;
+      /**
+       * Format: date-time
+       * @description When the buyer declined it
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      declinedAt: string | null;
+      declineReason: string | null;
+      /**
+       * Format: date-time
+       * @description When it was withdrawn
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      withdrawnAt: string | null;
+      /**
+       * Format: date-time
+       * @description When a ONCE quote was redeemed
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      redeemedAt: string | null;
+      /** @description The order the redeem named */
+      orderRef: string | null;
+      /**
+       * Format: date-time
+       * @description When the lines were last priced
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      pricedAt: string;
+      /**
+       * Format: date-time
+       * @description An instant, ISO 8601 in UTC
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @description An instant, ISO 8601 in UTC
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      updatedAt: string;
+      /**
+       * @description GET the quote for its lines
+       * @example 1
+       */
+      lineCount: number;
+    };
+    /**
+     * @description A quote with its lines as priced and judged (docs/quotes.md)
+     * @example {
+     *       "id": 7,
+     *       "status": "PENDING_APPROVAL",
+     *       "revision": 1,
+     *       "customerCode": "K-1",
+     *       "channelCode": "WEB",
+     *       "currency": "EUR",
+     *       "mode": "ONCE",
+     *       "lock": "FIXED",
+     *       "validTo": "2027-03-31T23:59:59.000Z",
+     *       "totalAmount": 21000,
+     *       "requiredTier": "MANAGER",
+     *       "author": "rep-1",
+     *       "submittedAt": "2027-01-10T09:00:00.000Z",
+     *       "approvedBy": null,
+     *       "approvedAt": null,
+     *       "rejectedBy": null,
+     *       "rejectionReason": null,
+     *       "sentAt": null,
+     *       "acceptedAt": null,
+     *       "declinedAt": null,
+     *       "declineReason": null,
+     *       "withdrawnAt": null,
+     *       "redeemedAt": null,
+     *       "orderRef": null,
+     *       "pricedAt": "2027-01-10T09:00:00.000Z",
+     *       "createdAt": "2027-01-10T08:55:00.000Z",
+     *       "updatedAt": "2027-01-10T09:00:00.000Z",
+     *       "lines": [
+     *         {
+     *           "productCode": "P-B",
+     *           "quantity": 60,
+     *           "regularUnitAmount": 391,
+     *           "priceUnit": 1,
+     *           "floorUnitAmount": 320,
+     *           "quotedUnitAmount": 350,
+     *           "lineAmount": 21000,
+     *           "cutBp": 1049,
+     *           "marginBp": 1428,
+     *           "adjustments": []
+     *         }
+     *       ],
+     *       "revisions": []
+     *     }
+     */
+    Quote: {
+      /** @example 7 */
+      id: number;
+      /**
+       * @description As read: EXPIRED once validTo has passed unless ACCEPTED, DECLINED, WITHDRAWN or REDEEMED
+       * @enum {string}
+       */
+      status:
+        | "DRAFT"
+        | "PENDING_APPROVAL"
+        | "APPROVED"
+        | "SENT"
+        | "ACCEPTED"
+        | "DECLINED"
+        | "RENEGOTIATING"
+        | "WITHDRAWN"
+        | "REDEEMED"
+        | "EXPIRED";
+      /**
+       * @description 1, then +1 per renegotiation
+       * @example 1
+       */
+      revision: number;
+      /** @example K-1 */
+      customerCode: string;
+      /** @example WEB */
+      channelCode: string;
+      /** @example EUR */
+      currency: string;
+      /** @enum {string} */
+      mode: "ONCE" | "AGREEMENT";
+      /** @enum {string} */
+      lock: "FIXED" | "BETTER_OF";
+      /**
+       * Format: date-time
+       * @description An instant, ISO 8601 in UTC
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      validTo: string;
+      /**
+       * @description Σ lineAmount
+       * @example 21000
+       */
+      totalAmount: number;
+      /**
+       * @description The tier whose approvers may approve it (PENDING_APPROVAL); else null
+       * @example MANAGER
+       */
+      requiredTier: string | null;
+      /**
+       * @description The key name that created it
+       * @example rep-1
+       */
+      author: string;
+      /**
+       * Format: date-time
+       * @description The last submit
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      submittedAt: string | null;
+      /**
+       * @description The approving key's name, `policy` or `envelope`
+       * @example manager
+       */
+      approvedBy: string | null;
+      /**
+       * Format: date-time
+       * @description When it was approved
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      approvedAt: string | null;
+      /** @description The key name that last rejected it */
+      rejectedBy: string | null;
+      rejectionReason: string | null;
+      /**
+       * Format: date-time
+       * @description When it was sent to the buyer
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      sentAt: string | null;
+      /**
+       * Format: date-time
+       * @description When the buyer accepted it
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      acceptedAt: string | null;
+      /**
+       * Format: date-time
+       * @description When the buyer declined it
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      declinedAt: string | null;
+      declineReason: string | null;
+      /**
+       * Format: date-time
+       * @description When it was withdrawn
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      withdrawnAt: string | null;
+      /**
+       * Format: date-time
+       * @description When a ONCE quote was redeemed
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      redeemedAt: string | null;
+      /** @description The order the redeem named */
+      orderRef: string | null;
+      /**
+       * Format: date-time
+       * @description When the lines were last priced
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      pricedAt: string;
+      /**
+       * Format: date-time
+       * @description An instant, ISO 8601 in UTC
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @description An instant, ISO 8601 in UTC
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      updatedAt: string;
+      lines: components["schemas"]["QuoteLine"][];
+      /** @description The approved revisions, oldest first: a later one within one is approved by `envelope` */
+      revisions: components["schemas"]["QuoteRevision"][];
+    };
+    /** @description A line as priced and judged by the engine */
+    QuoteLine: {
+      /**
+       * @description The product
+       * @example P-B
+       */
+      productCode: string;
+      /**
+       * @description The pieces quoted for
+       * @example 60
+       */
+      quantity: number;
+      /**
+       * @description What this customer pays without the quote (finalUnitAmount of the resolve)
+       * @example 391
+       */
+      regularUnitAmount: number;
+      /**
+       * @description The pieces every unit amount of the line is the price of
+       * @example 1
+       */
+      priceUnit: number;
+      /**
+       * @description The line's effective floor; null: none
+       * @example 320
+       */
+      floorUnitAmount: number | null;
+      /**
+       * @description The quoted price
+       * @example 350
+       */
+      quotedUnitAmount: number;
+      /**
+       * @description quotedUnitAmount × quantity / priceUnit, in the channel's rounding mode
+       * @example 21000
+       */
+      lineAmount: number;
+      /**
+       * @description max(0, ⌈(regular − quoted) × 10000 / regular⌉)
+       * @example 1049
+       */
+      cutBp: number;
+      /**
+       * @description Admin and sales keys only: ⌊(quoted − cost) × 10000 / quoted⌋; null without a cost or when quoted is 0
+       * @example 1428
+       */
+      marginBp?: number | null;
+      /**
+       * @description Admin keys only: the line's cost; null: none
+       * @example 300
+       */
+      costUnitAmount?: number | null;
+      /** @description The regular price's breakdown as priced: the receipt, unchanged later */
+      adjustments: components["schemas"]["PriceAdjustment"][];
+    };
+    /** @description A revision as approved */
+    QuoteRevision: {
+      /** @example 1 */
+      revision: number;
+      /**
+       * @description The approver's key name, `policy` or `envelope`
+       * @example manager
+       */
+      approvedBy: string;
+      /**
+       * Format: date-time
+       * @description An instant, ISO 8601 in UTC
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      approvedAt: string;
+      /**
+       * Format: date-time
+       * @description An instant, ISO 8601 in UTC
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      validTo: string;
+      /** @example 21000 */
+      totalAmount: number;
+    };
+    /**
+     * @description A new quote (DRAFT)
+     * @example {
+     *       "customerCode": "K-1",
+     *       "channelCode": "WEB",
+     *       "validTo": "2027-03-31T23:59:59Z",
+     *       "mode": "ONCE",
+     *       "lock": "FIXED",
+     *       "lines": [
+     *         {
+     *           "productCode": "P-B",
+     *           "quantity": 60,
+     *           "unitAmount": 350
+     *         }
+     *       ]
+     *     }
+     */
+    QuoteCreate: {
+      /**
+       * @description The buyer
+       * @example K-1
+       */
+      customerCode: string;
+      /**
+       * @description The channel it buys in
+       * @example WEB
+       */
+      channelCode: string;
+      /**
+       * Format: date-time
+       * @description Until when the quote holds: in the future, at most 366 days ahead (else 422)
+       * @example 2027-03-31T23:59:59Z
+       */
+      validTo: string;
+      /**
+       * @description ONCE: priced by naming the quote in one order, then redeemed; AGREEMENT: the customer's price in the channel from acceptance until validTo
+       * @default ONCE
+       * @enum {string}
+       */
+      mode?: "ONCE" | "AGREEMENT";
+      /**
+       * @description FIXED: the quoted price is the price; BETTER_OF: the lower of it and the usual one
+       * @default FIXED
+       * @enum {string}
+       */
+      lock?: "FIXED" | "BETTER_OF";
+      /** @description 1-100 lines, a product at most once */
+      lines: components["schemas"]["QuoteLineInput"][];
+    };
+    /** @description A line to quote */
+    QuoteLineInput: {
+      /**
+       * @description The product, at most once a quote
+       * @example P-B
+       */
+      productCode: string;
+      /**
+       * @description The pieces quoted for
+       * @example 60
+       */
+      quantity: number;
+      /**
+       * @description The quoted price of the line's priceUnit pieces, minor units; absent: the regular price
+       * @example 350
+       */
+      unitAmount?: number;
+    };
+    /**
+     * @description Replaces what it names and prices every line again (DRAFT or RENEGOTIATING; a PATCH in RENEGOTIATING starts the next revision)
+     * @example {
+     *       "lines": [
+     *         {
+     *           "productCode": "P-B",
+     *           "quantity": 60,
+     *           "unitAmount": 360
+     *         }
+     *       ]
+     *     }
+     */
+    QuoteUpdate: {
+      /**
+       * Format: date-time
+       * @description Until when the quote holds: in the future, at most 366 days ahead (else 422)
+       * @example 2027-03-31T23:59:59Z
+       */
+      validTo?: string;
+      /**
+       * @description ONCE: priced by naming the quote in one order, then redeemed; AGREEMENT: the customer's price in the channel from acceptance until validTo
+       * @enum {string}
+       */
+      mode?: "ONCE" | "AGREEMENT";
+      /**
+       * @description FIXED: the quoted price is the price; BETTER_OF: the lower of it and the usual one
+       * @enum {string}
+       */
+      lock?: "FIXED" | "BETTER_OF";
+      /** @description 1-100 lines, a product at most once */
+      lines?: components["schemas"]["QuoteLineInput"][];
+    };
+    /**
+     * @example {
+     *       "reason": "cut too deep for this volume"
+     *     }
+     */
+    QuoteReject: {
+      /**
+       * @description Why: the rep reads it in rejectionReason
+       * @example price too high
+       */
+      reason: string;
+    };
+    /**
+     * @example {
+     *       "reason": "too expensive",
+     *       "renegotiate": true
+     *     }
+     */
+    QuoteDecline: {
+      /**
+       * @description Why the buyer declines
+       * @example price too high
+       */
+      reason?: string;
+      /**
+       * @description true: RENEGOTIATING (the rep may PATCH a next revision) instead of DECLINED
+       * @default false
+       */
+      renegotiate?: boolean;
+    };
+    /**
+     * @example {
+     *       "orderRef": "SO-2027-0042"
+     *     }
+     */
+    QuoteRedeem: {
+      /**
+       * @description The order the quote was used in
+       * @example SO-2027-0042
+       */
+      orderRef: string;
+    };
+    /**
      * @description One page of a list
      * @example {
      *       "data": [
@@ -7994,7 +8932,8 @@ export interface components {
         | "customers"
         | "customerGroups"
         | "exchangeRates"
-        | "changeRequests";
+        | "changeRequests"
+        | "quotes";
       /**
        * @description What changed, as in the audit trail: a record or a link (docs/api.md §11)
        * @example pricelistPrice
@@ -8185,6 +9124,7 @@ export interface components {
         | "customerGroups"
         | "exchangeRates"
         | "changeRequests"
+        | "quotes"
       )[];
       /** @description Whether it receives deliveries. The service turns it off after too many failed attempts in a row (`pausedAt` set); PATCH it back to true to resume where it stopped */
       active: boolean;
@@ -8283,7 +9223,7 @@ export interface components {
        */
       url: string;
       /**
-       * @description The kinds of change to receive (docs/api.md §14.1): prices, pricelists, tradeConditions, promotions, products, productGroups, channels, customers, customerGroups, exchangeRates, changeRequests
+       * @description The kinds of change to receive (docs/api.md §14.1): prices, pricelists, tradeConditions, promotions, products, productGroups, channels, customers, customerGroups, exchangeRates, changeRequests, quotes
        * @example [
        *       "prices",
        *       "pricelists"
@@ -8301,6 +9241,7 @@ export interface components {
         | "customerGroups"
         | "exchangeRates"
         | "changeRequests"
+        | "quotes"
       )[];
       /**
        * @description Default true
@@ -8323,7 +9264,7 @@ export interface components {
        */
       url?: string;
       /**
-       * @description The kinds of change to receive (docs/api.md §14.1): prices, pricelists, tradeConditions, promotions, products, productGroups, channels, customers, customerGroups, exchangeRates, changeRequests
+       * @description The kinds of change to receive (docs/api.md §14.1): prices, pricelists, tradeConditions, promotions, products, productGroups, channels, customers, customerGroups, exchangeRates, changeRequests, quotes
        * @example [
        *       "prices",
        *       "pricelists"
@@ -8341,6 +9282,7 @@ export interface components {
         | "customerGroups"
         | "exchangeRates"
         | "changeRequests"
+        | "quotes"
       )[];
       /** @description false stops deliveries; true resumes them (also after a pause), from the cursor */
       active?: boolean;
@@ -8470,7 +9412,7 @@ export interface components {
        * @example read
        * @enum {string}
        */
-      role: "admin" | "read";
+      role: "admin" | "read" | "sales";
     };
   };
   responses: never;
@@ -23075,6 +24017,2415 @@ export interface operations {
       };
     };
   };
+  getQuotePolicy: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The quote policy */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["QuotePolicyState"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  putQuotePolicy: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["QuotePolicy"];
+      };
+    };
+    responses: {
+      /** @description The policy in force */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["QuotePolicyState"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict: an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  listQuotes: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1. Anything that is not a whole number >= 1 falls back to 1. */
+        page?: number;
+        /** @description Page size. Larger values are capped at 100; anything that is not a whole number >= 1 falls back to 20. */
+        limit?: number;
+        /**
+         * @description Sort terms `field:ASC|DESC` (direction in any case), repeated or comma-joined; URL order is precedence. Sortable: id, validTo, createdAt. Text sorts case-insensitively; ties always break on the record's unique key, so pages never overlap.
+         * @example [
+         *       "id:DESC"
+         *     ]
+         */
+        sortBy?: (
+          "id:ASC" | "id:DESC" | "validTo:ASC" | "validTo:DESC" | "createdAt:ASC" | "createdAt:DESC"
+        )[];
+        /** @description Filter on status (one of DRAFT, PENDING_APPROVAL, APPROVED, SENT, ACCEPTED, DECLINED, RENEGOTIATING, WITHDRAWN, REDEEMED, EXPIRED): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $in. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.status=DRAFT`. */
+        "filter.status"?: string[];
+        /** @description Filter on customerCode (text): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $null. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
+        "filter.customerCode"?: string[];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of quotes */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["QuoteList"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  createQuote: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["QuoteCreate"];
+      };
+    };
+    responses: {
+      /** @description The new quote */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Quote"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown record */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict with the current state; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Well-formed, but the rules refuse it: the problem's code says which, `errors` names the field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:below-floor",
+           *       "title": "Unprocessable Content",
+           *       "status": 422,
+           *       "detail": "line 0 (P-B): the quoted 310 is below the floor of 320",
+           *       "code": "BELOW_FLOOR",
+           *       "errors": [
+           *         {
+           *           "path": "body.lines.0.unitAmount",
+           *           "message": "is below the floor of 320"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  getQuote: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The record's id (a positive integer, at most 999999999999999) */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The quote */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Quote"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown record */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  updateQuote: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description The record's id (a positive integer, at most 999999999999999) */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["QuoteUpdate"];
+      };
+    };
+    responses: {
+      /** @description The changed quote */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Quote"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown record */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict with the current state; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Well-formed, but the rules refuse it: the problem's code says which, `errors` names the field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:below-floor",
+           *       "title": "Unprocessable Content",
+           *       "status": 422,
+           *       "detail": "line 0 (P-B): the quoted 310 is below the floor of 320",
+           *       "code": "BELOW_FLOOR",
+           *       "errors": [
+           *         {
+           *           "path": "body.lines.0.unitAmount",
+           *           "message": "is below the floor of 320"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  submitQuote: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description The record's id (a positive integer, at most 999999999999999) */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The quote after the action */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Quote"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown record */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict with the current state; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Well-formed, but the rules refuse it: the problem's code says which, `errors` names the field */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:below-floor",
+           *       "title": "Unprocessable Content",
+           *       "status": 422,
+           *       "detail": "line 0 (P-B): the quoted 310 is below the floor of 320",
+           *       "code": "BELOW_FLOOR",
+           *       "errors": [
+           *         {
+           *           "path": "body.lines.0.unitAmount",
+           *           "message": "is below the floor of 320"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  approveQuote: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description The record's id (a positive integer, at most 999999999999999) */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The quote after the action */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Quote"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown record */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict with the current state; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  rejectQuote: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description The record's id (a positive integer, at most 999999999999999) */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["QuoteReject"];
+      };
+    };
+    responses: {
+      /** @description The quote after the action */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Quote"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown record */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict with the current state; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  sendQuote: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description The record's id (a positive integer, at most 999999999999999) */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The quote after the action */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Quote"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown record */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict with the current state; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  acceptQuote: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description The record's id (a positive integer, at most 999999999999999) */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The quote after the action */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Quote"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown record */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict with the current state; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  declineQuote: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description The record's id (a positive integer, at most 999999999999999) */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["QuoteDecline"];
+      };
+    };
+    responses: {
+      /** @description The quote after the action */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Quote"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown record */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict with the current state; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  withdrawQuote: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description The record's id (a positive integer, at most 999999999999999) */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The quote after the action */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Quote"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown record */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict with the current state; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  redeemQuote: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api.md §4.4. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description The record's id (a positive integer, at most 999999999999999) */
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["QuoteRedeem"];
+      };
+    };
+    responses: {
+      /** @description The quote after the action */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Quote"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown record */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict with the current state; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
   listAuditEntries: {
     parameters: {
       query?: {
@@ -23091,7 +26442,7 @@ export interface operations {
         sortBy?: ("id:ASC" | "id:DESC" | "at:ASC" | "at:DESC")[];
         /** @description Filter on at (datetime): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $gte, $lte. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.at=$gte:2025-01-01`. */
         "filter.at"?: string[];
-        /** @description Filter on entity (one of changeRequestItem, changeRequestPolicy, changeRequest, channelCustomerGroup, channelCustomer, channelPricelist, channel, customerGroupMember, customerGroupPricelist, customerGroup, customerPricelist, customer, exchangeRate, pricelistPrice, pricelist, productGroup, product, promotionChannel, promotionCustomerGroup, promotionProductGroup, promotionProduct, promotion, tradeConditionChannel, tradeConditionCustomerGroup, tradeConditionCustomer, tradeConditionProductGroup, tradeConditionProduct, tradeConditionScale, tradeCondition, webhook): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.entity=changeRequestItem`. */
+        /** @description Filter on entity (one of changeRequestItem, changeRequestPolicy, changeRequest, channelCustomerGroup, channelCustomer, channelPricelist, channel, customerGroupMember, customerGroupPricelist, customerGroup, customerPricelist, customer, exchangeRate, pricelistPrice, pricelist, productGroup, product, promotionChannel, promotionCustomerGroup, promotionProductGroup, promotionProduct, promotion, quoteLine, quotePolicy, quoteRevision, quote, tradeConditionChannel, tradeConditionCustomerGroup, tradeConditionCustomer, tradeConditionProductGroup, tradeConditionProduct, tradeConditionScale, tradeCondition, webhook): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.entity=changeRequestItem`. */
         "filter.entity"?: string[];
         /** @description Filter on entityId (number): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
         "filter.entityId"?: string[];
