@@ -113,6 +113,34 @@ function MarginCell({ p }: { p: LinePreview }) {
   );
 }
 
+/** What is wrong with a line, or that it is not saved; and its remove button. */
+function NoteCell(props: {
+  n: number;
+  p: LinePreview;
+  typed: boolean;
+  onRemove: (() => void) | null;
+}) {
+  const { n, p } = props;
+  return (
+    <td>
+      <small id={`line-${n}-note`} class={p.error || p.belowFloor ? "error" : "hint"}>
+        {p.error
+          ? p.error
+          : p.belowFloor
+            ? "below the floor: the API refuses it (BELOW_FLOOR)"
+            : p.changed && props.typed
+              ? "not saved"
+              : ""}
+      </small>
+      {props.onRemove ? (
+        <button type="button" class="secondary" onClick={props.onRemove}>
+          Remove line {n}
+        </button>
+      ) : null}
+    </td>
+  );
+}
+
 function LineRow(props: {
   index: number;
   line: LineForm;
@@ -183,22 +211,7 @@ function LineRow(props: {
         {formatBp(p.cutBp)}
       </td>
       {showMargin ? <MarginCell p={p} /> : null}
-      <td>
-        <small id={`line-${n}-note`} class={p.error || p.belowFloor ? "error" : "hint"}>
-          {p.error
-            ? p.error
-            : p.belowFloor
-              ? "below the floor: the API refuses it (BELOW_FLOOR)"
-              : p.changed && line.productCode.trim()
-                ? "not saved"
-                : ""}
-        </small>
-        {props.onRemove ? (
-          <button type="button" class="secondary" onClick={props.onRemove}>
-            Remove line {n}
-          </button>
-        ) : null}
-      </td>
+      <NoteCell n={n} p={p} typed={line.productCode.trim() !== ""} onRemove={props.onRemove} />
     </tr>
   );
 }
@@ -224,6 +237,95 @@ function PartyFields(props: { form: QuoteForm; update: Update<QuoteForm> }) {
       />
       {customers.list}
     </div>
+  );
+}
+
+/** Mode, lock and valid to. */
+function TermsFields(props: { form: QuoteForm; update: Update<QuoteForm> }) {
+  const { form, update } = props;
+  return (
+    <div class="field-row">
+      <Field id="quote-mode" label="Mode">
+        <select
+          id="quote-mode"
+          value={form.mode}
+          onChange={(e) => update({ mode: e.currentTarget.value as QuoteForm["mode"] })}
+        >
+          <option value="ONCE">Once: one order names it, then it is redeemed</option>
+          <option value="AGREEMENT">Agreement: the customer's price until valid to</option>
+        </select>
+      </Field>
+      <Field id="quote-lock" label="Lock">
+        <select
+          id="quote-lock"
+          value={form.lock}
+          onChange={(e) => update({ lock: e.currentTarget.value as QuoteForm["lock"] })}
+        >
+          <option value="FIXED">Fixed: the quoted price is the price</option>
+          <option value="BETTER_OF">Better of: the lower of it and the usual price</option>
+        </select>
+      </Field>
+      <InstantField
+        id="quote-valid-to"
+        label="Valid to (UTC)"
+        empty="not allowed: a quote holds until a date, at most 366 days ahead"
+        value={form.validTo}
+        onValue={(validTo) => update({ validTo })}
+      />
+    </div>
+  );
+}
+
+function LinesHead({ showMargin }: { showMargin: boolean }) {
+  return (
+    <thead>
+      <tr>
+        <th scope="col">Product</th>
+        <th scope="col">Quantity</th>
+        <th scope="col" class="num">
+          Regular price
+        </th>
+        <th scope="col" class="num">
+          Floor
+        </th>
+        <th scope="col">Quoted price</th>
+        <th scope="col" class="num">
+          Cut
+        </th>
+        {showMargin ? (
+          <th scope="col" class="num">
+            Margin
+          </th>
+        ) : null}
+        <th scope="col">Note</th>
+      </tr>
+    </thead>
+  );
+}
+
+/** A line more (at most 100), and why the lines are not priced when the resolve failed. */
+function AddLine(props: {
+  form: QuoteForm;
+  update: Update<QuoteForm>;
+  pricing: Loaded<Pricing | null>;
+}) {
+  const { form, update, pricing } = props;
+  return (
+    <p class="field-row">
+      <button
+        type="button"
+        class="secondary"
+        disabled={form.lines.length >= 100}
+        onClick={() => update((f) => ({ lines: [...f.lines, emptyLine()] }))}
+      >
+        Add a line
+      </button>
+      {pricing.state === "failed" ? (
+        <span role="alert" class="error">
+          Pricing the lines: {pricing.message}
+        </span>
+      ) : null}
+    </p>
   );
 }
 
@@ -259,63 +361,14 @@ export function Editor(props: {
   return (
     <>
       {saved ? null : <PartyFields form={form} update={update} />}
-      <div class="field-row">
-        <Field id="quote-mode" label="Mode">
-          <select
-            id="quote-mode"
-            value={form.mode}
-            onChange={(e) => update({ mode: e.currentTarget.value as QuoteForm["mode"] })}
-          >
-            <option value="ONCE">Once: one order names it, then it is redeemed</option>
-            <option value="AGREEMENT">Agreement: the customer's price until valid to</option>
-          </select>
-        </Field>
-        <Field id="quote-lock" label="Lock">
-          <select
-            id="quote-lock"
-            value={form.lock}
-            onChange={(e) => update({ lock: e.currentTarget.value as QuoteForm["lock"] })}
-          >
-            <option value="FIXED">Fixed: the quoted price is the price</option>
-            <option value="BETTER_OF">Better of: the lower of it and the usual price</option>
-          </select>
-        </Field>
-        <InstantField
-          id="quote-valid-to"
-          label="Valid to (UTC)"
-          empty="not allowed: a quote holds until a date, at most 366 days ahead"
-          value={form.validTo}
-          onValue={(validTo) => update({ validTo })}
-        />
-      </div>
+      <TermsFields form={form} update={update} />
       {products.list}
       <table class="quote-lines">
         <caption>
           Lines{currency ? ` (${currency})` : ""}: regular price and cut as you type; the floor, and
           the margin where the key sees no cost, from the engine when the quote is saved
         </caption>
-        <thead>
-          <tr>
-            <th scope="col">Product</th>
-            <th scope="col">Quantity</th>
-            <th scope="col" class="num">
-              Regular price
-            </th>
-            <th scope="col" class="num">
-              Floor
-            </th>
-            <th scope="col">Quoted price</th>
-            <th scope="col" class="num">
-              Cut
-            </th>
-            {showMargin ? (
-              <th scope="col" class="num">
-                Margin
-              </th>
-            ) : null}
-            <th scope="col">Note</th>
-          </tr>
-        </thead>
+        <LinesHead showMargin={showMargin} />
         <tbody>
           {form.lines.map((line, i) => (
             <LineRow
@@ -341,21 +394,7 @@ export function Editor(props: {
           ))}
         </tbody>
       </table>
-      <p class="field-row">
-        <button
-          type="button"
-          class="secondary"
-          disabled={form.lines.length >= 100}
-          onClick={() => update((f) => ({ lines: [...f.lines, emptyLine()] }))}
-        >
-          Add a line
-        </button>
-        {pricing.state === "failed" ? (
-          <span role="alert" class="error">
-            Pricing the lines: {pricing.message}
-          </span>
-        ) : null}
-      </p>
+      <AddLine form={form} update={update} pricing={pricing} />
       {policy && judged ? (
         <section class="panel" aria-label="The tier it needs">
           <TierWithPolicy lines={judged} policy={policy} />

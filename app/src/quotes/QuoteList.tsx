@@ -62,6 +62,34 @@ function QuotesTable({ quotes }: { quotes: QuoteSummary[] }) {
   );
 }
 
+function Pager(props: { page: number; pages: number; onPage: (page: number) => void }) {
+  const { page, pages } = props;
+  if (pages <= 1) return null;
+  return (
+    <p class="field-row">
+      <button
+        type="button"
+        class="secondary"
+        disabled={page <= 1}
+        onClick={() => props.onPage(page - 1)}
+      >
+        Newer
+      </button>
+      <span>
+        Page {page} of {pages}
+      </span>
+      <button
+        type="button"
+        class="secondary"
+        disabled={page >= pages}
+        onClick={() => props.onPage(page + 1)}
+      >
+        Older
+      </button>
+    </p>
+  );
+}
+
 /** The quotes (newest first, by status) and, for a key that writes them, a new quote's form. */
 export function QuoteList({ me }: { me: Me | null }) {
   const [status, setStatus] = useState<"" | QuoteStatus>("");
@@ -129,29 +157,7 @@ export function QuoteList({ me }: { me: Me | null }) {
       {list.state === "ready" && list.value.data.length > 0 ? (
         <QuotesTable quotes={list.value.data} />
       ) : null}
-      {pages > 1 ? (
-        <p class="field-row">
-          <button
-            type="button"
-            class="secondary"
-            disabled={page <= 1}
-            onClick={() => setPage(page - 1)}
-          >
-            Newer
-          </button>
-          <span>
-            Page {page} of {pages}
-          </span>
-          <button
-            type="button"
-            class="secondary"
-            disabled={page >= pages}
-            onClick={() => setPage(page + 1)}
-          >
-            Older
-          </button>
-        </p>
-      ) : null}
+      <Pager page={page} pages={pages} onPage={setPage} />
     </>
   );
 }

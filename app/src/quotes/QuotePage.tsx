@@ -204,6 +204,40 @@ function ApprovalNote(props: { quote: Quote; policy: QuotePolicy | null; me: Me 
   );
 }
 
+function RejectForm(props: {
+  reason: string;
+  onReason: (reason: string) => void;
+  busy: boolean;
+  run: (action: PageAction) => Promise<void>;
+}) {
+  return (
+    <form
+      class="reject field-row"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void props.run("reject");
+      }}
+    >
+      <div class="field">
+        <label for="reject-reason">Reason for rejecting</label>
+        <textarea
+          id="reject-reason"
+          rows={2}
+          value={props.reason}
+          aria-describedby="help-reject"
+          onInput={(e) => props.onReason(e.currentTarget.value)}
+        />
+        <small id="help-reject" class="hint">
+          {HELP.reject}
+        </small>
+      </div>
+      <button type="submit" class="secondary" disabled={props.busy || props.reason.trim() === ""}>
+        Reject
+      </button>
+    </form>
+  );
+}
+
 function Actions(props: {
   quote: Quote;
   me: Me;
@@ -261,30 +295,7 @@ function Actions(props: {
         </p>
       ) : null}
       {offered.includes("reject") ? (
-        <form
-          class="reject field-row"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void run("reject");
-          }}
-        >
-          <div class="field">
-            <label for="reject-reason">Reason for rejecting</label>
-            <textarea
-              id="reject-reason"
-              rows={2}
-              value={reason}
-              aria-describedby="help-reject"
-              onInput={(e) => setReason(e.currentTarget.value)}
-            />
-            <small id="help-reject" class="hint">
-              {HELP.reject}
-            </small>
-          </div>
-          <button type="submit" class="secondary" disabled={busy !== null || reason.trim() === ""}>
-            Reject
-          </button>
-        </form>
+        <RejectForm reason={reason} onReason={setReason} busy={busy !== null} run={run} />
       ) : null}
       {absent.length ? (
         <ul class="absent" id="absent-actions" data-field="absent">
