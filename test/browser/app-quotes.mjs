@@ -13,6 +13,9 @@
  *   3.40 shows the cut 13.05 % at once and the margin "on save"; back at 3.50 the engine's margin
  *   again. Submitted: PENDING_APPROVAL, tier MANAGER, and why (P-B-F's cut and margin); no
  *   approve or reject button, and the sentence that the author may not approve.
+ * - Signed in with the dev admin key (which reads the quote policy): the exact why, "Beyond tier
+ *   REP (cut at most 5%, margin at least 20%): P-B-F: cut 10.49% over 5%, margin 14.28% under
+ *   20%.", and the line's cost.
  * - Signed in with the manager's sales key: approve → APPROVED by manager.
  * - rep-1 again: send → SENT; the list filtered by status shows it.
  * - Signed in with the read key later (app-check.mjs): the quote without margin and without
@@ -210,12 +213,34 @@ export async function checkQuotes(page, base, money, log) {
   await page.screenshot({ path: join(SHOTS, "app-quotes-pending.png"), fullPage: true });
   log(`submitted: ${tier} ${why}`);
 
+  // An admin key reads the policy: the page names each limit passed over and the line beyond it.
+  await signInAs(page, DEV_KEYS.admin);
+  await open(page, `#/quotes/${id}`);
+  await page.getByRole("heading", { name: `Quote ${id}: K-1` }).waitFor();
+  const exact = page.locator('[data-field="tierWhy"] li[data-limits="REP"]');
+  await exact.waitFor();
+  const rep = await exact.innerText();
+  const repWhy =
+    "Beyond tier REP (cut at most 5%, margin at least 20%): " +
+    `${CODES.product}: cut ${bp(first.cutBp)} over 5%, margin ${bp(first.marginBp)} under 20%.`;
+  if (rep !== repWhy) problems.push(`with the policy, the why reads "${rep}", not "${repWhy}"`);
+  const adminTier = await page.locator('[data-field="tier"]').innerText();
+  if (!adminTier.startsWith("Needs tier MANAGER: approved by manager or an admin key")) {
+    problems.push(`with the policy, the tier reads "${adminTier}"`);
+  }
+  const cost = page.locator(`tr[data-product="${CODES.product}"] [data-field="cost"]`);
+  if (money(await cost.innerText()) !== EXAMPLE_F.prices.cost) {
+    problems.push("the admin key does not see the line's cost of 300");
+  }
+
   // The manager approves.
   await signInAs(page, SALES_KEYS.manager.key);
   await open(page, `#/quotes/${id}`);
   await page.getByRole("heading", { name: `Quote ${id}: K-1` }).waitFor();
   await page.getByRole("button", { name: "Approve", exact: true }).click();
-  await page.locator('[data-field="approval"]', { hasText: "Approved by manager" }).waitFor();
+  await page
+    .locator('[data-field="approval"]', { hasText: `Approved by ${SALES_KEYS.manager.name},` })
+    .waitFor();
 
   // rep-1 sends it; the list filtered by status shows it.
   await signInAs(page, SALES_KEYS.rep.key);
