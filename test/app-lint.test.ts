@@ -122,7 +122,7 @@ describe("what each key's role is offered", () => {
     expect(mayUse("read", sectionOf({ page: "quote" }))).toBe(true);
   });
 
-  it("a sales key: what a read key is offered (docs/app.md §10)", () => {
+  it("a sales key: what a read key is offered (docs/app.md §13)", () => {
     expect(pagesFor("sales")).toEqual(pagesFor("read"));
   });
 

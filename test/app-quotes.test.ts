@@ -14,7 +14,7 @@ import {
 import { EXAMPLE_F } from "../scripts/lib/demo-quotes.mjs";
 
 /**
- * The Quotes page's logic (app/src/quotes/quote.ts, docs/app.md §10) against worked example F
+ * The Quotes page's logic (app/src/quotes/quote.ts, docs/app.md §13) against worked example F
  * (docs/pricing-rules.md §27): what the page sends for its form, each line as the rep types the
  * quoted price, the tier a quote needs and why, and which actions a key is offered. The page in a
  * browser: test/browser/app-quotes.mjs.

@@ -1,5 +1,5 @@
 /**
- * The Quotes page of `/app` in the browser check (app-check.mjs, docs/app.md §10): worked example
+ * The Quotes page of `/app` in the browser check (app-check.mjs, docs/app.md §13): worked example
  * F of the pricing rules' fourth edition (docs/pricing-rules.md §27) driven through the page with a
  * rep's and a manager's sales key.
  *

@@ -11,7 +11,7 @@ import { QUOTE_ACTIONS } from "../../../src/pricing/vocabulary";
 import { formatInstant, parseInstant } from "../lib/instant";
 
 /*
- * The Quotes page's logic (docs/app.md §10), without the DOM, so test/app-quotes.test.ts holds it
+ * The Quotes page's logic (docs/app.md §13), without the DOM, so test/app-quotes.test.ts holds it
  * against worked example F: the form as an API body, each line as the rep types its price (cut and
  * margin with the engine's own integer functions, src/pricing/quotes.ts), the tier a quote needs
  * and why, and which actions the page offers a key, with why the others are absent.

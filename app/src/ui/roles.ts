@@ -38,7 +38,7 @@ export const PAGES: readonly { section: Section; route: { page: Section }; label
   { section: "changes", route: { page: "changes" }, label: "Changes" },
   { section: "lint", route: { page: "lint" }, label: "Lint" },
   // Every key: a read key sees the list and the quotes (no margin, no writes), a sales key writes
-  // them (no cost), an admin key everything (docs/app.md §10).
+  // them (no cost), an admin key everything (docs/app.md §13).
   { section: "quotes", route: { page: "quotes" }, label: "Quotes" },
 ];
 
