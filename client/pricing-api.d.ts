@@ -8475,10 +8475,10 @@ export interface components {
        */
       priceUnit: number;
       /**
-       * @description The line's effective floor; null: none
+       * @description Admin and sales keys only: the line's effective floor; null: none
        * @example 320
        */
-      floorUnitAmount: number | null;
+      floorUnitAmount?: number | null;
       /**
        * @description The quoted price
        * @example 350

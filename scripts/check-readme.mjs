@@ -28,7 +28,7 @@ import * as prettier from "prettier";
 import { documentFromSource, documentFromUrl, ROOT } from "./lib/openapi-doc.mjs";
 
 /** @typedef {{ name: string, description?: string, schema?: { items?: { enum?: string[] } }, example?: unknown }} Parameter */
-/** @typedef {{ operationId?: string, summary?: string, tags?: string[], responses?: Record<string, unknown>, parameters?: Parameter[] }} Operation */
+/** @typedef {{ operationId?: string, summary?: string, tags?: string[], responses?: Record<string, unknown>, parameters?: Parameter[], "x-roles"?: string[] }} Operation */
 /** @typedef {{ method: string, path: string, operation: Operation }} Entry */
 
 const METHODS = ["get", "put", "post", "patch", "delete"];
@@ -40,13 +40,17 @@ const METHODS = ["get", "put", "post", "patch", "delete"];
 const READ_ONLY_WRITES = new Set(["resolvePrices"]);
 
 /**
- * `admin` when the operation documents a 403 (a read key is refused), else `read`. A write that
- * documents no 403 must be a known read-only one, so a forgotten 403 fails here instead of
- * showing a write as callable with a read key.
+ * `admin` when the operation documents a 403 (a read key is refused), else `read`; a write that
+ * other roles than admin may make names them in `x-roles` (quotes: `admin, sales` or
+ * `admin, read`, docs/quotes.md §1), shown as they are. A write that documents no 403 must be a
+ * known read-only one, so a forgotten 403 fails here instead of showing a write as callable with
+ * a read key.
  * @param {Entry} entry
- * @returns {"admin" | "read"}
+ * @returns {string}
  */
 function roleOf({ method, path, operation }) {
+  const roles = /** @type {{ "x-roles"?: string[] }} */ (operation)["x-roles"];
+  if (roles) return roles.join(", ");
   const refusesReadKeys = Object.hasOwn(operation.responses ?? {}, "403");
   const readOnly = method === "get" || READ_ONLY_WRITES.has(operation.operationId ?? "");
   const name = `${method.toUpperCase()} ${path} (${operation.operationId})`;

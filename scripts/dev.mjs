@@ -13,8 +13,9 @@
  *    goes away (`kill <pid>` of `npm run dev`, whose shell passes no signal on), it stops too;
  * 5. notes where it serves in .wrangler/dev-url.json for `npm run import` / `npm run export`
  *    (scripts/lib/dev-url.mjs), removed when it stops.
- * 6. once it answers, adds the demo's two change requests through the API when the demo data is
- *    there and no change request is (scripts/lib/demo-change-requests.mjs).
+ * 6. once it answers, adds the demo's two change requests and its quotes (worked example F, in
+ *    several states) through the API when the demo data is there and no change request is
+ *    (scripts/lib/demo-change-requests.mjs, scripts/lib/demo-quotes.mjs).
  *
  * Arguments after `--`:
  *   --persist-to <dir>   local state directory for every wrangler call (default .wrangler/state)
@@ -31,6 +32,7 @@
  */
 import { constants } from "node:os";
 import { addDemoChangeRequests } from "./lib/demo-change-requests.mjs";
+import { addDemoQuotes, DEMO_QUOTE_CODES } from "./lib/demo-quotes.mjs";
 import { DEV_KEYS, DEV_OWNERS, ensureDevVars } from "./lib/dev-keys.mjs";
 import { namesResolve, onParentExit } from "./lib/dev-lifecycle.mjs";
 import { listenAddress, portProblem } from "./lib/dev-port.mjs";
@@ -69,11 +71,14 @@ async function main() {
     process.exit(1);
   }
 
-  const keys = `admin=${DEV_KEYS.admin}, read=${DEV_KEYS.read}, second admin=${DEV_KEYS.approver}`;
+  const keys =
+    `admin=${DEV_KEYS.admin}, read=${DEV_KEYS.read}, second admin=${DEV_KEYS.approver}, ` +
+    `sales rep=${DEV_KEYS.rep}, sales manager=${DEV_KEYS.manager}`;
   const devVars = {
     created: `.dev.vars created with the dev API keys: ${keys}`,
     appended: `API_KEYS of the dev keys appended to .dev.vars: ${keys}`,
     "added approver": `the second admin dev key was added to .dev.vars: ${keys}`,
+    "added sales keys": `the sales dev keys (a rep and a manager) were added to .dev.vars: ${keys}`,
     "named owners": `the dev keys in .dev.vars now have owners (${DEV_OWNERS.admin}, ${DEV_OWNERS.approver}): ${keys}`,
     "kept dev keys": `.dev.vars has the dev API keys: ${keys}`,
     "kept own keys": ".dev.vars has API_KEYS of your own: keeping them",
@@ -190,6 +195,16 @@ async function demoChangeRequests(port) {
   step(
     `demo change requests: ${made.approved.id} "${made.approved.title}" APPLIED (approved by ` +
       `${DEV_KEYS.approver}), ${made.pending.id} "${made.pending.title}" waiting for approval`,
+  );
+  const quotes = await addDemoQuotes(
+    call,
+    { admin: DEV_KEYS.admin, read: DEV_KEYS.read, rep: DEV_KEYS.rep, manager: DEV_KEYS.manager },
+    Date.now(),
+  );
+  step(
+    `demo quotes (worked example F in channel ${DEMO_QUOTE_CODES.channel}): ${quotes.pending} ` +
+      `waiting for ${DEV_KEYS.manager}, ${quotes.sent} SENT, ${quotes.renegotiating} ` +
+      `RENEGOTIATING, ${quotes.agreement} an accepted AGREEMENT, ${quotes.draft} a DRAFT`,
   );
 }
 

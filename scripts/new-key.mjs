@@ -2,15 +2,19 @@
 // Makes a new API key: prints the key (give it to the client, once) and its entry for API_KEYS
 // (the only thing the service stores), `owner:owner-<first 8 hex>:role:sha256hex`.
 //   npm run key:new -- admin --name alice      npm run key:new -- read --name shop
+//   npm run key:new -- sales --name rep-1
 // The owner names whose key it is and stays the same when the key is rotated: change requests
-// name owners, and no key of a request's writer may approve it (docs/api.md §6, §17.2). An admin
-// key needs one; a read key without one gets the short `read:sha256hex`.
+// name owners, and no key of a request's writer may approve it (docs/api.md §6, §17.2); the quote
+// policy's tiers name the owners of the sales keys that approve (docs/quotes.md §4). An admin key
+// needs one; a read or sales key without one gets the short `role:sha256hex` (named and owned
+// `role-<first 8 hex>`: the name a tier would give it).
 import { createHash, randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
 
-const USAGE = "usage: npm run key:new -- admin|read --name <owner>   (--name: required for admin)";
-/** Names the service gives to others than a key's owner: a change request's `approvedBy` `policy`. */
-const RESERVED = new Set(["policy", "scheduled", "unknown"]);
+const USAGE =
+  "usage: npm run key:new -- admin|read|sales --name <owner>   (--name: required for admin)";
+/** Names the service gives to others than a key's owner: `approvedBy` `policy` or `envelope`. */
+const RESERVED = new Set(["policy", "envelope", "scheduled", "unknown"]);
 
 /** @param {string} message */
 function fail(message) {
@@ -27,10 +31,13 @@ try {
 }
 const role = args.positionals[0] ?? "read";
 const owner = args.values.name;
-if ((role !== "admin" && role !== "read") || args.positionals.length > 1) fail("admin or read");
+if (!["admin", "read", "sales"].includes(role) || args.positionals.length > 1) {
+  fail("admin, read or sales");
+}
 if (owner === undefined && role === "admin") {
   fail("an admin key needs its owner's name (--name alice): four eyes compare owners");
 }
+
 if (owner !== undefined && !/^[A-Za-z0-9._-]{1,55}$/.test(owner)) {
   fail("--name: 1-55 letters, digits, '.', '_' or '-'");
 }

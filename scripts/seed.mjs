@@ -62,9 +62,10 @@ async function main() {
     `Loaded the demo data into the ${where}: ${describeCounts(await countRows(persistTo))}.`,
   );
   console.log(
-    `Dev API keys: admin ${DEV_KEYS.admin}, read ${DEV_KEYS.read}, second admin ${DEV_KEYS.approver}.`,
+    `Dev API keys: admin ${DEV_KEYS.admin}, read ${DEV_KEYS.read}, second admin ${DEV_KEYS.approver}, ` +
+      `sales rep ${DEV_KEYS.rep}, sales manager ${DEV_KEYS.manager}.`,
   );
-  console.log("The next `npm run dev` adds the demo's change requests through the API.");
+  console.log("The next `npm run dev` adds the demo's change requests and quotes through the API.");
 }
 
 main().catch((error) => {

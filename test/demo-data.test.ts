@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { addDemoChangeRequests, nextMonth } from "../scripts/lib/demo-change-requests.mjs";
+import { addDemoQuotes, DEMO_QUOTE_CODES } from "../scripts/lib/demo-quotes.mjs";
 import { demoSql } from "../scripts/lib/demo-sql.mjs";
 import { percentOf, roundToEnding } from "../src/pricing";
 import {
@@ -579,5 +580,37 @@ describe("every record with rules of its own is one the API accepts", { timeout:
       });
       await finish(`/v1/api/promotion/${copy.id}`, p.status);
     }
+  });
+});
+
+describe("the demo's quotes (docs/operations.md, Local development)", () => {
+  it("worked example F in WEB-Q, beside the demo data: quotes in five states", async () => {
+    const made = await addDemoQuotes(
+      (method, path, body, key) => api(method, path, { body, key }),
+      {
+        admin: "test-writer-key-23",
+        read: "test-read-key",
+        rep: "test-rep-1-key",
+        manager: "test-manager-key",
+      },
+      Date.now(),
+    );
+    const statusOf = async (id: number) =>
+      (await api("GET", `/v1/api/quotes/${id}`, { key: "test-rep-1-key" })).body;
+    expect((await statusOf(made.pending)).status).toBe("PENDING_APPROVAL");
+    expect((await statusOf(made.pending)).requiredTier).toBe("MANAGER");
+    expect((await statusOf(made.sent)).status).toBe("SENT");
+    expect((await statusOf(made.renegotiating)).status).toBe("RENEGOTIATING");
+    expect(await statusOf(made.agreement)).toMatchObject({ status: "ACCEPTED", mode: "AGREEMENT" });
+    const draft = await statusOf(made.draft);
+    expect(draft.status).toBe("DRAFT");
+    // Example F's numbers, in the demo's codes.
+    expect(draft.lines[0]).toMatchObject({
+      productCode: DEMO_QUOTE_CODES.product,
+      regularUnitAmount: 391,
+      floorUnitAmount: 320,
+      cutBp: 1561,
+      marginBp: 909,
+    });
   });
 });

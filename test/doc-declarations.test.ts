@@ -103,7 +103,8 @@ describe("list filters and select declare the parser's grammar", () => {
         }
       }
       expect(mismatches).toEqual([]);
-    });
+      // The audit list probes each of its entities (one call each): longer than the default.
+    }, 30_000);
   });
 });
 

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { app } from "../src/app";
 import { createChannel, createPricelist, createProduct, createTradeCondition } from "./factories";
-import { api, expectProblem, issuePaths, KEYS, uid } from "./helpers";
+import { api, expectProblem, issuePaths, KEYS, SALES_KEYS, uid } from "./helpers";
 
 /**
  * Issue 6, limits and security: per-key rate limiting (429 + Retry-After; reads and writes apart
@@ -562,6 +562,7 @@ const ADMIN_READS = [
   "/v1/api/change-requests",
   "/v1/api/change-requests/policy",
   "/v1/api/change-requests/{id}",
+  "/v1/api/quotes/policy",
 ];
 
 describe("the read role reaches no write", () => {
@@ -577,13 +578,20 @@ describe("the read role reaches no write", () => {
         if (method === "post" && path === "/v1/api/prices/resolve") continue;
         // A read-only POST for admins: its own 403 below.
         if (method === "post" && path === "/v1/api/simulations/prices") continue;
+        // The buyer's answers to a quote (docs/quotes.md §1): test/quotes-lifecycle.test.ts.
+        const roles: string[] | undefined = item[method]["x-roles"];
+        if (roles?.includes("read")) continue;
         const url = path.replace(/\{(\w+)\}/g, (_, name: string) => sample[name] ?? "1");
         const res = await api(method.toUpperCase(), url, {
           key: KEYS.read,
           body: method === "delete" ? undefined : {},
         });
         const body = expectProblem(res, 403, "FORBIDDEN");
-        expect(body.detail).toBe("a read key cannot make changes; use an admin key");
+        expect(body.detail).toMatch(
+          roles
+            ? /^a read key cannot .+ quotes; use an admin or a sales key$/
+            : /^a read key cannot make changes; use an admin key$/,
+        );
         // /doc documents the 403 it answers.
         expect(Object.keys(item[method].responses)).toContain("403");
         writes.push(`${method.toUpperCase()} ${path}`);
@@ -592,6 +600,36 @@ describe("the read role reaches no write", () => {
     expect(writes.length).toBeGreaterThanOrEqual(39);
     // Nothing was written.
     expect((await api("GET", "/v1/api/audit?limit=1")).body.meta.totalItems).toBe(before);
+  });
+
+  it("a sales key gets 403 on every non-GET operation of /doc but the quotes' it is named for", async () => {
+    const doc = (await api("GET", "/doc", { key: null })).body;
+    const allowed: string[] = [];
+    for (const [path, item] of Object.entries<any>(doc.paths)) {
+      for (const method of Object.keys(item)) {
+        if (!["post", "put", "patch", "delete"].includes(method)) continue;
+        if (method === "post" && path === "/v1/api/prices/resolve") continue;
+        if ((item[method]["x-roles"] ?? []).includes("sales")) {
+          allowed.push(`${method.toUpperCase()} ${path}`);
+          continue;
+        }
+        const url = path.replace(/\{(\w+)\}/g, (_, name: string) => sample[name] ?? "1");
+        const res = await api(method.toUpperCase(), url, {
+          key: SALES_KEYS["rep-1"],
+          body: method === "delete" ? undefined : {},
+        });
+        expectProblem(res, 403, "FORBIDDEN");
+      }
+    }
+    expect(allowed.sort()).toEqual([
+      "PATCH /v1/api/quotes/{id}",
+      "POST /v1/api/quotes",
+      "POST /v1/api/quotes/{id}/approve",
+      "POST /v1/api/quotes/{id}/reject",
+      "POST /v1/api/quotes/{id}/send",
+      "POST /v1/api/quotes/{id}/submit",
+      "POST /v1/api/quotes/{id}/withdraw",
+    ]);
   });
 
   it("may make every GET of /doc but the audit trail, the lint and the webhooks, and the price lookup", async () => {

@@ -176,13 +176,15 @@ describe("worked example F: a negotiated price (docs/pricing-rules.md §27)", ()
     expect(after.body.status).toBe("RENEGOTIATING");
   });
 
-  it("the read key sees no marginBp and no costUnitAmount; rep-1 sees marginBp but no cost; admin both", async () => {
+  it("the read key sees no marginBp, cost or floor; rep-1 sees marginBp but no cost; admin both", async () => {
     const quote = await createQuote(quoted.first.unitAmount);
     const line = async (key: string) =>
       (await api("GET", `/v1/api/quotes/${quote.id}`, { key })).body.lines[0];
     const read = await line(KEYS.read);
     expect(read).not.toHaveProperty("marginBp");
     expect(read).not.toHaveProperty("costUnitAmount");
+    // The floor is the seller's own limit (it may derive from cost): not the buyer's to see.
+    expect(read).not.toHaveProperty("floorUnitAmount");
     const rep = await line(rep1);
     expect(rep.marginBp).toBe(quoted.first.marginBp);
     expect(rep).not.toHaveProperty("costUnitAmount");

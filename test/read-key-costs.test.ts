@@ -8,7 +8,7 @@ import {
   createTradeCondition,
   setPrimaryPricelist,
 } from "./factories";
-import { api, KEYS } from "./helpers";
+import { api, KEYS, SALES_KEYS } from "./helpers";
 import { ok, seedWorkedExample } from "./shared/worked-example";
 
 /**
@@ -82,6 +82,52 @@ beforeAll(async () => {
     rates: [{ from: "USD", to: "EUR", rate: "0.92", validFrom: "2025-01-01T00:00:00Z" }],
   });
   Object.assign(ids, await changeRequests());
+  Object.assign(ids, await quotes());
+});
+
+/**
+ * Quotes (docs/quotes.md) priced where the COST list and the FLOOR derived from it reach them:
+ * channel WEB-Q (no window: quotes price now) with P-B at 9000, quoted at 8000. A draft for the
+ * sales key's writes, and a quote in each status the buyer's actions need, for the read key's.
+ */
+async function quotes() {
+  await ok("POST", "/v1/api/channel", { code: "WEB-Q", name: "Quotes" });
+  await ok("POST", "/v1/api/customer", {
+    code: "C-Q",
+    name: "Quote buyer",
+    channelCodes: ["WEB-Q"],
+  });
+  const list = await createPricelist({ name: "Quote prices", status: "ACTIVE" });
+  await ok("PUT", `/v1/api/pricelist/${list.id}/prices`, {
+    prices: [{ productCode: "P-B", amount: 9000 }],
+  });
+  await setPrimaryPricelist("WEB-Q", list.id);
+  await assignPricelistToChannel("WEB-Q", ids.cost!);
+  await assignPricelistToChannel("WEB-Q", ids.floor!);
+  const quote = async (...actions: string[]) => {
+    const created = await ok("POST", "/v1/api/quotes", quoteBody());
+    for (const action of actions) {
+      // Another owner approves what the admin key wrote (docs/quotes.md §4).
+      const key = action === "approve" ? "test-writer-key-1" : KEYS.admin;
+      const res = await api("POST", `/v1/api/quotes/${created.id}/${action}`, { key });
+      expect(res.status, `${action}: ${JSON.stringify(res.body)}`).toBe(200);
+    }
+    return created.id as number;
+  };
+  return {
+    quoteDraft: await quote(),
+    quotePending: await quote("submit"),
+    quoteSent: await quote("submit", "approve", "send"),
+    quoteSent2: await quote("submit", "approve", "send"),
+    quoteAccepted: await quote("submit", "approve", "send", "accept"),
+  };
+}
+
+const quoteBody = () => ({
+  customerCode: "C-Q",
+  channelCode: "WEB-Q",
+  validTo: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+  lines: [{ productCode: "P-B", quantity: 3, unitAmount: 8000 }],
 });
 
 /**
@@ -132,9 +178,13 @@ const prices = (query: string) => [
  * The calls of each read operation (by its /doc path), with fixture values of its parameters:
  * every list asks for its largest page, every id-addressed read each fixture id.
  */
-function callsOf(
-  path: string,
-): { path: string; body?: unknown; headers?: Record<string, string> }[] {
+interface Call {
+  path: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+function callsOf(path: string): Call[] {
   const list = (p: string) => [{ path: `${p}?limit=100` }];
   const each = (values: (string | number)[], make: (v: string | number) => string) =>
     values.map((v) => ({ path: make(v) }));
@@ -200,6 +250,48 @@ function callsOf(
           },
         })),
       );
+    case "/v1/api/quotes":
+      return [
+        { path: "/v1/api/quotes?limit=100" },
+        { path: "/v1/api/quotes?filter.customerCode=C-Q&filter.status=SENT" },
+      ];
+    case "/v1/api/quotes/{id}":
+      return quoteIds().map((id) => ({ path: `/v1/api/quotes/${id}` }));
+    default:
+      return quoteWrites(path);
+  }
+}
+
+const quoteIds = () =>
+  [ids.quoteDraft, ids.quotePending, ids.quoteSent, ids.quoteAccepted].map(Number);
+
+/**
+ * The quote writes a read key (the buyer's answers) or a sales key may make, each once on a quote
+ * in the status it needs; the bodies of the others too, their answers (409s) searched as well.
+ */
+function quoteWrites(path: string): Call[] {
+  const on = (id: number | undefined, body?: unknown): Call[] => [
+    { path: path.replace("{id}", String(id)), body },
+  ];
+  switch (path) {
+    case "/v1/api/quotes":
+      return [{ path, body: quoteBody() }];
+    case "/v1/api/quotes/{id}":
+      return on(ids.quoteDraft, { validTo: quoteBody().validTo });
+    case "/v1/api/quotes/{id}/submit":
+    case "/v1/api/quotes/{id}/send":
+      return on(ids.quoteDraft);
+    case "/v1/api/quotes/{id}/approve":
+    case "/v1/api/quotes/{id}/withdraw":
+      return on(ids.quotePending);
+    case "/v1/api/quotes/{id}/reject":
+      return on(ids.quotePending, { reason: "no" });
+    case "/v1/api/quotes/{id}/accept":
+      return on(ids.quoteSent);
+    case "/v1/api/quotes/{id}/decline":
+      return on(ids.quoteSent2, { reason: "no", renegotiate: true });
+    case "/v1/api/quotes/{id}/redeem":
+      return on(ids.quoteAccepted, { orderRef: "SO-1" });
     default:
       return [];
   }
@@ -210,24 +302,35 @@ interface Operation {
   path: string;
 }
 
-/** The operations of /doc a read key may call: those documenting no 403 (docs/api.md §6). */
-async function readOperations(): Promise<Operation[]> {
+/**
+ * The operations of /doc a key of `role` may call: those documenting no 403 (docs/api.md §6),
+ * and the writes whose `x-roles` name the role (quotes: docs/quotes.md §1).
+ */
+async function operationsFor(role: "read" | "sales"): Promise<Operation[]> {
   const doc = await api("GET", "/doc", { key: null });
   expect(doc.status).toBe(200);
   const operations: Operation[] = [];
   for (const [path, item] of Object.entries<any>(doc.body.paths)) {
     for (const [method, operation] of Object.entries<any>(item)) {
       if (!["get", "post", "put", "patch", "delete"].includes(method)) continue;
-      if (Object.hasOwn(operation.responses ?? {}, "403")) continue;
+      const named = (operation["x-roles"] ?? []).includes(role);
+      if (Object.hasOwn(operation.responses ?? {}, "403") && !named) continue;
       operations.push({ method: method.toUpperCase(), path });
     }
   }
   return operations;
 }
 
-/** Where in an answer (body or a header) a cost shows, or null. */
-function costIn(text: string): string | null {
-  for (const field of COST_FIELDS) if (text.includes(field)) return `the word ${field}`;
+const readOperations = () => operationsFor("read");
+
+/**
+ * Where in an answer (body or a header) a cost shows, or null. `allowed`: words a sales key's
+ * quote answers carry (its margin, docs/quotes.md §2).
+ */
+function costIn(text: string, allowed: readonly string[] = []): string | null {
+  for (const field of COST_FIELDS) {
+    if (!allowed.includes(field) && text.includes(field)) return `the word ${field}`;
+  }
   for (const name of [COST_NAME, ACCRUAL_NAME, FLOOR_NAME]) {
     if (text.includes(name)) return `the name ${name}`;
   }
@@ -250,7 +353,7 @@ function costIn(text: string): string | null {
   return null;
 }
 
-async function answer(method: string, call: ReturnType<typeof callsOf>[number], key: string) {
+async function answer(method: string, call: Call, key: string) {
   const res = await api(method, call.path, { key, body: call.body, headers: call.headers });
   const headers = [...res.headers.entries()].map(([k, v]) => `${k}: ${v}`).join("\n");
   return { res, text: `${JSON.stringify(res.body)}\n${headers}` };
@@ -288,10 +391,44 @@ describe("a read key never sees a cost (docs/api.md §18)", () => {
         "/v1/api/pricelist/{id}/prices",
         "/v1/api/prices",
         "/v1/api/prices/resolve",
+        "/v1/api/quotes/{id}",
         "/v1/api/trade-conditions",
         "/v1/api/trade-conditions/{id}",
       ]),
     );
+  }, 60_000);
+
+  it("walks every operation of /doc a sales key may call and finds no cost (docs/quotes.md §1)", async () => {
+    const operations = await operationsFor("sales");
+    const uncovered = operations.filter((o) => callsOf(o.path).length === 0);
+    expect(uncovered, "sales operations without fixture calls").toEqual([]);
+    const writes = operations.filter((o) => o.method !== "GET").map((o) => o.path);
+    expect(writes).toEqual(
+      expect.arrayContaining([
+        "/v1/api/quotes",
+        "/v1/api/quotes/{id}/submit",
+        "/v1/api/quotes/{id}/approve",
+      ]),
+    );
+    expect(writes).not.toContain("/v1/api/quotes/{id}/accept");
+    let calls = 0;
+    let margins = 0;
+    for (const { method, path } of operations) {
+      for (const call of callsOf(path)) {
+        const sales = await answer(method, call, SALES_KEYS.manager);
+        expect(sales.res.status, `${method} ${call.path}`).toBeLessThan(500);
+        // A sales key sees a quote's margin, and nothing else of cost.
+        const allowed = path.startsWith("/v1/api/quotes") ? ["marginBp"] : [];
+        expect(
+          costIn(sales.text, allowed),
+          `${method} ${call.path} (${sales.res.status})`,
+        ).toBeNull();
+        if (sales.text.includes('"marginBp"')) margins += 1;
+        calls += 1;
+      }
+    }
+    expect(calls).toBeGreaterThan(50);
+    expect(margins).toBeGreaterThan(0);
   }, 60_000);
 
   it("a read key's 404 for a COST list or an ACCRUAL is the 404 of a record that does not exist", async () => {

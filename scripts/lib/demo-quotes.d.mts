@@ -45,3 +45,17 @@ export function seedExampleF(
   codes?: ExampleFCodes,
   label?: string,
 ): Promise<{ sales: number; cost: number; floor: number }>;
+
+export const DEMO_QUOTE_CODES: ExampleFCodes;
+
+export function addDemoQuotes(
+  call: Call,
+  keys: { admin: string; read: string; rep: string; manager: string },
+  now: number,
+): Promise<{
+  pending: number;
+  sent: number;
+  renegotiating: number;
+  agreement: number;
+  draft: number;
+}>;

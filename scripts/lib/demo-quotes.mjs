@@ -93,3 +93,59 @@ export async function seedExampleF(call, adminKey, codes = EXAMPLE_F_CODES, labe
   await ok(call, adminKey, "PUT", "/v1/api/quotes/policy", EXAMPLE_F.policy);
   return { sales, cost, floor };
 }
+
+/** The demo's codes for example F: the demo data has a P-B and a WEB-DE of its own. */
+export const DEMO_QUOTE_CODES = { channel: "WEB-Q", customer: "K-1", product: "P-QB" };
+
+/**
+ * The demo's quotes, on example F's records (made first, `DEMO_QUOTE_CODES`): one waiting for the
+ * manager's approval, one approved and sent, one renegotiating after the buyer declined, one
+ * AGREEMENT accepted, one draft. `keys`: an admin, a read key (the buyer's answers), the rep
+ * (owner `rep-1`) and the manager (owner `manager`), as example F's policy names them.
+ * @param {Call} call
+ * @param {{ admin: string, read: string, rep: string, manager: string }} keys
+ * @param {number} now epoch ms
+ */
+export async function addDemoQuotes(call, keys, now) {
+  const codes = DEMO_QUOTE_CODES;
+  await seedExampleF(call, keys.admin, codes, "demo quotes");
+  const validTo = new Date(now + 60 * 86_400_000).toISOString();
+  /** @param {number} unitAmount @param {"ONCE" | "AGREEMENT"} mode */
+  const create = async (unitAmount, mode = "ONCE") => {
+    const quote = await ok(call, keys.rep, "POST", "/v1/api/quotes", {
+      customerCode: codes.customer,
+      channelCode: codes.channel,
+      validTo,
+      mode,
+      lines: [{ productCode: codes.product, quantity: EXAMPLE_F.quantity, unitAmount }],
+    });
+    return /** @type {number} */ (quote.id);
+  };
+  /** @param {number} id @param {string} action @param {string} key @param {unknown} [body] */
+  const act = (id, action, key, body) =>
+    ok(call, key, "POST", `/v1/api/quotes/${id}/${action}`, body);
+  /** @param {number} id */
+  const sent = async (id) => {
+    await act(id, "submit", keys.rep);
+    await act(id, "approve", keys.manager);
+    return act(id, "send", keys.rep);
+  };
+  const { first, envelope, director } = EXAMPLE_F.quoted;
+  const pending = await create(first.unitAmount);
+  await act(pending, "submit", keys.rep);
+  const sentQuote = await sent(await create(first.unitAmount));
+  const renegotiating = await create(first.unitAmount);
+  await sent(renegotiating);
+  await act(renegotiating, "decline", keys.read, { reason: "too expensive", renegotiate: true });
+  const agreement = await create(envelope.unitAmount, "AGREEMENT");
+  await sent(agreement);
+  await act(agreement, "accept", keys.read);
+  const draft = await create(director.unitAmount);
+  return {
+    pending,
+    sent: /** @type {number} */ (sentQuote.id),
+    renegotiating,
+    agreement,
+    draft,
+  };
+}

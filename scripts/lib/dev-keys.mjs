@@ -12,13 +12,23 @@ export const DEV_KEYS = {
   read: "dev-read-key",
   /** A second admin key, of another owner: approves what `dev-admin-key` wrote (docs/api.md §17). */
   approver: "dev-approver-key",
+  /** A sales key: a rep who writes quotes (docs/quotes.md §1); owner `rep-1`, as example F names. */
+  rep: "dev-rep-key",
+  /** A sales key: the manager who approves the rep's quotes at the MANAGER tier. */
+  manager: "dev-manager-key",
 };
 
 /**
  * The owner of each dev key (docs/api.md §6): change requests name owners, and the admin and the
  * approver are two, so one approves what the other wrote.
  */
-export const DEV_OWNERS = { admin: "dev-admin", read: "dev-read", approver: "approver" };
+export const DEV_OWNERS = {
+  admin: "dev-admin",
+  read: "dev-read",
+  approver: "approver",
+  rep: "rep-1",
+  manager: "manager",
+};
 
 const sha256 = (/** @type {string} */ key) => createHash("sha256").update(key).digest("hex");
 
@@ -28,12 +38,23 @@ const twoKeys = () => `admin:${sha256(DEV_KEYS.admin)},read:${sha256(DEV_KEYS.re
 /** The dev keys before owners (the admin key was `admin-<8 hex>`): brought up to date too. */
 const unowned = () => `${twoKeys()},approver:admin:${sha256(DEV_KEYS.approver)}`;
 
-/** The API_KEYS value for the dev keys: `dev-admin:admin:<sha256>,dev-read:read:<sha256>,approver:admin:<sha256>`. */
-export const devApiKeys = () =>
+/** The dev keys before the sales keys: owned admin, read and approver keys. */
+const threeKeys = () =>
   [
     `${DEV_OWNERS.admin}:admin:${sha256(DEV_KEYS.admin)}`,
     `${DEV_OWNERS.read}:read:${sha256(DEV_KEYS.read)}`,
     `${DEV_OWNERS.approver}:admin:${sha256(DEV_KEYS.approver)}`,
+  ].join(",");
+
+/**
+ * The API_KEYS value for the dev keys: `dev-admin:admin:<sha256>,dev-read:read:<sha256>,
+ * approver:admin:<sha256>,rep-1:sales:<sha256>,manager:sales:<sha256>`.
+ */
+export const devApiKeys = () =>
+  [
+    threeKeys(),
+    `${DEV_OWNERS.rep}:sales:${sha256(DEV_KEYS.rep)}`,
+    `${DEV_OWNERS.manager}:sales:${sha256(DEV_KEYS.manager)}`,
   ].join(",");
 
 const devVarsBlock = () =>
@@ -47,9 +68,10 @@ const devVarsBlock = () =>
 /**
  * Creates `<root>/.dev.vars` with the dev keys if it is missing. An existing file is left alone
  * (its keys may be the user's own), except that API_KEYS is appended when it has none, and the
- * dev keys of before (two keys, or three without owners) are brought up to date.
+ * dev keys of before (two keys, three without owners, or three without the sales keys) are
+ * brought up to date.
  * @param {string} root
- * @returns {"created" | "appended" | "added approver" | "named owners" | "kept dev keys" | "kept own keys"}
+ * @returns {"created" | "appended" | "added approver" | "named owners" | "added sales keys" | "kept dev keys" | "kept own keys"}
  */
 export function ensureDevVars(root) {
   const path = join(root, ".dev.vars");
@@ -60,6 +82,7 @@ export function ensureDevVars(root) {
   const current = readFileSync(path, "utf8");
   const value = /^\s*API_KEYS\s*=\s*["']?([^"'\n]*)/m.exec(current)?.[1]?.trim();
   for (const [before, result] of /** @type {const} */ ([
+    [threeKeys(), "added sales keys"],
     [unowned(), "named owners"],
     [twoKeys(), "added approver"],
   ])) {

@@ -57,7 +57,7 @@ const SELF_NAMED: Record<string, ChangeEvent> = {
 
 /**
  * Entities in the feed whose writes move no price (a quote prices nothing until it is honoured,
- * docs/quotes.md §5): each entry's `affects` is empty in every dimension.
+ * docs/quotes.md §7): each entry's `affects` is empty in every dimension.
  */
 const PRICE_NEUTRAL: Record<string, ChangeEvent> = {
   quote: "quotes",

@@ -47,8 +47,18 @@ describe("npm run key:new", () => {
       const run = newKey(...args);
       assert.equal(run.status, 2, args.join(" "));
       assert.equal(run.stdout, "");
-      assert.match(run.stderr, /usage: npm run key:new -- admin\|read --name <owner>/);
+      assert.match(run.stderr, /usage: npm run key:new -- admin\|read\|sales --name <owner>/);
     }
+  });
+
+  it("a sales key: owner:owner-<8 hex>:sales:sha256, or the short sales:sha256", () => {
+    const run = newKey("sales", "--name", "rep-1");
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, /API_KEYS entry: +rep-1:rep-1-[0-9a-f]{8}:sales:[0-9a-f]{64}\n/);
+    const short = newKey("sales");
+    assert.equal(short.status, 0, short.stderr);
+    assert.match(short.stdout, /key \(send as x-webhook-signature\): pk_sales_/);
+    assert.match(short.stdout, /API_KEYS entry: +sales:[0-9a-f]{64}\n/);
   });
 
   it("a read key may go without an owner: the short role:sha256 entry", () => {
@@ -63,9 +73,11 @@ describe("the dev keys' .dev.vars", () => {
     `dev-admin:admin:${sha256(DEV_KEYS.admin)}`,
     `dev-read:read:${sha256(DEV_KEYS.read)}`,
     `approver:admin:${sha256(DEV_KEYS.approver)}`,
+    `rep-1:sales:${sha256(DEV_KEYS.rep)}`,
+    `manager:sales:${sha256(DEV_KEYS.manager)}`,
   ].join(",");
 
-  it("are written with owners: the dev admin and the approver are two", () => {
+  it("are written with owners: the dev admin and the approver are two, with two sales keys", () => {
     const dir = mkdtempSync(join(root, "created-"));
     assert.equal(devApiKeys(), ownedEntries);
     assert.equal(ensureDevVars(dir), "created");
@@ -78,7 +90,9 @@ describe("the dev keys' .dev.vars", () => {
 
   it("the dev keys of before, without owners, are brought up to date; own keys are kept", () => {
     const unowned = `admin:${sha256(DEV_KEYS.admin)},read:${sha256(DEV_KEYS.read)}`;
+    const owned = `dev-admin:admin:${sha256(DEV_KEYS.admin)},dev-read:read:${sha256(DEV_KEYS.read)}`;
     for (const [before, result] of [
+      [`${owned},approver:admin:${sha256(DEV_KEYS.approver)}`, "added sales keys"],
       [`${unowned},approver:admin:${sha256(DEV_KEYS.approver)}`, "named owners"],
       [unowned, "added approver"],
     ]) {

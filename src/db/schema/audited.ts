@@ -28,7 +28,7 @@ export const UNVERSIONED: ReadonlySet<string> = new Set([
   "change_requests",
   "change_request_items",
   "change_request_policy",
-  // Quotes price nothing until honoured; honouring reads them itself (docs/quotes.md §5).
+  // Quotes price nothing until honoured; honouring reads them itself (docs/quotes.md §7).
   "quotes",
   "quote_lines",
   "quote_revisions",

@@ -70,7 +70,7 @@ export const quotes = sqliteTable(
     index("quotes_customer_idx").on(t.customerId, t.id),
     index("quotes_valid_to_idx").on(t.validTo, t.id),
     index("quotes_created_at_idx").on(t.createdAt, t.id),
-    // AGREEMENT quotes a lookup of one customer in one channel honours (docs/quotes.md §5).
+    // AGREEMENT quotes a lookup of one customer in one channel honours (docs/quotes.md §7).
     index("quotes_agreement_idx")
       .on(t.customerId, t.channelId, t.validTo)
       .where(sql`${t.status} = 'ACCEPTED' AND ${t.mode} = 'AGREEMENT'`),

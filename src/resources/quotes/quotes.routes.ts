@@ -34,9 +34,18 @@ const LIFECYCLE =
 const VISIBILITY =
   "`marginBp` for admin and sales keys, `costUnitAmount` for admin keys only; a read key sees neither.";
 
-/** Sales keys write quotes; read keys answer them for the buyer (docs/quotes.md §1). */
-const salesWrite = (what: string) => [allowWriters(what, "sales")];
-const buyerWrite = (what: string) => [allowWriters(what, "read")];
+/**
+ * Sales keys write quotes; read keys answer them for the buyer (docs/quotes.md §1). `x-roles`
+ * says so in /doc: the README's role column and the visibility tests read it.
+ */
+const salesWrite = (what: string) => ({
+  middleware: [allowWriters(what, "sales")],
+  "x-roles": ["admin", "sales"],
+});
+const buyerWrite = (what: string) => ({
+  middleware: [allowWriters(what, "read")],
+  "x-roles": ["admin", "read"],
+});
 
 export const list = quoteList.route({
   method: "get",
@@ -63,7 +72,7 @@ export const create = createRoute({
     "naming each; a line that is not OK: 422 LINE_NOT_PRICED; a quoted price under its floor: " +
     "422 BELOW_FLOOR at lines.i.unitAmount; validTo not in the next 366 days: 422 " +
     `VALID_TO_OUT_OF_RANGE. ${VISIBILITY} ${LIFECYCLE}`,
-  middleware: salesWrite("create quotes"),
+  ...salesWrite("create quotes"),
   request: { body: jsonBody(QuoteCreateSchema) },
   responses: {
     201: json(QuoteSchema, "The new quote"),
@@ -121,7 +130,7 @@ export const update = createRoute({
     "Replaces lines, validTo, mode and lock as given and prices every line again (the errors of " +
     "create). In RENEGOTIATING it starts the next revision, as DRAFT. Another status: 409 " +
     "INVALID_TRANSITION.",
-  middleware: salesWrite("change quotes"),
+  ...salesWrite("change quotes"),
   request: { params: IdParams, body: jsonBody(QuoteUpdateSchema) },
   responses: {
     200: json(QuoteSchema, "The changed quote"),
@@ -147,7 +156,7 @@ const actionConfig = (name: ActionName, options: ActionOptions) => ({
   operationId: `${name}Quote`,
   summary: options.summary,
   description: `${options.description} ${LIFECYCLE}`,
-  middleware: options.who === "sales" ? salesWrite(`${name} quotes`) : buyerWrite(`${name} quotes`),
+  ...(options.who === "sales" ? salesWrite(`${name} quotes`) : buyerWrite(`${name} quotes`)),
   responses: {
     200: json(QuoteSchema, "The quote after the action"),
     // A body-less action reads none, but its size and type are checked before routing.

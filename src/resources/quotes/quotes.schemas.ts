@@ -125,9 +125,9 @@ export const QuoteLineSchema = z
       example: 1,
       description: "The pieces every unit amount of the line is the price of",
     }),
-    floorUnitAmount: z.number().int().nullable().openapi({
+    floorUnitAmount: z.number().int().nullable().optional().openapi({
       example: 320,
-      description: "The line's effective floor; null: none",
+      description: "Admin and sales keys only: the line's effective floor; null: none",
     }),
     quotedUnitAmount: z.number().int().openapi({ example: 350, description: "The quoted price" }),
     lineAmount: z.number().int().openapi({

@@ -53,7 +53,10 @@ export interface Caller {
   role: Role;
 }
 
-/** What the caller may see of a quote's lines (docs/quotes.md §2). */
+/**
+ * What the caller may see of a quote's lines (docs/quotes.md §2): `margin` (admin and sales keys)
+ * the floor and the margin, `cost` (admin keys) the cost and a cost-derived floor's id too.
+ */
 export interface QuoteView {
   margin: boolean;
   cost: boolean;
@@ -492,7 +495,8 @@ function toLine(line: QuoteLineRow, view: QuoteView) {
     quantity: line.quantity,
     regularUnitAmount: line.regularUnitAmount,
     priceUnit: line.priceUnit,
-    floorUnitAmount: line.floorUnitAmount,
+    // The seller's own limits: a floor may derive from cost (docs/api.md §18), never the buyer's.
+    ...(view.margin ? { floorUnitAmount: line.floorUnitAmount } : {}),
     quotedUnitAmount: line.quotedUnitAmount,
     lineAmount: line.lineAmount,
     cutBp: line.cutBp,
