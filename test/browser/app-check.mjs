@@ -58,7 +58,7 @@ import { ROOT, applyMigrations, loadDemoData } from "../../scripts/lib/local-db.
 import { decimalToMinor } from "../../scripts/lib/money.mjs";
 import { checkChanges } from "./app-changes.mjs";
 import { checkLint, checkReadKeyPages } from "./app-lint.mjs";
-import { checkQuotes, checkQuotesReadKey, salesApiKeys } from "./app-quotes.mjs";
+import { checkQuotes, checkQuotesReadKey } from "./app-quotes.mjs";
 import { SHOTS, openBrowser, runCheck, serve, sleep, tempDir } from "./harness.mjs";
 
 const TIMEOUT_MS = Number(process.env.APP_CHECK_TIMEOUT_MS ?? 240_000);
@@ -694,8 +694,7 @@ async function check() {
   const persistTo = tempDir("app-check-d1-");
   await applyMigrations(persistTo);
   await loadDemoData(persistTo);
-  // The dev keys and the Quotes check's two sales keys (a rep's and a manager's).
-  const base = await serve({ persistTo, apiKeys: `${devApiKeys()},${salesApiKeys()}`, log });
+  const base = await serve({ persistTo, apiKeys: devApiKeys(), log });
 
   const problems = await checkHeaders(base);
   const { page } = await openBrowser(problems, {

@@ -6,7 +6,7 @@
  * - Example F's records and quote policy are written through the API with the dev admin key
  *   (scripts/lib/demo-quotes.mjs), with codes of their own (the demo has a P-B, the Changes check
  *   a WEB): channel WEB-F, customer K-1, product P-B-F.
- * - Signed in with rep-1's sales key: the navigation offers Quotes and says what a sales key is;
+ * - Signed in with the dev sales key of rep-1 (`dev-rep-key`): the navigation offers Quotes and says what a sales key is;
  *   the new quote's form prices P-B-F × 60 as it is typed (regular 3.91 and the cut of 3.50,
  *   10.49 %, before anything is written; the margin "on save"); created, the line shows regular
  *   391, floor 320, cut 1049 bp and margin 1428 bp as the API stores them, and no cost. Typing
@@ -16,14 +16,13 @@
  * - Signed in with the dev admin key (which reads the quote policy): the exact why, "Beyond tier
  *   REP (cut at most 5%, margin at least 20%): P-B-F: cut 10.49% over 5%, margin 14.28% under
  *   20%.", and the line's cost.
- * - Signed in with the manager's sales key: approve → APPROVED by manager.
+ * - Signed in with the manager's (`dev-manager-key`): approve → APPROVED by manager.
  * - rep-1 again: send → SENT; the list filtered by status shows it.
  * - Signed in with the read key later (app-check.mjs): the quote without margin and without
- *   actions, and why (checkQuotesReadKey).
+ *   actions, no floor, and why (checkQuotesReadKey).
  */
-import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { DEV_KEYS } from "../../scripts/lib/dev-keys.mjs";
+import { DEV_KEYS, DEV_OWNERS } from "../../scripts/lib/dev-keys.mjs";
 import { EXAMPLE_F, seedExampleF } from "../../scripts/lib/demo-quotes.mjs";
 import { SHOTS } from "./harness.mjs";
 
@@ -31,21 +30,13 @@ import { SHOTS } from "./harness.mjs";
 export const CODES = { channel: "WEB-F", customer: "K-1", product: "P-B-F" };
 
 /**
- * The two sales keys of the check: owners rep-1 and manager, as example F's policy names them
- * (a tier's approvers are key owners), key names of their own.
+ * The two sales keys of `npm run dev` (scripts/lib/dev-keys.mjs): owners rep-1 and manager, as
+ * example F's policy names them (a tier's approvers are key owners); each key's name is its owner.
  */
 export const SALES_KEYS = {
-  rep: { key: "app-check-rep-1-key", owner: "rep-1", name: "app-check-rep-1" },
-  manager: { key: "app-check-manager-key", owner: "manager", name: "app-check-manager" },
+  rep: { key: DEV_KEYS.rep, name: DEV_OWNERS.rep },
+  manager: { key: DEV_KEYS.manager, name: DEV_OWNERS.manager },
 };
-
-const sha256 = (/** @type {string} */ key) => createHash("sha256").update(key).digest("hex");
-
-/** Their API_KEYS entries (`owner:name:sales:<sha256>`), added to the dev keys. */
-export const salesApiKeys = () =>
-  Object.values(SALES_KEYS)
-    .map((k) => `${k.owner}:${k.name}:sales:${sha256(k.key)}`)
-    .join(",");
 
 /**
  * Calls the API with `key`: its status and body.

@@ -82,47 +82,57 @@ function Facts({ quote }: { quote: Quote }) {
   return <Figures items={items} class="quote-facts" />;
 }
 
+function SavedHead(props: { showMargin: boolean; showCost: boolean }) {
+  const { showMargin, showCost } = props;
+  return (
+    <thead>
+      <tr>
+        <th scope="col">Product</th>
+        <th scope="col" class="num">
+          Quantity
+        </th>
+        <th scope="col" class="num">
+          Regular price
+        </th>
+        {showMargin ? (
+          <th scope="col" class="num">
+            Floor
+          </th>
+        ) : null}
+        <th scope="col" class="num">
+          Quoted price
+        </th>
+        <th scope="col" class="num">
+          Line
+        </th>
+        <th scope="col" class="num">
+          Cut
+        </th>
+        {showMargin ? (
+          <th scope="col" class="num">
+            Margin
+          </th>
+        ) : null}
+        {showCost ? (
+          <th scope="col" class="num">
+            Cost
+          </th>
+        ) : null}
+      </tr>
+    </thead>
+  );
+}
+
 /** The lines as the engine priced and judged them (a quote that can no longer change). */
 function Lines({ quote, me }: { quote: Quote; me: Me | null }) {
+  // A read key is answered neither margin nor floor (docs/quotes.md §2); cost: admin keys only.
   const showMargin = me?.role !== "read";
   const showCost = quote.lines.some((l) => l.costUnitAmount !== undefined);
   const money = (amount: number | null, unit: number) => formatPer(amount, quote.currency, unit);
   return (
     <table class="quote-lines">
       <caption>Lines as priced on {utc(quote.pricedAt)}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Product</th>
-          <th scope="col" class="num">
-            Quantity
-          </th>
-          <th scope="col" class="num">
-            Regular price
-          </th>
-          <th scope="col" class="num">
-            Floor
-          </th>
-          <th scope="col" class="num">
-            Quoted price
-          </th>
-          <th scope="col" class="num">
-            Line
-          </th>
-          <th scope="col" class="num">
-            Cut
-          </th>
-          {showMargin ? (
-            <th scope="col" class="num">
-              Margin
-            </th>
-          ) : null}
-          {showCost ? (
-            <th scope="col" class="num">
-              Cost
-            </th>
-          ) : null}
-        </tr>
-      </thead>
+      <SavedHead showMargin={showMargin} showCost={showCost} />
       <tbody>
         {quote.lines.map((l) => (
           <tr key={l.productCode} data-product={l.productCode}>
@@ -131,9 +141,11 @@ function Lines({ quote, me }: { quote: Quote; me: Me | null }) {
             <td class="num" data-field="regular">
               {money(l.regularUnitAmount, l.priceUnit)}
             </td>
-            <td class="num" data-field="floor">
-              {money(l.floorUnitAmount, l.priceUnit)}
-            </td>
+            {showMargin ? (
+              <td class="num" data-field="floor">
+                {money(l.floorUnitAmount ?? null, l.priceUnit)}
+              </td>
+            ) : null}
             <td class="num" data-field="quoted">
               {money(l.quotedUnitAmount, l.priceUnit)}
             </td>
