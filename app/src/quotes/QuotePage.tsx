@@ -420,7 +420,8 @@ function Edit(props: {
         me={props.me}
       />
       <p class="field-row">
-        <button type="submit" disabled={sending || !unsaved}>
+        {/* In RENEGOTIATING a save starts the next revision, even with the same prices. */}
+        <button type="submit" disabled={sending || (!unsaved && quote.status !== "RENEGOTIATING")}>
           {quote.status === "RENEGOTIATING"
             ? `Save as revision ${quote.revision + 1}`
             : "Save and price"}
