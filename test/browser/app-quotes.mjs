@@ -81,13 +81,15 @@ const open = (page, hash) =>
  */
 async function lineCells(page) {
   const row = page.locator(`table.quote-lines tr[data-product="${CODES.product}"]`);
-  /** @type {Record<string, string>} */
-  const cells = {};
-  for (const field of ["regular", "floor", "cut", "margin"]) {
-    cells[field] = (await row.locator(`[data-field="${field}"]`).innerText()).trim();
-  }
-  cells.cost = String(await row.locator('[data-field="cost"]').count());
-  return cells;
+  const text = async (/** @type {string} */ field) =>
+    (await row.locator(`[data-field="${field}"]`).innerText()).trim();
+  return {
+    regular: await text("regular"),
+    floor: await text("floor"),
+    cut: await text("cut"),
+    margin: await text("margin"),
+    cost: String(await row.locator('[data-field="cost"]').count()),
+  };
 }
 
 /**
