@@ -8105,7 +8105,58 @@ export interface components {
       /** @description 0-5 tiers in rising authority, names unique */
       tiers: components["schemas"]["QuoteApprovalTier"][];
     };
-    /** @description One page of a list */
+    /**
+     * @description One page of a list
+     * @example {
+     *       "data": [
+     *         {
+     *           "id": 7,
+     *           "status": "PENDING_APPROVAL",
+     *           "revision": 1,
+     *           "customerCode": "K-1",
+     *           "channelCode": "WEB",
+     *           "currency": "EUR",
+     *           "mode": "ONCE",
+     *           "lock": "FIXED",
+     *           "validTo": "2027-03-31T23:59:59.000Z",
+     *           "totalAmount": 21000,
+     *           "requiredTier": "MANAGER",
+     *           "author": "rep-1",
+     *           "submittedAt": "2027-01-10T09:00:00.000Z",
+     *           "approvedBy": null,
+     *           "approvedAt": null,
+     *           "rejectedBy": null,
+     *           "rejectionReason": null,
+     *           "sentAt": null,
+     *           "acceptedAt": null,
+     *           "declinedAt": null,
+     *           "declineReason": null,
+     *           "withdrawnAt": null,
+     *           "redeemedAt": null,
+     *           "orderRef": null,
+     *           "pricedAt": "2027-01-10T09:00:00.000Z",
+     *           "createdAt": "2027-01-10T08:55:00.000Z",
+     *           "updatedAt": "2027-01-10T09:00:00.000Z",
+     *           "lineCount": 1
+     *         }
+     *       ],
+     *       "meta": {
+     *         "itemsPerPage": 20,
+     *         "totalItems": 1,
+     *         "currentPage": 1,
+     *         "totalPages": 1,
+     *         "sortBy": [
+     *           [
+     *             "id",
+     *             "DESC"
+     *           ]
+     *         ]
+     *       },
+     *       "links": {
+     *         "current": "http://localhost:8787/v1/api/quotes?page=1&limit=20&sortBy=id:DESC"
+     *       }
+     *     }
+     */
     QuoteList: {
       /** @description The records of this page */
       data: components["schemas"]["QuoteSummary"][];
@@ -8146,7 +8197,10 @@ export interface components {
      *     }
      */
     QuoteSummary: {
-      /** @example 7 */
+      /**
+       * @description The quote's number
+       * @example 7
+       */
       id: number;
       /**
        * @description As read: EXPIRED once validTo has passed unless ACCEPTED, DECLINED, WITHDRAWN or REDEEMED
@@ -8168,15 +8222,30 @@ export interface components {
        * @example 1
        */
       revision: number;
-      /** @example K-1 */
+      /**
+       * @description The buyer
+       * @example K-1
+       */
       customerCode: string;
-      /** @example WEB */
+      /**
+       * @description The channel it buys in
+       * @example WEB
+       */
       channelCode: string;
-      /** @example EUR */
+      /**
+       * @description The currency of every amount of the quote
+       * @example EUR
+       */
       currency: string;
-      /** @enum {string} */
+      /**
+       * @description ONCE: priced by naming the quote in one order, then redeemed; AGREEMENT: the customer's price in the channel from acceptance until validTo
+       * @enum {string}
+       */
       mode: "ONCE" | "AGREEMENT";
-      /** @enum {string} */
+      /**
+       * @description FIXED: the quoted price is the price; BETTER_OF: the lower of it and the usual one
+       * @enum {string}
+       */
       lock: "FIXED" | "BETTER_OF";
       /**
        * Format: date-time
@@ -8218,6 +8287,7 @@ export interface components {
       approvedAt: string | null;
       /** @description The key name that last rejected it */
       rejectedBy: string | null;
+      /** @description Why it was last rejected; null: never */
       rejectionReason: string | null;
       /**
        * Format: date-time
@@ -8237,6 +8307,7 @@ export interface components {
        * @example 2025-01-01T00:00:00.000Z
        */
       declinedAt: string | null;
+      /** @description Why the buyer declined, when they said */
       declineReason: string | null;
       /**
        * Format: date-time
@@ -8324,7 +8395,10 @@ export interface components {
      *     }
      */
     Quote: {
-      /** @example 7 */
+      /**
+       * @description The quote's number
+       * @example 7
+       */
       id: number;
       /**
        * @description As read: EXPIRED once validTo has passed unless ACCEPTED, DECLINED, WITHDRAWN or REDEEMED
@@ -8346,15 +8420,30 @@ export interface components {
        * @example 1
        */
       revision: number;
-      /** @example K-1 */
+      /**
+       * @description The buyer
+       * @example K-1
+       */
       customerCode: string;
-      /** @example WEB */
+      /**
+       * @description The channel it buys in
+       * @example WEB
+       */
       channelCode: string;
-      /** @example EUR */
+      /**
+       * @description The currency of every amount of the quote
+       * @example EUR
+       */
       currency: string;
-      /** @enum {string} */
+      /**
+       * @description ONCE: priced by naming the quote in one order, then redeemed; AGREEMENT: the customer's price in the channel from acceptance until validTo
+       * @enum {string}
+       */
       mode: "ONCE" | "AGREEMENT";
-      /** @enum {string} */
+      /**
+       * @description FIXED: the quoted price is the price; BETTER_OF: the lower of it and the usual one
+       * @enum {string}
+       */
       lock: "FIXED" | "BETTER_OF";
       /**
        * Format: date-time
@@ -8396,6 +8485,7 @@ export interface components {
       approvedAt: string | null;
       /** @description The key name that last rejected it */
       rejectedBy: string | null;
+      /** @description Why it was last rejected; null: never */
       rejectionReason: string | null;
       /**
        * Format: date-time
@@ -8415,6 +8505,7 @@ export interface components {
        * @example 2025-01-01T00:00:00.000Z
        */
       declinedAt: string | null;
+      /** @description Why the buyer declined, when they said */
       declineReason: string | null;
       /**
        * Format: date-time
@@ -8448,6 +8539,7 @@ export interface components {
        * @example 2025-01-01T00:00:00.000Z
        */
       updatedAt: string;
+      /** @description The lines, in their order */
       lines: components["schemas"]["QuoteLine"][];
       /** @description The approved revisions, oldest first: a later one within one is approved by `envelope` */
       revisions: components["schemas"]["QuoteRevision"][];
@@ -8509,7 +8601,10 @@ export interface components {
     };
     /** @description A revision as approved */
     QuoteRevision: {
-      /** @example 1 */
+      /**
+       * @description Which revision
+       * @example 1
+       */
       revision: number;
       /**
        * @description The approver's key name, `policy` or `envelope`
@@ -8528,7 +8623,10 @@ export interface components {
        * @example 2025-01-01T00:00:00.000Z
        */
       validTo: string;
-      /** @example 21000 */
+      /**
+       * @description Σ lineAmount as approved
+       * @example 21000
+       */
       totalAmount: number;
     };
     /**

@@ -37,7 +37,7 @@ export type Call = (
   path: string,
   body: unknown,
   key: string,
-) => Promise<{ status: number; body: any }>;
+) => Promise<{ status: number; body: unknown }>;
 
 export function seedExampleF(
   call: Call,

@@ -155,29 +155,34 @@ export const QuoteLineSchema = z
 
 const RevisionSchema = z
   .object({
-    revision: z.number().int().openapi({ example: 1 }),
+    revision: z.number().int().openapi({ example: 1, description: "Which revision" }),
     approvedBy: z.string().openapi({
       example: "manager",
       description: "The approver's key name, `policy` or `envelope`",
     }),
     approvedAt: IsoTimestamp,
     validTo: IsoTimestamp,
-    totalAmount: z.number().int().openapi({ example: 21000 }),
+    totalAmount: z
+      .number()
+      .int()
+      .openapi({ example: 21000, description: "Σ lineAmount as approved" }),
   })
   .openapi("QuoteRevision", { description: "A revision as approved" });
 
 const quoteFields = {
-  id: z.number().int().openapi({ example: 7 }),
+  id: z.number().int().openapi({ example: 7, description: "The quote's number" }),
   status: z.enum(QUOTE_STATUSES).openapi({
     description:
       "As read: EXPIRED once validTo has passed unless ACCEPTED, DECLINED, WITHDRAWN or REDEEMED",
   }),
   revision: z.number().int().openapi({ example: 1, description: "1, then +1 per renegotiation" }),
-  customerCode: z.string().openapi({ example: "K-1" }),
-  channelCode: z.string().openapi({ example: "WEB" }),
-  currency: z.string().openapi({ example: "EUR" }),
-  mode: z.enum(QUOTE_MODES),
-  lock: z.enum(QUOTE_LOCKS),
+  customerCode: z.string().openapi({ example: "K-1", description: "The buyer" }),
+  channelCode: z.string().openapi({ example: "WEB", description: "The channel it buys in" }),
+  currency: z
+    .string()
+    .openapi({ example: "EUR", description: "The currency of every amount of the quote" }),
+  mode: Mode,
+  lock: Lock,
   validTo: IsoTimestamp,
   totalAmount: z.number().int().openapi({ example: 21000, description: "Σ lineAmount" }),
   requiredTier: z.string().nullable().openapi({
@@ -192,11 +197,17 @@ const quoteFields = {
   }),
   approvedAt: nullableInstant("When it was approved"),
   rejectedBy: z.string().nullable().openapi({ description: "The key name that last rejected it" }),
-  rejectionReason: z.string().nullable(),
+  rejectionReason: z
+    .string()
+    .nullable()
+    .openapi({ description: "Why it was last rejected; null: never" }),
   sentAt: nullableInstant("When it was sent to the buyer"),
   acceptedAt: nullableInstant("When the buyer accepted it"),
   declinedAt: nullableInstant("When the buyer declined it"),
-  declineReason: z.string().nullable(),
+  declineReason: z
+    .string()
+    .nullable()
+    .openapi({ description: "Why the buyer declined, when they said" }),
   withdrawnAt: nullableInstant("When it was withdrawn"),
   redeemedAt: nullableInstant("When a ONCE quote was redeemed"),
   orderRef: z.string().nullable().openapi({ description: "The order the redeem named" }),
@@ -238,7 +249,7 @@ const quoteExample = {
 export const QuoteSchema = z
   .object({
     ...quoteFields,
-    lines: z.array(QuoteLineSchema),
+    lines: z.array(QuoteLineSchema).openapi({ description: "The lines, in their order" }),
     revisions: z.array(RevisionSchema).openapi({
       description:
         "The approved revisions, oldest first: a later one within one is approved by `envelope`",
@@ -276,7 +287,10 @@ export const QuoteSummarySchema = z
     example: { ...quoteExample, lineCount: 1 },
   });
 
-export const QuoteListSchema = listOf(QuoteSummarySchema, "QuoteList");
+export const QuoteListSchema = listOf(QuoteSummarySchema, "QuoteList", {
+  path: "/v1/api/quotes",
+  data: [{ ...quoteExample, lineCount: 1 }],
+});
 
 const Limits = {
   maxCutBp: Bp.openapi({ example: 1500, description: "The largest cut of a line (bp)" }),
