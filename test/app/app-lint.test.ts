@@ -111,18 +111,23 @@ describe("instants typed as ISO 8601 in UTC, 24-hour", () => {
 });
 
 describe("what each key's role is offered", () => {
-  it("a read key: the explorer and the records, not the admin-only pages, each with a reason", () => {
+  it("a read key: the explorer, the quotes and the records, not the admin-only pages, each with a reason", () => {
     const { shown, hidden } = pagesFor("read");
-    expect(shown.map((p) => p.section)).toEqual(["explorer"]);
+    expect(shown.map((p) => p.section)).toEqual(["explorer", "quotes"]);
     expect(hidden.map((p) => p.section)).toEqual(["simulation", "changes", "lint"]);
     for (const p of hidden) expect(ADMIN_ONLY[p.section]).toMatch(/admin keys only/);
     expect(mayUse("read", sectionOf({ page: "record" }))).toBe(true);
     expect(mayUse("read", sectionOf({ page: "change" }))).toBe(false);
     expect(mayUse("read", sectionOf({ page: "new-change" }))).toBe(false);
+    expect(mayUse("read", sectionOf({ page: "quote" }))).toBe(true);
+  });
+
+  it("a sales key: what a read key is offered (docs/app.md §13)", () => {
+    expect(pagesFor("sales")).toEqual(pagesFor("read"));
   });
 
   it("an admin key: every page", () => {
     expect(pagesFor("admin").hidden).toEqual([]);
-    expect(pagesFor("admin").shown).toHaveLength(4);
+    expect(pagesFor("admin").shown).toHaveLength(5);
   });
 });

@@ -30,21 +30,26 @@
  *    adjustment form and submitted by the dev admin key, its impact read off the page, the
  *    sentence that this key may not approve it; pasted price rows made into a draft and withdrawn;
  *    then approved by the second admin key (approver); the demo's change requests in the list;
- * 8. every form control of every page has a label; signing out forgets the key; signed in again
+ * 8. the Quotes page (app-quotes.mjs): worked example F of pricing rules v4 with a rep's and a
+ *    manager's sales key: the form prices the line as it is typed, the created quote shows
+ *    regular price, floor, cut and margin as the API stores them, the submit says the tier
+ *    MANAGER and why, the rep may not approve (and is told so), the manager approves, the rep
+ *    sends; the read key sees the quote without margin or actions, and why;
+ * 9. every form control of every page has a label; signing out forgets the key; signed in again
  *    with the dev read key, the navigation offers the explorer only and says why, the admin-only
  *    pages opened by address say they need an admin key (app-lint.mjs), and the same lookup
  *    shows no cost, margin or pocket price anywhere;
- * 9. throughout, every API call the page makes after its first answer carries `x-d1-bookmark`, at
+ * 10. throughout, every API call the page makes after its first answer carries `x-d1-bookmark`, at
  *    least as new as the answer of every write before it (docs/app.md §3: the page reads its own
  *    writes), except the sign-in call after a sign-out (which forgot it); no request leaves loopback, none fails or answers an error, and the page logs no
  *    error (CSP violations included). Screenshots go to .screenshots/ (git-ignored): app-sign-in,
  *    app-explorer, app-simulation, app-lint, app-money, app-changes-pending, app-changes,
- *    app-read-key. With
+ *    app-read-key, app-quotes-pending, app-quotes. With
  *    `--docs-screenshot` it also writes the README's
  *    docs/images/app-explorer.png.
  *
  * Exits 0 when all holds, 1 otherwise; bounded in time. Environment: CHROMIUM (default
- * /usr/bin/chromium), APP_CHECK_TIMEOUT_MS (default 180000).
+ * /usr/bin/chromium), APP_CHECK_TIMEOUT_MS (default 240000).
  */
 import { join } from "node:path";
 import { buildApp } from "../../scripts/app-build.mjs";
@@ -53,9 +58,10 @@ import { ROOT, applyMigrations, loadDemoData } from "../../scripts/lib/local-db.
 import { decimalToMinor } from "../../scripts/lib/money.mjs";
 import { checkChanges } from "./app-changes.mjs";
 import { checkLint, checkReadKeyPages } from "./app-lint.mjs";
+import { checkQuotes, checkQuotesReadKey } from "./app-quotes.mjs";
 import { SHOTS, openBrowser, runCheck, serve, sleep, tempDir } from "./harness.mjs";
 
-const TIMEOUT_MS = Number(process.env.APP_CHECK_TIMEOUT_MS ?? 180_000);
+const TIMEOUT_MS = Number(process.env.APP_CHECK_TIMEOUT_MS ?? 240_000);
 const KEY = DEV_KEYS.admin;
 const DOCS_SHOT = process.argv.includes("--docs-screenshot");
 
@@ -735,6 +741,9 @@ async function check() {
   problems.push(...(await checkMoney(page, base)));
   problems.push(...(await checkChanges(page, base, await minorReader(base, "EUR"), log)));
   missingLabels.push(...(await unlabelled(page)));
+  const quotes = await checkQuotes(page, base, await minorReader(base, "EUR"), log);
+  problems.push(...quotes.problems);
+  missingLabels.push(...(await unlabelled(page)));
   if (missingLabels.length) problems.push(`controls without a label: ${missingLabels.join(" ")}`);
 
   problems.push(...bookmarks.problems());
@@ -744,6 +753,7 @@ async function check() {
   const left = await page.evaluate(() => /** @type {any} */ (globalThis).sessionStorage.length);
   if (left !== 0) problems.push(`after sign-out sessionStorage still holds ${left} item(s)`);
   problems.push(...(await checkReadKey(page)));
+  problems.push(...(await checkQuotesReadKey(page, quotes.id)));
   return problems;
 }
 
@@ -751,5 +761,5 @@ runCheck(
   "app-check",
   check,
   TIMEOUT_MS,
-  "screenshots in .screenshots/app-{sign-in,explorer,simulation,lint,money,changes-pending,changes,read-key}.png",
+  "screenshots in .screenshots/app-{sign-in,explorer,simulation,lint,money,changes-pending,changes,quotes-pending,quotes,read-key}.png",
 );

@@ -11,7 +11,10 @@ export type Route =
   | { page: "change"; id: number }
   | { page: "new-change"; kind: NewChangeKind }
   | { page: "lint" }
-  | { page: "record"; kind: string; key: string };
+  | { page: "record"; kind: string; key: string }
+  | { page: "quotes" }
+  | { page: "quote"; id: number }
+  | { page: "new-quote" };
 
 /** `#/changes`, `#/changes/7`, `#/changes/new/adjust`, `#/changes/new/rows`. */
 function changesRoute(rest: string[]): Route {
@@ -25,10 +28,21 @@ function changesRoute(rest: string[]): Route {
   return { page: "changes" };
 }
 
+/** `#/quotes`, `#/quotes/7`, `#/quotes/new`. */
+function quotesRoute(rest: string[]): Route {
+  const [first] = rest;
+  if (first === "new") return { page: "new-quote" };
+  if (first !== undefined && /^[1-9][0-9]{0,14}$/.test(first)) {
+    return { page: "quote", id: Number(first) };
+  }
+  return { page: "quotes" };
+}
+
 export function parseRoute(hash: string): Route {
   const [page, ...rest] = hash.replace(/^#\/?/, "").split("/");
   if (page === "simulation" || page === "lint") return { page };
   if (page === "changes") return changesRoute(rest);
+  if (page === "quotes") return quotesRoute(rest);
   if (page === "record" && rest.length === 2) {
     return { page, kind: rest[0]!, key: decodeURIComponent(rest[1]!) };
   }
@@ -43,6 +57,10 @@ export function hrefOf(route: Route): string {
       return `#/changes/${route.id}`;
     case "new-change":
       return `#/changes/new/${route.kind}`;
+    case "quote":
+      return `#/quotes/${route.id}`;
+    case "new-quote":
+      return "#/quotes/new";
     default:
       return `#/${route.page}`;
   }

@@ -1,14 +1,25 @@
 import { hrefOf } from "../lib/route";
 import { PageHeading } from "./PageHeading";
-import { ADMIN_ONLY, PAGES, type Section } from "./roles";
+import { ADMIN_ONLY, PAGES, type Role, type Section } from "./roles";
 
-/** Under the navigation of a read key: which pages are not there, and why. */
-export function KeyNote({ hidden }: { hidden: readonly { label: string }[] }) {
+/** Under the navigation of a read or sales key: which pages are not there, and why. */
+export function KeyNote(props: { role: Role; hidden: readonly { label: string }[] }) {
+  const { role, hidden } = props;
   return (
     <p class="key-note" id="key-note">
-      Signed in with a <strong>read key</strong>: the price explorer shows prices as a storefront
-      sees them (no cost or margin). {hidden.map((p) => p.label).join(", ")} need an admin key, and
-      are not offered.
+      {role === "sales" ? (
+        <>
+          Signed in with a <strong>sales key</strong>: quotes are yours to write, submit, send and,
+          where the quote policy names you, approve; no page shows cost (a quote shows its
+          margin).{" "}
+        </>
+      ) : (
+        <>
+          Signed in with a <strong>read key</strong>: the price explorer shows prices as a
+          storefront sees them (no cost or margin), and the quotes without margin or actions.{" "}
+        </>
+      )}
+      {hidden.map((p) => p.label).join(", ")} need an admin key, and are not offered.
     </p>
   );
 }

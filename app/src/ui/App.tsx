@@ -9,6 +9,9 @@ import { UNAUTHORIZED_EVENT, api, unwrap } from "../lib/api";
 import { useLoad } from "../lib/hooks";
 import { type Route, hrefOf, useRoute } from "../lib/route";
 import { forgetKey, readKey, storeKey } from "../lib/session";
+import { NewQuote } from "../quotes/NewQuote";
+import { QuoteList } from "../quotes/QuoteList";
+import { QuotePage } from "../quotes/QuotePage";
 import { Simulation } from "../simulation/Simulation";
 import { AdminOnly, KeyNote } from "./AdminOnly";
 import { type Me, mayUse, pagesFor, sectionOf } from "./roles";
@@ -49,13 +52,19 @@ function Nav(props: { route: Route; me: Me | null; onSignOut: () => void }) {
           Sign out
         </button>
       </header>
-      {me && hidden.length ? <KeyNote hidden={hidden} /> : null}
+      {me && hidden.length ? <KeyNote role={me.role} hidden={hidden} /> : null}
     </>
   );
 }
 
-function Page({ route }: { route: Route }) {
+function Page({ route, me }: { route: Route; me: Me | null }) {
   switch (route.page) {
+    case "quotes":
+      return <QuoteList me={me} />;
+    case "quote":
+      return <QuotePage key={route.id} id={route.id} me={me} />;
+    case "new-quote":
+      return <NewQuote me={me} />;
     case "simulation":
       return <Simulation />;
     case "changes":
@@ -88,7 +97,7 @@ function SignedIn({ keyValue, onSignOut }: { keyValue: string; onSignOut: () => 
         ) : known && !mayUse(known.role, section) && section ? (
           <AdminOnly section={section} />
         ) : (
-          <Page route={route} />
+          <Page route={route} me={known} />
         )}
       </main>
     </>

@@ -5,14 +5,16 @@ export type Me = components["schemas"]["Me"];
 export type Role = Me["role"];
 
 /** The sections of the navigation: a change request and its forms are under Changes. */
-export type Section = "explorer" | "simulation" | "changes" | "lint";
+export type Section = "explorer" | "simulation" | "changes" | "lint" | "quotes";
 
 export const sectionOf = (route: { page: string }): Section | null =>
   route.page === "change" || route.page === "new-change"
     ? "changes"
-    : route.page === "record"
-      ? null
-      : (route.page as Section);
+    : route.page === "quote" || route.page === "new-quote"
+      ? "quotes"
+      : route.page === "record"
+        ? null
+        : (route.page as Section);
 
 /**
  * Why a page needs an admin key (docs/api/access.md §6: the API answers a read key 403 there), said
@@ -35,9 +37,12 @@ export const PAGES: readonly { section: Section; route: { page: Section }; label
   { section: "simulation", route: { page: "simulation" }, label: "Simulation" },
   { section: "changes", route: { page: "changes" }, label: "Changes" },
   { section: "lint", route: { page: "lint" }, label: "Lint" },
+  // Every key: a read key sees the list and the quotes (no margin, no writes), a sales key writes
+  // them (no cost), an admin key everything (docs/app.md §13).
+  { section: "quotes", route: { page: "quotes" }, label: "Quotes" },
 ];
 
-/** Whether a key of `role` may use `section`: a read key only what the API answers it. */
+/** Whether a key of `role` may use `section`: a read or sales key only what the API answers it. */
 export const mayUse = (role: Role, section: Section | null) =>
   role === "admin" || section === null || ADMIN_ONLY[section] === undefined;
 

@@ -1,0 +1,163 @@
+import { useState } from "preact/hooks";
+import { api, unwrap } from "../lib/api";
+import { useLoad } from "../lib/hooks";
+import { formatMoney } from "../lib/money";
+import { hrefOf } from "../lib/route";
+import { Field, LoadNote } from "../ui/fields";
+import { PageHeading } from "../ui/PageHeading";
+import type { Me } from "../ui/roles";
+import { STATUS_TEXT, type QuoteStatus, type QuoteSummary } from "./quote";
+
+const STATUSES = Object.keys(STATUS_TEXT) as QuoteStatus[];
+const PAGE_SIZE = 50;
+
+const utc = (iso: string | null) => (iso ? `${iso.slice(0, 16).replace("T", " ")} UTC` : "–");
+
+function QuotesTable({ quotes }: { quotes: QuoteSummary[] }) {
+  return (
+    <table class="quotes">
+      <caption>Quotes, newest first</caption>
+      <thead>
+        <tr>
+          <th scope="col">Quote</th>
+          <th scope="col">Status</th>
+          <th scope="col">Channel</th>
+          <th scope="col">Mode</th>
+          <th scope="col" class="num">
+            Lines
+          </th>
+          <th scope="col" class="num">
+            Total
+          </th>
+          <th scope="col">Needs</th>
+          <th scope="col">Author</th>
+          <th scope="col">Valid to</th>
+        </tr>
+      </thead>
+      <tbody>
+        {quotes.map((q) => (
+          <tr key={q.id} data-id={q.id}>
+            <td>
+              <a href={hrefOf({ page: "quote", id: q.id })}>
+                {q.id} · {q.customerCode}
+                {q.revision > 1 ? ` (revision ${q.revision})` : ""}
+              </a>
+            </td>
+            <td data-field="status">
+              <span class={`badge quote-${q.status}`}>{STATUS_TEXT[q.status]}</span>
+            </td>
+            <td>{q.channelCode}</td>
+            <td>
+              {q.mode} · {q.lock}
+            </td>
+            <td class="num">{q.lineCount}</td>
+            <td class="num">{formatMoney(q.totalAmount, q.currency)}</td>
+            <td>{q.requiredTier ?? "–"}</td>
+            <td>{q.author}</td>
+            <td>{utc(q.validTo)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function Pager(props: { page: number; pages: number; onPage: (page: number) => void }) {
+  const { page, pages } = props;
+  if (pages <= 1) return null;
+  return (
+    <p class="field-row">
+      <button
+        type="button"
+        class="secondary"
+        disabled={page <= 1}
+        onClick={() => props.onPage(page - 1)}
+      >
+        Newer
+      </button>
+      <span>
+        Page {page} of {pages}
+      </span>
+      <button
+        type="button"
+        class="secondary"
+        disabled={page >= pages}
+        onClick={() => props.onPage(page + 1)}
+      >
+        Older
+      </button>
+    </p>
+  );
+}
+
+/** The quotes (newest first, by status) and, for a key that writes them, a new quote's form. */
+export function QuoteList({ me }: { me: Me | null }) {
+  const [status, setStatus] = useState<"" | QuoteStatus>("");
+  const [page, setPage] = useState(1);
+  const list = useLoad(
+    (signal) =>
+      unwrap(
+        api.GET("/v1/api/quotes", {
+          params: {
+            query: {
+              page,
+              limit: PAGE_SIZE,
+              sortBy: ["id:DESC"],
+              ...(status ? { "filter.status": [status] } : {}),
+            },
+          },
+          signal,
+        }),
+      ),
+    [status, page],
+  );
+  const pages = list.state === "ready" ? list.value.meta.totalPages : 1;
+  return (
+    <>
+      <PageHeading title="Quotes">
+        Prices a sales rep negotiates for one customer: the engine prices every line (regular price,
+        floor, cut and margin), the quote policy says who must approve it, and the buyer answers it
+        in the storefront once it is sent.
+      </PageHeading>
+      {me?.role === "read" ? (
+        <p class="notice" id="quotes-read-key">
+          A read key sees the quotes without margin, and writes none: creating, submitting,
+          approving and sending quotes need a sales or admin key.
+        </p>
+      ) : (
+        <p class="field-row">
+          <a class="button" href={hrefOf({ page: "new-quote" })}>
+            New quote
+          </a>
+        </p>
+      )}
+      <div class="panel field-row">
+        <Field id="quotes-status" label="Status">
+          <select
+            id="quotes-status"
+            value={status}
+            onChange={(e) => {
+              setStatus(e.currentTarget.value as "" | QuoteStatus);
+              setPage(1);
+            }}
+          >
+            <option value="">All</option>
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {STATUS_TEXT[s]}
+              </option>
+            ))}
+          </select>
+        </Field>
+      </div>
+      <LoadNote loaded={list} loading="Loading the quotes…" />
+      {list.state === "ready" && list.value.data.length === 0 ? (
+        <p>No quotes{status ? " in this status" : ""} yet.</p>
+      ) : null}
+      {list.state === "ready" && list.value.data.length > 0 ? (
+        <QuotesTable quotes={list.value.data} />
+      ) : null}
+      <Pager page={page} pages={pages} onPage={setPage} />
+    </>
+  );
+}
