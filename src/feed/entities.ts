@@ -53,6 +53,12 @@ const SELF_NAMED: Record<string, ChangeEvent> = {
   changeRequest: "changeRequests",
   changeRequestItem: "changeRequests",
   changeRequestPolicy: "changeRequests",
+  // A quote's rows move no price (no `affects`) but the one EFFECTIVE entry of an accepted
+  // AGREEMENT, which names its customer, channel and products (src/db/agreements.ts).
+  quote: "quotes",
+  quoteLine: "quotes",
+  quoteRevision: "quotes",
+  quotePolicy: "quotes",
 };
 
 /** Entities whose pricelists reach the lists derived from them too (docs/api.md §5.8). */

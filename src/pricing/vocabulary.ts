@@ -105,6 +105,7 @@ export const CHANGE_EVENTS = [
   "customerGroups",
   "exchangeRates",
   "changeRequests",
+  "quotes",
 ] as const;
 export type ChangeEvent = (typeof CHANGE_EVENTS)[number];
 
@@ -215,6 +216,14 @@ export type QuoteMode = (typeof QUOTE_MODES)[number];
 /** FIXED: the quoted amount is the price. BETTER_OF: the lower of it and the usual price. */
 export const QUOTE_LOCKS = ["FIXED", "BETTER_OF"] as const;
 export type QuoteLock = (typeof QUOTE_LOCKS)[number];
+
+/**
+ * Where a priced line's amount comes from (docs/pricing-rules.md §28): QUOTE when a quote priced
+ * it (`source.kind`, with `quoteId` and `revision`); a line priced from its pricelist has no
+ * `kind`, as before quotes existed.
+ */
+export const PRICE_SOURCE_KINDS = ["QUOTE"] as const;
+export type PriceSourceKind = (typeof PRICE_SOURCE_KINDS)[number];
 
 /** Records that can stand in the way of a delete, as a 409 IN_USE names them (docs/api.md §7.2). */
 export const BLOCKER_KINDS = [
@@ -368,6 +377,27 @@ export const FLOOR_OUTCOMES = [
   "LOWER_RANK",
 ] as const;
 export type FloorOutcome = (typeof FLOOR_OUTCOMES)[number];
+
+/**
+ * A quote that names the line's product (docs/pricing-rules.md §28.3), checks first failing one
+ * reported: QUOTE_QUANTITY_MISMATCH (the ONCE quote the request named has the product at another
+ * quantity: the line is priced as usual) → OUT_OF_WINDOW (an AGREEMENT before its acceptance or
+ * from its validTo on) → NOT_ELIGIBLE (the line is not priced as usual: unknown quantity rule,
+ * no base price, out of range) → LOWER_RANK (another quote of the product ranks first: the named
+ * ONCE quote, then the latest accepted agreement, then the higher id). The one left priced the
+ * line: APPLIED (its quoted amount is the price: FIXED, or BETTER_OF at or below the usual
+ * price) or USUAL_PRICE_WON (BETTER_OF above the usual price: the usual price and its
+ * adjustments stand).
+ */
+export const QUOTE_OUTCOMES = [
+  "APPLIED",
+  "USUAL_PRICE_WON",
+  "QUOTE_QUANTITY_MISMATCH",
+  "OUT_OF_WINDOW",
+  "NOT_ELIGIBLE",
+  "LOWER_RANK",
+] as const;
+export type QuoteOutcome = (typeof QUOTE_OUTCOMES)[number];
 
 // ---------------------------------------------------------------------------------------------
 // The pricing-rules linter (docs/pricing-lint.md): GET /v1/api/pricing/lint
