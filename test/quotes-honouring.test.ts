@@ -450,3 +450,57 @@ describe("AGREEMENT quotes, honoured without naming them (docs/pricing-rules.md 
     expect(await entries()).toEqual(beforeEntries);
   });
 });
+
+describe("QUOTE_BELOW_FLOOR in the linter (docs/pricing-lint.md §17)", () => {
+  const findingsFor = async (quoteId: number) => {
+    const res = await api("GET", "/v1/api/pricing/lint?limit=100&filter.code=QUOTE_BELOW_FLOOR");
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body.data.filter((f: any) =>
+      f.records.some((r: any) => r.kind === "quote" && r.id === quoteId),
+    );
+  };
+
+  it("names a SENT or ACCEPTED quote whose price is now below the floor of its line, no other", async () => {
+    const accepted = await insertQuote({ status: "ACCEPTED" });
+    const sent = await insertQuote({ status: "SENT" });
+    const redeemed = await insertQuote({ status: "REDEEMED" });
+    const above = await insertQuote({ status: "ACCEPTED", quoted: 380 });
+    const expired = await insertQuote({ status: "ACCEPTED", validTo: NOW - DAY });
+    for (const id of [accepted, sent]) expect(await findingsFor(id)).toEqual([]);
+    // The floor rises above the quoted 360 (a cost rose since the quote was priced).
+    await ok("PUT", `/v1/api/pricelist/${floorId}/prices`, {
+      prices: [{ productCode: "P-B", amount: 370 }],
+    });
+    try {
+      expect(await findingsFor(accepted)).toEqual([
+        {
+          code: "QUOTE_BELOW_FLOOR",
+          severity: "WARNING",
+          message:
+            `ACCEPTED quote ${accepted} of customer K-1 quotes 360 for product P-B × 60, below ` +
+            `its floor 370 in channel WEB (FLOOR pricelist ${floorId}): honouring it sells ` +
+            "below the floor, which no floor prevents",
+          records: [
+            { kind: "quote", id: accepted },
+            { kind: "product", code: "P-B" },
+            { kind: "pricelist", id: floorId },
+            { kind: "channel", code: "WEB" },
+          ],
+        },
+      ]);
+      expect(await findingsFor(sent)).toHaveLength(1);
+      for (const id of [redeemed, above, expired]) expect(await findingsFor(id)).toEqual([]);
+      // Honouring it all the same: no floor changes a quoted amount.
+      const res = await resolve({
+        customerCode: "K-1",
+        quoteId: accepted,
+        lines: [{ productCode: "P-B", quantity: 60 }],
+      });
+      expect(lineOf(res, "P-B").finalUnitAmount).toBe(360);
+    } finally {
+      await ok("PUT", `/v1/api/pricelist/${floorId}/prices`, {
+        prices: [{ productCode: "P-B", amount: 320 }],
+      });
+    }
+  });
+});

@@ -423,6 +423,7 @@ export const LINT_CODES = [
   "EMPTY_GROUP_TARGETED",
   "EXPIRED_BUT_ACTIVE",
   "BELOW_COST",
+  "QUOTE_BELOW_FLOOR",
 ] as const;
 export type LintCode = (typeof LINT_CODES)[number];
 
@@ -445,16 +446,18 @@ export const LINT_SEVERITY_OF: Record<LintCode, LintSeverity> = {
   EMPTY_GROUP_TARGETED: "WARNING",
   EXPIRED_BUT_ACTIVE: "INFO",
   BELOW_COST: "WARNING",
+  QUOTE_BELOW_FLOOR: "WARNING",
 };
 
 /**
- * The records a finding names: the first three by `id`, the others by `code` (as the API
- * addresses each of them).
+ * The records a finding names: pricelists, trade conditions, promotions and quotes by `id`, the
+ * others by `code` (as the API addresses each of them).
  */
 export const LINT_RECORD_KINDS = [
   "pricelist",
   "tradeCondition",
   "promotion",
+  "quote",
   "product",
   "productGroup",
   "channel",
