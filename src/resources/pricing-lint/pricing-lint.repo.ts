@@ -6,7 +6,7 @@ import { ALWAYS } from "../../db/schema";
 import { conditionColumns, promotionColumns, promotionOf } from "../../db/pricing/columns";
 import { params } from "../../db/pricing/query";
 import { PRICELIST_KINDS, PRICELIST_SCOPES, ROUNDING_MODES, STATUSES } from "../../pricing";
-import type { LintFacts } from "../../pricing/lint";
+import type { LintFacts, QuoteFloorRow } from "../../pricing/lint";
 import {
   codes,
   decodedBatch,
@@ -19,6 +19,7 @@ import {
   select,
   statement,
   text,
+  type RowOf,
 } from "../../db/rows";
 
 /**
@@ -451,6 +452,26 @@ const quoteFloorsStatement = (now: number) =>
           and x.min_quantity <= l.quantity and ${rowInForce("x", now)})`,
   );
 
+/** A row of quoteFloorsStatement with its derivation as the engine takes one. */
+function quoteFloorOf({
+  basePricelistId,
+  adjustmentBp,
+  roundingMode,
+  roundingStep,
+  roundingEnding,
+  ...row
+}: RowOf<ReturnType<typeof quoteFloorsStatement>>): QuoteFloorRow {
+  const rounding =
+    roundingMode === null
+      ? null
+      : { mode: roundingMode, step: roundingStep ?? 1, ending: roundingEnding ?? 0 };
+  const derived = !row.own && basePricelistId !== null;
+  return {
+    ...row,
+    derivation: derived ? { basePricelistId, adjustmentBp: adjustmentBp ?? 0, rounding } : null,
+  };
+}
+
 /** The linter's facts at `now`, in one round trip. */
 export async function loadLintFacts(db: Db, now: number): Promise<LintFacts> {
   const [
@@ -520,21 +541,6 @@ export async function loadLintFacts(db: Db, now: number): Promise<LintFacts> {
       rule: { minimum, increment, maximum },
     })),
     floorsUnderCost,
-    quoteFloors: quoteFloors.map(
-      ({ basePricelistId, adjustmentBp, roundingMode, roundingStep, roundingEnding, ...row }) => ({
-        ...row,
-        derivation:
-          row.own || basePricelistId === null
-            ? null
-            : {
-                basePricelistId,
-                adjustmentBp: adjustmentBp ?? 0,
-                rounding:
-                  roundingMode === null
-                    ? null
-                    : { mode: roundingMode, step: roundingStep ?? 1, ending: roundingEnding ?? 0 },
-              },
-      }),
-    ),
+    quoteFloors: quoteFloors.map(quoteFloorOf),
   };
 }
