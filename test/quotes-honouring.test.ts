@@ -1,11 +1,8 @@
 import { env } from "cloudflare:workers";
-import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { agreementAcceptedWrites } from "../src/db/agreements";
-import { createDb, DbMeter } from "../src/db/client";
-import { quotes } from "../src/db/schema";
 import { assignPricelistToChannel, createPricelist, setPrimaryPricelist } from "./factories";
 import { api, expectProblem, KEYS, roundTrips } from "./helpers";
+import { acceptQuote, insertQuote as insertRow, type QuoteRow } from "./shared/quote-rows";
 import { ok } from "./shared/worked-example";
 
 /**
@@ -23,79 +20,17 @@ const VALID_TO = NOW + 30 * DAY;
 let pl1 = 0;
 let floorId = 0;
 
-/** A Db like a request's: every write batch carries an audit context (src/db/client.ts). */
-const writer = () =>
-  createDb(env.DB, new DbMeter(), () => ({
-    requestId: `test-${crypto.randomUUID()}`,
-    correlationId: null,
-    keyName: "test-read-key",
-    operation: "acceptQuote",
-    method: "POST",
-    path: "/v1/api/quotes/accept",
-  }));
+/** A quote of K-1 in WEB, P-B × 60 at 360 unless told (test/shared/quote-rows.ts). */
+const insertQuote = (q: Partial<QuoteRow> & { status: string }) =>
+  insertRow({
+    channelCode: "WEB",
+    customerCode: "K-1",
+    products: ["P-B"],
+    ...q,
+    validTo: q.validTo ?? VALID_TO,
+  });
 
-interface QuoteRow {
-  status: string;
-  mode?: "ONCE" | "AGREEMENT";
-  lock?: "FIXED" | "BETTER_OF";
-  customerCode?: string;
-  quantity?: number;
-  quoted?: number;
-  validTo?: number;
-  acceptedAt?: number | null;
-  products?: string[];
-}
-
-/** A quote of K-1 in WEB, revision 2, P-B × 60 at 360 unless told, as the resource stores it. */
-async function insertQuote(q: QuoteRow): Promise<number> {
-  const quantity = q.quantity ?? 60;
-  const quoted = q.quoted ?? 360;
-  const row = await env.DB.prepare(
-    `insert into quotes (status, revision, customer_id, channel_id, currency, mode, lock, valid_to,
-       total_amount, author, author_owner, accepted_at, redeemed_at, priced_at, created_at, updated_at)
-     values (?, 2, (select id from customers where code = ?), (select id from channels where code = 'WEB'),
-       'EUR', ?, ?, ?, ?, 'rep-1', 'rep-1', ?, ?, ?, ?, ?) returning id`,
-  )
-    .bind(
-      q.status,
-      q.customerCode ?? "K-1",
-      q.mode ?? "ONCE",
-      q.lock ?? "FIXED",
-      q.validTo ?? VALID_TO,
-      quoted * quantity,
-      q.acceptedAt === undefined ? (q.status === "SENT" ? null : NOW - DAY) : q.acceptedAt,
-      q.status === "REDEEMED" ? NOW : null,
-      NOW - 2 * DAY,
-      NOW - 2 * DAY,
-      NOW - 2 * DAY,
-    )
-    .first<{ id: number }>();
-  const id = row!.id;
-  for (const [position, code] of (q.products ?? ["P-B"]).entries()) {
-    await env.DB.prepare(
-      `insert into quote_lines (quote_id, position, product_id, quantity, regular_unit_amount,
-         price_unit, floor_unit_amount, quoted_unit_amount, line_amount, cut_bp, margin_bp,
-         cost_unit_amount, adjustments)
-       values (?, ?, (select id from products where code = ?), ?, 391, 1, 320, ?, ?, 793, 1666, 300, '[]')`,
-    )
-      .bind(id, position, code, quantity, quoted, quoted * quantity)
-      .run();
-  }
-  return id;
-}
-
-/** Accepts a SENT quote as the accept action must: one batch, the honouring writes included. */
-async function accept(id: number, at = Date.now()) {
-  const db = writer();
-  await db.batch([
-    db
-      .update(quotes)
-      .set({ status: "ACCEPTED", acceptedAt: at, updatedAt: at })
-      .where(and(eq(quotes.id, id), eq(quotes.status, "SENT"))),
-    ...agreementAcceptedWrites(db, id, at),
-  ]);
-  return at;
-}
+const accept = acceptQuote;
 
 const resolve = (body: Record<string, unknown>, key: string = KEYS.read) =>
   api("POST", "/v1/api/prices/resolve", { body: { channelCode: "WEB", ...body }, key });
