@@ -1945,6 +1945,15 @@ export interface components {
         /** @description The tier's unit amount */
         baseUnitAmount: number;
         derivedFrom: components["schemas"]["PriceDerivedFrom"];
+        /**
+         * @description QUOTE when a quote priced the line (docs/pricing-rules.md §28); absent: the pricelist above. With QUOTE and the quote's price, baseUnitAmount is the quoted amount (no adjustments)
+         * @enum {string}
+         */
+        kind?: "QUOTE";
+        /** @description With kind QUOTE: the quote that priced the line */
+        quoteId?: number;
+        /** @description With kind QUOTE: the quote's revision */
+        revision?: number;
       } | null;
       /** @description Trade conditions and promotion applied, in order */
       adjustments: components["schemas"]["PriceAdjustment"][];
@@ -2004,6 +2013,8 @@ export interface components {
         floors: components["schemas"]["FloorExplain"][];
         /** @description Admin keys only: absent from a read key's answer (docs/api/access.md §18). The channel's COST pricelists, priority desc, id asc */
         costs?: components["schemas"]["CostExplain"][];
+        /** @description Only when the request carries quotes (a named quoteId, or the customer's agreements): every quote naming the product, in rank order */
+        quotes?: components["schemas"]["QuoteExplain"][];
       } | null;
     };
     /** @description Set when the tier was computed from the pricelist's base (it has no own rows for the product); else null */
@@ -2315,6 +2326,54 @@ export interface components {
       /** @description USED: the cost per the line's priceUnit pieces (half up); else null */
       costUnitAmount: number | null;
     };
+    /** @description A quote naming the line's product, for a line (docs/pricing-rules.md §28): present in explain when the request carries quotes */
+    QuoteExplain: {
+      /**
+       * @description The quote
+       * @example 42
+       */
+      quoteId: number;
+      /**
+       * @description Its revision
+       * @example 2
+       */
+      revision: number;
+      /**
+       * @description ONCE (the quote the request named) or AGREEMENT (the customer's, unnamed)
+       * @enum {string}
+       */
+      mode: "ONCE" | "AGREEMENT";
+      /**
+       * @description FIXED (the quoted amount is the price) or BETTER_OF (the lower of both)
+       * @enum {string}
+       */
+      lock: "FIXED" | "BETTER_OF";
+      /**
+       * @description APPLIED (the quoted amount priced the line), USUAL_PRICE_WON (BETTER_OF above the usual price), QUOTE_QUANTITY_MISMATCH (the named ONCE quote has the product at another quantity), OUT_OF_WINDOW (an agreement before its acceptance or from its validTo on), NOT_ELIGIBLE (the line is not priced as usual) or LOWER_RANK (another quote of the product ranks first); docs/pricing-rules.md §28.3
+       * @enum {string}
+       */
+      outcome:
+        | "APPLIED"
+        | "USUAL_PRICE_WON"
+        | "QUOTE_QUANTITY_MISMATCH"
+        | "OUT_OF_WINDOW"
+        | "NOT_ELIGIBLE"
+        | "LOWER_RANK";
+      /** @description The quantity the quote line names (ONCE: the only one it prices) */
+      quantity: number;
+      /** @description The quoted amount per the line's priceUnit pieces (half up); null when it cannot be exact */
+      quotedUnitAmount: number | null;
+      /** @description The pieces both unit amounts are for: the line's price unit */
+      priceUnit: number;
+      /** @description The line's final amount without the quote; null when not priced as usual */
+      usualUnitAmount: number | null;
+      /**
+       * Format: date-time
+       * @description The quote holds until then
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      validTo: string;
+    };
     /** @description An error, as RFC 9457 problem details */
     Problem: {
       /**
@@ -2423,6 +2482,11 @@ export interface components {
       at?: string;
       /** @description List every candidate per line and why it lost; default false */
       explain?: boolean;
+      /**
+       * @description An ACCEPTED quote of this customer in this channel to honour: each line of a product and quantity the quote names is priced from it (docs/pricing-rules.md §28.1). 404 when no such quote exists; 409 QUOTE_MISMATCH, QUOTE_REDEEMED, QUOTE_EXPIRED or QUOTE_NOT_ACCEPTED when it cannot be honoured
+       * @example 42
+       */
+      quoteId?: number;
       /** @description The cart lines, 1-500 */
       lines: {
         /**
@@ -6433,7 +6497,7 @@ export interface components {
       records: components["schemas"]["LintRecord"][];
     };
     /**
-     * @description What was found (docs/pricing-lint.md: the trigger, why it matters, the fix). CHANNEL_WITHOUT_PRIMARY: an active channel has no primary pricelist. STACKABLES_TO_ZERO: stackable percentage discounts one line meets add up to 100 % or more. MISSING_EXCHANGE_RATE: an ACTIVE derived pricelist's base is in another currency and no rate of that pair holds now (or when the list starts). RATE_ROUNDS_TO_ZERO: an exchange rate small enough that a derived pricelist's smallest prices come out 0 (those lines answer NO_PRICE). NEVER_WINS: a non-stackable trade condition that another one always outranks. TIE_BY_ID: two trade conditions of the same type, rung, targets and value: their ids decide. FLOOR_ABOVE_LIST: a FLOOR row above the channel primary pricelist's price for the product. NO_FIRST_TIER: a pricelist's rows for a product start above the product's first quantity. PRICE_GAP: a pricelist's dated rows for a product and tier leave a hole in time. TIER_CLIFF: adjacent tiers where buying fewer pieces costs more than reaching the next tier. UNREACHABLE_PRICELIST: an ACTIVE SALES pricelist assigned nowhere and no derivation base. EMPTY_GROUP_TARGETED: a condition or promotion names a product group that holds no product. EXPIRED_BUT_ACTIVE: an ACTIVE pricelist, condition or promotion whose window has ended. BELOW_COST: an active price or floor of a channel below the channel's cost of the product.
+     * @description What was found (docs/pricing-lint.md: the trigger, why it matters, the fix). CHANNEL_WITHOUT_PRIMARY: an active channel has no primary pricelist. STACKABLES_TO_ZERO: stackable percentage discounts one line meets add up to 100 % or more. MISSING_EXCHANGE_RATE: an ACTIVE derived pricelist's base is in another currency and no rate of that pair holds now (or when the list starts). RATE_ROUNDS_TO_ZERO: an exchange rate small enough that a derived pricelist's smallest prices come out 0 (those lines answer NO_PRICE). NEVER_WINS: a non-stackable trade condition that another one always outranks. TIE_BY_ID: two trade conditions of the same type, rung, targets and value: their ids decide. FLOOR_ABOVE_LIST: a FLOOR row above the channel primary pricelist's price for the product. NO_FIRST_TIER: a pricelist's rows for a product start above the product's first quantity. PRICE_GAP: a pricelist's dated rows for a product and tier leave a hole in time. TIER_CLIFF: adjacent tiers where buying fewer pieces costs more than reaching the next tier. UNREACHABLE_PRICELIST: an ACTIVE SALES pricelist assigned nowhere and no derivation base. EMPTY_GROUP_TARGETED: a condition or promotion names a product group that holds no product. EXPIRED_BUT_ACTIVE: an ACTIVE pricelist, condition or promotion whose window has ended. BELOW_COST: an active price or floor of a channel below the channel's cost of the product. QUOTE_BELOW_FLOOR: a SENT or ACCEPTED quote's price below the floor of its line now.
      * @enum {string}
      */
     LintCode:
@@ -6450,7 +6514,8 @@ export interface components {
       | "UNREACHABLE_PRICELIST"
       | "EMPTY_GROUP_TARGETED"
       | "EXPIRED_BUT_ACTIVE"
-      | "BELOW_COST";
+      | "BELOW_COST"
+      | "QUOTE_BELOW_FLOOR";
     /**
      * @description Fixed per code. ERROR: requests fail or prices collapse; WARNING: a rule does not do what it says; INFO: housekeeping
      * @enum {string}
@@ -6472,13 +6537,14 @@ export interface components {
         | "pricelist"
         | "tradeCondition"
         | "promotion"
+        | "quote"
         | "product"
         | "productGroup"
         | "channel"
         | "customer"
         | "customerGroup";
       /**
-       * @description For a pricelist, tradeCondition or promotion: its id
+       * @description For a pricelist, tradeCondition, promotion or quote: its id
        * @example 42
        */
       id?: number;
@@ -21860,7 +21926,7 @@ export interface operations {
         sortBy?: ("severity:ASC" | "severity:DESC" | "code:ASC" | "code:DESC")[];
         /** @description Filter on severity (one of ERROR, WARNING, INFO): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $in, $not. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.severity=ERROR`. */
         "filter.severity"?: string[];
-        /** @description Filter on code (one of CHANNEL_WITHOUT_PRIMARY, STACKABLES_TO_ZERO, MISSING_EXCHANGE_RATE, RATE_ROUNDS_TO_ZERO, NEVER_WINS, TIE_BY_ID, FLOOR_ABOVE_LIST, NO_FIRST_TIER, PRICE_GAP, TIER_CLIFF, UNREACHABLE_PRICELIST, EMPTY_GROUP_TARGETED, EXPIRED_BUT_ACTIVE, BELOW_COST): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $in, $not. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.code=CHANNEL_WITHOUT_PRIMARY`. */
+        /** @description Filter on code (one of CHANNEL_WITHOUT_PRIMARY, STACKABLES_TO_ZERO, MISSING_EXCHANGE_RATE, RATE_ROUNDS_TO_ZERO, NEVER_WINS, TIE_BY_ID, FLOOR_ABOVE_LIST, NO_FIRST_TIER, PRICE_GAP, TIER_CLIFF, UNREACHABLE_PRICELIST, EMPTY_GROUP_TARGETED, EXPIRED_BUT_ACTIVE, BELOW_COST, QUOTE_BELOW_FLOOR): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $in, $not. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.code=CHANNEL_WITHOUT_PRIMARY`. */
         "filter.code"?: string[];
         /** @description Filter on pricelistId (number): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $in, $not. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
         "filter.pricelistId"?: string[];

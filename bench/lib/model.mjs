@@ -26,7 +26,7 @@ import { CHANNELS, SEARCH_TERMS } from "./common.mjs";
  * 2: the B2B terms of issue 12 (product groups, quantity rules, derived dealer lists, floors,
  * conditions and promotions on groups, order-level scales, thresholds).
  */
-export const GENERATOR_VERSION = 2;
+export const GENERATOR_VERSION = 3;
 
 const T0 = Date.UTC(2025, 0, 1);
 const FAR = Date.UTC(2035, 0, 1);
@@ -650,6 +650,7 @@ export function buildModel(spec, seed, cents, tree) {
   }
 
   const stamped = ["created_at", "updated_at"];
+  const agreements = agreementTables(spec, seed, cents, channelCustomers, currencyOf);
   return {
     spec,
     contractCustomer: customerCode(1),
@@ -810,8 +811,137 @@ export function buildModel(spec, seed, cents, tree) {
         columns: ["promotion_id", "customer_group_id"],
         rows: promoGroups,
       },
+      ...agreements,
     ],
   };
+}
+
+/** Customers with an accepted AGREEMENT quote: 3,000 of the 100k data's 10,000. */
+const AGREEMENT_SHARE = 0.3;
+
+/**
+ * Accepted AGREEMENT quotes (docs/pricing-rules.md §28.2), which every lookup of their customer
+ * in their channel reads with the customer: 30 % of the customers have one in one of their
+ * channels, of 1-8 products at 85-98 % of the list price; the contract customer (customer 1) has
+ * one in WEB-DE of 20 products, so its lookups in the bench read and price one. Accepted in 2025,
+ * valid until 2035: in force whenever the bench runs.
+ * @param {SizeSpec} spec
+ * @param {number} seed
+ * @param {Int32Array} cents
+ * @param {SqlValue[][]} channelCustomers `[channel, customer]`
+ * @param {(channel: number) => string} currencyOf
+ * @returns {Table[]}
+ */
+function agreementTables(spec, seed, cents, channelCustomers, currencyOf) {
+  const r = stream(seed, 13);
+  /** @type {Map<number, number[]>} */
+  const channelsOf = new Map();
+  for (const [ch, c] of channelCustomers) {
+    const list = channelsOf.get(/** @type {number} */ (c)) ?? [];
+    list.push(/** @type {number} */ (ch));
+    channelsOf.set(/** @type {number} */ (c), list);
+  }
+  /** @type {SqlValue[][]} */
+  const quotes = [];
+  /** @type {SqlValue[][]} */
+  const lines = [];
+  for (let c = 1; c <= spec.customers; c++) {
+    if (c !== 1 && !r.chance(AGREEMENT_SHARE)) continue;
+    const id = quotes.length + 1;
+    const channel = c === 1 ? 1 : r.pick(channelsOf.get(c) ?? [1]);
+    const products = sampleIds(r, spec.products, c === 1 ? 20 : r.int(1, 8));
+    let total = 0;
+    products.forEach((pid, position) => {
+      const regular = /** @type {number} */ (cents[pid]);
+      const quoted = Math.round((regular * r.int(850, 980)) / 1000);
+      const quantity = r.pick([1, 10, 50, 100]);
+      total += quoted * quantity;
+      const cut = regular > 0 ? Math.ceil(((regular - quoted) * 10_000) / regular) : 0;
+      lines.push([
+        id,
+        position,
+        pid,
+        quantity,
+        regular,
+        1,
+        null,
+        quoted,
+        quoted * quantity,
+        Math.max(0, cut),
+        null,
+        null,
+        "[]",
+      ]);
+    });
+    const at = stamp(id);
+    quotes.push([
+      id,
+      "ACCEPTED",
+      1,
+      c,
+      channel,
+      currencyOf(channel),
+      "AGREEMENT",
+      "FIXED",
+      FAR,
+      total,
+      "bench-rep",
+      "bench-rep",
+      "policy",
+      at,
+      at,
+      at,
+      at,
+      at,
+      at,
+    ]);
+  }
+  return [
+    {
+      table: "quotes",
+      columns: [
+        "id",
+        "status",
+        "revision",
+        "customer_id",
+        "channel_id",
+        "currency",
+        "mode",
+        "lock",
+        "valid_to",
+        "total_amount",
+        "author",
+        "author_owner",
+        "approved_by",
+        "approved_at",
+        "sent_at",
+        "accepted_at",
+        "priced_at",
+        "created_at",
+        "updated_at",
+      ],
+      rows: quotes,
+    },
+    {
+      table: "quote_lines",
+      columns: [
+        "quote_id",
+        "position",
+        "product_id",
+        "quantity",
+        "regular_unit_amount",
+        "price_unit",
+        "floor_unit_amount",
+        "quoted_unit_amount",
+        "line_amount",
+        "cut_bp",
+        "margin_bp",
+        "cost_unit_amount",
+        "adjustments",
+      ],
+      rows: lines,
+    },
+  ];
 }
 
 /**

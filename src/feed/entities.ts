@@ -54,13 +54,8 @@ const SELF_NAMED: Record<string, ChangeEvent> = {
   changeRequest: "changeRequests",
   changeRequestItem: "changeRequests",
   changeRequestPolicy: "changeRequests",
-};
-
-/**
- * Entities in the feed whose writes move no price (a quote prices nothing until it is honoured,
- * docs/quotes.md §7): each entry's `affects` is empty in every dimension.
- */
-const PRICE_NEUTRAL: Record<string, ChangeEvent> = {
+  // A quote's rows move no price (no `affects`) but the one EFFECTIVE entry of an accepted
+  // AGREEMENT, which names its customer, channel and products (src/db/agreements.ts).
   quote: "quotes",
   quoteLine: "quotes",
   quoteRevision: "quotes",
@@ -151,9 +146,6 @@ function specOf(entity: string): EntitySpec | undefined {
   const derived = DERIVED.has(entity) ? { derived: true } : {};
   const named = SELF_NAMED[entity];
   if (named) return { event: named, affectsField: "affects", ...derived };
-  // No row of theirs has an `affects` field: every dimension comes out empty.
-  const neutral = PRICE_NEUTRAL[entity];
-  if (neutral) return { event: neutral, affectsField: "affects" };
   const own = eventOf(entity);
   if (own && isOneOf(REFS, entity)) return { event: own, self: entity, ...derived };
   if (own && isOneOf(OWNER_KINDS, entity))

@@ -18,6 +18,7 @@ import {
   type PreparedFloor,
 } from "./floors";
 import { costFor, explainCosts, type LineCost } from "./costs";
+import { honour, type Honouring, type QuoteStep } from "./honour";
 import { marginOf, UNPRICED, type MarginFields } from "./margin";
 import { add, AmountOutOfRange, scale } from "./money";
 import { explainPricelists, lookupBase, type BaseLookup, type PricelistLevels } from "./pricelists";
@@ -34,6 +35,7 @@ import type {
   LinePrice,
   PriceBreak,
   PriceLineRequest,
+  PriceSource,
   ProductFacts,
   QuantityRule,
   Tier,
@@ -222,6 +224,48 @@ export interface Finish {
   setup: LineSetup;
   /** Steps 3 and 5 without explain, for that second pricing. */
   noExplain: { conditions: ConditionStep; promotions: PromotionStep };
+  /** Step 7: the quotes the request honours (honour.ts). */
+  quotes: QuoteStep;
+}
+
+/**
+ * Step 7 (docs/pricing-rules.md §28): the line as its quote prices it. APPLIED: the quoted
+ * amount with no adjustment; USUAL_PRICE_WON (BETTER_OF): the usual line as it was.
+ */
+function quoted(f: Finish, s: Started, usual: Adjusted, winner: Honouring["winner"]): Adjusted {
+  if (!winner || winner.won === "USUAL") return usual;
+  const final = winner.unitAmount;
+  const lineAmount = scale(final, s.line.quantity, s.priceUnit, f.conditions.rounding);
+  return { ...usual, final, lineAmount, adjustments: [] };
+}
+
+/** The line's source: its base row's, and for a line a quote priced, the quote's. */
+function sourceOf(s: Started, honoured: Honouring | undefined): PriceSource | null {
+  const base = s.stop === null ? s.lookup?.base : undefined;
+  if (!base) return null;
+  const winner = honoured?.winner;
+  const won = winner?.won === "QUOTE";
+  const source: PriceSource = {
+    level: base.level,
+    pricelistId: base.prepared.pricelist.id,
+    tierMinQuantity: base.tier.minQuantity,
+    baseUnitAmount: won ? winner.unitAmount : base.tier.amount,
+    derivedFrom: won ? null : base.tier.derivedFrom,
+  };
+  if (!winner) return source;
+  return { ...source, kind: "QUOTE", quoteId: winner.quote.id, revision: winner.quote.revision };
+}
+
+/** Steps 5 to 7 of a line with a regular amount, and what step 7 decided. */
+function honoured(f: Finish, s: Started, r: Regular | "OUT_OF_RANGE" | undefined) {
+  const adjusted = r === undefined || r === "OUT_OF_RANGE" ? r : adjust(f.promotions, s, r);
+  const usual = typeof adjusted === "object" ? adjusted : undefined;
+  const honouring = f.quotes.any
+    ? honour(f.quotes, s.line.productCode, s.line.quantity, s.priceUnit, usual?.final ?? null)
+    : undefined;
+  if (!usual) return { adjusted, honouring };
+  const priced = guarded(() => quoted(f, s, usual, honouring?.winner));
+  return { adjusted: priced, honouring };
 }
 
 /**
@@ -281,7 +325,7 @@ export function finishLine(
   s: Started,
   r: Regular | "OUT_OF_RANGE" | undefined,
 ): LinePrice {
-  const adjusted = r === undefined || r === "OUT_OF_RANGE" ? r : adjust(f.promotions, s, r);
+  const { adjusted, honouring } = honoured(f, s, r);
   const priced = typeof adjusted === "object" ? adjusted : undefined;
   const status: LineStatus = s.stop ?? (priced ? "OK" : "OUT_OF_RANGE");
   const margin = f.margin && priced ? marginStep(f, s, priced) : undefined;
@@ -298,22 +342,15 @@ export function finishLine(
     currency: f.currency,
     priceUnit: base ? base.tier.priceUnit : null,
     taxInclusive: base ? base.prepared.pricelist.taxInclusive : null,
-    source: base
-      ? {
-          level: base.level,
-          pricelistId: base.prepared.pricelist.id,
-          tierMinQuantity: base.tier.minQuantity,
-          baseUnitAmount: base.tier.amount,
-          derivedFrom: base.tier.derivedFrom,
-        }
-      : null,
+    source: sourceOf(s, honouring),
     adjustments: priced?.adjustments ?? [],
     tiers: base ? tiersOf(base.prepared.tiers.get(s.line.productCode)) : [],
     quantityRule: s.rule,
     suggestedQuantities:
       status === "QUANTITY_NOT_ALLOWED" ? suggestionsFor(s.rule!, s.line.quantity) : null,
-    priceBreak: priced ? priceBreakOf(f, s, priced) : null,
-    explain: f.explain ? explainLine(f, s, status, priced, margin?.cost) : null,
+    // A quote's price holds at its quantity whatever the tiers: no advice on a line it priced.
+    priceBreak: priced && !honouring?.winner ? priceBreakOf(f, s, priced) : null,
+    explain: f.explain ? explainLine(f, s, status, priced, margin?.cost, honouring) : null,
   };
   // Without `margin` the line has none of its fields: a read key's answer cannot show them. A
   // read key's line is the one literal above, as before costs existed (no spread on its path).
@@ -336,6 +373,18 @@ const NOTHING: LineExplain = { pricelists: [], tradeConditions: [], promotions: 
 
 /** Every candidate of the line and why it won or lost, as far as pricing the line got. */
 function explainLine(
+  f: Finish,
+  s: Started,
+  status: LineStatus,
+  priced: Adjusted | undefined,
+  cost: LineCost | undefined,
+  honouring: Honouring | undefined,
+): LineExplain {
+  const explained = explainSteps(f, s, status, priced, cost);
+  return honouring ? { ...explained, quotes: honouring.notes } : explained;
+}
+
+function explainSteps(
   f: Finish,
   s: Started,
   status: LineStatus,

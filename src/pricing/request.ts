@@ -5,6 +5,8 @@ import type {
   DiscountType,
   PricelistLevel,
   PromotionStacking,
+  QuoteLock,
+  QuoteMode,
   RoundingMode,
   ScaleBasis,
   Status,
@@ -219,6 +221,31 @@ export interface ProductFacts {
   maxOrderQuantity: number | null;
 }
 
+/** A line of a quote's terms: the product, the quantity quoted, and its price per `priceUnit` pieces. */
+export interface QuoteLineTerms {
+  productCode: string;
+  quantity: number;
+  quotedUnitAmount: number;
+  /** ≥ 1: the pieces `quotedUnitAmount` is for (the line's price unit when it was quoted). */
+  priceUnit: number;
+}
+
+/**
+ * An ACCEPTED quote the request honours (docs/pricing-rules.md §28): a ONCE quote only when the
+ * caller has checked that the request named it and may use it (customer, channel, status,
+ * validTo); an AGREEMENT quote of the request's customer in its channel, whatever its window
+ * (the engine checks `acceptedAt ≤ at < validTo`, for explain).
+ */
+export interface QuoteTerms {
+  id: number;
+  revision: number;
+  mode: QuoteMode;
+  lock: QuoteLock;
+  acceptedAt: Instant;
+  validTo: Instant;
+  lines: readonly QuoteLineTerms[];
+}
+
 export interface PriceLineRequest {
   productCode: string;
   /** A positive integer (the HTTP layer enforces 1–1,000,000). */
@@ -274,5 +301,7 @@ export interface PriceRequest {
   costs?: readonly CostPricelist[];
   tradeConditions: readonly TradeConditionCandidate[];
   promotions: readonly PromotionCandidate[];
+  /** The quotes the request honours (step 7, docs/pricing-rules.md §28); absent: none. */
+  quotes?: readonly QuoteTerms[];
   lines: readonly PriceLineRequest[];
 }

@@ -10,6 +10,7 @@ import { prepareCosts } from "./costs";
 import { derivationsOf } from "./derivation";
 import { RatesAt } from "./exchange";
 import { prepareFloors } from "./floors";
+import { prepareQuotes, type QuoteStep } from "./honour";
 import {
   finishLine,
   regularOf,
@@ -70,6 +71,7 @@ interface Shared {
   setup: LineSetup;
   conditionIndex: ConditionIndex;
   promotionIndex: PromotionIndex;
+  quotes: QuoteStep;
 }
 
 /** Everything of a request its lines do not change, prepared once for all its orders. */
@@ -100,6 +102,7 @@ function prepare(request: PricingSetup): Shared {
     },
     conditionIndex: prepareConditions(request.tradeConditions, audience, margin),
     promotionIndex: preparePromotions(request.promotions, audience),
+    quotes: prepareQuotes(request.quotes, at, edges),
   };
 }
 
@@ -130,7 +133,7 @@ export function priceOneLineOrders(
 
 /** Steps 3 to 6 over the lines of one order, with the order-level sums between them. */
 function priceOrder(
-  { request, setup, conditionIndex, promotionIndex }: Shared,
+  { request, setup, conditionIndex, promotionIndex, quotes }: Shared,
   started: readonly Started[],
 ): LinePrice[] {
   const explain = request.explain === true;
@@ -169,6 +172,7 @@ function priceOrder(
     conditions,
     promotions,
     setup,
+    quotes,
     noExplain: explain
       ? {
           conditions: { ...conditions, explain: false },

@@ -10,6 +10,9 @@ import type {
   PricelistOutcome,
   PromotionOutcome,
   PromotionStacking,
+  QuoteLock,
+  QuoteMode,
+  QuoteOutcome,
   RankKey,
   ScaleBasis,
   ThresholdBasis,
@@ -52,6 +55,8 @@ export type {
   Threshold,
   ProductFacts,
   PriceLineRequest,
+  QuoteLineTerms,
+  QuoteTerms,
   PriceRequest,
 } from "./request";
 
@@ -89,9 +94,21 @@ export interface PriceSource {
   level: PricelistLevel;
   pricelistId: number;
   tierMinQuantity: number;
+  /**
+   * The base row's amount; on a line a quote priced (`kind` QUOTE, its outcome APPLIED) the
+   * quoted amount, so that baseUnitAmount + Σ adjustments = finalUnitAmount still holds.
+   */
   baseUnitAmount: number;
   /** Set when the tier came from the pricelist's base (it has no own rows for the product). */
   derivedFrom: DerivedFrom | null;
+  /**
+   * Only on a line a quote priced (docs/pricing-rules.md §28): QUOTE, the quote and its
+   * revision. The fields above then name the pricelist that gave the line its price unit and
+   * tax inclusion.
+   */
+  kind?: "QUOTE";
+  quoteId?: number;
+  revision?: number;
 }
 
 /** The product's quantity rule, on every line of a known product. */
@@ -334,6 +351,30 @@ export interface LineExplain {
   floors: FloorExplain[];
   /** With `margin` only: the channel's COST lists for the line (docs/pricing-rules.md §23). */
   costs?: CostExplain[];
+  /**
+   * Only when the request carries quotes (docs/pricing-rules.md §28): every quote naming the
+   * line's product, in rank order, and what it did.
+   */
+  quotes?: QuoteExplain[];
+}
+
+/** A quote naming the line's product, for one line (docs/pricing-rules.md §28.3). */
+export interface QuoteExplain {
+  quoteId: number;
+  revision: number;
+  mode: QuoteMode;
+  lock: QuoteLock;
+  outcome: QuoteOutcome;
+  /** The quantity the quote line names (a ONCE quote prices that quantity only). */
+  quantity: number;
+  /** The quoted amount per the line's price unit (half up); null when it cannot be exact. */
+  quotedUnitAmount: number | null;
+  /** The pieces both unit amounts are for: the line's price unit. */
+  priceUnit: number;
+  /** The line's final amount without the quote; null when the line is not priced as usual. */
+  usualUnitAmount: number | null;
+  /** ISO 8601: the quote holds until then. */
+  validTo: string;
 }
 
 /** A COST pricelist of the channel, for one line (docs/pricing-rules.md §23). */

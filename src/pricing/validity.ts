@@ -27,7 +27,7 @@ export class EdgeTracker {
 
 /**
  * The earliest validity edge after `at` of every record a request holds (its pricelists, floors,
- * COST lists, trade conditions, promotions, price rows and exchange rates), looked at or not: no later than
+ * COST lists, trade conditions, promotions, price rows, exchange rates and agreements), looked at or not: no later than
  * the answer's `validUntil`, and known before the engine runs, so a cached answer's tag can be
  * checked without pricing it (docs/api/prices.md §9).
  */
@@ -42,6 +42,7 @@ export function nextEdge(
     | "promotions"
     | "exchangeRates"
     | "costs"
+    | "quotes"
   >,
 ): Instant | null {
   const edges = new EdgeTracker(request.at);
@@ -61,5 +62,10 @@ export function nextEdge(
     for (const list of lists) for (const row of list.prices) edges.note(row);
   }
   for (const rate of request.exchangeRates ?? []) edges.note({ ...rate, validTo: null });
+  // An agreement prices from its acceptance until its validTo (docs/pricing-rules.md §28.2).
+  for (const quote of request.quotes ?? []) {
+    if (quote.mode === "AGREEMENT")
+      edges.note({ validFrom: quote.acceptedAt, validTo: quote.validTo });
+  }
   return edges.earliest;
 }

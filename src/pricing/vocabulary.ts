@@ -220,6 +220,14 @@ export type QuoteMode = (typeof QUOTE_MODES)[number];
 export const QUOTE_LOCKS = ["FIXED", "BETTER_OF"] as const;
 export type QuoteLock = (typeof QUOTE_LOCKS)[number];
 
+/**
+ * Where a priced line's amount comes from (docs/pricing-rules.md §28): QUOTE when a quote priced
+ * it (`source.kind`, with `quoteId` and `revision`); a line priced from its pricelist has no
+ * `kind`, as before quotes existed.
+ */
+export const PRICE_SOURCE_KINDS = ["QUOTE"] as const;
+export type PriceSourceKind = (typeof PRICE_SOURCE_KINDS)[number];
+
 /** Records that can stand in the way of a delete, as a 409 IN_USE names them (docs/api/errors-and-limits.md §7.2). */
 export const BLOCKER_KINDS = [
   "product",
@@ -373,6 +381,27 @@ export const FLOOR_OUTCOMES = [
 ] as const;
 export type FloorOutcome = (typeof FLOOR_OUTCOMES)[number];
 
+/**
+ * A quote that names the line's product (docs/pricing-rules.md §28.3), checks first failing one
+ * reported: QUOTE_QUANTITY_MISMATCH (the ONCE quote the request named has the product at another
+ * quantity: the line is priced as usual) → OUT_OF_WINDOW (an AGREEMENT before its acceptance or
+ * from its validTo on) → NOT_ELIGIBLE (the line is not priced as usual: unknown quantity rule,
+ * no base price, out of range) → LOWER_RANK (another quote of the product ranks first: the named
+ * ONCE quote, then the latest accepted agreement, then the higher id). The one left priced the
+ * line: APPLIED (its quoted amount is the price: FIXED, or BETTER_OF at or below the usual
+ * price) or USUAL_PRICE_WON (BETTER_OF above the usual price: the usual price and its
+ * adjustments stand).
+ */
+export const QUOTE_OUTCOMES = [
+  "APPLIED",
+  "USUAL_PRICE_WON",
+  "QUOTE_QUANTITY_MISMATCH",
+  "OUT_OF_WINDOW",
+  "NOT_ELIGIBLE",
+  "LOWER_RANK",
+] as const;
+export type QuoteOutcome = (typeof QUOTE_OUTCOMES)[number];
+
 // ---------------------------------------------------------------------------------------------
 // The pricing-rules linter (docs/pricing-lint.md): GET /v1/api/pricing/lint
 // ---------------------------------------------------------------------------------------------
@@ -397,6 +426,7 @@ export const LINT_CODES = [
   "EMPTY_GROUP_TARGETED",
   "EXPIRED_BUT_ACTIVE",
   "BELOW_COST",
+  "QUOTE_BELOW_FLOOR",
 ] as const;
 export type LintCode = (typeof LINT_CODES)[number];
 
@@ -419,16 +449,18 @@ export const LINT_SEVERITY_OF: Record<LintCode, LintSeverity> = {
   EMPTY_GROUP_TARGETED: "WARNING",
   EXPIRED_BUT_ACTIVE: "INFO",
   BELOW_COST: "WARNING",
+  QUOTE_BELOW_FLOOR: "WARNING",
 };
 
 /**
- * The records a finding names: the first three by `id`, the others by `code` (as the API
- * addresses each of them).
+ * The records a finding names: pricelists, trade conditions, promotions and quotes by `id`, the
+ * others by `code` (as the API addresses each of them).
  */
 export const LINT_RECORD_KINDS = [
   "pricelist",
   "tradeCondition",
   "promotion",
+  "quote",
   "product",
   "productGroup",
   "channel",

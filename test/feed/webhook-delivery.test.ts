@@ -21,6 +21,7 @@ import {
 } from "../factories";
 import { call } from "../fuzz/worker";
 import { api, created, uid } from "../shared/helpers";
+import { acceptQuote, insertQuote } from "../shared/quote-rows";
 import {
   head,
   RECEIVER,
@@ -80,6 +81,15 @@ async function writeEveryKind() {
   await assignPricelistToChannel(channel.code, pricelist.id);
   await createTradeCondition({ productGroupCodes: [group.code], channelCodes: [channel.code] });
   await createPromotion({ productCodes: [product.code] });
+  // An accepted AGREEMENT: its EFFECTIVE entry is the `quotes` event (docs/quotes-honouring.md §3).
+  const quote = await insertQuote({
+    status: "SENT",
+    mode: "AGREEMENT",
+    channelCode: channel.code,
+    customerCode: customer.code,
+    products: [product.code],
+  });
+  await acceptQuote(quote);
   await api("PATCH", `/v1/api/customer/${customer.code}`, { body: { name: "Renamed" } });
   await api("DELETE", `/v1/api/customer/${customer.code}`);
   // A rate has no code: a validFrom of its own makes it a new one.

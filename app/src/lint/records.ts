@@ -10,6 +10,11 @@ interface RecordSource {
   load: (key: string, signal: AbortSignal) => Promise<unknown>;
 }
 
+type UntypedGet = (
+  path: string,
+  init: { params: { path: Record<string, number> }; signal: AbortSignal },
+) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+
 const id = (key: string) => {
   if (!/^[1-9][0-9]{0,15}$/.test(key)) throw new Error(`${key} is not a record id`);
   return Number(key);
@@ -17,7 +22,7 @@ const id = (key: string) => {
 
 /**
  * Where each kind of record a finding or a price step names is read: by id (pricelists, trade
- * conditions, promotions) or by code (the rest), through the typed client.
+ * conditions, promotions, quotes) or by code (the rest), through the typed client.
  */
 export const RECORD_SOURCES: Record<RecordKind, RecordSource> = {
   pricelist: {
@@ -42,6 +47,20 @@ export const RECORD_SOURCES: Record<RecordKind, RecordSource> = {
     operationId: "getPromotion",
     load: (key, signal) =>
       unwrap(api.GET("/v1/api/promotion/{id}", { params: { path: { id: id(key) } }, signal })),
+  },
+  quote: {
+    path: "/v1/api/quotes/{id}",
+    tag: "Quotes",
+    operationId: "getQuote",
+    // QUOTE_BELOW_FLOOR names quotes (docs/pricing-lint.md §17). The quote resource's typed path
+    // arrives with it; until then the same GET, untyped.
+    load: (key, signal) =>
+      unwrap(
+        (api.GET as unknown as UntypedGet)("/v1/api/quotes/{id}", {
+          params: { path: { id: id(key) } },
+          signal,
+        }),
+      ),
   },
   product: {
     path: "/v1/api/product/{code}",

@@ -5,6 +5,7 @@ export const KIND_NAME: Record<RecordKind, string> = {
   pricelist: "pricelist",
   tradeCondition: "trade condition",
   promotion: "promotion",
+  quote: "quote",
   product: "product",
   productGroup: "product group",
   channel: "channel",

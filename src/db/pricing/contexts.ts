@@ -1,8 +1,10 @@
 import type {
   ChannelRoundingMode,
   PromotionCandidate,
+  QuoteTerms,
   TradeConditionCandidate,
 } from "../../pricing";
+import { agreementsOf } from "./quote-terms";
 import { listsOf, ratesAt, type ListRow } from "./columns";
 import type { ChannelPart, CustomerPart, PriceContext, PriceQuery, RequestPart } from "./lookup";
 import {
@@ -111,6 +113,8 @@ export interface CustomerContext {
   /** Every list one of them derives from, up to 3 steps, by id. */
   bases: ReadonlyMap<number, ListRow>;
   conditions: Reachable<TradeConditionCandidate>;
+  /** Its ACCEPTED AGREEMENT quotes in the channel, every window (docs/pricing-rules.md §28.2). */
+  agreements: readonly QuoteTerms[];
   /** The rows it holds (as ChannelContext's). */
   rows: number;
 }
@@ -118,11 +122,13 @@ export interface CustomerContext {
 /** The customer part as read (lookup.ts `loadRequestPart`), indexed for lookups. */
 export function customerContextOf(part: CustomerPart): CustomerContext {
   if (part.customer) frozen(part.customer);
+  const agreements = agreementsOf(part.customer?.agreements ?? []).map(frozen);
   return {
     head: part.customer,
     ...listsAndBases(part.lists),
     conditions: frozenReach(part.conditions),
-    rows: 1 + linkCount(part.lists) + linkCount(part.conditions),
+    agreements,
+    rows: 1 + linkCount(part.lists) + linkCount(part.conditions) + linkCount(agreements),
   };
 }
 
@@ -222,6 +228,7 @@ export function assemblePriceContext(
         ? { code: head.customerCode, inChannel: head.customerInChannel }
         : undefined,
     groupCodes,
+    agreements: [...view.own.agreements],
     currency: view.currency,
     products: part.products,
     version: part.version,

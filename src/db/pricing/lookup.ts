@@ -11,6 +11,7 @@ import {
   type PriceRow,
   type ProductFacts,
   type PromotionCandidate,
+  type QuoteTerms,
   type TradeConditionCandidate,
 } from "../../pricing";
 import type { Db } from "../client";
@@ -42,6 +43,7 @@ import {
   type ListRow,
   type Trim,
 } from "./columns";
+import { agreementsColumn, agreementsOf } from "./quote-terms";
 import { params as q, valuesOf, type Params, type PriceQuery } from "./query";
 import { fragments, levelLists, type Fragments } from "./reach";
 
@@ -72,6 +74,8 @@ export interface PriceContext {
   promotions: PromotionCandidate[];
   /** Per pair a derived list converts with, the rate in force at `at` and the next (§19). */
   exchangeRates: ExchangeRate[];
+  /** The customer's ACCEPTED AGREEMENT quotes in the channel, every window (§28.2); [] anonymous. */
+  agreements: QuoteTerms[];
   /** The pricing data version (table pricing_version, bumped by triggers on every price write). */
   version: number;
   /** The version of what a read key sees (bumped by every write but cost-only ones, migration 0027). */
@@ -89,6 +93,8 @@ const customerFields = (q: Params, f: Fragments, channelId: SQL) => ({
   groupCodes: codes(
     sql`(select json_group_array(g.code) from customer_groups g where g.id in ${f.groups})`,
   ),
+  // Its accepted agreements in the channel (docs/pricing-rules.md §28.2): no statement more.
+  agreements: agreementsColumn(q, channelId),
 });
 
 function contextStatement(f: Fragments) {
@@ -325,6 +331,7 @@ export async function loadPriceContext(db: Db, query: PriceQuery): Promise<Price
         ? { code: head.customerCode, inChannel: head.customerInChannel }
         : undefined,
     groupCodes: (head?.groupCodes ?? []).sort(),
+    agreements: agreementsOf(head?.agreements ?? []),
     currency: head?.currency ?? null,
     products: productFacts(productRows),
     ...versionsOf(version),

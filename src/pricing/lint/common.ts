@@ -20,6 +20,7 @@ export const ref = {
   pricelist: (id: number): LintRecord => ({ kind: "pricelist", id }),
   tradeCondition: (id: number): LintRecord => ({ kind: "tradeCondition", id }),
   promotion: (id: number): LintRecord => ({ kind: "promotion", id }),
+  quote: (id: number): LintRecord => ({ kind: "quote", id }),
   product: (code: string): LintRecord => ({ kind: "product", code }),
   productGroup: (code: string): LintRecord => ({ kind: "productGroup", code }),
   channel: (code: string): LintRecord => ({ kind: "channel", code }),

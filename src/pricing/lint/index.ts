@@ -9,6 +9,7 @@ import {
   ratesRoundingToZero,
   unreachablePricelists,
 } from "./records";
+import { quotesBelowFloor } from "./quotes";
 import { stackablesToZero } from "./stacking";
 import { belowCost, floorsAboveList, noFirstTier, priceGaps, tierCliffs } from "./tiers";
 import type { Finding, LintFacts } from "./types";
@@ -30,6 +31,7 @@ const RULES = [
   emptyGroupsTargeted,
   expiredButActive,
   belowCost,
+  quotesBelowFloor,
 ];
 
 function compareRecords(a: Finding, b: Finding): number {

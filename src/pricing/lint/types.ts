@@ -1,4 +1,11 @@
-import type { Instant, QuantityRule, Rounding, TradeConditionCandidate, Validity } from "../types";
+import type {
+  Derivation,
+  Instant,
+  QuantityRule,
+  Rounding,
+  TradeConditionCandidate,
+  Validity,
+} from "../types";
 import type {
   LintCode,
   LintRecordKind,
@@ -16,8 +23,14 @@ import type {
 
 /** A record a finding names: pricelists, conditions and promotions by id, the others by code. */
 export type LintRecord =
-  | { kind: Extract<LintRecordKind, "pricelist" | "tradeCondition" | "promotion">; id: number }
-  | { kind: Exclude<LintRecordKind, "pricelist" | "tradeCondition" | "promotion">; code: string };
+  | {
+      kind: Extract<LintRecordKind, "pricelist" | "tradeCondition" | "promotion" | "quote">;
+      id: number;
+    }
+  | {
+      kind: Exclude<LintRecordKind, "pricelist" | "tradeCondition" | "promotion" | "quote">;
+      code: string;
+    };
 
 export interface Finding {
   code: LintCode;
@@ -222,7 +235,35 @@ export interface LintFacts {
   priceGaps: readonly PriceGap[];
   belowCost: readonly BelowCostRow[];
   floorsUnderCost: readonly FloorUnderCost[];
+  /** The floor rows that may price the lines of SENT and ACCEPTED quotes (QUOTE_BELOW_FLOOR). */
+  quoteFloors: readonly QuoteFloorRow[];
   missingRates: readonly MissingRate[];
   rateSteps: readonly RateStep[];
   tierCliffs: readonly TierCliff[];
+}
+
+/**
+ * A line of a SENT or ACCEPTED quote not past its validTo, and one ACTIVE FLOOR list of the
+ * quote's channel in the quote's currency, in force now, with the row it has for the line's
+ * product and quantity in force now (docs/pricing-lint.md §17): its own row (`own`), or, for a
+ * list derived from another without own rows for the product, its base's row with the
+ * derivation. The rule picks each line's floor as the engine does: the first list by priority
+ * desc, id asc that has one.
+ */
+export interface QuoteFloorRow {
+  quoteId: number;
+  status: "SENT" | "ACCEPTED";
+  channelCode: string;
+  customerCode: string;
+  productCode: string;
+  quantity: number;
+  quotedUnitAmount: number;
+  quotedPriceUnit: number;
+  floorPricelistId: number;
+  priority: number;
+  own: boolean;
+  amount: number;
+  priceUnit: number;
+  /** Set when the row is the base's (`own` false): how the floor derives from it. */
+  derivation: Derivation | null;
 }

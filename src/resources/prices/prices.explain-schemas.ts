@@ -10,6 +10,9 @@ import {
   PRICELIST_OUTCOMES,
   PROMOTION_OUTCOMES,
   PROMOTION_STACKINGS,
+  QUOTE_LOCKS,
+  QUOTE_MODES,
+  QUOTE_OUTCOMES,
   RANK_KEYS,
   SCALE_BASES,
   THRESHOLD_BASES,
@@ -257,4 +260,40 @@ export const CostExplain = z
   .openapi("CostExplain", {
     description:
       "A COST pricelist of the channel, for a line (admin keys only, docs/pricing-rules.md §23)",
+  });
+
+export const QuoteExplain = z
+  .object({
+    quoteId: z.number().int().openapi({ description: "The quote", example: 42 }),
+    revision: z.number().int().openapi({ description: "Its revision", example: 2 }),
+    mode: z.enum(QUOTE_MODES).openapi({
+      description: "ONCE (the quote the request named) or AGREEMENT (the customer's, unnamed)",
+    }),
+    lock: z.enum(QUOTE_LOCKS).openapi({
+      description: "FIXED (the quoted amount is the price) or BETTER_OF (the lower of both)",
+    }),
+    outcome: z.enum(QUOTE_OUTCOMES).openapi({
+      description:
+        "APPLIED (the quoted amount priced the line), USUAL_PRICE_WON (BETTER_OF above the usual price), QUOTE_QUANTITY_MISMATCH (the named ONCE quote has the product at another quantity), OUT_OF_WINDOW (an agreement before its acceptance or from its validTo on), NOT_ELIGIBLE (the line is not priced as usual) or LOWER_RANK (another quote of the product ranks first); docs/pricing-rules.md §28.3",
+    }),
+    quantity: z
+      .number()
+      .int()
+      .openapi({ description: "The quantity the quote line names (ONCE: the only one it prices)" }),
+    quotedUnitAmount: z.number().int().nullable().openapi({
+      description:
+        "The quoted amount per the line's priceUnit pieces (half up); null when it cannot be exact",
+    }),
+    priceUnit: z
+      .number()
+      .int()
+      .openapi({ description: "The pieces both unit amounts are for: the line's price unit" }),
+    usualUnitAmount: z.number().int().nullable().openapi({
+      description: "The line's final amount without the quote; null when not priced as usual",
+    }),
+    validTo: IsoTimestamp.openapi({ description: "The quote holds until then" }),
+  })
+  .openapi("QuoteExplain", {
+    description:
+      "A quote naming the line's product, for a line (docs/pricing-rules.md §28): present in explain when the request carries quotes",
   });

@@ -16,8 +16,15 @@ import {
   PricelistExplain,
   PromotionExplain,
   DerivedFrom,
+  QuoteExplain,
 } from "./prices.explain-schemas";
-import { ADJUSTMENT_KINDS, CONDITION_SCOPES, LINE_STATUSES, PRICELIST_LEVELS } from "../../pricing";
+import {
+  ADJUSTMENT_KINDS,
+  CONDITION_SCOPES,
+  LINE_STATUSES,
+  PRICE_SOURCE_KINDS,
+  PRICELIST_LEVELS,
+} from "../../pricing";
 
 export const MAX_RESOLVE_LINES = 500;
 export const MAX_LOOKUP_PRODUCTS = 100;
@@ -50,6 +57,11 @@ export const PriceResolveSchema = z
       .boolean()
       .optional()
       .openapi({ description: "List every candidate per line and why it lost; default false" }),
+    quoteId: z.number().int().min(1).optional().openapi({
+      example: 42,
+      description:
+        "An ACCEPTED quote of this customer in this channel to honour: each line of a product and quantity the quote names is priced from it (docs/pricing-rules.md §28.1). 404 when no such quote exists; 409 QUOTE_MISMATCH, QUOTE_REDEEMED, QUOTE_EXPIRED or QUOTE_NOT_ACCEPTED when it cannot be honoured",
+    }),
     lines: z
       .array(
         z.strictObject({
@@ -279,6 +291,20 @@ const LinePrice = z
         tierMinQuantity: z.number().int().openapi({ description: "The tier used" }),
         baseUnitAmount: z.number().int().openapi({ description: "The tier's unit amount" }),
         derivedFrom: DerivedFrom,
+        kind: z.enum(PRICE_SOURCE_KINDS).optional().openapi({
+          description:
+            "QUOTE when a quote priced the line (docs/pricing-rules.md §28); absent: the pricelist above. With QUOTE and the quote's price, baseUnitAmount is the quoted amount (no adjustments)",
+        }),
+        quoteId: z
+          .number()
+          .int()
+          .optional()
+          .openapi({ description: "With kind QUOTE: the quote that priced the line" }),
+        revision: z
+          .number()
+          .int()
+          .optional()
+          .openapi({ description: "With kind QUOTE: the quote's revision" }),
       })
       .nullable()
       .openapi({ description: "Where the base price comes from; null when unpriced" }),
@@ -359,6 +385,10 @@ const LinePrice = z
           .openapi({
             description: `${ADMIN_ONLY}The channel's COST pricelists, priority desc, id asc`,
           }),
+        quotes: z.array(QuoteExplain).optional().openapi({
+          description:
+            "Only when the request carries quotes (a named quoteId, or the customer's agreements): every quote naming the product, in rank order",
+        }),
       })
       .nullable()
       .openapi({ description: "Only with explain: every candidate and why it lost" }),

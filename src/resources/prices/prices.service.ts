@@ -1,4 +1,5 @@
 import type { Db } from "../../db/client";
+import { loadNamedQuote } from "../../db/pricing/quote-terms";
 import { ApiError, conflict, notFound } from "../../lib/core/errors";
 import {
   resolvePrices,
@@ -7,6 +8,7 @@ import {
   type PriceRequest,
 } from "../../pricing";
 import { loadContext, type ContextCacheStatus } from "./prices.context-cache";
+import { honourable, quotesOf } from "./prices.quotes";
 import type { StallPolicy } from "./prices.stall";
 
 /**
@@ -27,6 +29,8 @@ export interface CartRequest {
    * read.
    */
   costs?: boolean;
+  /** A quote to honour (POST resolve only, docs/pricing-rules.md §28.1). */
+  quoteId?: number;
   lines: PriceLineRequest[];
   /** Where the request's fields sit, for error paths: "body" or "query". */
   location: "body" | "query";
@@ -73,22 +77,27 @@ export async function prepareCart(
   cart: CartRequest,
   options: PricingOptions = { cache: true },
 ): Promise<PreparedCart> {
-  const at = cart.at ?? Date.now();
+  const now = Date.now();
+  const at = cart.at ?? now;
   const customerCode = cart.customerCode ?? null;
-  const loaded = await loadContext(
-    db,
-    {
-      channelCode: cart.channelCode,
-      customerCode,
-      currency: cart.currency ?? null,
-      at,
-      explain: cart.explain ?? false,
-      costs: cart.costs ?? false,
-      productCodes: [...new Set(cart.lines.map((line) => line.productCode))],
-    },
-    options.cache,
-    options.stall,
-  );
+  // The named quote is read beside the lookup, not after it: one read more, no round trip in line.
+  const [loaded, named] = await Promise.all([
+    loadContext(
+      db,
+      {
+        channelCode: cart.channelCode,
+        customerCode,
+        currency: cart.currency ?? null,
+        at,
+        explain: cart.explain ?? false,
+        costs: cart.costs ?? false,
+        productCodes: [...new Set(cart.lines.map((line) => line.productCode))],
+      },
+      options.cache,
+      options.stall,
+    ),
+    cart.quoteId === undefined ? undefined : loadNamedQuote(db, cart.quoteId),
+  ]);
   options.onContext?.(loaded.cache);
   const { context } = loaded;
   if (!context.channel) throw notFound(`channel ${cart.channelCode} not found`);
@@ -111,6 +120,10 @@ export async function prepareCart(
       { path: `${cart.location}.currency`, message: "is required for this channel" },
     ]);
   }
+  const terms =
+    cart.quoteId === undefined
+      ? undefined
+      : honourable(cart.quoteId, named, { channelCode: cart.channelCode, customerCode, at, now });
   const request: PriceRequest = {
     at,
     currency: context.currency,
@@ -130,6 +143,7 @@ export async function prepareCart(
     costs: context.costs,
     tradeConditions: context.tradeConditions,
     promotions: context.promotions,
+    quotes: quotesOf(context.agreements, terms),
     lines: cart.lines,
   };
   return {

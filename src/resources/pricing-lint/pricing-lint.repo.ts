@@ -6,7 +6,7 @@ import { ALWAYS } from "../../db/schema";
 import { conditionColumns, promotionColumns, promotionOf } from "../../db/pricing/columns";
 import { params } from "../../db/pricing/query";
 import { PRICELIST_KINDS, PRICELIST_SCOPES, ROUNDING_MODES, STATUSES } from "../../pricing";
-import type { LintFacts } from "../../pricing/lint";
+import type { LintFacts, QuoteFloorRow } from "../../pricing/lint";
 import {
   codes,
   decodedBatch,
@@ -19,6 +19,7 @@ import {
   select,
   statement,
   text,
+  type RowOf,
 } from "../../db/rows";
 
 /**
@@ -399,6 +400,78 @@ const floorsUnderCostStatement = statement(
     where f.kind = 'FLOOR' and f.status = 'ACTIVE' and c.kind = 'COST' and f.adjustment_bp < 0`,
 );
 
+const rowInForce = (table: string, now: number) =>
+  sql`(${sql.raw(table)}.valid_from is null or ${sql.raw(table)}.valid_from <= ${now}) and ${notEnded(table, now)}`;
+
+/**
+ * QUOTE_BELOW_FLOOR's facts (docs/pricing-lint.md §17): per line of a SENT or ACCEPTED quote not
+ * past its validTo, each ACTIVE FLOOR list of its channel in its currency in force now with the
+ * row it has for the line's product and quantity (the tier: the largest minQuantity ≤ the
+ * quantity, in force now): its own, or for a list without own rows of the product, its base's
+ * in the same currency with the derivation. The rule picks and compares.
+ */
+const quoteFloorsStatement = (now: number) =>
+  statement(
+    select({
+      quoteId: int(sql`q.id`),
+      status: member(["SENT", "ACCEPTED"] as const, sql`q.status`),
+      channelCode: text(sql`ch.code`),
+      customerCode: text(sql`cu.code`),
+      productCode: text(sql`pr.code`),
+      quantity: int(sql`l.quantity`),
+      quotedUnitAmount: int(sql`l.quoted_unit_amount`),
+      quotedPriceUnit: int(sql`l.price_unit`),
+      floorPricelistId: int(sql`f.id`),
+      priority: int(sql`f.priority`),
+      own: flag(sql`(r.pricelist_id = f.id)`),
+      amount: int(sql`r.amount`),
+      priceUnit: int(sql`r.price_unit`),
+      basePricelistId: nullableInt(sql`f.base_pricelist_id`),
+      adjustmentBp: nullableInt(sql`f.adjustment_bp`),
+      roundingMode: nullableMember(ROUNDING_MODES, sql`f.rounding_mode`),
+      roundingStep: nullableInt(sql`f.rounding_step`),
+      roundingEnding: nullableInt(sql`f.rounding_ending`),
+    }),
+    sql`from quotes q
+      join quote_lines l on l.quote_id = q.id
+      join products pr on pr.id = l.product_id
+      join channels ch on ch.id = q.channel_id
+      join customers cu on cu.id = q.customer_id
+      join channel_pricelists cf on cf.channel_id = q.channel_id
+      join pricelists f on f.id = cf.pricelist_id
+      join pricelist_prices r on r.product_id = l.product_id and r.pricelist_id = (
+        case when exists (select 1 from pricelist_prices o where o.pricelist_id = f.id
+          and o.product_id = l.product_id) then f.id else f.base_pricelist_id end)
+    where q.status in ('SENT', 'ACCEPTED') and q.valid_to > ${now}
+      and f.kind = 'FLOOR' and f.status = 'ACTIVE' and f.currency = q.currency
+      and ${rowInForce("f", now)} and ${rowInForce("r", now)}
+      and (r.pricelist_id = f.id
+        or (select b.currency from pricelists b where b.id = f.base_pricelist_id) = f.currency)
+      and r.min_quantity = (select max(x.min_quantity) from pricelist_prices x
+        where x.pricelist_id = r.pricelist_id and x.product_id = r.product_id
+          and x.min_quantity <= l.quantity and ${rowInForce("x", now)})`,
+  );
+
+/** A row of quoteFloorsStatement with its derivation as the engine takes one. */
+function quoteFloorOf({
+  basePricelistId,
+  adjustmentBp,
+  roundingMode,
+  roundingStep,
+  roundingEnding,
+  ...row
+}: RowOf<ReturnType<typeof quoteFloorsStatement>>): QuoteFloorRow {
+  const rounding =
+    roundingMode === null
+      ? null
+      : { mode: roundingMode, step: roundingStep ?? 1, ending: roundingEnding ?? 0 };
+  const derived = !row.own && basePricelistId !== null;
+  return {
+    ...row,
+    derivation: derived ? { basePricelistId, adjustmentBp: adjustmentBp ?? 0, rounding } : null,
+  };
+}
+
 /** The linter's facts at `now`, in one round trip. */
 export async function loadLintFacts(db: Db, now: number): Promise<LintFacts> {
   const [
@@ -417,6 +490,7 @@ export async function loadLintFacts(db: Db, now: number): Promise<LintFacts> {
     tierCliffs,
     below,
     floorsUnderCost,
+    quoteFloors,
   ] = await decodedBatch(db, [
     pricelistsStatement,
     conditionsStatement,
@@ -433,6 +507,7 @@ export async function loadLintFacts(db: Db, now: number): Promise<LintFacts> {
     tierCliffsStatement(now),
     belowCostStatement(now),
     floorsUnderCostStatement,
+    quoteFloorsStatement(now),
   ] as const);
   return {
     now,
@@ -466,5 +541,6 @@ export async function loadLintFacts(db: Db, now: number): Promise<LintFacts> {
       rule: { minimum, increment, maximum },
     })),
     floorsUnderCost,
+    quoteFloors: quoteFloors.map(quoteFloorOf),
   };
 }

@@ -25,6 +25,7 @@ const CODE_SUMMARIES: Record<LintCode, string> = {
   EMPTY_GROUP_TARGETED: "a condition or promotion names a product group that holds no product",
   EXPIRED_BUT_ACTIVE: "an ACTIVE pricelist, condition or promotion whose window has ended",
   BELOW_COST: "an active price or floor of a channel below the channel's cost of the product",
+  QUOTE_BELOW_FLOOR: "a SENT or ACCEPTED quote's price below the floor of its line now",
 };
 
 export const LintCodeSchema = z.enum(LINT_CODES).openapi("LintCode", {
@@ -44,7 +45,7 @@ export const LintRecordSchema = z
   .object({
     kind: z.enum(LINT_RECORD_KINDS).openapi({ description: "The kind of record" }),
     id: z.number().int().optional().openapi({
-      description: "For a pricelist, tradeCondition or promotion: its id",
+      description: "For a pricelist, tradeCondition, promotion or quote: its id",
       example: 42,
     }),
     code: z.string().optional().openapi({

@@ -1,3 +1,4 @@
+import { agreementAcceptedWrites } from "../../db/agreements";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../db/client";
 import { CHANGED, optimistically } from "../../db/optimistic";
@@ -416,8 +417,18 @@ export const rejectQuote = (db: Db, id: number, reason: string, caller: Caller) 
 export const sendQuote = (db: Db, id: number) =>
   act(db, id, "send", async () => ({ set: { status: "SENT", sentAt: Date.now() } }));
 
+/**
+ * Accept (SENT): ACCEPTED; an AGREEMENT's acceptance also moves the pricing data version and
+ * writes its EFFECTIVE feed entry in the same batch (docs/quotes-honouring.md §3).
+ */
 export const acceptQuote = (db: Db, id: number) =>
-  act(db, id, "accept", async () => ({ set: { status: "ACCEPTED", acceptedAt: Date.now() } }));
+  act(db, id, "accept", async () => {
+    const acceptedAt = Date.now();
+    return {
+      set: { status: "ACCEPTED", acceptedAt },
+      writes: agreementAcceptedWrites(db, id, acceptedAt),
+    };
+  });
 
 export const declineQuote = (
   db: Db,
