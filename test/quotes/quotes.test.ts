@@ -192,3 +192,64 @@ describe("worked example F: a negotiated price (docs/pricing-rules.md §27)", ()
     expect(admin).toMatchObject({ marginBp: quoted.first.marginBp, costUnitAmount: 300 });
   });
 });
+
+describe("worked example F honoured end to end, every step through the API (docs/quotes-honouring.md)", () => {
+  /** A quote of rep-1 at 360 (MANAGER approves), sent and accepted by the storefront's read key. */
+  async function acceptedAt360(mode: "ONCE" | "AGREEMENT", customerCode = customer) {
+    const res = await api("POST", "/v1/api/quotes", {
+      key: rep1,
+      body: {
+        customerCode,
+        channelCode: channel,
+        validTo: in90Days(),
+        mode,
+        lines: [{ productCode: product, quantity, unitAmount: 360 }],
+      },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const id = res.body.id as number;
+    await ok(id, "submit", rep1);
+    await ok(id, "approve", SALES_KEYS.manager);
+    await ok(id, "send", rep1);
+    expect(await ok(id, "accept", KEYS.read)).toMatchObject({ status: "ACCEPTED", mode });
+    return id;
+  }
+
+  it("ONCE: resolve with quoteId answers 360 for P-B × 60 (source QUOTE), 391 at 50; redeemed → 409", async () => {
+    const id = await acceptedAt360("ONCE");
+    const resolve = () =>
+      api("POST", "/v1/api/prices/resolve", {
+        key: KEYS.read,
+        body: {
+          channelCode: channel,
+          customerCode: customer,
+          quoteId: id,
+          lines: [{ productCode: product, quantity }],
+        },
+      });
+    const res = await resolve();
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.lines[0]).toMatchObject({
+      finalUnitAmount: 360,
+      lineAmount: 21600,
+      source: { kind: "QUOTE", quoteId: id },
+    });
+    expect(await ok(id, "redeem", KEYS.read, { orderRef: "SO-F-1" })).toMatchObject({
+      status: "REDEEMED",
+      orderRef: "SO-F-1",
+    });
+    await expectProblem(await resolve(), 409, "QUOTE_REDEEMED");
+  });
+
+  it("AGREEMENT: accepting it through the API prices K-1's P-B × 5 at 360 without naming it; anonymous 391", async () => {
+    const path = `/v1/api/prices?channel=${channel}&product=${product}&quantity=5`;
+    const before = await api("GET", `${path}&customer=${customer}`, { key: KEYS.read });
+    expect(before.status).toBe(200);
+    await acceptedAt360("AGREEMENT");
+    const after = await api("GET", `${path}&customer=${customer}`, { key: KEYS.read });
+    expect(after.body.lines[0]).toMatchObject({ finalUnitAmount: 360, source: { kind: "QUOTE" } });
+    expect(after.headers.get("etag")).not.toBe(before.headers.get("etag"));
+    const anonymous = await api("GET", path, { key: KEYS.read });
+    expect(anonymous.body.lines[0]).toMatchObject({ finalUnitAmount: 391 });
+  });
+});
