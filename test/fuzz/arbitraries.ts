@@ -471,6 +471,7 @@ function pathFixtures(op: Operation, param: string, fx: Fixtures): (string | num
     promotion: fx.promotions,
     webhooks: fx.webhooks,
     "change-requests": fx.changeRequests,
+    quotes: fx.quotes,
   };
   return map[before ?? ""] ?? [];
 }

@@ -15,6 +15,8 @@ export interface Fixtures {
   webhooks: number[];
   /** Change requests: a DRAFT and a submitted one (PENDING_APPROVAL, or APPLIED by the policy). */
   changeRequests: number[];
+  /** Quotes (docs/quotes.md): a DRAFT, a PENDING_APPROVAL, a SENT and an ACCEPTED one. */
+  quotes: number[];
   /** Exchange rates by their key, as their path parameters write it. */
   exchangeRates: { from: string; to: string; validFrom: string }[];
   /** A URL webhooks may point to here (WEBHOOK_ALLOWED_HOSTS of the tests): the test receiver. */
@@ -152,6 +154,27 @@ export async function createFixtures(tag: string): Promise<Fixtures> {
     ).id as number;
   const changeRequests = [await changeRequest(), await changeRequest()];
   await call("POST", `/v1/api/change-requests/${changeRequests[1]}/submit`);
+  const quote = async (...actions: string[]) => {
+    const created = await call("POST", "/v1/api/quotes", {
+      customerCode: customers[0],
+      channelCode: channels[0],
+      validTo: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+      lines: [{ productCode: products[0], quantity: 1 }],
+    });
+    for (const action of actions) {
+      // Another owner approves what the admin key wrote (docs/quotes.md §4.3).
+      const key = action === "approve" ? "test-writer-key-1" : undefined;
+      requests += 1;
+      await api("POST", `/v1/api/quotes/${created.id}/${action}`, key ? { key } : {});
+    }
+    return created.id as number;
+  };
+  const quotes = [
+    await quote(),
+    await quote("submit"),
+    await quote("submit", "approve", "send"),
+    await quote("submit", "approve", "send", "accept"),
+  ];
   // Rates have no code: the same keys each time, an upsert leaves them as they are.
   const exchangeRates = [
     { from: "EUR", to: "CHF", validFrom: "2025-01-01T00:00:00Z" },
@@ -172,6 +195,7 @@ export async function createFixtures(tag: string): Promise<Fixtures> {
     promotions,
     webhooks,
     changeRequests,
+    quotes,
     exchangeRates,
     webhookUrl,
     requests,

@@ -46,7 +46,9 @@ export function operations(doc: Schema): Operation[] {
         parameters: (op.parameters ?? []) as Parameter[],
         body: op.requestBody?.content?.["application/json"]?.schema,
         documented,
-        write: documented.has(403),
+        // A write a read key may make too (a quote's accept, decline, redeem: docs/quotes.md §1).
+        write:
+          documented.has(403) && !((op["x-roles"] as string[] | undefined) ?? []).includes("read"),
         responses: op.responses,
       });
     }
