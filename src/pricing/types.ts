@@ -13,6 +13,7 @@ import type {
   RankKey,
   ScaleBasis,
   ThresholdBasis,
+  TierMode,
 } from "./vocabulary";
 
 /**
@@ -66,6 +67,39 @@ export interface Tier {
   priceUnit: number;
 }
 
+/** A row of the base list as the answer's `tiers` show it: with its flat amount (§27). */
+export interface ListTier extends Tier {
+  /** A GRADUATED list's charge for reaching the row's band; 0 on VOLUME lists. */
+  flatAmount: number;
+}
+
+/**
+ * One band of a GRADUATED line's lot (docs/pricing-rules.md §27): its own first and last piece
+ * (null: no end), the pieces of the line's quantity in it, its row's amount, price unit and flat
+ * amount, and what it adds: round_half_up(quantity × unitAmount / priceUnit) + flatAmount.
+ */
+export interface Band {
+  fromQuantity: number;
+  toQuantity: number | null;
+  quantity: number;
+  unitAmount: number;
+  priceUnit: number;
+  flatAmount: number;
+  amount: number;
+}
+
+/**
+ * One rung of the buyer's tier ladder (docs/pricing-rules.md §28): a tier of the line's base list,
+ * the smallest allowed quantity from it, and the line priced for this buyer at that quantity.
+ */
+export interface LadderEntry {
+  minQuantity: number;
+  quantity: number;
+  finalUnitAmount: number;
+  priceUnit: number;
+  lineAmount: number;
+}
+
 /** The rate a derived tier was converted at (docs/pricing-rules.md §19). */
 export interface ExchangeRateUsed {
   from: string;
@@ -90,8 +124,15 @@ export interface PriceSource {
   pricelistId: number;
   tierMinQuantity: number;
   baseUnitAmount: number;
-  /** Set when the tier came from the pricelist's base (it has no own rows for the product). */
+  /**
+   * Set when the tier came from the pricelist's base (it has no own rows for the product); for a
+   * GRADUATED line, that of the tier its quantity reaches.
+   */
   derivedFrom: DerivedFrom | null;
+  /** How the base list's tiers price the line (docs/pricing-rules.md §27). */
+  tierMode: TierMode;
+  /** GRADUATED: the bands of the lot, whose amounts add up to baseUnitAmount; VOLUME: null. */
+  bands: Band[] | null;
 }
 
 /** The product's quantity rule, on every line of a known product. */
@@ -161,13 +202,18 @@ export interface LinePrice {
   source: PriceSource | null;
   adjustments: Adjustment[];
   /** All rows of the base pricelist for the product (derived ones too), minQuantity ascending. */
-  tiers: Tier[];
+  tiers: ListTier[];
   /** null only for UNKNOWN_PRODUCT. */
   quantityRule: QuantityRule | null;
   /** Set only on QUANTITY_NOT_ALLOWED lines. */
   suggestedQuantities: SuggestedQuantities | null;
-  /** OK lines only: when buying up to the next tier costs no more; else null. */
+  /** OK lines only: when buying up to the next tier costs no more; else null. Never GRADUATED. */
   priceBreak: PriceBreak | null;
+  /**
+   * Only when the request asked for `ladder` (docs/pricing-rules.md §28): on OK lines each tier
+   * of the base list priced for this buyer; null on the other lines.
+   */
+  ladder?: LadderEntry[] | null;
   /**
    * With `margin` only (admin keys; docs/pricing-rules.md §26), on every line (null or [] when
    * not priced): the cost per `priceUnit` pieces (null: no cost), finalUnitAmount − cost, the
