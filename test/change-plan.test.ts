@@ -22,7 +22,7 @@ const row = (
   validTo: number | null = null,
   minQuantity = 1,
   priceUnit = 1,
-): KeyedRow => ({ productCode, minQuantity, amount, priceUnit, validFrom, validTo });
+): KeyedRow => ({ productCode, minQuantity, amount, priceUnit, flatAmount: 0, validFrom, validTo });
 
 const adjust = (adjustmentBp: number, rows: KeyedRow[]): SelectedItem => ({
   item: {

@@ -489,6 +489,7 @@ describe("the price write on its own (the guard behind the judged plan)", () => 
       minQuantity: 1,
       amount: 5,
       priceUnit: 1,
+      flatAmount: 0,
       validFrom: null,
     }));
     const read = (await readPriceRowFacts(db, pl.id, [a!, b!]))!;

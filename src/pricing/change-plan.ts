@@ -22,12 +22,20 @@ import { isInWindow } from "./validity";
 export interface SetPricesItem {
   kind: "SET_PRICES";
   pricelistId: number;
-  rows: readonly { productCode: string; minQuantity: number; amount: number; priceUnit: number }[];
+  rows: readonly {
+    productCode: string;
+    minQuantity: number;
+    amount: number;
+    priceUnit: number;
+    /** A GRADUATED band's flat amount (§27); absent: the one in force stays (0 for a new tier). */
+    flatAmount?: number;
+  }[];
 }
 
 /**
  * ADJUST_PRICES: every tier of the selected products valid at `at`, adjusted and rounded like a
- * derived list's (§3.7: round half up, then the ending), per the row's own price unit (§20).
+ * derived list's (§3.7: round half up, then the ending), per the row's own price unit (§20); its
+ * flat amount (§27) adjusted alike, half up, with no ending.
  */
 export interface AdjustPricesItem {
   kind: "ADJUST_PRICES";
@@ -138,10 +146,13 @@ function* writesOf(
   pause: () => boolean,
 ): Generator<void, Write[]> {
   const writes: Write[] = [];
-  const wanted = (timeline: Timeline, amount: number, priceUnit: number) => {
+  const wanted = (timeline: Timeline, amount: number, priceUnit: number, flat?: number) => {
     const was = inForce(timeline, at);
-    if (was?.amount === amount && was.priceUnit === priceUnit) return;
-    writes.push({ timeline, write: { validFrom: at, amount, priceUnit } });
+    const flatAmount = flat ?? was?.flatAmount ?? 0;
+    if (was?.amount === amount && was.priceUnit === priceUnit && was.flatAmount === flatAmount) {
+      return;
+    }
+    writes.push({ timeline, write: { validFrom: at, amount, priceUnit, flatAmount } });
   };
   const selected = new Set<Timeline>();
   for (const row of rows) {
@@ -149,8 +160,8 @@ function* writesOf(
     if (pause()) yield;
   }
   if (item.kind === "SET_PRICES") {
-    for (const { productCode, minQuantity, amount, priceUnit } of item.rows) {
-      wanted(state.timeline(productCode, minQuantity), amount, priceUnit);
+    for (const { productCode, minQuantity, amount, priceUnit, flatAmount } of item.rows) {
+      wanted(state.timeline(productCode, minQuantity), amount, priceUnit, flatAmount);
       if (pause()) yield;
     }
     return writes;
@@ -160,13 +171,15 @@ function* writesOf(
     const row = inForce(timeline, at);
     if (row) {
       let amount: number;
+      let flatAmount: number;
       try {
         amount = deriveAmount(row.amount, derivation);
+        flatAmount = deriveAmount(row.flatAmount, { ...derivation, rounding: null });
       } catch (error) {
         if (!(error instanceof AmountOutOfRange)) throw error;
         throw new ChangeAmountOutOfRange(index, timeline.productCode, timeline.minQuantity);
       }
-      wanted(timeline, amount, row.priceUnit);
+      wanted(timeline, amount, row.priceUnit, flatAmount);
     }
     if (pause()) yield;
   }

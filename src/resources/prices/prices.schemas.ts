@@ -17,7 +17,13 @@ import {
   PromotionExplain,
   DerivedFrom,
 } from "./prices.explain-schemas";
-import { ADJUSTMENT_KINDS, CONDITION_SCOPES, LINE_STATUSES, PRICELIST_LEVELS } from "../../pricing";
+import {
+  ADJUSTMENT_KINDS,
+  CONDITION_SCOPES,
+  LINE_STATUSES,
+  PRICELIST_LEVELS,
+  TIER_MODES,
+} from "../../pricing";
 
 export const MAX_RESOLVE_LINES = 500;
 export const MAX_LOOKUP_PRODUCTS = 100;
@@ -50,6 +56,10 @@ export const PriceResolveSchema = z
       .boolean()
       .optional()
       .openapi({ description: "List every candidate per line and why it lost; default false" }),
+    ladder: z.boolean().optional().openapi({
+      description:
+        "true: each OK line carries its ladder, every tier of its base pricelist priced for this buyer (docs/pricing-rules.md §28); default false",
+    }),
     lines: z
       .array(
         z.strictObject({
@@ -137,7 +147,64 @@ export const PriceLookupQuery = z.object({
       param: { name: "explain", in: "query" },
       description: "true: list every candidate per product and why it lost; default false",
     }),
+  ladder: z
+    .enum(["true", "false"])
+    .optional()
+    .openapi({
+      param: { name: "ladder", in: "query" },
+      description:
+        "true: each OK product carries its ladder, every tier of its base pricelist priced for this buyer (docs/pricing-rules.md §28); default false",
+    }),
 });
+
+const Band = z
+  .object({
+    fromQuantity: z
+      .number()
+      .int()
+      .openapi({ description: "The band's first piece (1 for the first band)" }),
+    toQuantity: z.number().int().nullable().openapi({
+      description:
+        "The band's last piece (the next tier's minQuantity − 1); null for the last band",
+    }),
+    quantity: z
+      .number()
+      .int()
+      .openapi({ description: "The pieces of the line's quantity in this band" }),
+    unitAmount: z
+      .number()
+      .int()
+      .openapi({ description: "The band's tier amount, per its priceUnit pieces" }),
+    priceUnit: z.number().int().openapi({ description: "The pieces unitAmount is for" }),
+    flatAmount: z.number().int().openapi({ description: "The band's flat amount, added once" }),
+    amount: z.number().int().openapi({
+      description: "round_half_up(quantity × unitAmount / priceUnit) + flatAmount",
+    }),
+  })
+  .openapi("PriceBand", {
+    description: "One band of a GRADUATED line's lot (docs/pricing-rules.md §27)",
+  });
+
+const LadderEntry = z
+  .object({
+    minQuantity: z.number().int().openapi({ description: "The tier of the base pricelist" }),
+    quantity: z.number().int().openapi({
+      description: "The smallest quantity from minQuantity that the product's quantity rule allows",
+    }),
+    finalUnitAmount: z
+      .number()
+      .int()
+      .openapi({ description: "What this buyer pays per priceUnit pieces at that quantity" }),
+    priceUnit: z
+      .number()
+      .int()
+      .openapi({ description: "The pieces finalUnitAmount is for (GRADUATED: the quantity)" }),
+    lineAmount: z.number().int().openapi({ description: "What the line costs at that quantity" }),
+  })
+  .openapi("LadderEntry", {
+    description:
+      'One tier as this buyer sees it (docs/pricing-rules.md §28): a storefront\'s "from 10 pcs: 85"',
+  });
 
 const Adjustment = z
   .object({
@@ -275,8 +342,19 @@ const LinePrice = z
         level: z.enum(PRICELIST_LEVELS).openapi({ description: "The level of the base price" }),
         pricelistId: z.number().int().openapi({ description: "The pricelist of the base price" }),
         tierMinQuantity: z.number().int().openapi({ description: "The tier used" }),
-        baseUnitAmount: z.number().int().openapi({ description: "The tier's unit amount" }),
+        baseUnitAmount: z.number().int().openapi({
+          description:
+            "The tier's unit amount; GRADUATED: the lot's amount for all quantity pieces (the sum of bands)",
+        }),
         derivedFrom: DerivedFrom,
+        tierMode: z.enum(TIER_MODES).openapi({
+          description:
+            "How the base pricelist's tiers price the line (docs/pricing-rules.md §27): VOLUME, the whole quantity at the tier it reaches; GRADUATED, one lot of bands (priceUnit = quantity)",
+        }),
+        bands: z.array(Band).nullable().openapi({
+          description:
+            "GRADUATED: the bands the quantity reaches, whose amounts add up to baseUnitAmount; VOLUME: null",
+        }),
       })
       .nullable()
       .openapi({ description: "Where the base price comes from; null when unpriced" }),
@@ -289,6 +367,10 @@ const LinePrice = z
           minQuantity: z.number().int().openapi({ description: "From this quantity on" }),
           amount: z.number().int().openapi({ description: "The price of priceUnit pieces" }),
           priceUnit: z.number().int().openapi({ description: "The pieces amount is for" }),
+          flatAmount: z.number().int().openapi({
+            description:
+              "GRADUATED: added once when a line reaches this tier's band (docs/pricing-rules.md §27); 0 on VOLUME lists",
+          }),
         }),
       )
       .openapi({ description: "The base pricelist's tiers for this product" }),
@@ -338,6 +420,10 @@ const LinePrice = z
         description:
           "OK lines: buying up to the next tier costs no more than this line (docs/pricing-rules.md §22); else null",
       }),
+    ladder: z.array(LadderEntry).nullable().optional().openapi({
+      description:
+        "Only when the request asked for `ladder`: on OK lines, for each tier of the base pricelist (minQuantity ascending) the line priced for this buyer at the smallest allowed quantity from it, order-level bases unchanged (docs/pricing-rules.md §28); null on other lines",
+    }),
     ...marginFields,
     explain: z
       .object({

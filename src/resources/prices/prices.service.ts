@@ -26,6 +26,8 @@ export interface CartRequest {
    * and pocket price (docs/pricing-rules.md §26). Absent or false: none of them is even read.
    */
   costs?: boolean;
+  /** Each OK line's tier ladder (docs/pricing-rules.md §28). */
+  ladder?: boolean;
   lines: PriceLineRequest[];
   /** Where the request's fields sit, for error paths: "body" or "query". */
   location: "body" | "query";
@@ -118,6 +120,7 @@ export async function prepareCart(
     groupCodes: context.groupCodes,
     products: context.products,
     explain: cart.explain ?? false,
+    ...(cart.ladder ? { ladder: true } : {}),
     // GET /v1/api/prices prices each product as a one-line order (docs/pricing-rules.md §4.4).
     separateOrders: cart.location === "query",
     roundingMode: context.channel.roundingMode,
