@@ -266,3 +266,28 @@ describe("tierMode and flatAmount as the API writes them", () => {
     expect(res.body.lines[0].finalUnitAmount).toBe(550);
   });
 });
+
+describe("the linter on GRADUATED lists (docs/pricing-lint.md §14, §17)", () => {
+  const lint = async (code: string, pricelistId: number) => {
+    const res = await ok("GET", `/v1/api/pricing/lint?limit=100&filter.code=${code}`);
+    return res.data.filter((f: { records: { kind: string; id?: number }[] }) =>
+      f.records.some((r) => r.kind === "pricelist" && r.id === pricelistId),
+    );
+  };
+
+  it("reports GRADUATED_FIRST_TIER for a first tier above 1, and no TIER_CLIFF", async () => {
+    const p = await product();
+    const rows = [
+      { productCode: p, minQuantity: 5, amount: 100 },
+      { productCode: p, minQuantity: 50, amount: 80 },
+    ];
+    const graduated = await pricelist({ tierMode: "GRADUATED" }, rows);
+    const volume = await pricelist({}, rows);
+    const [first] = await lint("GRADUATED_FIRST_TIER", graduated);
+    expect(first).toMatchObject({ code: "GRADUATED_FIRST_TIER", severity: "WARNING" });
+    expect(first.message).toContain(`first tier for product ${p} at quantity 5`);
+    expect(await lint("GRADUATED_FIRST_TIER", volume)).toEqual([]);
+    expect(await lint("TIER_CLIFF", graduated)).toEqual([]);
+    expect(await lint("TIER_CLIFF", volume)).toHaveLength(1);
+  });
+});

@@ -10,7 +10,14 @@ import {
   unreachablePricelists,
 } from "./records";
 import { stackablesToZero } from "./stacking";
-import { belowCost, floorsAboveList, noFirstTier, priceGaps, tierCliffs } from "./tiers";
+import {
+  belowCost,
+  floorsAboveList,
+  graduatedFirstTiers,
+  noFirstTier,
+  priceGaps,
+  tierCliffs,
+} from "./tiers";
 import type { Finding, LintFacts } from "./types";
 
 export type * from "./types";
@@ -26,6 +33,7 @@ const RULES = [
   noFirstTier,
   priceGaps,
   tierCliffs,
+  graduatedFirstTiers,
   unreachablePricelists,
   emptyGroupsTargeted,
   expiredButActive,
