@@ -299,8 +299,8 @@ describe("errors come back as the lines of the file", () => {
       { line: 6, reason: "priceUnit: must be at most 10000" },
     ]);
     expect(await exportText(fresh, "prices", ctx)).toBe(
-      "productCode,minQuantity,amount,priceUnit,validFrom,validTo\n" +
-        `${product.code},1,1.50,1,,\n${product.code},10,1.00,1,,\n`,
+      "productCode,minQuantity,amount,priceUnit,validFrom,validTo,flatAmount\n" +
+        `${product.code},1,1.50,1,,,0.00\n${product.code},10,1.00,1,,,0.00\n`,
     );
   });
 

@@ -210,7 +210,7 @@ describe("headers", () => {
     expect(readHeader(["P-A", "1", "12.50"], KINDS.prices!)).toEqual({
       ok: false,
       error:
-        'the header must be productCode,minQuantity,amount, optionally priceUnit,validFrom,validTo (missing productCode, minQuantity, amount; unknown "P-A", "1", "12.50")',
+        'the header must be productCode,minQuantity,amount, optionally priceUnit,validFrom,validTo,flatAmount (missing productCode, minQuantity, amount; unknown "P-A", "1", "12.50")',
     });
     expect(readHeader(["code;name"], KINDS.customers!)).toMatchObject({
       ok: false,

@@ -124,6 +124,17 @@ const amount = {
 };
 
 /**
+ * A GRADUATED band's flat amount (docs/pricing-rules.md §27), in the format of `amount`; an empty
+ * cell, or no such column, is 0: the API's default, which a VOLUME list requires. @type {CellType}
+ */
+const flatAmount = {
+  read(raw, column, ctx) {
+    return (raw ?? "").trim() === "" ? { value: 0 } : amount.read(raw, column, ctx);
+  },
+  write: amount.write,
+};
+
+/**
  * A kind from its cells (in header order) and its endpoints. By default the rows are keyed by
  * `code`, upserted at `path` and exported from it sorted by code.
  * @param {{ name: string, bodyKey: string, cells: Record<string, CellType>, path?: string }
@@ -269,6 +280,7 @@ const prices = defineKind({
     priceUnit: whole(1, 1),
     validFrom: instant(null),
     validTo: instant(undefined),
+    flatAmount,
   },
   prepare: pricelistContext,
   importPath: (ctx) => `/v1/api/pricelist/${ctx.pricelistId}/prices`,
