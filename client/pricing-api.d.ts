@@ -6368,7 +6368,9 @@ export interface components {
      *               "pricelistId": 200,
      *               "tierMinQuantity": 1,
      *               "baseUnitAmount": 420,
-     *               "derivedFrom": null
+     *               "derivedFrom": null,
+     *               "tierMode": "VOLUME",
+     *               "bands": null
      *             },
      *             "adjustments": [
      *               {
@@ -6392,12 +6394,14 @@ export interface components {
      *               {
      *                 "minQuantity": 1,
      *                 "amount": 420,
-     *                 "priceUnit": 1
+     *                 "priceUnit": 1,
+     *                 "flatAmount": 0
      *               },
      *               {
      *                 "minQuantity": 50,
      *                 "amount": 385,
-     *                 "priceUnit": 1
+     *                 "priceUnit": 1,
+     *                 "flatAmount": 0
      *               }
      *             ],
      *             "quantityRule": {
@@ -6436,7 +6440,9 @@ export interface components {
      *               "pricelistId": 200,
      *               "tierMinQuantity": 1,
      *               "baseUnitAmount": 420,
-     *               "derivedFrom": null
+     *               "derivedFrom": null,
+     *               "tierMode": "VOLUME",
+     *               "bands": null
      *             },
      *             "adjustments": [
      *               {
@@ -6460,12 +6466,14 @@ export interface components {
      *               {
      *                 "minQuantity": 1,
      *                 "amount": 420,
-     *                 "priceUnit": 1
+     *                 "priceUnit": 1,
+     *                 "flatAmount": 0
      *               },
      *               {
      *                 "minQuantity": 50,
      *                 "amount": 385,
-     *                 "priceUnit": 1
+     *                 "priceUnit": 1,
+     *                 "flatAmount": 0
      *               }
      *             ],
      *             "quantityRule": {
