@@ -380,6 +380,7 @@ describe("every kind of write leaves exactly its entries", () => {
           validTo: null,
           amount: 1000,
           priceUnit: 1,
+          flatAmount: 0,
         },
       ],
       [
@@ -394,6 +395,7 @@ describe("every kind of write leaves exactly its entries", () => {
           validTo: null,
           amount: 500,
           priceUnit: 1,
+          flatAmount: 0,
         },
       ],
     ]);

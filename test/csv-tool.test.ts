@@ -402,6 +402,7 @@ describe("rows of each kind", () => {
         priceUnit: 100,
         validFrom: "2027-01-01T00:00:00.000Z",
         validTo: "2027-07-01T00:00:00.000Z",
+        flatAmount: 0,
       },
       "exchange-rates": {
         from: "USD",
@@ -416,7 +417,7 @@ describe("rows of each kind", () => {
       expect(readOne(kind, text, eur), name).toEqual({ ok: true, row: item });
     }
     expect(csvRow(KINDS.prices!.toRecord(items.prices, { ...eur, digits: 3 }))).toBe(
-      "P-A,10,1.005,100,2027-01-01T00:00:00.000Z,2027-07-01T00:00:00.000Z\n",
+      "P-A,10,1.005,100,2027-01-01T00:00:00.000Z,2027-07-01T00:00:00.000Z,\n",
     );
   });
 });

@@ -125,13 +125,15 @@ const amount = {
 
 /**
  * A GRADUATED band's flat amount (docs/pricing-rules.md §27), in the format of `amount`; an empty
- * cell, or no such column, is 0: the API's default, which a VOLUME list requires. @type {CellType}
+ * cell, or no such column, is 0 (the API's default, which a VOLUME list requires), and 0 is
+ * exported empty. @type {CellType}
  */
 const flatAmount = {
   read(raw, column, ctx) {
     return (raw ?? "").trim() === "" ? { value: 0 } : amount.read(raw, column, ctx);
   },
-  write: amount.write,
+  // 0 is written empty: a VOLUME list's sheet keeps an empty column.
+  write: (/** @type {number} */ minor, ctx) => (minor === 0 ? "" : amount.write(minor, ctx)),
 };
 
 /**
