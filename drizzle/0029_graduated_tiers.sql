@@ -3,8 +3,8 @@
 -- CHECK; the API refuses it on VOLUME lists). ADD COLUMN keeps both tables and their
 -- pricing-version triggers (which fire on every UPDATE); the price reader's covering index gains
 -- flat_amount so it still reads no table row; a change request's staged writes keep the flat
--- amounts before and after (its cancel restores them, not audited: bookkeeping); the audit triggers of both tables, which name
--- every column, are generated again below.
+-- amounts before and after (its cancel restores them; bookkeeping, not audited); the audit
+-- triggers of both tables, which name every column, are generated again below.
 DROP INDEX `pricelist_prices_lookup_idx`;--> statement-breakpoint
 ALTER TABLE `pricelist_prices` ADD `flat_amount` integer DEFAULT 0 NOT NULL CHECK (`flat_amount` >= 0);--> statement-breakpoint
 CREATE INDEX `pricelist_prices_lookup_idx` ON `pricelist_prices` (`product_id`,`pricelist_id`,`min_quantity`,`valid_from`,`valid_to`,`amount`,`price_unit`,`flat_amount`);--> statement-breakpoint
