@@ -133,7 +133,7 @@ const flatAmount = {
     return (raw ?? "").trim() === "" ? { value: 0 } : amount.read(raw, column, ctx);
   },
   // 0 is written empty: a VOLUME list's sheet keeps an empty column.
-  write: (/** @type {number} */ minor, ctx) => (minor === 0 ? "" : amount.write(minor, ctx)),
+  write: (/** @type {number} */ minor, ctx) => (minor === 0 ? null : amount.write(minor, ctx)),
 };
 
 /**
