@@ -60,6 +60,8 @@ export interface TierAt {
   minQuantity: number;
   amount: number;
   priceUnit: number;
+  /** A GRADUATED band's flat amount (§27). */
+  flatAmount: number;
 }
 
 export interface ChangePlan {
@@ -225,8 +227,8 @@ export function* planChangesInSteps(
     plan.lists.set(pricelistId, lists);
     const tier = (row: KeyedRow) => {
       if (row.validFrom !== at) return;
-      const { productCode, minQuantity, amount, priceUnit } = row;
-      plan.tiers.push({ pricelistId, productCode, minQuantity, amount, priceUnit });
+      const { productCode, minQuantity, amount, priceUnit, flatAmount } = row;
+      plan.tiers.push({ pricelistId, productCode, minQuantity, amount, priceUnit, flatAmount });
     };
     for (const row of lists.inserts) tier(row);
     for (const update of lists.updates) tier(update.after);
