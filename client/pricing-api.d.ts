@@ -1724,7 +1724,7 @@ export interface components {
         baseUnitAmount: number;
         derivedFrom: components["schemas"]["PriceDerivedFrom"];
         /**
-         * @description How the base pricelist's tiers price the line (docs/pricing-rules.md §27): VOLUME, the whole quantity at the tier it reaches; GRADUATED, one lot of bands (priceUnit = quantity)
+         * @description How the base pricelist's tiers price the line (docs/pricing-rules.md §29): VOLUME, the whole quantity at the tier it reaches; GRADUATED, one lot of bands (priceUnit = quantity)
          * @enum {string}
          */
         tierMode: "VOLUME" | "GRADUATED";
@@ -1741,7 +1741,7 @@ export interface components {
         amount: number;
         /** @description The pieces amount is for */
         priceUnit: number;
-        /** @description GRADUATED: added once when a line reaches this tier's band (docs/pricing-rules.md §27); 0 on VOLUME lists */
+        /** @description GRADUATED: added once when a line reaches this tier's band (docs/pricing-rules.md §29); 0 on VOLUME lists */
         flatAmount: number;
       }[];
       /** @description The product's quantity rule; null for UNKNOWN_PRODUCT */
@@ -1767,7 +1767,7 @@ export interface components {
         /** @description What the line costs at that quantity: no more than now */
         lineAmount: number;
       } | null;
-      /** @description Only when the request asked for `ladder`: on OK lines, for each tier of the base pricelist (minQuantity ascending) the line priced for this buyer at the smallest allowed quantity from it, order-level bases unchanged (docs/pricing-rules.md §28); null on other lines */
+      /** @description Only when the request asked for `ladder`: on OK lines, for each tier of the base pricelist (minQuantity ascending) the line priced for this buyer at the smallest allowed quantity from it, order-level bases unchanged (docs/pricing-rules.md §30); null on other lines */
       ladder?: components["schemas"]["LadderEntry"][] | null;
       /** @description Admin keys only: absent from a read key's answer (docs/api.md §18). The line's cost per priceUnit pieces, from the channel's COST pricelists (docs/pricing-rules.md §23); null without one */
       costUnitAmount?: number | null;
@@ -1827,7 +1827,7 @@ export interface components {
        */
       validFrom: string;
     } | null;
-    /** @description One band of a GRADUATED line's lot (docs/pricing-rules.md §27) */
+    /** @description One band of a GRADUATED line's lot (docs/pricing-rules.md §29) */
     PriceBand: {
       /** @description The band's first piece (1 for the first band) */
       fromQuantity: number;
@@ -1865,7 +1865,7 @@ export interface components {
       /** @description Signed change of the unit amount: negative saves, positive charges (a FLOOR is always positive) */
       amount: number;
     };
-    /** @description One tier as this buyer sees it (docs/pricing-rules.md §28): a storefront's "from 10 pcs: 85" */
+    /** @description One tier as this buyer sees it (docs/pricing-rules.md §30): a storefront's "from 10 pcs: 85" */
     LadderEntry: {
       /** @description The tier of the base pricelist */
       minQuantity: number;
@@ -2242,7 +2242,7 @@ export interface components {
       at?: string;
       /** @description List every candidate per line and why it lost; default false */
       explain?: boolean;
-      /** @description true: each OK line carries its ladder, every tier of its base pricelist priced for this buyer (docs/pricing-rules.md §28); default false */
+      /** @description true: each OK line carries its ladder, every tier of its base pricelist priced for this buyer (docs/pricing-rules.md §30); default false */
       ladder?: boolean;
       /** @description The cart lines, 1-500 */
       lines: {
@@ -3388,7 +3388,7 @@ export interface components {
       } | null;
     } | null;
     /**
-     * @description How the pricelist's quantity tiers price a line (docs/pricing-rules.md §27). VOLUME: the whole quantity at the amount of the tier it reaches. GRADUATED (SALES pricelists only): each band of pieces at its own tier's amount plus its flatAmount, the line priced as one lot (priceUnit = quantity)
+     * @description How the pricelist's quantity tiers price a line (docs/pricing-rules.md §29). VOLUME: the whole quantity at the amount of the tier it reaches. GRADUATED (SALES pricelists only): each band of pieces at its own tier's amount plus its flatAmount, the line priced as one lot (priceUnit = quantity)
      * @enum {string}
      */
     TierMode: "VOLUME" | "GRADUATED";
@@ -4279,7 +4279,7 @@ export interface components {
        */
       priceUnit: number;
       /**
-       * @description GRADUATED lists: added once when a line reaches this tier's band (docs/pricing-rules.md §27); 0 on VOLUME lists
+       * @description GRADUATED lists: added once when a line reaches this tier's band (docs/pricing-rules.md §29); 0 on VOLUME lists
        * @example 0
        */
       flatAmount: number;
@@ -7641,7 +7641,7 @@ export interface components {
        */
       priceUnit?: number;
       /**
-       * @description GRADUATED lists: added once when a line reaches this tier's band (docs/pricing-rules.md §27); absent: the tier's flat amount in force stays (0 for a new tier)
+       * @description GRADUATED lists: added once when a line reaches this tier's band (docs/pricing-rules.md §29); absent: the tier's flat amount in force stays (0 for a new tier)
        * @example 0
        */
       flatAmount?: number;
@@ -8790,7 +8790,7 @@ export interface operations {
         product: string[];
         /** @description true: list every candidate per product and why it lost; default false */
         explain?: "true" | "false";
-        /** @description true: each OK product carries its ladder, every tier of its base pricelist priced for this buyer (docs/pricing-rules.md §28); default false */
+        /** @description true: each OK product carries its ladder, every tier of its base pricelist priced for this buyer (docs/pricing-rules.md §30); default false */
         ladder?: "true" | "false";
       };
       header?: {

@@ -258,7 +258,7 @@ describe("planChanges at scale (docs/api.md §17.7)", () => {
   });
 });
 
-describe("flat amounts of GRADUATED rows (docs/pricing-rules.md §27)", () => {
+describe("flat amounts of GRADUATED rows (docs/pricing-rules.md §29)", () => {
   it("ADJUST_PRICES adjusts a flat amount like the amount, half up, with no ending", () => {
     const stored = [{ ...row("P-G", 80, null, null, 50), flatAmount: 333 }];
     // 80 + 10 % = 88 → 89 (UP to …9); 333 + 10 % = 366.3 → 366, no ending.

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { api, created, expectProblem, issuePaths, uid } from "./helpers";
 
 /**
- * Graduated tiers through the real Worker (docs/pricing-rules.md §27): worked example G exactly,
+ * Graduated tiers through the real Worker (docs/pricing-rules.md §29): worked example G exactly,
  * priced through POST /v1/api/prices/resolve and GET /v1/api/prices; a pricelist's `tierMode`
  * and a row's `flatAmount` as the API writes and reads them; and their bad input.
  */
@@ -63,7 +63,7 @@ const rowsG = (productCode: string, flat50 = 0) => [
   { productCode, minQuantity: 50, amount: 80, flatAmount: flat50 },
 ];
 
-describe("worked example G (docs/pricing-rules.md §27)", () => {
+describe("worked example G (docs/pricing-rules.md §29)", () => {
   const g = { p: "", code: "", list: 0 };
 
   beforeAll(async () => {

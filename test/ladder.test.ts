@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { api, created, expectProblem, issuePaths, roundTrips, uid } from "./helpers";
 
 /**
- * The buyer's tier ladder through the real Worker (docs/pricing-rules.md §28): worked example H
+ * The buyer's tier ladder through the real Worker (docs/pricing-rules.md §30): worked example H
  * exactly, through POST /v1/api/prices/resolve (`ladder: true`) and GET /v1/api/prices
  * (`ladder=true`), in one D1 round trip; and `ladder` that is not a boolean.
  */
@@ -54,7 +54,7 @@ const VOLUME_LADDER = [
   { minQuantity: 50, quantity: 50, finalUnitAmount: 76, priceUnit: 1, lineAmount: 3800 },
 ];
 
-describe("worked example H (docs/pricing-rules.md §28)", () => {
+describe("worked example H (docs/pricing-rules.md §30)", () => {
   const h = { volume: "", graduated: "", boxed: "", p: "", pg: "", box: "" };
 
   beforeAll(async () => {

@@ -33,7 +33,7 @@ async function sheet(id: number) {
     ...row,
     // Per piece unless said (docs/pricing-rules.md §20).
     ...(priceUnit === 1 ? {} : { priceUnit }),
-    // No flat amount unless said (docs/pricing-rules.md §27).
+    // No flat amount unless said (docs/pricing-rules.md §29).
     ...(flatAmount === 0 ? {} : { flatAmount }),
     ...(validFrom === null ? {} : { validFrom }),
     ...(validTo === null ? {} : { validTo }),

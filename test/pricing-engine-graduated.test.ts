@@ -13,8 +13,8 @@ import {
 } from "./pricing-engine-factories";
 
 /**
- * Graduated tiers and the buyer's tier ladder in the engine (docs/pricing-rules.md §27, §28),
- * worked examples G and H (§27.4, §28.2) and the edges around them.
+ * Graduated tiers and the buyer's tier ladder in the engine (docs/pricing-rules.md §29, §30),
+ * worked examples G and H (§29.4, §30.2) and the edges around them.
  */
 
 /** PL-G: P 1+: 100, 10+: 90, 50+: 80, GRADUATED unless said otherwise; `flat50` on the 50+ row. */
@@ -42,7 +42,7 @@ const at = (quantity: number, extra: Partial<PriceRequest> = {}) =>
 
 const fivePercent = condition(7, { value: 500 });
 
-describe("graduated tiers (docs/pricing-rules.md §27, example G)", () => {
+describe("graduated tiers (docs/pricing-rules.md §29, example G)", () => {
   it("prices 60 pieces as one lot over three bands: 900 + 3600 + 880 = 5380", () => {
     const l = at(60);
     expect(l).toMatchObject({
@@ -235,7 +235,7 @@ describe("graduated tiers (docs/pricing-rules.md §27, example G)", () => {
   });
 });
 
-describe("the buyer's tier ladder (docs/pricing-rules.md §28, example H)", () => {
+describe("the buyer's tier ladder (docs/pricing-rules.md §30, example H)", () => {
   it("VOLUME with 5 %: 95, 85 (90 × 5 % = 4.5 → 5), 76, at any quantity", () => {
     for (const quantity of [1, 7, 60]) {
       const l = line({

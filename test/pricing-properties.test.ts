@@ -1406,7 +1406,7 @@ describe("margin properties (admin answers)", () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// Graduated tiers and the buyer's tier ladder (docs/pricing-rules.md §27, §28)
+// Graduated tiers and the buyer's tier ladder (docs/pricing-rules.md §29, §30)
 // ---------------------------------------------------------------------------------------------
 
 /** Flat amounts and price units on the generated rows, and a tier mode per candidate list. */
@@ -1443,7 +1443,7 @@ const withoutOrderSums = (request: PriceRequest): PriceRequest => ({
   promotions: request.promotions.map((p) => ({ ...p, threshold: null })),
 });
 
-describe("graduated tiers and the ladder (docs/pricing-rules.md §27, §28)", () => {
+describe("graduated tiers and the ladder (docs/pricing-rules.md §29, §30)", () => {
   it("a graduated line's bands add up to its base amount, its price unit is its quantity", () => {
     let graduatedLines = 0;
     fc.assert(

@@ -343,7 +343,7 @@ function cpuMedian(engine, request, runs) {
 }
 
 /**
- * Graduated tiers and the buyer's tier ladder (docs/pricing-rules.md §27, §28; issue 32): the
+ * Graduated tiers and the buyer's tier ladder (docs/pricing-rules.md §29, §30; issue 32): the
  * 500-line case with every candidate list GRADUATED (each line a lot of bands), and a 50-line
  * cart of the same case priced without and with `ladder` (every OK line priced again at each
  * tier of its base list); the target: the ladder costs at most 2× the cart without it.

@@ -124,7 +124,7 @@ const amount = {
 };
 
 /**
- * A GRADUATED band's flat amount (docs/pricing-rules.md §27), in the format of `amount`; an empty
+ * A GRADUATED band's flat amount (docs/pricing-rules.md §29), in the format of `amount`; an empty
  * cell, or no such column, is 0 (the API's default, which a VOLUME list requires), and 0 is
  * exported empty. @type {CellType}
  */

@@ -1,5 +1,5 @@
 /**
- * Graduated tiers in the demo data (docs/pricing-rules.md §27, worked example G): cable ties sold
+ * Graduated tiers in the demo data (docs/pricing-rules.md §29, worked example G): cable ties sold
  * in graduated bands (1–9 at 1.00, 10–49 at 0.90, every tie from the 50th at 0.80) by a GRADUATED
  * list at WEB-DE's CHANNEL level, so 60 ties cost 53.80 where the same tiers VOLUME would make
  * them 48.00. Added after the catalogue, so it draws nothing from the demo's PRNG and changes no

@@ -37,7 +37,7 @@
  * @property {number} minQuantity
  * @property {number} amount minor units of the pricelist's currency, for `priceUnit` pieces
  * @property {number} [priceUnit] 1–10,000 (docs/pricing-rules.md §20); absent: 1
- * @property {number} [flatAmount] a GRADUATED list's band charge (docs/pricing-rules.md §27); absent: 0
+ * @property {number} [flatAmount] a GRADUATED list's band charge (docs/pricing-rules.md §29); absent: 0
  */
 
 /**
@@ -47,7 +47,7 @@
  * @property {"GENERAL" | "INDIVIDUAL"} scope
  * @property {"SALES" | "FLOOR" | "COST"} kind
  * @property {Derivation | null} derivation
- * @property {"VOLUME" | "GRADUATED"} tierMode docs/pricing-rules.md §27
+ * @property {"VOLUME" | "GRADUATED"} tierMode docs/pricing-rules.md §29
  * @property {Status} status
  * @property {"EUR" | "CHF"} currency
  * @property {number} priority

@@ -27,7 +27,7 @@ export interface SetPricesItem {
     minQuantity: number;
     amount: number;
     priceUnit: number;
-    /** A GRADUATED band's flat amount (§27); absent: the one in force stays (0 for a new tier). */
+    /** A GRADUATED band's flat amount (§29); absent: the one in force stays (0 for a new tier). */
     flatAmount?: number;
   }[];
 }
@@ -35,7 +35,7 @@ export interface SetPricesItem {
 /**
  * ADJUST_PRICES: every tier of the selected products valid at `at`, adjusted and rounded like a
  * derived list's (§3.7: round half up, then the ending), per the row's own price unit (§20); its
- * flat amount (§27) adjusted alike, half up, with no ending.
+ * flat amount (§29) adjusted alike, half up, with no ending.
  */
 export interface AdjustPricesItem {
   kind: "ADJUST_PRICES";
@@ -60,7 +60,7 @@ export interface TierAt {
   minQuantity: number;
   amount: number;
   priceUnit: number;
-  /** A GRADUATED band's flat amount (§27). */
+  /** A GRADUATED band's flat amount (§29). */
   flatAmount: number;
 }
 

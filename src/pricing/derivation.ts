@@ -27,7 +27,7 @@ export const MAX_STEPS = 3;
 /** A tier as step 1 uses it: its amount, and where it came from when it was derived. */
 export interface PricedTier extends Tier {
   derivedFrom: DerivedFrom | null;
-  /** A GRADUATED list's charge for the row's band (§27); absent: 0. */
+  /** A GRADUATED list's charge for the row's band (§29); absent: 0. */
   flatAmount?: number;
   /** Step 1's lot of a GRADUATED line (graduated.ts): its bands; absent on rows. */
   bands?: Band[];
@@ -82,7 +82,7 @@ export function deriveAmount(
 }
 
 /**
- * A flat amount along a derivation step (docs/pricing-rules.md §27): adjusted and converted as
+ * A flat amount along a derivation step (docs/pricing-rules.md §29): adjusted and converted as
  * the amount is, half up, with no price ending (an ending is for unit prices); past 2^53 − 1 it
  * makes the row's amount unpriceable instead, so it is kept at the safe maximum here.
  */

@@ -2,7 +2,7 @@ import { add, AmountOutOfRange, scale } from "./money";
 import type { Band } from "./types";
 
 /**
- * Graduated tiers (docs/pricing-rules.md §27). The tiers m₁ < m₂ < … of a product in a GRADUATED
+ * Graduated tiers (docs/pricing-rules.md §29). The tiers m₁ < m₂ < … of a product in a GRADUATED
  * list cut the pieces into bands: band i holds pieces mᵢ … mᵢ₊₁ − 1 (the last has no end), the
  * first always from piece 1. A line of q pieces is priced as one lot: each band q reaches adds
  * round_half_up(count × amountᵢ / priceUnitᵢ) + flatAmountᵢ, count = the pieces of q in it. The

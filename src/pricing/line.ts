@@ -216,7 +216,7 @@ export interface Finish {
   explain: boolean;
   /** Cost, margin, accruals and pocket price on every line (admin keys, §26). */
   margin: boolean;
-  /** Each OK line's tier ladder (§28). */
+  /** Each OK line's tier ladder (§30). */
   ladder: boolean;
   levels: PricelistLevels;
   conditions: ConditionStep;
@@ -256,11 +256,11 @@ function priceBreakOf(
   ladder: readonly LadderEntry[] | null,
 ): PriceBreak | null {
   const { base } = s.lookup!;
-  // §27: a GRADUATED line never costs less for more pieces by a tier of its own list.
+  // §29: a GRADUATED line never costs less for more pieces by a tier of its own list.
   if (base!.prepared.pricelist.tierMode === "GRADUATED") return null;
   const next = base!.prepared.tiers.get(s.productCode)?.find((t) => t.minQuantity > s.quantity);
   if (!next) return null;
-  // With the ladder the advice's quantity is already priced: its entry for that tier (§28).
+  // With the ladder the advice's quantity is already priced: its entry for that tier (§30).
   if (ladder) {
     const entry = ladder.find((e) => e.minQuantity === next.minQuantity);
     return entry && entry.lineAmount <= priced.lineAmount
@@ -297,7 +297,7 @@ function priceAt(f: Finish, productCode: string, quantity: number, lookup?: Base
 }
 
 /**
- * docs/pricing-rules.md §28: for each tier m of the line's base list for its product, the smallest
+ * docs/pricing-rules.md §30: for each tier m of the line's base list for its product, the smallest
  * allowed quantity from m, priced for this buyer as the line alone would be there with the order's
  * sums unchanged; a tier without such a quantity, or where the line would not be OK, is left out.
  * The line's own quantity is the line itself.

@@ -171,7 +171,7 @@ function check(
 
 /**
  * The tier of `rows` that prices `quantity` pieces in this list: a VOLUME list's row it reaches,
- * or a GRADUATED list's lot (docs/pricing-rules.md §27): the amount of all q pieces, per q pieces,
+ * or a GRADUATED list's lot (docs/pricing-rules.md §29): the amount of all q pieces, per q pieces,
  * with its bands, keyed by the row q reaches.
  */
 export function tierAt(

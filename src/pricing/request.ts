@@ -33,7 +33,7 @@ export interface PriceRow extends Validity {
   amount: number;
   /** 1–10,000 pieces (docs/pricing-rules.md §20); absent: 1. */
   priceUnit?: number;
-  /** ≥ 0: what reaching the row's band adds to a GRADUATED lot (§27); absent: 0. */
+  /** ≥ 0: what reaching the row's band adds to a GRADUATED lot (§29); absent: 0. */
   flatAmount?: number;
 }
 
@@ -80,7 +80,7 @@ export interface PricelistCandidate extends Validity {
   priority: number;
   allowsTradeDiscounts: boolean;
   taxInclusive: boolean;
-  /** How its tiers price a line (docs/pricing-rules.md §27); absent: VOLUME. */
+  /** How its tiers price a line (docs/pricing-rules.md §29); absent: VOLUME. */
   tierMode?: TierMode;
   /**
    * Every level at which this pricelist reaches the request (a GENERAL pricelist assigned to the
@@ -246,7 +246,7 @@ export interface PriceRequest {
   products: ReadonlyMap<string, ProductFacts>;
   explain?: boolean;
   /**
-   * true: each OK line carries its buyer's tier ladder (docs/pricing-rules.md §28), every other
+   * true: each OK line carries its buyer's tier ladder (docs/pricing-rules.md §30), every other
    * line `ladder: null`; absent or false: no line has the field.
    */
   ladder?: boolean;

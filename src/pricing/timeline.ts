@@ -17,7 +17,7 @@ export interface TimelineRow {
   validTo: Instant | null;
   amount: number;
   priceUnit: number;
-  /** A GRADUATED list's flat amount of the row's band (§27); 0 elsewhere. */
+  /** A GRADUATED list's flat amount of the row's band (§29); 0 elsewhere. */
   flatAmount: number;
 }
 

@@ -67,14 +67,14 @@ export interface Tier {
   priceUnit: number;
 }
 
-/** A row of the base list as the answer's `tiers` show it: with its flat amount (§27). */
+/** A row of the base list as the answer's `tiers` show it: with its flat amount (§29). */
 export interface ListTier extends Tier {
   /** A GRADUATED list's charge for reaching the row's band; 0 on VOLUME lists. */
   flatAmount: number;
 }
 
 /**
- * One band of a GRADUATED line's lot (docs/pricing-rules.md §27): its own first and last piece
+ * One band of a GRADUATED line's lot (docs/pricing-rules.md §29): its own first and last piece
  * (null: no end), the pieces of the line's quantity in it, its row's amount, price unit and flat
  * amount, and what it adds: round_half_up(quantity × unitAmount / priceUnit) + flatAmount.
  */
@@ -89,7 +89,7 @@ export interface Band {
 }
 
 /**
- * One rung of the buyer's tier ladder (docs/pricing-rules.md §28): a tier of the line's base list,
+ * One rung of the buyer's tier ladder (docs/pricing-rules.md §30): a tier of the line's base list,
  * the smallest allowed quantity from it, and the line priced for this buyer at that quantity.
  */
 export interface LadderEntry {
@@ -129,7 +129,7 @@ export interface PriceSource {
    * GRADUATED line, that of the tier its quantity reaches.
    */
   derivedFrom: DerivedFrom | null;
-  /** How the base list's tiers price the line (docs/pricing-rules.md §27). */
+  /** How the base list's tiers price the line (docs/pricing-rules.md §29). */
   tierMode: TierMode;
   /** GRADUATED: the bands of the lot, whose amounts add up to baseUnitAmount; VOLUME: null. */
   bands: Band[] | null;
@@ -210,7 +210,7 @@ export interface LinePrice {
   /** OK lines only: when buying up to the next tier costs no more; else null. Never GRADUATED. */
   priceBreak: PriceBreak | null;
   /**
-   * Only when the request asked for `ladder` (docs/pricing-rules.md §28): on OK lines each tier
+   * Only when the request asked for `ladder` (docs/pricing-rules.md §30): on OK lines each tier
    * of the base list priced for this buyer; null on the other lines.
    */
   ladder?: LadderEntry[] | null;

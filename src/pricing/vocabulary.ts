@@ -37,7 +37,7 @@ export const PRICELIST_KINDS = ["SALES", "FLOOR", "COST"] as const;
 export type PricelistKind = (typeof PRICELIST_KINDS)[number];
 
 /**
- * How a SALES pricelist's quantity tiers price a line (docs/pricing-rules.md §27). VOLUME: the
+ * How a SALES pricelist's quantity tiers price a line (docs/pricing-rules.md §29). VOLUME: the
  * whole quantity at the amount of the tier it reaches. GRADUATED: the pieces are cut into bands
  * at the tiers' minimum quantities, each band priced at its own tier (plus its flat amount), and
  * the line is priced as one lot.

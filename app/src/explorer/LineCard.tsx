@@ -188,7 +188,7 @@ function PriceBreak({ line, onQuantity }: { line: LinePrice; onQuantity?: (q: nu
 }
 
 /**
- * A GRADUATED line's lot (docs/pricing-rules.md §27): each band the quantity reaches, its pieces,
+ * A GRADUATED line's lot (docs/pricing-rules.md §29): each band the quantity reaches, its pieces,
  * its tier's amount and flat amount and what it adds, drawn as a bar of its share of the lot.
  */
 function Bands({ line }: { line: LinePrice }) {

@@ -92,7 +92,7 @@ export const changeRequestWrites = sqliteTable(
     afterValidTo: integer("after_valid_to"),
     afterAmount: integer("after_amount").notNull(),
     afterPriceUnit: integer("after_price_unit").notNull().default(1),
-    /** The flat amounts of the row before and after (docs/pricing-rules.md §27); migration 0029. */
+    /** The flat amounts of the row before and after (docs/pricing-rules.md §29); migration 0029. */
     beforeFlatAmount: integer("before_flat_amount"),
     afterFlatAmount: integer("after_flat_amount").notNull().default(0),
   },

@@ -54,7 +54,7 @@ export const pricelists = sqliteTable(
     roundingMode: text("rounding_mode", { enum: ROUNDING_MODES }),
     roundingStep: integer("rounding_step"),
     roundingEnding: integer("rounding_ending"),
-    /** How its tiers price a line (docs/pricing-rules.md §27); migration 0029. */
+    /** How its tiers price a line (docs/pricing-rules.md §29); migration 0029. */
     tierMode: text("tier_mode", { enum: TIER_MODES }).notNull().default("VOLUME"),
   },
   (t) => [
@@ -104,7 +104,7 @@ export const pricelistPrices = sqliteTable(
     priceUnit: integer("price_unit").notNull().default(1),
     /**
      * A GRADUATED list's charge for reaching the row's band, once per line (docs/pricing-rules.md
-     * §27); 0 on VOLUME lists. Migration 0029 adds it with a column CHECK (≥ 0).
+     * §29); 0 on VOLUME lists. Migration 0029 adds it with a column CHECK (≥ 0).
      */
     flatAmount: integer("flat_amount").notNull().default(0),
   },

@@ -33,7 +33,7 @@ export function noFirstTier(facts: LintFacts): Finding[] {
 
 /**
  * §17: a GRADUATED list whose first tier for a product starts above 1 (docs/pricing-rules.md
- * §27): below it the list has no price, and from it on the first band still counts from piece 1.
+ * §29): below it the list has no price, and from it on the first band still counts from piece 1.
  */
 export function graduatedFirstTiers(facts: LintFacts): Finding[] {
   return facts.graduatedFirstTiers.map(({ pricelistId, productCode, firstTier }) =>

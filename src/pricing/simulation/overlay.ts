@@ -27,7 +27,7 @@ export interface TierChange {
   minQuantity: number;
   amount: number;
   priceUnit?: number;
-  /** A GRADUATED band's flat amount (docs/pricing-rules.md §27); absent: 0. */
+  /** A GRADUATED band's flat amount (docs/pricing-rules.md §29); absent: 0. */
   flatAmount?: number;
 }
 

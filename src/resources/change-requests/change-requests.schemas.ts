@@ -46,7 +46,7 @@ const PriceRowSchema = z
     flatAmount: Amount.optional().openapi({
       example: 0,
       description:
-        "GRADUATED lists: added once when a line reaches this tier's band (docs/pricing-rules.md §27); absent: the tier's flat amount in force stays (0 for a new tier)",
+        "GRADUATED lists: added once when a line reaches this tier's band (docs/pricing-rules.md §29); absent: the tier's flat amount in force stays (0 for a new tier)",
     }),
   })
   .openapi("ChangeRequestPriceRow", {

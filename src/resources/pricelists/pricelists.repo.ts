@@ -358,7 +358,7 @@ export async function checkPriceWrite(db: Db, id: number, productCodes: string[]
   );
 }
 
-/** How many rows of pricelist `id` have a flat amount (docs/pricing-rules.md §27). */
+/** How many rows of pricelist `id` have a flat amount (docs/pricing-rules.md §29). */
 export async function countFlatAmounts(db: Db, id: number): Promise<number> {
   const row = await db
     .select({ n: count() })

@@ -28,7 +28,7 @@ export const PricelistKindSchema = z.enum(PRICELIST_KINDS).openapi("PricelistKin
 
 export const TierModeSchema = z.enum(TIER_MODES).openapi("TierMode", {
   description:
-    "How the pricelist's quantity tiers price a line (docs/pricing-rules.md §27). VOLUME: the whole quantity at the amount of the tier it reaches. GRADUATED (SALES pricelists only): each band of pieces at its own tier's amount plus its flatAmount, the line priced as one lot (priceUnit = quantity)",
+    "How the pricelist's quantity tiers price a line (docs/pricing-rules.md §29). VOLUME: the whole quantity at the amount of the tier it reaches. GRADUATED (SALES pricelists only): each band of pieces at its own tier's amount plus its flatAmount, the line priced as one lot (priceUnit = quantity)",
 });
 
 const Rounding = {
@@ -196,7 +196,7 @@ export const PricelistCreateSchema = z
     derivation: DerivationInputSchema.nullable().optional(),
     tierMode: TierModeSchema.optional().openapi({
       description:
-        "VOLUME (default) or GRADUATED (SALES pricelists only; docs/pricing-rules.md §27)",
+        "VOLUME (default) or GRADUATED (SALES pricelists only; docs/pricing-rules.md §29)",
     }),
   })
   .superRefine(checkWindow)
@@ -221,7 +221,7 @@ export const IndividualPricelistCreateSchema = z
       .optional()
       .openapi({ description: "Whether trade conditions may change its prices; default false" }),
     tierMode: TierModeSchema.optional().openapi({
-      description: "VOLUME (default) or GRADUATED (docs/pricing-rules.md §27)",
+      description: "VOLUME (default) or GRADUATED (docs/pricing-rules.md §29)",
     }),
   })
   .superRefine(checkWindow)
@@ -289,7 +289,7 @@ export const PriceSchema = z
     flatAmount: z.number().int().openapi({
       example: 0,
       description:
-        "GRADUATED lists: added once when a line reaches this tier's band (docs/pricing-rules.md §27); 0 on VOLUME lists",
+        "GRADUATED lists: added once when a line reaches this tier's band (docs/pricing-rules.md §29); 0 on VOLUME lists",
     }),
     validFrom: IsoTimestamp.nullable().openapi({ description: "Inclusive start; null = always" }),
     validTo: IsoTimestamp.nullable().openapi({ description: "Exclusive end; null = open-ended" }),

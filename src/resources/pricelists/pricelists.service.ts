@@ -182,7 +182,7 @@ type Touched = Partial<Pick<PricelistUpdate, "currency" | "kind" | "derivation" 
  */
 function shapeIssues(next: Planned, body: Touched): FieldIssue[] {
   const issues: FieldIssue[] = [];
-  // docs/pricing-rules.md §27: floors and costs are per piece; only prices come in bands.
+  // docs/pricing-rules.md §29: floors and costs are per piece; only prices come in bands.
   if (next.tierMode === "GRADUATED" && next.kind !== "SALES") {
     issues.push({
       path: body.tierMode ? "body.tierMode" : "body.kind",
@@ -393,7 +393,7 @@ export const updatePricelist = (db: Db, id: number, input: PricelistUpdate) =>
   });
 
 /**
- * A VOLUME list has no flat amounts (docs/pricing-rules.md §27): a GRADUATED one goes back to
+ * A VOLUME list has no flat amounts (docs/pricing-rules.md §29): a GRADUATED one goes back to
  * VOLUME only once none of its rows has one, so no stored amount is silently ignored.
  */
 async function assertNoFlatAmounts(db: Db, id: number) {
@@ -406,7 +406,7 @@ async function assertNoFlatAmounts(db: Db, id: number) {
   );
 }
 
-/** A VOLUME list refuses flat amounts (docs/pricing-rules.md §27): 400 naming each row's field. */
+/** A VOLUME list refuses flat amounts (docs/pricing-rules.md §29): 400 naming each row's field. */
 function assertFlatAmountsFit(tierMode: TierMode, id: number, prices: PriceUpsertRow[]) {
   if (tierMode === "GRADUATED") return;
   const issues = prices.flatMap((row, i) =>

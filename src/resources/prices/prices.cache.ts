@@ -22,7 +22,7 @@ const encoder = new TextEncoder();
  * 4: money (a line's `priceUnit` and `priceBreak`, tiers' `priceUnit`, `derivedFrom.exchangeRate`;
  * docs/pricing-rules.md §19–§22); 5: cost, margin and pocket price in admin answers (§26); 6: a
  * read key's answer hides a floor derived from cost (§24); 7: a source's `tierMode` and `bands`,
- * tiers' `flatAmount` (§27).
+ * tiers' `flatAmount` (§29).
  * Raise it whenever the answer changes for the same data.
  */
 const ANSWER_FORMAT = 7;

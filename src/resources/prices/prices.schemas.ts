@@ -58,7 +58,7 @@ export const PriceResolveSchema = z
       .openapi({ description: "List every candidate per line and why it lost; default false" }),
     ladder: z.boolean().optional().openapi({
       description:
-        "true: each OK line carries its ladder, every tier of its base pricelist priced for this buyer (docs/pricing-rules.md §28); default false",
+        "true: each OK line carries its ladder, every tier of its base pricelist priced for this buyer (docs/pricing-rules.md §30); default false",
     }),
     lines: z
       .array(
@@ -153,7 +153,7 @@ export const PriceLookupQuery = z.object({
     .openapi({
       param: { name: "ladder", in: "query" },
       description:
-        "true: each OK product carries its ladder, every tier of its base pricelist priced for this buyer (docs/pricing-rules.md §28); default false",
+        "true: each OK product carries its ladder, every tier of its base pricelist priced for this buyer (docs/pricing-rules.md §30); default false",
     }),
 });
 
@@ -182,7 +182,7 @@ const Band = z
     }),
   })
   .openapi("PriceBand", {
-    description: "One band of a GRADUATED line's lot (docs/pricing-rules.md §27)",
+    description: "One band of a GRADUATED line's lot (docs/pricing-rules.md §29)",
   });
 
 const LadderEntry = z
@@ -203,7 +203,7 @@ const LadderEntry = z
   })
   .openapi("LadderEntry", {
     description:
-      'One tier as this buyer sees it (docs/pricing-rules.md §28): a storefront\'s "from 10 pcs: 85"',
+      'One tier as this buyer sees it (docs/pricing-rules.md §30): a storefront\'s "from 10 pcs: 85"',
   });
 
 const Adjustment = z
@@ -349,7 +349,7 @@ const LinePrice = z
         derivedFrom: DerivedFrom,
         tierMode: z.enum(TIER_MODES).openapi({
           description:
-            "How the base pricelist's tiers price the line (docs/pricing-rules.md §27): VOLUME, the whole quantity at the tier it reaches; GRADUATED, one lot of bands (priceUnit = quantity)",
+            "How the base pricelist's tiers price the line (docs/pricing-rules.md §29): VOLUME, the whole quantity at the tier it reaches; GRADUATED, one lot of bands (priceUnit = quantity)",
         }),
         bands: z.array(Band).nullable().openapi({
           description:
@@ -369,7 +369,7 @@ const LinePrice = z
           priceUnit: z.number().int().openapi({ description: "The pieces amount is for" }),
           flatAmount: z.number().int().openapi({
             description:
-              "GRADUATED: added once when a line reaches this tier's band (docs/pricing-rules.md §27); 0 on VOLUME lists",
+              "GRADUATED: added once when a line reaches this tier's band (docs/pricing-rules.md §29); 0 on VOLUME lists",
           }),
         }),
       )
@@ -422,7 +422,7 @@ const LinePrice = z
       }),
     ladder: z.array(LadderEntry).nullable().optional().openapi({
       description:
-        "Only when the request asked for `ladder`: on OK lines, for each tier of the base pricelist (minQuantity ascending) the line priced for this buyer at the smallest allowed quantity from it, order-level bases unchanged (docs/pricing-rules.md §28); null on other lines",
+        "Only when the request asked for `ladder`: on OK lines, for each tier of the base pricelist (minQuantity ascending) the line priced for this buyer at the smallest allowed quantity from it, order-level bases unchanged (docs/pricing-rules.md §30); null on other lines",
     }),
     ...marginFields,
     explain: z

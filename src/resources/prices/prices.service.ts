@@ -26,7 +26,7 @@ export interface CartRequest {
    * and pocket price (docs/pricing-rules.md §26). Absent or false: none of them is even read.
    */
   costs?: boolean;
-  /** Each OK line's tier ladder (docs/pricing-rules.md §28). */
+  /** Each OK line's tier ladder (docs/pricing-rules.md §30). */
   ladder?: boolean;
   lines: PriceLineRequest[];
   /** Where the request's fields sit, for error paths: "body" or "query". */
