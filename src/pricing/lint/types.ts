@@ -82,7 +82,7 @@ export interface LintCustomer {
 }
 
 /** An ACTIVE pricelist's own rows for a product start above the product's smallest quantity. */
-/** A GRADUATED list's first tier for a product above 1 (docs/pricing-lint.md §17). */
+/** A GRADUATED list's first tier for a product above 1 (docs/pricing-lint.md §18). */
 export interface GraduatedFirstTier {
   pricelistId: number;
   productCode: string;

@@ -133,7 +133,7 @@ const firstTierGapsStatement = (now: number) =>
       and (pr.max_order_quantity is null or pr.max_order_quantity >= pr.min_order_quantity)`,
   );
 
-/** The ACTIVE GRADUATED lists' products whose first tier is above 1 (docs/pricing-lint.md §17). */
+/** The ACTIVE GRADUATED lists' products whose first tier is above 1 (docs/pricing-lint.md §18). */
 const graduatedFirstTiersStatement = (now: number) =>
   statement(
     select({
