@@ -1400,10 +1400,10 @@ function lookupChecks(results) {
  * run" is added by `dropCheck` once the previous run is read).
  * @param {ScenarioResult[]} results
  * @param {ScenarioResult[] | undefined} peer
- * @param {{ size: string, engineCpuMs: number, gzipKiB: number }} extra
+ * @param {{ size: string, engineCpuMs: number, gzipKiB: number, ladderRatio?: number }} extra
  * @returns {Check[]}
  */
-function checks(results, peer, { size, engineCpuMs, gzipKiB }) {
+function checks(results, peer, { size, engineCpuMs, gzipKiB, ladderRatio }) {
   /** @type {Check[]} */
   const out = roundTripChecks(results);
   const latencyLimit = size === "1m" ? 3 : 2;
@@ -1432,6 +1432,16 @@ function checks(results, peer, { size, engineCpuMs, gzipKiB }) {
     limit: `< ${ENGINE_CPU_MS} ms`,
     pass: engineCpuMs < ENGINE_CPU_MS,
   });
+  if (ladderRatio !== undefined) {
+    out.push({
+      issue: 32,
+      target: "engine: a 50-line cart with ladder ≤ 2× without it",
+      subject: "resolvePrices, median CPU",
+      value: `${fmt(ladderRatio, 2)}×`,
+      limit: "≤ 2×",
+      pass: ladderRatio <= 2,
+    });
+  }
   out.push({
     issue: 5,
     target: "bundle ≤ 200 KiB gzip, minified",
@@ -2090,6 +2100,7 @@ async function main() {
   const targetChecks = checks(results, peerResults, {
     size,
     engineCpuMs: engine.cpuMsMedian,
+    ladderRatio: engine.ladderRatio,
     gzipKiB,
   });
   if (underSimulation) targetChecks.push(...underSimulationChecks(underSimulation));
@@ -2222,6 +2233,14 @@ function printReport(report, { products, peerSkipped, keys, gzipKiB, file, refer
       `(+${engine.promotions} promotions): median ${engine.cpuMsMedian} ms CPU (p90 ${engine.cpuMsP90}), ` +
       `${engine.wallMsMedian} ms wall; with explain ${engine.explainWallMsMedian} ms wall`,
   );
+  if (engine.ladderCpuMsMedian !== undefined) {
+    print(
+      `Engine, graduated: ${engine.graduatedLines} GRADUATED lines of ${engine.lines}: median ` +
+        `${engine.graduatedCpuMsMedian} ms CPU; ladder: ${engine.cartLines}-line cart ` +
+        `${engine.cartCpuMsMedian} ms without, ${engine.ladderCpuMsMedian} ms with ` +
+        `(${engine.ladderEntries} entries, ${engine.ladderRatio}×)`,
+    );
+  }
   if (simulation) print(simulationLine(simulation));
   if (report.underSimulation)
     for (const line of underSimulationLines(report.underSimulation)) print(line);

@@ -1751,14 +1751,17 @@ export interface components {
      *             "pricelistId": 900,
      *             "tierMinQuantity": 1,
      *             "baseUnitAmount": 850,
-     *             "derivedFrom": null
+     *             "derivedFrom": null,
+     *             "tierMode": "VOLUME",
+     *             "bands": null
      *           },
      *           "adjustments": [],
      *           "tiers": [
      *             {
      *               "minQuantity": 1,
      *               "amount": 850,
-     *               "priceUnit": 1
+     *               "priceUnit": 1,
+     *               "flatAmount": 0
      *             }
      *           ],
      *           "quantityRule": {
@@ -1786,7 +1789,9 @@ export interface components {
      *             "pricelistId": 200,
      *             "tierMinQuantity": 50,
      *             "baseUnitAmount": 385,
-     *             "derivedFrom": null
+     *             "derivedFrom": null,
+     *             "tierMode": "VOLUME",
+     *             "bands": null
      *           },
      *           "adjustments": [
      *             {
@@ -1810,12 +1815,14 @@ export interface components {
      *             {
      *               "minQuantity": 1,
      *               "amount": 420,
-     *               "priceUnit": 1
+     *               "priceUnit": 1,
+     *               "flatAmount": 0
      *             },
      *             {
      *               "minQuantity": 50,
      *               "amount": 385,
-     *               "priceUnit": 1
+     *               "priceUnit": 1,
+     *               "flatAmount": 0
      *             }
      *           ],
      *           "quantityRule": {
@@ -1843,7 +1850,9 @@ export interface components {
      *             "pricelistId": 100,
      *             "tierMinQuantity": 1,
      *             "baseUnitAmount": 200,
-     *             "derivedFrom": null
+     *             "derivedFrom": null,
+     *             "tierMode": "VOLUME",
+     *             "bands": null
      *           },
      *           "adjustments": [
      *             {
@@ -1859,7 +1868,8 @@ export interface components {
      *             {
      *               "minQuantity": 1,
      *               "amount": 200,
-     *               "priceUnit": 1
+     *               "priceUnit": 1,
+     *               "flatAmount": 0
      *             }
      *           ],
      *           "quantityRule": {
@@ -1942,9 +1952,16 @@ export interface components {
         pricelistId: number;
         /** @description The tier used */
         tierMinQuantity: number;
-        /** @description The tier's unit amount */
+        /** @description The tier's unit amount; GRADUATED: the lot's amount for all quantity pieces (the sum of bands) */
         baseUnitAmount: number;
         derivedFrom: components["schemas"]["PriceDerivedFrom"];
+        /**
+         * @description How the base pricelist's tiers price the line (docs/pricing-rules.md §29): VOLUME, the whole quantity at the tier it reaches; GRADUATED, one lot of bands (priceUnit = quantity)
+         * @enum {string}
+         */
+        tierMode: "VOLUME" | "GRADUATED";
+        /** @description GRADUATED: the bands the quantity reaches, whose amounts add up to baseUnitAmount; VOLUME: null */
+        bands: components["schemas"]["PriceBand"][] | null;
         /**
          * @description QUOTE when a quote priced the line (docs/pricing-rules.md §28); absent: the pricelist above. With QUOTE and the quote's price, baseUnitAmount is the quoted amount (no adjustments)
          * @enum {string}
@@ -1965,6 +1982,8 @@ export interface components {
         amount: number;
         /** @description The pieces amount is for */
         priceUnit: number;
+        /** @description GRADUATED: added once when a line reaches this tier's band (docs/pricing-rules.md §29); 0 on VOLUME lists */
+        flatAmount: number;
       }[];
       /** @description The product's quantity rule; null for UNKNOWN_PRODUCT */
       quantityRule: {
@@ -1989,6 +2008,8 @@ export interface components {
         /** @description What the line costs at that quantity: no more than now */
         lineAmount: number;
       } | null;
+      /** @description Only when the request asked for `ladder`: on OK lines, for each tier of the base pricelist (minQuantity ascending) the line priced for this buyer at the smallest allowed quantity from it, order-level bases unchanged (docs/pricing-rules.md §30); null on other lines */
+      ladder?: components["schemas"]["LadderEntry"][] | null;
       /** @description Admin keys only: absent from a read key's answer (docs/api/access.md §18). The line's cost per priceUnit pieces, from the channel's COST pricelists (docs/pricing-rules.md §23); null without one */
       costUnitAmount?: number | null;
       /** @description Admin keys only: absent from a read key's answer (docs/api/access.md §18). finalUnitAmount − costUnitAmount (negative below cost); null without a cost */
@@ -2049,6 +2070,23 @@ export interface components {
        */
       validFrom: string;
     } | null;
+    /** @description One band of a GRADUATED line's lot (docs/pricing-rules.md §29) */
+    PriceBand: {
+      /** @description The band's first piece (1 for the first band) */
+      fromQuantity: number;
+      /** @description The band's last piece (the next tier's minQuantity − 1); null for the last band */
+      toQuantity: number | null;
+      /** @description The pieces of the line's quantity in this band */
+      quantity: number;
+      /** @description The band's tier amount, per its priceUnit pieces */
+      unitAmount: number;
+      /** @description The pieces unitAmount is for */
+      priceUnit: number;
+      /** @description The band's flat amount, added once */
+      flatAmount: number;
+      /** @description round_half_up(quantity × unitAmount / priceUnit) + flatAmount */
+      amount: number;
+    };
     /** @description One step from source.baseUnitAmount to finalUnitAmount, in applied order: base + Σ amount = final */
     PriceAdjustment: {
       /**
@@ -2069,6 +2107,19 @@ export interface components {
       valueBp: number | null;
       /** @description Signed change of the unit amount: negative saves, positive charges (a FLOOR is always positive) */
       amount: number;
+    };
+    /** @description One tier as this buyer sees it (docs/pricing-rules.md §30): a storefront's "from 10 pcs: 85" */
+    LadderEntry: {
+      /** @description The tier of the base pricelist */
+      minQuantity: number;
+      /** @description The smallest quantity from minQuantity that the product's quantity rule allows */
+      quantity: number;
+      /** @description What this buyer pays per priceUnit pieces at that quantity */
+      finalUnitAmount: number;
+      /** @description The pieces finalUnitAmount is for (GRADUATED: the quantity) */
+      priceUnit: number;
+      /** @description What the line costs at that quantity */
+      lineAmount: number;
     };
     /** @description An off-invoice rebate earned on a line (docs/pricing-rules.md §25) */
     Accrual: {
@@ -2487,6 +2538,8 @@ export interface components {
        * @example 42
        */
       quoteId?: number;
+      /** @description true: each OK line carries its ladder, every tier of its base pricelist priced for this buyer (docs/pricing-rules.md §30); default false */
+      ladder?: boolean;
       /** @description The cart lines, 1-500 */
       lines: {
         /**
@@ -3491,6 +3544,7 @@ export interface components {
      *         "customerCode": null,
      *         "kind": "SALES",
      *         "derivation": null,
+     *         "tierMode": "VOLUME",
      *         "createdAt": "2025-01-01T00:00:00.000Z",
      *         "updatedAt": "2025-01-01T00:00:00.000Z"
      *       }
@@ -3515,6 +3569,7 @@ export interface components {
      *       "customerCode": null,
      *       "kind": "SALES",
      *       "derivation": null,
+     *       "tierMode": "VOLUME",
      *       "createdAt": "2025-01-01T00:00:00.000Z",
      *       "updatedAt": "2025-01-01T00:00:00.000Z"
      *     }
@@ -3562,6 +3617,7 @@ export interface components {
       customerCode: string | null;
       kind: components["schemas"]["PricelistKind"];
       derivation: components["schemas"]["PricelistDerivation"];
+      tierMode: components["schemas"]["TierMode"];
       /**
        * Format: date-time
        * @description When the pricelist was created
@@ -3628,6 +3684,11 @@ export interface components {
       } | null;
     } | null;
     /**
+     * @description How the pricelist's quantity tiers price a line (docs/pricing-rules.md §29). VOLUME: the whole quantity at the amount of the tier it reaches. GRADUATED (SALES pricelists only): each band of pieces at its own tier's amount plus its flatAmount, the line priced as one lot (priceUnit = quantity)
+     * @enum {string}
+     */
+    TierMode: "VOLUME" | "GRADUATED";
+    /**
      * @description One page of a list
      * @example {
      *       "data": [
@@ -3645,6 +3706,7 @@ export interface components {
      *           "customerCode": null,
      *           "kind": "SALES",
      *           "derivation": null,
+     *           "tierMode": "VOLUME",
      *           "createdAt": "2025-01-01T00:00:00.000Z",
      *           "updatedAt": "2025-01-01T00:00:00.000Z",
      *           "isPrimary": true
@@ -3689,6 +3751,7 @@ export interface components {
      *       "customerCode": null,
      *       "kind": "SALES",
      *       "derivation": null,
+     *       "tierMode": "VOLUME",
      *       "createdAt": "2025-01-01T00:00:00.000Z",
      *       "updatedAt": "2025-01-01T00:00:00.000Z",
      *       "isPrimary": true
@@ -4011,6 +4074,7 @@ export interface components {
      *           "customerCode": null,
      *           "kind": "SALES",
      *           "derivation": null,
+     *           "tierMode": "VOLUME",
      *           "createdAt": "2025-01-01T00:00:00.000Z",
      *           "updatedAt": "2025-01-01T00:00:00.000Z"
      *         }
@@ -4029,6 +4093,7 @@ export interface components {
      *         "customerCode": null,
      *         "kind": "SALES",
      *         "derivation": null,
+     *         "tierMode": "VOLUME",
      *         "createdAt": "2025-01-01T00:00:00.000Z",
      *         "updatedAt": "2025-01-01T00:00:00.000Z"
      *       }
@@ -4218,6 +4283,7 @@ export interface components {
      *           "customerCode": null,
      *           "kind": "SALES",
      *           "derivation": null,
+     *           "tierMode": "VOLUME",
      *           "createdAt": "2025-01-01T00:00:00.000Z",
      *           "updatedAt": "2025-01-01T00:00:00.000Z"
      *         }
@@ -4288,6 +4354,7 @@ export interface components {
       allowsTradeDiscounts?: boolean;
       kind?: components["schemas"]["PricelistKind"] & unknown;
       derivation?: components["schemas"]["PricelistDerivationInput"];
+      tierMode?: components["schemas"]["TierMode"] & unknown;
     };
     /**
      * @description Derive the pricelist's amounts from a base pricelist (a GENERAL SALES list from a SALES list, a FLOOR list from a COST list); null removes the derivation
@@ -4377,6 +4444,7 @@ export interface components {
       taxInclusive?: boolean;
       /** @description Whether trade conditions may change its prices; default false */
       allowsTradeDiscounts?: boolean;
+      tierMode?: components["schemas"]["TierMode"] & unknown;
     };
     /**
      * @description The fields to change; absent fields stay as they are
@@ -4412,6 +4480,7 @@ export interface components {
       allowsTradeDiscounts?: boolean;
       kind?: components["schemas"]["PricelistKind"] & unknown;
       derivation?: components["schemas"]["PricelistDerivationInput"];
+      tierMode?: components["schemas"]["TierMode"] & unknown;
     };
     /**
      * @description One page of a list
@@ -4422,6 +4491,7 @@ export interface components {
      *           "minQuantity": 1,
      *           "amount": 1250,
      *           "priceUnit": 1,
+     *           "flatAmount": 0,
      *           "validFrom": null,
      *           "validTo": null
      *         },
@@ -4430,6 +4500,7 @@ export interface components {
      *           "minQuantity": 10,
      *           "amount": 1100,
      *           "priceUnit": 1,
+     *           "flatAmount": 0,
      *           "validFrom": null,
      *           "validTo": null
      *         },
@@ -4438,6 +4509,7 @@ export interface components {
      *           "minQuantity": 1,
      *           "amount": 1250,
      *           "priceUnit": 1000,
+     *           "flatAmount": 0,
      *           "validFrom": null,
      *           "validTo": null
      *         }
@@ -4476,6 +4548,7 @@ export interface components {
      *       "minQuantity": 1,
      *       "amount": 1250,
      *       "priceUnit": 1,
+     *       "flatAmount": 0,
      *       "validFrom": null,
      *       "validTo": null
      *     }
@@ -4501,6 +4574,11 @@ export interface components {
        * @example 1
        */
       priceUnit: number;
+      /**
+       * @description GRADUATED lists: added once when a line reaches this tier's band (docs/pricing-rules.md §29); 0 on VOLUME lists
+       * @example 0
+       */
+      flatAmount: number;
       /**
        * Format: date-time
        * @description Inclusive start; null = always
@@ -4591,6 +4669,12 @@ export interface components {
        * @example 1
        */
       priceUnit?: number;
+      /**
+       * @description GRADUATED lists only: added once when a line reaches this tier's band, integer minor units >= 0; default 0 (a VOLUME list refuses any other value: 400)
+       * @default 0
+       * @example 0
+       */
+      flatAmount?: number;
       /**
        * Format: date-time
        * @description Inclusive start; null or absent = always. A row with the same product, minQuantity and validFrom is replaced; else the row running at validFrom is cut there (docs/pricing-rules.md §17)
@@ -6497,7 +6581,7 @@ export interface components {
       records: components["schemas"]["LintRecord"][];
     };
     /**
-     * @description What was found (docs/pricing-lint.md: the trigger, why it matters, the fix). CHANNEL_WITHOUT_PRIMARY: an active channel has no primary pricelist. STACKABLES_TO_ZERO: stackable percentage discounts one line meets add up to 100 % or more. MISSING_EXCHANGE_RATE: an ACTIVE derived pricelist's base is in another currency and no rate of that pair holds now (or when the list starts). RATE_ROUNDS_TO_ZERO: an exchange rate small enough that a derived pricelist's smallest prices come out 0 (those lines answer NO_PRICE). NEVER_WINS: a non-stackable trade condition that another one always outranks. TIE_BY_ID: two trade conditions of the same type, rung, targets and value: their ids decide. FLOOR_ABOVE_LIST: a FLOOR row above the channel primary pricelist's price for the product. NO_FIRST_TIER: a pricelist's rows for a product start above the product's first quantity. PRICE_GAP: a pricelist's dated rows for a product and tier leave a hole in time. TIER_CLIFF: adjacent tiers where buying fewer pieces costs more than reaching the next tier. UNREACHABLE_PRICELIST: an ACTIVE SALES pricelist assigned nowhere and no derivation base. EMPTY_GROUP_TARGETED: a condition or promotion names a product group that holds no product. EXPIRED_BUT_ACTIVE: an ACTIVE pricelist, condition or promotion whose window has ended. BELOW_COST: an active price or floor of a channel below the channel's cost of the product. QUOTE_BELOW_FLOOR: a SENT or ACCEPTED quote's price below the floor of its line now.
+     * @description What was found (docs/pricing-lint.md: the trigger, why it matters, the fix). CHANNEL_WITHOUT_PRIMARY: an active channel has no primary pricelist. STACKABLES_TO_ZERO: stackable percentage discounts one line meets add up to 100 % or more. MISSING_EXCHANGE_RATE: an ACTIVE derived pricelist's base is in another currency and no rate of that pair holds now (or when the list starts). RATE_ROUNDS_TO_ZERO: an exchange rate small enough that a derived pricelist's smallest prices come out 0 (those lines answer NO_PRICE). NEVER_WINS: a non-stackable trade condition that another one always outranks. TIE_BY_ID: two trade conditions of the same type, rung, targets and value: their ids decide. FLOOR_ABOVE_LIST: a FLOOR row above the channel primary pricelist's price for the product. NO_FIRST_TIER: a pricelist's rows for a product start above the product's first quantity. PRICE_GAP: a pricelist's dated rows for a product and tier leave a hole in time. TIER_CLIFF: adjacent tiers where buying fewer pieces costs more than reaching the next tier. GRADUATED_FIRST_TIER: a GRADUATED pricelist whose first tier for a product starts above 1: no price below it, its first band from piece 1 all the same. UNREACHABLE_PRICELIST: an ACTIVE SALES pricelist assigned nowhere and no derivation base. EMPTY_GROUP_TARGETED: a condition or promotion names a product group that holds no product. EXPIRED_BUT_ACTIVE: an ACTIVE pricelist, condition or promotion whose window has ended. BELOW_COST: an active price or floor of a channel below the channel's cost of the product. QUOTE_BELOW_FLOOR: a SENT or ACCEPTED quote's price below the floor of its line now.
      * @enum {string}
      */
     LintCode:
@@ -6511,6 +6595,7 @@ export interface components {
       | "NO_FIRST_TIER"
       | "PRICE_GAP"
       | "TIER_CLIFF"
+      | "GRADUATED_FIRST_TIER"
       | "UNREACHABLE_PRICELIST"
       | "EMPTY_GROUP_TARGETED"
       | "EXPIRED_BUT_ACTIVE"
@@ -6581,7 +6666,9 @@ export interface components {
      *               "pricelistId": 200,
      *               "tierMinQuantity": 1,
      *               "baseUnitAmount": 420,
-     *               "derivedFrom": null
+     *               "derivedFrom": null,
+     *               "tierMode": "VOLUME",
+     *               "bands": null
      *             },
      *             "adjustments": [
      *               {
@@ -6605,12 +6692,14 @@ export interface components {
      *               {
      *                 "minQuantity": 1,
      *                 "amount": 420,
-     *                 "priceUnit": 1
+     *                 "priceUnit": 1,
+     *                 "flatAmount": 0
      *               },
      *               {
      *                 "minQuantity": 50,
      *                 "amount": 385,
-     *                 "priceUnit": 1
+     *                 "priceUnit": 1,
+     *                 "flatAmount": 0
      *               }
      *             ],
      *             "quantityRule": {
@@ -6649,7 +6738,9 @@ export interface components {
      *               "pricelistId": 200,
      *               "tierMinQuantity": 1,
      *               "baseUnitAmount": 420,
-     *               "derivedFrom": null
+     *               "derivedFrom": null,
+     *               "tierMode": "VOLUME",
+     *               "bands": null
      *             },
      *             "adjustments": [
      *               {
@@ -6673,12 +6764,14 @@ export interface components {
      *               {
      *                 "minQuantity": 1,
      *                 "amount": 420,
-     *                 "priceUnit": 1
+     *                 "priceUnit": 1,
+     *                 "flatAmount": 0
      *               },
      *               {
      *                 "minQuantity": 50,
      *                 "amount": 385,
-     *                 "priceUnit": 1
+     *                 "priceUnit": 1,
+     *                 "flatAmount": 0
      *               }
      *             ],
      *             "quantityRule": {
@@ -7845,6 +7938,11 @@ export interface components {
        * @example 1
        */
       priceUnit?: number;
+      /**
+       * @description GRADUATED lists: added once when a line reaches this tier's band (docs/pricing-rules.md §29); absent: the tier's flat amount in force stays (0 for a new tier)
+       * @example 0
+       */
+      flatAmount?: number;
     };
     /**
      * @description ADJUST_PRICES: every tier in force at effectiveAt of the selected products, round_half_up(amount × (10000 + adjustmentBp) / 10000), then the rounding, from effectiveAt
@@ -9798,6 +9896,8 @@ export interface operations {
         product: string[];
         /** @description true: list every candidate per product and why it lost; default false */
         explain?: "true" | "false";
+        /** @description true: each OK product carries its ladder, every tier of its base pricelist priced for this buyer (docs/pricing-rules.md §30); default false */
+        ladder?: "true" | "false";
       };
       header?: {
         /** @description An ETag of an earlier answer: 304 (no body) while it still describes the current answer */
@@ -21926,7 +22026,7 @@ export interface operations {
         sortBy?: ("severity:ASC" | "severity:DESC" | "code:ASC" | "code:DESC")[];
         /** @description Filter on severity (one of ERROR, WARNING, INFO): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $in, $not. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.severity=ERROR`. */
         "filter.severity"?: string[];
-        /** @description Filter on code (one of CHANNEL_WITHOUT_PRIMARY, STACKABLES_TO_ZERO, MISSING_EXCHANGE_RATE, RATE_ROUNDS_TO_ZERO, NEVER_WINS, TIE_BY_ID, FLOOR_ABOVE_LIST, NO_FIRST_TIER, PRICE_GAP, TIER_CLIFF, UNREACHABLE_PRICELIST, EMPTY_GROUP_TARGETED, EXPIRED_BUT_ACTIVE, BELOW_COST, QUOTE_BELOW_FLOOR): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $in, $not. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.code=CHANNEL_WITHOUT_PRIMARY`. */
+        /** @description Filter on code (one of CHANNEL_WITHOUT_PRIMARY, STACKABLES_TO_ZERO, MISSING_EXCHANGE_RATE, RATE_ROUNDS_TO_ZERO, NEVER_WINS, TIE_BY_ID, FLOOR_ABOVE_LIST, NO_FIRST_TIER, PRICE_GAP, TIER_CLIFF, GRADUATED_FIRST_TIER, UNREACHABLE_PRICELIST, EMPTY_GROUP_TARGETED, EXPIRED_BUT_ACTIVE, BELOW_COST, QUOTE_BELOW_FLOOR): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $in, $not. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.code=CHANNEL_WITHOUT_PRIMARY`. */
         "filter.code"?: string[];
         /** @description Filter on pricelistId (number): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $in, $not. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
         "filter.pricelistId"?: string[];

@@ -297,6 +297,7 @@ export async function benchEngine(dir, { runs }) {
     engine.resolvePrices({ ...request, explain: true });
     explained.push(performance.now() - w0);
   }
+  const tiers = tierCases(engine, runs);
   return {
     lines: request.lines.length,
     tradeConditions: request.tradeConditions.length,
@@ -318,6 +319,62 @@ export async function benchEngine(dir, { runs }) {
     cpuMsP90: Number(quantile(cpu, 0.9).toFixed(3)),
     wallMsMedian: Number(quantile(wall, 0.5).toFixed(3)),
     explainWallMsMedian: Number(quantile(explained, 0.5).toFixed(3)),
+    ...tiers,
+  };
+}
+
+/**
+ * CPU ms per call of `request`, median of `runs` after a warm-up.
+ * @param {{ resolvePrices: (r: PriceRequest) => unknown }} engine
+ * @param {PriceRequest} request
+ * @param {number} runs
+ */
+function cpuMedian(engine, request, runs) {
+  for (let i = 0; i < Math.max(10, Math.round(runs / 3)); i++) engine.resolvePrices(request);
+  /** @type {number[]} */
+  const cpu = [];
+  for (let i = 0; i < runs; i++) {
+    const c0 = process.cpuUsage();
+    engine.resolvePrices(request);
+    const c1 = process.cpuUsage(c0);
+    cpu.push((c1.user + c1.system) / 1000);
+  }
+  return Number(quantile(cpu, 0.5).toFixed(3));
+}
+
+/**
+ * Graduated tiers and the buyer's tier ladder (docs/pricing-rules.md §29, §30; issue 32): the
+ * 500-line case with every candidate list GRADUATED (each line a lot of bands), and a 50-line
+ * cart of the same case priced without and with `ladder` (every OK line priced again at each
+ * tier of its base list); the target: the ladder costs at most 2× the cart without it.
+ * @param {{ resolvePrices: (r: PriceRequest) => import("../../src/pricing/types").PriceAnswer }} engine
+ * @param {number} runs
+ */
+function tierCases(engine, runs) {
+  const base = engineCase();
+  /** @type {PriceRequest} */
+  const graduated = {
+    ...base,
+    pricelists: base.pricelists.map((p) => ({
+      ...p,
+      tierMode: /** @type {const} */ ("GRADUATED"),
+    })),
+  };
+  const graduatedLines = engine
+    .resolvePrices(graduated)
+    .lines.filter((l) => l.source?.tierMode === "GRADUATED").length;
+  const cart = engineCase(50);
+  const laddered = engine.resolvePrices({ ...cart, ladder: true });
+  const cartMs = cpuMedian(engine, cart, runs);
+  const ladderMs = cpuMedian(engine, { ...cart, ladder: true }, runs);
+  return {
+    graduatedLines,
+    graduatedCpuMsMedian: cpuMedian(engine, graduated, runs),
+    cartLines: cart.lines.length,
+    ladderEntries: laddered.lines.reduce((n, l) => n + (l.ladder?.length ?? 0), 0),
+    cartCpuMsMedian: cartMs,
+    ladderCpuMsMedian: ladderMs,
+    ladderRatio: Number((ladderMs / cartMs).toFixed(2)),
   };
 }
 

@@ -124,6 +124,19 @@ const amount = {
 };
 
 /**
+ * A GRADUATED band's flat amount (docs/pricing-rules.md §29), in the format of `amount`; an empty
+ * cell, or no such column, is 0 (the API's default, which a VOLUME list requires), and 0 is
+ * exported empty. @type {CellType}
+ */
+const flatAmount = {
+  read(raw, column, ctx) {
+    return (raw ?? "").trim() === "" ? { value: 0 } : amount.read(raw, column, ctx);
+  },
+  // 0 is written empty: a VOLUME list's sheet keeps an empty column.
+  write: (/** @type {number} */ minor, ctx) => (minor === 0 ? null : amount.write(minor, ctx)),
+};
+
+/**
  * A kind from its cells (in header order) and its endpoints. By default the rows are keyed by
  * `code`, upserted at `path` and exported from it sorted by code.
  * @param {{ name: string, bodyKey: string, cells: Record<string, CellType>, path?: string }
@@ -269,6 +282,7 @@ const prices = defineKind({
     priceUnit: whole(1, 1),
     validFrom: instant(null),
     validTo: instant(undefined),
+    flatAmount,
   },
   prepare: pricelistContext,
   importPath: (ctx) => `/v1/api/pricelist/${ctx.pricelistId}/prices`,

@@ -52,6 +52,7 @@ import {
   Y2026,
   Y2027,
 } from "./demo-model.mjs";
+import { addGraduatedExample } from "./demo-graduated.mjs";
 import { addMoneyExample } from "./demo-money.mjs";
 import { addWorkedExample, WORKED_EXAMPLE } from "./demo-worked-example.mjs";
 import { createRandom } from "./random.mjs";
@@ -799,6 +800,7 @@ export function buildDemoData() {
   addWorkedExample(data, webListPrices);
   addB2bExample(data);
   addMoneyExample(data);
+  addGraduatedExample(data);
   checkApart(data, WORKED_EXAMPLE);
   checkApart(data, B2B_EXAMPLE);
   return data;

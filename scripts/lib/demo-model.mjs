@@ -37,6 +37,7 @@
  * @property {number} minQuantity
  * @property {number} amount minor units of the pricelist's currency, for `priceUnit` pieces
  * @property {number} [priceUnit] 1–10,000 (docs/pricing-rules.md §20); absent: 1
+ * @property {number} [flatAmount] a GRADUATED list's band charge (docs/pricing-rules.md §29); absent: 0
  */
 
 /**
@@ -46,6 +47,7 @@
  * @property {"GENERAL" | "INDIVIDUAL"} scope
  * @property {"SALES" | "FLOOR" | "COST"} kind
  * @property {Derivation | null} derivation
+ * @property {"VOLUME" | "GRADUATED"} tierMode docs/pricing-rules.md §29
  * @property {Status} status
  * @property {"EUR" | "CHF"} currency
  * @property {number} priority
@@ -146,6 +148,7 @@ export const pricelist = (fields) => ({
   scope: "GENERAL",
   kind: "SALES",
   derivation: null,
+  tierMode: "VOLUME",
   status: "ACTIVE",
   priority: 0,
   validFrom: Y2026,

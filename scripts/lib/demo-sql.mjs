@@ -153,7 +153,7 @@ export function demoRows(data) {
     {
       table: "pricelists",
       columns: columns(
-        "id name scope kind status currency priority valid_from valid_to tax_inclusive allows_trade_discounts customer_id base_pricelist_id adjustment_bp rounding_mode rounding_step rounding_ending created_at updated_at",
+        "id name scope kind status currency priority valid_from valid_to tax_inclusive allows_trade_discounts customer_id base_pricelist_id adjustment_bp rounding_mode rounding_step rounding_ending tier_mode created_at updated_at",
       ),
       rows: pricelists.map((p) => [
         p.id,
@@ -172,12 +172,13 @@ export function demoRows(data) {
         p.derivation?.rounding?.mode ?? null,
         p.derivation?.rounding?.step ?? null,
         p.derivation?.rounding?.ending ?? null,
+        p.tierMode,
         ...stamp(p.id),
       ]),
     },
     {
       table: "pricelist_prices",
-      columns: columns("pricelist_id product_id min_quantity amount price_unit"),
+      columns: columns("pricelist_id product_id min_quantity amount price_unit flat_amount"),
       rows: pricelists.flatMap((p) =>
         p.prices.map((r) => [
           p.id,
@@ -185,6 +186,7 @@ export function demoRows(data) {
           r.minQuantity,
           r.amount,
           r.priceUnit ?? 1,
+          r.flatAmount ?? 0,
         ]),
       ),
     },

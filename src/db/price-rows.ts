@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { KeyedRow, TimelinePlan } from "../pricing/timeline";
-import type { Status } from "../pricing/vocabulary";
+import type { Status, TierMode } from "../pricing/vocabulary";
 import { errorMentions, isForeignKeyViolation, rawBatch, type Db } from "./client";
 import { FOREIGN_KEY } from "./outcomes";
 import { insertRows, rowField, rowsOf } from "./bulk";
@@ -21,7 +21,7 @@ import { int, nullableInt, select, statement, text } from "./rows";
 /** What decides a write of price rows to one pricelist, as `readFacts` parts. */
 interface PriceRowParts {
   /** The pricelist (none: no such list). */
-  list: { status: Status }[];
+  list: { status: Status; tierMode: TierMode }[];
   /** Codes of the write that name no product. */
   unknownCodes: string[];
   /** The stored rows of the named products in the pricelist. */
@@ -31,6 +31,7 @@ interface PriceRowParts {
 /** What decides a write of price rows to one pricelist. */
 export interface PriceRowFacts {
   status: Status;
+  tierMode: TierMode;
   unknownCodes: string[];
   rows: KeyedRow[];
 }
@@ -39,7 +40,8 @@ export interface PriceRowFacts {
 const partsOf = (id: number, codes: readonly string[]) => {
   const named = sql`(select value from json_each(${JSON.stringify([...new Set(codes)])}))`;
   return {
-    list: sql`select json_object('status', p.status) as fact from pricelists p where p.id = ${id}`,
+    list: sql`select json_object('status', p.status, 'tierMode', p.tier_mode) as fact
+      from pricelists p where p.id = ${id}`,
     unknownCodes: sql`select json_quote(value) as fact from ${named}
       where value not in (select code from products)`,
     rows: factRows(
@@ -51,6 +53,7 @@ const partsOf = (id: number, codes: readonly string[]) => {
         validTo: sql`pp.valid_to`,
         amount: sql`pp.amount`,
         priceUnit: sql`pp.price_unit`,
+        flatAmount: sql`pp.flat_amount`,
       },
       sql`pp.pricelist_id = ${id} and pr.code in ${named}`,
     ),
@@ -64,6 +67,7 @@ export async function readPriceRowFacts(db: Db, id: number, codes: readonly stri
   if (!list) return undefined;
   const value: PriceRowFacts = {
     status: list.status,
+    tierMode: list.tierMode,
     unknownCodes: [...read.value.unknownCodes].sort(),
     rows: read.value.rows,
   };
@@ -90,6 +94,7 @@ export function priceRowWrites(db: Db, id: number, plan: TimelinePlan): BatchIte
             validTo: rowField("validTo"),
             amount: rowField("amount"),
             priceUnit: rowField("priceUnit"),
+            flatAmount: rowField("flatAmount"),
           } as never)
           .from(rowsOf(json))
           .where(
@@ -140,24 +145,32 @@ export const PRODUCT_GONE = Symbol("product gone");
 export async function writeUndatedRows(
   db: Db,
   id: number,
-  rows: readonly { productCode: string; minQuantity: number; amount: number; priceUnit: number }[],
+  rows: readonly {
+    productCode: string;
+    minQuantity: number;
+    amount: number;
+    priceUnit: number;
+    flatAmount: number;
+  }[],
 ) {
   const product = sql`(select p.id from products p where p.code = ${rowField("productCode")})`;
   const statements = jsonChunks(rows).map(
     (json) => sql`insert into pricelist_prices
-        (pricelist_id, product_id, min_quantity, valid_from, valid_to, amount, price_unit)
+        (pricelist_id, product_id, min_quantity, valid_from, valid_to, amount, price_unit,
+          flat_amount)
       select ${id}, ${product}, ${rowField("minQuantity")}, null,
         (select min(x.valid_from) from pricelist_prices x where x.pricelist_id = ${id}
           and x.product_id = ${product} and x.min_quantity = ${rowField("minQuantity")}
           and x.valid_from is not null),
-        ${rowField("amount")}, ${rowField("priceUnit")}
+        ${rowField("amount")}, ${rowField("priceUnit")}, ${rowField("flatAmount")}
       from ${rowsOf(json)} where true
       on conflict (pricelist_id, product_id, min_quantity, coalesce(valid_from, ${sql.raw(String(ALWAYS))}))
       do update set amount = excluded.amount, valid_to = excluded.valid_to,
-          price_unit = excluded.price_unit
+          price_unit = excluded.price_unit, flat_amount = excluded.flat_amount
         where pricelist_prices.amount is not excluded.amount
           or pricelist_prices.valid_to is not excluded.valid_to
-          or pricelist_prices.price_unit is not excluded.price_unit`,
+          or pricelist_prices.price_unit is not excluded.price_unit
+          or pricelist_prices.flat_amount is not excluded.flat_amount`,
   );
   try {
     await rawBatch(db, statements);
@@ -205,12 +218,13 @@ function selected(selections: readonly RowSelection[]): SQL {
         join products pr on pr.code = j.value
       union select s.i, s.l, pr.id from sel s join below b on b.i = s.i
         join products pr on pr.product_group_id = b.id),
-    picked(i, pricelist_id, product_id, min_quantity, valid_from, valid_to, amount, price_unit)
+    picked(i, pricelist_id, product_id, min_quantity, valid_from, valid_to, amount, price_unit,
+        flat_amount)
       as (select x.i, pp.pricelist_id, pp.product_id, pp.min_quantity, pp.valid_from, pp.valid_to,
-        pp.amount, pp.price_unit from pairs x join pricelist_prices pp
+        pp.amount, pp.price_unit, pp.flat_amount from pairs x join pricelist_prices pp
         on pp.pricelist_id = x.l and pp.product_id = x.product_id
       union all select s.i, pp.pricelist_id, pp.product_id, pp.min_quantity, pp.valid_from,
-        pp.valid_to, pp.amount, pp.price_unit from sel s join pricelist_prices pp
+        pp.valid_to, pp.amount, pp.price_unit, pp.flat_amount from sel s join pricelist_prices pp
         on pp.pricelist_id = s.l
         where s.c is null and s.g is null)`;
 }
@@ -232,6 +246,7 @@ function rowHash(k: number): SQL {
     "coalesce(valid_to, -1)",
     "amount",
     "price_unit",
+    "flat_amount",
   ];
   let hash = "0";
   for (const column of columns)
@@ -271,6 +286,7 @@ export function rowSetsSql(selections: readonly RowSelection[]) {
     validTo: nullableInt(sql`p.valid_to`),
     amount: int(sql`p.amount`),
     priceUnit: int(sql`p.price_unit`),
+    flatAmount: int(sql`p.flat_amount`),
   });
   const rows = statement(
     columns,
@@ -293,9 +309,11 @@ export interface StagedWrite {
   beforeValidTo: number | null;
   beforeAmount: number | null;
   beforePriceUnit: number | null;
+  beforeFlatAmount: number | null;
   afterValidTo: number | null;
   afterAmount: number;
   afterPriceUnit: number;
+  afterFlatAmount: number;
 }
 
 /**
@@ -315,6 +333,7 @@ export function* stagedWritesOf(
     afterValidTo: row.validTo,
     afterAmount: row.amount,
     afterPriceUnit: row.priceUnit,
+    afterFlatAmount: row.flatAmount,
   });
   for (const { before, after } of plan.updates) {
     yield {
@@ -323,6 +342,7 @@ export function* stagedWritesOf(
       beforeValidTo: before.validTo,
       beforeAmount: before.amount,
       beforePriceUnit: before.priceUnit,
+      beforeFlatAmount: before.flatAmount,
     };
   }
   for (const row of plan.inserts) {
@@ -332,16 +352,17 @@ export function* stagedWritesOf(
       beforeValidTo: null,
       beforeAmount: null,
       beforePriceUnit: null,
+      beforeFlatAmount: null,
     };
   }
 }
 
 /**
- * Rows per staging statement: one JSON parameter of at most about 90 KB (some 128 bytes a row),
+ * Rows per staging statement: one JSON parameter of at most about 95 KB (some 145 bytes a row),
  * the size of the 1,000-row bodies the bulk writes bind, far under D1's 2 MB for one value
  * (docs/toolchain.md, "D1 limits").
  */
-export const STAGED_ROWS_PER_STATEMENT = 700;
+export const STAGED_ROWS_PER_STATEMENT = 650;
 
 const STAGED_KEYS = {
   pricelistId: "l",
@@ -352,9 +373,11 @@ const STAGED_KEYS = {
   beforeValidTo: "bt",
   beforeAmount: "ba",
   beforePriceUnit: "bu",
+  beforeFlatAmount: "bf",
   afterValidTo: "t",
   afterAmount: "a",
   afterPriceUnit: "u",
+  afterFlatAmount: "fa",
 } as const;
 
 /** `t` (a pricelist_prices row) is the row staged as `w` (the key of migration 0020). */
@@ -383,7 +406,12 @@ function updateFromStaged(
       where ${mine} and ${sameRow("pricelist_prices", "w")})`;
   return db
     .update(pricelistPrices)
-    .set({ validTo: value("valid_to"), amount: value("amount"), priceUnit: value("price_unit") })
+    .set({
+      validTo: value("valid_to"),
+      amount: value("amount"),
+      priceUnit: value("price_unit"),
+      flatAmount: value("flat_amount"),
+    })
     .where(
       sql`pricelist_prices.rowid in (select pp.rowid from change_request_writes w
         join pricelist_prices pp on ${sameRow("pp", "w")} where ${mine})`,
@@ -432,7 +460,7 @@ export function* stagedPriceRowSteps(
     // The columns in the table's order, as Drizzle lists them.
     db.insert(pricelistPrices).select(
       sql`select w.pricelist_id, w.product_id, w.min_quantity, w.valid_from, w.after_valid_to,
-        w.after_amount, w.after_price_unit from change_request_writes w
+        w.after_amount, w.after_price_unit, w.after_flat_amount from change_request_writes w
         where ${stagedAs(changeRequestId, "INSERTED")}`,
     ),
   );
@@ -457,7 +485,7 @@ export const divergedWritesSql = (changeRequestId: number): SQL<number> => sql<n
   select count(*) from change_request_writes w where w.change_request_id = ${changeRequestId}
     and not exists (select 1 from pricelist_prices pp where ${sameRow("pp", "w")}
       and pp.valid_to is w.after_valid_to and pp.amount = w.after_amount
-      and pp.price_unit = w.after_price_unit))`;
+      and pp.price_unit = w.after_price_unit and pp.flat_amount = w.after_flat_amount))`;
 
 /**
  * The statements that undo what change request `changeRequestId` wrote (inside the batch of its

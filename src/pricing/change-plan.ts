@@ -22,12 +22,20 @@ import { isInWindow } from "./validity";
 export interface SetPricesItem {
   kind: "SET_PRICES";
   pricelistId: number;
-  rows: readonly { productCode: string; minQuantity: number; amount: number; priceUnit: number }[];
+  rows: readonly {
+    productCode: string;
+    minQuantity: number;
+    amount: number;
+    priceUnit: number;
+    /** A GRADUATED band's flat amount (§29); absent: the one in force stays (0 for a new tier). */
+    flatAmount?: number;
+  }[];
 }
 
 /**
  * ADJUST_PRICES: every tier of the selected products valid at `at`, adjusted and rounded like a
- * derived list's (§3.7: round half up, then the ending), per the row's own price unit (§20).
+ * derived list's (§3.7: round half up, then the ending), per the row's own price unit (§20); its
+ * flat amount (§29) adjusted alike, half up, with no ending.
  */
 export interface AdjustPricesItem {
   kind: "ADJUST_PRICES";
@@ -52,6 +60,8 @@ export interface TierAt {
   minQuantity: number;
   amount: number;
   priceUnit: number;
+  /** A GRADUATED band's flat amount (§29). */
+  flatAmount: number;
 }
 
 export interface ChangePlan {
@@ -139,10 +149,13 @@ function* writesOf(
   pause: () => boolean,
 ): Generator<void, Write[]> {
   const writes: Write[] = [];
-  const wanted = (timeline: Timeline, amount: number, priceUnit: number) => {
+  const wanted = (timeline: Timeline, amount: number, priceUnit: number, flat?: number) => {
     const was = inForce(timeline, at);
-    if (was?.amount === amount && was.priceUnit === priceUnit) return;
-    writes.push({ timeline, write: { validFrom: at, amount, priceUnit } });
+    const flatAmount = flat ?? was?.flatAmount ?? 0;
+    if (was?.amount === amount && was.priceUnit === priceUnit && was.flatAmount === flatAmount) {
+      return;
+    }
+    writes.push({ timeline, write: { validFrom: at, amount, priceUnit, flatAmount } });
   };
   const selected = new Set<Timeline>();
   for (const row of rows) {
@@ -150,8 +163,8 @@ function* writesOf(
     if (pause()) yield;
   }
   if (item.kind === "SET_PRICES") {
-    for (const { productCode, minQuantity, amount, priceUnit } of item.rows) {
-      wanted(state.timeline(productCode, minQuantity), amount, priceUnit);
+    for (const { productCode, minQuantity, amount, priceUnit, flatAmount } of item.rows) {
+      wanted(state.timeline(productCode, minQuantity), amount, priceUnit, flatAmount);
       if (pause()) yield;
     }
     return writes;
@@ -161,13 +174,15 @@ function* writesOf(
     const row = inForce(timeline, at);
     if (row) {
       let amount: number;
+      let flatAmount: number;
       try {
         amount = deriveAmount(row.amount, derivation);
+        flatAmount = deriveAmount(row.flatAmount, { ...derivation, rounding: null });
       } catch (error) {
         if (!(error instanceof AmountOutOfRange)) throw error;
         throw new ChangeAmountOutOfRange(index, timeline.productCode, timeline.minQuantity);
       }
-      wanted(timeline, amount, row.priceUnit);
+      wanted(timeline, amount, row.priceUnit, flatAmount);
     }
     if (pause()) yield;
   }
@@ -214,8 +229,8 @@ export function* planChangesInSteps(
     plan.lists.set(pricelistId, lists);
     const tier = (row: KeyedRow) => {
       if (row.validFrom !== at) return;
-      const { productCode, minQuantity, amount, priceUnit } = row;
-      plan.tiers.push({ pricelistId, productCode, minQuantity, amount, priceUnit });
+      const { productCode, minQuantity, amount, priceUnit, flatAmount } = row;
+      plan.tiers.push({ pricelistId, productCode, minQuantity, amount, priceUnit, flatAmount });
     };
     for (const row of lists.inserts) tier(row);
     for (const update of lists.updates) tier(update.after);

@@ -4,6 +4,7 @@ import { add, AmountOutOfRange, percentOf } from "./money";
 import { ascending, descending } from "./rank";
 import { isInWindow } from "./validity";
 import type {
+  Band,
   DerivedFrom,
   Derivation,
   Instant,
@@ -26,6 +27,10 @@ export const MAX_STEPS = 3;
 /** A tier as step 1 uses it: its amount, and where it came from when it was derived. */
 export interface PricedTier extends Tier {
   derivedFrom: DerivedFrom | null;
+  /** A GRADUATED list's charge for the row's band (§29); absent: 0. */
+  flatAmount?: number;
+  /** Step 1's lot of a GRADUATED line (graduated.ts): its bands; absent on rows. */
+  bands?: Band[];
   /**
    * Derived from a positive amount, it came out 0 (a tiny rate, an adjustment or an ending that
    * rounds it away): no price, never a free one (docs/pricing-rules.md §19).
@@ -74,6 +79,20 @@ export function deriveAmount(
     adjusted = Math.max(0, Number(exact));
   } else adjusted = Math.max(0, percentOf(amount, 10_000 + adjustmentBp));
   return rounding ? roundToEnding(adjusted, rounding) : adjusted;
+}
+
+/**
+ * A flat amount along a derivation step (docs/pricing-rules.md §29): adjusted and converted as
+ * the amount is, half up, with no price ending (an ending is for unit prices); past 2^53 − 1 it
+ * makes the row's amount unpriceable instead, so it is kept at the safe maximum here.
+ */
+function deriveFlat(flat: number, derivation: Derivation, conversion: Conversion | undefined) {
+  try {
+    return deriveAmount(flat, { ...derivation, rounding: null }, conversion);
+  } catch (error) {
+    if (!(error instanceof AmountOutOfRange)) throw error;
+    return Number.MAX_SAFE_INTEGER;
+  }
 }
 
 /** Where a chain finds its bases: `priceBases`, and the candidates for ids not in there. */
@@ -125,6 +144,7 @@ export function indexRows(prices: readonly PriceRow[], at: Instant): Map<string,
       priceUnit: row.priceUnit ?? 1,
       derivedFrom: null,
     };
+    if (row.flatAmount) tier.flatAmount = row.flatAmount;
     if (rows) rows.push(tier);
     else tiers.set(row.productCode, [tier]);
   }
@@ -164,6 +184,7 @@ function deriveRows(
       priceUnit: row.priceUnit,
       derivedFrom,
     };
+    if (row.flatAmount) tier.flatAmount = deriveFlat(row.flatAmount, derivation, conversion);
     // A positive base that derives to 0 (adjustments are above −100 %, rates above 0): rounding
     // took the price away, and a line must not be priced at 0 for it.
     if (amount === 0 && (row.amount > 0 || row.roundsToZero)) tier.roundsToZero = true;

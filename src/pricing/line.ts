@@ -8,7 +8,7 @@ import {
 } from "./conditions";
 import type { LineFacts } from "./conditions-index";
 import { Cuts } from "./breaks";
-import { isPriceable } from "./derivation";
+import { isPriceable, type PricedTier } from "./derivation";
 import {
   explainFloors,
   floorFor,
@@ -31,8 +31,10 @@ import {
 import { isAllowed, MAX_LINE_QUANTITY, quantityRuleOf, suggestionsFor } from "./quantity";
 import type {
   Adjustment,
+  LadderEntry,
   LineExplain,
   LinePrice,
+  ListTier,
   PriceBreak,
   PriceLineRequest,
   PriceSource,
@@ -216,6 +218,8 @@ export interface Finish {
   explain: boolean;
   /** Cost, margin, accruals and pocket price on every line (admin keys, §26). */
   margin: boolean;
+  /** Each OK line's tier ladder (§30). */
+  ladder: boolean;
   levels: PricelistLevels;
   conditions: ConditionStep;
   promotions: PromotionStep;
@@ -251,6 +255,9 @@ function sourceOf(s: Started, honoured: Honouring | undefined): PriceSource | nu
     tierMinQuantity: base.tier.minQuantity,
     baseUnitAmount: won ? winner.unitAmount : base.tier.amount,
     derivedFrom: won ? null : base.tier.derivedFrom,
+    tierMode: base.prepared.pricelist.tierMode ?? "VOLUME",
+    // A quoted amount is not the sum of the list's bands (§28, §29).
+    bands: won ? null : (base.tier.bands ?? null),
   };
   if (!winner) return source;
   return { ...source, kind: "QUOTE", quoteId: winner.quote.id, revision: winner.quote.revision };
@@ -289,26 +296,79 @@ function surelyDearer(priced: Adjusted, tier: Tier, quantity: number) {
  * with the order's sums unchanged; else null. Quietly: it adds nothing to explain, and looks at
  * no record the line did not (the same lists, floors, conditions and promotions reach it).
  */
-function priceBreakOf(f: Finish, s: Started, priced: Adjusted): PriceBreak | null {
-  const tiers = s.lookup!.base!.prepared.tiers.get(s.productCode);
-  const next = tiers?.find((tier) => tier.minQuantity > s.quantity);
+function priceBreakOf(
+  f: Finish,
+  s: Started,
+  priced: Adjusted,
+  ladder: readonly LadderEntry[] | null,
+): PriceBreak | null {
+  const { base } = s.lookup!;
+  // §29: a GRADUATED line never costs less for more pieces by a tier of its own list.
+  if (base!.prepared.pricelist.tierMode === "GRADUATED") return null;
+  const next = base!.prepared.tiers.get(s.productCode)?.find((t) => t.minQuantity > s.quantity);
   if (!next) return null;
-  const rule = s.rule!;
-  const quantity = isAllowed(rule, next.minQuantity)
-    ? next.minQuantity
-    : suggestionsFor(rule, next.minQuantity).above;
-  if (quantity === null || quantity > MAX_LINE_QUANTITY) return null;
-  const { levels, edges } = f.setup;
-  const lookup = lookupBase(levels, s.productCode, quantity, edges);
-  const { base } = lookup;
-  if (!base || !isPriceable(base.tier) || surelyDearer(priced, base.tier, quantity)) return null;
-  const more = startLine(f.setup, { productCode: s.productCode, quantity }, lookup);
+  // With the ladder the advice's quantity is already priced: its entry for that tier (§30).
+  if (ladder) {
+    const entry = ladder.find((e) => e.minQuantity === next.minQuantity);
+    return entry && entry.lineAmount <= priced.lineAmount
+      ? { quantity: entry.quantity, lineAmount: entry.lineAmount }
+      : null;
+  }
+  const quantity = ladderQuantity(s.rule!, next.minQuantity);
+  if (quantity === null) return null;
+  const lookup = lookupBase(f.setup.levels, s.productCode, quantity, f.setup.edges);
+  const found = lookup.base;
+  if (!found || !isPriceable(found.tier) || surelyDearer(priced, found.tier, quantity)) return null;
+  const at = priceAt(f, s.productCode, quantity, lookup);
+  if (at === null || at.again.lineAmount > priced.lineAmount) return null;
+  return { quantity, lineAmount: at.again.lineAmount };
+}
+
+/** The smallest quantity ≥ `minimum` the rule allows, up to HTTP's largest; else null. */
+function ladderQuantity(rule: QuantityRule, minimum: number): number | null {
+  const quantity = isAllowed(rule, minimum) ? minimum : suggestionsFor(rule, minimum).above;
+  return quantity === null || quantity > MAX_LINE_QUANTITY ? null : quantity;
+}
+
+/**
+ * The line of `productCode` at `quantity` alone, with the order's sums unchanged, without explain
+ * (price-break advice, the ladder); null when it is not OK there.
+ */
+function priceAt(f: Finish, productCode: string, quantity: number, lookup?: BaseLookup) {
+  const more = startLine(f.setup, { productCode, quantity }, lookup);
   if (more.stop !== null) return null;
   const regular = regularOf(f.noExplain.conditions, more);
   if (regular === "OUT_OF_RANGE") return null;
   const again = adjust(f.noExplain.promotions, more, regular);
-  if (again === "OUT_OF_RANGE" || again.lineAmount > priced.lineAmount) return null;
-  return { quantity, lineAmount: again.lineAmount };
+  return again === "OUT_OF_RANGE" ? null : { again, priceUnit: more.priceUnit };
+}
+
+/**
+ * docs/pricing-rules.md §30: for each tier m of the line's base list for its product, the smallest
+ * allowed quantity from m, priced for this buyer as the line alone would be there with the order's
+ * sums unchanged; a tier without such a quantity, or where the line would not be OK, is left out.
+ * The line's own quantity is the line itself.
+ */
+function ladderOf(f: Finish, s: Started, priced: Adjusted): LadderEntry[] {
+  const tiers = s.lookup!.base!.prepared.tiers.get(s.productCode) ?? [];
+  const entries: LadderEntry[] = [];
+  for (const tier of tiers) {
+    const quantity = ladderQuantity(s.rule!, tier.minQuantity);
+    if (quantity === null) continue;
+    const at =
+      quantity === s.quantity
+        ? { again: priced, priceUnit: s.priceUnit }
+        : priceAt(f, s.productCode, quantity);
+    if (at === null) continue;
+    entries.push({
+      minQuantity: tier.minQuantity,
+      quantity,
+      finalUnitAmount: at.again.final,
+      priceUnit: at.priceUnit,
+      lineAmount: at.again.lineAmount,
+    });
+  }
+  return entries;
 }
 
 /** Step 8 of a priced line (docs/pricing-rules.md §25, §26): accruals, cost, margin. */
@@ -331,6 +391,7 @@ export function finishLine(
   const margin = f.margin && priced ? marginStep(f, s, priced) : undefined;
   // Lines refused before step 3 show no base; an overflow after it keeps its source, as before.
   const base = s.stop === null ? s.lookup?.base : undefined;
+  const ladder = f.ladder && priced ? ladderOf(f, s, priced) : null;
   const line: LinePrice = {
     productCode: s.line.productCode,
     quantity: s.line.quantity,
@@ -349,7 +410,8 @@ export function finishLine(
     suggestedQuantities:
       status === "QUANTITY_NOT_ALLOWED" ? suggestionsFor(s.rule!, s.line.quantity) : null,
     // A quote's price holds at its quantity whatever the tiers: no advice on a line it priced.
-    priceBreak: priced && !honouring?.winner ? priceBreakOf(f, s, priced) : null,
+    priceBreak: priced && !honouring?.winner ? priceBreakOf(f, s, priced, ladder) : null,
+    ...(f.ladder ? { ladder } : {}),
     explain: f.explain ? explainLine(f, s, status, priced, margin?.cost, honouring) : null,
   };
   // Without `margin` the line has none of its fields: a read key's answer cannot show them. A
@@ -362,11 +424,12 @@ function withMargin({ explain, ...line }: LinePrice, fields: MarginFields): Line
   return { ...line, ...fields, explain };
 }
 
-const tiersOf = (rows: readonly Tier[] | undefined) =>
+const tiersOf = (rows: readonly PricedTier[] | undefined): ListTier[] =>
   (rows ?? []).map((r) => ({
     minQuantity: r.minQuantity,
     amount: r.amount,
     priceUnit: r.priceUnit,
+    flatAmount: r.flatAmount ?? 0,
   }));
 
 const NOTHING: LineExplain = { pricelists: [], tradeConditions: [], promotions: [], floors: [] };

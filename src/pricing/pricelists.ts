@@ -6,6 +6,7 @@ import {
   type Derivations,
   type PricedTier,
 } from "./derivation";
+import { lotOf } from "./graduated";
 import { perPiece } from "./units";
 import type { Instant, PricelistCandidate, PricelistExplain, Tier, Validity } from "./types";
 import { isInWindow, type EdgeTracker } from "./validity";
@@ -112,6 +113,12 @@ export function heldTier<T extends Tier>(
   return rows && tierFor(rows, quantity);
 }
 
+/** `heldTier` of a SALES list, as its tier mode prices the line (a GRADUATED list's lot). */
+function heldLot(prepared: PreparedPricelist, failure: string, productCode: string, q: number) {
+  const held = heldTier(prepared, failure, productCode, q);
+  return held && tierAt(prepared, prepared.tiers.get(productCode)!, q);
+}
+
 /** A pricelist that has a price for the line at one level. */
 export interface LevelCandidate {
   level: PricelistLevel;
@@ -156,10 +163,34 @@ function check(
   if (!rows)
     return prepared.missingRate.has(productCode) ? "NO_EXCHANGE_RATE" : "NO_PRICE_FOR_PRODUCT";
   if (!prepared.inWindow) return "OUT_OF_WINDOW";
-  const tier = tierFor(rows, quantity);
+  const tier = tierAt(prepared, rows, quantity);
   if (!tier) return "NO_TIER_FOR_QUANTITY";
   // docs/pricing-rules.md §19: a derived amount rounded to 0 from a positive base is no price.
   return tier.roundsToZero ? "ROUNDS_TO_ZERO" : tier;
+}
+
+/**
+ * The tier of `rows` that prices `quantity` pieces in this list: a VOLUME list's row it reaches,
+ * or a GRADUATED list's lot (docs/pricing-rules.md §29): the amount of all q pieces, per q pieces,
+ * with its bands, keyed by the row q reaches.
+ */
+export function tierAt(
+  prepared: PreparedPricelist,
+  rows: readonly PricedTier[],
+  quantity: number,
+): PricedTier | undefined {
+  const tier = tierFor(rows, quantity);
+  if (!tier || prepared.pricelist.tierMode !== "GRADUATED") return tier;
+  const lot = lotOf(rows, quantity)!;
+  const priced: PricedTier = {
+    minQuantity: tier.minQuantity,
+    amount: lot.amount,
+    priceUnit: quantity,
+    derivedFrom: tier.derivedFrom,
+    bands: lot.bands,
+  };
+  if (lot.roundsToZero) priced.roundsToZero = true;
+  return priced;
 }
 
 /** The two levels that make up the public list price (`listUnitAmount`). */
@@ -212,7 +243,7 @@ export function explainPricelists(
     for (const prepared of levels[i] ?? []) {
       const result = check(prepared, productCode, quantity);
       const tier = typeof result === "string" ? undefined : result;
-      const shown = tier ?? heldTier(prepared, result as Failure, productCode, quantity);
+      const shown = tier ?? heldLot(prepared, result as Failure, productCode, quantity);
       const is = (c: LevelCandidate | undefined) => c?.level === level && c.prepared === prepared;
       let outcome: PricelistOutcome;
       let rankedBy: RankKey | null = null;

@@ -11,6 +11,7 @@ import type {
   ScaleBasis,
   Status,
   ThresholdBasis,
+  TierMode,
 } from "./vocabulary";
 
 /* The engine's input (its conventions: types.ts). */
@@ -34,6 +35,8 @@ export interface PriceRow extends Validity {
   amount: number;
   /** 1–10,000 pieces (docs/pricing-rules.md §20); absent: 1. */
   priceUnit?: number;
+  /** ≥ 0: what reaching the row's band adds to a GRADUATED lot (§29); absent: 0. */
+  flatAmount?: number;
 }
 
 /**
@@ -79,6 +82,8 @@ export interface PricelistCandidate extends Validity {
   priority: number;
   allowsTradeDiscounts: boolean;
   taxInclusive: boolean;
+  /** How its tiers price a line (docs/pricing-rules.md §29); absent: VOLUME. */
+  tierMode?: TierMode;
   /**
    * Every level at which this pricelist reaches the request (a GENERAL pricelist assigned to the
    * customer and to one of its groups is at CUSTOMER and CUSTOMER_GROUP). The channel's primary
@@ -267,6 +272,11 @@ export interface PriceRequest {
    */
   products: ReadonlyMap<string, ProductFacts>;
   explain?: boolean;
+  /**
+   * true: each OK line carries its buyer's tier ladder (docs/pricing-rules.md §30), every other
+   * line `ladder: null`; absent or false: no line has the field.
+   */
+  ladder?: boolean;
   /**
    * true: each line is an order of its own, so order-level scale bases and thresholds count that
    * line alone (GET /v1/api/prices, which prices each product as a one-line order). Default

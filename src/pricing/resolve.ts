@@ -167,6 +167,7 @@ function priceOrder(
     currency: request.currency,
     explain,
     margin: request.margin === true,
+    ladder: request.ladder === true,
     levels: setup.levels,
     floors: setup.floors,
     conditions,

@@ -17,6 +17,8 @@ export interface TimelineRow {
   validTo: Instant | null;
   amount: number;
   priceUnit: number;
+  /** A GRADUATED list's flat amount of the row's band (§29); 0 elsewhere. */
+  flatAmount: number;
 }
 
 /** A row to write; `validTo` undefined: not given (rules 2 and 3 decide it). */
@@ -25,6 +27,7 @@ export interface TimelineWrite {
   validTo?: Instant | null;
   amount: number;
   priceUnit: number;
+  flatAmount: number;
 }
 
 /** Two rows that would overlap: the one written and one already there. */
@@ -82,6 +85,7 @@ function writeOne(
     validTo: validTo === undefined ? nextStart(rows, f) : validTo,
     amount: write.amount,
     priceUnit: write.priceUnit,
+    flatAmount: write.flatAmount,
   };
   const existing = rows.find((row) => overlaps(row, written));
   if (existing) return { written, existing };
@@ -187,7 +191,8 @@ export function planTimeline(
     else if (
       was.validTo !== row.validTo ||
       was.amount !== row.amount ||
-      was.priceUnit !== row.priceUnit
+      was.priceUnit !== row.priceUnit ||
+      was.flatAmount !== row.flatAmount
     ) {
       plan.updates.push({ before: was, after });
     }

@@ -16,6 +16,7 @@ import type {
   RankKey,
   ScaleBasis,
   ThresholdBasis,
+  TierMode,
 } from "./vocabulary";
 
 /**
@@ -71,6 +72,39 @@ export interface Tier {
   priceUnit: number;
 }
 
+/** A row of the base list as the answer's `tiers` show it: with its flat amount (§29). */
+export interface ListTier extends Tier {
+  /** A GRADUATED list's charge for reaching the row's band; 0 on VOLUME lists. */
+  flatAmount: number;
+}
+
+/**
+ * One band of a GRADUATED line's lot (docs/pricing-rules.md §29): its own first and last piece
+ * (null: no end), the pieces of the line's quantity in it, its row's amount, price unit and flat
+ * amount, and what it adds: round_half_up(quantity × unitAmount / priceUnit) + flatAmount.
+ */
+export interface Band {
+  fromQuantity: number;
+  toQuantity: number | null;
+  quantity: number;
+  unitAmount: number;
+  priceUnit: number;
+  flatAmount: number;
+  amount: number;
+}
+
+/**
+ * One rung of the buyer's tier ladder (docs/pricing-rules.md §30): a tier of the line's base list,
+ * the smallest allowed quantity from it, and the line priced for this buyer at that quantity.
+ */
+export interface LadderEntry {
+  minQuantity: number;
+  quantity: number;
+  finalUnitAmount: number;
+  priceUnit: number;
+  lineAmount: number;
+}
+
 /** The rate a derived tier was converted at (docs/pricing-rules.md §19). */
 export interface ExchangeRateUsed {
   from: string;
@@ -99,8 +133,15 @@ export interface PriceSource {
    * quoted amount, so that baseUnitAmount + Σ adjustments = finalUnitAmount still holds.
    */
   baseUnitAmount: number;
-  /** Set when the tier came from the pricelist's base (it has no own rows for the product). */
+  /**
+   * Set when the tier came from the pricelist's base (it has no own rows for the product); for a
+   * GRADUATED line, that of the tier its quantity reaches.
+   */
   derivedFrom: DerivedFrom | null;
+  /** How the base list's tiers price the line (docs/pricing-rules.md §29). */
+  tierMode: TierMode;
+  /** GRADUATED: the bands of the lot, whose amounts add up to baseUnitAmount; VOLUME: null. */
+  bands: Band[] | null;
   /**
    * Only on a line a quote priced (docs/pricing-rules.md §28): QUOTE, the quote and its
    * revision. The fields above then name the pricelist that gave the line its price unit and
@@ -178,13 +219,18 @@ export interface LinePrice {
   source: PriceSource | null;
   adjustments: Adjustment[];
   /** All rows of the base pricelist for the product (derived ones too), minQuantity ascending. */
-  tiers: Tier[];
+  tiers: ListTier[];
   /** null only for UNKNOWN_PRODUCT. */
   quantityRule: QuantityRule | null;
   /** Set only on QUANTITY_NOT_ALLOWED lines. */
   suggestedQuantities: SuggestedQuantities | null;
-  /** OK lines only: when buying up to the next tier costs no more; else null. */
+  /** OK lines only: when buying up to the next tier costs no more; else null. Never GRADUATED. */
   priceBreak: PriceBreak | null;
+  /**
+   * Only when the request asked for `ladder` (docs/pricing-rules.md §30): on OK lines each tier
+   * of the base list priced for this buyer; null on the other lines.
+   */
+  ladder?: LadderEntry[] | null;
   /**
    * With `margin` only (admin keys; docs/pricing-rules.md §26), on every line (null or [] when
    * not priced): the cost per `priceUnit` pieces (null: no cost), finalUnitAmount − cost, the

@@ -36,6 +36,15 @@ export type PricelistLevel = (typeof PRICELIST_LEVELS)[number];
 export const PRICELIST_KINDS = ["SALES", "FLOOR", "COST"] as const;
 export type PricelistKind = (typeof PRICELIST_KINDS)[number];
 
+/**
+ * How a SALES pricelist's quantity tiers price a line (docs/pricing-rules.md §29). VOLUME: the
+ * whole quantity at the amount of the tier it reaches. GRADUATED: the pieces are cut into bands
+ * at the tiers' minimum quantities, each band priced at its own tier (plus its flat amount), and
+ * the line is priced as one lot.
+ */
+export const TIER_MODES = ["VOLUME", "GRADUATED"] as const;
+export type TierMode = (typeof TIER_MODES)[number];
+
 /** How a derived pricelist's transformed amount is brought to a price ending. */
 export const ROUNDING_MODES = ["NEAREST", "UP", "DOWN"] as const;
 export type RoundingMode = (typeof ROUNDING_MODES)[number];
@@ -422,6 +431,7 @@ export const LINT_CODES = [
   "NO_FIRST_TIER",
   "PRICE_GAP",
   "TIER_CLIFF",
+  "GRADUATED_FIRST_TIER",
   "UNREACHABLE_PRICELIST",
   "EMPTY_GROUP_TARGETED",
   "EXPIRED_BUT_ACTIVE",
@@ -445,6 +455,7 @@ export const LINT_SEVERITY_OF: Record<LintCode, LintSeverity> = {
   NO_FIRST_TIER: "WARNING",
   PRICE_GAP: "WARNING",
   TIER_CLIFF: "WARNING",
+  GRADUATED_FIRST_TIER: "WARNING",
   UNREACHABLE_PRICELIST: "WARNING",
   EMPTY_GROUP_TARGETED: "WARNING",
   EXPIRED_BUT_ACTIVE: "INFO",

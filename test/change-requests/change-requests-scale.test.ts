@@ -37,9 +37,11 @@ describe("a 100,000-row apply", () => {
       beforeValidTo: null,
       beforeAmount: i % 2 ? 123_456 : null,
       beforePriceUnit: i % 2 ? 1000 : null,
+      beforeFlatAmount: i % 2 ? 0 : null,
       afterValidTo: Date.parse("2027-01-01"),
       afterAmount: 127_159,
       afterPriceUnit: 1000,
+      afterFlatAmount: 0,
     }));
     const statements = stagedPriceRowWrites(db, 42, writes);
     expect(statements).toHaveLength(Math.ceil((2 * ROWS) / STAGED_ROWS_PER_STATEMENT) + 2);

@@ -381,6 +381,7 @@ describe("every kind of write leaves exactly its entries", () => {
           validTo: null,
           amount: 1000,
           priceUnit: 1,
+          flatAmount: 0,
         },
       ],
       [
@@ -395,6 +396,7 @@ describe("every kind of write leaves exactly its entries", () => {
           validTo: null,
           amount: 500,
           priceUnit: 1,
+          flatAmount: 0,
         },
       ],
     ]);

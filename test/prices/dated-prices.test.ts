@@ -201,8 +201,8 @@ describe("lookups at a moment", () => {
       519, 929,
     ]);
     expect(after.lines[1].tiers).toEqual([
-      { minQuantity: 1, amount: 1039, priceUnit: 1 },
-      { minQuantity: 10, amount: 929, priceUnit: 1 },
+      { minQuantity: 1, amount: 1039, priceUnit: 1, flatAmount: 0 },
+      { minQuantity: 10, amount: 929, priceUnit: 1, flatAmount: 0 },
     ]);
     expect(after.validUntil).toBeNull();
   });

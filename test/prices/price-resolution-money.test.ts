@@ -201,7 +201,7 @@ describe("worked example C: price units and rounding modes (docs/pricing-rules.m
       finalUnitAmount: 1250,
       lineAmount: 3125,
       priceUnit: 1000,
-      tiers: [{ minQuantity: 1, amount: 1250, priceUnit: 1000 }],
+      tiers: [{ minQuantity: 1, amount: 1250, priceUnit: 1000, flatAmount: 0 }],
     });
     const rows = await ok("GET", `/v1/api/pricelist/${c.list}/prices?filter.productCode=${c.ps}`);
     expect(rows.data).toEqual([
@@ -210,6 +210,7 @@ describe("worked example C: price units and rounding modes (docs/pricing-rules.m
         minQuantity: 1,
         amount: 1250,
         priceUnit: 1000,
+        flatAmount: 0,
         validFrom: null,
         validTo: null,
       },

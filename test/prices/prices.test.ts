@@ -25,13 +25,16 @@ async function sheet(id: number) {
   return (
     res.body.data as (Required<Row> & {
       priceUnit: number;
+      flatAmount: number;
       validFrom: string | null;
       validTo: string | null;
     })[]
-  ).map(({ validFrom, validTo, priceUnit, ...row }) => ({
+  ).map(({ validFrom, validTo, priceUnit, flatAmount, ...row }) => ({
     ...row,
     // Per piece unless said (docs/pricing-rules.md §20).
     ...(priceUnit === 1 ? {} : { priceUnit }),
+    // No flat amount unless said (docs/pricing-rules.md §29).
+    ...(flatAmount === 0 ? {} : { flatAmount }),
     ...(validFrom === null ? {} : { validFrom }),
     ...(validTo === null ? {} : { validTo }),
   }));
@@ -144,6 +147,7 @@ describe("PUT /v1/api/pricelist/{id}/prices", () => {
         minQuantity: 1,
         amount: 1499,
         priceUnit: 1,
+        flatAmount: 0,
         validFrom: null,
         validTo: null,
       },
@@ -152,6 +156,7 @@ describe("PUT /v1/api/pricelist/{id}/prices", () => {
         minQuantity: 10,
         amount: 1399,
         priceUnit: 1,
+        flatAmount: 0,
         validFrom: null,
         validTo: null,
       },
@@ -324,8 +329,24 @@ describe("GET /v1/api/pricelist/{id}/prices", () => {
     expect(res.status).toBe(200);
     expect(roundTrips(res)).toBe(1);
     expect(res.body.data).toEqual([
-      { productCode: a, minQuantity: 1, amount: 10, priceUnit: 1, validFrom: null, validTo: null },
-      { productCode: a, minQuantity: 100, amount: 8, priceUnit: 1, validFrom: null, validTo: null },
+      {
+        productCode: a,
+        minQuantity: 1,
+        amount: 10,
+        priceUnit: 1,
+        flatAmount: 0,
+        validFrom: null,
+        validTo: null,
+      },
+      {
+        productCode: a,
+        minQuantity: 100,
+        amount: 8,
+        priceUnit: 1,
+        flatAmount: 0,
+        validFrom: null,
+        validTo: null,
+      },
     ]);
     expect(res.body.meta).toEqual({
       itemsPerPage: 2,
@@ -359,7 +380,7 @@ describe("GET /v1/api/pricelist/{id}/prices", () => {
     ]);
 
     const filtered = await api("GET", pricesPath(pl.id, `?filter.productCode=${b}`));
-    const undated = { priceUnit: 1, validFrom: null, validTo: null };
+    const undated = { priceUnit: 1, flatAmount: 0, validFrom: null, validTo: null };
     expect(filtered.body.data).toEqual([
       { productCode: b, minQuantity: 1, amount: 20, ...undated },
       { productCode: b, minQuantity: 5, amount: 19, ...undated },
@@ -490,6 +511,7 @@ describe("the price write on its own (the guard behind the judged plan)", () => 
       minQuantity: 1,
       amount: 5,
       priceUnit: 1,
+      flatAmount: 0,
       validFrom: null,
     }));
     const read = (await readPriceRowFacts(db, pl.id, [a!, b!]))!;

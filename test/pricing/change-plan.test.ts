@@ -22,7 +22,7 @@ const row = (
   validTo: number | null = null,
   minQuantity = 1,
   priceUnit = 1,
-): KeyedRow => ({ productCode, minQuantity, amount, priceUnit, validFrom, validTo });
+): KeyedRow => ({ productCode, minQuantity, amount, priceUnit, flatAmount: 0, validFrom, validTo });
 
 const adjust = (adjustmentBp: number, rows: KeyedRow[]): SelectedItem => ({
   item: {
@@ -45,9 +45,30 @@ describe("planChanges", () => {
     const stored = [row("P-1", 500), row("P-2", 1000), row("P-2", 900, null, null, 10)];
     const result = plan([adjust(300, stored)]);
     expect(result.tiers).toEqual([
-      { pricelistId: 1, productCode: "P-1", minQuantity: 1, amount: 519, priceUnit: 1 },
-      { pricelistId: 1, productCode: "P-2", minQuantity: 1, amount: 1039, priceUnit: 1 },
-      { pricelistId: 1, productCode: "P-2", minQuantity: 10, amount: 929, priceUnit: 1 },
+      {
+        pricelistId: 1,
+        productCode: "P-1",
+        minQuantity: 1,
+        amount: 519,
+        priceUnit: 1,
+        flatAmount: 0,
+      },
+      {
+        pricelistId: 1,
+        productCode: "P-2",
+        minQuantity: 1,
+        amount: 1039,
+        priceUnit: 1,
+        flatAmount: 0,
+      },
+      {
+        pricelistId: 1,
+        productCode: "P-2",
+        minQuantity: 10,
+        amount: 929,
+        priceUnit: 1,
+        flatAmount: 0,
+      },
     ]);
     const lists = result.lists.get(1)!;
     expect(lists.closed).toBe(3);
@@ -79,7 +100,14 @@ describe("planChanges", () => {
     const { tiers, lists } = plan([set, adjust(1000, stored)]);
     // 700 × 1.1 = 770 → up to …9: 779; one new row (the second write replaced the first).
     expect(tiers).toEqual([
-      { pricelistId: 1, productCode: "P-1", minQuantity: 1, amount: 779, priceUnit: 1 },
+      {
+        pricelistId: 1,
+        productCode: "P-1",
+        minQuantity: 1,
+        amount: 779,
+        priceUnit: 1,
+        flatAmount: 0,
+      },
     ]);
     expect(lists.get(1)!.inserts).toEqual([row("P-1", 779, T)]);
   });
@@ -107,7 +135,14 @@ describe("planChanges", () => {
     // 1250 per 1,000 pieces + 3 % = 1287.5 → 1288, up to …9: 1289, still per 1,000.
     const stored = [row("SCREW", 1250, null, null, 1, 1000)];
     expect(plan([adjust(300, stored)]).tiers).toEqual([
-      { pricelistId: 1, productCode: "SCREW", minQuantity: 1, amount: 1289, priceUnit: 1000 },
+      {
+        pricelistId: 1,
+        productCode: "SCREW",
+        minQuantity: 1,
+        amount: 1289,
+        priceUnit: 1000,
+        flatAmount: 0,
+      },
     ]);
     const perHundred: SelectedItem = {
       item: {
@@ -160,6 +195,7 @@ describe("planChanges at scale (docs/api/change-requests.md §17.7)", () => {
         minQuantity: 1,
         amount: 1039,
         priceUnit: 1,
+        flatAmount: 0,
       });
     },
   );
@@ -219,5 +255,36 @@ describe("planChanges at scale (docs/api/change-requests.md §17.7)", () => {
     }
     expect(thrown).toBeInstanceOf(ChangeAmountOutOfRange);
     expect(thrown).toMatchObject({ item: 1, productCode: "HUGE", minQuantity: 10 });
+  });
+});
+
+describe("flat amounts of GRADUATED rows (docs/pricing-rules.md §29)", () => {
+  it("ADJUST_PRICES adjusts a flat amount like the amount, half up, with no ending", () => {
+    const stored = [{ ...row("P-G", 80, null, null, 50), flatAmount: 333 }];
+    // 80 + 10 % = 88 → 89 (UP to …9); 333 + 10 % = 366.3 → 366, no ending.
+    expect(plan([adjust(1000, stored)]).tiers).toEqual([
+      {
+        pricelistId: 1,
+        productCode: "P-G",
+        minQuantity: 50,
+        amount: 89,
+        priceUnit: 1,
+        flatAmount: 366,
+      },
+    ]);
+  });
+
+  it("SET_PRICES keeps the flat amount in force unless the row names one", () => {
+    const stored = [{ ...row("P-G", 80, null, null, 50), flatAmount: 500 }];
+    const set = (extra: object): SelectedItem => ({
+      item: {
+        kind: "SET_PRICES",
+        pricelistId: 1,
+        rows: [{ productCode: "P-G", minQuantity: 50, amount: 75, priceUnit: 1, ...extra }],
+      },
+      rows: stored,
+    });
+    expect(plan([set({})]).tiers[0]?.flatAmount).toBe(500);
+    expect(plan([set({ flatAmount: 0 })]).tiers[0]?.flatAmount).toBe(0);
   });
 });

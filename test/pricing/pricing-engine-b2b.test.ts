@@ -190,12 +190,14 @@ describe("worked example of docs/pricing-rules.md §16", () => {
             tierMinQuantity: 1,
             baseUnitAmount: 1100,
             derivedFrom: null,
+            tierMode: "VOLUME",
+            bands: null,
           },
           adjustments: [
             discount(42, "CUSTOMER_GROUP", 5, 500, -55), // distance 1 beats TC-41's 2
             discount(44, "GLOBAL", 11, 200, -21), // order quantity 1100 ≥ 1000
           ],
-          tiers: [{ minQuantity: 1, amount: 1100, priceUnit: 1 }],
+          tiers: [{ minQuantity: 1, amount: 1100, priceUnit: 1, flatAmount: 0 }],
           quantityRule: { minimum: 100, increment: 100, maximum: null },
           suggestedQuantities: null,
           priceBreak: null,
@@ -219,6 +221,8 @@ describe("worked example of docs/pricing-rules.md §16", () => {
             tierMinQuantity: 500,
             baseUnitAmount: 329,
             derivedFrom: { pricelistId: 10, unitAmount: 360, exchangeRate: null },
+            tierMode: "VOLUME",
+            bands: null,
           },
           adjustments: [
             discount(42, "CUSTOMER_GROUP", 5, 500, -16),
@@ -227,8 +231,8 @@ describe("worked example of docs/pricing-rules.md §16", () => {
           ],
           // 400 − 10 % = 360 → 359 (1 below, 9 above).
           tiers: [
-            { minQuantity: 1, amount: 359, priceUnit: 1 },
-            { minQuantity: 500, amount: 329, priceUnit: 1 },
+            { minQuantity: 1, amount: 359, priceUnit: 1, flatAmount: 0 },
+            { minQuantity: 500, amount: 329, priceUnit: 1, flatAmount: 0 },
           ],
           quantityRule: ONE,
           suggestedQuantities: null,
@@ -252,13 +256,15 @@ describe("worked example of docs/pricing-rules.md §16", () => {
             tierMinQuantity: 1,
             baseUnitAmount: 7199,
             derivedFrom: { pricelistId: 10, unitAmount: 8000, exchangeRate: null },
+            tierMode: "VOLUME",
+            bands: null,
           },
           adjustments: [
             discount(43, "CUSTOMER", 1, 2500, -1800),
             { kind: "PROMOTION", id: 51, scope: null, rung: null, valueBp: 1500, amount: -810 },
             floorAdjustment(411), // 4589 → 5000
           ],
-          tiers: [{ minQuantity: 1, amount: 7199, priceUnit: 1 }],
+          tiers: [{ minQuantity: 1, amount: 7199, priceUnit: 1, flatAmount: 0 }],
           quantityRule: ONE,
           suggestedQuantities: null,
           priceBreak: null,
@@ -281,11 +287,13 @@ describe("worked example of docs/pricing-rules.md §16", () => {
             tierMinQuantity: 1,
             baseUnitAmount: 1349,
             derivedFrom: { pricelistId: 10, unitAmount: 1500, exchangeRate: null },
+            tierMode: "VOLUME",
+            bands: null,
           },
           adjustments: [
             { kind: "SURCHARGE", id: 45, scope: "CHANNEL", rung: 7, valueBp: null, amount: 50 },
           ],
-          tiers: [{ minQuantity: 1, amount: 1349, priceUnit: 1 }],
+          tiers: [{ minQuantity: 1, amount: 1349, priceUnit: 1, flatAmount: 0 }],
           quantityRule: ONE,
           suggestedQuantities: null,
           priceBreak: null,
@@ -1046,10 +1054,12 @@ describe("derived pricelists", () => {
       tierMinQuantity: 10,
       baseUnitAmount: 720,
       derivedFrom: { pricelistId: 2, unitAmount: 800, exchangeRate: null },
+      tierMode: "VOLUME",
+      bands: null,
     });
     expect(l.tiers).toEqual([
-      { minQuantity: 1, amount: 900, priceUnit: 1 },
-      { minQuantity: 10, amount: 720, priceUnit: 1 },
+      { minQuantity: 1, amount: 900, priceUnit: 1, flatAmount: 0 },
+      { minQuantity: 10, amount: 720, priceUnit: 1, flatAmount: 0 },
     ]);
   });
 
@@ -1081,7 +1091,7 @@ describe("derived pricelists", () => {
       lines: [{ productCode: "P", quantity: 10 }],
     });
     expect(at10.source).toMatchObject({ pricelistId: 1, baseUnitAmount: 950, derivedFrom: null });
-    expect(at10.tiers).toEqual([{ minQuantity: 5, amount: 950, priceUnit: 1 }]);
+    expect(at10.tiers).toEqual([{ minQuantity: 5, amount: 950, priceUnit: 1, flatAmount: 0 }]);
   });
 
   it("follows a chain of 3 steps, each step transforming the previous one's amount", () => {
@@ -1095,6 +1105,8 @@ describe("derived pricelists", () => {
       pricelistId: 1,
       baseUnitAmount: 1088,
       derivedFrom: { pricelistId: 2, unitAmount: 1209, exchangeRate: null },
+      tierMode: "VOLUME",
+      bands: null,
     });
   });
 

@@ -108,7 +108,7 @@ describe("worked example B: derived lists across currencies (§19)", () => {
         validFrom: "2027-01-01T00:00:00.000Z",
       },
     });
-    expect(l.tiers).toEqual([{ minQuantity: 1, amount: 920, priceUnit: 1 }]);
+    expect(l.tiers).toEqual([{ minQuantity: 1, amount: 920, priceUnit: 1, flatAmount: 0 }]);
   });
 
   it("PL-E at 2027-02-15: the next rate, 900", () => {
@@ -268,7 +268,7 @@ describe("worked example C: price units and rounding modes (§20, §21)", () => 
       lineAmount: 3125,
       priceUnit: 1000,
       source: { baseUnitAmount: 1250 },
-      tiers: [{ minQuantity: 1, amount: 1250, priceUnit: 1000 }],
+      tiers: [{ minQuantity: 1, amount: 1250, priceUnit: 1000, flatAmount: 0 }],
     });
   });
 

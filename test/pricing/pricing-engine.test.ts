@@ -68,9 +68,11 @@ describe("worked example of docs/pricing-rules.md §10", () => {
             tierMinQuantity: 1,
             baseUnitAmount: 850,
             derivedFrom: null,
+            tierMode: "VOLUME",
+            bands: null,
           },
           adjustments: [],
-          tiers: [{ minQuantity: 1, amount: 850, priceUnit: 1 }],
+          tiers: [{ minQuantity: 1, amount: 850, priceUnit: 1, flatAmount: 0 }],
           quantityRule: { minimum: 1, increment: 1, maximum: null },
           suggestedQuantities: null,
           priceBreak: null,
@@ -93,6 +95,8 @@ describe("worked example of docs/pricing-rules.md §10", () => {
             tierMinQuantity: 50,
             baseUnitAmount: 385,
             derivedFrom: null,
+            tierMode: "VOLUME",
+            bands: null,
           },
           adjustments: [
             {
@@ -106,8 +110,8 @@ describe("worked example of docs/pricing-rules.md §10", () => {
             { kind: "SURCHARGE", id: 4, scope: "CHANNEL", rung: 7, valueBp: null, amount: 25 },
           ],
           tiers: [
-            { minQuantity: 1, amount: 420, priceUnit: 1 },
-            { minQuantity: 50, amount: 385, priceUnit: 1 },
+            { minQuantity: 1, amount: 420, priceUnit: 1, flatAmount: 0 },
+            { minQuantity: 50, amount: 385, priceUnit: 1, flatAmount: 0 },
           ],
           quantityRule: { minimum: 1, increment: 1, maximum: null },
           suggestedQuantities: null,
@@ -131,11 +135,13 @@ describe("worked example of docs/pricing-rules.md §10", () => {
             tierMinQuantity: 1,
             baseUnitAmount: 200,
             derivedFrom: null,
+            tierMode: "VOLUME",
+            bands: null,
           },
           adjustments: [
             { kind: "PROMOTION", id: 7, scope: null, rung: null, valueBp: 1500, amount: -30 },
           ],
-          tiers: [{ minQuantity: 1, amount: 200, priceUnit: 1 }],
+          tiers: [{ minQuantity: 1, amount: 200, priceUnit: 1, flatAmount: 0 }],
           quantityRule: { minimum: 1, increment: 1, maximum: null },
           suggestedQuantities: null,
           priceBreak: null,
@@ -517,6 +523,8 @@ describe("step 1: pricelist levels", () => {
         tierMinQuantity: 1,
         baseUnitAmount: 1000,
         derivedFrom: null,
+        tierMode: "VOLUME",
+        bands: null,
       });
     },
   );
@@ -593,8 +601,8 @@ describe("step 1: pricelist levels", () => {
     });
     expect(l.taxInclusive).toBe(true);
     expect(l.tiers).toEqual([
-      { minQuantity: 1, amount: 100, priceUnit: 1 },
-      { minQuantity: 10, amount: 80, priceUnit: 1 },
+      { minQuantity: 1, amount: 100, priceUnit: 1, flatAmount: 0 },
+      { minQuantity: 10, amount: 80, priceUnit: 1, flatAmount: 0 },
     ]);
   });
 });

@@ -1404,3 +1404,200 @@ describe("margin properties (admin answers)", () => {
     );
   });
 });
+
+// ---------------------------------------------------------------------------------------------
+// Graduated tiers and the buyer's tier ladder (docs/pricing-rules.md §29, §30)
+// ---------------------------------------------------------------------------------------------
+
+/** Flat amounts and price units on the generated rows, and a tier mode per candidate list. */
+const graduatedArb: fc.Arbitrary<PriceRequest> = fc
+  .tuple(
+    requestArb,
+    fc.array(fc.boolean(), { minLength: 6, maxLength: 6 }),
+    fc.array(fc.integer({ min: 0, max: 300 }), { minLength: 8, maxLength: 8 }),
+    fc.array(fc.constantFrom(1, 1, 3, 10), { minLength: 8, maxLength: 8 }),
+  )
+  .map(([request, graduated, flats, units]) => ({
+    ...request,
+    pricelists: request.pricelists.map((p, i) =>
+      graduated[i]
+        ? {
+            ...p,
+            tierMode: "GRADUATED" as const,
+            prices: p.prices.map((row, j) => ({
+              ...row,
+              flatAmount: flats[j] ?? 0,
+              priceUnit: units[j] ?? 1,
+            })),
+          }
+        : p,
+    ),
+  }));
+
+/** The request with the lines' order-level sums out of play: line-quantity scales, no thresholds. */
+const withoutOrderSums = (request: PriceRequest): PriceRequest => ({
+  ...request,
+  tradeConditions: request.tradeConditions.map((c) =>
+    c.scaleBasis === "LINE_QUANTITY" ? c : { ...c, scaleBasis: "LINE_QUANTITY" as const },
+  ),
+  promotions: request.promotions.map((p) => ({ ...p, threshold: null })),
+});
+
+describe("graduated tiers and the ladder (docs/pricing-rules.md §29, §30)", () => {
+  it("a graduated line's bands add up to its base amount, its price unit is its quantity", () => {
+    let graduatedLines = 0;
+    fc.assert(
+      fc.property(graduatedArb, (request) => {
+        for (const line of resolvePrices(request).lines) {
+          if (line.source?.tierMode !== "GRADUATED") {
+            expect(line.source === null || line.source.bands === null).toBe(true);
+            continue;
+          }
+          const bands = line.source.bands!;
+          graduatedLines++;
+          expect(bands.reduce((sum, b) => sum + b.amount, 0)).toBe(line.source.baseUnitAmount);
+          expect(bands.reduce((sum, b) => sum + b.quantity, 0)).toBe(line.quantity);
+          expect(bands[0]!.fromQuantity).toBe(1);
+          for (const b of bands) {
+            const rounded = Math.floor(
+              (2 * b.quantity * b.unitAmount + b.priceUnit) / (2 * b.priceUnit),
+            );
+            expect(b.amount).toBe(rounded + b.flatAmount);
+          }
+          expect(line.priceUnit).toBe(line.quantity);
+          if (line.status === "OK") {
+            expect(line.lineAmount).toBe(line.finalUnitAmount);
+            expect(line.priceBreak).toBeNull();
+          }
+        }
+      }),
+      RUNS,
+    );
+    expect(graduatedLines).toBeGreaterThan(50);
+  });
+
+  it("with positive amounts a graduated line never costs less for more pieces", () => {
+    const tiers = fc.uniqueArray(
+      fc.record({
+        minQuantity: fc.integer({ min: 1, max: 60 }),
+        amount: fc.integer({ min: 1, max: 5000 }),
+        priceUnit: fc.constantFrom(1, 2, 7, 100),
+        flatAmount: fc.integer({ min: 0, max: 1000 }),
+      }),
+      { selector: (r) => r.minQuantity, minLength: 1, maxLength: 5 },
+    );
+    fc.assert(
+      fc.property(tiers, fc.integer({ min: 0, max: 5000 }), (rows, floorAmount) => {
+        const list: PricelistCandidate = {
+          id: 1,
+          name: "PL-G",
+          status: "ACTIVE",
+          validFrom: null,
+          validTo: null,
+          currency: "EUR",
+          priority: 0,
+          allowsTradeDiscounts: true,
+          taxInclusive: false,
+          tierMode: "GRADUATED",
+          levels: ["CHANNEL_PRIMARY"],
+          prices: rows.map((r) => ({ ...r, productCode: "P1", validFrom: null, validTo: null })),
+          derivation: null,
+        };
+        const floor: FloorPricelist = {
+          id: 200,
+          name: "FL",
+          status: "ACTIVE",
+          validFrom: null,
+          validTo: null,
+          currency: "EUR",
+          priority: 0,
+          prices: [
+            {
+              productCode: "P1",
+              minQuantity: 1,
+              amount: floorAmount,
+              validFrom: null,
+              validTo: null,
+            },
+          ],
+        };
+        const answer = resolvePrices({
+          at: AT,
+          currency: "EUR",
+          channel: { code: "WEB" },
+          groupCodes: [],
+          products: toProducts([]),
+          pricelists: [list],
+          priceBases: [],
+          floors: [floor],
+          tradeConditions: [],
+          promotions: [],
+          lines: Array.from({ length: 80 }, (_, i) => ({ productCode: "P1", quantity: i + 1 })),
+        });
+        let last = 0;
+        for (const line of answer.lines) {
+          if (line.status !== "OK") continue;
+          expect(line.lineAmount!).toBeGreaterThanOrEqual(last);
+          last = line.lineAmount!;
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it("each ladder entry is the line resolved alone at that quantity", () => {
+    let entries = 0;
+    fc.assert(
+      fc.property(graduatedArb, (generated) => {
+        const request = withoutOrderSums(generated);
+        for (const line of request.lines) {
+          const one = { ...request, ladder: true, lines: [line] };
+          const [priced] = resolvePrices(one).lines;
+          if (priced!.status !== "OK") {
+            expect(priced!.ladder).toBeNull();
+            continue;
+          }
+          for (const entry of priced!.ladder!) {
+            entries++;
+            const [alone] = resolvePrices({
+              ...request,
+              lines: [{ productCode: line.productCode, quantity: entry.quantity }],
+            }).lines;
+            expect(entry).toEqual({
+              minQuantity: entry.minQuantity,
+              quantity: entry.quantity,
+              finalUnitAmount: alone!.finalUnitAmount,
+              priceUnit: alone!.priceUnit,
+              lineAmount: alone!.lineAmount,
+            });
+          }
+        }
+      }),
+      RUNS,
+    );
+    expect(entries).toBeGreaterThan(100);
+  });
+
+  it("VOLUME answers are unchanged: tierMode VOLUME is its absence, ladder adds only itself", () => {
+    fc.assert(
+      fc.property(requestArb, fc.boolean(), (request, explain) => {
+        const plain = resolvePrices({ ...request, explain });
+        const volume = resolvePrices({
+          ...request,
+          explain,
+          ladder: false,
+          pricelists: request.pricelists.map((p) => ({ ...p, tierMode: "VOLUME" as const })),
+        });
+        expect(json(volume)).toBe(json(plain));
+        for (const line of plain.lines) {
+          expect(line.source === null || line.source.tierMode === "VOLUME").toBe(true);
+          expect(line.source?.bands ?? null).toBeNull();
+        }
+        const laddered = resolvePrices({ ...request, explain, ladder: true });
+        const stripped = laddered.lines.map(({ ladder: _ladder, ...line }) => line);
+        expect(stripped).toEqual(plain.lines);
+      }),
+      RUNS,
+    );
+  });
+});

@@ -34,6 +34,7 @@ describe("pricelists", () => {
       customerCode: null,
       kind: "SALES",
       derivation: null,
+      tierMode: "VOLUME",
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });

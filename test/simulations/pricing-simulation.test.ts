@@ -72,8 +72,15 @@ describe("applyChangeSet", () => {
     // (docs/pricing-rules.md §20; absent: 1).
     const undated = { validFrom: null, validTo: null };
     const tiers = [
-      { productCode: "P", minQuantity: 1, amount: 1100, priceUnit: 1, ...undated },
-      { productCode: "P", minQuantity: 10, amount: 950000, priceUnit: 1000, ...undated },
+      { productCode: "P", minQuantity: 1, amount: 1100, priceUnit: 1, flatAmount: 0, ...undated },
+      {
+        productCode: "P",
+        minQuantity: 10,
+        amount: 950000,
+        priceUnit: 1000,
+        flatAmount: 0,
+        ...undated,
+      },
     ];
     expect(after.pricelists[0]!.prices).toEqual(tiers);
     expect(after.priceBases[0]!.prices).toEqual(tiers);

@@ -204,11 +204,11 @@ describe("export → import into an empty database → export gives the same byt
     const ctxThere = await KINDS.prices!.prepare(fresh, { pricelist: String(target.id) });
     const exported = await exportText(here, "prices", ctxHere);
     expect(exported).toContain(
-      `${p.code},1,12.345,1,,\n${p.code},10,0.005,1,,\n${p.code},5000,4.250,1000,,\n`,
+      `${p.code},1,12.345,1,,,\n${p.code},10,0.005,1,,,\n${p.code},5000,4.250,1000,,,\n`,
     );
     expect(exported).toContain(
-      `${q.code},1,0.000,1,,2027-01-01T00:00:00.000Z\n` +
-        `${q.code},1,0.007,1,2027-01-01T00:00:00.000Z,\n`,
+      `${q.code},1,0.000,1,,2027-01-01T00:00:00.000Z,\n` +
+        `${q.code},1,0.007,1,2027-01-01T00:00:00.000Z,,\n`,
     );
     const imported = await importText(fresh, "prices", exported, { ctx: ctxThere });
     expect(imported).toMatchObject({ rejected: [], totals: { rows: 5 } });
@@ -299,8 +299,8 @@ describe("errors come back as the lines of the file", () => {
       { line: 6, reason: "priceUnit: must be at most 10000" },
     ]);
     expect(await exportText(fresh, "prices", ctx)).toBe(
-      "productCode,minQuantity,amount,priceUnit,validFrom,validTo\n" +
-        `${product.code},1,1.50,1,,\n${product.code},10,1.00,1,,\n`,
+      "productCode,minQuantity,amount,priceUnit,validFrom,validTo,flatAmount\n" +
+        `${product.code},1,1.50,1,,,\n${product.code},10,1.00,1,,,\n`,
     );
   });
 

@@ -216,7 +216,7 @@ describe("headers", () => {
     expect(readHeader(["P-A", "1", "12.50"], KINDS.prices!)).toEqual({
       ok: false,
       error:
-        'the header must be productCode,minQuantity,amount, optionally priceUnit,validFrom,validTo (missing productCode, minQuantity, amount; unknown "P-A", "1", "12.50")',
+        'the header must be productCode,minQuantity,amount, optionally priceUnit,validFrom,validTo,flatAmount (missing productCode, minQuantity, amount; unknown "P-A", "1", "12.50")',
     });
     expect(readHeader(["code;name"], KINDS.customers!)).toMatchObject({
       ok: false,
@@ -408,6 +408,7 @@ describe("rows of each kind", () => {
         priceUnit: 100,
         validFrom: "2027-01-01T00:00:00.000Z",
         validTo: "2027-07-01T00:00:00.000Z",
+        flatAmount: 0,
       },
       "exchange-rates": {
         from: "USD",
@@ -422,7 +423,7 @@ describe("rows of each kind", () => {
       expect(readOne(kind, text, eur), name).toEqual({ ok: true, row: item });
     }
     expect(csvRow(KINDS.prices!.toRecord(items.prices, { ...eur, digits: 3 }))).toBe(
-      "P-A,10,1.005,100,2027-01-01T00:00:00.000Z,2027-07-01T00:00:00.000Z\n",
+      "P-A,10,1.005,100,2027-01-01T00:00:00.000Z,2027-07-01T00:00:00.000Z,\n",
     );
   });
 });

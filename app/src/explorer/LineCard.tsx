@@ -187,6 +187,57 @@ function PriceBreak({ line, onQuantity }: { line: LinePrice; onQuantity?: (q: nu
   );
 }
 
+/**
+ * A GRADUATED line's lot (docs/pricing-rules.md §29): each band the quantity reaches, its pieces,
+ * its tier's amount and flat amount and what it adds, drawn as a bar of its share of the lot.
+ */
+function Bands({ line }: { line: LinePrice }) {
+  const bands = line.source?.bands;
+  if (!bands || bands.length === 0 || line.source === null) return null;
+  const total = line.source.baseUnitAmount;
+  const money = (amount: number) => formatMoney(amount, line.currency);
+  const per = (amount: number, unit: number) =>
+    unit === 1 ? money(amount) : `${money(amount)} per ${formatCount(unit)}`;
+  return (
+    <table class="bands" data-field="bands">
+      <caption>
+        Graduated bands: {formatCount(line.quantity)} pieces as one lot of {money(total)}
+      </caption>
+      <thead>
+        <tr>
+          <th scope="col">Pieces</th>
+          <th scope="col">In the line</th>
+          <th scope="col">Tier amount</th>
+          <th scope="col">Flat</th>
+          <th scope="col">Band</th>
+          <th scope="col">Share</th>
+        </tr>
+      </thead>
+      <tbody>
+        {bands.map((band) => (
+          <tr key={band.fromQuantity} data-from={band.fromQuantity}>
+            <th scope="row">
+              {formatCount(band.fromQuantity)}–
+              {band.toQuantity === null ? "" : formatCount(band.toQuantity)}
+            </th>
+            <td>{formatCount(band.quantity)}</td>
+            <td>{per(band.unitAmount, band.priceUnit)}</td>
+            <td>{band.flatAmount === 0 ? "—" : money(band.flatAmount)}</td>
+            <td>{money(band.amount)}</td>
+            <td>
+              <span
+                class="band-bar"
+                style={{ width: `${total > 0 ? Math.round((band.amount * 100) / total) : 0}%` }}
+                aria-hidden="true"
+              />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 const UNPRICED: Record<Exclude<LinePrice["status"], "OK">, string> = {
   NO_PRICE:
     "No price: no pricelist reaching this line has a price for this product at this quantity.",
@@ -233,6 +284,7 @@ export function LineCard({
       {line.status === "OK" ? <LineFigures line={line} /> : <Unpriced line={line} />}
       {line.status === "OK" ? <MarginFigures line={line} /> : null}
       <PriceBreak line={line} onQuantity={onQuantity} />
+      <Bands line={line} />
       <div class="line-body">
         {steps && config ? (
           <div class="waterfall">

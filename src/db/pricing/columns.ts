@@ -10,6 +10,7 @@ import {
   SCALE_BASES,
   STATUSES,
   THRESHOLD_BASES,
+  TIER_MODES,
   type CostPricelist,
   type Derivation,
   type ExchangeRate,
@@ -111,6 +112,7 @@ export const listColumns = (role: ListRole, levels: SQL, at: SQL | null = null) 
     validTo: nullableInt(p.validTo),
     allowsTradeDiscounts: flag(p.allowsTradeDiscounts),
     taxInclusive: flag(p.taxInclusive),
+    tierMode: member(TIER_MODES, p.tierMode),
     levels: jsonArray(asMember(PRICELIST_LEVELS), levels),
     ...derivationColumns,
     rates: jsonArray(asRate, listRates(at)),
@@ -164,6 +166,7 @@ export const priceColumns = select({
   validTo: nullableInt(pp.validTo),
   amount: int(pp.amount),
   priceUnit: int(pp.priceUnit),
+  flatAmount: int(pp.flatAmount),
 });
 
 /**

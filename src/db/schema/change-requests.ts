@@ -92,6 +92,9 @@ export const changeRequestWrites = sqliteTable(
     afterValidTo: integer("after_valid_to"),
     afterAmount: integer("after_amount").notNull(),
     afterPriceUnit: integer("after_price_unit").notNull().default(1),
+    /** The flat amounts of the row before and after (docs/pricing-rules.md §29); migration 0029. */
+    beforeFlatAmount: integer("before_flat_amount"),
+    afterFlatAmount: integer("after_flat_amount").notNull().default(0),
   },
   (t) => [
     // The apply and the cancel find each stored row's staged twin by this (and the reverse).

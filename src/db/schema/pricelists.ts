@@ -18,6 +18,7 @@ import {
   PRICELIST_SCOPES,
   ROUNDING_MODES,
   STATUSES,
+  TIER_MODES,
 } from "../../pricing/vocabulary";
 
 export const pricelists = sqliteTable(
@@ -53,6 +54,8 @@ export const pricelists = sqliteTable(
     roundingMode: text("rounding_mode", { enum: ROUNDING_MODES }),
     roundingStep: integer("rounding_step"),
     roundingEnding: integer("rounding_ending"),
+    /** How its tiers price a line (docs/pricing-rules.md §29); migration 0029. */
+    tierMode: text("tier_mode", { enum: TIER_MODES }).notNull().default("VOLUME"),
   },
   (t) => [
     check(
@@ -99,6 +102,11 @@ export const pricelistPrices = sqliteTable(
      * adds it with a column CHECK of that range.
      */
     priceUnit: integer("price_unit").notNull().default(1),
+    /**
+     * A GRADUATED list's charge for reaching the row's band, once per line (docs/pricing-rules.md
+     * §29); 0 on VOLUME lists. Migration 0029 adds it with a column CHECK (≥ 0).
+     */
+    flatAmount: integer("flat_amount").notNull().default(0),
   },
   (t) => [
     // A timeline is (list, product, minQuantity); its rows are keyed by validFrom (migration 0020).
@@ -118,6 +126,7 @@ export const pricelistPrices = sqliteTable(
       t.validTo,
       t.amount,
       t.priceUnit,
+      t.flatAmount,
     ),
     check(
       "pricelist_prices_window",

@@ -11,7 +11,14 @@ import {
 } from "./records";
 import { quotesBelowFloor } from "./quotes";
 import { stackablesToZero } from "./stacking";
-import { belowCost, floorsAboveList, noFirstTier, priceGaps, tierCliffs } from "./tiers";
+import {
+  belowCost,
+  floorsAboveList,
+  graduatedFirstTiers,
+  noFirstTier,
+  priceGaps,
+  tierCliffs,
+} from "./tiers";
 import type { Finding, LintFacts } from "./types";
 
 export type * from "./types";
@@ -27,6 +34,7 @@ const RULES = [
   noFirstTier,
   priceGaps,
   tierCliffs,
+  graduatedFirstTiers,
   unreachablePricelists,
   emptyGroupsTargeted,
   expiredButActive,

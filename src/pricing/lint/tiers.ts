@@ -31,6 +31,23 @@ export function noFirstTier(facts: LintFacts): Finding[] {
   });
 }
 
+/**
+ * §17: a GRADUATED list whose first tier for a product starts above 1 (docs/pricing-rules.md
+ * §29): below it the list has no price, and from it on the first band still counts from piece 1.
+ */
+export function graduatedFirstTiers(facts: LintFacts): Finding[] {
+  return facts.graduatedFirstTiers.map(({ pricelistId, productCode, firstTier }) =>
+    finding(
+      "GRADUATED_FIRST_TIER",
+      `GRADUATED pricelist ${pricelistId} has its first tier for product ${productCode} at ` +
+        `quantity ${firstTier}: quantities 1–${firstTier - 1} have no price in it, and from ` +
+        `${firstTier} on its first band still counts from piece 1 at that tier's amount; start ` +
+        "the first tier at 1",
+      [ref.pricelist(pricelistId), ref.product(productCode)],
+    ),
+  );
+}
+
 /** The first quantity a line may ask for in [from, to), or null when none. */
 function firstOrderable(
   row: Pick<FloorOverList, "rule" | "quantity" | "nextQuantity">,

@@ -95,6 +95,13 @@ export interface LintCustomer {
 }
 
 /** An ACTIVE pricelist's own rows for a product start above the product's smallest quantity. */
+/** A GRADUATED list's first tier for a product above 1 (docs/pricing-lint.md §18). */
+export interface GraduatedFirstTier {
+  pricelistId: number;
+  productCode: string;
+  firstTier: number;
+}
+
 export interface FirstTierGap {
   pricelistId: number;
   kind: PricelistKind;
@@ -231,6 +238,7 @@ export interface LintFacts {
   channels: readonly LintChannel[];
   customers: readonly LintCustomer[];
   firstTierGaps: readonly FirstTierGap[];
+  graduatedFirstTiers: readonly GraduatedFirstTier[];
   floorsOverList: readonly FloorOverList[];
   priceGaps: readonly PriceGap[];
   belowCost: readonly BelowCostRow[];

@@ -27,6 +27,8 @@ export interface TierChange {
   minQuantity: number;
   amount: number;
   priceUnit?: number;
+  /** A GRADUATED band's flat amount (docs/pricing-rules.md §29); absent: 0. */
+  flatAmount?: number;
 }
 
 /** What a publish simulation assumes (docs/simulation.md §5). */
@@ -73,11 +75,12 @@ function withTiers(rows: readonly PriceRow[], changes: readonly TierChange[]): P
   const changed = new Map(changes.map((c) => [key(c), c]));
   const kept = rows.filter((row) => !changed.has(key(row)));
   // The simulation prices one moment: a tier set by the change set is the row in force then.
-  const set = [...changed.values()].map(({ productCode, minQuantity, amount, priceUnit }) => ({
-    productCode,
-    minQuantity,
-    amount,
-    priceUnit: priceUnit ?? 1,
+  const set = [...changed.values()].map((c) => ({
+    productCode: c.productCode,
+    minQuantity: c.minQuantity,
+    amount: c.amount,
+    priceUnit: c.priceUnit ?? 1,
+    flatAmount: c.flatAmount ?? 0,
     validFrom: null,
     validTo: null,
   }));

@@ -43,6 +43,11 @@ const PriceRowSchema = z
       description:
         "The pieces amount is the price of, 1-10000; default 1 (docs/pricing-rules.md §20)",
     }),
+    flatAmount: Amount.optional().openapi({
+      example: 0,
+      description:
+        "GRADUATED lists: added once when a line reaches this tier's band (docs/pricing-rules.md §29); absent: the tier's flat amount in force stays (0 for a new tier)",
+    }),
   })
   .openapi("ChangeRequestPriceRow", {
     description: "A tier written from the request's effectiveAt",

@@ -290,6 +290,7 @@ const priceColumns = {
   minQuantity: pricelistPrices.minQuantity,
   amount: pricelistPrices.amount,
   priceUnit: pricelistPrices.priceUnit,
+  flatAmount: pricelistPrices.flatAmount,
   validFrom: pricelistPrices.validFrom,
   validTo: pricelistPrices.validTo,
 };
@@ -300,6 +301,7 @@ export const toPrice = (row: {
   minQuantity: number;
   amount: number;
   priceUnit: number;
+  flatAmount: number;
   validFrom: number | null;
   validTo: number | null;
 }) => ({ ...row, validFrom: isoOrNull(row.validFrom), validTo: isoOrNull(row.validTo) });
@@ -339,6 +341,7 @@ export async function checkPriceWrite(db: Db, id: number, productCodes: string[]
   const row = await db
     .select({
       status: pricelists.status,
+      tierMode: pricelists.tierMode,
       unknownCodes: sql<string>`(select json_group_array(value) from (select distinct value
         from json_each(${JSON.stringify(productCodes)})
         where value not in (select code from products) order by value))`,
@@ -346,5 +349,21 @@ export async function checkPriceWrite(db: Db, id: number, productCodes: string[]
     .from(pricelists)
     .where(eq(pricelists.id, id))
     .get();
-  return row && { status: row.status, unknownCodes: JSON.parse(row.unknownCodes) as string[] };
+  return (
+    row && {
+      status: row.status,
+      tierMode: row.tierMode,
+      unknownCodes: JSON.parse(row.unknownCodes) as string[],
+    }
+  );
+}
+
+/** How many rows of pricelist `id` have a flat amount (docs/pricing-rules.md §29). */
+export async function countFlatAmounts(db: Db, id: number): Promise<number> {
+  const row = await db
+    .select({ n: count() })
+    .from(pricelistPrices)
+    .where(and(eq(pricelistPrices.pricelistId, id), sql`${pricelistPrices.flatAmount} > 0`))
+    .get();
+  return row?.n ?? 0;
 }

@@ -18,11 +18,17 @@ import {
   PRICELIST_KINDS,
   PRICELIST_SCOPES,
   ROUNDING_MODES,
+  TIER_MODES,
 } from "../../pricing/vocabulary";
 
 export const PricelistKindSchema = z.enum(PRICELIST_KINDS).openapi("PricelistKind", {
   description:
     "SALES: prices products. FLOOR: minimum unit prices of the channels it is assigned to (channels only, never primary). COST: what products cost in the channels it is assigned to (channels only, never primary, never a price; admin keys only: a read key never sees a COST pricelist). Changeable only while DRAFT",
+});
+
+export const TierModeSchema = z.enum(TIER_MODES).openapi("TierMode", {
+  description:
+    "How the pricelist's quantity tiers price a line (docs/pricing-rules.md §29). VOLUME: the whole quantity at the amount of the tier it reaches. GRADUATED (SALES pricelists only): each band of pieces at its own tier's amount plus its flatAmount, the line priced as one lot (priceUnit = quantity)",
 });
 
 const Rounding = {
@@ -120,6 +126,7 @@ export const pricelistExample = {
   customerCode: null,
   kind: "SALES",
   derivation: null,
+  tierMode: "VOLUME",
   createdAt: "2025-01-01T00:00:00.000Z",
   updatedAt: "2025-01-01T00:00:00.000Z",
 };
@@ -149,6 +156,7 @@ export const PricelistSchema = z
       description:
         "The base it derives its amounts from, or null. A read key gets null for a FLOOR list derived from a COST list (docs/api/access.md §18)",
     }),
+    tierMode: TierModeSchema,
     createdAt: IsoTimestamp.openapi({ description: "When the pricelist was created" }),
     updatedAt: IsoTimestamp.openapi({ description: "When the pricelist last changed" }),
   })
@@ -186,6 +194,10 @@ export const PricelistCreateSchema = z
       description: "SALES (default), FLOOR or COST",
     }),
     derivation: DerivationInputSchema.nullable().optional(),
+    tierMode: TierModeSchema.optional().openapi({
+      description:
+        "VOLUME (default) or GRADUATED (SALES pricelists only; docs/pricing-rules.md §29)",
+    }),
   })
   .superRefine(checkWindow)
   .openapi("PricelistCreate", {
@@ -208,6 +220,9 @@ export const IndividualPricelistCreateSchema = z
       .boolean()
       .optional()
       .openapi({ description: "Whether trade conditions may change its prices; default false" }),
+    tierMode: TierModeSchema.optional().openapi({
+      description: "VOLUME (default) or GRADUATED (docs/pricing-rules.md §29)",
+    }),
   })
   .superRefine(checkWindow)
   .openapi("IndividualPricelistCreate", {
@@ -236,6 +251,10 @@ export const PricelistUpdateSchema = z
         "Changeable only while DRAFT; an INDIVIDUAL pricelist is SALES, a derived one SALES or FLOOR (from a COST base), a COST one derives from nothing",
     }),
     derivation: DerivationInputSchema.nullable().optional(),
+    tierMode: TierModeSchema.optional().openapi({
+      description:
+        "VOLUME or GRADUATED (SALES pricelists only); back to VOLUME only once no row has a flatAmount (409 otherwise)",
+    }),
   })
   .openapi("PricelistUpdate", {
     description: "The fields to change; absent fields stay as they are",
@@ -267,6 +286,11 @@ export const PriceSchema = z
       example: 1,
       description: "The pieces amount is the price of, 1-10000 (1250 per 1000: 12.50 a thousand)",
     }),
+    flatAmount: z.number().int().openapi({
+      example: 0,
+      description:
+        "GRADUATED lists: added once when a line reaches this tier's band (docs/pricing-rules.md §29); 0 on VOLUME lists",
+    }),
     validFrom: IsoTimestamp.nullable().openapi({ description: "Inclusive start; null = always" }),
     validTo: IsoTimestamp.nullable().openapi({ description: "Exclusive end; null = open-ended" }),
   })
@@ -277,6 +301,7 @@ export const PriceSchema = z
       minQuantity: 1,
       amount: 1250,
       priceUnit: 1,
+      flatAmount: 0,
       validFrom: null,
       validTo: null,
     },
@@ -290,6 +315,7 @@ export const PriceListSchema = listOf(PriceSchema, "PriceList", {
       minQuantity: 1,
       amount: 1250,
       priceUnit: 1,
+      flatAmount: 0,
       validFrom: null,
       validTo: null,
     },
@@ -298,6 +324,7 @@ export const PriceListSchema = listOf(PriceSchema, "PriceList", {
       minQuantity: 10,
       amount: 1100,
       priceUnit: 1,
+      flatAmount: 0,
       validFrom: null,
       validTo: null,
     },
@@ -306,6 +333,7 @@ export const PriceListSchema = listOf(PriceSchema, "PriceList", {
       minQuantity: 1,
       amount: 1250,
       priceUnit: 1000,
+      flatAmount: 0,
       validFrom: null,
       validTo: null,
     },
@@ -335,6 +363,11 @@ const PriceUpsertRowSchema = z
       description:
         "The pieces amount is the price of, 1-10000; default 1 (screws: 1250 per 1000 = 12.50 a thousand; docs/pricing-rules.md §20)",
       example: 1,
+    }),
+    flatAmount: Amount.default(0).openapi({
+      example: 0,
+      description:
+        "GRADUATED lists only: added once when a line reaches this tier's band, integer minor units >= 0; default 0 (a VOLUME list refuses any other value: 400)",
     }),
     validFrom: OptionalInstant.transform((value) => value ?? null).openapi({
       description:

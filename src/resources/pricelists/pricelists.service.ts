@@ -19,12 +19,13 @@ import {
   writeUndatedRows,
 } from "../../db/price-rows";
 import { isTimelineOverlap, planTimelines, type TimelineOverlap } from "../../pricing/timeline";
-import type { PricelistKind, PricelistScope } from "../../pricing/vocabulary";
+import type { PricelistKind, PricelistScope, TierMode } from "../../pricing/vocabulary";
 import { iso, isoOrNull } from "../../lib/core/schemas";
 import { assertNotArchived, assertTransition, windowIssues } from "../../lib/core/status";
 import {
   channelsOnly,
   checkPriceWrite,
+  countFlatAmounts,
   createIndividualPricelist,
   createPricelist as insertPricelist,
   derivationColumns,
@@ -77,6 +78,7 @@ export const toPricelist = (row: PricelistRow) => ({
   customerCode: row.customerCode,
   kind: row.kind,
   derivation: toDerivation(row),
+  tierMode: row.tierMode,
   createdAt: iso(row.createdAt),
   updatedAt: iso(row.updatedAt),
 });
@@ -167,10 +169,11 @@ interface Planned {
   kind: PricelistKind;
   currency: string;
   basePricelistId: number | null;
+  tierMode: TierMode;
 }
 
 /** What a body may change of them. */
-type Touched = Partial<Pick<PricelistUpdate, "currency" | "kind" | "derivation">>;
+type Touched = Partial<Pick<PricelistUpdate, "currency" | "kind" | "derivation" | "tierMode">>;
 
 /**
  * Which pricelists may derive, and of which kind they may be (400, naming the field the body
@@ -179,6 +182,13 @@ type Touched = Partial<Pick<PricelistUpdate, "currency" | "kind" | "derivation">
  */
 function shapeIssues(next: Planned, body: Touched): FieldIssue[] {
   const issues: FieldIssue[] = [];
+  // docs/pricing-rules.md §29: floors and costs are per piece; only prices come in bands.
+  if (next.tierMode === "GRADUATED" && next.kind !== "SALES") {
+    issues.push({
+      path: body.tierMode ? "body.tierMode" : "body.kind",
+      message: `GRADUATED tiers are for SALES pricelists only; this one is ${next.kind}`,
+    });
+  }
   if (next.scope === "INDIVIDUAL" && next.kind !== "SALES") {
     issues.push({
       path: "body.kind",
@@ -353,6 +363,7 @@ export const createPricelist = (db: Db, input: PricelistCreate) =>
       kind: input.kind ?? "SALES",
       currency: input.currency,
       basePricelistId: values.basePricelistId,
+      tierMode: input.tierMode ?? "VOLUME",
     };
     const facts = input.derivation
       ? (await readDerivation(db, undefined, input.derivation.basePricelistId)).facts
@@ -369,6 +380,9 @@ export const updatePricelist = (db: Db, id: number, input: PricelistUpdate) =>
     const { current, facts } = await readDerivation(db, id, input.derivation?.basePricelistId);
     if (!current) throw missingPricelist(id);
     checkUpdate(current, input);
+    if (current.tierMode === "GRADUATED" && input.tierMode === "VOLUME") {
+      await assertNoFlatAmounts(db, id);
+    }
     const set = columnsOf(patchOf(input));
     const next: Planned = { ...current, ...set };
     const guard = checkDerivation(next, input, facts, current);
@@ -377,6 +391,36 @@ export const updatePricelist = (db: Db, id: number, input: PricelistUpdate) =>
     if (row === FOREIGN_KEY) throw missingPricelist(id);
     return row;
   });
+
+/**
+ * A VOLUME list has no flat amounts (docs/pricing-rules.md §29): a GRADUATED one goes back to
+ * VOLUME only once none of its rows has one, so no stored amount is silently ignored.
+ */
+async function assertNoFlatAmounts(db: Db, id: number) {
+  const rows = await countFlatAmounts(db, id);
+  if (rows === 0) return;
+  throw conflict(
+    `pricelist ${id} has ${rows} price row${rows === 1 ? "" : "s"} with a flatAmount; ` +
+      `set them to 0 before making it VOLUME`,
+    "FLAT_AMOUNTS_STORED",
+  );
+}
+
+/** A VOLUME list refuses flat amounts (docs/pricing-rules.md §29): 400 naming each row's field. */
+function assertFlatAmountsFit(tierMode: TierMode, id: number, prices: PriceUpsertRow[]) {
+  if (tierMode === "GRADUATED") return;
+  const issues = prices.flatMap((row, i) =>
+    row.flatAmount === 0
+      ? []
+      : [
+          {
+            path: `body.prices.${i}.flatAmount`,
+            message: `must be 0: pricelist ${id} is VOLUME (flat amounts are for GRADUATED pricelists)`,
+          },
+        ],
+  );
+  if (issues.length) throw invalid(issues);
+}
 
 /** Bulk assignment to customer groups, under the rule every other assignment follows. */
 export async function assignCustomerGroups(db: Db, id: number, codes: string[]) {
@@ -407,7 +451,7 @@ async function requirePriceWrite(db: Db, id: number, productCodes: string[]) {
   const check = await checkPriceWrite(db, id, productCodes);
   if (!check) throw missingPricelist(id);
   assertNotArchived(label(id), check.status);
-  return check.unknownCodes;
+  return check;
 }
 
 function unknownProductIssues(prices: { productCode: string }[], unknown: string[]) {
@@ -451,12 +495,13 @@ export async function upsertPrices(db: Db, id: number, prices: PriceUpsertRow[])
 }
 
 async function upsertUndated(db: Db, id: number, prices: PriceUpsertRow[]) {
-  const unknown = await requirePriceWrite(
+  const check = await requirePriceWrite(
     db,
     id,
     prices.map((row) => row.productCode),
   );
-  if (unknown.length) throw invalid(unknownProductIssues(prices, unknown));
+  if (check.unknownCodes.length) throw invalid(unknownProductIssues(prices, check.unknownCodes));
+  assertFlatAmountsFit(check.tierMode, id, prices);
   const written = await writeUndatedRows(db, id, prices);
   if (written === FOREIGN_KEY) throw missingPricelist(id);
   if (written === PRODUCT_GONE) {
@@ -477,6 +522,7 @@ async function upsertDated(db: Db, id: number, prices: PriceUpsertRow[]) {
     if (read.value.unknownCodes.length) {
       throw invalid(unknownProductIssues(prices, read.value.unknownCodes));
     }
+    assertFlatAmountsFit(read.value.tierMode, id, prices);
     const plan = planTimelines(read.value.rows, prices);
     if (isTimelineOverlap(plan)) throw overlapConflict(plan);
     if (plan.inserts.length + plan.updates.length > 0) {

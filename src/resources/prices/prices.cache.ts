@@ -22,10 +22,11 @@ const encoder = new TextEncoder();
  * leave unpriced lines out); 3: the B2B terms (quantity rules, 12 rungs, floors, derivations);
  * 4: money (a line's `priceUnit` and `priceBreak`, tiers' `priceUnit`, `derivedFrom.exchangeRate`;
  * docs/pricing-rules.md §19–§22); 5: cost, margin and pocket price in admin answers (§26); 6: a
- * read key's answer hides a floor derived from cost (§24).
+ * read key's answer hides a floor derived from cost (§24); 7: a source's `tierMode` and `bands`,
+ * tiers' `flatAmount` (§29).
  * Raise it whenever the answer changes for the same data.
  */
-const ANSWER_FORMAT = 6;
+const ANSWER_FORMAT = 7;
 
 function base64url(bytes: Uint8Array): string {
   let text = "";
@@ -61,6 +62,8 @@ export async function answerTag(
     // An admin's answer carries costs, a read key's not: never the same tag
     // (docs/api/access.md §18).
     cart.costs ?? false,
+    // With the ladder the body carries more: never the tag of the answer without it.
+    cart.ladder ?? false,
     cart.lines.map((line) => [line.productCode, line.quantity]),
   ]);
   const digest = await crypto.subtle.digest("SHA-256", encoder.encode(basis));

@@ -49,6 +49,8 @@ export const workedExampleAnswer = {
         tierMinQuantity: 1,
         baseUnitAmount: 850,
         derivedFrom: null,
+        tierMode: "VOLUME",
+        bands: null,
       },
       adjustments: [],
       tiers: [
@@ -56,6 +58,7 @@ export const workedExampleAnswer = {
           minQuantity: 1,
           amount: 850,
           priceUnit: 1,
+          flatAmount: 0,
         },
       ],
       quantityRule: {
@@ -84,6 +87,8 @@ export const workedExampleAnswer = {
         tierMinQuantity: 50,
         baseUnitAmount: 385,
         derivedFrom: null,
+        tierMode: "VOLUME",
+        bands: null,
       },
       adjustments: [
         {
@@ -108,11 +113,13 @@ export const workedExampleAnswer = {
           minQuantity: 1,
           amount: 420,
           priceUnit: 1,
+          flatAmount: 0,
         },
         {
           minQuantity: 50,
           amount: 385,
           priceUnit: 1,
+          flatAmount: 0,
         },
       ],
       quantityRule: {
@@ -141,6 +148,8 @@ export const workedExampleAnswer = {
         tierMinQuantity: 1,
         baseUnitAmount: 200,
         derivedFrom: null,
+        tierMode: "VOLUME",
+        bands: null,
       },
       adjustments: [
         {
@@ -157,6 +166,7 @@ export const workedExampleAnswer = {
           minQuantity: 1,
           amount: 200,
           priceUnit: 1,
+          flatAmount: 0,
         },
       ],
       quantityRule: {

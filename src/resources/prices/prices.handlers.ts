@@ -51,6 +51,7 @@ const lookupCart = (query: PriceLookup, costs: boolean): CartRequest => ({
   currency: query.currency,
   at: query.at,
   explain: query.explain === "true",
+  ladder: query.ladder === "true",
   costs,
   lines: query.product.map((productCode) => ({ productCode, quantity: query.quantity ?? 1 })),
   location: "query",

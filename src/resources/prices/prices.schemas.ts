@@ -24,6 +24,7 @@ import {
   LINE_STATUSES,
   PRICE_SOURCE_KINDS,
   PRICELIST_LEVELS,
+  TIER_MODES,
 } from "../../pricing";
 
 export const MAX_RESOLVE_LINES = 500;
@@ -61,6 +62,10 @@ export const PriceResolveSchema = z
       example: 42,
       description:
         "An ACCEPTED quote of this customer in this channel to honour: each line of a product and quantity the quote names is priced from it (docs/pricing-rules.md §28.1). 404 when no such quote exists; 409 QUOTE_MISMATCH, QUOTE_REDEEMED, QUOTE_EXPIRED or QUOTE_NOT_ACCEPTED when it cannot be honoured",
+    }),
+    ladder: z.boolean().optional().openapi({
+      description:
+        "true: each OK line carries its ladder, every tier of its base pricelist priced for this buyer (docs/pricing-rules.md §30); default false",
     }),
     lines: z
       .array(
@@ -149,7 +154,64 @@ export const PriceLookupQuery = z.object({
       param: { name: "explain", in: "query" },
       description: "true: list every candidate per product and why it lost; default false",
     }),
+  ladder: z
+    .enum(["true", "false"])
+    .optional()
+    .openapi({
+      param: { name: "ladder", in: "query" },
+      description:
+        "true: each OK product carries its ladder, every tier of its base pricelist priced for this buyer (docs/pricing-rules.md §30); default false",
+    }),
 });
+
+const Band = z
+  .object({
+    fromQuantity: z
+      .number()
+      .int()
+      .openapi({ description: "The band's first piece (1 for the first band)" }),
+    toQuantity: z.number().int().nullable().openapi({
+      description:
+        "The band's last piece (the next tier's minQuantity − 1); null for the last band",
+    }),
+    quantity: z
+      .number()
+      .int()
+      .openapi({ description: "The pieces of the line's quantity in this band" }),
+    unitAmount: z
+      .number()
+      .int()
+      .openapi({ description: "The band's tier amount, per its priceUnit pieces" }),
+    priceUnit: z.number().int().openapi({ description: "The pieces unitAmount is for" }),
+    flatAmount: z.number().int().openapi({ description: "The band's flat amount, added once" }),
+    amount: z.number().int().openapi({
+      description: "round_half_up(quantity × unitAmount / priceUnit) + flatAmount",
+    }),
+  })
+  .openapi("PriceBand", {
+    description: "One band of a GRADUATED line's lot (docs/pricing-rules.md §29)",
+  });
+
+const LadderEntry = z
+  .object({
+    minQuantity: z.number().int().openapi({ description: "The tier of the base pricelist" }),
+    quantity: z.number().int().openapi({
+      description: "The smallest quantity from minQuantity that the product's quantity rule allows",
+    }),
+    finalUnitAmount: z
+      .number()
+      .int()
+      .openapi({ description: "What this buyer pays per priceUnit pieces at that quantity" }),
+    priceUnit: z
+      .number()
+      .int()
+      .openapi({ description: "The pieces finalUnitAmount is for (GRADUATED: the quantity)" }),
+    lineAmount: z.number().int().openapi({ description: "What the line costs at that quantity" }),
+  })
+  .openapi("LadderEntry", {
+    description:
+      'One tier as this buyer sees it (docs/pricing-rules.md §30): a storefront\'s "from 10 pcs: 85"',
+  });
 
 export const Adjustment = z
   .object({
@@ -289,8 +351,19 @@ const LinePrice = z
         level: z.enum(PRICELIST_LEVELS).openapi({ description: "The level of the base price" }),
         pricelistId: z.number().int().openapi({ description: "The pricelist of the base price" }),
         tierMinQuantity: z.number().int().openapi({ description: "The tier used" }),
-        baseUnitAmount: z.number().int().openapi({ description: "The tier's unit amount" }),
+        baseUnitAmount: z.number().int().openapi({
+          description:
+            "The tier's unit amount; GRADUATED: the lot's amount for all quantity pieces (the sum of bands)",
+        }),
         derivedFrom: DerivedFrom,
+        tierMode: z.enum(TIER_MODES).openapi({
+          description:
+            "How the base pricelist's tiers price the line (docs/pricing-rules.md §29): VOLUME, the whole quantity at the tier it reaches; GRADUATED, one lot of bands (priceUnit = quantity)",
+        }),
+        bands: z.array(Band).nullable().openapi({
+          description:
+            "GRADUATED: the bands the quantity reaches, whose amounts add up to baseUnitAmount; VOLUME: null",
+        }),
         kind: z.enum(PRICE_SOURCE_KINDS).optional().openapi({
           description:
             "QUOTE when a quote priced the line (docs/pricing-rules.md §28); absent: the pricelist above. With QUOTE and the quote's price, baseUnitAmount is the quoted amount (no adjustments)",
@@ -317,6 +390,10 @@ const LinePrice = z
           minQuantity: z.number().int().openapi({ description: "From this quantity on" }),
           amount: z.number().int().openapi({ description: "The price of priceUnit pieces" }),
           priceUnit: z.number().int().openapi({ description: "The pieces amount is for" }),
+          flatAmount: z.number().int().openapi({
+            description:
+              "GRADUATED: added once when a line reaches this tier's band (docs/pricing-rules.md §29); 0 on VOLUME lists",
+          }),
         }),
       )
       .openapi({ description: "The base pricelist's tiers for this product" }),
@@ -366,6 +443,10 @@ const LinePrice = z
         description:
           "OK lines: buying up to the next tier costs no more than this line (docs/pricing-rules.md §22); else null",
       }),
+    ladder: z.array(LadderEntry).nullable().optional().openapi({
+      description:
+        "Only when the request asked for `ladder`: on OK lines, for each tier of the base pricelist (minQuantity ascending) the line priced for this buyer at the smallest allowed quantity from it, order-level bases unchanged (docs/pricing-rules.md §30); null on other lines",
+    }),
     ...marginFields,
     explain: z
       .object({

@@ -31,6 +31,8 @@ export interface CartRequest {
   costs?: boolean;
   /** A quote to honour (POST resolve only, docs/pricing-rules.md §28.1). */
   quoteId?: number;
+  /** Each OK line's tier ladder (docs/pricing-rules.md §30). */
+  ladder?: boolean;
   lines: PriceLineRequest[];
   /** Where the request's fields sit, for error paths: "body" or "query". */
   location: "body" | "query";
@@ -132,6 +134,7 @@ export async function prepareCart(
     groupCodes: context.groupCodes,
     products: context.products,
     explain: cart.explain ?? false,
+    ...(cart.ladder ? { ladder: true } : {}),
     // GET /v1/api/prices prices each product as a one-line order (docs/pricing-rules.md §4.4).
     separateOrders: cart.location === "query",
     roundingMode: context.channel.roundingMode,

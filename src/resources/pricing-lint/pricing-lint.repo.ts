@@ -134,6 +134,23 @@ const firstTierGapsStatement = (now: number) =>
       and (pr.max_order_quantity is null or pr.max_order_quantity >= pr.min_order_quantity)`,
   );
 
+/** The ACTIVE GRADUATED lists' products whose first tier is above 1 (docs/pricing-lint.md §18). */
+const graduatedFirstTiersStatement = (now: number) =>
+  statement(
+    select({
+      pricelistId: int(sql`gap.pricelist_id`),
+      productCode: text(sql`pr.code`),
+      firstTier: int(sql`gap.first_tier`),
+    }),
+    sql`from (select pp.pricelist_id, pp.product_id, min(pp.min_quantity) as first_tier
+        from pricelist_prices pp
+        where pp.pricelist_id in (select p.id from pricelists p where p.status = 'ACTIVE'
+          and p.tier_mode = 'GRADUATED' and ${notEnded("p", now)}) and ${notEnded("pp", now)}
+        group by pp.pricelist_id, pp.product_id having min(pp.min_quantity) > 1) gap
+      join products pr on pr.id = gap.product_id
+    order by gap.pricelist_id, pr.code`,
+  );
+
 /**
  * FLOOR rows of an active channel's FLOOR lists above its primary list's row for the product
  * (per piece: each row's amount is for its price unit), both lists ACTIVE, in one currency and
@@ -319,7 +336,8 @@ const tierCliffsStatement = (now: number) =>
         lag(pp.price_unit) over w as u1, lead(pp.min_quantity) over w as m3
         from pricelist_prices pp
         where pp.pricelist_id in (select p.id from pricelists p
-            where p.status = 'ACTIVE' and p.kind = 'SALES' and ${notEnded("p", now)})
+            where p.status = 'ACTIVE' and p.kind = 'SALES' and p.tier_mode = 'VOLUME'
+              and ${notEnded("p", now)})
           and (pp.valid_from is null or pp.valid_from <= ${now}) and ${notEnded("pp", now)}
         window w as (partition by pp.pricelist_id, pp.product_id order by pp.min_quantity)) c
       join products pr on pr.id = c.product_id
@@ -491,6 +509,7 @@ export async function loadLintFacts(db: Db, now: number): Promise<LintFacts> {
     below,
     floorsUnderCost,
     quoteFloors,
+    graduatedFirstTiers,
   ] = await decodedBatch(db, [
     pricelistsStatement,
     conditionsStatement,
@@ -508,6 +527,7 @@ export async function loadLintFacts(db: Db, now: number): Promise<LintFacts> {
     belowCostStatement(now),
     floorsUnderCostStatement,
     quoteFloorsStatement(now),
+    graduatedFirstTiersStatement(now),
   ] as const);
   return {
     now,
@@ -519,6 +539,7 @@ export async function loadLintFacts(db: Db, now: number): Promise<LintFacts> {
     channels,
     customers,
     firstTierGaps,
+    graduatedFirstTiers,
     priceGaps,
     missingRates,
     rateSteps: rateSteps.map(({ roundingMode, roundingStep, roundingEnding, ...step }) => ({

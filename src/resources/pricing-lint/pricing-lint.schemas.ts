@@ -21,6 +21,8 @@ const CODE_SUMMARIES: Record<LintCode, string> = {
   NO_FIRST_TIER: "a pricelist's rows for a product start above the product's first quantity",
   PRICE_GAP: "a pricelist's dated rows for a product and tier leave a hole in time",
   TIER_CLIFF: "adjacent tiers where buying fewer pieces costs more than reaching the next tier",
+  GRADUATED_FIRST_TIER:
+    "a GRADUATED pricelist whose first tier for a product starts above 1: no price below it, its first band from piece 1 all the same",
   UNREACHABLE_PRICELIST: "an ACTIVE SALES pricelist assigned nowhere and no derivation base",
   EMPTY_GROUP_TARGETED: "a condition or promotion names a product group that holds no product",
   EXPIRED_BUT_ACTIVE: "an ACTIVE pricelist, condition or promotion whose window has ended",

@@ -40,6 +40,8 @@ const pbBefore = {
     tierMinQuantity: 1,
     baseUnitAmount: 420,
     derivedFrom: null,
+    tierMode: "VOLUME",
+    bands: null,
   },
   adjustments: [
     {
@@ -57,11 +59,13 @@ const pbBefore = {
       minQuantity: 1,
       amount: 420,
       priceUnit: 1,
+      flatAmount: 0,
     },
     {
       minQuantity: 50,
       amount: 385,
       priceUnit: 1,
+      flatAmount: 0,
     },
   ],
   quantityRule: {
