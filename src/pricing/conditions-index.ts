@@ -1,5 +1,11 @@
 import { lineValue, sumReached, type EligibleLine } from "./basis";
-import { listedKind, ReachIndex, targetsOf, type ProductTargets, type ReachKind } from "./groups";
+import {
+  listedKind,
+  ReachIndex,
+  targetsOf,
+  type ProductTargets,
+  type ReachKind,
+} from "./targeting";
 import { Cuts } from "./breaks";
 import { ascending, descending } from "./rank";
 import { unitOf } from "./units";
@@ -131,7 +137,7 @@ function staticGate(c: TradeConditionCandidate, absolute: boolean, a: Audience):
 
 function prepareCondition(condition: TradeConditionCandidate, audience: Audience) {
   const absolute = condition.type === "NET_PRICE" || condition.discountType === "ABSOLUTE";
-  const targets = targetsOf(condition.productCodes, condition.productGroupCodes);
+  const targets = targetsOf(condition);
   return {
     condition,
     listedRung: rungOf(condition.scope, listedKind(targets)),

@@ -20,6 +20,7 @@ import {
   type ProductFacts,
   type PromotionCandidate,
   type RoundingMode,
+  type TargetField,
 } from "../../pricing";
 import { linkedCodes } from "../links";
 import { pricelistPrices, pricelists, products, promotions, tradeConditions } from "../schema";
@@ -41,7 +42,7 @@ import {
   type Selection,
 } from "../rows";
 import type { Params } from "./query";
-import type { Fragments } from "./reach";
+import { READ_DIMENSIONS, type Fragments } from "./reach";
 
 /*
  * The column sets of pricing records (what the engine takes of a pricelist, a price row, a trade
@@ -196,35 +197,32 @@ function sharedLinks(
   trim: Trim,
 ) {
   const via = linked(`${owner}s.id`, `${owner}_id`);
-  const link = (target: string, fk: string, only: () => SQL, trims: boolean) =>
-    via(`${owner}_${target}`, fk, target, trims ? only() : undefined);
+  const link = (suffix: string, fk: string, target: string, only: () => SQL, trims: boolean) =>
+    via(`${owner}_${suffix}`, fk, target, trims ? only() : undefined);
   // `+t.id`: the record's few links are read and each checked against the requested set. A bare
   // `t.id in (…)` lets SQLite probe the link index once per requested product or group for every
   // record instead (500 probes per record at 500 lines).
+  const targets = Object.fromEntries(
+    READ_DIMENSIONS.map((d) => [
+      d.field,
+      link(d.link, d.column, d.target, () => sql`+t.id in ${d.ids}`, trim === "REQUEST"),
+    ]),
+  ) as Record<TargetField, ReturnType<typeof link>>;
   return {
-    productCodes: link(
-      "products",
-      "product_id",
-      () => sql`+t.id in ${f!.productIds}`,
-      trim === "REQUEST",
-    ),
+    ...targets,
     channelCodes: link(
       "channels",
       "channel_id",
+      "channels",
       () => sql`t.code = ${q.channelCode}`,
       trim !== "NONE",
     ),
     customerGroupCodes: link(
       "customer_groups",
       "customer_group_id",
+      "customer_groups",
       () => sql`t.id in ${f!.groups}`,
       trim === "REQUEST" || trim === "CUSTOMER",
-    ),
-    productGroupCodes: link(
-      "product_groups",
-      "product_group_id",
-      () => sql`+t.id in ${f!.groupIds}`,
-      trim === "REQUEST",
     ),
   };
 }
