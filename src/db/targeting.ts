@@ -2,10 +2,13 @@ import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { TARGET_FIELDS, type TargetField } from "../pricing";
 import { codeLink, codesFrom, type CodeLink } from "./links";
 import {
+  brands,
   productGroups,
   products,
   promotionProductGroups,
+  promotionBrands,
   promotionProducts,
+  tradeConditionBrands,
   tradeConditionProductGroups,
   tradeConditionProducts,
 } from "./schema";
@@ -44,6 +47,14 @@ const TARGET_TABLES: Record<TargetField, TargetTables> = {
         tradeConditionProductGroups.productGroupId,
       ],
       promotion: [promotionProductGroups.promotionId, promotionProductGroups.productGroupId],
+    },
+  },
+  brandCodes: {
+    to: brands,
+    noun: "brand",
+    links: {
+      tradeCondition: [tradeConditionBrands.tradeConditionId, tradeConditionBrands.brandId],
+      promotion: [promotionBrands.promotionId, promotionBrands.brandId],
     },
   },
 };

@@ -42,7 +42,8 @@ const FIRST_RUNG: Record<ConditionScope, number> = {
   CHANNEL: 7,
   GLOBAL: 10,
 };
-const REACH_STEP: Record<ReachKind, number> = { PRODUCT: 0, GROUP: 1, ALL: 2 };
+/** A brand sits on the group rung (docs/pricing-rules.md §27), after every group by distance. */
+const REACH_STEP: Record<ReachKind, number> = { PRODUCT: 0, GROUP: 1, BRAND: 1, ALL: 2 };
 
 /**
  * Step 2's ladder (docs/pricing-rules.md §4.2): customer, group, channel, global; inside each,

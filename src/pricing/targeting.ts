@@ -7,27 +7,41 @@
  * so a new way to target terms is one entry here and its reader twin (src/db/pricing/reach.ts).
  */
 
-/** How a record reaches one product: listed, through a group, or as an all-products record. */
-export type ReachKind = "PRODUCT" | "GROUP" | "ALL";
+/**
+ * How a record reaches one product: listed, through a group, through its brand, or as an
+ * all-products record.
+ */
+export type ReachKind = "PRODUCT" | "GROUP" | "BRAND" | "ALL";
 
 export interface Reach {
   kind: ReachKind;
-  /** GROUP only: parent steps from the product's own group to the closest listed group. */
+  /**
+   * GROUP: parent steps from the product's own group to the closest listed group; BRAND:
+   * `BRAND_DISTANCE`, farther than any group (docs/pricing-rules.md §27); else null.
+   */
   distance: number | null;
 }
+
+/**
+ * A brand counts as a group farther away than any group (docs/pricing-rules.md §27): a group
+ * path holds at most 9 groups (distances 0 to 8).
+ */
+export const BRAND_DISTANCE = 9;
 
 /** What targeting needs to know of a product (a line is one). */
 export interface TargetedProduct {
   productCode: string;
   /** Its own group first, then each parent up to the root. */
   groupPath: readonly string[];
+  /** Its brand; absent or null: none. */
+  brandCode?: string | null;
 }
 
 /** The fields a record lists codes in, one per dimension. */
-export type TargetField = "productCodes" | "productGroupCodes";
+export type TargetField = "productCodes" | "productGroupCodes" | "brandCodes";
 
 /** The record a dimension's codes name (the audited entity, the change feed's record). */
-export type TargetEntity = "product" | "productGroup";
+export type TargetEntity = "product" | "productGroup" | "brand";
 
 /** A record's lists, as the engine's input carries them. */
 export type TargetLists = { readonly [F in TargetField]?: readonly string[] };
@@ -54,9 +68,12 @@ const GROUP_REACH: Reach[] = [];
 const groupReach = (distance: number): Reach =>
   (GROUP_REACH[distance] ??= { kind: "GROUP", distance });
 
+const BRAND_REACH: Reach = { kind: "BRAND", distance: BRAND_DISTANCE };
+
 /**
  * The dimensions, most specific first: a record reaching a product in two ways takes the first
- * (listing the product beats reaching it through a group; among groups the closest one counts).
+ * (listing the product beats reaching it through a group; among groups the closest one counts;
+ * a brand comes after every group).
  */
 export const DIMENSIONS: readonly Dimension[] = [
   {
@@ -72,6 +89,13 @@ export const DIMENSIONS: readonly Dimension[] = [
     kind: "GROUP",
     path: (product) => product.groupPath,
     reach: groupReach,
+  },
+  {
+    field: "brandCodes",
+    entity: "brand",
+    kind: "BRAND",
+    path: (product) => (product.brandCode ? [product.brandCode] : []),
+    reach: () => BRAND_REACH,
   },
 ];
 

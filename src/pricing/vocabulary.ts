@@ -100,6 +100,7 @@ export const CHANGE_EVENTS = [
   "promotions",
   "products",
   "productGroups",
+  "brands",
   "channels",
   "customers",
   "customerGroups",

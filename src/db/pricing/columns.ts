@@ -313,6 +313,8 @@ export const factColumns = (kind: (typeof FACT_KINDS)[number], row: Record<strin
     minOrderQuantity: int(row.minOrderQuantity!),
     orderIncrement: int(row.orderIncrement!),
     maxOrderQuantity: nullableInt(row.maxOrderQuantity!),
+    /** The product's brand (null for a group). */
+    brandCode: nullableText(row.brandCode!),
   });
 
 export type FactRow = Decoded<
@@ -372,8 +374,14 @@ export function productFacts(rows: readonly FactRow[]) {
       groupPath.push(group.code);
       group = group.parentId === null ? undefined : groups.get(group.parentId);
     }
-    const { minOrderQuantity, orderIncrement, maxOrderQuantity } = row;
-    facts.set(row.code, { minOrderQuantity, orderIncrement, maxOrderQuantity, groupPath });
+    const { minOrderQuantity, orderIncrement, maxOrderQuantity, brandCode } = row;
+    facts.set(row.code, {
+      minOrderQuantity,
+      orderIncrement,
+      maxOrderQuantity,
+      groupPath,
+      brandCode,
+    });
   }
   return facts;
 }

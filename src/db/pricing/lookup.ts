@@ -252,6 +252,7 @@ export const productsStatement = (f: Fragments) =>
       minOrderQuantity: sql`rp.min_order_quantity`,
       orderIncrement: sql`rp.order_increment`,
       maxOrderQuantity: sql`rp.max_order_quantity`,
+      brandCode: sql`(select b.code from brands b where b.id = rp.brand_id)`,
     }),
     sql`from requested_products rp
     union all select ${
@@ -262,6 +263,7 @@ export const productsStatement = (f: Fragments) =>
         minOrderQuantity: sql`1`,
         orderIncrement: sql`1`,
         maxOrderQuantity: sql`null`,
+        brandCode: sql`null`,
       }).list
     } from product_groups g where g.id in ${f.groupIds}`,
     f.requested,

@@ -93,10 +93,13 @@ export const levelLists = (reaching: SQL, floors: SQL | null = null) => sql`with
 // reads wherever it needs them: SQLite materializes each once per statement. Written inline
 // instead, each use walked the products again (500 row reads per use at 500 lines).
 const requested = sql`with recursive
-  requested_products(id, code, group_id, min_order_quantity, order_increment, max_order_quantity)
+  requested_products(id, code, group_id, min_order_quantity, order_increment, max_order_quantity,
+      brand_id)
     as materialized (select pr.id, pr.code, pr.product_group_id, pr.min_order_quantity,
-      pr.order_increment, pr.max_order_quantity
+      pr.order_increment, pr.max_order_quantity, pr.brand_id
     from products pr ${byLookupIndex} where pr.code in ${products}),
+  requested_brands(id) as (
+    select distinct brand_id from requested_products where brand_id is not null),
   requested_groups(id) as (
     select group_id from requested_products where group_id is not null
     union select g.parent_id from product_groups g join requested_groups r on g.id = r.id
@@ -136,8 +139,8 @@ export interface ReadDimension {
 
 const requestedIds = (cte: string) => sql.raw(`(select id from ${cte})`);
 
-export const READ_DIMENSIONS: readonly ReadDimension[] = [
-  {
+const READ_BY_FIELD: { [F in TargetField]: ReadDimension & { field: F } } = {
+  productCodes: {
     field: "productCodes",
     link: "products",
     column: "product_id",
@@ -156,7 +159,7 @@ export const READ_DIMENSIONS: readonly ReadDimension[] = [
     ) => sql`select p.code from ${link} l join products p on p.id = l.product_id
       where l.${key} in (select value from json_each(${ids}))`,
   },
-  {
+  productGroupCodes: {
     field: "productGroupCodes",
     link: "product_groups",
     column: "product_group_id",
@@ -190,7 +193,55 @@ export const READ_DIMENSIONS: readonly ReadDimension[] = [
         union select c.id from g join product_groups c on c.parent_id = g.id)
       select id from g)`,
   },
-];
+  brandCodes: {
+    field: "brandCodes",
+    link: "brands",
+    column: "brand_id",
+    target: "brands",
+    ids: requestedIds("requested_brands"),
+    reaches: (link, o, i) => sql`exists (select 1 from ${link} l
+        where l.${o} = ${i} and +l.brand_id in ${requestedIds("requested_brands")})`,
+    selects: {
+      pairs: (col) => sql`select s.i, s.l, pr.id from sel s join json_each(s.${sql.raw(col)}) j
+        join brands b on b.code = j.value join products pr on pr.brand_id = b.id`,
+    },
+    products: (codes) => ({
+      where: sql`pr.brand_id in (select b.id from brands b
+        where b.code in (select value from json_each(${codes})))`,
+    }),
+    owned: (
+      link,
+      key,
+      ids,
+    ) => sql`select p.code from ${link} l join products p on p.brand_id = l.brand_id
+      where l.${key} in (select value from json_each(${ids}))`,
+  },
+};
+
+/** The reader's dimensions, in the engine's order (`DIMENSIONS`). */
+export const READ_DIMENSIONS: readonly ReadDimension[] = DIMENSIONS.map(
+  (d) => READ_BY_FIELD[d.field],
+);
+
+/**
+ * A record reaches the products when it names nothing in any targeting dimension, or names one
+ * of the requested codes in one (docs/pricing-rules.md §12; in memory: `reaching`). `owner` is
+ * the record's kind (its link tables are `<owner>_<dimension's link>`), `id` its id column.
+ */
+const forProducts = (owner: "trade_condition" | "promotion", id: string) => {
+  const [o, i] = [sql.raw(`${owner}_id`), sql.raw(id)];
+  const dimensions = READ_DIMENSIONS.map((d) => ({ d, link: sql.raw(`${owner}_${d.link}`) }));
+  const none = dimensions.map(
+    ({ link }) => sql`not exists (select 1 from ${link} l where l.${o} = ${i})`,
+  );
+  const some = dimensions.map(({ d, link }) => d.reaches(link, o, i));
+  return sql`((${sql.join(none, sql` and `)})
+    or ${sql.join(
+      some,
+      sql`
+    or `,
+    )})`;
+};
 
 /**
  * The statements' shared building blocks, as SQL fragments of one query. `costs` (admin keys,
@@ -223,25 +274,6 @@ export function fragments(explain: boolean, costs = false) {
         where l.${sql.raw(owner)} = ${sql.raw(id)} and ch.code = ${q.channelCode}))`;
   const productIds = sql`(select id from requested_products)`;
   const groupIds = sql`(select id from requested_groups)`;
-  /**
-   * A record reaches the products when it names nothing in any targeting dimension, or names one
-   * of the requested codes in one (docs/pricing-rules.md §12; in memory: `reaching`). `owner` is
-   * the record's kind (its link tables are `<owner>_<dimension's link>`), `id` its id column.
-   */
-  const forProducts = (owner: "trade_condition" | "promotion", id: string) => {
-    const [o, i] = [sql.raw(`${owner}_id`), sql.raw(id)];
-    const dimensions = READ_DIMENSIONS.map((d) => ({ d, link: sql.raw(`${owner}_${d.link}`) }));
-    const none = dimensions.map(
-      ({ link }) => sql`not exists (select 1 from ${link} l where l.${o} = ${i})`,
-    );
-    const some = dimensions.map(({ d, link }) => d.reaches(link, o, i));
-    return sql`((${sql.join(none, sql` and `)})
-      or ${sql.join(
-        some,
-        sql`
-      or `,
-      )})`;
-  };
   // A promotion names no customer group, or one of G (in memory: `reachesGroups`).
   const forGroups = (link: string, owner: string, id: string, within: SQL = groups) => {
     const [l, o, i] = [sql.raw(link), sql.raw(owner), sql.raw(id)];

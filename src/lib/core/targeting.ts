@@ -29,6 +29,7 @@ export const TARGET_DOCS: Record<TargetField, TargetDocs> = {
     example: "FAST",
     selectorMax: 100,
   },
+  brandCodes: { noun: "brand", what: "brands", example: "BOSCH", selectorMax: 100 },
 };
 
 /** "productCodes, productGroupCodes" (the fields, for descriptions). */

@@ -92,7 +92,11 @@ export class GroupTree {
 
   /** A product as the engine's targeting sees it (its codes in every dimension). */
   targeted(product: LintProduct): TargetedProduct {
-    return { productCode: product.code, groupPath: this.path(product.groupCode) };
+    return {
+      productCode: product.code,
+      groupPath: this.path(product.groupCode),
+      brandCode: product.brandCode ?? null,
+    };
   }
 
   holdsProducts(code: string): boolean {

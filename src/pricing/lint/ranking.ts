@@ -211,7 +211,7 @@ function impliedBy(facts: LintFacts, tree: GroupTree): Context["implied"] {
   return (field, code) => {
     const product = field === "productCodes" ? products.get(code) : undefined;
     // Another code as a product whose code in every dimension is it (a group's path: its own).
-    const own = { productCode: code, groupPath: tree.path(code) };
+    const own = { productCode: code, groupPath: tree.path(code), brandCode: code };
     return Object.fromEntries(
       DIMENSIONS.filter((d) => product || d.field === field).map((d) => [
         d.field,

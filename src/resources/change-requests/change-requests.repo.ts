@@ -206,6 +206,7 @@ const unknownOf = (table: SQL, codesJson: readonly string[]) =>
 const UNKNOWN_KEYS: Record<TargetField, string> = {
   productCodes: "unknownProducts",
   productGroupCodes: "unknownGroups",
+  brandCodes: "unknownBrands",
 };
 
 /** The codes of `field` the items name that name nothing. */
