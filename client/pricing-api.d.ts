@@ -1949,7 +1949,7 @@ export interface components {
       scope: "GLOBAL" | "CHANNEL" | "CUSTOMER_GROUP" | "CUSTOMER";
       /** @description 1-12 for this line; lower is more specific (its listed rung when it does not reach the product) */
       rung: number;
-      /** @description Parent steps from the product's group to the listed group that reaches it; 9 when it reaches the product through its brand (farther than any group, docs/pricing-rules.md §27); null when not reached through a group or a brand */
+      /** @description Parent steps from the product's group to the listed group that reaches it; 9 when it reaches the product through its brand (farther than any group, docs/pricing-rules.md §31); null when not reached through a group or a brand */
       distance: number | null;
       /** @description Whether it stacks on the winner */
       stackable: boolean;

@@ -11,7 +11,7 @@ import {
 import { api, created, expectProblem, issuePaths, KEYS, uid } from "./helpers";
 
 /**
- * Brands (docs/brands.md, docs/pricing-rules.md §27): the resource, products' brandCode,
+ * Brands (docs/brands.md, docs/pricing-rules.md §31): the resource, products' brandCode,
  * brandCodes on trade conditions and promotions, reach through a brand on the group rung after
  * every group (worked example I, exactly), and what follows reach: explain, the change feed's
  * affects, the simulation, the linter and change requests' ADJUST_PRICES selector.
@@ -138,7 +138,7 @@ describe("the brand resource", () => {
 });
 
 /**
- * Worked example I (docs/pricing-rules.md §27): brand BOSCH; P-A (group TOOLS, brand BOSCH), P-C
+ * Worked example I (docs/pricing-rules.md §31): brand BOSCH; P-A (group TOOLS, brand BOSCH), P-C
  * (no group, brand BOSCH); 1000 each on WEB. TC-B 30 % on BOSCH, TC-G 10 % on TOOLS.
  */
 describe("worked example I: reach through a brand, on the group rung after every group", () => {

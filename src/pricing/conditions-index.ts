@@ -42,7 +42,7 @@ const FIRST_RUNG: Record<ConditionScope, number> = {
   CHANNEL: 7,
   GLOBAL: 10,
 };
-/** A brand sits on the group rung (docs/pricing-rules.md §27), after every group by distance. */
+/** A brand sits on the group rung (docs/pricing-rules.md §31), after every group by distance. */
 const REACH_STEP: Record<ReachKind, number> = { PRODUCT: 0, GROUP: 1, BRAND: 1, ALL: 2 };
 
 /**

@@ -214,7 +214,7 @@ export interface Threshold {
 export interface ProductFacts {
   /** Its own group first, then each parent up to the root; [] when it is in no group. */
   groupPath: readonly string[];
-  /** Its brand (docs/pricing-rules.md §27); absent or null: none. */
+  /** Its brand (docs/pricing-rules.md §31); absent or null: none. */
   brandCode?: string | null;
   /** A quantity q is allowed when q ≥ min, (q − min) mod increment = 0 and q ≤ max. ≥ 1. */
   minOrderQuantity: number;

@@ -17,13 +17,13 @@ export interface Reach {
   kind: ReachKind;
   /**
    * GROUP: parent steps from the product's own group to the closest listed group; BRAND:
-   * `BRAND_DISTANCE`, farther than any group (docs/pricing-rules.md §27); else null.
+   * `BRAND_DISTANCE`, farther than any group (docs/pricing-rules.md §31); else null.
    */
   distance: number | null;
 }
 
 /**
- * A brand counts as a group farther away than any group (docs/pricing-rules.md §27): a group
+ * A brand counts as a group farther away than any group (docs/pricing-rules.md §31): a group
  * path holds at most 9 groups (distances 0 to 8).
  */
 export const BRAND_DISTANCE = 9;

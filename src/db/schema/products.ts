@@ -28,7 +28,7 @@ export const productGroups = sqliteTable(
 
 /**
  * Brands (docs/brands.md): a product names one or none. Trade conditions and promotions that name
- * a brand reach its products (docs/pricing-rules.md §27). A brand stays while a product, a
+ * a brand reach its products (docs/pricing-rules.md §31). A brand stays while a product, a
  * condition or a promotion names it (RESTRICT).
  */
 export const brands = sqliteTable(

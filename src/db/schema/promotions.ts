@@ -72,7 +72,7 @@ export const promotionProductGroups = sqliteTable(
   ],
 );
 
-/** Brands whose products the promotion reaches (docs/pricing-rules.md §27). */
+/** Brands whose products the promotion reaches (docs/pricing-rules.md §31). */
 export const promotionBrands = sqliteTable(
   "promotion_brands",
   {

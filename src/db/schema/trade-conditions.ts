@@ -96,7 +96,7 @@ export const tradeConditionProductGroups = sqliteTable(
   ],
 );
 
-/** Brands whose products the condition reaches (docs/pricing-rules.md §27). */
+/** Brands whose products the condition reaches (docs/pricing-rules.md §31). */
 export const tradeConditionBrands = sqliteTable(
   "trade_condition_brands",
   {

@@ -64,7 +64,7 @@ export interface LintProductGroup {
 export interface LintProduct {
   code: string;
   groupCode: string | null;
-  /** Its brand (docs/pricing-rules.md §27); absent or null: none. */
+  /** Its brand (docs/pricing-rules.md §31); absent or null: none. */
   brandCode?: string | null;
 }
 
