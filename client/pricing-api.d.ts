@@ -158,6 +158,62 @@ export interface paths {
     patch: operations["updateProductGroup"];
     trace?: never;
   };
+  "/v1/api/brand": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List brands
+     * @description Newest first by default; `search` matches code and name case-insensitively. Any query that cannot be honoured is a 400 naming the parameter.
+     */
+    get: operations["listBrands"];
+    /**
+     * Create or update 1-1000 brands by code, atomically
+     * @description Each row is one of the brands by `code`: a new code creates it, a known one gets the fields the row names (an absent optional field keeps its value; null clears a nullable one). A brand has a code and a name, nothing else. All or nothing: any bad row and nothing is written; the 400 names every bad row by index and field (`body.brands.12.name`). A code may appear once per body. Answers the codes created and updated; a row that matches its stored record is counted in `unchanged` and not written (no audit entry, no new pricing version), so re-sending unchanged data writes nothing. At most 3 D1 round trips whatever the number of rows (two: a read, a write); a concurrent change in between makes it judge again, or answer 409 CONCURRENT_UPDATE under heavy contention (docs/api/relations.md §5.12).
+     */
+    put: operations["upsertBrands"];
+    /**
+     * Create a brand
+     * @description The code must be unique (a taken code → 409 naming it).
+     */
+    post: operations["createBrand"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/api/brand/{code}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a brand by code
+     * @description Unknown code → 404.
+     */
+    get: operations["getBrand"];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a brand that nothing names
+     * @description While a product, a trade condition or a promotion names the brand it cannot be deleted: 409 IN_USE naming them in `blockers` (the count of each kind and up to 20 codes or ids of each). Unknown code → 404.
+     */
+    delete: operations["deleteBrand"];
+    options?: never;
+    head?: never;
+    /**
+     * Update a brand
+     * @description Changes its code or name. A taken code → 409. Products, conditions and promotions name the brand by id, so a new code carries them along.
+     */
+    patch: operations["updateBrand"];
+    trace?: never;
+  };
   "/v1/api/channel": {
     parameters: {
       query?: never;
@@ -2187,7 +2243,7 @@ export interface components {
       scope: "GLOBAL" | "CHANNEL" | "CUSTOMER_GROUP" | "CUSTOMER";
       /** @description 1-12 for this line; lower is more specific (its listed rung when it does not reach the product) */
       rung: number;
-      /** @description Parent steps from the product's group to the listed group that reaches it; null when not reached through a group */
+      /** @description Parent steps from the product's group to the listed group that reaches it; 9 when it reaches the product through its brand (farther than any group, docs/pricing-rules.md §31); null when not reached through a group or a brand */
       distance: number | null;
       /** @description Whether it stacks on the winner */
       stackable: boolean;
@@ -2724,6 +2780,7 @@ export interface components {
      *           "code": "P-A",
      *           "name": "Hex bolt M8x40",
      *           "productGroupCode": "SCREWS",
+     *           "brandCode": "BOSCH",
      *           "minOrderQuantity": 100,
      *           "orderIncrement": 100,
      *           "maxOrderQuantity": null,
@@ -2761,6 +2818,7 @@ export interface components {
      *       "code": "P-A",
      *       "name": "Hex bolt M8x40",
      *       "productGroupCode": "SCREWS",
+     *       "brandCode": "BOSCH",
      *       "minOrderQuantity": 100,
      *       "orderIncrement": 100,
      *       "maxOrderQuantity": null,
@@ -2789,6 +2847,11 @@ export interface components {
        * @example SCREWS
        */
       productGroupCode?: string | null;
+      /**
+       * @description The product's brand (docs/brands.md), or null
+       * @example BOSCH
+       */
+      brandCode?: string | null;
       /**
        * @description The smallest quantity that may be ordered
        * @example 100
@@ -2873,6 +2936,7 @@ export interface components {
      *       "code": "P-A",
      *       "name": "Hex bolt M8x40",
      *       "productGroupCode": "SCREWS",
+     *       "brandCode": "BOSCH",
      *       "minOrderQuantity": 100,
      *       "orderIncrement": 100,
      *       "maxOrderQuantity": null,
@@ -2901,6 +2965,11 @@ export interface components {
        * @example SCREWS
        */
       productGroupCode: string | null;
+      /**
+       * @description The product's brand (docs/brands.md), or null
+       * @example BOSCH
+       */
+      brandCode: string | null;
       /**
        * @description The smallest quantity that may be ordered
        * @example 100
@@ -2955,6 +3024,11 @@ export interface components {
        * @example SCREWS
        */
       productGroupCode?: string | null;
+      /**
+       * @description The product's brand (docs/brands.md), or null for none; an unknown code → 400
+       * @example BOSCH
+       */
+      brandCode?: string | null;
       /**
        * @description The smallest quantity that may be ordered, 1-1000000; default 1
        * @default 1
@@ -3041,6 +3115,11 @@ export interface components {
        */
       productGroupCode?: string | null;
       /**
+       * @description The product's brand (docs/brands.md), or null for none; an unknown code → 400
+       * @example BOSCH
+       */
+      brandCode?: string | null;
+      /**
        * @description The smallest quantity that may be ordered, 1-1000000; default 1
        * @example 100
        */
@@ -3076,6 +3155,11 @@ export interface components {
        * @example SCREWS
        */
       productGroupCode?: string | null;
+      /**
+       * @description The product's brand (docs/brands.md), or null for none; an unknown code → 400
+       * @example BOSCH
+       */
+      brandCode?: string | null;
       /**
        * @description The smallest quantity that may be ordered, 1-1000000; default 1
        * @example 100
@@ -3263,6 +3347,152 @@ export interface components {
        * @example FAST
        */
       parentCode?: string | null;
+    };
+    /**
+     * @description One page of a list
+     * @example {
+     *       "data": [
+     *         {
+     *           "id": 4,
+     *           "code": "BOSCH",
+     *           "name": "Bosch",
+     *           "createdAt": "2025-01-01T00:00:00.000Z",
+     *           "updatedAt": "2025-01-01T00:00:00.000Z"
+     *         }
+     *       ],
+     *       "meta": {
+     *         "itemsPerPage": 20,
+     *         "totalItems": 1,
+     *         "currentPage": 1,
+     *         "totalPages": 1,
+     *         "sortBy": [
+     *           [
+     *             "id",
+     *             "DESC"
+     *           ]
+     *         ]
+     *       },
+     *       "links": {
+     *         "current": "http://localhost:8787/v1/api/brand?page=1&limit=20&sortBy=id:DESC"
+     *       }
+     *     }
+     */
+    BrandList: {
+      /** @description The records of this page */
+      data: components["schemas"]["Brand"][];
+      meta: components["schemas"]["ListMeta"];
+      links: components["schemas"]["ListLinks"];
+    };
+    /**
+     * @description A brand products name by `brandCode`; trade conditions and promotions that name it in `brandCodes` reach its products, on the group rung after every group (docs/brands.md)
+     * @example {
+     *       "id": 4,
+     *       "code": "BOSCH",
+     *       "name": "Bosch",
+     *       "createdAt": "2025-01-01T00:00:00.000Z",
+     *       "updatedAt": "2025-01-01T00:00:00.000Z"
+     *     }
+     */
+    Brand: {
+      /**
+       * @description Assigned by the service
+       * @example 4
+       */
+      id: number;
+      /**
+       * @description The brand code (unique)
+       * @example BOSCH
+       */
+      code: string;
+      /**
+       * @description Display name
+       * @example Bosch
+       */
+      name: string;
+      /**
+       * Format: date-time
+       * @description When the brand was created
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      createdAt: string;
+      /**
+       * Format: date-time
+       * @description When the brand last changed
+       * @example 2025-01-01T00:00:00.000Z
+       */
+      updatedAt: string;
+    };
+    /**
+     * @description A new brand
+     * @example {
+     *       "code": "BOSCH",
+     *       "name": "Bosch"
+     *     }
+     */
+    BrandCreate: {
+      /**
+       * @description The brand code; unique (409 if taken)
+       * @example BOSCH
+       */
+      code: string;
+      /**
+       * @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters or bidirectional controls; the server also refuses lone surrogates (not Unicode text)
+       * @example Bosch
+       */
+      name: string;
+    };
+    /**
+     * @description Brands to create or update by code
+     * @example {
+     *       "brands": [
+     *         {
+     *           "code": "BOSCH",
+     *           "name": "Bosch"
+     *         },
+     *         {
+     *           "code": "MAKITA",
+     *           "name": "Makita"
+     *         }
+     *       ]
+     *     }
+     */
+    BrandsUpsert: {
+      /** @description 1-1000 rows, each code at most once */
+      brands: components["schemas"]["BrandUpsert"][];
+    };
+    /**
+     * @description A brand by code: created if the code is new, else its name is set
+     * @example {
+     *       "code": "BOSCH",
+     *       "name": "Bosch"
+     *     }
+     */
+    BrandUpsert: {
+      /**
+       * @description The brand code: the row's key
+       * @example BOSCH
+       */
+      code: string;
+      /**
+       * @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters or bidirectional controls; the server also refuses lone surrogates (not Unicode text)
+       * @example Bosch
+       */
+      name: string;
+    };
+    /**
+     * @description The fields to change; absent fields stay as they are
+     * @example {
+     *       "name": "Bosch Professional"
+     *     }
+     */
+    BrandUpdate: {
+      /**
+       * @description A new brand code; unique (409 if taken)
+       * @example WEB-DE
+       */
+      code?: string;
+      /** @description Display name, 1-200 characters (surrounding spaces trimmed); no control characters or bidirectional controls; the server also refuses lone surrogates (not Unicode text) */
+      name?: string;
     };
     /**
      * @description One page of a list
@@ -4744,6 +4974,7 @@ export interface components {
      *           "stackable": false,
      *           "productCodes": [],
      *           "productGroupCodes": [],
+     *           "brandCodes": [],
      *           "channelCodes": [
      *             "WEB-DE"
      *           ],
@@ -4804,6 +5035,7 @@ export interface components {
      *       "stackable": false,
      *       "productCodes": [],
      *       "productGroupCodes": [],
+     *       "brandCodes": [],
      *       "channelCodes": [
      *         "WEB-DE"
      *       ],
@@ -4872,10 +5104,12 @@ export interface components {
       priority: number;
       /** @description Whether it applies on top of the winning condition of its type */
       stackable: boolean;
-      /** @description Products it applies to; with productGroupCodes also empty = all products */
+      /** @description The products it applies to, sorted; all of productCodes, productGroupCodes, brandCodes empty = all products (docs/pricing-rules.md §12) */
       productCodes: string[];
-      /** @description Product groups it applies to (with every group below them), besides productCodes; both empty = all products */
+      /** @description The product groups (with every group below them) it applies to, sorted; all of productCodes, productGroupCodes, brandCodes empty = all products (docs/pricing-rules.md §12) */
       productGroupCodes: string[];
+      /** @description The brands it applies to, sorted; all of productCodes, productGroupCodes, brandCodes empty = all products (docs/pricing-rules.md §12) */
+      brandCodes: string[];
       /** @description Empty = all channels */
       channelCodes: string[];
       scaleBasis: components["schemas"]["ScaleBasis"];
@@ -5181,7 +5415,7 @@ export interface components {
        */
       stackable?: boolean;
       /**
-       * @description The products it applies to; with productGroupCodes also empty (default) = all
+       * @description The products it applies to (at most 1000); all of productCodes, productGroupCodes, brandCodes empty (default) = all products; unknown codes → 400
        * @default []
        * @example [
        *       "P-A"
@@ -5189,13 +5423,21 @@ export interface components {
        */
       productCodes?: string[];
       /**
-       * @description The product groups it applies to, with every group below them; unknown codes → 400
+       * @description The product groups (with every group below them) it applies to (at most 1000); all of productCodes, productGroupCodes, brandCodes empty (default) = all products; unknown codes → 400
        * @default []
        * @example [
        *       "FAST"
        *     ]
        */
       productGroupCodes?: string[];
+      /**
+       * @description The brands it applies to (at most 1000); all of productCodes, productGroupCodes, brandCodes empty (default) = all products; unknown codes → 400
+       * @default []
+       * @example [
+       *       "BOSCH"
+       *     ]
+       */
+      brandCodes?: string[];
       /**
        * @description The channels it applies in; empty (default) = all. A CHANNEL-scope condition needs at least one
        * @default []
@@ -5443,19 +5685,26 @@ export interface components {
       /** @description Whether it applies on top of the winning condition of its type */
       stackable?: boolean;
       /**
-       * @description Replaces the list
+       * @description Replaces the list of products
        * @example [
        *       "P-A"
        *     ]
        */
       productCodes?: string[];
       /**
-       * @description Replaces the list
+       * @description Replaces the list of product groups (with every group below them)
        * @example [
        *       "FAST"
        *     ]
        */
       productGroupCodes?: string[];
+      /**
+       * @description Replaces the list of brands
+       * @example [
+       *       "BOSCH"
+       *     ]
+       */
+      brandCodes?: string[];
       /**
        * @description Replaces the list
        * @example [
@@ -5494,6 +5743,7 @@ export interface components {
      *             "stackable": false,
      *             "productCodes": [],
      *             "productGroupCodes": [],
+     *             "brandCodes": [],
      *             "channelCodes": [
      *               "WEB-DE"
      *             ],
@@ -5562,6 +5812,7 @@ export interface components {
      *         "stackable": false,
      *         "productCodes": [],
      *         "productGroupCodes": [],
+     *         "brandCodes": [],
      *         "channelCodes": [
      *           "WEB-DE"
      *         ],
@@ -5629,6 +5880,7 @@ export interface components {
      *             "P-C"
      *           ],
      *           "productGroupCodes": [],
+     *           "brandCodes": [],
      *           "channelCodes": [
      *             "WEB-DE"
      *           ],
@@ -5679,6 +5931,7 @@ export interface components {
      *         "P-C"
      *       ],
      *       "productGroupCodes": [],
+     *       "brandCodes": [],
      *       "channelCodes": [
      *         "WEB-DE"
      *       ],
@@ -5734,10 +5987,12 @@ export interface components {
        */
       priority: number;
       stacking: components["schemas"]["PromotionStacking"];
-      /** @description Products it applies to; with productGroupCodes also empty = all products */
+      /** @description The products it applies to, sorted; all of productCodes, productGroupCodes, brandCodes empty = all products (docs/pricing-rules.md §12) */
       productCodes: string[];
-      /** @description Product groups it applies to (with every group below them), besides productCodes; both empty = all products */
+      /** @description The product groups (with every group below them) it applies to, sorted; all of productCodes, productGroupCodes, brandCodes empty = all products (docs/pricing-rules.md §12) */
       productGroupCodes: string[];
+      /** @description The brands it applies to, sorted; all of productCodes, productGroupCodes, brandCodes empty = all products (docs/pricing-rules.md §12) */
+      brandCodes: string[];
       /** @description Empty = all channels */
       channelCodes: string[];
       /** @description Empty = everyone */
@@ -6003,7 +6258,7 @@ export interface components {
       priority?: number;
       stacking?: components["schemas"]["PromotionStacking"];
       /**
-       * @description The products it applies to; with productGroupCodes also empty (default) = all
+       * @description The products it applies to (at most 1000); all of productCodes, productGroupCodes, brandCodes empty (default) = all products; unknown codes → 400
        * @default []
        * @example [
        *       "P-A"
@@ -6011,13 +6266,21 @@ export interface components {
        */
       productCodes?: string[];
       /**
-       * @description The product groups it applies to, with every group below them; unknown codes → 400
+       * @description The product groups (with every group below them) it applies to (at most 1000); all of productCodes, productGroupCodes, brandCodes empty (default) = all products; unknown codes → 400
        * @default []
        * @example [
-       *       "TOOLS"
+       *       "FAST"
        *     ]
        */
       productGroupCodes?: string[];
+      /**
+       * @description The brands it applies to (at most 1000); all of productCodes, productGroupCodes, brandCodes empty (default) = all products; unknown codes → 400
+       * @default []
+       * @example [
+       *       "BOSCH"
+       *     ]
+       */
+      brandCodes?: string[];
       /**
        * @description The channels it applies in; empty (default) = all
        * @default []
@@ -6254,19 +6517,26 @@ export interface components {
       priority?: number;
       stacking?: components["schemas"]["PromotionStacking"];
       /**
-       * @description Replaces the list
+       * @description Replaces the list of products
        * @example [
        *       "P-A"
        *     ]
        */
       productCodes?: string[];
       /**
-       * @description Replaces the list
+       * @description Replaces the list of product groups (with every group below them)
        * @example [
-       *       "TOOLS"
+       *       "FAST"
        *     ]
        */
       productGroupCodes?: string[];
+      /**
+       * @description Replaces the list of brands
+       * @example [
+       *       "BOSCH"
+       *     ]
+       */
+      brandCodes?: string[];
       /**
        * @description Replaces the list
        * @example [
@@ -7034,7 +7304,7 @@ export interface components {
       anonymous?: boolean;
     };
     /**
-     * @description Which products to price: one of codes, productGroupCodes, sample (at most 1000)
+     * @description Which products to price: one of codes, productGroupCodes, brandCodes, sample (at most 1000)
      * @example {
      *       "productGroupCodes": [
      *         "TOOLING"
@@ -7051,12 +7321,19 @@ export interface components {
        */
       codes?: string[];
       /**
-       * @description Every product in these groups or their descendants (at most 1000 in all, else 400)
+       * @description Every product of these product groups (with every group below them) (at most 1000 in all, else 400)
        * @example [
-       *       "TOOLING"
+       *       "FAST"
        *     ]
        */
       productGroupCodes?: string[];
+      /**
+       * @description Every product of these brands (at most 1000 in all, else 400)
+       * @example [
+       *       "BOSCH"
+       *     ]
+       */
+      brandCodes?: string[];
       /**
        * @description The first N products by code (1-1000), as the product list sorts them
        * @example 500
@@ -7971,10 +8248,27 @@ export interface components {
        * @example 1
        */
       pricelistId: number;
-      /** @description Products whose rows change (with productGroupCodes: both) */
+      /**
+       * @description Rows of the products of these products (with the other lists: any of them); none of productCodes, productGroupCodes, brandCodes: every product of the list
+       * @example [
+       *       "P-A"
+       *     ]
+       */
       productCodes?: string[];
-      /** @description Product groups whose products (also in groups below them) change; neither list: every product of the list */
+      /**
+       * @description Rows of the products of these product groups (with every group below them) (with the other lists: any of them); none of productCodes, productGroupCodes, brandCodes: every product of the list
+       * @example [
+       *       "FAST"
+       *     ]
+       */
       productGroupCodes?: string[];
+      /**
+       * @description Rows of the products of these brands (with the other lists: any of them); none of productCodes, productGroupCodes, brandCodes: every product of the list
+       * @example [
+       *       "BOSCH"
+       *     ]
+       */
+      brandCodes?: string[];
       /**
        * @description Basis points added to each amount, −9999 to 100000 (300 = +3 %)
        * @example 300
@@ -9190,6 +9484,7 @@ export interface components {
         | "promotions"
         | "products"
         | "productGroups"
+        | "brands"
         | "channels"
         | "customers"
         | "customerGroups"
@@ -9231,7 +9526,7 @@ export interface components {
       affects: components["schemas"]["ChangeAffects"];
     };
     /**
-     * @description Whose prices may have moved, in four dimensions: products (productCodes, productGroupCodes), pricelists, channels, customers (customerCodes, customerGroupCodes). A dimension with none of its lists is open: any record of it may be affected. One with lists is narrowed to the records they name (an empty list: none). See docs/api/feed-and-webhooks.md §13.2
+     * @description Whose prices may have moved, in four dimensions: products (productCodes, productGroupCodes, brandCodes), pricelists, channels, customers (customerCodes, customerGroupCodes). A dimension with none of its lists is open: any record of it may be affected. One with lists is narrowed to the records they name (an empty list: none). See docs/api/feed-and-webhooks.md §13.2
      * @example {
      *       "pricelistIds": [
      *         7,
@@ -9244,19 +9539,26 @@ export interface components {
      */
     ChangeAffects: {
       /**
-       * @description Products whose prices may have moved
+       * @description The products whose prices may have moved
        * @example [
        *       "P-A"
        *     ]
        */
       productCodes?: string[];
       /**
-       * @description Product groups: every product in them or in a group below them
+       * @description The product groups (with every group below them) whose prices may have moved
        * @example [
-       *       "SCREWS"
+       *       "FAST"
        *     ]
        */
       productGroupCodes?: string[];
+      /**
+       * @description The brands whose prices may have moved
+       * @example [
+       *       "BOSCH"
+       *     ]
+       */
+      brandCodes?: string[];
       /**
        * @description Pricelists whose prices moved (derived lists included)
        * @example [
@@ -9381,6 +9683,7 @@ export interface components {
         | "promotions"
         | "products"
         | "productGroups"
+        | "brands"
         | "channels"
         | "customers"
         | "customerGroups"
@@ -9485,7 +9788,7 @@ export interface components {
        */
       url: string;
       /**
-       * @description The kinds of change to receive (docs/api/feed-and-webhooks.md §14.1): prices, pricelists, tradeConditions, promotions, products, productGroups, channels, customers, customerGroups, exchangeRates, changeRequests, quotes
+       * @description The kinds of change to receive (docs/api/feed-and-webhooks.md §14.1): prices, pricelists, tradeConditions, promotions, products, productGroups, brands, channels, customers, customerGroups, exchangeRates, changeRequests, quotes
        * @example [
        *       "prices",
        *       "pricelists"
@@ -9498,6 +9801,7 @@ export interface components {
         | "promotions"
         | "products"
         | "productGroups"
+        | "brands"
         | "channels"
         | "customers"
         | "customerGroups"
@@ -9526,7 +9830,7 @@ export interface components {
        */
       url?: string;
       /**
-       * @description The kinds of change to receive (docs/api/feed-and-webhooks.md §14.1): prices, pricelists, tradeConditions, promotions, products, productGroups, channels, customers, customerGroups, exchangeRates, changeRequests, quotes
+       * @description The kinds of change to receive (docs/api/feed-and-webhooks.md §14.1): prices, pricelists, tradeConditions, promotions, products, productGroups, brands, channels, customers, customerGroups, exchangeRates, changeRequests, quotes
        * @example [
        *       "prices",
        *       "pricelists"
@@ -9539,6 +9843,7 @@ export interface components {
         | "promotions"
         | "products"
         | "productGroups"
+        | "brands"
         | "channels"
         | "customers"
         | "customerGroups"
@@ -10078,10 +10383,12 @@ export interface operations {
         search?: string;
         /** @description The fields the search covers (repeated or comma-joined); default: code. */
         searchBy?: ("code" | "name")[];
-        /** @description Comma-separated fields to return (id is always included): id, code, name, productGroupCode, minOrderQuantity, orderIncrement, maxOrderQuantity, createdAt, updatedAt. Example: `select=id,code`. */
+        /** @description Comma-separated fields to return (id is always included): id, code, name, productGroupCode, brandCode, minOrderQuantity, orderIncrement, maxOrderQuantity, createdAt, updatedAt. Example: `select=id,code`. */
         select?: string;
         /** @description Filter on productGroupCode (text): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $null. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
         "filter.productGroupCode"?: string[];
+        /** @description Filter on brandCode (text): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $null. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
+        "filter.brandCode"?: string[];
       };
       header?: never;
       path?: never;
@@ -11734,6 +12041,922 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["ProductGroup"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown record */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict with the current state; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  listBrands: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1. Anything that is not a whole number >= 1 falls back to 1. */
+        page?: number;
+        /** @description Page size. Larger values are capped at 100; anything that is not a whole number >= 1 falls back to 20. */
+        limit?: number;
+        /**
+         * @description Sort terms `field:ASC|DESC` (direction in any case), repeated or comma-joined; URL order is precedence. Sortable: id, code, name. Text sorts case-insensitively; ties always break on the record's unique key, so pages never overlap.
+         * @example [
+         *       "id:DESC"
+         *     ]
+         */
+        sortBy?: ("id:ASC" | "id:DESC" | "code:ASC" | "code:DESC" | "name:ASC" | "name:DESC")[];
+        /** @description Case-insensitive substring matched against the searchBy fields (OR; searchable: code, name). `%`, `_` and `\` match themselves. */
+        search?: string;
+        /** @description The fields the search covers (repeated or comma-joined); default: code, name. */
+        searchBy?: ("code" | "name")[];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of brands */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["BrandList"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  upsertBrands: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["BrandsUpsert"];
+      };
+    };
+    responses: {
+      /** @description What the body created, updated and left unchanged */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["BulkUpsertResult"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict with the current state; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  createBrand: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["BrandCreate"];
+      };
+    };
+    responses: {
+      /** @description The created brand */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Brand"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Conflict with the current state; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:conflict",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "channel code WEB-DE already exists",
+           *       "code": "CONFLICT",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body is not application/json */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unsupported-media-type",
+           *       "title": "Unsupported Media Type",
+           *       "status": 415,
+           *       "detail": "the request body must be sent as application/json",
+           *       "code": "UNSUPPORTED_MEDIA_TYPE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  getBrand: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The record's code */
+        code: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The brand */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Brand"];
+        };
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown record */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  deleteBrand: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description The record's code */
+        code: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid input: malformed JSON, wrong types, or a bad query */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:validation-failed",
+           *       "title": "Bad Request",
+           *       "status": 400,
+           *       "detail": "body.currency: must be an ISO 4217 code such as EUR",
+           *       "code": "VALIDATION_FAILED",
+           *       "errors": [
+           *         {
+           *           "path": "body.currency",
+           *           "message": "must be an ISO 4217 code such as EUR"
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Missing or unknown API key */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:unauthorized",
+           *       "title": "Unauthorized",
+           *       "status": 401,
+           *       "detail": "missing API key: send it in the x-webhook-signature header",
+           *       "code": "UNAUTHORIZED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description The key's role may not make this call */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:forbidden",
+           *       "title": "Forbidden",
+           *       "status": 403,
+           *       "detail": "a read key cannot make changes; use an admin key",
+           *       "code": "FORBIDDEN",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Unknown record */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:not-found",
+           *       "title": "Not Found",
+           *       "status": 404,
+           *       "detail": "pricelist 42 not found",
+           *       "code": "NOT_FOUND",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description IN_USE: other records still name it; `blockers` lists them; or an Idempotency-Key reused for another request (IDEMPOTENCY_KEY_REUSED) or still in progress (IDEMPOTENCY_KEY_IN_USE) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:in-use",
+           *       "title": "Conflict",
+           *       "status": 409,
+           *       "detail": "brand BOSCH is still named by 2 products (P-A, P-C) and 1 trade condition (17); remove it from them first",
+           *       "code": "IN_USE",
+           *       "blockers": [
+           *         {
+           *           "kind": "product",
+           *           "count": 2,
+           *           "codes": [
+           *             "P-A",
+           *             "P-C"
+           *           ]
+           *         },
+           *         {
+           *           "kind": "tradeCondition",
+           *           "count": 1,
+           *           "codes": [
+           *             "17"
+           *           ]
+           *         }
+           *       ],
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Body larger than 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:payload-too-large",
+           *       "title": "Content Too Large",
+           *       "status": 413,
+           *       "detail": "the request body is larger than 1 MiB",
+           *       "code": "PAYLOAD_TOO_LARGE",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+      /** @description Too many requests for this API key (reads and writes have limits of their own); retry after the Retry-After seconds */
+      429: {
+        headers: {
+          /** @description Seconds until the key's request budget is renewed */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "type": "urn:problem:pricing:rate-limited",
+           *       "title": "Too Many Requests",
+           *       "status": 429,
+           *       "detail": "too many reads for this API key: its read limit (GET calls and price lookups, counted per 10 seconds) is used up; retry after 10 seconds",
+           *       "code": "RATE_LIMITED",
+           *       "requestId": "3f1c2a9e-8d7b-4c61-9a52-0e4f7b6d1c23"
+           *     }
+           */
+          "application/problem+json": components["schemas"]["Problem"];
+        };
+      };
+    };
+  };
+  updateBrand: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes a retry of this write safe: the first answer (status and body) is stored with the write and replayed for 24 hours to any request with the same key and the same method, path and body (with `idempotent-replayed: true`); the write happens once. Scoped to the API key's name. The same key with another request → 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, a retry waits up to 5 s, then → 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters; a UUID is a good choice. See docs/api/resources.md §4.4. */
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        /** @description The record's code */
+        code: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["BrandUpdate"];
+      };
+    };
+    responses: {
+      /** @description The updated brand */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Brand"];
         };
       };
       /** @description Invalid input: malformed JSON, wrong types, or a bad query */
@@ -26706,7 +27929,7 @@ export interface operations {
         sortBy?: ("id:ASC" | "id:DESC" | "at:ASC" | "at:DESC")[];
         /** @description Filter on at (datetime): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq, $gte, $lte. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.at=$gte:2025-01-01`. */
         "filter.at"?: string[];
-        /** @description Filter on entity (one of changeRequestItem, changeRequestPolicy, changeRequest, channelCustomerGroup, channelCustomer, channelPricelist, channel, customerGroupMember, customerGroupPricelist, customerGroup, customerPricelist, customer, exchangeRate, pricelistPrice, pricelist, productGroup, product, promotionChannel, promotionCustomerGroup, promotionProductGroup, promotionProduct, promotion, quoteLine, quotePolicy, quoteRevision, quote, tradeConditionChannel, tradeConditionCustomerGroup, tradeConditionCustomer, tradeConditionProductGroup, tradeConditionProduct, tradeConditionScale, tradeCondition, webhook): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.entity=changeRequestItem`. */
+        /** @description Filter on entity (one of brand, changeRequestItem, changeRequestPolicy, changeRequest, channelCustomerGroup, channelCustomer, channelPricelist, channel, customerGroupMember, customerGroupPricelist, customerGroup, customerPricelist, customer, exchangeRate, pricelistPrice, pricelist, productGroup, product, promotionBrand, promotionChannel, promotionCustomerGroup, promotionProductGroup, promotionProduct, promotion, quoteLine, quotePolicy, quoteRevision, quote, tradeConditionBrand, tradeConditionChannel, tradeConditionCustomerGroup, tradeConditionCustomer, tradeConditionProductGroup, tradeConditionProduct, tradeConditionScale, tradeCondition, webhook): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. Example: `filter.entity=brand`. */
         "filter.entity"?: string[];
         /** @description Filter on entityId (number): `[$not:][$op:]value`, no operator meaning $eq. Allowed: $eq. Repeated values and different fields are AND-ed. As in SQL, a record whose field is null matches neither `x` nor `$not:x`. */
         "filter.entityId"?: string[];

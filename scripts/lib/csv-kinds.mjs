@@ -187,7 +187,15 @@ const products = defineKind({
     minOrderQuantity: whole(1),
     orderIncrement: whole(1),
     maxOrderQuantity: whole(null),
+    brandCode: code(true),
   },
+});
+
+const brands = defineKind({
+  name: "brands",
+  path: "/v1/api/brand",
+  bodyKey: "brands",
+  cells: { code: code(), name: text() },
 });
 
 const productGroups = defineKind({
@@ -314,6 +322,7 @@ const exchangeRates = defineKind({
 /** Every kind by the name the command line takes, in the order a catalogue is best loaded. */
 export const KINDS = /** @type {Readonly<Record<string, Kind>>} */ ({
   "product-groups": productGroups,
+  brands,
   products,
   "customer-groups": customerGroups,
   customers,

@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import type { TargetLists } from "../pricing/targeting";
 import type { KeyedRow, TimelinePlan } from "../pricing/timeline";
 import type { Status, TierMode } from "../pricing/vocabulary";
 import { errorMentions, isForeignKeyViolation, rawBatch, type Db } from "./client";
@@ -9,6 +10,7 @@ import { factRows, readFacts, STALE_FACTS, writeJudged } from "./bulk-facts";
 import { jsonChunks } from "./chunks";
 import { ALWAYS, changeRequestWrites, pricelistPrices } from "./schema";
 import { int, nullableInt, select, statement, text } from "./rows";
+import { READ_DIMENSIONS } from "./pricing/reach";
 
 /*
  * Writes of price rows by timeline (docs/pricing-rules.md §17), the SQL half: the stored rows of
@@ -190,11 +192,10 @@ export async function writeUndatedRows(
  * What a change reads of one pricelist: the rows of the named products and of the products in
  * the named groups or below them; neither named: every row of the list.
  */
-export interface RowSelection {
-  pricelistId: number;
-  productCodes?: readonly string[];
-  productGroupCodes?: readonly string[];
-}
+export type RowSelection = { pricelistId: number } & TargetLists;
+
+/** The selection's JSON column of each targeting dimension, in `sel`. */
+const COLUMNS = READ_DIMENSIONS.map((_, k) => `d${k}`);
 
 /**
  * `with recursive …`: `picked`, every stored row each selection selects, with the selection's
@@ -204,20 +205,28 @@ function selected(selections: readonly RowSelection[]): SQL {
   const json = JSON.stringify(
     selections.map((s) => ({
       l: s.pricelistId,
-      c: s.productCodes ?? null,
-      g: s.productGroupCodes ?? null,
+      ...Object.fromEntries(READ_DIMENSIONS.map((d, k) => [COLUMNS[k], s[d.field] ?? null])),
     })),
   );
+  const columns = sql.raw(COLUMNS.map((c) => `, json_extract(value, '$.${c}')`).join(""));
+  const ctes = READ_DIMENSIONS.flatMap((d, k) =>
+    d.selects.with ? [d.selects.with(COLUMNS[k]!)] : [],
+  );
+  const pairs = READ_DIMENSIONS.map((d, k) => d.selects.pairs(COLUMNS[k]!));
+  const none = sql.raw(COLUMNS.map((c) => `s.${c} is null`).join(" and "));
   return sql`with recursive
-    sel(i, l, c, g) as (select key, json_extract(value, '$.l'), json_extract(value, '$.c'),
-      json_extract(value, '$.g') from json_each(${json})),
-    below(i, id) as (select s.i, pg.id from sel s join json_each(s.g) j
-        join product_groups pg on pg.code = j.value
-      union select b.i, c.id from below b join product_groups c on c.parent_id = b.id),
-    pairs(i, l, product_id) as (select s.i, s.l, pr.id from sel s join json_each(s.c) j
-        join products pr on pr.code = j.value
-      union select s.i, s.l, pr.id from sel s join below b on b.i = s.i
-        join products pr on pr.product_group_id = b.id),
+    sel(i, l, ${sql.raw(COLUMNS.join(", "))}) as (select key, json_extract(value, '$.l')${columns}
+      from json_each(${json})),
+    ${sql.join(
+      ctes,
+      sql`,
+    `,
+    )}${ctes.length ? sql`,` : sql``}
+    pairs(i, l, product_id) as (${sql.join(
+      pairs,
+      sql`
+      union `,
+    )}),
     picked(i, pricelist_id, product_id, min_quantity, valid_from, valid_to, amount, price_unit,
         flat_amount)
       as (select x.i, pp.pricelist_id, pp.product_id, pp.min_quantity, pp.valid_from, pp.valid_to,
@@ -226,7 +235,7 @@ function selected(selections: readonly RowSelection[]): SQL {
       union all select s.i, pp.pricelist_id, pp.product_id, pp.min_quantity, pp.valid_from,
         pp.valid_to, pp.amount, pp.price_unit, pp.flat_amount from sel s join pricelist_prices pp
         on pp.pricelist_id = s.l
-        where s.c is null and s.g is null)`;
+        where ${none})`;
 }
 
 const M = 2147483647;
@@ -264,11 +273,7 @@ function rowHash(k: number): SQL {
 export function rowSetsSql(selections: readonly RowSelection[]) {
   const firstOf = new Map<string, number>();
   const sameAs = selections.map((s, i) => {
-    const key = JSON.stringify([
-      s.pricelistId,
-      s.productCodes ?? null,
-      s.productGroupCodes ?? null,
-    ]);
+    const key = JSON.stringify([s.pricelistId, ...READ_DIMENSIONS.map((d) => s[d.field] ?? null)]);
     if (!firstOf.has(key)) firstOf.set(key, i);
     return firstOf.get(key)!;
   });

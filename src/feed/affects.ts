@@ -3,11 +3,13 @@ import {
   ENTITIES,
   OWNERS,
   ownerLinkOf,
+  TARGET_REFS,
   type Dimension,
   type OwnerKind,
   type Ref,
 } from "./entities";
 import type { Entry, Fields, KeyOf, Tables } from "./history";
+import { DIMENSIONS } from "../pricing/targeting";
 
 /*
  * Whose prices a change may move (docs/api/feed-and-webhooks.md §13.2), as records: `product#12`
@@ -88,7 +90,7 @@ function targetsOf(kind: OwnerKind, owner: Fields, id: string, tables: Tables): 
   // An empty list of products or channels means all of them (docs/api/resources.md §2).
   const allIfEmpty = (records: Set<string>) => (records.size ? records : OPEN);
   return {
-    products: allIfEmpty(linked(["product", "productGroup"])),
+    products: allIfEmpty(linked([...TARGET_REFS])),
     channels: allIfEmpty(linked(["channel"])),
     customers: audience(kind, owner, linked),
   };
@@ -142,8 +144,7 @@ function ownerAffected(entry: Entry, row: Fields, sides: Tables[], affected: Aff
 
 /** The `affects` keys of each dimension, as the feed answers them (src/feed/read.ts). */
 const NAMED_BY: [Dimension, Ref, string][] = [
-  ["products", "product", "productCodes"],
-  ["products", "productGroup", "productGroupCodes"],
+  ...DIMENSIONS.map((d): [Dimension, Ref, string] => ["products", d.entity, d.field]),
   ["pricelists", "pricelist", "pricelistIds"],
   ["channels", "channel", "channelCodes"],
   ["customers", "customer", "customerCodes"],

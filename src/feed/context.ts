@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { rawBatch, type Db } from "../db/client";
 import { affectedBy, byId, trackedKey, type Affected } from "./affects";
-import { ENTITIES, OWNERS, type OwnerKind, type Ref } from "./entities";
+import { ENTITIES, OWNERS, TARGET_REFS, type OwnerKind, type Ref } from "./entities";
 import { statesAt, type Entry, type Fields, type Tables } from "./history";
 import { columnSql, tableSql } from "./tables";
 
@@ -170,7 +170,7 @@ export async function affectedOf(db: Db, entries: readonly Entry[]): Promise<Aff
   });
 }
 
-const CODED: Ref[] = ["product", "productGroup", "channel", "customer", "customerGroup"];
+const CODED: Ref[] = [...TARGET_REFS, "channel", "customer", "customerGroup"];
 
 /**
  * The codes of records named by id: from their tables, or, for records deleted since, from the

@@ -1,4 +1,5 @@
 import { AUDIT_ENTITIES } from "../db/audit";
+import { DIMENSIONS, type TargetEntity } from "../pricing/targeting";
 import { CHANGE_EVENTS, type ChangeEvent } from "../pricing/vocabulary";
 import { fieldsOf } from "./tables";
 
@@ -16,16 +17,15 @@ import { fieldsOf } from "./tables";
  * Rows are the audit entries' `before` and `after` (API form: camelCase column names).
  */
 
+/**
+ * The records a trade condition or promotion targets products by, one per targeting dimension
+ * (src/pricing/targeting.ts), each `affects` names under the dimension's field.
+ */
+export const TARGET_REFS: readonly TargetEntity[] = DIMENSIONS.map((d) => d.entity);
+
 /** The records `affects` names: pricelists by id, the others by code. */
-const REFS = [
-  "product",
-  "productGroup",
-  "pricelist",
-  "channel",
-  "customer",
-  "customerGroup",
-] as const;
-export type Ref = (typeof REFS)[number];
+const REFS = [...TARGET_REFS, "pricelist", "channel", "customer", "customerGroup"] as const;
+export type Ref = TargetEntity | "pricelist" | "channel" | "customer" | "customerGroup";
 
 /** The records (and their links) whose targets decide which prices a change reaches. */
 const OWNER_KINDS = ["tradeCondition", "promotion"] as const;
@@ -101,8 +101,10 @@ export interface OwnerLink {
 export type Dimension = "products" | "pricelists" | "channels" | "customers";
 
 export const DIMENSION_OF: Record<Ref, Dimension> = {
-  product: "products",
-  productGroup: "products",
+  ...(Object.fromEntries(TARGET_REFS.map((ref) => [ref, "products"])) as Record<
+    TargetEntity,
+    Dimension
+  >),
   pricelist: "pricelists",
   channel: "channels",
   customer: "customers",

@@ -2,6 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { rawBatch, type Db } from "../db/client";
 import { COST_LISTS_SQL } from "../db/visibility";
 import { iso } from "../lib/core/schemas";
+import { DIMENSIONS, type TargetEntity, type TargetField } from "../pricing/targeting";
 import { CHANGE_EVENTS, type AuditAction, type ChangeEvent } from "../pricing/vocabulary";
 import type { Affected } from "./affects";
 import { affectedOf, codesOf, toEntry } from "./context";
@@ -15,14 +16,12 @@ import type { Entry } from "./history";
  * id before an earlier one: reading on from the last cursor misses nothing and repeats nothing.
  */
 
-export interface Affects {
-  productCodes?: string[];
-  productGroupCodes?: string[];
+export type Affects = { [F in TargetField]?: string[] } & {
   pricelistIds?: number[];
   channelCodes?: string[];
   customerCodes?: string[];
   customerGroupCodes?: string[];
-}
+};
 
 export interface Change {
   cursor: number;
@@ -69,8 +68,10 @@ export interface FeedQuery {
 export const SCAN_WINDOW = 10_000;
 
 const KEY_OF: Record<Ref, keyof Affects> = {
-  product: "productCodes",
-  productGroup: "productGroupCodes",
+  ...(Object.fromEntries(DIMENSIONS.map((d) => [d.entity, d.field])) as Record<
+    TargetEntity,
+    TargetField
+  >),
   pricelist: "pricelistIds",
   channel: "channelCodes",
   customer: "customerCodes",

@@ -1,4 +1,4 @@
-import { reachOf, type ProductTargets } from "./groups";
+import { reachOf, type ProductTargets, type TargetedProduct } from "./targeting";
 import { AmountOutOfRange, scale } from "./money";
 import type { ChannelRoundingMode } from "./vocabulary";
 
@@ -13,10 +13,8 @@ import type { ChannelRoundingMode } from "./vocabulary";
 const MAX = Number.MAX_SAFE_INTEGER;
 
 /** A line that counts for order-level sums: known product, base price, quantity allowed. */
-export interface EligibleLine {
-  productCode: string;
+export interface EligibleLine extends TargetedProduct {
   quantity: number;
-  groupPath: readonly string[];
 }
 
 /** a + b for non-negative safe integers, stopping at 2^53 − 1. */
@@ -52,7 +50,7 @@ export function sumReached<L extends EligibleLine>(
 ): number {
   let sum = 0;
   for (const line of lines) {
-    if (reachOf(targets, line.productCode, line.groupPath)) sum = saturatingAdd(sum, valueOf(line));
+    if (reachOf(targets, line)) sum = saturatingAdd(sum, valueOf(line));
   }
   return sum;
 }

@@ -1,5 +1,11 @@
 import { lineValue, sumReached, type EligibleLine } from "./basis";
-import { listedKind, ReachIndex, targetsOf, type ProductTargets, type ReachKind } from "./groups";
+import {
+  listedKind,
+  ReachIndex,
+  targetsOf,
+  type ProductTargets,
+  type ReachKind,
+} from "./targeting";
 import { Cuts } from "./breaks";
 import { ascending, descending } from "./rank";
 import { unitOf } from "./units";
@@ -36,7 +42,8 @@ const FIRST_RUNG: Record<ConditionScope, number> = {
   CHANNEL: 7,
   GLOBAL: 10,
 };
-const REACH_STEP: Record<ReachKind, number> = { PRODUCT: 0, GROUP: 1, ALL: 2 };
+/** A brand sits on the group rung (docs/pricing-rules.md §31), after every group by distance. */
+const REACH_STEP: Record<ReachKind, number> = { PRODUCT: 0, GROUP: 1, BRAND: 1, ALL: 2 };
 
 /**
  * Step 2's ladder (docs/pricing-rules.md §4.2): customer, group, channel, global; inside each,
@@ -131,7 +138,7 @@ function staticGate(c: TradeConditionCandidate, absolute: boolean, a: Audience):
 
 function prepareCondition(condition: TradeConditionCandidate, audience: Audience) {
   const absolute = condition.type === "NET_PRICE" || condition.discountType === "ABSOLUTE";
-  const targets = targetsOf(condition.productCodes, condition.productGroupCodes);
+  const targets = targetsOf(condition);
   return {
     condition,
     listedRung: rungOf(condition.scope, listedKind(targets)),

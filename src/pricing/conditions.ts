@@ -1,4 +1,4 @@
-import { EVERY, reachOf, type Reach } from "./groups";
+import { EVERY, reachOf, type Reach } from "./targeting";
 import {
   APPLIED_ORDER,
   collectCut,
@@ -167,7 +167,7 @@ function evaluate(
   const evaluated: Evaluated[] = [];
   if (notes) {
     // Explain: every candidate, with why it lost.
-    step.index.byType[type].forEach(line.productCode, line.groupPath, (prepared, reach) => {
+    step.index.byType[type].forEach(line, (prepared, reach) => {
       step.edges.note(prepared.condition);
       const result = evaluateOne(step, prepared, reach, line, running);
       if ("prepared" in result) evaluated.push(result);
@@ -184,7 +184,7 @@ function evaluate(
     evaluated.push(result);
     if (!prepared.condition.stackable && beats(result, best)) best = result;
   };
-  step.index.byType[type].forEachTargeted(line.productCode, line.groupPath, (prepared, reach) => {
+  step.index.byType[type].forEachTargeted(line, (prepared, reach) => {
     step.edges.note(prepared.condition);
     consider(prepared, reach);
   });
@@ -319,7 +319,7 @@ export function applyAccruals(
   // Every one applies, so none is passed over early (unlike `evaluate`), and none is a cut the
   // customer sees (breaks.ts does not collect it).
   const evaluated: Evaluated[] = [];
-  step.index.byType.ACCRUAL.forEach(line.productCode, line.groupPath, (prepared, reach) => {
+  step.index.byType.ACCRUAL.forEach(line, (prepared, reach) => {
     step.edges.note(prepared.condition);
     const result = evaluateOne(step, prepared, reach, line, final);
     if ("prepared" in result) evaluated.push(result);
@@ -356,7 +356,7 @@ function unevaluated(
   line: LineFacts,
   unpriced: "NO_BASE_PRICE" | "NOT_ELIGIBLE",
 ): Note {
-  const reach = reachOf(prepared.targets, line.productCode, line.groupPath);
+  const reach = reachOf(prepared.targets, line);
   const rung = reach ? rungOf(prepared.condition.scope, reach.kind) : prepared.listedRung;
   const note: Note = {
     outcome: unpriced,

@@ -18,7 +18,18 @@ export {
 } from "./pricelists";
 export { rungOf } from "./conditions-index";
 export { deriveAmount, MAX_STEPS, roundToEnding } from "./derivation";
-export { reachOf, type Reach, type ReachKind } from "./groups";
+export {
+  DIMENSIONS,
+  listed,
+  namesNoProduct,
+  reachOf,
+  TARGET_FIELDS,
+  type Reach,
+  type ReachKind,
+  type TargetEntity,
+  type TargetField,
+  type TargetLists,
+} from "./targeting";
 export { isAllowed, quantityRuleOf, suggestionsFor } from "./quantity";
 export { percentOf } from "./money";
 export { CURRENCY_EXPONENTS, exponentOf, type Exponent } from "./currencies";

@@ -92,6 +92,7 @@ export function startLine(setup: LineSetup, line: PriceLineRequest, lookup?: Bas
     productCode: line.productCode,
     quantity: line.quantity,
     groupPath: product?.groupPath ?? [],
+    brandCode: product?.brandCode ?? null,
     priceUnit: 1,
     line,
     rule: product ? quantityRuleOf(product) : null,

@@ -1,7 +1,7 @@
 import { sumReached } from "./basis";
 import { Cuts } from "./breaks";
 import type { Audience, LineFacts } from "./conditions-index";
-import { reachOf, ReachIndex, targetsOf, type ProductTargets } from "./groups";
+import { reachOf, ReachIndex, targetsOf, type ProductTargets } from "./targeting";
 import { add, clamp, negate, percentOf } from "./money";
 import { ascending, decidedBy, descending, pickBest, type Ranking } from "./rank";
 import type { Adjustment, PromotionCandidate, PromotionExplain, ThresholdExplain } from "./types";
@@ -47,7 +47,7 @@ export function preparePromotions(
       promotion,
       gate: staticGate(promotion, audience),
       inWindow: isInWindow(promotion, audience.at),
-      targets: targetsOf(promotion.productCodes, promotion.productGroupCodes),
+      targets: targetsOf(promotion),
     }))
     .sort(
       (a, b) =>
@@ -194,7 +194,7 @@ function evaluateAll(
     else evaluated.push(evaluate(prepared, prices));
   };
   if (notes) {
-    step.index.reach.forEach(line.productCode, line.groupPath, visit);
+    step.index.reach.forEach(line, visit);
     return evaluated;
   }
   // Without explain, those reaching every product are checked once per order (edges noted once).
@@ -203,7 +203,7 @@ function evaluateAll(
     return prepared.inWindow && !belowThreshold(step, prepared);
   });
   for (const prepared of step.everyProductLive) evaluated.push(evaluate(prepared, prices));
-  step.index.reach.forEachTargeted(line.productCode, line.groupPath, visit);
+  step.index.reach.forEachTargeted(line, visit);
   return evaluated;
 }
 
@@ -262,7 +262,7 @@ function unevaluated(
   unpriced: "NO_BASE_PRICE" | "NOT_ELIGIBLE",
 ): PromotionOutcome {
   if (prepared.gate) return prepared.gate;
-  if (!reachOf(prepared.targets, line.productCode, line.groupPath)) return "OTHER_PRODUCT";
+  if (!reachOf(prepared.targets, line)) return "OTHER_PRODUCT";
   if (!prepared.inWindow) return "OUT_OF_WINDOW";
   if (belowThreshold(step, prepared)) return "THRESHOLD_NOT_REACHED";
   return unpriced;

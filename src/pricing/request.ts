@@ -159,11 +159,13 @@ export interface TradeConditionCandidate extends Validity {
   priority: number;
   stackable: boolean;
   /**
-   * Product reach: with neither productCodes nor productGroupCodes, every product; otherwise the
-   * listed products and every product in a listed group or one of its descendants.
+   * Product reach (src/pricing/targeting.ts): with none of productCodes, productGroupCodes and
+   * brandCodes, every product; otherwise the listed products, every product in a listed group or
+   * one of its descendants, and every product of a listed brand (absent: none).
    */
   productCodes: readonly string[];
   productGroupCodes: readonly string[];
+  brandCodes?: readonly string[];
   /** Empty = all channels. */
   channelCodes: readonly string[];
   /**
@@ -194,9 +196,10 @@ export interface PromotionCandidate extends Validity {
   priceUnit?: number;
   priority: number;
   stacking: PromotionStacking;
-  /** Product reach as for trade conditions: neither list = every product. */
+  /** Product reach as for trade conditions: none of the lists = every product. */
   productCodes: readonly string[];
   productGroupCodes: readonly string[];
+  brandCodes?: readonly string[];
   /** Empty = all channels / everyone. */
   channelCodes: readonly string[];
   customerGroupCodes: readonly string[];
@@ -218,6 +221,8 @@ export interface Threshold {
 export interface ProductFacts {
   /** Its own group first, then each parent up to the root; [] when it is in no group. */
   groupPath: readonly string[];
+  /** Its brand (docs/pricing-rules.md §31); absent or null: none. */
+  brandCode?: string | null;
   /** A quantity q is allowed when q ≥ min, (q − min) mod increment = 0 and q ≤ max. ≥ 1. */
   minOrderQuantity: number;
   /** ≥ 1. */

@@ -110,6 +110,7 @@ export const CHANGE_EVENTS = [
   "promotions",
   "products",
   "productGroups",
+  "brands",
   "channels",
   "customers",
   "customerGroups",

@@ -1,4 +1,5 @@
 import { audit, auditTag } from "./audit";
+import { brands, brandsTag } from "./brands";
 import { changeRequests, changeRequestsTag } from "./change-requests";
 import { changes, changesTag } from "./changes";
 import { channels, channelsTag } from "./channels";
@@ -27,6 +28,7 @@ export const RESOURCES = [
   { tag: pricesTag, router: prices },
   { tag: productsTag, router: products },
   { tag: productGroupsTag, router: productGroups },
+  { tag: brandsTag, router: brands },
   { tag: channelsTag, router: channels },
   { tag: customersTag, router: customers },
   { tag: customerGroupsTag, router: customerGroups },

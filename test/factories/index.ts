@@ -8,6 +8,7 @@ import { factoriesVia } from "./records";
 export const {
   createProduct,
   createProductGroup,
+  createBrand,
   createChannel,
   createCustomerGroup,
   createCustomer,

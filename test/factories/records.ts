@@ -36,6 +36,8 @@ export function factoriesVia(post: Post) {
       post("/v1/api/product", { code: uid("P"), name: "Product", ...overrides }),
     createProductGroup: (overrides: Overrides = {}) =>
       post("/v1/api/product-group", { code: uid("PG"), name: "Product group", ...overrides }),
+    createBrand: (overrides: Overrides = {}) =>
+      post("/v1/api/brand", { code: uid("B"), name: "Brand", ...overrides }),
     createChannel: (overrides: Overrides = {}) =>
       post("/v1/api/channel", { code: uid("CH"), name: "Channel", ...overrides }),
     createCustomerGroup: (overrides: Overrides = {}) =>

@@ -15,6 +15,7 @@ import {
   createCustomerGroup,
   createPricelist,
   createProduct,
+  createBrand,
   createProductGroup,
   createPromotion,
   createTradeCondition,
@@ -64,7 +65,8 @@ async function feedAfter(after: number) {
 /** A write of every kind of pricing data. */
 async function writeEveryKind() {
   const group = await createProductGroup();
-  const product = await createProduct({ productGroupCode: group.code });
+  const brand = await createBrand();
+  const product = await createProduct({ productGroupCode: group.code, brandCode: brand.code });
   const channel = await createChannel();
   const customerGroup = await createCustomerGroup();
   const customer = await createCustomer({

@@ -648,7 +648,10 @@ describe("POST /v1/api/simulations/prices: refusals", () => {
       ],
       [{ customers: { sample: 101 } }, [["body.customers.sample", "must be at most 100"]]],
       [{ customers: { sample: 0 } }, [["body.customers.sample", "must be at least 1"]]],
-      [{ products: {} }, [["body.products", "must have one of codes, productGroupCodes, sample"]]],
+      [
+        { products: {} },
+        [["body.products", "must have one of codes, productGroupCodes, brandCodes, sample"]],
+      ],
       [
         { products: { codes: Array.from({ length: 1001 }, (_, i) => `P${i}`) } },
         [["body.products.codes", "must name at most 1000 products"]],
@@ -658,7 +661,7 @@ describe("POST /v1/api/simulations/prices: refusals", () => {
         [
           [
             "body.products.sample",
-            "cannot be sent with productGroupCodes: choose one of codes, productGroupCodes, sample",
+            "cannot be sent with productGroupCodes: choose one of codes, productGroupCodes, brandCodes, sample",
           ],
         ],
       ],

@@ -135,9 +135,9 @@ describe("export → import into an empty database → export gives the same byt
     await onFresh.createProductGroup({ code: group.code, name: group.name });
     const { exported, imported } = await roundTrip("products");
     expect(exported).toContain(
-      `${boxed.code},"Hex bolt M8, ""zinc""",${group.code},100,50,10000\n`,
+      `${boxed.code},"Hex bolt M8, ""zinc""",${group.code},100,50,10000,\n`,
     );
-    expect(exported).toContain(`${plain.code},Loose,,1,1,\n`);
+    expect(exported).toContain(`${plain.code},Loose,,1,1,,\n`);
     const { rows } = imported.totals;
     expect(imported.totals).toEqual({ rows, created: rows, updated: 0, unchanged: 0 });
     const again = await importText(fresh, "products", exported);

@@ -211,7 +211,7 @@ describe("headers", () => {
     expect(readHeader(["code", "nmae", "code"], KINDS.products!)).toEqual({
       ok: false,
       error:
-        'the header must be code,name, optionally productGroupCode,minOrderQuantity,orderIncrement,maxOrderQuantity (missing name; unknown "nmae"; repeated code)',
+        'the header must be code,name, optionally productGroupCode,minOrderQuantity,orderIncrement,maxOrderQuantity,brandCode (missing name; unknown "nmae"; repeated code)',
     });
     expect(readHeader(["P-A", "1", "12.50"], KINDS.prices!)).toEqual({
       ok: false,

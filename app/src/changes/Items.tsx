@@ -26,12 +26,16 @@ function Adjust({
 }) {
   if (item.kind !== "ADJUST_PRICES") return null;
   const groups = item.productGroupCodes ?? [];
+  const brands = item.brandCodes ?? [];
   const products = item.productCodes ?? [];
   const which = [
     ...(groups.length
       ? [
           `the products in group${groups.length > 1 ? "s" : ""} ${groups.join(", ")} (and the groups below)`,
         ]
+      : []),
+    ...(brands.length
+      ? [`the products of brand${brands.length > 1 ? "s" : ""} ${brands.join(", ")}`]
       : []),
     ...(products.length ? [`product${products.length > 1 ? "s" : ""} ${products.join(", ")}`] : []),
   ];

@@ -66,6 +66,36 @@ function CommonFields<F extends Common>(props: {
   );
 }
 
+/** The products an adjustment selects: groups, brands (docs/brands.md) and product codes. */
+function ProductsFields(props: { form: AdjustmentForm; update: Update<AdjustmentForm> }) {
+  const { form, update } = props;
+  return (
+    <fieldset>
+      <legend>Products</legend>
+      <div class="field-row">
+        <GroupPicker
+          id="adjust-groups"
+          value={form.productGroupCodes}
+          onValue={(productGroupCodes) => update({ productGroupCodes })}
+        />
+        <GroupPicker
+          id="adjust-brands"
+          kind="brand"
+          value={form.brandCodes}
+          onValue={(brandCodes) => update({ brandCodes })}
+        />
+        <InputField
+          id="adjust-products"
+          label="Products"
+          hint="Codes, separated by commas; none of the three: every product of the list"
+          value={form.productCodes}
+          onValue={(productCodes) => update({ productCodes })}
+        />
+      </div>
+    </fieldset>
+  );
+}
+
 function AdjustmentFields(props: {
   form: AdjustmentForm;
   update: Update<AdjustmentForm>;
@@ -75,23 +105,7 @@ function AdjustmentFields(props: {
   const rounded = form.roundingMode !== "";
   return (
     <>
-      <fieldset>
-        <legend>Products</legend>
-        <div class="field-row">
-          <GroupPicker
-            id="adjust-groups"
-            value={form.productGroupCodes}
-            onValue={(productGroupCodes) => update({ productGroupCodes })}
-          />
-          <InputField
-            id="adjust-products"
-            label="Products"
-            hint="Codes, separated by commas; neither: every product of the list"
-            value={form.productCodes}
-            onValue={(productCodes) => update({ productCodes })}
-          />
-        </div>
-      </fieldset>
+      <ProductsFields form={form} update={update} />
       <fieldset>
         <legend>Change</legend>
         <div class="field-row">

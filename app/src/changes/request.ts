@@ -70,6 +70,8 @@ export interface AdjustmentForm {
   title: string;
   pricelistId: string;
   productGroupCodes: string;
+  /** Brands (docs/brands.md), comma-separated codes. */
+  brandCodes: string;
   productCodes: string;
   percent: string;
   /** "" = no rounding */
@@ -86,6 +88,7 @@ export const emptyAdjustment = (now: number): AdjustmentForm => ({
   title: "",
   pricelistId: "",
   productGroupCodes: "",
+  brandCodes: "",
   productCodes: "",
   percent: "",
   roundingMode: "",
@@ -142,6 +145,7 @@ export function adjustmentRequestOf(form: AdjustmentForm, currency: string): Bui
   const effectiveAt = effectiveAtOf(form.effectiveAt, problems);
   if (problems.length || pricelistId === null || !bp.ok) return { ok: false, problems };
   const groups = codesOf(form.productGroupCodes);
+  const brands = codesOf(form.brandCodes);
   const products = codesOf(form.productCodes);
   return {
     ok: true,
@@ -153,6 +157,7 @@ export function adjustmentRequestOf(form: AdjustmentForm, currency: string): Bui
           kind: "ADJUST_PRICES",
           pricelistId,
           ...(groups.length ? { productGroupCodes: groups } : {}),
+          ...(brands.length ? { brandCodes: brands } : {}),
           ...(products.length ? { productCodes: products } : {}),
           adjustmentBp: bp.value,
           rounding: rounding.ok ? rounding.value : null,

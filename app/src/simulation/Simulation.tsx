@@ -132,6 +132,7 @@ function Products({ form, update }: { form: SimulationForm; update: Update<Simul
         { value: "sample", label: "The first products, by code" },
         { value: "codes", label: "These products" },
         { value: "groups", label: "The products of these groups (and their subgroups)" },
+        { value: "brands", label: "The products of these brands" },
       ]}
     >
       <InputField
@@ -159,6 +160,14 @@ function Products({ form, update }: { form: SimulationForm; update: Update<Simul
         value={form.groupCodes}
         disabled={mode !== "groups"}
         onValue={(groupCodes) => update({ groupCodes })}
+      />
+      <InputField
+        id="sim-brand-codes"
+        label="Brand codes"
+        hint={CODES_HINT}
+        value={form.brandCodes}
+        disabled={mode !== "brands"}
+        onValue={(brandCodes) => update({ brandCodes })}
       />
     </Selection>
   );

@@ -16,10 +16,11 @@ export interface SimulationForm {
   customerSample: string;
   customerCodes: string;
   anonymous: boolean;
-  products: "sample" | "codes" | "groups";
+  products: "sample" | "codes" | "groups" | "brands";
   productSample: string;
   productCodes: string;
   groupCodes: string;
+  brandCodes: string;
 }
 
 export const emptyForm = (): SimulationForm => ({
@@ -36,6 +37,7 @@ export const emptyForm = (): SimulationForm => ({
   productSample: "200",
   productCodes: "",
   groupCodes: "",
+  brandCodes: "",
 });
 
 /** "C-1, C-2 C-3" → ["C-1", "C-2", "C-3"]: commas, semicolons or white space, each code once. */
@@ -68,6 +70,10 @@ function productsOf(form: SimulationForm): SimulationRequest["products"] | strin
     return productGroupCodes.length
       ? { productGroupCodes }
       : "Type at least one product group code.";
+  }
+  if (form.products === "brands") {
+    const brandCodes = codesOf(form.brandCodes);
+    return brandCodes.length ? { brandCodes } : "Type at least one brand code.";
   }
   const sample = whole(form.productSample);
   return sample ? { sample } : "The number of products must be a whole number from 1.";

@@ -181,7 +181,7 @@ export function ChannelSelect(props: {
   );
 }
 
-type Suggest = "product" | "customer" | "productGroup";
+type Suggest = "product" | "customer" | "productGroup" | "brand";
 
 async function suggestions(
   kind: Suggest,
@@ -198,6 +198,10 @@ async function suggestions(
       }),
     );
     return page.data.map((c) => ({ code: c.code, name: c.name }));
+  }
+  if (kind === "brand") {
+    const page = await unwrap(api.GET("/v1/api/brand", { params: { query }, signal }));
+    return page.data.map((b) => ({ code: b.code, name: b.name }));
   }
   if (kind === "productGroup") {
     const page = await unwrap(api.GET("/v1/api/product-group", { params: { query }, signal }));

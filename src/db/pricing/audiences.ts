@@ -186,7 +186,7 @@ function conditionsStatement(f: SimulationFragments) {
       cross join trade_conditions on trade_conditions.id = candidate.id
     where ${live("trade_conditions", sim.tradeConditionIds)}
       and ${f.inChannel("trade_condition_channels", "trade_condition_id", "trade_conditions.id")}
-      and ${f.forProducts("trade_condition_id", "trade_conditions.id", "trade_condition_products", "trade_condition_product_groups")}
+      and ${f.forProducts("trade_condition", "trade_conditions.id")}
       and ${reachable}`,
     f.ctes,
   );
@@ -209,7 +209,7 @@ function promotionsStatement(f: SimulationFragments) {
     sql`from promotions
     where ${live("promotions", sim.promotionIds)}
       and ${f.inChannel("promotion_channels", "promotion_id", "promotions.id")}
-      and ${f.forProducts("promotion_id", "promotions.id", "promotion_products", "promotion_product_groups")}
+      and ${f.forProducts("promotion", "promotions.id")}
       and ${f.forGroups("promotion_customer_groups", "promotion_id", "promotions.id", f.groups)}`,
     f.ctes,
   );

@@ -21,6 +21,7 @@ import {
   type ProductFacts,
   type PromotionCandidate,
   type RoundingMode,
+  type TargetField,
 } from "../../pricing";
 import { linkedCodes } from "../links";
 import { pricelistPrices, pricelists, products, promotions, tradeConditions } from "../schema";
@@ -42,7 +43,7 @@ import {
   type Selection,
 } from "../rows";
 import type { Params } from "./query";
-import type { Fragments } from "./reach";
+import { READ_DIMENSIONS, type Fragments } from "./reach";
 
 /*
  * The column sets of pricing records (what the engine takes of a pricelist, a price row, a trade
@@ -199,35 +200,32 @@ function sharedLinks(
   trim: Trim,
 ) {
   const via = linked(`${owner}s.id`, `${owner}_id`);
-  const link = (target: string, fk: string, only: () => SQL, trims: boolean) =>
-    via(`${owner}_${target}`, fk, target, trims ? only() : undefined);
+  const link = (suffix: string, fk: string, target: string, only: () => SQL, trims: boolean) =>
+    via(`${owner}_${suffix}`, fk, target, trims ? only() : undefined);
   // `+t.id`: the record's few links are read and each checked against the requested set. A bare
   // `t.id in (…)` lets SQLite probe the link index once per requested product or group for every
   // record instead (500 probes per record at 500 lines).
+  const targets = Object.fromEntries(
+    READ_DIMENSIONS.map((d) => [
+      d.field,
+      link(d.link, d.column, d.target, () => sql`+t.id in ${d.ids}`, trim === "REQUEST"),
+    ]),
+  ) as Record<TargetField, ReturnType<typeof link>>;
   return {
-    productCodes: link(
-      "products",
-      "product_id",
-      () => sql`+t.id in ${f!.productIds}`,
-      trim === "REQUEST",
-    ),
+    ...targets,
     channelCodes: link(
       "channels",
       "channel_id",
+      "channels",
       () => sql`t.code = ${q.channelCode}`,
       trim !== "NONE",
     ),
     customerGroupCodes: link(
       "customer_groups",
       "customer_group_id",
+      "customer_groups",
       () => sql`t.id in ${f!.groups}`,
       trim === "REQUEST" || trim === "CUSTOMER",
-    ),
-    productGroupCodes: link(
-      "product_groups",
-      "product_group_id",
-      () => sql`+t.id in ${f!.groupIds}`,
-      trim === "REQUEST",
     ),
   };
 }
@@ -318,6 +316,8 @@ export const factColumns = (kind: (typeof FACT_KINDS)[number], row: Record<strin
     minOrderQuantity: int(row.minOrderQuantity!),
     orderIncrement: int(row.orderIncrement!),
     maxOrderQuantity: nullableInt(row.maxOrderQuantity!),
+    /** The product's brand (null for a group). */
+    brandCode: nullableText(row.brandCode!),
   });
 
 export type FactRow = Decoded<
@@ -377,8 +377,14 @@ export function productFacts(rows: readonly FactRow[]) {
       groupPath.push(group.code);
       group = group.parentId === null ? undefined : groups.get(group.parentId);
     }
-    const { minOrderQuantity, orderIncrement, maxOrderQuantity } = row;
-    facts.set(row.code, { minOrderQuantity, orderIncrement, maxOrderQuantity, groupPath });
+    const { minOrderQuantity, orderIncrement, maxOrderQuantity, brandCode } = row;
+    facts.set(row.code, {
+      minOrderQuantity,
+      orderIncrement,
+      maxOrderQuantity,
+      groupPath,
+      brandCode,
+    });
   }
   return facts;
 }

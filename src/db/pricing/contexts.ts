@@ -12,6 +12,7 @@ import {
   inWindow,
   priceListIds,
   reachable,
+  reachedCodes,
   reachesGroups,
   reaching,
   trimmed,
@@ -214,8 +215,7 @@ export function assemblePriceContext(
     explain: query.explain,
     customerCode: query.customerCode,
     groups: new Set(groupCodes),
-    products: new Set(part.products.keys()),
-    productGroups: part.groupCodes,
+    reached: reachedCodes(part.products),
   };
   return {
     channel: context.channel && {

@@ -184,7 +184,7 @@ const pricesStatement = (f: Fragments) =>
 function conditionsStatement(f: Fragments, scopes: "ALL" | "CUSTOMER" = "ALL") {
   const tc = sql.raw("trade_conditions.id");
   const all = scopes === "ALL";
-  const reach = sql`and ${f.forProducts("trade_condition_id", "trade_conditions.id", "trade_condition_products", "trade_condition_product_groups")}`;
+  const reach = sql`and ${f.forProducts("trade_condition", "trade_conditions.id")}`;
   const trim: Trim = all ? "REQUEST" : "CUSTOMER";
   return statement(
     conditionColumns(q, f, trim),
@@ -229,7 +229,7 @@ const promotionsStatement = (f: Fragments) =>
     sql`from promotions
     where ${f.live("promotions")}
       and ${f.inChannel("promotion_channels", "promotion_id", "promotions.id")}
-      and ${f.forProducts("promotion_id", "promotions.id", "promotion_products", "promotion_product_groups")}
+      and ${f.forProducts("promotion", "promotions.id")}
       and ${f.forGroups("promotion_customer_groups", "promotion_id", "promotions.id")}`,
     f.requested,
   );
@@ -258,6 +258,7 @@ export const productsStatement = (f: Fragments) =>
       minOrderQuantity: sql`rp.min_order_quantity`,
       orderIncrement: sql`rp.order_increment`,
       maxOrderQuantity: sql`rp.max_order_quantity`,
+      brandCode: sql`(select b.code from brands b where b.id = rp.brand_id)`,
     }),
     sql`from requested_products rp
     union all select ${
@@ -268,6 +269,7 @@ export const productsStatement = (f: Fragments) =>
         minOrderQuantity: sql`1`,
         orderIncrement: sql`1`,
         maxOrderQuantity: sql`null`,
+        brandCode: sql`null`,
       }).list
     } from product_groups g where g.id in ${f.groupIds}`,
     f.requested,
@@ -399,8 +401,6 @@ export interface RequestPart {
   /** What a read key sees of that data (`PriceContext.seenVersion`). */
   seenVersion: number;
   products: Map<string, ProductFacts>;
-  /** The codes of the requested products' groups and their ancestors. */
-  groupCodes: Set<string>;
   prices: Map<number, PriceRow[]>;
 }
 
@@ -420,14 +420,11 @@ export interface RequestParts {
 }
 
 function requestPartsOf([version, facts, prices, ...customer]: RequestRows): RequestParts {
-  const groupCodes = new Set<string>();
-  for (const row of facts) if (row.kind === "GROUP") groupCodes.add(row.code);
   const [head, lists, conditions] = customer;
   return {
     request: {
       ...versionsOf(version),
       products: productFacts(facts),
-      groupCodes,
       prices: pricesByPricelist(prices),
     },
     // Null statements decode to no rows: the customer's part was read when its head row was.

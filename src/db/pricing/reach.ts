@@ -1,4 +1,12 @@
 import { sql, type SQL } from "drizzle-orm";
+import {
+  DIMENSIONS,
+  listed,
+  namesNoProduct,
+  type ProductFacts,
+  type TargetField,
+  type TargetLists,
+} from "../../pricing";
 import { params as q } from "./query";
 
 /*
@@ -85,14 +93,155 @@ export const levelLists = (reaching: SQL, floors: SQL | null = null) => sql`with
 // reads wherever it needs them: SQLite materializes each once per statement. Written inline
 // instead, each use walked the products again (500 row reads per use at 500 lines).
 const requested = sql`with recursive
-  requested_products(id, code, group_id, min_order_quantity, order_increment, max_order_quantity)
+  requested_products(id, code, group_id, min_order_quantity, order_increment, max_order_quantity,
+      brand_id)
     as materialized (select pr.id, pr.code, pr.product_group_id, pr.min_order_quantity,
-      pr.order_increment, pr.max_order_quantity
+      pr.order_increment, pr.max_order_quantity, pr.brand_id
     from products pr ${byLookupIndex} where pr.code in ${products}),
+  requested_brands(id) as (
+    select distinct brand_id from requested_products where brand_id is not null),
   requested_groups(id) as (
     select group_id from requested_products where group_id is not null
     union select g.parent_id from product_groups g join requested_groups r on g.id = r.id
       where g.parent_id is not null)`;
+
+/**
+ * The targeting dimensions as the reader meets them, one entry per dimension of the engine's
+ * `DIMENSIONS` (src/pricing/targeting.ts), by its field: the link tables' suffix
+ * (`trade_condition_<link>`, `promotion_<link>`), the column naming the target and the target
+ * table, the SQL test of a record's links against the requested codes (`reaches`, a condition on
+ * the link table `link` of owner column `o` and owner id `i`) and the ids of those codes (`ids`,
+ * read by `sharedLinks` of columns.ts to trim a record's links to the request). The in-memory
+ * twin of `reaches` is `reaching` below, on the codes the engine's `path` gives.
+ */
+export interface ReadDimension {
+  field: TargetField;
+  link: string;
+  column: string;
+  target: string;
+  ids: SQL;
+  reaches(link: SQL, o: SQL, i: SQL): SQL;
+  /**
+   * Price rows selected by codes of the dimension (a change request's ADJUST_PRICES,
+   * src/db/price-rows.ts): the common table expression it needs, if any (`with`), and the
+   * pairs (i, l, product id) of the selections `sel s` whose JSON list in column `col` names
+   * the product.
+   */
+  selects: { with?: (col: string) => SQL; pairs: (col: string) => SQL };
+  /**
+   * The products (alias `pr`) the codes of a JSON list `codes` name in this dimension (a
+   * simulation's selection): a condition on `pr`, and the common table expression it needs.
+   */
+  products?: (codes: SQL) => { with?: SQL; where: SQL };
+  /** The codes of the products that owners `ids` (JSON list) name through `link` (owner column `key`). */
+  owned(link: SQL, key: SQL, ids: SQL): SQL;
+}
+
+const requestedIds = (cte: string) => sql.raw(`(select id from ${cte})`);
+
+const READ_BY_FIELD: { [F in TargetField]: ReadDimension & { field: F } } = {
+  productCodes: {
+    field: "productCodes",
+    link: "products",
+    column: "product_id",
+    target: "products",
+    ids: requestedIds("requested_products"),
+    reaches: (link, o, i) =>
+      sql`${i} in (select l.${o} from ${link} l where l.product_id in ${requestedIds("requested_products")})`,
+    selects: {
+      pairs: (col) => sql`select s.i, s.l, pr.id from sel s join json_each(s.${sql.raw(col)}) j
+        join products pr on pr.code = j.value`,
+    },
+    owned: (
+      link,
+      key,
+      ids,
+    ) => sql`select p.code from ${link} l join products p on p.id = l.product_id
+      where l.${key} in (select value from json_each(${ids}))`,
+  },
+  productGroupCodes: {
+    field: "productGroupCodes",
+    link: "product_groups",
+    column: "product_group_id",
+    target: "product_groups",
+    ids: requestedIds("requested_groups"),
+    // Its few group links are checked one by one (`+`): a list of every link of every requested
+    // group cost more to build.
+    reaches: (link, o, i) => sql`exists (select 1 from ${link} l
+        where l.${o} = ${i} and +l.product_group_id in ${requestedIds("requested_groups")})`,
+    // The named groups and every group below them, per selection.
+    selects: {
+      with: (col) => sql`below_${sql.raw(col)}(i, id) as (select s.i, pg.id from sel s
+          join json_each(s.${sql.raw(col)}) j join product_groups pg on pg.code = j.value
+        union select b.i, c.id from below_${sql.raw(col)} b
+          join product_groups c on c.parent_id = b.id)`,
+      pairs: (
+        col,
+      ) => sql`select s.i, s.l, pr.id from sel s join below_${sql.raw(col)} b on b.i = s.i
+        join products pr on pr.product_group_id = b.id`,
+    },
+    // The named groups and every descendant (the forest is at most 8 deep), then their products.
+    products: (codes) => ({
+      with: sql`with recursive tree(id) as (
+        select g.id from product_groups g where g.code in (select value from json_each(${codes}))
+        union select g.id from product_groups g join tree on g.parent_id = tree.id)`,
+      where: sql`pr.product_group_id in (select id from tree)`,
+    }),
+    owned: (link, key, ids) => sql`select p.code from products p where p.product_group_id in (
+      with recursive g(id) as (select l.product_group_id from ${link} l
+          where l.${key} in (select value from json_each(${ids}))
+        union select c.id from g join product_groups c on c.parent_id = g.id)
+      select id from g)`,
+  },
+  brandCodes: {
+    field: "brandCodes",
+    link: "brands",
+    column: "brand_id",
+    target: "brands",
+    ids: requestedIds("requested_brands"),
+    reaches: (link, o, i) => sql`exists (select 1 from ${link} l
+        where l.${o} = ${i} and +l.brand_id in ${requestedIds("requested_brands")})`,
+    selects: {
+      pairs: (col) => sql`select s.i, s.l, pr.id from sel s join json_each(s.${sql.raw(col)}) j
+        join brands b on b.code = j.value join products pr on pr.brand_id = b.id`,
+    },
+    products: (codes) => ({
+      where: sql`pr.brand_id in (select b.id from brands b
+        where b.code in (select value from json_each(${codes})))`,
+    }),
+    owned: (
+      link,
+      key,
+      ids,
+    ) => sql`select p.code from ${link} l join products p on p.brand_id = l.brand_id
+      where l.${key} in (select value from json_each(${ids}))`,
+  },
+};
+
+/** The reader's dimensions, in the engine's order (`DIMENSIONS`). */
+export const READ_DIMENSIONS: readonly ReadDimension[] = DIMENSIONS.map(
+  (d) => READ_BY_FIELD[d.field],
+);
+
+/**
+ * A record reaches the products when it names nothing in any targeting dimension, or names one
+ * of the requested codes in one (docs/pricing-rules.md §12; in memory: `reaching`). `owner` is
+ * the record's kind (its link tables are `<owner>_<dimension's link>`), `id` its id column.
+ */
+const forProducts = (owner: "trade_condition" | "promotion", id: string) => {
+  const [o, i] = [sql.raw(`${owner}_id`), sql.raw(id)];
+  const dimensions = READ_DIMENSIONS.map((d) => ({ d, link: sql.raw(`${owner}_${d.link}`) }));
+  const none = dimensions.map(
+    ({ link }) => sql`not exists (select 1 from ${link} l where l.${o} = ${i})`,
+  );
+  const some = dimensions.map(({ d, link }) => d.reaches(link, o, i));
+  return sql`((${sql.join(none, sql` and `)})
+    or ${sql.join(
+      some,
+      sql`
+    or `,
+    )})`;
+};
 
 /**
  * The statements' shared building blocks, as SQL fragments of one query. `costs` (admin keys,
@@ -126,18 +275,6 @@ export function fragments(explain: boolean, costs = false) {
         where l.${sql.raw(owner)} = ${sql.raw(id)} and ch.code = ${q.channelCode}))`;
   const productIds = sql`(select id from requested_products)`;
   const groupIds = sql`(select id from requested_groups)`;
-  // A record reaches the products when it names none (and no group), or names one of them, or
-  // a group one of them is in (docs/pricing-rules.md §12; in memory: `reaching`). Its few group
-  // links are checked one by one (`+`): a list of every link of every requested group cost more
-  // to build.
-  const forProducts = (owner: string, id: string, productLink: string, groupLink: string) => {
-    const [o, i] = [sql.raw(owner), sql.raw(id)];
-    return sql`((not exists (select 1 from ${sql.raw(productLink)} l where l.${o} = ${i})
-        and not exists (select 1 from ${sql.raw(groupLink)} l where l.${o} = ${i}))
-      or ${i} in (select l.${o} from ${sql.raw(productLink)} l where l.product_id in ${productIds})
-      or exists (select 1 from ${sql.raw(groupLink)} l
-        where l.${o} = ${i} and +l.product_group_id in ${groupIds}))`;
-  };
   // A promotion names no customer group, or one of G (in memory: `reachesGroups`).
   const forGroups = (link: string, owner: string, id: string, within: SQL = groups) => {
     const [l, o, i] = [sql.raw(link), sql.raw(owner), sql.raw(id)];
@@ -192,55 +329,61 @@ export interface Audience {
   customerCode: string | null;
   /** G: the customer's groups assigned to the channel. */
   groups: ReadonlySet<string>;
-  /** The requested products that exist. */
-  products: ReadonlySet<string>;
-  /** Their groups and every ancestor. */
-  productGroups: ReadonlySet<string>;
+  /**
+   * The requested products' codes in each targeting dimension (`reachedCodes`): the products
+   * that exist, their groups and every ancestor, …
+   */
+  reached: { readonly [F in TargetField]: ReadonlySet<string> };
 }
 
-/** What a record names of products: none of both reaches every product. */
-export interface Targets {
-  productCodes: readonly string[];
-  productGroupCodes: readonly string[];
+/** The codes of `products` in each targeting dimension, as the engine's `path` gives them. */
+export function reachedCodes(products: ReadonlyMap<string, ProductFacts>): Audience["reached"] {
+  const reached = {} as Record<TargetField, Set<string>>;
+  for (const d of DIMENSIONS) reached[d.field] = new Set();
+  for (const [productCode, facts] of products) {
+    const product = { ...facts, productCode };
+    for (const d of DIMENSIONS) for (const code of d.path(product)) reached[d.field].add(code);
+  }
+  return reached;
 }
 
-/** Records of one kind with an index from each product and group they name to their positions. */
+/** What a record names of products: nothing in any dimension reaches every product. */
+export type Targets = TargetLists;
+
+/** Records of one kind with an index from each code they name, by dimension, to their positions. */
 export interface Reachable<T> {
   records: readonly T[];
-  /** Positions of the records that name no product and no group: they reach every product. */
+  /** Positions of the records that name nothing: they reach every product. */
   everyProduct: readonly number[];
-  byProduct: ReadonlyMap<string, number[]>;
-  byGroup: ReadonlyMap<string, number[]>;
+  byCode: { readonly [F in TargetField]: ReadonlyMap<string, number[]> };
 }
 
-/** Indexes records by the products and groups they name, for `reaching`. */
+/** Indexes records by the codes they name in each dimension, for `reaching`. */
 export function reachable<T extends Targets>(records: readonly T[]): Reachable<T> {
   const everyProduct: number[] = [];
-  const byProduct = new Map<string, number[]>();
-  const byGroup = new Map<string, number[]>();
+  const byCode = {} as Record<TargetField, Map<string, number[]>>;
+  for (const d of DIMENSIONS) byCode[d.field] = new Map();
   const add = (index: Map<string, number[]>, code: string, at: number) => {
     const positions = index.get(code);
     if (positions) positions.push(at);
     else index.set(code, [at]);
   };
   records.forEach((record, at) => {
-    if (record.productCodes.length === 0 && record.productGroupCodes.length === 0) {
-      everyProduct.push(at);
-    }
-    for (const code of record.productCodes) add(byProduct, code, at);
-    for (const code of record.productGroupCodes) add(byGroup, code, at);
+    if (namesNoProduct(record)) everyProduct.push(at);
+    for (const d of DIMENSIONS)
+      for (const code of listed(record, d.field)) add(byCode[d.field], code, at);
   });
-  return { records, everyProduct, byProduct, byGroup };
+  return { records, everyProduct, byCode };
 }
 
 /** `forProducts`: positions of the records reaching a requested product, ascending. */
 export function reaching<T>(reach: Reachable<T>, audience: Audience): number[] {
   const hit = new Set(reach.everyProduct);
-  const add = (index: ReadonlyMap<string, number[]>, codes: ReadonlySet<string>) => {
-    for (const code of codes) for (const at of index.get(code) ?? []) hit.add(at);
-  };
-  add(reach.byProduct, audience.products);
-  add(reach.byGroup, audience.productGroups);
+  for (const d of DIMENSIONS) {
+    const index = reach.byCode[d.field];
+    for (const code of audience.reached[d.field])
+      for (const at of index.get(code) ?? []) hit.add(at);
+  }
   return [...hit].sort((a, b) => a - b);
 }
 
@@ -262,12 +405,17 @@ const only = (codes: readonly string[], keep: ReadonlySet<string>) =>
 export const trimmed = <T extends Targets & { customerGroupCodes: readonly string[] }>(
   record: T,
   a: Audience,
-): T => ({
-  ...record,
-  productCodes: only(record.productCodes, a.products),
-  productGroupCodes: only(record.productGroupCodes, a.productGroups),
-  customerGroupCodes: only(record.customerGroupCodes, a.groups),
-});
+): T => {
+  const out: Record<string, unknown> = {
+    ...record,
+    customerGroupCodes: only(record.customerGroupCodes, a.groups),
+  };
+  for (const { field } of DIMENSIONS) {
+    const codes = record[field];
+    if (codes !== undefined) out[field] = only(codes, a.reached[field]);
+  }
+  return out as T;
+};
 
 /** A pricelist as the chain walk needs it (a `ListRow` of columns.ts is one). */
 interface ChainLink {

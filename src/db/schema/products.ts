@@ -27,6 +27,22 @@ export const productGroups = sqliteTable(
   ],
 );
 
+/**
+ * Brands (docs/brands.md): a product names one or none. Trade conditions and promotions that name
+ * a brand reach its products (docs/pricing-rules.md §31). A brand stays while a product, a
+ * condition or a promotion names it (RESTRICT).
+ */
+export const brands = sqliteTable(
+  "brands",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    code: text("code").notNull().unique(),
+    name: text("name").notNull(),
+    ...timestamps,
+  },
+  (t) => [index("brands_name_idx").on(sql`lower(${t.name})`, t.id)],
+);
+
 export const products = sqliteTable(
   "products",
   {
@@ -42,13 +58,16 @@ export const products = sqliteTable(
     minOrderQuantity: integer("min_order_quantity").notNull().default(1),
     orderIncrement: integer("order_increment").notNull().default(1),
     maxOrderQuantity: integer("max_order_quantity"),
+    /** The product's brand, or none. */
+    brandId: integer("brand_id").references(() => brands.id, { onDelete: "restrict" }),
   },
   (t) => [
     index("products_name_idx").on(sql`lower(${t.name})`, t.id),
     // The list's sort by code (case-insensitive, then id), which `npm run export` pages through.
     index("products_code_idx").on(sql`lower(${t.code})`, t.id),
     index("products_group_idx").on(t.productGroupId),
-    // What the price loader reads of each requested product (its group and quantity rule), from
+    index("products_brand_idx").on(t.brandId),
+    // What the price loader reads of each requested product (its group, brand and quantity rule), from
     // the index alone: a lookup by code needs no table row (the loader names it: INDEXED BY).
     index("products_lookup_idx").on(
       t.code,
@@ -56,6 +75,7 @@ export const products = sqliteTable(
       t.minOrderQuantity,
       t.orderIncrement,
       t.maxOrderQuantity,
+      t.brandId,
     ),
   ],
 );

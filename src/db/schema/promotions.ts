@@ -3,7 +3,7 @@ import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlit
 import { channels } from "./channels";
 import { timestamps, validity } from "./columns";
 import { customerGroups } from "./customers";
-import { productGroups, products } from "./products";
+import { brands, productGroups, products } from "./products";
 import {
   DISCOUNT_TYPES,
   PROMOTION_STACKINGS,
@@ -69,6 +69,23 @@ export const promotionProductGroups = sqliteTable(
   (t) => [
     primaryKey({ columns: [t.promotionId, t.productGroupId] }),
     index("promotion_product_groups_group_idx").on(t.productGroupId),
+  ],
+);
+
+/** Brands whose products the promotion reaches (docs/pricing-rules.md §31). */
+export const promotionBrands = sqliteTable(
+  "promotion_brands",
+  {
+    promotionId: integer("promotion_id")
+      .notNull()
+      .references(() => promotions.id, { onDelete: "cascade" }),
+    brandId: integer("brand_id")
+      .notNull()
+      .references(() => brands.id, { onDelete: "restrict" }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.promotionId, t.brandId] }),
+    index("promotion_brands_brand_idx").on(t.brandId),
   ],
 );
 

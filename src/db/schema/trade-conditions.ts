@@ -10,7 +10,7 @@ import {
 import { channels } from "./channels";
 import { timestamps, validity } from "./columns";
 import { customerGroups, customers } from "./customers";
-import { productGroups, products } from "./products";
+import { brands, productGroups, products } from "./products";
 import {
   CONDITION_SCOPES,
   CONDITION_TYPES,
@@ -93,6 +93,23 @@ export const tradeConditionProductGroups = sqliteTable(
   (t) => [
     primaryKey({ columns: [t.tradeConditionId, t.productGroupId] }),
     index("trade_condition_product_groups_group_idx").on(t.productGroupId),
+  ],
+);
+
+/** Brands whose products the condition reaches (docs/pricing-rules.md §31). */
+export const tradeConditionBrands = sqliteTable(
+  "trade_condition_brands",
+  {
+    tradeConditionId: integer("trade_condition_id")
+      .notNull()
+      .references(() => tradeConditions.id, { onDelete: "cascade" }),
+    brandId: integer("brand_id")
+      .notNull()
+      .references(() => brands.id, { onDelete: "restrict" }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tradeConditionId, t.brandId] }),
+    index("trade_condition_brands_brand_idx").on(t.brandId),
   ],
 );
 

@@ -1,6 +1,7 @@
 import type { Instant, Validity } from "../types";
 import { LINT_SEVERITY_OF, type LintCode, type Status } from "../vocabulary";
-import type { Finding, LintProductGroup, LintRecord } from "./types";
+import type { TargetedProduct } from "../targeting";
+import type { Finding, LintProduct, LintProductGroup, LintRecord } from "./types";
 
 /**
  * The records in force (docs/pricing-lint.md §1): ACTIVE, and their window has not ended.
@@ -88,6 +89,15 @@ export class GroupTree {
       at = this.parent.get(at) ?? null;
     }
     return path;
+  }
+
+  /** A product as the engine's targeting sees it (its codes in every dimension). */
+  targeted(product: LintProduct): TargetedProduct {
+    return {
+      productCode: product.code,
+      groupPath: this.path(product.groupCode),
+      brandCode: product.brandCode ?? null,
+    };
   }
 
   holdsProducts(code: string): boolean {

@@ -1,3 +1,11 @@
+import {
+  DIMENSIONS,
+  listed,
+  listedSets,
+  namesNoProduct,
+  TARGET_FIELDS,
+  type TargetField,
+} from "../targeting";
 import type { Instant } from "../types";
 import type { ConditionScope } from "../vocabulary";
 import { covers, enumerate, finding, GroupTree, inForce, overlap, pushTo, ref } from "./common";
@@ -12,8 +20,8 @@ import type { Finding, LintCondition, LintFacts } from "./types";
 
 interface Prepared {
   c: LintCondition;
-  products: ReadonlySet<string>;
-  groups: ReadonlySet<string>;
+  /** What it lists in each targeting dimension (src/pricing/targeting.ts), as sets. */
+  listed: { readonly [F in TargetField]: ReadonlySet<string> };
   channels: ReadonlySet<string>;
   /** The customers (CUSTOMER scope) or groups (CUSTOMER_GROUP) it targets; empty otherwise. */
   targets: ReadonlySet<string>;
@@ -49,8 +57,7 @@ function tieKeyOf(c: LintCondition, absolute: boolean): string {
     c.scope,
     sorted(targetsOf(c)),
     sorted(c.channelCodes),
-    sorted(c.productCodes),
-    sorted(c.productGroupCodes),
+    ...TARGET_FIELDS.map((field) => sorted(listed(c, field))),
     c.priority,
     absolute,
     // With scales, the rows' values replace `value` (docs/pricing-rules.md §4.4).
@@ -63,11 +70,10 @@ function prepare(c: LintCondition): Prepared {
   const absolute = c.type === "NET_PRICE" || c.discountType === "ABSOLUTE";
   return {
     c,
-    products: new Set(c.productCodes),
-    groups: new Set(c.productGroupCodes),
+    listed: listedSets(c),
     channels: new Set(c.channelCodes),
     targets: new Set(targetsOf(c)),
-    allProducts: c.productCodes.length === 0 && c.productGroupCodes.length === 0,
+    allProducts: namesNoProduct(c),
     absolute,
     values: c.scales.length ? c.scales.map((s) => s.value) : [c.value],
     tieKey: tieKeyOf(c, absolute),
@@ -77,10 +83,12 @@ function prepare(c: LintCondition): Prepared {
 /** What outranking needs to know besides the two conditions. */
 interface Context {
   now: Instant;
-  tree: GroupTree;
-  /** The group path of every product a condition lists. */
-  pathOf: ReadonlyMap<string, readonly string[]>;
+  /** Each code a condition lists, by dimension: its codes in every dimension (`impliedBy`). */
+  implied: (field: TargetField, code: string) => Implied;
 }
+
+/** The codes a listed code stands for in each dimension: a product's group path, a group's own. */
+type Implied = { readonly [F in TargetField]?: readonly string[] };
 
 /** Y passes every request-level check whenever X does (docs/pricing-rules.md §4.1). */
 function reachesAudience(y: Prepared, x: Prepared, now: Instant): boolean {
@@ -102,11 +110,11 @@ function reachesAudience(y: Prepared, x: Prepared, now: Instant): boolean {
 function reachesProducts(y: Prepared, x: Prepared, ctx: Context): boolean {
   if (y.allProducts) return true;
   if (x.allProducts) return false;
-  const meetsGroups = (path: readonly string[] | undefined) =>
-    path !== undefined && path.some((g) => y.groups.has(g));
-  return (
-    [...x.products].every((p) => y.products.has(p) || meetsGroups(ctx.pathOf.get(p))) &&
-    [...x.groups].every((g) => meetsGroups(ctx.tree.path(g)))
+  // Each code X lists is met by Y in some dimension: one of the codes it stands for is listed.
+  const meets = (implied: Implied) =>
+    TARGET_FIELDS.some((field) => implied[field]?.some((code) => y.listed[field].has(code)));
+  return TARGET_FIELDS.every((field) =>
+    [...x.listed[field]].every((code) => meets(ctx.implied(field, code))),
   );
 }
 
@@ -116,7 +124,7 @@ function reachesProducts(y: Prepared, x: Prepared, ctx: Context): boolean {
  */
 function sameOrBetterRung(y: Prepared, x: Prepared): boolean {
   if (x.allProducts) return y.allProducts;
-  return !y.allProducts && subset(x.products, y.products) && subset(x.groups, y.groups);
+  return !y.allProducts && TARGET_FIELDS.every((field) => subset(x.listed[field], y.listed[field]));
 }
 
 /**
@@ -193,9 +201,25 @@ function competing(facts: LintFacts) {
   return { all, rivalsOf };
 }
 
-/** The group path of every product a condition lists, from the facts' products. */
-const pathsOf = (facts: LintFacts, tree: GroupTree) =>
-  new Map(facts.products.map((p) => [p.code, tree.path(p.groupCode)] as const));
+/**
+ * What a code a condition lists stands for in each dimension: a product, its codes in every
+ * dimension (from the facts' products); any other code, its path in its own dimension (a
+ * group's ancestors) and nothing elsewhere.
+ */
+function impliedBy(facts: LintFacts, tree: GroupTree): Context["implied"] {
+  const products = new Map(facts.products.map((p) => [p.code, tree.targeted(p)] as const));
+  return (field, code) => {
+    const product = field === "productCodes" ? products.get(code) : undefined;
+    // Another code as a product whose code in every dimension is it (a group's path: its own).
+    const own = { productCode: code, groupPath: tree.path(code), brandCode: code };
+    return Object.fromEntries(
+      DIMENSIONS.filter((d) => product || d.field === field).map((d) => [
+        d.field,
+        product ? d.path(product) : d.path(own),
+      ]),
+    );
+  };
+}
 
 /**
  * §4. A rival with scales may not be a candidate where X is (no row at the basis), so only
@@ -203,7 +227,7 @@ const pathsOf = (facts: LintFacts, tree: GroupTree) =>
  */
 export function neverWins(facts: LintFacts): Finding[] {
   const tree = new GroupTree(facts.productGroups);
-  const ctx: Context = { now: facts.now, tree, pathOf: pathsOf(facts, tree) };
+  const ctx: Context = { now: facts.now, implied: impliedBy(facts, tree) };
   const { all, rivalsOf } = competing(facts);
   const findings: Finding[] = [];
   for (const x of all) {

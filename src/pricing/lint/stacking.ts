@@ -1,4 +1,4 @@
-import { reachOf, targetsOf } from "../groups";
+import { reachOf, targetsOf } from "../targeting";
 import { percentOf } from "../money";
 import { enumerate, finding, fromNow, GroupTree, inForce, percent, ref } from "./common";
 import type { Finding, LintChannel, LintCondition, LintFacts } from "./types";
@@ -50,11 +50,11 @@ function distinct<E>(entries: readonly (readonly [LintCondition[], E])[]) {
 /** The members reaching each product that may differ (docs/pricing-rules.md §12). */
 function productSets(members: readonly LintCondition[], facts: LintFacts) {
   const tree = new GroupTree(facts.productGroups);
-  const targets = members.map((c) => targetsOf(c.productCodes, c.productGroupCodes));
+  const targets = members.map((c) => targetsOf(c));
   return distinct(
     facts.products.map((product) => {
-      const path = tree.path(product.groupCode);
-      const reaching = members.filter((_, i) => reachOf(targets[i]!, product.code, path));
+      const targeted = tree.targeted(product);
+      const reaching = members.filter((_, i) => reachOf(targets[i]!, targeted));
       return [reaching, product.code] as const;
     }),
   );

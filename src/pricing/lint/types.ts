@@ -71,12 +71,14 @@ export interface LintProductGroup {
 }
 
 /**
- * Products the rules need concretely: those a trade condition lists, one per product group and
- * one in no group (when there is one). Their group paths come from `productGroups`.
+ * Products the rules need concretely: those a trade condition lists, and one per pair of product
+ * group and brand (each may be none) that some product has. Their group paths come from `productGroups`.
  */
 export interface LintProduct {
   code: string;
   groupCode: string | null;
+  /** Its brand (docs/pricing-rules.md §31); absent or null: none. */
+  brandCode?: string | null;
 }
 
 export interface LintChannel {

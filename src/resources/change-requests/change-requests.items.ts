@@ -2,7 +2,15 @@ import type { FieldIssue } from "../../lib/core/errors";
 import { iso } from "../../lib/core/schemas";
 import type { ChangeRequestTargetKind } from "../../pricing/vocabulary";
 import type { Ids } from "./change-requests.impact";
-import type { ItemFacts, RecordFacts, RecordState, Touch } from "./change-requests.repo";
+import { TARGET_DOCS } from "../../lib/core/targeting";
+import { TARGET_FIELDS, type TargetField } from "../../pricing";
+import {
+  unknownIn,
+  type ItemFacts,
+  type RecordFacts,
+  type RecordState,
+  type Touch,
+} from "./change-requests.repo";
 import type { ChangeRequestItem } from "./change-requests.schemas";
 
 /*
@@ -29,8 +37,7 @@ export function touchOf(items: readonly ChangeRequestItem[]): Touch {
     tradeCondition: [],
     promotion: [],
   };
-  const products: string[] = [];
-  const groups: string[] = [];
+  const named = Object.fromEntries(TARGET_FIELDS.map((field) => [field, [] as string[]]));
   const selections: Touch["selections"] = [];
   for (const item of items) {
     if (item.kind === "ACTIVATE" || item.kind === "DEACTIVATE") {
@@ -40,24 +47,24 @@ export function touchOf(items: readonly ChangeRequestItem[]): Touch {
     ids.pricelist.push(item.pricelistId);
     if (item.kind === "SET_PRICES") {
       const codes = sorted(item.rows.map((row) => row.productCode));
-      for (const code of codes) products.push(code);
+      named.productCodes!.push(...codes);
       selections.push({ pricelistId: item.pricelistId, productCodes: codes });
     } else {
-      products.push(...(item.productCodes ?? []));
-      groups.push(...(item.productGroupCodes ?? []));
-      selections.push({
-        pricelistId: item.pricelistId,
-        productCodes: item.productCodes,
-        productGroupCodes: item.productGroupCodes,
-      });
+      const lists: Partial<Record<TargetField, string[]>> = {};
+      for (const field of TARGET_FIELDS) {
+        named[field]!.push(...(item[field] ?? []));
+        if (item[field]) lists[field] = item[field];
+      }
+      selections.push({ pricelistId: item.pricelistId, ...lists });
     }
   }
+  const targets = {} as Record<TargetField, string[]>;
+  for (const field of TARGET_FIELDS) targets[field] = sorted(named[field]!);
   return {
     pricelistIds: sorted(ids.pricelist),
     tradeConditionIds: sorted(ids.tradeCondition),
     promotionIds: sorted(ids.promotion),
-    productCodes: sorted(products),
-    productGroupCodes: sorted(groups),
+    ...targets,
     selections,
   };
 }
@@ -159,19 +166,17 @@ function priceItemIssues(
     });
     return issues;
   }
-  const unknownGroups = new Set(facts.unknownGroups);
-  (item.productCodes ?? []).forEach((code, j) => {
-    if (unknown(code))
-      issues.push({ path: `${path}.productCodes.${j}`, message: `unknown product ${code}` });
-  });
-  (item.productGroupCodes ?? []).forEach((code, j) => {
-    if (unknownGroups.has(code)) {
-      issues.push({
-        path: `${path}.productGroupCodes.${j}`,
-        message: `unknown product group ${code}`,
-      });
-    }
-  });
+  for (const field of TARGET_FIELDS) {
+    const unknownCodes = new Set(unknownIn(facts, field));
+    (item[field] ?? []).forEach((code, j) => {
+      if (unknownCodes.has(code)) {
+        issues.push({
+          path: `${path}.${field}.${j}`,
+          message: `unknown ${TARGET_DOCS[field].noun} ${code}`,
+        });
+      }
+    });
+  }
   return issues;
 }
 
@@ -214,13 +219,14 @@ export function affectsOf(items: readonly ChangeRequestItem[]): Record<string, u
     (item) =>
       item.kind === "ACTIVATE" ||
       item.kind === "DEACTIVATE" ||
-      (item.kind === "ADJUST_PRICES" && !item.productCodes && !item.productGroupCodes),
+      (item.kind === "ADJUST_PRICES" && TARGET_FIELDS.every((field) => !item[field])),
   );
-  const products = touch.productCodes.length + touch.productGroupCodes.length;
+  const products = TARGET_FIELDS.reduce((n, field) => n + touch[field].length, 0);
   if (everyProduct || products > MAX_AFFECTS_CODES) return { pricelistIds: touch.pricelistIds };
+  // The products' list always (maybe empty: none), the other dimensions when they name some.
+  const lists = TARGET_FIELDS.filter((field) => field === "productCodes" || touch[field].length);
   return {
     pricelistIds: touch.pricelistIds,
-    productCodes: touch.productCodes,
-    ...(touch.productGroupCodes.length ? { productGroupCodes: touch.productGroupCodes } : {}),
+    ...Object.fromEntries(lists.map((field) => [field, touch[field]])),
   };
 }

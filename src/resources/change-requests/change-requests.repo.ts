@@ -4,6 +4,7 @@ import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { insertRows, rowField, rowsOf } from "../../db/bulk";
 import { readScalarFacts } from "../../db/bulk-facts";
 import type { Db } from "../../db/client";
+import { READ_DIMENSIONS } from "../../db/pricing/reach";
 import { rowSetsSql, type RowSelection } from "../../db/price-rows";
 import { codes, decodedBatch, flag, int, select, statement, text, type RowOf } from "../../db/rows";
 import {
@@ -15,6 +16,7 @@ import {
   tradeConditions,
 } from "../../db/schema";
 import { readPage, type ListRequest } from "../../list";
+import type { TargetField } from "../../pricing";
 import type {
   ChangeRequestItemKind,
   ChangeRequestTargetKind,
@@ -149,15 +151,13 @@ export const findRequestRow = (db: Db, id: number) =>
 // ---------------------------------------------------------------------------------------------
 
 /** The records, products, groups and rows a request's items name. */
-export interface Touch {
+export type Touch = {
   pricelistIds: number[];
   tradeConditionIds: number[];
   promotionIds: number[];
-  productCodes: string[];
-  productGroupCodes: string[];
   /** One per price item, in item order. */
   selections: RowSelection[];
-}
+} & Record<TargetField, string[]>;
 
 /** A record an item names, as its facts hold it. */
 export interface RecordFacts {
@@ -172,8 +172,8 @@ export interface ItemFacts {
   pricelists: RecordFacts[];
   tradeConditions: RecordFacts[];
   promotions: RecordFacts[];
-  unknownProducts: string[];
-  unknownGroups: string[];
+  /** The codes named in each targeting dimension that name nothing, by `UNKNOWN_KEYS`. */
+  [unknown: `unknown${string}`]: string[];
   rows: { n: number; h: number; k: number };
 }
 
@@ -201,6 +201,20 @@ const unknownOf = (table: SQL, codesJson: readonly string[]) =>
     where value not in (select code from ${table}) order by value)))`;
 
 /**
+ * The key of the facts listing a targeting dimension's unknown codes (its target table's name
+ * as the facts spell it; kept, so that the facts stored at submit compare equal at approve).
+ */
+const UNKNOWN_KEYS: Record<TargetField, string> = {
+  productCodes: "unknownProducts",
+  productGroupCodes: "unknownGroups",
+  brandCodes: "unknownBrands",
+};
+
+/** The codes of `field` the items name that name nothing. */
+export const unknownIn = (facts: ItemFacts, field: TargetField): string[] =>
+  facts[UNKNOWN_KEYS[field] as `unknown${string}`] ?? [];
+
+/**
  * The facts of what the items touch as ONE scalar JSON text: the named records (status, window,
  * updatedAt), the codes that name nothing, and the digest of the selected price rows. A record
  * or row that changes changes the text: stale detection at approve, and the guard of the apply.
@@ -211,8 +225,12 @@ export function itemFactsSql(touch: Touch): SQL<string> {
     'pricelists', ${recordsOf(pricelists, touch.pricelistIds)},
     'tradeConditions', ${recordsOf(tradeConditions, touch.tradeConditionIds)},
     'promotions', ${recordsOf(promotions, touch.promotionIds)},
-    'unknownProducts', ${unknownOf(sql`products`, touch.productCodes)},
-    'unknownGroups', ${unknownOf(sql`product_groups`, touch.productGroupCodes)},
+    ${sql.join(
+      READ_DIMENSIONS.map(
+        (d) => sql`${UNKNOWN_KEYS[d.field]}, ${unknownOf(sql.raw(d.target), touch[d.field])},`,
+      ),
+      sql` `,
+    )}
     'rows', json(${digest}))`;
 }
 
@@ -413,23 +431,23 @@ function channelsStatement(touch: Touch) {
   );
 }
 
-/** Products a condition or promotion names (directly, or through a group or one below it). */
+/** Products a condition or promotion names (in any targeting dimension). */
 const ownerProducts = (owner: string, ids: readonly number[]) => {
   const key = sql.raw(`${owner}_id`);
-  return sql`select p.code from ${sql.raw(`${owner}_products`)} l join products p on p.id = l.product_id
-      where l.${key} in ${inJson(ids)}
-    union select p.code from products p where p.product_group_id in (
-      with recursive g(id) as (select l.product_group_id from ${sql.raw(`${owner}_product_groups`)} l
-          where l.${key} in ${inJson(ids)}
-        union select c.id from g join product_groups c on c.parent_id = g.id)
-      select id from g)`;
+  return sql.join(
+    READ_DIMENSIONS.map((d) => d.owned(sql.raw(`${owner}_${d.link}`), key, sql`${json(ids)}`)),
+    sql`
+    union `,
+  );
 };
 
 const namesNoProduct = (owner: string, ids: readonly number[]) => {
   const key = sql.raw(`${owner}_id`);
-  return sql`exists (select 1 from json_each(${json(ids)}) o
-    where not exists (select 1 from ${sql.raw(`${owner}_products`)} l where l.${key} = o.value)
-      and not exists (select 1 from ${sql.raw(`${owner}_product_groups`)} l where l.${key} = o.value))`;
+  const none = READ_DIMENSIONS.map(
+    (d) =>
+      sql`not exists (select 1 from ${sql.raw(`${owner}_${d.link}`)} l where l.${key} = o.value)`,
+  );
+  return sql`exists (select 1 from json_each(${json(ids)}) o where ${sql.join(none, sql` and `)})`;
 };
 
 /**

@@ -10,6 +10,7 @@ import {
   PriceUnit,
 } from "../../lib/core/schemas";
 import { CHANGE_REQUEST_STATUSES, CHANGE_REQUEST_TARGET_KINDS } from "../../pricing/vocabulary";
+import { targetSelectors } from "../../lib/core/targeting";
 import { RoundingSchema } from "../pricelists/pricelists.schemas";
 import { ImpactSchema, impactExample } from "./change-requests.impact-schemas";
 
@@ -18,8 +19,6 @@ export type { Impact } from "./change-requests.impact-schemas";
 /** The bounds of a change request (docs/api/change-requests.md §17.1). */
 export const MAX_ITEMS = 100;
 export const MAX_PRICE_ROWS = 10_000;
-export const MAX_ADJUSTED_CODES = 1000;
-export const MAX_ADJUSTED_GROUPS = 100;
 
 type Ctx = z.core.$RefinementCtx<unknown>;
 
@@ -95,21 +94,7 @@ const AdjustPricesSchema = z
   .strictObject({
     kind: z.literal("ADJUST_PRICES").openapi({ description: "Adjusts the rows in force" }),
     pricelistId: PricelistId,
-    productCodes: z
-      .array(Code)
-      .min(1, "must name at least one product")
-      .max(MAX_ADJUSTED_CODES, `must name at most ${MAX_ADJUSTED_CODES} products`)
-      .optional()
-      .openapi({ description: "Products whose rows change (with productGroupCodes: both)" }),
-    productGroupCodes: z
-      .array(Code)
-      .min(1, "must name at least one product group")
-      .max(MAX_ADJUSTED_GROUPS, `must name at most ${MAX_ADJUSTED_GROUPS} product groups`)
-      .optional()
-      .openapi({
-        description:
-          "Product groups whose products (also in groups below them) change; neither list: every product of the list",
-      }),
+    ...targetSelectors("Rows of the products"),
     adjustmentBp: z.number().int().min(-9999).max(100_000).openapi({
       example: 300,
       description: "Basis points added to each amount, −9999 to 100000 (300 = +3 %)",

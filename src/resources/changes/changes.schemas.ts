@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { IsoTimestamp } from "../../lib/core/schemas";
+import { TARGET_FIELD_LIST, targetAffects } from "../../lib/core/targeting";
 import { ProblemSchema } from "../../lib/http/openapi";
 import { AUDIT_ACTIONS, CHANGE_EVENTS } from "../../pricing/vocabulary";
 
@@ -48,11 +49,7 @@ const codes = (example: string[], description: string) =>
 
 export const AffectsSchema = z
   .object({
-    productCodes: codes(["P-A"], "Products whose prices may have moved"),
-    productGroupCodes: codes(
-      ["SCREWS"],
-      "Product groups: every product in them or in a group below them",
-    ),
+    ...targetAffects(),
     pricelistIds: z
       .array(z.number().int())
       .optional()
@@ -66,8 +63,8 @@ export const AffectsSchema = z
   })
   .openapi("ChangeAffects", {
     description:
-      "Whose prices may have moved, in four dimensions: products (productCodes, " +
-      "productGroupCodes), pricelists, channels, customers (customerCodes, customerGroupCodes). " +
+      `Whose prices may have moved, in four dimensions: products (${TARGET_FIELD_LIST}), ` +
+      "pricelists, channels, customers (customerCodes, customerGroupCodes). " +
       "A dimension with none of its lists is open: any record of it may be affected. One with " +
       "lists is narrowed to the records they name (an empty list: none). See docs/api/feed-and-webhooks.md §13.2",
     example: { pricelistIds: [7, 9], productCodes: ["P-A"] },

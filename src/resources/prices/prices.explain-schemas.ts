@@ -107,7 +107,7 @@ export const ConditionExplain = z
     }),
     distance: z.number().int().nullable().openapi({
       description:
-        "Parent steps from the product's group to the listed group that reaches it; null when not reached through a group",
+        "Parent steps from the product's group to the listed group that reaches it; 9 when it reaches the product through its brand (farther than any group, docs/pricing-rules.md §31); null when not reached through a group or a brand",
     }),
     stackable: z.boolean().openapi({ description: "Whether it stacks on the winner" }),
     priority: z.number().int().openapi({ description: "Its priority" }),

@@ -123,12 +123,10 @@ function partOf(
   listIds: readonly number[],
 ): RequestPart {
   const products = new Map<string, ProductFacts>();
-  const groupCodes = new Set<string>();
   const prices = new Map<number, PriceRow[]>();
   for (const [code, entry] of entries) {
     if (!entry.facts) continue;
     products.set(code, entry.facts);
-    for (const group of entry.facts.groupPath) groupCodes.add(group);
     for (const id of listIds) {
       const rows = entry.rows.get(id);
       if (!rows || rows.length === 0) continue;
@@ -137,7 +135,7 @@ function partOf(
       else prices.set(id, [...rows]);
     }
   }
-  return { version, seenVersion, products, groupCodes, prices };
+  return { version, seenVersion, products, prices };
 }
 
 /**

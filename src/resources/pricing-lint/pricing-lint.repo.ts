@@ -72,14 +72,19 @@ const productGroupsStatement = statement(
   sql`from product_groups g left join product_groups parent on parent.id = g.parent_id`,
 );
 
-// Every product an ACTIVE condition lists, and the first of each group and of no group: the
-// products whose reach may differ (docs/pricing-lint.md §3).
+// Every product an ACTIVE condition lists, and the first of each pair of group and brand (either
+// may be none): the products whose reach may differ (docs/pricing-lint.md §3).
 const productsStatement = statement(
-  select({ code: text(sql`pr.code`), groupCode: nullableText(sql`g.code`) }),
+  select({
+    code: text(sql`pr.code`),
+    groupCode: nullableText(sql`g.code`),
+    brandCode: nullableText(sql`b.code`),
+  }),
   sql`from products pr left join product_groups g on g.id = pr.product_group_id
+      left join brands b on b.id = pr.brand_id
     where pr.id in (select l.product_id from trade_condition_products l
         join trade_conditions t on t.id = l.trade_condition_id where t.status = 'ACTIVE')
-      or pr.id in (select min(id) from products group by product_group_id)`,
+      or pr.id in (select min(id) from products group by product_group_id, brand_id)`,
 );
 
 const channelsStatement = statement(

@@ -1,4 +1,4 @@
-import { productGroups, products } from "../../db/schema";
+import { brands, productGroups, products } from "../../db/schema";
 import { defineRefs } from "../../db/refs";
 import { defineList, refFilters } from "../../list";
 
@@ -9,6 +9,7 @@ import { defineList, refFilters } from "../../list";
  */
 export const productRefs = defineRefs(products, {
   productGroupCode: { key: "productGroupId", to: productGroups, noun: "product group" },
+  brandCode: { key: "brandId", to: brands, noun: "brand" },
 });
 
 export const productList = defineList({
@@ -23,6 +24,7 @@ export const productList = defineList({
     "code",
     "name",
     "productGroupCode",
+    "brandCode",
     "minOrderQuantity",
     "orderIncrement",
     "maxOrderQuantity",

@@ -7,6 +7,7 @@ const productExample = {
   code: "P-A",
   name: "Hex bolt M8x40",
   productGroupCode: "SCREWS",
+  brandCode: "BOSCH",
   minOrderQuantity: 100,
   orderIncrement: 100,
   maxOrderQuantity: null,
@@ -27,6 +28,10 @@ const terms = {
   productGroupCode: Code.nullable().openapi({
     example: "SCREWS",
     description: "The product's group, or null for none; an unknown code → 400",
+  }),
+  brandCode: Code.nullable().openapi({
+    example: "BOSCH",
+    description: "The product's brand (docs/brands.md), or null for none; an unknown code → 400",
   }),
   minOrderQuantity: OrderQuantity.openapi({
     example: 100,
@@ -51,6 +56,10 @@ export const ProductSchema = z
     productGroupCode: Code.nullable().openapi({
       example: "SCREWS",
       description: "The product's own group, or null",
+    }),
+    brandCode: Code.nullable().openapi({
+      example: "BOSCH",
+      description: "The product's brand (docs/brands.md), or null",
     }),
     minOrderQuantity: z.number().int().openapi({
       example: 100,
@@ -79,6 +88,7 @@ export const ProductCreateSchema = z
     code: Code.openapi({ example: "P-A", description: "The product code; unique (409 if taken)" }),
     name: Name.openapi({ example: "Hex bolt M8x40" }),
     productGroupCode: terms.productGroupCode.optional(),
+    brandCode: terms.brandCode.optional(),
     minOrderQuantity: terms.minOrderQuantity.default(ANY_QUANTITY.minOrderQuantity),
     orderIncrement: terms.orderIncrement.default(ANY_QUANTITY.orderIncrement),
     maxOrderQuantity: terms.maxOrderQuantity.default(ANY_QUANTITY.maxOrderQuantity),
@@ -99,6 +109,7 @@ export const ProductUpdateSchema = z
     code: Code.optional().openapi({ description: "A new product code; unique (409 if taken)" }),
     name: Name.optional(),
     productGroupCode: terms.productGroupCode.optional(),
+    brandCode: terms.brandCode.optional(),
     minOrderQuantity: terms.minOrderQuantity.optional(),
     orderIncrement: terms.orderIncrement.optional(),
     maxOrderQuantity: terms.maxOrderQuantity.optional(),
@@ -115,6 +126,7 @@ const ProductUpsertSchema = z
     code: Code.openapi({ example: "P-A", description: "The product code: the row's key" }),
     name: Name.openapi({ example: "Hex bolt M8x40" }),
     productGroupCode: terms.productGroupCode.optional(),
+    brandCode: terms.brandCode.optional(),
     minOrderQuantity: terms.minOrderQuantity.optional(),
     orderIncrement: terms.orderIncrement.optional(),
     maxOrderQuantity: terms.maxOrderQuantity.optional(),

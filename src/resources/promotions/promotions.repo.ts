@@ -3,14 +3,11 @@ import { codeLink, codesFrom, defineLinks } from "../../db/links";
 import {
   channels,
   customerGroups,
-  productGroups,
-  products,
   promotionChannels,
   promotionCustomerGroups,
-  promotionProductGroups,
-  promotionProducts,
   promotions,
 } from "../../db/schema";
+import { targetCodesFrom, targetLinks, type TargetColumns } from "../../db/targeting";
 import { insertLinked, writeVersioned } from "../../db/writes";
 import type { Db } from "../../db/client";
 import { iso, isoOrNull } from "../../lib/core/schemas";
@@ -19,18 +16,7 @@ import type { PromotionCreate, PromotionUpdate } from "./promotions.schemas";
 
 /** A promotion's link tables; its select, create and update derive from this list. */
 export const promotionLinks = defineLinks(promotions.id, {
-  productCodes: codeLink(
-    promotionProducts.promotionId,
-    promotionProducts.productId,
-    products,
-    "product",
-  ),
-  productGroupCodes: codeLink(
-    promotionProductGroups.promotionId,
-    promotionProductGroups.productGroupId,
-    productGroups,
-    "product group",
-  ),
+  ...targetLinks("promotion"),
   channelCodes: codeLink(
     promotionChannels.promotionId,
     promotionChannels.channelId,
@@ -49,12 +35,11 @@ const fullRecord = { ...getTableColumns(promotions), ...promotionLinks.columns }
 
 const selectFull = (db: Db) => db.select(fullRecord).from(promotions);
 
-export type PromotionRow = typeof promotions.$inferSelect & {
-  productCodes: string;
-  productGroupCodes: string;
-  channelCodes: string;
-  customerGroupCodes: string;
-};
+export type PromotionRow = typeof promotions.$inferSelect &
+  TargetColumns & {
+    channelCodes: string;
+    customerGroupCodes: string;
+  };
 
 export const toPromotion = (row: PromotionRow) => ({
   id: row.id,
@@ -68,8 +53,7 @@ export const toPromotion = (row: PromotionRow) => ({
   validTo: isoOrNull(row.validTo),
   priority: row.priority,
   stacking: row.stacking,
-  productCodes: codesFrom(row.productCodes),
-  productGroupCodes: codesFrom(row.productGroupCodes),
+  ...targetCodesFrom(row),
   channelCodes: codesFrom(row.channelCodes),
   customerGroupCodes: codesFrom(row.customerGroupCodes),
   // Both columns are set together or both null (promotions.service.ts).

@@ -9,6 +9,12 @@ import {
   Priority,
   Status,
 } from "../../lib/core/schemas";
+import {
+  noTargets,
+  targetListsCreate,
+  targetListsRead,
+  targetListsUpdate,
+} from "../../lib/core/targeting";
 // The discount vocabulary and its rules are the trade conditions'; promotions reuse them as is.
 import {
   codeList,
@@ -55,8 +61,8 @@ const promotionExample = {
   validTo: "2025-07-01T00:00:00.000Z",
   priority: 0,
   stacking: "BEST_OF",
+  ...noTargets(),
   productCodes: ["P-C"],
-  productGroupCodes: [],
   channelCodes: ["WEB-DE"],
   customerGroupCodes: [],
   threshold: null,
@@ -75,13 +81,7 @@ export const PromotionSchema = z
       description: "Higher wins among promotions with the same saving",
     }),
     stacking: StackingSchema,
-    productCodes: z.array(z.string()).openapi({
-      description: "Products it applies to; with productGroupCodes also empty = all products",
-    }),
-    productGroupCodes: z.array(z.string()).openapi({
-      description:
-        "Product groups it applies to (with every group below them), besides productCodes; both empty = all products",
-    }),
+    ...targetListsRead(),
     channelCodes: z.array(z.string()).openapi({ description: "Empty = all channels" }),
     customerGroupCodes: z.array(z.string()).openapi({ description: "Empty = everyone" }),
     threshold: ThresholdSchema.nullable().openapi({
@@ -116,13 +116,7 @@ export const PromotionCreateSchema = z
       description: "Higher wins among promotions with the same saving; default 0",
     }),
     stacking: StackingSchema.default("BEST_OF"),
-    productCodes: codeList(["P-A"]).default([]).openapi({
-      description: "The products it applies to; with productGroupCodes also empty (default) = all",
-    }),
-    productGroupCodes: codeList(["TOOLS"]).default([]).openapi({
-      description:
-        "The product groups it applies to, with every group below them; unknown codes → 400",
-    }),
+    ...targetListsCreate(),
     channelCodes: codeList(["WEB-DE"])
       .default([])
       .openapi({ description: "The channels it applies in; empty (default) = all" }),
@@ -164,8 +158,7 @@ export const PromotionUpdateSchema = z
     validTo: OptionalInstant.openapi({ description: "Exclusive end; null = open-ended" }),
     priority: Priority.optional(),
     stacking: StackingSchema.optional(),
-    productCodes: codeList(["P-A"]).optional().openapi({ description: "Replaces the list" }),
-    productGroupCodes: codeList(["TOOLS"]).optional().openapi({ description: "Replaces the list" }),
+    ...targetListsUpdate(),
     channelCodes: codeList(["WEB-DE"]).optional().openapi({ description: "Replaces the list" }),
     customerGroupCodes: codeList(["WHOLESALE"])
       .optional()

@@ -1,6 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { CHANNEL_ROUNDING_MODES, STATUSES } from "../../pricing";
+import { READ_DIMENSIONS } from "../../db/pricing/reach";
+import { CHANNEL_ROUNDING_MODES, STATUSES, type TargetField } from "../../pricing";
 import {
   decodedBatch,
   flag,
@@ -34,7 +35,8 @@ import {
 export type Selection =
   | { kind: "codes"; codes: readonly string[] }
   | { kind: "sample"; size: number }
-  | { kind: "groups"; codes: readonly string[] };
+  /** The products of these codes of a targeting dimension (not products: those are `codes`). */
+  | { kind: "targets"; field: TargetField; codes: readonly string[] };
 
 export interface SelectionQuery {
   channelCode: string;
@@ -113,20 +115,21 @@ function selectedProductsStatement(query: SelectionQuery, max: number) {
       sql`from products pr ${byCode("pr")} limit ${selection.size}`,
     );
   }
-  const table = selection.kind === "codes" ? "products" : "product_groups";
+  const dimension =
+    selection.kind === "targets"
+      ? READ_DIMENSIONS.find((d) => d.field === selection.field)
+      : undefined;
   const named = sql`from json_each(${json(selection.codes)}) j
-    left join ${sql.raw(table)} t on t.code = j.value`;
+    left join ${sql.raw(dimension?.target ?? "products")} t on t.code = j.value`;
   const entries = columns("ENTRY", sql`j.key`, sql`j.value`, sql`t.id is not null`);
-  if (selection.kind === "codes") return statement(entries, named);
-  // The named groups and every descendant (the forest is at most 8 deep), then their products.
+  const products = dimension?.products?.(sql`${json(selection.codes)}`);
+  if (!products) return statement(entries, named);
   return statement(
     entries,
     sql`${named} union all select * from (select ${columns("PRODUCT", sql`null`, sql`pr.code`, sql`1`).list}
-      from products pr where pr.product_group_id in (select id from tree)
+      from products pr where ${products.where}
       ${byCode("pr")} limit ${productsBeyond(max)})`,
-    sql`with recursive tree(id) as (
-      select g.id from product_groups g where g.code in ${each(selection.codes)}
-      union select g.id from product_groups g join tree on g.parent_id = tree.id)`,
+    products.with,
   );
 }
 

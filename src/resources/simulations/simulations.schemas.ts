@@ -1,5 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { Amount, Code, Currency, Instant, IsoTimestamp, PriceUnit } from "../../lib/core/schemas";
+import { TARGET_DOCS } from "../../lib/core/targeting";
+import { TARGET_FIELDS, type TargetField } from "../../pricing";
 import { PRICE_CHANGE_ASPECTS } from "../../pricing/vocabulary";
 import { LinePriceSchema, MAX_QUANTITY } from "../prices/prices.schemas";
 import { simulationExampleAnswer, simulationExampleRequest } from "./simulations.examples";
@@ -96,6 +98,32 @@ const SimulatedCustomers = z
     example: { codes: ["C-1001", "C-1002"], anonymous: true },
   });
 
+/**
+ * Products by the codes of a targeting dimension other than products' own (docs/pricing-rules.md
+ * §12): every product such a list would reach.
+ */
+const SELECTOR_FIELDS = TARGET_FIELDS.filter(
+  (field): field is Exclude<TargetField, "productCodes"> => field !== "productCodes",
+);
+
+const SELECTED_BY = Object.fromEntries(
+  SELECTOR_FIELDS.map((field) => {
+    const { noun, what, example } = TARGET_DOCS[field];
+    const schema = z
+      .array(Code)
+      .min(1, `must name at least one ${noun}`)
+      .max(MAX_NAMED_RECORDS, `must name at most ${MAX_NAMED_RECORDS} ${noun}s`)
+      .optional()
+      .openapi({
+        description: `Every product of these ${what} (at most ${MAX_SIMULATED_PRODUCTS} in all, else 400)`,
+        example: [example],
+      });
+    return [field, schema];
+  }),
+) as Record<(typeof SELECTOR_FIELDS)[number], z.ZodOptional<z.ZodArray<typeof Code>>>;
+
+const PRODUCT_SELECTORS = ["codes", ...SELECTOR_FIELDS, "sample"];
+
 const SimulatedProducts = z
   .strictObject({
     codes: z
@@ -107,17 +135,7 @@ const SimulatedProducts = z
         description: `Products by code, 1-${MAX_SIMULATED_PRODUCTS}, each once`,
         example: ["P-A", "P-B"],
       }),
-    productGroupCodes: z
-      .array(Code)
-      .min(1, "must name at least one product group")
-      .max(MAX_NAMED_RECORDS, `must name at most ${MAX_NAMED_RECORDS} product groups`)
-      .optional()
-      .openapi({
-        description:
-          "Every product in these groups or their descendants (at most " +
-          `${MAX_SIMULATED_PRODUCTS} in all, else 400)`,
-        example: ["TOOLING"],
-      }),
+    ...SELECTED_BY,
     sample: z
       .number()
       .int()
@@ -130,18 +148,15 @@ const SimulatedProducts = z
       }),
   })
   .superRefine((value, ctx) => {
-    oneOf(ctx, value, ["codes", "productGroupCodes", "sample"]);
+    oneOf(ctx, value, PRODUCT_SELECTORS);
     refuseRepeats(ctx, "codes", value.codes, text, (code) => `product ${code}`);
-    refuseRepeats(
-      ctx,
-      "productGroupCodes",
-      value.productGroupCodes,
-      text,
-      (code) => `group ${code}`,
-    );
+    for (const field of SELECTOR_FIELDS) {
+      const noun = TARGET_DOCS[field].noun;
+      refuseRepeats(ctx, field, value[field], text, (code) => `${noun} ${code}`);
+    }
   })
   .openapi("SimulatedProducts", {
-    description: `Which products to price: one of codes, productGroupCodes, sample (at most ${MAX_SIMULATED_PRODUCTS})`,
+    description: `Which products to price: one of ${PRODUCT_SELECTORS.join(", ")} (at most ${MAX_SIMULATED_PRODUCTS})`,
     example: { productGroupCodes: ["TOOLING"] },
   });
 

@@ -1,6 +1,8 @@
 import type { Db } from "../../db/client";
 import { ApiError, conflict, invalid, notFound, type FieldIssue } from "../../lib/core/errors";
 import { iso } from "../../lib/core/schemas";
+import { TARGET_DOCS } from "../../lib/core/targeting";
+import { TARGET_FIELDS } from "../../pricing";
 import {
   comparePrices,
   type PairObserver,
@@ -63,9 +65,7 @@ function selectionQuery(request: SimulationRequest, changes: ChangeSet): Selecti
         : null,
     products: products.codes
       ? { kind: "codes", codes: products.codes }
-      : products.productGroupCodes
-        ? { kind: "groups", codes: products.productGroupCodes }
-        : { kind: "sample", size: products.sample! },
+      : (selectedBy(products) ?? { kind: "sample", size: products.sample! }),
     pricelistIds: namedIds(changes, "pricelistIds"),
     tradeConditionIds: namedIds(changes, "tradeConditionIds"),
     promotionIds: namedIds(changes, "promotionIds"),
@@ -108,10 +108,20 @@ function customerIssues(request: SimulationRequest, stored: StoredSelection): Fi
   return issues;
 }
 
+/** The products named by the codes of a targeting dimension, if the request selects them so. */
+function selectedBy(products: SimulationRequest["products"]) {
+  for (const field of TARGET_FIELDS) {
+    const codes = field === "productCodes" ? undefined : products[field];
+    if (codes) return { kind: "targets" as const, field, codes };
+  }
+  return undefined;
+}
+
 function productIssues(request: SimulationRequest, stored: StoredSelection): FieldIssue[] {
-  const { codes, productGroupCodes } = request.products;
-  const field = codes ? "codes" : productGroupCodes ? "productGroupCodes" : "sample";
-  const noun = codes ? "product" : "product group";
+  const { codes } = request.products;
+  const by = selectedBy(request.products);
+  const field = codes ? "codes" : (by?.field ?? "sample");
+  const noun = by ? TARGET_DOCS[by.field].noun : "product";
   const issues: FieldIssue[] = [];
   for (const { kind, index, code, known } of stored.products) {
     if (kind === "ENTRY" && !known) {
@@ -127,7 +137,7 @@ function productIssues(request: SimulationRequest, stored: StoredSelection): Fie
   } else if (count === 0) {
     issues.push({
       path,
-      message: productGroupCodes ? "hold no products" : "there are no products",
+      message: by ? "hold no products" : "there are no products",
     });
   }
   return issues;

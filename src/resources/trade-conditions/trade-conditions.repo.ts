@@ -5,17 +5,14 @@ import {
   channels,
   customerGroups,
   customers,
-  productGroups,
-  products,
   tradeConditionChannels,
   tradeConditionCustomerGroups,
   tradeConditionCustomers,
-  tradeConditionProductGroups,
-  tradeConditionProducts,
   tradeConditions,
   tradeConditionScales,
 } from "../../db/schema";
 import { seenConditions } from "../../db/visibility";
+import { targetCodesFrom, targetLinks, type TargetColumns } from "../../db/targeting";
 import { insertLinked, writeVersioned } from "../../db/writes";
 import type { Db } from "../../db/client";
 import { iso, isoOrNull } from "../../lib/core/schemas";
@@ -31,18 +28,7 @@ type Batch = [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
  * the writes of create and update and the bulk assignment of targets derive from this list.
  */
 export const conditionLinks = defineLinks(tradeConditions.id, {
-  productCodes: codeLink(
-    tradeConditionProducts.tradeConditionId,
-    tradeConditionProducts.productId,
-    products,
-    "product",
-  ),
-  productGroupCodes: codeLink(
-    tradeConditionProductGroups.tradeConditionId,
-    tradeConditionProductGroups.productGroupId,
-    productGroups,
-    "product group",
-  ),
+  ...targetLinks("tradeCondition"),
   channelCodes: codeLink(
     tradeConditionChannels.tradeConditionId,
     tradeConditionChannels.channelId,
@@ -72,14 +58,13 @@ const fullRecord = { ...getTableColumns(tradeConditions), ...conditionLinks.colu
 
 const selectFull = (db: Db) => db.select(fullRecord).from(tradeConditions);
 
-export type TradeConditionRow = typeof tradeConditions.$inferSelect & {
-  productCodes: string;
-  productGroupCodes: string;
-  channelCodes: string;
-  scales: string;
-  customerGroupCodes: string;
-  customerCodes: string;
-};
+export type TradeConditionRow = typeof tradeConditions.$inferSelect &
+  TargetColumns & {
+    channelCodes: string;
+    scales: string;
+    customerGroupCodes: string;
+    customerCodes: string;
+  };
 
 export const scalesFrom = (json: string) =>
   (JSON.parse(json) as Scale[]).sort((a, b) => a.minimum - b.minimum);
@@ -107,8 +92,7 @@ export const toTradeCondition = (row: TradeConditionRow) => ({
   validTo: isoOrNull(row.validTo),
   priority: row.priority,
   stackable: row.stackable,
-  productCodes: codesFrom(row.productCodes),
-  productGroupCodes: codesFrom(row.productGroupCodes),
+  ...targetCodesFrom(row),
   channelCodes: codesFrom(row.channelCodes),
   scaleBasis: row.scaleBasis,
   scales: toScales(row.scales, row.scaleBasis),

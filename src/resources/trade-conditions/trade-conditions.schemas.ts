@@ -11,6 +11,13 @@ import {
   Status,
 } from "../../lib/core/schemas";
 import {
+  codeList,
+  noTargets,
+  targetListsCreate,
+  targetListsRead,
+  targetListsUpdate,
+} from "../../lib/core/targeting";
+import {
   CONDITION_SCOPE_LADDER,
   CONDITION_SCOPES,
   CONDITION_TYPES,
@@ -40,12 +47,7 @@ export const DiscountValue = z.number().int().openapi({
 });
 
 /** Code lists of a create/update body: 0-1000 codes, duplicates counted once, unknown ones refused. */
-export const codeList = (example: string[]) =>
-  z
-    .array(Code)
-    .max(1000, "must name at most 1000 codes")
-    .transform((codes) => [...new Set(codes)])
-    .openapi({ example });
+export { codeList };
 
 /** Only these two statuses may be chosen on create; the rest are reached by transitions. */
 export const CreateStatus = z
@@ -142,8 +144,7 @@ const tradeConditionExample = {
   validTo: null,
   priority: 0,
   stackable: false,
-  productCodes: [],
-  productGroupCodes: [],
+  ...noTargets(),
   channelCodes: ["WEB-DE"],
   scaleBasis: "LINE_QUANTITY",
   scales: [{ minimum: 100, value: 700, minQuantity: 100 }],
@@ -185,13 +186,7 @@ export const TradeConditionSchema = z
     stackable: z.boolean().openapi({
       description: "Whether it applies on top of the winning condition of its type",
     }),
-    productCodes: z.array(z.string()).openapi({
-      description: "Products it applies to; with productGroupCodes also empty = all products",
-    }),
-    productGroupCodes: z.array(z.string()).openapi({
-      description:
-        "Product groups it applies to (with every group below them), besides productCodes; both empty = all products",
-    }),
+    ...targetListsRead(),
     channelCodes: z.array(z.string()).openapi({ description: "Empty = all channels" }),
     scaleBasis: ScaleBasisSchema,
     scales: z.array(ScaleSchema).openapi({ description: "Sorted by minimum" }),
@@ -238,13 +233,7 @@ export const TradeConditionCreateSchema = z
     stackable: z.boolean().default(false).openapi({
       description: "Whether it applies on top of the winning condition of its type; default false",
     }),
-    productCodes: codeList(["P-A"]).default([]).openapi({
-      description: "The products it applies to; with productGroupCodes also empty (default) = all",
-    }),
-    productGroupCodes: codeList(["FAST"]).default([]).openapi({
-      description:
-        "The product groups it applies to, with every group below them; unknown codes → 400",
-    }),
+    ...targetListsCreate(),
     channelCodes: codeList(["WEB-DE"]).default([]).openapi({
       description:
         "The channels it applies in; empty (default) = all. A CHANNEL-scope condition needs at least one",
@@ -292,8 +281,7 @@ export const TradeConditionUpdateSchema = z
     stackable: z.boolean().optional().openapi({
       description: "Whether it applies on top of the winning condition of its type",
     }),
-    productCodes: codeList(["P-A"]).optional().openapi({ description: "Replaces the list" }),
-    productGroupCodes: codeList(["FAST"]).optional().openapi({ description: "Replaces the list" }),
+    ...targetListsUpdate(),
     channelCodes: codeList(["WEB-DE"]).optional().openapi({ description: "Replaces the list" }),
     scaleBasis: ScaleBasisSchema.optional(),
     scales: Scales.optional().openapi({ description: "Replaces the scales" }),

@@ -1,0 +1,213 @@
+/**
+ * Product targeting (docs/pricing-rules.md §12): the ways a trade condition or a promotion names
+ * the products it reaches, each declared ONCE in `DIMENSIONS`. A record lists codes in some of
+ * them (none at all: every product); it reaches a product when one of the product's codes in a
+ * dimension is listed there. Everything below (the targets of a record, how it reaches a line,
+ * the index lines look records up in, order-level sums, the linter) loops over the declarations,
+ * so a new way to target terms is one entry here and its reader twin (src/db/pricing/reach.ts).
+ */
+
+/**
+ * How a record reaches one product: listed, through a group, through its brand, or as an
+ * all-products record.
+ */
+export type ReachKind = "PRODUCT" | "GROUP" | "BRAND" | "ALL";
+
+export interface Reach {
+  kind: ReachKind;
+  /**
+   * GROUP: parent steps from the product's own group to the closest listed group; BRAND:
+   * `BRAND_DISTANCE`, farther than any group (docs/pricing-rules.md §31); else null.
+   */
+  distance: number | null;
+}
+
+/**
+ * A brand counts as a group farther away than any group (docs/pricing-rules.md §31): a group
+ * path holds at most 9 groups (distances 0 to 8).
+ */
+export const BRAND_DISTANCE = 9;
+
+/** What targeting needs to know of a product (a line is one). */
+export interface TargetedProduct {
+  productCode: string;
+  /** Its own group first, then each parent up to the root. */
+  groupPath: readonly string[];
+  /** Its brand; absent or null: none. */
+  brandCode?: string | null;
+}
+
+/** The fields a record lists codes in, one per dimension. */
+export type TargetField = "productCodes" | "productGroupCodes" | "brandCodes";
+
+/** The record a dimension's codes name (the audited entity, the change feed's record). */
+export type TargetEntity = "product" | "productGroup" | "brand";
+
+/** A record's lists, as the engine's input carries them. */
+export type TargetLists = { readonly [F in TargetField]?: readonly string[] };
+
+/** One way to target products. */
+export interface Dimension {
+  /** The record's field listing the codes (and the API's, the change feed's, the selectors'). */
+  field: TargetField;
+  /** The record its codes name. */
+  entity: TargetEntity;
+  /** The reach of a record listing the dimension's codes, for a product it does not reach. */
+  kind: ReachKind;
+  /** The product's codes in this dimension, most specific first. */
+  path(product: TargetedProduct): readonly string[];
+  /** How a record listing `path[position]` reaches the product. */
+  reach(position: number): Reach;
+}
+
+const LISTED: Reach = { kind: "PRODUCT", distance: null };
+export const EVERY: Reach = { kind: "ALL", distance: null };
+
+/** One Reach object per distance, so visiting allocates nothing. */
+const GROUP_REACH: Reach[] = [];
+const groupReach = (distance: number): Reach =>
+  (GROUP_REACH[distance] ??= { kind: "GROUP", distance });
+
+const BRAND_REACH: Reach = { kind: "BRAND", distance: BRAND_DISTANCE };
+
+/**
+ * The dimensions, most specific first: a record reaching a product in two ways takes the first
+ * (listing the product beats reaching it through a group; among groups the closest one counts;
+ * a brand comes after every group).
+ */
+export const DIMENSIONS: readonly Dimension[] = [
+  {
+    field: "productCodes",
+    entity: "product",
+    kind: "PRODUCT",
+    path: (product) => [product.productCode],
+    reach: () => LISTED,
+  },
+  {
+    field: "productGroupCodes",
+    entity: "productGroup",
+    kind: "GROUP",
+    path: (product) => product.groupPath,
+    reach: groupReach,
+  },
+  {
+    field: "brandCodes",
+    entity: "brand",
+    kind: "BRAND",
+    path: (product) => (product.brandCode ? [product.brandCode] : []),
+    reach: () => BRAND_REACH,
+  },
+];
+
+/** The fields of `DIMENSIONS`, in their order. */
+export const TARGET_FIELDS: readonly TargetField[] = DIMENSIONS.map((d) => d.field);
+
+/** A record's lists as sets, by dimension; null = the list is empty. */
+export type ProductTargets = { readonly [F in TargetField]: ReadonlySet<string> | null };
+
+/** A record's codes listed in one dimension ([] when it lists none). */
+export const listed = (record: TargetLists, field: TargetField): readonly string[] =>
+  record[field] ?? [];
+
+/** Whether the record lists nothing in any dimension: it reaches every product. */
+export const namesNoProduct = (record: TargetLists): boolean =>
+  TARGET_FIELDS.every((field) => listed(record, field).length === 0);
+
+/** A record's lists as sets, by dimension (empty sets for empty lists). */
+export const listedSets = (record: TargetLists) => {
+  const sets = {} as Record<TargetField, ReadonlySet<string>>;
+  for (const field of TARGET_FIELDS) sets[field] = new Set(listed(record, field));
+  return sets;
+};
+
+export const targetsOf = (record: TargetLists): ProductTargets => {
+  const targets = {} as Record<TargetField, ReadonlySet<string> | null>;
+  for (const field of TARGET_FIELDS) {
+    const codes = listed(record, field);
+    targets[field] = codes.length > 0 ? new Set(codes) : null;
+  }
+  return targets;
+};
+
+const isEvery = (t: ProductTargets) => TARGET_FIELDS.every((field) => t[field] === null);
+
+/** The reach a record names for the products it lists (for a product it does not reach). */
+export const listedKind = (t: ProductTargets): ReachKind =>
+  DIMENSIONS.find((d) => t[d.field] !== null)?.kind ?? "ALL";
+
+/** How the record reaches the product, or null when it does not: its most specific way. */
+export function reachOf(t: ProductTargets, product: TargetedProduct): Reach | null {
+  if (isEvery(t)) return EVERY;
+  for (const d of DIMENSIONS) {
+    const codes = t[d.field];
+    if (!codes) continue;
+    const path = d.path(product);
+    for (let at = 0; at < path.length; at++) if (codes.has(path[at]!)) return d.reach(at);
+  }
+  return null;
+}
+
+/**
+ * Records indexed by what they reach, so a line looks up its codes in each dimension instead of
+ * scanning every record. Each record is found once per product, with its most specific reach.
+ */
+export class ReachIndex<T extends { targets: ProductTargets }> {
+  private readonly anyProduct: T[] = [];
+  private readonly byCode = DIMENSIONS.map(() => new Map<string, T[]>());
+
+  add(item: T): void {
+    if (isEvery(item.targets)) this.anyProduct.push(item);
+    DIMENSIONS.forEach((d, i) => {
+      for (const code of item.targets[d.field] ?? []) push(this.byCode[i]!, code, item);
+    });
+  }
+
+  /** The records that name no product in any dimension, in the order they were added. */
+  get everyProduct(): readonly T[] {
+    return this.anyProduct;
+  }
+
+  /** Calls `visit` once for every record reaching the product. */
+  forEach(product: TargetedProduct, visit: (item: T, reach: Reach) => void): void {
+    for (const item of this.anyProduct) visit(item, EVERY);
+    this.forEachTargeted(product, visit);
+  }
+
+  /** `forEach` without `everyProduct`: the records that name one of the product's codes. */
+  forEachTargeted(product: TargetedProduct, visit: (item: T, reach: Reach) => void): void {
+    const paths = DIMENSIONS.map((d) => d.path(product));
+    DIMENSIONS.forEach((d, i) => {
+      const path = paths[i]!;
+      for (let at = 0; at < path.length; at++) {
+        const reached = this.byCode[i]!.get(path[at]!);
+        if (!reached) continue;
+        // A record reaching the product in a more specific way was visited there.
+        for (const item of reached)
+          if (!reachedBefore(item.targets, paths, i, at)) visit(item, d.reach(at));
+      }
+    });
+  }
+}
+
+/** Whether the targets list one of the product's codes before dimension `i`, position `at`. */
+function reachedBefore(
+  t: ProductTargets,
+  paths: readonly (readonly string[])[],
+  i: number,
+  at: number,
+): boolean {
+  for (let j = 0; j <= i; j++) {
+    const codes = t[DIMENSIONS[j]!.field];
+    if (!codes) continue;
+    const path = paths[j]!;
+    const end = j === i ? at : path.length;
+    for (let k = 0; k < end; k++) if (codes.has(path[k]!)) return true;
+  }
+  return false;
+}
+
+function push<T>(map: Map<string, T[]>, key: string, item: T): void {
+  const list = map.get(key);
+  if (list) list.push(item);
+  else map.set(key, [item]);
+}
