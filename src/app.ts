@@ -16,10 +16,10 @@ import { announceChanges } from "./webhooks/announce";
 
 const app = createRouter();
 
-/** The audit trail names each write by its route's operationId, read once from the registry. */
+/** The audit trail names each write by its route's operationId, read once from its definition. */
 let operations: Map<string, string> | undefined;
 const operationOf = (method: string, route: string) =>
-  (operations ??= operationIndex(app.openAPIRegistry)).get(`${method} ${route}`);
+  (operations ??= operationIndex(app.definitions)).get(`${method} ${route}`);
 
 // Every request, errors included: request id, D1 session, security headers, CORS.
 app.use("*", requestContext(operationOf));

@@ -13,6 +13,8 @@
  * - in the object given to `createRoute(…)` or to a list's `.route(…)`: `description` and `summary`
  *   at any depth of nested object literals, and `responses`, which only /doc reads (the Worker
  *   validates requests, not answers);
+ * - in `*.routes.ts`, the `description` of the resource's group, `export const tag = { … }` (the
+ *   tags of /doc, src/resources/index.ts; the Worker reads only its `name`);
  * - in `*.schemas.ts` and `*.examples.ts`, every top-level `const x = call(…)` is marked
  *   `@__PURE__`, so a schema only /doc named (an answer's) is left out of the bundle when nothing
  *   else uses it. Declaring a schema has no effect besides the value.
@@ -40,6 +42,9 @@ const METADATA_WORDS = new Set(["description", "summary", "example", "examples"]
 const METADATA_HELPERS = new Set(["bulkBody"]);
 /** The words of /doc in a route's object; `responses` at its top level too. */
 const ROUTE_WORDS = new Set(["description", "summary"]);
+
+/** Files that declare a resource's routes and its group of /doc (`export const tag = { … }`). */
+const ROUTE_FILES = /\.routes\.ts$/;
 
 /** Files whose top-level calls build values only (schemas, examples). */
 const PURE_FILES = /\.(schemas|examples)\.ts$/;
@@ -116,6 +121,23 @@ export function workerSource(text, file) {
     ts.forEachChild(node, visit);
   };
   visit(source);
+
+  if (ROUTE_FILES.test(file)) {
+    for (const statement of source.statements) {
+      if (!ts.isVariableStatement(statement)) continue;
+      for (const declaration of statement.declarationList.declarations) {
+        const init = declaration.initializer;
+        if (
+          ts.isIdentifier(declaration.name) &&
+          declaration.name.text === "tag" &&
+          init &&
+          ts.isObjectLiteralExpression(init)
+        ) {
+          strip(init, ROUTE_WORDS, false);
+        }
+      }
+    }
+  }
 
   if (pure) {
     for (const statement of source.statements) {

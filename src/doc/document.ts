@@ -1,7 +1,7 @@
-import type { OpenAPIHono } from "@hono/zod-openapi";
+import { OpenAPIHono } from "@hono/zod-openapi";
 import { API_KEY_HEADER } from "../lib/http/auth";
 import { BOOKMARK_HEADER, CORRELATION_HEADER } from "../lib/http/context";
-import type { AppEnv } from "../lib/http/env";
+import type { AppRouter } from "../lib/http/router";
 import { RATE_LIMITS } from "../lib/http/rate-limit";
 import { tags } from "../resources";
 import { declareIdempotencyKeys } from "./idempotency";
@@ -37,9 +37,13 @@ Every successful write is recorded, row by row, in the same transaction as the c
  * scripts/lib/openapi-doc.mjs) from the route definitions with all their words; the Worker serves
  * the result as it is (./served.ts) and never imports this module (docs/architecture.md §1.2).
  */
-export function openApiDocument(app: OpenAPIHono<AppEnv>) {
-  declareIdempotencyKeys(app);
-  app.openAPIRegistry.registerComponent("securitySchemes", "apiKey", {
+export function openApiDocument(app: AppRouter) {
+  // The generator, which the Worker leaves out (src/lib/http/router.ts), over the app's routes.
+  const generator = new OpenAPIHono();
+  const registry = generator.openAPIRegistry;
+  for (const route of app.definitions) registry.registerPath({ ...route });
+  declareIdempotencyKeys(registry);
+  registry.registerComponent("securitySchemes", "apiKey", {
     type: "apiKey",
     in: "header",
     name: API_KEY_HEADER,
@@ -62,5 +66,5 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>) {
     // Each resource's group, from the resource registry (src/resources/index.ts), in its order.
     tags,
   };
-  return app.getOpenAPI31Document(config);
+  return generator.getOpenAPI31Document(config);
 }

@@ -1,5 +1,4 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
-import type { AppEnv } from "../lib/http/env";
 import { IDEMPOTENCY_HEADER } from "../lib/http/idempotency";
 import { errors } from "../lib/http/openapi";
 import { readOnly } from "../lib/http/read-only";
@@ -31,9 +30,9 @@ const IDEMPOTENCY_CONFLICTS =
  * header and its 409s are declared here once, on every route that writes, instead of on each
  * route by hand: a new write route gets them without anyone remembering to.
  */
-export function declareIdempotencyKeys(app: OpenAPIHono<AppEnv>) {
-  const header = app.openAPIRegistry.registerParameter("IdempotencyKey", IdempotencyKey);
-  for (const definition of app.openAPIRegistry.definitions) {
+export function declareIdempotencyKeys(registry: OpenAPIHono["openAPIRegistry"]) {
+  const header = registry.registerParameter("IdempotencyKey", IdempotencyKey);
+  for (const definition of registry.definitions) {
     if (definition.type !== "route") continue;
     const { route } = definition;
     const middleware = [(route as { middleware?: unknown }).middleware ?? []].flat();

@@ -71,9 +71,10 @@ function operations(doc: Doc) {
 /** The document of the routes this Worker runs, from its own registry. */
 function fromWorker(): Doc {
   // The Worker's routes have no answers; the generator wants the key.
-  const definitions = app.openAPIRegistry.definitions.map((d) =>
-    d.type === "route" ? { ...d, route: { ...d.route, responses: {} } } : d,
-  );
+  const definitions = app.definitions.map((route) => ({
+    type: "route" as const,
+    route: { ...route, responses: {} },
+  }));
   const generated = new OpenApiGeneratorV31(definitions).generateDocument({
     openapi: "3.1.0",
     info: { title: "", version: "" },
@@ -109,18 +110,10 @@ describe("GET /doc (the document the build generated)", () => {
     });
     expect(Object.keys(product?.responses ?? {})).toEqual(["200", "400", "401", "404", "429"]);
     // The Worker's own definition of that route has no words and no answers.
-    const route = app.openAPIRegistry.definitions.find(
-      (d) => d.type === "route" && d.route.operationId === "getProduct",
-    );
-    expect(route?.type === "route" && route.route).toMatchObject({
-      method: "get",
-      path: "/v1/api/product/{code}",
-    });
-    expect(route?.type === "route" && [route.route.summary, route.route.description]).toEqual([
-      undefined,
-      undefined,
-    ]);
-    expect(route?.type === "route" && route.route.responses).toBeUndefined();
+    const route = app.definitions.find((d) => d.operationId === "getProduct");
+    expect(route).toMatchObject({ method: "get", path: "/v1/api/product/{code}" });
+    expect([route?.summary, route?.description]).toEqual([undefined, undefined]);
+    expect(route?.responses).toBeUndefined();
   });
 
   it("answers HEAD and refuses other methods like every path (405, Allow)", async () => {

@@ -20,12 +20,12 @@ import { DOCUMENT_FILE, documentFromSource } from "../../scripts/lib/openapi-doc
 
 const ENTRY = join(ROOT, "src", "lib", "core", "zod-entry.ts");
 /**
- * The ceiling this test holds, in wrangler's own gzip figure: what the bundle measured when /doc
- * moved to the build (issue 30 item 4), plus a little, so that growth is a decision. The target
- * is 200 KiB (issue 5, docs/performance.md "Targets"); issue 30 asked for at most 185 so that the
- * next features fit.
+ * The ceiling this test holds, in wrangler's own gzip figure: what the bundle measured once the
+ * Worker's router left the document generator out (182.4 KiB, issue 30 item 4), plus a little, so
+ * that growth is a decision. The target is 200 KiB (issue 5, docs/performance.md "Targets");
+ * issue 30 asked for at most 185 so that the next features fit.
  */
-const BUDGET_KIB = 184;
+const BUDGET_KIB = 184.5;
 
 const tmp = mkdtempSync(join(tmpdir(), "worker-bundle-"));
 after(() => rmSync(tmp, { recursive: true, force: true }));

@@ -11,6 +11,10 @@ import { after, describe, it } from "node:test";
 import { workerSource, writeWorkerSource } from "../../scripts/lib/worker-source.mjs";
 
 const ROUTE = `import { createRoute } from "@hono/zod-openapi";
+export const tag = {
+  name: "Things",
+  description: "Things a tag describes",
+};
 export const get = createRoute({
   method: "get",
   path: "/v1/api/thing/{code}",
@@ -42,7 +46,14 @@ describe("the Worker's source (scripts/lib/worker-source.mjs)", () => {
   it("blanks a route's summary, description and answers, keeping lines and columns", () => {
     const out = workerSource(ROUTE, "things.routes.ts");
     assert.deepEqual(lines(out), lines(ROUTE));
-    for (const word of ["Get a thing", "Unknown code", '"The body"', "responses", "errors(404)"]) {
+    for (const word of [
+      "Get a thing",
+      "Unknown code",
+      '"The body"',
+      "responses",
+      "errors(404)",
+      "Things a tag describes",
+    ]) {
       assert.equal(out.includes(word), false, word);
     }
     // What the Worker routes and validates by is untouched, a field named `description` too.
@@ -50,6 +61,7 @@ describe("the Worker's source (scripts/lib/worker-source.mjs)", () => {
       'method: "get"',
       'path: "/v1/api/thing/{code}"',
       'operationId: "getThing"',
+      'name: "Things"',
       "params: CodeParams",
       "z.object({ description: z.string() })",
     ]) {

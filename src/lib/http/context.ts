@@ -1,4 +1,4 @@
-import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { RouteDefinition } from "./router";
 import type { Context, MiddlewareHandler } from "hono";
 import { routePath } from "hono/route";
 import type { AuditSource } from "../../db/audit";
@@ -106,12 +106,11 @@ async function sessionBookmark(
   }
 }
 
-/** `POST /v1/api/pricelist/:id/prices` -> operationId, from the app's OpenAPI registry. */
-export function operationIndex(registry: OpenAPIHono["openAPIRegistry"]): Map<string, string> {
+/** `POST /v1/api/pricelist/:id/prices` -> operationId, from the app's route definitions. */
+export function operationIndex(definitions: readonly RouteDefinition[]): Map<string, string> {
   const index = new Map<string, string>();
-  for (const definition of registry.definitions) {
-    if (definition.type !== "route" || !definition.route.operationId) continue;
-    const { method, path, operationId } = definition.route;
+  for (const { method, path, operationId } of definitions) {
+    if (!operationId) continue;
     // OpenAPI's {param} is Hono's :param.
     index.set(`${method.toUpperCase()} ${path.replace(/\{([^}]+)\}/g, ":$1")}`, operationId);
   }
