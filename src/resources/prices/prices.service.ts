@@ -102,6 +102,47 @@ export async function prepareCart(
   ]);
   options.onContext?.(loaded.cache);
   const { context } = loaded;
+  const currency = assertContext(context, cart, customerCode);
+  const terms =
+    cart.quoteId === undefined
+      ? undefined
+      : honourable(cart.quoteId, named, { channelCode: cart.channelCode, customerCode, at, now });
+  const request: PriceRequest = {
+    at,
+    currency,
+    channel: { code: cart.channelCode },
+    customer: customerCode === null ? null : { code: customerCode },
+    groupCodes: context.groupCodes,
+    products: context.products,
+    explain: cart.explain ?? false,
+    ...(cart.ladder ? { ladder: true } : {}),
+    // GET /v1/api/prices prices each product as a one-line order (docs/pricing-rules.md §4.4).
+    separateOrders: cart.location === "query",
+    roundingMode: context.channel!.roundingMode,
+    exchangeRates: context.exchangeRates,
+    pricelists: context.pricelists,
+    priceBases: context.priceBases,
+    floors: context.floors,
+    margin: cart.costs ?? false,
+    costs: context.costs,
+    tradeConditions: context.tradeConditions,
+    promotions: context.promotions,
+    quotes: quotesOf(context.agreements, terms),
+    lines: cart.lines,
+  };
+  return {
+    request,
+    version: cart.costs ? context.version : context.seenVersion,
+    staleMs: loaded.ageMs,
+  };
+}
+
+/** The request context rules of docs/pricing-rules.md §2 over a loaded context; its currency. */
+function assertContext(
+  context: Awaited<ReturnType<typeof loadContext>>["context"],
+  cart: CartRequest,
+  customerCode: string | null,
+): string {
   if (!context.channel) throw notFound(`channel ${cart.channelCode} not found`);
   if (!context.channel.isActive) {
     throw conflict(`channel ${cart.channelCode} is not active`, "CHANNEL_INACTIVE");
@@ -122,38 +163,7 @@ export async function prepareCart(
       { path: `${cart.location}.currency`, message: "is required for this channel" },
     ]);
   }
-  const terms =
-    cart.quoteId === undefined
-      ? undefined
-      : honourable(cart.quoteId, named, { channelCode: cart.channelCode, customerCode, at, now });
-  const request: PriceRequest = {
-    at,
-    currency: context.currency,
-    channel: { code: cart.channelCode },
-    customer: customerCode === null ? null : { code: customerCode },
-    groupCodes: context.groupCodes,
-    products: context.products,
-    explain: cart.explain ?? false,
-    ...(cart.ladder ? { ladder: true } : {}),
-    // GET /v1/api/prices prices each product as a one-line order (docs/pricing-rules.md §4.4).
-    separateOrders: cart.location === "query",
-    roundingMode: context.channel.roundingMode,
-    exchangeRates: context.exchangeRates,
-    pricelists: context.pricelists,
-    priceBases: context.priceBases,
-    floors: context.floors,
-    margin: cart.costs ?? false,
-    costs: context.costs,
-    tradeConditions: context.tradeConditions,
-    promotions: context.promotions,
-    quotes: quotesOf(context.agreements, terms),
-    lines: cart.lines,
-  };
-  return {
-    request,
-    version: cart.costs ? context.version : context.seenVersion,
-    staleMs: loaded.ageMs,
-  };
+  return context.currency;
 }
 
 /** A cart priced: `prepareCart`, then the pure engine. */
