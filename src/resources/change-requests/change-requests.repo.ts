@@ -431,14 +431,20 @@ function channelsStatement(touch: Touch) {
   );
 }
 
-/** Products a condition or promotion names (in any targeting dimension). */
+/**
+ * Products a condition or promotion names (in any targeting dimension), as one select: D1 allows
+ * 5 terms in a compound SELECT, so the dimensions' union is a subquery of its own.
+ */
 const ownerProducts = (owner: string, ids: readonly number[]) => {
   const key = sql.raw(`${owner}_id`);
-  return sql.join(
-    READ_DIMENSIONS.map((d) => d.owned(sql.raw(`${owner}_${d.link}`), key, sql`${json(ids)}`)),
+  const each = READ_DIMENSIONS.map((d) =>
+    d.owned(sql.raw(`${owner}_${d.link}`), key, sql`${json(ids)}`),
+  );
+  return sql`select code from (${sql.join(
+    each,
     sql`
     union `,
-  );
+  )})`;
 };
 
 const namesNoProduct = (owner: string, ids: readonly number[]) => {
