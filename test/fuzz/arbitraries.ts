@@ -409,6 +409,28 @@ function simulationCoherent(b: Record<string, any>) {
   };
 }
 
+/**
+ * A new quote (docs/quotes.md §2) is priced when it is created: its customer buys in its channel,
+ * the channel's pricelist prices every line's product once, and validTo lies ahead within 366
+ * days. Half of the valid create bodies name the fixtures that do (customers[0] in channels[0],
+ * whose primary list prices products[0] and products[1]), so they reach the write.
+ */
+function quoteCoherent(body: unknown, fx: Fixtures): unknown {
+  if (!isRecord(body) || !Array.isArray(body.lines) || !("customerCode" in body)) return body;
+  const priced = fx.products.slice(0, 2);
+  const lines = body.lines
+    .filter(isRecord)
+    .slice(0, priced.length)
+    .map((line, i) => ({ ...line, productCode: priced[i] }));
+  return {
+    ...body,
+    customerCode: fx.customers[0],
+    channelCode: fx.channels[0],
+    validTo: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+    lines: lines.length ? lines : [{ productCode: priced[0], quantity: 1 }],
+  };
+}
+
 // ---------------------------------------------------------------- requests
 
 export interface Parts {
@@ -634,7 +656,7 @@ export function validParts(doc: Schema, op: Operation, fx: Fixtures): fc.Arbitra
 
   const body = op.body
     ? fc.tuple(fromSchema(doc, op.body, fx), fc.boolean(), fc.nat(3)).map(([b, fix, keep]) => {
-        const out = fix ? coherent(b) : b;
+        const out = fix ? quoteCoherent(coherent(b), fx) : b;
         // An update that renames or archives its record leaves later requests little to do.
         if (op.method === "PATCH" && keep > 0 && out && typeof out === "object") {
           const { code: _code, status: _status, ...rest } = out as Record<string, unknown>;

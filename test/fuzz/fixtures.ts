@@ -1,4 +1,5 @@
 import { inject } from "vitest";
+import { KEYS, SALES_KEYS } from "../shared/helpers";
 import { call as api } from "./worker";
 
 /** A small, fresh set of real records, so part of the fuzzed requests address things that exist. */
@@ -15,7 +16,11 @@ export interface Fixtures {
   webhooks: number[];
   /** Change requests: a DRAFT and a submitted one (PENDING_APPROVAL, or APPLIED by the policy). */
   changeRequests: number[];
-  /** Quotes (docs/quotes.md): a DRAFT, a PENDING_APPROVAL, a SENT and an ACCEPTED one. */
+  /**
+   * Quotes (docs/quotes.md), written by a sales key under the default policy: a DRAFT, a
+   * PENDING_APPROVAL, a SENT and an ACCEPTED one. Each names customers[0] in channels[0], whose
+   * primary pricelist prices products[0] and products[1].
+   */
   quotes: number[];
   /** Exchange rates by their key, as their path parameters write it. */
   exchangeRates: { from: string; to: string; validFrom: string }[];
@@ -154,20 +159,46 @@ export async function createFixtures(tag: string): Promise<Fixtures> {
     ).id as number;
   const changeRequests = [await changeRequest(), await changeRequest()];
   await call("POST", `/v1/api/change-requests/${changeRequests[1]}/submit`);
+  // The quote policy is one for the deployment, and the fuzzer PUTs random ones: the default
+  // (docs/quotes.md §4.1: one ADMIN tier, every quote waits for an admin key) lets a submit
+  // succeed and leaves a PENDING_APPROVAL quote an admin key may approve or reject.
+  await call("PUT", "/v1/api/quotes/policy", {
+    autoApprove: null,
+    tiers: [{ name: "ADMIN", maxCutBp: 10_000, minMarginBp: null, approvers: [] }],
+  });
+  // A sales key writes them (docs/quotes.md §1), so no admin key the fuzzer sends is the author's
+  // (403 SELF_APPROVAL, §4.3) and its approve and reject reach the transition.
+  const BY: Record<string, string> = {
+    create: SALES_KEYS["rep-1"],
+    submit: SALES_KEYS["rep-1"],
+    send: SALES_KEYS["rep-1"],
+    approve: KEYS.admin,
+    accept: KEYS.read,
+  };
   const quote = async (...actions: string[]) => {
-    const created = await call("POST", "/v1/api/quotes", {
-      customerCode: customers[0],
-      channelCode: channels[0],
-      validTo: new Date(Date.now() + 30 * 86_400_000).toISOString(),
-      lines: [{ productCode: products[0], quantity: 1 }],
+    requests++;
+    const created = await api("POST", "/v1/api/quotes", {
+      key: BY.create,
+      body: {
+        customerCode: customers[0],
+        channelCode: channels[0],
+        validTo: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+        lines: [{ productCode: products[0], quantity: 1 }],
+      },
     });
-    for (const action of actions) {
-      // Another owner approves what the admin key wrote (docs/quotes.md §4.3).
-      const key = action === "approve" ? "test-writer-key-1" : undefined;
-      requests += 1;
-      await api("POST", `/v1/api/quotes/${created.id}/${action}`, key ? { key } : {});
+    if (created.status !== 201) {
+      throw new Error(`fixture quote -> ${created.status} ${JSON.stringify(created.body)}`);
     }
-    return created.id as number;
+    for (const action of actions) {
+      requests++;
+      const res = await api("POST", `/v1/api/quotes/${created.body.id}/${action}`, {
+        key: BY[action],
+      });
+      if (res.status !== 200) {
+        throw new Error(`fixture quote ${action} -> ${res.status} ${JSON.stringify(res.body)}`);
+      }
+    }
+    return created.body.id as number;
   };
   const quotes = [
     await quote(),

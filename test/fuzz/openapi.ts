@@ -25,6 +25,11 @@ export interface Operation {
   documented: Set<number>;
   /** A write: the doc promises 403 to a key without the role. */
   write: boolean;
+  /**
+   * A write a read key may make too (`x-roles` names `read`: a quote's accept, decline, redeem,
+   * docs/quotes.md §1): a read key gets no 403 on a path the operation's route matches.
+   */
+  readWrite: boolean;
   responses: Record<string, Schema>;
 }
 
@@ -39,6 +44,8 @@ export function operations(doc: Schema): Operation[] {
   for (const [path, item] of Object.entries<Schema>(doc.paths)) {
     for (const [method, op] of Object.entries<Schema>(item)) {
       const documented = new Set(Object.keys(op.responses).map(Number));
+      const readWrite =
+        documented.has(403) && ((op["x-roles"] as string[] | undefined) ?? []).includes("read");
       ops.push({
         id: op.operationId,
         method: method.toUpperCase(),
@@ -46,9 +53,8 @@ export function operations(doc: Schema): Operation[] {
         parameters: (op.parameters ?? []) as Parameter[],
         body: op.requestBody?.content?.["application/json"]?.schema,
         documented,
-        // A write a read key may make too (a quote's accept, decline, redeem: docs/quotes.md §1).
-        write:
-          documented.has(403) && !((op["x-roles"] as string[] | undefined) ?? []).includes("read"),
+        write: documented.has(403) && !readWrite,
+        readWrite,
         responses: op.responses,
       });
     }

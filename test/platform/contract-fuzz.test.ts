@@ -70,6 +70,11 @@ async function send(op: Operation, req: FuzzRequest): Promise<Sent> {
   };
 }
 
+/** Whether a path is one a template matches, as the router matches it: a parameter is one non-empty segment. */
+const templateRegex = (template: string) =>
+  new RegExp(`^${template.replace(/\{\w+\}/g, "[^/]+")}$`);
+const pathOf = (url: string) => new URL(url).pathname;
+
 /** Every way the answer breaks the contract; empty when it keeps it. */
 function violations(op: Operation, req: FuzzRequest, res: Sent): string[] {
   const found: string[] = [];
@@ -82,6 +87,12 @@ function violations(op: Operation, req: FuzzRequest, res: Sent): string[] {
     if (status !== 401) found.push(`key ${req.key} answered ${status}, not 401`);
   } else if (req.key === "read" && op.write) {
     if (status !== 403) found.push(`read key on a write answered ${status}, not 403`);
+  } else if (req.key === "read" && op.readWrite && !templateRegex(op.path).test(pathOf(res.url))) {
+    // A path the route does not match (an empty id: /v1/api/quotes//accept) addresses no
+    // operation a read key may call: a write there is 403 as any other (docs/api/access.md §6,
+    // docs/quotes.md §1), the key checked before the path is routed.
+    if (status !== 403)
+      found.push(`read key on a write no route matches answered ${status}, not 403`);
   } else if (status === 401 || status === 403) {
     found.push(`${req.key} key answered ${status}`);
   }
@@ -292,8 +303,6 @@ describe("contract fuzzing over every operation of /doc", () => {
 /** A concrete path for a template: codes and ids that exist nowhere. */
 const concrete = (template: string) =>
   template.replace(/\{(\w+)\}/g, (_m, name: string) => (name === "id" ? "999999" : "NO-SUCH"));
-const templateRegex = (template: string) =>
-  new RegExp(`^${template.replace(/\{\w+\}/g, "[^/]+")}$`);
 
 describe("statuses outside the fuzzed space, over every operation", () => {
   it("a body over 1 MiB is a problem+json 413, documented on every operation but reads", async () => {
@@ -359,6 +368,16 @@ describe("statuses outside the fuzzed space, over every operation", () => {
 });
 
 describe("what the fuzzer found (regressions, through the real entrypoint)", () => {
+  it("a buyer write (a read key may accept) on a path no quote route matches: 403 for a read key, 404 for an admin key (docs/quotes.md §1)", async () => {
+    for (const action of ["accept", "decline", "redeem"]) {
+      const path = `/v1/api/quotes//${action}`;
+      const read = await api("POST", path, { key: KEYS.read, body: {} });
+      expect(read.status, `read ${action}`).toBe(403);
+      expect(read.body.code).toBe("FORBIDDEN");
+      expect((await api("POST", path, { body: {} })).status, `admin ${action}`).toBe(404);
+    }
+  });
+
   it("refuses the codes . and .., which no URL can address", async () => {
     for (const path of ["product", "channel", "customer", "customer-group"]) {
       for (const code of [".", ".."]) {
