@@ -128,6 +128,7 @@ describe("typed client (openapi-fetch + types generated from /doc)", () => {
         minQuantity: 1,
         amount: 1000,
         priceUnit: 1,
+        flatAmount: 0,
         validFrom: null,
         validTo: null,
       },
@@ -136,6 +137,7 @@ describe("typed client (openapi-fetch + types generated from /doc)", () => {
         minQuantity: 10,
         amount: 900,
         priceUnit: 1,
+        flatAmount: 0,
         validFrom: null,
         validTo: null,
       },
@@ -211,8 +213,8 @@ describe("typed client (openapi-fetch + types generated from /doc)", () => {
       complete: false,
     });
     expect(listing.lines[0]?.tiers).toEqual([
-      { minQuantity: 1, amount: 1000, priceUnit: 1 },
-      { minQuantity: 10, amount: 900, priceUnit: 1 },
+      { minQuantity: 1, amount: 1000, priceUnit: 1, flatAmount: 0 },
+      { minQuantity: 10, amount: 900, priceUnit: 1, flatAmount: 0 },
     ]);
 
     const detail = ok(

@@ -189,6 +189,7 @@ describe("the price loader's batch", () => {
         minOrderQuantity: 2,
         orderIncrement: 2,
         maxOrderQuantity: 1000,
+        brandCode: null,
       },
       ...groups,
     ]);
@@ -243,6 +244,7 @@ describe("the price loader's batch", () => {
       minOrderQuantity: 2,
       orderIncrement: 2,
       maxOrderQuantity: 1000,
+      brandCode: null,
     });
     expect(context.priceBases).toEqual([
       expect.objectContaining({
@@ -273,6 +275,7 @@ describe("the price loader's batch", () => {
       adjustmentBp: null,
       roundingMode: null,
       roundingStep: null,
+      tierMode: "VOLUME",
       roundingEnding: null,
       rates: "[]",
     };

@@ -56,6 +56,7 @@ describe("trade conditions: create and read", () => {
       stackable: true,
       productCodes: [pA.code, pB.code].sort(),
       productGroupCodes: [],
+      brandCodes: [],
       channelCodes: [chA, chB].sort(),
       scaleBasis: "LINE_QUANTITY",
       // A LINE_QUANTITY condition also shows the deprecated minQuantity, the same number.

@@ -392,6 +392,7 @@ describe("rows of each kind", () => {
         minOrderQuantity: 100,
         orderIncrement: 1,
         maxOrderQuantity: null,
+        brandCode: null,
       },
       "product-groups": { code: "SCREWS", name: "Screws", parentCode: null },
       "customer-groups": { code: "G", name: 'A "group"', description: "" },
