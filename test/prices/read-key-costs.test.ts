@@ -4,6 +4,7 @@ import {
   createChannel,
   createPricelist,
   createProduct,
+  createBrand,
   createProductGroup,
   createTradeCondition,
   setPrimaryPricelist,
@@ -44,7 +45,7 @@ const COST_FIELDS = [
 ];
 
 const ids: Record<string, number> = {};
-const codes = { productGroup: "" };
+const codes = { productGroup: "", brand: "" };
 
 beforeAll(async () => {
   Object.assign(ids, await seedWorkedExample());
@@ -58,6 +59,7 @@ beforeAll(async () => {
     })),
   });
   codes.productGroup = (await createProductGroup()).code;
+  codes.brand = (await createBrand()).code;
   await ok("PUT", "/v1/api/exchange-rates", {
     rates: [{ from: "USD", to: "EUR", rate: "0.92", validFrom: "2025-01-01T00:00:00Z" }],
   });
@@ -171,6 +173,7 @@ function callsOf(path: string): Call[] {
   switch (path) {
     case "/v1/api/product":
     case "/v1/api/product-group":
+    case "/v1/api/brand":
     case "/v1/api/channel":
     case "/v1/api/customer":
     case "/v1/api/customer-group":
@@ -189,6 +192,8 @@ function callsOf(path: string): Call[] {
       return each(["P-A", "P-B", "P-C"], (c) => `/v1/api/product/${c}`);
     case "/v1/api/product-group/{code}":
       return [{ path: `/v1/api/product-group/${codes.productGroup}` }];
+    case "/v1/api/brand/{code}":
+      return [{ path: `/v1/api/brand/${codes.brand}` }];
     case "/v1/api/channel/{code}":
     case "/v1/api/channel/{code}/pricelists":
     case "/v1/api/channel/{code}/customers":

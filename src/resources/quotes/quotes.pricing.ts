@@ -79,7 +79,9 @@ export async function priceQuote(
     },
     { cache: false },
   );
-  const answer = resolvePrices(request);
+  // The regular price is the customer's without any quote: an accepted agreement does not lower
+  // the price a new quote's cut is judged against (docs/quotes.md §2).
+  const answer = resolvePrices({ ...request, quotes: [] });
   const hiddenFloors = new Set(request.floors.filter((f) => f.derivation).map((f) => f.id));
   const notPriced = answer.lines.flatMap((line, i) =>
     line.status === "OK"
