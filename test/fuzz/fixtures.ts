@@ -30,7 +30,14 @@ export interface Fixtures {
   requests: number;
 }
 
-export async function createFixtures(tag: string): Promise<Fixtures> {
+/**
+ * `quotes`: build the quote fixtures too (the quote operations only: each set costs a sales key
+ * about ten writes, and one key's write limit would stop a whole run of them).
+ */
+export async function createFixtures(
+  tag: string,
+  options: { quotes?: boolean } = {},
+): Promise<Fixtures> {
   let requests = 0;
   // Deterministic codes keep a seeded run reproducible.
   const uid = (prefix: string) => `${prefix}-${tag}-${requests}`;
@@ -159,53 +166,56 @@ export async function createFixtures(tag: string): Promise<Fixtures> {
     ).id as number;
   const changeRequests = [await changeRequest(), await changeRequest()];
   await call("POST", `/v1/api/change-requests/${changeRequests[1]}/submit`);
-  // The quote policy is one for the deployment, and the fuzzer PUTs random ones: the default
-  // (docs/quotes.md §4.1: one ADMIN tier, every quote waits for an admin key) lets a submit
-  // succeed and leaves a PENDING_APPROVAL quote an admin key may approve or reject.
-  await call("PUT", "/v1/api/quotes/policy", {
-    autoApprove: null,
-    tiers: [{ name: "ADMIN", maxCutBp: 10_000, minMarginBp: null, approvers: [] }],
-  });
-  // A sales key writes them (docs/quotes.md §1), so no admin key the fuzzer sends is the author's
-  // (403 SELF_APPROVAL, §4.3) and its approve and reject reach the transition.
-  const BY: Record<string, string> = {
-    create: SALES_KEYS["rep-1"],
-    submit: SALES_KEYS["rep-1"],
-    send: SALES_KEYS["rep-1"],
-    approve: KEYS.admin,
-    accept: KEYS.read,
-  };
-  const quote = async (...actions: string[]) => {
-    requests++;
-    const created = await api("POST", "/v1/api/quotes", {
-      key: BY.create,
-      body: {
-        customerCode: customers[0],
-        channelCode: channels[0],
-        validTo: new Date(Date.now() + 30 * 86_400_000).toISOString(),
-        lines: [{ productCode: products[0], quantity: 1 }],
-      },
+  const quoteFixtures = async (): Promise<number[]> => {
+    // The quote policy is one for the deployment, and the fuzzer PUTs random ones: the default
+    // (docs/quotes.md §4.1: one ADMIN tier, every quote waits for an admin key) lets a submit
+    // succeed and leaves a PENDING_APPROVAL quote an admin key may approve or reject.
+    await call("PUT", "/v1/api/quotes/policy", {
+      autoApprove: null,
+      tiers: [{ name: "ADMIN", maxCutBp: 10_000, minMarginBp: null, approvers: [] }],
     });
-    if (created.status !== 201) {
-      throw new Error(`fixture quote -> ${created.status} ${JSON.stringify(created.body)}`);
-    }
-    for (const action of actions) {
+    // A sales key writes them (docs/quotes.md §1), so no admin key the fuzzer sends is the author's
+    // (403 SELF_APPROVAL, §4.3) and its approve and reject reach the transition.
+    const BY: Record<string, string> = {
+      create: SALES_KEYS["rep-1"],
+      submit: SALES_KEYS["rep-1"],
+      send: SALES_KEYS["rep-1"],
+      approve: KEYS.admin,
+      accept: KEYS.read,
+    };
+    const quote = async (...actions: string[]) => {
       requests++;
-      const res = await api("POST", `/v1/api/quotes/${created.body.id}/${action}`, {
-        key: BY[action],
+      const created = await api("POST", "/v1/api/quotes", {
+        key: BY.create,
+        body: {
+          customerCode: customers[0],
+          channelCode: channels[0],
+          validTo: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+          lines: [{ productCode: products[0], quantity: 1 }],
+        },
       });
-      if (res.status !== 200) {
-        throw new Error(`fixture quote ${action} -> ${res.status} ${JSON.stringify(res.body)}`);
+      if (created.status !== 201) {
+        throw new Error(`fixture quote -> ${created.status} ${JSON.stringify(created.body)}`);
       }
-    }
-    return created.body.id as number;
+      for (const action of actions) {
+        requests++;
+        const res = await api("POST", `/v1/api/quotes/${created.body.id}/${action}`, {
+          key: BY[action],
+        });
+        if (res.status !== 200) {
+          throw new Error(`fixture quote ${action} -> ${res.status} ${JSON.stringify(res.body)}`);
+        }
+      }
+      return created.body.id as number;
+    };
+    return [
+      await quote(),
+      await quote("submit"),
+      await quote("submit", "approve", "send"),
+      await quote("submit", "approve", "send", "accept"),
+    ];
   };
-  const quotes = [
-    await quote(),
-    await quote("submit"),
-    await quote("submit", "approve", "send"),
-    await quote("submit", "approve", "send", "accept"),
-  ];
+  const quotes = options.quotes ? await quoteFixtures() : [];
   // Rates have no code: the same keys each time, an upsert leaves them as they are.
   const exchangeRates = [
     { from: "EUR", to: "CHF", validFrom: "2025-01-01T00:00:00Z" },

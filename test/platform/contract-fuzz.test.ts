@@ -258,7 +258,9 @@ describe("contract fuzzing over every operation of /doc", () => {
 
   ops.forEach((op, index) => {
     it(`${op.method} ${op.path} (${op.id})`, { timeout: 120_000 }, async () => {
-      const fixtures = await createFixtures(`F${index}`);
+      const fixtures = await createFixtures(`F${index}`, {
+        quotes: op.path.startsWith("/v1/api/quotes"),
+      });
       stats.fixtureRequests += fixtures.requests;
       const requests = fc.sample(requestArb(doc, op, fixtures, KEYS), {
         seed: SEED + index,
