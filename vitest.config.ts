@@ -47,7 +47,7 @@ export default defineConfig(async () => {
   await writeDocument();
   return {
     // The Worker's module aliases, as wrangler.toml declares them (the `zod` of the bundle,
-    // src/lib/core/zod-entry.ts): the tests run the modules a deploy bundles. Exact import paths,
+    // src/core/zod-entry.ts): the tests run the modules a deploy bundles. Exact import paths,
     // as wrangler matches them.
     resolve: {
       alias: Object.entries<string>(alias ?? {}).map(([find, path]) => ({

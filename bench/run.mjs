@@ -930,7 +930,7 @@ async function waitFor(url, seconds, failed) {
 
 /** Requests a second each role's load may reach without a 429 (`benchKeys`); /health is the ceiling. */
 const PEAK_PER_SECOND = { read: 5000, admin: 250 };
-/** The rate-limit binding of each role (src/lib/http/rate-limit.ts). */
+/** The rate-limit binding of each role (src/http/rate-limit.ts). */
 const LIMITERS = { read: "RATE_LIMITER_READ", admin: "RATE_LIMITER_ADMIN" };
 
 /**

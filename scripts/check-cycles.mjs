@@ -13,7 +13,7 @@
  * line, and exits 1. .ci/run runs both commands above; the fixture keeps the checker honest.
  *
  * For src/ it also checks the folder layering (docs/architecture.md "Layers"): each folder is a
- * room (`db`, `lib/http`, `resources/prices`, …), the rooms form LAYERS, and a file may import
+ * room (`db`, `http`, `resources/prices`, …), the rooms form LAYERS, and a file may import
  * only from its own layer or one below; no two rooms may import each other, even through others;
  * a resource imports of another only its service, schemas, list or routes (RESOURCE_FACES).
  */
@@ -27,21 +27,21 @@ const MAX_LISTED = 200;
 
 /**
  * The layers of src/, lowest first: a room imports only rooms of its own layer or lower ones.
- * A room is a file's first folder, or its first two under lib/ and resources/; "." holds the
+ * A room is a file's first folder, or its first two under resources/; "." holds the
  * Worker's entry files.
  */
 const LAYERS = [
   ["pricing"],
-  ["lib/core"],
+  ["core"],
   ["db"],
   ["list"],
   ["feed"],
-  ["lib/http"],
+  ["http"],
   ["webhooks"],
   ["resources/*"],
   ["resources"],
   ["doc"],
-  ["lib/jobs"],
+  ["jobs"],
   ["."],
 ];
 
@@ -49,7 +49,7 @@ const LAYERS = [
 function roomOf(path) {
   const parts = path.split("/");
   if (parts.length === 1) return ".";
-  if ((parts[0] === "lib" || parts[0] === "resources") && parts.length > 2) {
+  if (parts[0] === "resources" && parts.length > 2) {
     return `${parts[0]}/${parts[1] ?? ""}`;
   }
   return parts[0] ?? ".";

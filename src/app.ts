@@ -1,16 +1,16 @@
 import { home } from "./doc/home";
 import { servedDocument } from "./doc/served";
 import { apiReference } from "./doc/ui";
-import { operationIndex } from "./lib/http/context";
-import { authenticate } from "./lib/http/auth";
-import { strictJsonBody } from "./lib/http/body";
-import { requestContext } from "./lib/http/context";
-import { onError } from "./lib/core/errors";
-import { idempotency } from "./lib/http/idempotency";
-import { methodNotAllowed, notFoundHandler } from "./lib/http/not-found";
-import { rateLimit } from "./lib/http/rate-limit";
-import { createRouter } from "./lib/http/router";
-import { corsFromEnv, limitBodySize, securityHeaders } from "./lib/http/security";
+import { operationIndex } from "./http/context";
+import { authenticate } from "./http/auth";
+import { strictJsonBody } from "./http/body";
+import { requestContext } from "./http/context";
+import { onError } from "./core/errors";
+import { idempotency } from "./http/idempotency";
+import { methodNotAllowed, notFoundHandler } from "./http/not-found";
+import { rateLimit } from "./http/rate-limit";
+import { createRouter } from "./http/router";
+import { corsFromEnv, limitBodySize, securityHeaders } from "./http/security";
 import { routers } from "./resources";
 import { announceChanges } from "./webhooks/announce";
 

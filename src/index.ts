@@ -1,13 +1,13 @@
 import { app } from "./app";
 import { createDb, DbMeter } from "./db/client";
-import type { Bindings } from "./lib/http/env";
-import { recordEffectiveChangeRequests } from "./lib/jobs/change-requests";
-import { applyRetention, retentionDays } from "./lib/jobs/retention";
-import type { WebhookMessage } from "./lib/http/env";
+import type { Bindings } from "./http/env";
+import { applyRetention, retentionDays } from "./jobs/retention";
+import { recordEffectiveChangeRequests } from "./resources/change-requests/change-requests.service";
+import type { WebhookMessage } from "./http/env";
 import { handleWebhookQueue } from "./webhooks/queue";
 import { SWEEP_CRON, sweepWebhooks } from "./webhooks/sweep";
 
-/** The daily retention (src/lib/jobs/retention.ts, docs/operations.md "Retention"). */
+/** The daily retention (src/jobs/retention.ts, docs/operations.md "Retention"). */
 async function retention(controller: ScheduledController, env: Bindings) {
   const days = retentionDays(env.AUDIT_RETENTION_DAYS);
   const deleted = await applyRetention(
@@ -29,7 +29,8 @@ async function retention(controller: ScheduledController, env: Bindings) {
 /**
  * The Worker: the app answers requests; the webhook queue's consumer delivers the change feed
  * (src/webhooks, docs/api/feed-and-webhooks.md §14); the Cron Triggers of wrangler.toml run, every
- * minute, the change requests that became effective (src/lib/jobs/change-requests.ts,
+ * minute, the change requests that became effective (`recordEffectiveChangeRequests` of
+ * src/resources/change-requests,
  * docs/api/change-requests.md §17.6) and the webhook sweep, and daily the retention. Their database
  * handles have no audit source, so what they write (delivery state, deleted old entries) is not
  * itself recorded as entries.

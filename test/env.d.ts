@@ -1,5 +1,5 @@
 import type { D1Migration } from "@cloudflare/vitest-pool-workers";
-import type { Bindings } from "../src/lib/http/env";
+import type { Bindings } from "../src/http/env";
 
 declare module "vitest" {
   export interface ProvidedContext {

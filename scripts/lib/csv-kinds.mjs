@@ -12,7 +12,7 @@
 import { decimalToMinor, minorToDecimal } from "./money.mjs";
 import { describeFailure } from "./csv-http.mjs";
 
-/** The API's code rule (docs/api/resources.md §1, src/lib/core/schemas.ts CODE_PATTERN). */
+/** The API's code rule (docs/api/resources.md §1, src/core/schemas.ts CODE_PATTERN). */
 const CODE = /^(?!\.\.?$)[A-Za-z0-9._-]{1,64}$/;
 const CODE_RULE = "1-64 of A-Z a-z 0-9 . _ -";
 

@@ -9,7 +9,7 @@ import { entityName, NOT_AUDITED } from "./schema/audited";
  * that is running are known.
  */
 export interface AuditInfo {
-  /** The server's id of the request (src/lib/http/context.ts); never chosen by the client. */
+  /** The server's id of the request (src/http/context.ts); never chosen by the client. */
   requestId: string;
   /** The client's own `x-request-id`, when valid: recorded beside the request id, not trusted. */
   correlationId: string | null;
@@ -18,7 +18,7 @@ export interface AuditInfo {
   operation: string;
   method: string;
   path: string;
-  /** The request's claim on an Idempotency-Key (src/lib/http/idempotency.ts), if it sent one. */
+  /** The request's claim on an Idempotency-Key (src/http/idempotency.ts), if it sent one. */
   idempotency?: IdempotencyClaim;
 }
 
@@ -34,7 +34,7 @@ export interface IdempotencyClaim {
   committed: boolean;
   /**
    * The body replays answer instead of the answer's own, when that holds what is shown once (a
-   * webhook's secret): the store keeps only this (src/lib/http/idempotency.ts `replayAs`).
+   * webhook's secret): the store keeps only this (src/http/idempotency.ts `replayAs`).
    */
   replay?: string;
 }

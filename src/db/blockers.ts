@@ -2,7 +2,7 @@ import { countDistinct, eq, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { BlockerKind } from "../pricing/vocabulary";
 import type { Db } from "./client";
-import { inUse, MAX_BLOCKERS_SHOWN, type ApiError, type NamedBlocker } from "../lib/core/errors";
+import { inUse, MAX_BLOCKERS_SHOWN, type ApiError, type NamedBlocker } from "../core/errors";
 import { CHANGED, optimistically } from "./optimistic";
 import { FOREIGN_KEY } from "./outcomes";
 
@@ -10,7 +10,7 @@ import { FOREIGN_KEY } from "./outcomes";
  * What keeps a record from being deleted, declared once per deletable resource: the rows that
  * name it (a condition's targets, a product's prices, a group's children). A delete is tried first (its foreign keys or its own guard refuse it); only
  * when nothing was deleted are the blockers read, all kinds in one round trip, so the 409
- * (lib/core/errors.ts `inUse`) can name them.
+ * (src/core/errors.ts `inUse`) can name them.
  */
 
 /** One kind of record that can stand in the way: the rows whose `column` names the record. */

@@ -1,13 +1,13 @@
 import type { BatchItem } from "drizzle-orm/batch";
 import { readFacts, STALE_FACTS, writeJudged, type FactParts } from "./bulk-facts";
 import type { Db } from "./client";
-import { invalid, type FieldIssue } from "../lib/core/errors";
+import { invalid, type FieldIssue } from "../core/errors";
 import { CHANGED, changesNothing, optimistically } from "./optimistic";
-import type { BulkResult } from "../lib/core/schemas";
+import type { BulkResult } from "../core/schemas";
 
 /*
  * Bulk upserts by code (docs/api/relations.md §5.12), the rules half: the read-judge-write every
- * bulk PUT runs (the body and answer schemas are in lib/core/schemas.ts, the facts and their guard
+ * bulk PUT runs (the body and answer schemas are in src/core/schemas.ts, the facts and their guard
  * in db/bulk-facts.ts, the writes in db/bulk.ts). Each resource supplies its facts and a judge that
  * applies the resource's own rules to every row.
  */

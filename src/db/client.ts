@@ -182,7 +182,7 @@ class MeteredClient implements D1Client {
 
 /**
  * The request's database handle: Drizzle over a metered client, normally a D1 session
- * (`env.DB.withSession(...)`, see lib/http/context.ts) so reads may be served by a replica. No
+ * (`env.DB.withSession(...)`, see src/http/context.ts) so reads may be served by a replica. No
  * relational schema: the query builder is all the repositories use, and set-up stays cheap.
  * With an audit source every write is recorded in the audit trail (see MeteredClient); without
  * one (scripts, tests of the client itself) writes go through unrecorded.

@@ -7,7 +7,7 @@ import type { Db } from "./client";
  * The idempotency store (docs/api/resources.md "Idempotent retries"): one row per API key name and
  * `Idempotency-Key`, claimed PENDING, moved to COMMITTED by the write batch that carries the
  * claim (src/db/client.ts), DONE with the stored answer. The middleware that uses it is
- * src/lib/http/idempotency.ts.
+ * src/http/idempotency.ts.
  */
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;

@@ -1,4 +1,4 @@
-import { conflict } from "../lib/core/errors";
+import { conflict } from "../core/errors";
 
 /**
  * Optimistic updates. D1 has no transaction spanning the read that checks a change and the

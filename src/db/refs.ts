@@ -1,6 +1,6 @@
 import { eq, getTableColumns, isNull, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import type { FieldIssue } from "../lib/core/errors";
+import type { FieldIssue } from "../core/errors";
 import { rowsByCode, type FactParts } from "./bulk-facts";
 import type { Db } from "./client";
 

@@ -7,7 +7,7 @@ import { pricelists, tradeConditions } from "./schema";
  * + 10 %" is the cost in other words), and ACCRUAL trade conditions. Every read a read key can make
  * of pricelists or trade conditions takes its condition from here, so "as if they did not exist"
  * has one wording: absent from every list and its count, 404 by id. `costs` is the request's
- * `seesCosts` (src/lib/http/auth.ts).
+ * `seesCosts` (src/http/auth.ts).
  */
 
 /**

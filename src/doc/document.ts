@@ -1,8 +1,8 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { API_KEY_HEADER } from "../lib/http/auth";
-import { BOOKMARK_HEADER, CORRELATION_HEADER } from "../lib/http/context";
-import type { AppRouter } from "../lib/http/router";
-import { RATE_LIMITS } from "../lib/http/rate-limit";
+import { API_KEY_HEADER } from "../http/auth";
+import { BOOKMARK_HEADER, CORRELATION_HEADER } from "../http/context";
+import type { AppRouter } from "../http/router";
+import { RATE_LIMITS } from "../http/rate-limit";
 import { tags } from "../resources";
 import { declareIdempotencyKeys } from "./idempotency";
 
@@ -38,7 +38,7 @@ Every successful write is recorded, row by row, in the same transaction as the c
  * the result as it is (./served.ts) and never imports this module (docs/architecture.md §1.2).
  */
 export function openApiDocument(app: AppRouter) {
-  // The generator, which the Worker leaves out (src/lib/http/router.ts), over the app's routes.
+  // The generator, which the Worker leaves out (src/http/router.ts), over the app's routes.
   const generator = new OpenAPIHono();
   const registry = generator.openAPIRegistry;
   for (const route of app.definitions) registry.registerPath({ ...route });

@@ -1,4 +1,4 @@
-import { createRouter } from "../lib/http/router";
+import { createRouter } from "../http/router";
 
 /** Where to go from `/`: the pages and the document a newcomer is looking for. */
 export const LINKS = {

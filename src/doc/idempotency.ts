@@ -1,7 +1,7 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
-import { IDEMPOTENCY_HEADER } from "../lib/http/idempotency";
-import { errors } from "../lib/http/openapi";
-import { readOnly } from "../lib/http/read-only";
+import { IDEMPOTENCY_HEADER } from "../http/idempotency";
+import { errors } from "../http/openapi";
+import { readOnly } from "../http/read-only";
 
 const DESCRIPTION =
   "Makes a retry of this write safe: the first answer (status and body) is stored with the " +
@@ -26,7 +26,7 @@ const IDEMPOTENCY_CONFLICTS =
   "(IDEMPOTENCY_KEY_IN_USE)";
 
 /**
- * Every write accepts Idempotency-Key (src/lib/http/idempotency.ts runs before every route), so the
+ * Every write accepts Idempotency-Key (src/http/idempotency.ts runs before every route), so the
  * header and its 409s are declared here once, on every route that writes, instead of on each
  * route by hand: a new write route gets them without anyone remembering to.
  */

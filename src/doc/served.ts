@@ -1,4 +1,4 @@
-import { createRouter } from "../lib/http/router";
+import { createRouter } from "../http/router";
 
 /** Where the build writes the OpenAPI document among the static assets (public/). */
 export const DOCUMENT_ASSET = "/openapi.json";

@@ -1,4 +1,4 @@
-import { createRouter } from "../lib/http/router";
+import { createRouter } from "../http/router";
 
 /**
  * The API reference: Swagger UI over `/doc`, offline. Its files are static assets under

@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { rawBatch, type Db } from "../db/client";
 import { COST_LISTS_SQL } from "../db/visibility";
-import { iso } from "../lib/core/schemas";
+import { iso } from "../core/schemas";
 import { DIMENSIONS, type TargetEntity, type TargetField } from "../pricing/targeting";
 import { CHANGE_EVENTS, type AuditAction, type ChangeEvent } from "../pricing/vocabulary";
 import type { Affected } from "./affects";

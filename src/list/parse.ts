@@ -1,5 +1,5 @@
-import { parseInstant } from "../lib/core/schemas";
-import { echo, invalid, quote, type FieldIssue } from "../lib/core/errors";
+import { parseInstant } from "../core/schemas";
+import { echo, invalid, quote, type FieldIssue } from "../core/errors";
 import {
   fieldsWhere,
   OPERATORS,

@@ -1,4 +1,4 @@
-import { INSTANT_PATTERN } from "../lib/core/schemas";
+import { INSTANT_PATTERN } from "../core/schemas";
 import type { FieldType } from "./config";
 
 /**

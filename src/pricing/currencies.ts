@@ -12,7 +12,7 @@
  * CHE, CHW, CLF, COU, MXV, USN, UYI, UYW, XDR, XSU, XUA, XBA-XBD), precious metals (XAU, XAG, XPD,
  * XPT), and the "testing" and "no currency" codes XTS and XXX: nothing is sold in them.
  *
- * The one list: src/lib/core/currencies.ts accepts exactly these codes, GET /v1/api/currencies
+ * The one list: src/core/currencies.ts accepts exactly these codes, GET /v1/api/currencies
  * answers this table, the back-office page formats amounts with it. A new ISO amendment is one
  * code in one of the strings below (and its test in test/resources/currencies.test.ts).
  */

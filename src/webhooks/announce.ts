@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
-import type { AppEnv } from "../lib/http/env";
-import { loggable } from "../lib/core/errors";
+import type { AppEnv } from "../http/env";
+import { loggable } from "../core/errors";
 
 /**
  * After a request that committed a write, one `changes` message on the webhook queue, sent in

@@ -1,5 +1,5 @@
 import { createDb, DbMeter } from "../db/client";
-import type { Bindings } from "../lib/http/env";
+import type { Bindings } from "../http/env";
 import type { DeliveryConfig } from "./deliver";
 import { targetRules } from "./safety";
 

@@ -1,6 +1,6 @@
 import type { Db } from "../db/client";
-import type { Bindings, WebhookMessage } from "../lib/http/env";
-import { loggable } from "../lib/core/errors";
+import type { Bindings, WebhookMessage } from "../http/env";
+import { loggable } from "../core/errors";
 import { deliveryConfig, engineDb } from "./config";
 import { deliver, type DeliveryConfig, type Outcome } from "./deliver";
 import { dueWebhooks, noteError } from "./store";

@@ -1,4 +1,4 @@
-import type { Bindings, WebhookMessage } from "../lib/http/env";
+import type { Bindings, WebhookMessage } from "../http/env";
 import { engineDb } from "./config";
 import { dueWebhooks } from "./store";
 

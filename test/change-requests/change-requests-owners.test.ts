@@ -35,7 +35,7 @@ async function pendingRequest(key: string) {
 
 describe("API_KEYS in the owner form", () => {
   it("parses owner:name:role:sha256 beside the older forms; skips reserved owners", async () => {
-    const { parseApiKeys } = await import("../../src/lib/http/auth");
+    const { parseApiKeys } = await import("../../src/http/auth");
     const hex = "c".repeat(64);
     const keys = parseApiKeys(
       `alice:alice-2027:admin:${hex},erp-sync:admin:${hex},read:${hex},a:b:c:admin:${hex},` +

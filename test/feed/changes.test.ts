@@ -121,7 +121,7 @@ describe("GET /v1/api/changes", () => {
     await createProduct();
     await createProduct();
     const newest = await head();
-    // What the retention does to old entries (src/lib/jobs/retention.ts).
+    // What the retention does to old entries (src/jobs/retention.ts).
     await env.DB.prepare("delete from audit_log where id < ?").bind(newest).run();
     const res = await api("GET", `/v1/api/changes?after=${newest - 2}`);
     const problem = expectProblem(res, 410, "EXPIRED_CURSOR");
@@ -139,7 +139,7 @@ describe("GET /v1/api/changes", () => {
     const newest = await head();
     const kept = (await changesAfter(newest - 1)).map((c) => c.key);
     expect(kept).toEqual([{ id: second.id, code: second.code }]);
-    // What the retention does to old entries (src/lib/jobs/retention.ts): the first product's
+    // What the retention does to old entries (src/jobs/retention.ts): the first product's
     // entry, and every one before it, is gone.
     await env.DB.prepare("delete from audit_log where id < ?").bind(newest).run();
     for (const query of ["", "?after=0", "?after=0&limit=1"]) {

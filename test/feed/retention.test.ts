@@ -2,7 +2,7 @@ import { createScheduledController } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import worker from "../../src/index";
-import { RETENTION_BATCH, RETENTION_MAX_BATCHES } from "../../src/lib/jobs/retention";
+import { RETENTION_BATCH, RETENTION_MAX_BATCHES } from "../../src/jobs/retention";
 import { createProduct } from "../factories";
 import { api, uid } from "../shared/helpers";
 

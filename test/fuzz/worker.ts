@@ -1,7 +1,7 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import worker from "../../src/index";
-import { API_KEY_HEADER } from "../../src/lib/http/auth";
+import { API_KEY_HEADER } from "../../src/http/auth";
 import { KEYS, type ApiResponse } from "../shared/helpers";
 
 /**

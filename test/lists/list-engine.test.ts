@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { integer, SQLiteSyncDialect, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { describe, expect, it } from "vitest";
-import { ApiError } from "../../src/lib/core/errors";
+import { ApiError } from "../../src/core/errors";
 import type { ListConfig } from "../../src/list";
 import { envelope } from "../../src/list/envelope";
 import { listParameters } from "../../src/list/openapi";

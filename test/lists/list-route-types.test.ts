@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AppRouteHandler } from "../../src/lib/http/router";
+import type { AppRouteHandler } from "../../src/http/router";
 import { productList } from "../../src/resources/products/products.list";
 import * as products from "../../src/resources/products/products.routes";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CURRENCIES } from "../../src/lib/core/currencies";
+import { CURRENCIES } from "../../src/core/currencies";
 import {
   CONDITION_SCOPES,
   CONDITION_TYPES,

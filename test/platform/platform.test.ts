@@ -175,7 +175,7 @@ describe("failure modes", () => {
 
   it("turns an unexpected error into a generic 500 without leaking the cause", async () => {
     const { Hono } = await import("hono");
-    const { onError } = await import("../../src/lib/core/errors");
+    const { onError } = await import("../../src/core/errors");
     const app = new Hono();
     app.onError(onError);
     app.get("/boom", () => {
@@ -198,7 +198,7 @@ describe("API_KEYS entries", () => {
   const hex = "a".repeat(64);
 
   it("reads named and short entries and skips malformed ones", async () => {
-    const { parseApiKeys } = await import("../../src/lib/http/auth");
+    const { parseApiKeys } = await import("../../src/http/auth");
     const keys = parseApiKeys(
       ` erp-sync:admin:${hex} , read:${"b".repeat(64)},bad:role:${hex},admin:${"A".repeat(64)},admin:short`,
     );

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { CURRENCIES, isCurrency } from "../../src/lib/core/currencies";
-import { jsonTextIssues, MAX_JSON_DEPTH, roundsToInteger } from "../../src/lib/core/strict-json";
-import { unsafeTextReason } from "../../src/lib/core/text";
+import { CURRENCIES, isCurrency } from "../../src/core/currencies";
+import { jsonTextIssues, MAX_JSON_DEPTH, roundsToInteger } from "../../src/core/strict-json";
+import { unsafeTextReason } from "../../src/core/text";
 
 describe("numbers judged on the JSON text", () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_ISSUES } from "../../src/lib/core/errors";
+import { MAX_ISSUES } from "../../src/core/errors";
 import { createPricelist } from "../factories";
 import { api, expectProblem, KEYS, uid } from "../shared/helpers";
 

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { app } from "../../src/app";
 import { AUDITED_TABLES } from "../../src/db/audit";
 import { NOT_AUDITED, UNVERSIONED } from "../../src/db/schema/audited";
-import { sessionStart } from "../../src/lib/http/context";
+import { sessionStart } from "../../src/http/context";
 import { MAX_AGE_SECONDS } from "../../src/resources/prices/prices.cache";
 import {
   createChannel,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CURRENCIES } from "../../src/lib/core/currencies";
+import { CURRENCIES } from "../../src/core/currencies";
 import { CURRENCY_EXPONENTS, exponentOf } from "../../src/pricing";
 import { api, expectProblem, issuePaths, KEYS, roundTrips } from "../shared/helpers";
 

@@ -1,6 +1,6 @@
 /**
  * The Worker bundle as a deploy builds it (docs/performance.md "The Worker bundle"): its `zod` is
- * src/lib/core/zod-entry.ts (wrangler.toml [alias]), whose `z` must hold every member src/ uses,
+ * src/core/zod-entry.ts (wrangler.toml [alias]), whose `z` must hold every member src/ uses,
  * or that member is `undefined` in the Worker and nothing in the build says so; the build
  * (scripts/worker-build.mjs) writes the OpenAPI document GET /doc serves, equal to a fresh
  * generation from src/, and leaves its words out of the bundle; and the bundle stays within its
@@ -83,7 +83,7 @@ function zUses() {
   return { members, others };
 }
 
-/** The Worker's `z`, built from src/lib/core/zod-entry.ts as the Worker bundle has it. */
+/** The Worker's `z`, built from src/core/zod-entry.ts as the Worker bundle has it. */
 async function workerZ() {
   const outfile = join(tmp, "zod-entry.mjs");
   await build({
@@ -99,7 +99,7 @@ async function workerZ() {
   return entry.z;
 }
 
-describe("the Worker's zod (src/lib/core/zod-entry.ts)", () => {
+describe("the Worker's zod (src/core/zod-entry.ts)", () => {
   it("holds every member of z that src/ uses", async () => {
     const { members, others } = zUses();
     assert.ok(members.has("object") && members.has("string"), "src/ was not read");
@@ -107,7 +107,7 @@ describe("the Worker's zod (src/lib/core/zod-entry.ts)", () => {
     const missing = [...members]
       .filter(([name]) => z[name] === undefined)
       .map(([name, at]) => `z.${name} (${at.slice(0, 3).join(", ")})`);
-    assert.deepEqual(missing, [], "src/ uses members of z that src/lib/core/zod-entry.ts lacks");
+    assert.deepEqual(missing, [], "src/ uses members of z that src/core/zod-entry.ts lacks");
     assert.deepEqual(others, [], "src/ uses z other than as z.<member>");
   });
 
@@ -117,7 +117,7 @@ describe("the Worker's zod (src/lib/core/zod-entry.ts)", () => {
     assert.match(readFileSync(join(ROOT, "vitest.config.ts"), "utf8"), /alias/);
     // No other alias: nothing inside a package is replaced.
     const aliases = config.slice(config.indexOf("[alias]")).split("\n\n")[0]?.split("\n") ?? [];
-    assert.deepEqual(aliases.slice(1), ['"zod" = "./src/lib/core/zod-entry.ts"']);
+    assert.deepEqual(aliases.slice(1), ['"zod" = "./src/core/zod-entry.ts"']);
   });
 });
 
@@ -147,7 +147,7 @@ describe("the deploy build (wrangler deploy --dry-run --minify)", () => {
     ]) {
       assert.equal(code.includes(word), false, `the bundle holds "${word}"`);
     }
-    // The validation messages of the service are (src/lib/core/wording.ts).
+    // The validation messages of the service are (src/core/wording.ts).
     assert.ok(code.includes("must be an ISO 4217 code"));
   });
 

@@ -1,7 +1,7 @@
 import { env, exports } from "cloudflare:workers";
 import { Hono } from "hono";
 import { beforeAll, describe, expect, it } from "vitest";
-import { streamJson } from "../../src/lib/http/stream";
+import { streamJson } from "../../src/http/stream";
 import { SimulationPlaces } from "../../src/resources/simulations/simulations.service";
 import {
   createChannel,

@@ -194,7 +194,7 @@ function rowOf(cells: string[], currency: string): Parsed<PriceRow> {
     return { ok: false, error: "needs a product code, an optional minimum quantity and a price" };
   }
   const productCode = cells[0]!;
-  // The API's code pattern (src/lib/core/schemas.ts CODE_PATTERN), so a typo is named here.
+  // The API's code pattern (src/core/schemas.ts CODE_PATTERN), so a typo is named here.
   if (!/^(?!\.\.?$)[A-Za-z0-9._-]{1,64}$/.test(productCode)) {
     return { ok: false, error: `"${productCode}" is not a product code` };
   }

@@ -5,7 +5,7 @@
  * write, never from a replica that has not seen it yet.
  */
 
-/** The header, both ways (src/lib/http/context.ts BOOKMARK_HEADER). */
+/** The header, both ways (src/http/context.ts BOOKMARK_HEADER). */
 export const BOOKMARK_HEADER = "x-d1-bookmark";
 
 /** Where the tab keeps the bookmark between calls (sessionStorage: this tab, until it closes). */

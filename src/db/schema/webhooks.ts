@@ -41,7 +41,7 @@ export const webhooks = sqliteTable("webhooks", {
   ...timestamps,
 });
 
-/** One row per delivery attempt, kept for WEBHOOK_DELIVERY_RETENTION_DAYS (src/lib/jobs/retention.ts). */
+/** One row per delivery attempt, kept for WEBHOOK_DELIVERY_RETENTION_DAYS (src/jobs/retention.ts). */
 export const webhookDeliveries = sqliteTable(
   "webhook_deliveries",
   {

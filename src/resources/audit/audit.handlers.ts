@@ -1,4 +1,4 @@
-import type { AppRouteHandler } from "../../lib/http/router";
+import type { AppRouteHandler } from "../../http/router";
 import { listAuditEntries, toAuditEntry } from "./audit.repo";
 import type * as routes from "./audit.routes";
 

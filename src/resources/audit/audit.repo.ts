@@ -2,7 +2,7 @@ import { count } from "drizzle-orm";
 import { auditLog } from "../../db/schema";
 import { readPage, type ListRequest } from "../../list";
 import type { Db } from "../../db/client";
-import { iso } from "../../lib/core/schemas";
+import { iso } from "../../core/schemas";
 
 type AuditRow = typeof auditLog.$inferSelect;
 type Fields = Record<string, unknown>;

@@ -1,5 +1,5 @@
-import { requireAdmin } from "../../lib/http/auth";
-import { errors, json } from "../../lib/http/openapi";
+import { requireAdmin } from "../../http/auth";
+import { errors, json } from "../../http/openapi";
 import { auditList } from "./audit.list";
 import { AuditEntryListSchema } from "./audit.schemas";
 

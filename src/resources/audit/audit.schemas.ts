@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { listOf } from "../../list";
-import { IsoTimestamp } from "../../lib/core/schemas";
+import { IsoTimestamp } from "../../core/schemas";
 import { AUDIT_ACTIONS } from "../../pricing/vocabulary";
 
 const Row = z.record(z.string(), z.unknown());

@@ -1,4 +1,4 @@
-import type { AppRouteHandler } from "../../lib/http/router";
+import type { AppRouteHandler } from "../../http/router";
 import { findBrand, insertBrand, listBrands, toBrand, writeBrand } from "./brands.repo";
 import type * as routes from "./brands.routes";
 import { missingBrand as missing, removeBrand, upsertBrands } from "./brands.service";

@@ -5,8 +5,8 @@ import { rowsByCode, type FactParts } from "../../db/bulk-facts";
 import { isUniqueViolation, type Db } from "../../db/client";
 import { unlessForeignKey } from "../../db/outcomes";
 import { brands, products, promotionBrands, tradeConditionBrands } from "../../db/schema";
-import { conflict } from "../../lib/core/errors";
-import { iso } from "../../lib/core/schemas";
+import { conflict } from "../../core/errors";
+import { iso } from "../../core/schemas";
 import { readPage, type ListRequest } from "../../list";
 import type { BrandCreate, BrandUpdate } from "./brands.schemas";
 

@@ -2,7 +2,7 @@ import { deleteUnlessNamed } from "../../db/blockers";
 import { BulkPlan, upsertInBulk } from "../../db/bulk-plan";
 import type { Db } from "../../db/client";
 import { patchOf } from "../../db/optimistic";
-import { notFound } from "../../lib/core/errors";
+import { notFound } from "../../core/errors";
 import {
   brandFacts,
   brandWrites,

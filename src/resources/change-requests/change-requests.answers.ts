@@ -1,4 +1,4 @@
-import { iso } from "../../lib/core/schemas";
+import { iso } from "../../core/schemas";
 import type { ChangeRequestRow, FoundRequest, StoredItem } from "./change-requests.repo";
 import type { ChangeRequestItem, Impact } from "./change-requests.schemas";
 

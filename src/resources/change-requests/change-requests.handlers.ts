@@ -1,4 +1,4 @@
-import type { AppRouteHandler } from "../../lib/http/router";
+import type { AppRouteHandler } from "../../http/router";
 import { claimSimulation } from "../simulations/simulations.service";
 import { toChangeRequestSummary } from "./change-requests.answers";
 import { approvePolicy, putPolicy as writePolicy, toPolicyState } from "./change-requests.policy";

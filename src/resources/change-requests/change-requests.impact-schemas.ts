@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { IsoTimestamp } from "../../lib/core/schemas";
+import { IsoTimestamp } from "../../core/schemas";
 import { MarginSummarySchema } from "../simulations/simulations.schemas";
 
 /* The impact of a change request as answered (docs/api/change-requests.md §17.3). */

@@ -1,7 +1,7 @@
 import type { Db } from "../../db/client";
 import type { TierAt } from "../../pricing/change-plan";
 import { bucketsOf } from "../../pricing/simulation";
-import { iso } from "../../lib/core/schemas";
+import { iso } from "../../core/schemas";
 import { simulatePrices } from "../simulations/simulations.service";
 import { readReach, type Reach, type Touch } from "./change-requests.repo";
 import type { Related } from "./change-requests.related";

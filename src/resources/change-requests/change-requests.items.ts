@@ -1,8 +1,8 @@
-import type { FieldIssue } from "../../lib/core/errors";
-import { iso } from "../../lib/core/schemas";
+import type { FieldIssue } from "../../core/errors";
+import { iso } from "../../core/schemas";
 import type { ChangeRequestTargetKind } from "../../pricing/vocabulary";
 import type { Ids } from "./change-requests.impact";
-import { TARGET_DOCS } from "../../lib/core/targeting";
+import { TARGET_DOCS } from "../../core/targeting";
 import { TARGET_FIELDS, type TargetField } from "../../pricing";
 import {
   unknownIn,

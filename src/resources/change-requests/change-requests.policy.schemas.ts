@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { IsoTimestamp } from "../../lib/core/schemas";
+import { IsoTimestamp } from "../../core/schemas";
 
 /*
  * The approval policy in the API (docs/api/change-requests.md §17.4): the limits, and who set and

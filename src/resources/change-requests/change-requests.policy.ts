@@ -1,6 +1,6 @@
 import { CHANGED, optimistically } from "../../db/optimistic";
-import { ApiError, conflict } from "../../lib/core/errors";
-import { iso } from "../../lib/core/schemas";
+import { ApiError, conflict } from "../../core/errors";
+import { iso } from "../../core/schemas";
 import { readPolicy, writePolicy, type PolicyRow } from "./change-requests.repo";
 import type { Policy } from "./change-requests.policy.schemas";
 import type { ComputedImpact } from "./change-requests.impact";

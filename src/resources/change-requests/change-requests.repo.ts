@@ -1,4 +1,4 @@
-import { and, asc, count, eq, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNull, lte, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { insertRows, rowField, rowsOf } from "../../db/bulk";
@@ -11,6 +11,7 @@ import {
   changeRequestItems,
   changeRequestPolicy,
   changeRequests,
+  changeRequestWrites,
   pricelists,
   promotions,
   tradeConditions,
@@ -505,4 +506,45 @@ export async function readReach(
     catalogueSize: all!.size,
     quantities: tiers.map((t) => t.minQuantity),
   };
+}
+
+/**
+ * Go-live without anyone awake (docs/api/change-requests.md §17.6): on every tick of the per-minute
+ * Cron Trigger, each APPLIED change request whose effectiveAt (or, without one, its apply) has come
+ * gets its `effective_recorded_at`, once: the UPDATE only takes rows that have none, so overlapping
+ * runs cannot both take one. The trigger of migration 0022 turns that into the one
+ * `change-request.effective` entry of the change feed, which the webhook sweep that runs next
+ * delivers. A request in effect can no longer be cancelled, so the rows kept for its cancel go.
+ * Returns the ids recorded.
+ */
+export async function recordEffective(db: Db, now: number): Promise<number[]> {
+  const effective = sql`coalesce(${changeRequests.effectiveAt}, ${changeRequests.appliedAt})`;
+  const [recorded] = await db.batch([
+    db
+      .update(changeRequests)
+      .set({ effectiveRecordedAt: sql`cast(unixepoch('subsec') * 1000 as integer)` })
+      .where(
+        and(
+          eq(changeRequests.status, "APPLIED"),
+          isNull(changeRequests.effectiveRecordedAt),
+          lte(effective, now),
+        ),
+      )
+      .returning({ id: changeRequests.id }),
+    db.delete(changeRequestWrites).where(
+      inArray(
+        changeRequestWrites.changeRequestId,
+        db
+          .select({ id: changeRequests.id })
+          .from(changeRequests)
+          .where(
+            and(
+              eq(changeRequests.status, "APPLIED"),
+              sql`${changeRequests.effectiveRecordedAt} is not null`,
+            ),
+          ),
+      ),
+    ),
+  ]);
+  return recorded.map((row) => row.id);
 }

@@ -1,5 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
-import { errors, IdParams, json, jsonBody, tooManyError, withRules } from "../../lib/http/openapi";
+import { errors, IdParams, json, jsonBody, tooManyError, withRules } from "../../http/openapi";
 import { keyBusy, SIMULATION_LIMITS } from "../simulations/simulations.service";
 import { changeRequestList } from "./change-requests.list";
 import {

@@ -8,9 +8,9 @@ import {
   Name,
   OptionalInstant,
   PriceUnit,
-} from "../../lib/core/schemas";
+} from "../../core/schemas";
 import { CHANGE_REQUEST_STATUSES, CHANGE_REQUEST_TARGET_KINDS } from "../../pricing/vocabulary";
-import { targetSelectors } from "../../lib/core/targeting";
+import { targetSelectors } from "../../core/targeting";
 import { RoundingSchema } from "../pricelists/pricelists.schemas";
 import { ImpactSchema, impactExample } from "./change-requests.impact-schemas";
 

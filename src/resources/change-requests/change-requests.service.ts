@@ -9,9 +9,9 @@ import {
   stagedPriceRowSteps,
   stagedWritesOf,
 } from "../../db/price-rows";
-import { ApiError, conflict, invalid, notFound } from "../../lib/core/errors";
-import { iso } from "../../lib/core/schemas";
-import { runInSteps } from "../../lib/core/steps";
+import { ApiError, conflict, invalid, notFound } from "../../core/errors";
+import { iso } from "../../core/schemas";
+import { runInSteps } from "../../core/steps";
 import {
   ChangeAmountOutOfRange,
   isChangeOverlap,
@@ -35,6 +35,7 @@ import {
   readItemFacts,
   readPolicy,
   readTouch,
+  recordEffective,
   recordsDivergedSql,
   replaceItems,
   requestState,
@@ -136,6 +137,13 @@ async function writeIfUnchanged(
   const result = await writeJudged(db, scalarFacts(state, text), writes);
   return result === STALE_FACTS ? CHANGED : row.id;
 }
+
+/**
+ * Go-live, run by the per-minute Cron Trigger (src/index.ts; docs/api/change-requests.md §17.6):
+ * each APPLIED request whose effective moment has come is recorded as effective once, which the
+ * change feed announces; the ids recorded.
+ */
+export const recordEffectiveChangeRequests = (db: Db, now: number) => recordEffective(db, now);
 
 /** The request as read, or 404. */
 async function requireRequest(db: Db, id: number) {

@@ -1,7 +1,7 @@
-import { seesCosts } from "../../lib/http/auth";
+import { seesCosts } from "../../http/auth";
 import { readChanges } from "../../feed/read";
-import { ApiError } from "../../lib/core/errors";
-import type { AppRouteHandler } from "../../lib/http/router";
+import { ApiError } from "../../core/errors";
+import type { AppRouteHandler } from "../../http/router";
 import type * as routes from "./changes.routes";
 import { DEFAULT_CHANGES } from "./changes.schemas";
 

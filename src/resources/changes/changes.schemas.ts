@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import { IsoTimestamp } from "../../lib/core/schemas";
-import { TARGET_FIELD_LIST, targetAffects } from "../../lib/core/targeting";
-import { ProblemSchema } from "../../lib/http/openapi";
+import { IsoTimestamp } from "../../core/schemas";
+import { TARGET_FIELD_LIST, targetAffects } from "../../core/targeting";
+import { ProblemSchema } from "../../http/openapi";
 import { AUDIT_ACTIONS, CHANGE_EVENTS } from "../../pricing/vocabulary";
 
 export const MAX_CHANGES = 1000;

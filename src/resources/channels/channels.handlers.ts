@@ -1,6 +1,6 @@
-import { seesCosts } from "../../lib/http/auth";
-import { assignmentRouter } from "../../lib/http/assignments";
-import type { AppRouteHandler } from "../../lib/http/router";
+import { seesCosts } from "../../http/auth";
+import { assignmentRouter } from "../../http/assignments";
+import type { AppRouteHandler } from "../../http/router";
 import { toCustomerGroup } from "../customer-groups/customer-groups.service";
 import { toCustomer } from "../customers/customers.service";
 import { toPricelist } from "../pricelists/pricelists.service";

@@ -24,8 +24,8 @@ import {
 } from "../../db/reads";
 import { readPage, readPageOf, type ListRequest } from "../../list";
 import { isUniqueViolation, type Db } from "../../db/client";
-import { conflict } from "../../lib/core/errors";
-import { iso } from "../../lib/core/schemas";
+import { conflict } from "../../core/errors";
+import { iso } from "../../core/schemas";
 import type { ChannelCreate, ChannelUpdate } from "./channels.schemas";
 
 /**

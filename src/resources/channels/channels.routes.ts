@@ -1,14 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
-import {
-  CodeParams,
-  errors,
-  inUseError,
-  json,
-  jsonBody,
-  invalidError,
-} from "../../lib/http/openapi";
-import { CustomerGroupCodesSchema } from "../../lib/core/schemas";
-import { assignmentRoutes } from "../../lib/http/assignments";
+import { CodeParams, errors, inUseError, json, jsonBody, invalidError } from "../../http/openapi";
+import { CustomerGroupCodesSchema } from "../../core/schemas";
+import { assignmentRoutes } from "../../http/assignments";
 import { customerGroupList } from "../customer-groups/customer-groups.list";
 import { CustomerGroupListSchema } from "../customer-groups/customer-groups.schemas";
 import { customerList } from "../customers/customers.list";

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { listOf } from "../../list";
-import { Code, IsoTimestamp, Name } from "../../lib/core/schemas";
+import { Code, IsoTimestamp, Name } from "../../core/schemas";
 import { CHANNEL_ROUNDING_MODES } from "../../pricing/vocabulary";
 import { PricelistSchema, pricelistExample } from "../pricelists/pricelists.schemas";
 

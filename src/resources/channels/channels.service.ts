@@ -2,7 +2,7 @@ import { deleteUnlessNamed } from "../../db/blockers";
 import { unassignByCodes } from "../../db/links";
 import { FOREIGN_KEY } from "../../db/outcomes";
 import type { Db } from "../../db/client";
-import { notFound } from "../../lib/core/errors";
+import { notFound } from "../../core/errors";
 import {
   assertAssignable,
   missingPricelist,

@@ -1,5 +1,5 @@
 import { pageInMemory } from "../../list";
-import type { AppRouteHandler } from "../../lib/http/router";
+import type { AppRouteHandler } from "../../http/router";
 import { CURRENCY_EXPONENTS } from "../../pricing/currencies";
 import { currencyList } from "./currencies.list";
 import type * as routes from "./currencies.routes";

@@ -1,4 +1,4 @@
-import { errors, json } from "../../lib/http/openapi";
+import { errors, json } from "../../http/openapi";
 import { currencyList } from "./currencies.list";
 import { CurrencyListSchema } from "./currencies.schemas";
 

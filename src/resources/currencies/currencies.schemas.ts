@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { Currency } from "../../lib/core/schemas";
+import { Currency } from "../../core/schemas";
 import { listOf } from "../../list";
 
 const currencyExample = { code: "EUR", exponent: 2 };

@@ -1,4 +1,4 @@
-import { createRouter } from "../../lib/http/router";
+import { createRouter } from "../../http/router";
 import * as handlers from "./currencies.handlers";
 import * as routes from "./currencies.routes";
 

@@ -1,5 +1,5 @@
-import { assignmentRouter } from "../../lib/http/assignments";
-import type { AppRouteHandler } from "../../lib/http/router";
+import { assignmentRouter } from "../../http/assignments";
+import type { AppRouteHandler } from "../../http/router";
 import { toCustomer } from "../customers/customers.service";
 import { toPricelist } from "../pricelists/pricelists.service";
 import {

@@ -22,7 +22,7 @@ import {
 } from "../../db/schema";
 import { readPage, readPageOf, type ListRequest } from "../../list";
 import { isUniqueViolation, type Db } from "../../db/client";
-import { conflict } from "../../lib/core/errors";
+import { conflict } from "../../core/errors";
 import type { CustomerGroupCreate, CustomerGroupUpdate } from "./customer-groups.schemas";
 
 export type CustomerGroupRow = typeof customerGroups.$inferSelect;

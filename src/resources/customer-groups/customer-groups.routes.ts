@@ -6,8 +6,8 @@ import {
   inUseError,
   json,
   jsonBody,
-} from "../../lib/http/openapi";
-import { assignmentRoutes } from "../../lib/http/assignments";
+} from "../../http/openapi";
+import { assignmentRoutes } from "../../http/assignments";
 import { PricelistRefSchema } from "../pricelists/pricelists.schemas";
 import { customerList } from "../customers/customers.list";
 import { CustomerCodesSchema, CustomerListSchema } from "../customers/customers.schemas";

@@ -3,9 +3,9 @@ import { assignByCodes, unassignByCodes } from "../../db/links";
 import { FOREIGN_KEY } from "../../db/outcomes";
 import { BulkPlan, upsertInBulk } from "../../db/bulk-plan";
 import type { Db } from "../../db/client";
-import { notFound } from "../../lib/core/errors";
+import { notFound } from "../../core/errors";
 import { patchOf } from "../../db/optimistic";
-import { iso } from "../../lib/core/schemas";
+import { iso } from "../../core/schemas";
 import { assertAssignable, missingPricelist } from "../pricelists/pricelists.service";
 import {
   assignGroupPricelist,

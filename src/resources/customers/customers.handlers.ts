@@ -1,5 +1,5 @@
-import { seesCosts } from "../../lib/http/auth";
-import type { AppRouteHandler } from "../../lib/http/router";
+import { seesCosts } from "../../http/auth";
+import type { AppRouteHandler } from "../../http/router";
 import { missingPricelist } from "../pricelists/pricelists.service";
 import {
   deleteCustomer,

@@ -25,7 +25,7 @@ import { customerPricelists, customers, pricelists } from "../../db/schema";
 import { seenPricelistId } from "../../db/visibility";
 import { readPage, readPageOf, type ListRequest } from "../../list";
 import { isUniqueViolation, type Db } from "../../db/client";
-import { conflict } from "../../lib/core/errors";
+import { conflict } from "../../core/errors";
 import type { CustomerCreate, CustomerUpdate } from "./customers.schemas";
 
 export type { CustomerRow, PricelistRow };

@@ -1,12 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
-import {
-  bulkUpsertRoute,
-  CodeParams,
-  errors,
-  IdParams,
-  json,
-  jsonBody,
-} from "../../lib/http/openapi";
+import { bulkUpsertRoute, CodeParams, errors, IdParams, json, jsonBody } from "../../http/openapi";
 import { tag as pricelistsTag } from "../pricelists/pricelists.routes";
 import { PricelistRefSchema } from "../pricelists/pricelists.schemas";
 import { customerList } from "./customers.list";

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { listOf } from "../../list";
-import { bulkBody, Code, codesBody, IsoTimestamp, Name } from "../../lib/core/schemas";
+import { bulkBody, Code, codesBody, IsoTimestamp, Name } from "../../core/schemas";
 import { PricelistSchema, pricelistExample } from "../pricelists/pricelists.schemas";
 
 const customerExample = {

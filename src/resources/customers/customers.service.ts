@@ -4,7 +4,7 @@ import { FOREIGN_KEY } from "../../db/outcomes";
 import { customerLinks } from "../../db/reads";
 import { BulkPlan, upsertInBulk } from "../../db/bulk-plan";
 import type { Db } from "../../db/client";
-import { conflict, invalid, notFound, unknownCodesIssue } from "../../lib/core/errors";
+import { conflict, invalid, notFound, unknownCodesIssue } from "../../core/errors";
 import { primaryCustomerPricelist } from "../../pricing";
 import { assertAssignable, missingPricelist, toPricelist } from "../pricelists/pricelists.service";
 import {
@@ -26,7 +26,7 @@ import {
   type PricelistRow,
   type StoredCustomer,
 } from "./customers.repo";
-import { iso } from "../../lib/core/schemas";
+import { iso } from "../../core/schemas";
 import type { CustomerCreate, CustomerUpdate, CustomerUpsert } from "./customers.schemas";
 
 /** A customer as the API shows it, wherever one is shown (its memberships by code). */

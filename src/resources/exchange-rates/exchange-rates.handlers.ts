@@ -1,4 +1,4 @@
-import type { AppRouteHandler } from "../../lib/http/router";
+import type { AppRouteHandler } from "../../http/router";
 import { findExchangeRate, listExchangeRates, toExchangeRate } from "./exchange-rates.repo";
 import type * as routes from "./exchange-rates.routes";
 import {

@@ -4,7 +4,7 @@ import { factRows, type FactParts } from "../../db/bulk-facts";
 import { jsonChunks } from "../../db/chunks";
 import type { Db } from "../../db/client";
 import { exchangeRates } from "../../db/schema";
-import { iso, isoOrNull } from "../../lib/core/schemas";
+import { iso, isoOrNull } from "../../core/schemas";
 import { readPage, type ListRequest } from "../../list";
 
 /** A rate's key: the pair and the instant (epoch ms) from which it holds. */

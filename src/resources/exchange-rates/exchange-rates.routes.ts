@@ -1,6 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
-import { errors, json, jsonBody, withRules } from "../../lib/http/openapi";
-import { MAX_BULK_ROWS } from "../../lib/core/schemas";
+import { errors, json, jsonBody, withRules } from "../../http/openapi";
+import { MAX_BULK_ROWS } from "../../core/schemas";
 import { exchangeRateList } from "./exchange-rates.list";
 import {
   ExchangeRateKeyParams,

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { listOf } from "../../list";
-import { Currency, Instant, IsoTimestamp, MAX_BULK_ROWS } from "../../lib/core/schemas";
+import { Currency, Instant, IsoTimestamp, MAX_BULK_ROWS } from "../../core/schemas";
 import { MAX_RATE_DIGITS, MAX_RATE_LENGTH, parseRate } from "../../pricing/exchange";
 
 /** The words of every refusal of a rate sent as a JSON number (docs/api/prices.md §16.2). */

@@ -1,7 +1,7 @@
 import { BulkPlan, upsertInBulk } from "../../db/bulk-plan";
 import type { Db } from "../../db/client";
-import { notFound } from "../../lib/core/errors";
-import { iso } from "../../lib/core/schemas";
+import { notFound } from "../../core/errors";
+import { iso } from "../../core/schemas";
 import {
   deleteExchangeRate,
   rateCode,

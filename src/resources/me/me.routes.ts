@@ -1,5 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
-import { errors, json } from "../../lib/http/openapi";
+import { errors, json } from "../../http/openapi";
 import { MeSchema } from "./me.schemas";
 
 /** The group of this resource's operations in /doc. */

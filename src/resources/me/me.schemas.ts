@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { ROLES } from "../../lib/http/env";
+import { ROLES } from "../../http/env";
 
 export const MeSchema = z
   .object({

@@ -1,6 +1,6 @@
-import { seesCosts } from "../../lib/http/auth";
-import { assignmentRouter } from "../../lib/http/assignments";
-import type { AppRouteHandler } from "../../lib/http/router";
+import { seesCosts } from "../../http/auth";
+import { assignmentRouter } from "../../http/assignments";
+import type { AppRouteHandler } from "../../http/router";
 import {
   findSeenPricelist,
   listPrices as listPriceRows,

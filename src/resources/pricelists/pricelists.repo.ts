@@ -15,7 +15,7 @@ import { insertWhere, writeVersioned } from "../../db/writes";
 import type { PricelistKind, PricelistScope } from "../../pricing/vocabulary";
 import { readPage, readPageOf, type ListRequest } from "../../list";
 import type { Db } from "../../db/client";
-import { isoOrNull } from "../../lib/core/schemas";
+import { isoOrNull } from "../../core/schemas";
 import {
   type Derivation,
   type IndividualPricelistCreate,

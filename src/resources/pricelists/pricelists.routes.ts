@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
-import { errors, IdParams, json, jsonBody, withRules } from "../../lib/http/openapi";
-import { CustomerGroupCodesSchema } from "../../lib/core/schemas";
-import { assignmentRoutes } from "../../lib/http/assignments";
+import { errors, IdParams, json, jsonBody, withRules } from "../../http/openapi";
+import { CustomerGroupCodesSchema } from "../../core/schemas";
+import { assignmentRoutes } from "../../http/assignments";
 import { ProductCodesSchema } from "../products/products.schemas";
 import { pricelistPricesList, pricelistsList } from "./pricelists.list";
 import {

@@ -12,7 +12,7 @@ import {
   Priority,
   Status,
   checkWindow,
-} from "../../lib/core/schemas";
+} from "../../core/schemas";
 import {
   CREATE_STATUSES,
   PRICELIST_KINDS,

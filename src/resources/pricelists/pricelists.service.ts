@@ -9,7 +9,7 @@ import {
   notFound,
   unknownCodesIssue,
   type FieldIssue,
-} from "../../lib/core/errors";
+} from "../../core/errors";
 import { CHANGED, changesNothing, optimistically, patchOf } from "../../db/optimistic";
 import {
   PRODUCT_GONE,
@@ -20,8 +20,8 @@ import {
 } from "../../db/price-rows";
 import { isTimelineOverlap, planTimelines, type TimelineOverlap } from "../../pricing/timeline";
 import type { PricelistKind, PricelistScope, TierMode } from "../../pricing/vocabulary";
-import { iso, isoOrNull } from "../../lib/core/schemas";
-import { assertNotArchived, assertTransition, windowIssues } from "../../lib/core/status";
+import { iso, isoOrNull } from "../../core/schemas";
+import { assertNotArchived, assertTransition, windowIssues } from "../../core/status";
 import {
   channelsOnly,
   checkPriceWrite,

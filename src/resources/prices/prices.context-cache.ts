@@ -1,5 +1,5 @@
 import type { Db } from "../../db/client";
-import { loggable } from "../../lib/core/errors";
+import { loggable } from "../../core/errors";
 import { IsolateCache, type CacheBounds } from "../../db/isolate-cache";
 import {
   assemblePriceContext,

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { IsoTimestamp } from "../../lib/core/schemas";
+import { IsoTimestamp } from "../../core/schemas";
 import {
   CONDITION_OUTCOMES,
   CONDITION_SCOPES,

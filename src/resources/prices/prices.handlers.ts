@@ -1,7 +1,7 @@
-import { seesCosts } from "../../lib/http/auth";
+import { seesCosts } from "../../http/auth";
 import type { Context } from "hono";
-import type { AppEnv } from "../../lib/http/env";
-import type { AppRouteHandler } from "../../lib/http/router";
+import type { AppEnv } from "../../http/env";
+import type { AppRouteHandler } from "../../http/router";
 import { resolvePrices } from "../../pricing";
 import { answerTag, cacheControl, changesAt, isNotModified } from "./prices.cache";
 import { contextCacheEnabled } from "./prices.context-cache";

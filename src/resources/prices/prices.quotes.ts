@@ -1,5 +1,5 @@
 import type { NamedQuote } from "../../db/pricing/quote-terms";
-import { conflict, notFound } from "../../lib/core/errors";
+import { conflict, notFound } from "../../core/errors";
 import type { QuoteTerms } from "../../pricing";
 
 /**

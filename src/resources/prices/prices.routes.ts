@@ -1,8 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
 import { MAX_AGE_SECONDS } from "./prices.cache";
 import { STALE_HEADER } from "./prices.stall";
-import { errors, json, jsonBody } from "../../lib/http/openapi";
-import { readOnly } from "../../lib/http/read-only";
+import { errors, json, jsonBody } from "../../http/openapi";
+import { readOnly } from "../../http/read-only";
 import {
   MAX_LOOKUP_PRODUCTS,
   MAX_RESOLVE_LINES,

@@ -1,12 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import {
-  Code,
-  CODE_PATTERN,
-  ONE_CODE,
-  Currency,
-  Instant,
-  IsoTimestamp,
-} from "../../lib/core/schemas";
+import { Code, CODE_PATTERN, ONE_CODE, Currency, Instant, IsoTimestamp } from "../../core/schemas";
 import { workedExampleAnswer, workedExampleRequest } from "./prices.examples";
 import {
   ADMIN_ONLY,

@@ -1,6 +1,6 @@
 import type { Db } from "../../db/client";
 import { loadNamedQuote } from "../../db/pricing/quote-terms";
-import { ApiError, conflict, notFound } from "../../lib/core/errors";
+import { ApiError, conflict, notFound } from "../../core/errors";
 import {
   resolvePrices,
   type PriceAnswer,

@@ -1,4 +1,4 @@
-import { databaseStalled } from "../../lib/core/errors";
+import { databaseStalled } from "../../core/errors";
 
 /**
  * Price lookups through a D1 stall (docs/api/prices.md §9.1, docs/operations.md

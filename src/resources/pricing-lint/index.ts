@@ -1,4 +1,4 @@
-import { createRouter } from "../../lib/http/router";
+import { createRouter } from "../../http/router";
 import * as handlers from "./pricing-lint.handlers";
 import * as routes from "./pricing-lint.routes";
 

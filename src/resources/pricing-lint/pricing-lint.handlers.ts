@@ -1,5 +1,5 @@
 import { pageInMemory } from "../../list";
-import type { AppRouteHandler } from "../../lib/http/router";
+import type { AppRouteHandler } from "../../http/router";
 import { answered, filterable, lintList } from "./pricing-lint.list";
 import type * as routes from "./pricing-lint.routes";
 import { lintPricing } from "./pricing-lint.service";

@@ -1,5 +1,5 @@
-import { requireAdmin } from "../../lib/http/auth";
-import { errors, json } from "../../lib/http/openapi";
+import { requireAdmin } from "../../http/auth";
+import { errors, json } from "../../http/openapi";
 import { lintList } from "./pricing-lint.list";
 import { LintFindingListSchema } from "./pricing-lint.schemas";
 

@@ -1,4 +1,4 @@
-import { createRouter } from "../../lib/http/router";
+import { createRouter } from "../../http/router";
 import * as handlers from "./product-groups.handlers";
 import * as routes from "./product-groups.routes";
 

@@ -1,4 +1,4 @@
-import type { AppRouteHandler } from "../../lib/http/router";
+import type { AppRouteHandler } from "../../http/router";
 import { findProductGroup, listProductGroups, toProductGroup } from "./product-groups.repo";
 import type * as routes from "./product-groups.routes";
 import {

@@ -13,8 +13,8 @@ import {
 } from "../../db/schema";
 import { readPage, type ListRequest } from "../../list";
 import { isUniqueViolation, type Db } from "../../db/client";
-import { conflict } from "../../lib/core/errors";
-import { iso } from "../../lib/core/schemas";
+import { conflict } from "../../core/errors";
+import { iso } from "../../core/schemas";
 import { parentGroups } from "./product-groups.list";
 
 /*

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { listOf } from "../../list";
-import { bulkBody, Code, IsoTimestamp, Name } from "../../lib/core/schemas";
+import { bulkBody, Code, IsoTimestamp, Name } from "../../core/schemas";
 
 const productGroupExample = {
   id: 3,

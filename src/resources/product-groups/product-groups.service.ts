@@ -2,7 +2,7 @@ import { deleteUnlessNamed } from "../../db/blockers";
 import { FOREIGN_KEY } from "../../db/outcomes";
 import { BulkPlan, upsertInBulk } from "../../db/bulk-plan";
 import type { Db } from "../../db/client";
-import { badRequest, conflict, notFound } from "../../lib/core/errors";
+import { badRequest, conflict, notFound } from "../../core/errors";
 import { CHANGED, optimistically } from "../../db/optimistic";
 import {
   deleteProductGroup,

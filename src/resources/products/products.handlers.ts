@@ -1,4 +1,4 @@
-import type { AppRouteHandler } from "../../lib/http/router";
+import type { AppRouteHandler } from "../../http/router";
 import { findProduct, listProducts, toProduct } from "./products.repo";
 import type * as routes from "./products.routes";
 import {

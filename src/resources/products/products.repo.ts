@@ -17,8 +17,8 @@ import { unlessForeignKey } from "../../db/outcomes";
 import type { RefFacts, RefIds } from "../../db/refs";
 import { writeVersioned } from "../../db/writes";
 import { isUniqueViolation, type Db } from "../../db/client";
-import { conflict } from "../../lib/core/errors";
-import { iso } from "../../lib/core/schemas";
+import { conflict } from "../../core/errors";
+import { iso } from "../../core/schemas";
 import { productList, productRefs } from "./products.list";
 import type { ProductCreate, ProductUpdate, ProductUpsert } from "./products.schemas";
 

@@ -6,7 +6,7 @@ import {
   inUseError,
   json,
   jsonBody,
-} from "../../lib/http/openapi";
+} from "../../http/openapi";
 import { productList } from "./products.list";
 import {
   ProductCreateSchema,

@@ -2,7 +2,7 @@ import { deleteUnlessNamed } from "../../db/blockers";
 import { FOREIGN_KEY } from "../../db/outcomes";
 import { BulkPlan, upsertInBulk } from "../../db/bulk-plan";
 import type { Db } from "../../db/client";
-import { invalid, notFound, type FieldIssue } from "../../lib/core/errors";
+import { invalid, notFound, type FieldIssue } from "../../core/errors";
 import { optimistically, patchOf } from "../../db/optimistic";
 import {
   createProduct as insertProduct,

@@ -1,4 +1,4 @@
-import type { AppRouteHandler } from "../../lib/http/router";
+import type { AppRouteHandler } from "../../http/router";
 import { findPromotion, listPromotions, toPromotion } from "./promotions.repo";
 import type * as routes from "./promotions.routes";
 import {

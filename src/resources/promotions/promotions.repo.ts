@@ -10,7 +10,7 @@ import {
 import { targetCodesFrom, targetLinks, type TargetColumns } from "../../db/targeting";
 import { insertLinked, writeVersioned } from "../../db/writes";
 import type { Db } from "../../db/client";
-import { iso, isoOrNull } from "../../lib/core/schemas";
+import { iso, isoOrNull } from "../../core/schemas";
 import { readPage, type ListRequest } from "../../list";
 import type { PromotionCreate, PromotionUpdate } from "./promotions.schemas";
 

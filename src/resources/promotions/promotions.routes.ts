@@ -1,5 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
-import { errors, IdParams, json, jsonBody, withRules } from "../../lib/http/openapi";
+import { errors, IdParams, json, jsonBody, withRules } from "../../http/openapi";
 import { promotionList } from "./promotions.list";
 import {
   PromotionCreateSchema,

@@ -8,13 +8,13 @@ import {
   PriceUnit,
   Priority,
   Status,
-} from "../../lib/core/schemas";
+} from "../../core/schemas";
 import {
   noTargets,
   targetListsCreate,
   targetListsRead,
   targetListsUpdate,
-} from "../../lib/core/targeting";
+} from "../../core/targeting";
 // The discount vocabulary and its rules are the trade conditions'; promotions reuse them as is.
 import {
   codeList,

@@ -1,8 +1,8 @@
 import { FOREIGN_KEY } from "../../db/outcomes";
 import type { Db } from "../../db/client";
-import { conflict, invalid, notFound } from "../../lib/core/errors";
+import { conflict, invalid, notFound } from "../../core/errors";
 import { changesNothing, optimistically, patchOf } from "../../db/optimistic";
-import { assertNotArchived, assertTransition } from "../../lib/core/status";
+import { assertNotArchived, assertTransition } from "../../core/status";
 import { discountIssues, unknownCodeIssues } from "../trade-conditions/trade-conditions.service";
 import {
   insertPromotion,

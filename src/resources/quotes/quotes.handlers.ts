@@ -1,7 +1,7 @@
 import type { Context } from "hono";
-import { seesCosts, seesQuoteMargins } from "../../lib/http/auth";
-import type { AppEnv } from "../../lib/http/env";
-import type { AppRouteHandler } from "../../lib/http/router";
+import { seesCosts, seesQuoteMargins } from "../../http/auth";
+import type { AppEnv } from "../../http/env";
+import type { AppRouteHandler } from "../../http/router";
 import { listQuotes } from "./quotes.repo";
 import type * as routes from "./quotes.routes";
 import {

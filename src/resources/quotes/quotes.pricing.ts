@@ -1,5 +1,5 @@
 import type { Db } from "../../db/client";
-import { ApiError, invalid, type FieldIssue } from "../../lib/core/errors";
+import { ApiError, invalid, type FieldIssue } from "../../core/errors";
 import { resolvePrices, type Adjustment, type LinePrice } from "../../pricing";
 import { AmountOutOfRange, scale } from "../../pricing/money";
 import { cutBpOf, quoteMarginBpOf } from "../../pricing/quotes";

@@ -1,6 +1,6 @@
 import { createRoute, type z } from "@hono/zod-openapi";
-import { allowWriters, requireAdmin } from "../../lib/http/auth";
-import { errors, IdParams, json, jsonBody } from "../../lib/http/openapi";
+import { allowWriters, requireAdmin } from "../../http/auth";
+import { errors, IdParams, json, jsonBody } from "../../http/openapi";
 import { quoteList } from "./quotes.list";
 import {
   QuoteCreateSchema,

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { listOf } from "../../list";
-import { Amount, Code, Instant, IsoTimestamp } from "../../lib/core/schemas";
+import { Amount, Code, Instant, IsoTimestamp } from "../../core/schemas";
 import { QUOTE_LOCKS, QUOTE_MODES, QUOTE_STATUSES } from "../../pricing/vocabulary";
 import { Adjustment, Quantity } from "../prices/prices.schemas";
 

@@ -2,9 +2,9 @@ import { agreementAcceptedWrites } from "../../db/agreements";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../db/client";
 import { CHANGED, optimistically } from "../../db/optimistic";
-import { ApiError, conflict, invalid, notFound, type FieldIssue } from "../../lib/core/errors";
-import { iso, isoOrNull } from "../../lib/core/schemas";
-import type { Role } from "../../lib/http/env";
+import { ApiError, conflict, invalid, notFound, type FieldIssue } from "../../core/errors";
+import { iso, isoOrNull } from "../../core/schemas";
+import type { Role } from "../../http/env";
 import {
   approvesAt,
   decideSubmit,

@@ -1,5 +1,5 @@
-import type { AppRouteHandler } from "../../lib/http/router";
-import { streamJson } from "../../lib/http/stream";
+import type { AppRouteHandler } from "../../http/router";
+import { streamJson } from "../../http/stream";
 import type * as routes from "./simulations.routes";
 import {
   claimSimulation,

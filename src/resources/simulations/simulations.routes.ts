@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
-import { requireAdmin } from "../../lib/http/auth";
-import { errors, json, jsonBody, tooManyError } from "../../lib/http/openapi";
-import { readOnly } from "../../lib/http/read-only";
+import { requireAdmin } from "../../http/auth";
+import { errors, json, jsonBody, tooManyError } from "../../http/openapi";
+import { readOnly } from "../../http/read-only";
 import {
   MAX_SIMULATED_CUSTOMERS,
   MAX_SIMULATED_PRODUCTS,

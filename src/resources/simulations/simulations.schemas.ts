@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { Amount, Code, Currency, Instant, IsoTimestamp, PriceUnit } from "../../lib/core/schemas";
-import { TARGET_DOCS } from "../../lib/core/targeting";
+import { Amount, Code, Currency, Instant, IsoTimestamp, PriceUnit } from "../../core/schemas";
+import { TARGET_DOCS } from "../../core/targeting";
 import { TARGET_FIELDS, type TargetField } from "../../pricing";
 import { PRICE_CHANGE_ASPECTS } from "../../pricing/vocabulary";
 import { LinePriceSchema, MAX_QUANTITY } from "../prices/prices.schemas";

@@ -1,7 +1,7 @@
 import type { Db } from "../../db/client";
-import { ApiError, conflict, invalid, notFound, type FieldIssue } from "../../lib/core/errors";
-import { iso } from "../../lib/core/schemas";
-import { TARGET_DOCS } from "../../lib/core/targeting";
+import { ApiError, conflict, invalid, notFound, type FieldIssue } from "../../core/errors";
+import { iso } from "../../core/schemas";
+import { TARGET_DOCS } from "../../core/targeting";
 import { TARGET_FIELDS } from "../../pricing";
 import {
   comparePrices,

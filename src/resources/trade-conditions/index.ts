@@ -1,4 +1,4 @@
-import { createRouter } from "../../lib/http/router";
+import { createRouter } from "../../http/router";
 import * as handlers from "./trade-conditions.handlers";
 import * as routes from "./trade-conditions.routes";
 

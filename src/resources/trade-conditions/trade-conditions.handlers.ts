@@ -1,7 +1,7 @@
-import { seesCosts } from "../../lib/http/auth";
-import { notFound } from "../../lib/core/errors";
-import { assignmentRouter } from "../../lib/http/assignments";
-import type { AppRouteHandler } from "../../lib/http/router";
+import { seesCosts } from "../../http/auth";
+import { notFound } from "../../core/errors";
+import { assignmentRouter } from "../../http/assignments";
+import type { AppRouteHandler } from "../../http/router";
 import {
   findSeenTradeCondition,
   listCustomerTradeConditions,

@@ -15,7 +15,7 @@ import { seenConditions } from "../../db/visibility";
 import { targetCodesFrom, targetLinks, type TargetColumns } from "../../db/targeting";
 import { insertLinked, writeVersioned } from "../../db/writes";
 import type { Db } from "../../db/client";
-import { iso, isoOrNull } from "../../lib/core/schemas";
+import { iso, isoOrNull } from "../../core/schemas";
 import type { ListRequest } from "../../list";
 import type { ConditionScope, ScaleBasis } from "../../pricing/vocabulary";
 import { links } from "./customer-links";

@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
-import { CodeParams, errors, IdParams, json, jsonBody, withRules } from "../../lib/http/openapi";
-import { CustomerGroupCodesSchema } from "../../lib/core/schemas";
-import { assignmentRoutes } from "../../lib/http/assignments";
+import { CodeParams, errors, IdParams, json, jsonBody, withRules } from "../../http/openapi";
+import { CustomerGroupCodesSchema } from "../../core/schemas";
+import { assignmentRoutes } from "../../http/assignments";
 import { CustomerCodesSchema } from "../customers/customers.schemas";
 import { tag as customersTag } from "../customers/customers.routes";
 import { customerTradeConditionList, tradeConditionList } from "./trade-conditions.list";

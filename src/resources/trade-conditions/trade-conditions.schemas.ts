@@ -9,14 +9,14 @@ import {
   PriceUnit,
   Priority,
   Status,
-} from "../../lib/core/schemas";
+} from "../../core/schemas";
 import {
   codeList,
   noTargets,
   targetListsCreate,
   targetListsRead,
   targetListsUpdate,
-} from "../../lib/core/targeting";
+} from "../../core/targeting";
 import {
   CONDITION_SCOPE_LADDER,
   CONDITION_SCOPES,

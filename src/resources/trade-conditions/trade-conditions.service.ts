@@ -1,15 +1,9 @@
 import { codesFrom, unassignByCodes, type UnknownCodes } from "../../db/links";
 import { FOREIGN_KEY } from "../../db/outcomes";
 import type { Db } from "../../db/client";
-import {
-  conflict,
-  invalid,
-  notFound,
-  unknownCodesIssue,
-  type FieldIssue,
-} from "../../lib/core/errors";
+import { conflict, invalid, notFound, unknownCodesIssue, type FieldIssue } from "../../core/errors";
 import { changesNothing, optimistically, patchOf } from "../../db/optimistic";
-import { assertNotArchived, assertTransition, windowIssues } from "../../lib/core/status";
+import { assertNotArchived, assertTransition, windowIssues } from "../../core/status";
 import {
   assignTargets as linkTargets,
   conditionLinks,

@@ -1,5 +1,5 @@
-import { requireAdmin } from "../../lib/http/auth";
-import { createRouter } from "../../lib/http/router";
+import { requireAdmin } from "../../http/auth";
+import { createRouter } from "../../http/router";
 import * as handlers from "./webhooks.handlers";
 import * as routes from "./webhooks.routes";
 

@@ -1,5 +1,5 @@
-import { replayAs } from "../../lib/http/idempotency";
-import type { AppRouteHandler } from "../../lib/http/router";
+import { replayAs } from "../../http/idempotency";
+import type { AppRouteHandler } from "../../http/router";
 import { targetRules } from "../../webhooks/safety";
 import {
   deleteWebhook,

@@ -2,7 +2,7 @@ import { and, count, eq, getTableColumns, sql } from "drizzle-orm";
 import { webhookDeliveries, webhooks } from "../../db/schema";
 import { readPage, type ListRequest } from "../../list";
 import type { Db } from "../../db/client";
-import { iso, isoOrNull } from "../../lib/core/schemas";
+import { iso, isoOrNull } from "../../core/schemas";
 import type { ChangeEvent } from "../../pricing/vocabulary";
 
 export type WebhookRow = typeof webhooks.$inferSelect;

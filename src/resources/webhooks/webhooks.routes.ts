@@ -1,5 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
-import { errors, IdParams, json, jsonBody } from "../../lib/http/openapi";
+import { errors, IdParams, json, jsonBody } from "../../http/openapi";
 import { deliveryList, webhookList } from "./webhooks.list";
 import {
   DeliveryListSchema,

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { listOf } from "../../list";
-import { IsoTimestamp } from "../../lib/core/schemas";
+import { IsoTimestamp } from "../../core/schemas";
 import { CHANGE_EVENTS, DELIVERY_OUTCOMES } from "../../pricing/vocabulary";
 
 const EVENT_LIST = CHANGE_EVENTS.join(", ");

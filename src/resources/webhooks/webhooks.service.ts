@@ -1,6 +1,6 @@
 import { feedBounds } from "../../feed/read";
 import type { Db } from "../../db/client";
-import { ApiError, invalid, notFound, type FieldIssue } from "../../lib/core/errors";
+import { ApiError, invalid, notFound, type FieldIssue } from "../../core/errors";
 import { CHANGED, optimistically, patchOf } from "../../db/optimistic";
 import { refusal, type TargetRules } from "../../webhooks/safety";
 import { newSecret } from "../../webhooks/sign";

@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { BLOCKER_KINDS } from "../../pricing/vocabulary";
+import { BLOCKER_KINDS } from "../pricing/vocabulary";
 import { MISSING_KEY } from "./auth";
 import {
   databaseStalled,

@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ZodError } from "zod";
-import type { BlockerKind } from "../../pricing/vocabulary";
+import type { BlockerKind } from "../pricing/vocabulary";
 import { issueMessage } from "./wording";
 
 // Every issue a schema does not word itself is worded once, here

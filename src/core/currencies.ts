@@ -1,4 +1,4 @@
-import { CURRENCY_EXPONENTS } from "../../pricing/currencies";
+import { CURRENCY_EXPONENTS } from "../pricing/currencies";
 
 /**
  * The currencies a price may be in: the ISO 4217 codes of currencies in circulation, exactly the

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { CURRENCIES, isCurrency } from "./currencies";
 import { unsafeTextReason } from "./text";
-import { STATUSES } from "../../pricing/vocabulary";
+import { STATUSES } from "../pricing/vocabulary";
 import { windowIssues } from "./status";
 
 /** Building blocks shared by the resource schemas. */
@@ -25,14 +25,14 @@ export const Code = z
       "A code, the business key of a record: 1-64 characters of A-Z a-z 0-9 . _ - (not . or ..)",
   });
 
-/** Free text may not hide what it says (src/lib/core/text.ts): checked after trimming. */
+/** Free text may not hide what it says (src/core/text.ts): checked after trimming. */
 const safeText = (multiline: boolean) => (value: string, ctx: z.core.$RefinementCtx<string>) => {
   const reason = unsafeTextReason(value, multiline);
   if (reason) ctx.addIssue({ code: "custom", message: reason });
 };
 
 /**
- * The characters free text may hold, for /doc (src/lib/core/text.ts decides): no control
+ * The characters free text may hold, for /doc (src/core/text.ts decides): no control
  * characters (a description keeps tab and line breaks), no bidirectional controls. Written so
  * that every validator reads it alike (docs/api/resources.md §1): ECMAScript with and without the
  * `u` flag, RE2, Rust's regex, Python: code points up to U+00FF as `\xHH`, the others as the
@@ -85,7 +85,7 @@ export const Currency = z
   .openapi("Currency", {
     enum: [...CURRENCIES],
     example: "EUR",
-    description: "ISO 4217 code of a currency in circulation (src/lib/core/currencies.ts)",
+    description: "ISO 4217 code of a currency in circulation (src/core/currencies.ts)",
   });
 
 export const Status = z.enum(STATUSES).openapi("Status", {

@@ -1,4 +1,4 @@
-import type { Status } from "../../pricing/vocabulary";
+import type { Status } from "../pricing/vocabulary";
 import { conflict, type FieldIssue } from "./errors";
 
 /*

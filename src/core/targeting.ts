@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { TARGET_FIELDS, type TargetField } from "../../pricing";
+import { TARGET_FIELDS, type TargetField } from "../pricing";
 import { Code } from "./schemas";
 
 /*

@@ -1,8 +1,8 @@
 import type { MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { IdempotencyClaim } from "../../db/audit";
-import type { Db } from "../../db/client";
-import { clearClaim, decide, releaseClaim, storeAnswer, tryClaim } from "../../db/idempotency";
+import type { IdempotencyClaim } from "../db/audit";
+import type { Db } from "../db/client";
+import { clearClaim, decide, releaseClaim, storeAnswer, tryClaim } from "../db/idempotency";
 import type { AppEnv } from "./env";
 import { conflict, invalid } from "../core/errors";
 import { isRead } from "./read-only";

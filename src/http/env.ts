@@ -1,5 +1,5 @@
-import type { IdempotencyClaim } from "../../db/audit";
-import type { Db, DbMeter } from "../../db/client";
+import type { IdempotencyClaim } from "../db/audit";
+import type { Db, DbMeter } from "../db/client";
 
 /**
  * The roles an API key may have (docs/security.md); GET /v1/api/me answers the caller's. `sales`:
@@ -24,7 +24,7 @@ export interface Bindings {
   RATE_LIMIT_ADMIN_PERIOD?: string;
   /** Comma-separated origins allowed to call the API from a browser (CORS); unset = no CORS. */
   CORS_ORIGINS?: string;
-  /** Days the audit trail keeps its entries (src/lib/jobs/retention.ts); not a positive whole number = 400. */
+  /** Days the audit trail keeps its entries (src/jobs/retention.ts); not a positive whole number = 400. */
   AUDIT_RETENTION_DAYS?: string;
   /** The webhook queue's producer (wrangler.toml `[[queues.producers]]`); absent = no announcements. */
   WEBHOOK_QUEUE?: Queue<WebhookMessage>;
@@ -62,7 +62,7 @@ export interface Variables {
    * (docs/api/change-requests.md §17.2).
    */
   keyOwner: string;
-  /** Set when the write carries an Idempotency-Key (src/lib/http/idempotency.ts). */
+  /** Set when the write carries an Idempotency-Key (src/http/idempotency.ts). */
   idempotency?: IdempotencyClaim;
 }
 

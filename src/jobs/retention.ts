@@ -1,7 +1,7 @@
 import { lt, sql } from "drizzle-orm";
-import { auditLog, idempotencyKeys, webhookDeliveries } from "../../db/schema";
-import type { Db } from "../../db/client";
-import { IDEMPOTENCY_TTL_MS } from "../../db/idempotency";
+import { auditLog, idempotencyKeys, webhookDeliveries } from "../db/schema";
+import type { Db } from "../db/client";
+import { IDEMPOTENCY_TTL_MS } from "../db/idempotency";
 
 /**
  * What the scheduled clean-up keeps (docs/operations.md, "Retention"): audit entries for

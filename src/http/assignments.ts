@@ -1,5 +1,5 @@
 import { createRoute, type z } from "@hono/zod-openapi";
-import type { Db } from "../../db/client";
+import type { Db } from "../db/client";
 import { AssignResultSchema, UnassignResultSchema, type bulkCodes } from "../core/schemas";
 import { errors, json, jsonBody } from "./openapi";
 import { createRouter } from "./router";
@@ -13,7 +13,7 @@ import { createRouter } from "./router";
  * rules (who may take the codes, the 404 and 409 wording).
  */
 
-/** A bulk body `{ <field>: [codes] }` (lib/core/schemas.ts: CustomerGroupCodesSchema, …). */
+/** A bulk body `{ <field>: [codes] }` (src/core/schemas.ts: CustomerGroupCodesSchema, …). */
 type CodesBody = z.ZodObject<Record<string, ReturnType<typeof bulkCodes>>>;
 
 /** What one side of the pair adds to the common wording. */

@@ -1,8 +1,8 @@
 import type { RouteDefinition } from "./router";
 import type { Context, MiddlewareHandler } from "hono";
 import { routePath } from "hono/route";
-import type { AuditSource } from "../../db/audit";
-import { createDb, d1DelayMs, DbMeter } from "../../db/client";
+import type { AuditSource } from "../db/audit";
+import { createDb, d1DelayMs, DbMeter } from "../db/client";
 import type { AppEnv } from "./env";
 import { isRead } from "./read-only";
 

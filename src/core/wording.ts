@@ -4,7 +4,7 @@ import type { z } from "@hono/zod-openapi";
  * The validator's issues in our words (docs/api/errors-and-limits.md §7.3): every message a schema
  * does not word itself is a predicate about the field its path names ("must be an integer", "is
  * required"), never zod's English ("Invalid input: expected int, received number"). Installed once
- * as zod's `customError` (src/lib/core/errors.ts), so a schema's own message still wins and no
+ * as zod's `customError` (src/core/errors.ts), so a schema's own message still wins and no
  * route can miss it.
  */
 
