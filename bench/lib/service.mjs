@@ -16,18 +16,19 @@ function adminKey(/** @type {string} */ name, role = "admin") {
 /**
  * A fresh `wrangler dev` on `dir`, with its own admin key (`key`, named `bench`) and, with
  * `approver`, a second one named `approver` (`approverKey`: a change request's four eyes), and
- * `readers` read keys (`readKeys`: lookups beside the writes, each under its own rate limit).
+ * `readers` read keys (`readKeys`: lookups beside the writes, each under its own rate limit), and
+ * `loaders` more admin keys (`loaderKeys`: a load of more calls than one key's write limit allows,
+ * 300 a minute, spread over them).
  * @param {string} dir
- * @param {{ approver?: boolean, readers?: number }} [options]
+ * @param {{ approver?: boolean, readers?: number, loaders?: number }} [options]
  */
-export async function startService(dir, { approver = false, readers = 0 } = {}) {
+export async function startService(dir, { approver = false, readers = 0, loaders = 0 } = {}) {
   await applyMigrations(dir);
   const own = adminKey("bench");
   const second = approver ? adminKey("approver") : undefined;
   const reads = Array.from({ length: readers }, (_, i) => adminKey(`reader-${i}`, "read"));
-  const keys = [own.entry, ...(second ? [second.entry] : []), ...reads.map((r) => r.entry)].join(
-    ",",
-  );
+  const loads = Array.from({ length: loaders }, (_, i) => adminKey(`loader-${i}`));
+  const keys = [own, ...(second ? [second] : []), ...reads, ...loads].map((k) => k.entry).join(",");
   const port = await freePort();
   const child = spawnWrangler(
     [
@@ -48,5 +49,12 @@ export async function startService(dir, { approver = false, readers = 0 } = {}) 
     if (waited > 90_000) throw new Error("wrangler dev did not answer within 90 s");
     await new Promise((r) => setTimeout(r, 250));
   }
-  return { child, url, key: own.key, approverKey: second?.key, readKeys: reads.map((r) => r.key) };
+  return {
+    child,
+    url,
+    key: own.key,
+    approverKey: second?.key,
+    readKeys: reads.map((r) => r.key),
+    loaderKeys: loads.map((l) => l.key),
+  };
 }

@@ -367,6 +367,22 @@ const withPermutation = (arb: fc.Arbitrary<PriceRequest>) =>
     ),
   );
 
+/**
+ * The request priced as given and with its lines in `order` (`change` may reorder more of it);
+ * each line must come out the same wherever it stands. Both answers, for what a test adds.
+ */
+function pricedInOrder(request: PriceRequest, order: number[], change: Partial<PriceRequest> = {}) {
+  const original = resolvePrices({ ...request, explain: true });
+  const shuffled = resolvePrices({
+    ...request,
+    explain: true,
+    lines: order.map((i) => request.lines[i]!),
+    ...change,
+  });
+  order.forEach((from, to) => expect(shuffled.lines[to]).toEqual(original.lines[from]));
+  return { original, shuffled };
+}
+
 describe("price engine properties", () => {
   it("same input → the same JSON bytes (with and without explain)", () => {
     fc.assert(
@@ -398,13 +414,7 @@ describe("price engine properties", () => {
   it("the order of the lines changes no line, no total and no validUntil", () => {
     fc.assert(
       fc.property(withPermutation(requestArb), ([request, order]) => {
-        const original = resolvePrices({ ...request, explain: true });
-        const shuffled = resolvePrices({
-          ...request,
-          explain: true,
-          lines: order.map((i) => request.lines[i]!),
-        });
-        order.forEach((from, to) => expect(shuffled.lines[to]).toEqual(original.lines[from]));
+        const { original, shuffled } = pricedInOrder(request, order);
         expect(totalsOf(shuffled)).toEqual(totalsOf(original));
         expect(shuffled.validUntil).toBe(original.validUntil);
       }),
@@ -1005,14 +1015,9 @@ describe("price engine properties: price units, exchange rates, rounding modes",
   it("the order of the lines changes no line, no total and no validUntil", () => {
     fc.assert(
       fc.property(withPermutation(moneyRequestArb), ([request, order]) => {
-        const original = resolvePrices({ ...request, explain: true });
-        const shuffled = resolvePrices({
-          ...request,
-          explain: true,
-          lines: order.map((i) => request.lines[i]!),
+        const { original, shuffled } = pricedInOrder(request, order, {
           exchangeRates: [...(request.exchangeRates ?? [])].reverse(),
         });
-        order.forEach((from, to) => expect(shuffled.lines[to]).toEqual(original.lines[from]));
         expect(totalsOf(shuffled)).toEqual(totalsOf(original));
         expect(shuffled.validUntil).toBe(original.validUntil);
       }),
@@ -1318,13 +1323,7 @@ describe("margin properties (admin answers)", () => {
   it("the order of the lines changes no line, no margin and no total", () => {
     fc.assert(
       fc.property(withPermutation(marginArb), ([request, order]) => {
-        const original = resolvePrices({ ...request, explain: true });
-        const shuffled = resolvePrices({
-          ...request,
-          explain: true,
-          lines: order.map((i) => request.lines[i]!),
-        });
-        order.forEach((from, to) => expect(shuffled.lines[to]).toEqual(original.lines[from]));
+        const { original, shuffled } = pricedInOrder(request, order);
         expect([shuffled.costAmount, shuffled.marginAmount]).toEqual([
           original.costAmount,
           original.marginAmount,
