@@ -1,9 +1,11 @@
 import { useState } from "preact/hooks";
 import { api, type Schemas, unwrap } from "../lib/api";
 import { useLoad } from "../lib/hooks";
+import { formatUtc as utc } from "../lib/instant";
 import { formatBp } from "../lib/money";
 import { hrefOf } from "../lib/route";
-import { Field, LoadNote } from "../ui/fields";
+import { LoadNote } from "../ui/fields";
+import { Pager, StatusFilter } from "../ui/lifecycle";
 import { PageHeading } from "../ui/PageHeading";
 import { type ChangeRequestStatus, STATUS_TEXT, selfApprovalText } from "./lifecycle";
 
@@ -11,10 +13,7 @@ type Summary = Schemas["ChangeRequestSummary"];
 type Policy = Schemas["ChangeRequestPolicy"];
 type PolicyState = Schemas["ChangeRequestPolicyState"];
 
-const STATUSES = Object.keys(STATUS_TEXT) as ChangeRequestStatus[];
 const PAGE_SIZE = 50;
-
-const utc = (iso: string | null) => (iso ? `${iso.slice(0, 16).replace("T", " ")} UTC` : "–");
 
 /** The approval policy in a sentence (docs/api/change-requests.md §17.4). */
 function policyText({ autoApproveMaxRaiseBp: raise, autoApproveMaxCutBp: cut }: Policy): string {
@@ -109,53 +108,6 @@ function RequestsTable({ requests }: { requests: Summary[] }) {
   );
 }
 
-function StatusFilter(props: {
-  status: "" | ChangeRequestStatus;
-  onStatus: (status: "" | ChangeRequestStatus) => void;
-}) {
-  return (
-    <div class="panel field-row">
-      <Field id="changes-status" label="Status">
-        <select
-          id="changes-status"
-          value={props.status}
-          onChange={(e) => props.onStatus(e.currentTarget.value as "" | ChangeRequestStatus)}
-        >
-          <option value="">All</option>
-          {STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {STATUS_TEXT[s]}
-            </option>
-          ))}
-        </select>
-      </Field>
-    </div>
-  );
-}
-
-function Pager(props: { page: number; pages: number; onPage: (page: number) => void }) {
-  const { page, pages, onPage } = props;
-  if (pages <= 1) return null;
-  return (
-    <p class="field-row">
-      <button type="button" class="secondary" disabled={page <= 1} onClick={() => onPage(page - 1)}>
-        Newer
-      </button>
-      <span>
-        Page {page} of {pages}
-      </span>
-      <button
-        type="button"
-        class="secondary"
-        disabled={page >= pages}
-        onClick={() => onPage(page + 1)}
-      >
-        Older
-      </button>
-    </p>
-  );
-}
-
 /** The change requests (newest first, by status), the approval policy and the two forms. */
 export function ChangeList() {
   const [status, setStatus] = useState<"" | ChangeRequestStatus>("");
@@ -193,7 +145,12 @@ export function ChangeList() {
         </a>
       </p>
       <PolicyLine />
-      <StatusFilter status={status} onStatus={(s) => (setStatus(s), setPage(1))} />
+      <StatusFilter
+        id="changes-status"
+        status={status}
+        words={STATUS_TEXT}
+        onStatus={(s) => (setStatus(s), setPage(1))}
+      />
       <LoadNote loaded={list} loading="Loading the change requests…" />
       {list.state === "ready" && list.value.data.length === 0 ? (
         <p>No change requests{status ? " in this status" : ""} yet.</p>

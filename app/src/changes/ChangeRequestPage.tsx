@@ -1,8 +1,9 @@
-import { useEffect, useState } from "preact/hooks";
-import { api, describeError, unwrap } from "../lib/api";
-import { useElapsedTenths, useLoad } from "../lib/hooks";
+import { api, unwrap } from "../lib/api";
+import { useElapsedTenths } from "../lib/hooks";
+import { formatUtc as utc } from "../lib/instant";
 import { hrefOf } from "../lib/route";
 import { Figures, LoadNote } from "../ui/fields";
+import { ActionButtons, OutcomeNote, RejectForm, useActions, useRecord } from "../ui/lifecycle";
 import { PageHeading } from "../ui/PageHeading";
 import { ImpactView } from "./Impact";
 import { Items } from "./Items";
@@ -15,8 +16,6 @@ import {
   selfApprovalText,
 } from "./lifecycle";
 import { amountFormat, type Pricelist, pricelistIdsOf, useNamedPricelists } from "./pricelists";
-
-const utc = (iso: string | null) => (iso ? `${iso.slice(0, 16).replace("T", " ")} UTC` : "–");
 
 /** One action through the API: the request as it answers it. */
 function send(action: Action, id: number, reason: string): Promise<ChangeRequest> {
@@ -89,99 +88,17 @@ function Busy({ action }: { action: Action | null }) {
   );
 }
 
-type Run = (action: Action) => void;
-
-/** A button per action but reject, each described by what it does (approve: why it cannot). */
-function ActionButtons(props: {
-  actions: Action[];
-  selfApproval: string | null;
-  busy: boolean;
-  run: Run;
-}) {
-  const { actions, selfApproval, busy, run } = props;
-  const blocked = (a: Action) => a === "approve" && selfApproval !== null;
-  return (
-    <div class="field-row">
-      {actions
-        .filter((a): a is Exclude<Action, "reject"> => a !== "reject")
-        .map((action) => (
-          <div key={action} class="action">
-            <button
-              type="button"
-              class={action === "withdraw" || action === "cancel" ? "secondary" : undefined}
-              disabled={busy || blocked(action)}
-              aria-describedby={blocked(action) ? "self-approval" : `help-${action}`}
-              onClick={() => run(action)}
-            >
-              {LABEL[action]}
-            </button>
-            <small id={`help-${action}`} class="hint">
-              {HELP[action]}
-            </small>
-          </div>
-        ))}
-    </div>
-  );
-}
-
-function RejectForm(props: {
-  reason: string;
-  onReason: (reason: string) => void;
-  busy: boolean;
-  run: Run;
-}) {
-  return (
-    <form
-      class="reject field-row"
-      onSubmit={(e) => {
-        e.preventDefault();
-        props.run("reject");
-      }}
-    >
-      <div class="field">
-        <label for="reject-reason">Reason for rejecting</label>
-        <textarea
-          id="reject-reason"
-          rows={2}
-          value={props.reason}
-          aria-describedby="help-reject"
-          onInput={(e) => props.onReason(e.currentTarget.value)}
-        />
-        <small id="help-reject" class="hint">
-          {HELP.reject}
-        </small>
-      </div>
-      <button type="submit" class="secondary" disabled={props.busy || props.reason.trim() === ""}>
-        Reject
-      </button>
-    </form>
-  );
-}
-
 /** The actions the status allows, the sentence when this key may not approve, the outcome. */
 function Actions(props: { request: ChangeRequest; onAnswer: (r: ChangeRequest | null) => void }) {
   const { request } = props;
-  const [busy, setBusy] = useState<Action | null>(null);
-  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
-  const [reason, setReason] = useState("");
+  // A refusal may have moved it (a stale approval goes back to DRAFT): it is read again.
+  const { busy, outcome, reason, setReason, run } = useActions(
+    (action: Action, why) => send(action, request.id, why),
+    doneText,
+    props.onAnswer,
+  );
   const actions = actionsOf(request, Date.now());
   const selfApproval = selfApprovalText(request);
-  const run = async (action: Action) => {
-    if (busy) return;
-    setBusy(action);
-    setOutcome(null);
-    try {
-      const after = await send(action, request.id, reason.trim());
-      props.onAnswer(after);
-      setOutcome({ ok: true, text: doneText(action, after) });
-    } catch (error) {
-      setOutcome({ ok: false, text: describeError(error) });
-      // A refusal may have moved it (a stale approval goes back to DRAFT): read it again.
-      props.onAnswer(null);
-    } finally {
-      setBusy(null);
-    }
-  };
   return (
     <section aria-labelledby="actions-title" class="panel actions">
       <h2 id="actions-title">Actions</h2>
@@ -199,24 +116,24 @@ function Actions(props: { request: ChangeRequest; onAnswer: (r: ChangeRequest | 
       ) : null}
       <ActionButtons
         actions={actions}
-        selfApproval={selfApproval}
+        label={LABEL}
+        help={HELP}
+        secondary={["withdraw", "cancel"]}
+        blockedBy={(a) => (a === "approve" && selfApproval !== null ? "self-approval" : null)}
         busy={busy !== null}
-        run={(a) => void run(a)}
+        run={run}
       />
       {actions.includes("reject") ? (
         <RejectForm
           reason={reason}
           onReason={setReason}
+          help={HELP.reject}
           busy={busy !== null}
-          run={(a) => void run(a)}
+          onReject={() => run("reject")}
         />
       ) : null}
       <Busy action={busy} />
-      {outcome ? (
-        <p role={outcome.ok ? "status" : "alert"} class={outcome.ok ? "done" : "error"}>
-          {outcome.text}
-        </p>
-      ) : null}
+      <OutcomeNote outcome={outcome} />
     </section>
   );
 }
@@ -267,20 +184,13 @@ function Loaded(props: { request: ChangeRequest; onAnswer: (r: ChangeRequest | n
 
 /** One change request: what it changes, its impact, and the actions its status allows. */
 export function ChangeRequestPage({ id }: { id: number }) {
-  const [reload, setReload] = useState(0);
-  // The request shown: the last read, or an action's answer since; kept while it is read again,
-  // so an action's refusal stays on screen beside it.
-  const [shown, setShown] = useState<ChangeRequest | null>(null);
-  const read = useLoad(
-    (signal) =>
-      unwrap(api.GET("/v1/api/change-requests/{id}", { params: { path: { id } }, signal })),
-    [id, reload],
+  const {
+    record: request,
+    read,
+    onAnswer,
+  } = useRecord(id, (signal) =>
+    unwrap(api.GET("/v1/api/change-requests/{id}", { params: { path: { id } }, signal })),
   );
-  useEffect(() => {
-    if (read.state === "ready") setShown(read.value);
-  }, [read]);
-  const request = shown?.id === id ? shown : null;
-  const onAnswer = (r: ChangeRequest | null) => (r ? setShown(r) : setReload((n) => n + 1));
   return (
     <>
       <PageHeading

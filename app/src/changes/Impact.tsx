@@ -1,11 +1,10 @@
 import type { Schemas } from "../lib/api";
+import { formatUtc as utc } from "../lib/instant";
 import { formatBp } from "../lib/money";
 import { Histogram } from "../simulation/Histogram";
 import { marginRows } from "./margin";
 
 type Impact = NonNullable<Schemas["ChangeRequestImpact"]>;
-
-const utc = (iso: string) => `${iso.slice(0, 16).replace("T", " ")} UTC`;
 
 type Row = { label: string; field: string; value: string; tone?: string };
 

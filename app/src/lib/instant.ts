@@ -35,3 +35,7 @@ export function parseInstant(text: string): ParsedInstant {
 /** An instant as the fields show it: "2026-12-01 00:00" (UTC). */
 export const formatInstant = (ms: number) =>
   new Date(ms).toISOString().slice(0, 16).replace("T", " ");
+
+/** An instant the API answered, as pages show it: "2026-12-01 00:00 UTC"; none: "–". */
+export const formatUtc = (iso: string | null) =>
+  iso ? `${iso.slice(0, 16).replace("T", " ")} UTC` : "–";

@@ -1,17 +1,16 @@
 import { useState } from "preact/hooks";
 import { api, unwrap } from "../lib/api";
 import { useLoad } from "../lib/hooks";
+import { formatUtc as utc } from "../lib/instant";
 import { formatMoney } from "../lib/money";
 import { hrefOf } from "../lib/route";
-import { Field, LoadNote } from "../ui/fields";
+import { LoadNote } from "../ui/fields";
+import { Pager, StatusFilter } from "../ui/lifecycle";
 import { PageHeading } from "../ui/PageHeading";
 import type { Me } from "../ui/roles";
 import { STATUS_TEXT, type QuoteStatus, type QuoteSummary } from "./quote";
 
-const STATUSES = Object.keys(STATUS_TEXT) as QuoteStatus[];
 const PAGE_SIZE = 50;
-
-const utc = (iso: string | null) => (iso ? `${iso.slice(0, 16).replace("T", " ")} UTC` : "–");
 
 function QuotesTable({ quotes }: { quotes: QuoteSummary[] }) {
   return (
@@ -62,34 +61,6 @@ function QuotesTable({ quotes }: { quotes: QuoteSummary[] }) {
   );
 }
 
-function Pager(props: { page: number; pages: number; onPage: (page: number) => void }) {
-  const { page, pages } = props;
-  if (pages <= 1) return null;
-  return (
-    <p class="field-row">
-      <button
-        type="button"
-        class="secondary"
-        disabled={page <= 1}
-        onClick={() => props.onPage(page - 1)}
-      >
-        Newer
-      </button>
-      <span>
-        Page {page} of {pages}
-      </span>
-      <button
-        type="button"
-        class="secondary"
-        disabled={page >= pages}
-        onClick={() => props.onPage(page + 1)}
-      >
-        Older
-      </button>
-    </p>
-  );
-}
-
 /** The quotes (newest first, by status) and, for a key that writes them, a new quote's form. */
 export function QuoteList({ me }: { me: Me | null }) {
   const [status, setStatus] = useState<"" | QuoteStatus>("");
@@ -131,25 +102,12 @@ export function QuoteList({ me }: { me: Me | null }) {
           </a>
         </p>
       )}
-      <div class="panel field-row">
-        <Field id="quotes-status" label="Status">
-          <select
-            id="quotes-status"
-            value={status}
-            onChange={(e) => {
-              setStatus(e.currentTarget.value as "" | QuoteStatus);
-              setPage(1);
-            }}
-          >
-            <option value="">All</option>
-            {STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {STATUS_TEXT[s]}
-              </option>
-            ))}
-          </select>
-        </Field>
-      </div>
+      <StatusFilter
+        id="quotes-status"
+        status={status}
+        words={STATUS_TEXT}
+        onStatus={(s) => (setStatus(s), setPage(1))}
+      />
       <LoadNote loaded={list} loading="Loading the quotes…" />
       {list.state === "ready" && list.value.data.length === 0 ? (
         <p>No quotes{status ? " in this status" : ""} yet.</p>

@@ -1,9 +1,10 @@
 import { useEffect, useState } from "preact/hooks";
 import { api, describeError, unwrap } from "../lib/api";
-import { useLoad } from "../lib/hooks";
+import { formatUtc as utc } from "../lib/instant";
 import { formatBp, formatMoney, formatPer } from "../lib/money";
 import { hrefOf } from "../lib/route";
 import { Figures, LoadNote, updaterOf } from "../ui/fields";
+import { ActionButtons, OutcomeNote, RejectForm, useActions, useRecord } from "../ui/lifecycle";
 import { PageHeading } from "../ui/PageHeading";
 import type { Me } from "../ui/roles";
 import { TierWithPolicy, TierWithoutPolicy, usePolicy } from "./Approval";
@@ -18,8 +19,6 @@ import {
   offerOf,
   quoteBodyOf,
 } from "./quote";
-
-const utc = (iso: string | null) => (iso ? `${iso.slice(0, 16).replace("T", " ")} UTC` : "–");
 
 /** One action through the API: the quote as it answers it. */
 function act(action: PageAction, id: number, reason: string): Promise<Quote> {
@@ -216,40 +215,6 @@ function ApprovalNote(props: { quote: Quote; policy: QuotePolicy | null; me: Me 
   );
 }
 
-function RejectForm(props: {
-  reason: string;
-  onReason: (reason: string) => void;
-  busy: boolean;
-  run: (action: PageAction) => Promise<void>;
-}) {
-  return (
-    <form
-      class="reject field-row"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void props.run("reject");
-      }}
-    >
-      <div class="field">
-        <label for="reject-reason">Reason for rejecting</label>
-        <textarea
-          id="reject-reason"
-          rows={2}
-          value={props.reason}
-          aria-describedby="help-reject"
-          onInput={(e) => props.onReason(e.currentTarget.value)}
-        />
-        <small id="help-reject" class="hint">
-          {HELP.reject}
-        </small>
-      </div>
-      <button type="submit" class="secondary" disabled={props.busy || props.reason.trim() === ""}>
-        Reject
-      </button>
-    </form>
-  );
-}
-
 function Actions(props: {
   quote: Quote;
   me: Me;
@@ -257,57 +222,38 @@ function Actions(props: {
   onAnswer: (q: Quote | null) => void;
 }) {
   const { quote, me, unsaved } = props;
-  const [busy, setBusy] = useState<PageAction | null>(null);
-  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
-  const [reason, setReason] = useState("");
+  // A refusal may have moved it (STALE_QUOTE makes it a draft again): it is read again.
+  const { busy, outcome, reason, setReason, run } = useActions(
+    (action: PageAction, why) => act(action, quote.id, why),
+    doneText,
+    props.onAnswer,
+  );
   const { offered, absent } = offerOf(quote, me);
-  const run = async (action: PageAction) => {
-    if (busy) return;
-    setBusy(action);
-    setOutcome(null);
-    try {
-      const after = await act(action, quote.id, reason.trim());
-      props.onAnswer(after);
-      setOutcome({ ok: true, text: doneText(action, after) });
-    } catch (error) {
-      setOutcome({ ok: false, text: describeError(error) });
-      // A refusal may have moved it (STALE_QUOTE makes it a draft again): read it again.
-      props.onAnswer(null);
-    } finally {
-      setBusy(null);
-    }
-  };
-  const blocked = (a: PageAction) => a === "submit" && unsaved;
   return (
     <section aria-labelledby="actions-title" class="panel actions">
       <h2 id="actions-title">Actions</h2>
-      <div class="field-row">
-        {offered
-          .filter((a): a is Exclude<PageAction, "reject"> => a !== "reject")
-          .map((a) => (
-            <div key={a} class="action">
-              <button
-                type="button"
-                class={a === "withdraw" ? "secondary" : undefined}
-                disabled={busy !== null || blocked(a)}
-                aria-describedby={blocked(a) ? "unsaved-note" : `help-${a}`}
-                onClick={() => void run(a)}
-              >
-                {LABEL[a]}
-              </button>
-              <small id={`help-${a}`} class="hint">
-                {HELP[a]}
-              </small>
-            </div>
-          ))}
-      </div>
+      <ActionButtons
+        actions={offered}
+        label={LABEL}
+        help={HELP}
+        secondary={["withdraw"]}
+        blockedBy={(a) => (a === "submit" && unsaved ? "unsaved-note" : null)}
+        busy={busy !== null}
+        run={run}
+      />
       {offered.includes("submit") && unsaved ? (
         <p id="unsaved-note" class="notice">
           Save the changes first: a submit judges the quote as saved.
         </p>
       ) : null}
       {offered.includes("reject") ? (
-        <RejectForm reason={reason} onReason={setReason} busy={busy !== null} run={run} />
+        <RejectForm
+          reason={reason}
+          onReason={setReason}
+          help={HELP.reject}
+          busy={busy !== null}
+          onReject={() => run("reject")}
+        />
       ) : null}
       {absent.length ? (
         <ul class="absent" id="absent-actions" data-field="absent">
@@ -317,11 +263,7 @@ function Actions(props: {
         </ul>
       ) : null}
       {busy ? <p role="status">Working…</p> : null}
-      {outcome ? (
-        <p role={outcome.ok ? "status" : "alert"} class={outcome.ok ? "done" : "error"}>
-          {outcome.text}
-        </p>
-      ) : null}
+      <OutcomeNote outcome={outcome} />
     </section>
   );
 }
@@ -482,17 +424,13 @@ function Loaded(props: { quote: Quote; me: Me | null; onAnswer: (q: Quote | null
 
 /** One quote: its lines (a form while it may change), the tier it needs, the actions, revisions. */
 export function QuotePage({ id, me }: { id: number; me: Me | null }) {
-  const [reload, setReload] = useState(0);
-  const [shown, setShown] = useState<Quote | null>(null);
-  const read = useLoad(
-    (signal) => unwrap(api.GET("/v1/api/quotes/{id}", { params: { path: { id } }, signal })),
-    [id, reload],
+  const {
+    record: quote,
+    read,
+    onAnswer,
+  } = useRecord(id, (signal) =>
+    unwrap(api.GET("/v1/api/quotes/{id}", { params: { path: { id } }, signal })),
   );
-  useEffect(() => {
-    if (read.state === "ready") setShown(read.value);
-  }, [read]);
-  const quote = shown?.id === id ? shown : null;
-  const onAnswer = (q: Quote | null) => (q ? setShown(q) : setReload((n) => n + 1));
   return (
     <>
       <PageHeading title={quote ? `Quote ${id}: ${quote.customerCode}` : `Quote ${id}`}>
