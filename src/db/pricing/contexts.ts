@@ -25,7 +25,7 @@ import {
  * The cached contexts (docs/architecture.md "The context caches"): what every price lookup in a
  * channel reads whoever asks, for whichever products, at whichever moment (the channel, its
  * lists, its GLOBAL and CHANNEL conditions, its promotions, each with every link), and the same
- * for one customer's lookups; src/resources/prices/prices.context-cache.ts keeps them between
+ * for one customer's lookups; src/db/pricing/reader.ts keeps them between
  * requests. A lookup then reads only its own part (lookup.ts `loadRequestPart`) and
  * `assemblePriceContext` picks from both contexts, in memory, exactly the records the one-batch
  * reader (`loadPriceContext`) reads in SQL, with their link lists trimmed the same way (reach.ts

@@ -288,7 +288,7 @@ export function fragments(explain: boolean, costs = false) {
     where ch.code = ${q.channelCode} and p.kind = ${sql.raw(`'${kind}'`)})`;
   const floors = ofKind("FLOOR");
   // A read key's lookup reads no ACCRUAL condition. The cached contexts are read per value of
-  // `costs` (prices.context-cache.ts keys them by it), so they need no in-memory twin.
+  // `costs` (reader.ts keys them by it), so they need no in-memory twin.
   const seenConditions = (table: string) =>
     costs ? sql`1 = 1` : sql`${sql.raw(table)}.type <> 'ACCRUAL'`;
   return {
