@@ -4,6 +4,7 @@ import type {
   QuoteTerms,
   TradeConditionCandidate,
 } from "../../pricing";
+import { currencyOf } from "./facts";
 import { agreementsOf } from "./quote-terms";
 import { listsOf, ratesAt, type ListRow } from "./columns";
 import type { ChannelPart, CustomerPart, PriceContext, PriceQuery, RequestPart } from "./lookup";
@@ -186,7 +187,9 @@ export function viewOf(
   query: PriceQuery,
 ): ContextView {
   const own = customer ?? ANONYMOUS;
-  const currency = context.channel ? (query.currency ?? context.channel.primaryCurrency) : null;
+  const currency = context.channel
+    ? currencyOf(query.currency, context.channel.primaryCurrency)
+    : null;
   const bases = chainOf(own, currency, chainOf(context, currency, new Map()));
   return {
     own,
