@@ -19,6 +19,7 @@ import {
  *
  * A fragment names a record by its table or alias (`table`, a trusted identifier of the code,
  * never input) and takes the moment as SQL, a placeholder or a number (bound as a parameter).
+ * Each is one parenthesized condition, safe beside `and`, `or` and `not`.
  */
 
 /** An instant in a fragment: a column or expression, a placeholder bound later, or a value. */
@@ -43,7 +44,7 @@ export const isNotEnded = (record: Pick<Window, "validTo">, at: Instant): boolea
 
 /** In force at `at`: its window holds `at` (in memory: the engine's `isInWindow`). */
 export const inForce = (table: string, at: At): SQL =>
-  sql`(${column(table, "valid_from")} is null or ${column(table, "valid_from")} <= ${at}) and ${notEnded(table, at)}`;
+  sql`((${column(table, "valid_from")} is null or ${column(table, "valid_from")} <= ${at}) and ${notEnded(table, at)})`;
 
 export { isInWindow };
 
@@ -58,8 +59,8 @@ export const overlapping = (a: string, b: string): SQL => {
     column(b, "valid_from"),
     column(b, "valid_to"),
   ];
-  return sql`(${af} is null or ${bt} is null or ${af} < ${bt})
-    and (${bf} is null or ${at} is null or ${bf} < ${at})`;
+  return sql`((${af} is null or ${bt} is null or ${af} < ${bt})
+    and (${bf} is null or ${at} is null or ${bf} < ${at}))`;
 };
 
 export { windowsOverlap };
@@ -74,7 +75,7 @@ export { windowsOverlap };
  * where a reader admits more (a simulation's change set: the records it activates).
  */
 export const live = (table: string, at: At, active: SQL = isActiveSql(table)): SQL =>
-  sql`${active} and ${notEnded(table, at)}`;
+  sql`(${active} and ${notEnded(table, at)})`;
 
 /** The status half of `live`. */
 export const isActiveSql = (table: string): SQL => sql`${column(table, "status")} = 'ACTIVE'`;
