@@ -80,7 +80,7 @@ export const badRequest = (detail: string, errors?: FieldIssue[]) =>
 
 /**
  * 503 DATABASE_STALLED: a price lookup whose freshness check D1 kept waiting past `stallMs`, and
- * whose held data is older than `staleMaxS` (src/resources/prices/prices.stall.ts).
+ * whose held data is older than `staleMaxS` (src/db/pricing/stall.ts).
  */
 export const databaseStalled = (stallMs: number, staleMaxS: number, retryAfterS: number) =>
   new ApiError(

@@ -113,7 +113,7 @@ const EXAMPLES: Record<ErrorStatus, [code: string, detail: string]> = {
   422: ["BELOW_FLOOR", "line 0 (P-B): the quoted 310 is below the floor of 320"],
   429: ["RATE_LIMITED", rateLimitedDetail("read", RATE_LIMITS.read.defaultPeriod)],
   500: ["INTERNAL_ERROR", "an unexpected error occurred; quote the requestId"],
-  // The defaults of D1_STALL_MS and D1_STALE_MAX_S (src/resources/prices/prices.stall.ts).
+  // The defaults of D1_STALL_MS and D1_STALE_MAX_S (src/db/pricing/stall.ts).
   503: ["DATABASE_STALLED", databaseStalled(2000, 60, 5).detail],
 };
 

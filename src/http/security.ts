@@ -62,7 +62,7 @@ const corsForListed = cors({
     "etag",
     "retry-after",
     "allow",
-    // A price answered through a D1 stall (src/resources/prices/prices.stall.ts STALE_HEADER).
+    // A price answered through a D1 stall (src/resources/prices/prices.cache.ts STALE_HEADER).
     "x-price-stale",
   ],
   maxAge: 600,

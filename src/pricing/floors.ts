@@ -57,6 +57,15 @@ function floorRows(floor: FloorPricelist, at: Instant, d: Derivations | undefine
 }
 
 /**
+ * The order FLOOR and COST lists are taken in: priority desc, then id asc (§23, §24). The SQL
+ * twin is `channelCostList` of src/db/pricing/facts.ts.
+ */
+export const floorOrder = (
+  a: { priority: number; id: number },
+  b: { priority: number; id: number },
+): number => descending(a.priority, b.priority) || ascending(a.id, b.id);
+
+/**
  * Priority desc, id asc: the explain order, and the order the first floor is taken in. A floor
  * derived from a COST list finds its base among `derivations`' sources (§24); COST lists
  * themselves (costs.ts) never derive. `margin` false (a read key): such a floor is `hidden`.
@@ -95,9 +104,7 @@ export function prepareFloors(
         hidden: !margin && Boolean(floor.derivation),
       };
     })
-    .sort(
-      (a, b) => descending(a.floor.priority, b.floor.priority) || ascending(a.floor.id, b.floor.id),
-    );
+    .sort((a, b) => floorOrder(a.floor, b.floor));
 }
 
 type Failure = Exclude<FloorOutcome, "USED" | "LOWER_RANK" | "NO_BASE_PRICE" | "NOT_ELIGIBLE">;

@@ -17,6 +17,7 @@ export {
   type OwnPricelist,
 } from "./pricelists";
 export { rungOf } from "./conditions-index";
+export { floorOrder } from "./floors";
 export { deriveAmount, MAX_STEPS, roundToEnding } from "./derivation";
 export {
   DIMENSIONS,
@@ -42,6 +43,6 @@ export {
   type Rate,
   type Rational,
 } from "./exchange";
-export { isInWindow, nextEdge } from "./validity";
+export { isInWindow, nextEdge, windowsOverlap } from "./validity";
 export * from "./types";
 export * from "./vocabulary";

@@ -1,4 +1,5 @@
 import type { Instant } from "./types";
+import { windowsOverlap } from "./validity";
 
 /*
  * Price row timelines (docs/pricing-rules.md §17): the rows of one pricelist, product and
@@ -44,11 +45,6 @@ export interface TimelineResult {
 }
 
 const start = (from: Instant | null) => from ?? -Infinity;
-const end = (to: Instant | null) => to ?? Infinity;
-
-/** Whether [a.from, a.to) and [b.from, b.to) share an instant. */
-const overlaps = (a: TimelineRow, b: TimelineRow) =>
-  start(a.validFrom) < end(b.validTo) && start(b.validFrom) < end(a.validTo);
 
 /** The validFrom of the first row starting after `from`, or null. */
 function nextStart(rows: readonly TimelineRow[], from: Instant | null): Instant | null {
@@ -87,7 +83,7 @@ function writeOne(
     priceUnit: write.priceUnit,
     flatAmount: write.flatAmount,
   };
-  const existing = rows.find((row) => overlaps(row, written));
+  const existing = rows.find((row) => windowsOverlap(row, written));
   if (existing) return { written, existing };
   rows.push(written);
   return undefined;

@@ -5,6 +5,14 @@ export const isInWindow = (v: Validity, at: Instant): boolean =>
   (v.validFrom === null || v.validFrom <= at) && (v.validTo === null || at < v.validTo);
 
 /**
+ * Whether two half-open windows share an instant (null = open on that side). The SQL twin is
+ * `windowsOverlap` of src/db/pricing/facts.ts.
+ */
+export const windowsOverlap = (a: Validity, b: Validity): boolean =>
+  (a.validFrom === null || b.validTo === null || a.validFrom < b.validTo) &&
+  (b.validFrom === null || a.validTo === null || b.validFrom < a.validTo);
+
+/**
  * Collects the earliest validity edge strictly after `at` of the records looked at: the answer
  * cannot change by time alone before that instant, so callers may cache it until then.
  */

@@ -2,8 +2,8 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { app } from "../../src/app";
-import { clearContextCache } from "../../src/resources/prices/prices.context-cache";
-import { stallPolicy } from "../../src/resources/prices/prices.stall";
+import { clearContextCache } from "../../src/db/pricing/reader";
+import { stallPolicy } from "../../src/db/pricing/stall";
 import {
   assignPricelistToChannel,
   createChannel,

@@ -6,7 +6,7 @@ import {
   clearContextCache,
   CONTEXT_CACHE_BOUNDS,
   contextCacheEnabled,
-} from "../../src/resources/prices/prices.context-cache";
+} from "../../src/db/pricing/reader";
 import {
   assignPricelistToChannel,
   assignPricelistToCustomer,
@@ -24,7 +24,7 @@ import {
 import { api, KEYS } from "../shared/helpers";
 
 /**
- * The channel context cache (src/resources/prices/prices.context-cache.ts, docs/performance.md
+ * The channel context cache (src/db/pricing/reader.ts, docs/performance.md
  * "The channel context cache"). Lookups go to the app with the Worker's own bindings, once as
  * configured (cache on) and once with `PRICE_CONTEXT_CACHE: "off"`: the same module, so the same
  * isolate cache, and the same D1, with only the variable changed. No test-only switch exists in

@@ -29,10 +29,7 @@ import {
   setPricelistStatus,
   setPrimaryPricelist,
 } from "../factories";
-import {
-  clearProductCache,
-  loadProductPart,
-} from "../../src/resources/prices/prices.product-cache";
+import { clearProductCache, loadProductPart } from "../../src/db/pricing/product-cache";
 import { api } from "../shared/helpers";
 
 /**

@@ -19,17 +19,21 @@ import {
   text,
 } from "../rows";
 import {
-  conditionColumns,
   listColumns,
   listsOf,
-  priceColumns,
   pricesByPricelist,
   productFacts,
-  promotionColumns,
   promotionOf,
   ratesAt,
 } from "./columns";
-import { productsStatement } from "./lookup";
+import { isActiveSql, live } from "./facts";
+import {
+  conditionsStatement,
+  pricesStatement,
+  productsStatement,
+  promotionsStatement,
+  type Buyers,
+} from "./lookup";
 import { params as q } from "./query";
 import { chainFrom, fragments } from "./reach";
 
@@ -39,9 +43,10 @@ import { chainFrom, fragments } from "./reach";
  * channel, as ONE batch of channel-wide statements: each customer's groups and reaching
  * pricelists, the pricelists with their rows (the channel's COST lists too: the simulation is for
  * admin keys and reports margins), the trade conditions (ACCRUALs too) and promotions that reach
- * any of them, and the product facts. The lookup's batch (lookup.ts) widened to a set of customers,
- * from the same column sets and reach fragments, with the records the change set activates read
- * whatever their status, so "after" can price with them.
+ * any of them, and the product facts. The lookup's batch (lookup.ts) widened to a set of customers:
+ * its price rows, conditions and promotions statements over these common table expressions and
+ * buyers (`Buyers`), with the records the change set activates read whatever their status, so
+ * "after" can price with them.
  */
 
 export interface SimulationQuery {
@@ -107,10 +112,19 @@ function simulationFragments() {
 
 type SimulationFragments = ReturnType<typeof simulationFragments>;
 
-/** ACTIVE or named by the change set, and not ended at `at`: what can price now or after it. */
-const live = (table: string, ids: Placeholder) =>
-  sql`(${sql.raw(table)}.status = 'ACTIVE' or ${sql.raw(table)}.id in ${inJson(ids)})
-    and (${sql.raw(table)}.valid_to is null or ${sql.raw(table)}.valid_to > ${q.at})`;
+/**
+ * Live (facts.ts) with the change set: ACTIVE or named by it, and not ended at `at`, what can
+ * price now or after it.
+ */
+const liveWith = (ids: Placeholder) => (table: string) =>
+  live(table, q.at, sql`(${isActiveSql(table)} or ${sql.raw(table)}.id in ${inJson(ids)})`);
+
+/** The selected customers, for the lookup's statements (`Buyers`), with the change set's records. */
+const buyers = (f: SimulationFragments, ids: Placeholder): Buyers => ({
+  customers: f.customers,
+  live: liveWith(ids),
+  ctes: f.ctes,
+});
 
 const groupsStatement = (f: SimulationFragments) =>
   statement(
@@ -156,42 +170,6 @@ function pricelistsStatement(f: SimulationFragments) {
   );
 }
 
-const pricesStatement = (f: SimulationFragments) =>
-  statement(
-    priceColumns,
-    sql`from pricelist_prices pp join products pr on pr.id = pp.product_id
-    where pr.code in ${f.products}
-      and pp.pricelist_id in (select id from pricing union select id from chain
-        union select * from ${f.floors} union select * from ${f.costs!})`,
-    f.ctes,
-  );
-
-/** Conditions that can reach a selected customer (or anyone) here, for a selected product. */
-function conditionsStatement(f: SimulationFragments) {
-  const tc = sql.raw("trade_conditions.id");
-  const reachable = sql`(trade_conditions.scope in ('GLOBAL', 'CHANNEL')
-    or (trade_conditions.scope = 'CUSTOMER_GROUP' and exists (select 1
-      from trade_condition_customer_groups l where l.trade_condition_id = ${tc}
-        and l.customer_group_id in ${f.groups}))
-    or (trade_conditions.scope = 'CUSTOMER' and exists (select 1 from trade_condition_customers l
-      where l.trade_condition_id = ${tc} and l.customer_id in ${f.customers})))`;
-  return statement(
-    conditionColumns(q, f, "REQUEST"),
-    sql`from (select t.id from trade_conditions t
-          where t.scope in ('GLOBAL', 'CHANNEL') and ${live("t", sim.tradeConditionIds)}
-        union select l.trade_condition_id from trade_condition_customers l
-          where l.customer_id in ${f.customers}
-        union select l.trade_condition_id from trade_condition_customer_groups l
-          where l.customer_group_id in ${f.groups}) candidate
-      cross join trade_conditions on trade_conditions.id = candidate.id
-    where ${live("trade_conditions", sim.tradeConditionIds)}
-      and ${f.inChannel("trade_condition_channels", "trade_condition_id", "trade_conditions.id")}
-      and ${f.forProducts("trade_condition", "trade_conditions.id")}
-      and ${reachable}`,
-    f.ctes,
-  );
-}
-
 /**
  * The selected customers each CUSTOMER-scope condition names (conditionColumns trims its own
  * customer list to the price request's one customer, bound to none here).
@@ -203,18 +181,6 @@ const conditionCustomersStatement = (f: SimulationFragments) =>
     f.ctes,
   );
 
-function promotionsStatement(f: SimulationFragments) {
-  return statement(
-    promotionColumns(q, f, "REQUEST"),
-    sql`from promotions
-    where ${live("promotions", sim.promotionIds)}
-      and ${f.inChannel("promotion_channels", "promotion_id", "promotions.id")}
-      and ${f.forProducts("promotion", "promotions.id")}
-      and ${f.forGroups("promotion_customer_groups", "promotion_id", "promotions.id", f.groups)}`,
-    f.ctes,
-  );
-}
-
 /** The batch of round trip 2, compiled once (its values are placeholders, bound per request). */
 const COMPILED = (() => {
   const f = simulationFragments();
@@ -222,10 +188,10 @@ const COMPILED = (() => {
     groupsStatement(f),
     reachStatement(f),
     pricelistsStatement(f),
-    pricesStatement(f),
-    conditionsStatement(f),
+    pricesStatement(f, f.ctes),
+    conditionsStatement(f, "ALL", buyers(f, sim.tradeConditionIds)),
     conditionCustomersStatement(f),
-    promotionsStatement(f),
+    promotionsStatement(f, buyers(f, sim.promotionIds)),
     productsStatement(f),
   ] as const;
 })();

@@ -4,6 +4,7 @@ import type {
   QuoteTerms,
   TradeConditionCandidate,
 } from "../../pricing";
+import { currencyOf } from "./facts";
 import { agreementsOf } from "./quote-terms";
 import { listsOf, ratesAt, type ListRow } from "./columns";
 import type { ChannelPart, CustomerPart, PriceContext, PriceQuery, RequestPart } from "./lookup";
@@ -25,7 +26,7 @@ import {
  * The cached contexts (docs/architecture.md "The context caches"): what every price lookup in a
  * channel reads whoever asks, for whichever products, at whichever moment (the channel, its
  * lists, its GLOBAL and CHANNEL conditions, its promotions, each with every link), and the same
- * for one customer's lookups; src/resources/prices/prices.context-cache.ts keeps them between
+ * for one customer's lookups; src/db/pricing/reader.ts keeps them between
  * requests. A lookup then reads only its own part (lookup.ts `loadRequestPart`) and
  * `assemblePriceContext` picks from both contexts, in memory, exactly the records the one-batch
  * reader (`loadPriceContext`) reads in SQL, with their link lists trimmed the same way (reach.ts
@@ -186,7 +187,9 @@ export function viewOf(
   query: PriceQuery,
 ): ContextView {
   const own = customer ?? ANONYMOUS;
-  const currency = context.channel ? (query.currency ?? context.channel.primaryCurrency) : null;
+  const currency = context.channel
+    ? currencyOf(query.currency, context.channel.primaryCurrency)
+    : null;
   const bases = chainOf(own, currency, chainOf(context, currency, new Map()));
   return {
     own,

@@ -162,7 +162,12 @@ const shownTiers = (f: Fragments) => sql`union select r.pricelist_id from reachi
     join pricelists p on p.id = r.pricelist_id
     where p.currency = ${f.currency} and p.kind = 'SALES'`;
 
-const pricesStatement = (f: Fragments) =>
+/**
+ * The price rows of the requested products in the lists that can price (`pricing`), their chains
+ * (`chain`), the floors and (admin keys) the COST lists; `ctes` declare `pricing` and `chain` (the
+ * lookup's, or the publish simulation's, audiences.ts).
+ */
+export const pricesStatement = (f: Fragments, ctes: SQL = f.pricing) =>
   statement(
     priceColumns,
     sql`from pricelist_prices pp join products pr on pr.id = pp.product_id
@@ -170,8 +175,26 @@ const pricesStatement = (f: Fragments) =>
       and pp.pricelist_id in (select id from pricing union select id from chain
         ${f.explain ? shownTiers(f) : sql``}
         union select * from ${f.floors} ${f.costs ? sql`union select * from ${f.costs}` : sql``})`,
-    f.pricing,
+    ctes,
   );
+
+/**
+ * Whom the conditions and promotions are read for, besides G (`Fragments.groups`): a lookup's
+ * customer (`lookupBuyers`), or the publish simulation's selected customers (audiences.ts).
+ * `customers` is a list of customer ids, `live` the test of what can price at `at` or later
+ * (facts.ts), `ctes` the common table expressions the statement declares.
+ */
+export interface Buyers {
+  customers: SQL;
+  live: (table: string) => SQL;
+  ctes: SQL;
+}
+
+const lookupBuyers = (f: Fragments): Buyers => ({
+  customers: sql`(select cu.id from customers cu where cu.code = ${q.customerCode})`,
+  live: f.live,
+  ctes: f.requested,
+});
 
 /**
  * Conditions, driven from the candidates the scope can admit (GLOBAL and CHANNEL ones, those
@@ -181,29 +204,32 @@ const pricesStatement = (f: Fragments) =>
  * of any window, with every product link, by id; the channel context holds the GLOBAL and
  * CHANNEL ones (`channelConditionsStatement`).
  */
-function conditionsStatement(f: Fragments, scopes: "ALL" | "CUSTOMER" = "ALL") {
+export function conditionsStatement(
+  f: Fragments,
+  scopes: "ALL" | "CUSTOMER" = "ALL",
+  b: Buyers = lookupBuyers(f),
+) {
   const tc = sql.raw("trade_conditions.id");
   const all = scopes === "ALL";
   const reach = sql`and ${f.forProducts("trade_condition", "trade_conditions.id")}`;
   const trim: Trim = all ? "REQUEST" : "CUSTOMER";
   return statement(
     conditionColumns(q, f, trim),
-    sql`from (${all ? sql`select t.id from trade_conditions t where t.scope in ('GLOBAL', 'CHANNEL') and ${f.live("t")} union ` : sql``}select l.trade_condition_id as id from trade_condition_customers l
-          join customers cu on cu.id = l.customer_id where cu.code = ${q.customerCode}
+    sql`from (${all ? sql`select t.id from trade_conditions t where t.scope in ('GLOBAL', 'CHANNEL') and ${b.live("t")} union ` : sql``}select l.trade_condition_id as id from trade_condition_customers l
+          where l.customer_id in ${b.customers}
         union select l.trade_condition_id from trade_condition_customer_groups l
           where l.customer_group_id in ${f.groups}) candidate
       cross join trade_conditions on trade_conditions.id = candidate.id
-    where ${all ? f.live("trade_conditions") : f.active("trade_conditions")}
+    where ${all ? b.live("trade_conditions") : f.active("trade_conditions")}
       and ${f.seenConditions("trade_conditions")}
       and ${f.inChannel("trade_condition_channels", "trade_condition_id", "trade_conditions.id")}
       ${all ? reach : sql``}
       and (${all ? sql`trade_conditions.scope in ('GLOBAL', 'CHANNEL') or ` : sql``}(trade_conditions.scope = 'CUSTOMER_GROUP' and exists (select 1 from trade_condition_customer_groups l
               where l.trade_condition_id = ${tc} and l.customer_group_id in ${f.groups}))
         or (trade_conditions.scope = 'CUSTOMER' and exists (select 1 from trade_condition_customers l
-              join customers cu on cu.id = l.customer_id
-              where l.trade_condition_id = ${tc} and cu.code = ${q.customerCode})))
+              where l.trade_condition_id = ${tc} and l.customer_id in ${b.customers})))
     ${all ? sql`` : sql`order by trade_conditions.id`}`,
-    all ? f.requested : undefined,
+    all ? b.ctes : undefined,
   );
 }
 
@@ -223,15 +249,16 @@ const channelConditionsStatement = (f: Fragments) =>
     order by trade_conditions.id`,
   );
 
-const promotionsStatement = (f: Fragments) =>
+/** The promotions that reach the request (G: `f.groups`), live for `b` (`Buyers`). */
+export const promotionsStatement = (f: Fragments, b: Buyers = lookupBuyers(f)) =>
   statement(
     promotionColumns(q, f, "REQUEST"),
     sql`from promotions
-    where ${f.live("promotions")}
+    where ${b.live("promotions")}
       and ${f.inChannel("promotion_channels", "promotion_id", "promotions.id")}
       and ${f.forProducts("promotion", "promotions.id")}
-      and ${f.forGroups("promotion_customer_groups", "promotion_id", "promotions.id")}`,
-    f.requested,
+      and ${f.forGroups("promotion_customer_groups", "promotion_id", "promotions.id", f.groups)}`,
+    b.ctes,
   );
 
 /** The channel's promotions for every customer, product and moment (see the conditions above). */

@@ -9,7 +9,7 @@ import { fragments } from "./reach";
 /*
  * A lookup's products when both contexts are cached: the reader knows, in memory, which lists
  * can price (reach.ts `priceListIds`), so it reads only the facts and rows its product cache
- * lacks (src/resources/prices/prices.product-cache.ts), by code and list id, with the version.
+ * lacks (product-cache.ts), by code and list id, with the version.
  */
 
 /** What a lookup reads of its products: facts of `factCodes`, rows of `rowCodes` in `listIds`. */

@@ -7,6 +7,14 @@ import {
   type TargetField,
   type TargetLists,
 } from "../../pricing";
+import {
+  channelCurrency,
+  isNotEnded,
+  live as liveAt,
+  MAX_DERIVATION_STEPS,
+  mayDeriveFurther,
+  primaryCurrency as primaryCurrencyOf,
+} from "./facts";
 import { params as q } from "./query";
 
 /*
@@ -51,14 +59,17 @@ function reachingLists(groups: SQL) {
   return { customerReaching, channelReaching, reaching };
 }
 
-/** `chain(id, steps)`: every list one of the lists `starts(id)` derives from, up to 3 steps. */
+/**
+ * `chain(id, steps)`: every list one of the lists `starts(id)` derives from, up to
+ * MAX_DERIVATION_STEPS steps (facts.ts).
+ */
 export const chainFrom = (starts: string) => {
   const from = sql.raw(starts);
   return sql`chain(id, steps) as (
       select p.base_pricelist_id, 1 from ${from} join pricelists p on p.id = ${from}.id
         where p.base_pricelist_id is not null
       union select b.base_pricelist_id, chain.steps + 1 from chain join pricelists b on b.id = chain.id
-        where b.base_pricelist_id is not null and chain.steps < 3)`;
+        where b.base_pricelist_id is not null and ${mayDeriveFurther(sql`chain.steps`)})`;
 };
 
 /**
@@ -255,20 +266,17 @@ export function fragments(explain: boolean, costs = false) {
     join channel_customer_groups cg on cg.customer_group_id = m.customer_group_id
     join channels ch on ch.id = cg.channel_id
     where cu.code = ${q.customerCode} and ch.code = ${q.channelCode})`;
-  const primaryCurrency = sql`(select p.currency from channel_pricelists cp
-    join channels ch on ch.id = cp.channel_id join pricelists p on p.id = cp.pricelist_id
-    where ch.code = ${q.channelCode} and cp.is_primary = 1)`;
-  const currency = sql`coalesce(${q.currency}, ${primaryCurrency})`;
+  // The channel's currency is its primary list's (facts.ts).
+  const channelId = sql`(select id from channels where code = ${q.channelCode})`;
+  const primaryCurrency = primaryCurrencyOf(channelId);
+  const currency = channelCurrency(q.currency, channelId);
   const { customerReaching, channelReaching, reaching } = reachingLists(groups);
   // Without explain, records that cannot price now or later are not read at all. `active` is the
   // part of that test that does not depend on the moment (what the channel context keeps); the
   // rest, in memory, is `inWindow`.
   const active = (table: string) =>
     explain ? sql`1 = 1` : sql`${sql.raw(table)}.status = 'ACTIVE'`;
-  const live = (table: string) =>
-    explain
-      ? sql`1 = 1`
-      : sql`${active(table)} and (${sql.raw(table)}.valid_to is null or ${sql.raw(table)}.valid_to > ${q.at})`;
+  const live = (table: string) => (explain ? sql`1 = 1` : liveAt(table, q.at));
   const inChannel = (link: string, owner: string, id: string) =>
     sql`(not exists (select 1 from ${sql.raw(link)} l where l.${sql.raw(owner)} = ${sql.raw(id)})
       or exists (select 1 from ${sql.raw(link)} l join channels ch on ch.id = l.channel_id
@@ -288,7 +296,7 @@ export function fragments(explain: boolean, costs = false) {
     where ch.code = ${q.channelCode} and p.kind = ${sql.raw(`'${kind}'`)})`;
   const floors = ofKind("FLOOR");
   // A read key's lookup reads no ACCRUAL condition. The cached contexts are read per value of
-  // `costs` (prices.context-cache.ts keys them by it), so they need no in-memory twin.
+  // `costs` (reader.ts keys them by it), so they need no in-memory twin.
   const seenConditions = (table: string) =>
     costs ? sql`1 = 1` : sql`${sql.raw(table)}.type <> 'ACCRUAL'`;
   return {
@@ -389,7 +397,7 @@ export function reaching<T>(reach: Reachable<T>, audience: Audience): number[] {
 
 /** `live` without its status test, which the contexts' SQL (`active`) already made. */
 export const inWindow = (record: { validTo: number | null }, a: Audience) =>
-  a.explain || record.validTo === null || record.validTo > a.at;
+  a.explain || isNotEnded(record, a.at);
 
 /** `forGroups`: names no customer group, or one of G. */
 export const reachesGroups = (codes: readonly string[], a: Audience) =>
@@ -428,7 +436,8 @@ interface ChainLink {
 
 /**
  * `pricingLists`' `chain` walked in memory: the lists the `lists` that can price in `currency`
- * (candidates, ACTIVE, in the currency) and the floors derive from, up to 3 steps, among `bases`;
+ * (candidates, ACTIVE, in the currency) and the floors derive from, up to MAX_DERIVATION_STEPS
+ * steps, among `bases`;
  * added to `found` by id.
  */
 export function chainOf<L extends ChainLink>(
@@ -441,7 +450,7 @@ export function chainOf<L extends ChainLink>(
       (l.role === "CANDIDATE" && l.status === "ACTIVE" && l.currency === currency) ||
       l.role === "FLOOR",
   );
-  for (let steps = 1; steps <= 3 && step.length > 0; steps++) {
+  for (let steps = 1; steps <= MAX_DERIVATION_STEPS && step.length > 0; steps++) {
     const next: L[] = [];
     for (const list of step) {
       const base = list.basePricelistId === null ? undefined : bases.get(list.basePricelistId);

@@ -4,6 +4,7 @@ import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { insertRows, rowField, rowsOf } from "../../db/bulk";
 import { readScalarFacts } from "../../db/bulk-facts";
 import type { Db } from "../../db/client";
+import { mayDeriveFurther, primaryCurrency } from "../../db/pricing/facts";
 import { READ_DIMENSIONS } from "../../db/pricing/reach";
 import { rowSetsSql, type RowSelection } from "../../db/price-rows";
 import { codes, decodedBatch, flag, int, select, statement, text, type RowOf } from "../../db/rows";
@@ -376,18 +377,19 @@ export interface Reach {
 }
 
 /**
- * The lists `ids` and every list deriving from them, up to 3 steps (docs/api/relations.md §5.8).
+ * The lists `ids` and every list deriving from them, up to MAX_DERIVATION_STEPS steps
+ * (docs/api/relations.md §5.8; src/db/pricing/facts.ts).
  */
 const withDerived = (ids: readonly number[]) => sql`with recursive
   lists(id, steps) as (select value, 0 from json_each(${json(ids)})
     union select p.id, l.steps + 1 from lists l join pricelists p on p.base_pricelist_id = l.id
-      where l.steps < 3)`;
+      where ${mayDeriveFurther(sql`l.steps`)})`;
 
-/** Lists `ids` and every list they derive from, up to 3 steps. */
+/** Lists `ids` and every list they derive from, up to MAX_DERIVATION_STEPS steps. */
 const withBases = (ids: readonly number[]) => sql`with recursive
   bases(id, steps) as (select value, 0 from json_each(${json(ids)})
     union select p.base_pricelist_id, b.steps + 1 from bases b join pricelists p on p.id = b.id
-      where p.base_pricelist_id is not null and b.steps < 3)`;
+      where p.base_pricelist_id is not null and ${mayDeriveFurther(sql`b.steps`)})`;
 
 /** Channels of records that name channels, or every channel when one names none. */
 const ownerChannels = (owner: string, ids: readonly number[]) => {
@@ -421,9 +423,7 @@ function channelsStatement(touch: Touch) {
         join customer_pricelists cp on cp.customer_id = cc.customer_id) x`)}
       union ${listed(sql`(select cc.channel_id, p.id as pricelist_id from channel_customers cc
         join pricelists p on p.customer_id = cc.customer_id) x`)}
-      union select o.channel_id, (select p.currency from channel_pricelists cp
-          join pricelists p on p.id = cp.pricelist_id
-          where cp.channel_id = o.channel_id and cp.is_primary = 1)
+      union select o.channel_id, ${primaryCurrency(sql`o.channel_id`)}
         from (${ownerChannels("trade_condition", touch.tradeConditionIds)}
           union ${ownerChannels("promotion", touch.promotionIds)}) o
     ) x join channels c on c.id = x.channel_id

@@ -2,6 +2,8 @@ import { and, type SQL } from "drizzle-orm";
 import { assignByCodes, unassignByCodes } from "../../db/links";
 import { FOREIGN_KEY } from "../../db/outcomes";
 import type { Db } from "../../db/client";
+// The longest chain of bases: a pricelist, its base, the base's base and one more.
+import { MAX_DERIVATION_STEPS } from "../../db/pricing/facts";
 import {
   badRequest,
   conflict,
@@ -140,9 +142,6 @@ export async function createIndividual(db: Db, input: IndividualPricelistCreate)
   if (row === FOREIGN_KEY) throw unknownCustomer(input.customerCode);
   return row;
 }
-
-/** The longest chain of bases: a pricelist, its base, the base's base and one more. */
-export const MAX_DERIVATION_STEPS = 3;
 
 /** The rules a change must keep, checked against the stored record. */
 function checkUpdate(current: PricelistRow, input: PricelistUpdate): void {

@@ -85,6 +85,15 @@ export function cacheControl(cart: CartRequest, now: number, until: number | nul
   return `private, max-age=${seconds}`;
 }
 
+/**
+ * The header that marks an answer from the isolate's data during a D1 stall (the reader's
+ * src/db/pricing/stall.ts; docs/api/prices.md §9.1).
+ */
+export const STALE_HEADER = "x-price-stale";
+
+/** The header's value: the whole seconds since the data was last confirmed current. */
+export const staleMark = (ageMs: number) => `age=${Math.floor(Math.max(0, ageMs) / 1000)}`;
+
 const opaque = (tag: string) => tag.trim().replace(/^W\//, "");
 
 /** If-None-Match by weak comparison (RFC 9110 §13.1.2): true when the client's copy is current. */

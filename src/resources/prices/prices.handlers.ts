@@ -2,12 +2,19 @@ import { seesCosts } from "../../http/auth";
 import type { Context } from "hono";
 import type { AppEnv } from "../../http/env";
 import type { AppRouteHandler } from "../../http/router";
+import { contextCacheEnabled, type PricingReadOptions } from "../../db/pricing/reader";
+import { stallPolicy } from "../../db/pricing/stall";
 import { resolvePrices } from "../../pricing";
-import { answerTag, cacheControl, changesAt, isNotModified } from "./prices.cache";
-import { contextCacheEnabled } from "./prices.context-cache";
+import {
+  answerTag,
+  cacheControl,
+  changesAt,
+  isNotModified,
+  STALE_HEADER,
+  staleMark,
+} from "./prices.cache";
 import type { PriceLookup } from "./prices.schemas";
-import { prepareCart, priceCart, type CartRequest, type PricingOptions } from "./prices.service";
-import { STALE_HEADER, staleMark, stallPolicy } from "./prices.stall";
+import { prepareCart, priceCart, type CartRequest } from "./prices.service";
 import type * as routes from "./prices.routes";
 
 /** Work that outlives the answer: in the request's waitUntil when it has an execution context. */
@@ -23,7 +30,7 @@ function background(c: Context<AppEnv>, work: Promise<unknown>) {
  * The channel context cache as configured, its use reported in Server-Timing (`ctx`), and how a
  * lookup answers through a D1 stall (D1_STALL_MS, D1_STALE_MAX_S; docs/api/prices.md §9.1).
  */
-const pricing = (c: Context<AppEnv>): PricingOptions => ({
+const pricing = (c: Context<AppEnv>): PricingReadOptions => ({
   cache: contextCacheEnabled(c.env.PRICE_CONTEXT_CACHE),
   onContext: (status) => c.var.meter.note("ctx", status),
   stall: stallPolicy(c.env, (work) => background(c, work)),

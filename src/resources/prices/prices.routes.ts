@@ -1,6 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
-import { MAX_AGE_SECONDS } from "./prices.cache";
-import { STALE_HEADER } from "./prices.stall";
+import { MAX_AGE_SECONDS, STALE_HEADER } from "./prices.cache";
 import { errors, json, jsonBody } from "../../http/openapi";
 import { readOnly } from "../../http/read-only";
 import {

@@ -1,5 +1,7 @@
 import type { Db } from "../../db/client";
+import type { PriceContext } from "../../db/pricing/lookup";
 import { loadNamedQuote } from "../../db/pricing/quote-terms";
+import { readPricingContext, type PricingReadOptions } from "../../db/pricing/reader";
 import { ApiError, conflict, notFound } from "../../core/errors";
 import {
   resolvePrices,
@@ -7,9 +9,7 @@ import {
   type PriceLineRequest,
   type PriceRequest,
 } from "../../pricing";
-import { loadContext, type ContextCacheStatus } from "./prices.context-cache";
 import { honourable, quotesOf } from "./prices.quotes";
-import type { StallPolicy } from "./prices.stall";
 
 /**
  * A cart to price, as a client asked for it (the POST body or the GET query, validated); the
@@ -46,16 +46,6 @@ export interface PricedCart {
   staleMs?: number;
 }
 
-/** How the data of a lookup is read (prices.context-cache.ts). */
-export interface PricingOptions {
-  /** Keep the channel context in the isolate (PRICE_CONTEXT_CACHE); false: one batch reads all. */
-  cache: boolean;
-  /** Told whether the channel context came from the cache, as soon as that is known. */
-  onContext?: (status: ContextCacheStatus) => void;
-  /** Answer from the isolate's data when D1 stalls (prices.stall.ts); absent: always wait. */
-  stall?: StallPolicy;
-}
-
 /** A cart ready for the engine: its input, and the version of the data its answer depends on. */
 export interface PreparedCart {
   request: PriceRequest;
@@ -71,20 +61,21 @@ export interface PreparedCart {
 }
 
 /**
- * The request context rules of docs/pricing-rules.md §2 and the engine's input: one D1 round
- * trip, two when the cached contexts turn out to be of an older data version.
+ * The request context rules of docs/pricing-rules.md §2 and the engine's input: the pricing
+ * reader (src/db/pricing/reader.ts `readPricingContext`) called once, one D1 round trip, two when
+ * the cached contexts turn out to be of an older data version.
  */
 export async function prepareCart(
   db: Db,
   cart: CartRequest,
-  options: PricingOptions = { cache: true },
+  options: PricingReadOptions = { cache: true },
 ): Promise<PreparedCart> {
   const now = Date.now();
   const at = cart.at ?? now;
   const customerCode = cart.customerCode ?? null;
   // The named quote is read beside the lookup, not after it: one read more, no round trip in line.
   const [loaded, named] = await Promise.all([
-    loadContext(
+    readPricingContext(
       db,
       {
         channelCode: cart.channelCode,
@@ -95,12 +86,10 @@ export async function prepareCart(
         costs: cart.costs ?? false,
         productCodes: [...new Set(cart.lines.map((line) => line.productCode))],
       },
-      options.cache,
-      options.stall,
+      options,
     ),
     cart.quoteId === undefined ? undefined : loadNamedQuote(db, cart.quoteId),
   ]);
-  options.onContext?.(loaded.cache);
   const { context } = loaded;
   const currency = assertContext(context, cart, customerCode);
   const terms =
@@ -139,7 +128,7 @@ export async function prepareCart(
 
 /** The request context rules of docs/pricing-rules.md §2 over a loaded context; its currency. */
 function assertContext(
-  context: Awaited<ReturnType<typeof loadContext>>["context"],
+  context: PriceContext,
   cart: CartRequest,
   customerCode: string | null,
 ): string {
@@ -170,7 +159,7 @@ function assertContext(
 export async function priceCart(
   db: Db,
   cart: CartRequest,
-  options?: PricingOptions,
+  options?: PricingReadOptions,
 ): Promise<PricedCart> {
   const { request, version, staleMs } = await prepareCart(db, cart, options);
   return { answer: resolvePrices(request), version, staleMs };

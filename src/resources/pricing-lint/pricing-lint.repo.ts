@@ -4,6 +4,15 @@ import { customerLinks } from "../../db/reads";
 import type { Db } from "../../db/client";
 import { ALWAYS } from "../../db/schema";
 import { conditionColumns, promotionColumns, promotionOf } from "../../db/pricing/columns";
+import {
+  channelCostList,
+  inForce,
+  live,
+  mayDeriveFurther,
+  notEnded,
+  overlapping,
+  primaryCurrency,
+} from "../../db/pricing/facts";
 import { params } from "../../db/pricing/query";
 import { PRICELIST_KINDS, PRICELIST_SCOPES, ROUNDING_MODES, STATUSES } from "../../pricing";
 import type { LintFacts, QuoteFloorRow } from "../../pricing/lint";
@@ -29,11 +38,10 @@ import {
  * the price rows (a 100k catalogue has over a million of them; they never leave D1): first tiers
  * above the product's smallest quantity, FLOOR rows above the primary list, holes in timelines,
  * tier cliffs, prices and floors below the channel's cost; and the steps of derived lists
- * between currencies without a rate, or with rates that make their smallest price 0.
+ * between currencies without a rate, or with rates that make their smallest price 0. Windows,
+ * `live`, the derivation depth, a channel's cost and its currency are the pricing reader's facts
+ * (src/db/pricing/facts.ts).
  */
-
-const notEnded = (table: string, now: number) =>
-  sql`(${sql.raw(table)}.valid_to is null or ${sql.raw(table)}.valid_to > ${now})`;
 
 const pricelistsStatement = statement(
   select({
@@ -91,8 +99,7 @@ const channelsStatement = statement(
   select({
     code: text(sql`channels.code`),
     isActive: flag(sql`channels.is_active`),
-    hasPrimary: flag(sql`exists (select 1 from channel_pricelists l
-      where l.channel_id = channels.id and l.is_primary = 1)`),
+    hasPrimary: flag(sql`${primaryCurrency(sql`channels.id`)} is not null`),
     customerGroupCodes: codes(
       linkedCodes(
         "channel_customer_groups",
@@ -130,8 +137,8 @@ const firstTierGapsStatement = (now: number) =>
     // Grouped on the primary key's order, before any join: one pass over the rows, not a lookup each.
     sql`from (select pp.pricelist_id, pp.product_id, min(pp.min_quantity) as first_tier
         from pricelist_prices pp
-        where pp.pricelist_id in (select p.id from pricelists p
-          where p.status = 'ACTIVE' and ${notEnded("p", now)}) and ${notEnded("pp", now)}
+        where pp.pricelist_id in (select p.id from pricelists p where ${live("p", now)})
+          and ${notEnded("pp", now)}
         group by pp.pricelist_id, pp.product_id having min(pp.min_quantity) > 1) gap
       join pricelists p on p.id = gap.pricelist_id
       join products pr on pr.id = gap.product_id
@@ -149,8 +156,8 @@ const graduatedFirstTiersStatement = (now: number) =>
     }),
     sql`from (select pp.pricelist_id, pp.product_id, min(pp.min_quantity) as first_tier
         from pricelist_prices pp
-        where pp.pricelist_id in (select p.id from pricelists p where p.status = 'ACTIVE'
-          and p.tier_mode = 'GRADUATED' and ${notEnded("p", now)}) and ${notEnded("pp", now)}
+        where pp.pricelist_id in (select p.id from pricelists p
+          where ${live("p", now)} and p.tier_mode = 'GRADUATED') and ${notEnded("pp", now)}
         group by pp.pricelist_id, pp.product_id having min(pp.min_quantity) > 1) gap
       join products pr on pr.id = gap.product_id
     order by gap.pricelist_id, pr.code`,
@@ -197,14 +204,9 @@ const floorsOverListStatement = (now: number) =>
         cross join pricelists f on f.id = cf.pricelist_id
         cross join pricelist_prices fr on fr.pricelist_id = f.id
         cross join pricelist_prices lr on lr.pricelist_id = pl.id and lr.product_id = fr.product_id
-      where ch.is_active = 1 and f.kind = 'FLOOR' and f.status = 'ACTIVE'
-        and pl.status = 'ACTIVE' and f.currency = pl.currency
-        and ${notEnded("f", now)} and ${notEnded("pl", now)}
-        and (pl.valid_from is null or f.valid_to is null or pl.valid_from < f.valid_to)
-        and (f.valid_from is null or pl.valid_to is null or f.valid_from < pl.valid_to)
-        and ${notEnded("fr", now)} and ${notEnded("lr", now)}
-        and (fr.valid_from is null or lr.valid_to is null or fr.valid_from < lr.valid_to)
-        and (lr.valid_from is null or fr.valid_to is null or lr.valid_from < fr.valid_to)
+      where ch.is_active = 1 and f.kind = 'FLOOR' and ${live("f", now)}
+        and ${live("pl", now)} and f.currency = pl.currency and ${overlapping("pl", "f")}
+        and ${notEnded("fr", now)} and ${notEnded("lr", now)} and ${overlapping("fr", "lr")}
         and fr.amount * lr.price_unit > lr.amount * fr.price_unit) o
       join products pr on pr.id = o.product_id`,
   );
@@ -231,23 +233,24 @@ const priceGapsStatement = (now: number) =>
             and coalesce(x.valid_from, ${ALWAYS}) >= pp.valid_to) as next_from
         from pricelist_prices pp
         where pp.valid_to is not null
-          and pp.pricelist_id in (select p.id from pricelists p
-            where p.status = 'ACTIVE' and ${notEnded("p", now)})) g
+          and pp.pricelist_id in (select p.id from pricelists p where ${live("p", now)})) g
       join products pr on pr.id = g.product_id
     where g.next_from > g.valid_to and g.next_from > ${now}
     order by g.pricelist_id, pr.code, g.min_quantity, g.valid_to`,
   );
 
-/** The chains of ACTIVE derived SALES lists in force, up to 3 steps: `steps` (§13, §16). */
+/**
+ * The chains of ACTIVE derived SALES lists in force, up to MAX_DERIVATION_STEPS steps (facts.ts):
+ * `steps` (§13, §16).
+ */
 const stepsOf = (now: number) =>
   sql`with recursive steps(root, at, list_id, base_id, n) as (
         select p.id, max(${now}, coalesce(p.valid_from, ${now})), p.id, p.base_pricelist_id, 1
           from pricelists p
-          where p.status = 'ACTIVE' and p.kind = 'SALES' and p.base_pricelist_id is not null
-            and ${notEnded("p", now)}
+          where ${live("p", now)} and p.kind = 'SALES' and p.base_pricelist_id is not null
         union all select s.root, s.at, s.base_id, b.base_pricelist_id, s.n + 1
           from steps s join pricelists b on b.id = s.base_id
-          where b.base_pricelist_id is not null and s.n < 3)`;
+          where b.base_pricelist_id is not null and ${mayDeriveFurther(sql`s.n`)})`;
 
 /**
  * The steps between two currencies of the chains of ACTIVE derived SALES lists in force
@@ -341,9 +344,8 @@ const tierCliffsStatement = (now: number) =>
         lag(pp.price_unit) over w as u1, lead(pp.min_quantity) over w as m3
         from pricelist_prices pp
         where pp.pricelist_id in (select p.id from pricelists p
-            where p.status = 'ACTIVE' and p.kind = 'SALES' and p.tier_mode = 'VOLUME'
-              and ${notEnded("p", now)})
-          and (pp.valid_from is null or pp.valid_from <= ${now}) and ${notEnded("pp", now)}
+            where ${live("p", now)} and p.kind = 'SALES' and p.tier_mode = 'VOLUME')
+          and ${inForce("pp", now)}
         window w as (partition by pp.pricelist_id, pp.product_id order by pp.min_quantity)) c
       join products pr on pr.id = c.product_id
     where c.m1 is not null and c.a1 > 0 and (c.m2 - 1) * c.a1 * c.u2 > c.m2 * c.a2 * c.u1
@@ -351,17 +353,17 @@ const tierCliffsStatement = (now: number) =>
   );
 
 /**
- * The channel's cost of a product for the list `l` (docs/pricing-rules.md §23): the first ACTIVE,
- * not ended COST list of channel `ch` in `l`'s currency with a row for the product in force from
- * now on, by priority desc, id asc (docs/pricing-lint.md §15).
+ * The channel's cost of a product for the list `l` (docs/pricing-rules.md §23): the COST list of
+ * channel `ch` in `l`'s currency that gives the product's cost from now on (facts.ts
+ * `channelCostList`, docs/pricing-lint.md §15).
  */
-const channelCost = (now: number) => sql`(select k.id from channel_pricelists kk
-    join pricelists k on k.id = kk.pricelist_id
-    where kk.channel_id = ch.id and k.kind = 'COST' and k.status = 'ACTIVE'
-      and k.currency = l.currency and ${notEnded("k", now)}
-      and exists (select 1 from pricelist_prices x where x.pricelist_id = k.id
-        and x.product_id = cr.product_id and ${notEnded("x", now)})
-    order by k.priority desc, k.id limit 1)`;
+const channelCost = (now: number) =>
+  channelCostList({
+    channelId: sql`ch.id`,
+    currency: sql`l.currency`,
+    productId: sql`cr.product_id`,
+    at: now,
+  });
 
 /**
  * Rows of an active channel's ACTIVE SALES and FLOOR lists (their own rows) below the channel's
@@ -402,11 +404,9 @@ const belowCostStatement = (now: number) =>
         cross join channel_pricelists cl on cl.channel_id = ch.id
         cross join pricelists l on l.id = cl.pricelist_id
         cross join pricelist_prices lr on lr.pricelist_id = l.id and lr.product_id = cr.product_id
-      where ch.is_active = 1 and c.kind = 'COST' and c.status = 'ACTIVE' and ${notEnded("c", now)}
-        and l.kind in ('SALES', 'FLOOR') and l.status = 'ACTIVE' and l.currency = c.currency
-        and ${notEnded("l", now)} and ${notEnded("lr", now)} and ${notEnded("cr", now)}
-        and (lr.valid_from is null or cr.valid_to is null or lr.valid_from < cr.valid_to)
-        and (cr.valid_from is null or lr.valid_to is null or cr.valid_from < lr.valid_to)
+      where ch.is_active = 1 and c.kind = 'COST' and ${live("c", now)}
+        and l.kind in ('SALES', 'FLOOR') and ${live("l", now)} and l.currency = c.currency
+        and ${notEnded("lr", now)} and ${notEnded("cr", now)} and ${overlapping("lr", "cr")}
         and lr.amount * cr.price_unit < cr.amount * lr.price_unit
         and c.id = ${channelCost(now)}) o
       join products pr on pr.id = o.product_id`,
@@ -422,9 +422,6 @@ const floorsUnderCostStatement = statement(
   sql`from pricelists f join pricelists c on c.id = f.base_pricelist_id
     where f.kind = 'FLOOR' and f.status = 'ACTIVE' and c.kind = 'COST' and f.adjustment_bp < 0`,
 );
-
-const rowInForce = (table: string, now: number) =>
-  sql`(${sql.raw(table)}.valid_from is null or ${sql.raw(table)}.valid_from <= ${now}) and ${notEnded(table, now)}`;
 
 /**
  * QUOTE_BELOW_FLOOR's facts (docs/pricing-lint.md §17): per line of a SENT or ACCEPTED quote not
@@ -467,12 +464,12 @@ const quoteFloorsStatement = (now: number) =>
           and o.product_id = l.product_id) then f.id else f.base_pricelist_id end)
     where q.status in ('SENT', 'ACCEPTED') and q.valid_to > ${now}
       and f.kind = 'FLOOR' and f.status = 'ACTIVE' and f.currency = q.currency
-      and ${rowInForce("f", now)} and ${rowInForce("r", now)}
+      and ${inForce("f", now)} and ${inForce("r", now)}
       and (r.pricelist_id = f.id
         or (select b.currency from pricelists b where b.id = f.base_pricelist_id) = f.currency)
       and r.min_quantity = (select max(x.min_quantity) from pricelist_prices x
         where x.pricelist_id = r.pricelist_id and x.product_id = r.product_id
-          and x.min_quantity <= l.quantity and ${rowInForce("x", now)})`,
+          and x.min_quantity <= l.quantity and ${inForce("x", now)})`,
   );
 
 /** A row of quoteFloorsStatement with its derivation as the engine takes one. */

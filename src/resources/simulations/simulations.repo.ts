@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import { channelCurrency } from "../../db/pricing/facts";
 import { READ_DIMENSIONS } from "../../db/pricing/reach";
 import { CHANNEL_ROUNDING_MODES, STATUSES, type TargetField } from "../../pricing";
 import {
@@ -68,9 +69,7 @@ const channelStatement = (query: SelectionQuery) =>
       code: text(sql`ch.code`),
       isActive: flag(sql`ch.is_active`),
       roundingMode: member(CHANNEL_ROUNDING_MODES, sql`ch.rounding_mode`),
-      currency: nullableText(sql`coalesce(${query.currency}, (select p.currency
-        from channel_pricelists cp join pricelists p on p.id = cp.pricelist_id
-        where cp.channel_id = ch.id and cp.is_primary = 1))`),
+      currency: nullableText(channelCurrency(query.currency, sql`ch.id`)),
     }),
     sql`from channels ch where ch.code = ${query.channelCode}`,
   );

@@ -1,6 +1,6 @@
-import type { Db } from "../../db/client";
 import { loggable } from "../../core/errors";
-import { IsolateCache, type CacheBounds } from "../../db/isolate-cache";
+import type { Db } from "../client";
+import { IsolateCache, type CacheBounds } from "../isolate-cache";
 import {
   assemblePriceContext,
   channelContextOf,
@@ -8,7 +8,7 @@ import {
   viewOf,
   type ChannelContext,
   type CustomerContext,
-} from "../../db/pricing/contexts";
+} from "./contexts";
 import {
   loadChannelAndRequest,
   loadPriceContext,
@@ -17,14 +17,21 @@ import {
   type PriceContext,
   type PriceQuery,
   type RequestPart,
-} from "../../db/pricing/lookup";
+} from "./lookup";
 import {
   clearProductCache,
   heldProductPart,
   loadProductPart,
   rememberProducts,
-} from "./prices.product-cache";
-import { stalled, within, type StallPolicy } from "./prices.stall";
+} from "./product-cache";
+import { stalled, within, type StallPolicy } from "./stall";
+
+/*
+ * The pricing reader (docs/architecture.md §2.3): the one entry a price request calls for its
+ * whole context, `readPricingContext`, and the caches it owns. Below it, lookup.ts writes the
+ * statements and contexts.ts assembles a request's context from the cached parts; the reader
+ * decides which of them a request needs, sends its ONE round trip and keeps what it read.
+ */
 
 /**
  * The isolate's caches of channel contexts and of customer contexts (src/db/pricing/contexts.ts),
@@ -40,7 +47,7 @@ import { stalled, within, type StallPolicy } from "./prices.stall";
 /**
  * Whether the cached contexts served the lookup: the `ctx` entry of Server-Timing. "hit": the
  * channel's context, and a named customer's, came from the cache; "miss": one of them was read;
- * "stale": D1 stalled and the isolate's data answered (prices.stall.ts).
+ * "stale": D1 stalled and the isolate's data answered (stall.ts).
  */
 export type ContextCacheStatus = "hit" | "miss" | "off" | "stale";
 
@@ -100,7 +107,7 @@ const customerKeyOf = (query: PriceQuery) =>
 /**
  * The data version the latest lookup read from D1, and when that read was sent: every entry of
  * this version was current then (the version names all the pricing data), which is how old a
- * stale answer is (prices.stall.ts). The latest read wins, as for the entries.
+ * stale answer is (stall.ts). The latest read wins, as for the entries.
  */
 let confirmed = { version: -1, seenVersion: -1, at: 0 };
 
@@ -259,14 +266,36 @@ async function throughStall(
   return held;
 }
 
+/** How the reader reads a lookup's data. */
+export interface PricingReadOptions {
+  /** Keep the channel context in the isolate (PRICE_CONTEXT_CACHE); false: one batch reads all. */
+  cache: boolean;
+  /** Told whether the channel context came from the cache, as soon as that is known. */
+  onContext?: (status: ContextCacheStatus) => void;
+  /** Answer from the isolate's data when D1 stalls (stall.ts); absent: always wait. */
+  stall?: StallPolicy;
+}
+
 /**
- * The price context of a lookup. With a cached channel context: ONE round trip (`fromEntry`,
- * "hit" when the customer's context was cached too). When the version moved, or without an
- * entry, ONE round trip reads every part at one version ("miss": two round trips when a stale
- * entry was tried first, one without an entry). With a stall policy, a check of a held context
- * that D1 keeps waiting past its bound is answered from the isolate (`throughStall`).
+ * The price context of a lookup: the one entry a price request calls, once. With a cached channel
+ * context: ONE round trip (`fromEntry`, "hit" when the customer's context was cached too). When
+ * the version moved, or without an entry, ONE round trip reads every part at one version ("miss":
+ * two round trips when a stale entry was tried first, one without an entry). With a stall policy,
+ * a check of a held context that D1 keeps waiting past its bound is answered from the isolate
+ * (`throughStall`). Without the cache ("off"), one batch reads everything (lookup.ts
+ * `loadPriceContext`).
  */
-export async function loadContext(
+export async function readPricingContext(
+  db: Db,
+  query: PriceQuery,
+  options: PricingReadOptions = { cache: true },
+): Promise<LoadedContext> {
+  const loaded = await loadContext(db, query, options.cache, options.stall);
+  options.onContext?.(loaded.cache);
+  return loaded;
+}
+
+async function loadContext(
   db: Db,
   query: PriceQuery,
   enabled: boolean,

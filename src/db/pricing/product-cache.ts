@@ -1,8 +1,8 @@
-import type { Db } from "../../db/client";
-import { IsolateCache, type CacheBounds } from "../../db/isolate-cache";
-import type { RequestPart } from "../../db/pricing/lookup";
-import { loadProducts } from "../../db/pricing/products";
 import type { PriceRow, ProductFacts } from "../../pricing";
+import type { Db } from "../client";
+import { IsolateCache, type CacheBounds } from "../isolate-cache";
+import type { RequestPart } from "./lookup";
+import { loadProducts } from "./products";
 
 /**
  * The isolate's product cache (docs/performance.md "The product cache"): per product code, its
@@ -187,7 +187,7 @@ export async function loadProductPart(
  * The request's part for `codes` from the cache alone, without a round trip: only when the cache
  * is of `version` and holds every code (its facts, and for a product that exists the rows of
  * every list of `listIds`); else undefined. What answers a lookup through a D1 stall
- * (prices.context-cache.ts `heldContext`).
+ * (reader.ts `heldContext`).
  */
 export function heldProductPart(
   versions: { version: number; seenVersion: number },

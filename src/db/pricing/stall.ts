@@ -4,8 +4,9 @@ import { databaseStalled } from "../../core/errors";
  * Price lookups through a D1 stall (docs/api/prices.md §9.1, docs/operations.md
  * "Configuration"). A lookup whose context the isolate holds checks with D1 that the data is
  * still of the version it holds; when that check takes longer than `stallMs`, the lookup answers
- * from what the isolate holds, marked with `x-price-stale: age=<s>` and `cache-control:
- * no-store`, as long as the data was last confirmed current at most `staleMaxS` seconds ago;
+ * from what the isolate holds (reader.ts `throughStall`; the HTTP side marks the answer with
+ * `x-price-stale: age=<s>` and `cache-control: no-store`, resources/prices/prices.cache.ts), as
+ * long as the data was last confirmed current at most `staleMaxS` seconds ago;
  * past that, 503 DATABASE_STALLED with Retry-After. The check is not abandoned: its late answer
  * still refreshes the caches (`background`, the request's `waitUntil`). Only the two price
  * lookups pass a policy; writes and every other read wait for D1 as they always do.
@@ -18,9 +19,6 @@ export interface StallPolicy {
   /** Keeps the late freshness check running after the answer (the request's `waitUntil`). */
   background: (work: Promise<unknown>) => void;
 }
-
-/** The header that marks an answer from the isolate's data during a D1 stall. */
-export const STALE_HEADER = "x-price-stale";
 
 export const DEFAULT_STALL_MS = 2000;
 export const DEFAULT_STALE_MAX_S = 60;
@@ -45,9 +43,6 @@ export function stallPolicy(
   const stallMs = wholeIn(env.D1_STALL_MS, 1, 60_000) ?? DEFAULT_STALL_MS;
   return { stallMs, staleMaxS, background };
 }
-
-/** The header's value: the whole seconds since the data was last confirmed current. */
-export const staleMark = (ageMs: number) => `age=${Math.floor(Math.max(0, ageMs) / 1000)}`;
 
 /** The 503 of a stalled lookup whose held data is too old to answer with. */
 export const stalled = (policy: StallPolicy) =>
