@@ -49,6 +49,49 @@ const ROUTE_FILES = /\.routes\.ts$/;
 /** Files whose top-level calls build values only (schemas, examples). */
 const PURE_FILES = /\.(schemas|examples)\.ts$/;
 
+const ZOD_OPENAPI = "@hono/zod-openapi";
+
+/**
+ * Whether `call` is zod's `.openapi(…)` (a schema's metadata for /doc) rather than the router's
+ * `.openapi(route, handler)`: its first argument is a name or an object written out, or it is
+ * called on a chain that starts with `z`.
+ * @param {ts.CallExpression} call
+ */
+function isSchemaMetadata(call) {
+  const callee = call.expression;
+  if (!ts.isPropertyAccessExpression(callee) || callee.name.text !== "openapi") return false;
+  const first = call.arguments[0];
+  if (
+    first &&
+    (ts.isStringLiteral(first) ||
+      ts.isNoSubstitutionTemplateLiteral(first) ||
+      ts.isObjectLiteralExpression(first))
+  ) {
+    return true;
+  }
+  /** @type {ts.Expression} */
+  let root = callee.expression;
+  while (ts.isCallExpression(root) || ts.isPropertyAccessExpression(root)) root = root.expression;
+  return ts.isIdentifier(root) && root.text === "z";
+}
+
+/**
+ * Whether a declaration's value is computed when the module loads (a call, an object or array
+ * built of anything), rather than written out (a literal, a name) or a function.
+ * @param {ts.Expression} init
+ */
+function computed(init) {
+  return !(
+    ts.isLiteralExpression(init) ||
+    ts.isIdentifier(init) ||
+    ts.isArrowFunction(init) ||
+    ts.isFunctionExpression(init) ||
+    init.kind === ts.SyntaxKind.TrueKeyword ||
+    init.kind === ts.SyntaxKind.FalseKeyword ||
+    init.kind === ts.SyntaxKind.NullKeyword
+  );
+}
+
 /** @param {ts.ObjectLiteralElementLike} property */
 function keyOf(property) {
   const name = property.name;
@@ -64,12 +107,19 @@ function keyOf(property) {
  */
 export function workerSource(text, file) {
   const pure = PURE_FILES.test(file);
-  if (!pure && !/\.openapi\(|createRoute\(|\.route\(\s*\{|bulkBody\(/.test(text)) return text;
+  if (
+    !pure &&
+    !/\.openapi\(|createRoute\(|\.route\(\s*\{|bulkBody\(|@hono\/zod-openapi/.test(text)
+  ) {
+    return text;
+  }
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   /** @type {Array<[start: number, end: number]>} */
   const blanks = [];
-  /** @type {number[]} */
-  const pures = [];
+  /** @type {Array<[at: number, text: string]>} */
+  const inserts = [];
+  /** @type {Array<[start: number, end: number, by: string]>} */
+  const replaces = [];
 
   /**
    * @param {ts.ObjectLiteralExpression} object
@@ -104,6 +154,15 @@ export function workerSource(text, file) {
   const visit = (node) => {
     if (ts.isCallExpression(node)) {
       const callee = node.expression;
+      if (isSchemaMetadata(node)) {
+        // `.openapi(…)` and its arguments, from the end of the schema it is called on.
+        blanks.push([callee.expression.end, node.end]);
+        visit(callee.expression);
+        return;
+      }
+      if (ts.isIdentifier(callee) && callee.text === "createRoute") {
+        blanks.push([callee.getStart(source), callee.end]);
+      }
       const metadata =
         (ts.isPropertyAccessExpression(callee) && callee.name.text === "openapi") ||
         (ts.isIdentifier(callee) && METADATA_HELPERS.has(callee.text));
@@ -121,6 +180,29 @@ export function workerSource(text, file) {
     ts.forEachChild(node, visit);
   };
   visit(source);
+
+  for (const statement of source.statements) {
+    if (
+      !ts.isImportDeclaration(statement) ||
+      !ts.isStringLiteral(statement.moduleSpecifier) ||
+      statement.moduleSpecifier.text !== ZOD_OPENAPI ||
+      statement.importClause?.isTypeOnly
+    ) {
+      continue;
+    }
+    const bindings = statement.importClause?.namedBindings;
+    if (!bindings || !ts.isNamedImports(bindings)) continue;
+    const values = bindings.elements.filter((e) => !e.isTypeOnly);
+    if (!values.every((e) => e.name.text === "z" || e.name.text === "createRoute")) continue;
+    bindings.elements.forEach((element, i) => {
+      if (element.isTypeOnly || element.name.text !== "createRoute") return;
+      const next = bindings.elements[i + 1];
+      blanks.push([element.getStart(source), next ? next.getStart(source) : element.end]);
+    });
+    // `"zod"`, padded to the length of `"@hono/zod-openapi"`.
+    const specifier = statement.moduleSpecifier;
+    replaces.push([specifier.getStart(source), specifier.end, '"zod"']);
+  }
 
   if (ROUTE_FILES.test(file)) {
     for (const statement of source.statements) {
@@ -140,17 +222,20 @@ export function workerSource(text, file) {
   }
 
   if (pure) {
+    // Each declaration's value as a call marked pure of a function that computes it, which
+    // esbuild's minifier writes back as the value itself when it is kept.
     for (const statement of source.statements) {
       if (!ts.isVariableStatement(statement)) continue;
       for (const declaration of statement.declarationList.declarations) {
         const init = declaration.initializer;
-        if (init && (ts.isCallExpression(init) || ts.isNewExpression(init))) {
-          pures.push(init.getStart(source));
-        }
+        if (!init || !computed(init)) continue;
+        inserts.push([init.getStart(source), "/* @__PURE__ */ (() => ("], [init.end, "))()"]);
       }
     }
   }
-  if (!blanks.length && !pures.length) return text;
+  // Nothing is marked inside what is blanked.
+  const marked = inserts.filter(([at]) => !blanks.some(([start, end]) => at >= start && at < end));
+  if (!blanks.length && !marked.length && !replaces.length) return text;
 
   // Right to left, so earlier offsets stay valid. A blank keeps its line breaks.
   /** @type {Array<{ at: number, apply: (s: string) => string }>} */
@@ -160,9 +245,14 @@ export function workerSource(text, file) {
       apply: (/** @type {string} */ s) =>
         s.slice(0, start) + s.slice(start, end).replace(/[^\n\r]/g, " ") + s.slice(end),
     })),
-    ...pures.map((at) => ({
+    ...replaces.map(([start, end, by]) => ({
+      at: start,
+      apply: (/** @type {string} */ s) =>
+        s.slice(0, start) + by.padEnd(end - start, " ") + s.slice(end),
+    })),
+    ...marked.map(([at, by]) => ({
       at,
-      apply: (/** @type {string} */ s) => `${s.slice(0, at)}/* @__PURE__ */ ${s.slice(at)}`,
+      apply: (/** @type {string} */ s) => `${s.slice(0, at)}${by}${s.slice(at)}`,
     })),
   ].sort((a, b) => b.at - a.at);
   return edits.reduce((s, edit) => edit.apply(s), text);

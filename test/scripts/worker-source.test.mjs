@@ -47,6 +47,8 @@ describe("the Worker's source (scripts/lib/worker-source.mjs)", () => {
     const out = workerSource(ROUTE, "things.routes.ts");
     assert.deepEqual(lines(out), lines(ROUTE));
     for (const word of [
+      "createRoute",
+      "@hono/zod-openapi",
       "Get a thing",
       "Unknown code",
       '"The body"',
@@ -69,7 +71,7 @@ describe("the Worker's source (scripts/lib/worker-source.mjs)", () => {
     }
   });
 
-  it("blanks the words of .openapi() and bulkBody(), at any depth, and nothing else", () => {
+  it("leaves out a schema's .openapi() metadata and bulkBody()'s words, and nothing else", () => {
     const out = workerSource(SCHEMA, "things.schemas.ts");
     for (const word of [
       '"What it is"',
@@ -78,20 +80,43 @@ describe("the Worker's source (scripts/lib/worker-source.mjs)", () => {
       '"T-1"',
       '"Things"',
       "things: []",
+      ".openapi(",
     ]) {
       assert.equal(out.includes(word), false, word);
     }
-    assert.ok(out.includes("description: z.string().openapi({"), "the field itself stays");
-    assert.ok(out.includes('param: { name: "code", in: "path",'), "the parameter's name stays");
+    assert.match(out, /description: z\.string\(\) +,\n/, "the field itself stays");
+    assert.match(out, /code: Code +,\n/, "a parameter's schema stays");
     assert.ok(
       out.includes('compute({ description: "kept", example: 1 })'),
       "another call's object",
     );
-    // The schemas file's top-level values are marked pure (the only text added).
-    assert.match(out, /export const ThingSchema = \/\* @__PURE__ \*\/ z\n/);
-    assert.match(out, /const other = \/\* @__PURE__ \*\/ compute\(/);
+    // Each top-level value of a schemas file is computed by a function called pure (the only
+    // text added), so that esbuild leaves out what nothing uses, however it is built.
+    assert.match(out, /export const ThingSchema = \/\* @__PURE__ \*\/ \(\(\) => \(z\n/);
+    assert.match(out, /const other = \/\* @__PURE__ \*\/ \(\(\) => \(compute\(.*\)\)\(\);\n/);
     // The rest is valid TypeScript that parses to the same statements.
     assert.equal(out.split("\n").length, SCHEMA.split("\n").length);
+  });
+
+  it("imports z from zod, not @hono/zod-openapi, and keeps the router's .openapi()", () => {
+    const text = `import { createRoute, z, type RouteConfig } from "@hono/zod-openapi";
+const Id = z.object({ id: z.string().openapi({ example: "1" }) }).openapi("Id");
+const route = createRoute({ method: "get", path: "/x", request: { params: Id } });
+const Named = z.object({}).openapi(component, meta);
+export default createRouter().openapi(routes.get, handlers.get).openapi(route, async (c) => c.json({}));
+`;
+    const out = workerSource(text, "things.ts");
+    assert.deepEqual(lines(out), lines(text));
+    assert.match(out, /^import \{ +z, type RouteConfig \} from "zod" +;\n/);
+    assert.match(out, /const Id = z\.object\(\{ id: z\.string\(\) +\}\) +;\n/);
+    assert.match(out, /const route = +\(\{ method: "get"/);
+    assert.match(out, /const Named = z\.object\(\{\}\) +;\n/);
+    assert.ok(out.includes(".openapi(routes.get, handlers.get).openapi(route, async (c)"));
+  });
+
+  it("leaves an import from @hono/zod-openapi of anything but z and createRoute as it is", () => {
+    const text = 'import { OpenAPIHono, z } from "@hono/zod-openapi";\n';
+    assert.equal(workerSource(text, "document.ts"), text);
   });
 
   it("leaves a file without route or schema definitions as it is", () => {
