@@ -42,12 +42,19 @@ const METADATA_WORDS = new Set(["description", "summary", "example", "examples"]
 const METADATA_HELPERS = new Set(["bulkBody"]);
 /** The words of /doc in a route's object; `responses` at its top level too. */
 const ROUTE_WORDS = new Set(["description", "summary"]);
+/** What only /doc reads at the top level of a route's object: its answers, its parameters. */
+const ROUTE_ONLY = new Set(["responses", "parameters"]);
 
 /** Files that declare a resource's routes and its group of /doc (`export const tag = { … }`). */
 const ROUTE_FILES = /\.routes\.ts$/;
 
-/** Files whose top-level calls build values only (schemas, examples). */
-const PURE_FILES = /\.(schemas|examples)\.ts$/;
+/**
+ * Files whose top-level declarations build values only: schemas, examples, routes, and the
+ * shared helpers of schemas and routes (src/core/schemas.ts, src/http/openapi.ts,
+ * src/list/openapi.ts).
+ */
+const PURE_FILES =
+  /(\.(schemas|examples|routes)\.ts|(^|\/)(core\/schemas|http\/openapi|list\/openapi)\.ts)$/;
 
 const ZOD_OPENAPI = "@hono/zod-openapi";
 
@@ -73,6 +80,16 @@ function isSchemaMetadata(call) {
   let root = callee.expression;
   while (ts.isCallExpression(root) || ts.isPropertyAccessExpression(root)) root = root.expression;
   return ts.isIdentifier(root) && root.text === "z";
+}
+
+/**
+ * Whether `object` is a route's definition, wherever it is written (a function that builds routes
+ * returns one): it names the route's `method`, `path` and `operationId`.
+ * @param {ts.ObjectLiteralExpression} object
+ */
+function isRouteDefinition(object) {
+  const keys = new Set(object.properties.map(keyOf));
+  return keys.has("method") && keys.has("path") && keys.has("operationId");
 }
 
 /**
@@ -109,7 +126,7 @@ export function workerSource(text, file) {
   const pure = PURE_FILES.test(file);
   if (
     !pure &&
-    !/\.openapi\(|createRoute\(|\.route\(\s*\{|bulkBody\(|@hono\/zod-openapi/.test(text)
+    !/\.openapi\(|createRoute\(|\.route\(\s*\{|bulkBody\(|@hono\/zod-openapi|operationId/.test(text)
   ) {
     return text;
   }
@@ -122,6 +139,31 @@ export function workerSource(text, file) {
   const replaces = [];
 
   /**
+   * The functions a `*.routes.ts` file declares at its top level: route factories, whose object
+   * arguments are a route's object, or part of one.
+   * @type {Set<string>}
+   */
+  const factories = new Set();
+  if (ROUTE_FILES.test(file)) {
+    for (const statement of source.statements) {
+      if (ts.isFunctionDeclaration(statement) && statement.name) {
+        factories.add(statement.name.text);
+      } else if (ts.isVariableStatement(statement)) {
+        for (const declaration of statement.declarationList.declarations) {
+          const init = declaration.initializer;
+          if (
+            ts.isIdentifier(declaration.name) &&
+            init &&
+            (ts.isArrowFunction(init) || ts.isFunctionExpression(init))
+          ) {
+            factories.add(declaration.name.text);
+          }
+        }
+      }
+    }
+  }
+
+  /**
    * @param {ts.ObjectLiteralExpression} object
    * @param {Set<string>} words
    * @param {boolean} route the top level of a route's object
@@ -131,7 +173,7 @@ export function workerSource(text, file) {
     properties.forEach((property, i) => {
       const key = keyOf(property);
       const named = ts.isPropertyAssignment(property) || ts.isShorthandPropertyAssignment(property);
-      if (named && key !== undefined && (words.has(key) || (route && key === "responses"))) {
+      if (named && key !== undefined && (words.has(key) || (route && ROUTE_ONLY.has(key)))) {
         // The property and the comma after it (up to the next property), or, last, itself and
         // its trailing comma.
         const next = properties[i + 1];
@@ -163,11 +205,10 @@ export function workerSource(text, file) {
       if (ts.isIdentifier(callee) && callee.text === "createRoute") {
         blanks.push([callee.getStart(source), callee.end]);
       }
-      const metadata =
-        (ts.isPropertyAccessExpression(callee) && callee.name.text === "openapi") ||
-        (ts.isIdentifier(callee) && METADATA_HELPERS.has(callee.text));
+      const metadata = ts.isIdentifier(callee) && METADATA_HELPERS.has(callee.text);
       const route =
-        (ts.isIdentifier(callee) && callee.text === "createRoute") ||
+        (ts.isIdentifier(callee) &&
+          (callee.text === "createRoute" || factories.has(callee.text))) ||
         (ts.isPropertyAccessExpression(callee) && callee.name.text === "route");
       if (metadata || route) {
         for (const argument of node.arguments) {
@@ -177,6 +218,8 @@ export function workerSource(text, file) {
         }
       }
     }
+    if (ts.isObjectLiteralExpression(node) && isRouteDefinition(node))
+      strip(node, ROUTE_WORDS, true);
     ts.forEachChild(node, visit);
   };
   visit(source);
@@ -234,7 +277,7 @@ export function workerSource(text, file) {
     }
   }
   // Nothing is marked inside what is blanked.
-  const marked = inserts.filter(([at]) => !blanks.some(([start, end]) => at >= start && at < end));
+  const marked = inserts.filter(([at]) => !blanks.some(([start, end]) => at > start && at < end));
   if (!blanks.length && !marked.length && !replaces.length) return text;
 
   // Right to left, so earlier offsets stay valid. A blank keeps its line breaks.

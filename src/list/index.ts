@@ -72,7 +72,6 @@ type ListRouteOptions<P extends string> = Omit<
  */
 export function defineList(config: ListConfig) {
   const middleware = listMiddleware(config);
-  const parameters = listParameters(config);
   return {
     config,
     route<P extends string, R extends ListRouteOptions<P>, G extends H[] = []>(
@@ -80,7 +79,9 @@ export function defineList(config: ListConfig) {
       ...guards: G
     ) {
       const chain: [...G, ListMiddleware] = [...guards, middleware];
-      return createRoute({ ...options, middleware: chain, parameters });
+      // The parameters are /doc's only: the Worker's source leaves them out with the route's
+      // other words (scripts/lib/worker-source.mjs), and listParameters with them.
+      return createRoute({ ...options, middleware: chain, parameters: listParameters(config) });
     },
   };
 }
