@@ -42,8 +42,8 @@ const METADATA_WORDS = new Set(["description", "summary", "example", "examples"]
 const METADATA_HELPERS = new Set(["bulkBody"]);
 /** The words of /doc in a route's object; `responses` at its top level too. */
 const ROUTE_WORDS = new Set(["description", "summary"]);
-/** What only /doc reads at the top level of a route's object: its answers, its parameters. */
-const ROUTE_ONLY = new Set(["responses", "parameters"]);
+/** What only /doc reads at the top level of a route's object: its answers. */
+const ROUTE_ONLY = new Set(["responses"]);
 
 /** Files that declare a resource's routes and its group of /doc (`export const tag = { … }`). */
 const ROUTE_FILES = /\.routes\.ts$/;
@@ -54,33 +54,7 @@ const ROUTE_FILES = /\.routes\.ts$/;
  * src/list/openapi.ts).
  */
 const PURE_FILES =
-  /(\.(schemas|examples|routes)\.ts|(^|\/)(core\/schemas|http\/openapi|list\/openapi)\.ts)$/;
-
-const ZOD_OPENAPI = "@hono/zod-openapi";
-
-/**
- * Whether `call` is zod's `.openapi(…)` (a schema's metadata for /doc) rather than the router's
- * `.openapi(route, handler)`: its first argument is a name or an object written out, or it is
- * called on a chain that starts with `z`.
- * @param {ts.CallExpression} call
- */
-function isSchemaMetadata(call) {
-  const callee = call.expression;
-  if (!ts.isPropertyAccessExpression(callee) || callee.name.text !== "openapi") return false;
-  const first = call.arguments[0];
-  if (
-    first &&
-    (ts.isStringLiteral(first) ||
-      ts.isNoSubstitutionTemplateLiteral(first) ||
-      ts.isObjectLiteralExpression(first))
-  ) {
-    return true;
-  }
-  /** @type {ts.Expression} */
-  let root = callee.expression;
-  while (ts.isCallExpression(root) || ts.isPropertyAccessExpression(root)) root = root.expression;
-  return ts.isIdentifier(root) && root.text === "z";
-}
+  /([.-](schemas|examples|routes)\.ts|(^|\/)(core\/schemas|http\/openapi|list\/openapi)\.ts)$/;
 
 /**
  * Whether `object` is a route's definition, wherever it is written (a function that builds routes
@@ -124,10 +98,7 @@ function keyOf(property) {
  */
 export function workerSource(text, file) {
   const pure = PURE_FILES.test(file);
-  if (
-    !pure &&
-    !/\.openapi\(|createRoute\(|\.route\(\s*\{|bulkBody\(|@hono\/zod-openapi|operationId/.test(text)
-  ) {
+  if (!pure && !/\.openapi\(|createRoute\(|\.route\(\s*\{|bulkBody\(|operationId/.test(text)) {
     return text;
   }
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
@@ -135,8 +106,6 @@ export function workerSource(text, file) {
   const blanks = [];
   /** @type {Array<[at: number, text: string]>} */
   const inserts = [];
-  /** @type {Array<[start: number, end: number, by: string]>} */
-  const replaces = [];
 
   /**
    * The functions a `*.routes.ts` file declares at its top level: route factories, whose object
@@ -196,16 +165,9 @@ export function workerSource(text, file) {
   const visit = (node) => {
     if (ts.isCallExpression(node)) {
       const callee = node.expression;
-      if (isSchemaMetadata(node)) {
-        // `.openapi(…)` and its arguments, from the end of the schema it is called on.
-        blanks.push([callee.expression.end, node.end]);
-        visit(callee.expression);
-        return;
-      }
-      if (ts.isIdentifier(callee) && callee.text === "createRoute") {
-        blanks.push([callee.getStart(source), callee.end]);
-      }
-      const metadata = ts.isIdentifier(callee) && METADATA_HELPERS.has(callee.text);
+      const metadata =
+        (ts.isPropertyAccessExpression(callee) && callee.name.text === "openapi") ||
+        (ts.isIdentifier(callee) && METADATA_HELPERS.has(callee.text));
       const route =
         (ts.isIdentifier(callee) &&
           (callee.text === "createRoute" || factories.has(callee.text))) ||
@@ -223,29 +185,6 @@ export function workerSource(text, file) {
     ts.forEachChild(node, visit);
   };
   visit(source);
-
-  for (const statement of source.statements) {
-    if (
-      !ts.isImportDeclaration(statement) ||
-      !ts.isStringLiteral(statement.moduleSpecifier) ||
-      statement.moduleSpecifier.text !== ZOD_OPENAPI ||
-      statement.importClause?.isTypeOnly
-    ) {
-      continue;
-    }
-    const bindings = statement.importClause?.namedBindings;
-    if (!bindings || !ts.isNamedImports(bindings)) continue;
-    const values = bindings.elements.filter((e) => !e.isTypeOnly);
-    if (!values.every((e) => e.name.text === "z" || e.name.text === "createRoute")) continue;
-    bindings.elements.forEach((element, i) => {
-      if (element.isTypeOnly || element.name.text !== "createRoute") return;
-      const next = bindings.elements[i + 1];
-      blanks.push([element.getStart(source), next ? next.getStart(source) : element.end]);
-    });
-    // `"zod"`, padded to the length of `"@hono/zod-openapi"`.
-    const specifier = statement.moduleSpecifier;
-    replaces.push([specifier.getStart(source), specifier.end, '"zod"']);
-  }
 
   if (ROUTE_FILES.test(file)) {
     for (const statement of source.statements) {
@@ -278,7 +217,7 @@ export function workerSource(text, file) {
   }
   // Nothing is marked inside what is blanked.
   const marked = inserts.filter(([at]) => !blanks.some(([start, end]) => at > start && at < end));
-  if (!blanks.length && !marked.length && !replaces.length) return text;
+  if (!blanks.length && !marked.length) return text;
 
   // Right to left, so earlier offsets stay valid. A blank keeps its line breaks.
   /** @type {Array<{ at: number, apply: (s: string) => string }>} */
@@ -287,11 +226,6 @@ export function workerSource(text, file) {
       at: start,
       apply: (/** @type {string} */ s) =>
         s.slice(0, start) + s.slice(start, end).replace(/[^\n\r]/g, " ") + s.slice(end),
-    })),
-    ...replaces.map(([start, end, by]) => ({
-      at: start,
-      apply: (/** @type {string} */ s) =>
-        s.slice(0, start) + by.padEnd(end - start, " ") + s.slice(end),
     })),
     ...marked.map(([at, by]) => ({
       at,

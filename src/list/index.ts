@@ -72,6 +72,7 @@ type ListRouteOptions<P extends string> = Omit<
  */
 export function defineList(config: ListConfig) {
   const middleware = listMiddleware(config);
+  const parameters = listParameters(config);
   return {
     config,
     route<P extends string, R extends ListRouteOptions<P>, G extends H[] = []>(
@@ -79,9 +80,7 @@ export function defineList(config: ListConfig) {
       ...guards: G
     ) {
       const chain: [...G, ListMiddleware] = [...guards, middleware];
-      // The parameters are /doc's only: the Worker's source leaves them out with the route's
-      // other words (scripts/lib/worker-source.mjs), and listParameters with them.
-      return createRoute({ ...options, middleware: chain, parameters: listParameters(config) });
+      return createRoute({ ...options, middleware: chain, parameters });
     },
   };
 }
