@@ -3,21 +3,29 @@
  * Worker bundle", docs/architecture.md §1.2). Route files and schemas are written once, with their
  * descriptions and examples beside the code (CONTRIBUTING.md); /doc is generated from them under
  * Node at build time (scripts/lib/openapi-doc.mjs) and served as a static asset, so the Worker
- * needs none of those words. This module blanks them out of each file, keeping every line and
- * column where it was (the source maps of a deploy still point at the right line of src/):
+ * needs none of those words. This module blanks them out of each file, keeping every line where
+ * it was (the source maps of a deploy still point at the right line of src/), and every column but
+ * where a value is wrapped (the last point):
  *
  * - in the object literals given to `.openapi(…)` (a schema's or a parameter's metadata), or to
  *   a helper that hands its object to `.openapi(…)` as it is (`METADATA_HELPERS`: `bulkBody`):
  *   the properties `description`, `summary`, `example` and `examples`, at any depth of nested
  *   object literals;
- * - in the object given to `createRoute(…)` or to a list's `.route(…)`: `description` and `summary`
- *   at any depth of nested object literals, and `responses`, which only /doc reads (the Worker
- *   validates requests, not answers);
+ * - in a route's object: `description` and `summary` at any depth of nested object literals, and
+ *   `responses`, which only /doc reads (the Worker validates requests, not answers). A route's
+ *   object is the one given to `createRoute(…)` or to a list's `.route(…)`, any object literal
+ *   naming a `method`, a `path` and an `operationId` (a function that builds routes returns one),
+ *   and the object arguments of the functions a `*.routes.ts` declares (route factories, such as
+ *   change requests' `action(name, { summary, description, responses })`);
  * - in `*.routes.ts`, the `description` of the resource's group, `export const tag = { … }` (the
  *   tags of /doc, src/resources/index.ts; the Worker reads only its `name`);
- * - in `*.schemas.ts` and `*.examples.ts`, every top-level `const x = call(…)` is marked
- *   `@__PURE__`, so a schema only /doc named (an answer's) is left out of the bundle when nothing
- *   else uses it. Declaring a schema has no effect besides the value.
+ * - in the files that declare values only (`PURE_FILES`: schemas, examples, routes and their
+ *   shared helpers), each top-level value that is computed is wrapped in an arrow function called
+ *   pure, `/* @__PURE__ *\/ (() => (value))()`, so a value nothing else uses (an answer's schema,
+ *   an example, the examples of the problems) is left out of the bundle whole, however it is built
+ *   (a pure mark on a call alone does not drop one whose arguments spread an object or call
+ *   something); esbuild's minifier writes a kept one back as the value itself. Declaring a schema
+ *   or a route has no effect besides the value.
  *
  * Values inside a call are never entered (`jsonBody(z.object({ description: … }))` keeps a field
  * named `description`), so what a request is validated against is exactly what the source says.
