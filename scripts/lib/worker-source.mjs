@@ -3,21 +3,29 @@
  * Worker bundle", docs/architecture.md §1.2). Route files and schemas are written once, with their
  * descriptions and examples beside the code (CONTRIBUTING.md); /doc is generated from them under
  * Node at build time (scripts/lib/openapi-doc.mjs) and served as a static asset, so the Worker
- * needs none of those words. This module blanks them out of each file, keeping every line and
- * column where it was (the source maps of a deploy still point at the right line of src/):
+ * needs none of those words. This module blanks them out of each file, keeping every line where
+ * it was (the source maps of a deploy still point at the right line of src/), and every column but
+ * where a value is wrapped (the last point):
  *
  * - in the object literals given to `.openapi(…)` (a schema's or a parameter's metadata), or to
  *   a helper that hands its object to `.openapi(…)` as it is (`METADATA_HELPERS`: `bulkBody`):
  *   the properties `description`, `summary`, `example` and `examples`, at any depth of nested
  *   object literals;
- * - in the object given to `createRoute(…)` or to a list's `.route(…)`: `description` and `summary`
- *   at any depth of nested object literals, and `responses`, which only /doc reads (the Worker
- *   validates requests, not answers);
+ * - in a route's object: `description` and `summary` at any depth of nested object literals, and
+ *   `responses`, which only /doc reads (the Worker validates requests, not answers). A route's
+ *   object is the one given to `createRoute(…)` or to a list's `.route(…)`, any object literal
+ *   naming a `method`, a `path` and an `operationId` (a function that builds routes returns one),
+ *   and the object arguments of the functions a `*.routes.ts` declares (route factories, such as
+ *   change requests' `action(name, { summary, description, responses })`);
  * - in `*.routes.ts`, the `description` of the resource's group, `export const tag = { … }` (the
  *   tags of /doc, src/resources/index.ts; the Worker reads only its `name`);
- * - in `*.schemas.ts` and `*.examples.ts`, every top-level `const x = call(…)` is marked
- *   `@__PURE__`, so a schema only /doc named (an answer's) is left out of the bundle when nothing
- *   else uses it. Declaring a schema has no effect besides the value.
+ * - in the files that declare values only (`PURE_FILES`: schemas, examples, routes and their
+ *   shared helpers), each top-level value that is computed is wrapped in an arrow function called
+ *   pure, `/* @__PURE__ *\/ (() => (value))()`, so a value nothing else uses (an answer's schema,
+ *   an example, the examples of the problems) is left out of the bundle whole, however it is built
+ *   (a pure mark on a call alone does not drop one whose arguments spread an object or call
+ *   something); esbuild's minifier writes a kept one back as the value itself. Declaring a schema
+ *   or a route has no effect besides the value.
  *
  * Values inside a call are never entered (`jsonBody(z.object({ description: … }))` keeps a field
  * named `description`), so what a request is validated against is exactly what the source says.
@@ -42,12 +50,46 @@ const METADATA_WORDS = new Set(["description", "summary", "example", "examples"]
 const METADATA_HELPERS = new Set(["bulkBody"]);
 /** The words of /doc in a route's object; `responses` at its top level too. */
 const ROUTE_WORDS = new Set(["description", "summary"]);
+/** What only /doc reads at the top level of a route's object: its answers. */
+const ROUTE_ONLY = new Set(["responses"]);
 
 /** Files that declare a resource's routes and its group of /doc (`export const tag = { … }`). */
 const ROUTE_FILES = /\.routes\.ts$/;
 
-/** Files whose top-level calls build values only (schemas, examples). */
-const PURE_FILES = /\.(schemas|examples)\.ts$/;
+/**
+ * Files whose top-level declarations build values only: schemas, examples, routes, and the
+ * shared helpers of schemas and routes (src/core/schemas.ts, src/http/openapi.ts,
+ * src/list/openapi.ts).
+ */
+const PURE_FILES =
+  /([.-](schemas|examples|routes)\.ts|(^|\/)(core\/schemas|http\/openapi|list\/openapi)\.ts)$/;
+
+/**
+ * Whether `object` is a route's definition, wherever it is written (a function that builds routes
+ * returns one): it names the route's `method`, `path` and `operationId`.
+ * @param {ts.ObjectLiteralExpression} object
+ */
+function isRouteDefinition(object) {
+  const keys = new Set(object.properties.map(keyOf));
+  return keys.has("method") && keys.has("path") && keys.has("operationId");
+}
+
+/**
+ * Whether a declaration's value is computed when the module loads (a call, an object or array
+ * built of anything), rather than written out (a literal, a name) or a function.
+ * @param {ts.Expression} init
+ */
+function computed(init) {
+  return !(
+    ts.isLiteralExpression(init) ||
+    ts.isIdentifier(init) ||
+    ts.isArrowFunction(init) ||
+    ts.isFunctionExpression(init) ||
+    init.kind === ts.SyntaxKind.TrueKeyword ||
+    init.kind === ts.SyntaxKind.FalseKeyword ||
+    init.kind === ts.SyntaxKind.NullKeyword
+  );
+}
 
 /** @param {ts.ObjectLiteralElementLike} property */
 function keyOf(property) {
@@ -64,12 +106,39 @@ function keyOf(property) {
  */
 export function workerSource(text, file) {
   const pure = PURE_FILES.test(file);
-  if (!pure && !/\.openapi\(|createRoute\(|\.route\(\s*\{|bulkBody\(/.test(text)) return text;
+  if (!pure && !/\.openapi\(|createRoute\(|\.route\(\s*\{|bulkBody\(|operationId/.test(text)) {
+    return text;
+  }
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   /** @type {Array<[start: number, end: number]>} */
   const blanks = [];
-  /** @type {number[]} */
-  const pures = [];
+  /** @type {Array<[at: number, text: string]>} */
+  const inserts = [];
+
+  /**
+   * The functions a `*.routes.ts` file declares at its top level: route factories, whose object
+   * arguments are a route's object, or part of one.
+   * @type {Set<string>}
+   */
+  const factories = new Set();
+  if (ROUTE_FILES.test(file)) {
+    for (const statement of source.statements) {
+      if (ts.isFunctionDeclaration(statement) && statement.name) {
+        factories.add(statement.name.text);
+      } else if (ts.isVariableStatement(statement)) {
+        for (const declaration of statement.declarationList.declarations) {
+          const init = declaration.initializer;
+          if (
+            ts.isIdentifier(declaration.name) &&
+            init &&
+            (ts.isArrowFunction(init) || ts.isFunctionExpression(init))
+          ) {
+            factories.add(declaration.name.text);
+          }
+        }
+      }
+    }
+  }
 
   /**
    * @param {ts.ObjectLiteralExpression} object
@@ -81,7 +150,7 @@ export function workerSource(text, file) {
     properties.forEach((property, i) => {
       const key = keyOf(property);
       const named = ts.isPropertyAssignment(property) || ts.isShorthandPropertyAssignment(property);
-      if (named && key !== undefined && (words.has(key) || (route && key === "responses"))) {
+      if (named && key !== undefined && (words.has(key) || (route && ROUTE_ONLY.has(key)))) {
         // The property and the comma after it (up to the next property), or, last, itself and
         // its trailing comma.
         const next = properties[i + 1];
@@ -108,7 +177,8 @@ export function workerSource(text, file) {
         (ts.isPropertyAccessExpression(callee) && callee.name.text === "openapi") ||
         (ts.isIdentifier(callee) && METADATA_HELPERS.has(callee.text));
       const route =
-        (ts.isIdentifier(callee) && callee.text === "createRoute") ||
+        (ts.isIdentifier(callee) &&
+          (callee.text === "createRoute" || factories.has(callee.text))) ||
         (ts.isPropertyAccessExpression(callee) && callee.name.text === "route");
       if (metadata || route) {
         for (const argument of node.arguments) {
@@ -118,6 +188,8 @@ export function workerSource(text, file) {
         }
       }
     }
+    if (ts.isObjectLiteralExpression(node) && isRouteDefinition(node))
+      strip(node, ROUTE_WORDS, true);
     ts.forEachChild(node, visit);
   };
   visit(source);
@@ -140,17 +212,20 @@ export function workerSource(text, file) {
   }
 
   if (pure) {
+    // Each declaration's value as a call marked pure of a function that computes it, which
+    // esbuild's minifier writes back as the value itself when it is kept.
     for (const statement of source.statements) {
       if (!ts.isVariableStatement(statement)) continue;
       for (const declaration of statement.declarationList.declarations) {
         const init = declaration.initializer;
-        if (init && (ts.isCallExpression(init) || ts.isNewExpression(init))) {
-          pures.push(init.getStart(source));
-        }
+        if (!init || !computed(init)) continue;
+        inserts.push([init.getStart(source), "/* @__PURE__ */ (() => ("], [init.end, "))()"]);
       }
     }
   }
-  if (!blanks.length && !pures.length) return text;
+  // Nothing is marked inside what is blanked.
+  const marked = inserts.filter(([at]) => !blanks.some(([start, end]) => at > start && at < end));
+  if (!blanks.length && !marked.length) return text;
 
   // Right to left, so earlier offsets stay valid. A blank keeps its line breaks.
   /** @type {Array<{ at: number, apply: (s: string) => string }>} */
@@ -160,9 +235,9 @@ export function workerSource(text, file) {
       apply: (/** @type {string} */ s) =>
         s.slice(0, start) + s.slice(start, end).replace(/[^\n\r]/g, " ") + s.slice(end),
     })),
-    ...pures.map((at) => ({
+    ...marked.map(([at, by]) => ({
       at,
-      apply: (/** @type {string} */ s) => `${s.slice(0, at)}/* @__PURE__ */ ${s.slice(at)}`,
+      apply: (/** @type {string} */ s) => `${s.slice(0, at)}${by}${s.slice(at)}`,
     })),
   ].sort((a, b) => b.at - a.at);
   return edits.reduce((s, edit) => edit.apply(s), text);

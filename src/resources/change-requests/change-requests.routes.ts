@@ -145,61 +145,68 @@ export const update = createRoute({
 
 type ActionName = "submit" | "approve" | "withdraw" | "cancel";
 
+/**
+ * An action's route. Its words and its own answers (`responses`, beside the generic ones) are in
+ * one object, as createRoute takes them, which the Worker's source leaves out with the rest of
+ * /doc (scripts/lib/worker-source.mjs).
+ */
 const action = (
   name: ActionName,
-  summary: string,
-  description: string,
-  extra: Partial<ReturnType<typeof tooManyError>> = {},
+  words: {
+    summary: string;
+    description: string;
+    responses?: Partial<ReturnType<typeof tooManyError>>;
+  },
 ) =>
   createRoute({
     method: "post",
     path: `/v1/api/change-requests/{id}/${name}`,
     tags,
     operationId: `${name}ChangeRequest`,
-    summary,
-    description: `${description} ${LIFECYCLE}`,
+    summary: words.summary,
+    description: `${words.description} ${LIFECYCLE}`,
     request: { params: IdParams },
     responses: {
       200: json(ChangeRequestSchema, "The change request after the action"),
       // A body is not read, but its size and type are checked before routing.
       ...errors(400, 401, 403, 404, 409, 413, 415),
-      ...extra,
+      ...words.responses,
     },
   });
 
-export const submit = action(
-  "submit",
-  "Submit a DRAFT: its impact, then approval",
-  "Computes and stores the impact (the publish simulation of the items at effectiveAt, " +
+export const submit = action("submit", {
+  summary: "Submit a DRAFT: its impact, then approval",
+  description:
+    "Computes and stores the impact (the publish simulation of the items at effectiveAt, " +
     "docs/api/change-requests.md §17.3); APPLIED at once when the approval policy allows it, else " +
     "PENDING_APPROVAL. 409 EFFECTIVE_IN_PAST when effectiveAt has passed; 400 naming an item " +
     "that names what no longer exists or cannot change then. The impact is a publish " +
     "simulation and counts as one: 429 TOO_MANY_SIMULATIONS while a simulation (or a submit) " +
     "of the same key runs, or as many as a server instance runs at once.",
-  tooManyError(
+  responses: tooManyError(
     "TOO_MANY_SIMULATIONS: a simulation or submit of this API key is still running, or as many " +
       `as a server instance runs at once (${SIMULATION_LIMITS.perIsolate}); or RATE_LIMITED: ` +
       "the key's write limit is used up. Retry after the Retry-After seconds",
     keyBusy(),
   ),
-);
+});
 
-export const approve = action(
-  "approve",
-  "Approve and apply a PENDING_APPROVAL request",
-  "Writes everything in one batch dated effectiveAt. 403 SELF_APPROVAL with a key of an owner " +
+export const approve = action("approve", {
+  summary: "Approve and apply a PENDING_APPROVAL request",
+  description:
+    "Writes everything in one batch dated effectiveAt. 403 SELF_APPROVAL with a key of an owner " +
     "that wrote it (a rotated key is still its owner's); 409 STALE_CHANGE_REQUEST when a record or price it touches, or any price of its " +
     "impact (rates, derived lists, trade conditions, promotions, floors, costs in its " +
     "channels), changed after the submit, and 409 EFFECTIVE_IN_PAST when effectiveAt has " +
     "passed: both send it back to DRAFT. Approve computes the impact again to know, so it " +
     "counts as a simulation like submit: 429 TOO_MANY_SIMULATIONS.",
-  tooManyError(
+  responses: tooManyError(
     "TOO_MANY_SIMULATIONS: a simulation, submit or approve of this API key is still running, " +
       `or as many as a server instance runs at once (${SIMULATION_LIMITS.perIsolate}); or ` +
       "RATE_LIMITED: the key's write limit is used up. Retry after the Retry-After seconds",
     keyBusy(),
   ),
-);
+});
 
 export const reject = createRoute({
   method: "post",
@@ -215,16 +222,15 @@ export const reject = createRoute({
   },
 });
 
-export const withdraw = action(
-  "withdraw",
-  "Withdraw a DRAFT or PENDING_APPROVAL request",
-  "Nothing was written; it becomes CANCELLED.",
-);
+export const withdraw = action("withdraw", {
+  summary: "Withdraw a DRAFT or PENDING_APPROVAL request",
+  description: "Nothing was written; it becomes CANCELLED.",
+});
 
-export const cancel = action(
-  "cancel",
-  "Cancel an APPLIED request before its effectiveAt",
-  "Restores exactly what was there: the rows it inserted deleted, the rows it cut given their " +
+export const cancel = action("cancel", {
+  summary: "Cancel an APPLIED request before its effectiveAt",
+  description:
+    "Restores exactly what was there: the rows it inserted deleted, the rows it cut given their " +
     "validTo back, the records it changed as they were. From effectiveAt on: 409 " +
     "ALREADY_EFFECTIVE; rows or records of it changed since by other writes: 409, nothing restored.",
-);
+});
