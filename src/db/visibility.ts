@@ -64,6 +64,8 @@ export interface Visibility {
   seesPricelist(list: { kind: string; basePricelistId: number | null }): boolean;
   /** In memory: whether the key sees a trade condition of this type. */
   seesCondition(type: string): boolean;
+  /** Its `key`: a query or cart that holds the scope stays loggable as JSON. */
+  toJSON(): string;
 }
 
 /** Admin keys, and the service's own work (webhook deliveries, quote judging): everything. */
@@ -78,6 +80,7 @@ export const SEES_ALL: Visibility = Object.freeze<Visibility>({
   hiddenConditionTypes: [],
   seesPricelist: () => true,
   seesCondition: () => true,
+  toJSON: () => "ALL",
 });
 
 /** Read and sales keys: no cost, margin or accrual, no COST list nor floor derived from one. */
@@ -92,6 +95,7 @@ export const SEES_NO_COSTS: Visibility = Object.freeze<Visibility>({
   hiddenConditionTypes: COST_CONDITION_TYPES,
   seesPricelist: (list) => !isCostList(list),
   seesCondition: (type) => !(COST_CONDITION_TYPES as readonly string[]).includes(type),
+  toJSON: () => "NO_COSTS",
 });
 
 /** The scope of a key that sees costs (admin keys) or not (every other role). */

@@ -493,10 +493,11 @@ describe("accruals (docs/pricing-rules.md §25)", () => {
     ).toEqual([{ id: 1, amount: 30 }]);
   });
 
-  it("is ignored without margin: no field, no explain entry, no validity edge", () => {
+  it("is ignored for a read key (hidden by its scope): no field, no explain entry, no validity edge", () => {
     const tradeConditions = [accrual(1, { validTo: t("2025-08-01T00:00:00Z") })];
+    const pricelists = [primary(1000, { validTo: null })];
     const answer = resolvePrices(
-      request({ pricelists: [primary(1000, { validTo: null })], tradeConditions, explain: true }),
+      request({ pricelists, tradeConditions, explain: true, ...READ_KEY }),
     );
     expect(answer.lines[0]).not.toHaveProperty("accruals");
     expect(answer.lines[0]!.explain!.tradeConditions).toEqual([]);
