@@ -309,7 +309,8 @@ function variants<T>(compile: (explain: boolean, scope: Visibility) => T) {
   const keyOf = (explain: boolean, scope: Visibility) => `${scope.key}:${explain}`;
   const compiled = new Map<string, T>();
   for (const scope of VISIBILITIES) {
-    for (const explain of [false, true]) compiled.set(keyOf(explain, scope), compile(explain, scope));
+    for (const explain of [false, true])
+      compiled.set(keyOf(explain, scope), compile(explain, scope));
   }
   return (query: PriceQuery) => compiled.get(keyOf(query.explain, query.scope))!;
 }

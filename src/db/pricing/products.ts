@@ -34,7 +34,10 @@ const listRowsStatement = statement(
 );
 
 // The products statement reads no pricelist and no condition: any scope gives the same SQL.
-const PRODUCT_PART = [versionStatement, productsStatement(fragments(false, SEES_NO_COSTS))] as const;
+const PRODUCT_PART = [
+  versionStatement,
+  productsStatement(fragments(false, SEES_NO_COSTS)),
+] as const;
 
 /** What `loadProducts` read, all of the data of `version`. */
 export interface ProductPart {

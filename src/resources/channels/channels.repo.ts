@@ -265,12 +265,7 @@ export type ChannelPricelistRow = PricelistRow & { isPrimary: boolean };
  * The pricelists assigned to the channel that the key sees (docs/api/access.md §18), each with its
  * primary mark; undefined if no such channel.
  */
-export function listChannelPricelists(
-  db: Db,
-  code: string,
-  list: ListRequest,
-  scope: Visibility,
-) {
+export function listChannelPricelists(db: Db, code: string, list: ListRequest, scope: Visibility) {
   const link = channelPricelists;
   const where = and(
     inArray(link.channelId, selectChannelId(db, code)),

@@ -262,12 +262,7 @@ const selectPricelistId = (db: Db, id: number, scope: Visibility) =>
  * The page, its count and the pricelist's existence in one round trip; undefined if no such
  * pricelist, or one the key does not see (a COST one for a read key, docs/api/access.md §18).
  */
-export const listPricelistCustomers = (
-  db: Db,
-  id: number,
-  list: ListRequest,
-  scope: Visibility,
-) =>
+export const listPricelistCustomers = (db: Db, id: number, list: ListRequest, scope: Visibility) =>
   readPageOf(
     db,
     selectPricelistId(db, id, scope),

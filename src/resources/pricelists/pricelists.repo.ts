@@ -314,13 +314,7 @@ const validAt = (at: number | undefined) =>
       and (${pricelistPrices.validTo} is null or ${pricelistPrices.validTo} > ${at})`;
 
 /** The rows of a pricelist the key sees; undefined when it does not exist for the key. */
-export function listPrices(
-  db: Db,
-  id: number,
-  list: ListRequest,
-  scope: Visibility,
-  at?: number,
-) {
+export function listPrices(db: Db, id: number, list: ListRequest, scope: Visibility, at?: number) {
   const where = and(eq(pricelistPrices.pricelistId, id), validAt(at), list.where);
   const withProduct = eq(products.id, pricelistPrices.productId);
   return readPageOf(
