@@ -18,7 +18,11 @@ import { fileURLToPath } from "node:url";
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const SRC = join(ROOT, "src");
 
-/** Every .ts file under src/, relative to the project root. */
+/**
+ * Every .ts file under src/, relative to the project root.
+ * @param {string} dir
+ * @returns {string[]}
+ */
 const sources = (dir = SRC) =>
   readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
@@ -78,6 +82,7 @@ const ACCRUAL_ELSEWHERE = new Set([
   "src/resources/trade-conditions/trade-conditions.service.ts",
 ]);
 
+/** @param {string} file */
 const text = (file) => readFileSync(join(ROOT, file), "utf8");
 const files = sources();
 const reading = files.filter((file) => READ.test(text(file)) && file !== "src/db/visibility.ts");
