@@ -165,6 +165,9 @@ const byCondition = Object.keys(ENTITIES).filter(
   (e) => ENTITIES[e]!.owner?.kind === "tradeCondition" && ENTITIES[e]!.owner?.field !== "id",
 );
 
+/** No id at all: what a scope that hides nothing of a table hides of it. */
+const NO_IDS = sql`(select null where 0)`;
+
 /**
  * The entries of records the scope hides (docs/api/access.md §18), from the scope's hidden ids
  * (src/db/visibility.ts): a hidden pricelist (its own entry, its rows, its assignments), a hidden
@@ -173,8 +176,9 @@ const byCondition = Object.keys(ENTITIES).filter(
  * `affects` names those lists). Pricelists and trade conditions are never deleted (an INDIVIDUAL
  * DRAFT list, never COST, aside), so the record is there to ask. Null: the scope hides nothing.
  */
-function hiddenEntries({ hiddenPricelistIds: lists, hiddenConditionIds: conditions }: Visibility) {
-  if (!lists || !conditions) return null;
+function hiddenEntries({ hiddenPricelistIds, hiddenConditionIds }: Visibility) {
+  if (!hiddenPricelistIds && !hiddenConditionIds) return null;
+  const [lists, conditions] = [hiddenPricelistIds ?? NO_IDS, hiddenConditionIds ?? NO_IDS];
   // Whether a change request item's `body` (SQL, JSON text) names a hidden list or condition.
   const namesHidden = (body: SQL) => sql`(json_extract(${body}, '$.pricelistId') in ${lists}
     or (json_extract(${body}, '$.target.kind') = 'pricelist'

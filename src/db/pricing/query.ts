@@ -24,8 +24,8 @@ export interface PriceQuery {
 /**
  * The request's values in the statements: placeholders, bound when the batch is sent. The SQL
  * depends on `explain` and the scope (`scope.key`) only, so each statement is built and compiled
- * once per pair of their values (when the module loads), not on every request: building the batch's SQL took about as long as a
- * 1-line request's D1 work.
+ * once per pair of their values (when the module loads), not on every request: building the
+ * batch's SQL took about as long as a 1-line request's D1 work.
  */
 export const params = {
   channelCode: sql.placeholder("channelCode"),
