@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { rawBatch, type Db } from "../db/client";
-import { COST_LISTS_SQL } from "../db/visibility";
+import type { Visibility } from "../db/visibility";
 import { iso } from "../core/schemas";
 import { DIMENSIONS, type TargetEntity, type TargetField } from "../pricing/targeting";
 import { CHANGE_EVENTS, type AuditAction, type ChangeEvent } from "../pricing/vocabulary";
@@ -55,13 +55,6 @@ export interface FeedQuery {
   events?: readonly ChangeEvent[];
   /** The last cursor to read (a webhook's batch in flight, read again for a retry). */
   until?: number;
-  /**
-   * false (a read key, docs/api/access.md §18): the changes of COST pricelists and the FLOOR lists
-   * derived from them (the list, its rows, its assignments), of ACCRUAL trade conditions (the
-   * condition, its scales, its links) and of the change requests naming one are left out, as if
-   * those records did not exist. Default true.
-   */
-  costs?: boolean;
 }
 
 /** How many ids a filtered read looks through at most: a call stays bounded however sparse. */
@@ -172,61 +165,58 @@ const byCondition = Object.keys(ENTITIES).filter(
   (e) => ENTITIES[e]!.owner?.kind === "tradeCondition" && ENTITIES[e]!.owner?.field !== "id",
 );
 
-/**
- * The pricelists and trade conditions a key that does not see costs never sees (docs/api/access.md
- * §18).
- */
-const costLists = sql.raw(`(select id from pricelists where ${COST_LISTS_SQL})`);
-const accruals = sql`(select id from trade_conditions where type = 'ACCRUAL')`;
+/** No id at all: what a scope that hides nothing of a table hides of it. */
+const NO_IDS = sql`(select null where 0)`;
 
-/** Whether a change request item's `body` (SQL, JSON text) names a pricelist or condition of `costLists` or `accruals`. */
-const namesCost = (body: SQL) => sql`(json_extract(${body}, '$.pricelistId') in ${costLists}
+/**
+ * The entries of records the scope hides (docs/api/access.md §18), from the scope's hidden ids
+ * (src/db/visibility.ts): a hidden pricelist (its own entry, its rows, its assignments), a hidden
+ * trade condition (its own entry, its scales and links), a change request that names one (an
+ * item, now or in any entry of the trail: an item replaced since; whoever wrote it, the request's
+ * `affects` names those lists). Pricelists and trade conditions are never deleted (an INDIVIDUAL
+ * DRAFT list, never COST, aside), so the record is there to ask. Null: the scope hides nothing.
+ */
+function hiddenEntries({ hiddenPricelistIds, hiddenConditionIds }: Visibility) {
+  if (!hiddenPricelistIds && !hiddenConditionIds) return null;
+  const [lists, conditions] = [hiddenPricelistIds ?? NO_IDS, hiddenConditionIds ?? NO_IDS];
+  // Whether a change request item's `body` (SQL, JSON text) names a hidden list or condition.
+  const namesHidden = (body: SQL) => sql`(json_extract(${body}, '$.pricelistId') in ${lists}
     or (json_extract(${body}, '$.target.kind') = 'pricelist'
-      and json_extract(${body}, '$.target.id') in ${costLists})
+      and json_extract(${body}, '$.target.id') in ${lists})
     or (json_extract(${body}, '$.target.kind') = 'tradeCondition'
-      and json_extract(${body}, '$.target.id') in ${accruals}))`;
-
-/**
- * The change requests that name a cost: an item, now or in any entry of the trail (an item
- * replaced since), on a COST list, a FLOOR derived from one or an ACCRUAL condition. Every entry
- * of such a request is left out, whoever wrote it: the request's `affects` names those lists.
- */
-const costRequests = sql`(select change_request_id from change_request_items
-      where ${namesCost(sql`body`)}
+      and json_extract(${body}, '$.target.id') in ${conditions}))`;
+  const requests = sql`(select change_request_id from change_request_items
+      where ${namesHidden(sql`body`)}
     union select json_extract(entity_key, '$.changeRequestId') from audit_log
       where entity = 'changeRequestItem'
-        and ${namesCost(sql`json_extract(coalesce(after, before), '$.body')`)})`;
-
-/**
- * The entries a key that does not see costs never gets (docs/api/access.md §18), by what their
- * record is now: a COST pricelist or a FLOOR derived from one (its own entry, its rows, its
- * assignments), an ACCRUAL trade condition (its own entry, its scales and links), a change
- * request that names one (`costRequests`). Pricelists and trade conditions are never deleted (an
- * INDIVIDUAL DRAFT list, never COST, aside), so the record is there to ask.
- */
-const costEntries = sql`(entity = 'pricelist' and json_extract(entity_key, '$.id') in ${costLists})
+        and ${namesHidden(sql`json_extract(coalesce(after, before), '$.body')`)})`;
+  return sql`(entity = 'pricelist' and json_extract(entity_key, '$.id') in ${lists})
     or (entity in (select value from json_each(${JSON.stringify(byList)}))
-      and json_extract(entity_key, '$.pricelistId') in ${costLists})
-    or (entity = 'tradeCondition' and json_extract(entity_key, '$.id') in ${accruals})
+      and json_extract(entity_key, '$.pricelistId') in ${lists})
+    or (entity = 'tradeCondition' and json_extract(entity_key, '$.id') in ${conditions})
     or (entity in (select value from json_each(${JSON.stringify(byCondition)}))
-      and json_extract(entity_key, '$.tradeConditionId') in ${accruals})
-    or (entity = 'changeRequest' and json_extract(entity_key, '$.id') in ${costRequests})
+      and json_extract(entity_key, '$.tradeConditionId') in ${conditions})
+    or (entity = 'changeRequest' and json_extract(entity_key, '$.id') in ${requests})
     or (entity = 'changeRequestItem'
-      and json_extract(entity_key, '$.changeRequestId') in ${costRequests})`;
-
-/** The ids of `costLists`, read with a read key's page to check the `affects` worked out. */
-const COST_LIST_IDS = sql`select id from ${costLists}`;
+      and json_extract(entity_key, '$.changeRequestId') in ${requests})`;
+}
 
 /**
- * Whether a change names a list a key that does not see costs never sees, in its `affects`:
- * `costEntries` leaves out every entry known to, and this holds the rest to it, whatever entity
- * is added later.
+ * Whether a change names a list the scope hides, in its `affects`: `hiddenEntries` leaves out
+ * every entry known to, and this holds the rest to it, whatever entity is added later.
  */
-const namesCostList = (change: Change, hidden: ReadonlySet<number>) =>
+const namesHiddenList = (change: Change, hidden: ReadonlySet<number>) =>
   (change.affects.pricelistIds ?? []).some((id) => hidden.has(id));
 
-/** One page of the feed after `after`: one round trip for the entries, two for their `affects`. */
-export async function readChanges(db: Db, query: FeedQuery): Promise<FeedPage | Expired> {
+/**
+ * One page of the feed after `after` as `scope` sees it (a webhook's: everything): one round trip
+ * for the entries, two for their `affects`.
+ */
+export async function readChanges(
+  db: Db,
+  query: FeedQuery,
+  scope: Visibility,
+): Promise<FeedPage | Expired> {
   const { after, limit, events, until = Number.MAX_SAFE_INTEGER } = query;
   const from = startOf(after);
   const window = events ? sql`and id <= ${from} + ${SCAN_WINDOW}` : sql``;
@@ -234,13 +224,15 @@ export async function readChanges(db: Db, query: FeedQuery): Promise<FeedPage | 
   // (docs/api/feed-and-webhooks.md §11).
   const entities = JSON.stringify(entitiesOf(events ?? CHANGE_EVENTS));
   const only = sql`and entity in (select value from json_each(${entities}))`;
-  const seen = query.costs === false ? sql`and not (${costEntries})` : sql``;
+  const hidden = hiddenEntries(scope);
+  const seen = hidden ? sql`and not (${hidden})` : sql``;
   const [rows, [bounds], hiddenRows = []] = await rawBatch<
     [Record<string, unknown>[], Bounds[], { id: number }[]?]
   >(db, [
     sql`select * from audit_log where id > ${from} and id <= ${until} ${window} ${only} ${seen} order by id limit ${limit}`,
     BOUNDS,
-    ...(query.costs === false ? [COST_LIST_IDS] : []),
+    // The ids of the hidden lists, read with the page to check the `affects` worked out.
+    ...(scope.hiddenPricelistIds ? [sql`select id from ${scope.hiddenPricelistIds}`] : []),
   ]);
   const oldest = oldestCursor(bounds!);
   if (after !== 0 && after < oldest) return { expired: oldest };
@@ -251,8 +243,10 @@ export async function readChanges(db: Db, query: FeedQuery): Promise<FeedPage | 
   const full = entries.length === limit;
   const next = full ? entries.at(-1)!.id : Math.max(start, Math.min(newest, upTo));
   const changes = await changesOf(db, entries);
-  const hidden = new Set(hiddenRows.map((row) => Number(row.id)));
+  const hiddenIds = new Set(hiddenRows.map((row) => Number(row.id)));
   // The cursor moves past a change left out here, as past one the statement left out.
-  const seenChanges = hidden.size ? changes.filter((c) => !namesCostList(c, hidden)) : changes;
+  const seenChanges = hiddenIds.size
+    ? changes.filter((c) => !namesHiddenList(c, hiddenIds))
+    : changes;
   return { changes: seenChanges, next, hasMore: next < newest };
 }

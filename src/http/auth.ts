@@ -2,6 +2,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
 import type { AppEnv, Role } from "./env";
 import { ApiError } from "../core/errors";
+import { visibilityOf, type Visibility } from "../db/visibility";
 import { isRead } from "./read-only";
 
 /** The request header that carries the API key (the name the seed spec gave it). */
@@ -90,6 +91,7 @@ export const authenticate = (): MiddlewareHandler<AppEnv> => async (c, next) => 
   const adminOnly = adminOnlyAction(c);
   if (role !== "admin" && adminOnly) throw refused(role, adminOnly);
   c.set("role", role);
+  c.set("scope", scopeOf(role));
   c.set("keyName", name);
   c.set("keyOwner", owner);
   await next();
@@ -151,13 +153,15 @@ export const requireAdmin = (what: string): MiddlewareHandler<AppEnv> => {
 };
 
 /**
- * Whether the request's key sees costs (docs/api/access.md §18): cost, margin, accruals and pocket
- * price in price answers, COST pricelists and ACCRUAL trade conditions. Admin keys only.
+ * What a key of `role` may see (docs/api/access.md §18), set once per request as `c.var.scope`:
+ * admin keys see everything, cost, margin, accruals and pocket price in price answers, COST
+ * pricelists and ACCRUAL trade conditions included; read and sales keys none of those
+ * (src/db/visibility.ts writes the rule).
  */
-export const seesCosts = (c: { var: { role: Role } }): boolean => c.var.role === "admin";
+export const scopeOf = (role: Role): Visibility => visibilityOf(role === "admin");
 
 /**
  * Whether the request's key sees a quote's `marginBp` (docs/quotes.md §2): admin and sales keys,
- * who judge and approve quotes; never a read key. Cost itself stays admin-only (`seesCosts`).
+ * who judge and approve quotes; never a read key. Cost itself stays admin-only (`scopeOf`).
  */
 export const seesQuoteMargins = (c: { var: { role: Role } }): boolean => c.var.role !== "read";

@@ -1,5 +1,6 @@
 import type { IdempotencyClaim } from "../db/audit";
 import type { Db, DbMeter } from "../db/client";
+import type { Visibility } from "../db/visibility";
 
 /**
  * The roles an API key may have (docs/security.md); GET /v1/api/me answers the caller's. `sales`:
@@ -54,6 +55,11 @@ export interface Variables {
   meter: DbMeter;
   db: Db;
   role: Role;
+  /**
+   * What the key may see (docs/api/access.md §18), built once by `authenticate` from its role:
+   * every read of pricelists, trade conditions, prices and the feed takes it (src/db/visibility.ts).
+   */
+  scope: Visibility;
   /** The authenticated key's name (never the key). */
   keyName: string;
   /**

@@ -195,18 +195,19 @@ const listedOrder = (a: PreparedCondition, b: PreparedCondition) =>
   ascending(a.condition.id, b.condition.id);
 
 /**
- * Once per request: request-level checks and the index by type and reach. Without `margin`
- * (read keys), ACCRUAL conditions are left out altogether, explain included.
+ * Once per request: request-level checks and the index by type and reach. Conditions of a
+ * `hidden` type (the asking key's scope's, docs/api/access.md §18) are left out altogether,
+ * explain included.
  */
 export function prepareConditions(
   conditions: readonly TradeConditionCandidate[],
   audience: Audience,
-  margin = false,
+  hidden: readonly ConditionType[],
 ): ConditionIndex {
   const byType = {} as Record<ConditionType, ReachIndex<PreparedCondition>>;
   for (const type of EVERY_TYPE) byType[type] = new ReachIndex();
 
-  const taken = margin ? conditions : conditions.filter((c) => c.type !== "ACCRUAL");
+  const taken = hidden.length ? conditions.filter((c) => !hidden.includes(c.type)) : conditions;
   const all = taken.map((c) => prepareCondition(c, audience));
   all.sort(listedOrder);
   const orderBased: PreparedCondition[] = [];

@@ -308,10 +308,15 @@ export interface PriceRequest {
   /**
    * true (admin keys, docs/api/access.md §18): the answer carries each line's cost, margin,
    * accruals and pocket price, and the order's cost and margin (docs/pricing-rules.md §26). Absent
-   * or false: none of those fields exists in the answer, and `costs` and ACCRUAL conditions are
-   * ignored, in explain too.
+   * or false: none of those fields exists in the answer, and `costs` is ignored, in explain too.
    */
   margin?: boolean;
+  /**
+   * The condition types the asking key may not see, its scope's (docs/api/access.md §18: ACCRUAL
+   * for read and sales keys): such conditions are left out altogether, explain included, as if
+   * they did not exist. Absent: none.
+   */
+  hiddenConditionTypes?: readonly ConditionType[];
   /** The channel's COST pricelists (read with `margin` only); absent: none. */
   costs?: readonly CostPricelist[];
   tradeConditions: readonly TradeConditionCandidate[];

@@ -100,7 +100,11 @@ function prepare(request: PricingSetup): Shared {
       costs: margin ? prepareCosts(request.costs ?? [], currency, at, edges) : undefined,
       edges,
     },
-    conditionIndex: prepareConditions(request.tradeConditions, audience, margin),
+    conditionIndex: prepareConditions(
+      request.tradeConditions,
+      audience,
+      request.hiddenConditionTypes ?? [],
+    ),
     promotionIndex: preparePromotions(request.promotions, audience),
     quotes: prepareQuotes(request.quotes, at, edges),
   };

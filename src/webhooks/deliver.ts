@@ -1,5 +1,6 @@
 import { readChanges, type Change, type Expired } from "../feed/read";
 import type { Db } from "../db/client";
+import { SEES_ALL } from "../db/visibility";
 import type { ChangeEvent } from "../pricing/vocabulary";
 import { refusal, type Resolve } from "./safety";
 import { DELIVERY_ID_HEADER, SIGNATURE_HEADER, signatureHeader } from "./sign";
@@ -61,7 +62,9 @@ export const deliveryId = (hook: WebhookRow, batch: Batch) =>
 async function nextBatch(db: Db, hook: WebhookRow): Promise<Batch | Expired | undefined> {
   const events = JSON.parse(hook.events) as ChangeEvent[];
   const until = hook.pendingUpTo ?? undefined;
-  const page = await readChanges(db, { after: hook.cursor, limit: BATCH_SIZE, events, until });
+  // Webhooks are registered by admin keys and get every change (docs/api/access.md §18).
+  const query = { after: hook.cursor, limit: BATCH_SIZE, events, until };
+  const page = await readChanges(db, query, SEES_ALL);
   if ("expired" in page) return page;
   if (until === undefined && page.next <= hook.cursor) return undefined;
   return { after: hook.cursor, upTo: until ?? page.next, changes: page.changes };

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { SEES_ALL } from "../../src/db/visibility";
 import { channelPricelistList } from "../../src/resources/channels/channels.list";
 import {
   listChannelCustomerGroups,
@@ -361,7 +362,7 @@ describe("query plans of the read-outs and customer filters (EXPLAIN QUERY PLAN 
     ]);
     const pricelists = listRequest(channelPricelistList.config, "");
     const [, rows, total] = steps(
-      await queryPlans((db) => listChannelPricelists(db, "CH-1", pricelists, true)),
+      await queryPlans((db) => listChannelPricelists(db, "CH-1", pricelists, SEES_ALL)),
     );
     expect(rows![0]).toBe(
       "SEARCH channel_pricelists USING INDEX sqlite_autoindex_channel_pricelists_1 (channel_id=?)",

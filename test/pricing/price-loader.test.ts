@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createDb, DbMeter } from "../../src/db/client";
 import { loadPriceContext, priceStatements, type PriceQuery } from "../../src/db/pricing/lookup";
 import { decodedBatch } from "../../src/db/rows";
+import { SEES_NO_COSTS } from "../../src/db/visibility";
 import { api, created, uid } from "../shared/helpers";
 
 /**
@@ -138,7 +139,7 @@ beforeAll(async () => {
     currency: null,
     at: AT,
     explain: true,
-    costs: false,
+    scope: SEES_NO_COSTS,
     productCodes: [product],
   };
 });

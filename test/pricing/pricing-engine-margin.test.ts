@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { SEES_NO_COSTS } from "../../src/db/visibility";
 import { resolvePrices, type PriceRequest, type TradeConditionCandidate } from "../../src/pricing";
 import {
   condition,
@@ -50,6 +51,12 @@ const {
   floor: 41,
   accrual: 8,
 });
+
+/** What a read key's lookup gives the engine (its scope, src/db/visibility.ts). */
+const READ_KEY = {
+  margin: SEES_NO_COSTS.costs,
+  hiddenConditionTypes: SEES_NO_COSTS.hiddenConditionTypes,
+};
 
 function exampleE(extra: Partial<PriceRequest> = {}): PriceRequest {
   const base = workedExample();
@@ -154,7 +161,7 @@ describe("worked example E (docs/pricing-rules.md §26)", () => {
   });
 
   it("the same lookup without margin (a read key) has none of these fields", () => {
-    const answer = resolvePrices(exampleE({ margin: false, explain: true }));
+    const answer = resolvePrices(exampleE({ ...READ_KEY, explain: true }));
     expect(answer).not.toHaveProperty("costAmount");
     expect(answer).not.toHaveProperty("marginAmount");
     for (const l of answer.lines) {
@@ -172,7 +179,7 @@ describe("worked example E (docs/pricing-rules.md §26)", () => {
 
   it("margin changes nothing else of the answer", () => {
     const withMargin = resolvePrices(exampleE({ explain: true }));
-    const without = resolvePrices(exampleE({ explain: true, margin: false }));
+    const without = resolvePrices(exampleE({ explain: true, ...READ_KEY }));
     const strip = (answer: typeof withMargin) => {
       const { costAmount: _c, marginAmount: _m, ...rest } = answer;
       return {
@@ -315,7 +322,7 @@ describe("the cost of a line (docs/pricing-rules.md §23)", () => {
     const admin = resolvePrices(request({ ...priced, margin: true }));
     expect(admin.validUntil).toBe("2025-09-01T00:00:00.000Z");
     // A read key's answer does not depend on costs, and says nothing of their edges.
-    expect(resolvePrices(request({ ...priced, margin: false })).validUntil).toBeNull();
+    expect(resolvePrices(request({ ...priced, ...READ_KEY })).validUntil).toBeNull();
   });
 });
 
@@ -486,10 +493,11 @@ describe("accruals (docs/pricing-rules.md §25)", () => {
     ).toEqual([{ id: 1, amount: 30 }]);
   });
 
-  it("is ignored without margin: no field, no explain entry, no validity edge", () => {
+  it("is ignored for a read key (hidden by its scope): no field, no explain entry, no validity edge", () => {
     const tradeConditions = [accrual(1, { validTo: t("2025-08-01T00:00:00Z") })];
+    const pricelists = [primary(1000, { validTo: null })];
     const answer = resolvePrices(
-      request({ pricelists: [primary(1000, { validTo: null })], tradeConditions, explain: true }),
+      request({ pricelists, tradeConditions, explain: true, ...READ_KEY }),
     );
     expect(answer.lines[0]).not.toHaveProperty("accruals");
     expect(answer.lines[0]!.explain!.tradeConditions).toEqual([]);

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { SEES_NO_COSTS } from "../../src/db/visibility";
 import {
   ADJUSTMENT_KINDS,
   CHANNEL_ROUNDING_MODES,
@@ -1304,7 +1305,12 @@ describe("margin properties (admin answers)", () => {
     fc.assert(
       fc.property(marginArb, fc.boolean(), (request, explain) => {
         const admin = resolvePrices({ ...request, explain });
-        const read = resolvePrices({ ...request, explain, margin: false });
+        const read = resolvePrices({
+          ...request,
+          explain,
+          margin: SEES_NO_COSTS.costs,
+          hiddenConditionTypes: SEES_NO_COSTS.hiddenConditionTypes,
+        });
         const hidden = new Set(request.floors.filter((f) => f.derivation).map((f) => f.id));
         const stripped = asReadAnswer(admin, hidden);
         // validUntil may be earlier for an admin: COST lists and accruals have edges too.

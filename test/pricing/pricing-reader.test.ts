@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import type { PriceRow } from "../../src/pricing";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createDb, DbMeter } from "../../src/db/client";
+import { SEES_ALL, SEES_NO_COSTS } from "../../src/db/visibility";
 import {
   assemblePriceContext,
   channelContextOf,
@@ -285,7 +286,7 @@ function queries(count: number): PriceQuery[] {
     currency: rand() < 0.7 ? null : pick(["EUR", "CHF", "USD"]),
     at: pick(MOMENTS),
     explain: rand() < 0.3,
-    costs: rand() < 0.4,
+    scope: rand() < 0.4 ? SEES_ALL : SEES_NO_COSTS,
     productCodes: [...some(world.products, 0.3), ...(rand() < 0.2 ? ["NO-SUCH-PRODUCT"] : [])],
   }));
 }
@@ -313,7 +314,7 @@ describe("the pricing reader's SQL and in-memory reach", () => {
       rates += bySql.exchangeRates.length;
       // A read key's lookup reads no cost and no accrual at all (docs/api/access.md §18).
       const accruals = bySql.tradeConditions.filter((c) => c.type === "ACCRUAL").length;
-      if (query.costs) {
+      if (query.scope.costs) {
         costs += bySql.costs.length;
         accrualsRead += accruals;
       } else {

@@ -36,6 +36,7 @@ import {
 } from "./lookup";
 import { params as q } from "./query";
 import { chainFrom, fragments } from "./reach";
+import { SEES_ALL } from "../visibility";
 
 /*
  * The publish simulation's second read (docs/simulation.md §3): everything the engine needs to
@@ -80,8 +81,8 @@ const inJson = (placeholder: Placeholder) => sql`(select value from json_each(${
  * (`pricing`: SALES, in the currency, ACTIVE or named by the change set) and their bases.
  */
 function simulationFragments() {
-  // The simulation is for admin keys: it reads the channel's COST lists and the ACCRUALs.
-  const base = fragments(false, true);
+  // The simulation is for admin keys: it reads the channel's COST lists and the ACCRUALs (SEES_ALL).
+  const base = fragments(false, SEES_ALL);
   const groups = sql`(select group_id from selected_groups)`;
   const customers = sql`(select id from selected_customers)`;
   const ctes = sql`${base.requested},

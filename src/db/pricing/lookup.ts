@@ -46,6 +46,7 @@ import {
 import { agreementsColumn, agreementsOf } from "./quote-terms";
 import { params as q, valuesOf, type Params, type PriceQuery } from "./query";
 import { fragments, levelLists, type Fragments } from "./reach";
+import { VISIBILITIES, type Visibility } from "../visibility";
 
 /*
  * A price lookup's reads (docs/architecture.md "A price request's path"). Everything a lookup
@@ -68,7 +69,7 @@ export interface PriceContext {
   pricelists: PricelistCandidate[];
   priceBases: PriceBase[];
   floors: FloorPricelist[];
-  /** The channel's COST lists; [] unless the query asked for `costs`. */
+  /** The channel's COST lists; [] unless the query's scope sees costs. */
   costs: CostPricelist[];
   tradeConditions: TradeConditionCandidate[];
   promotions: PromotionCandidate[];
@@ -221,7 +222,7 @@ export function conditionsStatement(
           where l.customer_group_id in ${f.groups}) candidate
       cross join trade_conditions on trade_conditions.id = candidate.id
     where ${all ? b.live("trade_conditions") : f.active("trade_conditions")}
-      and ${f.seenConditions("trade_conditions")}
+      and ${f.seenConditions}
       and ${f.inChannel("trade_condition_channels", "trade_condition_id", "trade_conditions.id")}
       ${all ? reach : sql``}
       and (${all ? sql`trade_conditions.scope in ('GLOBAL', 'CHANNEL') or ` : sql``}(trade_conditions.scope = 'CUSTOMER_GROUP' and exists (select 1 from trade_condition_customer_groups l
@@ -244,7 +245,7 @@ const channelConditionsStatement = (f: Fragments) =>
     conditionColumns(q, f, "CHANNEL"),
     sql`from trade_conditions
     where trade_conditions.scope in ('GLOBAL', 'CHANNEL') and ${f.active("trade_conditions")}
-      and ${f.seenConditions("trade_conditions")}
+      and ${f.seenConditions}
       and ${f.inChannel("trade_condition_channels", "trade_condition_id", "trade_conditions.id")}
     order by trade_conditions.id`,
   );
@@ -313,9 +314,9 @@ export const versionsOf = (rows: readonly { version: number; seenVersion: number
   seenVersion: rows[0]?.seenVersion ?? 0,
 });
 
-/** The one-batch reader's statements for one value of explain and of costs. */
-function compiledStatements(explain: boolean, costs: boolean) {
-  const f = fragments(explain, costs);
+/** The one-batch reader's statements for one value of explain and one scope. */
+function compiledStatements(explain: boolean, scope: Visibility) {
+  const f = fragments(explain, scope);
   return [
     contextStatement(f),
     listsStatement(f.pricing, f, sql`${q.at}`),
@@ -327,22 +328,25 @@ function compiledStatements(explain: boolean, costs: boolean) {
   ] as const;
 }
 
-/** Compiled once per value of explain and costs (a read key's lookups never use a `costs` one). */
-const variants = <T>(compile: (explain: boolean, costs: boolean) => T) => ({
-  plain: compile(false, false),
-  explain: compile(true, false),
-  costs: compile(false, true),
-  explainCosts: compile(true, true),
-});
+/**
+ * Compiled once per value of explain and scope (`scope.key`), when the module loads: a read key's
+ * lookups never use an admin's statements. The variant of a query.
+ */
+function variants<T>(compile: (explain: boolean, scope: Visibility) => T) {
+  const keyOf = (explain: boolean, scope: Visibility) => `${scope.key}:${explain}`;
+  const compiled = new Map<string, T>();
+  for (const scope of VISIBILITIES) {
+    for (const explain of [false, true])
+      compiled.set(keyOf(explain, scope), compile(explain, scope));
+  }
+  return (query: PriceQuery) => compiled.get(keyOf(query.explain, query.scope))!;
+}
 
-const variantOf = ({ explain, costs }: PriceQuery) =>
-  costs ? (explain ? "explainCosts" : "costs") : explain ? "explain" : "plain";
-
-const COMPILED = variants(compiledStatements);
+const compiledOf = variants(compiledStatements);
 
 /** The one-batch reader's statements bound to the request; the version last. */
 export const priceStatements = (query: PriceQuery) =>
-  bindStatements(COMPILED[variantOf(query)], valuesOf(query));
+  bindStatements(compiledOf(query), valuesOf(query));
 
 /** Everything a lookup needs in one batch, without the cached contexts. */
 export async function loadPriceContext(db: Db, query: PriceQuery): Promise<PriceContext> {
@@ -376,8 +380,8 @@ export async function loadPriceContext(db: Db, query: PriceQuery): Promise<Price
 // shares, what every lookup of a customer there shares, and what each lookup reads itself.
 // ---------------------------------------------------------------------------------------------
 
-function compiledParts(explain: boolean, costs: boolean) {
-  const f = fragments(explain, costs);
+function compiledParts(explain: boolean, scope: Visibility) {
+  const f = fragments(explain, scope);
   return {
     /** The channel, its lists (candidates at the channel levels, floors, COST lists for admin
      * keys, the chains of candidates and floors), its GLOBAL and CHANNEL conditions and its
@@ -400,9 +404,7 @@ function compiledParts(explain: boolean, costs: boolean) {
   };
 }
 
-const PARTS = variants(compiledParts);
-
-const partsOf = (query: PriceQuery) => PARTS[variantOf(query)];
+const partsOf = variants(compiledParts);
 
 /** The request's own statements, and the customer's when `withCustomer` (never anonymous). */
 function requestBatch(query: PriceQuery, withCustomer: boolean) {

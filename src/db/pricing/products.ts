@@ -5,6 +5,7 @@ import { bindStatements, decodedBatch, statement } from "../rows";
 import { priceColumns, productFacts } from "./columns";
 import { productsStatement, versionsOf, versionStatement } from "./lookup";
 import { fragments } from "./reach";
+import { SEES_NO_COSTS } from "../visibility";
 
 /*
  * A lookup's products when both contexts are cached: the reader knows, in memory, which lists
@@ -32,7 +33,11 @@ const listRowsStatement = statement(
       and pp.pricelist_id in (select value from json_each(${productRead.listIds}))`,
 );
 
-const PRODUCT_PART = [versionStatement, productsStatement(fragments(false))] as const;
+// The products statement reads no pricelist and no condition: any scope gives the same SQL.
+const PRODUCT_PART = [
+  versionStatement,
+  productsStatement(fragments(false, SEES_NO_COSTS)),
+] as const;
 
 /** What `loadProducts` read, all of the data of `version`. */
 export interface ProductPart {

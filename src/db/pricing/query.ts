@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import type { Visibility } from "../visibility";
 
 /**
  * What a price lookup asks the reader for (docs/architecture.md "A price request's path"): the
@@ -12,19 +13,19 @@ export interface PriceQuery {
   at: number;
   explain: boolean;
   /**
-   * Admin keys (docs/api/access.md §18): the channel's COST lists and the ACCRUAL conditions are
-   * read too, in the same round trip. Never for a read key: its lookup reads what it did before.
+   * What the asking key sees (docs/api/access.md §18, src/db/visibility.ts). An admin's lookup
+   * reads the channel's COST lists and the ACCRUAL conditions too, in the same round trip; a read
+   * or sales key's never reads them.
    */
-  costs: boolean;
+  scope: Visibility;
   productCodes: string[];
 }
 
 /**
  * The request's values in the statements: placeholders, bound when the batch is sent. The SQL
- * depends on `explain` and `costs` only, so each statement is built and compiled once per pair of
- * their values (when
- * the module loads), not on every request: building the batch's SQL took about as long as a
- * 1-line request's D1 work.
+ * depends on `explain` and the scope (`scope.key`) only, so each statement is built and compiled
+ * once per pair of their values (when the module loads), not on every request: building the
+ * batch's SQL took about as long as a 1-line request's D1 work.
  */
 export const params = {
   channelCode: sql.placeholder("channelCode"),

@@ -16,6 +16,7 @@ import {
   primaryCurrency as primaryCurrencyOf,
 } from "./facts";
 import { params as q } from "./query";
+import type { Visibility } from "../visibility";
 
 /*
  * Which pricing records can touch a request (docs/pricing-rules.md §2, §12), written twice: as SQL
@@ -255,11 +256,11 @@ const forProducts = (owner: "trade_condition" | "promotion", id: string) => {
 };
 
 /**
- * The statements' shared building blocks, as SQL fragments of one query. `costs` (admin keys,
- * docs/api/access.md §18): the channel's COST lists and ACCRUAL conditions are read too; else
- * never.
+ * The statements' shared building blocks, as SQL fragments of one query, for what `scope` sees
+ * (docs/api/access.md §18): with costs (admin keys) the channel's COST lists and ACCRUAL
+ * conditions are read too; else never.
  */
-export function fragments(explain: boolean, costs = false) {
+export function fragments(explain: boolean, scope: Visibility) {
   // G: the customer's groups that are assigned to this channel.
   const groups = sql`(select m.customer_group_id from customer_group_members m
     join customers cu on cu.id = m.customer_id
@@ -295,10 +296,10 @@ export function fragments(explain: boolean, costs = false) {
     join channels ch on ch.id = cp.channel_id join pricelists p on p.id = cp.pricelist_id
     where ch.code = ${q.channelCode} and p.kind = ${sql.raw(`'${kind}'`)})`;
   const floors = ofKind("FLOOR");
-  // A read key's lookup reads no ACCRUAL condition. The cached contexts are read per value of
-  // `costs` (reader.ts keys them by it), so they need no in-memory twin.
-  const seenConditions = (table: string) =>
-    costs ? sql`1 = 1` : sql`${sql.raw(table)}.type <> 'ACCRUAL'`;
+  // The conditions the scope sees, over the unaliased `trade_conditions` (a read key's lookup reads
+  // no ACCRUAL one). The cached contexts are read per scope (reader.ts keys them by
+  // `scope.key`), so they need no in-memory twin.
+  const seenConditions = scope.tradeConditions ?? sql`1 = 1`;
   return {
     products,
     requested,
@@ -316,8 +317,8 @@ export function fragments(explain: boolean, costs = false) {
     forProducts,
     forGroups,
     floors,
-    /** The channel's COST lists; null without `costs`: never read. */
-    costs: costs ? ofKind("COST") : null,
+    /** The channel's COST lists; null when the scope sees no costs: never read. */
+    costs: scope.costs ? ofKind("COST") : null,
     seenConditions,
     pricing: pricingLists(reaching, currency, floors),
     explain,

@@ -39,7 +39,7 @@ import { stalled, within, type StallPolicy } from "./stall";
  * and what they save). A channel context is keyed by channel and
  * explain (explain keeps records of every status), a customer context by channel, customer and
  * explain; the currency, the products and the moment are applied per request, so one entry
- * serves them all (explain, and whether the key sees costs, are part of both keys). Each entry
+ * serves them all (explain, and the key's scope, are part of both keys). Each entry
  * names the pricing data version it was read at, and is used only by
  * a lookup whose own batch reads that same version: a lookup never mixes data of two versions.
  */
@@ -96,13 +96,13 @@ const oversized = new Map<string, number>();
 export const contextCacheEnabled = (value: string | undefined) =>
   value?.trim().toLowerCase() !== "off";
 
-// By `costs` too: an admin's contexts hold COST lists and ACCRUAL conditions, a read key's never
-// (docs/api/access.md §18), so a read key's lookup never even holds a cost in memory.
+// By scope too (`scope.key`): an admin's contexts hold COST lists and ACCRUAL conditions, a read
+// key's never (docs/api/access.md §18), so a read key's lookup never even holds a cost in memory.
 const keyOf = (query: PriceQuery) =>
-  JSON.stringify([query.channelCode, query.explain, query.costs]);
+  JSON.stringify([query.channelCode, query.explain, query.scope.key]);
 
 const customerKeyOf = (query: PriceQuery) =>
-  JSON.stringify([query.channelCode, query.customerCode, query.explain, query.costs]);
+  JSON.stringify([query.channelCode, query.customerCode, query.explain, query.scope.key]);
 
 /**
  * The data version the latest lookup read from D1, and when that read was sent: every entry of

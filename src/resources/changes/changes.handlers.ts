@@ -1,4 +1,3 @@
-import { seesCosts } from "../../http/auth";
 import { readChanges } from "../../feed/read";
 import { ApiError } from "../../core/errors";
 import type { AppRouteHandler } from "../../http/router";
@@ -21,7 +20,7 @@ export const expiredCursor = (after: number, oldest: number) =>
 export const list: AppRouteHandler<typeof routes.list> = async (c) => {
   const { after = 0, limit = DEFAULT_CHANGES } = c.req.valid("query");
   // A read key gets no change of a COST pricelist or an ACCRUAL condition (docs/api/access.md §18).
-  const page = await readChanges(c.var.db, { after, limit, costs: seesCosts(c) });
+  const page = await readChanges(c.var.db, { after, limit }, c.var.scope);
   if ("expired" in page) throw expiredCursor(after, page.expired);
   return c.json({ data: page.changes, next: page.next, hasMore: page.hasMore }, 200);
 };

@@ -1,4 +1,3 @@
-import { seesCosts } from "../../http/auth";
 import { assignmentRouter } from "../../http/assignments";
 import type { AppRouteHandler } from "../../http/router";
 import { toCustomerGroup } from "../customer-groups/customer-groups.service";
@@ -97,7 +96,7 @@ const toAssignedPricelist = (row: ChannelPricelistRow) => ({
 
 export const listPricelists: AppRouteHandler<typeof routes.listPricelists> = async (c) => {
   const { code } = c.req.valid("param");
-  const page = await listChannelPricelists(c.var.db, code, c.var.list, seesCosts(c));
+  const page = await listChannelPricelists(c.var.db, code, c.var.list, c.var.scope);
   if (!page) throw missing(code);
   const rows = page.rows.map(toAssignedPricelist);
   return c.json(c.var.list.envelope(rows, page.total), 200);

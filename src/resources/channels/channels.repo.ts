@@ -10,7 +10,7 @@ import {
   promotionChannels,
   tradeConditionChannels,
 } from "../../db/schema";
-import { seenPricelists } from "../../db/visibility";
+import type { Visibility } from "../../db/visibility";
 import { blockersOf } from "../../db/blockers";
 import { assignByCodes, codeLink, defineLinks, linkedTo, type CodeLink } from "../../db/links";
 import { unlessForeignKey } from "../../db/outcomes";
@@ -265,12 +265,12 @@ export type ChannelPricelistRow = PricelistRow & { isPrimary: boolean };
  * The pricelists assigned to the channel that the key sees (docs/api/access.md §18), each with its
  * primary mark; undefined if no such channel.
  */
-export function listChannelPricelists(db: Db, code: string, list: ListRequest, costs: boolean) {
+export function listChannelPricelists(db: Db, code: string, list: ListRequest, scope: Visibility) {
   const link = channelPricelists;
   const where = and(
     inArray(link.channelId, selectChannelId(db, code)),
     list.where,
-    seenPricelists(costs),
+    scope.pricelists,
   );
   const assigned = eq(pricelists.id, link.pricelistId);
   return readPageOf(

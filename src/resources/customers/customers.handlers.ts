@@ -1,4 +1,3 @@
-import { seesCosts } from "../../http/auth";
 import type { AppRouteHandler } from "../../http/router";
 import { missingPricelist } from "../pricelists/pricelists.service";
 import {
@@ -65,7 +64,7 @@ export const listPricelistCustomers: AppRouteHandler<typeof routes.listPricelist
 ) => {
   const { id } = c.req.valid("param");
   const list = c.var.list;
-  const page = await readPricelistCustomers(c.var.db, id, list, seesCosts(c));
+  const page = await readPricelistCustomers(c.var.db, id, list, c.var.scope);
   if (!page) throw missingPricelist(id);
   return c.json(list.envelope(page.rows.map(toCustomer), page.total), 200);
 };

@@ -22,7 +22,7 @@ import {
   type PricelistRow,
 } from "../../db/reads";
 import { customerPricelists, customers, pricelists } from "../../db/schema";
-import { seenPricelistId } from "../../db/visibility";
+import type { Visibility } from "../../db/visibility";
 import { readPage, readPageOf, type ListRequest } from "../../list";
 import { isUniqueViolation, type Db } from "../../db/client";
 import { conflict } from "../../core/errors";
@@ -255,16 +255,16 @@ const holdsPricelist = (id: number): SQL =>
   sql`${customers.id} in (select customer_id from pricelists where id = ${id}
     union select customer_id from customer_pricelists where pricelist_id = ${id})`;
 
-const selectPricelistId = (db: Db, id: number, costs: boolean) =>
-  db.select({ id: pricelists.id }).from(pricelists).where(seenPricelistId(id, costs));
+const selectPricelistId = (db: Db, id: number, scope: Visibility) =>
+  db.select({ id: pricelists.id }).from(pricelists).where(scope.pricelistId(id));
 
 /**
  * The page, its count and the pricelist's existence in one round trip; undefined if no such
  * pricelist, or one the key does not see (a COST one for a read key, docs/api/access.md §18).
  */
-export const listPricelistCustomers = (db: Db, id: number, list: ListRequest, costs: boolean) =>
+export const listPricelistCustomers = (db: Db, id: number, list: ListRequest, scope: Visibility) =>
   readPageOf(
     db,
-    selectPricelistId(db, id, costs),
+    selectPricelistId(db, id, scope),
     ...customerPage(db, and(holdsPricelist(id), list.where), list),
   );

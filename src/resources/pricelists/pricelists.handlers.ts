@@ -1,4 +1,3 @@
-import { seesCosts } from "../../http/auth";
 import { assignmentRouter } from "../../http/assignments";
 import type { AppRouteHandler } from "../../http/router";
 import {
@@ -23,7 +22,7 @@ import {
 
 export const list: AppRouteHandler<typeof routes.list> = async (c) => {
   const list = c.var.list;
-  const page = await listPricelists(c.var.db, list, seesCosts(c));
+  const page = await listPricelists(c.var.db, list, c.var.scope);
   return c.json(list.envelope(page.rows.map(toPricelist), page.total), 200);
 };
 
@@ -40,7 +39,7 @@ export const get: AppRouteHandler<typeof routes.get> = async (c) => {
   const { id } = c.req.valid("param");
   // A COST pricelist, and a FLOOR derived from one, does not exist for a read key
   // (docs/api/access.md §18).
-  const row = await findSeenPricelist(c.var.db, id, seesCosts(c));
+  const row = await findSeenPricelist(c.var.db, id, c.var.scope);
   if (!row) throw missing(id);
   return c.json(toPricelist(row), 200);
 };
@@ -65,7 +64,7 @@ export const listPrices: AppRouteHandler<typeof routes.listPrices> = async (c) =
   const { id } = c.req.valid("param");
   const list = c.var.list;
   const { at } = c.req.valid("query");
-  const page = await listPriceRows(c.var.db, id, list, seesCosts(c), at);
+  const page = await listPriceRows(c.var.db, id, list, c.var.scope, at);
   if (!page) throw missing(id);
   return c.json(list.envelope(page.rows.map(toPrice), page.total), 200);
 };

@@ -10,7 +10,7 @@ import {
   pricelists,
   products,
 } from "../../db/schema";
-import { seenPricelistId, seenPricelists, seesPricelist } from "../../db/visibility";
+import type { Visibility } from "../../db/visibility";
 import { insertWhere, writeVersioned } from "../../db/writes";
 import type { PricelistKind, PricelistScope } from "../../pricing/vocabulary";
 import { readPage, readPageOf, type ListRequest } from "../../list";
@@ -34,16 +34,16 @@ export const derivationColumns = (derivation: Derivation | null) => ({
 });
 
 /** The pricelists the key sees (docs/api/access.md §18). */
-export const listPricelists = (db: Db, list: ListRequest, costs: boolean) =>
-  readPage(db, ...pricelistPage(db, and(list.where, seenPricelists(costs)), list));
+export const listPricelists = (db: Db, list: ListRequest, scope: Visibility) =>
+  readPage(db, ...pricelistPage(db, and(list.where, scope.pricelists), list));
 
 export const findPricelist = async (db: Db, id: number): Promise<PricelistRow | undefined> =>
   (await selectPricelist(db, id))[0];
 
 /** The pricelist, if the key sees it. */
-export async function findSeenPricelist(db: Db, id: number, costs: boolean) {
+export async function findSeenPricelist(db: Db, id: number, scope: Visibility) {
   const row = await findPricelist(db, id);
-  return row && seesPricelist(row, costs) ? row : undefined;
+  return row && scope.seesPricelist(row) ? row : undefined;
 }
 
 export const findCustomerId = async (db: Db, code: string) =>
@@ -280,8 +280,8 @@ export const deleteDraftIndividualPricelist = async (db: Db, id: number) =>
       .get(),
   );
 
-const selectPricelistId = (db: Db, id: number, costs = true) =>
-  db.select({ id: pricelists.id }).from(pricelists).where(seenPricelistId(id, costs));
+const selectPricelistId = (db: Db, id: number, scope: Visibility) =>
+  db.select({ id: pricelists.id }).from(pricelists).where(scope.pricelistId(id));
 
 // ---- prices ----
 
@@ -314,12 +314,12 @@ const validAt = (at: number | undefined) =>
       and (${pricelistPrices.validTo} is null or ${pricelistPrices.validTo} > ${at})`;
 
 /** The rows of a pricelist the key sees; undefined when it does not exist for the key. */
-export function listPrices(db: Db, id: number, list: ListRequest, costs: boolean, at?: number) {
+export function listPrices(db: Db, id: number, list: ListRequest, scope: Visibility, at?: number) {
   const where = and(eq(pricelistPrices.pricelistId, id), validAt(at), list.where);
   const withProduct = eq(products.id, pricelistPrices.productId);
   return readPageOf(
     db,
-    selectPricelistId(db, id, costs),
+    selectPricelistId(db, id, scope),
     db
       .select(priceColumns)
       .from(pricelistPrices)

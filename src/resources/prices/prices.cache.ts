@@ -60,8 +60,8 @@ export async function answerTag(
     cart.at ?? ["now", until],
     cart.explain ?? false,
     // An admin's answer carries costs, a read key's not: never the same tag
-    // (docs/api/access.md §18).
-    cart.costs ?? false,
+    // (docs/api/access.md §18; the scope's part, a boolean as it always was).
+    cart.scope.costs,
     // With the ladder the body carries more: never the tag of the answer without it.
     cart.ladder ?? false,
     cart.lines.map((line) => [line.productCode, line.quantity]),

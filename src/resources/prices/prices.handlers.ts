@@ -1,5 +1,5 @@
-import { seesCosts } from "../../http/auth";
 import type { Context } from "hono";
+import type { Visibility } from "../../db/visibility";
 import type { AppEnv } from "../../http/env";
 import type { AppRouteHandler } from "../../http/router";
 import { contextCacheEnabled, type PricingReadOptions } from "../../db/pricing/reader";
@@ -45,27 +45,27 @@ function markStale(c: Context<AppEnv>, staleMs: number) {
 export const resolve: AppRouteHandler<typeof routes.resolve> = async (c) => {
   const body = c.req.valid("json");
   // Cost and margin for admin keys only (docs/api/access.md §18).
-  const cart: CartRequest = { ...body, costs: seesCosts(c), location: "body" };
+  const cart: CartRequest = { ...body, scope: c.var.scope, location: "body" };
   const { answer, staleMs } = await priceCart(c.var.db, cart, pricing(c));
   if (staleMs !== undefined) markStale(c, staleMs);
   return c.json(answer, 200);
 };
 
 /** The GET lookup's query, validated by its schema (limits included), as a cart. */
-const lookupCart = (query: PriceLookup, costs: boolean): CartRequest => ({
+const lookupCart = (query: PriceLookup, scope: Visibility): CartRequest => ({
   channelCode: query.channel,
   customerCode: query.customer || undefined,
   currency: query.currency,
   at: query.at,
   explain: query.explain === "true",
   ladder: query.ladder === "true",
-  costs,
+  scope,
   lines: query.product.map((productCode) => ({ productCode, quantity: query.quantity ?? 1 })),
   location: "query",
 });
 
 export const lookup: AppRouteHandler<typeof routes.lookup> = async (c) => {
-  const cart = lookupCart(c.req.valid("query"), seesCosts(c));
+  const cart = lookupCart(c.req.valid("query"), c.var.scope);
   const { request, version, staleMs } = await prepareCart(c.var.db, cart, pricing(c));
   if (staleMs !== undefined) {
     // No ETag and no 304: the tag would promise the answer of a version D1 may have left.

@@ -2,6 +2,7 @@ import type { Db } from "../../db/client";
 import type { PriceContext } from "../../db/pricing/lookup";
 import { loadNamedQuote } from "../../db/pricing/quote-terms";
 import { readPricingContext, type PricingReadOptions } from "../../db/pricing/reader";
+import type { Visibility } from "../../db/visibility";
 import { ApiError, conflict, notFound } from "../../core/errors";
 import {
   resolvePrices,
@@ -24,11 +25,11 @@ export interface CartRequest {
   at?: number;
   explain?: boolean;
   /**
-   * The key sees costs (admin keys, docs/api/access.md §18): the answer carries cost, margin,
-   * accruals and pocket price (docs/pricing-rules.md §26). Absent or false: none of them is even
-   * read.
+   * What the asking key sees (docs/api/access.md §18, `c.var.scope`): with costs (admin keys)
+   * the answer carries cost, margin, accruals and pocket price (docs/pricing-rules.md §26);
+   * without, none of them, nor a COST list or an ACCRUAL condition, is even read.
    */
-  costs?: boolean;
+  scope: Visibility;
   /** A quote to honour (POST resolve only, docs/pricing-rules.md §28.1). */
   quoteId?: number;
   /** Each OK line's tier ladder (docs/pricing-rules.md §30). */
@@ -83,7 +84,7 @@ export async function prepareCart(
         currency: cart.currency ?? null,
         at,
         explain: cart.explain ?? false,
-        costs: cart.costs ?? false,
+        scope: cart.scope,
         productCodes: [...new Set(cart.lines.map((line) => line.productCode))],
       },
       options,
@@ -112,8 +113,9 @@ export async function prepareCart(
     pricelists: context.pricelists,
     priceBases: context.priceBases,
     floors: context.floors,
-    margin: cart.costs ?? false,
+    margin: cart.scope.costs,
     costs: context.costs,
+    hiddenConditionTypes: cart.scope.hiddenConditionTypes,
     tradeConditions: context.tradeConditions,
     promotions: context.promotions,
     quotes: quotesOf(context.agreements, terms),
@@ -121,7 +123,7 @@ export async function prepareCart(
   };
   return {
     request,
-    version: cart.costs ? context.version : context.seenVersion,
+    version: cart.scope.costs ? context.version : context.seenVersion,
     staleMs: loaded.ageMs,
   };
 }

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import { seesCosts, seesQuoteMargins } from "../../http/auth";
+import { seesQuoteMargins } from "../../http/auth";
 import type { AppEnv } from "../../http/env";
 import type { AppRouteHandler } from "../../http/router";
 import { listQuotes } from "./quotes.repo";
@@ -26,7 +26,7 @@ import {
 /** What the key may see of a quote: margins for admin and sales keys, cost for admin keys. */
 const viewOf = (c: Context<AppEnv>): QuoteView => ({
   margin: seesQuoteMargins(c),
-  cost: seesCosts(c),
+  cost: c.var.scope.costs,
 });
 
 const callerOf = (c: Context<AppEnv>): Caller => ({

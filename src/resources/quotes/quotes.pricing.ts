@@ -1,4 +1,5 @@
 import type { Db } from "../../db/client";
+import { SEES_ALL } from "../../db/visibility";
 import { ApiError, invalid, type FieldIssue } from "../../core/errors";
 import { resolvePrices, type Adjustment, type LinePrice } from "../../pricing";
 import { AmountOutOfRange, scale } from "../../pricing/money";
@@ -73,7 +74,9 @@ export async function priceQuote(
       channelCode: parties.channelCode,
       customerCode: parties.customerCode,
       explain: true,
-      costs: true,
+      // Judged with everything (cost, the floors derived from it); what a key sees of the
+      // result is the quote view's (docs/quotes.md §2).
+      scope: SEES_ALL,
       lines: lines.map(({ productCode, quantity }) => ({ productCode, quantity })),
       location: "body",
     },

@@ -1,4 +1,3 @@
-import { seesCosts } from "../../http/auth";
 import { notFound } from "../../core/errors";
 import { assignmentRouter } from "../../http/assignments";
 import type { AppRouteHandler } from "../../http/router";
@@ -21,7 +20,7 @@ import {
 export const list: AppRouteHandler<typeof routes.list> = async (c) => {
   const list = c.var.list;
   const channel = c.req.valid("header")["x-channel"];
-  const page = await listTradeConditions(c.var.db, list, seesCosts(c), channel);
+  const page = await listTradeConditions(c.var.db, list, c.var.scope, channel);
   if (!page) throw notFound(`channel ${channel} not found`);
   return c.json(list.envelope(page.rows.map(toTradeCondition), page.total), 200);
 };
@@ -34,7 +33,7 @@ export const create: AppRouteHandler<typeof routes.create> = async (c) => {
 export const get: AppRouteHandler<typeof routes.get> = async (c) => {
   const { id } = c.req.valid("param");
   // An ACCRUAL condition does not exist for a read key (docs/api/access.md §18).
-  const row = await findSeenTradeCondition(c.var.db, id, seesCosts(c));
+  const row = await findSeenTradeCondition(c.var.db, id, c.var.scope);
   if (!row) throw missing(id);
   return c.json(toTradeCondition(row), 200);
 };
@@ -59,7 +58,7 @@ export const customerAssignments = assignmentRouter(routes.customerAssignments, 
 export const listForCustomer: AppRouteHandler<typeof routes.listForCustomer> = async (c) => {
   const list = c.var.list;
   const { code } = c.req.valid("param");
-  const page = await listCustomerTradeConditions(c.var.db, code, list, seesCosts(c));
+  const page = await listCustomerTradeConditions(c.var.db, code, list, c.var.scope);
   if (!page) throw notFound(`customer ${code} not found`);
   return c.json(list.envelope(page.rows.map(toCustomerTradeCondition), page.total), 200);
 };

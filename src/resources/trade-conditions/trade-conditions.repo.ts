@@ -11,7 +11,7 @@ import {
   tradeConditions,
   tradeConditionScales,
 } from "../../db/schema";
-import { seenConditions } from "../../db/visibility";
+import type { Visibility } from "../../db/visibility";
 import { targetCodesFrom, targetLinks, type TargetColumns } from "../../db/targeting";
 import { insertLinked, writeVersioned } from "../../db/writes";
 import type { Db } from "../../db/client";
@@ -116,10 +116,10 @@ const appliesIn = (channelCode: string) => sql`(
 export async function listTradeConditions(
   db: Db,
   list: ListRequest,
-  costs: boolean,
+  scope: Visibility,
   channelCode?: string,
 ) {
-  const seen = and(list.where, seenConditions(costs));
+  const seen = and(list.where, scope.tradeConditions);
   const where = channelCode === undefined ? seen : and(seen, appliesIn(channelCode));
   const statements: Batch = [
     selectFull(db)
@@ -147,9 +147,9 @@ export const findTradeCondition = (db: Db, id: number) =>
   selectFull(db).where(eq(tradeConditions.id, id)).get();
 
 /** The condition, if the key sees it (an ACCRUAL one is not there for a read key). */
-export const findSeenTradeCondition = (db: Db, id: number, costs: boolean) =>
+export const findSeenTradeCondition = (db: Db, id: number, scope: Visibility) =>
   selectFull(db)
-    .where(and(eq(tradeConditions.id, id), seenConditions(costs)))
+    .where(and(eq(tradeConditions.id, id), scope.tradeConditions))
     .get();
 
 type Links = ReturnType<typeof conditionLinks.resolve>["values"];
@@ -262,9 +262,9 @@ export async function listCustomerTradeConditions(
   db: Db,
   customerCode: string,
   list: ListRequest,
-  costs: boolean,
+  scope: Visibility,
 ) {
-  const where = reaching(customerCode, and(list.where, seenConditions(costs)));
+  const where = reaching(customerCode, and(list.where, scope.tradeConditions));
   const [customer, rows, counted] = await db.batch([
     db.select({ id: customers.id }).from(customers).where(eq(customers.code, customerCode)),
     db
