@@ -9,7 +9,6 @@
  */
 import { WORKED_EXAMPLE_F as EXAMPLE_F } from "./worked-examples.mjs";
 
-
 /**
  * @typedef {(method: string, path: string, body: unknown, key: string) =>
  *   Promise<{ status: number, body: any }>} Call
