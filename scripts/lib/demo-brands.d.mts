@@ -9,3 +9,9 @@ export const BRANDS_EXAMPLE: {
   pricelistId: number;
   tradeConditionIds: { brand: number; group: number };
 };
+
+/** What the example reaches, for checkApart (demo-apart.mjs). */
+export const BRANDS_APART: import("./demo-apart.mjs").Example;
+
+/** Adds example I to the demo data. */
+export function addBrandsExample(data: import("./demo-model.mjs").DemoData): void;

@@ -2,3 +2,6 @@
 // hand from its JSDoc; keep them in step with its exports.
 
 export const GRADUATED_EXAMPLE: { productCode: string; channelCode: string; pricelistId: number };
+
+/** Adds example G's tiers to the demo data. */
+export function addGraduatedExample(data: import("./demo-model.mjs").DemoData): void;
