@@ -27,12 +27,18 @@ export function checkApart(data, example) {
   const meets = (/** @type {string[]} */ a, /** @type {readonly string[]} */ b) =>
     a.some((x) => b.includes(x));
   const groups = groupsOf(data, example.productCodes);
+  const brands = data.products
+    .filter((p) => example.productCodes.includes(p.code) && p.brandCode !== null)
+    .map((p) => /** @type {string} */ (p.brandCode));
   const reachesProducts = (
-    /** @type {{ productCodes: string[], productGroupCodes: string[] }} */ r,
+    /** @type {{ productCodes: string[], productGroupCodes: string[], brandCodes: string[] }} */ r,
   ) =>
-    (r.productCodes.length === 0 && r.productGroupCodes.length === 0) ||
+    (r.productCodes.length === 0 &&
+      r.productGroupCodes.length === 0 &&
+      r.brandCodes.length === 0) ||
     meets(r.productCodes, example.productCodes) ||
-    meets(r.productGroupCodes, groups);
+    meets(r.productGroupCodes, groups) ||
+    meets(r.brandCodes, brands);
   const inChannel = (/** @type {string[]} */ channelCodes) =>
     channelCodes.length === 0 || channelCodes.includes(example.channelCode);
   /**

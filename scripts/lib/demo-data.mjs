@@ -2,9 +2,9 @@
  * The demo data set, built deterministically (seeded PRNG, fixed instants) and rendered as one SQL
  * file for `wrangler d1 execute --file`.
  *
- * Four channels: WEB-DE (Webshop Germany, EUR), SHOP-CH (Webshop Switzerland, CHF), FIELD-SALES
- * (EUR) and B2B-AT (the B2B example's); 305 products, 51 customers in six groups WHOLESALE,
- * INSTALLERS, RETAIL, NORTH, SOUTH and DEALER. Four parts share them:
+ * Five channels: WEB-DE (Webshop Germany, EUR), SHOP-CH (Webshop Switzerland, CHF), FIELD-SALES
+ * (EUR), B2B-AT (the B2B example's) and WEB-BR (worked example I's); 308 products, 51 customers in
+ * six groups WHOLESALE, INSTALLERS, RETAIL, NORTH, SOUTH and DEALER. Six parts share them:
  * - the catalogue business (this file): 297 products P-00001… in a tree of product groups
  *   (demo-groups.mjs: 7 roots, up to 4 levels, a few products unclassified; press fittings and
  *   cable ties sold in tens, copper pipes from 5 bars, power tools at most 20 per order),
@@ -31,6 +31,12 @@
  *   pieces in list 100 (1,000+: 12.50, 5,000+: 9.00 a thousand: a tier cliff), and the CHF list
  *   120 of SHOP-CH derived from list 100 at the EUR → CHF rate (0.9365 from 2026-01-01, 0.941 from
  *   2026-07-01), + 5 %, 5 Rappen up.
+ * - graduated tiers (docs/pricing-rules.md §29, demo-graduated.mjs): worked example G's tiers for
+ *   the cable ties P-00299 in WEB-DE's GRADUATED list 130.
+ * - brands (docs/pricing-rules.md §31, demo-brands.mjs): worked example I in channel WEB-BR, brand
+ *   BOSCH, products P-BOSCH-A and P-BOSCH-C, list 131, trade conditions 46 and 47.
+ * The examples' data and figures are written once in worked-examples.mjs, which the engine and API
+ * tests read too.
  * checkApart (demo-apart.mjs) makes sure that nothing outside an example reaches its request
  * before 2026, so both examples give exactly their documented answers and validUntil.
  *
@@ -40,6 +46,7 @@
  */
 import { checkApart } from "./demo-apart.mjs";
 import { addB2bExample, B2B_EXAMPLE } from "./demo-b2b-example.mjs";
+import { addBrandsExample, BRANDS_APART } from "./demo-brands.mjs";
 import { buildCatalogue } from "./demo-catalog.mjs";
 import { CATALOGUE_GROUPS, groupOf, quantityRuleOf } from "./demo-groups.mjs";
 import {
@@ -790,6 +797,7 @@ export function buildDemoData() {
     ],
     groups: [...GROUPS],
     productGroups: [...CATALOGUE_GROUPS],
+    brands: [],
     products,
     customers,
     pricelists,
@@ -801,7 +809,9 @@ export function buildDemoData() {
   addB2bExample(data);
   addMoneyExample(data);
   addGraduatedExample(data);
+  addBrandsExample(data);
   checkApart(data, WORKED_EXAMPLE);
   checkApart(data, B2B_EXAMPLE);
+  checkApart(data, BRANDS_APART);
   return data;
 }

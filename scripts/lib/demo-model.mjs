@@ -19,6 +19,7 @@
  * @property {string} code
  * @property {string} name
  * @property {string | null} productGroupCode
+ * @property {string | null} brandCode docs/brands.md
  * @property {number} minOrderQuantity
  * @property {number} orderIncrement
  * @property {number | null} maxOrderQuantity
@@ -78,6 +79,7 @@
  * @property {boolean} stackable
  * @property {string[]} productCodes
  * @property {string[]} productGroupCodes
+ * @property {string[]} brandCodes docs/pricing-rules.md §31
  * @property {string[]} channelCodes
  * @property {string[]} groupCodes
  * @property {string[]} customerCodes
@@ -99,6 +101,7 @@
  * @property {"BEST_OF" | "ON_TOP"} stacking
  * @property {string[]} productCodes
  * @property {string[]} productGroupCodes
+ * @property {string[]} brandCodes docs/pricing-rules.md §31
  * @property {string[]} channelCodes
  * @property {string[]} groupCodes
  * @property {{ basis: "QUANTITY" | "VALUE", minimum: number } | null} threshold
@@ -125,6 +128,7 @@
  * @property {{ code: string, name: string, isActive: boolean, groupCodes: string[] }[]} channels
  * @property {{ code: string, name: string, description: string }[]} groups
  * @property {ProductGroup[]} productGroups
+ * @property {{ code: string, name: string }[]} brands docs/brands.md
  * @property {ProductRecord[]} products
  * @property {Customer[]} customers
  * @property {Pricelist[]} pricelists
@@ -176,6 +180,7 @@ export const tradeCondition = (fields) => ({
   stackable: false,
   productCodes: [],
   productGroupCodes: [],
+  brandCodes: [],
   channelCodes: [],
   groupCodes: [],
   customerCodes: [],
@@ -196,6 +201,7 @@ export const promotion = (fields) => ({
   stacking: "BEST_OF",
   productCodes: [],
   productGroupCodes: [],
+  brandCodes: [],
   channelCodes: [],
   groupCodes: [],
   threshold: null,
@@ -203,12 +209,13 @@ export const promotion = (fields) => ({
 });
 
 /**
- * A product with the API's defaults: no group, any quantity.
+ * A product with the API's defaults: no group, no brand, any quantity.
  * @param {Partial<ProductRecord> & Pick<ProductRecord, "code" | "name">} fields
  * @returns {ProductRecord}
  */
 export const productRecord = (fields) => ({
   productGroupCode: null,
+  brandCode: null,
   minOrderQuantity: 1,
   orderIncrement: 1,
   maxOrderQuantity: null,

@@ -1,35 +1,7 @@
 // The types of demo-quotes.mjs that the tests use (tsconfig.json has no allowJs), written by
 // hand from its JSDoc; keep them in step with its exports.
 
-export interface ExampleFCodes {
-  channel: string;
-  customer: string;
-  product: string;
-}
-
-export const EXAMPLE_F_CODES: ExampleFCodes;
-
-interface Quoted {
-  unitAmount: number;
-  cutBp: number;
-  marginBp: number;
-}
-
-export const EXAMPLE_F: {
-  prices: { sales: number; cost: number; floor: number };
-  quantity: number;
-  policy: {
-    autoApprove: { maxCutBp: number; minMarginBp: number | null };
-    tiers: { name: string; maxCutBp: number; minMarginBp: number | null; approvers: string[] }[];
-  };
-  quoted: {
-    first: Quoted & { lineAmount: number; tier: string };
-    envelope: Quoted & { lineAmount: number };
-    manager: Quoted & { tier: string };
-    director: Quoted & { tier: string };
-    belowFloor: { unitAmount: number };
-  };
-};
+import type { ExampleFCodes } from "./worked-examples.mjs";
 
 /** One API call: method, path, JSON body (or undefined) and the API key; status and parsed body. */
 export type Call = (

@@ -1,36 +1,13 @@
 /**
- * Worked example F of docs/pricing-rules.md §27 (a negotiated price), defined once: the records
- * and the quote policy it prices with, the prices its revisions quote, and what the engine makes
- * of them. test/quotes*.test.ts build it in their own D1 and check every number; `npm run dev`
- * builds it beside the demo data (with codes of its own, the demo has a P-B already) and adds
- * quotes in several states (docs/operations.md "Local development"). Quotes are priced by the
- * service at create and submit, so all of it is made through the API, not written as SQL.
+ * Worked example F of docs/pricing-rules.md §27 (a negotiated price), made through the API from
+ * its data in scripts/lib/worked-examples.mjs (the records, the quote policy, the prices its
+ * revisions quote and what the engine makes of them). test/quotes/*.test.ts build it in their own
+ * D1 and check every number; `npm run dev` builds it beside the demo data (with codes of its own,
+ * the demo has a P-B already) and adds quotes in several states (docs/operations.md "Local
+ * development"). Quotes are priced by the service at create and submit, so all of it is made
+ * through the API, not written as SQL.
  */
-
-/** The example's codes; the demo passes others. */
-export const EXAMPLE_F_CODES = { channel: "WEB", customer: "K-1", product: "P-B" };
-
-export const EXAMPLE_F = {
-  /** PL-1 (primary), the COST list and the FLOOR list of the channel: P-B 1+. */
-  prices: { sales: 391, cost: 300, floor: 320 },
-  quantity: 60,
-  policy: {
-    autoApprove: { maxCutBp: 200, minMarginBp: 2500 },
-    tiers: [
-      { name: "REP", maxCutBp: 500, minMarginBp: 2000, approvers: ["rep-1", "rep-2"] },
-      { name: "MANAGER", maxCutBp: 1500, minMarginBp: 1000, approvers: ["manager"] },
-      { name: "DIRECTOR", maxCutBp: 3000, minMarginBp: null, approvers: ["director"] },
-    ],
-  },
-  /** Each quoted price, and the cut, margin and line amount (or the answer) the engine gives. */
-  quoted: {
-    first: { unitAmount: 350, cutBp: 1049, marginBp: 1428, lineAmount: 21000, tier: "MANAGER" },
-    envelope: { unitAmount: 360, cutBp: 793, marginBp: 1666, lineAmount: 21600 },
-    manager: { unitAmount: 340, cutBp: 1305, marginBp: 1176, tier: "MANAGER" },
-    director: { unitAmount: 330, cutBp: 1561, marginBp: 909, tier: "DIRECTOR" },
-    belowFloor: { unitAmount: 310 },
-  },
-};
+import { WORKED_EXAMPLE_F as EXAMPLE_F } from "./worked-examples.mjs";
 
 /**
  * @typedef {(method: string, path: string, body: unknown, key: string) =>
@@ -57,7 +34,7 @@ async function ok(call, key, method, path, body) {
  * @param {{ channel: string, customer: string, product: string }} [codes]
  * @param {string} [label] added to the records' names
  */
-export async function seedExampleF(call, adminKey, codes = EXAMPLE_F_CODES, label = "example F") {
+export async function seedExampleF(call, adminKey, codes = EXAMPLE_F.codes, label = "example F") {
   const post = (/** @type {string} */ path, /** @type {unknown} */ body) =>
     ok(call, adminKey, "POST", path, body);
   await post("/v1/api/channel", { code: codes.channel, name: `Web (${label})` });

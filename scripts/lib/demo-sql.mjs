@@ -19,10 +19,12 @@ export const DATA_TABLES = [
   "customer_pricelists",
   "promotion_products",
   "promotion_product_groups",
+  "promotion_brands",
   "promotion_channels",
   "promotion_customer_groups",
   "trade_condition_products",
   "trade_condition_product_groups",
+  "trade_condition_brands",
   "trade_condition_channels",
   "trade_condition_customer_groups",
   "trade_condition_customers",
@@ -37,6 +39,7 @@ export const DATA_TABLES = [
   "customer_groups",
   "channels",
   "products",
+  "brands",
   "product_groups",
   "exchange_rates",
 ];
@@ -62,6 +65,7 @@ export function demoRows(data) {
   const groupId = idsOf("customer group", data.groups);
   const productId = idsOf("product", data.products);
   const productGroupId = idsOf("product group", data.productGroups);
+  const brandId = idsOf("brand", data.brands);
   const nullableId = (
     /** @type {(code: string) => number} */ idOf,
     /** @type {string | null} */ code,
@@ -113,15 +117,21 @@ export function demoRows(data) {
       ]),
     },
     {
+      table: "brands",
+      columns: columns("id code name created_at updated_at"),
+      rows: data.brands.map((b, i) => [i + 1, b.code, b.name, ...stamp(i + 1)]),
+    },
+    {
       table: "products",
       columns: columns(
-        "id code name product_group_id min_order_quantity order_increment max_order_quantity created_at updated_at",
+        "id code name product_group_id brand_id min_order_quantity order_increment max_order_quantity created_at updated_at",
       ),
       rows: data.products.map((p, i) => [
         i + 1,
         p.code,
         p.name,
         nullableId(productGroupId, p.productGroupCode),
+        nullableId(brandId, p.brandCode),
         p.minOrderQuantity,
         p.orderIncrement,
         p.maxOrderQuantity,
@@ -241,6 +251,11 @@ export function demoRows(data) {
       ),
     },
     {
+      table: "trade_condition_brands",
+      columns: columns("trade_condition_id brand_id"),
+      rows: data.tradeConditions.flatMap((t) => t.brandCodes.map((b) => [t.id, brandId(b)])),
+    },
+    {
       table: "trade_condition_channels",
       columns: columns("trade_condition_id channel_id"),
       rows: data.tradeConditions.flatMap((t) => t.channelCodes.map((c) => [t.id, channelId(c)])),
@@ -291,6 +306,11 @@ export function demoRows(data) {
       rows: data.promotions.flatMap((p) =>
         p.productGroupCodes.map((g) => [p.id, productGroupId(g)]),
       ),
+    },
+    {
+      table: "promotion_brands",
+      columns: columns("promotion_id brand_id"),
+      rows: data.promotions.flatMap((p) => p.brandCodes.map((b) => [p.id, brandId(b)])),
     },
     {
       table: "promotion_channels",

@@ -11,7 +11,7 @@ import {
   quoteBodyOf,
   tierOf,
 } from "../../app/src/quotes/quote";
-import { EXAMPLE_F } from "../../scripts/lib/demo-quotes.mjs";
+import { WORKED_EXAMPLE_F as EXAMPLE_F } from "../../scripts/lib/worked-examples.mjs";
 
 /**
  * The Quotes page's logic (app/src/quotes/quote.ts, docs/app.md §13) against worked example F

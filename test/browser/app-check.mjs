@@ -21,11 +21,14 @@
  *    groups and counts the API's, the tier cliff of the demo's wood screws in list 100's group;
  *    filtered by code, product, pricelist and severity as the API filters; a record link opens
  *    its record;
- * 6. money (docs/pricing-rules.md §19–§22): back in the explorer, the demo's screws priced per 1,000
+ * 6. money (docs/pricing-rules.md §19–§22) and graduated bands (§29): back in the explorer, the demo's screws priced per 1,000
  *    in WEB-DE at 4,000 pieces: the figures say the unit, the advice "5,000 pieces cost less" is
  *    read off the page against the API's priceBreak, and its button makes the line 5,000, priced
  *    as the API prices it and no more than advised; in SHOP-CH the same screws in CHF from the list
- *    derived at the EUR → CHF rate;
+ *    derived at the EUR → CHF rate; the demo's graduated cable ties (worked example G's tiers,
+ *    scripts/lib/worked-examples.mjs) × 60 in WEB-DE: the line's bands read off the page (pieces,
+ *    pieces in the line, tier amount, flat amount, what each adds, its bar) against the API's
+ *    `source.bands` and example G's 900 + 3600 + 880 = 5380;
  * 7. the Changes page (app-changes.mjs): worked example A of pricing rules v3 made with the mass
  *    adjustment form and submitted by the dev admin key, its impact read off the page, the
  *    sentence that this key may not approve it; pasted price rows made into a draft and withdrawn;
@@ -43,7 +46,7 @@
  *    least as new as the answer of every write before it (docs/app.md §3: the page reads its own
  *    writes), except the sign-in call after a sign-out (which forgot it); no request leaves loopback, none fails or answers an error, and the page logs no
  *    error (CSP violations included). Screenshots go to .screenshots/ (git-ignored): app-sign-in,
- *    app-explorer, app-simulation, app-lint, app-money, app-changes-pending, app-changes,
+ *    app-explorer, app-simulation, app-lint, app-money, app-bands, app-changes-pending, app-changes,
  *    app-read-key, app-quotes-pending, app-quotes. With
  *    `--docs-screenshot` it also writes the README's
  *    docs/images/app-explorer.png.
@@ -54,8 +57,10 @@
 import { join } from "node:path";
 import { buildApp } from "../../scripts/app-build.mjs";
 import { DEV_KEYS, devApiKeys } from "../../scripts/lib/dev-keys.mjs";
+import { GRADUATED_EXAMPLE } from "../../scripts/lib/demo-graduated.mjs";
 import { ROOT, applyMigrations, loadDemoData } from "../../scripts/lib/local-db.mjs";
 import { decimalToMinor } from "../../scripts/lib/money.mjs";
+import { WORKED_EXAMPLE_G as G } from "../../scripts/lib/worked-examples.mjs";
 import { checkChanges } from "./app-changes.mjs";
 import { checkLint, checkReadKeyPages } from "./app-lint.mjs";
 import { checkQuotes, checkQuotesReadKey } from "./app-quotes.mjs";
@@ -574,18 +579,19 @@ const MONEY = {
  * @param {import("playwright-core").Page} page
  * @param {string} channelCode
  * @param {number} quantity
+ * @param {string} [productCode]
  */
-async function priceOneLine(page, channelCode, quantity) {
+async function priceOneLine(page, channelCode, quantity, productCode = MONEY.productCode) {
   await page.getByLabel("Channel").selectOption(channelCode);
-  await page.getByLabel("Product code").first().fill(MONEY.productCode);
+  await page.getByLabel("Product code").first().fill(productCode);
   await page.getByLabel("Quantity").first().fill(String(quantity));
   await page.getByLabel("Quantity").first().press("Enter");
   await page
     .locator('section[aria-busy="false"] article.line h3', {
-      hasText: new RegExp(`^${MONEY.productCode} × ${quantity}\\s`),
+      hasText: new RegExp(`^${productCode} × ${quantity}\\s`),
     })
     .waitFor();
-  return page.locator(`article.line[data-product="${MONEY.productCode}"]`);
+  return page.locator(`article.line[data-product="${productCode}"]`);
 }
 
 /**
@@ -675,6 +681,82 @@ async function checkMoney(page, base) {
 }
 
 /**
+ * The bands of a graduated line (docs/app.md, docs/pricing-rules.md §29): worked example G's tiers
+ * in the demo (scripts/lib/demo-graduated.mjs), 60 cable ties in WEB-DE, read off the page: the
+ * caption's lot, and per band its pieces, the pieces of the line in it, its tier amount, its flat
+ * amount, what it adds and the width of its bar; against the API's `source.bands` and example G's
+ * figures (900 + 3600 + 880 = 5380).
+ * @param {import("playwright-core").Page} page
+ * @param {string} base
+ */
+async function checkBands(page, base) {
+  /** @type {string[]} */
+  const problems = [];
+  const lot = /** @type {{ quantity: number, amount: number }} */ (
+    G.lots.find((l) => l.quantity === 60)
+  );
+  const { channelCode, productCode } = GRADUATED_EXAMPLE;
+  const card = await priceOneLine(page, channelCode, lot.quantity, productCode);
+  const [line] = (
+    await callApi(base, "/v1/api/prices/resolve", {
+      channelCode,
+      at: `${MONEY.at}:00Z`,
+      lines: [{ productCode, quantity: lot.quantity }],
+    })
+  ).lines;
+  if (JSON.stringify(line.source?.bands) !== JSON.stringify(G.bands60)) {
+    problems.push(`the API's bands ${JSON.stringify(line.source?.bands)}, example G's differ`);
+  }
+  const eur = await minorReader(base, "EUR");
+  const table = card.locator('table[data-field="bands"]');
+  if ((await table.count()) !== 1) return [...problems, "the graduated line draws no bands"];
+  const caption = await table.locator("caption").innerText();
+  const expectedCaption = `Graduated bands: ${lot.quantity} pieces as one lot of`;
+  if (
+    !caption.startsWith(expectedCaption) ||
+    eur(caption.slice(expectedCaption.length)) !== lot.amount
+  ) {
+    problems.push(`the bands' caption "${caption}"; expected a lot of ${lot.amount}`);
+  }
+  const rows = await table.locator("tbody tr").evaluateAll((trs) =>
+    trs.map((tr) => ({
+      from: Number(tr.getAttribute("data-from")),
+      cells: [...tr.querySelectorAll("th, td")].map((c) => /** @type {any} */ (c).innerText.trim()),
+      bar: /** @type {any} */ (tr.querySelector(".band-bar"))?.style.width ?? "",
+    })),
+  );
+  const count = (/** @type {number} */ n) => new Intl.NumberFormat("en-US").format(n);
+  const shown = rows.map(({ from, cells, bar }) => ({
+    from,
+    pieces: cells[0],
+    quantity: Number((cells[1] ?? "").replace(/,/g, "")),
+    unitAmount: eur(cells[2] ?? ""),
+    flat: cells[3] === "—" ? 0 : eur(cells[3] ?? ""),
+    amount: eur(cells[4] ?? ""),
+    bar,
+  }));
+  const expected = G.bands60.map((band) => ({
+    from: band.fromQuantity,
+    pieces: `${count(band.fromQuantity)}–${band.toQuantity === null ? "" : count(band.toQuantity)}`,
+    quantity: band.quantity,
+    unitAmount: band.unitAmount,
+    flat: band.flatAmount,
+    amount: band.amount,
+    bar: `${Math.round((band.amount * 100) / lot.amount)}%`,
+  }));
+  if (JSON.stringify(shown) !== JSON.stringify(expected)) {
+    problems.push(
+      `the bands on the page ${JSON.stringify(shown)}; expected ${JSON.stringify(expected)}`,
+    );
+  }
+  await page.screenshot({ path: join(SHOTS, "app-bands.png"), fullPage: true });
+  log(
+    `bands: ${shown.map((b) => `${b.pieces} ${b.quantity} × ${b.unitAmount} = ${b.amount} (${b.bar})`).join("; ")}`,
+  );
+  return problems;
+}
+
+/**
  * The README's picture of the explorer (docs/images/app-explorer.png): the worked example
  * without P-A (no adjustments to show), so the form, the totals and P-B's waterfall fit.
  * @param {import("playwright-core").Page} page
@@ -739,6 +821,7 @@ async function check() {
   missingLabels.push(...(await unlabelled(page)));
 
   problems.push(...(await checkMoney(page, base)));
+  problems.push(...(await checkBands(page, base)));
   problems.push(...(await checkChanges(page, base, await minorReader(base, "EUR"), log)));
   missingLabels.push(...(await unlabelled(page)));
   const quotes = await checkQuotes(page, base, await minorReader(base, "EUR"), log);
@@ -761,5 +844,5 @@ runCheck(
   "app-check",
   check,
   TIMEOUT_MS,
-  "screenshots in .screenshots/app-{sign-in,explorer,simulation,lint,money,changes-pending,changes,quotes-pending,quotes,read-key}.png",
+  "screenshots in .screenshots/app-{sign-in,explorer,simulation,lint,money,bands,changes-pending,changes,quotes-pending,quotes,read-key}.png",
 );

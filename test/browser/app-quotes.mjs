@@ -23,7 +23,8 @@
  */
 import { join } from "node:path";
 import { DEV_KEYS, DEV_OWNERS } from "../../scripts/lib/dev-keys.mjs";
-import { EXAMPLE_F, seedExampleF } from "../../scripts/lib/demo-quotes.mjs";
+import { seedExampleF } from "../../scripts/lib/demo-quotes.mjs";
+import { WORKED_EXAMPLE_F as EXAMPLE_F } from "../../scripts/lib/worked-examples.mjs";
 import { SHOTS } from "./harness.mjs";
 
 /** The codes of example F in this check. */

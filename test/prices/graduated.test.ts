@@ -1,8 +1,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { WORKED_EXAMPLE_G as G } from "../../scripts/lib/worked-examples.mjs";
 import { api, created, expectProblem, issuePaths, uid } from "../shared/helpers";
 
 /**
- * Graduated tiers through the real Worker (docs/pricing-rules.md §29): worked example G exactly,
+ * Graduated tiers through the real Worker (docs/pricing-rules.md §29): worked example G exactly
+ * (its data and figures in scripts/lib/worked-examples.mjs, which the engine tests and the demo
+ * data read too),
  * priced through POST /v1/api/prices/resolve and GET /v1/api/prices; a pricelist's `tierMode`
  * and a row's `flatAmount` as the API writes and reads them; and their bad input.
  */
@@ -56,12 +59,16 @@ async function lineOf(channelCode: string, productCode: string, quantity: number
   return res.body.lines[0];
 }
 
-/** P-G 1+: 100, 10+: 90, 50+: 80 (`flat50` on the 50+ row). */
-const rowsG = (productCode: string, flat50 = 0) => [
-  { productCode, minQuantity: 1, amount: 100 },
-  { productCode, minQuantity: 10, amount: 90 },
-  { productCode, minQuantity: 50, amount: 80, flatAmount: flat50 },
-];
+/** Example G's tiers for `productCode` (1+: 100, 10+: 90, 50+: 80), `flat` on the 50+ row. */
+const rowsG = (productCode: string, flat = 0) =>
+  G.tiers.map(({ minQuantity, amount, flatAmount }) => ({
+    productCode,
+    minQuantity,
+    amount,
+    flatAmount: minQuantity === G.flat.minQuantity ? flat : flatAmount,
+  }));
+/** Example G's lot of `quantity` pieces. */
+const lotOf = (quantity: number) => G.lots.find((l) => l.quantity === quantity)!;
 
 describe("worked example G (docs/pricing-rules.md §29)", () => {
   const g = { p: "", code: "", list: 0 };
@@ -73,71 +80,45 @@ describe("worked example G (docs/pricing-rules.md §29)", () => {
   });
 
   it("60 pieces: bands 900 + 3600 + 880 = 5380, priceUnit 60, line 5380", async () => {
-    const l = await lineOf(g.code, g.p, 60);
+    const lot = lotOf(60);
+    const l = await lineOf(g.code, g.p, lot.quantity);
     expect(l).toMatchObject({
       status: "OK",
-      finalUnitAmount: 5380,
-      lineAmount: 5380,
-      priceUnit: 60,
+      finalUnitAmount: lot.amount,
+      lineAmount: lot.amount,
+      priceUnit: lot.quantity,
       priceBreak: null,
     });
     expect(l.source).toEqual({
       level: "CHANNEL_PRIMARY",
       pricelistId: g.list,
-      tierMinQuantity: 50,
-      baseUnitAmount: 5380,
+      tierMinQuantity: lot.tierMinQuantity,
+      baseUnitAmount: lot.amount,
       derivedFrom: null,
       tierMode: "GRADUATED",
-      bands: [
-        {
-          fromQuantity: 1,
-          toQuantity: 9,
-          quantity: 9,
-          unitAmount: 100,
-          priceUnit: 1,
-          flatAmount: 0,
-          amount: 900,
-        },
-        {
-          fromQuantity: 10,
-          toQuantity: 49,
-          quantity: 40,
-          unitAmount: 90,
-          priceUnit: 1,
-          flatAmount: 0,
-          amount: 3600,
-        },
-        {
-          fromQuantity: 50,
-          toQuantity: null,
-          quantity: 11,
-          unitAmount: 80,
-          priceUnit: 1,
-          flatAmount: 0,
-          amount: 880,
-        },
-      ],
+      bands: G.bands60,
     });
     const get = await api("GET", `/v1/api/prices?channel=${g.code}&product=${g.p}&quantity=60`);
     expect(get.body.lines[0]).toEqual(l);
   });
 
   it("quantity 9 → 900, quantity 10 → 990", async () => {
-    expect((await lineOf(g.code, g.p, 9)).lineAmount).toBe(900);
-    expect((await lineOf(g.code, g.p, 10)).lineAmount).toBe(990);
+    for (const quantity of [9, 10]) {
+      expect((await lineOf(g.code, g.p, quantity)).lineAmount).toBe(lotOf(quantity).amount);
+    }
   });
 
   it("with flatAmount 500 on the 50+ row → 5880; the row and the line's tiers show it", async () => {
-    await ok("PUT", `/v1/api/pricelist/${g.list}/prices`, { prices: rowsG(g.p, 500) });
+    const { flatAmount } = G.flat;
+    await ok("PUT", `/v1/api/pricelist/${g.list}/prices`, { prices: rowsG(g.p, flatAmount) });
     const l = await lineOf(g.code, g.p, 60);
-    expect(l.finalUnitAmount).toBe(5880);
-    expect(l.tiers).toEqual([
-      { minQuantity: 1, amount: 100, priceUnit: 1, flatAmount: 0 },
-      { minQuantity: 10, amount: 90, priceUnit: 1, flatAmount: 0 },
-      { minQuantity: 50, amount: 80, priceUnit: 1, flatAmount: 500 },
-    ]);
+    expect(l.finalUnitAmount).toBe(G.flat.at60);
+    expect(l.tiers).toEqual(
+      rowsG(g.p, flatAmount).map(({ productCode: _p, ...tier }) => ({ ...tier, priceUnit: 1 })),
+    );
+    expect((await lineOf(g.code, g.p, 49)).finalUnitAmount).toBe(G.flat.at49);
     const rows = await ok("GET", `/v1/api/pricelist/${g.list}/prices`);
-    expect(rows.data.map((r: { flatAmount: number }) => r.flatAmount)).toEqual([0, 0, 500]);
+    expect(rows.data.map((r: { flatAmount: number }) => r.flatAmount)).toEqual([0, 0, flatAmount]);
     // Back to VOLUME only once no row has a flat amount.
     const refused = await api("PATCH", `/v1/api/pricelist/${g.list}`, {
       body: { tierMode: "VOLUME" },
@@ -149,30 +130,33 @@ describe("worked example G (docs/pricing-rules.md §29)", () => {
 
   it("the same rows VOLUME → 60 × 80 = 4800", async () => {
     const p = await product();
-    const l = await lineOf(await channel(await pricelist({}, rowsG(p))), p, 60);
-    expect(l).toMatchObject({ finalUnitAmount: 80, lineAmount: 4800, priceUnit: 1 });
+    const l = await lineOf(await channel(await pricelist({}, rowsG(p))), p, G.volume.quantity);
+    const { finalUnitAmount, lineAmount } = G.volume;
+    expect(l).toMatchObject({ finalUnitAmount, lineAmount, priceUnit: 1 });
     expect(l.source).toMatchObject({ tierMode: "VOLUME", bands: null });
   });
 
   it("a 5 % discount on the graduated 60 → 5380 − 269 = 5111", async () => {
     const p = await product();
     const code = await channel(await pricelist({ tierMode: "GRADUATED" }, rowsG(p)));
-    await discount(code, p, 500);
+    await discount(code, p, G.discount.valueBp);
     const l = await lineOf(code, p, 60);
-    expect(l).toMatchObject({ finalUnitAmount: 5111, lineAmount: 5111 });
-    expect(l.adjustments.map((a: { amount: number }) => a.amount)).toEqual([-269]);
+    const { finalUnitAmount, amount } = G.discount;
+    expect(l).toMatchObject({ finalUnitAmount, lineAmount: finalUnitAmount });
+    expect(l.adjustments.map((a: { amount: number }) => a.amount)).toEqual([amount]);
   });
 
   it("a FLOOR 85 with 10 % instead: 5380 − 538 = 4842, lot floor 85 × 60 = 5100 → 5100 (FLOOR +258)", async () => {
     const p = await product();
-    const floor = await pricelist({ kind: "FLOOR" }, [{ productCode: p, amount: 85 }]);
+    const { amount, discountBp, discount: cut, lift, finalUnitAmount } = G.floor;
+    const floor = await pricelist({ kind: "FLOOR" }, [{ productCode: p, amount }]);
     const code = await channel(await pricelist({ tierMode: "GRADUATED" }, rowsG(p)), [floor]);
-    await discount(code, p, 1000);
+    await discount(code, p, discountBp);
     const l = await lineOf(code, p, 60);
-    expect(l).toMatchObject({ finalUnitAmount: 5100, lineAmount: 5100 });
+    expect(l).toMatchObject({ finalUnitAmount, lineAmount: finalUnitAmount });
     expect(l.adjustments.map((a: { kind: string; amount: number }) => [a.kind, a.amount])).toEqual([
-      ["DISCOUNT", -538],
-      ["FLOOR", 258],
+      ["DISCOUNT", cut],
+      ["FLOOR", lift],
     ]);
   });
 });

@@ -1,9 +1,14 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import {
+  WORKED_EXAMPLE_G as G,
+  WORKED_EXAMPLE_H as H,
+} from "../../scripts/lib/worked-examples.mjs";
 import { api, created, expectProblem, issuePaths, roundTrips, uid } from "../shared/helpers";
 
 /**
  * The buyer's tier ladder through the real Worker (docs/pricing-rules.md §30): worked example H
- * exactly, through POST /v1/api/prices/resolve (`ladder: true`) and GET /v1/api/prices
+ * exactly (its figures and example G's tiers in scripts/lib/worked-examples.mjs, which the engine
+ * tests read too), through POST /v1/api/prices/resolve (`ladder: true`) and GET /v1/api/prices
  * (`ladder=true`), in one D1 round trip; and `ladder` that is not a boolean.
  */
 
@@ -24,11 +29,7 @@ async function channelWith(tierMode: "VOLUME" | "GRADUATED", productCode: string
     tierMode,
   });
   await ok("PUT", `/v1/api/pricelist/${pl.id}/prices`, {
-    prices: [
-      { productCode, minQuantity: 1, amount: 100 },
-      { productCode, minQuantity: 10, amount: 90 },
-      { productCode, minQuantity: 50, amount: 80 },
-    ],
+    prices: G.tiers.map(({ minQuantity, amount }) => ({ productCode, minQuantity, amount })),
   });
   const code = (await created("/v1/api/channel", { code: uid("H"), name: "Ladder" }))
     .code as string;
@@ -44,15 +45,11 @@ const fivePercent = (code: string, productCodes: string[]) =>
     status: "ACTIVE",
     type: "DISCOUNT",
     discountType: "PERCENTAGE",
-    value: 500,
+    value: H.discountBp,
     productCodes,
   });
 
-const VOLUME_LADDER = [
-  { minQuantity: 1, quantity: 1, finalUnitAmount: 95, priceUnit: 1, lineAmount: 95 },
-  { minQuantity: 10, quantity: 10, finalUnitAmount: 85, priceUnit: 1, lineAmount: 850 },
-  { minQuantity: 50, quantity: 50, finalUnitAmount: 76, priceUnit: 1, lineAmount: 3800 },
-];
+const VOLUME_LADDER = H.volume;
 
 describe("worked example H (docs/pricing-rules.md §30)", () => {
   const h = { volume: "", graduated: "", boxed: "", p: "", pg: "", box: "" };
@@ -61,7 +58,10 @@ describe("worked example H (docs/pricing-rules.md §30)", () => {
     [h.p, h.pg, h.box] = [
       await product(),
       await product(),
-      await product({ minOrderQuantity: 5, orderIncrement: 5 }),
+      await product({
+        minOrderQuantity: H.boxed.minOrderQuantity,
+        orderIncrement: H.boxed.orderIncrement,
+      }),
     ];
     h.volume = await channelWith("VOLUME", h.p);
     await fivePercent(h.volume, [h.p]);
@@ -88,11 +88,7 @@ describe("worked example H (docs/pricing-rules.md §30)", () => {
       `/v1/api/prices?channel=${h.graduated}&product=${h.pg}&quantity=3&ladder=true`,
     );
     expect(res.status).toBe(200);
-    expect(res.body.lines[0].ladder).toEqual([
-      { minQuantity: 1, quantity: 1, finalUnitAmount: 100, priceUnit: 1, lineAmount: 100 },
-      { minQuantity: 10, quantity: 10, finalUnitAmount: 990, priceUnit: 10, lineAmount: 990 },
-      { minQuantity: 50, quantity: 50, finalUnitAmount: 4580, priceUnit: 50, lineAmount: 4580 },
-    ]);
+    expect(res.body.lines[0].ladder).toEqual(H.graduated);
   });
 
   it("a quantity rule min 5, increment 5: the first entry is {1, 5, 95, 1, 475}", async () => {
@@ -100,13 +96,7 @@ describe("worked example H (docs/pricing-rules.md §30)", () => {
       "GET",
       `/v1/api/prices?channel=${h.boxed}&product=${h.box}&quantity=20&ladder=true`,
     );
-    expect(res.body.lines[0].ladder[0]).toEqual({
-      minQuantity: 1,
-      quantity: 5,
-      finalUnitAmount: 95,
-      priceUnit: 1,
-      lineAmount: 475,
-    });
+    expect(res.body.lines[0].ladder[0]).toEqual(H.boxed.first);
   });
 
   it("every entry equals the line resolved alone at its quantity", async () => {

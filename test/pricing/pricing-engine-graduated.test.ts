@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { resolvePrices, type PriceRequest, type PricelistCandidate } from "../../src/pricing";
 import {
+  WORKED_EXAMPLE_G as G,
+  WORKED_EXAMPLE_H as H,
+} from "../../scripts/lib/worked-examples.mjs";
+import {
   ALWAYS,
   condition,
   facts,
@@ -14,133 +18,135 @@ import {
 
 /**
  * Graduated tiers and the buyer's tier ladder in the engine (docs/pricing-rules.md §29, §30),
- * worked examples G and H (§29.4, §30.2) and the edges around them.
+ * worked examples G and H (§29.1, §30.1; their data and figures in scripts/lib/worked-examples.mjs,
+ * which the API tests and the demo data read too) and the edges around them.
  */
 
-/** PL-G: P 1+: 100, 10+: 90, 50+: 80, GRADUATED unless said otherwise; `flat50` on the 50+ row. */
-function plG(extra: Partial<PricelistCandidate> = {}, flat50 = 0): PricelistCandidate {
+/**
+ * PL-G: example G's tiers for P (1+: 100, 10+: 90, 50+: 80), GRADUATED unless said otherwise;
+ * `flat` on the row of example G's flat amount (50+).
+ */
+function plG(extra: Partial<PricelistCandidate> = {}, flat = 0): PricelistCandidate {
   const list = pricelist(1, ["CHANNEL_PRIMARY"], {}, { tierMode: "GRADUATED", ...extra });
-  const rows: [number, number, number][] = [
-    [1, 100, 0],
-    [10, 90, 0],
-    [50, 80, flat50],
-  ];
   return {
     ...list,
-    prices: rows.map(([minQuantity, amount, flatAmount]) => ({
+    prices: G.tiers.map(({ minQuantity, amount, flatAmount }) => ({
       productCode: "P",
       minQuantity,
       amount,
-      flatAmount,
+      flatAmount: minQuantity === G.flat.minQuantity ? flat : flatAmount,
       ...ALWAYS,
     })),
   };
 }
 
+/** Example G's lot of `quantity` pieces. */
+const lotOf = (quantity: number) => G.lots.find((l) => l.quantity === quantity)!;
+/** The line's tiers as the answer shows them, `flat` on the 50+ row. */
+const tiersOf = (flat = 0) =>
+  G.tiers.map(({ minQuantity, amount, flatAmount }) => ({
+    minQuantity,
+    amount,
+    priceUnit: 1,
+    flatAmount: minQuantity === G.flat.minQuantity ? flat : flatAmount,
+  }));
+
 const at = (quantity: number, extra: Partial<PriceRequest> = {}) =>
   line({ pricelists: [plG()], lines: [{ productCode: "P", quantity }], ...extra });
 
-const fivePercent = condition(7, { value: 500 });
+const fivePercent = condition(7, { value: G.discount.valueBp });
 
 describe("graduated tiers (docs/pricing-rules.md §29, example G)", () => {
   it("prices 60 pieces as one lot over three bands: 900 + 3600 + 880 = 5380", () => {
-    const l = at(60);
+    const lot = lotOf(60);
+    const l = at(lot.quantity);
     expect(l).toMatchObject({
       status: "OK",
-      finalUnitAmount: 5380,
-      lineAmount: 5380,
-      regularUnitAmount: 5380,
-      listUnitAmount: 5380,
-      priceUnit: 60,
+      finalUnitAmount: lot.amount,
+      lineAmount: lot.amount,
+      regularUnitAmount: lot.amount,
+      listUnitAmount: lot.amount,
+      priceUnit: lot.quantity,
       priceBreak: null,
       adjustments: [],
     });
     expect(l.source).toEqual({
       level: "CHANNEL_PRIMARY",
       pricelistId: 1,
-      tierMinQuantity: 50,
-      baseUnitAmount: 5380,
+      tierMinQuantity: lot.tierMinQuantity,
+      baseUnitAmount: lot.amount,
       derivedFrom: null,
       tierMode: "GRADUATED",
-      bands: [
-        {
-          fromQuantity: 1,
-          toQuantity: 9,
-          quantity: 9,
-          unitAmount: 100,
-          priceUnit: 1,
-          flatAmount: 0,
-          amount: 900,
-        },
-        {
-          fromQuantity: 10,
-          toQuantity: 49,
-          quantity: 40,
-          unitAmount: 90,
-          priceUnit: 1,
-          flatAmount: 0,
-          amount: 3600,
-        },
-        {
-          fromQuantity: 50,
-          toQuantity: null,
-          quantity: 11,
-          unitAmount: 80,
-          priceUnit: 1,
-          flatAmount: 0,
-          amount: 880,
-        },
-      ],
+      bands: G.bands60,
     });
-    expect(l.tiers).toEqual([
-      { minQuantity: 1, amount: 100, priceUnit: 1, flatAmount: 0 },
-      { minQuantity: 10, amount: 90, priceUnit: 1, flatAmount: 0 },
-      { minQuantity: 50, amount: 80, priceUnit: 1, flatAmount: 0 },
-    ]);
+    expect(l.tiers).toEqual(tiersOf());
   });
 
   it("adds a band's flat amount once the line reaches it: 5380 + 500 = 5880", () => {
-    const l = line({ pricelists: [plG({}, 500)], lines: [{ productCode: "P", quantity: 60 }] });
-    expect(l.finalUnitAmount).toBe(5880);
-    expect(l.source?.bands?.[2]).toMatchObject({ flatAmount: 500, amount: 1380 });
-    expect(l.tiers[2]).toEqual({ minQuantity: 50, amount: 80, priceUnit: 1, flatAmount: 500 });
+    const { flatAmount } = G.flat;
+    const l = line({
+      pricelists: [plG({}, flatAmount)],
+      lines: [{ productCode: "P", quantity: 60 }],
+    });
+    expect(l.finalUnitAmount).toBe(G.flat.at60);
+    expect(l.source?.bands?.[2]).toMatchObject({ flatAmount, amount: G.flat.band60Amount });
+    expect(l.tiers).toEqual(tiersOf(flatAmount));
     // Below 50 the band is not reached, nor its flat amount.
-    const l49 = line({ pricelists: [plG({}, 500)], lines: [{ productCode: "P", quantity: 49 }] });
-    expect(l49.finalUnitAmount).toBe(4500);
+    const l49 = line({
+      pricelists: [plG({}, flatAmount)],
+      lines: [{ productCode: "P", quantity: 49 }],
+    });
+    expect(l49.finalUnitAmount).toBe(G.flat.at49);
   });
 
   it("prices the same rows VOLUME as today: 60 × 80 = 4800", () => {
     const l = line({
       pricelists: [plG({ tierMode: "VOLUME" })],
-      lines: [{ productCode: "P", quantity: 60 }],
+      lines: [{ productCode: "P", quantity: G.volume.quantity }],
     });
-    expect(l).toMatchObject({ finalUnitAmount: 80, lineAmount: 4800, priceUnit: 1 });
-    expect(l.source).toMatchObject({ tierMode: "VOLUME", bands: null, baseUnitAmount: 80 });
+    const { finalUnitAmount, lineAmount } = G.volume;
+    expect(l).toMatchObject({ finalUnitAmount, lineAmount, priceUnit: 1 });
+    expect(l.source).toMatchObject({
+      tierMode: "VOLUME",
+      bands: null,
+      baseUnitAmount: finalUnitAmount,
+    });
   });
 
   it("quantity 9 → 900, 10 → 990 (the 10th piece at 90)", () => {
-    expect(at(9)).toMatchObject({ finalUnitAmount: 900, lineAmount: 900, priceUnit: 9 });
-    expect(at(10)).toMatchObject({ finalUnitAmount: 990, lineAmount: 990, priceUnit: 10 });
-    expect(at(1)).toMatchObject({ finalUnitAmount: 100, lineAmount: 100, priceUnit: 1 });
+    for (const quantity of [9, 10, 1]) {
+      const { amount } = lotOf(quantity);
+      expect(at(quantity)).toMatchObject({
+        finalUnitAmount: amount,
+        lineAmount: amount,
+        priceUnit: quantity,
+      });
+    }
   });
 
   it("a 5 % discount applies to the lot: 5380 − 269 = 5111", () => {
     const l = at(60, { tradeConditions: [fivePercent] });
-    expect(l).toMatchObject({ finalUnitAmount: 5111, lineAmount: 5111 });
+    const { valueBp, amount, finalUnitAmount } = G.discount;
+    expect(l).toMatchObject({ finalUnitAmount, lineAmount: finalUnitAmount });
     expect(l.adjustments).toEqual([
-      { kind: "DISCOUNT", id: 7, scope: "GLOBAL", rung: 12, valueBp: 500, amount: -269 },
+      { kind: "DISCOUNT", id: 7, scope: "GLOBAL", rung: 12, valueBp, amount },
     ]);
   });
 
   it("a floor enters the lot as floor × q / u: 10 % gives 4842, the floor 85 × 60 = 5100 wins", () => {
+    const { amount, discountBp, discount, lift, finalUnitAmount } = G.floor;
     const l = at(60, {
-      tradeConditions: [condition(7, { value: 1000 })],
-      floors: [floor(300, { P: [[1, 85]] })],
+      tradeConditions: [condition(7, { value: discountBp })],
+      floors: [floor(300, { P: [[1, amount]] })],
     });
-    expect(l).toMatchObject({ finalUnitAmount: 5100, lineAmount: 5100, regularUnitAmount: 5100 });
+    expect(l).toMatchObject({
+      finalUnitAmount,
+      lineAmount: finalUnitAmount,
+      regularUnitAmount: finalUnitAmount,
+    });
     expect(l.adjustments).toEqual([
-      { kind: "DISCOUNT", id: 7, scope: "GLOBAL", rung: 12, valueBp: 1000, amount: -538 },
-      { kind: "FLOOR", id: 300, scope: null, rung: null, valueBp: null, amount: 258 },
+      { kind: "DISCOUNT", id: 7, scope: "GLOBAL", rung: 12, valueBp: discountBp, amount: discount },
+      { kind: "FLOOR", id: 300, scope: null, rung: null, valueBp: null, amount: lift },
     ]);
   });
 
@@ -244,11 +250,7 @@ describe("the buyer's tier ladder (docs/pricing-rules.md §30, example H)", () =
         ladder: true,
         lines: [{ productCode: "P", quantity }],
       });
-      expect(l.ladder).toEqual([
-        { minQuantity: 1, quantity: 1, finalUnitAmount: 95, priceUnit: 1, lineAmount: 95 },
-        { minQuantity: 10, quantity: 10, finalUnitAmount: 85, priceUnit: 1, lineAmount: 850 },
-        { minQuantity: 50, quantity: 50, finalUnitAmount: 76, priceUnit: 1, lineAmount: 3800 },
-      ]);
+      expect(l.ladder).toEqual(H.volume);
     }
   });
 
@@ -258,29 +260,19 @@ describe("the buyer's tier ladder (docs/pricing-rules.md §30, example H)", () =
       ladder: true,
       lines: [{ productCode: "P", quantity: 3 }],
     });
-    expect(l.ladder).toEqual([
-      { minQuantity: 1, quantity: 1, finalUnitAmount: 100, priceUnit: 1, lineAmount: 100 },
-      { minQuantity: 10, quantity: 10, finalUnitAmount: 990, priceUnit: 10, lineAmount: 990 },
-      { minQuantity: 50, quantity: 50, finalUnitAmount: 4580, priceUnit: 50, lineAmount: 4580 },
-    ]);
+    expect(l.ladder).toEqual(H.graduated);
   });
 
   it("takes the smallest allowed quantity: min 5, increment 5 → {1, 5, 95, 1, 475}", () => {
     const l = line({
       pricelists: [plG({ tierMode: "VOLUME" })],
       tradeConditions: [fivePercent],
-      products: new Map([["P", facts([], 5, 5)]]),
+      products: new Map([["P", facts([], H.boxed.minOrderQuantity, H.boxed.orderIncrement)]]),
       ladder: true,
       lines: [{ productCode: "P", quantity: 20 }],
     });
-    expect(l.ladder?.[0]).toEqual({
-      minQuantity: 1,
-      quantity: 5,
-      finalUnitAmount: 95,
-      priceUnit: 1,
-      lineAmount: 475,
-    });
-    expect(l.ladder?.map((e) => e.quantity)).toEqual([5, 10, 50]);
+    expect(l.ladder?.[0]).toEqual(H.boxed.first);
+    expect(l.ladder?.map((e) => e.quantity)).toEqual(H.boxed.quantities);
   });
 
   it("leaves out a tier no allowed quantity reaches, and answers ladder only when asked", () => {

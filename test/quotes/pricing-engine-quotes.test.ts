@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { resolvePrices, type QuoteTerms } from "../../src/pricing";
+import { WORKED_EXAMPLE_F as F } from "../../scripts/lib/worked-examples.mjs";
 import {
   ALWAYS,
   AT,
@@ -8,6 +9,7 @@ import {
   line,
   pricelist,
   primary,
+  productsOf,
   promotion,
   request,
 } from "../shared/pricing-engine-factories";
@@ -145,7 +147,13 @@ describe("price units: the quoted amount in the line's unit, half up, exact", ()
     [125, 1, 12_500, 31_250],
     [1234, 10, 12_340, 30_850],
     [100, 3, 3_333, 8_333], // 3333.3 → 3333; 3333 × 250 / 100 = 8332.5 → 8333
-    [101, 3, 3_367, 8_418], // 3366.7 → 3367; 8417.5 → 8418
+    // Worked example F: 101 per 3 pieces = 3366.7 → 3367 per 100; 8417.5 → 8418.
+    [
+      F.honoured.priceUnits.quotedUnitAmount,
+      F.honoured.priceUnits.quotedPriceUnit,
+      F.honoured.priceUnits.finalUnitAmount,
+      8_418,
+    ],
     [12_345, 100, 12_345, 30_863],
   ])("%i per %i pieces → %i per 100 pieces, line %i", (quoted, unit, final, lineAmount) => {
     const l = at(quoted, unit);
@@ -261,5 +269,83 @@ describe("which quote reaches which line", () => {
     );
     expect(JSON.stringify([...b.lines].reverse())).toBe(JSON.stringify(a.lines));
     expect(b.totalAmount).toBe(a.totalAmount);
+  });
+});
+
+describe("worked example F honoured (docs/pricing-rules.md §28)", () => {
+  const { codes, prices, honoured } = F;
+  const product = codes.product;
+  const revision2 = (extra: Partial<QuoteTerms> = {}) =>
+    quote({
+      revision: honoured.revision,
+      mode: "ONCE",
+      lines: [
+        {
+          productCode: product,
+          quantity: honoured.once.quantity,
+          quotedUnitAmount: F.quoted.envelope.unitAmount,
+          priceUnit: 1,
+        },
+      ],
+      ...extra,
+    });
+  /** PL-1 primary with P-B 1+ at `sales`, the FLOOR list of WEB at 320. */
+  const terms = (sales: number = prices.sales) => ({
+    channel: { code: codes.channel },
+    customer: { code: codes.customer },
+    products: productsOf([product]),
+    pricelists: [pricelist(1, ["CHANNEL_PRIMARY"], { [product]: [[1, sales]] })],
+    floors: [floor(30, { [product]: [[1, prices.floor]] })],
+    explain: true,
+  });
+
+  it("ONCE, FIXED: P-B × 60 → 360, line 21600, source QUOTE; P-B × 50 → 391, QUOTE_QUANTITY_MISMATCH", () => {
+    const answer = resolvePrices(
+      request({
+        ...terms(),
+        quotes: [revision2()],
+        lines: [
+          { productCode: product, quantity: honoured.once.quantity },
+          { productCode: product, quantity: honoured.mismatch.quantity },
+        ],
+      }),
+    );
+    const [quoted, usual] = answer.lines;
+    expect(quoted).toMatchObject({
+      finalUnitAmount: honoured.once.finalUnitAmount,
+      lineAmount: honoured.once.lineAmount,
+      regularUnitAmount: prices.sales,
+      source: { kind: "QUOTE", revision: honoured.revision },
+    });
+    expect(usual).toMatchObject({
+      finalUnitAmount: honoured.mismatch.finalUnitAmount,
+      lineAmount: honoured.mismatch.lineAmount,
+    });
+    expect(usual!.explain!.quotes![0]!.outcome).toBe("QUOTE_QUANTITY_MISMATCH");
+  });
+
+  it("BETTER_OF after P-B 1+ becomes 345 → 345 (USUAL_PRICE_WON); FIXED → 360", () => {
+    const at = (lock: "BETTER_OF" | "FIXED") =>
+      line({
+        ...terms(honoured.betterOf.salesAmount),
+        quotes: [revision2({ lock })],
+        lines: [{ productCode: product, quantity: honoured.once.quantity }],
+      });
+    const better = at("BETTER_OF");
+    expect(better.finalUnitAmount).toBe(honoured.betterOf.finalUnitAmount);
+    expect(better.explain!.quotes![0]!.outcome).toBe("USUAL_PRICE_WON");
+    expect(at("FIXED").finalUnitAmount).toBe(honoured.once.finalUnitAmount);
+  });
+
+  it("AGREEMENT: K-1's P-B × 5 → 360 without naming it", () => {
+    const l = line({
+      ...terms(),
+      quotes: [revision2({ mode: "AGREEMENT" })],
+      lines: [{ productCode: product, quantity: honoured.agreement.quantity }],
+    });
+    expect(l).toMatchObject({
+      finalUnitAmount: honoured.agreement.finalUnitAmount,
+      lineAmount: honoured.agreement.lineAmount,
+    });
   });
 });

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { EXAMPLE_F, EXAMPLE_F_CODES, seedExampleF } from "../../scripts/lib/demo-quotes.mjs";
+import { seedExampleF } from "../../scripts/lib/demo-quotes.mjs";
+import { WORKED_EXAMPLE_F as EXAMPLE_F } from "../../scripts/lib/worked-examples.mjs";
 import { api, KEYS, SALES_KEYS } from "../shared/helpers";
 
 /**
@@ -9,7 +10,7 @@ import { api, KEYS, SALES_KEYS } from "../shared/helpers";
  * Idempotency-Key, as a client retrying safely would.
  */
 
-const { channel, customer, product } = EXAMPLE_F_CODES;
+const { channel, customer, product } = EXAMPLE_F.codes;
 const rep1 = SALES_KEYS["rep-1"];
 
 beforeAll(async () => {

@@ -8,7 +8,7 @@ import {
   withinEnvelope,
   type JudgedLine,
 } from "../../src/pricing/quotes";
-import { EXAMPLE_F } from "../../scripts/lib/demo-quotes.mjs";
+import { WORKED_EXAMPLE_F as EXAMPLE_F } from "../../scripts/lib/worked-examples.mjs";
 
 /** The engine's judgement of a quote, pure (docs/pricing-rules.md §27). */
 
@@ -21,11 +21,13 @@ const line = (cutBp: number, marginBp: number | null, productId = 1): JudgedLine
 
 describe("cut and margin (docs/pricing-rules.md §27)", () => {
   it.each([
-    // regular, quoted, cost, cutBp, marginBp: worked example F and the edges
-    [391, 350, 300, 1049, 1428],
-    [391, 360, 300, 793, 1666],
-    [391, 340, 300, 1305, 1176],
-    [391, 330, 300, 1561, 909],
+    // regular, quoted, cost, cutBp, marginBp: worked example F (1049/1428, 793/1666, 1305/1176,
+    // 1561/909) and the edges
+    ...Object.values(EXAMPLE_F.quoted).flatMap((q): [number, number, number, number, number][] =>
+      "cutBp" in q
+        ? [[EXAMPLE_F.prices.sales, q.unitAmount, EXAMPLE_F.prices.cost, q.cutBp, q.marginBp]]
+        : [],
+    ),
     [391, 391, 300, 0, 2327],
     [391, 400, 300, 0, 2500],
     [100, 50, 60, 5000, -2000],
@@ -65,18 +67,25 @@ describe("cut and margin (docs/pricing-rules.md §27)", () => {
 });
 
 describe("the submit's decision (docs/quotes.md §4.2)", () => {
+  const { first, envelope, manager, director } = EXAMPLE_F.quoted;
+  const judged = (q: { cutBp: number; marginBp: number }) => line(q.cutBp, q.marginBp);
   it.each([
     [[line(100, 2600)], [], { kind: "APPROVED", approvedBy: "policy" }],
     [[line(400, 2100)], [], { kind: "PENDING_APPROVAL", tier: "REP" }],
-    [[line(1049, 1428)], [], { kind: "PENDING_APPROVAL", tier: "MANAGER" }],
-    [[line(793, 1666)], [[line(1049, 1428)]], { kind: "APPROVED", approvedBy: "envelope" }],
-    [[line(1305, 1176)], [[line(1049, 1428)]], { kind: "PENDING_APPROVAL", tier: "MANAGER" }],
-    [[line(1561, 909)], [[line(1049, 1428)]], { kind: "PENDING_APPROVAL", tier: "DIRECTOR" }],
+    // Worked example F: revision 1, then revision 2 at 360, 340 and 330 after it.
+    [[judged(first)], [], { kind: "PENDING_APPROVAL", tier: first.tier }],
+    [[judged(envelope)], [[judged(first)]], { kind: "APPROVED", approvedBy: "envelope" }],
+    [[judged(manager)], [[judged(first)]], { kind: "PENDING_APPROVAL", tier: manager.tier }],
+    [[judged(director)], [[judged(first)]], { kind: "PENDING_APPROVAL", tier: director.tier }],
     [[line(2000, null)], [], { kind: "PENDING_APPROVAL", tier: "DIRECTOR" }],
     [[line(100, null)], [], { kind: "PENDING_APPROVAL", tier: "DIRECTOR" }],
     [[line(3001, 5000)], [], { kind: "NO_APPROVAL_TIER" }],
     // Another product than the approved revision's: no envelope.
-    [[line(793, 1666, 2)], [[line(1049, 1428)]], { kind: "PENDING_APPROVAL", tier: "MANAGER" }],
+    [
+      [line(envelope.cutBp, envelope.marginBp, 2)],
+      [[judged(first)]],
+      { kind: "PENDING_APPROVAL", tier: "MANAGER" },
+    ],
   ] as const)("%j after %j → %j", (lines, approved, expected) => {
     const decision = decideSubmit(lines, policy, approved);
     const shown =

@@ -4,6 +4,7 @@ import { assignPricelistToChannel, createPricelist, setPrimaryPricelist } from "
 import { api, expectProblem, KEYS, roundTrips } from "../shared/helpers";
 import { acceptQuote, insertQuote as insertRow, type QuoteRow } from "../shared/quote-rows";
 import { ok } from "../shared/worked-example";
+import { WORKED_EXAMPLE_F } from "../../scripts/lib/worked-examples.mjs";
 
 /**
  * Honouring quotes (docs/pricing-rules.md §28, docs/quotes-honouring.md), worked example F's
@@ -13,6 +14,11 @@ import { ok } from "../shared/worked-example";
  * AGREEMENT is accepted as the accept action does: its guarded UPDATE with the statements of
  * `agreementAcceptedWrites` in one batch, with an audit context.
  */
+
+const { prices, honoured } = WORKED_EXAMPLE_F;
+/** Revision 2's quoted price, accepted: 360. */
+const QUOTED = WORKED_EXAMPLE_F.quoted.envelope.unitAmount;
+const { once, mismatch, betterOf, agreement: asAgreement } = honoured;
 
 const DAY = 86_400_000;
 const NOW = Date.now();
@@ -53,7 +59,7 @@ beforeAll(async () => {
   pl1 = pl.id;
   await ok("PUT", `/v1/api/pricelist/${pl.id}/prices`, {
     prices: [
-      { productCode: "P-B", amount: 391 },
+      { productCode: "P-B", amount: prices.sales },
       { productCode: "P-D", amount: 1000 },
     ],
   });
@@ -61,12 +67,12 @@ beforeAll(async () => {
   await setPrimaryPricelist("WEB", pl.id);
   const cost = await createPricelist({ name: "CO-WEB", kind: "COST", status: "ACTIVE" });
   await ok("PUT", `/v1/api/pricelist/${cost.id}/prices`, {
-    prices: [{ productCode: "P-B", amount: 300 }],
+    prices: [{ productCode: "P-B", amount: prices.cost }],
   });
   await assignPricelistToChannel("WEB", cost.id);
   const floor = await createPricelist({ name: "FL-WEB", kind: "FLOOR", status: "ACTIVE" });
   await ok("PUT", `/v1/api/pricelist/${floor.id}/prices`, {
-    prices: [{ productCode: "P-B", amount: 320 }],
+    prices: [{ productCode: "P-B", amount: prices.floor }],
   });
   await assignPricelistToChannel("WEB", floor.id);
   floorId = floor.id;
@@ -80,26 +86,26 @@ describe("ONCE quotes named on resolve (docs/pricing-rules.md §28.1)", () => {
       quoteId,
       explain: true,
       lines: [
-        { productCode: "P-B", quantity: 60 },
-        { productCode: "P-B", quantity: 50 },
+        { productCode: "P-B", quantity: once.quantity },
+        { productCode: "P-B", quantity: mismatch.quantity },
       ],
     });
     expect(res.status).toBe(200);
-    const quoted = lineOf(res, "P-B", 60);
+    const quoted = lineOf(res, "P-B", once.quantity);
     expect(quoted).toMatchObject({
       status: "OK",
-      finalUnitAmount: 360,
-      lineAmount: 21600,
-      regularUnitAmount: 391,
+      finalUnitAmount: once.finalUnitAmount,
+      lineAmount: once.lineAmount,
+      regularUnitAmount: prices.sales,
       adjustments: [],
       priceBreak: null,
       source: {
         level: "CHANNEL_PRIMARY",
         pricelistId: pl1,
-        baseUnitAmount: 360,
+        baseUnitAmount: once.finalUnitAmount,
         kind: "QUOTE",
         quoteId,
-        revision: 2,
+        revision: honoured.revision,
       },
     });
     expect(quoted.explain.quotes).toEqual([
@@ -109,20 +115,28 @@ describe("ONCE quotes named on resolve (docs/pricing-rules.md §28.1)", () => {
         mode: "ONCE",
         lock: "FIXED",
         outcome: "APPLIED",
-        quantity: 60,
-        quotedUnitAmount: 360,
+        quantity: once.quantity,
+        quotedUnitAmount: QUOTED,
         priceUnit: 1,
-        usualUnitAmount: 391,
+        usualUnitAmount: prices.sales,
         validTo: new Date(VALID_TO).toISOString(),
       },
     ]);
-    const usual = lineOf(res, "P-B", 50);
-    expect(usual).toMatchObject({ finalUnitAmount: 391, lineAmount: 19550 });
+    const usual = lineOf(res, "P-B", mismatch.quantity);
+    expect(usual).toMatchObject({
+      finalUnitAmount: mismatch.finalUnitAmount,
+      lineAmount: mismatch.lineAmount,
+    });
     expect(usual.source.kind).toBeUndefined();
     expect(usual.explain.quotes).toMatchObject([
-      { quoteId, outcome: "QUOTE_QUANTITY_MISMATCH", quantity: 60, usualUnitAmount: 391 },
+      {
+        quoteId,
+        outcome: "QUOTE_QUANTITY_MISMATCH",
+        quantity: once.quantity,
+        usualUnitAmount: prices.sales,
+      },
     ]);
-    expect(res.body.totalAmount).toBe(21600 + 19550);
+    expect(res.body.totalAmount).toBe(once.lineAmount + mismatch.lineAmount);
     // A read key sees no cost and no margin, in the line or its explain.
     const text = JSON.stringify(res.body);
     for (const field of ["marginBp", "costUnitAmount", "marginAmount", "costs"]) {
@@ -224,7 +238,7 @@ describe("ONCE quotes named on resolve (docs/pricing-rules.md §28.1)", () => {
     const fixed = await insertQuote({ status: "ACCEPTED", lock: "FIXED" });
     const lines = [{ productCode: "P-B", quantity: 60 }];
     const before = await resolve({ customerCode: "K-1", quoteId: better, lines, explain: true });
-    expect(lineOf(before, "P-B")).toMatchObject({ finalUnitAmount: 360, adjustments: [] });
+    expect(lineOf(before, "P-B")).toMatchObject({ finalUnitAmount: QUOTED, adjustments: [] });
     expect(lineOf(before, "P-B").explain.quotes[0].outcome).toBe("APPLIED");
     // P-B 1+ becomes 345 (the FLOOR list goes below it first, so the floor does not lift it).
     await ok("PUT", `/v1/api/pricelist/${floorId}/prices`, {
@@ -232,7 +246,7 @@ describe("ONCE quotes named on resolve (docs/pricing-rules.md §28.1)", () => {
     });
     await ok("PUT", `/v1/api/pricelist/${pl1}/prices`, {
       prices: [
-        { productCode: "P-B", amount: 345 },
+        { productCode: "P-B", amount: betterOf.salesAmount },
         { productCode: "P-D", amount: 1000 },
       ],
     });
@@ -240,26 +254,29 @@ describe("ONCE quotes named on resolve (docs/pricing-rules.md §28.1)", () => {
       const res = await resolve({ customerCode: "K-1", quoteId: better, lines, explain: true });
       const line = lineOf(res, "P-B");
       expect(line).toMatchObject({
-        finalUnitAmount: 345,
-        lineAmount: 20700,
-        source: { kind: "QUOTE", quoteId: better, baseUnitAmount: 345 },
+        finalUnitAmount: betterOf.finalUnitAmount,
+        lineAmount: betterOf.finalUnitAmount * once.quantity,
+        source: { kind: "QUOTE", quoteId: better, baseUnitAmount: betterOf.finalUnitAmount },
       });
       expect(line.explain.quotes[0]).toMatchObject({
         outcome: "USUAL_PRICE_WON",
-        quotedUnitAmount: 360,
-        usualUnitAmount: 345,
+        quotedUnitAmount: QUOTED,
+        usualUnitAmount: betterOf.salesAmount,
       });
       const asFixed = await resolve({ customerCode: "K-1", quoteId: fixed, lines });
-      expect(lineOf(asFixed, "P-B")).toMatchObject({ finalUnitAmount: 360, lineAmount: 21600 });
+      expect(lineOf(asFixed, "P-B")).toMatchObject({
+        finalUnitAmount: once.finalUnitAmount,
+        lineAmount: once.lineAmount,
+      });
     } finally {
       await ok("PUT", `/v1/api/pricelist/${pl1}/prices`, {
         prices: [
-          { productCode: "P-B", amount: 391 },
+          { productCode: "P-B", amount: prices.sales },
           { productCode: "P-D", amount: 1000 },
         ],
       });
       await ok("PUT", `/v1/api/pricelist/${floorId}/prices`, {
-        prices: [{ productCode: "P-B", amount: 320 }],
+        prices: [{ productCode: "P-B", amount: prices.floor }],
       });
     }
   });
@@ -282,7 +299,7 @@ describe("AGREEMENT quotes, honoured without naming them (docs/pricing-rules.md 
   it("prices nothing while SENT; once accepted, K-3's P-B × 5 in WEB is 360, anonymous 391", async () => {
     await lookup("customer=K-3&product=P-B&quantity=5"); // warms the caches
     const sent = await lookup("customer=K-3&product=P-B&quantity=5");
-    expect(sent.body.lines[0].finalUnitAmount).toBe(391);
+    expect(sent.body.lines[0].finalUnitAmount).toBe(prices.sales);
     const tag = sent.headers.get("etag")!;
     acceptedAt = await accept(agreement);
     const res = await lookup("customer=K-3&product=P-B&quantity=5", KEYS.read, {
@@ -292,19 +309,22 @@ describe("AGREEMENT quotes, honoured without naming them (docs/pricing-rules.md 
     expect(res.status).toBe(200);
     expect(res.headers.get("etag")).not.toBe(tag);
     expect(res.body.lines[0]).toMatchObject({
-      finalUnitAmount: 360,
-      lineAmount: 1800,
+      finalUnitAmount: asAgreement.finalUnitAmount,
+      lineAmount: asAgreement.lineAmount,
       adjustments: [],
-      source: { kind: "QUOTE", quoteId: agreement, revision: 2 },
+      source: { kind: "QUOTE", quoteId: agreement, revision: honoured.revision },
     });
     expect(res.body.validUntil).toBe(new Date(VALID_TO).toISOString());
     const resolved = await resolve({
       customerCode: "K-3",
       lines: [{ productCode: "P-B", quantity: 5 }],
     });
-    expect(lineOf(resolved, "P-B")).toMatchObject({ finalUnitAmount: 360, lineAmount: 1800 });
+    expect(lineOf(resolved, "P-B")).toMatchObject({
+      finalUnitAmount: asAgreement.finalUnitAmount,
+      lineAmount: asAgreement.lineAmount,
+    });
     const anonymous = await lookup("product=P-B&quantity=5");
-    expect(anonymous.body.lines[0].finalUnitAmount).toBe(391);
+    expect(anonymous.body.lines[0].finalUnitAmount).toBe(asAgreement.anonymous);
     const other = await lookup("customer=K-2&product=P-B&quantity=5");
     expect(other.body.lines[0].finalUnitAmount).toBe(391);
   });

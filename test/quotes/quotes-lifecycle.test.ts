@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { EXAMPLE_F, EXAMPLE_F_CODES, seedExampleF } from "../../scripts/lib/demo-quotes.mjs";
+import { seedExampleF } from "../../scripts/lib/demo-quotes.mjs";
+import { WORKED_EXAMPLE_F as EXAMPLE_F } from "../../scripts/lib/worked-examples.mjs";
 import { api, expectProblem, issuePaths, KEYS, SALES_KEYS } from "../shared/helpers";
 
 /**
@@ -10,7 +11,7 @@ import { api, expectProblem, issuePaths, KEYS, SALES_KEYS } from "../shared/help
  * with Idempotency-Key and the audit trail of every transition.
  */
 
-const { channel, customer, product } = EXAMPLE_F_CODES;
+const { channel, customer, product } = EXAMPLE_F.codes;
 const rep1 = SALES_KEYS["rep-1"];
 const manager = SALES_KEYS.manager;
 const DAY = 86_400_000;

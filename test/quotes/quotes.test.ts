@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { EXAMPLE_F, EXAMPLE_F_CODES, seedExampleF } from "../../scripts/lib/demo-quotes.mjs";
+import { seedExampleF } from "../../scripts/lib/demo-quotes.mjs";
+import { WORKED_EXAMPLE_F as EXAMPLE_F } from "../../scripts/lib/worked-examples.mjs";
 import { api, expectProblem, KEYS, SALES_KEYS } from "../shared/helpers";
 
 /**
@@ -8,8 +9,8 @@ import { api, expectProblem, KEYS, SALES_KEYS } from "../shared/helpers";
  * envelope of the approved revision and the tiers of worse prices, every number as documented.
  */
 
-const { quoted, quantity } = EXAMPLE_F;
-const { channel, customer, product } = EXAMPLE_F_CODES;
+const { quoted, quantity, honoured } = EXAMPLE_F;
+const { channel, customer, product } = EXAMPLE_F.codes;
 
 const call = (method: string, path: string, body: unknown, key: string) =>
   api(method, path, { body, key });
@@ -203,7 +204,7 @@ describe("worked example F honoured end to end, every step through the API (docs
         channelCode: channel,
         validTo: in90Days(),
         mode,
-        lines: [{ productCode: product, quantity, unitAmount: 360 }],
+        lines: [{ productCode: product, quantity, unitAmount: quoted.envelope.unitAmount }],
       },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -230,8 +231,8 @@ describe("worked example F honoured end to end, every step through the API (docs
     const res = await resolve();
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.lines[0]).toMatchObject({
-      finalUnitAmount: 360,
-      lineAmount: 21600,
+      finalUnitAmount: honoured.once.finalUnitAmount,
+      lineAmount: honoured.once.lineAmount,
       source: { kind: "QUOTE", quoteId: id },
     });
     expect(await ok(id, "redeem", KEYS.read, { orderRef: "SO-F-1" })).toMatchObject({
@@ -242,14 +243,19 @@ describe("worked example F honoured end to end, every step through the API (docs
   });
 
   it("AGREEMENT: accepting it through the API prices K-1's P-B × 5 at 360 without naming it; anonymous 391", async () => {
-    const path = `/v1/api/prices?channel=${channel}&product=${product}&quantity=5`;
+    const path = `/v1/api/prices?channel=${channel}&product=${product}&quantity=${honoured.agreement.quantity}`;
     const before = await api("GET", `${path}&customer=${customer}`, { key: KEYS.read });
     expect(before.status).toBe(200);
     await acceptedAt360("AGREEMENT");
     const after = await api("GET", `${path}&customer=${customer}`, { key: KEYS.read });
-    expect(after.body.lines[0]).toMatchObject({ finalUnitAmount: 360, source: { kind: "QUOTE" } });
+    expect(after.body.lines[0]).toMatchObject({
+      finalUnitAmount: honoured.agreement.finalUnitAmount,
+      source: { kind: "QUOTE" },
+    });
     expect(after.headers.get("etag")).not.toBe(before.headers.get("etag"));
     const anonymous = await api("GET", path, { key: KEYS.read });
-    expect(anonymous.body.lines[0]).toMatchObject({ finalUnitAmount: 391 });
+    expect(anonymous.body.lines[0]).toMatchObject({
+      finalUnitAmount: honoured.agreement.anonymous,
+    });
   });
 });

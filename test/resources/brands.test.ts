@@ -8,6 +8,7 @@ import {
   createTradeCondition,
   setPrimaryPricelist,
 } from "../factories";
+import { WORKED_EXAMPLE_I as I } from "../../scripts/lib/worked-examples.mjs";
 import { api, created, expectProblem, issuePaths, KEYS, uid } from "../shared/helpers";
 
 /**
@@ -139,8 +140,15 @@ describe("the brand resource", () => {
 
 /**
  * Worked example I (docs/pricing-rules.md §31): brand BOSCH; P-A (group TOOLS, brand BOSCH), P-C
- * (no group, brand BOSCH); 1000 each on WEB. TC-B 30 % on BOSCH, TC-G 10 % on TOOLS.
+ * (no group, brand BOSCH); 1000 each on WEB. TC-B 30 % on BOSCH, TC-G 10 % on TOOLS. Its data and
+ * figures are scripts/lib/worked-examples.mjs (the engine tests and the demo data read them too);
+ * the records get codes of this suite's own.
  */
+const { brand: tcBrand, group: tcGroup } = I.tradeConditions;
+const { plain, brandPriority, brandListsPA } = I.variants;
+/** The final amounts of P-A and P-C a variant gives. */
+const amountsOf = (v: { finalUnitAmounts: Record<string, number> }) =>
+  I.products.map((p) => v.finalUnitAmounts[p.code]);
 describe("worked example I: reach through a brand, on the group rung after every group", () => {
   const c = { web: "", bosch: "", tools: "", pa: "", pc: "", list: 0 };
   let tcB = 0;
@@ -148,28 +156,35 @@ describe("worked example I: reach through a brand, on the group rung after every
 
   beforeAll(async () => {
     c.web = (await created("/v1/api/channel", { code: uid("WEB"), name: "Web" })).code;
-    c.bosch = (await createBrand({ name: "Bosch" })).code;
-    c.tools = (await createProductGroup({ name: "Tools" })).code;
+    c.bosch = (await createBrand({ name: I.brand.name })).code;
+    c.tools = (await createProductGroup({ name: I.productGroup.name })).code;
     c.pa = (await createProduct({ productGroupCode: c.tools, brandCode: c.bosch })).code;
     c.pc = (await createProduct({ brandCode: c.bosch })).code;
     const list = await createPricelist({ status: "ACTIVE" });
     await ok("PUT", `/v1/api/pricelist/${list.id}/prices`, {
       prices: [
-        { productCode: c.pa, amount: 1000 },
-        { productCode: c.pc, amount: 1000 },
+        { productCode: c.pa, amount: I.amount },
+        { productCode: c.pc, amount: I.amount },
       ],
     });
     await setPrimaryPricelist(c.web, list.id);
     c.list = list.id;
     const discount = { status: "ACTIVE", channelCodes: [c.web] };
     tcB = (
-      await createTradeCondition({ ...discount, name: "TC-B", value: 3000, brandCodes: [c.bosch] })
+      await createTradeCondition({
+        ...discount,
+        name: tcBrand.label,
+        scope: tcBrand.scope,
+        value: tcBrand.value,
+        brandCodes: [c.bosch],
+      })
     ).id;
     tcG = (
       await createTradeCondition({
         ...discount,
-        name: "TC-G",
-        value: 1000,
+        name: tcGroup.label,
+        scope: tcGroup.scope,
+        value: tcGroup.value,
         productGroupCodes: [c.tools],
       })
     ).id;
@@ -197,27 +212,25 @@ describe("worked example I: reach through a brand, on the group rung after every
 
   it("P-A: TC-G wins on rung 11 (a group before a brand) → 900; P-C: TC-B → 700", async () => {
     const [pa, pc] = await resolve();
-    expect([pa!.finalUnitAmount, pc!.finalUnitAmount]).toEqual([900, 700]);
-    expect(entry(pa!, tcG)).toMatchObject({ rung: 11, distance: 0, outcome: "APPLIED" });
-    expect(entry(pa!, tcB)).toMatchObject({
-      rung: 11,
-      distance: 9,
-      outcome: "LOWER_RANK",
-      decidedBy: "DISTANCE",
-    });
-    expect(entry(pc!, tcB)).toMatchObject({ rung: 11, distance: 9, outcome: "APPLIED" });
+    expect([pa!.finalUnitAmount, pc!.finalUnitAmount]).toEqual(amountsOf(plain));
+    expect(entry(pa!, tcG)).toMatchObject(plain.onPA.group);
+    expect(entry(pa!, tcB)).toMatchObject(plain.onPA.brand);
+    expect(entry(pc!, tcB)).toMatchObject(plain.onPC.brand);
     expect(entry(pc!, tcG)).toMatchObject({ outcome: "OTHER_PRODUCT" });
   });
 
   it("TC-B with priority 10: P-A still 900 (the group is closer); listing P-A too: rung 10 → 700", async () => {
-    await ok("PATCH", `/v1/api/trade-conditions/${tcB}`, { priority: 10 });
+    await ok("PATCH", `/v1/api/trade-conditions/${tcB}`, { priority: brandPriority.priority });
     const [pa, pc] = await resolve();
-    expect([pa!.finalUnitAmount, pc!.finalUnitAmount]).toEqual([900, 700]);
-    await ok("PATCH", `/v1/api/trade-conditions/${tcB}`, { productCodes: [c.pa] });
+    expect([pa!.finalUnitAmount, pc!.finalUnitAmount]).toEqual(amountsOf(brandPriority));
+    // The example's P-A is this suite's c.pa.
+    await ok("PATCH", `/v1/api/trade-conditions/${tcB}`, {
+      productCodes: brandListsPA.productCodes.map(() => c.pa),
+    });
     const [pa2, pc2] = await resolve();
-    expect([pa2!.finalUnitAmount, pc2!.finalUnitAmount]).toEqual([700, 700]);
-    expect(entry(pa2!, tcB)).toMatchObject({ rung: 10, distance: null, outcome: "APPLIED" });
-    expect(entry(pc2!, tcB)).toMatchObject({ rung: 11, distance: 9, outcome: "APPLIED" });
+    expect([pa2!.finalUnitAmount, pc2!.finalUnitAmount]).toEqual(amountsOf(brandListsPA));
+    expect(entry(pa2!, tcB)).toMatchObject(brandListsPA.onPA.brand);
+    expect(entry(pc2!, tcB)).toMatchObject(plain.onPC.brand);
     await ok("PATCH", `/v1/api/trade-conditions/${tcB}`, { productCodes: [], priority: 0 });
   });
 

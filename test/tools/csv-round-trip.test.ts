@@ -304,6 +304,24 @@ describe("errors come back as the lines of the file", () => {
     );
   });
 
+  it("prices: a flatAmount on a VOLUME list is its line (docs/pricing-rules.md §29); the rest is written", async () => {
+    const product = await onFresh.createProduct();
+    const list = await onFresh.createPricelist();
+    const ctx = await KINDS.prices!.prepare(fresh, { pricelist: String(list.id) });
+    const text = `productCode,minQuantity,amount,flatAmount\n${product.code},1,1.00,\n${product.code},10,0.90,5.00\n${product.code},50,0.80,0\n`;
+    const result = await importText(fresh, "prices", text, { ctx });
+    expect(result.rejected).toEqual([
+      {
+        line: 3,
+        reason: `flatAmount: must be 0: pricelist ${list.id} is VOLUME (flat amounts are for GRADUATED pricelists)`,
+      },
+    ]);
+    expect(await exportText(fresh, "prices", ctx)).toBe(
+      "productCode,minQuantity,amount,priceUnit,validFrom,validTo,flatAmount\n" +
+        `${product.code},1,1.00,1,,,\n${product.code},50,0.80,1,,,\n`,
+    );
+  });
+
   it("exchange rates: a rate the service refuses is its line; the rest is written", async () => {
     const text = [
       "from,to,rate,validFrom",

@@ -1,7 +1,13 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { addDemoChangeRequests, nextMonth } from "../../scripts/lib/demo-change-requests.mjs";
+import { BRANDS_EXAMPLE } from "../../scripts/lib/demo-brands.mjs";
+import { GRADUATED_EXAMPLE } from "../../scripts/lib/demo-graduated.mjs";
 import { addDemoQuotes, DEMO_QUOTE_CODES } from "../../scripts/lib/demo-quotes.mjs";
+import {
+  WORKED_EXAMPLE_G as G,
+  WORKED_EXAMPLE_I as I,
+} from "../../scripts/lib/worked-examples.mjs";
 import { demoSql } from "../../scripts/lib/demo-sql.mjs";
 import { percentOf, roundToEnding } from "../../src/pricing";
 import {
@@ -179,6 +185,49 @@ describe("the worked examples in the demo data", () => {
   });
 });
 
+describe("worked examples G and I in the demo data (scripts/lib/worked-examples.mjs)", () => {
+  it("G: the graduated cable ties of WEB-DE, 60 pieces as example G's bands, 5380", async () => {
+    const lot = G.lots.find((l) => l.quantity === 60)!;
+    const res = await resolve({
+      channelCode: GRADUATED_EXAMPLE.channelCode,
+      lines: [{ productCode: GRADUATED_EXAMPLE.productCode, quantity: lot.quantity }],
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.lines[0].source).toMatchObject({
+      pricelistId: GRADUATED_EXAMPLE.pricelistId,
+      tierMode: "GRADUATED",
+      baseUnitAmount: lot.amount,
+      bands: G.bands60,
+    });
+  });
+
+  it("I: brand BOSCH in WEB-BR, the group's 10 % before the brand's 30 % on P-A (900), the brand's on P-C (700)", async () => {
+    const demoCodes = BRANDS_EXAMPLE.productCodes;
+    const res = await resolve({
+      channelCode: BRANDS_EXAMPLE.channelCode,
+      explain: true,
+      lines: I.products.map((p) => ({ productCode: demoCodes[p.code], quantity: 1 })),
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const { plain } = I.variants;
+    expect(res.body.lines.map((l: any) => l.finalUnitAmount)).toEqual(
+      I.products.map((p) => plain.finalUnitAmounts[p.code]),
+    );
+    const ids = BRANDS_EXAMPLE.tradeConditionIds;
+    const onPA = res.body.lines[0].explain.tradeConditions;
+    expect(onPA.find((e: any) => e.id === ids.group)).toMatchObject(plain.onPA.group);
+    expect(onPA.find((e: any) => e.id === ids.brand)).toMatchObject(plain.onPA.brand);
+    const brand = await api("GET", `/v1/api/brand/${I.brand.code}`, { key: "test-read-key" });
+    expect(brand.body).toMatchObject(I.brand);
+    const products = await api("GET", `/v1/api/product?filter.brandCode=${I.brand.code}`, {
+      key: "test-read-key",
+    });
+    expect(products.body.data.map((p: any) => p.code).sort()).toEqual(
+      Object.values(BRANDS_EXAMPLE.productCodes).sort(),
+    );
+  });
+});
+
 describe("the catalogue's B2B terms", () => {
   it("has a product-group tree with every catalogue product in a group but a few", async () => {
     const roots = await api("GET", "/v1/api/product-group?filter.parentCode=$null&limit=100");
@@ -193,6 +242,8 @@ describe("the catalogue's B2B terms", () => {
         "SAFETY",
         "TOOLING",
         "TOOLS",
+        // Worked example I's group (scripts/lib/demo-brands.mjs).
+        "BOSCH-TOOLS",
       ].sort(),
     );
     const products = await api("GET", "/v1/api/product?filter.productGroupCode=HEX-BOLTS&limit=1");
@@ -372,7 +423,7 @@ describe("the publish simulation on the demo data (docs/simulation.md §7)", () 
     // for C-1012's combi hammer drill P-00265, whose key-account NET_PRICE (13) stops discounts.
     const { summary, rows } = res.body;
     // WEB-DE's 29 customers and the anonymous buyer, every product.
-    expect(summary).toMatchObject({ evaluated: 30 * 306, changed: 71, raised: 0, lowered: 71 });
+    expect(summary).toMatchObject({ evaluated: 30 * 308, changed: 71, raised: 0, lowered: 71 });
     expect(summary.distribution).toEqual([{ percent: -3, count: 71 }]);
     expect(summary.mostAffectedCustomers.map((c: any) => [c.customerCode, c.changed])).toEqual([
       ["C-1004", 12],
@@ -473,6 +524,7 @@ describe("every record with rules of its own is one the API accepts", { timeout:
         code: `${p.code}-COPY`,
         name: p.name,
         productGroupCode: p.productGroupCode,
+        brandCode: p.brandCode,
         minOrderQuantity: p.minOrderQuantity,
         orderIncrement: p.orderIncrement,
         maxOrderQuantity: p.maxOrderQuantity,
@@ -542,6 +594,7 @@ describe("every record with rules of its own is one the API accepts", { timeout:
         stackable: t.stackable,
         productCodes: t.productCodes,
         productGroupCodes: t.productGroupCodes,
+        brandCodes: t.brandCodes,
         channelCodes: t.channelCodes,
         scaleBasis: t.scaleBasis,
         scales: t.scales.map((s: any) => ({ minimum: s.minimum, value: s.value })),
@@ -574,6 +627,7 @@ describe("every record with rules of its own is one the API accepts", { timeout:
         stacking: p.stacking,
         productCodes: p.productCodes,
         productGroupCodes: p.productGroupCodes,
+        brandCodes: p.brandCodes,
         channelCodes: p.channelCodes,
         customerGroupCodes: p.customerGroupCodes,
         threshold: p.threshold,

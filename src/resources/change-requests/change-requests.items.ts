@@ -163,6 +163,13 @@ function priceItemIssues(
           message: `unknown product ${row.productCode}`,
         });
       }
+      // A VOLUME list takes no flat amounts, as its row write refuses them (docs/pricing-rules.md §29).
+      if (list?.tierMode === "VOLUME" && (row.flatAmount ?? 0) !== 0) {
+        issues.push({
+          path: `${path}.rows.${j}.flatAmount`,
+          message: `must be 0: pricelist ${item.pricelistId} is VOLUME (flat amounts are for GRADUATED pricelists)`,
+        });
+      }
     });
     return issues;
   }

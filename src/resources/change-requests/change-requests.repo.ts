@@ -23,6 +23,7 @@ import type {
   ChangeRequestItemKind,
   ChangeRequestTargetKind,
   Status,
+  TierMode,
 } from "../../pricing/vocabulary";
 
 /*
@@ -168,6 +169,8 @@ export interface RecordFacts {
   validFrom: number | null;
   validTo: number | null;
   updatedAt: number;
+  /** Pricelists only: how its tiers price (a VOLUME list takes no flat amounts, §29). */
+  tierMode?: TierMode;
 }
 
 export interface ItemFacts {
@@ -193,9 +196,10 @@ export const TABLES: Record<ChangeRequestTargetKind, Lifecycle> = {
   promotion: promotions,
 };
 
-const recordsOf = (table: Lifecycle, ids: readonly number[]) =>
+/** `extra`: more fields of the record, as `, 'name', column` (a pricelist's tierMode). */
+const recordsOf = (table: Lifecycle, ids: readonly number[], extra: SQL = sql``) =>
   sql`json((select json_group_array(json_object('id', id, 'status', status,
-    'validFrom', valid_from, 'validTo', valid_to, 'updatedAt', updated_at))
+    'validFrom', valid_from, 'validTo', valid_to, 'updatedAt', updated_at${extra}))
     from (select * from ${table} where id in ${inJson(ids)} order by id)))`;
 
 const unknownOf = (table: SQL, codesJson: readonly string[]) =>
@@ -224,7 +228,7 @@ export const unknownIn = (facts: ItemFacts, field: TargetField): string[] =>
 export function itemFactsSql(touch: Touch): SQL<string> {
   const { digest } = rowSetsSql(touch.selections);
   return sql<string>`json_object(
-    'pricelists', ${recordsOf(pricelists, touch.pricelistIds)},
+    'pricelists', ${recordsOf(pricelists, touch.pricelistIds, sql`, 'tierMode', tier_mode`)},
     'tradeConditions', ${recordsOf(tradeConditions, touch.tradeConditionIds)},
     'promotions', ${recordsOf(promotions, touch.promotionIds)},
     ${sql.join(
