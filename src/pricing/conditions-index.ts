@@ -1,9 +1,13 @@
-import { lineValue, sumReached, type EligibleLine } from "./basis";
+import { lineValue, saturatingAdd, type EligibleLine } from "./basis";
 import {
+  EVERY,
+  isEvery,
   listedKind,
   ReachIndex,
   targetsOf,
   type ProductTargets,
+  type Reach,
+  type Reached,
   type ReachKind,
 } from "./targeting";
 import { Cuts } from "./breaks";
@@ -69,6 +73,11 @@ export interface LineFacts extends EligibleLine {
   groupPath: readonly string[];
   /** The pieces its unit amounts are for: its base row's (docs/pricing-rules.md §20); else 1. */
   priceUnit: number;
+  /**
+   * The conditions of the request's index that name one of its codes (`reachedConditions`),
+   * found once per line; a line priced again at another quantity keeps its product's.
+   */
+  conditionsReached?: Reached<PreparedCondition>;
 }
 
 type StaticGate = "NOT_ACTIVE" | "OTHER_CURRENCY" | "OTHER_CHANNEL" | "NOT_TARGETED";
@@ -95,12 +104,17 @@ export interface PreparedCondition {
 export interface ConditionIndex {
   /** Every condition, in listed explain order: type, listed rung, priority desc, id asc. */
   all: PreparedCondition[];
-  /** Only those that pass the request-level checks, by type and reach: what a line scans. */
-  byType: Record<ConditionType, ReachIndex<PreparedCondition>>;
-  /** Those of `byType` whose scales compare with an order-level sum. */
+  /**
+   * Only those that pass the request-level checks, by reach, every type in one index: a line
+   * walks it once (`reachedConditions`) and each type reads its own of them (`forEachOfType`).
+   */
+  reach: ReachIndex<PreparedCondition>;
+  /** Those of `reach` whose scales compare with an order-level sum. */
   orderBased: PreparedCondition[];
-  /** By type, those of `byType` that reach every product, apart (see `evaluate`). */
-  everyProduct: Record<ConditionType, EveryProduct>;
+  /** By type, those of `reach` that reach every product, in its order. */
+  anyProduct: Record<ConditionType, PreparedCondition[]>;
+  /** By type, the same apart (see `evaluate`). */
+  everyProduct: Record<(typeof APPLIED_ORDER)[number], EveryProduct>;
   /**
    * What the non-stackable net prices and discounts reaching every product may cut, at any
    * scale row: where a scale reads a line's quantity, the early stop of `evaluate` may meet
@@ -204,24 +218,26 @@ export function prepareConditions(
   audience: Audience,
   hidden: readonly ConditionType[],
 ): ConditionIndex {
-  const byType = {} as Record<ConditionType, ReachIndex<PreparedCondition>>;
-  for (const type of EVERY_TYPE) byType[type] = new ReachIndex();
+  const anyProduct = {} as Record<ConditionType, PreparedCondition[]>;
+  for (const type of EVERY_TYPE) anyProduct[type] = [];
 
   const taken = hidden.length ? conditions.filter((c) => !hidden.includes(c.type)) : conditions;
   const all = taken.map((c) => prepareCondition(c, audience));
   all.sort(listedOrder);
   const orderBased: PreparedCondition[] = [];
+  const reach = new ReachIndex<PreparedCondition>();
   for (const prepared of all) {
     if (prepared.gate) continue;
-    byType[prepared.condition.type].add(prepared);
+    reach.add(prepared);
+    if (isEvery(prepared.targets)) anyProduct[prepared.condition.type].push(prepared);
     if (prepared.scales.length > 0 && prepared.condition.scaleBasis !== "LINE_QUANTITY") {
       orderBased.push(prepared);
     }
   }
-  const everyProduct = {} as Record<ConditionType, EveryProduct>;
+  const everyProduct = {} as ConditionIndex["everyProduct"];
   const cuts = new Cuts();
   for (const type of APPLIED_ORDER) {
-    const every = byType[type].everyProduct;
+    const every = anyProduct[type];
     everyProduct[type] = {
       nonStackable: every.filter((p) => !p.condition.stackable),
       stackable: every.filter((p) => p.condition.stackable),
@@ -229,13 +245,41 @@ export function prepareConditions(
     };
     for (const prepared of everyProduct[type].nonStackable) collectCut(cuts, prepared, "ANY");
   }
-  return { all, byType, orderBased, everyProduct, everyProductCuts: cuts };
+  return { all, reach, orderBased, anyProduct, everyProduct, everyProductCuts: cuts };
+}
+
+/**
+ * The conditions that name one of the line's codes, of every type, in the order each type's
+ * index visits them (filtering by type keeps it): walked once per line and kept on it.
+ */
+export const reachedConditions = (
+  index: ConditionIndex,
+  line: LineFacts,
+): Reached<PreparedCondition> => (line.conditionsReached ??= index.reach.reachedBy(line));
+
+/**
+ * Calls `visit` once for every condition of `type` reaching the line, as a per-type index
+ * would: those reaching every product, then those that name one of its codes.
+ */
+export function forEachOfType(
+  index: ConditionIndex,
+  type: ConditionType,
+  line: LineFacts,
+  visit: (prepared: PreparedCondition, reach: Reach) => void,
+): void {
+  for (const prepared of index.anyProduct[type]) visit(prepared, EVERY);
+  const { items, reaches } = reachedConditions(index, line);
+  for (let k = 0; k < items.length; k++) {
+    if (items[k]!.condition.type === type) visit(items[k]!, reaches[k]!);
+  }
 }
 
 /**
  * docs/pricing-rules.md §4.4: each order-based condition's basis, summed over the eligible lines
  * it reaches (whether it wins on them or not), from their quantities or base amounts (each as
- * its line amount would be, §20).
+ * its line amount would be, §20). Each line adds to the conditions reaching every product and to
+ * those it reached (`reachedConditions`, which step 2 then reuses); the sums saturate, so their
+ * order does not matter.
  */
 export function orderBasesOf(
   index: ConditionIndex,
@@ -243,13 +287,26 @@ export function orderBasesOf(
   rounding: ChannelRoundingMode,
 ): Map<PreparedCondition, number> {
   const bases = new Map<PreparedCondition, number>();
+  const everyProduct: PreparedCondition[] = [];
   for (const prepared of index.orderBased) {
     if (!prepared.inWindow) continue;
-    const byValue = prepared.condition.scaleBasis === "ORDER_VALUE";
-    const sum = sumReached(prepared.targets, lines, (l) =>
-      byValue ? lineValue(l.baseAmount, l.quantity, l.priceUnit, rounding) : l.quantity,
-    );
-    bases.set(prepared, sum);
+    bases.set(prepared, 0);
+    if (isEvery(prepared.targets)) everyProduct.push(prepared);
+  }
+  if (bases.size === 0) return bases;
+  for (const line of lines) {
+    let value: number | undefined;
+    const basisOf = (prepared: PreparedCondition) =>
+      prepared.condition.scaleBasis === "ORDER_VALUE"
+        ? (value ??= lineValue(line.baseAmount, line.quantity, line.priceUnit, rounding))
+        : line.quantity;
+    for (const prepared of everyProduct) {
+      bases.set(prepared, saturatingAdd(bases.get(prepared)!, basisOf(prepared)));
+    }
+    for (const prepared of reachedConditions(index, line).items) {
+      const sum = bases.get(prepared);
+      if (sum !== undefined) bases.set(prepared, saturatingAdd(sum, basisOf(prepared)));
+    }
   }
   return bases;
 }

@@ -3,6 +3,8 @@ import {
   APPLIED_ORDER,
   collectCut,
   explainOrder,
+  forEachOfType,
+  reachedConditions,
   rungOf,
   type ConditionIndex,
   type LineFacts,
@@ -14,7 +16,7 @@ import { ascending, compareBy, decidedBy, descending, type Ranking } from "./ran
 import { inUnit, unitOf } from "./units";
 import type { Accrual, Adjustment, ConditionExplain } from "./types";
 import { type EdgeTracker } from "./validity";
-import type { ChannelRoundingMode, ConditionOutcome, ConditionType, RankKey } from "./vocabulary";
+import type { ChannelRoundingMode, ConditionOutcome, RankKey } from "./vocabulary";
 
 /** What a condition's scale rows compare with on this line; null without scales. */
 function basisOf(
@@ -135,6 +137,23 @@ const noteOf = (e: Evaluated, outcome: ConditionOutcome, amount: number | null):
   amount,
 });
 
+/** A candidate that was not evaluated on the line: why, and what it had. */
+const skippedNote = (
+  outcome: ConditionOutcome,
+  rung: number,
+  reach: Reach,
+  basis: number | null,
+  value: number | null,
+): Note => ({
+  outcome,
+  decidedBy: null,
+  rung,
+  distance: reach.distance,
+  basis,
+  value,
+  amount: null,
+});
+
 /** One candidate reaching the line: in window and with a value at its basis, or why not. */
 function evaluateOne(
   step: ConditionStep,
@@ -144,13 +163,12 @@ function evaluateOne(
   running: number,
 ): Evaluated | Note {
   const rung = rungOf(prepared.condition.scope, reach.kind);
-  const skipped = { decidedBy: null, rung, distance: reach.distance, amount: null };
   if (!prepared.inWindow) {
-    return { outcome: "OUT_OF_WINDOW", basis: null, value: prepared.condition.value, ...skipped };
+    return skippedNote("OUT_OF_WINDOW", rung, reach, null, prepared.condition.value);
   }
   const basis = basisOf(prepared, line, step.orderBases);
   const value = valueAt(prepared, basis);
-  if (value === undefined) return { outcome: "NO_SCALE", basis, value: null, ...skipped };
+  if (value === undefined) return skippedNote("NO_SCALE", rung, reach, basis, null);
   const amount = effectOf(step, prepared, value, running, line);
   return { prepared, rung, distance: reach.distance, basis, value, amount };
 }
@@ -158,7 +176,7 @@ function evaluateOne(
 /** The line's candidates of one type that are in window and have a value at their basis. */
 function evaluate(
   step: ConditionStep,
-  type: ConditionType,
+  type: (typeof APPLIED_ORDER)[number],
   line: LineFacts,
   running: number,
   notes: Map<PreparedCondition, Note> | null,
@@ -167,7 +185,7 @@ function evaluate(
   const evaluated: Evaluated[] = [];
   if (notes) {
     // Explain: every candidate, with why it lost.
-    step.index.byType[type].forEach(line, (prepared, reach) => {
+    forEachOfType(step.index, type, line, (prepared, reach) => {
       step.edges.note(prepared.condition);
       const result = evaluateOne(step, prepared, reach, line, running);
       if ("prepared" in result) evaluated.push(result);
@@ -177,31 +195,47 @@ function evaluate(
     return evaluated;
   }
   let best: Evaluated | undefined;
-  const consider = (prepared: PreparedCondition, reach: Reach) => {
-    const result = evaluateOne(step, prepared, reach, line, running);
-    collectCut(cuts, prepared, "prepared" in result ? result.value : null);
-    if (!("prepared" in result)) return;
-    evaluated.push(result);
-    if (!prepared.condition.stackable && beats(result, best)) best = result;
-  };
-  step.index.byType[type].forEachTargeted(line, (prepared, reach) => {
+  // The line's walk of the index, every type at once: this type's, in the order its index has.
+  const { items, reaches } = reachedConditions(step.index, line);
+  for (let k = 0; k < items.length; k++) {
+    const prepared = items[k]!;
+    if (prepared.condition.type !== type) continue;
     step.edges.note(prepared.condition);
-    consider(prepared, reach);
-  });
+    best = consider(step, prepared, reaches[k]!, line, running, cuts, evaluated, best);
+  }
   const every = step.index.everyProduct[type];
   if (!every.noted) {
-    for (const prepared of [...every.stackable, ...every.nonStackable]) {
-      step.edges.note(prepared.condition);
-    }
+    for (const prepared of every.stackable) step.edges.note(prepared.condition);
+    for (const prepared of every.nonStackable) step.edges.note(prepared.condition);
     every.noted = true;
   }
-  for (const prepared of every.stackable) consider(prepared, EVERY);
+  for (const prepared of every.stackable) {
+    best = consider(step, prepared, EVERY, line, running, cuts, evaluated, best);
+  }
   for (const prepared of every.nonStackable) {
     // In rung, priority order: once one cannot beat the best so far, none after it can.
     if (best && cannotBeat(prepared, best)) break;
-    consider(prepared, EVERY);
+    best = consider(step, prepared, EVERY, line, running, cuts, evaluated, best);
   }
   return evaluated;
+}
+
+/** `evaluate` without explain, one candidate: evaluated, its cut collected; the best so far. */
+function consider(
+  step: ConditionStep,
+  prepared: PreparedCondition,
+  reach: Reach,
+  line: LineFacts,
+  running: number,
+  cuts: Cuts,
+  evaluated: Evaluated[],
+  best: Evaluated | undefined,
+): Evaluated | undefined {
+  const result = evaluateOne(step, prepared, reach, line, running);
+  collectCut(cuts, prepared, "prepared" in result ? result.value : null);
+  if (!("prepared" in result)) return best;
+  evaluated.push(result);
+  return !prepared.condition.stackable && beats(result, best) ? result : best;
 }
 
 /**
@@ -224,11 +258,12 @@ function beats(e: Evaluated, winner: Evaluated | undefined): boolean {
 function pickApplied(evaluated: readonly Evaluated[]) {
   // Stackables do not compete for the winner; they all apply after it.
   let winner: Evaluated | undefined;
-  const stackables: Evaluated[] = [];
+  let stackables: Evaluated[] | undefined;
   for (const e of evaluated) {
-    if (e.prepared.condition.stackable) stackables.push(e);
+    if (e.prepared.condition.stackable) (stackables ??= []).push(e);
     else if (beats(e, winner)) winner = e;
   }
+  if (!stackables) return { winner, applied: winner ? [winner] : [] };
   if (stackables.length > 1) stackables.sort(stackOrder);
   return { winner, applied: winner ? [winner, ...stackables] : stackables };
 }
@@ -319,7 +354,7 @@ export function applyAccruals(
   // Every one applies, so none is passed over early (unlike `evaluate`), and none is a cut the
   // customer sees (breaks.ts does not collect it).
   const evaluated: Evaluated[] = [];
-  step.index.byType.ACCRUAL.forEach(line, (prepared, reach) => {
+  forEachOfType(step.index, "ACCRUAL", line, (prepared, reach) => {
     step.edges.note(prepared.condition);
     const result = evaluateOne(step, prepared, reach, line, final);
     if ("prepared" in result) evaluated.push(result);

@@ -6,7 +6,6 @@ import {
   type ConditionResult,
   type ConditionStep,
 } from "./conditions";
-import type { LineFacts } from "./conditions-index";
 import { Cuts } from "./breaks";
 import { isPriceable, type PricedTier } from "./derivation";
 import {
@@ -21,10 +20,18 @@ import { costFor, explainCosts, type LineCost } from "./costs";
 import { honour, type Honouring, type QuoteStep } from "./honour";
 import { marginOf, UNPRICED, type MarginFields } from "./margin";
 import { add, AmountOutOfRange, scale } from "./money";
-import { explainPricelists, lookupBase, type BaseLookup, type PricelistLevels } from "./pricelists";
+import {
+  explainPricelists,
+  listsFor,
+  lookupIn,
+  type BaseLookup,
+  type PricelistLevels,
+  type ProductLists,
+} from "./pricelists";
 import {
   applyPromotions,
   explainPromotions,
+  type PromotionLine,
   type PromotionResult,
   type PromotionStep,
 } from "./promotions";
@@ -69,9 +76,11 @@ export interface LineSetup {
  * A line after steps 1 and 2, and what the request sums from it: its facts are those order-level
  * sums read (and `regularValue` is filled in once step 4 ran).
  */
-export interface Started extends LineFacts {
+export interface Started extends PromotionLine {
   line: PriceLineRequest;
   rule: QuantityRule | null;
+  /** The lists that may price its product (`listsFor`), kept to price it at other quantities. */
+  lists: ProductLists | undefined;
   lookup: BaseLookup | undefined;
   /** Why the line is not priced; null when it is eligible (known, base price, quantity allowed). */
   stop: Exclude<LineStatus, "OK"> | null;
@@ -83,10 +92,15 @@ export interface Started extends LineFacts {
 }
 
 /**
- * Steps 1 and 2: the base price, then the quantity rule; the floor the line will have. `lookup`:
- * step 1's lookup for this product and quantity when the caller already made it.
+ * Steps 1 and 2: the base price, then the quantity rule; the floor the line will have. `known`:
+ * what a line of the same product already found (its lists, and step 1's lookup when it was made
+ * for this quantity).
  */
-export function startLine(setup: LineSetup, line: PriceLineRequest, lookup?: BaseLookup): Started {
+export function startLine(
+  setup: LineSetup,
+  line: PriceLineRequest,
+  known?: { lists: ProductLists; lookup?: BaseLookup },
+): Started {
   const product = setup.products.get(line.productCode);
   const s: Started = {
     productCode: line.productCode,
@@ -96,6 +110,7 @@ export function startLine(setup: LineSetup, line: PriceLineRequest, lookup?: Bas
     priceUnit: 1,
     line,
     rule: product ? quantityRuleOf(product) : null,
+    lists: undefined,
     lookup: undefined,
     stop: "UNKNOWN_PRODUCT",
     floor: undefined,
@@ -103,7 +118,8 @@ export function startLine(setup: LineSetup, line: PriceLineRequest, lookup?: Bas
     regularValue: 0,
   };
   if (!s.rule) return s;
-  s.lookup = lookup ?? lookupBase(setup.levels, line.productCode, line.quantity, setup.edges);
+  s.lists = known?.lists ?? listsFor(setup.levels, line.productCode);
+  s.lookup = known?.lookup ?? lookupIn(s.lists, line.quantity, setup.edges);
   const { base, list } = s.lookup;
   // A derived amount past 2^53 − 1 cannot be answered exactly: only this line says so.
   if (!base) s.stop = "NO_PRICE";
@@ -317,10 +333,10 @@ function priceBreakOf(
   }
   const quantity = ladderQuantity(s.rule!, next.minQuantity);
   if (quantity === null) return null;
-  const lookup = lookupBase(f.setup.levels, s.productCode, quantity, f.setup.edges);
+  const lookup = lookupIn(s.lists!, quantity, f.setup.edges);
   const found = lookup.base;
   if (!found || !isPriceable(found.tier) || surelyDearer(priced, found.tier, quantity)) return null;
-  const at = priceAt(f, s.productCode, quantity, lookup);
+  const at = priceAt(f, s, quantity, lookup);
   if (at === null || at.again.lineAmount > priced.lineAmount) return null;
   return { quantity, lineAmount: at.again.lineAmount };
 }
@@ -332,12 +348,22 @@ function ladderQuantity(rule: QuantityRule, minimum: number): number | null {
 }
 
 /**
- * The line of `productCode` at `quantity` alone, with the order's sums unchanged, without explain
+ * The product of line `s` at `quantity` alone, with the order's sums unchanged, without explain
  * (price-break advice, the ladder); null when it is not OK there.
  */
-function priceAt(f: Finish, productCode: string, quantity: number, lookup?: BaseLookup) {
-  const more = startLine(f.setup, { productCode, quantity }, lookup);
+function priceAt(f: Finish, s: Started, quantity: number, lookup?: BaseLookup) {
+  const more = startLine(
+    f.setup,
+    { productCode: s.productCode, quantity },
+    {
+      lists: s.lists!,
+      lookup,
+    },
+  );
   if (more.stop !== null) return null;
+  // The same product: the same records name its codes.
+  more.conditionsReached = s.conditionsReached;
+  more.promotionsReached = s.promotionsReached;
   const regular = regularOf(f.noExplain.conditions, more);
   if (regular === "OUT_OF_RANGE") return null;
   const again = adjust(f.noExplain.promotions, more, regular);
@@ -357,9 +383,7 @@ function ladderOf(f: Finish, s: Started, priced: Adjusted): LadderEntry[] {
     const quantity = ladderQuantity(s.rule!, tier.minQuantity);
     if (quantity === null) continue;
     const at =
-      quantity === s.quantity
-        ? { again: priced, priceUnit: s.priceUnit }
-        : priceAt(f, s.productCode, quantity);
+      quantity === s.quantity ? { again: priced, priceUnit: s.priceUnit } : priceAt(f, s, quantity);
     if (at === null) continue;
     entries.push({
       minQuantity: tier.minQuantity,

@@ -197,39 +197,73 @@ export function tierAt(
 const CHANNEL_LEVELS: readonly PricelistLevel[] = ["CHANNEL_PRIMARY", "CHANNEL"];
 const IS_CHANNEL_LEVEL = PRICELIST_LEVELS.map((level) => CHANNEL_LEVELS.includes(level));
 
+/** A list that may price a product at some quantity: what `listsFor` keeps for a line. */
+interface ProductList {
+  /** Its index in PRICELIST_LEVELS. */
+  level: number;
+  prepared: PreparedPricelist;
+  /** Its effective rows for the product, minQuantity ascending. */
+  rows: readonly PricedTier[];
+}
+
 /**
- * Step 1 for one line. Every level is examined: the list price needs the channel levels anyway.
- * A pricelist is "looked at" for `validUntil` once it passes the checks that do not depend on
- * time (status, currency, a row for the product).
+ * The lists of every level that pass the checks that depend on neither the quantity nor the time
+ * (status, currency, a row for the product), in level order, each level in its ranking order:
+ * all that `lookupIn` looks at, found once per line and kept for pricing it again at another
+ * quantity (the price-break advice, the ladder).
  */
-export function lookupBase(
+export type ProductLists = readonly ProductList[];
+
+export function listsFor(levels: PricelistLevels, productCode: string): ProductLists {
+  const lists: ProductList[] = [];
+  for (let i = 0; i < PRICELIST_LEVELS.length; i++) {
+    for (const prepared of levels[i] ?? []) {
+      if (prepared.gate) continue;
+      const rows = prepared.tiers.get(productCode);
+      if (rows) lists.push({ level: i, prepared, rows });
+    }
+  }
+  return lists;
+}
+
+/**
+ * Step 1 for one line of `quantity` pieces, among the lists `listsFor` kept for its product (the
+ * others fail `check` whatever the quantity and are not looked at). Every level is examined: the
+ * list price needs the channel levels anyway. A list is "looked at" for `validUntil` once it
+ * passes the checks that do not depend on time, as `check` has them: out of window, no tier for
+ * the quantity, or a price (a tier that rounds to zero is not looked at).
+ */
+export function lookupIn(lists: ProductLists, quantity: number, edges: EdgeTracker): BaseLookup {
+  let base: LevelCandidate | undefined;
+  let list: LevelCandidate | undefined;
+  let best: LevelCandidate | undefined;
+  // Plain loops: this runs for every line (and again for its price-break advice and ladder).
+  for (let k = 0; k < lists.length; k++) {
+    const { level, prepared, rows } = lists[k]!;
+    const tier = prepared.inWindow ? tierAt(prepared, rows, quantity) : undefined;
+    if (tier?.roundsToZero) continue;
+    edges.note(prepared.pricelist);
+    if (tier) {
+      const candidate: LevelCandidate = { level: PRICELIST_LEVELS[level]!, prepared, tier };
+      if (!best || compareBy(levelRanking, candidate, best) < 0) best = candidate;
+    }
+    // The level's last list: its best is known.
+    if (best && lists[k + 1]?.level !== level) {
+      base ??= best;
+      if (IS_CHANNEL_LEVEL[level]) list ??= best;
+      best = undefined;
+    }
+  }
+  return { base, list };
+}
+
+/** Step 1 for one line: `lookupIn` the lists of its product. */
+export const lookupBase = (
   levels: PricelistLevels,
   productCode: string,
   quantity: number,
   edges: EdgeTracker,
-): BaseLookup {
-  let base: LevelCandidate | undefined;
-  let list: LevelCandidate | undefined;
-  // Plain loops: this runs for every line (and again for its price-break advice).
-  for (let i = 0; i < PRICELIST_LEVELS.length; i++) {
-    let best: LevelCandidate | undefined;
-    for (const prepared of levels[i] ?? []) {
-      const result = check(prepared, productCode, quantity);
-      if (typeof result === "string") {
-        if (result === "OUT_OF_WINDOW" || result === "NO_TIER_FOR_QUANTITY") {
-          edges.note(prepared.pricelist);
-        }
-        continue;
-      }
-      edges.note(prepared.pricelist);
-      const candidate: LevelCandidate = { level: PRICELIST_LEVELS[i]!, prepared, tier: result };
-      if (!best || compareBy(levelRanking, candidate, best) < 0) best = candidate;
-    }
-    base ??= best;
-    if (IS_CHANNEL_LEVEL[i]) list ??= best;
-  }
-  return { base, list };
-}
+): BaseLookup => lookupIn(listsFor(levels, productCode), quantity, edges);
 
 /** Every (level, pricelist) of the request for one line, with why it won or lost. */
 export function explainPricelists(

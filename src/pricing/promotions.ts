@@ -1,7 +1,7 @@
 import { sumReached } from "./basis";
 import { Cuts } from "./breaks";
 import type { Audience, LineFacts } from "./conditions-index";
-import { reachOf, ReachIndex, targetsOf, type ProductTargets } from "./targeting";
+import { reachOf, ReachIndex, targetsOf, type ProductTargets, type Reached } from "./targeting";
 import { add, clamp, negate, percentOf } from "./money";
 import { ascending, decidedBy, descending, pickBest, type Ranking } from "./rank";
 import type { Adjustment, PromotionCandidate, PromotionExplain, ThresholdExplain } from "./types";
@@ -81,6 +81,12 @@ export function thresholdSumsOf(
     );
   }
   return sums;
+}
+
+/** A line as step 3 sees it: with the promotions that name one of its codes, once found. */
+export interface PromotionLine extends LineFacts {
+  /** `reach.reachedBy(line)`, walked once per line; a line priced again keeps its product's. */
+  promotionsReached?: Reached<PreparedPromotion>;
 }
 
 /** Step 3's request-level state. */
@@ -182,7 +188,7 @@ const skipped = (outcome: PromotionOutcome): PromotionNote => ({
 /** The line's candidates that are in window and past their threshold, evaluated. */
 function evaluateAll(
   step: PromotionStep,
-  line: LineFacts,
+  line: PromotionLine,
   prices: Prices,
   notes: Map<PreparedPromotion, PromotionNote> | null,
 ): Evaluated[] {
@@ -203,14 +209,15 @@ function evaluateAll(
     return prepared.inWindow && !belowThreshold(step, prepared);
   });
   for (const prepared of step.everyProductLive) evaluated.push(evaluate(prepared, prices));
-  step.index.reach.forEachTargeted(line, visit);
+  line.promotionsReached ??= step.index.reach.reachedBy(line);
+  for (const prepared of line.promotionsReached.items) visit(prepared);
   return evaluated;
 }
 
 /** Step 3 for one priced line. */
 export function applyPromotions(
   step: PromotionStep,
-  line: LineFacts,
+  line: PromotionLine,
   prices: Prices,
 ): PromotionResult {
   const notes = step.explain ? new Map<PreparedPromotion, PromotionNote>() : null;

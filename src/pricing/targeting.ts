@@ -129,7 +129,12 @@ export const targetsOf = (record: TargetLists): ProductTargets => {
   return targets;
 };
 
-const isEvery = (t: ProductTargets) => TARGET_FIELDS.every((field) => t[field] === null);
+/** Whether the targets list nothing in any dimension: they reach every product. */
+export function isEvery(t: ProductTargets): boolean {
+  // A loop, no callback: order-level sums ask it for every line.
+  for (let i = 0; i < TARGET_FIELDS.length; i++) if (t[TARGET_FIELDS[i]!] !== null) return false;
+  return true;
+}
 
 /** The reach a record names for the products it lists (for a product it does not reach). */
 export const listedKind = (t: ProductTargets): ReachKind =>
@@ -147,6 +152,13 @@ export function reachOf(t: ProductTargets, product: TargetedProduct): Reach | nu
   return null;
 }
 
+/** The records of an index that name one of a product's codes, and how each reaches it. */
+export interface Reached<T> {
+  items: readonly T[];
+  /** `reaches[k]`: how `items[k]` reaches the product. */
+  reaches: readonly Reach[];
+}
+
 /**
  * Records indexed by what they reach, so a line looks up its codes in each dimension instead of
  * scanning every record. Each record is found once per product, with its most specific reach.
@@ -157,9 +169,10 @@ export class ReachIndex<T extends { targets: ProductTargets }> {
 
   add(item: T): void {
     if (isEvery(item.targets)) this.anyProduct.push(item);
-    DIMENSIONS.forEach((d, i) => {
-      for (const code of item.targets[d.field] ?? []) push(this.byCode[i]!, code, item);
-    });
+    for (let i = 0; i < DIMENSIONS.length; i++) {
+      const codes = item.targets[DIMENSIONS[i]!.field];
+      if (codes) for (const code of codes) push(this.byCode[i]!, code, item);
+    }
   }
 
   /** The records that name no product in any dimension, in the order they were added. */
@@ -173,21 +186,41 @@ export class ReachIndex<T extends { targets: ProductTargets }> {
     this.forEachTargeted(product, visit);
   }
 
+  /**
+   * The records that name one of the product's codes, each once, with its most specific reach:
+   * dimension by dimension, along the product's path in each, in the order they were added. A
+   * line walks the index once and keeps the result (every type of condition, the order-level
+   * sums, the price-break advice and the ladder read it).
+   */
+  reachedBy(product: TargetedProduct): Reached<T> {
+    let items: T[] | undefined;
+    let reaches: Reach[] | undefined;
+    const paths = DIMENSIONS.map((d) => d.path(product));
+    for (let i = 0; i < DIMENSIONS.length; i++) {
+      const path = paths[i]!;
+      const byCode = this.byCode[i]!;
+      for (let at = 0; at < path.length; at++) {
+        const reached = byCode.get(path[at]!);
+        if (!reached) continue;
+        for (const item of reached) {
+          // A record reaching the product in a more specific way was found there.
+          if (reachedBefore(item.targets, paths, i, at)) continue;
+          (items ??= []).push(item);
+          (reaches ??= []).push(DIMENSIONS[i]!.reach(at));
+        }
+      }
+    }
+    return items && reaches ? { items, reaches } : NOTHING_REACHED;
+  }
+
   /** `forEach` without `everyProduct`: the records that name one of the product's codes. */
   forEachTargeted(product: TargetedProduct, visit: (item: T, reach: Reach) => void): void {
-    const paths = DIMENSIONS.map((d) => d.path(product));
-    DIMENSIONS.forEach((d, i) => {
-      const path = paths[i]!;
-      for (let at = 0; at < path.length; at++) {
-        const reached = this.byCode[i]!.get(path[at]!);
-        if (!reached) continue;
-        // A record reaching the product in a more specific way was visited there.
-        for (const item of reached)
-          if (!reachedBefore(item.targets, paths, i, at)) visit(item, d.reach(at));
-      }
-    });
+    const { items, reaches } = this.reachedBy(product);
+    for (let k = 0; k < items.length; k++) visit(items[k]!, reaches[k]!);
   }
 }
+
+const NOTHING_REACHED: Reached<never> = { items: [], reaches: [] };
 
 /** Whether the targets list one of the product's codes before dimension `i`, position `at`. */
 function reachedBefore(
