@@ -15,7 +15,7 @@ export function d1DelayMs(value: string | undefined): number {
 /**
  * Counts D1 round trips and their time for the Server-Timing header. With a delay (`d1DelayMs`)
  * every round trip first waits that long, inside its measured time: a local D1 then answers as a
- * distant one would (docs/performance.md "Remote-latency model").
+ * distant one would (docs/performance.md "Remote latency").
  */
 export class DbMeter {
   calls = 0;

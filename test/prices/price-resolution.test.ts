@@ -84,7 +84,7 @@ describe("the worked example of docs/pricing-rules.md §10", () => {
     await ok("PATCH", `/v1/api/pricelist/${ids["PL-900"]}`, { status: "ACTIVE" });
     // The first lookup after a write finds the cached channel context older than the data: a
     // second round trip reads it again. The next one is served from it, in one round trip, with
-    // the same answer (docs/performance.md, "The channel context cache").
+    // the same answer (docs/performance.md, "The caches").
     const res = await resolve(cart);
     expect(res.status).toBe(200);
     expect(res.headers.get("server-timing")).toMatch(AFTER_A_WRITE);

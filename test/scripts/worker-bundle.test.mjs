@@ -22,11 +22,12 @@ const ENTRY = join(ROOT, "src", "core", "zod-entry.ts");
 /**
  * The ceiling this test holds, in wrangler's own gzip figure: what the bundle measured once the
  * Worker's source left out the words route factories are given and the schemas only /doc's
- * answers name (182.4 KiB, issue 30 item 4), plus a little, so that growth is a decision. The
+ * answers name (182.4 KiB, issue 30 item 4; 183.2 once the visibility scope, the reader's facts
+ * and the faster engine landed), plus a little, so that growth is a decision. The
  * target is 200 KiB (issue 5, docs/performance.md "Targets"); issue 30 asked for at most 185 so
  * that the next features fit.
  */
-const BUDGET_KIB = 183;
+const BUDGET_KIB = 184;
 
 const tmp = mkdtempSync(join(tmpdir(), "worker-bundle-"));
 after(() => rmSync(tmp, { recursive: true, force: true }));

@@ -5,7 +5,7 @@ import type { RequestPart } from "./lookup";
 import { loadProducts } from "./products";
 
 /**
- * The isolate's product cache (docs/performance.md "The product cache"): per product code, its
+ * The isolate's product cache (docs/performance.md "The caches"): per product code, its
  * facts (quantity rule, group path; null: no such product) and its price rows in each list a
  * lookup has needed (an empty array: known to have none), all of one pricing data version. With
  * both contexts cached, a lookup reads only the version and what this cache lacks, in one round
