@@ -9,8 +9,9 @@ import { pricelists, tradeConditions } from "./schema";
  * repositories (Drizzle predicates), the price reader (SQL fragments and the cache-key part,
  * src/db/pricing/), the change feed (the hidden records' ids, src/feed/read.ts) and the engine
  * (the condition types to leave out, src/pricing/conditions-index.ts). A read that does not take
- * it does not compile, and test/platform/visibility-scope.test.ts fails for a file that reads
- * those tables without it and is not on its list of the reads no such key reaches.
+ * it does not compile, test/scripts/visibility-scope.test.mjs fails for a file that reads those
+ * tables without it and is not on its list of the reads no such key reaches, and
+ * test/platform/visibility-scope.test.ts holds the SQL and the in-memory tests to each other.
  *
  * The hiding rule is written here and only here. A key that does not see costs (read and sales
  * keys) never reads COST pricelists with their rows and assignments, the FLOOR pricelists derived
