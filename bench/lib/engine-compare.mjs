@@ -12,32 +12,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { build } from "esbuild";
 import { ROOT } from "./common.mjs";
-import { engineCase, quantile } from "./engine.mjs";
+import { bundleEngine, engineCase, quantile } from "./engine.mjs";
 
 /** @typedef {import("../../src/pricing/types").PriceRequest} PriceRequest */
-/** @typedef {{ resolvePrices: (r: PriceRequest) => import("../../src/pricing/types").PriceAnswer }} Engine */
-
-/**
- * @param {string} src a src/ folder
- * @param {string} dir
- * @param {string} name
- * @returns {Promise<Engine>}
- */
-async function bundle(src, dir, name) {
-  const outfile = join(dir, `${name}.mjs`);
-  await build({
-    entryPoints: [join(src, "pricing", "index.ts")],
-    bundle: true,
-    format: "esm",
-    platform: "neutral",
-    target: "es2022",
-    outfile,
-    logLevel: "silent",
-  });
-  return import(pathToFileURL(outfile).href);
-}
+/** @typedef {import("./engine.mjs").Engine} Engine */
 
 /** The variants whose answers must not change, each a request. */
 export function variants() {
@@ -131,8 +110,8 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const runs = Number(process.argv[3] ?? 400);
   const dir = mkdtempSync(join(tmpdir(), "pricing-engine-compare-"));
   try {
-    const before = await bundle(beforeSrc, dir, "before");
-    const after = await bundle(process.env.AFTER_SRC ?? join(ROOT, "src"), dir, "after");
+    const before = await bundleEngine(beforeSrc, dir, "before");
+    const after = await bundleEngine(process.env.AFTER_SRC ?? join(ROOT, "src"), dir, "after");
     let same = 0;
     for (const [name, request] of Object.entries(variants())) {
       const x = JSON.stringify(before.resolvePrices(request));

@@ -253,15 +253,19 @@ export function quantile(values, q) {
   return /** @type {number} */ (sorted[index]);
 }
 
+/** @typedef {{ resolvePrices: (r: PriceRequest) => import("../../src/pricing/types").PriceAnswer }} Engine */
+
 /**
- * Bundles src/pricing/index.ts into `dir` and times `resolvePrices` on `engineCase()`.
- * @param {string} dir a temporary folder
- * @param {{ runs: number }} options
+ * The engine of the `src/` folder `src`, bundled by esbuild into `dir`/`name`.mjs and imported.
+ * @param {string} src
+ * @param {string} dir
+ * @param {string} name
+ * @returns {Promise<Engine>}
  */
-export async function benchEngine(dir, { runs }) {
-  const outfile = join(dir, "pricing.mjs");
+export async function bundleEngine(src, dir, name) {
+  const outfile = join(dir, `${name}.mjs`);
   await build({
-    entryPoints: [join(ROOT, "src", "pricing", "index.ts")],
+    entryPoints: [join(src, "pricing", "index.ts")],
     bundle: true,
     format: "esm",
     platform: "neutral",
@@ -269,8 +273,16 @@ export async function benchEngine(dir, { runs }) {
     outfile,
     logLevel: "silent",
   });
-  /** @type {{ resolvePrices: (r: PriceRequest) => import("../../src/pricing/types").PriceAnswer }} */
-  const engine = await import(pathToFileURL(outfile).href);
+  return import(pathToFileURL(outfile).href);
+}
+
+/**
+ * Bundles src/pricing/index.ts into `dir` and times `resolvePrices` on `engineCase()`.
+ * @param {string} dir a temporary folder
+ * @param {{ runs: number }} options
+ */
+export async function benchEngine(dir, { runs }) {
+  const engine = await bundleEngine(join(ROOT, "src"), dir, "pricing");
   const request = engineCase();
   const answer = engine.resolvePrices(request);
   const ok = answer.lines.filter((l) => l.status === "OK").length;
