@@ -1,6 +1,7 @@
 import type { Db } from "../../db/client";
 import { ApiError, conflict, invalid, notFound, type FieldIssue } from "../../core/errors";
 import { iso } from "../../core/schemas";
+import { nextTurn } from "../../core/steps";
 import { TARGET_DOCS } from "../../core/targeting";
 import { TARGET_FIELDS } from "../../pricing";
 import {
@@ -288,9 +289,6 @@ const places = new SimulationPlaces();
 
 /** A place for a simulation of `keyName` in this isolate, or the 429 (see SimulationPlaces). */
 export const claimSimulation = (keyName: string) => places.claim(keyName);
-
-/** Lets the isolate's other requests run: a timer is a macrotask, so their pending I/O goes first. */
-const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /**
  * A simulation read and checked (two D1 round trips; or its 404, 409 or 400), with its
