@@ -43,8 +43,11 @@ export interface TargetedProduct {
   productCode: string;
   /** Its own group first, then each parent up to the root. */
   groupPath: readonly string[];
-  /** Its code in each dimension of records a product names one of (its facts); absent: none. */
-  codes?: ProductCodes;
+  /**
+   * Its code in each dimension of records a product names one of (`ProductCodes`: its facts, a
+   * linter's product); undefined: none. Required, so that no product passes its facts flat.
+   */
+  codes: ProductCodes | undefined;
 }
 
 /** One way to target products. */

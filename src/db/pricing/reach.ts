@@ -400,7 +400,7 @@ export function reachedCodes(products: ReadonlyMap<string, ProductFacts>): Audie
   const reached = {} as Record<TargetField, Set<string>>;
   for (const d of DIMENSIONS) reached[d.field] = new Set();
   for (const [productCode, facts] of products) {
-    const product = { ...facts, productCode };
+    const product = { productCode, groupPath: facts.groupPath, codes: facts };
     for (const d of DIMENSIONS) for (const code of d.path(product)) reached[d.field].add(code);
   }
   return reached;
