@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { TARGET_FIELDS, type TargetField } from "../pricing";
+import { DIMENSIONS, TARGET_FIELDS, type TargetField } from "../pricing";
 import { Code } from "./schemas";
 
 /*
@@ -19,6 +19,13 @@ interface TargetDocs {
   example: string;
   /** How many codes a selector may name (a change request's ADJUST_PRICES). */
   selectorMax: number;
+  /**
+   * For a dimension whose reach has a distance (`Dimension.reach`), explain's words for it: what
+   * `distance` is when a record reaches the product through one of these codes (`n`: the
+   * distance of a code's first position) and the dimension in "null when not reached through
+   * …". Absent: "n when it reaches the product through its <noun>" and "a <noun>".
+   */
+  distance?: { means: (n: number) => string; through: string };
 }
 
 export const TARGET_DOCS: Record<TargetField, TargetDocs> = {
@@ -28,9 +35,47 @@ export const TARGET_DOCS: Record<TargetField, TargetDocs> = {
     what: "product groups (with every group below them)",
     example: "FAST",
     selectorMax: 100,
+    distance: {
+      means: () => "Parent steps from the product's group to the listed group that reaches it",
+      through: "a group",
+    },
   },
-  brandCodes: { noun: "brand", what: "brands", example: "BOSCH", selectorMax: 100 },
+  brandCodes: {
+    noun: "brand",
+    what: "brands",
+    example: "BOSCH",
+    selectorMax: 100,
+    distance: {
+      means: (n) =>
+        `${n} when it reaches the product through its brand (farther than any group, docs/pricing-rules.md §31)`,
+      through: "a brand",
+    },
+  },
 };
+
+/**
+ * explain's `distance` (docs/pricing-rules.md §9) in words, from the dimensions whose reach has a
+ * distance (`DIMENSIONS`' `reach`) and their `distance` docs.
+ */
+export function distanceDescription(): string {
+  const measured = DIMENSIONS.flatMap((d) => {
+    const n = d.reach(0).distance;
+    if (n === null) return [];
+    const { noun, distance } = TARGET_DOCS[d.field];
+    return [
+      {
+        means: distance
+          ? distance.means(n)
+          : `${n} when it reaches the product through its ${noun}`,
+        through: distance?.through ?? `a ${noun}`,
+      },
+    ];
+  });
+  return [
+    ...measured.map((m) => m.means),
+    `null when not reached through ${measured.map((m) => m.through).join(" or ")}`,
+  ].join("; ");
+}
 
 /** "productCodes, productGroupCodes" (the fields, for descriptions). */
 export const TARGET_FIELD_LIST = TARGET_FIELDS.join(", ");

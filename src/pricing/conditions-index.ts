@@ -3,6 +3,7 @@ import {
   EVERY,
   isEvery,
   listedKind,
+  REACH_STEP,
   ReachIndex,
   targetsOf,
   type ProductTargets,
@@ -46,8 +47,6 @@ const FIRST_RUNG: Record<ConditionScope, number> = {
   CHANNEL: 7,
   GLOBAL: 10,
 };
-/** A brand sits on the group rung (docs/pricing-rules.md §31), after every group by distance. */
-const REACH_STEP: Record<ReachKind, number> = { PRODUCT: 0, GROUP: 1, BRAND: 1, ALL: 2 };
 
 /**
  * Step 2's ladder (docs/pricing-rules.md §4.2): customer, group, channel, global; inside each,

@@ -22,9 +22,13 @@ export { deriveAmount, MAX_STEPS, roundToEnding } from "./derivation";
 export {
   DIMENSIONS,
   listed,
+  NAMED_DIMENSIONS,
   namesNoProduct,
   reachOf,
   TARGET_FIELDS,
+  type NamedTargetField,
+  type ProductCodeField,
+  type ProductCodes,
   type Reach,
   type ReachKind,
   type TargetEntity,

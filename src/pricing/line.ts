@@ -106,7 +106,7 @@ export function startLine(
     productCode: line.productCode,
     quantity: line.quantity,
     groupPath: product?.groupPath ?? [],
-    brandCode: product?.brandCode ?? null,
+    codes: product,
     priceUnit: 1,
     line,
     rule: product ? quantityRuleOf(product) : null,

@@ -13,6 +13,7 @@ import type {
   ThresholdBasis,
   TierMode,
 } from "./vocabulary";
+import type { ProductCodes, TargetLists } from "./targeting";
 
 /* The engine's input (its conventions: types.ts). */
 
@@ -143,7 +144,7 @@ export interface Scale {
   value: number;
 }
 
-export interface TradeConditionCandidate extends Validity {
+export interface TradeConditionCandidate extends Validity, TargetLists {
   id: number;
   name: string;
   scope: ConditionScope;
@@ -159,13 +160,13 @@ export interface TradeConditionCandidate extends Validity {
   priority: number;
   stackable: boolean;
   /**
-   * Product reach (src/pricing/targeting.ts): with none of productCodes, productGroupCodes and
-   * brandCodes, every product; otherwise the listed products, every product in a listed group or
-   * one of its descendants, and every product of a listed brand (absent: none).
+   * Product reach (src/pricing/targeting.ts): a list per targeting dimension (`TargetLists`:
+   * productCodes, productGroupCodes, brandCodes, …; absent: none); with none of them, every
+   * product; otherwise the listed products, every product in a listed group or one of its
+   * descendants, and every product of a listed brand.
    */
   productCodes: readonly string[];
   productGroupCodes: readonly string[];
-  brandCodes?: readonly string[];
   /** Empty = all channels. */
   channelCodes: readonly string[];
   /**
@@ -185,7 +186,7 @@ export interface TradeConditionCandidate extends Validity {
   customerGroupCodes: readonly string[];
 }
 
-export interface PromotionCandidate extends Validity {
+export interface PromotionCandidate extends Validity, TargetLists {
   id: number;
   name: string;
   status: Status;
@@ -196,10 +197,9 @@ export interface PromotionCandidate extends Validity {
   priceUnit?: number;
   priority: number;
   stacking: PromotionStacking;
-  /** Product reach as for trade conditions: none of the lists = every product. */
+  /** Product reach as for trade conditions (`TargetLists`): none of the lists = every product. */
   productCodes: readonly string[];
   productGroupCodes: readonly string[];
-  brandCodes?: readonly string[];
   /** Empty = all channels / everyone. */
   channelCodes: readonly string[];
   customerGroupCodes: readonly string[];
@@ -217,12 +217,14 @@ export interface Threshold {
   minimum: number;
 }
 
-/** What the engine needs to know of a requested product that exists. */
-export interface ProductFacts {
+/**
+ * What the engine needs to know of a requested product that exists; with its code in each
+ * dimension of records a product names one of (`ProductCodes`, src/pricing/targeting.ts: its
+ * `brandCode`, docs/pricing-rules.md §31; absent or null: none).
+ */
+export interface ProductFacts extends ProductCodes {
   /** Its own group first, then each parent up to the root; [] when it is in no group. */
   groupPath: readonly string[];
-  /** Its brand (docs/pricing-rules.md §31); absent or null: none. */
-  brandCode?: string | null;
   /** A quantity q is allowed when q ≥ min, (q − min) mod increment = 0 and q ≤ max. ≥ 1. */
   minOrderQuantity: number;
   /** ≥ 1. */

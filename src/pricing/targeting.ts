@@ -3,8 +3,9 @@
  * the products it reaches, each declared ONCE in `DIMENSIONS`. A record lists codes in some of
  * them (none at all: every product); it reaches a product when one of the product's codes in a
  * dimension is listed there. Everything below (the targets of a record, how it reaches a line,
- * the index lines look records up in, order-level sums, the linter) loops over the declarations,
- * so a new way to target terms is one entry here and its reader twin (src/db/pricing/reach.ts).
+ * the index lines look records up in, the ladder's rungs, order-level sums, the linter, the
+ * products' facts) loops over the declarations, so a new way to target terms is one entry here
+ * (`TargetField`, `BY_FIELD`) and its twins (CONTRIBUTING.md "Adding a targeting dimension").
  */
 
 /**
@@ -28,15 +29,6 @@ export interface Reach {
  */
 export const BRAND_DISTANCE = 9;
 
-/** What targeting needs to know of a product (a line is one). */
-export interface TargetedProduct {
-  productCode: string;
-  /** Its own group first, then each parent up to the root. */
-  groupPath: readonly string[];
-  /** Its brand; absent or null: none. */
-  brandCode?: string | null;
-}
-
 /** The fields a record lists codes in, one per dimension. */
 export type TargetField = "productCodes" | "productGroupCodes" | "brandCodes";
 
@@ -46,6 +38,18 @@ export type TargetEntity = "product" | "productGroup" | "brand";
 /** A record's lists, as the engine's input carries them. */
 export type TargetLists = { readonly [F in TargetField]?: readonly string[] };
 
+/** What targeting needs to know of a product (a line is one). */
+export interface TargetedProduct {
+  productCode: string;
+  /** Its own group first, then each parent up to the root. */
+  groupPath: readonly string[];
+  /**
+   * Its code in each dimension of records a product names one of (`ProductCodes`: its facts, a
+   * linter's product); undefined: none. Required, so that no product passes its facts flat.
+   */
+  codes: ProductCodes | undefined;
+}
+
 /** One way to target products. */
 export interface Dimension {
   /** The record's field listing the codes (and the API's, the change feed's, the selectors'). */
@@ -54,6 +58,18 @@ export interface Dimension {
   entity: TargetEntity;
   /** The reach of a record listing the dimension's codes, for a product it does not reach. */
   kind: ReachKind;
+  /**
+   * Its reach's step on the ladder inside a scope (docs/pricing-rules.md §4.2): 0 the product
+   * rung, 1 the group rung (all products come after every dimension).
+   */
+  step: number;
+  /**
+   * The product's field naming its one code in this dimension, when products name one record
+   * of it or none (a product's `brandCode`): products' facts, lines and the linter's products
+   * carry it in `ProductCodes`, the reader reads it from the product's column
+   * (src/db/pricing/reach.ts). Absent: the dimension's `path` says.
+   */
+  named?: ProductCodeField;
   /** The product's codes in this dimension, most specific first. */
   path(product: TargetedProduct): readonly string[];
   /** How a record listing `path[position]` reaches the product. */
@@ -70,34 +86,87 @@ const groupReach = (distance: number): Reach =>
 
 const BRAND_REACH: Reach = { kind: "BRAND", distance: BRAND_DISTANCE };
 
+type DimensionEntry = Omit<Dimension, "field" | "named" | "path"> &
+  ({ named: string; path?: never } | { named?: never; path: Dimension["path"] });
+
 /**
- * The dimensions, most specific first: a record reaching a product in two ways takes the first
- * (listing the product beats reaching it through a group; among groups the closest one counts;
- * a brand comes after every group).
+ * The dimensions by field, most specific first: a record reaching a product in two ways takes the
+ * first (listing the product beats reaching it through a group; among groups the closest one
+ * counts; a brand comes after every group). A dimension of records a product names one of gives
+ * the product's field (`named`) instead of a `path`.
  */
-export const DIMENSIONS: readonly Dimension[] = [
-  {
-    field: "productCodes",
+const BY_FIELD = {
+  productCodes: {
     entity: "product",
     kind: "PRODUCT",
+    step: 0,
     path: (product) => [product.productCode],
     reach: () => LISTED,
   },
-  {
-    field: "productGroupCodes",
+  productGroupCodes: {
     entity: "productGroup",
     kind: "GROUP",
+    step: 1,
     path: (product) => product.groupPath,
     reach: groupReach,
   },
-  {
-    field: "brandCodes",
+  brandCodes: {
     entity: "brand",
     kind: "BRAND",
-    path: (product) => (product.brandCode ? [product.brandCode] : []),
+    // On the group rung (docs/pricing-rules.md §31), after every group by distance.
+    step: 1,
+    named: "brandCode",
     reach: () => BRAND_REACH,
   },
-];
+} as const satisfies { [F in TargetField]: DimensionEntry };
+
+/** The product's fields naming its code in a dimension (`Dimension.named`). */
+export type ProductCodeField = {
+  [F in TargetField]: (typeof BY_FIELD)[F] extends { named: infer N extends string } ? N : never;
+}[TargetField];
+
+/** The fields of the dimensions of records a product names one of (`Dimension.named`). */
+export type NamedTargetField = {
+  [F in TargetField]: (typeof BY_FIELD)[F] extends { named: string } ? F : never;
+}[TargetField];
+
+/** A product's codes in the dimensions of records it names one of; absent or null: none. */
+export type ProductCodes = { readonly [K in ProductCodeField]?: string | null };
+
+const NO_CODES: readonly string[] = [];
+
+/** The path of a dimension a product names one record of: that one, or none. */
+const namedPath =
+  (named: ProductCodeField) =>
+  (product: TargetedProduct): readonly string[] => {
+    const code = product.codes?.[named];
+    return code ? [code] : NO_CODES;
+  };
+
+export const DIMENSIONS: readonly Dimension[] = (Object.keys(BY_FIELD) as TargetField[]).map(
+  (field): Dimension => {
+    const entry: DimensionEntry = BY_FIELD[field];
+    return entry.named === undefined
+      ? { field, ...entry }
+      : {
+          field,
+          ...entry,
+          named: entry.named as ProductCodeField,
+          path: namedPath(entry.named as ProductCodeField),
+        };
+  },
+);
+
+/** The dimensions a product names one record of, with the product's field (`named`). */
+export const NAMED_DIMENSIONS = DIMENSIONS.filter(
+  (d): d is Dimension & { named: ProductCodeField } => d.named !== undefined,
+);
+
+/** A reach's step on the ladder inside a scope: its dimension's; all products after every one. */
+export const REACH_STEP = Object.fromEntries([
+  ...DIMENSIONS.map((d) => [d.kind, d.step] as const),
+  ["ALL", Math.max(...DIMENSIONS.map((d) => d.step)) + 1],
+]) as Record<ReachKind, number>;
 
 /** The fields of `DIMENSIONS`, in their order. */
 export const TARGET_FIELDS: readonly TargetField[] = DIMENSIONS.map((d) => d.field);

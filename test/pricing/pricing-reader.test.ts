@@ -18,6 +18,7 @@ import {
 import {
   assignPricelistToChannel,
   assignPricelistToCustomer,
+  createBrand,
   createChannel,
   createCustomer,
   createCustomerGroup,
@@ -37,9 +38,9 @@ import { api } from "../shared/helpers";
  * The pricing reader's two ways to the same records (src/db/pricing/reach.ts): the one-batch
  * reader's SQL (`loadPriceContext`) and the cached contexts' in-memory picks
  * (`assemblePriceContext` over the channel and customer parts), on generated data: channels,
- * a product-group forest, customers in groups, and trade conditions and promotions with random
- * scopes, statuses, windows and links to channels, products, groups and customers. For every
- * generated request both must give the engine the same input.
+ * a product-group forest, brands, customers in groups, and trade conditions and promotions with
+ * random scopes, statuses, windows and links to channels, products, groups, brands and
+ * customers. For every generated request both must give the engine the same input.
  */
 
 /** mulberry32: a small seeded generator, so a failure can be replayed. */
@@ -56,6 +57,9 @@ function random(seed: number) {
 const rand = random(20261126);
 const pick = <T>(values: readonly T[]): T => values[Math.floor(rand() * values.length)]!;
 const some = <T>(values: readonly T[], chance: number) => values.filter(() => rand() < chance);
+// Brands draw from a generator of their own, so the rest of the world stays as it was generated.
+const brandRand = random(20261129);
+const someBrands = (chance: number) => world.brands.filter(() => brandRand() < chance);
 
 const DAY = 86_400_000;
 const T0 = Date.parse("2026-06-01T00:00:00Z");
@@ -73,6 +77,7 @@ const world = {
   products: [] as string[],
   groups: [] as string[],
   customers: [] as string[],
+  brands: [] as string[],
 };
 
 /** A window: none, ended before T0, running, or starting later. */
@@ -93,9 +98,18 @@ async function seedWorld() {
   const leaf = (await createProductGroup({ parentCode: mid })).code;
   const other = (await createProductGroup({ parentCode: roots[1] })).code;
   const productGroups = [...roots, mid, leaf, other];
+  for (let i = 0; i < 3; i++) world.brands.push((await createBrand()).code);
   for (let i = 0; i < 14; i++) {
     const group = rand() < 0.8 ? pick(productGroups) : undefined;
-    world.products.push((await createProduct(group ? { productGroupCode: group } : {})).code);
+    const [brand] = someBrands(0.3);
+    world.products.push(
+      (
+        await createProduct({
+          ...(group ? { productGroupCode: group } : {}),
+          ...(brand ? { brandCode: brand } : {}),
+        })
+      ).code,
+    );
   }
   for (let i = 0; i < 4; i++) world.groups.push((await createCustomerGroup()).code);
   await ok("POST", `/v1/api/channel/${main}/customer-group`, {
@@ -225,6 +239,7 @@ async function seedCondition(productGroups: string[]) {
     channelCodes: channelsOf(scope),
     productCodes: some(world.products, 0.15),
     productGroupCodes: some(productGroups, 0.2),
+    brandCodes: someBrands(0.15),
   });
   if (scope === "CUSTOMER_GROUP") {
     const groups = some(world.groups, 0.4);
@@ -252,6 +267,7 @@ async function seedPromotion(productGroups: string[]) {
     customerGroupCodes: some(world.groups, 0.3),
     productCodes: some(world.products, 0.15),
     productGroupCodes: some(productGroups, 0.2),
+    brandCodes: someBrands(0.15),
   });
 }
 

@@ -18,6 +18,8 @@ import {
   type PriceBase,
   type PricelistCandidate,
   type PriceRow,
+  type ProductCodeField,
+  type ProductCodes,
   type ProductFacts,
   type PromotionCandidate,
   type RoundingMode,
@@ -43,7 +45,7 @@ import {
   type Selection,
 } from "../rows";
 import type { Params } from "./query";
-import { READ_DIMENSIONS, type Fragments } from "./reach";
+import { NAMED_READ, READ_DIMENSIONS, type Fragments } from "./reach";
 
 /*
  * The column sets of pricing records (what the engine takes of a pricelist, a price row, a trade
@@ -301,6 +303,20 @@ export const promotionOf = ({
     thresholdBasis === null ? null : { basis: thresholdBasis, minimum: thresholdMinimum ?? 1 },
 });
 
+/**
+ * A product's code in each dimension of records it names one of (`NAMED_READ`: its `brandCode`),
+ * as columns, from the SQL `of` each gives.
+ */
+export const namedCodes = (of: (d: (typeof NAMED_READ)[number]) => SQL) =>
+  Object.fromEntries(NAMED_READ.map((d) => [d.named, nullableText(of(d))])) as Record<
+    ProductCodeField,
+    ReturnType<typeof nullableText>
+  >;
+
+/** A product's codes in the named dimensions (`ProductCodes`) from a row holding them. */
+const productCodesOf = (row: ProductCodes): ProductCodes =>
+  Object.fromEntries(NAMED_READ.map((d) => [d.named, row[d.named]]));
+
 /** A row of the products statement: a requested product, or a group on a product's path. */
 const FACT_KINDS = ["PRODUCT", "GROUP"] as const;
 
@@ -316,8 +332,8 @@ export const factColumns = (kind: (typeof FACT_KINDS)[number], row: Record<strin
     minOrderQuantity: int(row.minOrderQuantity!),
     orderIncrement: int(row.orderIncrement!),
     maxOrderQuantity: nullableInt(row.maxOrderQuantity!),
-    /** The product's brand (null for a group). */
-    brandCode: nullableText(row.brandCode!),
+    /** The product's code in each dimension of records it names one of (null for a group). */
+    ...namedCodes((d) => row[d.named]!),
   });
 
 export type FactRow = Decoded<
@@ -364,7 +380,10 @@ function derivationOf<T extends DerivationColumns>(row: T) {
 /** A group path never holds more than this many groups (a product's own and 8 ancestors). */
 const MAX_GROUP_PATH = 9;
 
-/** Each requested product's facts: its group path (own group first) and its quantity rule. */
+/**
+ * Each requested product's facts: its group path (own group first), its quantity rule and its
+ * codes in the named dimensions.
+ */
 export function productFacts(rows: readonly FactRow[]) {
   const groups = new Map<number, { code: string; parentId: number | null }>();
   for (const row of rows) if (row.kind === "GROUP") groups.set(row.groupId!, row);
@@ -377,13 +396,13 @@ export function productFacts(rows: readonly FactRow[]) {
       groupPath.push(group.code);
       group = group.parentId === null ? undefined : groups.get(group.parentId);
     }
-    const { minOrderQuantity, orderIncrement, maxOrderQuantity, brandCode } = row;
+    const { minOrderQuantity, orderIncrement, maxOrderQuantity } = row;
     facts.set(row.code, {
       minOrderQuantity,
       orderIncrement,
       maxOrderQuantity,
       groupPath,
-      brandCode,
+      ...productCodesOf(row),
     });
   }
   return facts;

@@ -2,7 +2,10 @@ import { sql, type SQL } from "drizzle-orm";
 import {
   DIMENSIONS,
   listed,
+  NAMED_DIMENSIONS,
   namesNoProduct,
+  type NamedTargetField,
+  type ProductCodeField,
   type ProductFacts,
   type TargetField,
   type TargetLists,
@@ -100,23 +103,6 @@ export const levelLists = (reaching: SQL, floors: SQL | null = null) => sql`with
       where p.kind = 'SALES' ${floors ? sql`union select * from ${floors}` : sql``}),
     ${chainFrom("sales")}`;
 
-// The requested products (id and group) and their groups with every ancestor (the forest is
-// at most 8 deep), as common table expressions a statement declares once (`requested`) and
-// reads wherever it needs them: SQLite materializes each once per statement. Written inline
-// instead, each use walked the products again (500 row reads per use at 500 lines).
-const requested = sql`with recursive
-  requested_products(id, code, group_id, min_order_quantity, order_increment, max_order_quantity,
-      brand_id)
-    as materialized (select pr.id, pr.code, pr.product_group_id, pr.min_order_quantity,
-      pr.order_increment, pr.max_order_quantity, pr.brand_id
-    from products pr ${byLookupIndex} where pr.code in ${products}),
-  requested_brands(id) as (
-    select distinct brand_id from requested_products where brand_id is not null),
-  requested_groups(id) as (
-    select group_id from requested_products where group_id is not null
-    union select g.parent_id from product_groups g join requested_groups r on g.id = r.id
-      where g.parent_id is not null)`;
-
 /**
  * The targeting dimensions as the reader meets them, one entry per dimension of the engine's
  * `DIMENSIONS` (src/pricing/targeting.ts), by its field: the link tables' suffix
@@ -131,6 +117,8 @@ export interface ReadDimension {
   link: string;
   column: string;
   target: string;
+  /** A dimension of records a product names one of (`Dimension.named`): built by `named`. */
+  named?: true;
   ids: SQL;
   reaches(link: SQL, o: SQL, i: SQL): SQL;
   /**
@@ -151,7 +139,47 @@ export interface ReadDimension {
 
 const requestedIds = (cte: string) => sql.raw(`(select id from ${cte})`);
 
-const READ_BY_FIELD: { [F in TargetField]: ReadDimension & { field: F } } = {
+/**
+ * A dimension of records a product names one of or none (`Dimension.named`, a product's brand):
+ * the products' column `column` names the record of table `target`, and so does the link tables'
+ * (`<owner>_<link>`). Its requested ids are the requested products' (`requested_<target>`).
+ */
+function named<F extends NamedTargetField>(d: {
+  field: F;
+  link: string;
+  column: string;
+  target: string;
+}): ReadDimension & { field: F; named: true } {
+  const [column, target] = [sql.raw(d.column), sql.raw(d.target)];
+  const ids = requestedIds(`requested_${d.target}`);
+  return {
+    ...d,
+    named: true,
+    ids,
+    reaches: (link, o, i) => sql`exists (select 1 from ${link} l
+        where l.${o} = ${i} and +l.${column} in ${ids})`,
+    selects: {
+      pairs: (col) => sql`select s.i, s.l, pr.id from sel s join json_each(s.${sql.raw(col)}) j
+        join ${target} b on b.code = j.value join products pr on pr.${column} = b.id`,
+    },
+    products: (codes) => ({
+      where: sql`pr.${column} in (select b.id from ${target} b
+        where b.code in (select value from json_each(${codes})))`,
+    }),
+    owned: (
+      link,
+      key,
+      ids,
+    ) => sql`select p.code from ${link} l join products p on p.${column} = l.${column}
+      where l.${key} in (select value from json_each(${ids}))`,
+  };
+}
+
+const READ_BY_FIELD: {
+  [F in TargetField]: ReadDimension & { field: F } & (F extends NamedTargetField
+      ? { named: true }
+      : { named?: never });
+} = {
   productCodes: {
     field: "productCodes",
     link: "products",
@@ -205,35 +233,57 @@ const READ_BY_FIELD: { [F in TargetField]: ReadDimension & { field: F } } = {
         union select c.id from g join product_groups c on c.parent_id = g.id)
       select id from g)`,
   },
-  brandCodes: {
-    field: "brandCodes",
-    link: "brands",
-    column: "brand_id",
-    target: "brands",
-    ids: requestedIds("requested_brands"),
-    reaches: (link, o, i) => sql`exists (select 1 from ${link} l
-        where l.${o} = ${i} and +l.brand_id in ${requestedIds("requested_brands")})`,
-    selects: {
-      pairs: (col) => sql`select s.i, s.l, pr.id from sel s join json_each(s.${sql.raw(col)}) j
-        join brands b on b.code = j.value join products pr on pr.brand_id = b.id`,
-    },
-    products: (codes) => ({
-      where: sql`pr.brand_id in (select b.id from brands b
-        where b.code in (select value from json_each(${codes})))`,
-    }),
-    owned: (
-      link,
-      key,
-      ids,
-    ) => sql`select p.code from ${link} l join products p on p.brand_id = l.brand_id
-      where l.${key} in (select value from json_each(${ids}))`,
-  },
+  brandCodes: named({ field: "brandCodes", link: "brands", column: "brand_id", target: "brands" }),
 };
 
 /** The reader's dimensions, in the engine's order (`DIMENSIONS`). */
 export const READ_DIMENSIONS: readonly ReadDimension[] = DIMENSIONS.map(
   (d) => READ_BY_FIELD[d.field],
 );
+
+/**
+ * The dimensions of records a product names one of (`NAMED_DIMENSIONS`) as the reader meets
+ * them: the product's field (`named`, its `brandCode`), the products' column naming the record
+ * (`column`), and the SQL of the code a product aliased `alias` names (null: none).
+ */
+export const NAMED_READ = NAMED_DIMENSIONS.map(({ field, named }) => {
+  const { column, target } = READ_BY_FIELD[field];
+  return {
+    named,
+    column,
+    target,
+    codeOf: (alias: string) =>
+      sql`(select t.code from ${sql.raw(target)} t where t.id = ${sql.raw(`${alias}.${column}`)})`,
+  };
+});
+
+/** The SQL `of` gives for each named dimension, by the product's field (`brandCode`). */
+export const namedSql = (of: (d: (typeof NAMED_READ)[number]) => SQL) =>
+  Object.fromEntries(NAMED_READ.map((d) => [d.named, of(d)])) as Record<ProductCodeField, SQL>;
+
+// The requested products (id, group, quantity rule and the record of each named dimension) and
+// their groups with every ancestor (the forest is at most 8 deep), and the records the products
+// name (`requested_<target>`), as common table expressions a statement declares once
+// (`requested`) and reads wherever it needs them: SQLite materializes each once per statement.
+// Written inline instead, each use walked the products again (500 row reads per use at 500 lines).
+const namedColumns = sql.raw(NAMED_READ.map((d) => `, ${d.column}`).join(""));
+const namedProductColumns = sql.raw(NAMED_READ.map((d) => `, pr.${d.column}`).join(""));
+const requestedNamed = sql.raw(
+  NAMED_READ.map(
+    ({ column, target }) => `
+  requested_${target}(id) as (
+    select distinct ${column} from requested_products where ${column} is not null),`,
+  ).join(""),
+);
+const requested = sql`with recursive
+  requested_products(id, code, group_id, min_order_quantity, order_increment, max_order_quantity${namedColumns})
+    as materialized (select pr.id, pr.code, pr.product_group_id, pr.min_order_quantity,
+      pr.order_increment, pr.max_order_quantity${namedProductColumns}
+    from products pr ${byLookupIndex} where pr.code in ${products}),${requestedNamed}
+  requested_groups(id) as (
+    select group_id from requested_products where group_id is not null
+    union select g.parent_id from product_groups g join requested_groups r on g.id = r.id
+      where g.parent_id is not null)`;
 
 /**
  * A record reaches the products when it names nothing in any targeting dimension, or names one
@@ -350,7 +400,7 @@ export function reachedCodes(products: ReadonlyMap<string, ProductFacts>): Audie
   const reached = {} as Record<TargetField, Set<string>>;
   for (const d of DIMENSIONS) reached[d.field] = new Set();
   for (const [productCode, facts] of products) {
-    const product = { ...facts, productCode };
+    const product = { productCode, groupPath: facts.groupPath, codes: facts };
     for (const d of DIMENSIONS) for (const code of d.path(product)) reached[d.field].add(code);
   }
   return reached;

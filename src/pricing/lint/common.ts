@@ -96,7 +96,7 @@ export class GroupTree {
     return {
       productCode: product.code,
       groupPath: this.path(product.groupCode),
-      brandCode: product.brandCode ?? null,
+      codes: product,
     };
   }
 

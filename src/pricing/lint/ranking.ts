@@ -2,8 +2,10 @@ import {
   DIMENSIONS,
   listed,
   listedSets,
+  NAMED_DIMENSIONS,
   namesNoProduct,
   TARGET_FIELDS,
+  type ProductCodes,
   type TargetField,
 } from "../targeting";
 import type { Instant } from "../types";
@@ -201,6 +203,10 @@ function competing(facts: LintFacts) {
   return { all, rivalsOf };
 }
 
+/** A product's codes when its code in every dimension it names one record of is `code`. */
+const everyCode = (code: string) =>
+  Object.fromEntries(NAMED_DIMENSIONS.map((d) => [d.named, code])) as ProductCodes;
+
 /**
  * What a code a condition lists stands for in each dimension: a product, its codes in every
  * dimension (from the facts' products); any other code, its path in its own dimension (a
@@ -211,7 +217,7 @@ function impliedBy(facts: LintFacts, tree: GroupTree): Context["implied"] {
   return (field, code) => {
     const product = field === "productCodes" ? products.get(code) : undefined;
     // Another code as a product whose code in every dimension is it (a group's path: its own).
-    const own = { productCode: code, groupPath: tree.path(code), brandCode: code };
+    const own = { productCode: code, groupPath: tree.path(code), codes: everyCode(code) };
     return Object.fromEntries(
       DIMENSIONS.filter((d) => product || d.field === field).map((d) => [
         d.field,

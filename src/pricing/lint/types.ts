@@ -6,6 +6,7 @@ import type {
   TradeConditionCandidate,
   Validity,
 } from "../types";
+import type { ProductCodes } from "../targeting";
 import type {
   LintCode,
   LintRecordKind,
@@ -71,14 +72,14 @@ export interface LintProductGroup {
 }
 
 /**
- * Products the rules need concretely: those a trade condition lists, and one per pair of product
- * group and brand (each may be none) that some product has. Their group paths come from `productGroups`.
+ * Products the rules need concretely: those a trade condition lists, and one per combination of
+ * product group and codes in the dimensions of records a product names one of (`ProductCodes`:
+ * its brand, docs/pricing-rules.md §31; each may be none) that some product has. Their group
+ * paths come from `productGroups`.
  */
-export interface LintProduct {
+export interface LintProduct extends ProductCodes {
   code: string;
   groupCode: string | null;
-  /** Its brand (docs/pricing-rules.md §31); absent or null: none. */
-  brandCode?: string | null;
 }
 
 export interface LintChannel {

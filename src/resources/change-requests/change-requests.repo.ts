@@ -18,7 +18,7 @@ import {
   tradeConditions,
 } from "../../db/schema";
 import { readPage, type ListRequest } from "../../list";
-import type { TargetField } from "../../pricing";
+import { DIMENSIONS, type TargetField } from "../../pricing";
 import type {
   ChangeRequestItemKind,
   ChangeRequestTargetKind,
@@ -207,18 +207,19 @@ const unknownOf = (table: SQL, codesJson: readonly string[]) =>
     where value not in (select code from ${table}) order by value)))`;
 
 /**
- * The key of the facts listing a targeting dimension's unknown codes (its target table's name
- * as the facts spell it; kept, so that the facts stored at submit compare equal at approve).
+ * The key of the facts listing a targeting dimension's unknown codes: `unknown` and its reach
+ * kind in the plural (`unknownProducts`, `unknownGroups`, `unknownBrands`; kept, so that the facts
+ * stored at submit compare equal at approve).
  */
-const UNKNOWN_KEYS: Record<TargetField, string> = {
-  productCodes: "unknownProducts",
-  productGroupCodes: "unknownGroups",
-  brandCodes: "unknownBrands",
-};
+const pascal = (kind: string) =>
+  kind.toLowerCase().replace(/(?:^|_)([a-z])/g, (_, c: string) => c.toUpperCase());
+const UNKNOWN_KEYS = Object.fromEntries(
+  DIMENSIONS.map((d) => [d.field, `unknown${pascal(d.kind)}s`]),
+) as Record<TargetField, `unknown${string}`>;
 
 /** The codes of `field` the items name that name nothing. */
 export const unknownIn = (facts: ItemFacts, field: TargetField): string[] =>
-  facts[UNKNOWN_KEYS[field] as `unknown${string}`] ?? [];
+  facts[UNKNOWN_KEYS[field]] ?? [];
 
 /**
  * The facts of what the items touch as ONE scalar JSON text: the named records (status, window,

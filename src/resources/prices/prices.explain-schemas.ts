@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { IsoTimestamp } from "../../core/schemas";
+import { distanceDescription } from "../../core/targeting";
 import {
   CONDITION_OUTCOMES,
   CONDITION_SCOPES,
@@ -105,10 +106,7 @@ export const ConditionExplain = z
       description:
         "1-12 for this line; lower is more specific (its listed rung when it does not reach the product)",
     }),
-    distance: z.number().int().nullable().openapi({
-      description:
-        "Parent steps from the product's group to the listed group that reaches it; 9 when it reaches the product through its brand (farther than any group, docs/pricing-rules.md §31); null when not reached through a group or a brand",
-    }),
+    distance: z.number().int().nullable().openapi({ description: distanceDescription() }),
     stackable: z.boolean().openapi({ description: "Whether it stacks on the winner" }),
     priority: z.number().int().openapi({ description: "Its priority" }),
     outcome: z.enum(CONDITION_OUTCOMES).openapi({

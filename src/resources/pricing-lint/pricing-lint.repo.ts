@@ -3,7 +3,12 @@ import { linkedCodes } from "../../db/links";
 import { customerLinks } from "../../db/reads";
 import type { Db } from "../../db/client";
 import { ALWAYS } from "../../db/schema";
-import { conditionColumns, promotionColumns, promotionOf } from "../../db/pricing/columns";
+import {
+  conditionColumns,
+  namedCodes,
+  promotionColumns,
+  promotionOf,
+} from "../../db/pricing/columns";
 import {
   channelCostList,
   inForce,
@@ -14,6 +19,7 @@ import {
   primaryCurrency,
 } from "../../db/pricing/facts";
 import { params } from "../../db/pricing/query";
+import { NAMED_READ } from "../../db/pricing/reach";
 import { PRICELIST_KINDS, PRICELIST_SCOPES, ROUNDING_MODES, STATUSES } from "../../pricing";
 import type { LintFacts, QuoteFloorRow } from "../../pricing/lint";
 import {
@@ -80,19 +86,20 @@ const productGroupsStatement = statement(
   sql`from product_groups g left join product_groups parent on parent.id = g.parent_id`,
 );
 
-// Every product an ACTIVE condition lists, and the first of each pair of group and brand (either
-// may be none): the products whose reach may differ (docs/pricing-lint.md §3).
+// Every product an ACTIVE condition lists, and the first of each combination of group and
+// record of each named dimension (its brand; each may be none): the products whose reach may
+// differ (docs/pricing-lint.md §3).
 const productsStatement = statement(
   select({
     code: text(sql`pr.code`),
     groupCode: nullableText(sql`g.code`),
-    brandCode: nullableText(sql`b.code`),
+    ...namedCodes((d) => d.codeOf("pr")),
   }),
   sql`from products pr left join product_groups g on g.id = pr.product_group_id
-      left join brands b on b.id = pr.brand_id
     where pr.id in (select l.product_id from trade_condition_products l
         join trade_conditions t on t.id = l.trade_condition_id where t.status = 'ACTIVE')
-      or pr.id in (select min(id) from products group by product_group_id, brand_id)`,
+      or pr.id in (select min(id) from products
+        group by ${sql.raw(["product_group_id", ...NAMED_READ.map((d) => d.column)].join(", "))})`,
 );
 
 const channelsStatement = statement(
