@@ -31,11 +31,11 @@
  * Nothing is written into the project unless `--out` names a file: the figures go to stdout.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { lookupsUnderChangeRequest } from "./lib/change-request-load.mjs";
+import { devCall } from "./lib/dev-call.mjs";
 import { thousands } from "./lib/common.mjs";
 import { startService } from "./lib/service.mjs";
 
@@ -43,48 +43,15 @@ const step = (/** @type {string} */ text) => console.log(`[bench:change-request]
 const CHUNK = 1000;
 
 /**
- * One call, timed; throws on an answer ≥ 300. Over node:http, not fetch: fetch gives up on an
- * answer whose headers take over 300 s, and a million-row approve on a loaded machine may.
+ * One call, timed; throws on an answer ≥ 300. Through `devCall`: it survives wrangler's dev proxy
+ * after a long call (bench/lib/dev-call.mjs says how).
  * @param {string} url
  * @param {string} key
  * @param {string} method
  * @param {string} path
  * @param {unknown} [body]
- * @returns {Promise<{ ms: number, timing: string, answer: any }>}
  */
-function call(url, key, method, path, body) {
-  const started = performance.now();
-  const payload = body === undefined ? undefined : JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = request(`${url}${path}`, {
-      method,
-      headers: {
-        "x-webhook-signature": key,
-        "content-type": "application/json",
-        ...(payload === undefined ? {} : { "content-length": Buffer.byteLength(payload) }),
-      },
-    });
-    req.on("error", (error) => reject(new Error(`${method} ${path}: ${error.message}`)));
-    req.on("response", (res) => {
-      /** @type {Buffer[]} */
-      const chunks = [];
-      res.on("data", (chunk) => chunks.push(chunk));
-      res.on("error", reject);
-      res.on("end", () => {
-        const text = Buffer.concat(chunks).toString("utf8");
-        const ms = performance.now() - started;
-        const status = res.statusCode ?? 0;
-        if (status >= 300) {
-          reject(new Error(`${method} ${path}: ${status} ${text.slice(0, 300)}`));
-          return;
-        }
-        const timing = res.headers["server-timing"];
-        resolve({ ms, timing: String(timing ?? ""), answer: JSON.parse(text) });
-      });
-    });
-    req.end(payload);
-  });
-}
+const call = (url, key, method, path, body) => devCall(url, key, method, path, body, { log: step });
 
 /**
  * The catalogue: `rows` products and a pricelist with one row each, 1,000 a call, the calls spread
@@ -183,8 +150,9 @@ async function changeRequest(service, list, items = 1) {
     throw new Error(`submit: ${submit.answer.status}`);
   const approve = await call(url, approverKey, "POST", `${base}/${id}/approve`);
   if (approve.answer.status !== "APPLIED") throw new Error(`approve: ${approve.answer.status}`);
-  step(`approved in ${Math.round(approve.ms)} ms; cancelling …`);
+  step(`approved in ${Math.round(approve.ms)} ms; counting the rows …`);
   const applied = await rowCount(service, list);
+  step(`${thousands(applied)} rows; cancelling …`);
   const cancel = await call(url, key, "POST", `${base}/${id}/cancel`);
   if (cancel.answer.status !== "CANCELLED") throw new Error(`cancel: ${cancel.answer.status}`);
   const restored = await rowCount(service, list);

@@ -1,7 +1,10 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createDb, DbMeter } from "../../src/db/client";
+import { sql } from "drizzle-orm";
 import {
+  divergedWritesSql,
+  restoreStagedWrites,
   stagedPriceRowWrites,
   STAGED_ROWS_PER_STATEMENT,
   type StagedWrite,
@@ -142,4 +145,66 @@ describe("a 100,000-row apply", () => {
       expect(after).toEqual({ n: ROWS, open: ROWS });
     },
   );
+});
+
+/**
+ * What a million-row apply and cancel cost grows with the rows they touch, not with their square
+ * (docs/performance.md, "A catalogue-wide change request"): each statement finds the stored rows
+ * from the staged ones by the key of migration 0020 and the staged ones by
+ * change_request_writes_key_idx, never by a scan of either table. (The triggers these writes fire
+ * per row touch one row each: pricing_version's by id, one audit entry from audit_context.)
+ */
+describe("query plans of the apply and the cancel (EXPLAIN QUERY PLAN on D1)", () => {
+  const db = createDb(env.DB, new DbMeter());
+  const text = (statement: unknown) =>
+    (statement as { toSQL(): { sql: string; params: unknown[] } }).toSQL();
+  const plan = async ({ sql: query, params }: { sql: string; params: unknown[] }) => {
+    const rows = await env.DB.prepare(`explain query plan ${query}`)
+      .bind(...params)
+      .all<{ detail: string }>();
+    return rows.results.map((r) => r.detail);
+  };
+  const write: StagedWrite = {
+    pricelistId: 1,
+    productId: 1,
+    minQuantity: 1,
+    validFrom: null,
+    action: "UPDATED",
+    beforeValidTo: null,
+    beforeAmount: 1000,
+    beforePriceUnit: 1,
+    beforeFlatAmount: 0,
+    afterValidTo: Date.parse("2027-01-01"),
+    afterAmount: 1000,
+    afterPriceUnit: 1,
+    afterFlatAmount: 0,
+  };
+
+  it("finds every stored and staged row by an index", async () => {
+    // The apply's update and insert from the staged rows (after the staging statement), the
+    // cancel's guard and its three statements.
+    const statements = [
+      ...stagedPriceRowWrites(db, 42, [write]).slice(1),
+      db.select({ n: divergedWritesSql(42) }).from(sql`(select 1)`),
+      ...restoreStagedWrites(db, 42),
+    ];
+    expect(statements).toHaveLength(6);
+    const plans = await Promise.all(statements.map((s) => plan(text(s))));
+    for (const lines of plans) {
+      const shown = lines.join("\n");
+      // No step scans a table (the wrapper `(select 1)` of the guard is a constant row).
+      expect(shown).not.toMatch(/^SCAN (?!CONSTANT ROW|\(subquery)/m);
+      expect(shown).toMatch(
+        /USING (COVERING )?INDEX (pricelist_prices_key|change_request_writes_key_idx)/,
+      );
+    }
+    // Each walks the request's staged rows by its index and finds each stored row by its key.
+    const all = plans.flat().join("\n");
+    expect(all).toMatch(
+      /SEARCH w USING INDEX change_request_writes_key_idx \(change_request_id=\? AND action=\?/,
+    );
+    expect(all).toMatch(
+      /SEARCH pp USING (COVERING )?INDEX pricelist_prices_key \(pricelist_id=\? AND product_id=\? AND min_quantity=\? AND <expr>=\?\)/,
+    );
+  });
 });
