@@ -21,7 +21,7 @@ import type { ChannelRoundingMode, ConditionOutcome, RankKey } from "./vocabular
 /** What a condition's scale rows compare with on this line; null without scales. */
 function basisOf(
   prepared: PreparedCondition,
-  line: LineFacts,
+  line: Pick<LineFacts, "quantity">,
   orderBases: ReadonlyMap<PreparedCondition, number>,
 ): number | null {
   if (prepared.scales.length === 0) return null;
@@ -51,7 +51,7 @@ function effectOf(
   prepared: PreparedCondition,
   value: number,
   running: number,
-  line: LineFacts,
+  line: Pick<LineFacts, "priceUnit">,
 ): number {
   const { type } = prepared.condition;
   // An accrual is rounded half up whatever the channel (docs/pricing-rules.md §25).
@@ -338,6 +338,173 @@ export function applyConditions(
   // A scale reading the line's quantity may change which of these the early stop meets.
   const cuts = collector.lineScaled ? [collector, step.index.everyProductCuts] : [collector];
   return { regular: running, adjustments, surcharges, notes, cuts };
+}
+
+/** A condition reaching a product (at any quantity of it): its rung and distance there. */
+interface Reaching {
+  prepared: PreparedCondition;
+  rung: number;
+  distance: number | null;
+}
+
+/** Of one applied type, the conditions reaching a line's product (see `conditionsFor`). */
+interface TypeReaching {
+  /** The non-stackable ones naming one of its codes, in the order `evaluate` visits them. */
+  named: Reaching[];
+  /** Every stackable one (named or reaching every product), in the order they apply. */
+  stackable: Reaching[];
+}
+
+/**
+ * What step 2 looks at on a line's product whatever its quantity, by type in APPLIED_ORDER:
+ * found once per line to price it again at other quantities (the ladder, the price-break
+ * advice), where only the amounts and the line-quantity scales differ. The non-stackable ones
+ * reaching every product are the index's (`everyProduct`).
+ */
+export type LineConditions = readonly TypeReaching[];
+
+export function conditionsFor(step: ConditionStep, line: LineFacts): LineConditions {
+  const { items, reaches } = reachedConditions(step.index, line);
+  return APPLIED_ORDER.map((type): TypeReaching => {
+    const named: Reaching[] = [];
+    const stackable: Reaching[] = [];
+    for (let k = 0; k < items.length; k++) {
+      const prepared = items[k]!;
+      if (prepared.condition.type !== type) continue;
+      const reach = reaches[k]!;
+      const reaching = {
+        prepared,
+        rung: rungOf(prepared.condition.scope, reach.kind),
+        distance: reach.distance,
+      };
+      (prepared.condition.stackable ? stackable : named).push(reaching);
+    }
+    for (const prepared of step.index.everyProduct[type].stackable) {
+      stackable.push({ prepared, rung: prepared.listedRung, distance: null });
+    }
+    // As `pickApplied` orders the evaluated ones (a stable sort of the same visiting order).
+    stackable.sort(
+      (a, b) =>
+        ascending(a.rung, b.rung) ||
+        descending(a.prepared.condition.priority, b.prepared.condition.priority) ||
+        ascending(a.prepared.condition.id, b.prepared.condition.id),
+    );
+    return { named, stackable };
+  });
+}
+
+/** `evaluateOne` into `into` (no new object); false when the candidate has no value here. */
+function evaluateInto(
+  step: ConditionStep,
+  prepared: PreparedCondition,
+  rung: number,
+  distance: number | null,
+  line: Pick<LineFacts, "quantity" | "priceUnit">,
+  running: number,
+  into: Evaluated,
+): boolean {
+  if (!prepared.inWindow) return false;
+  const basis = basisOf(prepared, line, step.orderBases);
+  const value = valueAt(prepared, basis);
+  if (value === undefined) return false;
+  into.prepared = prepared;
+  into.rung = rung;
+  into.distance = distance;
+  into.basis = basis;
+  into.value = value;
+  into.amount = effectOf(step, prepared, value, running, line);
+  return true;
+}
+
+const scratch = (): Evaluated => ({
+  prepared: undefined as unknown as PreparedCondition,
+  rung: 0,
+  distance: null,
+  basis: null,
+  value: 0,
+  amount: 0,
+});
+
+/**
+ * Step 2 of a line's product at another quantity (`line`: that quantity and its base row's price
+ * unit), among the conditions `conditionsFor` kept: `applyConditions`'s regular amount and the
+ * sum of its surcharges, without notes, adjustments, cuts or edges (the line at its own quantity
+ * noted the same conditions). The same candidates are evaluated, so an amount past 2^53 − 1
+ * throws where `applyConditions` would.
+ */
+export function regularAt(
+  step: ConditionStep,
+  reaching: LineConditions,
+  line: Pick<LineFacts, "quantity" | "priceUnit">,
+  base: number,
+  allowsTradeDiscounts: boolean,
+): { regular: number; surchargeTotal: number } {
+  const slots: Slots = [scratch(), scratch()];
+  let running = base;
+  let surchargeTotal = 0;
+  let netPriceApplied = false;
+  for (let t = 0; t < APPLIED_ORDER.length; t++) {
+    const type = APPLIED_ORDER[t]!;
+    const { named, stackable } = reaching[t]!;
+    const winner = winnerAt(step, type, named, line, running, slots);
+    // Every stackable one is evaluated as `evaluate` does, at the amount the type starts from.
+    const spare = winner === slots[0] ? slots[1] : slots[0];
+    let stacked = 0;
+    for (const r of stackable) {
+      if (evaluateInto(step, r.prepared, r.rung, r.distance, line, running, spare)) stacked++;
+    }
+    if (!winner && stacked === 0) continue;
+    if (type === "DISCOUNT" && (netPriceApplied || !allowsTradeDiscounts)) continue;
+    // What applies, in applied order: the winner, then the stackable ones.
+    let amount = winner ? winner.amount : 0;
+    for (let k = winner ? -1 : 0; k < stackable.length; k++) {
+      if (k >= 0) {
+        const { prepared } = stackable[k]!;
+        const value = prepared.inWindow
+          ? valueAt(prepared, basisOf(prepared, line, step.orderBases))
+          : undefined;
+        if (value === undefined) continue;
+        amount = effectOf(step, prepared, value, running, line);
+      }
+      running = add(running, amount);
+      if (type === "SURCHARGE") surchargeTotal = add(surchargeTotal, amount);
+    }
+    if (type === "NET_PRICE") netPriceApplied = true;
+  }
+  return { regular: running, surchargeTotal };
+}
+
+/** The best candidate and the one being evaluated, reused (`regularAt` allocates none). */
+type Slots = [Evaluated, Evaluated];
+
+/**
+ * `evaluate` and `pickApplied`'s winner among the non-stackable candidates of `type`: those
+ * `named`, then those reaching every product, with the same early stop; undefined when none has
+ * a value.
+ */
+function winnerAt(
+  step: ConditionStep,
+  type: (typeof APPLIED_ORDER)[number],
+  named: readonly Reaching[],
+  line: Pick<LineFacts, "quantity" | "priceUnit">,
+  running: number,
+  slots: Slots,
+): Evaluated | undefined {
+  let best: Evaluated | undefined;
+  for (const r of named) {
+    const into = best === slots[0] ? slots[1] : slots[0];
+    if (evaluateInto(step, r.prepared, r.rung, r.distance, line, running, into)) {
+      if (beats(into, best)) best = into;
+    }
+  }
+  for (const prepared of step.index.everyProduct[type].nonStackable) {
+    if (best && cannotBeat(prepared, best)) break;
+    const into = best === slots[0] ? slots[1] : slots[0];
+    if (evaluateInto(step, prepared, prepared.listedRung, null, line, running, into)) {
+      if (beats(into, best)) best = into;
+    }
+  }
+  return best;
 }
 
 /**

@@ -1,20 +1,27 @@
 import {
   applyAccruals,
   applyConditions,
+  conditionsFor,
   explainConditions,
   markSupersededByPromotion,
+  regularAt,
   type ConditionResult,
   type ConditionStep,
+  type LineConditions,
 } from "./conditions";
 import { Cuts } from "./breaks";
 import { isPriceable, type PricedTier } from "./derivation";
 import {
   explainFloors,
+  floorAt,
+  floored,
   floorFor,
+  floorsFor,
   raiseToFloor,
   type FloorNote,
   type LineFloor,
   type PreparedFloor,
+  type ProductFloor,
 } from "./floors";
 import { costFor, explainCosts, type LineCost } from "./costs";
 import { honour, type Honouring, type QuoteStep } from "./honour";
@@ -31,6 +38,9 @@ import {
 import {
   applyPromotions,
   explainPromotions,
+  promotedAt,
+  promotionsFor,
+  type PreparedPromotion,
   type PromotionLine,
   type PromotionResult,
   type PromotionStep,
@@ -89,6 +99,8 @@ export interface Started extends PromotionLine {
   baseAmount: number;
   /** Eligible lines, after step 4: regularUnitAmount × quantity, at most 2^53 − 1. */
   regularValue: number;
+  /** What pricing it at other quantities reads, once it was (`rungsOf`). */
+  rungs?: Rungs;
 }
 
 /**
@@ -337,8 +349,8 @@ function priceBreakOf(
   const found = lookup.base;
   if (!found || !isPriceable(found.tier) || surelyDearer(priced, found.tier, quantity)) return null;
   const at = priceAt(f, s, quantity, lookup);
-  if (at === null || at.again.lineAmount > priced.lineAmount) return null;
-  return { quantity, lineAmount: at.again.lineAmount };
+  if (at === null || at.lineAmount > priced.lineAmount) return null;
+  return { quantity, lineAmount: at.lineAmount };
 }
 
 /** The smallest quantity ≥ `minimum` the rule allows, up to HTTP's largest; else null. */
@@ -347,27 +359,58 @@ function ladderQuantity(rule: QuantityRule, minimum: number): number | null {
   return quantity === null || quantity > MAX_LINE_QUANTITY ? null : quantity;
 }
 
+/** What pricing a line's product again reads whatever the quantity, found once (`rungsOf`). */
+export interface Rungs {
+  conditions: LineConditions;
+  promotions: readonly PreparedPromotion[];
+  floors: readonly ProductFloor[];
+}
+
+/** The line's `Rungs`, found at its first price at another quantity and kept on it. */
+const rungsOf = (f: Finish, s: Started): Rungs =>
+  (s.rungs ??= {
+    conditions: conditionsFor(f.noExplain.conditions, s),
+    promotions: promotionsFor(f.noExplain.promotions, s),
+    floors: floorsFor(f.floors, s.productCode),
+  });
+
+/** A line's product priced again at another quantity (price-break advice, the ladder). */
+interface PricedAt {
+  final: number;
+  lineAmount: number;
+  priceUnit: number;
+}
+
 /**
  * The product of line `s` at `quantity` alone, with the order's sums unchanged, without explain
- * (price-break advice, the ladder); null when it is not OK there.
+ * (price-break advice, the ladder); null when it is not OK there. Steps 1 to 5 as `startLine`,
+ * `regularOf` and `adjust` take them, among what reaches its product at any quantity (`rungsOf`:
+ * the same lists, conditions, promotions and floors, whose validity edges the line noted), and
+ * only the amounts: none of the line's notes, adjustments or cuts.
  */
-function priceAt(f: Finish, s: Started, quantity: number, lookup?: BaseLookup) {
-  const more = startLine(
-    f.setup,
-    { productCode: s.productCode, quantity },
-    {
-      lists: s.lists!,
-      lookup,
-    },
-  );
-  if (more.stop !== null) return null;
-  // The same product: the same records name its codes.
-  more.conditionsReached = s.conditionsReached;
-  more.promotionsReached = s.promotionsReached;
-  const regular = regularOf(f.noExplain.conditions, more);
-  if (regular === "OUT_OF_RANGE") return null;
-  const again = adjust(f.noExplain.promotions, more, regular);
-  return again === "OUT_OF_RANGE" ? null : { again, priceUnit: more.priceUnit };
+function priceAt(f: Finish, s: Started, quantity: number, lookup?: BaseLookup): PricedAt | null {
+  const { base, list } = lookup ?? lookupIn(s.lists!, quantity, f.setup.edges);
+  if (!base || !isPriceable(base.tier) || (list && !isPriceable(list.tier))) return null;
+  if (!isAllowed(s.rule!, quantity)) return null;
+  const rungs = rungsOf(f, s);
+  const { amount, priceUnit } = base.tier;
+  const floor = floorAt(rungs.floors, quantity, { base: amount, priceUnit });
+  const { rounding } = f.conditions;
+  const allows = base.prepared.pricelist.allowsTradeDiscounts;
+  try {
+    const line = { quantity, priceUnit };
+    const step2 = regularAt(f.noExplain.conditions, rungs.conditions, line, amount, allows);
+    const regular = floored(floor, step2.regular);
+    const { surchargeTotal } = step2;
+    const prices = { base: amount, regular, surchargeTotal, priceUnit, rounding };
+    const final = floored(floor, promotedAt(rungs.promotions, prices));
+    // The list amount the line would show: past 2^53 − 1 the line is not OK (`adjust`).
+    if (list) inUnit(list.tier.amount, list.tier.priceUnit, priceUnit);
+    return { final, lineAmount: scale(final, quantity, priceUnit, rounding), priceUnit };
+  } catch (error) {
+    if (!(error instanceof AmountOutOfRange)) throw error;
+    return null;
+  }
 }
 
 /**
@@ -383,14 +426,16 @@ function ladderOf(f: Finish, s: Started, priced: Adjusted): LadderEntry[] {
     const quantity = ladderQuantity(s.rule!, tier.minQuantity);
     if (quantity === null) continue;
     const at =
-      quantity === s.quantity ? { again: priced, priceUnit: s.priceUnit } : priceAt(f, s, quantity);
+      quantity === s.quantity
+        ? { final: priced.final, lineAmount: priced.lineAmount, priceUnit: s.priceUnit }
+        : priceAt(f, s, quantity);
     if (at === null) continue;
     entries.push({
       minQuantity: tier.minQuantity,
       quantity,
-      finalUnitAmount: at.again.final,
+      finalUnitAmount: at.final,
       priceUnit: at.priceUnit,
-      lineAmount: at.again.lineAmount,
+      lineAmount: at.lineAmount,
     });
   }
   return entries;

@@ -3,7 +3,7 @@ import { Cuts } from "./breaks";
 import type { Audience, LineFacts } from "./conditions-index";
 import { reachOf, ReachIndex, targetsOf, type ProductTargets, type Reached } from "./targeting";
 import { add, clamp, negate, percentOf } from "./money";
-import { ascending, decidedBy, descending, pickBest, type Ranking } from "./rank";
+import { ascending, compareBy, decidedBy, descending, pickBest, type Ranking } from "./rank";
 import type { Adjustment, PromotionCandidate, PromotionExplain, ThresholdExplain } from "./types";
 import { inUnit, unitOf } from "./units";
 import { isInWindow, type EdgeTracker } from "./validity";
@@ -203,15 +203,45 @@ function evaluateAll(
     step.index.reach.forEach(line, visit);
     return evaluated;
   }
-  // Without explain, those reaching every product are checked once per order (edges noted once).
-  step.everyProductLive ??= step.index.reach.everyProduct.filter((prepared) => {
-    step.edges.note(prepared.promotion);
-    return prepared.inWindow && !belowThreshold(step, prepared);
-  });
-  for (const prepared of step.everyProductLive) evaluated.push(evaluate(prepared, prices));
+  for (const prepared of everyProductLive(step)) evaluated.push(evaluate(prepared, prices));
   line.promotionsReached ??= step.index.reach.reachedBy(line);
   for (const prepared of line.promotionsReached.items) visit(prepared);
   return evaluated;
+}
+
+/** Without explain, those reaching every product are checked once per order (edges noted once). */
+const everyProductLive = (step: PromotionStep): readonly PreparedPromotion[] =>
+  (step.everyProductLive ??= step.index.reach.everyProduct.filter((prepared) => {
+    step.edges.note(prepared.promotion);
+    return prepared.inWindow && !belowThreshold(step, prepared);
+  }));
+
+/**
+ * The promotions `evaluateAll` evaluates on a line's product, whatever its quantity (the order's
+ * sums unchanged): found once per line to price it again at other quantities (the ladder, the
+ * price-break advice).
+ */
+export function promotionsFor(step: PromotionStep, line: PromotionLine): PreparedPromotion[] {
+  const live = [...everyProductLive(step)];
+  line.promotionsReached ??= step.index.reach.reachedBy(line);
+  for (const prepared of line.promotionsReached.items) {
+    if (prepared.inWindow && !belowThreshold(step, prepared)) live.push(prepared);
+  }
+  return live;
+}
+
+/**
+ * Step 3 of a line's product at another quantity, among the promotions `promotionsFor` kept: the
+ * unit amount the winner gives, else the regular one (`applyPromotions` without notes or cuts;
+ * the same candidates are evaluated, so an amount past 2^53 − 1 throws where it would).
+ */
+export function promotedAt(live: readonly PreparedPromotion[], prices: Prices): number {
+  let best: Evaluated | undefined;
+  for (let k = 0; k < live.length; k++) {
+    const e = evaluate(live[k]!, prices);
+    if (e.saving > 0 && (!best || compareBy(promotionRanking, e, best) < 0)) best = e;
+  }
+  return best ? best.price : prices.regular;
 }
 
 /** Step 3 for one priced line. */
