@@ -1,4 +1,4 @@
-import { EVERY, reachOf, type Reach } from "./targeting";
+import { reachOf, type Reach, type Reached } from "./targeting";
 import {
   APPLIED_ORDER,
   collectCut,
@@ -173,69 +173,27 @@ function evaluateOne(
   return { prepared, rung, distance: reach.distance, basis, value, amount };
 }
 
-/** The line's candidates of one type that are in window and have a value at their basis. */
+/**
+ * Explain: the line's candidates of one type that are in window and have a value at their
+ * basis, every other one noted with why it was not.
+ */
 function evaluate(
   step: ConditionStep,
   type: (typeof APPLIED_ORDER)[number],
   line: LineFacts,
   running: number,
-  notes: Map<PreparedCondition, Note> | null,
+  notes: Map<PreparedCondition, Note>,
   cuts: Cuts,
 ): Evaluated[] {
   const evaluated: Evaluated[] = [];
-  if (notes) {
-    // Explain: every candidate, with why it lost.
-    forEachOfType(step.index, type, line, (prepared, reach) => {
-      step.edges.note(prepared.condition);
-      const result = evaluateOne(step, prepared, reach, line, running);
-      if ("prepared" in result) evaluated.push(result);
-      else notes.set(prepared, result);
-      collectCut(cuts, prepared, "prepared" in result ? result.value : null);
-    });
-    return evaluated;
-  }
-  let best: Evaluated | undefined;
-  // The line's walk of the index, every type at once: this type's, in the order its index has.
-  const { items, reaches } = reachedConditions(step.index, line);
-  for (let k = 0; k < items.length; k++) {
-    const prepared = items[k]!;
-    if (prepared.condition.type !== type) continue;
+  forEachOfType(step.index, type, line, (prepared, reach) => {
     step.edges.note(prepared.condition);
-    best = consider(step, prepared, reaches[k]!, line, running, cuts, evaluated, best);
-  }
-  const every = step.index.everyProduct[type];
-  if (!every.noted) {
-    for (const prepared of every.stackable) step.edges.note(prepared.condition);
-    for (const prepared of every.nonStackable) step.edges.note(prepared.condition);
-    every.noted = true;
-  }
-  for (const prepared of every.stackable) {
-    best = consider(step, prepared, EVERY, line, running, cuts, evaluated, best);
-  }
-  for (const prepared of every.nonStackable) {
-    // In rung, priority order: once one cannot beat the best so far, none after it can.
-    if (best && cannotBeat(prepared, best)) break;
-    best = consider(step, prepared, EVERY, line, running, cuts, evaluated, best);
-  }
+    const result = evaluateOne(step, prepared, reach, line, running);
+    if ("prepared" in result) evaluated.push(result);
+    else notes.set(prepared, result);
+    collectCut(cuts, prepared, "prepared" in result ? result.value : null);
+  });
   return evaluated;
-}
-
-/** `evaluate` without explain, one candidate: evaluated, its cut collected; the best so far. */
-function consider(
-  step: ConditionStep,
-  prepared: PreparedCondition,
-  reach: Reach,
-  line: LineFacts,
-  running: number,
-  cuts: Cuts,
-  evaluated: Evaluated[],
-  best: Evaluated | undefined,
-): Evaluated | undefined {
-  const result = evaluateOne(step, prepared, reach, line, running);
-  collectCut(cuts, prepared, "prepared" in result ? result.value : null);
-  if (!("prepared" in result)) return best;
-  evaluated.push(result);
-  return !prepared.condition.stackable && beats(result, best) ? result : best;
 }
 
 /**
@@ -306,20 +264,44 @@ export function applyConditions(
   base: number,
   allowsTradeDiscounts: boolean,
 ): ConditionResult {
-  const notes = step.explain ? new Map<PreparedCondition, Note>() : null;
   const collector = new Cuts();
   const adjustments: Adjustment[] = [];
   const surcharges: Adjustment[] = [];
+  let notes: Map<PreparedCondition, Note> | null = null;
+  let regular: number;
+  if (step.explain) {
+    notes = new Map();
+    regular = explained(step, line, base, allowsTradeDiscounts, notes, collector, adjustments);
+  } else {
+    const kept = { adjustments, cuts: collector };
+    const reached = reachedConditions(step.index, line);
+    regular = regularAt(step, reached, line, base, allowsTradeDiscounts, kept).regular;
+  }
+  for (const a of adjustments) if (a.kind === "SURCHARGE") surcharges.push(a);
+  // A scale reading the line's quantity may change which of these the early stop meets.
+  const cuts = collector.lineScaled ? [collector, step.index.everyProductCuts] : [collector];
+  return { regular, adjustments, surcharges, notes, cuts };
+}
+
+/** Step 2 with explain: every candidate evaluated and noted; the regular amount. */
+function explained(
+  step: ConditionStep,
+  line: LineFacts,
+  base: number,
+  allowsTradeDiscounts: boolean,
+  notes: Map<PreparedCondition, Note>,
+  collector: Cuts,
+  adjustments: Adjustment[],
+): number {
   let running = base;
   let netPriceApplied = false;
-
   for (const type of APPLIED_ORDER) {
     const evaluated = evaluate(step, type, line, running, notes, collector);
     if (evaluated.length === 0) continue;
 
     if (type === "DISCOUNT" && (netPriceApplied || !allowsTradeDiscounts)) {
       const outcome = netPriceApplied ? "SWITCHED_OFF_BY_NET_PRICE" : "NOT_DISCOUNTABLE";
-      for (const e of evaluated) notes?.set(e.prepared, noteOf(e, outcome, e.amount));
+      for (const e of evaluated) notes.set(e.prepared, noteOf(e, outcome, e.amount));
       continue;
     }
 
@@ -327,70 +309,55 @@ export function applyConditions(
     for (const e of applied) {
       const amount = effectOf(step, e.prepared, e.value, running, line);
       running = add(running, amount);
-      const adjustment = adjustmentOf(type, e, amount);
-      adjustments.push(adjustment);
-      if (type === "SURCHARGE") surcharges.push(adjustment);
-      notes?.set(e.prepared, noteOf(e, "APPLIED", amount));
+      adjustments.push(adjustmentOf(type, e, amount));
+      notes.set(e.prepared, noteOf(e, "APPLIED", amount));
     }
     if (type === "NET_PRICE" && applied.length > 0) netPriceApplied = true;
-    if (notes && winner) noteLosers(evaluated, winner, notes);
+    if (winner) noteLosers(evaluated, winner, notes);
   }
-  // A scale reading the line's quantity may change which of these the early stop meets.
-  const cuts = collector.lineScaled ? [collector, step.index.everyProductCuts] : [collector];
-  return { regular: running, adjustments, surcharges, notes, cuts };
+  return running;
 }
 
-/** A condition reaching a product (at any quantity of it): its rung and distance there. */
-interface Reaching {
-  prepared: PreparedCondition;
-  rung: number;
-  distance: number | null;
-}
-
-/** Of one applied type, the conditions reaching a line's product (see `conditionsFor`). */
-interface TypeReaching {
-  /** The non-stackable ones naming one of its codes, in the order `evaluate` visits them. */
-  named: Reaching[];
-  /** Every stackable one (named or reaching every product), in the order they apply. */
-  stackable: Reaching[];
+/** What step 2 keeps of a line priced at its own quantity: its adjustments and cuts. */
+interface Kept {
+  adjustments: Adjustment[];
+  cuts: Cuts;
 }
 
 /**
- * What step 2 looks at on a line's product whatever its quantity, by type in APPLIED_ORDER:
- * found once per line to price it again at other quantities (the ladder, the price-break
- * advice), where only the amounts and the line-quantity scales differ. The non-stackable ones
- * reaching every product are the index's (`everyProduct`).
+ * One type's candidates on a line without explain, in the order a per-type index visits them:
+ * the winner so far (`beats`) and the stackable ones. Two scratch candidates hold the best so
+ * far and the one being evaluated, so a loser allocates nothing.
  */
-export type LineConditions = readonly TypeReaching[];
+class Scan {
+  best: Evaluated | undefined;
+  stackables: Evaluated[] | undefined;
+  private readonly slots: [Evaluated, Evaluated] = [scratch(), scratch()];
 
-export function conditionsFor(step: ConditionStep, line: LineFacts): LineConditions {
-  const { items, reaches } = reachedConditions(step.index, line);
-  return APPLIED_ORDER.map((type): TypeReaching => {
-    const named: Reaching[] = [];
-    const stackable: Reaching[] = [];
-    for (let k = 0; k < items.length; k++) {
-      const prepared = items[k]!;
-      if (prepared.condition.type !== type) continue;
-      const reach = reaches[k]!;
-      const reaching = {
-        prepared,
-        rung: rungOf(prepared.condition.scope, reach.kind),
-        distance: reach.distance,
-      };
-      (prepared.condition.stackable ? stackable : named).push(reaching);
-    }
-    for (const prepared of step.index.everyProduct[type].stackable) {
-      stackable.push({ prepared, rung: prepared.listedRung, distance: null });
-    }
-    // As `pickApplied` orders the evaluated ones (a stable sort of the same visiting order).
-    stackable.sort(
-      (a, b) =>
-        ascending(a.rung, b.rung) ||
-        descending(a.prepared.condition.priority, b.prepared.condition.priority) ||
-        ascending(a.prepared.condition.id, b.prepared.condition.id),
-    );
-    return { named, stackable };
-  });
+  constructor(
+    private readonly step: ConditionStep,
+    private readonly line: Pick<LineFacts, "quantity" | "priceUnit">,
+    private readonly cuts: Cuts | undefined,
+  ) {}
+
+  /** Starts a type, at the amount it starts from. */
+  start(running: number): void {
+    this.best = undefined;
+    this.stackables = undefined;
+    this.running = running;
+  }
+
+  private running = 0;
+
+  /** Evaluates one candidate (and collects its cut, for a line at its own quantity). */
+  visit(prepared: PreparedCondition, rung: number, distance: number | null): void {
+    const into = this.best === this.slots[0] ? this.slots[1] : this.slots[0];
+    const found = evaluateInto(this.step, prepared, rung, distance, this.line, this.running, into);
+    if (this.cuts) collectCut(this.cuts, prepared, found ? into.value : null);
+    if (!found) return;
+    if (prepared.condition.stackable) (this.stackables ??= []).push({ ...into });
+    else if (beats(into, this.best)) this.best = into;
+  }
 }
 
 /** `evaluateOne` into `into` (no new object); false when the candidate has no value here. */
@@ -426,85 +393,77 @@ const scratch = (): Evaluated => ({
 });
 
 /**
- * Step 2 of a line's product at another quantity (`line`: that quantity and its base row's price
- * unit), among the conditions `conditionsFor` kept: `applyConditions`'s regular amount and the
- * sum of its surcharges, without notes, adjustments, cuts or edges (the line at its own quantity
- * noted the same conditions). The same candidates are evaluated, so an amount past 2^53 − 1
- * throws where `applyConditions` would.
+ * Step 2 without explain: of each type, the candidates in window with a value, the winner
+ * (`beats`) and the stackable ones applied; the regular amount and the sum of the surcharges.
+ * `reached`: the conditions naming one of the line's codes (`reachedConditions`). With `kept` (a
+ * line at its own quantity) it notes their validity edges and keeps the adjustments and the
+ * cuts; without (the same product at another quantity: the ladder, the price-break advice) only
+ * the amounts, the line having noted the same conditions. Either way the same candidates are
+ * evaluated, so an amount past 2^53 − 1 throws alike.
  */
 export function regularAt(
   step: ConditionStep,
-  reaching: LineConditions,
+  reached: Reached<PreparedCondition>,
   line: Pick<LineFacts, "quantity" | "priceUnit">,
   base: number,
   allowsTradeDiscounts: boolean,
+  kept?: Kept,
 ): { regular: number; surchargeTotal: number } {
-  const slots: Slots = [scratch(), scratch()];
+  const scan = new Scan(step, line, kept?.cuts);
   let running = base;
   let surchargeTotal = 0;
   let netPriceApplied = false;
-  for (let t = 0; t < APPLIED_ORDER.length; t++) {
-    const type = APPLIED_ORDER[t]!;
-    const { named, stackable } = reaching[t]!;
-    const winner = winnerAt(step, type, named, line, running, slots);
-    // Every stackable one is evaluated as `evaluate` does, at the amount the type starts from.
-    const spare = winner === slots[0] ? slots[1] : slots[0];
-    let stacked = 0;
-    for (const r of stackable) {
-      if (evaluateInto(step, r.prepared, r.rung, r.distance, line, running, spare)) stacked++;
-    }
-    if (!winner && stacked === 0) continue;
+  for (const type of APPLIED_ORDER) {
+    scan.start(running);
+    visitType(step, type, reached, scan, kept !== undefined);
+    const { best: winner, stackables } = scan;
+    if (!winner && !stackables) continue;
     if (type === "DISCOUNT" && (netPriceApplied || !allowsTradeDiscounts)) continue;
+    if (stackables && stackables.length > 1) stackables.sort(stackOrder);
     // What applies, in applied order: the winner, then the stackable ones.
-    let amount = winner ? winner.amount : 0;
-    for (let k = winner ? -1 : 0; k < stackable.length; k++) {
-      if (k >= 0) {
-        const { prepared } = stackable[k]!;
-        const value = prepared.inWindow
-          ? valueAt(prepared, basisOf(prepared, line, step.orderBases))
-          : undefined;
-        if (value === undefined) continue;
-        amount = effectOf(step, prepared, value, running, line);
-      }
+    const count = stackables?.length ?? 0;
+    for (let k = winner ? -1 : 0; k < count; k++) {
+      const e = k < 0 ? winner! : stackables![k]!;
+      const amount = k < 0 ? e.amount : effectOf(step, e.prepared, e.value, running, line);
       running = add(running, amount);
       if (type === "SURCHARGE") surchargeTotal = add(surchargeTotal, amount);
+      kept?.adjustments.push(adjustmentOf(type, e, amount));
     }
     if (type === "NET_PRICE") netPriceApplied = true;
   }
   return { regular: running, surchargeTotal };
 }
 
-/** The best candidate and the one being evaluated, reused (`regularAt` allocates none). */
-type Slots = [Evaluated, Evaluated];
-
 /**
- * `evaluate` and `pickApplied`'s winner among the non-stackable candidates of `type`: those
- * `named`, then those reaching every product, with the same early stop; undefined when none has
- * a value.
+ * Visits the line's candidates of `type` as a per-type index would: those naming one of its
+ * codes, then those reaching every product, the non-stackable ones in rung, priority order
+ * until one cannot beat the best so far (then none after it can). `noting`: their validity
+ * edges too.
  */
-function winnerAt(
+function visitType(
   step: ConditionStep,
   type: (typeof APPLIED_ORDER)[number],
-  named: readonly Reaching[],
-  line: Pick<LineFacts, "quantity" | "priceUnit">,
-  running: number,
-  slots: Slots,
-): Evaluated | undefined {
-  let best: Evaluated | undefined;
-  for (const r of named) {
-    const into = best === slots[0] ? slots[1] : slots[0];
-    if (evaluateInto(step, r.prepared, r.rung, r.distance, line, running, into)) {
-      if (beats(into, best)) best = into;
-    }
+  { items, reaches }: Reached<PreparedCondition>,
+  scan: Scan,
+  noting: boolean,
+) {
+  for (let k = 0; k < items.length; k++) {
+    const prepared = items[k]!;
+    if (prepared.condition.type !== type) continue;
+    if (noting) step.edges.note(prepared.condition);
+    scan.visit(prepared, rungOf(prepared.condition.scope, reaches[k]!.kind), reaches[k]!.distance);
   }
-  for (const prepared of step.index.everyProduct[type].nonStackable) {
-    if (best && cannotBeat(prepared, best)) break;
-    const into = best === slots[0] ? slots[1] : slots[0];
-    if (evaluateInto(step, prepared, prepared.listedRung, null, line, running, into)) {
-      if (beats(into, best)) best = into;
-    }
+  const every = step.index.everyProduct[type];
+  if (!every.noted) {
+    for (const prepared of every.stackable) step.edges.note(prepared.condition);
+    for (const prepared of every.nonStackable) step.edges.note(prepared.condition);
+    every.noted = true;
   }
-  return best;
+  for (const prepared of every.stackable) scan.visit(prepared, prepared.listedRung, null);
+  for (const prepared of every.nonStackable) {
+    if (scan.best && cannotBeat(prepared, scan.best)) break;
+    scan.visit(prepared, prepared.listedRung, null);
+  }
 }
 
 /**

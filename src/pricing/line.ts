@@ -1,14 +1,13 @@
 import {
   applyAccruals,
   applyConditions,
-  conditionsFor,
   explainConditions,
   markSupersededByPromotion,
   regularAt,
   type ConditionResult,
   type ConditionStep,
-  type LineConditions,
 } from "./conditions";
+import { reachedConditions } from "./conditions-index";
 import { Cuts } from "./breaks";
 import { isPriceable, type PricedTier } from "./derivation";
 import {
@@ -361,7 +360,6 @@ function ladderQuantity(rule: QuantityRule, minimum: number): number | null {
 
 /** What pricing a line's product again reads whatever the quantity, found once (`rungsOf`). */
 export interface Rungs {
-  conditions: LineConditions;
   promotions: readonly PreparedPromotion[];
   floors: readonly ProductFloor[];
 }
@@ -369,7 +367,6 @@ export interface Rungs {
 /** The line's `Rungs`, found at its first price at another quantity and kept on it. */
 const rungsOf = (f: Finish, s: Started): Rungs =>
   (s.rungs ??= {
-    conditions: conditionsFor(f.noExplain.conditions, s),
     promotions: promotionsFor(f.noExplain.promotions, s),
     floors: floorsFor(f.floors, s.productCode),
   });
@@ -399,7 +396,9 @@ function priceAt(f: Finish, s: Started, quantity: number, lookup?: BaseLookup): 
   const allows = base.prepared.pricelist.allowsTradeDiscounts;
   try {
     const line = { quantity, priceUnit };
-    const step2 = regularAt(f.noExplain.conditions, rungs.conditions, line, amount, allows);
+    const step = f.noExplain.conditions;
+    const reached = reachedConditions(step.index, s);
+    const step2 = regularAt(step, reached, line, amount, allows);
     const regular = floored(floor, step2.regular);
     const { surchargeTotal } = step2;
     const prices = { base: amount, regular, surchargeTotal, priceUnit, rounding };
