@@ -38,8 +38,6 @@ import {
   applyPromotions,
   explainPromotions,
   promotedAt,
-  promotionsFor,
-  type PreparedPromotion,
   type PromotionLine,
   type PromotionResult,
   type PromotionStep,
@@ -98,8 +96,8 @@ export interface Started extends PromotionLine {
   baseAmount: number;
   /** Eligible lines, after step 4: regularUnitAmount × quantity, at most 2^53 − 1. */
   regularValue: number;
-  /** What pricing it at other quantities reads, once it was (`rungsOf`). */
-  rungs?: Rungs;
+  /** The FLOOR lists that may floor its product (`floorsFor`), once it was priced again. */
+  floors?: readonly ProductFloor[];
 }
 
 /**
@@ -358,19 +356,6 @@ function ladderQuantity(rule: QuantityRule, minimum: number): number | null {
   return quantity === null || quantity > MAX_LINE_QUANTITY ? null : quantity;
 }
 
-/** What pricing a line's product again reads whatever the quantity, found once (`rungsOf`). */
-export interface Rungs {
-  promotions: readonly PreparedPromotion[];
-  floors: readonly ProductFloor[];
-}
-
-/** The line's `Rungs`, found at its first price at another quantity and kept on it. */
-const rungsOf = (f: Finish, s: Started): Rungs =>
-  (s.rungs ??= {
-    promotions: promotionsFor(f.noExplain.promotions, s),
-    floors: floorsFor(f.floors, s.productCode),
-  });
-
 /** A line's product priced again at another quantity (price-break advice, the ladder). */
 interface PricedAt {
   final: number;
@@ -381,17 +366,18 @@ interface PricedAt {
 /**
  * The product of line `s` at `quantity` alone, with the order's sums unchanged, without explain
  * (price-break advice, the ladder); null when it is not OK there. Steps 1 to 5 as `startLine`,
- * `regularOf` and `adjust` take them, among what reaches its product at any quantity (`rungsOf`:
- * the same lists, conditions, promotions and floors, whose validity edges the line noted), and
- * only the amounts: none of the line's notes, adjustments or cuts.
+ * `regularOf` and `adjust` take them, among what the line found for its product whatever the
+ * quantity (its lists, the conditions and promotions naming its codes, its floors: the same
+ * records, whose validity edges the line noted), and only the amounts: none of the line's notes,
+ * adjustments or cuts.
  */
 function priceAt(f: Finish, s: Started, quantity: number, lookup?: BaseLookup): PricedAt | null {
   const { base, list } = lookup ?? lookupIn(s.lists!, quantity, f.setup.edges);
   if (!base || !isPriceable(base.tier) || (list && !isPriceable(list.tier))) return null;
   if (!isAllowed(s.rule!, quantity)) return null;
-  const rungs = rungsOf(f, s);
   const { amount, priceUnit } = base.tier;
-  const floor = floorAt(rungs.floors, quantity, { base: amount, priceUnit });
+  s.floors ??= floorsFor(f.floors, s.productCode);
+  const floor = floorAt(s.floors, quantity, { base: amount, priceUnit });
   const { rounding } = f.conditions;
   const allows = base.prepared.pricelist.allowsTradeDiscounts;
   try {
@@ -402,7 +388,7 @@ function priceAt(f: Finish, s: Started, quantity: number, lookup?: BaseLookup): 
     const regular = floored(floor, step2.regular);
     const { surchargeTotal } = step2;
     const prices = { base: amount, regular, surchargeTotal, priceUnit, rounding };
-    const final = floored(floor, promotedAt(rungs.promotions, prices));
+    const final = floored(floor, promotedAt(f.noExplain.promotions, s, prices));
     // The list amount the line would show: past 2^53 − 1 the line is not OK (`adjust`).
     if (list) inUnit(list.tier.amount, list.tier.priceUnit, priceUnit);
     return { final, lineAmount: scale(final, quantity, priceUnit, rounding), priceUnit };
