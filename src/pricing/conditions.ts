@@ -355,7 +355,7 @@ class Scan {
     const found = evaluateInto(this.step, prepared, rung, distance, this.line, this.running, into);
     if (this.cuts) collectCut(this.cuts, prepared, found ? into.value : null);
     if (!found) return;
-    if (prepared.condition.stackable) (this.stackables ??= []).push({ ...into });
+    if (prepared.condition.stackable) (this.stackables ??= []).push(copyOf(into));
     else if (beats(into, this.best)) this.best = into;
   }
 }
@@ -382,6 +382,16 @@ function evaluateInto(
   into.amount = effectOf(step, prepared, value, running, line);
   return true;
 }
+
+/** A stackable candidate kept past its scratch slot (a literal: faster than a spread). */
+const copyOf = (e: Evaluated): Evaluated => ({
+  prepared: e.prepared,
+  rung: e.rung,
+  distance: e.distance,
+  basis: e.basis,
+  value: e.value,
+  amount: e.amount,
+});
 
 const scratch = (): Evaluated => ({
   prepared: undefined as unknown as PreparedCondition,
