@@ -101,15 +101,9 @@ export interface Started extends PromotionLine {
 }
 
 /**
- * Steps 1 and 2: the base price, then the quantity rule; the floor the line will have. `known`:
- * what a line of the same product already found (its lists, and step 1's lookup when it was made
- * for this quantity).
+ * Steps 1 and 2: the base price, then the quantity rule; the floor the line will have.
  */
-export function startLine(
-  setup: LineSetup,
-  line: PriceLineRequest,
-  known?: { lists: ProductLists; lookup?: BaseLookup },
-): Started {
+export function startLine(setup: LineSetup, line: PriceLineRequest): Started {
   const product = setup.products.get(line.productCode);
   const s: Started = {
     productCode: line.productCode,
@@ -127,8 +121,8 @@ export function startLine(
     regularValue: 0,
   };
   if (!s.rule) return s;
-  s.lists = known?.lists ?? listsFor(setup.levels, line.productCode);
-  s.lookup = known?.lookup ?? lookupIn(s.lists, line.quantity, setup.edges);
+  s.lists = listsFor(setup.levels, line.productCode);
+  s.lookup = lookupIn(s.lists, line.quantity, setup.edges);
   const { base, list } = s.lookup;
   // A derived amount past 2^53 − 1 cannot be answered exactly: only this line says so.
   if (!base) s.stop = "NO_PRICE";
