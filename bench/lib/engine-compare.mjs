@@ -6,7 +6,7 @@
  * the lines reversed), then times them alternately, call by call, so the machine's load moves
  * both sides alike: CPU ms per call (process.cpuUsage, user + system), median, and the ratio
  * after ÷ before. The ladder's cost is measured the same way: the 50-line cart without and with
- * `ladder`, alternating, in each build.
+ * `ladder`, alternating, in each build; and as the engine bench measures it (`ladderInBlocks`).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -105,6 +105,60 @@ export function alternate(a, b, runs) {
   };
 }
 
+/**
+ * The ladder's ratio as `node bench/lib/engine.mjs` measures it (its `alternatedMedians`: blocks
+ * of 20 calls, the cart then the cart with `ladder`), for both builds in turn, block pair by block
+ * pair: per call, the alternation above lets each ladder call disturb the next cart call, which
+ * makes the cart look dearer and the ratio smaller than the bench's.
+ * @param {Engine} before
+ * @param {Engine} after
+ * @param {number} rounds
+ */
+export function ladderInBlocks(before, after, rounds) {
+  const BLOCK = 20;
+  const cart = engineCase(50);
+  const laddered = { ...cart, ladder: true };
+  /** @param {Engine} engine @param {PriceRequest} request */
+  const block = (engine, request) => {
+    const c0 = process.cpuUsage();
+    for (let i = 0; i < BLOCK; i++) engine.resolvePrices(request);
+    const c1 = process.cpuUsage(c0);
+    return (c1.user + c1.system) / 1000 / BLOCK;
+  };
+  for (const engine of [before, after]) {
+    for (let i = 0; i < 100; i++) {
+      engine.resolvePrices(cart);
+      engine.resolvePrices(laddered);
+    }
+  }
+  /** @type {Record<string, [number[], number[]]>} */
+  const ms = { before: [[], []], after: [[], []] };
+  for (let k = 0; k < rounds; k++) {
+    /** @type {[string, Engine][]} */
+    const order = [
+      ["before", before],
+      ["after", after],
+    ];
+    for (const [name, engine] of k % 2 ? order : order.reverse()) {
+      ms[name]?.[0].push(block(engine, cart));
+      ms[name]?.[1].push(block(engine, laddered));
+    }
+  }
+  /** @param {[number[], number[]]} pair @param {number} q */
+  const ratio = ([c, l], q) => Number((quantile(l, q) / quantile(c, q)).toFixed(3));
+  return Object.fromEntries(
+    Object.entries(ms).map(([name, pair]) => [
+      `ladder ÷ cart in blocks of 20, ${name}`,
+      {
+        cartMs: Number(quantile(pair[0], 0.5).toFixed(3)),
+        ladderMs: Number(quantile(pair[1], 0.5).toFixed(3)),
+        ratio: ratio(pair, 0.5),
+        ratioP10: ratio(pair, 0.1),
+      },
+    ]),
+  );
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const beforeSrc = resolve(process.argv[2] ?? "");
   const runs = Number(process.argv[3] ?? 400);
@@ -150,6 +204,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
       "ladder ÷ cart, after": alternate([after, cart], [after, laddered], runs * 4),
     };
     console.table(rows);
+    console.table(ladderInBlocks(before, after, Math.max(20, runs / 10)));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,4 +1,4 @@
-import { EVERY, reachOf, type Reach } from "./targeting";
+import { reachOf, type Reach, type Reached } from "./targeting";
 import {
   APPLIED_ORDER,
   collectCut,
@@ -21,7 +21,7 @@ import type { ChannelRoundingMode, ConditionOutcome, RankKey } from "./vocabular
 /** What a condition's scale rows compare with on this line; null without scales. */
 function basisOf(
   prepared: PreparedCondition,
-  line: LineFacts,
+  line: Pick<LineFacts, "quantity">,
   orderBases: ReadonlyMap<PreparedCondition, number>,
 ): number | null {
   if (prepared.scales.length === 0) return null;
@@ -51,7 +51,7 @@ function effectOf(
   prepared: PreparedCondition,
   value: number,
   running: number,
-  line: LineFacts,
+  line: Pick<LineFacts, "priceUnit">,
 ): number {
   const { type } = prepared.condition;
   // An accrual is rounded half up whatever the channel (docs/pricing-rules.md §25).
@@ -173,69 +173,27 @@ function evaluateOne(
   return { prepared, rung, distance: reach.distance, basis, value, amount };
 }
 
-/** The line's candidates of one type that are in window and have a value at their basis. */
+/**
+ * Explain: the line's candidates of one type that are in window and have a value at their
+ * basis, every other one noted with why it was not.
+ */
 function evaluate(
   step: ConditionStep,
   type: (typeof APPLIED_ORDER)[number],
   line: LineFacts,
   running: number,
-  notes: Map<PreparedCondition, Note> | null,
+  notes: Map<PreparedCondition, Note>,
   cuts: Cuts,
 ): Evaluated[] {
   const evaluated: Evaluated[] = [];
-  if (notes) {
-    // Explain: every candidate, with why it lost.
-    forEachOfType(step.index, type, line, (prepared, reach) => {
-      step.edges.note(prepared.condition);
-      const result = evaluateOne(step, prepared, reach, line, running);
-      if ("prepared" in result) evaluated.push(result);
-      else notes.set(prepared, result);
-      collectCut(cuts, prepared, "prepared" in result ? result.value : null);
-    });
-    return evaluated;
-  }
-  let best: Evaluated | undefined;
-  // The line's walk of the index, every type at once: this type's, in the order its index has.
-  const { items, reaches } = reachedConditions(step.index, line);
-  for (let k = 0; k < items.length; k++) {
-    const prepared = items[k]!;
-    if (prepared.condition.type !== type) continue;
+  forEachOfType(step.index, type, line, (prepared, reach) => {
     step.edges.note(prepared.condition);
-    best = consider(step, prepared, reaches[k]!, line, running, cuts, evaluated, best);
-  }
-  const every = step.index.everyProduct[type];
-  if (!every.noted) {
-    for (const prepared of every.stackable) step.edges.note(prepared.condition);
-    for (const prepared of every.nonStackable) step.edges.note(prepared.condition);
-    every.noted = true;
-  }
-  for (const prepared of every.stackable) {
-    best = consider(step, prepared, EVERY, line, running, cuts, evaluated, best);
-  }
-  for (const prepared of every.nonStackable) {
-    // In rung, priority order: once one cannot beat the best so far, none after it can.
-    if (best && cannotBeat(prepared, best)) break;
-    best = consider(step, prepared, EVERY, line, running, cuts, evaluated, best);
-  }
+    const result = evaluateOne(step, prepared, reach, line, running);
+    if ("prepared" in result) evaluated.push(result);
+    else notes.set(prepared, result);
+    collectCut(cuts, prepared, "prepared" in result ? result.value : null);
+  });
   return evaluated;
-}
-
-/** `evaluate` without explain, one candidate: evaluated, its cut collected; the best so far. */
-function consider(
-  step: ConditionStep,
-  prepared: PreparedCondition,
-  reach: Reach,
-  line: LineFacts,
-  running: number,
-  cuts: Cuts,
-  evaluated: Evaluated[],
-  best: Evaluated | undefined,
-): Evaluated | undefined {
-  const result = evaluateOne(step, prepared, reach, line, running);
-  collectCut(cuts, prepared, "prepared" in result ? result.value : null);
-  if (!("prepared" in result)) return best;
-  evaluated.push(result);
-  return !prepared.condition.stackable && beats(result, best) ? result : best;
 }
 
 /**
@@ -306,20 +264,44 @@ export function applyConditions(
   base: number,
   allowsTradeDiscounts: boolean,
 ): ConditionResult {
-  const notes = step.explain ? new Map<PreparedCondition, Note>() : null;
   const collector = new Cuts();
   const adjustments: Adjustment[] = [];
   const surcharges: Adjustment[] = [];
+  let notes: Map<PreparedCondition, Note> | null = null;
+  let regular: number;
+  if (step.explain) {
+    notes = new Map();
+    regular = explained(step, line, base, allowsTradeDiscounts, notes, collector, adjustments);
+  } else {
+    const kept = { adjustments, cuts: collector };
+    const reached = reachedConditions(step.index, line);
+    regular = regularAt(step, reached, line, base, allowsTradeDiscounts, kept).regular;
+  }
+  for (const a of adjustments) if (a.kind === "SURCHARGE") surcharges.push(a);
+  // A scale reading the line's quantity may change which of these the early stop meets.
+  const cuts = collector.lineScaled ? [collector, step.index.everyProductCuts] : [collector];
+  return { regular, adjustments, surcharges, notes, cuts };
+}
+
+/** Step 2 with explain: every candidate evaluated and noted; the regular amount. */
+function explained(
+  step: ConditionStep,
+  line: LineFacts,
+  base: number,
+  allowsTradeDiscounts: boolean,
+  notes: Map<PreparedCondition, Note>,
+  collector: Cuts,
+  adjustments: Adjustment[],
+): number {
   let running = base;
   let netPriceApplied = false;
-
   for (const type of APPLIED_ORDER) {
     const evaluated = evaluate(step, type, line, running, notes, collector);
     if (evaluated.length === 0) continue;
 
     if (type === "DISCOUNT" && (netPriceApplied || !allowsTradeDiscounts)) {
       const outcome = netPriceApplied ? "SWITCHED_OFF_BY_NET_PRICE" : "NOT_DISCOUNTABLE";
-      for (const e of evaluated) notes?.set(e.prepared, noteOf(e, outcome, e.amount));
+      for (const e of evaluated) notes.set(e.prepared, noteOf(e, outcome, e.amount));
       continue;
     }
 
@@ -327,17 +309,171 @@ export function applyConditions(
     for (const e of applied) {
       const amount = effectOf(step, e.prepared, e.value, running, line);
       running = add(running, amount);
-      const adjustment = adjustmentOf(type, e, amount);
-      adjustments.push(adjustment);
-      if (type === "SURCHARGE") surcharges.push(adjustment);
-      notes?.set(e.prepared, noteOf(e, "APPLIED", amount));
+      adjustments.push(adjustmentOf(type, e, amount));
+      notes.set(e.prepared, noteOf(e, "APPLIED", amount));
     }
     if (type === "NET_PRICE" && applied.length > 0) netPriceApplied = true;
-    if (notes && winner) noteLosers(evaluated, winner, notes);
+    if (winner) noteLosers(evaluated, winner, notes);
   }
-  // A scale reading the line's quantity may change which of these the early stop meets.
-  const cuts = collector.lineScaled ? [collector, step.index.everyProductCuts] : [collector];
-  return { regular: running, adjustments, surcharges, notes, cuts };
+  return running;
+}
+
+/** What step 2 keeps of a line priced at its own quantity: its adjustments and cuts. */
+interface Kept {
+  adjustments: Adjustment[];
+  cuts: Cuts;
+}
+
+/**
+ * One type's candidates on a line without explain, in the order a per-type index visits them:
+ * the winner so far (`beats`) and the stackable ones. Two scratch candidates hold the best so
+ * far and the one being evaluated, so a loser allocates nothing.
+ */
+class Scan {
+  best: Evaluated | undefined;
+  stackables: Evaluated[] | undefined;
+  private readonly slots: [Evaluated, Evaluated] = [scratch(), scratch()];
+
+  constructor(
+    private readonly step: ConditionStep,
+    private readonly line: Pick<LineFacts, "quantity" | "priceUnit">,
+    private readonly cuts: Cuts | undefined,
+  ) {}
+
+  /** Starts a type, at the amount it starts from. */
+  start(running: number): void {
+    this.best = undefined;
+    this.stackables = undefined;
+    this.running = running;
+  }
+
+  private running = 0;
+
+  /** Evaluates one candidate (and collects its cut, for a line at its own quantity). */
+  visit(prepared: PreparedCondition, rung: number, distance: number | null): void {
+    const into = this.best === this.slots[0] ? this.slots[1] : this.slots[0];
+    const found = evaluateInto(this.step, prepared, rung, distance, this.line, this.running, into);
+    if (this.cuts) collectCut(this.cuts, prepared, found ? into.value : null);
+    if (!found) return;
+    if (prepared.condition.stackable) (this.stackables ??= []).push(copyOf(into));
+    else if (beats(into, this.best)) this.best = into;
+  }
+}
+
+/** `evaluateOne` into `into` (no new object); false when the candidate has no value here. */
+function evaluateInto(
+  step: ConditionStep,
+  prepared: PreparedCondition,
+  rung: number,
+  distance: number | null,
+  line: Pick<LineFacts, "quantity" | "priceUnit">,
+  running: number,
+  into: Evaluated,
+): boolean {
+  if (!prepared.inWindow) return false;
+  const basis = basisOf(prepared, line, step.orderBases);
+  const value = valueAt(prepared, basis);
+  if (value === undefined) return false;
+  into.prepared = prepared;
+  into.rung = rung;
+  into.distance = distance;
+  into.basis = basis;
+  into.value = value;
+  into.amount = effectOf(step, prepared, value, running, line);
+  return true;
+}
+
+/** A stackable candidate kept past its scratch slot (a literal: faster than a spread). */
+const copyOf = (e: Evaluated): Evaluated => ({
+  prepared: e.prepared,
+  rung: e.rung,
+  distance: e.distance,
+  basis: e.basis,
+  value: e.value,
+  amount: e.amount,
+});
+
+const scratch = (): Evaluated => ({
+  prepared: undefined as unknown as PreparedCondition,
+  rung: 0,
+  distance: null,
+  basis: null,
+  value: 0,
+  amount: 0,
+});
+
+/**
+ * Step 2 without explain: of each type, the candidates in window with a value, the winner
+ * (`beats`) and the stackable ones applied; the regular amount and the sum of the surcharges.
+ * `reached`: the conditions naming one of the line's codes (`reachedConditions`). With `kept` (a
+ * line at its own quantity) it notes their validity edges and keeps the adjustments and the
+ * cuts; without (the same product at another quantity: the ladder, the price-break advice) only
+ * the amounts, the line having noted the same conditions. Either way the same candidates are
+ * evaluated, so an amount past 2^53 − 1 throws alike.
+ */
+export function regularAt(
+  step: ConditionStep,
+  reached: Reached<PreparedCondition>,
+  line: Pick<LineFacts, "quantity" | "priceUnit">,
+  base: number,
+  allowsTradeDiscounts: boolean,
+  kept?: Kept,
+): { regular: number; surchargeTotal: number } {
+  const scan = new Scan(step, line, kept?.cuts);
+  let running = base;
+  let surchargeTotal = 0;
+  let netPriceApplied = false;
+  for (const type of APPLIED_ORDER) {
+    scan.start(running);
+    visitType(step, type, reached, scan, kept !== undefined);
+    const { best: winner, stackables } = scan;
+    if (!winner && !stackables) continue;
+    if (type === "DISCOUNT" && (netPriceApplied || !allowsTradeDiscounts)) continue;
+    if (stackables && stackables.length > 1) stackables.sort(stackOrder);
+    // What applies, in applied order: the winner, then the stackable ones.
+    const count = stackables?.length ?? 0;
+    for (let k = winner ? -1 : 0; k < count; k++) {
+      const e = k < 0 ? winner! : stackables![k]!;
+      const amount = k < 0 ? e.amount : effectOf(step, e.prepared, e.value, running, line);
+      running = add(running, amount);
+      if (type === "SURCHARGE") surchargeTotal = add(surchargeTotal, amount);
+      kept?.adjustments.push(adjustmentOf(type, e, amount));
+    }
+    if (type === "NET_PRICE") netPriceApplied = true;
+  }
+  return { regular: running, surchargeTotal };
+}
+
+/**
+ * Visits the line's candidates of `type` as a per-type index would: those naming one of its
+ * codes, then those reaching every product, the non-stackable ones in rung, priority order
+ * until one cannot beat the best so far (then none after it can). `noting`: their validity
+ * edges too.
+ */
+function visitType(
+  step: ConditionStep,
+  type: (typeof APPLIED_ORDER)[number],
+  { items, reaches }: Reached<PreparedCondition>,
+  scan: Scan,
+  noting: boolean,
+) {
+  for (let k = 0; k < items.length; k++) {
+    const prepared = items[k]!;
+    if (prepared.condition.type !== type) continue;
+    if (noting) step.edges.note(prepared.condition);
+    scan.visit(prepared, rungOf(prepared.condition.scope, reaches[k]!.kind), reaches[k]!.distance);
+  }
+  const every = step.index.everyProduct[type];
+  if (!every.noted) {
+    for (const prepared of every.stackable) step.edges.note(prepared.condition);
+    for (const prepared of every.nonStackable) step.edges.note(prepared.condition);
+    every.noted = true;
+  }
+  for (const prepared of every.stackable) scan.visit(prepared, prepared.listedRung, null);
+  for (const prepared of every.nonStackable) {
+    if (scan.best && cannotBeat(prepared, scan.best)) break;
+    scan.visit(prepared, prepared.listedRung, null);
+  }
 }
 
 /**

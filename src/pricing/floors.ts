@@ -177,6 +177,49 @@ export function floorFor(
   return found;
 }
 
+/** A FLOOR list that may floor a product at some quantity: what `floorsFor` keeps for a line. */
+export interface ProductFloor {
+  prepared: PreparedFloor;
+  /** Its effective rows for the product, minQuantity ascending. */
+  rows: readonly Tier[];
+}
+
+/**
+ * The FLOOR lists that pass the checks that do not depend on the quantity (status, currency,
+ * window, a row for the product), in floor order: all that `floorAt` looks at, found once per
+ * line to floor it again at other quantities (the ladder, the price-break advice).
+ */
+export function floorsFor(floors: readonly PreparedFloor[], productCode: string): ProductFloor[] {
+  const kept: ProductFloor[] = [];
+  for (const prepared of floors) {
+    if (prepared.gate || !prepared.inWindow) continue;
+    const rows = prepared.tiers.get(productCode);
+    if (rows) kept.push({ prepared, rows });
+  }
+  return kept;
+}
+
+/**
+ * `floorFor` among the lists `floorsFor` kept, noting no edge (the line at its own quantity
+ * noted them: the same lists pass the same checks at any quantity).
+ */
+export function floorAt(
+  floors: readonly ProductFloor[],
+  quantity: number,
+  line: { base: number; priceUnit: number },
+): LineFloor | undefined {
+  for (let k = 0; k < floors.length; k++) {
+    const { prepared, rows } = floors[k]!;
+    const tier = tierFor(rows, quantity);
+    if (tier) return { prepared, tier, effective: effectiveFloor(tier, line.priceUnit, line.base) };
+  }
+  return undefined;
+}
+
+/** `amount` raised to the effective floor: the amount `raiseToFloor`'s adjustment leads to. */
+export const floored = (floor: LineFloor | undefined, amount: number): number =>
+  !floor || amount >= floor.effective ? amount : floor.effective;
+
 /**
  * Raises `amount` to the effective floor: the FLOOR adjustment, or undefined when not below. A
  * hidden floor's adjustment has no id: the amount it adds is all a read key learns of it.

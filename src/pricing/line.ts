@@ -3,18 +3,24 @@ import {
   applyConditions,
   explainConditions,
   markSupersededByPromotion,
+  regularAt,
   type ConditionResult,
   type ConditionStep,
 } from "./conditions";
+import { reachedConditions } from "./conditions-index";
 import { Cuts } from "./breaks";
 import { isPriceable, type PricedTier } from "./derivation";
 import {
   explainFloors,
+  floorAt,
+  floored,
   floorFor,
+  floorsFor,
   raiseToFloor,
   type FloorNote,
   type LineFloor,
   type PreparedFloor,
+  type ProductFloor,
 } from "./floors";
 import { costFor, explainCosts, type LineCost } from "./costs";
 import { honour, type Honouring, type QuoteStep } from "./honour";
@@ -31,6 +37,7 @@ import {
 import {
   applyPromotions,
   explainPromotions,
+  promotedAt,
   type PromotionLine,
   type PromotionResult,
   type PromotionStep,
@@ -89,18 +96,14 @@ export interface Started extends PromotionLine {
   baseAmount: number;
   /** Eligible lines, after step 4: regularUnitAmount × quantity, at most 2^53 − 1. */
   regularValue: number;
+  /** The FLOOR lists that may floor its product (`floorsFor`), once it was priced again. */
+  floors?: readonly ProductFloor[];
 }
 
 /**
- * Steps 1 and 2: the base price, then the quantity rule; the floor the line will have. `known`:
- * what a line of the same product already found (its lists, and step 1's lookup when it was made
- * for this quantity).
+ * Steps 1 and 2: the base price, then the quantity rule; the floor the line will have.
  */
-export function startLine(
-  setup: LineSetup,
-  line: PriceLineRequest,
-  known?: { lists: ProductLists; lookup?: BaseLookup },
-): Started {
+export function startLine(setup: LineSetup, line: PriceLineRequest): Started {
   const product = setup.products.get(line.productCode);
   const s: Started = {
     productCode: line.productCode,
@@ -118,8 +121,8 @@ export function startLine(
     regularValue: 0,
   };
   if (!s.rule) return s;
-  s.lists = known?.lists ?? listsFor(setup.levels, line.productCode);
-  s.lookup = known?.lookup ?? lookupIn(s.lists, line.quantity, setup.edges);
+  s.lists = listsFor(setup.levels, line.productCode);
+  s.lookup = lookupIn(s.lists, line.quantity, setup.edges);
   const { base, list } = s.lookup;
   // A derived amount past 2^53 − 1 cannot be answered exactly: only this line says so.
   if (!base) s.stop = "NO_PRICE";
@@ -337,8 +340,8 @@ function priceBreakOf(
   const found = lookup.base;
   if (!found || !isPriceable(found.tier) || surelyDearer(priced, found.tier, quantity)) return null;
   const at = priceAt(f, s, quantity, lookup);
-  if (at === null || at.again.lineAmount > priced.lineAmount) return null;
-  return { quantity, lineAmount: at.again.lineAmount };
+  if (at === null || at.lineAmount > priced.lineAmount) return null;
+  return { quantity, lineAmount: at.lineAmount };
 }
 
 /** The smallest quantity ≥ `minimum` the rule allows, up to HTTP's largest; else null. */
@@ -347,27 +350,46 @@ function ladderQuantity(rule: QuantityRule, minimum: number): number | null {
   return quantity === null || quantity > MAX_LINE_QUANTITY ? null : quantity;
 }
 
+/** A line's product priced again at another quantity (price-break advice, the ladder). */
+interface PricedAt {
+  final: number;
+  lineAmount: number;
+  priceUnit: number;
+}
+
 /**
  * The product of line `s` at `quantity` alone, with the order's sums unchanged, without explain
- * (price-break advice, the ladder); null when it is not OK there.
+ * (price-break advice, the ladder); null when it is not OK there. Steps 1 to 5 as `startLine`,
+ * `regularOf` and `adjust` take them, among what the line found for its product whatever the
+ * quantity (its lists, the conditions and promotions naming its codes, its floors: the same
+ * records, whose validity edges the line noted), and only the amounts: none of the line's notes,
+ * adjustments or cuts.
  */
-function priceAt(f: Finish, s: Started, quantity: number, lookup?: BaseLookup) {
-  const more = startLine(
-    f.setup,
-    { productCode: s.productCode, quantity },
-    {
-      lists: s.lists!,
-      lookup,
-    },
-  );
-  if (more.stop !== null) return null;
-  // The same product: the same records name its codes.
-  more.conditionsReached = s.conditionsReached;
-  more.promotionsReached = s.promotionsReached;
-  const regular = regularOf(f.noExplain.conditions, more);
-  if (regular === "OUT_OF_RANGE") return null;
-  const again = adjust(f.noExplain.promotions, more, regular);
-  return again === "OUT_OF_RANGE" ? null : { again, priceUnit: more.priceUnit };
+function priceAt(f: Finish, s: Started, quantity: number, lookup?: BaseLookup): PricedAt | null {
+  const { base, list } = lookup ?? lookupIn(s.lists!, quantity, f.setup.edges);
+  if (!base || !isPriceable(base.tier) || (list && !isPriceable(list.tier))) return null;
+  if (!isAllowed(s.rule!, quantity)) return null;
+  const { amount, priceUnit } = base.tier;
+  s.floors ??= floorsFor(f.floors, s.productCode);
+  const floor = floorAt(s.floors, quantity, { base: amount, priceUnit });
+  const { rounding } = f.conditions;
+  const allows = base.prepared.pricelist.allowsTradeDiscounts;
+  try {
+    const line = { quantity, priceUnit };
+    const step = f.noExplain.conditions;
+    const reached = reachedConditions(step.index, s);
+    const step2 = regularAt(step, reached, line, amount, allows);
+    const regular = floored(floor, step2.regular);
+    const { surchargeTotal } = step2;
+    const prices = { base: amount, regular, surchargeTotal, priceUnit, rounding };
+    const final = floored(floor, promotedAt(f.noExplain.promotions, s, prices));
+    // The list amount the line would show: past 2^53 − 1 the line is not OK (`adjust`).
+    if (list) inUnit(list.tier.amount, list.tier.priceUnit, priceUnit);
+    return { final, lineAmount: scale(final, quantity, priceUnit, rounding), priceUnit };
+  } catch (error) {
+    if (!(error instanceof AmountOutOfRange)) throw error;
+    return null;
+  }
 }
 
 /**
@@ -383,14 +405,16 @@ function ladderOf(f: Finish, s: Started, priced: Adjusted): LadderEntry[] {
     const quantity = ladderQuantity(s.rule!, tier.minQuantity);
     if (quantity === null) continue;
     const at =
-      quantity === s.quantity ? { again: priced, priceUnit: s.priceUnit } : priceAt(f, s, quantity);
+      quantity === s.quantity
+        ? { final: priced.final, lineAmount: priced.lineAmount, priceUnit: s.priceUnit }
+        : priceAt(f, s, quantity);
     if (at === null) continue;
     entries.push({
       minQuantity: tier.minQuantity,
       quantity,
-      finalUnitAmount: at.again.final,
+      finalUnitAmount: at.final,
       priceUnit: at.priceUnit,
-      lineAmount: at.again.lineAmount,
+      lineAmount: at.lineAmount,
     });
   }
   return entries;

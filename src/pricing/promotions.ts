@@ -3,7 +3,7 @@ import { Cuts } from "./breaks";
 import type { Audience, LineFacts } from "./conditions-index";
 import { reachOf, ReachIndex, targetsOf, type ProductTargets, type Reached } from "./targeting";
 import { add, clamp, negate, percentOf } from "./money";
-import { ascending, decidedBy, descending, pickBest, type Ranking } from "./rank";
+import { ascending, compareBy, decidedBy, descending, pickBest, type Ranking } from "./rank";
 import type { Adjustment, PromotionCandidate, PromotionExplain, ThresholdExplain } from "./types";
 import { inUnit, unitOf } from "./units";
 import { isInWindow, type EdgeTracker } from "./validity";
@@ -185,33 +185,68 @@ const skipped = (outcome: PromotionOutcome): PromotionNote => ({
   saving: null,
 });
 
-/** The line's candidates that are in window and past their threshold, evaluated. */
+/** Explain: the line's candidates that are in window and past their threshold, evaluated. */
 function evaluateAll(
   step: PromotionStep,
   line: PromotionLine,
   prices: Prices,
-  notes: Map<PreparedPromotion, PromotionNote> | null,
+  notes: Map<PreparedPromotion, PromotionNote>,
 ): Evaluated[] {
   const evaluated: Evaluated[] = [];
-  const visit = (prepared: PreparedPromotion) => {
+  step.index.reach.forEach(line, (prepared) => {
     step.edges.note(prepared.promotion);
-    if (!prepared.inWindow) notes?.set(prepared, skipped("OUT_OF_WINDOW"));
-    else if (belowThreshold(step, prepared)) notes?.set(prepared, skipped("THRESHOLD_NOT_REACHED"));
+    if (!prepared.inWindow) notes.set(prepared, skipped("OUT_OF_WINDOW"));
+    else if (belowThreshold(step, prepared)) notes.set(prepared, skipped("THRESHOLD_NOT_REACHED"));
     else evaluated.push(evaluate(prepared, prices));
-  };
-  if (notes) {
-    step.index.reach.forEach(line, visit);
-    return evaluated;
-  }
-  // Without explain, those reaching every product are checked once per order (edges noted once).
-  step.everyProductLive ??= step.index.reach.everyProduct.filter((prepared) => {
+  });
+  return evaluated;
+}
+
+/** Without explain, those reaching every product are checked once per order (edges noted once). */
+const everyProductLive = (step: PromotionStep): readonly PreparedPromotion[] =>
+  (step.everyProductLive ??= step.index.reach.everyProduct.filter((prepared) => {
     step.edges.note(prepared.promotion);
     return prepared.inWindow && !belowThreshold(step, prepared);
-  });
-  for (const prepared of step.everyProductLive) evaluated.push(evaluate(prepared, prices));
-  line.promotionsReached ??= step.index.reach.reachedBy(line);
-  for (const prepared of line.promotionsReached.items) visit(prepared);
-  return evaluated;
+  }));
+
+/**
+ * Step 3 without explain: `pickBest` of the line's candidates in window and past their threshold
+ * that save anything, evaluated one by one (no list of them). With `cuts` (a line at its own
+ * quantity) it notes the validity edges of those naming one of its codes and collects what each
+ * may cut; without (its product at another quantity: the ladder, the price-break advice) only
+ * the winner, the line having noted the same promotions. The same candidates are evaluated
+ * either way, so an amount past 2^53 − 1 throws alike.
+ */
+function quietBest(
+  step: PromotionStep,
+  line: PromotionLine,
+  prices: Prices,
+  cuts?: Cuts,
+): Evaluated | undefined {
+  const every = everyProductLive(step);
+  const named = (line.promotionsReached ??= step.index.reach.reachedBy(line)).items;
+  let best: Evaluated | undefined;
+  for (let k = 0; k < every.length + named.length; k++) {
+    const prepared = k < every.length ? every[k]! : named[k - every.length]!;
+    if (k >= every.length) {
+      if (cuts) step.edges.note(prepared.promotion);
+      if (!prepared.inWindow || belowThreshold(step, prepared)) continue;
+    }
+    const e = evaluate(prepared, prices);
+    // One promotion applies at most: only the largest of each kind counts.
+    const { discountType, value, priceUnit } = prepared.promotion;
+    cuts?.cut(true, discountType === "ABSOLUTE", value, unitOf(priceUnit));
+    if (e.saving > 0 && (!best || compareBy(promotionRanking, e, best) < 0)) best = e;
+  }
+  return best;
+}
+
+/**
+ * Step 3 of a line's product at another quantity (`prices` there): the unit amount its winner
+ * gives, else the regular one.
+ */
+export function promotedAt(step: PromotionStep, line: PromotionLine, prices: Prices): number {
+  return quietBest(step, line, prices)?.price ?? prices.regular;
 }
 
 /** Step 3 for one priced line. */
@@ -220,31 +255,32 @@ export function applyPromotions(
   line: PromotionLine,
   prices: Prices,
 ): PromotionResult {
-  const notes = step.explain ? new Map<PreparedPromotion, PromotionNote>() : null;
-  const saving: Evaluated[] = [];
   const cuts = new Cuts();
+  if (!step.explain) {
+    const best = quietBest(step, line, prices, cuts);
+    return { winner: best && winnerOf(best), notes: null, cuts };
+  }
+  const notes = new Map<PreparedPromotion, PromotionNote>();
+  const saving: Evaluated[] = [];
   for (const e of evaluateAll(step, line, prices, notes)) {
     const { discountType, value, priceUnit } = e.prepared.promotion;
-    // One promotion applies at most: only the largest of each kind counts.
     cuts.cut(true, discountType === "ABSOLUTE", value, unitOf(priceUnit));
     if (e.saving > 0) saving.push(e);
     else {
       const outcome =
         e.prepared.promotion.stacking === "ON_TOP" ? "NO_SAVING" : "SUPERSEDED_BY_REGULAR_PRICE";
-      notes?.set(e.prepared, { outcome, decidedBy: null, amount: e.amount, saving: 0 });
+      notes.set(e.prepared, { outcome, decidedBy: null, amount: e.amount, saving: 0 });
     }
   }
 
   const best = pickBest(promotionRanking, saving);
-  if (notes) {
-    for (const e of saving) {
-      notes.set(e.prepared, {
-        outcome: e === best ? "APPLIED" : "LOWER_RANK",
-        decidedBy: e === best ? null : decidedBy(promotionRanking, e, best!),
-        amount: e.amount,
-        saving: e.saving,
-      });
-    }
+  for (const e of saving) {
+    notes.set(e.prepared, {
+      outcome: e === best ? "APPLIED" : "LOWER_RANK",
+      decidedBy: e === best ? null : decidedBy(promotionRanking, e, best!),
+      amount: e.amount,
+      saving: e.saving,
+    });
   }
   return { winner: best && winnerOf(best), notes, cuts };
 }
