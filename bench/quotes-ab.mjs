@@ -61,11 +61,11 @@ const log = (/** @type {string} */ text) => process.stderr.write(`${text}\n`);
 const cleanups = [];
 /** @type {Promise<void> | undefined} */
 let cleaning;
-/** @type {import("autocannon").Instance | undefined} */
-let activeLoad;
+/** @type {Set<import("autocannon").Instance>} */
+const activeLoads = new Set();
 const cleanup = () =>
   (cleaning ??= (async () => {
-    activeLoad?.stop();
+    for (const run of activeLoads) run.stop();
     while (cleanups.length > 0) {
       try {
         await /** @type {() => unknown} */ (cleanups.pop())();
@@ -93,6 +93,7 @@ function options() {
       warmup: { type: "string", default: "1" },
       only: { type: "string" },
       "max-fall": { type: "string", default: "0.05" },
+      parallel: { type: "boolean", default: false },
       "max-minutes": { type: "string", default: "40" },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -101,7 +102,7 @@ function options() {
     process.stdout.write(
       "node bench/quotes-ab.mjs [--size 100k] [--persist-to DIR] [--block 2] [--rounds 6]\n" +
         "                         [--connections 1,16] [--warmup 1] [--only REGEX] [--max-fall 0.05]\n" +
-        "                         [--max-minutes 40]\n",
+        "                         [--parallel] [--max-minutes 40]\n",
     );
     return undefined;
   }
@@ -114,6 +115,7 @@ function options() {
     warmup: Number(values.warmup),
     only: values.only,
     maxFall: Number(values["max-fall"]),
+    parallel: values.parallel,
     maxMinutes: Number(values["max-minutes"]),
   };
   if (!(o.block >= 0.5 && o.block <= 60)) throw new Error("--block: seconds, 0.5-60");
@@ -242,7 +244,7 @@ async function block(side, s, keys, connections, seconds) {
     duration: seconds,
     timeout: 10,
   });
-  activeLoad = run;
+  activeLoads.add(run);
   run.on(
     "response",
     (
@@ -255,7 +257,7 @@ async function block(side, s, keys, connections, seconds) {
     },
   );
   const result = await run;
-  activeLoad = undefined;
+  activeLoads.delete(run);
   const cpuAfter = await settled(side.cpu);
   return {
     requests: result["2xx"],
@@ -386,7 +388,8 @@ async function main() {
 
   log(
     `quotes A/B ${o.size} (${shownDir(source)}, seed ${marker.seed}): ${o.rounds} rounds of ` +
-      `${o.block} s blocks per side at ${o.connections.join(" and ")} connection(s)`,
+      `${o.block} s blocks per side at ${o.connections.join(" and ")} connection(s)` +
+      (o.parallel ? ", both sides at once" : ", alternating"),
   );
   log("- two copies of the data set …");
   const dirs = { with: join(tmp, "with"), without: join(tmp, "without") };
@@ -449,6 +452,15 @@ async function main() {
       log(`  [@${c} ${n + 1}/${list.length}] ${s.title}`);
       const got = { with: /** @type {Block[]} */ ([]), without: /** @type {Block[]} */ ([]) };
       for (const round of order) {
+        if (o.parallel) {
+          // Both at once, each with its own connections: the same load at every instant.
+          const [a, b] = await Promise.all(
+            [withQuotes, withoutQuotes].map((side) => block(side, s, keys, c, o.block)),
+          );
+          got.with.push(/** @type {Block} */ (a));
+          got.without.push(/** @type {Block} */ (b));
+          continue;
+        }
         for (const side of round) {
           const which = side === "a" ? "with" : "without";
           got[which].push(await block(sides[which], s, keys, c, o.block));
@@ -500,6 +512,7 @@ async function main() {
     settings: {
       blockSeconds: o.block,
       rounds: o.rounds,
+      parallel: o.parallel,
       connections: o.connections,
       warmupSeconds: o.warmup,
       maxFall: o.maxFall,
@@ -531,7 +544,9 @@ async function main() {
   print(
     `Quotes A/B, ${o.size}: ${agreements.with.quotes} accepted AGREEMENT quotes ` +
       `(${agreements.with.lines} lines) against none; ${o.rounds} rounds × ${o.block} s per side, ` +
-      "alternating with-without, without-with, …",
+      (o.parallel
+        ? "both sides loaded at the same time (--parallel)"
+        : "alternating with-without, without-with, …"),
   );
   print(
     `${report.machine.cpu}, ${report.machine.cores} cores; load ${loadAtStart.join(" ")} at the start, ` +
