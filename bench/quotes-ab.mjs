@@ -5,7 +5,7 @@
  *
  *   node bench/quotes-ab.mjs [--size 100k] [--persist-to DIR] [--block 2] [--rounds 6]
  *                            [--connections 1,16] [--warmup 1] [--only REGEX] [--max-fall 0.05]
- *                            [--max-minutes 40]
+ *                            [--parallel] [--max-minutes 40]
  *
  * 1. copies the data set twice into a temporary folder (the data set itself is only read), applies
  *    the pending migrations to both, and removes every quote and its lines and revisions from the
@@ -19,7 +19,9 @@
  *    whether their answers differ (a quoted product in the cart);
  * 4. per connection count and scenario, `--rounds` rounds of one `--block`-second block on each
  *    Worker, in the order with-without, without-with, … (ABBA): both see the same load of a shared
- *    machine, and a load that moves during a scenario favours neither;
+ *    machine, and a load that moves during a scenario favours neither. With `--parallel` the two
+ *    blocks of a round run at the same time, each Worker with its own `connections`: the same
+ *    load at every instant, for a machine whose load moves within seconds;
  * 5. prints per scenario req/s, p99 and CPU per answer of both, with ÷ without (the pooled req/s;
  *    the rounds' median and range beside it), the ratio to the floor on each side; the floor's own
  *    with ÷ without is the method's noise (it reads no quote). A lookup whose req/s with the quotes
