@@ -31,13 +31,13 @@
  * Everything listens on 127.0.0.1 only; both Workers and the copies are removed at the end, on
  * Ctrl-C and after --max-minutes.
  */
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join, relative } from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { applyMigrations, wrangler } from "../scripts/lib/local-db.mjs";
-import { abbaOrder, changeOf, compareSides, withinFall } from "./lib/ab.mjs";
+import { abbaOrder, beyondControls, changeOf, compareSides, withinFall } from "./lib/ab.mjs";
 import { checkSize, persistDir, readMarker, ROOT, shownDir, SIZES } from "./lib/common.mjs";
 import {
   benchKeys,
@@ -85,7 +85,8 @@ for (const signal of /** @type {const} */ (["SIGINT", "SIGTERM"])) {
 
 /** The command line, checked. */
 function options() {
-  const { values } = parseArgs({
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
     options: {
       size: { type: "string", default: "100k" },
       "persist-to": { type: "string" },
@@ -96,6 +97,7 @@ function options() {
       only: { type: "string" },
       "max-fall": { type: "string", default: "0.05" },
       parallel: { type: "boolean", default: false },
+      summarize: { type: "boolean", default: false },
       "max-minutes": { type: "string", default: "40" },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -104,7 +106,8 @@ function options() {
     process.stdout.write(
       "node bench/quotes-ab.mjs [--size 100k] [--persist-to DIR] [--block 2] [--rounds 6]\n" +
         "                         [--connections 1,16] [--warmup 1] [--only REGEX] [--max-fall 0.05]\n" +
-        "                         [--parallel] [--max-minutes 40]\n",
+        "                         [--parallel] [--max-minutes 40]\n" +
+        "node bench/quotes-ab.mjs --summarize RESULT.json...   # the contract lookups beyond the controls, over runs\n",
     );
     return undefined;
   }
@@ -118,6 +121,7 @@ function options() {
     only: values.only,
     maxFall: Number(values["max-fall"]),
     parallel: values.parallel,
+    summarize: values.summarize ? positionals : undefined,
     maxMinutes: Number(values["max-minutes"]),
   };
   if (!(o.block >= 0.5 && o.block <= 60)) throw new Error("--block: seconds, 0.5-60");
@@ -363,9 +367,62 @@ function markdownTable(rows, maxFall) {
   ].join("\n");
 }
 
+/**
+ * The contract customer's lookups (the only ones that read its agreements) beyond the controls
+ * (the floor and the anonymous lookups: they read no quote), over every scenario and connection
+ * count of `results` (of one run or several): req/s with ÷ without, and CPU per answer.
+ * @param {{ id: string, ratio?: number, cpuRatio?: number }[]} results
+ * @param {number} maxFall
+ */
+function aggregateOf(results, maxFall) {
+  const subject = (/** @type {{ id: string }} */ r) => r.id.endsWith("-contract");
+  const of = (/** @type {"ratio" | "cpuRatio"} */ key, /** @type {boolean} */ subjects) =>
+    results
+      .filter((r) => r.id !== FLOOR || !subjects)
+      .filter((r) => subject(r) === subjects)
+      .map((r) => r[key])
+      .filter((x) => x !== undefined);
+  return {
+    throughput: beyondControls(of("ratio", true), of("ratio", false), maxFall),
+    cpu: beyondControls(of("cpuRatio", true), of("cpuRatio", false), maxFall),
+  };
+}
+
+/**
+ * The aggregate as printed.
+ * @param {ReturnType<typeof aggregateOf>} a
+ * @param {number} maxFall
+ */
+function aggregateLines(a, maxFall) {
+  const line = (/** @type {string} */ what, /** @type {ReturnType<typeof beyondControls>} */ b) =>
+    `${b.verdict === null ? "open" : b.verdict ? "PASS" : "MISS"}  ${what}: contract lookups ` +
+    `${changeOf(b.subjectMean)} (${b.subjects}), controls ${changeOf(b.controlMean)} ` +
+    `(${b.controls}, spread ±${((b.controlSpread || 0) * 100).toFixed(1)} %): the quotes ` +
+    `${changeOf(b.effect)}, ±2 standard errors ${changeOf(b.low)} … ${changeOf(b.high)} ` +
+    `(bound −${maxFall * 100} %)`;
+  return [line("req/s", a.throughput), line("CPU per answer", a.cpu)];
+}
+
+/**
+ * `--summarize`: the aggregate over the results of earlier runs.
+ * @param {string[]} files
+ * @param {number} maxFall
+ */
+function summarize(files, maxFall) {
+  if (files.length === 0) throw new Error("--summarize: name one or more result files");
+  const reports = files.map((f) => JSON.parse(readFileSync(f, "utf8")));
+  const results = reports.flatMap((r) => r.results);
+  process.stdout.write(
+    `${files.length} run(s), ${results.length} scenario results; ` +
+      "with ÷ without of the contract customer's lookups beyond the floor's and the anonymous lookups':\n" +
+      `${aggregateLines(aggregateOf(results, maxFall), maxFall).join("\n")}\n`,
+  );
+}
+
 async function main() {
   const o = options();
   if (!o) return;
+  if (o.summarize) return summarize(o.summarize, o.maxFall);
   const watchdog = setTimeout(() => {
     log(`\nstopped: the bench ran longer than --max-minutes ${o.maxMinutes}`);
     void cleanup().finally(() => process.exit(1));
@@ -499,6 +556,7 @@ async function main() {
   const lookups = results.filter((r) => r.id !== FLOOR);
   const missed = lookups.filter((r) => r.pass === false);
   const worst = [...lookups].sort((x, y) => (x.ratio ?? 0) - (y.ratio ?? 0))[0];
+  const aggregate = aggregateOf(results, o.maxFall);
   const report = {
     date: started.toISOString(),
     size: o.size,
@@ -524,6 +582,7 @@ async function main() {
     agreements,
     removed,
     results,
+    aggregate,
     check: {
       target: `price-lookup req/s with the quotes ≥ ${1 - o.maxFall} × without (issue 31, item 6)`,
       lookups: lookups.length,
@@ -569,6 +628,12 @@ async function main() {
     if (r.answers && r.answers.differ > 0)
       print(`${r.title}: ${r.answers.differ} of ${r.answers.lines} lines priced by an agreement`);
   }
+  print();
+  print(
+    "With ÷ without of the contract customer's lookups (they read its agreements) beyond the " +
+      "floor's and the anonymous lookups' (they read no quote):",
+  );
+  for (const line of aggregateLines(aggregate, o.maxFall)) print(line);
   print();
   print(
     `${report.check.pass === null ? "n/a " : report.check.pass ? "PASS" : "MISS"}  ${report.check.target}: ` +

@@ -116,3 +116,44 @@ export const changeOf = (ratio) => {
   const shown = Math.abs(pct).toFixed(1);
   return shown === "0.0" ? "±0.0 %" : `${pct > 0 ? "+" : "−"}${shown} %`;
 };
+
+/**
+ * The change the subjects show beyond the controls, over many scenarios: a single scenario's
+ * a ÷ b on a loaded machine strays by more than a small change, but the scenarios the change
+ * cannot reach (controls: the same service, code paths that do not read it) stray alike, so the
+ * subjects' mean ratio over the controls' estimates the change itself. Means of logarithms
+ * (geometric), with two standard errors of their difference as the range; `verdict` for a fall
+ * of at most `maxFall`: true when even the range's low end is within it, false when its high end
+ * is not, null when the range straddles the bound (not decided by these measurements).
+ * @param {number[]} subjects ratios a ÷ b of the scenarios the change can reach
+ * @param {number[]} controls ratios a ÷ b of the scenarios it cannot reach
+ * @param {number} maxFall
+ */
+export function beyondControls(subjects, controls, maxFall) {
+  const stats = (/** @type {number[]} */ xs) => {
+    const logs = xs.filter((x) => x > 0).map(Math.log);
+    const n = logs.length;
+    const mean = n > 0 ? logs.reduce((s, x) => s + x, 0) / n : NaN;
+    const variance = n > 1 ? logs.reduce((s, x) => s + (x - mean) ** 2, 0) / (n - 1) : NaN;
+    return { n, mean, variance };
+  };
+  const s = stats(subjects);
+  const c = stats(controls);
+  const difference = s.mean - c.mean;
+  const error = Math.sqrt(s.variance / s.n + c.variance / c.n);
+  const measured = s.n > 1 && c.n > 1 && Number.isFinite(difference) && Number.isFinite(error);
+  const effect = Math.exp(difference);
+  const low = Math.exp(difference - 2 * error);
+  const high = Math.exp(difference + 2 * error);
+  return {
+    subjects: s.n,
+    controls: c.n,
+    subjectMean: Math.exp(s.mean),
+    controlMean: Math.exp(c.mean),
+    controlSpread: Math.sqrt(c.variance),
+    effect: measured ? effect : undefined,
+    low: measured ? low : undefined,
+    high: measured ? high : undefined,
+    verdict: !measured ? null : low >= 1 - maxFall ? true : high < 1 - maxFall ? false : null,
+  };
+}

@@ -7,7 +7,14 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { abbaOrder, changeOf, compareSides, pooled, withinFall } from "../../bench/lib/ab.mjs";
+import {
+  abbaOrder,
+  beyondControls,
+  changeOf,
+  compareSides,
+  pooled,
+  withinFall,
+} from "../../bench/lib/ab.mjs";
 
 /**
  * A block of `requests` answers in `seconds`, each `ms` long.
@@ -133,5 +140,33 @@ describe("changeOf", () => {
     assert.equal(changeOf(0.96), "−4.0 %");
     assert.equal(changeOf(1), "±0.0 %");
     assert.equal(changeOf(undefined), "-");
+  });
+});
+
+describe("beyondControls", () => {
+  it("is the subjects' geometric mean ratio over the controls'", () => {
+    const b = beyondControls([0.9, 0.9, 0.9], [0.9, 0.9, 0.9], 0.05);
+    assert.ok(Math.abs((b.effect ?? 0) - 1) < 1e-12);
+    const c = beyondControls([0.8, 0.8], [1, 1], 0.05);
+    assert.ok(Math.abs((c.effect ?? 0) - 0.8) < 1e-12);
+    assert.equal(c.subjects, 2);
+    assert.equal(c.controls, 2);
+  });
+
+  it("passes when the range's low end is within the fall, misses when its high end is not", () => {
+    const pass = beyondControls([0.99, 1.01, 1, 1.02], [0.98, 1, 1.01, 1.0], 0.05);
+    assert.equal(pass.verdict, true);
+    assert.ok((pass.low ?? 0) >= 0.95);
+    const miss = beyondControls([0.8, 0.81, 0.79, 0.8], [0.98, 1, 1.01, 1.0], 0.05);
+    assert.equal(miss.verdict, false);
+    assert.ok((miss.high ?? 1) < 0.95);
+  });
+
+  it("decides nothing when the range straddles the bound or there are too few ratios", () => {
+    const wide = beyondControls([0.7, 1.2, 0.9, 1.1], [0.8, 1.25, 1, 0.95], 0.05);
+    assert.equal(wide.verdict, null);
+    assert.ok((wide.low ?? 1) < 0.95 && (wide.high ?? 0) > 0.95);
+    assert.equal(beyondControls([0.9], [1, 1], 0.05).verdict, null);
+    assert.equal(beyondControls([0.9, 0.9], [1], 0.05).effect, undefined);
   });
 });
