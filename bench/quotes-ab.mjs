@@ -49,6 +49,7 @@ import {
   requestsPerKey,
   scenarios,
 } from "./lib/scenarios.mjs";
+import { serverTiming } from "./lib/timing.mjs";
 import { cpuMsOf, newMiniflare, waitFor, workerdPid } from "./lib/workerd.mjs";
 
 /** @typedef {import("./lib/scenarios.mjs").Scenario} Scenario */
@@ -296,7 +297,12 @@ async function answers(sides, s, keys) {
       } catch {
         json = undefined;
       }
-      return { status: response.status, json, text };
+      return {
+        status: response.status,
+        json,
+        text,
+        timing: response.headers.get("server-timing") ?? "",
+      };
     }),
   );
   const [a, b] = /** @type {[any, any]} */ (fetched);
@@ -310,6 +316,7 @@ async function answers(sides, s, keys) {
   ).length;
   return {
     status: { with: a.status, without: b.status },
+    serverTiming: { with: a.timing, without: b.timing },
     lines: la.length,
     differ,
     problem:
@@ -490,7 +497,14 @@ async function main() {
     const a = await answers(sides, s, keys);
     sampled[s.id] = a;
     if (a.problem) throw new Error(`${s.title}: ${a.problem}`);
-    if (a.lines > 0) log(`  ${s.title}: ${a.differ} of ${a.lines} lines priced differently`);
+    const steady = (/** @type {string} */ header) => {
+      const t = serverTiming(header);
+      return `${t.roundTrips ?? "?"} D1 round trip(s), context ${t.ctx ?? "-"}`;
+    };
+    log(
+      `  ${s.title}: ${a.differ} of ${a.lines} lines priced differently; steady with ` +
+        `${steady(a.serverTiming.with)}, without ${steady(a.serverTiming.without)}`,
+    );
   }
   if (o.warmup > 0) {
     log(`- warm-up (${o.warmup} s per scenario and Worker) …`);
