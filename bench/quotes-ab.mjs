@@ -26,7 +26,8 @@
  *    the rounds' median and range beside it), the ratio to the floor on each side; the floor's own
  *    with ÷ without is the method's noise (it reads no quote). A lookup whose req/s with the quotes
  *    is below (1 − `--max-fall`) of its req/s without them misses the check;
- * 6. writes bench/results/<size>-quotes-ab-<time>.json (git-ignored).
+ * 6. writes bench/results/quotes-ab-<size>-<time>.json (git-ignored; not named `<size>-…`, so
+ *    `npm run bench` never takes it for its previous run).
  *
  * Everything listens on 127.0.0.1 only; both Workers and the copies are removed at the end, on
  * Ctrl-C and after --max-minutes.
@@ -610,7 +611,7 @@ async function main() {
   mkdirSync(RESULTS_DIR, { recursive: true });
   const file = join(
     RESULTS_DIR,
-    `${o.size}-quotes-ab-${started.toISOString().replace(/[:.]/g, "-")}.json`,
+    `quotes-ab-${o.size}-${started.toISOString().replace(/[:.]/g, "-")}.json`,
   );
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
 
