@@ -1,0 +1,120 @@
+/**
+ * The built Worker in Miniflare as the benches start it (`npm run bench`, `npm run
+ * bench:quotes-ab`), and what /proc tells about its workerd process: CPU time and resident memory.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { Miniflare } from "miniflare";
+import { d1PersistOf, freePort, ROOT } from "./common.mjs";
+
+/** Linux's clock ticks per second (`getconf CLK_TCK`), in which /proc reports CPU time. */
+export const TICKS_PER_SECOND =
+  Number(spawnSync("getconf", ["CLK_TCK"]).stdout?.toString().trim()) || 100;
+
+/**
+ * The workerd process Miniflare started for this bench (a child of this process), if /proc shows
+ * it: the newest one when there are several.
+ */
+export function workerdPid() {
+  if (!existsSync("/proc/self/stat")) return undefined;
+  /** @type {{ pid: number, started: number } | undefined} */
+  let found;
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const started = Number(fields[19]);
+      if (
+        comm === "workerd" &&
+        Number(fields[1]) === process.pid &&
+        started >= (found?.started ?? 0)
+      )
+        found = { pid: Number(name), started };
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found?.pid;
+}
+
+/**
+ * The CPU time (user + system, ms) a process has used so far, or undefined when it is gone.
+ * @param {number} pid
+ */
+export function cpuMsOf(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A process's resident memory (VmRSS, MiB), or undefined when it is gone.
+ * @param {number} pid
+ */
+export function rssMiBOf(pid) {
+  try {
+    const kib = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
+    return kib === undefined ? undefined : Number(kib) / 1024;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Polls `url` until it answers 200.
+ * @param {string} url
+ * @param {number} seconds
+ * @param {() => string | undefined} [failed] tells why to stop early (the process died)
+ */
+export async function waitFor(url, seconds, failed) {
+  const deadline = Date.now() + seconds * 1000;
+  for (;;) {
+    const reason = failed?.();
+    if (reason) throw new Error(reason);
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
+      await response.arrayBuffer();
+      if (response.ok) return;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) throw new Error(`${url} did not answer 200 within ${seconds} s`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/**
+ * The built Worker in Miniflare on 127.0.0.1 and a free port, with the worker options wrangler
+ * derives from wrangler.toml (bindings, assets, rate limits: those of `wrangler dev`), `vars` on
+ * top (`D1_DELAY_MS`, `PRICE_CONTEXT_CACHE`) and the bench's `API_KEYS`, on the D1 of `dir`.
+ * Await `mf.ready` for its URL; `mf.dispose()` stops it.
+ * @param {string} bundle
+ * @param {string} dir persist folder of the data set
+ * @param {string} apiKeys
+ * @param {Record<string, string>} [vars]
+ */
+export async function newMiniflare(bundle, dir, apiKeys, vars = {}) {
+  process.env.WRANGLER_LOG ??= "error"; // no "Using secrets defined in .dev.vars" on stdout
+  const { unstable_getMiniflareWorkerOptions } = await import("wrangler");
+  const { workerOptions } = unstable_getMiniflareWorkerOptions(join(ROOT, "wrangler.toml"));
+  const port = await freePort();
+  return new Miniflare({
+    ...workerOptions,
+    name: "bench",
+    modules: true,
+    scriptPath: bundle,
+    modulesRoot: dirname(bundle), // module names relative to the bundle's folder (a temp dir)
+    bindings: { ...workerOptions.bindings, ...vars, API_KEYS: apiKeys },
+    d1Persist: d1PersistOf(dir),
+    host: "127.0.0.1",
+    port,
+    logRequests: false,
+  });
+}
