@@ -12,7 +12,9 @@
  *
  * Bundles: `npx wrangler deploy --dry-run --minify --outdir <dir>` (<dir>/index.js). Data: COPIES
  * of a bench data set's folder (.wrangler/bench-100k); Miniflare writes into them.
- * `--profile` records B's CPU profile (the inspector's sampling profiler, 100 µs) over B's blocks.
+ * `--profile <prefix>` records both CPU profiles (the inspector's sampling profiler, 100 µs) over
+ * the timed blocks, <prefix>.a.cpuprofile and <prefix>.b.cpuprofile: the samples count the
+ * isolate's JavaScript alone, where workerd's CPU also holds D1's SQLite and the HTTP plumbing.
  */
 import { spawnSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
@@ -93,12 +95,11 @@ async function start(bundle, dir, inspectorPort) {
   const url = await mf.ready;
   const pid = [...workerds()].find((p) => !before.has(p));
   if (pid === undefined) throw new Error("no workerd process found");
-  return { mf, base: url.origin, pid };
+  return { mf, base: url.origin, pid, inspectorPort };
 }
 
-const a = await start(args.a, args["a-data"], undefined);
-const inspectorPort = args.profile ? await freePort() : undefined;
-const b = await start(args.b, args["b-data"], inspectorPort);
+const a = await start(args.a, args["a-data"], args.profile ? await freePort() : undefined);
+const b = await start(args.b, args["b-data"], args.profile ? await freePort() : undefined);
 
 // The bench's cart: 500 products spread over the catalogue (bench/run.mjs `spread`), its quantities.
 const db = await a.mf.getD1Database("DB");
@@ -111,7 +112,11 @@ const codes = (
     .all()
 ).results.map((r) => String(r.code));
 const contract = args.contract
-  ? { customerCode: String(await db.prepare("select code from customers order by id").first("code")) }
+  ? {
+      customerCode: String(
+        await db.prepare("select code from customers order by id").first("code"),
+      ),
+    }
   : {};
 const cart = {
   channelCode: CHANNEL,
@@ -145,10 +150,13 @@ for (let i = 0; i < warmup; i++) {
   await resolve(b.base, body);
 }
 
-/** @type {{ send: (method: string, params?: object) => Promise<any>, close: () => void } | undefined} */
-let inspector;
-if (inspectorPort) {
-  const targets = await (await fetch(`http://127.0.0.1:${inspectorPort}/json`)).json();
+/**
+ * The inspector of a worker started with one, its profiler on.
+ * @param {number | undefined} port
+ */
+async function inspect(port) {
+  if (!port) return undefined;
+  const targets = await (await fetch(`http://127.0.0.1:${port}/json`)).json();
   const target = targets.find((/** @type {any} */ t) => t.title?.includes("bench")) ?? targets[0];
   const ws = new WebSocket(target.webSocketDebuggerUrl);
   await new Promise((ok, fail) => {
@@ -163,17 +171,17 @@ if (inspectorPort) {
     pending.get(message.id)?.(message.result);
     pending.delete(message.id);
   });
-  inspector = {
-    send: (method, params = {}) =>
-      new Promise((ok) => {
-        pending.set(++id, ok);
-        ws.send(JSON.stringify({ id, method, params }));
-      }),
-    close: () => ws.close(),
-  };
-  await inspector.send("Profiler.enable");
-  await inspector.send("Profiler.setSamplingInterval", { interval: 100 });
+  /** @param {string} method @param {object} [params] @returns {Promise<any>} */
+  const send = (method, params = {}) =>
+    new Promise((ok) => {
+      pending.set(++id, ok);
+      ws.send(JSON.stringify({ id, method, params }));
+    });
+  await send("Profiler.enable");
+  await send("Profiler.setSamplingInterval", { interval: 100 });
+  return { send, close: () => ws.close() };
 }
+const inspectors = [await inspect(a.inspectorPort), await inspect(b.inspectorPort)];
 
 const perBlock = Number(args["per-block"]);
 /** @param {{ base: string, pid: number }} worker */
@@ -191,7 +199,7 @@ async function block(worker) {
 const sa = [];
 /** @type {{ cpu: number, wall: number }[]} */
 const sb = [];
-if (inspector) await inspector.send("Profiler.start");
+for (const inspector of inspectors) await inspector?.send("Profiler.start");
 for (let i = 0; i < Number(args.blocks); i++) {
   if (i % 2 === 0) {
     sa.push(await block(a));
@@ -201,11 +209,22 @@ for (let i = 0; i < Number(args.blocks); i++) {
     sa.push(await block(a));
   }
 }
-if (inspector && args.profile) {
+for (const [i, inspector] of inspectors.entries()) {
+  if (!inspector) continue;
   const { profile } = await inspector.send("Profiler.stop");
-  writeFileSync(args.profile, JSON.stringify(profile));
+  const file = `${args.profile}.${i === 0 ? "a" : "b"}.cpuprofile`;
+  writeFileSync(file, JSON.stringify(profile));
   inspector.close();
-  console.log(`profile: ${args.profile}`);
+  // The sampled time outside (idle) and (program): the isolate's JavaScript and its collector.
+  const names = new Map(
+    profile.nodes.map((/** @type {any} */ n) => [n.id, n.callFrame.functionName]),
+  );
+  let busyUs = 0;
+  profile.samples.forEach((/** @type {number} */ s, /** @type {number} */ i) => {
+    if (!["(idle)", "(program)"].includes(names.get(s))) busyUs += profile.timeDeltas[i] ?? 0;
+  });
+  const perRequest = busyUs / 1000 / (perBlock * Number(args.blocks));
+  console.log(`profile ${file}: ${perRequest.toFixed(2)} ms of JavaScript a request`);
 }
 
 const quantile = (/** @type {number[]} */ xs, /** @type {number} */ q) => {
@@ -214,9 +233,21 @@ const quantile = (/** @type {number[]} */ xs, /** @type {number} */ q) => {
 };
 const show = (/** @type {string} */ name, /** @type {{ cpu: number, wall: number }[]} */ s) =>
   console.log(
-    `${name}: CPU ms/request median ${quantile(s.map((x) => x.cpu), 0.5).toFixed(2)} ` +
-      `(p25 ${quantile(s.map((x) => x.cpu), 0.25).toFixed(2)}, p75 ${quantile(s.map((x) => x.cpu), 0.75).toFixed(2)}); ` +
-      `wall ms median ${quantile(s.map((x) => x.wall), 0.5).toFixed(2)}`,
+    `${name}: CPU ms/request median ${quantile(
+      s.map((x) => x.cpu),
+      0.5,
+    ).toFixed(2)} ` +
+      `(p25 ${quantile(
+        s.map((x) => x.cpu),
+        0.25,
+      ).toFixed(2)}, p75 ${quantile(
+        s.map((x) => x.cpu),
+        0.75,
+      ).toFixed(2)}); ` +
+      `wall ms median ${quantile(
+        s.map((x) => x.wall),
+        0.5,
+      ).toFixed(2)}`,
   );
 console.log(
   `${Number(args.blocks)} blocks of ${perBlock} ${args.contract ? "contract" : "anonymous"} ` +
@@ -224,8 +255,17 @@ console.log(
 );
 show("A", sa);
 show("B", sb);
-const ratio = quantile(sb.map((x) => x.cpu), 0.5) / quantile(sa.map((x) => x.cpu), 0.5);
-const mean = (/** @type {{ cpu: number }[]} */ s) => s.reduce((sum, x) => sum + x.cpu, 0) / s.length;
+const ratio =
+  quantile(
+    sb.map((x) => x.cpu),
+    0.5,
+  ) /
+  quantile(
+    sa.map((x) => x.cpu),
+    0.5,
+  );
+const mean = (/** @type {{ cpu: number }[]} */ s) =>
+  s.reduce((sum, x) => sum + x.cpu, 0) / s.length;
 // /proc counts CPU in clock ticks (10 ms): a block's median moves in steps of 10 ms / per-block,
 // so the mean over all blocks is given too.
 console.log(

@@ -39,41 +39,23 @@ export function roundsToInteger(text: string): boolean {
   return BigInt(sign + digits) * 10n ** BigInt(scale) !== BigInt(parsed);
 }
 
-/** Objects of up to this many keys find a duplicate in a list; larger ones in a Set. */
-const FEW_KEYS = 16;
-
-const OPEN_OBJECT = 0x7b;
-const CLOSE_OBJECT = 0x7d;
-const OPEN_ARRAY = 0x5b;
-const CLOSE_ARRAY = 0x5d;
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const MINUS = 0x2d;
-const ZERO = 0x30;
-const NINE = 0x39;
-const DOT = 0x2e;
-const LOWER_E = 0x65;
-const UPPER_E = 0x45;
-
 /**
- * Reads a valid JSON text once, allocating nothing per value but object keys: where a value sits
- * is the stack of keys and indexes above it, written out as a path (`body.lines.3.quantity`) only
+ * Where a value sits, as a chain of keys: the path text (`body.lines.3.quantity`) is written only
  * for a value that has an issue, not for every value of a 500-line body.
  */
+interface Place {
+  up: Place | null;
+  key: string;
+}
+
+const pathOf = (place: Place): string =>
+  place.up ? `${pathOf(place.up)}.${place.key}` : place.key;
+
 class Scanner {
   private at = 0;
   readonly issues: FieldIssue[] = [];
-  /** The keys (and array indexes) from the root down to the value being read. */
-  private readonly keys: (string | number)[] = [];
 
-  constructor(
-    private readonly text: string,
-    private readonly root: string,
-  ) {}
-
-  private path(): string {
-    return [this.root, ...this.keys].join(".");
-  }
+  constructor(private readonly text: string) {}
 
   private skipSpace() {
     for (;;) {
@@ -83,78 +65,67 @@ class Scanner {
     }
   }
 
-  value(depth: number): void {
+  value(place: Place, depth: number): void {
     this.skipSpace();
-    const c = this.text.charCodeAt(this.at);
-    if ((c === OPEN_OBJECT || c === OPEN_ARRAY) && depth >= MAX_JSON_DEPTH) {
+    const c = this.text[this.at];
+    if ((c === "{" || c === "[") && depth >= MAX_JSON_DEPTH) {
       this.issues.push({
-        path: this.path(),
+        path: pathOf(place),
         message: `is nested more than ${MAX_JSON_DEPTH} levels deep`,
       });
       throw new Stop();
     }
-    if (c === OPEN_OBJECT) this.object(depth + 1);
-    else if (c === OPEN_ARRAY) this.array(depth + 1);
-    else if (c === QUOTE) this.string();
-    else if (c === 0x74 || c === 0x6e) this.at += 4; // true, null
-    else if (c === 0x66) this.at += 5; // false
-    else this.number();
+    if (c === "{") this.object(place, depth + 1);
+    else if (c === "[") this.array(place, depth + 1);
+    else if (c === '"') this.string();
+    else if (c === "t" || c === "n") this.at += 4;
+    else if (c === "f") this.at += 5;
+    else this.number(place);
   }
 
-  private object(depth: number) {
+  private object(place: Place, depth: number) {
     this.at += 1;
+    const seen = new Set<string>();
     this.skipSpace();
-    if (this.text.charCodeAt(this.at) === CLOSE_OBJECT) {
+    if (this.text[this.at] === "}") {
       this.at += 1;
       return;
     }
-    const few: string[] = [];
-    let many: Set<string> | undefined;
-    const level = this.keys.length;
     for (;;) {
       this.skipSpace();
       const key = this.string();
-      this.keys[level] = key;
-      if (many ? many.has(key) : few.includes(key)) {
+      const at: Place = { up: place, key };
+      if (seen.has(key)) {
         this.issues.push({
-          path: this.path(),
+          path: pathOf(at),
           message: "appears more than once in the same object",
         });
-      } else if (many) {
-        many.add(key);
-      } else if (few.push(key) > FEW_KEYS) {
-        many = new Set(few);
       }
+      seen.add(key);
       this.skipSpace();
       this.at += 1; // ':'
-      this.value(depth);
-      this.keys.length = level + 1;
-      if (this.endOf(CLOSE_OBJECT)) break;
+      this.value(at, depth);
+      if (this.endOf("}")) return;
     }
-    this.keys.length = level;
   }
 
-  private array(depth: number) {
+  private array(place: Place, depth: number) {
     this.at += 1;
     this.skipSpace();
-    if (this.text.charCodeAt(this.at) === CLOSE_ARRAY) {
+    if (this.text[this.at] === "]") {
       this.at += 1;
       return;
     }
-    const level = this.keys.length;
     for (let index = 0; ; index++) {
-      this.keys[level] = index;
-      this.value(depth);
-      this.keys.length = level + 1;
-      if (this.endOf(CLOSE_ARRAY)) break;
+      this.value({ up: place, key: String(index) }, depth);
+      if (this.endOf("]")) return;
     }
-    this.keys.length = level;
   }
 
   /** After a member: true at the closing bracket (consumed), false after a comma. */
-  private endOf(close: number): boolean {
+  private endOf(close: string): boolean {
     this.skipSpace();
-    const c = this.text.charCodeAt(this.at);
+    const c = this.text[this.at];
     this.at += 1;
     return c === close;
   }
@@ -166,10 +137,10 @@ class Scanner {
     let escaped = false;
     for (;;) {
       const c = this.text.charCodeAt(end);
-      if (c === BACKSLASH) {
+      if (c === 0x5c) {
         escaped = true;
         end += 2;
-      } else if (c === QUOTE) break;
+      } else if (c === 0x22) break;
       else end += 1;
     }
     this.at = end + 1;
@@ -178,26 +149,14 @@ class Scanner {
       : this.text.slice(start + 1, end);
   }
 
-  private number() {
-    // Nearly every number of a body is 1-15 digits alone (PLAIN_INTEGER): skipped in place.
-    const start = this.at;
-    let end = this.text.charCodeAt(start) === MINUS ? start + 1 : start;
-    const first = end;
-    for (let c = this.text.charCodeAt(end); c >= ZERO && c <= NINE; c = this.text.charCodeAt(end)) {
-      end += 1;
-    }
-    const next = this.text.charCodeAt(end);
-    if (end - first <= 15 && next !== DOT && next !== LOWER_E && next !== UPPER_E) {
-      this.at = end;
-      return;
-    }
-    NUMBER.lastIndex = start;
+  private number(place: Place) {
+    NUMBER.lastIndex = this.at;
     const text = NUMBER.exec(this.text)![0];
     this.at += text.length;
     if (roundsToInteger(text)) {
       const shown = text.length > 40 ? `${text.slice(0, 40)}…` : text;
       this.issues.push({
-        path: this.path(),
+        path: pathOf(place),
         message: `must be an exact integer; ${shown} is not one (it would be read as ${Number(text)})`,
       });
     }
@@ -208,9 +167,9 @@ class Stop extends Error {}
 
 /** The issues of a valid JSON text, with paths rooted at `root` (`body.lines.3.quantity`). */
 export function jsonTextIssues(text: string, root = "body"): FieldIssue[] {
-  const scanner = new Scanner(text, root);
+  const scanner = new Scanner(text);
   try {
-    scanner.value(0);
+    scanner.value({ up: null, key: root }, 0);
   } catch (err) {
     if (!(err instanceof Stop)) throw err;
   }
