@@ -22,6 +22,7 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { Miniflare } from "miniflare";
+// @ts-expect-error -- ws (miniflare's own WebSocket client) ships no types; Node 20 has no global one
 import WebSocket from "ws";
 import { d1PersistOf, freePort, ROOT } from "./common.mjs";
 
@@ -156,8 +157,11 @@ for (let i = 0; i < warmup; i++) {
  */
 async function inspect(port) {
   if (!port) return undefined;
-  const targets = await (await fetch(`http://127.0.0.1:${port}/json`)).json();
-  const target = targets.find((/** @type {any} */ t) => t.title?.includes("bench")) ?? targets[0];
+  const targets = /** @type {{ title?: string, webSocketDebuggerUrl: string }[]} */ (
+    await (await fetch(`http://127.0.0.1:${port}/json`)).json()
+  );
+  const target = targets.find((t) => t.title?.includes("bench")) ?? targets[0];
+  if (!target) throw new Error(`no inspector target on port ${port}`);
   const ws = new WebSocket(target.webSocketDebuggerUrl);
   await new Promise((ok, fail) => {
     ws.once("open", ok);
@@ -166,7 +170,7 @@ async function inspect(port) {
   let id = 0;
   /** @type {Map<number, (value: any) => void>} */
   const pending = new Map();
-  ws.on("message", (data) => {
+  ws.on("message", (/** @type {Buffer} */ data) => {
     const message = JSON.parse(String(data));
     pending.get(message.id)?.(message.result);
     pending.delete(message.id);
