@@ -93,9 +93,11 @@ export function quickResolveBody(value: unknown): PriceResolve | undefined {
   if (!Array.isArray(lines) || lines.length < 1 || lines.length > MAX_RESOLVE_LINES) {
     return undefined;
   }
-  const out: PriceResolve["lines"] = new Array(lines.length);
-  for (let i = 0; i < lines.length; i++) {
-    const line: unknown = lines[i];
+  // Filled by push, as zod fills it: an array made by `new Array(n)` stays holey in V8, and every
+  // array the engine maps from it, down to the answer's lines, which JSON.stringify then writes
+  // on its slow path.
+  const out: PriceResolve["lines"] = [];
+  for (const line of lines as unknown[]) {
     if (typeof line !== "object" || line === null || Array.isArray(line)) return undefined;
     let keys = 0;
     for (const key in line) if (Object.hasOwn(line, key)) keys += 1;
@@ -110,7 +112,7 @@ export function quickResolveBody(value: unknown): PriceResolve | undefined {
     ) {
       return undefined;
     }
-    out[i] = { productCode, quantity };
+    out.push({ productCode, quantity });
   }
   const parsed = PriceResolveHead.safeParse(head);
   return parsed.success ? { ...parsed.data, lines: out } : undefined;
