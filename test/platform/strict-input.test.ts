@@ -50,6 +50,30 @@ describe("duplicate keys", () => {
   it("accepts the same key in sibling objects", () => {
     expect(jsonTextIssues('[{"a":1},{"a":1}]')).toEqual([]);
   });
+
+  it("finds a repeated key among many, and paths after nested values", () => {
+    const keys = Array.from({ length: 40 }, (_, i) => `"k${i}":${i}`);
+    const text = `{"x":{"deep":[[1,{"y":2}],{"z":[]}]},"many":{${keys.join(",")},"k3":1,"k39":2},"after":[{"q":3,"q":1e400}]}`;
+    expect(jsonTextIssues(text)).toEqual([
+      { path: "body.many.k3", message: "appears more than once in the same object" },
+      { path: "body.many.k39", message: "appears more than once in the same object" },
+      { path: "body.after.0.q", message: "appears more than once in the same object" },
+    ]);
+  });
+});
+
+describe("numbers in every place", () => {
+  it("judges each number where it sits: in arrays, last in objects, after a sign", () => {
+    const text =
+      '{"a":[1,-2,9007199254740993,123456789012345,1234567890123456],"b":{"c":-9007199254740993},' +
+      '"d":[0,1e3,12.50e1,1.5,-0.0,10000000000000001E0],"e":{"f":1.0000000000000001}}';
+    expect(jsonTextIssues(text).map((issue) => issue.path)).toEqual([
+      "body.a.2",
+      "body.b.c",
+      "body.d.5",
+      "body.e.f",
+    ]);
+  });
 });
 
 describe("depth", () => {

@@ -48,6 +48,13 @@ const weightOf = (entry: ProductEntry) => {
   return rows;
 };
 
+/** Whether a known product's entry lacks the rows of one of `listIds` (no closure per code). */
+function lacksList(entry: ProductEntry, listIds: readonly number[]): boolean {
+  if (!entry.facts) return false;
+  for (const id of listIds) if (!entry.rows.has(id)) return true;
+  return false;
+}
+
 /** Rows by list id, then by product code. */
 function byListAndProduct(rows: Iterable<[number, readonly PriceRow[]]>) {
   const out = new Map<string, Map<number, PriceRow[]>>();
@@ -162,7 +169,7 @@ export async function loadProductPart(
     if (entry) held.set(code, entry);
     else factCodes.push(code);
     // Rows of a product it knows: those of every list asked for; of a product not known: all.
-    if (!entry || (entry.facts && listIds.some((id) => !entry.rows.has(id)))) rowCodes.push(code);
+    if (!entry || lacksList(entry, listIds)) rowCodes.push(code);
   }
   const read = await loadProducts(db, { factCodes, rowCodes, listIds });
   // The data moved on, or another lookup moved the cache to another version meanwhile.
@@ -173,13 +180,17 @@ export async function loadProductPart(
     if (list) list.push(row);
     else byList.set(pricelistId, [row]);
   }
-  const entries = merge(
-    codes,
-    held,
-    { facts: read.products, factCodes: new Set(factCodes) },
-    { codes: new Set(rowCodes), byList },
-    listIds,
-  );
+  // Nothing read (a warm cart): the held entries are the request's, in the order of `codes`.
+  const entries =
+    factCodes.length === 0 && rowCodes.length === 0
+      ? held
+      : merge(
+          codes,
+          held,
+          { facts: read.products, factCodes: new Set(factCodes) },
+          { codes: new Set(rowCodes), byList },
+          listIds,
+        );
   return partOf(read, entries, listIds);
 }
 
@@ -198,7 +209,7 @@ export function heldProductPart(
   const entries = new Map<string, ProductEntry>();
   for (const code of codes) {
     const entry = cache.get(code);
-    if (!entry || (entry.facts && listIds.some((id) => !entry.rows.has(id)))) return undefined;
+    if (!entry || lacksList(entry, listIds)) return undefined;
     entries.set(code, entry);
   }
   return partOf(versions, entries, listIds);

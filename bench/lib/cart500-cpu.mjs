@@ -1,0 +1,283 @@
+/**
+ * workerd CPU per 500-line `POST /v1/api/prices/resolve`, two builds of the Worker side by side
+ * (issue 29 item 4; bench/results/2026-11-29-cart500-worker.md). Each build runs in its own
+ * Miniflare (its own workerd process) on its own copy of the 100k data set; after a warm-up (both
+ * contexts and the product cache warm), blocks of sequential requests go to A, then B, then A …,
+ * and each block's CPU is the workerd process's user + system time (/proc) over the block,
+ * divided by its requests. The two answers to a request with a fixed `at` are compared byte for
+ * byte first. Not part of `npm run bench`: a tool for comparing a change with the code before it.
+ *
+ *   node bench/lib/cart500-cpu.mjs --a <bundle.js> --a-data <dir> --b <bundle.js> --b-data <dir>
+ *     [--blocks 20] [--per-block 25] [--warmup 130] [--contract] [--profile <file.cpuprofile>]
+ *
+ * Bundles: `npx wrangler deploy --dry-run --minify --outdir <dir>` (<dir>/index.js). Data: COPIES
+ * of a bench data set's folder (.wrangler/bench-100k); Miniflare writes into them.
+ * `--profile <prefix>` records both CPU profiles (the inspector's sampling profiler, 100 µs asked
+ * for) over the timed blocks, <prefix>.a.cpuprofile and <prefix>.b.cpuprofile, and counts each
+ * one's busy samples: the isolate's JavaScript alone, where workerd's CPU also holds D1's SQLite
+ * and the HTTP plumbing.
+ */
+import { spawnSync } from "node:child_process";
+import { createHash, randomBytes } from "node:crypto";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { parseArgs } from "node:util";
+import { Miniflare } from "miniflare";
+// @ts-expect-error -- ws (miniflare's own WebSocket client) ships no types; Node 20 has no global one
+import WebSocket from "ws";
+import { d1PersistOf, freePort, ROOT } from "./common.mjs";
+
+const { values: args } = parseArgs({
+  options: {
+    a: { type: "string" },
+    "a-data": { type: "string" },
+    b: { type: "string" },
+    "b-data": { type: "string" },
+    blocks: { type: "string", default: "20" },
+    "per-block": { type: "string", default: "25" },
+    warmup: { type: "string", default: "130" },
+    contract: { type: "boolean", default: false },
+    profile: { type: "string" },
+  },
+});
+if (!args.a || !args["a-data"] || !args.b || !args["b-data"]) {
+  throw new Error("usage: --a <bundle> --a-data <dir> --b <bundle> --b-data <dir>");
+}
+
+const TICKS = Number(spawnSync("getconf", ["CLK_TCK"]).stdout?.toString().trim()) || 100;
+const CHANNEL = "WEB-DE";
+const QUANTITIES = [1, 5, 12, 60];
+
+/** The workerd children of this process. */
+function workerds() {
+  const out = new Set();
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (comm === "workerd" && Number(fields[1]) === process.pid) out.add(Number(name));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+const cpuMs = (/** @type {number} */ pid) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8")
+    .slice(readFileSync(`/proc/${pid}/stat`, "utf8").lastIndexOf(")") + 2)
+    .split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS;
+};
+
+const key = randomBytes(24).toString("hex");
+const apiKeys = `bench-read-0:read:${createHash("sha256").update(key).digest("hex")}`;
+
+/** @param {string} bundle @param {string} dir @param {number | undefined} inspectorPort */
+async function start(bundle, dir, inspectorPort) {
+  process.env.WRANGLER_LOG ??= "error";
+  const { unstable_getMiniflareWorkerOptions } = await import("wrangler");
+  const { workerOptions } = unstable_getMiniflareWorkerOptions(join(ROOT, "wrangler.toml"));
+  const before = workerds();
+  const mf = new Miniflare({
+    ...workerOptions,
+    name: "bench",
+    modules: true,
+    scriptPath: bundle,
+    modulesRoot: dirname(bundle),
+    bindings: { ...workerOptions.bindings, API_KEYS: apiKeys },
+    d1Persist: d1PersistOf(dir),
+    host: "127.0.0.1",
+    port: await freePort(),
+    logRequests: false,
+    ...(inspectorPort ? { inspectorPort } : {}),
+  });
+  const url = await mf.ready;
+  const pid = [...workerds()].find((p) => !before.has(p));
+  if (pid === undefined) throw new Error("no workerd process found");
+  return { mf, base: url.origin, pid, inspectorPort };
+}
+
+const a = await start(args.a, args["a-data"], args.profile ? await freePort() : undefined);
+const b = await start(args.b, args["b-data"], args.profile ? await freePort() : undefined);
+
+// The bench's cart: 500 products spread over the catalogue (bench/run.mjs `spread`), its quantities.
+const db = await a.mf.getD1Database("DB");
+const products = Number(await db.prepare("select count(*) as n from products").first("n"));
+const ids = Array.from({ length: 500 }, (_, k) => 1 + Math.floor(((k + 0.5) * products) / 500));
+const codes = (
+  await db
+    .prepare("select code from products where id in (select value from json_each(?)) order by id")
+    .bind(JSON.stringify(ids))
+    .all()
+).results.map((r) => String(r.code));
+const contract = args.contract
+  ? {
+      customerCode: String(
+        await db.prepare("select code from customers order by id").first("code"),
+      ),
+    }
+  : {};
+const cart = {
+  channelCode: CHANNEL,
+  ...contract,
+  lines: codes.map((productCode, i) => ({ productCode, quantity: QUANTITIES[i % 4] })),
+};
+const body = JSON.stringify(cart);
+
+/** @param {string} base @param {string} text */
+async function resolve(base, text) {
+  const res = await fetch(`${base}/v1/api/prices/resolve`, {
+    method: "POST",
+    headers: { "x-webhook-signature": key, "content-type": "application/json" },
+    body: text,
+  });
+  const out = await res.text();
+  if (res.status !== 200) throw new Error(`${res.status}: ${out.slice(0, 300)}`);
+  return out;
+}
+
+// The same answer, byte for byte, at a fixed instant.
+const fixed = JSON.stringify({ ...cart, at: "2026-11-29T12:00:00Z" });
+const [answerA, answerB] = [await resolve(a.base, fixed), await resolve(b.base, fixed)];
+const same = answerA === answerB;
+console.log(`answers: ${answerA.length} and ${answerB.length} bytes, identical: ${same}`);
+if (!same) process.exitCode = 1;
+
+const warmup = Number(args.warmup);
+for (let i = 0; i < warmup; i++) {
+  await resolve(a.base, body);
+  await resolve(b.base, body);
+}
+
+/**
+ * The inspector of a worker started with one, its profiler on.
+ * @param {number | undefined} port
+ */
+async function inspect(port) {
+  if (!port) return undefined;
+  const targets = /** @type {{ title?: string, webSocketDebuggerUrl: string }[]} */ (
+    await (await fetch(`http://127.0.0.1:${port}/json`)).json()
+  );
+  const target = targets.find((t) => t.title?.includes("bench")) ?? targets[0];
+  if (!target) throw new Error(`no inspector target on port ${port}`);
+  const ws = new WebSocket(target.webSocketDebuggerUrl);
+  await new Promise((ok, fail) => {
+    ws.once("open", ok);
+    ws.once("error", fail);
+  });
+  let id = 0;
+  /** @type {Map<number, (value: any) => void>} */
+  const pending = new Map();
+  ws.on("message", (/** @type {Buffer} */ data) => {
+    const message = JSON.parse(String(data));
+    pending.get(message.id)?.(message.result);
+    pending.delete(message.id);
+  });
+  /** @param {string} method @param {object} [params] @returns {Promise<any>} */
+  const send = (method, params = {}) =>
+    new Promise((ok) => {
+      pending.set(++id, ok);
+      ws.send(JSON.stringify({ id, method, params }));
+    });
+  await send("Profiler.enable");
+  await send("Profiler.setSamplingInterval", { interval: 100 });
+  return { send, close: () => ws.close() };
+}
+const inspectors = [await inspect(a.inspectorPort), await inspect(b.inspectorPort)];
+
+const perBlock = Number(args["per-block"]);
+/** @param {{ base: string, pid: number }} worker */
+async function block(worker) {
+  const cpu0 = cpuMs(worker.pid);
+  const t0 = performance.now();
+  for (let i = 0; i < perBlock; i++) await resolve(worker.base, body);
+  return {
+    cpu: (cpuMs(worker.pid) - cpu0) / perBlock,
+    wall: (performance.now() - t0) / perBlock,
+  };
+}
+
+/** @type {{ cpu: number, wall: number }[]} */
+const sa = [];
+/** @type {{ cpu: number, wall: number }[]} */
+const sb = [];
+for (const inspector of inspectors) await inspector?.send("Profiler.start");
+for (let i = 0; i < Number(args.blocks); i++) {
+  if (i % 2 === 0) {
+    sa.push(await block(a));
+    sb.push(await block(b));
+  } else {
+    sb.push(await block(b));
+    sa.push(await block(a));
+  }
+}
+for (const [i, inspector] of inspectors.entries()) {
+  if (!inspector) continue;
+  const { profile } = await inspector.send("Profiler.stop");
+  const file = `${args.profile}.${i === 0 ? "a" : "b"}.cpuprofile`;
+  writeFileSync(file, JSON.stringify(profile));
+  inspector.close();
+  // Samples outside (idle), (program) and (root): the isolate's JavaScript and its collector.
+  // workerd takes them further apart than the interval asked for, and the deltas hold the waits
+  // between requests: compare the two builds' counts, not a time.
+  const names = new Map(
+    profile.nodes.map((/** @type {any} */ n) => [n.id, n.callFrame.functionName]),
+  );
+  const busy = profile.samples.filter(
+    (/** @type {number} */ id) => !["(idle)", "(program)", "(root)"].includes(names.get(id)),
+  ).length;
+  console.log(
+    `profile ${file}: ${busy} busy samples, ${(busy / (perBlock * Number(args.blocks))).toFixed(1)} a request`,
+  );
+}
+
+const quantile = (/** @type {number[]} */ xs, /** @type {number} */ q) => {
+  const s = [...xs].sort((x, y) => x - y);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
+};
+const show = (/** @type {string} */ name, /** @type {{ cpu: number, wall: number }[]} */ s) =>
+  console.log(
+    `${name}: CPU ms/request median ${quantile(
+      s.map((x) => x.cpu),
+      0.5,
+    ).toFixed(2)} ` +
+      `(p25 ${quantile(
+        s.map((x) => x.cpu),
+        0.25,
+      ).toFixed(2)}, p75 ${quantile(
+        s.map((x) => x.cpu),
+        0.75,
+      ).toFixed(2)}); ` +
+      `wall ms median ${quantile(
+        s.map((x) => x.wall),
+        0.5,
+      ).toFixed(2)}`,
+  );
+console.log(
+  `${Number(args.blocks)} blocks of ${perBlock} ${args.contract ? "contract" : "anonymous"} ` +
+    `500-line resolves each, alternating; load ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`,
+);
+show("A", sa);
+show("B", sb);
+const ratio =
+  quantile(
+    sb.map((x) => x.cpu),
+    0.5,
+  ) /
+  quantile(
+    sa.map((x) => x.cpu),
+    0.5,
+  );
+const mean = (/** @type {{ cpu: number }[]} */ s) =>
+  s.reduce((sum, x) => sum + x.cpu, 0) / s.length;
+// /proc counts CPU in clock ticks (10 ms): a block's median moves in steps of 10 ms / per-block,
+// so the mean over all blocks is given too.
+console.log(
+  `B/A ratio of CPU medians: ${ratio.toFixed(3)}; of means: ${(mean(sb) / mean(sa)).toFixed(3)} ` +
+    `(${mean(sa).toFixed(2)} → ${mean(sb).toFixed(2)} ms)`,
+);
+await a.mf.dispose();
+await b.mf.dispose();
