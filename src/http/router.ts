@@ -40,28 +40,6 @@ type Target = "param" | "query" | "header" | "json";
 type Schema = z.ZodType;
 
 /**
- * A schema's quick parser (`withQuickParse`): what the schema would make of a value, or undefined
- * for a value it leaves to the schema.
- */
-type QuickParse = (value: unknown) => unknown;
-const quickParsers = new WeakMap<Schema, QuickParse>();
-
-/**
- * Gives `schema` a quick parser for the router: a plain function that, for the values it accepts,
- * returns exactly what `schema.parse` would (the same keys in the same order), and undefined for
- * any other value, which the schema then judges and words (so every error answer stays the
- * schema's). For the bodies whose per-item schema is walked hundreds of times (a 500-line cart):
- * zod's object parser cannot compile itself in a Worker, where code generation is off.
- */
-export function withQuickParse<S extends Schema>(
-  schema: S,
-  parse: (value: unknown) => z.output<S> | undefined,
-): S {
-  quickParsers.set(schema, parse);
-  return schema;
-}
-
-/**
  * Validates `target` with `schema` and hands the parsed value to the handler (`c.req.valid`); an
  * invalid one is a 400 problem naming each field (fromZodError), as the hook of OpenAPIHono did.
  * Header names arrive lower-cased: a schema's own spelling of them is restored first.
@@ -72,13 +50,10 @@ function validate(target: Target, schema: Schema): MiddlewareHandler {
     target === "header" && shape
       ? new Map(Object.keys(shape).map((key) => [key.toLowerCase(), key]))
       : undefined;
-  const quick = quickParsers.get(schema);
   return validator(target, async (value: Record<string, unknown>) => {
     const input = spelling
       ? Object.fromEntries(Object.entries(value).map(([k, v]) => [spelling.get(k) ?? k, v]))
       : value;
-    const parsed = quick?.(input);
-    if (parsed !== undefined) return parsed as never;
     const result = await schema.safeParseAsync(input);
     if (!result.success) throw fromZodError(result.error, target);
     return result.data as never;

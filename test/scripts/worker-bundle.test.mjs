@@ -25,9 +25,10 @@ const ENTRY = join(ROOT, "src", "core", "zod-entry.ts");
  * answers name (182.4 KiB, issue 30 item 4; 183.2 once the visibility scope, the reader's facts
  * and the faster engine landed), plus a little, so that growth is a decision. The
  * target is 200 KiB (issue 5, docs/performance.md "Targets"); issue 30 asked for at most 185 so
- * that the next features fit.
+ * that the next features fit. 184.5 once the ladder's amounts-only pricing and the targeting
+ * declarations' product codes landed (2026-11-29): the ceiling is now issue 30's 185 itself.
  */
-const BUDGET_KIB = 184;
+const BUDGET_KIB = 185;
 
 const tmp = mkdtempSync(join(tmpdir(), "worker-bundle-"));
 after(() => rmSync(tmp, { recursive: true, force: true }));

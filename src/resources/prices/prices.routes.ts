@@ -2,7 +2,6 @@ import { createRoute } from "@hono/zod-openapi";
 import { MAX_AGE_SECONDS, STALE_HEADER } from "./prices.cache";
 import { errors, json, jsonBody } from "../../http/openapi";
 import { readOnly } from "../../http/read-only";
-import { withQuickParse } from "../../http/router";
 import {
   MAX_LOOKUP_PRODUCTS,
   MAX_RESOLVE_LINES,
@@ -10,7 +9,6 @@ import {
   PriceLookupHeaders,
   PriceLookupQuery,
   PriceResolveSchema,
-  quickResolveBody,
 } from "./prices.schemas";
 
 /** The group of this resource's operations in /doc. */
@@ -80,8 +78,7 @@ export const resolve = createRoute({
   description: RULES,
   // A read: read keys may call it and any D1 replica may answer it.
   middleware: [readOnly],
-  // 500 lines checked in one loop, the schema judging any body that loop does not accept.
-  request: { body: jsonBody(withQuickParse(PriceResolveSchema, quickResolveBody)) },
+  request: { body: jsonBody(PriceResolveSchema) },
   responses: {
     200: { ...json(PriceAnswerSchema, "The priced lines"), headers: STALE },
     ...errors(400, 401, 404, 409, 413, 415, 503),

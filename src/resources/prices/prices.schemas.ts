@@ -76,48 +76,6 @@ export const PriceResolveSchema = z
     example: workedExampleRequest,
   });
 
-/** The resolve body but its lines: what `quickResolveBody` leaves to zod. */
-const PriceResolveHead = PriceResolveSchema.omit({ lines: true });
-
-/**
- * The resolve body as `PriceResolveSchema` parses it, when every line is plainly valid (exactly a
- * code `productCode` and a whole `quantity` 1-MAX_QUANTITY, 1-MAX_RESOLVE_LINES of them): the
- * lines checked in one loop, the other fields by the schema. Undefined for any other body, which
- * the schema then judges, so every error answer is the schema's (the router's `withQuickParse`).
- * zod walks each line's schema in a Worker without compiling it: for 500 lines that was 4 % of a
- * resolve's CPU (docs/performance.md "A 500-line cart").
- */
-export function quickResolveBody(value: unknown): PriceResolve | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
-  const { lines, ...head } = value as Record<string, unknown>;
-  if (!Array.isArray(lines) || lines.length < 1 || lines.length > MAX_RESOLVE_LINES) {
-    return undefined;
-  }
-  // Filled by push, as zod fills it: an array made by `new Array(n)` stays holey in V8, and every
-  // array the engine maps from it, down to the answer's lines, which JSON.stringify then writes
-  // on its slow path.
-  const out: PriceResolve["lines"] = [];
-  for (const line of lines as unknown[]) {
-    if (typeof line !== "object" || line === null || Array.isArray(line)) return undefined;
-    let keys = 0;
-    for (const key in line) if (Object.hasOwn(line, key)) keys += 1;
-    if (keys !== 2) return undefined;
-    const { productCode, quantity } = line as Record<string, unknown>;
-    if (typeof productCode !== "string" || !CODE_PATTERN.test(productCode)) return undefined;
-    if (
-      typeof quantity !== "number" ||
-      !Number.isInteger(quantity) ||
-      quantity < 1 ||
-      quantity > MAX_QUANTITY
-    ) {
-      return undefined;
-    }
-    out.push({ productCode, quantity });
-  }
-  const parsed = PriceResolveHead.safeParse(head);
-  return parsed.success ? { ...parsed.data, lines: out } : undefined;
-}
-
 /** One `product` value: a code, or codes joined by commas; none of them "." or "..". */
 const JOINED_CODES = `^${ONE_CODE}(?:,${ONE_CODE})*$`;
 
