@@ -17,15 +17,15 @@
  * one's busy samples: the isolate's JavaScript alone, where workerd's CPU also holds D1's SQLite
  * and the HTTP plumbing.
  */
-import { spawnSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { Miniflare } from "miniflare";
 // @ts-expect-error -- ws (miniflare's own WebSocket client) ships no types; Node 20 has no global one
 import WebSocket from "ws";
 import { d1PersistOf, freePort, ROOT } from "./common.mjs";
+import { cpuMsOf, workerdChildren } from "./workerd.mjs";
 
 const { values: args } = parseArgs({
   options: {
@@ -44,33 +44,14 @@ if (!args.a || !args["a-data"] || !args.b || !args["b-data"]) {
   throw new Error("usage: --a <bundle> --a-data <dir> --b <bundle> --b-data <dir>");
 }
 
-const TICKS = Number(spawnSync("getconf", ["CLK_TCK"]).stdout?.toString().trim()) || 100;
 const CHANNEL = "WEB-DE";
 const QUANTITIES = [1, 5, 12, 60];
 
 /** The workerd children of this process. */
-function workerds() {
-  const out = new Set();
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
-      const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (comm === "workerd" && Number(fields[1]) === process.pid) out.add(Number(name));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
-}
+const workerds = () => new Set(workerdChildren().map((child) => child.pid));
 
-const cpuMs = (/** @type {number} */ pid) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8")
-    .slice(readFileSync(`/proc/${pid}/stat`, "utf8").lastIndexOf(")") + 2)
-    .split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS;
-};
+/** CPU ms a workerd has used so far (it runs while the bench measures it). */
+const cpuMs = (/** @type {number} */ pid) => cpuMsOf(pid) ?? Number.NaN;
 
 const key = randomBytes(24).toString("hex");
 const apiKeys = `bench-read-0:read:${createHash("sha256").update(key).digest("hex")}`;

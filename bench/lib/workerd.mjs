@@ -13,30 +13,36 @@ export const TICKS_PER_SECOND =
   Number(spawnSync("getconf", ["CLK_TCK"]).stdout?.toString().trim()) || 100;
 
 /**
- * The workerd process Miniflare started for this bench (a child of this process), if /proc shows
- * it: the newest one when there are several.
+ * The workerd processes that are children of this process, with when each started (in clock
+ * ticks since boot), as /proc shows them; none where there is no /proc.
+ * @returns {{ pid: number, started: number }[]}
  */
-export function workerdPid() {
-  if (!existsSync("/proc/self/stat")) return undefined;
-  /** @type {{ pid: number, started: number } | undefined} */
-  let found;
+export function workerdChildren() {
+  if (!existsSync("/proc/self/stat")) return [];
+  const out = [];
   for (const name of readdirSync("/proc")) {
     if (!/^\d+$/.test(name)) continue;
     try {
       const stat = readFileSync(`/proc/${name}/stat`, "utf8");
       const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      const started = Number(fields[19]);
-      if (
-        comm === "workerd" &&
-        Number(fields[1]) === process.pid &&
-        started >= (found?.started ?? 0)
-      )
-        found = { pid: Number(name), started };
+      if (comm === "workerd" && Number(fields[1]) === process.pid) {
+        out.push({ pid: Number(name), started: Number(fields[19]) });
+      }
     } catch {
       // gone meanwhile
     }
   }
+  return out;
+}
+
+/**
+ * The workerd process Miniflare started for this bench (a child of this process), if /proc shows
+ * it: the newest one when there are several.
+ */
+export function workerdPid() {
+  let found;
+  for (const child of workerdChildren()) if (child.started >= (found?.started ?? 0)) found = child;
   return found?.pid;
 }
 
