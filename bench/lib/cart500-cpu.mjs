@@ -1,6 +1,6 @@
 /**
  * workerd CPU per 500-line `POST /v1/api/prices/resolve`, two builds of the Worker side by side
- * (issue 29 item 4; bench/results/2026-11-29-cart500-worker.md). Each build runs in its own
+ * (issue 29 item 4; bench/results/2026-11-29-cart500-worker.md, -cart500-contract.md). Each build runs in its own
  * Miniflare (its own workerd process) on its own copy of the 100k data set; after a warm-up (both
  * contexts and the product cache warm), blocks of sequential requests go to A, then B, then A …,
  * and each block's CPU is the workerd process's user + system time (/proc) over the block,
@@ -8,14 +8,15 @@
  * byte first. Not part of `npm run bench`: a tool for comparing a change with the code before it.
  *
  *   node bench/lib/cart500-cpu.mjs --a <bundle.js> --a-data <dir> --b <bundle.js> --b-data <dir>
- *     [--blocks 20] [--per-block 25] [--warmup 130] [--contract] [--profile <file.cpuprofile>]
+ *     [--blocks 20] [--per-block 25] [--warmup 130] [--contract] [--profile <prefix>]
+ *     [--answer <file>]
  *
  * Bundles: `npx wrangler deploy --dry-run --minify --outdir <dir>` (<dir>/index.js). Data: COPIES
  * of a bench data set's folder (.wrangler/bench-100k); Miniflare writes into them.
  * `--profile <prefix>` records both CPU profiles (the inspector's sampling profiler, 100 µs asked
  * for) over the timed blocks, <prefix>.a.cpuprofile and <prefix>.b.cpuprofile, and counts each
  * one's busy samples: the isolate's JavaScript alone, where workerd's CPU also holds D1's SQLite
- * and the HTTP plumbing.
+ * and the HTTP plumbing. `--answer <file>` writes A's answer to the fixed-`at` request.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -25,6 +26,7 @@ import { Miniflare } from "miniflare";
 // @ts-expect-error -- ws (miniflare's own WebSocket client) ships no types; Node 20 has no global one
 import WebSocket from "ws";
 import { d1PersistOf, freePort, ROOT } from "./common.mjs";
+import { discover, scenarios } from "./scenarios.mjs";
 import { cpuMsOf, workerdChildren } from "./workerd.mjs";
 
 const { values: args } = parseArgs({
@@ -38,14 +40,12 @@ const { values: args } = parseArgs({
     warmup: { type: "string", default: "130" },
     contract: { type: "boolean", default: false },
     profile: { type: "string" },
+    answer: { type: "string" },
   },
 });
 if (!args.a || !args["a-data"] || !args.b || !args["b-data"]) {
   throw new Error("usage: --a <bundle> --a-data <dir> --b <bundle> --b-data <dir>");
 }
-
-const CHANNEL = "WEB-DE";
-const QUANTITIES = [1, 5, 12, 60];
 
 /** The workerd children of this process. */
 const workerds = () => new Set(workerdChildren().map((child) => child.pid));
@@ -84,28 +84,14 @@ async function start(bundle, dir, inspectorPort) {
 const a = await start(args.a, args["a-data"], args.profile ? await freePort() : undefined);
 const b = await start(args.b, args["b-data"], args.profile ? await freePort() : undefined);
 
-// The bench's cart: 500 products spread over the catalogue (bench/run.mjs `spread`), its quantities.
+// The bench's own cart (bench/lib/scenarios.mjs): 500 products spread over the catalogue; the
+// contract one (the bench's contract customer) takes half its lines from the customer's own lists.
 const db = await a.mf.getD1Database("DB");
 const products = Number(await db.prepare("select count(*) as n from products").first("n"));
-const ids = Array.from({ length: 500 }, (_, k) => 1 + Math.floor(((k + 0.5) * products) / 500));
-const codes = (
-  await db
-    .prepare("select code from products where id in (select value from json_each(?)) order by id")
-    .bind(JSON.stringify(ids))
-    .all()
-).results.map((r) => String(r.code));
-const contract = args.contract
-  ? {
-      customerCode: String(
-        await db.prepare("select code from customers order by id").first("code"),
-      ),
-    }
-  : {};
-const cart = {
-  channelCode: CHANNEL,
-  ...contract,
-  lines: codes.map((productCode, i) => ({ productCode, quantity: QUANTITIES[i % 4] })),
-};
+const subject = `resolve-500-${args.contract ? "contract" : "anonymous"}`;
+const scenario = scenarios(await discover(db, products)).find((s) => s.id === subject);
+if (!scenario) throw new Error(`no scenario ${subject}`);
+const cart = /** @type {Record<string, unknown>} */ (scenario.body);
 const body = JSON.stringify(cart);
 
 /** @param {string} base @param {string} text */
@@ -126,6 +112,7 @@ const [answerA, answerB] = [await resolve(a.base, fixed), await resolve(b.base, 
 const same = answerA === answerB;
 console.log(`answers: ${answerA.length} and ${answerB.length} bytes, identical: ${same}`);
 if (!same) process.exitCode = 1;
+if (args.answer) writeFileSync(args.answer, answerA);
 
 const warmup = Number(args.warmup);
 for (let i = 0; i < warmup; i++) {

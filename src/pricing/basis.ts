@@ -1,4 +1,4 @@
-import { reachOf, type ProductTargets, type TargetedProduct } from "./targeting";
+import type { TargetedProduct } from "./targeting";
 import { AmountOutOfRange, scale } from "./money";
 import type { ChannelRoundingMode } from "./vocabulary";
 
@@ -40,17 +40,4 @@ export function lineValue(
     if (!(error instanceof AmountOutOfRange)) throw error;
     return MAX;
   }
-}
-
-/** Σ valueOf(line) over the lines the targets reach. */
-export function sumReached<L extends EligibleLine>(
-  targets: ProductTargets,
-  lines: readonly L[],
-  valueOf: (line: L) => number,
-): number {
-  let sum = 0;
-  for (const line of lines) {
-    if (reachOf(targets, line)) sum = saturatingAdd(sum, valueOf(line));
-  }
-  return sum;
 }

@@ -1,7 +1,14 @@
-import { sumReached } from "./basis";
+import { saturatingAdd } from "./basis";
 import { Cuts } from "./breaks";
 import type { Audience, LineFacts } from "./conditions-index";
-import { reachOf, ReachIndex, targetsOf, type ProductTargets, type Reached } from "./targeting";
+import {
+  isEvery,
+  reachOf,
+  ReachIndex,
+  targetsOf,
+  type ProductTargets,
+  type Reached,
+} from "./targeting";
 import { add, clamp, negate, percentOf } from "./money";
 import { ascending, compareBy, decidedBy, descending, pickBest, type Ranking } from "./rank";
 import type { Adjustment, PromotionCandidate, PromotionExplain, ThresholdExplain } from "./types";
@@ -66,19 +73,30 @@ export function preparePromotions(
 /**
  * docs/pricing-rules.md §5.4: each threshold's sum over the eligible lines the promotion reaches,
  * of quantities or of their regular values (`regularValue`: the regular unit amount as a line
- * amount, `lineValue`, §20).
+ * amount, `lineValue`, §20). One walk over the lines: each adds to the thresholds it reaches,
+ * those reaching every product and those naming one of its codes (`reachedBy`, kept on the line
+ * for step 3), rather than every threshold testing every line. A sum of integers (saturating at
+ * 2^53 − 1) does not depend on the order it is taken in.
  */
 export function thresholdSumsOf(
   index: PromotionIndex,
-  lines: readonly (LineFacts & { regularValue: number })[],
+  lines: readonly (PromotionLine & { regularValue: number })[],
 ): Map<PreparedPromotion, number> {
   const sums = new Map<PreparedPromotion, number>();
-  for (const prepared of index.thresholded) {
+  if (index.thresholded.length === 0) return sums;
+  for (const prepared of index.thresholded) sums.set(prepared, 0);
+  const every = index.thresholded.filter((prepared) => isEvery(prepared.targets));
+  const count = (prepared: PreparedPromotion, line: (typeof lines)[number]) => {
+    const sum = sums.get(prepared);
+    if (sum === undefined) return;
     const byValue = prepared.promotion.threshold!.basis === "VALUE";
-    sums.set(
-      prepared,
-      sumReached(prepared.targets, lines, (l) => (byValue ? l.regularValue : l.quantity)),
-    );
+    sums.set(prepared, saturatingAdd(sum, byValue ? line.regularValue : line.quantity));
+  };
+  for (const line of lines) {
+    for (const prepared of every) count(prepared, line);
+    for (const prepared of (line.promotionsReached ??= index.reach.reachedBy(line)).items) {
+      count(prepared, line);
+    }
   }
   return sums;
 }
