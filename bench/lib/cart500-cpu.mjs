@@ -9,7 +9,7 @@
  *
  *   node bench/lib/cart500-cpu.mjs --a <bundle.js> --a-data <dir> --b <bundle.js> --b-data <dir>
  *     [--blocks 20] [--per-block 25] [--warmup 130] [--contract] [--profile <prefix>]
- *     [--answer <file>]
+ *     [--answer <file>] [--connections 1]
  *
  * Bundles: `npx wrangler deploy --dry-run --minify --outdir <dir>` (<dir>/index.js). Data: COPIES
  * of a bench data set's folder (.wrangler/bench-100k); Miniflare writes into them.
@@ -17,6 +17,7 @@
  * for) over the timed blocks, <prefix>.a.cpuprofile and <prefix>.b.cpuprofile, and counts each
  * one's busy samples: the isolate's JavaScript alone, where workerd's CPU also holds D1's SQLite
  * and the HTTP plumbing. `--answer <file>` writes A's answer to the fixed-`at` request.
+ * `--connections n`: a block keeps n requests in flight (the bench's 16 connections), not one.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -41,6 +42,7 @@ const { values: args } = parseArgs({
     contract: { type: "boolean", default: false },
     profile: { type: "string" },
     answer: { type: "string" },
+    connections: { type: "string", default: "1" },
   },
 });
 if (!args.a || !args["a-data"] || !args.b || !args["b-data"]) {
@@ -161,7 +163,14 @@ const perBlock = Number(args["per-block"]);
 async function block(worker) {
   const cpu0 = cpuMs(worker.pid);
   const t0 = performance.now();
-  for (let i = 0; i < perBlock; i++) await resolve(worker.base, body);
+  let next = 0;
+  const connection = async () => {
+    while (next < perBlock) {
+      next++;
+      await resolve(worker.base, body);
+    }
+  };
+  await Promise.all(Array.from({ length: Number(args.connections) }, connection));
   return {
     cpu: (cpuMs(worker.pid) - cpu0) / perBlock,
     wall: (performance.now() - t0) / perBlock,
@@ -226,6 +235,7 @@ const show = (/** @type {string} */ name, /** @type {{ cpu: number, wall: number
   );
 console.log(
   `${Number(args.blocks)} blocks of ${perBlock} ${args.contract ? "contract" : "anonymous"} ` +
+    `(${args.connections} in flight) ` +
     `500-line resolves each, alternating; load ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`,
 );
 show("A", sa);

@@ -165,18 +165,29 @@ function savingOn(promotion: PromotionCandidate, amount: number, prices: Prices)
   return clamp(raw, 0, amount);
 }
 
-function evaluate(prepared: PreparedPromotion, prices: Prices): Evaluated {
+/** `prepared` on `prices`, written into `into` (step 3 without explain reuses its objects). */
+function evaluateInto(into: Evaluated, prepared: PreparedPromotion, prices: Prices): Evaluated {
   const { promotion } = prepared;
   const { base, regular, surchargeTotal } = prices;
+  into.prepared = prepared;
   if (promotion.stacking === "ON_TOP") {
     const saving = savingOn(promotion, regular, prices);
-    return { prepared, amount: negate(saving), price: regular - saving, saving };
+    into.amount = negate(saving);
+    into.price = regular - saving;
+    into.saving = saving;
+    return into;
   }
   // BEST_OF: the promotion replaces the trade conditions but not the charges.
   const onBase = savingOn(promotion, base, prices);
   const price = add(base - onBase, surchargeTotal);
-  return { prepared, amount: negate(onBase), price, saving: Math.max(0, regular - price) };
+  into.amount = negate(onBase);
+  into.price = price;
+  into.saving = Math.max(0, regular - price);
+  return into;
 }
+
+const evaluate = (prepared: PreparedPromotion, prices: Prices): Evaluated =>
+  evaluateInto({ prepared, amount: 0, price: 0, saving: 0 }, prepared, prices);
 
 export interface PromotionNote {
   outcome: PromotionOutcome;
@@ -244,17 +255,22 @@ function quietBest(
   const every = everyProductLive(step);
   const named = (line.promotionsReached ??= step.index.reach.reachedBy(line)).items;
   let best: Evaluated | undefined;
+  // The candidate evaluated last, unless it became `best`: at most two objects per line.
+  let spare: Evaluated | undefined;
   for (let k = 0; k < every.length + named.length; k++) {
     const prepared = k < every.length ? every[k]! : named[k - every.length]!;
     if (k >= every.length) {
       if (cuts) step.edges.note(prepared.promotion);
       if (!prepared.inWindow || belowThreshold(step, prepared)) continue;
     }
-    const e = evaluate(prepared, prices);
+    const e = spare ? evaluateInto(spare, prepared, prices) : evaluate(prepared, prices);
     // One promotion applies at most: only the largest of each kind counts.
     const { discountType, value, priceUnit } = prepared.promotion;
     cuts?.cut(true, discountType === "ABSOLUTE", value, unitOf(priceUnit));
-    if (e.saving > 0 && (!best || compareBy(promotionRanking, e, best) < 0)) best = e;
+    if (e.saving > 0 && (!best || compareBy(promotionRanking, e, best) < 0)) {
+      spare = best;
+      best = e;
+    } else spare = e;
   }
   return best;
 }
