@@ -440,8 +440,13 @@ export function reaching<T>(reach: Reachable<T>, audience: Audience): number[] {
   const hit = new Set(reach.everyProduct);
   for (const d of DIMENSIONS) {
     const index = reach.byCode[d.field];
-    for (const code of audience.reached[d.field])
-      for (const at of index.get(code) ?? []) hit.add(at);
+    const reached = audience.reached[d.field];
+    // The codes both name, walked from the smaller side: a 500-line cart's codes, or the few
+    // the records name.
+    if (index.size < reached.size) {
+      for (const [code, positions] of index)
+        if (reached.has(code)) for (const at of positions) hit.add(at);
+    } else for (const code of reached) for (const at of index.get(code) ?? []) hit.add(at);
   }
   return [...hit].sort((a, b) => a - b);
 }
