@@ -355,9 +355,20 @@ class Scan {
     const found = evaluateInto(this.step, prepared, rung, distance, this.line, this.running, into);
     if (this.cuts) collectCut(this.cuts, prepared, found ? into.value : null);
     if (!found) return;
-    if (prepared.condition.stackable) (this.stackables ??= []).push(copyOf(into));
+    if (prepared.condition.stackable) inStackOrder((this.stackables ??= []), copyOf(into));
     else if (beats(into, this.best)) this.best = into;
   }
+}
+
+/**
+ * Puts `e` among `sorted` in `stackOrder` (a total order: it ends with the id). A line has a few
+ * stackable candidates of a type: no `sort` and the work array it allocates.
+ */
+function inStackOrder(sorted: Evaluated[], e: Evaluated): void {
+  let k = sorted.length;
+  sorted.push(e);
+  for (; k > 0 && stackOrder(sorted[k - 1]!, e) > 0; k--) sorted[k] = sorted[k - 1]!;
+  sorted[k] = e;
 }
 
 /** `evaluateOne` into `into` (no new object); false when the candidate has no value here. */
@@ -429,7 +440,6 @@ export function regularAt(
     const { best: winner, stackables } = scan;
     if (!winner && !stackables) continue;
     if (type === "DISCOUNT" && (netPriceApplied || !allowsTradeDiscounts)) continue;
-    if (stackables && stackables.length > 1) stackables.sort(stackOrder);
     // What applies, in applied order: the winner, then the stackable ones.
     const count = stackables?.length ?? 0;
     for (let k = winner ? -1 : 0; k < count; k++) {
