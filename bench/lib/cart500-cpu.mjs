@@ -100,7 +100,14 @@ const body = JSON.stringify(cart);
 async function resolve(base, text) {
   const res = await fetch(`${base}/v1/api/prices/resolve`, {
     method: "POST",
-    headers: { "x-webhook-signature": key, "content-type": "application/json" },
+    // As the bench's autocannon, which asks for no encoding: fetch asks for gzip by default, and
+    // Miniflare's entry worker then compresses the answer as Cloudflare's edge would (some 2-3 ms
+    // of workerd's CPU for 477 KB), which the bench never pays.
+    headers: {
+      "x-webhook-signature": key,
+      "content-type": "application/json",
+      "accept-encoding": "identity",
+    },
     body: text,
   });
   const out = await res.text();
