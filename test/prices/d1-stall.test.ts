@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { app } from "../../src/app";
 import { clearContextCache } from "../../src/db/pricing/reader";
+import { holdingD1 } from "../../src/db/holding";
 import { stallPolicy } from "../../src/db/pricing/stall";
 import {
   assignPricelistToChannel,
@@ -320,6 +321,24 @@ describe("a price lookup through a D1 stall", () => {
     expect(after.ms).toBeGreaterThanOrEqual(990);
     expect(after.headers.get("x-price-stale")).toBeNull();
   }, 30_000);
+
+  it("shortens the wait of a lookup already waiting when long D1 work starts", async () => {
+    const warm = await send(lookupOf(KEYS.read));
+    const busy = { D1_DELAY_MS: "1000", D1_BUSY_STALL_MS: "100" };
+    const waiting = send(lookupOf(KEYS.read), busy);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    let release = () => {};
+    const held = holdingD1(() => new Promise<void>((resolve) => (release = resolve)));
+    const beside = await waiting;
+    release();
+    await held;
+    // Bound from when the work started (200 ms in), not from when the lookup began (2 s).
+    expect(beside.ms).toBeGreaterThanOrEqual(290);
+    expect(beside.ms).toBeLessThan(900);
+    expect(beside.headers.get("x-price-stale")).toMatch(/^age=\d+$/);
+    expect(beside.body).toEqual(warm.body);
+    await beside.settled;
+  });
 
   it("waits as today when D1_STALE_MAX_S is 0", async () => {
     await send(lookupOf(KEYS.read));

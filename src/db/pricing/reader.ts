@@ -24,7 +24,7 @@ import {
   loadProductPart,
   rememberProducts,
 } from "./product-cache";
-import { stallBound, stalled, within, type StallPolicy } from "./stall";
+import { stalled, within, type StallPolicy } from "./stall";
 
 /*
  * The pricing reader (docs/architecture.md §2.3): the one entry a price request calls for its
@@ -241,8 +241,8 @@ async function checked(db: Db, query: PriceQuery, key: string, entry: Entry) {
 }
 
 /**
- * Waits for the freshness check up to the policy's bound (the shorter one while this isolate's own
- * long D1 work is in flight, stall.ts `stallBound`); past it, answers from the isolate when
+ * Waits for the freshness check up to the policy's bound (the shorter one once this isolate's own
+ * long D1 work is in flight, stall.ts `within`); past it, answers from the isolate when
  * it holds the whole context (stale, at most `staleMaxS` old, else 503) and leaves the check to
  * finish in the background, where its answer refreshes the caches. Without the whole context,
  * waits as if there were no bound.
@@ -252,9 +252,8 @@ async function throughStall(
   query: PriceQuery,
   policy: StallPolicy,
 ): Promise<LoadedContext> {
-  const bound = stallBound(policy);
-  const first = await within(fresh, bound);
-  if (first !== "stalled") return first;
+  const first = await within(fresh, policy);
+  if ("value" in first) return first.value;
   const held = heldContext(query);
   if (!held) return fresh;
   policy.background(
@@ -264,7 +263,7 @@ async function throughStall(
       );
     }),
   );
-  if (held.ageMs! > policy.staleMaxS * 1000) throw stalled(policy, bound);
+  if (held.ageMs! > policy.staleMaxS * 1000) throw stalled(policy, first.stalledMs);
   return held;
 }
 

@@ -1,5 +1,5 @@
 import { databaseStalled } from "../../core/errors";
-import { holdsD1 } from "../holding";
+import { holdsD1, onHoldingD1 } from "../holding";
 
 /**
  * Price lookups through a D1 stall (docs/api/prices.md §9.1, docs/operations.md
@@ -56,26 +56,35 @@ export function stallPolicy(
   return { stallMs, busyStallMs, staleMaxS, background };
 }
 
-/** The bound on a held context's freshness check now (`busyStallMs` while D1 is held here). */
-export const stallBound = (policy: StallPolicy) =>
-  holdsD1() ? policy.busyStallMs : policy.stallMs;
-
 /** The 503 of a stalled lookup whose held data is too old to answer with. */
 export const stalled = (policy: StallPolicy, boundMs: number) =>
   databaseStalled(boundMs, policy.staleMaxS, STALLED_RETRY_AFTER_S);
 
 /**
- * `work`, or "stalled" when it takes longer than `ms` (work then goes on; its rejection is the
- * caller's to handle). The timer is cleared as soon as either settles.
+ * `work`, or the bound in ms it took longer than: `stallMs`, or `busyStallMs` from the moment this
+ * isolate's own long D1 work is in flight (already when the wait begins, or once it starts
+ * meanwhile: a check sent just before an approve waits behind the approve's batch too). Work goes
+ * on past the bound; its rejection is the caller's to handle. Timers and listener end with the wait.
  */
-export async function within<T>(work: Promise<T>, ms: number): Promise<T | "stalled"> {
+export async function within<T>(
+  work: Promise<T>,
+  policy: StallPolicy,
+): Promise<{ value: T } | { stalledMs: number }> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<"stalled">((resolve) => {
-    timer = setTimeout(() => resolve("stalled"), ms);
+  let unlisten: (() => void) | undefined;
+  const late = new Promise<{ stalledMs: number }>((resolve) => {
+    const arm = (ms: number) => {
+      clearTimeout(timer);
+      timer = setTimeout(() => resolve({ stalledMs: ms }), ms);
+    };
+    if (holdsD1()) return arm(policy.busyStallMs);
+    arm(policy.stallMs);
+    unlisten = onHoldingD1(() => arm(policy.busyStallMs));
   });
   try {
-    return await Promise.race([work, late]);
+    return await Promise.race([work.then((value) => ({ value })), late]);
   } finally {
     clearTimeout(timer);
+    unlisten?.();
   }
 }
