@@ -5,12 +5,10 @@
  * reader bounds the check by D1_BUSY_STALL_MS rather than D1_STALL_MS (reader.ts `throughStall`).
  */
 let inFlight = 0;
-const listeners = new Set<() => void>();
 
 /** Runs `work`, counted as long D1 work of this isolate until it settles. */
 export async function holdingD1<T>(work: () => Promise<T>): Promise<T> {
   inFlight++;
-  for (const listener of [...listeners]) listener();
   try {
     return await work();
   } finally {
@@ -20,9 +18,3 @@ export async function holdingD1<T>(work: () => Promise<T>): Promise<T> {
 
 /** Whether this isolate has long D1 work of its own in flight. */
 export const holdsD1 = () => inFlight > 0;
-
-/** Calls `listener` whenever long D1 work starts, until the returned function is called. */
-export function onHoldingD1(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}

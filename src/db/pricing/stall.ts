@@ -1,5 +1,5 @@
 import { databaseStalled } from "../../core/errors";
-import { holdsD1, onHoldingD1 } from "../holding";
+import { holdsD1 } from "../holding";
 
 /**
  * Price lookups through a D1 stall (docs/api/prices.md §9.1, docs/operations.md
@@ -61,30 +61,27 @@ export const stalled = (policy: StallPolicy, boundMs: number) =>
   databaseStalled(boundMs, policy.staleMaxS, STALLED_RETRY_AFTER_S);
 
 /**
- * `work`, or the bound in ms it took longer than: `stallMs`, or `busyStallMs` from the moment this
- * isolate's own long D1 work is in flight (already when the wait begins, or once it starts
- * meanwhile: a check sent just before an approve waits behind the approve's batch too). Work goes
- * on past the bound; its rejection is the caller's to handle. Timers and listener end with the wait.
+ * `work`, or the bound in ms it took longer than: `stallMs`, or `busyStallMs` once this isolate's
+ * own long D1 work is in flight (already when the wait begins, or since: a check sent just before
+ * an approve waits behind the approve's batch too). The wait looks every `busyStallMs`, with a
+ * timer of its own request (a Worker must not resume one request from another's). Work goes on
+ * past the bound; its rejection is the caller's to handle. The timer ends with the wait.
  */
 export async function within<T>(
   work: Promise<T>,
   policy: StallPolicy,
 ): Promise<{ value: T } | { stalledMs: number }> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let unlisten: (() => void) | undefined;
+  let timer: ReturnType<typeof setInterval> | undefined;
+  const start = Date.now();
   const late = new Promise<{ stalledMs: number }>((resolve) => {
-    const arm = (ms: number) => {
-      clearTimeout(timer);
-      timer = setTimeout(() => resolve({ stalledMs: ms }), ms);
-    };
-    if (holdsD1()) return arm(policy.busyStallMs);
-    arm(policy.stallMs);
-    unlisten = onHoldingD1(() => arm(policy.busyStallMs));
+    timer = setInterval(() => {
+      if (holdsD1()) resolve({ stalledMs: policy.busyStallMs });
+      else if (Date.now() - start >= policy.stallMs) resolve({ stalledMs: policy.stallMs });
+    }, policy.busyStallMs);
   });
   try {
     return await Promise.race([work.then((value) => ({ value })), late]);
   } finally {
-    clearTimeout(timer);
-    unlisten?.();
+    clearInterval(timer);
   }
 }
