@@ -51,7 +51,7 @@ import {
   scenarios,
 } from "./lib/scenarios.mjs";
 import { serverTiming } from "./lib/timing.mjs";
-import { cpuMsOf, newMiniflare, waitFor, workerdPid } from "./lib/workerd.mjs";
+import { cpuMsOf, newMiniflare, settledCpuMs, waitFor, workerdPid } from "./lib/workerd.mjs";
 
 /** @typedef {import("./lib/scenarios.mjs").Scenario} Scenario */
 /** @typedef {import("./lib/scenarios.mjs").KeyPools} KeyPools */
@@ -217,21 +217,6 @@ async function startSide(bundle, dir, apiKeys) {
 /** @typedef {Awaited<ReturnType<typeof startSide>>} SideServer */
 
 /**
- * A server's CPU time once it has finished what it was still answering (at most 3 s).
- * @param {() => number | undefined} cpu
- */
-async function settled(cpu) {
-  let last = cpu();
-  for (let i = 0; i < 30 && last !== undefined; i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    const now = cpu();
-    if (now === last) break;
-    last = now;
-  }
-  return last;
-}
-
-/**
  * One block: autocannon on one Worker for `seconds`.
  * @param {SideServer} side
  * @param {Scenario} s
@@ -266,7 +251,7 @@ async function block(side, s, keys, connections, seconds) {
   );
   const result = await run;
   activeLoads.delete(run);
-  const cpuAfter = await settled(side.cpu);
+  const cpuAfter = await settledCpuMs(side.cpu);
   return {
     requests: result["2xx"],
     seconds: result.duration,

@@ -90,7 +90,14 @@ import {
   requestsPerKey,
   scenarios,
 } from "./lib/scenarios.mjs";
-import { cpuMsOf, newMiniflare, rssMiBOf, waitFor, workerdPid } from "./lib/workerd.mjs";
+import {
+  cpuMsOf,
+  newMiniflare,
+  rssMiBOf,
+  settledCpuMs,
+  waitFor,
+  workerdPid,
+} from "./lib/workerd.mjs";
 
 /** @typedef {import("autocannon").Instance} LoadRun */
 /** @typedef {import("./lib/scenarios.mjs").Kind} Kind */
@@ -199,17 +206,8 @@ async function sample(base, s, keys) {
  */
 let serverCpu;
 
-/** The server's CPU time once it has finished what it was still answering (at most 3 s). */
-async function settledCpu() {
-  let last = serverCpu?.() ?? 0;
-  for (let i = 0; i < 30; i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    const now = serverCpu?.() ?? last;
-    if (now === last) break;
-    last = now;
-  }
-  return last;
-}
+/** The server's CPU time once it has finished what it was still answering (`settledCpuMs`). */
+const settledCpu = () => settledCpuMs(() => serverCpu?.());
 
 /**
  * autocannon for `seconds` at `connections`; latency percentiles from each response's own time
@@ -253,7 +251,9 @@ async function load(base, s, keys, connections, seconds) {
   const result = await run;
   activeLoad = undefined;
   const ok = result["2xx"];
-  const cpuMs = cpuBefore === undefined ? undefined : (await settledCpu()) - cpuBefore;
+  const cpuAfter = cpuBefore === undefined ? undefined : await settledCpu();
+  const cpuMs =
+    cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore;
   return {
     connections,
     requestsPerSecond: Math.round(ok / Math.max(result.duration, 0.001)),
