@@ -5,6 +5,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { join } from "node:path";
+import { createRandom } from "../../scripts/lib/random.mjs";
 import { ROOT, SEARCH_TERMS } from "./common.mjs";
 
 /** The storefront's channel: every lookup prices in it. */
@@ -125,33 +126,18 @@ export async function discover(db, products) {
 
 export const QUANTITIES = [1, 5, 12, 60];
 
-/** mulberry32: the random carts of a run are the same in every run. @param {number} seed */
-export function seeded(seed) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * Draws product codes of the catalogue: `uniform`, every product alike; `skewed`, by a Zipf law
  * (exponent 1) over the products in a fixed shuffled order, as storefront traffic goes: the most
  * asked-for 1 % of the products get about half the lines.
  * @param {string[]} catalogue @param {"uniform" | "skewed"} how
  */
-export function drawer(catalogue, how) {
-  const random = seeded(how === "uniform" ? 7 : 11);
+function drawer(catalogue, how) {
+  // Seeded (mulberry32): the random carts of a run are the same in every run.
+  const random = createRandom(how === "uniform" ? 7 : 11).next;
   const n = catalogue.length;
   if (how === "uniform") return () => /** @type {string} */ (catalogue[Math.floor(random() * n)]);
-  const order = catalogue.map((_, i) => i);
-  const shuffle = seeded(13);
-  for (let i = n - 1; i > 0; i--) {
-    const j = Math.floor(shuffle() * (i + 1));
-    [order[i], order[j]] = [/** @type {number} */ (order[j]), /** @type {number} */ (order[i])];
-  }
+  const order = createRandom(13).shuffle(catalogue.map((_, i) => i));
   const cumulative = new Float64Array(n);
   let sum = 0;
   for (let rank = 0; rank < n; rank++) cumulative[rank] = sum += 1 / (rank + 1);
@@ -317,7 +303,7 @@ export function scenarios(d) {
 }
 
 /** The price lookups: what the targets of issue 15 and the cache are about. */
-export const LOOKUPS = /** @type {Kind[]} */ (["lookup1", "lookup", "lookup500"]);
+const LOOKUPS = /** @type {Kind[]} */ (["lookup1", "lookup", "lookup500"]);
 export const isLookup = (/** @type {{ kind: Kind }} */ s) => LOOKUPS.includes(s.kind);
 
 /**

@@ -10,8 +10,7 @@ import { Miniflare } from "miniflare";
 import { d1PersistOf, freePort, ROOT } from "./common.mjs";
 
 /** Linux's clock ticks per second (`getconf CLK_TCK`), in which /proc reports CPU time. */
-export const TICKS_PER_SECOND =
-  Number(spawnSync("getconf", ["CLK_TCK"]).stdout?.toString().trim()) || 100;
+const TICKS_PER_SECOND = Number(spawnSync("getconf", ["CLK_TCK"]).stdout?.toString().trim()) || 100;
 
 /**
  * The workerd processes that are children of this process, with when each started (in clock
