@@ -371,7 +371,6 @@ function aggregateOf(results, maxFall) {
   const subject = (/** @type {{ id: string }} */ r) => r.id.endsWith("-contract");
   const of = (/** @type {"ratio" | "cpuRatio"} */ key, /** @type {boolean} */ subjects) =>
     results
-      .filter((r) => r.id !== FLOOR || !subjects)
       .filter((r) => subject(r) === subjects)
       .map((r) => r[key])
       .filter((x) => x !== undefined);
