@@ -143,17 +143,13 @@ const namedPath =
     return code ? [code] : NO_CODES;
   };
 
+/** The dimensions in `BY_FIELD`'s order, most specific first; a `named` one gets its `path`. */
 export const DIMENSIONS: readonly Dimension[] = (Object.keys(BY_FIELD) as TargetField[]).map(
   (field): Dimension => {
     const entry: DimensionEntry = BY_FIELD[field];
-    return entry.named === undefined
-      ? { field, ...entry }
-      : {
-          field,
-          ...entry,
-          named: entry.named as ProductCodeField,
-          path: namedPath(entry.named as ProductCodeField),
-        };
+    if (entry.named === undefined) return { field, ...entry };
+    const named = entry.named as ProductCodeField;
+    return { field, ...entry, named, path: namedPath(named) };
   },
 );
 
