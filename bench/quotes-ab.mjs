@@ -39,6 +39,7 @@ import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { applyMigrations, wrangler } from "../scripts/lib/local-db.mjs";
 import { abbaOrder, beyondControls, changeOf, compareSides, withinFall } from "./lib/ab.mjs";
+import { cleanupRegistry } from "./lib/cleanup.mjs";
 import { checkSize, persistDir, readMarker, ROOT, shownDir, SIZES } from "./lib/common.mjs";
 import {
   benchKeys,
@@ -61,29 +62,7 @@ import { cpuMsOf, newMiniflare, settledCpuMs, waitFor, workerdPid } from "./lib/
 const RESULTS_DIR = join(ROOT, "bench", "results");
 const log = (/** @type {string} */ text) => process.stderr.write(`${text}\n`);
 
-/** @type {(() => unknown)[]} */
-const cleanups = [];
-/** @type {Promise<void> | undefined} */
-let cleaning;
-/** @type {Set<import("autocannon").Instance>} */
-const activeLoads = new Set();
-const cleanup = () =>
-  (cleaning ??= (async () => {
-    for (const run of activeLoads) run.stop();
-    while (cleanups.length > 0) {
-      try {
-        await /** @type {() => unknown} */ (cleanups.pop())();
-      } catch (error) {
-        log(`clean-up: ${error instanceof Error ? error.message : error}`);
-      }
-    }
-  })());
-for (const signal of /** @type {const} */ (["SIGINT", "SIGTERM"])) {
-  process.once(signal, () => {
-    log(`\n${signal}: stopping the Workers …`);
-    void cleanup().finally(() => process.exit(130));
-  });
-}
+const { cleanups, loads, cleanup } = cleanupRegistry(log, "the Workers");
 
 /** The command line, checked. */
 function options() {
@@ -237,7 +216,7 @@ async function block(side, s, keys, connections, seconds) {
     duration: seconds,
     timeout: 10,
   });
-  activeLoads.add(run);
+  loads.add(run);
   run.on(
     "response",
     (
@@ -250,7 +229,7 @@ async function block(side, s, keys, connections, seconds) {
     },
   );
   const result = await run;
-  activeLoads.delete(run);
+  loads.delete(run);
   const cpuAfter = await settledCpuMs(side.cpu);
   return {
     requests: result["2xx"],

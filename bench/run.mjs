@@ -62,6 +62,7 @@ import {
   SIZES,
   thousands,
 } from "./lib/common.mjs";
+import { cleanupRegistry } from "./lib/cleanup.mjs";
 import { benchEngineApart, quantile } from "./lib/engine.mjs";
 import {
   lookupsUnderSimulation,
@@ -99,7 +100,6 @@ import {
   workerdPid,
 } from "./lib/workerd.mjs";
 
-/** @typedef {import("autocannon").Instance} LoadRun */
 /** @typedef {import("./lib/scenarios.mjs").Kind} Kind */
 /** @typedef {import("./lib/scenarios.mjs").Scenario} Scenario */
 /** @typedef {import("./lib/scenarios.mjs").KeyPools} KeyPools */
@@ -115,39 +115,13 @@ const UNDER_SIMULATION_SUBJECTS = ["health", "prices-get-1-anonymous", "resolve-
 const UNDER_SIMULATION_LIMIT = 2;
 const KIB = 1024;
 
+const log = (/** @type {string} */ text) => process.stderr.write(`${text}\n`);
+
 // ------------------------------------------------------------------------------------------------
 // Clean-up: every resource registers how to release it; Ctrl-C, errors and the time limit run them.
 // ------------------------------------------------------------------------------------------------
 
-/** @type {(() => unknown)[]} */
-const cleanups = [];
-/** @type {Promise<void> | undefined} */
-let cleaning;
-/** @type {LoadRun | undefined} */
-let activeLoad;
-
-function cleanup() {
-  cleaning ??= (async () => {
-    activeLoad?.stop();
-    while (cleanups.length > 0) {
-      const release = /** @type {() => unknown} */ (cleanups.pop());
-      try {
-        await release();
-      } catch (error) {
-        log(`clean-up: ${error instanceof Error ? error.message : error}`);
-      }
-    }
-  })();
-  return cleaning;
-}
-
-/** @param {NodeJS.Signals} signal */
-function interrupted(signal) {
-  log(`\n${signal}: stopping the servers …`);
-  void cleanup().finally(() => process.exit(130));
-}
-process.once("SIGINT", interrupted);
-process.once("SIGTERM", interrupted);
+const { cleanups, loads, cleanup } = cleanupRegistry(log, "the servers");
 // A crash (for example EPIPE when stdout is piped into `head`) must not orphan workerd or the peer.
 const crashed = (/** @type {unknown} */ error) => {
   log(`\nbench failed: ${error instanceof Error ? error.message : error}`);
@@ -155,8 +129,6 @@ const crashed = (/** @type {unknown} */ error) => {
 };
 process.on("uncaughtException", crashed);
 process.on("unhandledRejection", crashed);
-
-const log = (/** @type {string} */ text) => process.stderr.write(`${text}\n`);
 
 // ------------------------------------------------------------------------------------------------
 // Measuring (the scenarios are in bench/lib/scenarios.mjs)
@@ -236,7 +208,7 @@ async function load(base, s, keys, connections, seconds) {
         if (statusCode >= 200 && statusCode < 300) countTiming(tally, serverTimingOfRaw(headers));
       }),
   });
-  activeLoad = run;
+  loads.add(run);
   run.on(
     "response",
     (
@@ -249,7 +221,7 @@ async function load(base, s, keys, connections, seconds) {
     },
   );
   const result = await run;
-  activeLoad = undefined;
+  loads.delete(run);
   const ok = result["2xx"];
   const cpuAfter = cpuBefore === undefined ? undefined : await settledCpu();
   const cpuMs =
