@@ -36,7 +36,6 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import os from "node:os";
 import { join, relative } from "node:path";
 import { parseArgs } from "node:util";
-import autocannon from "autocannon";
 import { applyMigrations, wrangler } from "../scripts/lib/local-db.mjs";
 import { abbaOrder, beyondControls, changeOf, compareSides, withinFall } from "./lib/ab.mjs";
 import { cleanupRegistry } from "./lib/cleanup.mjs";
@@ -47,12 +46,12 @@ import {
   discover,
   FLOOR,
   isLookup,
+  loadScenario,
   requestOf,
-  requestsPerKey,
   scenarios,
 } from "./lib/scenarios.mjs";
 import { serverTiming } from "./lib/timing.mjs";
-import { cpuMsOf, newMiniflare, settledCpuMs, waitFor, workerdPid } from "./lib/workerd.mjs";
+import { cpuMsOf, newMiniflare, waitFor, workerdPid } from "./lib/workerd.mjs";
 
 /** @typedef {import("./lib/scenarios.mjs").Scenario} Scenario */
 /** @typedef {import("./lib/scenarios.mjs").KeyPools} KeyPools */
@@ -205,37 +204,17 @@ async function startSide(bundle, dir, apiKeys) {
  * @returns {Promise<Block>}
  */
 async function block(side, s, keys, connections, seconds) {
-  /** @type {number[]} */
-  const latencies = [];
-  const cpuBefore = side.cpu();
-  const run = autocannon({
-    url: side.base + s.path,
-    ...requestOf(s, keys),
-    requests: requestsPerKey(s, keys),
+  const { result, latencies, cpuMs } = await loadScenario(side.base, s, keys, {
     connections,
-    duration: seconds,
-    timeout: 10,
+    seconds,
+    loads,
+    cpu: side.cpu,
   });
-  loads.add(run);
-  run.on(
-    "response",
-    (
-      /** @type {unknown} */ _client,
-      /** @type {number} */ status,
-      /** @type {number} */ _bytes,
-      /** @type {number} */ ms,
-    ) => {
-      if (status >= 200 && status < 300) latencies.push(ms);
-    },
-  );
-  const result = await run;
-  loads.delete(run);
-  const cpuAfter = await settledCpuMs(side.cpu);
   return {
     requests: result["2xx"],
     seconds: result.duration,
     latencies,
-    cpuMs: cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore,
+    cpuMs,
     failed: result.non2xx + result.errors + result.timeouts,
   };
 }

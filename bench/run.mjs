@@ -49,7 +49,6 @@ import os from "node:os";
 import { join, relative } from "node:path";
 import { parseArgs } from "node:util";
 import { gzipSync } from "node:zlib";
-import autocannon from "autocannon";
 import { applyMigrations, wrangler } from "../scripts/lib/local-db.mjs";
 import {
   checkSize,
@@ -87,6 +86,7 @@ import {
   isLookup,
   LIMITERS,
   PEAK_PER_SECOND,
+  loadScenario,
   requestOf,
   requestsPerKey,
   scenarios,
@@ -192,40 +192,18 @@ const settledCpu = () => settledCpuMs(() => serverCpu?.());
  * @param {number} seconds
  */
 async function load(base, s, keys, connections, seconds) {
-  /** @type {number[]} */
-  const latencies = [];
   const tally = newTally();
-  const cpuBefore = serverCpu?.();
-  const run = autocannon({
-    url: base + s.path,
-    ...requestOf(s, keys),
-    requests: requestsPerKey(s, keys),
+  const { result, latencies, cpuMs } = await loadScenario(base, s, keys, {
     connections,
-    duration: seconds,
-    timeout: 10,
+    seconds,
+    loads,
+    cpu: () => serverCpu?.(),
     setupClient: (client) =>
       client.on("headers", ({ statusCode, headers }) => {
         if (statusCode >= 200 && statusCode < 300) countTiming(tally, serverTimingOfRaw(headers));
       }),
   });
-  loads.add(run);
-  run.on(
-    "response",
-    (
-      /** @type {unknown} */ _client,
-      /** @type {number} */ status,
-      /** @type {number} */ _bytes,
-      /** @type {number} */ ms,
-    ) => {
-      if (status >= 200 && status < 300) latencies.push(ms);
-    },
-  );
-  const result = await run;
-  loads.delete(run);
   const ok = result["2xx"];
-  const cpuAfter = cpuBefore === undefined ? undefined : await settledCpu();
-  const cpuMs =
-    cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore;
   return {
     connections,
     requestsPerSecond: Math.round(ok / Math.max(result.duration, 0.001)),

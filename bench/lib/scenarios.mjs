@@ -5,8 +5,10 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { join } from "node:path";
+import autocannon from "autocannon";
 import { createRandom } from "../../scripts/lib/random.mjs";
 import { ROOT, SEARCH_TERMS } from "./common.mjs";
+import { settledCpuMs } from "./workerd.mjs";
 
 /** The storefront's channel: every lookup prices in it. */
 export const CHANNEL = "WEB-DE";
@@ -344,6 +346,50 @@ export function requestsPerKey(s, keys) {
         ...fresh,
       }))
     : undefined;
+}
+
+/**
+ * Scenario `s` under autocannon on `base` for `seconds` at `connections`: the run's result, the
+ * time of each 2xx answer (autocannon's histogram keeps whole milliseconds, too coarse for
+ * sub-millisecond answers), and the server's CPU over the run (`cpu`, read again once it has
+ * settled; undefined without it). The run is in `loads` while it runs, so a clean-up stops it.
+ * @param {string} base
+ * @param {Scenario} s
+ * @param {KeyPools} keys
+ * @param {{ connections: number, seconds: number, loads: Set<import("autocannon").Instance>,
+ *   cpu?: () => number | undefined, setupClient?: import("autocannon").Options["setupClient"] }} o
+ */
+export async function loadScenario(base, s, keys, o) {
+  /** @type {number[]} */
+  const latencies = [];
+  const cpuBefore = o.cpu?.();
+  const run = autocannon({
+    url: base + s.path,
+    ...requestOf(s, keys),
+    requests: requestsPerKey(s, keys),
+    connections: o.connections,
+    duration: o.seconds,
+    timeout: 10,
+    ...(o.setupClient ? { setupClient: o.setupClient } : {}),
+  });
+  o.loads.add(run);
+  run.on(
+    "response",
+    (
+      /** @type {unknown} */ _client,
+      /** @type {number} */ status,
+      /** @type {number} */ _bytes,
+      /** @type {number} */ ms,
+    ) => {
+      if (status >= 200 && status < 300) latencies.push(ms);
+    },
+  );
+  const result = await run;
+  o.loads.delete(run);
+  const cpuAfter = o.cpu && cpuBefore !== undefined ? await settledCpuMs(o.cpu) : undefined;
+  const cpuMs =
+    cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore;
+  return { result, latencies, cpuMs };
 }
 
 /** Requests a second each role's load may reach without a 429 (`benchKeys`); /health is the ceiling. */
