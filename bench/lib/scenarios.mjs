@@ -1,7 +1,7 @@
 /**
  * The scenarios of `npm run bench` (bench/run.mjs) and `npm run bench:quotes-ab`
- * (bench/quotes-ab.mjs): the parameters read from the loaded data, each scenario's request, and the
- * pools of bench API keys its load comes from.
+ * (bench/quotes-ab.mjs): the parameters read from the loaded data, each scenario's request, the
+ * pools of bench API keys its load comes from, and one load run of it (`loadScenario`).
  */
 import { createHash, randomBytes } from "node:crypto";
 import { join } from "node:path";
