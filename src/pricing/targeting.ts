@@ -5,7 +5,8 @@
  * dimension is listed there. Everything below (the targets of a record, how it reaches a line,
  * the index lines look records up in, the ladder's rungs, order-level sums, the linter, the
  * products' facts) loops over the declarations, so a new way to target terms is one entry here
- * (`TargetField`, `BY_FIELD`) and its twins (CONTRIBUTING.md "Adding a targeting dimension").
+ * (its members of `TargetField`, `TargetEntity` and `ReachKind`, its `BY_FIELD` entry) and its
+ * twins (CONTRIBUTING.md "Adding a targeting dimension").
  */
 
 /**
