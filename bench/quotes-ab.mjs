@@ -39,7 +39,15 @@ import { parseArgs } from "node:util";
 import { applyMigrations, wrangler } from "../scripts/lib/local-db.mjs";
 import { abbaOrder, beyondControls, changeOf, compareSides, withinFall } from "./lib/ab.mjs";
 import { cleanupRegistry } from "./lib/cleanup.mjs";
-import { checkSize, persistDir, readMarker, ROOT, shownDir, SIZES } from "./lib/common.mjs";
+import {
+  loadBenchOptions,
+  loadBenchValues,
+  persistDir,
+  readMarker,
+  ROOT,
+  shownDir,
+  SIZES,
+} from "./lib/common.mjs";
 import {
   benchKeys,
   CHANNEL,
@@ -68,18 +76,12 @@ function options() {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
     options: {
-      size: { type: "string", default: "100k" },
-      "persist-to": { type: "string" },
+      ...loadBenchOptions(40),
       block: { type: "string", default: "2" },
       rounds: { type: "string", default: "6" },
-      connections: { type: "string", default: "1,16" },
-      warmup: { type: "string", default: "1" },
-      only: { type: "string" },
       "max-fall": { type: "string", default: "0.05" },
       parallel: { type: "boolean", default: false },
       summarize: { type: "boolean", default: false },
-      "max-minutes": { type: "string", default: "40" },
-      help: { type: "boolean", short: "h", default: false },
     },
   });
   if (values.help) {
@@ -92,26 +94,17 @@ function options() {
     return undefined;
   }
   const o = {
-    size: checkSize(values.size),
-    persistTo: values["persist-to"],
+    ...loadBenchValues(values),
     block: Number(values.block),
     rounds: Number(values.rounds),
-    connections: values.connections.split(",").map(Number),
-    warmup: Number(values.warmup),
-    only: values.only,
     maxFall: Number(values["max-fall"]),
     parallel: values.parallel,
     summarize: values.summarize ? positionals : undefined,
-    maxMinutes: Number(values["max-minutes"]),
   };
   if (!(o.block >= 0.5 && o.block <= 60)) throw new Error("--block: seconds, 0.5-60");
   if (!(Number.isInteger(o.rounds) && o.rounds >= 2 && o.rounds <= 100))
     throw new Error("--rounds: a whole number, 2-100");
-  if (o.connections.some((c) => !Number.isInteger(c) || c < 1 || c > 256))
-    throw new Error("--connections: e.g. 1,16");
-  if (!(o.warmup >= 0 && o.warmup <= 30)) throw new Error("--warmup: seconds, 0-30");
   if (!(o.maxFall > 0 && o.maxFall < 1)) throw new Error("--max-fall: a share, e.g. 0.05");
-  if (!(o.maxMinutes > 0)) throw new Error("--max-minutes must be positive");
   return o;
 }
 

@@ -51,9 +51,10 @@ import { parseArgs } from "node:util";
 import { gzipSync } from "node:zlib";
 import { applyMigrations, wrangler } from "../scripts/lib/local-db.mjs";
 import {
-  checkSize,
   freePort,
   d1PersistOf,
+  loadBenchOptions,
+  loadBenchValues,
   persistDir,
   readMarker,
   ROOT,
@@ -1203,19 +1204,13 @@ const CACHE_MODES = ["on", "off", "both"];
 function options() {
   const { values } = parseArgs({
     options: {
-      size: { type: "string", default: "100k" },
-      "persist-to": { type: "string" },
+      ...loadBenchOptions(30),
       duration: { type: "string", default: "5" },
-      connections: { type: "string", default: "1,16" },
-      warmup: { type: "string", default: "1" },
-      only: { type: "string" },
       "engine-runs": { type: "string", default: "50" },
       "skip-peer": { type: "boolean", default: false },
-      "max-minutes": { type: "string", default: "30" },
       "d1-delay-ms": { type: "string", default: "0" },
       cache: { type: "string", default: "on" },
       "save-reference": { type: "boolean", default: false },
-      help: { type: "boolean", short: "h", default: false },
     },
   });
   if (values.help) {
@@ -1227,25 +1222,16 @@ function options() {
     return undefined;
   }
   const o = {
-    size: checkSize(values.size),
-    persistTo: values["persist-to"],
+    ...loadBenchValues(values),
     seconds: Number(values.duration),
-    warmup: Number(values.warmup),
-    connections: values.connections.split(",").map(Number),
     engineRuns: Number(values["engine-runs"]),
-    maxMinutes: Number(values["max-minutes"]),
     d1DelayMs: Number(values["d1-delay-ms"]),
     cache: /** @type {"on" | "off" | "both"} */ (values.cache),
-    only: values.only,
     skipPeer: values["skip-peer"],
     saveReference: values["save-reference"],
   };
   if (!(o.seconds > 0 && o.seconds <= 120)) throw new Error("--duration: seconds, 1-120");
-  if (!(o.warmup >= 0 && o.warmup <= 30)) throw new Error("--warmup: seconds, 0-30");
-  if (o.connections.some((c) => !Number.isInteger(c) || c < 1 || c > 256))
-    throw new Error("--connections: e.g. 1,16");
   if (!(o.engineRuns >= 1 && o.engineRuns <= 10_000)) throw new Error("--engine-runs: 1-10000");
-  if (!(o.maxMinutes > 0)) throw new Error("--max-minutes must be positive");
   if (!(Number.isInteger(o.d1DelayMs) && o.d1DelayMs >= 0 && o.d1DelayMs <= 1000))
     throw new Error("--d1-delay-ms: whole ms, 0-1000");
   if (!CACHE_MODES.includes(o.cache)) throw new Error("--cache: on, off or both");
