@@ -54,8 +54,8 @@ import {
   discover,
   FLOOR,
   isLookup,
+  fetchScenario,
   loadScenario,
-  requestOf,
   scenarios,
 } from "./lib/scenarios.mjs";
 import { serverTiming } from "./lib/timing.mjs";
@@ -220,29 +220,10 @@ async function block(side, s, keys, connections, seconds) {
  * @param {KeyPools} keys
  */
 async function answers(sides, s, keys) {
-  const fetched = await Promise.all(
-    [sides.with, sides.without].map(async (side) => {
-      const response = await fetch(side.base + s.path, {
-        ...requestOf(s, keys),
-        signal: AbortSignal.timeout(30_000),
-      });
-      const text = await response.text();
-      /** @type {any} */
-      let json;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        json = undefined;
-      }
-      return {
-        status: response.status,
-        json,
-        text,
-        timing: response.headers.get("server-timing") ?? "",
-      };
-    }),
-  );
-  const [a, b] = /** @type {[any, any]} */ (fetched);
+  const [a, b] = await Promise.all([
+    fetchScenario(sides.with.base, s, keys),
+    fetchScenario(sides.without.base, s, keys),
+  ]);
   const linesOf = (/** @type {any} */ json) =>
     Array.isArray(json?.lines) ? json.lines : Array.isArray(json?.prices) ? json.prices : [];
   const la = linesOf(a.json);

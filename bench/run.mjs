@@ -87,6 +87,7 @@ import {
   isLookup,
   LIMITERS,
   PEAK_PER_SECOND,
+  fetchScenario,
   loadScenario,
   requestOf,
   requestsPerKey,
@@ -143,18 +144,7 @@ process.on("unhandledRejection", crashed);
  * @param {KeyPools} keys
  */
 async function sample(base, s, keys) {
-  const response = await fetch(base + s.path, {
-    ...requestOf(s, keys),
-    signal: AbortSignal.timeout(30_000),
-  });
-  const text = await response.text();
-  /** @type {any} */
-  let json;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
+  const { status, ok, text, json, timing } = await fetchScenario(base, s, keys);
   /** @type {string | undefined} */
   let note;
   if (json?.meta?.totalItems !== undefined) note = `${thousands(json.meta.totalItems)} match`;
@@ -162,13 +152,11 @@ async function sample(base, s, keys) {
     note = `${json.lines.filter((/** @type {any} */ l) => l.status === "OK").length}/${json.lines.length} lines priced`;
   else if (json?.upserted !== undefined) note = `${json.upserted} upserted`;
   return {
-    status: response.status,
-    ...serverTiming(response.headers.get("server-timing")),
+    status,
+    ...serverTiming(timing),
     bytes: text.length,
     note,
-    problem: response.ok
-      ? undefined
-      : `${json?.code ?? ""} ${json?.detail ?? text.slice(0, 160)}`.trim(),
+    problem: ok ? undefined : `${json?.code ?? ""} ${json?.detail ?? text.slice(0, 160)}`.trim(),
   };
 }
 

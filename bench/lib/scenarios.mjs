@@ -1,7 +1,8 @@
 /**
  * The scenarios of `npm run bench` (bench/run.mjs) and `npm run bench:quotes-ab`
  * (bench/quotes-ab.mjs): the parameters read from the loaded data, each scenario's request, the
- * pools of bench API keys its load comes from, and one load run of it (`loadScenario`).
+ * pools of bench API keys its load comes from, one request of it (`fetchScenario`) and one load
+ * run (`loadScenario`).
  */
 import { createHash, randomBytes } from "node:crypto";
 import { join } from "node:path";
@@ -346,6 +347,30 @@ export function requestsPerKey(s, keys) {
         ...fresh,
       }))
     : undefined;
+}
+
+/**
+ * One request of scenario `s` (30 s at most): its status, text, JSON (undefined when the text is
+ * none) and `Server-Timing` ("" without).
+ * @param {string} base
+ * @param {Scenario} s
+ * @param {KeyPools} keys
+ */
+export async function fetchScenario(base, s, keys) {
+  const response = await fetch(base + s.path, {
+    ...requestOf(s, keys),
+    signal: AbortSignal.timeout(30_000),
+  });
+  const text = await response.text();
+  /** @type {any} */
+  let json;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  const timing = response.headers.get("server-timing") ?? "";
+  return { status: response.status, ok: response.ok, text, json, timing };
 }
 
 /**
