@@ -19,13 +19,13 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
-import { Miniflare } from "miniflare";
 // @ts-expect-error -- ws (miniflare's own WebSocket client) ships no types; Node 20 has no global one
 import WebSocket from "ws";
-import { d1PersistOf, freePort, ROOT } from "./common.mjs";
-import { cpuMsOf, workerdChildren } from "./workerd.mjs";
+import { freePort } from "./common.mjs";
+import { quantile } from "./engine.mjs";
+import { CHANNEL, QUANTITIES } from "./scenarios.mjs";
+import { cpuMsOf, newMiniflare, workerdChildren } from "./workerd.mjs";
 
 const { values: args } = parseArgs({
   options: {
@@ -44,9 +44,6 @@ if (!args.a || !args["a-data"] || !args.b || !args["b-data"]) {
   throw new Error("usage: --a <bundle> --a-data <dir> --b <bundle> --b-data <dir>");
 }
 
-const CHANNEL = "WEB-DE";
-const QUANTITIES = [1, 5, 12, 60];
-
 /** The workerd children of this process. */
 const workerds = () => new Set(workerdChildren().map((child) => child.pid));
 
@@ -58,23 +55,8 @@ const apiKeys = `bench-read-0:read:${createHash("sha256").update(key).digest("he
 
 /** @param {string} bundle @param {string} dir @param {number | undefined} inspectorPort */
 async function start(bundle, dir, inspectorPort) {
-  process.env.WRANGLER_LOG ??= "error";
-  const { unstable_getMiniflareWorkerOptions } = await import("wrangler");
-  const { workerOptions } = unstable_getMiniflareWorkerOptions(join(ROOT, "wrangler.toml"));
   const before = workerds();
-  const mf = new Miniflare({
-    ...workerOptions,
-    name: "bench",
-    modules: true,
-    scriptPath: bundle,
-    modulesRoot: dirname(bundle),
-    bindings: { ...workerOptions.bindings, API_KEYS: apiKeys },
-    d1Persist: d1PersistOf(dir),
-    host: "127.0.0.1",
-    port: await freePort(),
-    logRequests: false,
-    ...(inspectorPort ? { inspectorPort } : {}),
-  });
+  const mf = await newMiniflare(bundle, dir, apiKeys, {}, { inspectorPort });
   const url = await mf.ready;
   const pid = [...workerds()].find((p) => !before.has(p));
   if (pid === undefined) throw new Error("no workerd process found");
@@ -84,7 +66,8 @@ async function start(bundle, dir, inspectorPort) {
 const a = await start(args.a, args["a-data"], args.profile ? await freePort() : undefined);
 const b = await start(args.b, args["b-data"], args.profile ? await freePort() : undefined);
 
-// The bench's cart: 500 products spread over the catalogue (bench/run.mjs `spread`), its quantities.
+// The bench's cart: 500 products spread over the catalogue (`spread` of bench/lib/scenarios.mjs),
+// its quantities.
 const db = await a.mf.getD1Database("DB");
 const products = Number(await db.prepare("select count(*) as n from products").first("n"));
 const ids = Array.from({ length: 500 }, (_, k) => 1 + Math.floor(((k + 0.5) * products) / 500));
@@ -104,7 +87,10 @@ const contract = args.contract
 const cart = {
   channelCode: CHANNEL,
   ...contract,
-  lines: codes.map((productCode, i) => ({ productCode, quantity: QUANTITIES[i % 4] })),
+  lines: codes.map((productCode, i) => ({
+    productCode,
+    quantity: QUANTITIES[i % QUANTITIES.length],
+  })),
 };
 const body = JSON.stringify(cart);
 
@@ -215,43 +201,28 @@ for (const [i, inspector] of inspectors.entries()) {
   );
 }
 
-const quantile = (/** @type {number[]} */ xs, /** @type {number} */ q) => {
-  const s = [...xs].sort((x, y) => x - y);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
-};
-const show = (/** @type {string} */ name, /** @type {{ cpu: number, wall: number }[]} */ s) =>
-  console.log(
-    `${name}: CPU ms/request median ${quantile(
-      s.map((x) => x.cpu),
-      0.5,
-    ).toFixed(2)} ` +
-      `(p25 ${quantile(
-        s.map((x) => x.cpu),
-        0.25,
-      ).toFixed(2)}, p75 ${quantile(
-        s.map((x) => x.cpu),
-        0.75,
-      ).toFixed(2)}); ` +
-      `wall ms median ${quantile(
-        s.map((x) => x.wall),
-        0.5,
-      ).toFixed(2)}`,
+/** @param {{ cpu: number, wall: number }[]} s */
+const medianCpu = (s) =>
+  quantile(
+    s.map((x) => x.cpu),
+    0.5,
   );
+const show = (/** @type {string} */ name, /** @type {{ cpu: number, wall: number }[]} */ s) => {
+  const cpu = s.map((x) => x.cpu);
+  const wall = s.map((x) => x.wall);
+  console.log(
+    `${name}: CPU ms/request median ${quantile(cpu, 0.5).toFixed(2)} ` +
+      `(p25 ${quantile(cpu, 0.25).toFixed(2)}, p75 ${quantile(cpu, 0.75).toFixed(2)}); ` +
+      `wall ms median ${quantile(wall, 0.5).toFixed(2)}`,
+  );
+};
 console.log(
   `${Number(args.blocks)} blocks of ${perBlock} ${args.contract ? "contract" : "anonymous"} ` +
     `500-line resolves each, alternating; load ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`,
 );
 show("A", sa);
 show("B", sb);
-const ratio =
-  quantile(
-    sb.map((x) => x.cpu),
-    0.5,
-  ) /
-  quantile(
-    sa.map((x) => x.cpu),
-    0.5,
-  );
+const ratio = medianCpu(sb) / medianCpu(sa);
 const mean = (/** @type {{ cpu: number }[]} */ s) =>
   s.reduce((sum, x) => sum + x.cpu, 0) / s.length;
 // /proc counts CPU in clock ticks (10 ms): a block's median moves in steps of 10 ms / per-block,
