@@ -1,6 +1,6 @@
 /**
  * This isolate's own long D1 work in flight: a change request's submit, approve or cancel, and a
- * simulation's reads (docs/api/prices.md §9.1). D1 answers one query at a time, so a price
+ * simulation's reads (docs/api/prices.md §9.2). D1 answers one query at a time, so a price
  * lookup's freshness check sent meanwhile waits behind that work; while any is in flight, the
  * reader bounds the check by D1_BUSY_STALL_MS rather than D1_STALL_MS (reader.ts `throughStall`).
  */

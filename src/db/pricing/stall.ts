@@ -10,10 +10,10 @@ import { holdsD1 } from "../holding";
  * long as the data was last confirmed current at most `staleMaxS` seconds ago;
  * past that, 503 DATABASE_STALLED with Retry-After. While this isolate's own long D1 work is in
  * flight (a change request's submit, approve or cancel, a simulation's reads; db/holding.ts), the
- * bound is `busyStallMs`: that work holds D1, and the check waits behind it. The check is not
- * abandoned: its late answer
- * still refreshes the caches (`background`, the request's `waitUntil`). Only the two price
- * lookups pass a policy; writes and every other read wait for D1 as they always do.
+ * bound is `busyStallMs`: that work holds D1, and the check waits behind it (§9.2). The check is
+ * not abandoned: its late answer still refreshes the caches (`background`, the request's
+ * `waitUntil`). Only the two price lookups pass a policy; writes and every other read wait for D1
+ * as they always do.
  */
 export interface StallPolicy {
   /** How long the freshness check may take before a held context answers (D1_STALL_MS). */
