@@ -36,18 +36,26 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import os from "node:os";
 import { join, relative } from "node:path";
 import { parseArgs } from "node:util";
-import autocannon from "autocannon";
 import { applyMigrations, wrangler } from "../scripts/lib/local-db.mjs";
 import { abbaOrder, beyondControls, changeOf, compareSides, withinFall } from "./lib/ab.mjs";
-import { checkSize, persistDir, readMarker, ROOT, shownDir, SIZES } from "./lib/common.mjs";
+import { cleanupRegistry } from "./lib/cleanup.mjs";
+import {
+  loadBenchOptions,
+  loadBenchValues,
+  persistDir,
+  readMarker,
+  ROOT,
+  shownDir,
+  SIZES,
+} from "./lib/common.mjs";
 import {
   benchKeys,
   CHANNEL,
   discover,
   FLOOR,
   isLookup,
-  requestOf,
-  requestsPerKey,
+  fetchScenario,
+  loadScenario,
   scenarios,
 } from "./lib/scenarios.mjs";
 import { serverTiming } from "./lib/timing.mjs";
@@ -61,47 +69,19 @@ import { cpuMsOf, newMiniflare, waitFor, workerdPid } from "./lib/workerd.mjs";
 const RESULTS_DIR = join(ROOT, "bench", "results");
 const log = (/** @type {string} */ text) => process.stderr.write(`${text}\n`);
 
-/** @type {(() => unknown)[]} */
-const cleanups = [];
-/** @type {Promise<void> | undefined} */
-let cleaning;
-/** @type {Set<import("autocannon").Instance>} */
-const activeLoads = new Set();
-const cleanup = () =>
-  (cleaning ??= (async () => {
-    for (const run of activeLoads) run.stop();
-    while (cleanups.length > 0) {
-      try {
-        await /** @type {() => unknown} */ (cleanups.pop())();
-      } catch (error) {
-        log(`clean-up: ${error instanceof Error ? error.message : error}`);
-      }
-    }
-  })());
-for (const signal of /** @type {const} */ (["SIGINT", "SIGTERM"])) {
-  process.once(signal, () => {
-    log(`\n${signal}: stopping the Workers …`);
-    void cleanup().finally(() => process.exit(130));
-  });
-}
+const { cleanups, loads, cleanup } = cleanupRegistry(log, "the Workers");
 
 /** The command line, checked. */
 function options() {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
     options: {
-      size: { type: "string", default: "100k" },
-      "persist-to": { type: "string" },
+      ...loadBenchOptions(40),
       block: { type: "string", default: "2" },
       rounds: { type: "string", default: "6" },
-      connections: { type: "string", default: "1,16" },
-      warmup: { type: "string", default: "1" },
-      only: { type: "string" },
       "max-fall": { type: "string", default: "0.05" },
       parallel: { type: "boolean", default: false },
       summarize: { type: "boolean", default: false },
-      "max-minutes": { type: "string", default: "40" },
-      help: { type: "boolean", short: "h", default: false },
     },
   });
   if (values.help) {
@@ -114,26 +94,17 @@ function options() {
     return undefined;
   }
   const o = {
-    size: checkSize(values.size),
-    persistTo: values["persist-to"],
+    ...loadBenchValues(values),
     block: Number(values.block),
     rounds: Number(values.rounds),
-    connections: values.connections.split(",").map(Number),
-    warmup: Number(values.warmup),
-    only: values.only,
     maxFall: Number(values["max-fall"]),
     parallel: values.parallel,
     summarize: values.summarize ? positionals : undefined,
-    maxMinutes: Number(values["max-minutes"]),
   };
   if (!(o.block >= 0.5 && o.block <= 60)) throw new Error("--block: seconds, 0.5-60");
   if (!(Number.isInteger(o.rounds) && o.rounds >= 2 && o.rounds <= 100))
     throw new Error("--rounds: a whole number, 2-100");
-  if (o.connections.some((c) => !Number.isInteger(c) || c < 1 || c > 256))
-    throw new Error("--connections: e.g. 1,16");
-  if (!(o.warmup >= 0 && o.warmup <= 30)) throw new Error("--warmup: seconds, 0-30");
   if (!(o.maxFall > 0 && o.maxFall < 1)) throw new Error("--max-fall: a share, e.g. 0.05");
-  if (!(o.maxMinutes > 0)) throw new Error("--max-minutes must be positive");
   return o;
 }
 
@@ -217,21 +188,6 @@ async function startSide(bundle, dir, apiKeys) {
 /** @typedef {Awaited<ReturnType<typeof startSide>>} SideServer */
 
 /**
- * A server's CPU time once it has finished what it was still answering (at most 3 s).
- * @param {() => number | undefined} cpu
- */
-async function settled(cpu) {
-  let last = cpu();
-  for (let i = 0; i < 30 && last !== undefined; i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    const now = cpu();
-    if (now === last) break;
-    last = now;
-  }
-  return last;
-}
-
-/**
  * One block: autocannon on one Worker for `seconds`.
  * @param {SideServer} side
  * @param {Scenario} s
@@ -241,37 +197,17 @@ async function settled(cpu) {
  * @returns {Promise<Block>}
  */
 async function block(side, s, keys, connections, seconds) {
-  /** @type {number[]} */
-  const latencies = [];
-  const cpuBefore = side.cpu();
-  const run = autocannon({
-    url: side.base + s.path,
-    ...requestOf(s, keys),
-    requests: requestsPerKey(s, keys),
+  const { result, latencies, cpuMs } = await loadScenario(side.base, s, keys, {
     connections,
-    duration: seconds,
-    timeout: 10,
+    seconds,
+    loads,
+    cpu: side.cpu,
   });
-  activeLoads.add(run);
-  run.on(
-    "response",
-    (
-      /** @type {unknown} */ _client,
-      /** @type {number} */ status,
-      /** @type {number} */ _bytes,
-      /** @type {number} */ ms,
-    ) => {
-      if (status >= 200 && status < 300) latencies.push(ms);
-    },
-  );
-  const result = await run;
-  activeLoads.delete(run);
-  const cpuAfter = await settled(side.cpu);
   return {
     requests: result["2xx"],
     seconds: result.duration,
     latencies,
-    cpuMs: cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore,
+    cpuMs,
     failed: result.non2xx + result.errors + result.timeouts,
   };
 }
@@ -284,29 +220,10 @@ async function block(side, s, keys, connections, seconds) {
  * @param {KeyPools} keys
  */
 async function answers(sides, s, keys) {
-  const fetched = await Promise.all(
-    [sides.with, sides.without].map(async (side) => {
-      const response = await fetch(side.base + s.path, {
-        ...requestOf(s, keys),
-        signal: AbortSignal.timeout(30_000),
-      });
-      const text = await response.text();
-      /** @type {any} */
-      let json;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        json = undefined;
-      }
-      return {
-        status: response.status,
-        json,
-        text,
-        timing: response.headers.get("server-timing") ?? "",
-      };
-    }),
-  );
-  const [a, b] = /** @type {[any, any]} */ (fetched);
+  const [a, b] = await Promise.all([
+    fetchScenario(sides.with.base, s, keys),
+    fetchScenario(sides.without.base, s, keys),
+  ]);
   const linesOf = (/** @type {any} */ json) =>
     Array.isArray(json?.lines) ? json.lines : Array.isArray(json?.prices) ? json.prices : [];
   const la = linesOf(a.json);
@@ -386,7 +303,6 @@ function aggregateOf(results, maxFall) {
   const subject = (/** @type {{ id: string }} */ r) => r.id.endsWith("-contract");
   const of = (/** @type {"ratio" | "cpuRatio"} */ key, /** @type {boolean} */ subjects) =>
     results
-      .filter((r) => r.id !== FLOOR || !subjects)
       .filter((r) => subject(r) === subjects)
       .map((r) => r[key])
       .filter((x) => x !== undefined);

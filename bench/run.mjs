@@ -49,12 +49,12 @@ import os from "node:os";
 import { join, relative } from "node:path";
 import { parseArgs } from "node:util";
 import { gzipSync } from "node:zlib";
-import autocannon from "autocannon";
 import { applyMigrations, wrangler } from "../scripts/lib/local-db.mjs";
 import {
-  checkSize,
   freePort,
   d1PersistOf,
+  loadBenchOptions,
+  loadBenchValues,
   persistDir,
   readMarker,
   ROOT,
@@ -62,6 +62,7 @@ import {
   SIZES,
   thousands,
 } from "./lib/common.mjs";
+import { cleanupRegistry } from "./lib/cleanup.mjs";
 import { benchEngineApart, quantile } from "./lib/engine.mjs";
 import {
   lookupsUnderSimulation,
@@ -86,13 +87,21 @@ import {
   isLookup,
   LIMITERS,
   PEAK_PER_SECOND,
+  fetchScenario,
+  loadScenario,
   requestOf,
   requestsPerKey,
   scenarios,
 } from "./lib/scenarios.mjs";
-import { cpuMsOf, newMiniflare, rssMiBOf, waitFor, workerdPid } from "./lib/workerd.mjs";
+import {
+  cpuMsOf,
+  newMiniflare,
+  rssMiBOf,
+  settledCpuMs,
+  waitFor,
+  workerdPid,
+} from "./lib/workerd.mjs";
 
-/** @typedef {import("autocannon").Instance} LoadRun */
 /** @typedef {import("./lib/scenarios.mjs").Kind} Kind */
 /** @typedef {import("./lib/scenarios.mjs").Scenario} Scenario */
 /** @typedef {import("./lib/scenarios.mjs").KeyPools} KeyPools */
@@ -108,39 +117,13 @@ const UNDER_SIMULATION_SUBJECTS = ["health", "prices-get-1-anonymous", "resolve-
 const UNDER_SIMULATION_LIMIT = 2;
 const KIB = 1024;
 
+const log = (/** @type {string} */ text) => process.stderr.write(`${text}\n`);
+
 // ------------------------------------------------------------------------------------------------
 // Clean-up: every resource registers how to release it; Ctrl-C, errors and the time limit run them.
 // ------------------------------------------------------------------------------------------------
 
-/** @type {(() => unknown)[]} */
-const cleanups = [];
-/** @type {Promise<void> | undefined} */
-let cleaning;
-/** @type {LoadRun | undefined} */
-let activeLoad;
-
-function cleanup() {
-  cleaning ??= (async () => {
-    activeLoad?.stop();
-    while (cleanups.length > 0) {
-      const release = /** @type {() => unknown} */ (cleanups.pop());
-      try {
-        await release();
-      } catch (error) {
-        log(`clean-up: ${error instanceof Error ? error.message : error}`);
-      }
-    }
-  })();
-  return cleaning;
-}
-
-/** @param {NodeJS.Signals} signal */
-function interrupted(signal) {
-  log(`\n${signal}: stopping the servers …`);
-  void cleanup().finally(() => process.exit(130));
-}
-process.once("SIGINT", interrupted);
-process.once("SIGTERM", interrupted);
+const { cleanups, loads, cleanup } = cleanupRegistry(log, "the servers");
 // A crash (for example EPIPE when stdout is piped into `head`) must not orphan workerd or the peer.
 const crashed = (/** @type {unknown} */ error) => {
   log(`\nbench failed: ${error instanceof Error ? error.message : error}`);
@@ -148,8 +131,6 @@ const crashed = (/** @type {unknown} */ error) => {
 };
 process.on("uncaughtException", crashed);
 process.on("unhandledRejection", crashed);
-
-const log = (/** @type {string} */ text) => process.stderr.write(`${text}\n`);
 
 // ------------------------------------------------------------------------------------------------
 // Measuring (the scenarios are in bench/lib/scenarios.mjs)
@@ -163,18 +144,7 @@ const log = (/** @type {string} */ text) => process.stderr.write(`${text}\n`);
  * @param {KeyPools} keys
  */
 async function sample(base, s, keys) {
-  const response = await fetch(base + s.path, {
-    ...requestOf(s, keys),
-    signal: AbortSignal.timeout(30_000),
-  });
-  const text = await response.text();
-  /** @type {any} */
-  let json;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
+  const { status, ok, text, json, timing } = await fetchScenario(base, s, keys);
   /** @type {string | undefined} */
   let note;
   if (json?.meta?.totalItems !== undefined) note = `${thousands(json.meta.totalItems)} match`;
@@ -182,13 +152,11 @@ async function sample(base, s, keys) {
     note = `${json.lines.filter((/** @type {any} */ l) => l.status === "OK").length}/${json.lines.length} lines priced`;
   else if (json?.upserted !== undefined) note = `${json.upserted} upserted`;
   return {
-    status: response.status,
-    ...serverTiming(response.headers.get("server-timing")),
+    status,
+    ...serverTiming(timing),
     bytes: text.length,
     note,
-    problem: response.ok
-      ? undefined
-      : `${json?.code ?? ""} ${json?.detail ?? text.slice(0, 160)}`.trim(),
+    problem: ok ? undefined : `${json?.code ?? ""} ${json?.detail ?? text.slice(0, 160)}`.trim(),
   };
 }
 
@@ -199,17 +167,8 @@ async function sample(base, s, keys) {
  */
 let serverCpu;
 
-/** The server's CPU time once it has finished what it was still answering (at most 3 s). */
-async function settledCpu() {
-  let last = serverCpu?.() ?? 0;
-  for (let i = 0; i < 30; i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    const now = serverCpu?.() ?? last;
-    if (now === last) break;
-    last = now;
-  }
-  return last;
-}
+/** The server's CPU time once it has finished what it was still answering (`settledCpuMs`). */
+const settledCpu = () => settledCpuMs(() => serverCpu?.());
 
 /**
  * autocannon for `seconds` at `connections`; latency percentiles from each response's own time
@@ -222,38 +181,18 @@ async function settledCpu() {
  * @param {number} seconds
  */
 async function load(base, s, keys, connections, seconds) {
-  /** @type {number[]} */
-  const latencies = [];
   const tally = newTally();
-  const cpuBefore = serverCpu?.();
-  const run = autocannon({
-    url: base + s.path,
-    ...requestOf(s, keys),
-    requests: requestsPerKey(s, keys),
+  const { result, latencies, cpuMs } = await loadScenario(base, s, keys, {
     connections,
-    duration: seconds,
-    timeout: 10,
+    seconds,
+    loads,
+    cpu: () => serverCpu?.(),
     setupClient: (client) =>
       client.on("headers", ({ statusCode, headers }) => {
         if (statusCode >= 200 && statusCode < 300) countTiming(tally, serverTimingOfRaw(headers));
       }),
   });
-  activeLoad = run;
-  run.on(
-    "response",
-    (
-      /** @type {unknown} */ _client,
-      /** @type {number} */ status,
-      /** @type {number} */ _bytes,
-      /** @type {number} */ ms,
-    ) => {
-      if (status >= 200 && status < 300) latencies.push(ms);
-    },
-  );
-  const result = await run;
-  activeLoad = undefined;
   const ok = result["2xx"];
-  const cpuMs = cpuBefore === undefined ? undefined : (await settledCpu()) - cpuBefore;
   return {
     connections,
     requestsPerSecond: Math.round(ok / Math.max(result.duration, 0.001)),
@@ -1253,19 +1192,13 @@ const CACHE_MODES = ["on", "off", "both"];
 function options() {
   const { values } = parseArgs({
     options: {
-      size: { type: "string", default: "100k" },
-      "persist-to": { type: "string" },
+      ...loadBenchOptions(30),
       duration: { type: "string", default: "5" },
-      connections: { type: "string", default: "1,16" },
-      warmup: { type: "string", default: "1" },
-      only: { type: "string" },
       "engine-runs": { type: "string", default: "50" },
       "skip-peer": { type: "boolean", default: false },
-      "max-minutes": { type: "string", default: "30" },
       "d1-delay-ms": { type: "string", default: "0" },
       cache: { type: "string", default: "on" },
       "save-reference": { type: "boolean", default: false },
-      help: { type: "boolean", short: "h", default: false },
     },
   });
   if (values.help) {
@@ -1277,25 +1210,16 @@ function options() {
     return undefined;
   }
   const o = {
-    size: checkSize(values.size),
-    persistTo: values["persist-to"],
+    ...loadBenchValues(values),
     seconds: Number(values.duration),
-    warmup: Number(values.warmup),
-    connections: values.connections.split(",").map(Number),
     engineRuns: Number(values["engine-runs"]),
-    maxMinutes: Number(values["max-minutes"]),
     d1DelayMs: Number(values["d1-delay-ms"]),
     cache: /** @type {"on" | "off" | "both"} */ (values.cache),
-    only: values.only,
     skipPeer: values["skip-peer"],
     saveReference: values["save-reference"],
   };
   if (!(o.seconds > 0 && o.seconds <= 120)) throw new Error("--duration: seconds, 1-120");
-  if (!(o.warmup >= 0 && o.warmup <= 30)) throw new Error("--warmup: seconds, 0-30");
-  if (o.connections.some((c) => !Number.isInteger(c) || c < 1 || c > 256))
-    throw new Error("--connections: e.g. 1,16");
   if (!(o.engineRuns >= 1 && o.engineRuns <= 10_000)) throw new Error("--engine-runs: 1-10000");
-  if (!(o.maxMinutes > 0)) throw new Error("--max-minutes must be positive");
   if (!(Number.isInteger(o.d1DelayMs) && o.d1DelayMs >= 0 && o.d1DelayMs <= 1000))
     throw new Error("--d1-delay-ms: whole ms, 0-1000");
   if (!CACHE_MODES.includes(o.cache)) throw new Error("--cache: on, off or both");

@@ -1,10 +1,10 @@
 /**
  * workerd CPU per 500-line `POST /v1/api/prices/resolve`, two builds of the Worker side by side
- * (issue 29 item 4; bench/results/2026-11-29-cart500-worker.md, -cart500-contract.md). Each build runs in its own
- * Miniflare (its own workerd process) on its own copy of the 100k data set; after a warm-up (both
- * contexts and the product cache warm), blocks of sequential requests go to A, then B, then A …,
- * and each block's CPU is the workerd process's user + system time (/proc) over the block,
- * divided by its requests. The two answers to a request with a fixed `at` are compared byte for
+ * (issue 29 item 4; bench/results/2026-11-29-cart500-worker.md and -cart500-contract.md). Each
+ * build runs in its own Miniflare (its own workerd process) on its own copy of the 100k data set;
+ * after a warm-up (both contexts and the product cache warm), blocks of sequential requests go to
+ * A, then B, then A …, and each block's CPU is the workerd process's user + system time (/proc)
+ * over the block, divided by its requests. The two answers to a request with a fixed `at` are compared byte for
  * byte first. Not part of `npm run bench`: a tool for comparing a change with the code before it.
  *
  *   node bench/lib/cart500-cpu.mjs --a <bundle.js> --a-data <dir> --b <bundle.js> --b-data <dir>
@@ -21,14 +21,13 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
-import { Miniflare } from "miniflare";
 // @ts-expect-error -- ws (miniflare's own WebSocket client) ships no types; Node 20 has no global one
 import WebSocket from "ws";
-import { d1PersistOf, freePort, ROOT } from "./common.mjs";
+import { freePort } from "./common.mjs";
+import { quantile } from "./engine.mjs";
 import { discover, scenarios } from "./scenarios.mjs";
-import { cpuMsOf, workerdChildren } from "./workerd.mjs";
+import { cpuMsOf, newMiniflare, workerdChildren } from "./workerd.mjs";
 
 const { values: args } = parseArgs({
   options: {
@@ -60,23 +59,8 @@ const apiKeys = `bench-read-0:read:${createHash("sha256").update(key).digest("he
 
 /** @param {string} bundle @param {string} dir @param {number | undefined} inspectorPort */
 async function start(bundle, dir, inspectorPort) {
-  process.env.WRANGLER_LOG ??= "error";
-  const { unstable_getMiniflareWorkerOptions } = await import("wrangler");
-  const { workerOptions } = unstable_getMiniflareWorkerOptions(join(ROOT, "wrangler.toml"));
   const before = workerds();
-  const mf = new Miniflare({
-    ...workerOptions,
-    name: "bench",
-    modules: true,
-    scriptPath: bundle,
-    modulesRoot: dirname(bundle),
-    bindings: { ...workerOptions.bindings, API_KEYS: apiKeys },
-    d1Persist: d1PersistOf(dir),
-    host: "127.0.0.1",
-    port: await freePort(),
-    logRequests: false,
-    ...(inspectorPort ? { inspectorPort } : {}),
-  });
+  const mf = await newMiniflare(bundle, dir, apiKeys, {}, { inspectorPort });
   const url = await mf.ready;
   const pid = [...workerds()].find((p) => !before.has(p));
   if (pid === undefined) throw new Error("no workerd process found");
@@ -218,28 +202,21 @@ for (const [i, inspector] of inspectors.entries()) {
   );
 }
 
-const quantile = (/** @type {number[]} */ xs, /** @type {number} */ q) => {
-  const s = [...xs].sort((x, y) => x - y);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
-};
-const show = (/** @type {string} */ name, /** @type {{ cpu: number, wall: number }[]} */ s) =>
-  console.log(
-    `${name}: CPU ms/request median ${quantile(
-      s.map((x) => x.cpu),
-      0.5,
-    ).toFixed(2)} ` +
-      `(p25 ${quantile(
-        s.map((x) => x.cpu),
-        0.25,
-      ).toFixed(2)}, p75 ${quantile(
-        s.map((x) => x.cpu),
-        0.75,
-      ).toFixed(2)}); ` +
-      `wall ms median ${quantile(
-        s.map((x) => x.wall),
-        0.5,
-      ).toFixed(2)}`,
+/** @param {{ cpu: number, wall: number }[]} s */
+const medianCpu = (s) =>
+  quantile(
+    s.map((x) => x.cpu),
+    0.5,
   );
+const show = (/** @type {string} */ name, /** @type {{ cpu: number, wall: number }[]} */ s) => {
+  const cpu = s.map((x) => x.cpu);
+  const wall = s.map((x) => x.wall);
+  console.log(
+    `${name}: CPU ms/request median ${quantile(cpu, 0.5).toFixed(2)} ` +
+      `(p25 ${quantile(cpu, 0.25).toFixed(2)}, p75 ${quantile(cpu, 0.75).toFixed(2)}); ` +
+      `wall ms median ${quantile(wall, 0.5).toFixed(2)}`,
+  );
+};
 console.log(
   `${Number(args.blocks)} blocks of ${perBlock} ${args.contract ? "contract" : "anonymous"} ` +
     `(${args.connections} in flight) ` +
@@ -247,15 +224,7 @@ console.log(
 );
 show("A", sa);
 show("B", sb);
-const ratio =
-  quantile(
-    sb.map((x) => x.cpu),
-    0.5,
-  ) /
-  quantile(
-    sa.map((x) => x.cpu),
-    0.5,
-  );
+const ratio = medianCpu(sb) / medianCpu(sa);
 const mean = (/** @type {{ cpu: number }[]} */ s) =>
   s.reduce((sum, x) => sum + x.cpu, 0) / s.length;
 // /proc counts CPU in clock ticks (10 ms): a block's median moves in steps of 10 ms / per-block,

@@ -11,6 +11,8 @@ import { devCall } from "./dev-call.mjs";
 /**
  * @typedef {{ id: string, title: string, path: string, headers: Record<string, string>[] }} Subject
  * @typedef {{ start: number, end: number }} Span
+ * @typedef {Span & { ctx: string }} Lookup  the answer's Server-Timing `ctx` ("hit", "miss",
+ *   "stale", …; "-" without one, as /health's)
  */
 
 /**
@@ -22,7 +24,7 @@ import { devCall } from "./dev-call.mjs";
  * @param {() => boolean} until
  */
 async function closedLoop(base, subject, connections, until) {
-  /** @type {Span[]} */
+  /** @type {Lookup[]} */
   const spans = [];
   let failed = 0;
   let sent = 0;
@@ -30,6 +32,7 @@ async function closedLoop(base, subject, connections, until) {
     while (!until()) {
       const headers = subject.headers[sent++ % subject.headers.length];
       const start = performance.now();
+      let ctx = "-";
       try {
         const res = await fetch(base + subject.path, {
           headers,
@@ -37,14 +40,30 @@ async function closedLoop(base, subject, connections, until) {
         });
         await res.arrayBuffer();
         if (res.status >= 300) failed += 1;
+        ctx = /ctx;desc="(\w+)"/.exec(res.headers.get("server-timing") ?? "")?.[1] ?? "-";
       } catch {
         failed += 1;
       }
-      spans.push({ start, end: performance.now() });
+      spans.push({ start, end: performance.now(), ctx });
     }
   };
   await Promise.all(Array.from({ length: connections }, client));
   return { spans, failed };
+}
+
+/**
+ * How many of some lookups answered stale (docs/api/prices.md §9.2), and the `ctx` of the slowest
+ * 1 % (at least one), counted.
+ * @param {Lookup[]} lookups
+ */
+function ctxOf(lookups) {
+  const slowest = [...lookups]
+    .sort((a, b) => b.end - b.start - (a.end - a.start))
+    .slice(0, Math.max(1, Math.ceil(lookups.length / 100)));
+  /** @type {Record<string, number>} */
+  const tally = {};
+  for (const { ctx } of slowest) tally[ctx] = (tally[ctx] ?? 0) + 1;
+  return { stale: lookups.filter((l) => l.ctx === "stale").length, slowest: tally };
 }
 
 /** p50, p99 and max of some spans' latencies, and how many. @param {Span[]} spans */
@@ -146,7 +165,7 @@ export async function lookupsUnderChangeRequest(o) {
     const inFlight = during.spans.filter((s) => busy.some((b) => overlaps(s, b)));
     const [b, a] = [quantiles(before.spans), quantiles(after.spans)];
     const alone = { p50Ms: (b.p50Ms + a.p50Ms) / 2, p99Ms: (b.p99Ms + a.p99Ms) / 2 };
-    const under = quantiles(inFlight);
+    const under = { ...quantiles(inFlight), ...ctxOf(inFlight) };
     const run = {
       id: subject.id,
       title: subject.title,
@@ -164,7 +183,8 @@ export async function lookupsUnderChangeRequest(o) {
     o.log(
       `${run.title} @${run.connections}: p99 ${run.alone.p99Ms} ms alone (${b.p99Ms} before, ` +
         `${a.p99Ms} after) → ${under.p99Ms} ms while a submit or approve ran (${run.p99Ratio}×, ` +
-        `${under.requests} requests); p50 ${run.alone.p50Ms} → ${under.p50Ms} ms; max ` +
+        `${under.requests} requests, ${under.stale} answered stale, the slowest 1 %: ` +
+        `${JSON.stringify(under.slowest)}); p50 ${run.alone.p50Ms} → ${under.p50Ms} ms; max ` +
         `${Math.max(b.maxMs, a.maxMs)} → ${under.maxMs} ms; submits ${run.submitMs.join(", ")} ms, ` +
         `approvals ${run.approveMs.join(", ")} ms` +
         (run.failed ? `; failed ${run.failed}` : ""),

@@ -83,6 +83,44 @@ export function checkSize(size) {
 }
 
 /**
+ * The options of the benches that load the built Worker (`npm run bench`, `npm run
+ * bench:quotes-ab`), for parseArgs: the data set, the connection counts, the warm-up, which
+ * scenarios, and how long at most (`maxMinutes`: its default).
+ * @param {number} maxMinutes
+ */
+export const loadBenchOptions = (maxMinutes) =>
+  /** @type {const} */ ({
+    size: { type: "string", default: "100k" },
+    "persist-to": { type: "string" },
+    connections: { type: "string", default: "1,16" },
+    warmup: { type: "string", default: "1" },
+    only: { type: "string" },
+    "max-minutes": { type: "string", default: String(maxMinutes) },
+    help: { type: "boolean", short: "h", default: false },
+  });
+
+/**
+ * The values of `loadBenchOptions`, checked.
+ * @param {{ size: string, "persist-to"?: string, connections: string, warmup: string,
+ *   only?: string, "max-minutes": string }} values
+ */
+export function loadBenchValues(values) {
+  const o = {
+    size: checkSize(values.size),
+    persistTo: values["persist-to"],
+    connections: values.connections.split(",").map(Number),
+    warmup: Number(values.warmup),
+    only: values.only,
+    maxMinutes: Number(values["max-minutes"]),
+  };
+  if (o.connections.some((c) => !Number.isInteger(c) || c < 1 || c > 256))
+    throw new Error("--connections: e.g. 1,16");
+  if (!(o.warmup >= 0 && o.warmup <= 30)) throw new Error("--warmup: seconds, 0-30");
+  if (!(o.maxMinutes > 0)) throw new Error("--max-minutes must be positive");
+  return o;
+}
+
+/**
  * The folder given to `--persist-to` (relative to where npm was started, as the user typed it),
  * else `.wrangler/bench-<size>` in the project.
  * @param {string | undefined} given

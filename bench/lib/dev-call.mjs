@@ -12,8 +12,7 @@
  * - a POST (PUT, PATCH, DELETE) is answered 503 "Your worker restarted mid-request", by the proxy,
  *   without reaching the Worker (it failed on the way in);
  * - a GET or HEAD is queued to be sent again when the Worker is back, which the proxy only looks
- *   at when another request arrives: alone, it waits forever. (This, the row count the bench
- *   reads after the approve, was "the cancel that did not answer within 15 minutes".)
+ *   at when another request arrives: alone, it waits forever.
  *
  * So a call answered by the proxy's 503 is sent again (`retries` times, after `retryMs`), and
  * while a GET or HEAD is unanswered after `nudgeMs`, a `POST /health` is sent beside it every

@@ -114,7 +114,7 @@ export function alternate(a, b, runs) {
  * @param {Engine} after
  * @param {number} rounds
  */
-export function ladderInBlocks(before, after, rounds) {
+function ladderInBlocks(before, after, rounds) {
   const BLOCK = 20;
   const cart = engineCase(50);
   const laddered = { ...cart, ladder: true };

@@ -281,7 +281,7 @@ export async function bundleEngine(src, dir, name) {
  * @param {string} dir a temporary folder
  * @param {{ runs: number }} options
  */
-export async function benchEngine(dir, { runs }) {
+async function benchEngine(dir, { runs }) {
   const engine = await bundleEngine(join(ROOT, "src"), dir, "pricing");
   const request = engineCase();
   const answer = engine.resolvePrices(request);
@@ -389,7 +389,7 @@ function alternatedMedians(engine, requests, runs) {
  * cart of the same case priced without and with `ladder` (every OK line priced again at each
  * tier of its base list), the two timed in alternation (`alternatedMedians`); the target: the
  * ladder costs at most 2× the cart without it.
- * @param {{ resolvePrices: (r: PriceRequest) => import("../../src/pricing/types").PriceAnswer }} engine
+ * @param {Engine} engine
  * @param {number} runs
  */
 function tierCases(engine, runs) {

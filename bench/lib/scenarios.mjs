@@ -1,11 +1,15 @@
 /**
  * The scenarios of `npm run bench` (bench/run.mjs) and `npm run bench:quotes-ab`
- * (bench/quotes-ab.mjs): the parameters read from the loaded data, each scenario's request, and the
- * pools of bench API keys its load comes from.
+ * (bench/quotes-ab.mjs): the parameters read from the loaded data, each scenario's request, the
+ * pools of bench API keys its load comes from, one request of it (`fetchScenario`) and one load
+ * run (`loadScenario`).
  */
 import { createHash, randomBytes } from "node:crypto";
 import { join } from "node:path";
+import autocannon from "autocannon";
+import { createRandom } from "../../scripts/lib/random.mjs";
 import { ROOT, SEARCH_TERMS } from "./common.mjs";
+import { settledCpuMs } from "./workerd.mjs";
 
 /** The storefront's channel: every lookup prices in it. */
 export const CHANNEL = "WEB-DE";
@@ -125,33 +129,18 @@ export async function discover(db, products) {
 
 export const QUANTITIES = [1, 5, 12, 60];
 
-/** mulberry32: the random carts of a run are the same in every run. @param {number} seed */
-export function seeded(seed) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * Draws product codes of the catalogue: `uniform`, every product alike; `skewed`, by a Zipf law
  * (exponent 1) over the products in a fixed shuffled order, as storefront traffic goes: the most
  * asked-for 1 % of the products get about half the lines.
  * @param {string[]} catalogue @param {"uniform" | "skewed"} how
  */
-export function drawer(catalogue, how) {
-  const random = seeded(how === "uniform" ? 7 : 11);
+function drawer(catalogue, how) {
+  // Seeded (mulberry32): the random carts of a run are the same in every run.
+  const random = createRandom(how === "uniform" ? 7 : 11).next;
   const n = catalogue.length;
   if (how === "uniform") return () => /** @type {string} */ (catalogue[Math.floor(random() * n)]);
-  const order = catalogue.map((_, i) => i);
-  const shuffle = seeded(13);
-  for (let i = n - 1; i > 0; i--) {
-    const j = Math.floor(shuffle() * (i + 1));
-    [order[i], order[j]] = [/** @type {number} */ (order[j]), /** @type {number} */ (order[i])];
-  }
+  const order = createRandom(13).shuffle(catalogue.map((_, i) => i));
   const cumulative = new Float64Array(n);
   let sum = 0;
   for (let rank = 0; rank < n; rank++) cumulative[rank] = sum += 1 / (rank + 1);
@@ -317,7 +306,7 @@ export function scenarios(d) {
 }
 
 /** The price lookups: what the targets of issue 15 and the cache are about. */
-export const LOOKUPS = /** @type {Kind[]} */ (["lookup1", "lookup", "lookup500"]);
+const LOOKUPS = /** @type {Kind[]} */ (["lookup1", "lookup", "lookup500"]);
 export const isLookup = (/** @type {{ kind: Kind }} */ s) => LOOKUPS.includes(s.kind);
 
 /**
@@ -358,6 +347,74 @@ export function requestsPerKey(s, keys) {
         ...fresh,
       }))
     : undefined;
+}
+
+/**
+ * One request of scenario `s` (30 s at most): its status, text, JSON (undefined when the text is
+ * none) and `Server-Timing` ("" without).
+ * @param {string} base
+ * @param {Scenario} s
+ * @param {KeyPools} keys
+ */
+export async function fetchScenario(base, s, keys) {
+  const response = await fetch(base + s.path, {
+    ...requestOf(s, keys),
+    signal: AbortSignal.timeout(30_000),
+  });
+  const text = await response.text();
+  /** @type {any} */
+  let json;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  const timing = response.headers.get("server-timing") ?? "";
+  return { status: response.status, ok: response.ok, text, json, timing };
+}
+
+/**
+ * Scenario `s` under autocannon on `base` for `seconds` at `connections`: the run's result, the
+ * time of each 2xx answer (autocannon's histogram keeps whole milliseconds, too coarse for
+ * sub-millisecond answers), and the server's CPU over the run (`cpu`, read again once it has
+ * settled; undefined without it). The run is in `loads` while it runs, so a clean-up stops it.
+ * @param {string} base
+ * @param {Scenario} s
+ * @param {KeyPools} keys
+ * @param {{ connections: number, seconds: number, loads: Set<import("autocannon").Instance>,
+ *   cpu?: () => number | undefined, setupClient?: import("autocannon").Options["setupClient"] }} o
+ */
+export async function loadScenario(base, s, keys, o) {
+  /** @type {number[]} */
+  const latencies = [];
+  const cpuBefore = o.cpu?.();
+  const run = autocannon({
+    url: base + s.path,
+    ...requestOf(s, keys),
+    requests: requestsPerKey(s, keys),
+    connections: o.connections,
+    duration: o.seconds,
+    timeout: 10,
+    ...(o.setupClient ? { setupClient: o.setupClient } : {}),
+  });
+  o.loads.add(run);
+  run.on(
+    "response",
+    (
+      /** @type {unknown} */ _client,
+      /** @type {number} */ status,
+      /** @type {number} */ _bytes,
+      /** @type {number} */ ms,
+    ) => {
+      if (status >= 200 && status < 300) latencies.push(ms);
+    },
+  );
+  const result = await run;
+  o.loads.delete(run);
+  const cpuAfter = o.cpu && cpuBefore !== undefined ? await settledCpuMs(o.cpu) : undefined;
+  const cpuMs =
+    cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore;
+  return { result, latencies, cpuMs };
 }
 
 /** Requests a second each role's load may reach without a 429 (`benchKeys`); /health is the ceiling. */

@@ -411,6 +411,7 @@ export async function lookupsUnderSimulation(o) {
       single: {
         ms: Number(single.ms.toFixed(0)),
         answerMB: Number((single.bytes / 1e6).toFixed(1)),
+        serverTiming: single.serverTiming,
         peakMiB: singlePeakMiB,
       },
       loadPeakMiB,
@@ -442,7 +443,7 @@ export const UNDER_SIMULATION = "simulation-load";
 export function underSimulationLines(u) {
   const lines = [
     `Lookups while the largest simulation runs (100 × 1,000, maxRows ${MAX_ROWS}: ` +
-      `${u.single.ms} ms alone, ${u.single.answerMB} MB answer); workerd RSS ${u.idleMiB} MiB ` +
+      `${u.single.ms} ms alone, ${u.single.answerMB} MB answer, Server-Timing ${u.single.serverTiming}); workerd RSS ${u.idleMiB} MiB ` +
       `idle, at most ${u.single.peakMiB} MiB during the first simulation, ${u.loadPeakMiB} MiB during the runs below:`,
   ];
   for (const r of u.runs) {

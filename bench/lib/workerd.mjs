@@ -1,6 +1,7 @@
 /**
  * The built Worker in Miniflare as the benches start it (`npm run bench`, `npm run
- * bench:quotes-ab`), and what /proc tells about its workerd process: CPU time and resident memory.
+ * bench:quotes-ab`, bench/lib/cart500-cpu.mjs), and what /proc tells about its workerd process:
+ * CPU time, resident memory, the CPU time once it has settled.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -9,8 +10,7 @@ import { Miniflare } from "miniflare";
 import { d1PersistOf, freePort, ROOT } from "./common.mjs";
 
 /** Linux's clock ticks per second (`getconf CLK_TCK`), in which /proc reports CPU time. */
-export const TICKS_PER_SECOND =
-  Number(spawnSync("getconf", ["CLK_TCK"]).stdout?.toString().trim()) || 100;
+const TICKS_PER_SECOND = Number(spawnSync("getconf", ["CLK_TCK"]).stdout?.toString().trim()) || 100;
 
 /**
  * The workerd processes that are children of this process, with when each started (in clock
@@ -74,6 +74,22 @@ export function rssMiBOf(pid) {
 }
 
 /**
+ * A process's CPU time once it has finished what it was still answering: `cpu` read every 100 ms
+ * until it stands still (at most 3 s); undefined when the process is gone.
+ * @param {() => number | undefined} cpu
+ */
+export async function settledCpuMs(cpu) {
+  let last = cpu();
+  for (let i = 0; i < 30 && last !== undefined; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    const now = cpu();
+    if (now === last) break;
+    last = now;
+  }
+  return last;
+}
+
+/**
  * Polls `url` until it answers 200.
  * @param {string} url
  * @param {number} seconds
@@ -100,13 +116,15 @@ export async function waitFor(url, seconds, failed) {
  * The built Worker in Miniflare on 127.0.0.1 and a free port, with the worker options wrangler
  * derives from wrangler.toml (bindings, assets, rate limits: those of `wrangler dev`), `vars` on
  * top (`D1_DELAY_MS`, `PRICE_CONTEXT_CACHE`) and the bench's `API_KEYS`, on the D1 of `dir`.
- * Await `mf.ready` for its URL; `mf.dispose()` stops it.
+ * Await `mf.ready` for its URL; `mf.dispose()` stops it. `inspectorPort`: the inspector's port
+ * (a CPU profile of the isolate), none without.
  * @param {string} bundle
  * @param {string} dir persist folder of the data set
  * @param {string} apiKeys
  * @param {Record<string, string>} [vars]
+ * @param {{ inspectorPort?: number }} [debug]
  */
-export async function newMiniflare(bundle, dir, apiKeys, vars = {}) {
+export async function newMiniflare(bundle, dir, apiKeys, vars = {}, { inspectorPort } = {}) {
   process.env.WRANGLER_LOG ??= "error"; // no "Using secrets defined in .dev.vars" on stdout
   const { unstable_getMiniflareWorkerOptions } = await import("wrangler");
   const { workerOptions } = unstable_getMiniflareWorkerOptions(join(ROOT, "wrangler.toml"));
@@ -122,5 +140,6 @@ export async function newMiniflare(bundle, dir, apiKeys, vars = {}) {
     host: "127.0.0.1",
     port,
     logRequests: false,
+    ...(inspectorPort ? { inspectorPort } : {}),
   });
 }

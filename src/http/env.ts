@@ -44,6 +44,8 @@ export interface Bindings {
   D1_DELAY_MS?: string;
   /** ms a price lookup's freshness check may take before held data answers, marked (1-60000; else 2000). */
   D1_STALL_MS?: string;
+  /** The same bound while this isolate's own long D1 work is in flight (1-60000, ≤ D1_STALL_MS; else 20). */
+  D1_BUSY_STALL_MS?: string;
   /** Seconds the data of such a stale answer may be old, past it 503 (0-3600, 0 off; else 60). */
   D1_STALE_MAX_S?: string;
   /** "off" disables the isolate's cache of channel pricing contexts (docs/performance.md); default on. */

@@ -1,6 +1,7 @@
 import type { Context, TypedResponse } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { JSONParsed } from "hono/utils/types";
+import { nextTurn } from "../core/steps";
 
 /**
  * A JSON answer written piece by piece as the client reads it, instead of one string made at
@@ -26,7 +27,7 @@ export function streamJson<T, S extends ContentfulStatusCode>(
     async pull(controller) {
       // A turn of the event loop before each piece: the runtime may ask for the next one at
       // once, and other requests must run between two.
-      await new Promise((resolve) => setTimeout(resolve, 0));
+      await nextTurn();
       try {
         const next = pieces.next();
         if (next.done) {

@@ -332,6 +332,7 @@ interface Kept {
 class Scan {
   best: Evaluated | undefined;
   stackables: Evaluated[] | undefined;
+  private running = 0;
   private readonly slots: [Evaluated, Evaluated] = [scratch(), scratch()];
 
   constructor(
@@ -346,8 +347,6 @@ class Scan {
     this.stackables = undefined;
     this.running = running;
   }
-
-  private running = 0;
 
   /** Evaluates one candidate (and collects its cut, for a line at its own quantity). */
   visit(prepared: PreparedCondition, rung: number, distance: number | null): void {

@@ -117,7 +117,7 @@ export interface PromotionStep {
   rounding: ChannelRoundingMode;
   /**
    * Those reaching every product that are in window and past their threshold: the same for every
-   * line of the order, so found once, at its first line (`evaluateAll`).
+   * line of the order, so found once, at its first line priced without explain (`everyProductLive`).
    */
   everyProductLive?: readonly PreparedPromotion[];
 }

@@ -5,7 +5,8 @@
  * dimension is listed there. Everything below (the targets of a record, how it reaches a line,
  * the index lines look records up in, the ladder's rungs, order-level sums, the linter, the
  * products' facts) loops over the declarations, so a new way to target terms is one entry here
- * (`TargetField`, `BY_FIELD`) and its twins (CONTRIBUTING.md "Adding a targeting dimension").
+ * (its members of `TargetField`, `TargetEntity` and `ReachKind`, its `BY_FIELD` entry) and its
+ * twins (CONTRIBUTING.md "Adding a targeting dimension").
  */
 
 /**
@@ -143,17 +144,13 @@ const namedPath =
     return code ? [code] : NO_CODES;
   };
 
+/** The dimensions in `BY_FIELD`'s order, most specific first; a `named` one gets its `path`. */
 export const DIMENSIONS: readonly Dimension[] = (Object.keys(BY_FIELD) as TargetField[]).map(
   (field): Dimension => {
     const entry: DimensionEntry = BY_FIELD[field];
-    return entry.named === undefined
-      ? { field, ...entry }
-      : {
-          field,
-          ...entry,
-          named: entry.named as ProductCodeField,
-          path: namedPath(entry.named as ProductCodeField),
-        };
+    if (entry.named === undefined) return { field, ...entry };
+    const named = entry.named as ProductCodeField;
+    return { field, ...entry, named, path: namedPath(named) };
   },
 );
 

@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { app } from "../../src/app";
 import { clearContextCache } from "../../src/db/pricing/reader";
+import { holdingD1 } from "../../src/db/holding";
 import { stallPolicy } from "../../src/db/pricing/stall";
 import {
   assignPricelistToChannel,
@@ -26,6 +27,9 @@ import { api, KEYS, uid } from "../shared/helpers";
 const AT = "2025-06-15T10:00:00.000Z";
 const window = { validFrom: "2025-01-01", validTo: "2026-01-01" };
 const STALLED = { D1_DELAY_MS: "1000", D1_STALL_MS: "300" };
+/** Two owners' admin keys of vitest.config.ts: one writes a change request, the other approves. */
+const ALICE = "test-alice-key-2026";
+const BOB = "test-bob-key";
 
 interface Sent {
   status: number;
@@ -128,6 +132,18 @@ describe("D1_STALL_MS and D1_STALE_MAX_S", () => {
       expect(stallPolicy({ D1_STALE_MAX_S: bad }, none)?.staleMaxS).toBe(60);
     }
     expect(stallPolicy({ D1_STALE_MAX_S: "0" }, none)).toBeUndefined();
+  });
+
+  it("bounds the check by D1_BUSY_STALL_MS (20 ms by default) while the isolate holds D1, never above D1_STALL_MS", () => {
+    const none = () => undefined;
+    expect(stallPolicy({}, none)?.busyStallMs).toBe(20);
+    expect(stallPolicy({ D1_BUSY_STALL_MS: "150" }, none)?.busyStallMs).toBe(150);
+    expect(stallPolicy({ D1_STALL_MS: "300", D1_BUSY_STALL_MS: "500" }, none)?.busyStallMs).toBe(
+      300,
+    );
+    for (const bad of ["", "0", "2.5", "x", "60001"]) {
+      expect(stallPolicy({ D1_BUSY_STALL_MS: bad }, none)?.busyStallMs).toBe(20);
+    }
   });
 });
 
@@ -256,6 +272,72 @@ describe("a price lookup through a D1 stall", () => {
     expect(write.headers.get("x-price-stale")).toBeNull();
     expect((await api("GET", `/v1/api/product/${code}`)).body.name).toBe("Written through a stall");
     await write.settled;
+  });
+
+  it("waits at most D1_BUSY_STALL_MS while this isolate approves a change request, and D1_STALL_MS again after", async () => {
+    const list = (await createPricelist({ status: "ACTIVE" })).id as number;
+    const product = (await createProduct()).code as string;
+    const base = "/v1/api/change-requests";
+    const created = await api("POST", base, {
+      key: ALICE,
+      body: {
+        title: "approved beside a lookup",
+        effectiveAt: "2027-01-01T00:00:00Z",
+        items: [
+          { kind: "SET_PRICES", pricelistId: list, rows: [{ productCode: product, amount: 100 }] },
+        ],
+      },
+    });
+    const { id } = created.body;
+    const submitted = await api("POST", `${base}/${id}/submit`, { key: ALICE });
+    expect(submitted.body).toMatchObject({ status: "PENDING_APPROVAL" });
+    const warm = await send(lookupOf(KEYS.read));
+
+    // The approve's round trips each wait 400 ms: it holds D1 for seconds.
+    const approving = send(
+      new Request(`http://pricing.test${base}/${id}/approve`, {
+        method: "POST",
+        headers: { "x-webhook-signature": BOB },
+      }),
+      { D1_DELAY_MS: "400" },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const busy = { D1_DELAY_MS: "1000", D1_BUSY_STALL_MS: "100" };
+    const beside = await send(lookupOf(KEYS.read), busy);
+    expect(beside.status).toBe(200);
+    expect(beside.ms).toBeLessThan(900);
+    expect(beside.headers.get("x-price-stale")).toMatch(/^age=\d+$/);
+    expect(beside.headers.get("cache-control")).toBe("no-store");
+    expect(beside.body).toEqual(warm.body);
+
+    const approved = await approving;
+    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+    expect(approved.body).toMatchObject({ id, status: "APPLIED", approvedBy: "bob" });
+    await Promise.all([beside.settled, approved.settled]);
+    // Nothing of this isolate holds D1 now (a first lookup reads the approve's new version): the
+    // same bounds wait the whole second, unmarked.
+    await send(lookupOf(KEYS.read));
+    const after = await send(lookupOf(KEYS.read), busy);
+    expect(after.ms).toBeGreaterThanOrEqual(990);
+    expect(after.headers.get("x-price-stale")).toBeNull();
+  }, 30_000);
+
+  it("shortens the wait of a lookup already waiting when long D1 work starts", async () => {
+    const warm = await send(lookupOf(KEYS.read));
+    const busy = { D1_DELAY_MS: "1000", D1_BUSY_STALL_MS: "100" };
+    const waiting = send(lookupOf(KEYS.read), busy);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    let release = () => {};
+    const held = holdingD1(() => new Promise<void>((resolve) => (release = resolve)));
+    const beside = await waiting;
+    release();
+    await held;
+    // Answered once the work had started (200 ms in), not at D1_STALL_MS (2 s) nor before.
+    expect(beside.ms).toBeGreaterThanOrEqual(190);
+    expect(beside.ms).toBeLessThan(900);
+    expect(beside.headers.get("x-price-stale")).toMatch(/^age=\d+$/);
+    expect(beside.body).toEqual(warm.body);
+    await beside.settled;
   });
 
   it("waits as today when D1_STALE_MAX_S is 0", async () => {

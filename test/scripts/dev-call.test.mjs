@@ -2,7 +2,7 @@
  * bench/lib/dev-call.mjs against a stand-in for wrangler's dev proxy after a long call
  * (docs/performance.md, "A catalogue-wide change request"): a POST it answers 503 "Your worker
  * restarted mid-request" without passing it on, and a GET it holds until another request
- * arrives. The bench's former client waited forever on that GET.
+ * arrives.
  */
 import assert from "node:assert/strict";
 import { createServer } from "node:http";

@@ -18,7 +18,6 @@ import {
   type PriceBase,
   type PricelistCandidate,
   type PriceRow,
-  type ProductCodeField,
   type ProductCodes,
   type ProductFacts,
   type PromotionCandidate,
@@ -45,7 +44,7 @@ import {
   type Selection,
 } from "../rows";
 import type { Params } from "./query";
-import { NAMED_READ, READ_DIMENSIONS, type Fragments } from "./reach";
+import { byNamed, NAMED_READ, READ_DIMENSIONS, type Fragments } from "./reach";
 
 /*
  * The column sets of pricing records (what the engine takes of a pricelist, a price row, a trade
@@ -308,14 +307,10 @@ export const promotionOf = ({
  * as columns, from the SQL `of` each gives.
  */
 export const namedCodes = (of: (d: (typeof NAMED_READ)[number]) => SQL) =>
-  Object.fromEntries(NAMED_READ.map((d) => [d.named, nullableText(of(d))])) as Record<
-    ProductCodeField,
-    ReturnType<typeof nullableText>
-  >;
+  byNamed((d) => nullableText(of(d)));
 
 /** A product's codes in the named dimensions (`ProductCodes`) from a row holding them. */
-const productCodesOf = (row: ProductCodes): ProductCodes =>
-  Object.fromEntries(NAMED_READ.map((d) => [d.named, row[d.named]]));
+const productCodesOf = (row: ProductCodes): ProductCodes => byNamed((d) => row[d.named]);
 
 /** A row of the products statement: a requested product, or a group on a product's path. */
 const FACT_KINDS = ["PRODUCT", "GROUP"] as const;

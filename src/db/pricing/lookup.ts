@@ -45,7 +45,7 @@ import {
 } from "./columns";
 import { agreementsColumn, agreementsOf } from "./quote-terms";
 import { params as q, valuesOf, type Params, type PriceQuery } from "./query";
-import { fragments, levelLists, namedSql, type Fragments } from "./reach";
+import { byNamed, fragments, levelLists, type Fragments } from "./reach";
 import { VISIBILITIES, type Visibility } from "../visibility";
 
 /*
@@ -286,7 +286,7 @@ export const productsStatement = (f: Fragments) =>
       minOrderQuantity: sql`rp.min_order_quantity`,
       orderIncrement: sql`rp.order_increment`,
       maxOrderQuantity: sql`rp.max_order_quantity`,
-      ...namedSql((d) => d.codeOf("rp")),
+      ...byNamed((d) => d.codeOf("rp")),
     }),
     sql`from requested_products rp
     union all select ${
@@ -297,7 +297,7 @@ export const productsStatement = (f: Fragments) =>
         minOrderQuantity: sql`1`,
         orderIncrement: sql`1`,
         maxOrderQuantity: sql`null`,
-        ...namedSql(() => sql`null`),
+        ...byNamed(() => sql`null`),
       }).list
     } from product_groups g where g.id in ${f.groupIds}`,
     f.requested,

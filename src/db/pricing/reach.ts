@@ -257,9 +257,9 @@ export const NAMED_READ = NAMED_DIMENSIONS.map(({ field, named }) => {
   };
 });
 
-/** The SQL `of` gives for each named dimension, by the product's field (`brandCode`). */
-export const namedSql = (of: (d: (typeof NAMED_READ)[number]) => SQL) =>
-  Object.fromEntries(NAMED_READ.map((d) => [d.named, of(d)])) as Record<ProductCodeField, SQL>;
+/** What `of` gives for each named dimension, by the product's field (`brandCode`). */
+export const byNamed = <T>(of: (d: (typeof NAMED_READ)[number]) => T) =>
+  Object.fromEntries(NAMED_READ.map((d) => [d.named, of(d)])) as Record<ProductCodeField, T>;
 
 // The requested products (id, group, quantity rule and the record of each named dimension) and
 // their groups with every ancestor (the forest is at most 8 deep), and the records the products

@@ -241,7 +241,8 @@ async function checked(db: Db, query: PriceQuery, key: string, entry: Entry) {
 }
 
 /**
- * Waits for the freshness check up to the policy's bound; past it, answers from the isolate when
+ * Waits for the freshness check up to the policy's bound (the shorter one once this isolate's own
+ * long D1 work is in flight, stall.ts `within`); past it, answers from the isolate when
  * it holds the whole context (stale, at most `staleMaxS` old, else 503) and leaves the check to
  * finish in the background, where its answer refreshes the caches. Without the whole context,
  * waits as if there were no bound.
@@ -251,8 +252,8 @@ async function throughStall(
   query: PriceQuery,
   policy: StallPolicy,
 ): Promise<LoadedContext> {
-  const first = await within(fresh, policy.stallMs);
-  if (first !== "stalled") return first;
+  const first = await within(fresh, policy);
+  if ("value" in first) return first.value;
   const held = heldContext(query);
   if (!held) return fresh;
   policy.background(
@@ -262,7 +263,7 @@ async function throughStall(
       );
     }),
   );
-  if (held.ageMs! > policy.staleMaxS * 1000) throw stalled(policy);
+  if (held.ageMs! > policy.staleMaxS * 1000) throw stalled(policy, first.stalledMs);
   return held;
 }
 

@@ -146,7 +146,7 @@ function priceItemIssues(
   path: string,
 ): FieldIssue[] {
   const issues: FieldIssue[] = [];
-  const unknownProducts = new Set(facts.unknownProducts);
+  const unknownProducts = new Set(unknownIn(facts, "productCodes"));
   const list = recordOf(facts, "pricelist", item.pricelistId);
   if (!list)
     issues.push({ path: `${path}.pricelistId`, message: `unknown pricelist ${item.pricelistId}` });

@@ -2,6 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { readScalarFacts, scalarFacts, STALE_FACTS, writeJudged } from "../../db/bulk-facts";
 import type { Db } from "../../db/client";
+import { holdingD1 } from "../../db/holding";
 import { CHANGED, optimistically } from "../../db/optimistic";
 import {
   divergedWritesSql,
@@ -322,11 +323,18 @@ const impactOf = (db: Db, prepared: Prepared, at: number, related: Related | nul
   });
 
 /**
+ * A submit, approve or cancel: retried on a concurrent change, and counted as this isolate's long
+ * D1 work while it runs, so its price lookups wait less for D1 behind it (db/holding.ts).
+ */
+const longWork = (id: number, attempt: () => Promise<number | typeof CHANGED>) =>
+  holdingD1(() => optimistically<number>(label(id), attempt));
+
+/**
  * DRAFT → the impact computed at effectiveAt (or now) and stored with the facts of what the
  * items touch; APPLIED at once when the policy approves it, else PENDING_APPROVAL.
  */
 export const submitChangeRequest = (db: Db, id: number) =>
-  optimistically<number>(label(id), async () => {
+  longWork(id, async () => {
     const found = await requireRequest(db, id);
     const { row } = found;
     assertAction(row, "submit");
@@ -377,7 +385,7 @@ async function backToDraft(
  * compared), sends it back to DRAFT instead.
  */
 export const approveChangeRequest = (db: Db, id: number, owner: string) =>
-  optimistically<number>(label(id), async () => {
+  longWork(id, async () => {
     const found = await requireRequest(db, id);
     const { row } = found;
     assertAction(row, "approve");
@@ -450,7 +458,7 @@ function cancelFacts(row: ChangeRequestRow, records: readonly RecordChange[]): S
  * one batch. Anything of it changed since by another write: 409, nothing restored.
  */
 export const cancelChangeRequest = (db: Db, id: number) =>
-  optimistically<number>(label(id), async () => {
+  longWork(id, async () => {
     const { row } = await requireRequest(db, id);
     assertAction(row, "cancel");
     const alreadyEffective = () =>

@@ -36,7 +36,8 @@ const RULES =
   "A read key may call it. One D1 round trip whatever the number of lines; two for the first lookup " +
   "in a channel after a write that can change prices, when the isolate's cached channel and customer " +
   'contexts are read again (Server-Timing: ctx;desc="hit", "miss", "off" or "stale"). Through a D1 stall: ' +
-  "when the check that the data is current takes longer than D1_STALL_MS (2 s), a lookup whose " +
+  "when the check that the data is current takes longer than D1_STALL_MS (2 s; D1_BUSY_STALL_MS, 20 ms, " +
+  "while this server's own change request or simulation holds D1), a lookup whose " +
   "context this server holds answers from it with x-price-stale: age=<seconds since the data was " +
   "last confirmed current> and Cache-Control no-store, up to D1_STALE_MAX_S (60 s) old; past that 503 " +
   "DATABASE_STALLED with Retry-After. docs/pricing-rules.md has the rules and two worked examples.";

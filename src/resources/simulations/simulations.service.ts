@@ -2,6 +2,7 @@ import type { Db } from "../../db/client";
 import { ApiError, conflict, invalid, notFound, type FieldIssue } from "../../core/errors";
 import { iso } from "../../core/schemas";
 import { nextTurn } from "../../core/steps";
+import { holdingD1 } from "../../db/holding";
 import { TARGET_DOCS } from "../../core/targeting";
 import { TARGET_FIELDS } from "../../pricing";
 import {
@@ -299,18 +300,21 @@ export async function startSimulation(db: Db, request: SimulationRequest, observ
   const at = request.at ?? Date.now();
   const changes = changeSetOf(request.changes);
   const query = selectionQuery(request, changes);
-  const stored = await loadSelection(db, query, MAX_SIMULATED_PRODUCTS);
+  // Both reads are long D1 work of this isolate: its price lookups wait less behind them.
+  const stored = await holdingD1(() => loadSelection(db, query, MAX_SIMULATED_PRODUCTS));
   const { currency, customerCodes, productCodes } = checkSelection(request, changes, stored);
-  const data = await loadSimulationData(db, {
-    channelCode: request.channelCode,
-    currency,
-    at,
-    customerCodes,
-    productCodes,
-    pricelistIds: query.pricelistIds,
-    tradeConditionIds: query.tradeConditionIds,
-    promotionIds: query.promotionIds,
-  });
+  const data = await holdingD1(() =>
+    loadSimulationData(db, {
+      channelCode: request.channelCode,
+      currency,
+      at,
+      customerCodes,
+      productCodes,
+      pricelistIds: query.pricelistIds,
+      tradeConditionIds: query.tradeConditionIds,
+      promotionIds: query.promotionIds,
+    }),
+  );
   const steps = comparePrices(
     {
       at,
