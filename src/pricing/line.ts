@@ -123,19 +123,30 @@ export function startLine(setup: LineSetup, line: PriceLineRequest): Started {
   if (!s.rule) return s;
   s.lists = listsFor(setup.levels, line.productCode);
   s.lookup = lookupIn(s.lists, line.quantity, setup.edges);
-  const { base, list } = s.lookup;
-  // A derived amount past 2^53 − 1 cannot be answered exactly: only this line says so.
-  if (!base) s.stop = "NO_PRICE";
-  else if (!isPriceable(base.tier) || (list && !isPriceable(list.tier))) s.stop = "OUT_OF_RANGE";
-  else if (!isAllowed(s.rule, line.quantity)) s.stop = "QUANTITY_NOT_ALLOWED";
-  else {
-    s.stop = null;
-    s.baseAmount = base.tier.amount;
-    s.priceUnit = base.tier.priceUnit;
+  s.stop = stopAt(s.lookup, s.rule, line.quantity);
+  if (!s.stop) {
+    const { tier } = s.lookup.base!;
+    s.baseAmount = tier.amount;
+    s.priceUnit = tier.priceUnit;
     const at = { base: s.baseAmount, priceUnit: s.priceUnit };
     s.floor = floorFor(setup.floors, line.productCode, line.quantity, at, setup.edges);
   }
   return s;
+}
+
+/**
+ * Why a line at `quantity` with this base lookup is not priced (steps 1 and 2), or null. A
+ * derived amount past 2^53 − 1 cannot be answered exactly: only this line says so.
+ */
+function stopAt(
+  { base, list }: BaseLookup,
+  rule: QuantityRule,
+  quantity: number,
+): Exclude<LineStatus, "OK"> | null {
+  if (!base) return "NO_PRICE";
+  if (!isPriceable(base.tier) || (list && !isPriceable(list.tier))) return "OUT_OF_RANGE";
+  if (!isAllowed(rule, quantity)) return "QUANTITY_NOT_ALLOWED";
+  return null;
 }
 
 /** Steps 3 and 4 of an eligible line: trade conditions, then the floor on the regular amount. */
@@ -366,9 +377,10 @@ interface PricedAt {
  * adjustments or cuts.
  */
 function priceAt(f: Finish, s: Started, quantity: number, lookup?: BaseLookup): PricedAt | null {
-  const { base, list } = lookup ?? lookupIn(s.lists!, quantity, f.setup.edges);
-  if (!base || !isPriceable(base.tier) || (list && !isPriceable(list.tier))) return null;
-  if (!isAllowed(s.rule!, quantity)) return null;
+  const found = lookup ?? lookupIn(s.lists!, quantity, f.setup.edges);
+  if (stopAt(found, s.rule!, quantity)) return null;
+  const { list } = found;
+  const base = found.base!;
   const { amount, priceUnit } = base.tier;
   s.floors ??= floorsFor(f.floors, s.productCode);
   const floor = floorAt(s.floors, quantity, { base: amount, priceUnit });
