@@ -87,8 +87,19 @@ try {
   await applyMigrations(join(base, "seed"));
   const seedFile = join(base, "seed.sql");
   writeFileSync(seedFile, SEED);
-  await wrangler(["d1", "execute", "DB", "--local", "--persist-to", join(base, "seed"), "--file", seedFile]);
-  step(`seeded ${ROWS.toLocaleString("en")} rows and ${(2 * ROWS).toLocaleString("en")} staged rows in ${base}`);
+  await wrangler([
+    "d1",
+    "execute",
+    "DB",
+    "--local",
+    "--persist-to",
+    join(base, "seed"),
+    "--file",
+    seedFile,
+  ]);
+  step(
+    `seeded ${ROWS.toLocaleString("en")} rows and ${(2 * ROWS).toLocaleString("en")} staged rows in ${base}`,
+  );
   /** @type {Record<string, number[]>} */
   const durations = { subqueries: [], from: [] };
   for (let run = 0; run < REPEAT; run++) {
@@ -104,7 +115,8 @@ try {
       const results = JSON.parse(out);
       const { duration } = results[1].meta;
       const { cut, entries } = results[3].results[0];
-      if (cut !== ROWS || entries !== ROWS) throw new Error(`${name}: ${cut} rows cut, ${entries} entries`);
+      if (cut !== ROWS || entries !== ROWS)
+        throw new Error(`${name}: ${cut} rows cut, ${entries} entries`);
       durations[name]?.push(duration);
       step(`${name}: ${Math.round(duration)} ms (${cut} rows cut, ${entries} audit entries)`);
       rmSync(dir, { recursive: true, force: true });

@@ -575,7 +575,10 @@ export async function discardAttempt(db: Db, attempt: Attempt): Promise<void> {
  */
 export async function sweepStagedAttempts(db: Db, now: number): Promise<number> {
   const dead = await db
-    .select({ changeRequestId: changeRequestAttempts.changeRequestId, attempt: changeRequestAttempts.id })
+    .select({
+      changeRequestId: changeRequestAttempts.changeRequestId,
+      attempt: changeRequestAttempts.id,
+    })
     .from(changeRequestAttempts)
     .where(lt(changeRequestAttempts.startedAt, now - STAGED_ATTEMPT_TTL_MS));
   for (const attempt of dead) await discardAttempt(db, attempt);
@@ -602,11 +605,9 @@ export function restoreStagedWrites(db: Db, attempt: Attempt): BatchItem<"sqlite
         where ${stagedAs(attempt, "INSERTED")})`,
     ),
     updateFromStaged(db, attempt, "UPDATED", "before"),
-    db
-      .delete(changeRequestWrites)
-      .where(
-        sql`${changeRequestWrites.changeRequestId} = ${attempt.changeRequestId}
+    db.delete(changeRequestWrites).where(
+      sql`${changeRequestWrites.changeRequestId} = ${attempt.changeRequestId}
           and ${changeRequestWrites.attempt} = ${attempt.attempt}`,
-      ),
+    ),
   ];
 }

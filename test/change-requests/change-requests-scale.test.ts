@@ -172,21 +172,6 @@ describe("query plans of the apply and the cancel (EXPLAIN QUERY PLAN on D1)", (
       .all<{ detail: string }>();
     return rows.results.map((r) => r.detail);
   };
-  const write: StagedWrite = {
-    pricelistId: 1,
-    productId: 1,
-    minQuantity: 1,
-    validFrom: null,
-    action: "UPDATED",
-    beforeValidTo: null,
-    beforeAmount: 1000,
-    beforePriceUnit: 1,
-    beforeFlatAmount: 0,
-    afterValidTo: Date.parse("2027-01-01"),
-    afterAmount: 1000,
-    afterPriceUnit: 1,
-    afterFlatAmount: 0,
-  };
 
   it("finds every stored and staged row by an index", async () => {
     // The apply's guard of its attempt, its update and insert from the staged rows, the
