@@ -1,4 +1,4 @@
-import { eq, lt, sql, type SQL } from "drizzle-orm";
+import { and, eq, lt, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { alias } from "drizzle-orm/sqlite-core";
 import { nextTurn } from "../core/steps";
@@ -551,8 +551,10 @@ export function appliedFromStaged(db: Db, staged: StagedAttempt): BatchItem<"sql
 
 /**
  * Removes what an attempt that did not apply staged: its rows, DISCARDED_ROWS_PER_STATEMENT per
- * round trip (a turn of the event loop between), then its row; a Worker that dies in between
- * leaves the row, and the Cron's sweep finishes the work.
+ * round trip (a turn of the event loop between), then, in ONE batch, what is left of them and
+ * its row. Once its row is gone no staging statement of it inserts anything
+ * (`stagingStatement`), so even an attempt still staging leaves no row behind; a Worker that dies
+ * before the last batch leaves the attempt's row, and the Cron's sweep finishes the work.
  */
 export async function discardAttempt(db: Db, attempt: Attempt): Promise<void> {
   for (;;) {
@@ -564,14 +566,25 @@ export async function discardAttempt(db: Db, attempt: Attempt): Promise<void> {
     if ((result.meta.changes ?? 0) < DISCARDED_ROWS_PER_STATEMENT) break;
     await nextTurn();
   }
-  await db.delete(changeRequestAttempts).where(eq(changeRequestAttempts.id, attempt.attempt));
+  await db.batch([
+    db
+      .delete(changeRequestWrites)
+      .where(
+        and(
+          eq(changeRequestWrites.changeRequestId, attempt.changeRequestId),
+          eq(changeRequestWrites.attempt, attempt.attempt),
+        ),
+      ),
+    db.delete(changeRequestAttempts).where(eq(changeRequestAttempts.id, attempt.attempt)),
+  ]);
 }
 
 /**
- * The per-minute Cron's sweep (docs/operations.md, "Scheduled work"): the attempts started more
- * than STAGED_ATTEMPT_TTL_MS before `now` that are still there never applied (an applied
- * attempt's row goes in its batch, a failed one removes its own); their staged rows and rows are
- * removed (`discardAttempt`). Returns how many attempts it removed.
+ * The per-minute Cron's sweep (docs/api/change-requests.md §17.7, docs/operations.md
+ * "Configuration"): the attempts started more than STAGED_ATTEMPT_TTL_MS before `now` that are
+ * still there never applied (an applied attempt's row goes in its batch, a failed one removes its
+ * own): their staged rows are removed, then their rows (`discardAttempt`). Returns how many
+ * attempts it removed.
  */
 export async function sweepStagedAttempts(db: Db, now: number): Promise<number> {
   const dead = await db

@@ -906,6 +906,47 @@ describe("apply and cancel", () => {
     expect(await rows(a.list)).toEqual(before);
   });
 
+  it("an attempt swept before its batch (as if it outlived STAGED_ATTEMPT_TTL_MS) fails its guard; the approve starts again", async () => {
+    const a = await exampleA();
+    const body = await draft(increase(a.list, a.group));
+    await call("POST", `/${body.id}/submit`);
+    const before = await rows(a.list);
+    // The first attempt's row goes while it stages, as the Cron's sweep would remove it.
+    await env.DB.batch([
+      env.DB.prepare(`CREATE TABLE test_swept_${body.id} (attempt INTEGER)`),
+      env.DB.prepare(
+        `CREATE TRIGGER test_sweep_${body.id} AFTER INSERT ON change_request_writes
+         WHEN NEW.change_request_id = ${body.id} AND NOT EXISTS (SELECT 1 FROM test_swept_${body.id})
+         BEGIN
+           INSERT INTO test_swept_${body.id} VALUES (NEW.attempt);
+           DELETE FROM change_request_attempts WHERE id = NEW.attempt;
+         END`,
+      ),
+    ]);
+    let approved;
+    try {
+      approved = await call("POST", `/${body.id}/approve`, undefined, APPROVER);
+    } finally {
+      await env.DB.exec(`DROP TRIGGER test_sweep_${body.id}`);
+    }
+    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+    const swept = (await env.DB.prepare(`SELECT attempt FROM test_swept_${body.id}`).first<{
+      attempt: number;
+    }>())!.attempt;
+    await env.DB.exec(`DROP TABLE test_swept_${body.id}`);
+    const applied = (await env.DB.prepare(
+      "select applied_attempt as attempt from change_requests where id = ?",
+    )
+      .bind(body.id)
+      .first<{ attempt: number }>())!.attempt;
+    expect(applied).toBeGreaterThan(swept);
+    // Written once, from the second attempt's rows; the first one's are gone.
+    expect(await rows(a.list)).toHaveLength(6);
+    expect(await staging(body.id)).toEqual({ rows: 6, attempts: 0 });
+    expect((await call("POST", `/${body.id}/cancel`)).body.status).toBe("CANCELLED");
+    expect(await rows(a.list)).toEqual(before);
+  });
+
   it("two approves at once, and an approve racing a withdraw: one wins, the other's attempt leaves nothing", async () => {
     const a = await exampleA();
     const before = await rows(a.list);
