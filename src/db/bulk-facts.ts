@@ -110,6 +110,15 @@ function guards(db: Db, read: ReadFacts<unknown>): BatchItem<"sqlite">[] {
   });
 }
 
+/**
+ * A statement that fails its batch as `writeJudged`'s guards do (the batch is STALE_FACTS) unless
+ * `holds` (an SQL condition) is true when it runs.
+ */
+export const staleUnless = (db: Db, holds: SQL): BatchItem<"sqlite"> =>
+  db
+    .select({ holds: sql`json_extract('{}', case when ${holds} then '$' else ${STALE} end)` })
+    .from(sql`(select 1)`);
+
 /** Runs `writes` as one batch, after the guards of the facts they were judged on. */
 export async function writeJudged(
   db: Db,

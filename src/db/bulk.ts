@@ -30,13 +30,15 @@ export const rowField = (key: string) => sql`json_extract(${ROW}."value", ${"$."
 /**
  * INSERT … SELECT of `rows` (objects keyed by the table's field names, all with the same keys)
  * over json_each: one statement per chunk of rows, none for no rows. `set` gives a column as an
- * expression of the row instead; absent columns take their defaults.
+ * expression of the row instead; absent columns take their defaults. `where`: the rows are
+ * inserted only while it holds (checked by the statement itself).
  */
 export function insertRows(
   db: Db,
   table: SQLiteTable,
   rows: readonly object[],
   set: Record<string, SQL> = {},
+  where: SQL = sql`true`,
 ): BatchItem<"sqlite">[] {
   const given = new Set(Object.keys(rows[0] ?? {}));
   const value = (key: string, column: SQLiteColumn) =>
@@ -53,8 +55,8 @@ export function insertRows(
       db
         .select(row)
         .from(rowsOf(json))
-        // The WHERE keeps SQLite from reading a later ON CONFLICT as a join constraint.
-        .where(sql`true`) as never,
+        // A WHERE keeps SQLite from reading a later ON CONFLICT as a join constraint.
+        .where(where) as never,
     ),
   );
 }

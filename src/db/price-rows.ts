@@ -1,14 +1,16 @@
-import { sql, type SQL } from "drizzle-orm";
+import { and, eq, lt, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import { alias } from "drizzle-orm/sqlite-core";
+import { nextTurn } from "../core/steps";
 import type { TargetLists } from "../pricing/targeting";
 import type { KeyedRow, TimelinePlan } from "../pricing/timeline";
 import type { Status, TierMode } from "../pricing/vocabulary";
 import { errorMentions, isForeignKeyViolation, rawBatch, type Db } from "./client";
 import { FOREIGN_KEY } from "./outcomes";
 import { insertRows, rowField, rowsOf } from "./bulk";
-import { factRows, readFacts, STALE_FACTS, writeJudged } from "./bulk-facts";
+import { factRows, readFacts, STALE_FACTS, staleUnless, writeJudged } from "./bulk-facts";
 import { jsonChunks } from "./chunks";
-import { ALWAYS, changeRequestWrites, pricelistPrices } from "./schema";
+import { ALWAYS, changeRequestAttempts, changeRequestWrites, pricelistPrices } from "./schema";
 import { int, nullableInt, select, statement, text } from "./rows";
 import { READ_DIMENSIONS } from "./pricing/reach";
 
@@ -391,122 +393,234 @@ const sameRow = (t: string, w: string) =>
     and ${t}.min_quantity = ${w}.min_quantity
     and coalesce(${t}.valid_from, ${ALWAYS}) = coalesce(${w}.valid_from, ${ALWAYS})`);
 
-/** The staged writes of one request and action are `w`. */
-const stagedAs = (changeRequestId: number, action: StagedWrite["action"]) =>
-  sql`w.change_request_id = ${changeRequestId} and w.action = ${action}`;
-
 /**
- * An UPDATE of the stored rows staged as `action`, each set to its staged `side` values; the
- * rows are found from the staged ones (by the table's unique key), not by scanning the table.
+ * One attempt to apply a change request (migration 0031): the key its staged rows carry. A
+ * request applied before that migration has its rows under attempt 0 (`appliedAttempt` null).
  */
-function updateFromStaged(
-  db: Db,
-  changeRequestId: number,
-  action: StagedWrite["action"],
-  side: "before" | "after",
-) {
-  const mine = stagedAs(changeRequestId, action);
-  const value = (column: string) =>
-    sql`(select w.${sql.raw(`${side}_${column}`)} from change_request_writes w
-      where ${mine} and ${sameRow("pricelist_prices", "w")})`;
-  return db
-    .update(pricelistPrices)
-    .set({
-      validTo: value("valid_to"),
-      amount: value("amount"),
-      priceUnit: value("price_unit"),
-      flatAmount: value("flat_amount"),
-    })
-    .where(
-      sql`pricelist_prices.rowid in (select pp.rowid from change_request_writes w
-        join pricelist_prices pp on ${sameRow("pp", "w")} where ${mine})`,
-    );
+export interface Attempt {
+  changeRequestId: number;
+  attempt: number;
 }
 
+/** An attempt that staged `rows` rows. */
+export interface StagedAttempt extends Attempt {
+  rows: number;
+}
+
+/** The staged rows of `attempt` are `w` (and, given, of one action). */
+const stagedAs = ({ changeRequestId, attempt }: Attempt, action?: StagedWrite["action"]) =>
+  sql`w.change_request_id = ${changeRequestId} and w.attempt = ${attempt}${
+    action ? sql` and w.action = ${action}` : sql``
+  }`;
+
+/** Whether the row of attempt `attempt` is there (a swept or finished attempt's is not). */
+const attemptLive = (attempt: number) =>
+  sql`exists (select 1 from ${changeRequestAttempts} a where a.id = ${attempt})`;
+
 /**
- * The statements that write `writes` for change request `changeRequestId` inside its batch: the
- * writes staged into change_request_writes (chunked, each row sent once), then ONE update of the
- * cut or replaced rows and ONE insert of the new rows from there. The staged rows stay: they are
- * what `cancel` restores from (`restoreStagedWrites`). A generator that pauses after each chunk,
- * so that its caller can let other requests run (docs/api/change-requests.md §17.7);
- * `stagedPriceRowWrites` runs it at once.
+ * How long an attempt may take from its start to its batch before the per-minute Cron counts it
+ * dead and sweeps its staged rows (`sweepStagedAttempts`): far longer than any apply (a
+ * Worker's request has at most 5 minutes of CPU), so only the rows of a Worker that died between
+ * its staging and its batch, or of a clean-up that failed, are swept. Should a live attempt
+ * outlast it all the same, its batch fails on its guard (`appliedFromStaged`) and the approve
+ * starts again.
  */
-export function* stagedPriceRowSteps(
-  db: Db,
-  changeRequestId: number,
-  writes: Iterable<StagedWrite>,
-): Generator<void, BatchItem<"sqlite">[]> {
+export const STAGED_ATTEMPT_TTL_MS = 10 * 60 * 1000;
+
+/** Staged rows deleted per statement when an attempt is discarded: each a short hold of D1. */
+export const DISCARDED_ROWS_PER_STATEMENT = 5_000;
+
+/** The writes in chunks of STAGED_ROWS_PER_STATEMENT rows, each row in its short-keyed form. */
+export function* stagedChunks(writes: Iterable<StagedWrite>): Generator<Record<string, unknown>[]> {
   const fields = Object.entries(STAGED_KEYS) as [keyof StagedWrite, string][];
-  const set = {
-    changeRequestId: sql`${changeRequestId}`,
-    ...Object.fromEntries(fields.map(([field, key]) => [field, rowField(key)])),
-  };
-  const statements: BatchItem<"sqlite">[] = [];
   let chunk: Record<string, unknown>[] = [];
-  const flush = () => {
-    for (const statement of insertRows(db, changeRequestWrites, chunk, set)) {
-      statements.push(statement);
-    }
-    chunk = [];
-  };
   for (const write of writes) {
     const row: Record<string, unknown> = {};
     for (const [field, key] of fields) row[key] = write[field];
     chunk.push(row);
     if (chunk.length === STAGED_ROWS_PER_STATEMENT) {
-      flush();
-      yield;
+      yield chunk;
+      chunk = [];
     }
   }
-  if (chunk.length) flush();
-  if (!statements.length) return [];
-  statements.push(
-    updateFromStaged(db, changeRequestId, "UPDATED", "after"),
+  if (chunk.length) yield chunk;
+}
+
+/**
+ * The statement that stages one chunk (of `stagedChunks`) under `attempt`: it inserts only while
+ * the attempt's row is there, so nothing is staged after a sweep has removed the attempt.
+ */
+export function stagingStatement(
+  db: Db,
+  attempt: Attempt,
+  chunk: readonly Record<string, unknown>[],
+): BatchItem<"sqlite"> {
+  const fields = Object.entries(STAGED_KEYS) as [keyof StagedWrite, string][];
+  const set = {
+    changeRequestId: sql`${attempt.changeRequestId}`,
+    attempt: sql`${attempt.attempt}`,
+    ...Object.fromEntries(fields.map(([field, key]) => [field, rowField(key)])),
+  };
+  const [statement] = insertRows(db, changeRequestWrites, chunk, set, attemptLive(attempt.attempt));
+  return statement!;
+}
+
+/**
+ * Stages `writes` for change request `changeRequestId` under a new attempt, BEFORE the batch that
+ * applies them (docs/api/change-requests.md §17.7): no reader of prices reads staged rows, so each
+ * chunk is a round trip of its own (a hold of D1 of some tens of milliseconds), with a turn of
+ * the event loop before it for the isolate's other requests. Undefined: nothing to stage (no
+ * attempt is started). On a failure the attempt is discarded and the error thrown.
+ */
+export async function stageWrites(
+  db: Db,
+  changeRequestId: number,
+  writes: Iterable<StagedWrite>,
+): Promise<StagedAttempt | undefined> {
+  let staged: StagedAttempt | undefined;
+  try {
+    for (const chunk of stagedChunks(writes)) {
+      await nextTurn();
+      if (!staged) {
+        const [started] = await db
+          .insert(changeRequestAttempts)
+          .values({ changeRequestId, startedAt: Date.now() })
+          .returning({ id: changeRequestAttempts.id });
+        staged = { changeRequestId, attempt: started!.id, rows: 0 };
+      }
+      await db.batch([stagingStatement(db, staged, chunk)]);
+      staged.rows += chunk.length;
+    }
+  } catch (error) {
+    if (staged) await discardAttempt(db, staged);
+    throw error;
+  }
+  return staged;
+}
+
+/**
+ * An UPDATE of the stored rows staged as `action` by `attempt`, each set to its staged `side`
+ * values: UPDATE … FROM the staged rows, each stored row found from its staged one by the table's
+ * unique key (not by scanning the table).
+ */
+function updateFromStaged(
+  db: Db,
+  attempt: Attempt,
+  action: StagedWrite["action"],
+  side: "before" | "after",
+) {
+  const w = alias(changeRequestWrites, "w");
+  const value = (column: string) => sql.raw(`w.${side}_${column}`);
+  return db
+    .update(pricelistPrices)
+    .set({
+      validTo: sql`${value("valid_to")}`,
+      amount: sql`${value("amount")}`,
+      priceUnit: sql`${value("price_unit")}`,
+      flatAmount: sql`${value("flat_amount")}`,
+    })
+    .from(w)
+    .where(sql`${stagedAs(attempt, action)} and ${sameRow("pricelist_prices", "w")}`);
+}
+
+/**
+ * The statements of the apply's batch that write the rows `staged` staged (after `stageWrites`):
+ * a guard that fails the batch (STALE_FACTS) unless the attempt's row and all its staged rows are
+ * still there (not swept), ONE update of the cut or replaced rows and ONE insert of the new rows
+ * from the staged ones, and the attempt's row removed (it is the request's `appliedAttempt` now:
+ * the caller records that in the same batch). The staged rows stay: they are what `cancel`
+ * restores from (`restoreStagedWrites`).
+ */
+export function appliedFromStaged(db: Db, staged: StagedAttempt): BatchItem<"sqlite">[] {
+  return [
+    staleUnless(
+      db,
+      sql`${attemptLive(staged.attempt)} and (select count(*) from ${changeRequestWrites} w
+        where ${stagedAs(staged)}) = ${staged.rows}`,
+    ),
+    updateFromStaged(db, staged, "UPDATED", "after"),
     // The columns in the table's order, as Drizzle lists them.
     db.insert(pricelistPrices).select(
       sql`select w.pricelist_id, w.product_id, w.min_quantity, w.valid_from, w.after_valid_to,
         w.after_amount, w.after_price_unit, w.after_flat_amount from change_request_writes w
-        where ${stagedAs(changeRequestId, "INSERTED")}`,
+        where ${stagedAs(staged, "INSERTED")}`,
     ),
-  );
-  return statements;
+    db.delete(changeRequestAttempts).where(eq(changeRequestAttempts.id, staged.attempt)),
+  ];
 }
 
-/** `stagedPriceRowSteps` run to its end without pausing. */
-export function stagedPriceRowWrites(
-  db: Db,
-  changeRequestId: number,
-  writes: Iterable<StagedWrite>,
-): BatchItem<"sqlite">[] {
-  const steps = stagedPriceRowSteps(db, changeRequestId, writes);
+/**
+ * Removes what an attempt that did not apply staged: its rows, DISCARDED_ROWS_PER_STATEMENT per
+ * round trip (a turn of the event loop between), then, in ONE batch, what is left of them and
+ * its row. Once its row is gone no staging statement of it inserts anything
+ * (`stagingStatement`), so even an attempt still staging leaves no row behind; a Worker that dies
+ * before the last batch leaves the attempt's row, and the Cron's sweep finishes the work.
+ */
+export async function discardAttempt(db: Db, attempt: Attempt): Promise<void> {
   for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
+    const result = await db.run(
+      sql`delete from ${changeRequestWrites} where rowid in (select w.rowid
+        from ${changeRequestWrites} w where ${stagedAs(attempt)}
+        limit ${DISCARDED_ROWS_PER_STATEMENT})`,
+    );
+    if ((result.meta.changes ?? 0) < DISCARDED_ROWS_PER_STATEMENT) break;
+    await nextTurn();
   }
+  await db.batch([
+    db
+      .delete(changeRequestWrites)
+      .where(
+        and(
+          eq(changeRequestWrites.changeRequestId, attempt.changeRequestId),
+          eq(changeRequestWrites.attempt, attempt.attempt),
+        ),
+      ),
+    db.delete(changeRequestAttempts).where(eq(changeRequestAttempts.id, attempt.attempt)),
+  ]);
 }
 
-/** How many rows change request `changeRequestId` wrote are no longer as it wrote them (SQL). */
-export const divergedWritesSql = (changeRequestId: number): SQL<number> => sql<number>`(
-  select count(*) from change_request_writes w where w.change_request_id = ${changeRequestId}
+/**
+ * The per-minute Cron's sweep (docs/api/change-requests.md §17.7, docs/operations.md
+ * "Configuration"): the attempts started more than STAGED_ATTEMPT_TTL_MS before `now` that are
+ * still there never applied (an applied attempt's row goes in its batch, a failed one removes its
+ * own): their staged rows are removed, then their rows (`discardAttempt`). Returns how many
+ * attempts it removed.
+ */
+export async function sweepStagedAttempts(db: Db, now: number): Promise<number> {
+  const dead = await db
+    .select({
+      changeRequestId: changeRequestAttempts.changeRequestId,
+      attempt: changeRequestAttempts.id,
+    })
+    .from(changeRequestAttempts)
+    .where(lt(changeRequestAttempts.startedAt, now - STAGED_ATTEMPT_TTL_MS));
+  for (const attempt of dead) await discardAttempt(db, attempt);
+  return dead.length;
+}
+
+/** How many rows attempt `attempt` wrote are no longer as it wrote them (SQL). */
+export const divergedWritesSql = (attempt: Attempt): SQL<number> => sql<number>`(
+  select count(*) from change_request_writes w where ${stagedAs(attempt)}
     and not exists (select 1 from pricelist_prices pp where ${sameRow("pp", "w")}
       and pp.valid_to is w.after_valid_to and pp.amount = w.after_amount
       and pp.price_unit = w.after_price_unit and pp.flat_amount = w.after_flat_amount))`;
 
 /**
- * The statements that undo what change request `changeRequestId` wrote (inside the batch of its
- * cancel, after a guard on `divergedWritesSql`): its new rows deleted, the rows it cut or
+ * The statements that undo what the applied `attempt` of a change request wrote (inside the batch
+ * of its cancel, after a guard on `divergedWritesSql`): its new rows deleted, the rows it cut or
  * replaced given back their end, amount and price unit, its staged rows removed.
  */
-export function restoreStagedWrites(db: Db, changeRequestId: number): BatchItem<"sqlite">[] {
+export function restoreStagedWrites(db: Db, attempt: Attempt): BatchItem<"sqlite">[] {
   return [
     db.delete(pricelistPrices).where(
       sql`pricelist_prices.rowid in (select pp.rowid from change_request_writes w
         join pricelist_prices pp on ${sameRow("pp", "w")}
-        where ${stagedAs(changeRequestId, "INSERTED")})`,
+        where ${stagedAs(attempt, "INSERTED")})`,
     ),
-    updateFromStaged(db, changeRequestId, "UPDATED", "before"),
-    db
-      .delete(changeRequestWrites)
-      .where(sql`${changeRequestWrites.changeRequestId} = ${changeRequestId}`),
+    updateFromStaged(db, attempt, "UPDATED", "before"),
+    db.delete(changeRequestWrites).where(
+      sql`${changeRequestWrites.changeRequestId} = ${attempt.changeRequestId}
+          and ${changeRequestWrites.attempt} = ${attempt.attempt}`,
+    ),
   ];
 }

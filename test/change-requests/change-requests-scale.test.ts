@@ -3,9 +3,11 @@ import { describe, expect, it } from "vitest";
 import { createDb, DbMeter } from "../../src/db/client";
 import { sql } from "drizzle-orm";
 import {
+  appliedFromStaged,
   divergedWritesSql,
   restoreStagedWrites,
-  stagedPriceRowWrites,
+  stagedChunks,
+  stagingStatement,
   STAGED_ROWS_PER_STATEMENT,
   type StagedWrite,
 } from "../../src/db/price-rows";
@@ -46,8 +48,14 @@ describe("a 100,000-row apply", () => {
       afterPriceUnit: 1000,
       afterFlatAmount: 0,
     }));
-    const statements = stagedPriceRowWrites(db, 42, writes);
-    expect(statements).toHaveLength(Math.ceil((2 * ROWS) / STAGED_ROWS_PER_STATEMENT) + 2);
+    const attempt = { changeRequestId: 42, attempt: 7 };
+    const statements = [
+      ...[...stagedChunks(writes)].map((chunk) => stagingStatement(db, attempt, chunk)),
+      ...appliedFromStaged(db, { ...attempt, rows: writes.length }),
+    ];
+    // The staging statements (each a round trip of its own), then the batch's guard of the
+    // attempt, its update, its insert and the removal of the attempt's row.
+    expect(statements).toHaveLength(Math.ceil((2 * ROWS) / STAGED_ROWS_PER_STATEMENT) + 4);
     for (const statement of statements) {
       const { sql, params } = (
         statement as unknown as { toSQL(): { sql: string; params: unknown[] } }
@@ -164,31 +172,17 @@ describe("query plans of the apply and the cancel (EXPLAIN QUERY PLAN on D1)", (
       .all<{ detail: string }>();
     return rows.results.map((r) => r.detail);
   };
-  const write: StagedWrite = {
-    pricelistId: 1,
-    productId: 1,
-    minQuantity: 1,
-    validFrom: null,
-    action: "UPDATED",
-    beforeValidTo: null,
-    beforeAmount: 1000,
-    beforePriceUnit: 1,
-    beforeFlatAmount: 0,
-    afterValidTo: Date.parse("2027-01-01"),
-    afterAmount: 1000,
-    afterPriceUnit: 1,
-    afterFlatAmount: 0,
-  };
 
   it("finds every stored and staged row by an index", async () => {
-    // The apply's update and insert from the staged rows (after the staging statement), the
+    // The apply's guard of its attempt, its update and insert from the staged rows, the
     // cancel's guard and its three statements.
+    const attempt = { changeRequestId: 42, attempt: 7 };
     const statements = [
-      ...stagedPriceRowWrites(db, 42, [write]).slice(1),
-      db.select({ n: divergedWritesSql(42) }).from(sql`(select 1)`),
-      ...restoreStagedWrites(db, 42),
+      ...appliedFromStaged(db, { ...attempt, rows: 1 }).slice(0, 3),
+      db.select({ n: divergedWritesSql(attempt) }).from(sql`(select 1)`),
+      ...restoreStagedWrites(db, attempt),
     ];
-    expect(statements).toHaveLength(6);
+    expect(statements).toHaveLength(7);
     const plans = await Promise.all(statements.map((s) => plan(text(s))));
     for (const lines of plans) {
       const shown = lines.join("\n");
@@ -201,7 +195,7 @@ describe("query plans of the apply and the cancel (EXPLAIN QUERY PLAN on D1)", (
     // Each walks the request's staged rows by its index and finds each stored row by its key.
     const all = plans.flat().join("\n");
     expect(all).toMatch(
-      /SEARCH w USING INDEX change_request_writes_key_idx \(change_request_id=\? AND action=\?/,
+      /SEARCH w USING (COVERING )?INDEX change_request_writes_key_idx \(change_request_id=\? AND attempt=\? AND action=\?/,
     );
     expect(all).toMatch(
       /SEARCH pp USING (COVERING )?INDEX pricelist_prices_key \(pricelist_id=\? AND product_id=\? AND min_quantity=\? AND <expr>=\?\)/,

@@ -593,6 +593,22 @@ describe("transitions and their errors", () => {
   });
 });
 
+/** A request's staged rows and its attempts not applied (docs/api/change-requests.md §17.7). */
+async function staging(id: number) {
+  const count = async (table: string) =>
+    (await env.DB.prepare(`select count(*) as n from ${table} where change_request_id = ?`)
+      .bind(id)
+      .first<{ n: number }>())!.n;
+  return {
+    rows: await count("change_request_writes"),
+    attempts: await count("change_request_attempts"),
+  };
+}
+
+/** One run of the per-minute Cron Trigger at `scheduledTime`. */
+const tick = (scheduledTime: number) =>
+  worker.scheduled(createScheduledController({ scheduledTime, cron: "* * * * *" }), env);
+
 describe("apply and cancel", () => {
   beforeEach(() => setPolicy(null, null));
 
@@ -721,8 +737,8 @@ describe("apply and cancel", () => {
     await call("POST", `/${body.id}/submit`);
     const before = await rows(a.list);
     const auditBefore = (await api("GET", "/v1/api/audit?limit=1")).body.meta.totalItems;
-    // P-2's new row (1039) is the last row the batch inserts, after the cuts, the staged rows and
-    // P-1's new row: a trigger refuses it.
+    // P-2's new row (1039) is the last row the batch inserts, after the cuts (from the rows
+    // staged before the batch) and P-1's new row: a trigger refuses it.
     await env.DB.exec(
       "CREATE TRIGGER test_refuse_1039 BEFORE INSERT ON pricelist_prices WHEN NEW.amount = 1039 BEGIN SELECT RAISE(ABORT, 'refused by the test'); END",
     );
@@ -738,17 +754,235 @@ describe("apply and cancel", () => {
       approvedBy: null,
       appliedAt: null,
     });
-    const staged = await env.DB.prepare(
-      "select count(*) as n from change_request_writes where change_request_id = ?",
-    )
-      .bind(body.id)
-      .first<{ n: number }>();
-    expect(staged!.n).toBe(0);
+    // The failed attempt removed what it staged (docs/api/change-requests.md §17.7).
+    expect(await staging(body.id)).toEqual({ rows: 0, attempts: 0 });
     expect((await api("GET", "/v1/api/audit?limit=1")).body.meta.totalItems).toBe(auditBefore);
     // Nothing stands in the way afterwards.
     const approved = await call("POST", `/${body.id}/approve`, undefined, APPROVER);
     expect(approved.body.status).toBe("APPLIED");
     expect(await rows(a.list)).toHaveLength(6);
+  });
+
+  it("an approve whose guard goes stale after its staging writes nothing, leaves no staged rows, stays PENDING", async () => {
+    const a = await exampleA();
+    const body = await draft(increase(a.list, a.group));
+    await call("POST", `/${body.id}/submit`);
+    const before = await rows(a.list);
+    // Every staging statement changes the request behind the approve's back, between its read and
+    // its batch (as a concurrent cancel or PATCH would): each attempt's batch finds it stale.
+    await env.DB.exec(
+      `CREATE TRIGGER test_stale_${body.id} AFTER INSERT ON change_request_writes WHEN NEW.change_request_id = ${body.id} BEGIN UPDATE change_requests SET updated_at = updated_at + 1 WHERE id = ${body.id}; END`,
+    );
+    try {
+      const res = await call("POST", `/${body.id}/approve`, undefined, APPROVER);
+      expectProblem(res, 409, "CONCURRENT_UPDATE");
+    } finally {
+      await env.DB.exec(`DROP TRIGGER test_stale_${body.id}`);
+    }
+    expect(await rows(a.list)).toEqual(before);
+    expect((await call("GET", `/${body.id}`)).body).toMatchObject({
+      status: "PENDING_APPROVAL",
+      approvedBy: null,
+      appliedAt: null,
+    });
+    expect(await staging(body.id)).toEqual({ rows: 0, attempts: 0 });
+  });
+
+  it("a failed attempt's rows left behind: the next attempt applies, the Cron sweeps the dead one, cancel restores exactly", async () => {
+    const a = await exampleA();
+    const body = await draft(increase(a.list, a.group));
+    await call("POST", `/${body.id}/submit`);
+    const before = await rows(a.list);
+    // The first attempt's staging makes its batch stale (once), and its clean-up cannot delete
+    // its rows (as if the Worker died before it): they stay, with its attempt's row.
+    await env.DB.batch([
+      env.DB.prepare(`CREATE TABLE test_dead_${body.id} (attempt INTEGER)`),
+      env.DB.prepare(
+        `CREATE TRIGGER test_stale_once_${body.id} AFTER INSERT ON change_request_writes
+         WHEN NEW.change_request_id = ${body.id} AND NOT EXISTS (SELECT 1 FROM test_dead_${body.id})
+         BEGIN
+           INSERT INTO test_dead_${body.id} VALUES (NEW.attempt);
+           UPDATE change_requests SET updated_at = updated_at + 1 WHERE id = ${body.id};
+         END`,
+      ),
+      env.DB.prepare(
+        `CREATE TRIGGER test_keep_${body.id} BEFORE DELETE ON change_request_writes
+         WHEN OLD.attempt IN (SELECT attempt FROM test_dead_${body.id})
+         BEGIN SELECT RAISE(ABORT, 'kept by the test'); END`,
+      ),
+    ]);
+    let approved;
+    try {
+      approved = await call("POST", `/${body.id}/approve`, undefined, APPROVER);
+    } finally {
+      await env.DB.exec(`DROP TRIGGER test_stale_once_${body.id}`);
+      await env.DB.exec(`DROP TRIGGER test_keep_${body.id}`);
+    }
+    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+    expect(approved.body.status).toBe("APPLIED");
+    const dead = (await env.DB.prepare(`SELECT attempt FROM test_dead_${body.id}`).first<{
+      attempt: number;
+    }>())!.attempt;
+    await env.DB.exec(`DROP TABLE test_dead_${body.id}`);
+    const applied = await env.DB.prepare(
+      "select applied_attempt as attempt from change_requests where id = ?",
+    )
+      .bind(body.id)
+      .first<{ attempt: number }>();
+    expect(applied!.attempt).toBeGreaterThan(dead);
+    // Both attempts staged the same six rows (three cut, three new); only the dead one's row of
+    // change_request_attempts is left (the batch removed the applied one's).
+    const byAttempt = async () =>
+      (
+        await env.DB.prepare(
+          "select attempt, count(*) as n from change_request_writes where change_request_id = ? group by attempt order by attempt",
+        )
+          .bind(body.id)
+          .all<{ attempt: number; n: number }>()
+      ).results;
+    expect(await byAttempt()).toEqual([
+      { attempt: dead, n: 6 },
+      { attempt: applied!.attempt, n: 6 },
+    ]);
+    expect(await staging(body.id)).toEqual({ rows: 12, attempts: 1 });
+    const after = await rows(a.list);
+    expect(after).toHaveLength(6);
+
+    // A tick within STAGED_ATTEMPT_TTL_MS of the attempt keeps it (it might still be running);
+    // one after it sweeps the dead attempt and keeps the applied one.
+    await tick(Date.now());
+    expect(await staging(body.id)).toEqual({ rows: 12, attempts: 1 });
+    await tick(Date.now() + 11 * 60_000);
+    expect(await byAttempt()).toEqual([{ attempt: applied!.attempt, n: 6 }]);
+    expect(await staging(body.id)).toEqual({ rows: 6, attempts: 0 });
+    expect(await rows(a.list)).toEqual(after);
+
+    // The cancel restores exactly what the applied attempt wrote.
+    const cancelled = await call("POST", `/${body.id}/cancel`);
+    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+    expect(cancelled.body.status).toBe("CANCELLED");
+    expect(await rows(a.list)).toEqual(before);
+    expect(await staging(body.id)).toEqual({ rows: 0, attempts: 0 });
+  });
+
+  it("a cancel after a failed attempt and a successful one restores exactly, leaving the dead rows to the sweep", async () => {
+    const a = await exampleA();
+    const body = await draft(increase(a.list, a.group));
+    await call("POST", `/${body.id}/submit`);
+    const before = await rows(a.list);
+    await env.DB.batch([
+      env.DB.prepare(`CREATE TABLE test_dead_${body.id} (attempt INTEGER)`),
+      env.DB.prepare(
+        `CREATE TRIGGER test_stale_once_${body.id} AFTER INSERT ON change_request_writes
+         WHEN NEW.change_request_id = ${body.id} AND NOT EXISTS (SELECT 1 FROM test_dead_${body.id})
+         BEGIN
+           INSERT INTO test_dead_${body.id} VALUES (NEW.attempt);
+           UPDATE change_requests SET updated_at = updated_at + 1 WHERE id = ${body.id};
+         END`,
+      ),
+      env.DB.prepare(
+        `CREATE TRIGGER test_keep_${body.id} BEFORE DELETE ON change_request_writes
+         WHEN OLD.attempt IN (SELECT attempt FROM test_dead_${body.id})
+         BEGIN SELECT RAISE(ABORT, 'kept by the test'); END`,
+      ),
+    ]);
+    try {
+      const approved = await call("POST", `/${body.id}/approve`, undefined, APPROVER);
+      expect(approved.body.status).toBe("APPLIED");
+      // The dead attempt's staged rows (its after values are the applied one's) are still there
+      // when the cancel runs: it reads, restores and removes only the applied attempt's.
+      expect(await staging(body.id)).toEqual({ rows: 12, attempts: 1 });
+      const cancelled = await call("POST", `/${body.id}/cancel`);
+      expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+      expect(await rows(a.list)).toEqual(before);
+      expect(await staging(body.id)).toEqual({ rows: 6, attempts: 1 });
+    } finally {
+      await env.DB.exec(`DROP TRIGGER test_stale_once_${body.id}`);
+      await env.DB.exec(`DROP TRIGGER test_keep_${body.id}`);
+      await env.DB.exec(`DROP TABLE test_dead_${body.id}`);
+    }
+    await tick(Date.now() + 11 * 60_000);
+    expect(await staging(body.id)).toEqual({ rows: 0, attempts: 0 });
+    expect(await rows(a.list)).toEqual(before);
+  });
+
+  it("an attempt swept before its batch (as if it outlived STAGED_ATTEMPT_TTL_MS) fails its guard; the approve starts again", async () => {
+    const a = await exampleA();
+    const body = await draft(increase(a.list, a.group));
+    await call("POST", `/${body.id}/submit`);
+    const before = await rows(a.list);
+    // The first attempt's row goes while it stages, as the Cron's sweep would remove it.
+    await env.DB.batch([
+      env.DB.prepare(`CREATE TABLE test_swept_${body.id} (attempt INTEGER)`),
+      env.DB.prepare(
+        `CREATE TRIGGER test_sweep_${body.id} AFTER INSERT ON change_request_writes
+         WHEN NEW.change_request_id = ${body.id} AND NOT EXISTS (SELECT 1 FROM test_swept_${body.id})
+         BEGIN
+           INSERT INTO test_swept_${body.id} VALUES (NEW.attempt);
+           DELETE FROM change_request_attempts WHERE id = NEW.attempt;
+         END`,
+      ),
+    ]);
+    let approved;
+    try {
+      approved = await call("POST", `/${body.id}/approve`, undefined, APPROVER);
+    } finally {
+      await env.DB.exec(`DROP TRIGGER test_sweep_${body.id}`);
+    }
+    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+    const swept = (await env.DB.prepare(`SELECT attempt FROM test_swept_${body.id}`).first<{
+      attempt: number;
+    }>())!.attempt;
+    await env.DB.exec(`DROP TABLE test_swept_${body.id}`);
+    const applied = (await env.DB.prepare(
+      "select applied_attempt as attempt from change_requests where id = ?",
+    )
+      .bind(body.id)
+      .first<{ attempt: number }>())!.attempt;
+    expect(applied).toBeGreaterThan(swept);
+    // Written once, from the second attempt's rows; the first one's are gone.
+    expect(await rows(a.list)).toHaveLength(6);
+    expect(await staging(body.id)).toEqual({ rows: 6, attempts: 0 });
+    expect((await call("POST", `/${body.id}/cancel`)).body.status).toBe("CANCELLED");
+    expect(await rows(a.list)).toEqual(before);
+  });
+
+  it("two approves at once, and an approve racing a withdraw: one wins, the other's attempt leaves nothing", async () => {
+    const a = await exampleA();
+    const before = await rows(a.list);
+    const first = await draft(increase(a.list, a.group));
+    await call("POST", `/${first.id}/submit`);
+    const approves = await Promise.all([
+      call("POST", `/${first.id}/approve`, undefined, APPROVER),
+      call("POST", `/${first.id}/approve`, undefined, "test-writer-key-3"),
+    ]);
+    // The loser is refused: its attempt's batch found the request APPLIED (409), or its impact
+    // waited for the winner's simulation (429 TOO_MANY_SIMULATIONS).
+    const statuses = approves.map((r) => r.status).sort();
+    expect(statuses[0]).toBe(200);
+    expect([409, 429]).toContain(statuses[1]);
+    expect(await rows(a.list)).toHaveLength(6);
+    expect(await staging(first.id)).toEqual({ rows: 6, attempts: 0 });
+    expect((await call("POST", `/${first.id}/cancel`)).body.status).toBe("CANCELLED");
+    expect(await rows(a.list)).toEqual(before);
+
+    const second = await draft(increase(a.list, a.group));
+    await call("POST", `/${second.id}/submit`);
+    const [approve, withdraw] = await Promise.all([
+      call("POST", `/${second.id}/approve`, undefined, APPROVER),
+      call("POST", `/${second.id}/withdraw`),
+    ]);
+    const status = (await call("GET", `/${second.id}`)).body.status;
+    if (status === "APPLIED") {
+      expect([approve.status, withdraw.status]).toEqual([200, 409]);
+      expect(await rows(a.list)).toHaveLength(6);
+      expect(await staging(second.id)).toEqual({ rows: 6, attempts: 0 });
+    } else {
+      expect(status).toBe("CANCELLED");
+      expect([approve.status, withdraw.status]).toEqual([409, 200]);
+      expect(await rows(a.list)).toEqual(before);
+      expect(await staging(second.id)).toEqual({ rows: 0, attempts: 0 });
+    }
   });
 
   it("cancel is refused (409, nothing restored) when a row it wrote was changed since", async () => {
@@ -913,9 +1147,6 @@ describe("the approval policy", () => {
 
 describe("go-live: the Cron Trigger and the price caches", () => {
   beforeEach(() => setPolicy(10_000, 10_000));
-
-  const tick = (scheduledTime: number) =>
-    worker.scheduled(createScheduledController({ scheduledTime, cron: "* * * * *" }), env);
 
   async function effectiveEntries(id: number, after: number) {
     const res = await api("GET", `/v1/api/changes?after=${after}&limit=1000`);

@@ -3,7 +3,8 @@
  * itself, and the webhooks' configuration and delivery state (a webhook row holds its signing
  * secret, which a generated entry would copy; migration 0019 records the webhooks' settings by
  * hand-written triggers, without it, src/db/audit.ts SETTINGS_ENTITIES), and the price rows a
- * change request wrote, kept for its cancel (each row it wrote has its own entry). Every other
+ * change request wrote, kept for its cancel (each row it wrote has its own entry), with the
+ * attempts that staged them. Every other
  * table of the schema is audited. The one list: the trigger generator
  * (scripts/audit-triggers.mjs) bundles this file, and src/db/audit.ts derives the audited
  * entities from it.
@@ -17,6 +18,7 @@ export const NOT_AUDITED: ReadonlySet<string> = new Set([
   "webhooks",
   "webhook_deliveries",
   "change_request_writes",
+  "change_request_attempts",
 ]);
 
 /**

@@ -40,6 +40,12 @@ export const changeRequests = sqliteTable(
     restore: text("restore"),
     /** When the scheduled job recorded `change-request.effective` (once: the guard). */
     effectiveRecordedAt: integer("effective_recorded_at"),
+    /**
+     * The attempt whose staged rows the apply wrote (`change_request_writes.attempt`, migration
+     * 0031): the rows `cancel` restores from. Null: not applied, applied without price rows, or
+     * applied before migration 0031 (its rows are attempt 0).
+     */
+    appliedAttempt: integer("applied_attempt"),
     ...timestamps,
   },
   (t) => [
@@ -63,11 +69,30 @@ export const changeRequestItems = sqliteTable(
 );
 
 /**
- * The price rows an applied change request wrote, each with its values before and after: the
- * batch that applies it stages them here and writes `pricelist_prices` from them (the rows
- * travel once), and `cancel` puts back exactly the `before` (deleting the INSERTED rows). Not
- * audited (src/db/schema/audited.ts): bookkeeping, and the price rows have their own entries.
- * Emptied once the request is effective, when nothing can be cancelled any more.
+ * One staging of a change request's price rows (migration 0031; docs/api/change-requests.md
+ * §17.7): an approve (or a submit the policy approves) stages its rows under a new attempt, in
+ * round trips of their own, before the batch that applies them. The batch removes the row of the
+ * attempt it applies; a failed attempt removes its staged rows and then this row, and the
+ * per-minute Cron sweeps what a Worker that died in between left (older than
+ * STAGED_ATTEMPT_TTL_MS, src/db/price-rows.ts). Not audited: bookkeeping.
+ */
+export const changeRequestAttempts = sqliteTable("change_request_attempts", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  changeRequestId: integer("change_request_id")
+    .notNull()
+    .references(() => changeRequests.id, { onDelete: "cascade" }),
+  /** Epoch ms. */
+  startedAt: integer("started_at").notNull(),
+});
+
+/**
+ * The price rows an applied change request wrote, each with its values before and after: an
+ * attempt to apply it stages them here (`attempt`), and the batch that applies it writes
+ * `pricelist_prices` from the rows of its own attempt (the rows travel once) and records it as
+ * the request's `appliedAttempt`; `cancel` puts back exactly the `before` of that attempt's rows
+ * (deleting the INSERTED rows). Not audited (src/db/schema/audited.ts): bookkeeping, and the price
+ * rows have their own entries. Emptied once the request is effective, when nothing can be
+ * cancelled any more.
  */
 export const changeRequestWrites = sqliteTable(
   "change_request_writes",
@@ -75,6 +100,11 @@ export const changeRequestWrites = sqliteTable(
     changeRequestId: integer("change_request_id")
       .notNull()
       .references(() => changeRequests.id, { onDelete: "cascade" }),
+    /**
+     * The attempt that staged the row (`change_request_attempts.id`, migration 0031; 0: staged
+     * inside the apply's batch, before that migration).
+     */
+    attempt: integer("attempt").notNull().default(0),
     pricelistId: integer("pricelist_id")
       .notNull()
       .references(() => pricelists.id, { onDelete: "cascade" }),
@@ -100,6 +130,7 @@ export const changeRequestWrites = sqliteTable(
     // The apply and the cancel find each stored row's staged twin by this (and the reverse).
     index("change_request_writes_key_idx").on(
       t.changeRequestId,
+      t.attempt,
       t.action,
       t.pricelistId,
       t.productId,

@@ -5,10 +5,15 @@ import type { Db } from "../../db/client";
 import { holdingD1 } from "../../db/holding";
 import { CHANGED, optimistically } from "../../db/optimistic";
 import {
+  appliedFromStaged,
+  discardAttempt,
   divergedWritesSql,
   restoreStagedWrites,
-  stagedPriceRowSteps,
+  stageWrites,
   stagedWritesOf,
+  sweepStagedAttempts,
+  type Attempt,
+  type StagedAttempt,
 } from "../../db/price-rows";
 import { ApiError, conflict, invalid, notFound } from "../../core/errors";
 import { iso } from "../../core/schemas";
@@ -142,9 +147,14 @@ async function writeIfUnchanged(
 /**
  * Go-live, run by the per-minute Cron Trigger (src/index.ts; docs/api/change-requests.md §17.6):
  * each APPLIED request whose effective moment has come is recorded as effective once, which the
- * change feed announces; the ids recorded.
+ * change feed announces; the ids recorded. Then the staged rows of applies that never reached
+ * their batch are swept (§17.7, `sweepStagedAttempts`).
  */
-export const recordEffectiveChangeRequests = (db: Db, now: number) => recordEffective(db, now);
+export async function recordEffectiveChangeRequests(db: Db, now: number) {
+  const recorded = await recordEffective(db, now);
+  await sweepStagedAttempts(db, now);
+  return recorded;
+}
 
 /** The request as read, or 404. */
 async function requireRequest(db: Db, id: number) {
@@ -267,9 +277,12 @@ function recordChanges(items: readonly ChangeRequestItem[], read: Touched, at: n
 const KINDS = ["pricelist", "tradeCondition", "promotion"] as const;
 
 /**
- * Applies a prepared request in ONE batch, under the guard of its facts (the request's state,
- * the records and rows its items touch): the price rows staged and written, the records
- * changed, the request APPLIED with `set`. CHANGED when anything moved since the read.
+ * Applies a prepared request: its price rows staged under an attempt of its own, in round trips
+ * before the batch (`stageWrites`), then ONE batch under the guard of its facts (the request's
+ * state, the records and rows its items touch) and of the attempt's staged rows: the price rows
+ * written from the staged ones, the records changed, the request APPLIED with `set` and the
+ * attempt recorded as its `appliedAttempt` (docs/api/change-requests.md §17.7). CHANGED when
+ * anything moved since the read; an attempt that did not apply is discarded.
  */
 async function applyPrepared(
   db: Db,
@@ -283,9 +296,9 @@ async function applyPrepared(
       yield* stagedWritesOf(pricelistId, lists, read.productIds);
     }
   }
-  const staged = await runInSteps(stagedPriceRowSteps(db, row.id, writes()));
+  const staged = await stageWrites(db, row.id, writes());
   const batch = [
-    ...staged,
+    ...(staged ? appliedFromStaged(db, staged) : []),
     ...KINDS.flatMap((kind) =>
       writeRecords(
         db,
@@ -297,12 +310,41 @@ async function applyPrepared(
       ...set,
       status: "APPLIED",
       appliedAt: Date.now(),
+      appliedAttempt: staged?.attempt ?? null,
       affects: JSON.stringify(affectsOf(prepared.items)),
       restore: JSON.stringify(records),
     }),
   ];
-  const result = await writeJudged(db, scalarFacts(read.facts, read.text), batch);
-  return result === STALE_FACTS ? CHANGED : row.id;
+  let result;
+  try {
+    result = await writeJudged(db, scalarFacts(read.facts, read.text), batch);
+  } catch (error) {
+    await discard(db, staged);
+    throw error;
+  }
+  if (result !== STALE_FACTS) return row.id;
+  await discard(db, staged);
+  return CHANGED;
+}
+
+/**
+ * Removes the staged rows of an attempt whose batch failed. Should that fail too, the answer is
+ * still the batch's (the price rows are untouched either way): the Cron sweeps the attempt later.
+ */
+async function discard(db: Db, staged: StagedAttempt | undefined) {
+  if (!staged) return;
+  try {
+    await discardAttempt(db, staged);
+  } catch (error) {
+    console.warn(
+      JSON.stringify({
+        message: "staged attempt left for the sweep",
+        changeRequestId: staged.changeRequestId,
+        attempt: staged.attempt,
+        error: String(error),
+      }),
+    );
+  }
 }
 
 /**
@@ -436,6 +478,12 @@ export const withdrawChangeRequest = (db: Db, id: number) =>
     return writeIfUnchanged(db, row, [updateRequest(db, id, { status: "CANCELLED" })]);
   });
 
+/** The attempt whose staged rows an APPLIED request wrote (0: applied before migration 0031). */
+const appliedAttemptOf = (row: ChangeRequestRow): Attempt => ({
+  changeRequestId: row.id,
+  attempt: row.appliedAttempt ?? 0,
+});
+
 /** The facts a cancel is judged on, and re-read by its guard. */
 function cancelFacts(row: ChangeRequestRow, records: readonly RecordChange[]): SQL<string> {
   const moment = row.effectiveAt ?? row.appliedAt!;
@@ -446,7 +494,7 @@ function cancelFacts(row: ChangeRequestRow, records: readonly RecordChange[]): S
     ),
   );
   return sql<string>`json_object('request', json(${requestState(row.id)}),
-    'rows', ${divergedWritesSql(row.id)},
+    'rows', ${divergedWritesSql(appliedAttemptOf(row))},
     'records', ${sql.join(diverged, sql` + `)},
     'pending', ${moment} > cast(unixepoch('subsec') * 1000 as integer)
       and (select effective_recorded_at is null from change_requests where id = ${row.id}))`;
@@ -492,7 +540,7 @@ export const cancelChangeRequest = (db: Db, id: number) =>
       );
     }
     const batch = [
-      ...restoreStagedWrites(db, id),
+      ...restoreStagedWrites(db, appliedAttemptOf(row)),
       ...KINDS.flatMap((kind) =>
         writeRecords(
           db,
