@@ -11,6 +11,7 @@ import { inserts } from "./sql.mjs";
 export const DATA_TABLES = [
   // Change requests name pricelists and products (npm run dev adds the demo's through the API).
   "change_request_writes",
+  "change_request_attempts",
   "change_request_items",
   "change_requests",
   "pricelist_prices",

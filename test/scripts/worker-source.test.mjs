@@ -1,7 +1,7 @@
 /**
  * The Worker's source (scripts/lib/worker-source.mjs, docs/architecture.md §1.2): the words of
  * /doc blanked out of route and schema definitions, every line and column kept, and nothing a
- * request is validated against touched. A Node test (node:test), run by `npm run test:scripts`.
+ * request is validated against touched; SQL's indentation cut. A Node test (node:test), run by `npm run test:scripts`.
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
@@ -131,6 +131,37 @@ const row = { description: "kept", responses: 1 };
   it("leaves a file without route or schema definitions as it is", () => {
     const text = 'export const row = { description: "kept", example: 1 };\n';
     assert.equal(workerSource(text, "things.service.ts"), text);
+  });
+
+  it("cuts the indentation of SQL's lines, keeping its line breaks, its strings and other text", () => {
+    const text = [
+      "const a = sql`select x",
+      "    from t -- a comment",
+      "    where y = ${y} and z = 'one",
+      "      two'",
+      "    and w = 1`;",
+      "const b = sql.raw(`delete from t",
+      "  where 1`);",
+      "const c = `not",
+      "  sql`;",
+      "",
+    ].join("\n");
+    const out = workerSource(text, "things.repo.ts");
+    assert.equal(
+      out,
+      [
+        "const a = sql`select x",
+        "from t -- a comment",
+        "where y = ${y} and z = 'one",
+        "      two'",
+        "and w = 1`;",
+        "const b = sql.raw(`delete from t",
+        "where 1`);",
+        "const c = `not",
+        "  sql`;",
+        "",
+      ].join("\n"),
+    );
   });
 
   const tmp = mkdtempSync(join(tmpdir(), "worker-source-"));
