@@ -1,6 +1,8 @@
 import { createScheduledController } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { beforeEach, describe, expect, it, vi } from "vitest";
+import { createDb, DbMeter } from "../../src/db/client";
+import { discardAttempt } from "../../src/db/price-rows";
 import worker from "../../src/index";
 import {
   CHANGE_REQUEST_ACTIONS,
@@ -605,6 +607,12 @@ async function staging(id: number) {
   };
 }
 
+/** The attempt whose staged rows request `id` applied (`change_requests.applied_attempt`). */
+const appliedAttempt = async (id: number) =>
+  (await env.DB.prepare("select applied_attempt as attempt from change_requests where id = ?")
+    .bind(id)
+    .first<{ attempt: number }>())!.attempt;
+
 /** One run of the per-minute Cron Trigger at `scheduledTime`. */
 const tick = (scheduledTime: number) =>
   worker.scheduled(createScheduledController({ scheduledTime, cron: "* * * * *" }), env);
@@ -942,6 +950,23 @@ describe("apply and cancel", () => {
     expect(applied).toBeGreaterThan(swept);
     // Written once, from the second attempt's rows; the first one's are gone.
     expect(await rows(a.list)).toHaveLength(6);
+    expect(await staging(body.id)).toEqual({ rows: 6, attempts: 0 });
+    expect((await call("POST", `/${body.id}/cancel`)).body.status).toBe("CANCELLED");
+    expect(await rows(a.list)).toEqual(before);
+  });
+
+  it("a discard that comes after its attempt applied (a sweep that read it as dead before the batch) leaves the applied rows: cancel restores them", async () => {
+    const a = await exampleA();
+    const body = await draft(increase(a.list, a.group));
+    await call("POST", `/${body.id}/submit`);
+    const before = await rows(a.list);
+    expect((await call("POST", `/${body.id}/approve`, undefined, APPROVER)).body.status).toBe(
+      "APPLIED",
+    );
+    // The sweep's discard of the attempt it listed, run after the attempt's batch applied it (or
+    // the clean-up of a batch that committed but answered with an error).
+    const attempt = await appliedAttempt(body.id);
+    await discardAttempt(createDb(env.DB, new DbMeter()), { changeRequestId: body.id, attempt });
     expect(await staging(body.id)).toEqual({ rows: 6, attempts: 0 });
     expect((await call("POST", `/${body.id}/cancel`)).body.status).toBe("CANCELLED");
     expect(await rows(a.list)).toEqual(before);
