@@ -1,4 +1,4 @@
-import { and, eq, lt, sql, type SQL } from "drizzle-orm";
+import { eq, lt, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { alias } from "drizzle-orm/sqlite-core";
 import { nextTurn } from "../core/steps";
@@ -554,27 +554,19 @@ export function appliedFromStaged(db: Db, staged: StagedAttempt): BatchItem<"sql
  * round trip (a turn of the event loop between), then, in ONE batch, what is left of them and
  * its row. Once its row is gone no staging statement of it inserts anything
  * (`stagingStatement`), so even an attempt still staging leaves no row behind; a Worker that dies
- * before the last batch leaves the attempt's row, and the Cron's sweep finishes the work.
+ * before the last batch leaves the attempt's row, and the Cron's sweep finishes the work. Rows
+ * go only while the attempt's row is there: once its batch has applied it (before a sweep that
+ * listed it got here, or in a batch that committed but answered an error), they are what `cancel`
+ * restores from.
  */
 export async function discardAttempt(db: Db, attempt: Attempt): Promise<void> {
-  for (;;) {
-    const result = await db.run(
-      sql`delete from ${changeRequestWrites} where rowid in (select w.rowid
-        from ${changeRequestWrites} w where ${stagedAs(attempt)}
-        limit ${DISCARDED_ROWS_PER_STATEMENT})`,
-    );
-    if ((result.meta.changes ?? 0) < DISCARDED_ROWS_PER_STATEMENT) break;
-    await nextTurn();
-  }
+  const rows = (limit: SQL) =>
+    db.delete(changeRequestWrites).where(sql`rowid in (select w.rowid from change_request_writes w
+      where ${stagedAs(attempt)} and ${attemptLive(attempt.attempt)} ${limit})`);
+  const chunk = sql`limit ${DISCARDED_ROWS_PER_STATEMENT}`;
+  while ((await rows(chunk)).meta.changes === DISCARDED_ROWS_PER_STATEMENT) await nextTurn();
   await db.batch([
-    db
-      .delete(changeRequestWrites)
-      .where(
-        and(
-          eq(changeRequestWrites.changeRequestId, attempt.changeRequestId),
-          eq(changeRequestWrites.attempt, attempt.attempt),
-        ),
-      ),
+    rows(sql``),
     db.delete(changeRequestAttempts).where(eq(changeRequestAttempts.id, attempt.attempt)),
   ]);
 }
