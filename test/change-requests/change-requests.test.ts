@@ -968,6 +968,26 @@ describe("apply and cancel", () => {
     expect(await rows(a.list)).toEqual(before);
   });
 
+  it("a request applied before migration 0031 (its rows under attempt 0, no appliedAttempt) is cancelled exactly", async () => {
+    const a = await exampleA();
+    const body = await draft(increase(a.list, a.group));
+    await call("POST", `/${body.id}/submit`);
+    const before = await rows(a.list);
+    await call("POST", `/${body.id}/approve`, undefined, APPROVER);
+    // As migration 0031 leaves a request applied before it.
+    await env.DB.batch([
+      env.DB.prepare(
+        "update change_request_writes set attempt = 0 where change_request_id = ?",
+      ).bind(body.id),
+      env.DB.prepare("update change_requests set applied_attempt = null where id = ?").bind(
+        body.id,
+      ),
+    ]);
+    expect((await call("POST", `/${body.id}/cancel`)).body.status).toBe("CANCELLED");
+    expect(await rows(a.list)).toEqual(before);
+    expect(await staging(body.id)).toEqual({ rows: 0, attempts: 0 });
+  });
+
   it("two approves at once, and an approve racing a withdraw: one wins, the other's attempt leaves nothing", async () => {
     const a = await exampleA();
     const before = await rows(a.list);
