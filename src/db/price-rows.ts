@@ -413,6 +413,11 @@ const stagedAs = ({ changeRequestId, attempt }: Attempt, action?: StagedWrite["a
     action ? sql` and w.action = ${action}` : sql``
   }`;
 
+/** A DELETE of the staged rows of `attempt`; `more`: the rest of its WHERE (a condition, a LIMIT). */
+const deleteStaged = (db: Db, attempt: Attempt, more: SQL = sql``) =>
+  db.delete(changeRequestWrites).where(sql`rowid in (select w.rowid from change_request_writes w
+    where ${stagedAs(attempt)} ${more})`);
+
 /** Whether the row of attempt `attempt` is there (a swept or finished attempt's is not). */
 const attemptLive = (attempt: number) =>
   sql`exists (select 1 from ${changeRequestAttempts} a where a.id = ${attempt})`;
@@ -561,8 +566,7 @@ export function appliedFromStaged(db: Db, staged: StagedAttempt): BatchItem<"sql
  */
 export async function discardAttempt(db: Db, attempt: Attempt): Promise<void> {
   const rows = (limit: SQL) =>
-    db.delete(changeRequestWrites).where(sql`rowid in (select w.rowid from change_request_writes w
-      where ${stagedAs(attempt)} and ${attemptLive(attempt.attempt)} ${limit})`);
+    deleteStaged(db, attempt, sql`and ${attemptLive(attempt.attempt)} ${limit}`);
   const chunk = sql`limit ${DISCARDED_ROWS_PER_STATEMENT}`;
   while ((await rows(chunk)).meta.changes === DISCARDED_ROWS_PER_STATEMENT) await nextTurn();
   await db.batch([
@@ -610,9 +614,6 @@ export function restoreStagedWrites(db: Db, attempt: Attempt): BatchItem<"sqlite
         where ${stagedAs(attempt, "INSERTED")})`,
     ),
     updateFromStaged(db, attempt, "UPDATED", "before"),
-    db.delete(changeRequestWrites).where(
-      sql`${changeRequestWrites.changeRequestId} = ${attempt.changeRequestId}
-          and ${changeRequestWrites.attempt} = ${attempt.attempt}`,
-    ),
+    deleteStaged(db, attempt),
   ];
 }
