@@ -617,6 +617,46 @@ const appliedAttempt = async (id: number) =>
 const tick = (scheduledTime: number) =>
   worker.scheduled(createScheduledController({ scheduledTime, cron: "* * * * *" }), env);
 
+/**
+ * An approve of request `id` whose first attempt is left dead, as a Worker that died between its
+ * staging and its batch leaves one: its staging makes its batch stale (once), and its clean-up
+ * cannot delete its rows until `release` (they stay, with its attempt's row). The approve's
+ * answer and the dead attempt.
+ */
+async function approveAfterADeadAttempt(id: number) {
+  await env.DB.batch([
+    env.DB.prepare(`CREATE TABLE test_dead_${id} (attempt INTEGER)`),
+    env.DB.prepare(
+      `CREATE TRIGGER test_stale_once_${id} AFTER INSERT ON change_request_writes
+         WHEN NEW.change_request_id = ${id} AND NOT EXISTS (SELECT 1 FROM test_dead_${id})
+         BEGIN
+           INSERT INTO test_dead_${id} VALUES (NEW.attempt);
+           UPDATE change_requests SET updated_at = updated_at + 1 WHERE id = ${id};
+         END`,
+    ),
+    env.DB.prepare(
+      `CREATE TRIGGER test_keep_${id} BEFORE DELETE ON change_request_writes
+         WHEN OLD.attempt IN (SELECT attempt FROM test_dead_${id})
+         BEGIN SELECT RAISE(ABORT, 'kept by the test'); END`,
+    ),
+  ]);
+  let approved;
+  try {
+    approved = await call("POST", `/${id}/approve`, undefined, APPROVER);
+  } finally {
+    await env.DB.exec(`DROP TRIGGER test_stale_once_${id}`);
+  }
+  const dead = (await env.DB.prepare(`SELECT attempt FROM test_dead_${id}`).first<{
+    attempt: number;
+  }>())!.attempt;
+  const release = () =>
+    env.DB.batch([
+      env.DB.prepare(`DROP TRIGGER test_keep_${id}`),
+      env.DB.prepare(`DROP TABLE test_dead_${id}`),
+    ]);
+  return { approved, dead, release };
+}
+
 describe("apply and cancel", () => {
   beforeEach(() => setPolicy(null, null));
 
@@ -801,43 +841,12 @@ describe("apply and cancel", () => {
     const body = await draft(increase(a.list, a.group));
     await call("POST", `/${body.id}/submit`);
     const before = await rows(a.list);
-    // The first attempt's staging makes its batch stale (once), and its clean-up cannot delete
-    // its rows (as if the Worker died before it): they stay, with its attempt's row.
-    await env.DB.batch([
-      env.DB.prepare(`CREATE TABLE test_dead_${body.id} (attempt INTEGER)`),
-      env.DB.prepare(
-        `CREATE TRIGGER test_stale_once_${body.id} AFTER INSERT ON change_request_writes
-         WHEN NEW.change_request_id = ${body.id} AND NOT EXISTS (SELECT 1 FROM test_dead_${body.id})
-         BEGIN
-           INSERT INTO test_dead_${body.id} VALUES (NEW.attempt);
-           UPDATE change_requests SET updated_at = updated_at + 1 WHERE id = ${body.id};
-         END`,
-      ),
-      env.DB.prepare(
-        `CREATE TRIGGER test_keep_${body.id} BEFORE DELETE ON change_request_writes
-         WHEN OLD.attempt IN (SELECT attempt FROM test_dead_${body.id})
-         BEGIN SELECT RAISE(ABORT, 'kept by the test'); END`,
-      ),
-    ]);
-    let approved;
-    try {
-      approved = await call("POST", `/${body.id}/approve`, undefined, APPROVER);
-    } finally {
-      await env.DB.exec(`DROP TRIGGER test_stale_once_${body.id}`);
-      await env.DB.exec(`DROP TRIGGER test_keep_${body.id}`);
-    }
+    const { approved, dead, release } = await approveAfterADeadAttempt(body.id);
+    await release();
     expect(approved.status, JSON.stringify(approved.body)).toBe(200);
     expect(approved.body.status).toBe("APPLIED");
-    const dead = (await env.DB.prepare(`SELECT attempt FROM test_dead_${body.id}`).first<{
-      attempt: number;
-    }>())!.attempt;
-    await env.DB.exec(`DROP TABLE test_dead_${body.id}`);
-    const applied = await env.DB.prepare(
-      "select applied_attempt as attempt from change_requests where id = ?",
-    )
-      .bind(body.id)
-      .first<{ attempt: number }>();
-    expect(applied!.attempt).toBeGreaterThan(dead);
+    const applied = await appliedAttempt(body.id);
+    expect(applied).toBeGreaterThan(dead);
     // Both attempts staged the same six rows (three cut, three new); only the dead one's row of
     // change_request_attempts is left (the batch removed the applied one's).
     const byAttempt = async () =>
@@ -850,7 +859,7 @@ describe("apply and cancel", () => {
       ).results;
     expect(await byAttempt()).toEqual([
       { attempt: dead, n: 6 },
-      { attempt: applied!.attempt, n: 6 },
+      { attempt: applied, n: 6 },
     ]);
     expect(await staging(body.id)).toEqual({ rows: 12, attempts: 1 });
     const after = await rows(a.list);
@@ -861,7 +870,7 @@ describe("apply and cancel", () => {
     await tick(Date.now());
     expect(await staging(body.id)).toEqual({ rows: 12, attempts: 1 });
     await tick(Date.now() + 11 * 60_000);
-    expect(await byAttempt()).toEqual([{ attempt: applied!.attempt, n: 6 }]);
+    expect(await byAttempt()).toEqual([{ attempt: applied, n: 6 }]);
     expect(await staging(body.id)).toEqual({ rows: 6, attempts: 0 });
     expect(await rows(a.list)).toEqual(after);
 
@@ -878,24 +887,8 @@ describe("apply and cancel", () => {
     const body = await draft(increase(a.list, a.group));
     await call("POST", `/${body.id}/submit`);
     const before = await rows(a.list);
-    await env.DB.batch([
-      env.DB.prepare(`CREATE TABLE test_dead_${body.id} (attempt INTEGER)`),
-      env.DB.prepare(
-        `CREATE TRIGGER test_stale_once_${body.id} AFTER INSERT ON change_request_writes
-         WHEN NEW.change_request_id = ${body.id} AND NOT EXISTS (SELECT 1 FROM test_dead_${body.id})
-         BEGIN
-           INSERT INTO test_dead_${body.id} VALUES (NEW.attempt);
-           UPDATE change_requests SET updated_at = updated_at + 1 WHERE id = ${body.id};
-         END`,
-      ),
-      env.DB.prepare(
-        `CREATE TRIGGER test_keep_${body.id} BEFORE DELETE ON change_request_writes
-         WHEN OLD.attempt IN (SELECT attempt FROM test_dead_${body.id})
-         BEGIN SELECT RAISE(ABORT, 'kept by the test'); END`,
-      ),
-    ]);
+    const { approved, release } = await approveAfterADeadAttempt(body.id);
     try {
-      const approved = await call("POST", `/${body.id}/approve`, undefined, APPROVER);
       expect(approved.body.status).toBe("APPLIED");
       // The dead attempt's staged rows (its after values are the applied one's) are still there
       // when the cancel runs: it reads, restores and removes only the applied attempt's.
@@ -905,9 +898,7 @@ describe("apply and cancel", () => {
       expect(await rows(a.list)).toEqual(before);
       expect(await staging(body.id)).toEqual({ rows: 6, attempts: 1 });
     } finally {
-      await env.DB.exec(`DROP TRIGGER test_stale_once_${body.id}`);
-      await env.DB.exec(`DROP TRIGGER test_keep_${body.id}`);
-      await env.DB.exec(`DROP TABLE test_dead_${body.id}`);
+      await release();
     }
     await tick(Date.now() + 11 * 60_000);
     expect(await staging(body.id)).toEqual({ rows: 0, attempts: 0 });
