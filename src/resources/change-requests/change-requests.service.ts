@@ -11,7 +11,6 @@ import {
   restoreStagedWrites,
   stageWrites,
   stagedWritesOf,
-  sweepStagedAttempts,
   type Attempt,
   type StagedAttempt,
 } from "../../db/price-rows";
@@ -147,14 +146,9 @@ async function writeIfUnchanged(
 /**
  * Go-live, run by the per-minute Cron Trigger (src/index.ts; docs/api/change-requests.md §17.6):
  * each APPLIED request whose effective moment has come is recorded as effective once, which the
- * change feed announces; the ids recorded. Then the staged rows of applies that never reached
- * their batch are swept (§17.7, `sweepStagedAttempts`).
+ * change feed announces; the ids recorded.
  */
-export async function recordEffectiveChangeRequests(db: Db, now: number) {
-  const recorded = await recordEffective(db, now);
-  await sweepStagedAttempts(db, now);
-  return recorded;
-}
+export const recordEffectiveChangeRequests = (db: Db, now: number) => recordEffective(db, now);
 
 /** The request as read, or 404. */
 async function requireRequest(db: Db, id: number) {
