@@ -322,8 +322,9 @@ async function applyPrepared(
 }
 
 /**
- * Removes the staged rows of an attempt whose batch failed. Should that fail too, the answer is
- * still the batch's (the price rows are untouched either way): the Cron sweeps the attempt later.
+ * Removes the staged rows of an attempt whose batch failed (`discardAttempt`: none once the batch
+ * applied them after all). Should that fail too, the answer is still the batch's: the Cron sweeps
+ * the attempt later.
  */
 async function discard(db: Db, staged: StagedAttempt | undefined) {
   if (!staged) return;
