@@ -424,11 +424,11 @@ const attemptLive = (attempt: number) =>
 
 /**
  * How long an attempt may take from its start to its batch before the per-minute Cron counts it
- * dead and sweeps its staged rows (`sweepStagedAttempts`): far longer than any apply (a
- * Worker's request has at most 5 minutes of CPU), so only the rows of a Worker that died between
- * its staging and its batch, or of a clean-up that failed, are swept. Should a live attempt
- * outlast it all the same, its batch fails on its guard (`appliedFromStaged`) and the approve
- * starts again.
+ * dead and sweeps its staged rows (`sweepStagedAttempts`): far longer than an apply takes (the
+ * 100,000-row one stages in seconds; its CPU time, not its wall time, is what a Worker bounds), so
+ * only the rows of a Worker that died between its staging and its batch, or of a clean-up that
+ * failed, are swept. Should a live attempt outlast it all the same, its batch fails on its guard
+ * (`appliedFromStaged`) and the approve starts again.
  */
 export const STAGED_ATTEMPT_TTL_MS = 10 * 60 * 1000;
 

@@ -309,16 +309,13 @@ async function applyPrepared(
       restore: JSON.stringify(records),
     }),
   ];
-  let result;
+  let applied = false;
   try {
-    result = await writeJudged(db, scalarFacts(read.facts, read.text), batch);
-  } catch (error) {
-    await discard(db, staged);
-    throw error;
+    applied = (await writeJudged(db, scalarFacts(read.facts, read.text), batch)) !== STALE_FACTS;
+  } finally {
+    if (!applied) await discard(db, staged);
   }
-  if (result !== STALE_FACTS) return row.id;
-  await discard(db, staged);
-  return CHANGED;
+  return applied ? row.id : CHANGED;
 }
 
 /**
