@@ -497,7 +497,7 @@ export async function stageWrites(
       staged.rows += chunk.length;
     }
   } catch (error) {
-    if (staged) await discardAttempt(db, staged);
+    await discardFailed(db, staged);
     throw error;
   }
   return staged;
@@ -573,6 +573,25 @@ export async function discardAttempt(db: Db, attempt: Attempt): Promise<void> {
     rows(sql``),
     db.delete(changeRequestAttempts).where(eq(changeRequestAttempts.id, attempt.attempt)),
   ]);
+}
+
+/**
+ * `discardAttempt` for an attempt that failed (none: nothing was staged). Should that fail too,
+ * the failure that called it is still the answer: the attempt is left to the Cron's sweep.
+ */
+export async function discardFailed(db: Db, attempt: Attempt | undefined): Promise<void> {
+  if (!attempt) return;
+  try {
+    await discardAttempt(db, attempt);
+  } catch (error) {
+    console.warn(
+      JSON.stringify({
+        message: "staged attempt left for the sweep",
+        ...attempt,
+        error: String(error),
+      }),
+    );
+  }
 }
 
 /**

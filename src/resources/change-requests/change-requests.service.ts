@@ -6,13 +6,12 @@ import { holdingD1 } from "../../db/holding";
 import { CHANGED, optimistically } from "../../db/optimistic";
 import {
   appliedFromStaged,
-  discardAttempt,
+  discardFailed,
   divergedWritesSql,
   restoreStagedWrites,
   stageWrites,
   stagedWritesOf,
   type Attempt,
-  type StagedAttempt,
 } from "../../db/price-rows";
 import { ApiError, conflict, invalid, notFound } from "../../core/errors";
 import { iso } from "../../core/schemas";
@@ -313,30 +312,9 @@ async function applyPrepared(
   try {
     applied = (await writeJudged(db, scalarFacts(read.facts, read.text), batch)) !== STALE_FACTS;
   } finally {
-    if (!applied) await discard(db, staged);
+    if (!applied) await discardFailed(db, staged);
   }
   return applied ? row.id : CHANGED;
-}
-
-/**
- * Removes the staged rows of an attempt whose batch failed (`discardAttempt`: none once the batch
- * applied them after all). Should that fail too, the answer is still the batch's: the Cron sweeps
- * the attempt later.
- */
-async function discard(db: Db, staged: StagedAttempt | undefined) {
-  if (!staged) return;
-  try {
-    await discardAttempt(db, staged);
-  } catch (error) {
-    console.warn(
-      JSON.stringify({
-        message: "staged attempt left for the sweep",
-        changeRequestId: staged.changeRequestId,
-        attempt: staged.attempt,
-        error: String(error),
-      }),
-    );
-  }
 }
 
 /**
