@@ -657,6 +657,17 @@ async function approveAfterADeadAttempt(id: number) {
   return { approved, dead, release };
 }
 
+/**
+ * Worked example A's increase submitted, PENDING_APPROVAL under the policy null/null of "apply and
+ * cancel", with its list's rows before.
+ */
+async function pendingIncrease() {
+  const a = await exampleA();
+  const body = await draft(increase(a.list, a.group));
+  await call("POST", `/${body.id}/submit`);
+  return { a, body, before: await rows(a.list) };
+}
+
 describe("apply and cancel", () => {
   beforeEach(() => setPolicy(null, null));
 
@@ -780,10 +791,7 @@ describe("apply and cancel", () => {
   });
 
   it("the apply is one batch: a statement that fails in it leaves nothing written", async () => {
-    const a = await exampleA();
-    const body = await draft(increase(a.list, a.group));
-    await call("POST", `/${body.id}/submit`);
-    const before = await rows(a.list);
+    const { a, body, before } = await pendingIncrease();
     const auditBefore = (await api("GET", "/v1/api/audit?limit=1")).body.meta.totalItems;
     // P-2's new row (1039) is the last row the batch inserts, after the cuts (from the rows
     // staged before the batch) and P-1's new row: a trigger refuses it.
@@ -812,10 +820,7 @@ describe("apply and cancel", () => {
   });
 
   it("an approve whose guard goes stale after its staging writes nothing, leaves no staged rows, stays PENDING", async () => {
-    const a = await exampleA();
-    const body = await draft(increase(a.list, a.group));
-    await call("POST", `/${body.id}/submit`);
-    const before = await rows(a.list);
+    const { a, body, before } = await pendingIncrease();
     // Every staging statement changes the request behind the approve's back, between its read and
     // its batch (as a concurrent cancel or PATCH would): each attempt's batch finds it stale.
     await env.DB.exec(
@@ -837,10 +842,7 @@ describe("apply and cancel", () => {
   });
 
   it("a failed attempt's rows left behind: the next attempt applies, the Cron sweeps the dead one, cancel restores exactly", async () => {
-    const a = await exampleA();
-    const body = await draft(increase(a.list, a.group));
-    await call("POST", `/${body.id}/submit`);
-    const before = await rows(a.list);
+    const { a, body, before } = await pendingIncrease();
     const { approved, dead, release } = await approveAfterADeadAttempt(body.id);
     await release();
     expect(approved.status, JSON.stringify(approved.body)).toBe(200);
@@ -883,10 +885,7 @@ describe("apply and cancel", () => {
   });
 
   it("a cancel after a failed attempt and a successful one restores exactly, leaving the dead rows to the sweep", async () => {
-    const a = await exampleA();
-    const body = await draft(increase(a.list, a.group));
-    await call("POST", `/${body.id}/submit`);
-    const before = await rows(a.list);
+    const { a, body, before } = await pendingIncrease();
     const { approved, release } = await approveAfterADeadAttempt(body.id);
     try {
       expect(approved.body.status).toBe("APPLIED");
@@ -906,10 +905,7 @@ describe("apply and cancel", () => {
   });
 
   it("an attempt swept before its batch (as if it outlived STAGED_ATTEMPT_TTL_MS) fails its guard; the approve starts again", async () => {
-    const a = await exampleA();
-    const body = await draft(increase(a.list, a.group));
-    await call("POST", `/${body.id}/submit`);
-    const before = await rows(a.list);
+    const { a, body, before } = await pendingIncrease();
     // The first attempt's row goes as soon as it starts, as the Cron's sweep would remove it:
     // its staging inserts nothing, and its batch's guard finds the attempt gone.
     await env.DB.batch([
@@ -943,10 +939,7 @@ describe("apply and cancel", () => {
   });
 
   it("a discard that comes after its attempt applied (a sweep that read it as dead before the batch) leaves the applied rows: cancel restores them", async () => {
-    const a = await exampleA();
-    const body = await draft(increase(a.list, a.group));
-    await call("POST", `/${body.id}/submit`);
-    const before = await rows(a.list);
+    const { a, body, before } = await pendingIncrease();
     expect((await call("POST", `/${body.id}/approve`, undefined, APPROVER)).body.status).toBe(
       "APPLIED",
     );
@@ -960,10 +953,7 @@ describe("apply and cancel", () => {
   });
 
   it("a request applied before migration 0031 (its rows under attempt 0, no appliedAttempt) is cancelled exactly", async () => {
-    const a = await exampleA();
-    const body = await draft(increase(a.list, a.group));
-    await call("POST", `/${body.id}/submit`);
-    const before = await rows(a.list);
+    const { a, body, before } = await pendingIncrease();
     await call("POST", `/${body.id}/approve`, undefined, APPROVER);
     // As migration 0031 leaves a request applied before it.
     await env.DB.batch([
