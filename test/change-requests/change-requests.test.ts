@@ -822,7 +822,7 @@ describe("apply and cancel", () => {
   it("an approve whose guard goes stale after its staging writes nothing, leaves no staged rows, stays PENDING", async () => {
     const { a, body, before } = await pendingIncrease();
     // Every staging statement changes the request behind the approve's back, between its read and
-    // its batch (as a concurrent cancel or PATCH would): each attempt's batch finds it stale.
+    // its batch (as a concurrent withdraw or reject would): each attempt's batch finds it stale.
     await env.DB.exec(
       `CREATE TRIGGER test_stale_${body.id} AFTER INSERT ON change_request_writes WHEN NEW.change_request_id = ${body.id} BEGIN UPDATE change_requests SET updated_at = updated_at + 1 WHERE id = ${body.id}; END`,
     );
