@@ -1,5 +1,6 @@
 import { app } from "./app";
 import { createDb, DbMeter } from "./db/client";
+import { sweepStagedAttempts } from "./db/price-rows";
 import type { Bindings } from "./http/env";
 import { applyRetention, retentionDays } from "./jobs/retention";
 import { recordEffectiveChangeRequests } from "./resources/change-requests/change-requests.service";
@@ -30,10 +31,10 @@ async function retention(controller: ScheduledController, env: Bindings) {
  * The Worker: the app answers requests; the webhook queue's consumer delivers the change feed
  * (src/webhooks, docs/api/feed-and-webhooks.md §14); the Cron Triggers of wrangler.toml run, every
  * minute, the change requests that became effective (`recordEffectiveChangeRequests` of
- * src/resources/change-requests,
- * docs/api/change-requests.md §17.6) and the webhook sweep, and daily the retention. Their database
- * handles have no audit source, so what they write (delivery state, deleted old entries) is not
- * itself recorded as entries.
+ * src/resources/change-requests, docs/api/change-requests.md §17.6), the webhook sweep and the
+ * sweep of the rows staged by applies that never reached their batch (`sweepStagedAttempts`,
+ * §17.7), and daily the retention. Their database handles have no audit source, so what they
+ * write (delivery state, deleted old entries) is not itself recorded as entries.
  */
 export default {
   fetch: app.fetch,
@@ -48,6 +49,7 @@ export default {
       }
       const queued = await sweepWebhooks(env, Date.now());
       if (queued) console.log(JSON.stringify({ message: "webhook sweep", queued }));
+      await sweepStagedAttempts(db, controller.scheduledTime);
       return;
     }
     await retention(controller, env);

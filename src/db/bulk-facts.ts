@@ -88,8 +88,7 @@ const ROW_MARK = "\u001e";
 /**
  * Statements that fail the batch unless the facts still read `read.rows`: one per chunk of rows,
  * each comparing the rows at its offset, and one more, so a row added behind the last chunk is
- * noticed too. SQLite raises errors only in triggers; a malformed JSON path is an error any
- * statement can raise, and its message carries the marker.
+ * noticed too (`staleUnless`).
  */
 function guards(db: Db, read: ReadFacts<unknown>): BatchItem<"sqlite">[] {
   const texts = read.rows.map((row) => `${row.part}${PART_MARK}${row.fact}`);
@@ -101,18 +100,14 @@ function guards(db: Db, read: ReadFacts<unknown>): BatchItem<"sqlite">[] {
     const now = sql`(select coalesce(group_concat(part || char(31) || fact, char(30)
       order by part, fact), '') from (${read.query} limit ${limit} offset ${offset}))`;
     offset += chunk.length;
-    const expected = chunk.join(ROW_MARK);
-    return db
-      .select({
-        unchanged: sql`json_extract('{}', case when ${now} is ${expected} then '$' else ${STALE} end)`,
-      })
-      .from(sql`(select 1)`);
+    return staleUnless(db, sql`${now} is ${chunk.join(ROW_MARK)}`);
   });
 }
 
 /**
- * A statement that fails its batch as `writeJudged`'s guards do (the batch is STALE_FACTS) unless
- * `holds` (an SQL condition) is true when it runs.
+ * A statement that fails its batch (`writeJudged` answers STALE_FACTS) unless `holds` (an SQL
+ * condition) is true when it runs: SQLite raises errors only in triggers; a malformed JSON path
+ * is an error any statement can raise, and its message carries the marker.
  */
 export const staleUnless = (db: Db, holds: SQL): BatchItem<"sqlite"> =>
   db

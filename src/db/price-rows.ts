@@ -1,4 +1,4 @@
-import { and, eq, lt, sql, type SQL } from "drizzle-orm";
+import { eq, lt, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { alias } from "drizzle-orm/sqlite-core";
 import { nextTurn } from "../core/steps";
@@ -413,17 +413,22 @@ const stagedAs = ({ changeRequestId, attempt }: Attempt, action?: StagedWrite["a
     action ? sql` and w.action = ${action}` : sql``
   }`;
 
+/** A DELETE of the staged rows of `attempt`; `more`: the rest of its WHERE (a condition, a LIMIT). */
+const deleteStaged = (db: Db, attempt: Attempt, more: SQL = sql``) =>
+  db.delete(changeRequestWrites).where(sql`rowid in (select w.rowid from change_request_writes w
+    where ${stagedAs(attempt)} ${more})`);
+
 /** Whether the row of attempt `attempt` is there (a swept or finished attempt's is not). */
 const attemptLive = (attempt: number) =>
   sql`exists (select 1 from ${changeRequestAttempts} a where a.id = ${attempt})`;
 
 /**
  * How long an attempt may take from its start to its batch before the per-minute Cron counts it
- * dead and sweeps its staged rows (`sweepStagedAttempts`): far longer than any apply (a
- * Worker's request has at most 5 minutes of CPU), so only the rows of a Worker that died between
- * its staging and its batch, or of a clean-up that failed, are swept. Should a live attempt
- * outlast it all the same, its batch fails on its guard (`appliedFromStaged`) and the approve
- * starts again.
+ * dead and sweeps its staged rows (`sweepStagedAttempts`): far longer than an apply takes (the
+ * 100,000-row one stages in seconds; its CPU time, not its wall time, is what a Worker bounds), so
+ * only the rows of a Worker that died between its staging and its batch, or of a clean-up that
+ * failed, are swept. Should a live attempt outlast it all the same, its batch fails on its guard
+ * (`appliedFromStaged`) and the approve starts again.
  */
 export const STAGED_ATTEMPT_TTL_MS = 10 * 60 * 1000;
 
@@ -492,7 +497,7 @@ export async function stageWrites(
       staged.rows += chunk.length;
     }
   } catch (error) {
-    if (staged) await discardAttempt(db, staged);
+    await discardFailed(db, staged);
     throw error;
   }
   return staged;
@@ -554,29 +559,39 @@ export function appliedFromStaged(db: Db, staged: StagedAttempt): BatchItem<"sql
  * round trip (a turn of the event loop between), then, in ONE batch, what is left of them and
  * its row. Once its row is gone no staging statement of it inserts anything
  * (`stagingStatement`), so even an attempt still staging leaves no row behind; a Worker that dies
- * before the last batch leaves the attempt's row, and the Cron's sweep finishes the work.
+ * before the last batch leaves the attempt's row, and the Cron's sweep finishes the work. Rows
+ * go only while the attempt's row is there: once its batch has applied it (before a sweep that
+ * listed it got here, or in a batch that committed but answered an error), they are what `cancel`
+ * restores from.
  */
 export async function discardAttempt(db: Db, attempt: Attempt): Promise<void> {
-  for (;;) {
-    const result = await db.run(
-      sql`delete from ${changeRequestWrites} where rowid in (select w.rowid
-        from ${changeRequestWrites} w where ${stagedAs(attempt)}
-        limit ${DISCARDED_ROWS_PER_STATEMENT})`,
-    );
-    if ((result.meta.changes ?? 0) < DISCARDED_ROWS_PER_STATEMENT) break;
-    await nextTurn();
-  }
+  const rows = (limit: SQL) =>
+    deleteStaged(db, attempt, sql`and ${attemptLive(attempt.attempt)} ${limit}`);
+  const chunk = sql`limit ${DISCARDED_ROWS_PER_STATEMENT}`;
+  while ((await rows(chunk)).meta.changes === DISCARDED_ROWS_PER_STATEMENT) await nextTurn();
   await db.batch([
-    db
-      .delete(changeRequestWrites)
-      .where(
-        and(
-          eq(changeRequestWrites.changeRequestId, attempt.changeRequestId),
-          eq(changeRequestWrites.attempt, attempt.attempt),
-        ),
-      ),
+    rows(sql``),
     db.delete(changeRequestAttempts).where(eq(changeRequestAttempts.id, attempt.attempt)),
   ]);
+}
+
+/**
+ * `discardAttempt` for an attempt that failed (none: nothing was staged). Should that fail too,
+ * the failure that called it is still the answer: the attempt is left to the Cron's sweep.
+ */
+export async function discardFailed(db: Db, attempt: Attempt | undefined): Promise<void> {
+  if (!attempt) return;
+  try {
+    await discardAttempt(db, attempt);
+  } catch (error) {
+    console.warn(
+      JSON.stringify({
+        message: "staged attempt left for the sweep",
+        ...attempt,
+        error: String(error),
+      }),
+    );
+  }
 }
 
 /**
@@ -618,9 +633,6 @@ export function restoreStagedWrites(db: Db, attempt: Attempt): BatchItem<"sqlite
         where ${stagedAs(attempt, "INSERTED")})`,
     ),
     updateFromStaged(db, attempt, "UPDATED", "before"),
-    db.delete(changeRequestWrites).where(
-      sql`${changeRequestWrites.changeRequestId} = ${attempt.changeRequestId}
-          and ${changeRequestWrites.attempt} = ${attempt.attempt}`,
-    ),
+    deleteStaged(db, attempt),
   ];
 }

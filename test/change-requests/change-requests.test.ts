@@ -1,6 +1,8 @@
 import { createScheduledController } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { beforeEach, describe, expect, it, vi } from "vitest";
+import { createDb, DbMeter } from "../../src/db/client";
+import { discardAttempt } from "../../src/db/price-rows";
 import worker from "../../src/index";
 import {
   CHANGE_REQUEST_ACTIONS,
@@ -605,9 +607,66 @@ async function staging(id: number) {
   };
 }
 
+/** The attempt whose staged rows request `id` applied (`change_requests.applied_attempt`). */
+const appliedAttempt = async (id: number) =>
+  (await env.DB.prepare("select applied_attempt as attempt from change_requests where id = ?")
+    .bind(id)
+    .first<{ attempt: number }>())!.attempt;
+
 /** One run of the per-minute Cron Trigger at `scheduledTime`. */
 const tick = (scheduledTime: number) =>
   worker.scheduled(createScheduledController({ scheduledTime, cron: "* * * * *" }), env);
+
+/**
+ * An approve of request `id` whose first attempt is left dead, as a Worker that died between its
+ * staging and its batch leaves one: its staging makes its batch stale (once), and its clean-up
+ * cannot delete its rows until `release` (they stay, with its attempt's row). The approve's
+ * answer and the dead attempt.
+ */
+async function approveAfterADeadAttempt(id: number) {
+  await env.DB.batch([
+    env.DB.prepare(`CREATE TABLE test_dead_${id} (attempt INTEGER)`),
+    env.DB.prepare(
+      `CREATE TRIGGER test_stale_once_${id} AFTER INSERT ON change_request_writes
+         WHEN NEW.change_request_id = ${id} AND NOT EXISTS (SELECT 1 FROM test_dead_${id})
+         BEGIN
+           INSERT INTO test_dead_${id} VALUES (NEW.attempt);
+           UPDATE change_requests SET updated_at = updated_at + 1 WHERE id = ${id};
+         END`,
+    ),
+    env.DB.prepare(
+      `CREATE TRIGGER test_keep_${id} BEFORE DELETE ON change_request_writes
+         WHEN OLD.attempt IN (SELECT attempt FROM test_dead_${id})
+         BEGIN SELECT RAISE(ABORT, 'kept by the test'); END`,
+    ),
+  ]);
+  let approved;
+  try {
+    approved = await call("POST", `/${id}/approve`, undefined, APPROVER);
+  } finally {
+    await env.DB.exec(`DROP TRIGGER test_stale_once_${id}`);
+  }
+  const dead = (await env.DB.prepare(`SELECT attempt FROM test_dead_${id}`).first<{
+    attempt: number;
+  }>())!.attempt;
+  const release = () =>
+    env.DB.batch([
+      env.DB.prepare(`DROP TRIGGER test_keep_${id}`),
+      env.DB.prepare(`DROP TABLE test_dead_${id}`),
+    ]);
+  return { approved, dead, release };
+}
+
+/**
+ * Worked example A's increase submitted, PENDING_APPROVAL under the policy null/null of "apply and
+ * cancel", with its list's rows before.
+ */
+async function pendingIncrease() {
+  const a = await exampleA();
+  const body = await draft(increase(a.list, a.group));
+  await call("POST", `/${body.id}/submit`);
+  return { a, body, before: await rows(a.list) };
+}
 
 describe("apply and cancel", () => {
   beforeEach(() => setPolicy(null, null));
@@ -732,10 +791,7 @@ describe("apply and cancel", () => {
   });
 
   it("the apply is one batch: a statement that fails in it leaves nothing written", async () => {
-    const a = await exampleA();
-    const body = await draft(increase(a.list, a.group));
-    await call("POST", `/${body.id}/submit`);
-    const before = await rows(a.list);
+    const { a, body, before } = await pendingIncrease();
     const auditBefore = (await api("GET", "/v1/api/audit?limit=1")).body.meta.totalItems;
     // P-2's new row (1039) is the last row the batch inserts, after the cuts (from the rows
     // staged before the batch) and P-1's new row: a trigger refuses it.
@@ -764,12 +820,9 @@ describe("apply and cancel", () => {
   });
 
   it("an approve whose guard goes stale after its staging writes nothing, leaves no staged rows, stays PENDING", async () => {
-    const a = await exampleA();
-    const body = await draft(increase(a.list, a.group));
-    await call("POST", `/${body.id}/submit`);
-    const before = await rows(a.list);
+    const { a, body, before } = await pendingIncrease();
     // Every staging statement changes the request behind the approve's back, between its read and
-    // its batch (as a concurrent cancel or PATCH would): each attempt's batch finds it stale.
+    // its batch (as a concurrent withdraw or reject would): each attempt's batch finds it stale.
     await env.DB.exec(
       `CREATE TRIGGER test_stale_${body.id} AFTER INSERT ON change_request_writes WHEN NEW.change_request_id = ${body.id} BEGIN UPDATE change_requests SET updated_at = updated_at + 1 WHERE id = ${body.id}; END`,
     );
@@ -789,47 +842,13 @@ describe("apply and cancel", () => {
   });
 
   it("a failed attempt's rows left behind: the next attempt applies, the Cron sweeps the dead one, cancel restores exactly", async () => {
-    const a = await exampleA();
-    const body = await draft(increase(a.list, a.group));
-    await call("POST", `/${body.id}/submit`);
-    const before = await rows(a.list);
-    // The first attempt's staging makes its batch stale (once), and its clean-up cannot delete
-    // its rows (as if the Worker died before it): they stay, with its attempt's row.
-    await env.DB.batch([
-      env.DB.prepare(`CREATE TABLE test_dead_${body.id} (attempt INTEGER)`),
-      env.DB.prepare(
-        `CREATE TRIGGER test_stale_once_${body.id} AFTER INSERT ON change_request_writes
-         WHEN NEW.change_request_id = ${body.id} AND NOT EXISTS (SELECT 1 FROM test_dead_${body.id})
-         BEGIN
-           INSERT INTO test_dead_${body.id} VALUES (NEW.attempt);
-           UPDATE change_requests SET updated_at = updated_at + 1 WHERE id = ${body.id};
-         END`,
-      ),
-      env.DB.prepare(
-        `CREATE TRIGGER test_keep_${body.id} BEFORE DELETE ON change_request_writes
-         WHEN OLD.attempt IN (SELECT attempt FROM test_dead_${body.id})
-         BEGIN SELECT RAISE(ABORT, 'kept by the test'); END`,
-      ),
-    ]);
-    let approved;
-    try {
-      approved = await call("POST", `/${body.id}/approve`, undefined, APPROVER);
-    } finally {
-      await env.DB.exec(`DROP TRIGGER test_stale_once_${body.id}`);
-      await env.DB.exec(`DROP TRIGGER test_keep_${body.id}`);
-    }
+    const { a, body, before } = await pendingIncrease();
+    const { approved, dead, release } = await approveAfterADeadAttempt(body.id);
+    await release();
     expect(approved.status, JSON.stringify(approved.body)).toBe(200);
     expect(approved.body.status).toBe("APPLIED");
-    const dead = (await env.DB.prepare(`SELECT attempt FROM test_dead_${body.id}`).first<{
-      attempt: number;
-    }>())!.attempt;
-    await env.DB.exec(`DROP TABLE test_dead_${body.id}`);
-    const applied = await env.DB.prepare(
-      "select applied_attempt as attempt from change_requests where id = ?",
-    )
-      .bind(body.id)
-      .first<{ attempt: number }>();
-    expect(applied!.attempt).toBeGreaterThan(dead);
+    const applied = await appliedAttempt(body.id);
+    expect(applied).toBeGreaterThan(dead);
     // Both attempts staged the same six rows (three cut, three new); only the dead one's row of
     // change_request_attempts is left (the batch removed the applied one's).
     const byAttempt = async () =>
@@ -842,7 +861,7 @@ describe("apply and cancel", () => {
       ).results;
     expect(await byAttempt()).toEqual([
       { attempt: dead, n: 6 },
-      { attempt: applied!.attempt, n: 6 },
+      { attempt: applied, n: 6 },
     ]);
     expect(await staging(body.id)).toEqual({ rows: 12, attempts: 1 });
     const after = await rows(a.list);
@@ -853,7 +872,7 @@ describe("apply and cancel", () => {
     await tick(Date.now());
     expect(await staging(body.id)).toEqual({ rows: 12, attempts: 1 });
     await tick(Date.now() + 11 * 60_000);
-    expect(await byAttempt()).toEqual([{ attempt: applied!.attempt, n: 6 }]);
+    expect(await byAttempt()).toEqual([{ attempt: applied, n: 6 }]);
     expect(await staging(body.id)).toEqual({ rows: 6, attempts: 0 });
     expect(await rows(a.list)).toEqual(after);
 
@@ -866,28 +885,9 @@ describe("apply and cancel", () => {
   });
 
   it("a cancel after a failed attempt and a successful one restores exactly, leaving the dead rows to the sweep", async () => {
-    const a = await exampleA();
-    const body = await draft(increase(a.list, a.group));
-    await call("POST", `/${body.id}/submit`);
-    const before = await rows(a.list);
-    await env.DB.batch([
-      env.DB.prepare(`CREATE TABLE test_dead_${body.id} (attempt INTEGER)`),
-      env.DB.prepare(
-        `CREATE TRIGGER test_stale_once_${body.id} AFTER INSERT ON change_request_writes
-         WHEN NEW.change_request_id = ${body.id} AND NOT EXISTS (SELECT 1 FROM test_dead_${body.id})
-         BEGIN
-           INSERT INTO test_dead_${body.id} VALUES (NEW.attempt);
-           UPDATE change_requests SET updated_at = updated_at + 1 WHERE id = ${body.id};
-         END`,
-      ),
-      env.DB.prepare(
-        `CREATE TRIGGER test_keep_${body.id} BEFORE DELETE ON change_request_writes
-         WHEN OLD.attempt IN (SELECT attempt FROM test_dead_${body.id})
-         BEGIN SELECT RAISE(ABORT, 'kept by the test'); END`,
-      ),
-    ]);
+    const { a, body, before } = await pendingIncrease();
+    const { approved, release } = await approveAfterADeadAttempt(body.id);
     try {
-      const approved = await call("POST", `/${body.id}/approve`, undefined, APPROVER);
       expect(approved.body.status).toBe("APPLIED");
       // The dead attempt's staged rows (its after values are the applied one's) are still there
       // when the cancel runs: it reads, restores and removes only the applied attempt's.
@@ -897,9 +897,7 @@ describe("apply and cancel", () => {
       expect(await rows(a.list)).toEqual(before);
       expect(await staging(body.id)).toEqual({ rows: 6, attempts: 1 });
     } finally {
-      await env.DB.exec(`DROP TRIGGER test_stale_once_${body.id}`);
-      await env.DB.exec(`DROP TRIGGER test_keep_${body.id}`);
-      await env.DB.exec(`DROP TABLE test_dead_${body.id}`);
+      await release();
     }
     await tick(Date.now() + 11 * 60_000);
     expect(await staging(body.id)).toEqual({ rows: 0, attempts: 0 });
@@ -907,19 +905,17 @@ describe("apply and cancel", () => {
   });
 
   it("an attempt swept before its batch (as if it outlived STAGED_ATTEMPT_TTL_MS) fails its guard; the approve starts again", async () => {
-    const a = await exampleA();
-    const body = await draft(increase(a.list, a.group));
-    await call("POST", `/${body.id}/submit`);
-    const before = await rows(a.list);
-    // The first attempt's row goes while it stages, as the Cron's sweep would remove it.
+    const { a, body, before } = await pendingIncrease();
+    // The first attempt's row goes as soon as it starts, as the Cron's sweep would remove it:
+    // its staging inserts nothing, and its batch's guard finds the attempt gone.
     await env.DB.batch([
       env.DB.prepare(`CREATE TABLE test_swept_${body.id} (attempt INTEGER)`),
       env.DB.prepare(
-        `CREATE TRIGGER test_sweep_${body.id} AFTER INSERT ON change_request_writes
+        `CREATE TRIGGER test_sweep_${body.id} AFTER INSERT ON change_request_attempts
          WHEN NEW.change_request_id = ${body.id} AND NOT EXISTS (SELECT 1 FROM test_swept_${body.id})
          BEGIN
-           INSERT INTO test_swept_${body.id} VALUES (NEW.attempt);
-           DELETE FROM change_request_attempts WHERE id = NEW.attempt;
+           INSERT INTO test_swept_${body.id} VALUES (NEW.id);
+           DELETE FROM change_request_attempts WHERE id = NEW.id;
          END`,
       ),
     ]);
@@ -934,17 +930,43 @@ describe("apply and cancel", () => {
       attempt: number;
     }>())!.attempt;
     await env.DB.exec(`DROP TABLE test_swept_${body.id}`);
-    const applied = (await env.DB.prepare(
-      "select applied_attempt as attempt from change_requests where id = ?",
-    )
-      .bind(body.id)
-      .first<{ attempt: number }>())!.attempt;
-    expect(applied).toBeGreaterThan(swept);
-    // Written once, from the second attempt's rows; the first one's are gone.
+    expect(await appliedAttempt(body.id)).toBeGreaterThan(swept);
+    // Written once, from the second attempt's rows; the first one staged none.
     expect(await rows(a.list)).toHaveLength(6);
     expect(await staging(body.id)).toEqual({ rows: 6, attempts: 0 });
     expect((await call("POST", `/${body.id}/cancel`)).body.status).toBe("CANCELLED");
     expect(await rows(a.list)).toEqual(before);
+  });
+
+  it("a discard that comes after its attempt applied (a sweep that read it as dead before the batch) leaves the applied rows: cancel restores them", async () => {
+    const { a, body, before } = await pendingIncrease();
+    expect((await call("POST", `/${body.id}/approve`, undefined, APPROVER)).body.status).toBe(
+      "APPLIED",
+    );
+    // The sweep's discard of the attempt it listed, run after the attempt's batch applied it (or
+    // the clean-up of a batch that committed but answered with an error).
+    const attempt = await appliedAttempt(body.id);
+    await discardAttempt(createDb(env.DB, new DbMeter()), { changeRequestId: body.id, attempt });
+    expect(await staging(body.id)).toEqual({ rows: 6, attempts: 0 });
+    expect((await call("POST", `/${body.id}/cancel`)).body.status).toBe("CANCELLED");
+    expect(await rows(a.list)).toEqual(before);
+  });
+
+  it("a request applied before migration 0031 (its rows under attempt 0, no appliedAttempt) is cancelled exactly", async () => {
+    const { a, body, before } = await pendingIncrease();
+    await call("POST", `/${body.id}/approve`, undefined, APPROVER);
+    // As migration 0031 leaves a request applied before it.
+    await env.DB.batch([
+      env.DB.prepare(
+        "update change_request_writes set attempt = 0 where change_request_id = ?",
+      ).bind(body.id),
+      env.DB.prepare("update change_requests set applied_attempt = null where id = ?").bind(
+        body.id,
+      ),
+    ]);
+    expect((await call("POST", `/${body.id}/cancel`)).body.status).toBe("CANCELLED");
+    expect(await rows(a.list)).toEqual(before);
+    expect(await staging(body.id)).toEqual({ rows: 0, attempts: 0 });
   });
 
   it("two approves at once, and an approve racing a withdraw: one wins, the other's attempt leaves nothing", async () => {

@@ -6,14 +6,12 @@ import { holdingD1 } from "../../db/holding";
 import { CHANGED, optimistically } from "../../db/optimistic";
 import {
   appliedFromStaged,
-  discardAttempt,
+  discardFailed,
   divergedWritesSql,
   restoreStagedWrites,
   stageWrites,
   stagedWritesOf,
-  sweepStagedAttempts,
   type Attempt,
-  type StagedAttempt,
 } from "../../db/price-rows";
 import { ApiError, conflict, invalid, notFound } from "../../core/errors";
 import { iso } from "../../core/schemas";
@@ -147,14 +145,9 @@ async function writeIfUnchanged(
 /**
  * Go-live, run by the per-minute Cron Trigger (src/index.ts; docs/api/change-requests.md §17.6):
  * each APPLIED request whose effective moment has come is recorded as effective once, which the
- * change feed announces; the ids recorded. Then the staged rows of applies that never reached
- * their batch are swept (§17.7, `sweepStagedAttempts`).
+ * change feed announces; the ids recorded.
  */
-export async function recordEffectiveChangeRequests(db: Db, now: number) {
-  const recorded = await recordEffective(db, now);
-  await sweepStagedAttempts(db, now);
-  return recorded;
-}
+export const recordEffectiveChangeRequests = (db: Db, now: number) => recordEffective(db, now);
 
 /** The request as read, or 404. */
 async function requireRequest(db: Db, id: number) {
@@ -315,36 +308,13 @@ async function applyPrepared(
       restore: JSON.stringify(records),
     }),
   ];
-  let result;
+  let applied = false;
   try {
-    result = await writeJudged(db, scalarFacts(read.facts, read.text), batch);
-  } catch (error) {
-    await discard(db, staged);
-    throw error;
+    applied = (await writeJudged(db, scalarFacts(read.facts, read.text), batch)) !== STALE_FACTS;
+  } finally {
+    if (!applied) await discardFailed(db, staged);
   }
-  if (result !== STALE_FACTS) return row.id;
-  await discard(db, staged);
-  return CHANGED;
-}
-
-/**
- * Removes the staged rows of an attempt whose batch failed. Should that fail too, the answer is
- * still the batch's (the price rows are untouched either way): the Cron sweeps the attempt later.
- */
-async function discard(db: Db, staged: StagedAttempt | undefined) {
-  if (!staged) return;
-  try {
-    await discardAttempt(db, staged);
-  } catch (error) {
-    console.warn(
-      JSON.stringify({
-        message: "staged attempt left for the sweep",
-        changeRequestId: staged.changeRequestId,
-        attempt: staged.attempt,
-        error: String(error),
-      }),
-    );
-  }
+  return applied ? row.id : CHANGED;
 }
 
 /**
