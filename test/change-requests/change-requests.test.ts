@@ -668,6 +668,20 @@ async function pendingIncrease() {
   return { a, body, before: await rows(a.list) };
 }
 
+/**
+ * Request `id` of `pendingIncrease` after an approve that failed: its list's rows as `before`,
+ * still PENDING_APPROVAL, and nothing of the attempt left staged (docs/api/change-requests.md §17.7).
+ */
+async function expectNothingApplied(id: number, list: number, before: unknown) {
+  expect(await rows(list)).toEqual(before);
+  expect((await call("GET", `/${id}`)).body).toMatchObject({
+    status: "PENDING_APPROVAL",
+    approvedBy: null,
+    appliedAt: null,
+  });
+  expect(await staging(id)).toEqual({ rows: 0, attempts: 0 });
+}
+
 describe("apply and cancel", () => {
   beforeEach(() => setPolicy(null, null));
 
@@ -804,14 +818,8 @@ describe("apply and cancel", () => {
     } finally {
       await env.DB.exec("DROP TRIGGER test_refuse_1039");
     }
-    expect(await rows(a.list)).toEqual(before);
-    expect((await call("GET", `/${body.id}`)).body).toMatchObject({
-      status: "PENDING_APPROVAL",
-      approvedBy: null,
-      appliedAt: null,
-    });
-    // The failed attempt removed what it staged (docs/api/change-requests.md §17.7).
-    expect(await staging(body.id)).toEqual({ rows: 0, attempts: 0 });
+    // The failed attempt removed what it staged.
+    await expectNothingApplied(body.id, a.list, before);
     expect((await api("GET", "/v1/api/audit?limit=1")).body.meta.totalItems).toBe(auditBefore);
     // Nothing stands in the way afterwards.
     const approved = await call("POST", `/${body.id}/approve`, undefined, APPROVER);
@@ -832,13 +840,7 @@ describe("apply and cancel", () => {
     } finally {
       await env.DB.exec(`DROP TRIGGER test_stale_${body.id}`);
     }
-    expect(await rows(a.list)).toEqual(before);
-    expect((await call("GET", `/${body.id}`)).body).toMatchObject({
-      status: "PENDING_APPROVAL",
-      approvedBy: null,
-      appliedAt: null,
-    });
-    expect(await staging(body.id)).toEqual({ rows: 0, attempts: 0 });
+    await expectNothingApplied(body.id, a.list, before);
   });
 
   it("a failed attempt's rows left behind: the next attempt applies, the Cron sweeps the dead one, cancel restores exactly", async () => {
