@@ -23,7 +23,7 @@ interface TargetDocs {
    * For a dimension whose reach has a distance (`Dimension.reach`), explain's words for it: what
    * `distance` is when a record reaches the product through one of these codes (`n`: the
    * distance of a code's first position) and the dimension in "null when not reached through
-   * …". Absent: "n when it reaches the product through its <noun>" and "a <noun>".
+   * …". Required of such a dimension (`distanceDescription` throws without it).
    */
   distance?: { means: (n: number) => string; through: string };
 }
@@ -60,16 +60,10 @@ export const TARGET_DOCS: Record<TargetField, TargetDocs> = {
 export function distanceDescription(): string {
   const measured = DIMENSIONS.flatMap((d) => {
     const n = d.reach(0).distance;
+    const words = TARGET_DOCS[d.field].distance;
     if (n === null) return [];
-    const { noun, distance } = TARGET_DOCS[d.field];
-    return [
-      {
-        means: distance
-          ? distance.means(n)
-          : `${n} when it reaches the product through its ${noun}`,
-        through: distance?.through ?? `a ${noun}`,
-      },
-    ];
+    if (!words) throw new Error(`TARGET_DOCS.${d.field} has a distance and no words for it`);
+    return [{ means: words.means(n), through: words.through }];
   });
   return [
     ...measured.map((m) => m.means),

@@ -418,8 +418,8 @@ const deleteStaged = (db: Db, attempt: Attempt, more: SQL = sql``) =>
   db.delete(changeRequestWrites).where(sql`rowid in (select w.rowid from change_request_writes w
     where ${stagedAs(attempt)} ${more})`);
 
-/** Whether the row of attempt `attempt` is there (a swept or finished attempt's is not). */
-const attemptLive = (attempt: number) =>
+/** Whether the row of `attempt` is there (a swept or finished attempt's is not). */
+const attemptLive = ({ attempt }: Attempt) =>
   sql`exists (select 1 from ${changeRequestAttempts} a where a.id = ${attempt})`;
 
 /**
@@ -466,7 +466,7 @@ export function stagingStatement(
     attempt: sql`${attempt.attempt}`,
     ...Object.fromEntries(fields.map(([field, key]) => [field, rowField(key)])),
   };
-  const [statement] = insertRows(db, changeRequestWrites, chunk, set, attemptLive(attempt.attempt));
+  const [statement] = insertRows(db, changeRequestWrites, chunk, set, attemptLive(attempt));
   return statement!;
 }
 
@@ -540,7 +540,7 @@ export function appliedFromStaged(db: Db, staged: StagedAttempt): BatchItem<"sql
   return [
     staleUnless(
       db,
-      sql`${attemptLive(staged.attempt)} and (select count(*) from ${changeRequestWrites} w
+      sql`${attemptLive(staged)} and (select count(*) from ${changeRequestWrites} w
         where ${stagedAs(staged)}) = ${staged.rows}`,
     ),
     updateFromStaged(db, staged, "UPDATED", "after"),
@@ -565,8 +565,7 @@ export function appliedFromStaged(db: Db, staged: StagedAttempt): BatchItem<"sql
  * restores from.
  */
 export async function discardAttempt(db: Db, attempt: Attempt): Promise<void> {
-  const rows = (limit: SQL) =>
-    deleteStaged(db, attempt, sql`and ${attemptLive(attempt.attempt)} ${limit}`);
+  const rows = (limit: SQL) => deleteStaged(db, attempt, sql`and ${attemptLive(attempt)} ${limit}`);
   const chunk = sql`limit ${DISCARDED_ROWS_PER_STATEMENT}`;
   while ((await rows(chunk)).meta.changes === DISCARDED_ROWS_PER_STATEMENT) await nextTurn();
   await db.batch([

@@ -28,7 +28,7 @@ export interface Reach {
  * A brand counts as a group farther away than any group (docs/pricing-rules.md §31): a group
  * path holds at most 9 groups (distances 0 to 8).
  */
-export const BRAND_DISTANCE = 9;
+const BRAND_DISTANCE = 9;
 
 /** The fields a record lists codes in, one per dimension. */
 export type TargetField = "productCodes" | "productGroupCodes" | "brandCodes";

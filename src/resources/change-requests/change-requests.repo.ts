@@ -211,10 +211,8 @@ const unknownOf = (table: SQL, codesJson: readonly string[]) =>
  * kind in the plural (`unknownProducts`, `unknownGroups`, `unknownBrands`; kept, so that the facts
  * stored at submit compare equal at approve).
  */
-const pascal = (kind: string) =>
-  kind.toLowerCase().replace(/(?:^|_)([a-z])/g, (_, c: string) => c.toUpperCase());
 const UNKNOWN_KEYS = Object.fromEntries(
-  DIMENSIONS.map((d) => [d.field, `unknown${pascal(d.kind)}s`]),
+  DIMENSIONS.map((d) => [d.field, `unknown${d.kind[0]}${d.kind.slice(1).toLowerCase()}s`]),
 ) as Record<TargetField, `unknown${string}`>;
 
 /** The codes of `field` the items name that name nothing. */
