@@ -10,7 +10,8 @@
  * - in the object literals given to `.openapi(…)` (a schema's or a parameter's metadata), or to
  *   a helper that hands its object to `.openapi(…)` as it is (`METADATA_HELPERS`: `bulkBody`):
  *   the properties `description`, `summary`, `example` and `examples`, at any depth of nested
- *   object literals;
+ *   object literals; a `.openapi(…)` call left with nothing else (those words only, no schema's
+ *   name) goes whole, its receiver kept (`Code.openapi({ example })` → `Code`);
  * - in a route's object: `description` and `summary` at any depth of nested object literals, and
  *   `responses`, which only /doc reads (the Worker validates requests, not answers). A route's
  *   object is the one given to `createRoute(…)` or to a list's `.route(…)`, any object literal
@@ -199,6 +200,26 @@ export function workerSource(text, file) {
     });
   };
 
+  /**
+   * Whether a `.openapi(…)` call holds only words of /doc: object literals of `METADATA_WORDS`
+   * alone, so that it is left empty. Such a call changes no validation (metadata is what /doc is
+   * generated from), so the Worker drops it whole. One that names a schema (`.openapi("Name", …)`)
+   * stays: test/platform/doc-served.test.ts compares the Worker's operations, named schemas and
+   * all, with the served document's.
+   * @param {ts.CallExpression} call
+   */
+  const wordsOnly = (call) =>
+    ts.isPropertyAccessExpression(call.expression) &&
+    call.expression.name.text === "openapi" &&
+    call.arguments.every(
+      (argument) =>
+        ts.isObjectLiteralExpression(argument) &&
+        argument.properties.every(
+          (property) =>
+            ts.isPropertyAssignment(property) && METADATA_WORDS.has(keyOf(property) ?? ""),
+        ),
+    );
+
   /** @param {ts.Node} node */
   const visit = (node) => {
     if (
@@ -225,7 +246,10 @@ export function workerSource(text, file) {
         (ts.isIdentifier(callee) &&
           (callee.text === "createRoute" || factories.has(callee.text))) ||
         (ts.isPropertyAccessExpression(callee) && callee.name.text === "route");
-      if (metadata || route) {
+      if (metadata && wordsOnly(node)) {
+        // Nothing left for the Worker: the call goes, its receiver stays (`X.openapi({…})` → `X`).
+        blanks.push([callee.expression.end, node.end]);
+      } else if (metadata || route) {
         for (const argument of node.arguments) {
           if (ts.isObjectLiteralExpression(argument)) {
             strip(argument, metadata ? METADATA_WORDS : ROUTE_WORDS, route);
