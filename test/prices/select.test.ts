@@ -218,6 +218,31 @@ describe("GET /v1/api/prices with select", () => {
     ]);
   });
 
+  it("agrees with the pattern /doc declares for select: what it takes, the server takes", async () => {
+    const param = op("lookupPrices").parameters.find((p) => p.name === "select")!;
+    const pattern = new RegExp(param.schema.items.pattern, "u");
+    const values = [
+      "lineAmount",
+      " lineAmount , priceBreak ",
+      "lineAmount,,priceBreak,",
+      ",",
+      "",
+      "explain",
+      "costUnitAmount",
+      "price",
+      "lineamount",
+      "lineAmount;priceBreak",
+      "lineAmount,totalAmount",
+      "line Amount",
+    ];
+    for (const value of values) {
+      const res = await lookup(`&select=${encodeURIComponent(value)}`);
+      expect(res.status === 200, `${JSON.stringify(value)}: ${res.status}`).toBe(
+        pattern.test(value),
+      );
+    }
+  });
+
   it("the ETag names the selection as a set: another selection another tag, the same set the same tag and a 304", async () => {
     const tags = [];
     for (const query of [
