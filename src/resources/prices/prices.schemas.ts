@@ -38,6 +38,189 @@ const At = Instant.openapi({
   example: "2025-06-15T10:00:00Z",
 });
 
+/**
+ * What `select` may name: the fields of a line (LinePrice below), in the answer's order
+ * (docs/api/prices.md §9). The type holds the names to LinePrice's keys, every one and no other;
+ * they are written out because reading them from the schema would bring LinePrice, an answer's
+ * schema that only /doc reads, into the Worker's bundle whole (some 1.6 KiB gzip).
+ * test/prices/select.test.ts holds their order to /doc's.
+ */
+const LINE_KEYS: { [K in keyof z.infer<typeof LinePrice>]-?: 0 } = {
+  productCode: 0,
+  quantity: 0,
+  status: 0,
+  finalUnitAmount: 0,
+  lineAmount: 0,
+  regularUnitAmount: 0,
+  listUnitAmount: 0,
+  currency: 0,
+  priceUnit: 0,
+  taxInclusive: 0,
+  source: 0,
+  adjustments: 0,
+  tiers: 0,
+  quantityRule: 0,
+  suggestedQuantities: 0,
+  priceBreak: 0,
+  ladder: 0,
+  costUnitAmount: 0,
+  marginAmount: 0,
+  marginBp: 0,
+  accruals: 0,
+  pocketUnitAmount: 0,
+  pocketMarginBp: 0,
+  explain: 0,
+};
+export const LINE_FIELDS = Object.keys(LINE_KEYS);
+
+/** A `select` item; an unknown one is named as the list queries name it (src/list/parse.ts). */
+const LineField = z.enum(LINE_FIELDS, {
+  error: (issue) =>
+    `${quote(String(issue.input))} is not selectable; selectable fields: ${LINE_FIELDS.join(", ")}`,
+});
+
+const SELECT =
+  "The line fields to answer besides productCode, quantity and status (and explain, ladder when " +
+  "asked for), in the line's own order whatever the order here; a field the key's answer never " +
+  "carries (cost and margin for a read key) stays absent; default every field (docs/api/prices.md §9)";
+
+export const PriceResolveSchema = z
+  .strictObject({
+    channelCode: Code.openapi({ example: "WEB-DE", description: "The channel to price in" }),
+    customerCode: Code.nullable().optional().openapi({
+      example: "C-1001",
+      description: "The customer; omit it or send null for anonymous (public) prices",
+    }),
+    currency: Currency.optional().openapi({
+      description: "Default: the currency of the channel's primary pricelist",
+    }),
+    at: At.optional(),
+    explain: z
+      .boolean()
+      .optional()
+      .openapi({ description: "List every candidate per line and why it lost; default false" }),
+    quoteId: z.number().int().min(1).optional().openapi({
+      example: 42,
+      description:
+        "An ACCEPTED quote of this customer in this channel to honour: each line of a product and quantity the quote names is priced from it (docs/pricing-rules.md §28.1). 404 when no such quote exists; 409 QUOTE_MISMATCH, QUOTE_REDEEMED, QUOTE_EXPIRED or QUOTE_NOT_ACCEPTED when it cannot be honoured",
+    }),
+    ladder: z.boolean().optional().openapi({
+      description:
+        "true: each OK line carries its ladder, every tier of its base pricelist priced for this buyer (docs/pricing-rules.md §30); default false",
+    }),
+    lines: z
+      .array(
+        z.strictObject({
+          productCode: Code.openapi({ example: "P-B", description: "The product" }),
+          quantity: Quantity,
+        }),
+      )
+      .min(1, "must have at least one line")
+      .max(MAX_RESOLVE_LINES, `must have at most ${MAX_RESOLVE_LINES} lines`)
+      .openapi({ description: `The cart lines, 1-${MAX_RESOLVE_LINES}` }),
+    select: z.array(LineField).optional().openapi({ description: SELECT }),
+  })
+  .openapi("PriceResolveRequest", {
+    description: "A cart to price: the worked example of the pricing rules",
+    example: workedExampleRequest,
+  });
+
+/** One `product` value: a code, or codes joined by commas; none of them "." or "..". */
+const JOINED_CODES = `^${ONE_CODE}(?:,${ONE_CODE})*$`;
+
+/**
+ * `product`, repeated or comma-joined or both (`product=A,B&product=C`), as one list in URL
+ * order: each code validated at its place in it (`query.product.1`), 1-100 of them.
+ */
+const QueryList = z.union([z.string(), z.array(z.string())]);
+const joined = (values: string | string[]) => [values].flat().flatMap((value) => value.split(","));
+const ProductList = QueryList.transform(joined).pipe(
+  z.array(Code).max(MAX_LOOKUP_PRODUCTS, `at most ${MAX_LOOKUP_PRODUCTS} products`),
+);
+
+const QUANTITY_WORDING = `must be a whole number 1-${MAX_QUANTITY}`;
+
+/** Query of the GET lookup: a product list, one quantity for all. */
+export const PriceLookupQuery = z.object({
+  channel: Code.openapi({
+    param: { name: "channel", in: "query", required: true },
+    description: "The channel code to price in",
+    example: "WEB-DE",
+  }),
+  // Empty is absent: a URL's way of saying null (the body's `customerCode: null`).
+  customer: z
+    .union([Code, z.literal("")])
+    .optional()
+    .openapi({
+      param: { name: "customer", in: "query" },
+      type: "string",
+      pattern: `^$|${CODE_PATTERN.source}`,
+      description:
+        "The customer code; omit it or leave it empty (`customer=`) for anonymous (public) prices",
+      example: "C-1001",
+    }),
+  currency: Currency.optional().openapi({
+    param: { name: "currency", in: "query" },
+    description: "Default: the currency of the channel's primary pricelist",
+  }),
+  at: At.optional().openapi({ param: { name: "at", in: "query" } }),
+  quantity: z
+    .string()
+    .refine((v) => /^\d{1,7}$/.test(v) && Number(v) >= 1 && Number(v) <= MAX_QUANTITY, {
+      message: QUANTITY_WORDING,
+    })
+    .transform(Number)
+    .optional()
+    .openapi({
+      param: { name: "quantity", in: "query" },
+      type: "integer",
+      minimum: 1,
+      maximum: MAX_QUANTITY,
+      description: `Units for every product, 1-${MAX_QUANTITY}; default 1`,
+      example: 10,
+    }),
+  product: ProductList.openapi({
+    param: { name: "product", in: "query", required: true, style: "form", explode: true },
+    type: "array",
+    items: { type: "string", pattern: JOINED_CODES },
+    minItems: 1,
+    maxItems: MAX_LOOKUP_PRODUCTS,
+    description:
+      `Product codes, repeated (product=A&product=B), comma-joined (product=A,B) or both, ` +
+      `1-${MAX_LOOKUP_PRODUCTS} in all; priced in that order, a code named twice is two lines`,
+    example: ["P-A", "P-B", "P-C"],
+  }),
+  explain: z
+    .enum(["true", "false"])
+    .optional()
+    .openapi({
+      param: { name: "explain", in: "query" },
+      description: "true: list every candidate per product and why it lost; default false",
+    }),
+  ladder: z
+    .enum(["true", "false"])
+    .optional()
+    .openapi({
+      param: { name: "ladder", in: "query" },
+      description:
+        "true: each OK product carries its ladder, every tier of its base pricelist priced for this buyer (docs/pricing-rules.md §30); default false",
+    }),
+  // As the list queries' `select` (docs/list-queries.md §6): pieces trimmed, empty ones dropped.
+  select: QueryList.transform((values) =>
+    joined(values)
+      .map((v) => v.trim())
+      .filter(Boolean),
+  )
+    .pipe(z.array(LineField))
+    .optional()
+    .openapi({
+      param: { name: "select", in: "query", style: "form", explode: true },
+      type: "array",
+      items: { type: "string", pattern: selectPattern(LINE_FIELDS) },
+      description: `${SELECT}. Comma-joined, repeated or both, as the list queries' select: spaces around a field and empty pieces ignored, so \`select=\` alone is every field`,
+    }),
+});
+
 const Band = z
   .object({
     fromQuantity: z
@@ -349,187 +532,6 @@ const LinePrice = z
       .openapi({ description: "Only with explain: every candidate and why it lost" }),
   })
   .openapi("LinePrice", { description: "The price of one line" });
-
-/**
- * What `select` may name: the line's fields, in the answer's order (docs/api/prices.md §9). Typed
- * by LinePrice's keys, every one and no other; read from the schema itself, LinePrice (an answer's
- * schema, which only /doc reads) would weigh on the Worker's bundle whole.
- */
-const LINE_KEYS: { [K in keyof z.infer<typeof LinePrice>]-?: 0 } = {
-  productCode: 0,
-  quantity: 0,
-  status: 0,
-  finalUnitAmount: 0,
-  lineAmount: 0,
-  regularUnitAmount: 0,
-  listUnitAmount: 0,
-  currency: 0,
-  priceUnit: 0,
-  taxInclusive: 0,
-  source: 0,
-  adjustments: 0,
-  tiers: 0,
-  quantityRule: 0,
-  suggestedQuantities: 0,
-  priceBreak: 0,
-  ladder: 0,
-  costUnitAmount: 0,
-  marginAmount: 0,
-  marginBp: 0,
-  accruals: 0,
-  pocketUnitAmount: 0,
-  pocketMarginBp: 0,
-  explain: 0,
-};
-export const LINE_FIELDS = Object.keys(LINE_KEYS);
-
-/** A `select` item; an unknown one is named as the list queries name it (src/list/parse.ts). */
-const LineField = z.enum(LINE_FIELDS, {
-  error: (issue) =>
-    `${quote(String(issue.input))} is not selectable; selectable fields: ${LINE_FIELDS.join(", ")}`,
-});
-
-const SELECT =
-  "The line fields to answer besides productCode, quantity and status (and explain, ladder when " +
-  "asked for), in the line's own order whatever the order here; a field the key's answer never " +
-  "carries (cost and margin for a read key) stays absent; default every field (docs/api/prices.md §9)";
-
-export const PriceResolveSchema = z
-  .strictObject({
-    channelCode: Code.openapi({ example: "WEB-DE", description: "The channel to price in" }),
-    customerCode: Code.nullable().optional().openapi({
-      example: "C-1001",
-      description: "The customer; omit it or send null for anonymous (public) prices",
-    }),
-    currency: Currency.optional().openapi({
-      description: "Default: the currency of the channel's primary pricelist",
-    }),
-    at: At.optional(),
-    explain: z
-      .boolean()
-      .optional()
-      .openapi({ description: "List every candidate per line and why it lost; default false" }),
-    quoteId: z.number().int().min(1).optional().openapi({
-      example: 42,
-      description:
-        "An ACCEPTED quote of this customer in this channel to honour: each line of a product and quantity the quote names is priced from it (docs/pricing-rules.md §28.1). 404 when no such quote exists; 409 QUOTE_MISMATCH, QUOTE_REDEEMED, QUOTE_EXPIRED or QUOTE_NOT_ACCEPTED when it cannot be honoured",
-    }),
-    ladder: z.boolean().optional().openapi({
-      description:
-        "true: each OK line carries its ladder, every tier of its base pricelist priced for this buyer (docs/pricing-rules.md §30); default false",
-    }),
-    lines: z
-      .array(
-        z.strictObject({
-          productCode: Code.openapi({ example: "P-B", description: "The product" }),
-          quantity: Quantity,
-        }),
-      )
-      .min(1, "must have at least one line")
-      .max(MAX_RESOLVE_LINES, `must have at most ${MAX_RESOLVE_LINES} lines`)
-      .openapi({ description: `The cart lines, 1-${MAX_RESOLVE_LINES}` }),
-    select: z.array(LineField).optional().openapi({ description: SELECT }),
-  })
-  .openapi("PriceResolveRequest", {
-    description: "A cart to price: the worked example of the pricing rules",
-    example: workedExampleRequest,
-  });
-
-/** One `product` value: a code, or codes joined by commas; none of them "." or "..". */
-const JOINED_CODES = `^${ONE_CODE}(?:,${ONE_CODE})*$`;
-
-/**
- * `product`, repeated or comma-joined or both (`product=A,B&product=C`), as one list in URL
- * order: each code validated at its place in it (`query.product.1`), 1-100 of them.
- */
-const QueryList = z.union([z.string(), z.array(z.string())]);
-const joined = (values: string | string[]) => [values].flat().flatMap((value) => value.split(","));
-const ProductList = QueryList.transform(joined).pipe(
-  z.array(Code).max(MAX_LOOKUP_PRODUCTS, `at most ${MAX_LOOKUP_PRODUCTS} products`),
-);
-
-const QUANTITY_WORDING = `must be a whole number 1-${MAX_QUANTITY}`;
-
-/** Query of the GET lookup: a product list, one quantity for all. */
-export const PriceLookupQuery = z.object({
-  channel: Code.openapi({
-    param: { name: "channel", in: "query", required: true },
-    description: "The channel code to price in",
-    example: "WEB-DE",
-  }),
-  // Empty is absent: a URL's way of saying null (the body's `customerCode: null`).
-  customer: z
-    .union([Code, z.literal("")])
-    .optional()
-    .openapi({
-      param: { name: "customer", in: "query" },
-      type: "string",
-      pattern: `^$|${CODE_PATTERN.source}`,
-      description:
-        "The customer code; omit it or leave it empty (`customer=`) for anonymous (public) prices",
-      example: "C-1001",
-    }),
-  currency: Currency.optional().openapi({
-    param: { name: "currency", in: "query" },
-    description: "Default: the currency of the channel's primary pricelist",
-  }),
-  at: At.optional().openapi({ param: { name: "at", in: "query" } }),
-  quantity: z
-    .string()
-    .refine((v) => /^\d{1,7}$/.test(v) && Number(v) >= 1 && Number(v) <= MAX_QUANTITY, {
-      message: QUANTITY_WORDING,
-    })
-    .transform(Number)
-    .optional()
-    .openapi({
-      param: { name: "quantity", in: "query" },
-      type: "integer",
-      minimum: 1,
-      maximum: MAX_QUANTITY,
-      description: `Units for every product, 1-${MAX_QUANTITY}; default 1`,
-      example: 10,
-    }),
-  product: ProductList.openapi({
-    param: { name: "product", in: "query", required: true, style: "form", explode: true },
-    type: "array",
-    items: { type: "string", pattern: JOINED_CODES },
-    minItems: 1,
-    maxItems: MAX_LOOKUP_PRODUCTS,
-    description:
-      `Product codes, repeated (product=A&product=B), comma-joined (product=A,B) or both, ` +
-      `1-${MAX_LOOKUP_PRODUCTS} in all; priced in that order, a code named twice is two lines`,
-    example: ["P-A", "P-B", "P-C"],
-  }),
-  explain: z
-    .enum(["true", "false"])
-    .optional()
-    .openapi({
-      param: { name: "explain", in: "query" },
-      description: "true: list every candidate per product and why it lost; default false",
-    }),
-  ladder: z
-    .enum(["true", "false"])
-    .optional()
-    .openapi({
-      param: { name: "ladder", in: "query" },
-      description:
-        "true: each OK product carries its ladder, every tier of its base pricelist priced for this buyer (docs/pricing-rules.md §30); default false",
-    }),
-  // As the list queries' `select` (docs/list-queries.md §6): pieces trimmed, empty ones dropped.
-  select: QueryList.transform((values) =>
-    joined(values)
-      .map((v) => v.trim())
-      .filter(Boolean),
-  )
-    .pipe(z.array(LineField))
-    .optional()
-    .openapi({
-      param: { name: "select", in: "query", style: "form", explode: true },
-      type: "array",
-      items: { type: "string", pattern: selectPattern(LINE_FIELDS) },
-      description: `${SELECT}. Comma-joined, repeated or both, as the list queries' select: spaces around a field and empty pieces ignored, so \`select=\` alone is every field`,
-    }),
-});
 
 export const PriceAnswerSchema = z
   .object({
