@@ -1970,10 +1970,10 @@ export interface components {
        */
       validUntil: string | null;
       /** @description One per requested line, in order */
-      lines: components["schemas"]["LinePrice"][];
+      lines: components["schemas"]["PriceAnswerLine"][];
     };
-    /** @description The price of one line */
-    LinePrice: {
+    /** @description The price of one line (LinePrice): every field, or with `select` productCode, quantity, status and the fields selected */
+    PriceAnswerLine: {
       /** @description The product, as asked */
       productCode: string;
       /** @description The quantity, as asked */
@@ -1984,21 +1984,21 @@ export interface components {
        */
       status: "OK" | "NO_PRICE" | "UNKNOWN_PRODUCT" | "OUT_OF_RANGE" | "QUANTITY_NOT_ALLOWED";
       /** @description What the customer pays per priceUnit pieces */
-      finalUnitAmount: number | null;
+      finalUnitAmount?: number | null;
       /** @description round(finalUnitAmount × quantity / priceUnit), in the channel's roundingMode (docs/pricing-rules.md §20) */
-      lineAmount: number | null;
+      lineAmount?: number | null;
       /** @description After trade conditions and the floor, before promotions */
-      regularUnitAmount: number | null;
+      regularUnitAmount?: number | null;
       /** @description The public price: the channel's pricelists only */
-      listUnitAmount: number | null;
+      listUnitAmount?: number | null;
       /** @description The currency of every amount of the line */
-      currency: string;
+      currency?: string;
       /** @description The pieces every unit amount of the line is for (finalUnitAmount, baseUnitAmount, adjustments, listUnitAmount): the base row's price unit, 1-10000; null when unpriced */
-      priceUnit: number | null;
+      priceUnit?: number | null;
       /** @description Whether the base pricelist's amounts include tax; null unpriced */
-      taxInclusive: boolean | null;
+      taxInclusive?: boolean | null;
       /** @description Where the base price comes from; null when unpriced */
-      source: {
+      source?: {
         /**
          * @description The level of the base price
          * @enum {string}
@@ -2029,9 +2029,9 @@ export interface components {
         revision?: number;
       } | null;
       /** @description Trade conditions and promotion applied, in order */
-      adjustments: components["schemas"]["PriceAdjustment"][];
+      adjustments?: components["schemas"]["PriceAdjustment"][];
       /** @description The base pricelist's tiers for this product */
-      tiers: {
+      tiers?: {
         /** @description From this quantity on */
         minQuantity: number;
         /** @description The price of priceUnit pieces */
@@ -2042,7 +2042,7 @@ export interface components {
         flatAmount: number;
       }[];
       /** @description The product's quantity rule; null for UNKNOWN_PRODUCT */
-      quantityRule: {
+      quantityRule?: {
         /** @description The smallest quantity allowed */
         minimum: number;
         /** @description Allowed quantities are minimum + k × increment */
@@ -2051,14 +2051,14 @@ export interface components {
         maximum: number | null;
       } | null;
       /** @description Only on QUANTITY_NOT_ALLOWED lines; else null */
-      suggestedQuantities: {
+      suggestedQuantities?: {
         /** @description The nearest allowed quantity below; null when none */
         below: number | null;
         /** @description The nearest allowed quantity above; null when none */
         above: number | null;
       } | null;
       /** @description OK lines: buying up to the next tier costs no more than this line (docs/pricing-rules.md §22); else null */
-      priceBreak: {
+      priceBreak?: {
         /** @description The smallest allowed quantity above the line's that reaches a higher tier of the base pricelist */
         quantity: number;
         /** @description What the line costs at that quantity: no more than now */
@@ -2079,7 +2079,7 @@ export interface components {
       /** @description Admin keys only: absent from a read key's answer (docs/api/access.md §18). round_half_up((pocket − cost) × 10000 / pocket); null without a cost or when the pocket price is 0 */
       pocketMarginBp?: number | null;
       /** @description Only with explain: every candidate and why it lost */
-      explain: {
+      explain?: {
         /** @description Most specific level first, then priority desc, id asc */
         pricelists: components["schemas"]["PricelistExplain"][];
         /** @description By type in applied order, then rung, priority desc, id asc */
@@ -2609,6 +2609,33 @@ export interface components {
          */
         quantity: number;
       }[];
+      /** @description The line fields to answer besides productCode, quantity and status (and explain, ladder when asked for), in the line's own order whatever the order here; a field the key's answer never carries (cost and margin for a read key) stays absent; default every field (docs/api/prices.md §9) */
+      select?: (
+        | "productCode"
+        | "quantity"
+        | "status"
+        | "finalUnitAmount"
+        | "lineAmount"
+        | "regularUnitAmount"
+        | "listUnitAmount"
+        | "currency"
+        | "priceUnit"
+        | "taxInclusive"
+        | "source"
+        | "adjustments"
+        | "tiers"
+        | "quantityRule"
+        | "suggestedQuantities"
+        | "priceBreak"
+        | "ladder"
+        | "costUnitAmount"
+        | "marginAmount"
+        | "marginBp"
+        | "accruals"
+        | "pocketUnitAmount"
+        | "pocketMarginBp"
+        | "explain"
+      )[];
     };
     /**
      * @description Default: the currency of the channel's primary pricelist
@@ -7151,10 +7178,132 @@ export interface components {
       difference: number | null;
       /** @description difference × 10000 / before.finalUnitAmount, rounded half away from zero, per piece when the units differ; null when difference is null or before is 0 */
       differenceBp: number | null;
-      before: components["schemas"]["LinePrice"] & unknown;
+      before: components["schemas"]["LinePrice"];
       after: components["schemas"]["LinePrice"] & unknown;
       /** @description What differs, in this order: LEVEL (of the base price), RUNG (of the trade conditions applied), BASE (pricelist, tier, amount, tiers, list price), ADJUSTMENTS (conditions and promotion applied), FLOOR, AVAILABILITY (the line's status) */
       changed: ("LEVEL" | "RUNG" | "BASE" | "ADJUSTMENTS" | "FLOOR" | "AVAILABILITY" | "MARGIN")[];
+    };
+    /** @description The line as stored data prices it */
+    LinePrice: {
+      /** @description The product, as asked */
+      productCode: string;
+      /** @description The quantity, as asked */
+      quantity: number;
+      /**
+       * @description OK; NO_PRICE (no pricelist has a price); UNKNOWN_PRODUCT; OUT_OF_RANGE (an amount would exceed 2^53-1); QUANTITY_NOT_ALLOWED (see quantityRule and suggestedQuantities)
+       * @enum {string}
+       */
+      status: "OK" | "NO_PRICE" | "UNKNOWN_PRODUCT" | "OUT_OF_RANGE" | "QUANTITY_NOT_ALLOWED";
+      /** @description What the customer pays per priceUnit pieces */
+      finalUnitAmount: number | null;
+      /** @description round(finalUnitAmount × quantity / priceUnit), in the channel's roundingMode (docs/pricing-rules.md §20) */
+      lineAmount: number | null;
+      /** @description After trade conditions and the floor, before promotions */
+      regularUnitAmount: number | null;
+      /** @description The public price: the channel's pricelists only */
+      listUnitAmount: number | null;
+      /** @description The currency of every amount of the line */
+      currency: string;
+      /** @description The pieces every unit amount of the line is for (finalUnitAmount, baseUnitAmount, adjustments, listUnitAmount): the base row's price unit, 1-10000; null when unpriced */
+      priceUnit: number | null;
+      /** @description Whether the base pricelist's amounts include tax; null unpriced */
+      taxInclusive: boolean | null;
+      /** @description Where the base price comes from; null when unpriced */
+      source: {
+        /**
+         * @description The level of the base price
+         * @enum {string}
+         */
+        level: "INDIVIDUAL" | "CUSTOMER" | "CUSTOMER_GROUP" | "CHANNEL_PRIMARY" | "CHANNEL";
+        /** @description The pricelist of the base price */
+        pricelistId: number;
+        /** @description The tier used */
+        tierMinQuantity: number;
+        /** @description The tier's unit amount; GRADUATED: the lot's amount for all quantity pieces (the sum of bands) */
+        baseUnitAmount: number;
+        derivedFrom: components["schemas"]["PriceDerivedFrom"];
+        /**
+         * @description How the base pricelist's tiers price the line (docs/pricing-rules.md §29): VOLUME, the whole quantity at the tier it reaches; GRADUATED, one lot of bands (priceUnit = quantity)
+         * @enum {string}
+         */
+        tierMode: "VOLUME" | "GRADUATED";
+        /** @description GRADUATED: the bands the quantity reaches, whose amounts add up to baseUnitAmount; VOLUME: null */
+        bands: components["schemas"]["PriceBand"][] | null;
+        /**
+         * @description QUOTE when a quote priced the line (docs/pricing-rules.md §28); absent: the pricelist above. With QUOTE and the quote's price, baseUnitAmount is the quoted amount (no adjustments)
+         * @enum {string}
+         */
+        kind?: "QUOTE";
+        /** @description With kind QUOTE: the quote that priced the line */
+        quoteId?: number;
+        /** @description With kind QUOTE: the quote's revision */
+        revision?: number;
+      } | null;
+      /** @description Trade conditions and promotion applied, in order */
+      adjustments: components["schemas"]["PriceAdjustment"][];
+      /** @description The base pricelist's tiers for this product */
+      tiers: {
+        /** @description From this quantity on */
+        minQuantity: number;
+        /** @description The price of priceUnit pieces */
+        amount: number;
+        /** @description The pieces amount is for */
+        priceUnit: number;
+        /** @description GRADUATED: added once when a line reaches this tier's band (docs/pricing-rules.md §29); 0 on VOLUME lists */
+        flatAmount: number;
+      }[];
+      /** @description The product's quantity rule; null for UNKNOWN_PRODUCT */
+      quantityRule: {
+        /** @description The smallest quantity allowed */
+        minimum: number;
+        /** @description Allowed quantities are minimum + k × increment */
+        increment: number;
+        /** @description The largest quantity allowed; null = none */
+        maximum: number | null;
+      } | null;
+      /** @description Only on QUANTITY_NOT_ALLOWED lines; else null */
+      suggestedQuantities: {
+        /** @description The nearest allowed quantity below; null when none */
+        below: number | null;
+        /** @description The nearest allowed quantity above; null when none */
+        above: number | null;
+      } | null;
+      /** @description OK lines: buying up to the next tier costs no more than this line (docs/pricing-rules.md §22); else null */
+      priceBreak: {
+        /** @description The smallest allowed quantity above the line's that reaches a higher tier of the base pricelist */
+        quantity: number;
+        /** @description What the line costs at that quantity: no more than now */
+        lineAmount: number;
+      } | null;
+      /** @description Only when the request asked for `ladder`: on OK lines, for each tier of the base pricelist (minQuantity ascending) the line priced for this buyer at the smallest allowed quantity from it, order-level bases unchanged (docs/pricing-rules.md §30); null on other lines */
+      ladder?: components["schemas"]["LadderEntry"][] | null;
+      /** @description Admin keys only: absent from a read key's answer (docs/api/access.md §18). The line's cost per priceUnit pieces, from the channel's COST pricelists (docs/pricing-rules.md §23); null without one */
+      costUnitAmount?: number | null;
+      /** @description Admin keys only: absent from a read key's answer (docs/api/access.md §18). finalUnitAmount − costUnitAmount (negative below cost); null without a cost */
+      marginAmount?: number | null;
+      /** @description Admin keys only: absent from a read key's answer (docs/api/access.md §18). round_half_up((final − cost) × 10000 / final); null without a cost or when final is 0 */
+      marginBp?: number | null;
+      /** @description Admin keys only: absent from a read key's answer (docs/api/access.md §18). The ACCRUAL conditions that reach the line, in rung, priority, id order; [] when none */
+      accruals?: components["schemas"]["Accrual"][];
+      /** @description Admin keys only: absent from a read key's answer (docs/api/access.md §18). finalUnitAmount − Σ accruals (≥ 0); null when the line is not priced */
+      pocketUnitAmount?: number | null;
+      /** @description Admin keys only: absent from a read key's answer (docs/api/access.md §18). round_half_up((pocket − cost) × 10000 / pocket); null without a cost or when the pocket price is 0 */
+      pocketMarginBp?: number | null;
+      /** @description Only with explain: every candidate and why it lost */
+      explain: {
+        /** @description Most specific level first, then priority desc, id asc */
+        pricelists: components["schemas"]["PricelistExplain"][];
+        /** @description By type in applied order, then rung, priority desc, id asc */
+        tradeConditions: components["schemas"]["TradeConditionExplain"][];
+        /** @description Priority desc, id asc */
+        promotions: components["schemas"]["PromotionExplain"][];
+        /** @description The channel's FLOOR pricelists, priority desc, id asc */
+        floors: components["schemas"]["FloorExplain"][];
+        /** @description Admin keys only: absent from a read key's answer (docs/api/access.md §18). The channel's COST pricelists, priority desc, id asc */
+        costs?: components["schemas"]["CostExplain"][];
+        /** @description Only when the request carries quotes (a named quoteId, or the customer's agreements): every quote naming the product, in rank order */
+        quotes?: components["schemas"]["QuoteExplain"][];
+      } | null;
     };
     /** @description The changes in numbers */
     PriceChangeSummary: {
@@ -10203,6 +10352,8 @@ export interface operations {
         explain?: "true" | "false";
         /** @description true: each OK product carries its ladder, every tier of its base pricelist priced for this buyer (docs/pricing-rules.md §30); default false */
         ladder?: "true" | "false";
+        /** @description The line fields to answer besides productCode, quantity and status (and explain, ladder when asked for), in the line's own order whatever the order here; a field the key's answer never carries (cost and margin for a read key) stays absent; default every field (docs/api/prices.md §9). Comma-joined, repeated or both, as the list queries' select: spaces around a field and empty pieces ignored, so `select=` alone is every field */
+        select?: string[];
       };
       header?: {
         /** @description An ETag of an earlier answer: 304 (no body) while it still describes the current answer */

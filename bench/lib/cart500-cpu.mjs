@@ -9,7 +9,7 @@
  *
  *   node bench/lib/cart500-cpu.mjs --a <bundle.js> --a-data <dir> --b <bundle.js> --b-data <dir>
  *     [--blocks 20] [--per-block 25] [--warmup 130] [--contract] [--profile <prefix>]
- *     [--answer <file>] [--connections 1]
+ *     [--answer <file>] [--connections 1] [--select]
  *
  * Bundles: `npx wrangler deploy --dry-run --minify --outdir <dir>` (<dir>/index.js). Data: COPIES
  * of a bench data set's folder (.wrangler/bench-100k); Miniflare writes into them.
@@ -18,6 +18,8 @@
  * one's busy samples: the isolate's JavaScript alone, where workerd's CPU also holds D1's SQLite
  * and the HTTP plumbing. `--answer <file>` writes A's answer to the fixed-`at` request.
  * `--connections n`: a block keeps n requests in flight (the bench's 16 connections), not one.
+ * `--select`: the cart asks for what a cart page shows only (the bench's `-select` scenarios,
+ * `CART_SELECT`, docs/api/prices.md §9), of both builds: both must know `select`.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -42,6 +44,7 @@ const { values: args } = parseArgs({
     profile: { type: "string" },
     answer: { type: "string" },
     connections: { type: "string", default: "1" },
+    select: { type: "boolean", default: false },
   },
 });
 if (!args.a || !args["a-data"] || !args.b || !args["b-data"]) {
@@ -74,7 +77,7 @@ const b = await start(args.b, args["b-data"], args.profile ? await freePort() : 
 // contract one (the bench's contract customer) takes half its lines from the customer's own lists.
 const db = await a.mf.getD1Database("DB");
 const products = Number(await db.prepare("select count(*) as n from products").first("n"));
-const subject = `resolve-500-${args.contract ? "contract" : "anonymous"}`;
+const subject = `resolve-500-${args.contract ? "contract" : "anonymous"}${args.select ? "-select" : ""}`;
 const scenario = scenarios(await discover(db, products)).find((s) => s.id === subject);
 if (!scenario) throw new Error(`no scenario ${subject}`);
 const cart = /** @type {Record<string, unknown>} */ (scenario.body);

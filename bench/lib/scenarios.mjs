@@ -11,15 +11,32 @@ import { createRandom } from "../../scripts/lib/random.mjs";
 import { ROOT, SEARCH_TERMS } from "./common.mjs";
 import { settledCpuMs } from "./workerd.mjs";
 
+/**
+ * The line fields a cart page shows (issue 29 item 4): the `select` of the `-select` carts
+ * (docs/api/prices.md §9) and of `bench/lib/cart500-cpu.mjs --select`.
+ */
+export const CART_SELECT = [
+  "finalUnitAmount",
+  "lineAmount",
+  "regularUnitAmount",
+  "listUnitAmount",
+  "currency",
+  "priceUnit",
+  "quantityRule",
+  "suggestedQuantities",
+  "priceBreak",
+];
+
 /** The storefront's channel: every lookup prices in it. */
 export const CHANNEL = "WEB-DE";
 /** The one-read floor every ratio refers to. */
 export const FLOOR = "product-by-code";
 
 /**
- * @typedef {"health" | "floor" | "lookup1" | "lookup" | "lookup500" | "random" | "list" | "search" | "conditions" | "write"} Kind
+ * @typedef {"health" | "floor" | "lookup1" | "lookup" | "lookup500" | "select500" | "random" | "list" | "search" | "conditions" | "write"} Kind
  *   `random`: a cart drawn anew for every request (uniform or skewed), measured beside the fixed
- *   carts the targets judge
+ *   carts the targets judge; `select500`: a 500-line cart answering `CART_SELECT` only, a lookup
+ *   with no throughput target of its own (not one of the 500-line carts the targets judge)
  * @typedef {object} Scenario
  * @property {string} id
  * @property {string} group
@@ -249,6 +266,17 @@ export function scenarios(d) {
     ...[false, true].flatMap((contract) =>
       [1, 50, 500].map((n) => resolve(/** @type {1 | 50 | 500} */ (n), contract)),
     ),
+    // The 500-line carts again, answering what a cart page shows (`select`).
+    ...[false, true].map((contract) => {
+      const full = resolve(500, contract);
+      return /** @type {Scenario} */ ({
+        ...full,
+        id: `${full.id}-select`,
+        title: `${full.title}, select`,
+        kind: "select500",
+        body: { .../** @type {object} */ (full.body), select: CART_SELECT },
+      });
+    }),
     .../** @type {const} */ (["uniform", "skewed"]).map((how) => {
       const draw = drawer(d.catalogue, how);
       return /** @type {Scenario} */ ({
@@ -306,7 +334,7 @@ export function scenarios(d) {
 }
 
 /** The price lookups: what the targets of issue 15 and the cache are about. */
-const LOOKUPS = /** @type {Kind[]} */ (["lookup1", "lookup", "lookup500"]);
+const LOOKUPS = /** @type {Kind[]} */ (["lookup1", "lookup", "lookup500", "select500"]);
 export const isLookup = (/** @type {{ kind: Kind }} */ s) => LOOKUPS.includes(s.kind);
 
 /**

@@ -13,6 +13,7 @@ import {
   useSuggestions,
 } from "../ui/fields";
 import { PageHeading } from "../ui/PageHeading";
+import type { LinePrice } from "./explain";
 import { LineCard } from "./LineCard";
 
 interface Line {
@@ -283,7 +284,8 @@ export function Explorer() {
           {shown.current.lines.map((line, i) => (
             <LineCard
               key={`${i}:${line.productCode}`}
-              line={line}
+              // Asked without `select`: every field of every line (docs/api/prices.md §9).
+              line={line as LinePrice}
               index={i}
               onQuantity={(quantity) =>
                 update((f) => ({ lines: withQuantity(f.lines, line, quantity) }))

@@ -67,8 +67,9 @@ export function usePricing(form: QuoteForm): Loaded<Pricing | null> {
             l.productCode,
             {
               status: l.status,
-              regularUnitAmount: l.finalUnitAmount,
-              priceUnit: l.priceUnit,
+              // Asked without `select`: both are there (docs/api/prices.md §9).
+              regularUnitAmount: l.finalUnitAmount ?? null,
+              priceUnit: l.priceUnit ?? null,
               costUnitAmount: l.costUnitAmount ?? null,
             },
           ]),

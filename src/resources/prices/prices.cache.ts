@@ -40,11 +40,11 @@ export const changesAt = (request: PriceRequest): number | null => nextEdge(requ
 /**
  * The entity tag of an answer: a digest of the answer format, the data version and the
  * normalized request (codes, currency, `at` as epoch ms, the products in order with their
- * quantity, explain). With an explicit `at` the body is byte-for-byte a function of those, so
- * the tag is strong. Without it, "now" enters through the interval it falls in, named by its end
- * (`changesAt`): every moment of one interval gets the same prices, but the body's `at` echoes
- * the moment, so the tag is weak (RFC 9110: equivalent, not identical). If-None-Match compares
- * weakly either way.
+ * quantity, explain, ladder, the `select` as a set). With an explicit `at` the body is
+ * byte-for-byte a function of those, so the tag is strong. Without it, "now" enters through the
+ * interval it falls in, named by its end (`changesAt`): every moment of one interval gets the
+ * same prices, but the body's `at` echoes the moment, so the tag is weak (RFC 9110: equivalent,
+ * not identical). If-None-Match compares weakly either way.
  */
 export async function answerTag(
   version: number,
@@ -65,6 +65,8 @@ export async function answerTag(
     // With the ladder the body carries more: never the tag of the answer without it.
     cart.ladder ?? false,
     cart.lines.map((line) => [line.productCode, line.quantity]),
+    // A selection as a set; none adds nothing, so the tags of full answers are as they were.
+    ...(cart.select ? [[...new Set(cart.select)].sort()] : []),
   ]);
   const digest = await crypto.subtle.digest("SHA-256", encoder.encode(basis));
   const tag = `"${base64url(new Uint8Array(digest).slice(0, 18))}"`;

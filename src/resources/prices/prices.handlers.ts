@@ -14,6 +14,7 @@ import {
   staleMark,
 } from "./prices.cache";
 import type { PriceLookup } from "./prices.schemas";
+import { selectLines } from "./prices.select";
 import { prepareCart, priceCart, type CartRequest } from "./prices.service";
 import type * as routes from "./prices.routes";
 
@@ -48,7 +49,7 @@ export const resolve: AppRouteHandler<typeof routes.resolve> = async (c) => {
   const cart: CartRequest = { ...body, scope: c.var.scope, location: "body" };
   const { answer, staleMs } = await priceCart(c.var.db, cart, pricing(c));
   if (staleMs !== undefined) markStale(c, staleMs);
-  return c.json(answer, 200);
+  return c.json(selectLines(answer, cart), 200);
 };
 
 /** The GET lookup's query, validated by its schema (limits included), as a cart. */
@@ -61,6 +62,8 @@ const lookupCart = (query: PriceLookup, scope: Visibility): CartRequest => ({
   ladder: query.ladder === "true",
   scope,
   lines: query.product.map((productCode) => ({ productCode, quantity: query.quantity ?? 1 })),
+  // `select=` with nothing in it selects nothing: every field, as without it.
+  select: query.select?.length ? query.select : undefined,
   location: "query",
 });
 
@@ -71,7 +74,7 @@ export const lookup: AppRouteHandler<typeof routes.lookup> = async (c) => {
     // No ETag and no 304: the tag would promise the answer of a version D1 may have left.
     markStale(c, staleMs);
     c.var.meter.note("engine", "ran");
-    return c.json(resolvePrices(request), 200);
+    return c.json(selectLines(resolvePrices(request), cart), 200);
   }
   // The tag and the lifetime are known before the engine runs: a 304 prices nothing.
   const until = changesAt(request);
@@ -80,5 +83,5 @@ export const lookup: AppRouteHandler<typeof routes.lookup> = async (c) => {
   c.header("cache-control", cacheControl(cart, request.at, until));
   const modified = !isNotModified(c.req.valid("header")["if-none-match"], tag);
   c.var.meter.note("engine", modified ? "ran" : "skipped");
-  return modified ? c.json(resolvePrices(request), 200) : c.body(null, 304);
+  return modified ? c.json(selectLines(resolvePrices(request), cart), 200) : c.body(null, 304);
 };

@@ -1,5 +1,7 @@
 import { z } from "@hono/zod-openapi";
+import { quote } from "../../core/errors";
 import { Code, CODE_PATTERN, ONE_CODE, Currency, Instant, IsoTimestamp } from "../../core/schemas";
+import { selectPattern } from "../../list/patterns";
 import { workedExampleAnswer, workedExampleRequest } from "./prices.examples";
 import {
   ADMIN_ONLY,
@@ -36,6 +38,52 @@ const At = Instant.openapi({
   example: "2025-06-15T10:00:00Z",
 });
 
+/**
+ * What `select` may name: the fields of a line (LinePrice below), in the answer's order
+ * (docs/api/prices.md §9). The type holds the names to LinePrice's keys, every one and no other;
+ * they are written out because reading them from the schema would bring LinePrice, an answer's
+ * schema that only /doc reads, into the Worker's bundle whole (some 1.6 KiB gzip).
+ * test/prices/select.test.ts holds their order to /doc's.
+ */
+const LINE_KEYS: { [K in keyof z.infer<typeof LinePrice>]-?: 0 } = {
+  productCode: 0,
+  quantity: 0,
+  status: 0,
+  finalUnitAmount: 0,
+  lineAmount: 0,
+  regularUnitAmount: 0,
+  listUnitAmount: 0,
+  currency: 0,
+  priceUnit: 0,
+  taxInclusive: 0,
+  source: 0,
+  adjustments: 0,
+  tiers: 0,
+  quantityRule: 0,
+  suggestedQuantities: 0,
+  priceBreak: 0,
+  ladder: 0,
+  costUnitAmount: 0,
+  marginAmount: 0,
+  marginBp: 0,
+  accruals: 0,
+  pocketUnitAmount: 0,
+  pocketMarginBp: 0,
+  explain: 0,
+};
+export const LINE_FIELDS = Object.keys(LINE_KEYS);
+
+/** A `select` item; an unknown one is named as the list queries name it (src/list/parse.ts). */
+const LineField = z.enum(LINE_FIELDS, {
+  error: (issue) =>
+    `${quote(String(issue.input))} is not selectable; selectable fields: ${LINE_FIELDS.join(", ")}`,
+});
+
+const SELECT =
+  "The line fields to answer besides productCode, quantity and status (and explain, ladder when " +
+  "asked for), in the line's own order whatever the order here; a field the key's answer never " +
+  "carries (cost and margin for a read key) stays absent; default every field (docs/api/prices.md §9)";
+
 export const PriceResolveSchema = z
   .strictObject({
     channelCode: Code.openapi({ example: "WEB-DE", description: "The channel to price in" }),
@@ -70,6 +118,7 @@ export const PriceResolveSchema = z
       .min(1, "must have at least one line")
       .max(MAX_RESOLVE_LINES, `must have at most ${MAX_RESOLVE_LINES} lines`)
       .openapi({ description: `The cart lines, 1-${MAX_RESOLVE_LINES}` }),
+    select: z.array(LineField).optional().openapi({ description: SELECT }),
   })
   .openapi("PriceResolveRequest", {
     description: "A cart to price: the worked example of the pricing rules",
@@ -83,10 +132,11 @@ const JOINED_CODES = `^${ONE_CODE}(?:,${ONE_CODE})*$`;
  * `product`, repeated or comma-joined or both (`product=A,B&product=C`), as one list in URL
  * order: each code validated at its place in it (`query.product.1`), 1-100 of them.
  */
-const ProductList = z
-  .union([z.string(), z.array(z.string())])
-  .transform((values) => [values].flat().flatMap((value) => value.split(",")))
-  .pipe(z.array(Code).max(MAX_LOOKUP_PRODUCTS, `at most ${MAX_LOOKUP_PRODUCTS} products`));
+const QueryList = z.union([z.string(), z.array(z.string())]);
+const joined = (values: string | string[]) => [values].flat().flatMap((value) => value.split(","));
+const ProductList = QueryList.transform(joined).pipe(
+  z.array(Code).max(MAX_LOOKUP_PRODUCTS, `at most ${MAX_LOOKUP_PRODUCTS} products`),
+);
 
 const QUANTITY_WORDING = `must be a whole number 1-${MAX_QUANTITY}`;
 
@@ -154,6 +204,20 @@ export const PriceLookupQuery = z.object({
       param: { name: "ladder", in: "query" },
       description:
         "true: each OK product carries its ladder, every tier of its base pricelist priced for this buyer (docs/pricing-rules.md §30); default false",
+    }),
+  // As the list queries' `select` (docs/list-queries.md §6): pieces trimmed, empty ones dropped.
+  select: QueryList.transform((values) =>
+    joined(values)
+      .map((v) => v.trim())
+      .filter(Boolean),
+  )
+    .pipe(z.array(LineField))
+    .optional()
+    .openapi({
+      param: { name: "select", in: "query", style: "form", explode: true },
+      type: "array",
+      items: { type: "string", pattern: selectPattern(LINE_FIELDS) },
+      description: `${SELECT}. Comma-joined, repeated or both, as the list queries' select: spaces around a field and empty pieces ignored, so \`select=\` alone is every field`,
     }),
 });
 
@@ -522,7 +586,16 @@ export const PriceAnswerSchema = z
       description:
         "The answer holds until this instant (the next validity edge); null = no known end",
     }),
-    lines: z.array(LinePrice).openapi({ description: "One per requested line, in order" }),
+    lines: z
+      .array(
+        LinePrice.partial()
+          .required({ productCode: true, quantity: true, status: true })
+          .openapi("PriceAnswerLine", {
+            description:
+              "The price of one line (LinePrice): every field, or with `select` productCode, quantity, status and the fields selected",
+          }),
+      )
+      .openapi({ description: "One per requested line, in order" }),
   })
   .openapi("PriceAnswer", {
     description: "What the customer pays, line by line, and why",

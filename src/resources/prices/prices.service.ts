@@ -35,6 +35,8 @@ export interface CartRequest {
   /** Each OK line's tier ladder (docs/pricing-rules.md §30). */
   ladder?: boolean;
   lines: PriceLineRequest[];
+  /** The line fields to answer (docs/api/prices.md §9, `selectLines`); absent: every one. */
+  select?: string[];
   /** Where the request's fields sit, for error paths: "body" or "query". */
   location: "body" | "query";
 }
