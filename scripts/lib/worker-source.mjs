@@ -18,6 +18,8 @@
  *   naming a `method`, a `path` and an `operationId` (a function that builds routes returns one),
  *   and the object arguments of the functions a `*.routes.ts` declares (route factories, such as
  *   change requests' `action(name, { summary, description, responses })`);
+ * - in the object given to a route helper of src/http/ (`ROUTE_HELPER_WORDS`: `bulkUpsertRoute`,
+ *   `assignmentRoutes`), the words it only writes into the route's summary and description;
  * - in `*.routes.ts`, the `description` of the resource's group, `export const tag = { … }` (the
  *   tags of /doc, src/resources/index.ts; the Worker reads only its `name`);
  * - in the files that declare values only (`PURE_FILES`: schemas, examples, routes and their
@@ -53,6 +55,15 @@ import ts from "typescript";
 const METADATA_WORDS = new Set(["description", "summary", "example", "examples"]);
 /** Functions of src/ that pass an object argument to `.openapi(…)` unchanged. */
 const METADATA_HELPERS = new Set(["bulkBody"]);
+/**
+ * Route helpers of src/http/ given words only /doc reads beside the route's own (the owner's
+ * rules, a bulk route's noun and example path: they go into its summary and description), at any
+ * depth of their object argument.
+ */
+const ROUTE_HELPER_WORDS = new Map([
+  ["bulkUpsertRoute", new Set(["noun", "example", "rules"])],
+  ["assignmentRoutes", new Set(["rules"])],
+]);
 /** The words of /doc in a route's object; `responses` at its top level too. */
 const ROUTE_WORDS = new Set(["description", "summary"]);
 /** What only /doc reads at the top level of a route's object: its answers. */
@@ -113,7 +124,9 @@ export function workerSource(text, file) {
   const pure = PURE_FILES.test(file);
   if (
     !pure &&
-    !/\.openapi\(|createRoute\(|\.route\(\s*\{|bulkBody\(|operationId|\bsql(`|\.raw\(`)/.test(text)
+    !/\.openapi\(|createRoute\(|\.route\(\s*\{|bulkBody\(|operationId|Routes?\(|\bsql(`|\.raw\(`)/.test(
+      text,
+    )
   ) {
     return text;
   }
@@ -201,23 +214,14 @@ export function workerSource(text, file) {
   };
 
   /**
-   * Whether a `.openapi(…)` call holds only words of /doc: object literals of `METADATA_WORDS`
-   * alone, so that it is left empty. Such a call changes no validation (metadata is what /doc is
-   * generated from), so the Worker drops it whole. One that names a schema (`.openapi("Name", …)`)
-   * stays: test/platform/doc-served.test.ts compares the Worker's operations, named schemas and
-   * all, with the served document's.
-   * @param {ts.CallExpression} call
+   * Whether an argument of `.openapi(…)` holds only words of /doc: an object literal of
+   * `METADATA_WORDS` alone, left empty once they are blanked.
+   * @param {ts.Expression} argument
    */
-  const wordsOnly = (call) =>
-    ts.isPropertyAccessExpression(call.expression) &&
-    call.expression.name.text === "openapi" &&
-    call.arguments.every(
-      (argument) =>
-        ts.isObjectLiteralExpression(argument) &&
-        argument.properties.every(
-          (property) =>
-            ts.isPropertyAssignment(property) && METADATA_WORDS.has(keyOf(property) ?? ""),
-        ),
+  const wordsOnly = (argument) =>
+    ts.isObjectLiteralExpression(argument) &&
+    argument.properties.every(
+      (property) => ts.isPropertyAssignment(property) && METADATA_WORDS.has(keyOf(property) ?? ""),
     );
 
   /** @param {ts.Node} node */
@@ -246,9 +250,24 @@ export function workerSource(text, file) {
         (ts.isIdentifier(callee) &&
           (callee.text === "createRoute" || factories.has(callee.text))) ||
         (ts.isPropertyAccessExpression(callee) && callee.name.text === "route");
-      if (metadata && wordsOnly(node)) {
-        // Nothing left for the Worker: the call goes, its receiver stays (`X.openapi({…})` → `X`).
+      const [first, ...rest] = node.arguments;
+      if (metadata && ts.isPropertyAccessExpression(callee) && node.arguments.every(wordsOnly)) {
+        // Metadata changes no validation, so a call left with nothing goes, its receiver stays
+        // (`X.openapi({ example })` → `X`); one naming a schema keeps its name alone
+        // (test/platform/doc-served.test.ts compares the schemas the Worker's routes name).
         blanks.push([callee.expression.end, node.end]);
+      } else if (metadata && first && ts.isStringLiteral(first) && rest.every(wordsOnly)) {
+        blanks.push([first.end, node.arguments.end]);
+      } else if (ts.isIdentifier(callee) && ROUTE_HELPER_WORDS.has(callee.text)) {
+        for (const argument of node.arguments) {
+          if (ts.isObjectLiteralExpression(argument)) {
+            strip(
+              argument,
+              /** @type {Set<string>} */ (ROUTE_HELPER_WORDS.get(callee.text)),
+              false,
+            );
+          }
+        }
       } else if (metadata || route) {
         for (const argument of node.arguments) {
           if (ts.isObjectLiteralExpression(argument)) {

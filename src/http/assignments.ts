@@ -58,8 +58,6 @@ function pairRoute<P extends z.ZodObject>(
 ) {
   const { rules, conflicts } = decl[side] ?? {};
   const assigning = side === "assign";
-  const sentences = [BULK_RULE, assigning ? ASSIGN_RULE : UNASSIGN_RULE, rules];
-  sentences.push(`Unknown ${decl.owner} → 404.`);
   return {
     method: "post" as const,
     path: assigning ? decl.path : `${decl.path}/unassign`,
@@ -70,7 +68,10 @@ function pairRoute<P extends z.ZodObject>(
     summary: assigning
       ? `Bulk-assign ${targets} to a ${decl.owner} by code`
       : `Bulk-unassign ${targets} from a ${decl.owner} by code`,
-    description: sentences.filter(Boolean).join(" "),
+    description: [BULK_RULE, assigning ? ASSIGN_RULE : UNASSIGN_RULE, rules]
+      .filter(Boolean)
+      .concat(`Unknown ${decl.owner} → 404.`)
+      .join(" "),
     request: { params: decl.params, body: jsonBody(decl.body) },
     responses: assigning
       ? {

@@ -47,7 +47,8 @@ function positiveInt(raw: string | undefined, fallback: number): number {
   return n >= 1 && Number.isSafeInteger(n) ? n : fallback;
 }
 
-const splitList = (values: string[]) =>
+/** Comma-joined and repeated values as one list: pieces trimmed, empty ones dropped. */
+export const splitList = (values: string[]) =>
   values
     .flatMap((v) => v.split(","))
     .map((v) => v.trim())
@@ -77,6 +78,10 @@ export function convertValue(type: FieldType, raw: string): FilterValue | undefi
       return raw;
   }
 }
+
+/** `"x" is not sortable; sortable fields: a, b`: a field named where the endpoint does not take it. */
+export const notAmong = (field: string, what: string, fields: readonly string[]) =>
+  `${quote(field)} is not ${what}; ${what} fields: ${fields.join(", ")}`;
 
 function notFilterable(config: ListConfig): string {
   const filterable = Object.keys(config.fields).filter((f) => config.fields[f]!.filter);
@@ -177,7 +182,7 @@ function parseSortBy(input: string[], config: ListConfig, issues: FieldIssue[]) 
     if (!sortable.includes(field)) {
       issues.push({
         path: "query.sortBy",
-        message: `${quote(field)} is not sortable; sortable fields: ${sortable.join(", ")}`,
+        message: notAmong(field, "sortable", sortable),
       });
     } else if ((dir !== "ASC" && dir !== "DESC") || extra !== undefined) {
       issues.push({
@@ -217,7 +222,7 @@ function parseSearch(all: Lookup, config: ListConfig, issues: FieldIssue[]) {
       if (!searchable.includes(field)) {
         issues.push({
           path: "query.searchBy",
-          message: `${quote(field)} is not searchable; searchable fields: ${searchable.join(", ")}`,
+          message: notAmong(field, "searchable", searchable),
         });
       }
     }
@@ -240,7 +245,7 @@ function parseSelect(input: string[], config: ListConfig, issues: FieldIssue[]) 
     if (!selectable.includes(field)) {
       issues.push({
         path: "query.select",
-        message: `${quote(field)} is not selectable; selectable fields: ${selectable.join(", ")}`,
+        message: notAmong(field, "selectable", selectable),
       });
     }
   }

@@ -89,7 +89,7 @@ describe("the Worker's source (scripts/lib/worker-source.mjs)", () => {
     // A call left with words only goes whole; its receiver, the field named `description`
     // included, stays, and so does a call with anything else in it, a schema's name too.
     assert.match(out, /description: z\.string\(\) +,\n/, "the field itself stays");
-    assert.match(out, /\n {2}\.openapi\("Thing", \{ +\}\)\)\)\(\);\n/, "a schema's name stays");
+    assert.match(out, /\n {2}\.openapi\("Thing" +\)\)\)\(\);\n/, "a schema's name stays, alone");
     assert.equal(out.match(/\.openapi\(/g)?.length, 2, "the words-only call goes");
     assert.ok(out.includes('Code.openapi({ param: { name: "code", in: "path",'), "the parameter's");
     assert.ok(
@@ -130,6 +130,31 @@ const row = { description: "kept", responses: 1 };
         'const row = /* @__PURE__ */ (() => ({ description: "kept", responses: 1 }))();',
       ),
     );
+  });
+
+  it("blanks the words a route helper of src/http/ writes into /doc only", () => {
+    const text = `export const upsert = bulkUpsertRoute({
+  path: "/v1/api/thing",
+  operationId: "upsertThings",
+  noun: "things",
+  example: "body.things.1.name",
+  rules: "Rules of the things.",
+  body: ThingsUpsert,
+});
+export const pairs = assignmentRoutes({
+  owner: "thing",
+  path: "/v1/api/thing/{code}/channels",
+  assign: { rules: "Only some things take channels.", conflicts: true },
+});
+`;
+    const out = workerSource(text, "things.routes.ts");
+    for (const word of ['"things"', "body.things.1.name", "Rules of the", "Only some things"]) {
+      assert.equal(out.includes(word), false, word);
+    }
+    for (const kept of ['operationId: "upsertThings"', "body: ThingsUpsert", "conflicts: true"]) {
+      assert.ok(out.includes(kept), kept);
+    }
+    assert.equal(out.split("\n").length, text.split("\n").length);
   });
 
   it("leaves a file without route or schema definitions as it is", () => {

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { quote } from "../../core/errors";
 import { Code, CODE_PATTERN, ONE_CODE, Currency, Instant, IsoTimestamp } from "../../core/schemas";
+import { notAmong, splitList } from "../../list/parse";
 import { selectPattern } from "../../list/patterns";
 import { workedExampleAnswer, workedExampleRequest } from "./prices.examples";
 import {
@@ -45,38 +45,37 @@ const At = Instant.openapi({
  * schema that only /doc reads, into the Worker's bundle whole (some 1.6 KiB gzip).
  * test/prices/select.test.ts holds their order to /doc's.
  */
-const LINE_KEYS: { [K in keyof z.infer<typeof LinePrice>]-?: 0 } = {
-  productCode: 0,
-  quantity: 0,
-  status: 0,
-  finalUnitAmount: 0,
-  lineAmount: 0,
-  regularUnitAmount: 0,
-  listUnitAmount: 0,
-  currency: 0,
-  priceUnit: 0,
-  taxInclusive: 0,
-  source: 0,
-  adjustments: 0,
-  tiers: 0,
-  quantityRule: 0,
-  suggestedQuantities: 0,
-  priceBreak: 0,
-  ladder: 0,
-  costUnitAmount: 0,
-  marginAmount: 0,
-  marginBp: 0,
-  accruals: 0,
-  pocketUnitAmount: 0,
-  pocketMarginBp: 0,
-  explain: 0,
+const LINE_KEYS: { [K in keyof z.infer<typeof LinePrice>]-?: 1 } = {
+  productCode: 1,
+  quantity: 1,
+  status: 1,
+  finalUnitAmount: 1,
+  lineAmount: 1,
+  regularUnitAmount: 1,
+  listUnitAmount: 1,
+  currency: 1,
+  priceUnit: 1,
+  taxInclusive: 1,
+  source: 1,
+  adjustments: 1,
+  tiers: 1,
+  quantityRule: 1,
+  suggestedQuantities: 1,
+  priceBreak: 1,
+  ladder: 1,
+  costUnitAmount: 1,
+  marginAmount: 1,
+  marginBp: 1,
+  accruals: 1,
+  pocketUnitAmount: 1,
+  pocketMarginBp: 1,
+  explain: 1,
 };
 export const LINE_FIELDS = Object.keys(LINE_KEYS);
 
 /** A `select` item; an unknown one is named as the list queries name it (src/list/parse.ts). */
 const LineField = z.enum(LINE_FIELDS, {
-  error: (issue) =>
-    `${quote(String(issue.input))} is not selectable; selectable fields: ${LINE_FIELDS.join(", ")}`,
+  error: (issue) => notAmong(String(issue.input), "selectable", LINE_FIELDS),
 });
 
 const SELECT =
@@ -133,10 +132,9 @@ const JOINED_CODES = `^${ONE_CODE}(?:,${ONE_CODE})*$`;
  * order: each code validated at its place in it (`query.product.1`), 1-100 of them.
  */
 const QueryList = z.union([z.string(), z.array(z.string())]);
-const joined = (values: string | string[]) => [values].flat().flatMap((value) => value.split(","));
-const ProductList = QueryList.transform(joined).pipe(
-  z.array(Code).max(MAX_LOOKUP_PRODUCTS, `at most ${MAX_LOOKUP_PRODUCTS} products`),
-);
+const ProductList = QueryList.transform((values) =>
+  [values].flat().flatMap((value) => value.split(",")),
+).pipe(z.array(Code).max(MAX_LOOKUP_PRODUCTS, `at most ${MAX_LOOKUP_PRODUCTS} products`));
 
 const QUANTITY_WORDING = `must be a whole number 1-${MAX_QUANTITY}`;
 
@@ -206,11 +204,7 @@ export const PriceLookupQuery = z.object({
         "true: each OK product carries its ladder, every tier of its base pricelist priced for this buyer (docs/pricing-rules.md §30); default false",
     }),
   // As the list queries' `select` (docs/list-queries.md §6): pieces trimmed, empty ones dropped.
-  select: QueryList.transform((values) =>
-    joined(values)
-      .map((v) => v.trim())
-      .filter(Boolean),
-  )
+  select: QueryList.transform((values) => splitList([values].flat()))
     .pipe(z.array(LineField))
     .optional()
     .openapi({

@@ -10,10 +10,8 @@ import type { CartRequest } from "./prices.service";
  */
 export function selectLines(answer: PriceAnswer, cart: CartRequest) {
   if (!cart.select) return answer;
-  const chosen = new Set(cart.select);
-  if (cart.explain) chosen.add("explain");
-  if (cart.ladder) chosen.add("ladder");
-  const keys = LINE_FIELDS.filter((key, i) => i < 3 || chosen.has(key));
+  const chosen = [...cart.select, cart.explain && "explain", cart.ladder && "ladder"];
+  const keys = LINE_FIELDS.filter((key, i) => i < 3 || chosen.includes(key));
   const lines = answer.lines.map((line) => {
     const picked: Record<string, unknown> = {};
     for (const key of keys) if (key in line) picked[key] = line[key as keyof typeof line];
