@@ -35,8 +35,8 @@ export const FLOOR = "product-by-code";
 /**
  * @typedef {"health" | "floor" | "lookup1" | "lookup" | "lookup500" | "select500" | "random" | "list" | "search" | "conditions" | "write"} Kind
  *   `random`: a cart drawn anew for every request (uniform or skewed), measured beside the fixed
- *   carts the targets judge; `select500`: a 500-line cart answering `CART_SELECT` only, a lookup
- *   with no throughput target of its own (not one of the 500-line carts the targets judge)
+ *   carts the targets judge; `select500`: a 500-line cart answering `CART_SELECT` only, held to
+ *   the 500-line carts' targets in rows of its own
  * @typedef {object} Scenario
  * @property {string} id
  * @property {string} group

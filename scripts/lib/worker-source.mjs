@@ -10,8 +10,7 @@
  * - in the object literals given to `.openapi(…)` (a schema's or a parameter's metadata), or to
  *   a helper that hands its object to `.openapi(…)` as it is (`METADATA_HELPERS`: `bulkBody`):
  *   the properties `description`, `summary`, `example` and `examples`, at any depth of nested
- *   object literals; a `.openapi(…)` call left with nothing else (those words only, no schema's
- *   name) goes whole, its receiver kept (`Code.openapi({ example })` → `Code`);
+ *   object literals;
  * - in a route's object: `description` and `summary` at any depth of nested object literals, and
  *   `responses`, which only /doc reads (the Worker validates requests, not answers). A route's
  *   object is the one given to `createRoute(…)` or to a list's `.route(…)`, any object literal
@@ -124,9 +123,7 @@ export function workerSource(text, file) {
   const pure = PURE_FILES.test(file);
   if (
     !pure &&
-    !/\.openapi\(|createRoute\(|\.route\(\s*\{|bulkBody\(|operationId|Routes?\(|\bsql(`|\.raw\(`)/.test(
-      text,
-    )
+    !/\.openapi\(|createRoute\(|\.route\(\s*\{|bulkBody\(|operationId|\bsql(`|\.raw\(`)/.test(text)
   ) {
     return text;
   }
@@ -213,17 +210,6 @@ export function workerSource(text, file) {
     });
   };
 
-  /**
-   * Whether an argument of `.openapi(…)` holds only words of /doc: an object literal of
-   * `METADATA_WORDS` alone, left empty once they are blanked.
-   * @param {ts.Expression} argument
-   */
-  const wordsOnly = (argument) =>
-    ts.isObjectLiteralExpression(argument) &&
-    argument.properties.every(
-      (property) => ts.isPropertyAssignment(property) && METADATA_WORDS.has(keyOf(property) ?? ""),
-    );
-
   /** @param {ts.Node} node */
   const visit = (node) => {
     if (
@@ -250,15 +236,7 @@ export function workerSource(text, file) {
         (ts.isIdentifier(callee) &&
           (callee.text === "createRoute" || factories.has(callee.text))) ||
         (ts.isPropertyAccessExpression(callee) && callee.name.text === "route");
-      const [first, ...rest] = node.arguments;
-      if (metadata && ts.isPropertyAccessExpression(callee) && node.arguments.every(wordsOnly)) {
-        // Metadata changes no validation, so a call left with nothing goes, its receiver stays
-        // (`X.openapi({ example })` → `X`); one naming a schema keeps its name alone
-        // (test/platform/doc-served.test.ts compares the schemas the Worker's routes name).
-        blanks.push([callee.expression.end, node.end]);
-      } else if (metadata && first && ts.isStringLiteral(first) && rest.every(wordsOnly)) {
-        blanks.push([first.end, node.arguments.end]);
-      } else if (ts.isIdentifier(callee) && ROUTE_HELPER_WORDS.has(callee.text)) {
+      if (ts.isIdentifier(callee) && ROUTE_HELPER_WORDS.has(callee.text)) {
         for (const argument of node.arguments) {
           if (ts.isObjectLiteralExpression(argument)) {
             strip(

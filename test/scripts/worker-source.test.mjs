@@ -74,7 +74,7 @@ describe("the Worker's source (scripts/lib/worker-source.mjs)", () => {
     }
   });
 
-  it("blanks the words of .openapi() and bulkBody(), at any depth, and a call left empty", () => {
+  it("blanks the words of .openapi() and bulkBody(), at any depth, and nothing else", () => {
     const out = workerSource(SCHEMA, "things.schemas.ts");
     for (const word of [
       '"What it is"',
@@ -86,12 +86,8 @@ describe("the Worker's source (scripts/lib/worker-source.mjs)", () => {
     ]) {
       assert.equal(out.includes(word), false, word);
     }
-    // A call left with words only goes whole; its receiver, the field named `description`
-    // included, stays, and so does a call with anything else in it, a schema's name too.
-    assert.match(out, /description: z\.string\(\) +,\n/, "the field itself stays");
-    assert.match(out, /\n {2}\.openapi\("Thing" +\)\)\)\(\);\n/, "a schema's name stays, alone");
-    assert.equal(out.match(/\.openapi\(/g)?.length, 2, "the words-only call goes");
-    assert.ok(out.includes('Code.openapi({ param: { name: "code", in: "path",'), "the parameter's");
+    assert.ok(out.includes("description: z.string().openapi({"), "the field itself stays");
+    assert.ok(out.includes('param: { name: "code", in: "path",'), "the parameter's name stays");
     assert.ok(
       out.includes('compute({ description: "kept", example: 1 })'),
       "another call's object",
