@@ -313,8 +313,11 @@ const readOperations = () => operationsFor("read");
  * quote answers carry (its margin, docs/quotes.md §2).
  */
 function costIn(answer: string, allowed: readonly string[] = []): string | null {
-  // A problem's random requestId (a UUID) can hold a cost's digits ("…-5347-…"): not a leak.
-  const text = answer.replace(/"requestId":"[0-9a-f-]*"/g, '"requestId":""');
+  // A problem's random requestId (a UUID) can hold a cost's digits ("…-5347-…"): not a leak. Nor
+  // can the opaque tokens of the headers: the request id, a D1 bookmark (hex), an entity tag.
+  const text = answer
+    .replace(/"requestId":"[0-9a-f-]*"/g, '"requestId":""')
+    .replace(/^(x-request-id|x-d1-bookmark|etag): .*$/gm, "$1: ");
   for (const field of COST_FIELDS) {
     if (!allowed.includes(field) && text.includes(field)) return `the word ${field}`;
   }
