@@ -23,14 +23,19 @@ export class DbMeter {
   /** Write batches that committed (the webhook queue is told after the request, src/webhooks). */
   writes = 0;
 
+  /** Round trips sent and not yet answered (a lookup through a D1 stall answers before its own). */
+  inFlight = 0;
+
   constructor(private readonly delayMs = 0) {}
 
   async time<T>(call: () => Promise<T>): Promise<T> {
     const start = performance.now();
+    this.inFlight += 1;
     try {
       if (this.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.delayMs));
       return await call();
     } finally {
+      this.inFlight -= 1;
       this.calls += 1;
       this.millis += performance.now() - start;
     }

@@ -83,7 +83,8 @@ export const requestContext =
     if (correlation) c.header(CORRELATION_HEADER, correlation);
     c.header("server-timing", meter.serverTiming());
     // After errors too: a failed write still tells the client how far its session got.
-    const bookmark = session.getBookmark() ?? start.bookmark ?? (await sessionBookmark(c, session));
+    const bookmark =
+      session.getBookmark() ?? start.bookmark ?? (await sessionBookmark(c, session, meter));
     if (bookmark) c.header(BOOKMARK_HEADER, bookmark);
   };
 
@@ -92,14 +93,17 @@ export const requestContext =
  * schema refused, a unique violation's failed batch): one `select 1` on the session asks D1 for
  * it, so every answer to a key carries `x-d1-bookmark` (docs/api/access.md §10). Only for an
  * authenticated key (a request without one costs D1 nothing), and never an error of its own.
+ * None while a round trip of the request is still out: a lookup answered through a D1 stall
+ * (docs/api/prices.md §9.1) would otherwise wait for D1 after all, behind that round trip.
  */
 async function sessionBookmark(
   c: Context<AppEnv>,
   session: D1DatabaseSession,
+  meter: DbMeter,
 ): Promise<string | undefined> {
-  if (!c.get("keyName")) return undefined;
+  if (!c.get("keyName") || meter.inFlight > 0) return undefined;
   try {
-    await session.prepare("select 1").first();
+    await meter.time(() => session.prepare("select 1").first());
     return session.getBookmark() ?? undefined;
   } catch {
     return undefined;

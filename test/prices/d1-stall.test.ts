@@ -92,6 +92,8 @@ function expectMarkedStale(stale: Sent, warm: Sent) {
   expect(stale.ms).toBeLessThan(900);
   expect(stale.headers.get("x-price-stale")).toMatch(/^age=\d+$/);
   expect(stale.headers.get("cache-control")).toBe("no-store");
+  // Its session's bookmark is not known until D1 answers, and it does not wait for one.
+  expect(stale.headers.get("x-d1-bookmark")).toBeNull();
   expect(stale.body).toEqual(warm.body);
 }
 
