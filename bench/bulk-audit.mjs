@@ -86,9 +86,9 @@ async function main() {
   if (!Number.isSafeInteger(groups) || groups < 2 || groups > 999)
     throw new Error(`--groups ${values.groups}: 2-999`);
   const dir = mkdtempSync(join(tmpdir(), "pricing-bench-bulk-audit-"));
-  /** @type {import("node:child_process").ChildProcess | undefined} */
-  let child;
-  const stop = () => child?.kill("SIGTERM");
+  /** @type {(() => Promise<void>) | undefined} */
+  let stopService;
+  const stop = () => stopService?.();
   process.on("SIGINT", () => {
     stop();
     if (!values.keep) rmSync(dir, { recursive: true, force: true });
@@ -96,7 +96,7 @@ async function main() {
   });
   try {
     const service = await startService(dir);
-    child = service.child;
+    stopService = service.stop;
     step(`wrangler dev on ${service.url}, empty D1 in ${dir}, migrations applied`);
     const groupCodes = Array.from(
       { length: groups + 1 },
@@ -128,9 +128,8 @@ async function main() {
       ["move", await put(service, "/v1/api/customer", body(moved))],
       ["same", await put(service, "/v1/api/customer", body(moved))],
     ];
-    stop();
-    await new Promise((r) => child?.once("exit", r));
-    child = undefined;
+    await stop();
+    stopService = undefined;
     const audit = await auditByRequest(dir);
     const links = customers * groups;
     step(`${thousands(customers)} customers × ${groups} groups (${thousands(links)} memberships)`);
@@ -147,7 +146,7 @@ async function main() {
       );
     }
   } finally {
-    stop();
+    await stop();
     if (!values.keep) rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -5,7 +5,7 @@
  *
  *   node bench/change-request.mjs [--rows 100000] [--items 1] [--keep]
  *   node bench/change-request.mjs --lookups [--rows 30000] [--items 10] [--seconds 10]
- *     [--connections 4] [--rounds 2] [--out bench/results/FILE.json]
+ *     [--connections 4] [--rounds 2] [--d1-apart] [--out bench/results/FILE.json]
  *
  * 1. starts a fresh local `wrangler dev` on a free port of 127.0.0.1 (an empty D1 in a temp
  *    folder, the migrations of drizzle/ applied, two admin keys of its own: nothing of the
@@ -27,6 +27,10 @@
  * `/health` and a 1-line GET /v1/api/prices (8 read keys) are measured alone, while the request
  * is created, submitted, approved and cancelled back to back (`bench/lib/change-request-load.mjs`),
  * and alone again: each p99 while a submit or approve was in flight against its p99 alone.
+ *
+ * `--d1-apart` runs the built Worker in Miniflare with its D1 in a workerd process of its own
+ * (bench/lib/d1-apart.mjs), as on Cloudflare, instead of `wrangler dev`, where local D1 shares the
+ * Worker's process and a long batch holds both.
  *
  * Nothing is written into the project unless `--out` names a file: the figures go to stdout.
  */
@@ -170,15 +174,16 @@ async function main() {
       connections: { type: "string", default: "4" },
       rounds: { type: "string", default: "2" },
       out: { type: "string" },
+      "d1-apart": { type: "boolean", default: false },
     },
   });
   const rows = Number(values.rows);
   if (!Number.isSafeInteger(rows) || rows < 1 || rows > 1_000_000)
     throw new Error(`--rows ${values.rows}: 1-1000000`);
   const dir = mkdtempSync(join(tmpdir(), "pricing-bench-change-request-"));
-  /** @type {import("node:child_process").ChildProcess | undefined} */
-  let child;
-  const stop = () => child?.kill("SIGTERM");
+  /** @type {(() => Promise<void>) | undefined} */
+  let stopService;
+  const stop = () => stopService?.();
   process.on("SIGINT", () => {
     stop();
     if (!values.keep) rmSync(dir, { recursive: true, force: true });
@@ -194,9 +199,11 @@ async function main() {
       approver: true,
       readers: values.lookups ? 8 : 0,
       loaders,
+      d1Apart: values["d1-apart"],
     });
-    child = service.child;
-    step(`wrangler dev on ${service.url}, empty D1 in ${dir}, migrations applied`);
+    stopService = service.stop;
+    const how = values["d1-apart"] ? "the built Worker, its D1 apart," : "wrangler dev";
+    step(`${how} on ${service.url}, empty D1 in ${dir}, migrations applied`);
     const list = await loadCatalogue(service, rows);
     const approverKey = /** @type {string} */ (service.approverKey);
     if (values.lookups) {
@@ -235,7 +242,7 @@ async function main() {
       console.log(`${name.padEnd(8)} ${String(Math.round(run.ms)).padStart(7)} ms  ${run.timing}`);
     }
   } finally {
-    stop();
+    await stop();
     if (!values.keep) rmSync(dir, { recursive: true, force: true });
   }
 }

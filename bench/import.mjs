@@ -121,10 +121,10 @@ async function main() {
   const rows = Number(values.rows);
   if (!Number.isSafeInteger(rows) || rows < 1) throw new Error(`--rows ${values.rows}: a count`);
   const dir = mkdtempSync(join(tmpdir(), "pricing-bench-import-"));
-  /** @type {import("node:child_process").ChildProcess | undefined} */
+  /** @type {(() => Promise<void>) | undefined} */
   let service;
   const stop = () => {
-    service?.kill("SIGTERM");
+    service?.();
     if (!values.keep) rmSync(dir, { recursive: true, force: true });
   };
   process.on("SIGINT", () => {
@@ -138,7 +138,7 @@ async function main() {
     await writeCsv(productsCsv, "products", products(rows));
     step(`generated ${thousands(rows)} products in ${GROUPS} groups under ${dir}`);
     const started = await startService(dir);
-    service = started.child;
+    service = started.stop;
     step(`wrangler dev on ${started.url}, empty D1, migrations applied`);
     const env = { ...process.env, PRICING_API_URL: started.url, PRICING_API_KEY: started.key };
     const concurrency = ["--concurrency", String(values.concurrency)];

@@ -1,11 +1,20 @@
 /**
- * A fresh local `wrangler dev` for the benches that drive the service over HTTP
- * (`bench/import.mjs`, `bench/bulk-audit.mjs`, `bench/change-request.mjs`): its own D1 folder,
- * the migrations of drizzle/ applied, an admin key of its own.
+ * A fresh local service for the benches that drive it over HTTP (`bench/import.mjs`,
+ * `bench/bulk-audit.mjs`, `bench/change-request.mjs`): its own D1 folder, the migrations of
+ * drizzle/ applied, an admin key of its own. `wrangler dev`, or with `d1Apart` the built Worker in
+ * Miniflare with its D1 in a workerd of its own (bench/lib/d1-apart.mjs).
  */
 import { createHash, randomBytes } from "node:crypto";
-import { WRANGLER_ENV, applyMigrations, spawnWrangler } from "../../scripts/lib/local-db.mjs";
+import { join } from "node:path";
+import {
+  WRANGLER_ENV,
+  applyMigrations,
+  spawnWrangler,
+  wrangler,
+} from "../../scripts/lib/local-db.mjs";
 import { freePort } from "./common.mjs";
+import { startD1Host } from "./d1-apart.mjs";
+import { newMiniflare } from "./workerd.mjs";
 
 /** A random key and its API_KEYS entry, `name:role:sha256`. */
 function adminKey(/** @type {string} */ name, role = "admin") {
@@ -19,16 +28,41 @@ function adminKey(/** @type {string} */ name, role = "admin") {
  * `readers` read keys (`readKeys`: lookups beside the writes, each under its own rate limit), and
  * `loaders` more admin keys (`loaderKeys`: a load of more calls than one key's write limit allows,
  * 300 a minute, spread over them).
+ * `stop()` ends it (resolved once it has).
  * @param {string} dir
- * @param {{ approver?: boolean, readers?: number, loaders?: number }} [options]
+ * @param {{ approver?: boolean, readers?: number, loaders?: number, d1Apart?: boolean }} [options]
  */
-export async function startService(dir, { approver = false, readers = 0, loaders = 0 } = {}) {
+export async function startService(
+  dir,
+  { approver = false, readers = 0, loaders = 0, d1Apart = false } = {},
+) {
   await applyMigrations(dir);
   const own = adminKey("bench");
   const second = approver ? adminKey("approver") : undefined;
   const reads = Array.from({ length: readers }, (_, i) => adminKey(`reader-${i}`, "read"));
   const loads = Array.from({ length: loaders }, (_, i) => adminKey(`loader-${i}`));
   const keys = [own, ...(second ? [second] : []), ...reads, ...loads].map((k) => k.entry).join(",");
+  const named = {
+    key: own.key,
+    approverKey: second?.key,
+    readKeys: reads.map((r) => r.key),
+    loaderKeys: loads.map((l) => l.key),
+  };
+  return { ...named, ...(d1Apart ? await apart(dir, keys) : await wranglerDev(dir, keys)) };
+}
+
+/** The built Worker in Miniflare, its D1 in a workerd of its own. */
+async function apart(/** @type {string} */ dir, /** @type {string} */ keys) {
+  const out = join(dir, "worker");
+  await wrangler(["deploy", "--dry-run", "--outdir", out]);
+  const host = await startD1Host(dir);
+  const mf = await newMiniflare(join(out, "index.js"), dir, keys, {}, { d1At: host.address });
+  const url = (await mf.ready).origin;
+  return { url, stop: () => mf.dispose().then(host.dispose) };
+}
+
+/** `wrangler dev` on `dir` with `keys`, once it answers /health. */
+async function wranglerDev(/** @type {string} */ dir, /** @type {string} */ keys) {
   const port = await freePort();
   const child = spawnWrangler(
     [
@@ -49,12 +83,12 @@ export async function startService(dir, { approver = false, readers = 0, loaders
     if (waited > 90_000) throw new Error("wrangler dev did not answer within 90 s");
     await new Promise((r) => setTimeout(r, 250));
   }
-  return {
-    child,
-    url,
-    key: own.key,
-    approverKey: second?.key,
-    readKeys: reads.map((r) => r.key),
-    loaderKeys: loads.map((l) => l.key),
-  };
+  /** @type {() => Promise<void>} */
+  const stop = () =>
+    new Promise((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once("exit", () => resolve());
+      child.kill("SIGTERM");
+    });
+  return { url, stop };
 }

@@ -8,6 +8,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { Miniflare } from "miniflare";
 import { d1PersistOf, freePort, ROOT } from "./common.mjs";
+import { withD1At } from "./d1-apart.mjs";
 
 /** Linux's clock ticks per second (`getconf CLK_TCK`), in which /proc reports CPU time. */
 const TICKS_PER_SECOND = Number(spawnSync("getconf", ["CLK_TCK"]).stdout?.toString().trim()) || 100;
@@ -117,26 +118,29 @@ export async function waitFor(url, seconds, failed) {
  * derives from wrangler.toml (bindings, assets, rate limits: those of `wrangler dev`), `vars` on
  * top (`D1_DELAY_MS`, `PRICE_CONTEXT_CACHE`) and the bench's `API_KEYS`, on the D1 of `dir`.
  * Await `mf.ready` for its URL; `mf.dispose()` stops it. `inspectorPort`: the inspector's port
- * (a CPU profile of the isolate), none without.
+ * (a CPU profile of the isolate), none without. `d1At`: the address of a D1 host apart
+ * (bench/lib/d1-apart.mjs) that `DB` calls instead of a local D1 in this workerd.
  * @param {string} bundle
  * @param {string} dir persist folder of the data set
  * @param {string} apiKeys
  * @param {Record<string, string>} [vars]
- * @param {{ inspectorPort?: number }} [debug]
+ * @param {{ inspectorPort?: number, d1At?: string }} [options]
  */
-export async function newMiniflare(bundle, dir, apiKeys, vars = {}, { inspectorPort } = {}) {
+export async function newMiniflare(bundle, dir, apiKeys, vars = {}, { inspectorPort, d1At } = {}) {
   process.env.WRANGLER_LOG ??= "error"; // no "Using secrets defined in .dev.vars" on stdout
   const { unstable_getMiniflareWorkerOptions } = await import("wrangler");
   const { workerOptions } = unstable_getMiniflareWorkerOptions(join(ROOT, "wrangler.toml"));
   const port = await freePort();
-  return new Miniflare({
+  const worker = {
     ...workerOptions,
     name: "bench",
     modules: true,
     scriptPath: bundle,
     modulesRoot: dirname(bundle), // module names relative to the bundle's folder (a temp dir)
     bindings: { ...workerOptions.bindings, ...vars, API_KEYS: apiKeys },
-    d1Persist: d1PersistOf(dir),
+  };
+  return new Miniflare({
+    ...(d1At ? { workers: withD1At(worker, d1At) } : { ...worker, d1Persist: d1PersistOf(dir) }),
     host: "127.0.0.1",
     port,
     logRequests: false,
