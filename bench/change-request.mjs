@@ -5,7 +5,7 @@
  *
  *   node bench/change-request.mjs [--rows 100000] [--items 1] [--keep]
  *   node bench/change-request.mjs --lookups [--rows 30000] [--items 10] [--seconds 10]
- *     [--connections 4] [--rounds 2] [--d1-apart] [--out bench/results/FILE.json]
+ *     [--connections 4] [--rounds 2] [--d1-apart [--shared-cpus]] [--out bench/results/FILE.json]
  *
  * 1. starts a fresh local `wrangler dev` on a free port of 127.0.0.1 (an empty D1 in a temp
  *    folder, the migrations of drizzle/ applied, two admin keys of its own: nothing of the
@@ -30,7 +30,9 @@
  *
  * `--d1-apart` runs the built Worker in Miniflare with its D1 in a workerd process of its own
  * (bench/lib/d1-apart.mjs), as on Cloudflare, instead of `wrangler dev`, where local D1 shares the
- * Worker's process and a long batch holds both.
+ * Worker's process and a long batch holds both. D1's process then has a CPU to itself, the Worker
+ * and the load the others (bench/lib/service.mjs `apart`); `--shared-cpus` leaves all three on
+ * every CPU.
  *
  * Nothing is written into the project unless `--out` names a file: the figures go to stdout.
  */
@@ -175,6 +177,7 @@ async function main() {
       rounds: { type: "string", default: "2" },
       out: { type: "string" },
       "d1-apart": { type: "boolean", default: false },
+      "shared-cpus": { type: "boolean", default: false },
     },
   });
   const rows = Number(values.rows);
@@ -200,6 +203,7 @@ async function main() {
       readers: values.lookups ? 8 : 0,
       loaders,
       d1Apart: values["d1-apart"],
+      sharedCpus: values["shared-cpus"],
     });
     stopService = service.stop;
     const how = values["d1-apart"] ? "the built Worker, its D1 apart," : "wrangler dev";

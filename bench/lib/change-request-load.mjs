@@ -165,7 +165,14 @@ export async function lookupsUnderChangeRequest(o) {
     const inFlight = during.spans.filter((s) => busy.some((b) => overlaps(s, b)));
     const [b, a] = [quantiles(before.spans), quantiles(after.spans)];
     const alone = { p50Ms: (b.p50Ms + a.p50Ms) / 2, p99Ms: (b.p99Ms + a.p99Ms) / 2 };
-    const under = { ...quantiles(inFlight), ...ctxOf(inFlight) };
+    const within = (/** @type {Span[]} */ work) =>
+      quantiles(inFlight.filter((s) => work.some((w) => overlaps(s, w))));
+    const under = {
+      ...quantiles(inFlight),
+      ...ctxOf(inFlight),
+      bySubmit: within(spans.submit),
+      byApprove: within(spans.approve),
+    };
     const run = {
       id: subject.id,
       title: subject.title,
@@ -184,7 +191,8 @@ export async function lookupsUnderChangeRequest(o) {
       `${run.title} @${run.connections}: p99 ${run.alone.p99Ms} ms alone (${b.p99Ms} before, ` +
         `${a.p99Ms} after) → ${under.p99Ms} ms while a submit or approve ran (${run.p99Ratio}×, ` +
         `${under.requests} requests, ${under.stale} answered stale, the slowest 1 %: ` +
-        `${JSON.stringify(under.slowest)}); p50 ${run.alone.p50Ms} → ${under.p50Ms} ms; max ` +
+        `${JSON.stringify(under.slowest)}; p99 beside a submit ${under.bySubmit.p99Ms} ms, ` +
+        `an approve ${under.byApprove.p99Ms} ms); p50 ${run.alone.p50Ms} → ${under.p50Ms} ms; max ` +
         `${Math.max(b.maxMs, a.maxMs)} → ${under.maxMs} ms; submits ${run.submitMs.join(", ")} ms, ` +
         `approvals ${run.approveMs.join(", ")} ms` +
         (run.failed ? `; failed ${run.failed}` : ""),

@@ -4,7 +4,9 @@
  * drizzle/ applied, an admin key of its own. `wrangler dev`, or with `d1Apart` the built Worker in
  * Miniflare with its D1 in a workerd of its own (bench/lib/d1-apart.mjs).
  */
+import { spawnSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import {
   WRANGLER_ENV,
@@ -14,7 +16,7 @@ import {
 } from "../../scripts/lib/local-db.mjs";
 import { freePort } from "./common.mjs";
 import { startD1Host } from "./d1-apart.mjs";
-import { newMiniflare } from "./workerd.mjs";
+import { newMiniflare, workerdPid } from "./workerd.mjs";
 
 /** A random key and its API_KEYS entry, `name:role:sha256`. */
 function adminKey(/** @type {string} */ name, role = "admin") {
@@ -30,11 +32,13 @@ function adminKey(/** @type {string} */ name, role = "admin") {
  * 300 a minute, spread over them).
  * `stop()` ends it (resolved once it has).
  * @param {string} dir
- * @param {{ approver?: boolean, readers?: number, loaders?: number, d1Apart?: boolean }} [options]
+ * `sharedCpus`: with `d1Apart`, no process is pinned to CPUs (`apart`).
+ * @param {{ approver?: boolean, readers?: number, loaders?: number, d1Apart?: boolean,
+ *   sharedCpus?: boolean }} [options]
  */
 export async function startService(
   dir,
-  { approver = false, readers = 0, loaders = 0, d1Apart = false } = {},
+  { approver = false, readers = 0, loaders = 0, d1Apart = false, sharedCpus = false } = {},
 ) {
   await applyMigrations(dir);
   const own = adminKey("bench");
@@ -48,17 +52,42 @@ export async function startService(
     readKeys: reads.map((r) => r.key),
     loaderKeys: loads.map((l) => l.key),
   };
-  return { ...named, ...(d1Apart ? await apart(dir, keys) : await wranglerDev(dir, keys)) };
+  const started = d1Apart ? await apart(dir, keys, !sharedCpus) : await wranglerDev(dir, keys);
+  return { ...named, ...started };
 }
 
-/** The built Worker in Miniflare, its D1 in a workerd of its own. */
-async function apart(/** @type {string} */ dir, /** @type {string} */ keys) {
+/**
+ * The built Worker in Miniflare, its D1 in a workerd of its own. With more than one CPU, D1's
+ * workerd has the last one to itself and the Worker's workerd and this process (the load) the
+ * others, alone and during the work alike: as on Cloudflare, where D1 runs on other machines, what
+ * D1 does takes nothing from the Worker's CPU. Without `pinned`, all three share every CPU.
+ */
+async function apart(
+  /** @type {string} */ dir,
+  /** @type {string} */ keys,
+  /** @type {boolean} */ pinned,
+) {
   const out = join(dir, "worker");
   await wrangler(["deploy", "--dry-run", "--outdir", out]);
   const host = await startD1Host(dir);
+  const hostPid = workerdPid();
   const mf = await newMiniflare(join(out, "index.js"), dir, keys, {}, { d1At: host.address });
   const url = (await mf.ready).origin;
+  const cpus = availableParallelism();
+  const workerPid = workerdPid();
+  if (pinned && cpus > 1 && hostPid && workerPid && hostPid !== workerPid) {
+    pin(hostPid, String(cpus - 1));
+    for (const pid of [workerPid, process.pid]) pin(pid, cpus > 2 ? `0-${cpus - 2}` : "0");
+  }
   return { url, stop: () => mf.dispose().then(host.dispose) };
+}
+
+/** Pins every thread of process `pid` to `cpus` (taskset's list: "0", "0-2"), if taskset is there. */
+function pin(/** @type {number} */ pid, /** @type {string} */ cpus) {
+  const { status } = spawnSync("taskset", ["-a", "-c", "-p", cpus, String(pid)], {
+    stdio: "ignore",
+  });
+  if (status !== 0) console.warn(`[bench] could not pin process ${pid} to CPU ${cpus}`);
 }
 
 /** `wrangler dev` on `dir` with `keys`, once it answers /health. */
