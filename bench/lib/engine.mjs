@@ -356,22 +356,27 @@ function cpuMedian(engine, request, runs) {
 
 /**
  * CPU ms per call of each request, measured in alternation: blocks of `BLOCK` calls of each in
- * turn, the median block of each over about `runs` calls. A call of a 50-line cart takes a quarter
- * of a millisecond, so a call alone is near the clock's grain, and timing one request's calls all
- * before the other's lets the machine's drift (JIT, GC, others' load) fall on one side only.
+ * turn, the median block of each over about `runs` calls, and at least `MIN_BLOCKS` blocks after
+ * at least `MIN_WARMUP` calls of each (about a second in all): a median of the 5 blocks that
+ * `runs` = 50 gives moved from 1.3× to 2.3× between two runs of the same code. A call of a 50-line
+ * cart takes a quarter of a millisecond, so a call alone is near the clock's grain, and timing one
+ * request's calls all before the other's lets the machine's drift (JIT, GC, others' load) fall on
+ * one side only.
  * @param {{ resolvePrices: (r: PriceRequest) => unknown }} engine
  * @param {[PriceRequest, PriceRequest]} requests
  * @param {number} runs
  * @returns {[number, number]}
  */
 function alternatedMedians(engine, requests, runs) {
-  const BLOCK = 20;
+  const [BLOCK, MIN_BLOCKS, MIN_WARMUP] = [20, 25, 100];
   for (const request of requests) {
-    for (let i = 0; i < Math.max(10, Math.round(runs / 3)); i++) engine.resolvePrices(request);
+    for (let i = 0; i < Math.max(MIN_WARMUP, Math.round(runs / 3)); i++) {
+      engine.resolvePrices(request);
+    }
   }
   /** @type {[number[], number[]]} */
   const blocks = [[], []];
-  for (let b = 0; b < Math.max(5, Math.round(runs / BLOCK)); b++) {
+  for (let b = 0; b < Math.max(MIN_BLOCKS, Math.round(runs / BLOCK)); b++) {
     requests.forEach((request, r) => {
       const c0 = process.cpuUsage();
       for (let i = 0; i < BLOCK; i++) engine.resolvePrices(request);
