@@ -9,9 +9,9 @@
  * wrapped binding that sends each D1 call over loopback HTTP to it: the Worker's isolate stays
  * free while D1 works, and its calls queue behind the batch, as they do on Cloudflare.
  *
- * The binding offers what the Worker uses of D1 (src/db/client.ts, src/http/context.ts): `prepare` → `bind` →
- * `all` / `raw` / `run` / `first`, `batch`, `withSession` → `getBookmark`. Values cross as JSON:
- * the schema stores no blobs.
+ * The binding offers what the Worker uses of D1 (src/db/client.ts, src/http/context.ts):
+ * `prepare` → `bind` → `all` / `raw` / `run` / `first`, `batch`, `withSession` → `getBookmark`.
+ * Values cross as JSON: the schema stores no blobs.
  */
 import { Miniflare } from "miniflare";
 import { d1PersistOf, databaseId, freePort } from "./common.mjs";
