@@ -190,12 +190,15 @@ function hiddenEntries({ hiddenPricelistIds, hiddenConditionIds }: Visibility) {
     union select json_extract(entity_key, '$.changeRequestId') from audit_log
       where entity = 'changeRequestItem'
         and ${namesHidden(sql`json_extract(coalesce(after, before), '$.body')`)})`;
+  // A row's owner from the row itself: a link with an id of its own is keyed by that id alone.
+  const owner = (field: string) => sql.raw(`coalesce(json_extract(after, '$.${field}'),
+      json_extract(before, '$.${field}'))`);
   return sql`(entity = 'pricelist' and json_extract(entity_key, '$.id') in ${lists})
     or (entity in (select value from json_each(${JSON.stringify(byList)}))
-      and json_extract(entity_key, '$.pricelistId') in ${lists})
+      and ${owner("pricelistId")} in ${lists})
     or (entity = 'tradeCondition' and json_extract(entity_key, '$.id') in ${conditions})
     or (entity in (select value from json_each(${JSON.stringify(byCondition)}))
-      and json_extract(entity_key, '$.tradeConditionId') in ${conditions})
+      and ${owner("tradeConditionId")} in ${conditions})
     or (entity = 'changeRequest' and json_extract(entity_key, '$.id') in ${requests})
     or (entity = 'changeRequestItem'
       and json_extract(entity_key, '$.changeRequestId') in ${requests})`;
@@ -225,7 +228,8 @@ export async function readChanges(
   const entities = JSON.stringify(entitiesOf(events ?? CHANGE_EVENTS));
   const only = sql`and entity in (select value from json_each(${entities}))`;
   const hidden = hiddenEntries(scope);
-  const seen = hidden ? sql`and not (${hidden})` : sql``;
+  // An unknown answer (NULL) hides nothing.
+  const seen = hidden ? sql`and not coalesce((${hidden}), 0)` : sql``;
   const [rows, [bounds], hiddenRows = []] = await rawBatch<
     [Record<string, unknown>[], Bounds[], { id: number }[]?]
   >(db, [

@@ -319,4 +319,53 @@ describe("a read key never sees a COST pricelist or an ACCRUAL condition (docs/a
     // Both end at the same cursor: a read key misses no change it may see.
     expect(read.next).toBe(admin.next);
   });
+
+  it("the change feed: a read key gets every link of a condition it sees, none of an ACCRUAL's", async () => {
+    // Links to channels, customer groups and customers have ids of their own, and their entries
+    // are keyed by them alone: whose they are is in the row (once hidden whenever an ACCRUAL
+    // existed, whatever their condition).
+    const start = (await api("GET", "/v1/api/changes?limit=1000")).body.next as number;
+    const channel = await createChannel();
+    const group = await createCustomerGroup();
+    const customer = await createCustomer();
+    const linked = async (type: string, scope: string) => {
+      const record = await createTradeCondition({ type, scope, value: 100 });
+      await ok("PATCH", `${TC}/${record.id}`, { channelCodes: [channel.code] });
+      const target = scope === "CUSTOMER" ? "customers" : "customer-groups";
+      const codes =
+        scope === "CUSTOMER"
+          ? { customerCodes: [customer.code] }
+          : { customerGroupCodes: [group.code] };
+      await ok("POST", `${TC}/${record.id}/${target}`, codes);
+    };
+    // Two conditions a read key sees and an ACCRUAL, each with a channel and a customer group or
+    // a customer: the feed does not say whose a link is, so the links are counted by entity.
+    await linked("DISCOUNT", "CUSTOMER_GROUP");
+    await linked("SURCHARGE", "CUSTOMER");
+    await linked("ACCRUAL", "CUSTOMER_GROUP");
+    const links = async (key: string) => {
+      const res = await api("GET", `/v1/api/changes?after=${start}&limit=1000`, { key });
+      expect(res.status).toBe(200);
+      return res.body.data
+        .map((c: any) => c.entity as string)
+        .filter(
+          (entity: string) => entity.startsWith("tradeCondition") && entity !== "tradeCondition",
+        )
+        .sort();
+    };
+    expect(await links(KEYS.read)).toEqual([
+      "tradeConditionChannel",
+      "tradeConditionChannel",
+      "tradeConditionCustomer",
+      "tradeConditionCustomerGroup",
+    ]);
+    expect(await links(KEYS.admin)).toEqual([
+      "tradeConditionChannel",
+      "tradeConditionChannel",
+      "tradeConditionChannel",
+      "tradeConditionCustomer",
+      "tradeConditionCustomerGroup",
+      "tradeConditionCustomerGroup",
+    ]);
+  });
 });
