@@ -30,7 +30,7 @@ export interface IdempotencyClaim {
   keyName: string;
   idempotencyKey: string;
   requestId: string;
-  /** Set once a write batch carrying the mark has succeeded. */
+  /** Set once a write batch carrying the mark has succeeded and changed a row. */
   committed: boolean;
   /**
    * The body replays answer instead of the answer's own, when that holds what is shown once (a

@@ -170,8 +170,11 @@ class MeteredClient implements D1Client {
     if (claim) close.push(this.commitMark(claim));
     const results = await this.meter.time(() => this.d1.batch<T>([open, ...statements, ...close]));
     this.meter.writes += 1;
-    if (claim) claim.committed = true;
-    return results.slice(1, 1 + statements.length);
+    const answered = results.slice(1, 1 + statements.length);
+    // A batch that changed no row (an update or delete of a record that is not there) wrote
+    // nothing: the request's error answer then frees its key (src/http/idempotency.ts).
+    if (claim && answered.some((result) => (result.meta?.changes ?? 0) > 0)) claim.committed = true;
+    return answered;
   }
 
   private commitMark(claim: IdempotencyClaim) {

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ABANDONED_AFTER_MS, decide, IDEMPOTENCY_TTL_MS } from "../../src/db/idempotency";
-import { createProduct, tradeConditionBody } from "../factories";
+import { createChannel, createProduct, tradeConditionBody } from "../factories";
 import { api, expectProblem, uid } from "../shared/helpers";
 
 /** Idempotent retries of writes (docs/api/resources.md §4.4). */
@@ -89,6 +89,52 @@ describe("Idempotency-Key on writes", () => {
     expect(await storedKey(key)).toBeNull();
     const good = await createCondition(key);
     expect(good.status).toBe(201);
+  });
+
+  // A PATCH or DELETE of a record that is not there writes a batch that changes no row, then
+  // answers 404: nothing was written, so the key is free (docs/api/resources.md §4.4).
+  it.each([
+    ["PATCH", "/v1/api/channel/NO-SUCH", { name: "x" }],
+    ["DELETE", "/v1/api/channel/NO-SUCH"],
+    ["PATCH", "/v1/api/customer/NO-SUCH", { name: "x" }],
+    ["DELETE", "/v1/api/customer/NO-SUCH"],
+    ["PATCH", "/v1/api/customer-group/NO-SUCH", { name: "x" }],
+    ["DELETE", "/v1/api/customer-group/NO-SUCH"],
+    ["PATCH", "/v1/api/brand/NO-SUCH", { name: "x" }],
+    ["DELETE", "/v1/api/product/NO-SUCH"],
+    ["DELETE", "/v1/api/product-group/NO-SUCH"],
+    ["PATCH", "/v1/api/webhooks/999999", { active: false }],
+    ["DELETE", "/v1/api/webhooks/999999"],
+    ["DELETE", "/v1/api/pricelist/individual/999999"],
+    ["DELETE", "/v1/api/exchange-rates/EUR/USD/2020-01-01T00:00:00Z"],
+  ] as const)(
+    "a 404 of %s %s frees its key: nothing stored, a retry runs again",
+    async (method, path, body?) => {
+      const key = crypto.randomUUID();
+      const send = () => api(method, path, { body, headers: { [KEY_HEADER]: key } });
+      expectProblem(await send(), 404, "NOT_FOUND");
+      expect(await storedKey(key)).toBeNull();
+      const again = await send();
+      expectProblem(again, 404, "NOT_FOUND");
+      expect(again.headers.get("idempotent-replayed")).toBeNull();
+    },
+  );
+
+  it("after a 404 the corrected request may use the key, and its answer is kept", async () => {
+    const channel = await createChannel();
+    const key = crypto.randomUUID();
+    const patch = (code: string) =>
+      api("PATCH", `/v1/api/channel/${code}`, {
+        body: { name: "Renamed" },
+        headers: { [KEY_HEADER]: key },
+      });
+    expectProblem(await patch("NO-SUCH"), 404, "NOT_FOUND");
+    const corrected = await patch(channel.code);
+    expect(corrected.status).toBe(200);
+    expect(corrected.body).toMatchObject({ code: channel.code, name: "Renamed" });
+    const retried = await patch(channel.code);
+    expect(retried.headers.get("idempotent-replayed")).toBe("true");
+    expect(retried.body).toEqual(corrected.body);
   });
 
   it("replays a 204 and the bulk answers too", async () => {
