@@ -6,6 +6,8 @@ import { jsonTextIssues } from "../core/strict-json";
 const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json$/i;
 const UTF8 = /^utf-?8$/i;
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
+/** Refuses bytes that are not UTF-8 instead of replacing them with U+FFFD. */
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
 /** The media type and charset of a content-type header. */
 function mediaType(header: string) {
@@ -22,7 +24,7 @@ function mediaType(header: string) {
  * - a charset other than UTF-8 → 415 (JSON is UTF-8; another charset would be read wrongly);
  * - an upload cut off before the body is complete → 400 INCOMPLETE_BODY, not a 500, and no route
  *   runs, so nothing is written;
- * - not JSON → 400 MALFORMED_JSON;
+ * - not UTF-8 or not JSON → 400 MALFORMED_JSON;
  * - duplicate keys and numbers that only round to integers → 400 naming each field.
  * The text stays cached on the request, and the value it parses to is what the route's validator
  * reads (`c.req.json()`): a 500-line body is parsed once, not twice.
@@ -40,11 +42,17 @@ export const strictJsonBody = (): MiddlewareHandler<AppEnv> => async (c, next) =
       `the request body must be JSON in UTF-8; charset=${charset.slice(0, 40)} is not supported`,
     );
   }
-  let text: string;
+  let bytes: ArrayBuffer;
   try {
-    text = await c.req.text();
+    bytes = await c.req.arrayBuffer();
   } catch {
     throw incompleteBody();
+  }
+  let text: string;
+  try {
+    text = STRICT_UTF8.decode(bytes);
+  } catch {
+    throw new ApiError(400, "MALFORMED_JSON", "the request body is not valid UTF-8 text");
   }
   if (text.trim() === "") return next();
   let value: unknown;

@@ -7,8 +7,12 @@ import { api, expectProblem, KEYS, uid } from "../shared/helpers";
  * Strict text and numbers, bounded errors (docs/api/errors-and-limits.md §7), through the Worker.
  */
 
-const send = (method: string, path: string, raw: string, contentType = "application/json") =>
-  api(method, path, { raw, headers: { "content-type": contentType } });
+const send = (
+  method: string,
+  path: string,
+  raw: string | Uint8Array,
+  contentType = "application/json",
+) => api(method, path, { raw, headers: { "content-type": contentType } });
 
 describe("JSON bodies are judged on their text", () => {
   it.each(["latin1", "ISO-8859-1", "utf-16", "windows-1252"])(
@@ -35,6 +39,25 @@ describe("JSON bodies are judged on their text", () => {
       `application/json; charset=${cs}`,
     );
     expect(res.status).toBe(201);
+  });
+
+  it("bytes that are not UTF-8 → 400, nothing written (never stored as U+FFFD)", async () => {
+    const code = uid("P");
+    const text = new TextEncoder().encode(JSON.stringify({ code, name: "Bosch XX" }));
+    const at = text.indexOf(0x58); // the first X
+    text.set([0xff, 0xfe], at);
+    const problem = expectProblem(
+      await send("POST", "/v1/api/product", text),
+      400,
+      "MALFORMED_JSON",
+    );
+    expect(problem.detail).toBe("the request body is not valid UTF-8 text");
+    expect((await api("GET", `/v1/api/product/${code}`)).status).toBe(404);
+    // U+FFFD written as UTF-8 is text like any other.
+    const replacement = JSON.stringify({ code, name: "Bosch \ufffd" });
+    const res = await send("POST", "/v1/api/product", new TextEncoder().encode(replacement));
+    expect(res.status).toBe(201);
+    expect(res.body.name).toBe("Bosch \ufffd");
   });
 
   it("a duplicate key → 400 naming it, nothing written", async () => {

@@ -20,8 +20,8 @@ export interface CallOptions {
   body?: unknown;
   key?: string | null;
   headers?: Record<string, string>;
-  /** A raw body sent as is (for malformed JSON and content-type tests). */
-  raw?: string;
+  /** A raw body sent as is (for malformed JSON, encoding and content-type tests). */
+  raw?: string | Uint8Array;
 }
 
 /** Drives the real Worker; parses JSON and problem+json bodies. */
@@ -33,7 +33,7 @@ export async function api<T = any>(
   const headers: Record<string, string> = { ...options.headers };
   const key = options.key === undefined ? KEYS.admin : options.key;
   if (key !== null) headers["x-webhook-signature"] = key;
-  let body: string | undefined = options.raw;
+  let body: string | Uint8Array | undefined = options.raw;
   if (options.body !== undefined) {
     body = JSON.stringify(options.body);
     headers["content-type"] ??= "application/json";
