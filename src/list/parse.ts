@@ -44,7 +44,8 @@ const DIGITS = /^\d+$/;
 function positiveInt(raw: string | undefined, fallback: number): number {
   if (raw === undefined || !DIGITS.test(raw)) return fallback;
   const n = Number(raw);
-  return n >= 1 && Number.isSafeInteger(n) ? n : fallback;
+  // Past 2^53 - 1 a number of digits is still a large page: it stays past the end, never page 1.
+  return n >= 1 ? Math.min(n, Number.MAX_SAFE_INTEGER) : fallback;
 }
 
 /** Comma-joined and repeated values as one list: pieces trimmed, empty ones dropped. */

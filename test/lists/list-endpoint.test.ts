@@ -162,9 +162,13 @@ describe("GET /v1/api/product: paging", () => {
     expect(res.body.links.previous).toBe(
       `${LINK}page=${page - 1}&limit=100&sortBy=id:DESC&search=${term}`,
     );
-    // Beyond a safe integer the page is not a usable number: it falls back to 1.
-    const beyond = await list(`search=${term}&page=99999999999999999999`);
-    expect(beyond.body.meta.currentPage).toBe(1);
+    // Beyond a safe integer it is the largest one: still past the end, never page 1 again (a
+    // client paging until an empty page would loop), and a huge limit is the largest limit.
+    for (const beyond of ["9007199254740993", "99999999999999999999"]) {
+      const res = await list(`search=${term}&page=${beyond}&limit=${beyond}`);
+      expect(res.body.data).toEqual([]);
+      expect(res.body.meta).toMatchObject({ currentPage: page, itemsPerPage: 100 });
+    }
   });
 
   it.each([
