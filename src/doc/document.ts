@@ -48,7 +48,9 @@ export function openApiDocument(app: AppRouter) {
     in: "header",
     name: API_KEY_HEADER,
     description:
-      "An API key. Admin keys may do everything; read keys only GET and the price lookup.",
+      "An API key. Admin keys may do everything. Read keys read (not the audit trail, the " +
+      "pricing lint, the publish simulation, change requests or webhooks), look up prices and " +
+      "answer quotes for the buyer; sales keys read as read keys do and write quotes.",
   });
   // OpenAPI 3.1's objects (a license `identifier`), which the 3.0 type of the parameter lacks.
   const config = {
