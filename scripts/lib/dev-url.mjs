@@ -1,7 +1,9 @@
 /**
  * Where `npm run dev` serves, for the other local tools (`npm run import`, `npm run export`):
- * scripts/dev.mjs writes `.wrangler/dev-url.json` ({ url, pid }) when it starts wrangler and
- * removes it when it stops; a file whose process is gone (a killed terminal) is ignored.
+ * scripts/dev.mjs notes itself in `.wrangler/dev-url.json` ({ servers: [{ url, pid }] }) when it
+ * starts wrangler and takes itself out when it stops, so a second `npm run dev` of the same clone
+ * (another port) stopping leaves the first one's entry; an entry whose process is gone (a killed
+ * terminal) is ignored.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -21,18 +23,38 @@ function running(pid) {
 }
 
 /**
- * The URL of the running `npm run dev`, or undefined when none is running.
+ * The servers noted and still running, oldest first (`{ url, pid }` alone: a note of one).
+ * @param {string} root
+ * @returns {{ url: string, pid: number }[]}
+ */
+function notedServers(root) {
+  try {
+    const noted = JSON.parse(readFileSync(devUrlFile(root), "utf8"));
+    const servers = Array.isArray(noted?.servers) ? noted.servers : [noted];
+    return servers.filter(
+      (/** @type {any} */ s) =>
+        typeof s?.url === "string" && Number.isInteger(s.pid) && running(s.pid),
+    );
+  } catch {
+    return [];
+  }
+}
+
+/** @param {string} root @param {{ url: string, pid: number }[]} servers */
+function note(root, servers) {
+  const file = devUrlFile(root);
+  if (servers.length === 0) return rmSync(file, { force: true });
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify({ servers })}\n`);
+}
+
+/**
+ * The URL of the running `npm run dev` (the one started last, when several run in one clone),
+ * or undefined when none is running.
  * @param {string} root
  * @returns {string | undefined}
  */
-export function readDevUrl(root) {
-  try {
-    const { url, pid } = JSON.parse(readFileSync(devUrlFile(root), "utf8"));
-    return typeof url === "string" && Number.isInteger(pid) && running(pid) ? url : undefined;
-  } catch {
-    return undefined;
-  }
-}
+export const readDevUrl = (root) => notedServers(root).at(-1)?.url;
 
 /**
  * @param {string} root
@@ -40,22 +62,19 @@ export function readDevUrl(root) {
  * @param {number} pid the process that removes it again (scripts/dev.mjs)
  */
 export function writeDevUrl(root, url, pid) {
-  const file = devUrlFile(root);
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, `${JSON.stringify({ url, pid })}\n`);
+  note(root, [...notedServers(root).filter((s) => s.pid !== pid), { url, pid }]);
 }
 
 /**
- * Removes the file if it is still this process's (a later `npm run dev` may have replaced it).
+ * Removes this process's entry: another `npm run dev` of the same clone keeps its own.
  * @param {string} root
  * @param {number} pid
  */
 export function removeDevUrl(root, pid) {
-  try {
-    if (JSON.parse(readFileSync(devUrlFile(root), "utf8")).pid === pid) rmSync(devUrlFile(root));
-  } catch {
-    // Already gone.
-  }
+  note(
+    root,
+    notedServers(root).filter((s) => s.pid !== pid),
+  );
 }
 
 /**

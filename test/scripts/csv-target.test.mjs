@@ -58,6 +58,17 @@ describe("the service the CSV tools talk to", () => {
     // Another process's note is left alone; its own is removed.
     removeDevUrl(root, process.pid + 1);
     assert.equal(readDevUrl(root), "http://127.0.0.1:8788");
+    // A second npm run dev of the clone (another port) is the one answering while it runs; when
+    // it stops, the first one's entry is still there.
+    const second = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)"]);
+    try {
+      writeDevUrl(root, "http://127.0.0.1:8789", /** @type {number} */ (second.pid));
+      assert.equal(readDevUrl(root), "http://127.0.0.1:8789");
+      removeDevUrl(root, /** @type {number} */ (second.pid));
+      assert.equal(readDevUrl(root), "http://127.0.0.1:8788");
+    } finally {
+      second.kill();
+    }
     removeDevUrl(root, process.pid);
     assert.equal(readDevUrl(root), undefined);
     // A note whose npm run dev is gone (a killed terminal) is ignored.

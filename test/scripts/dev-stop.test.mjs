@@ -9,13 +9,13 @@
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { devUrlFile } from "../../scripts/lib/dev-url.mjs";
+import { devUrlFile, readDevUrl } from "../../scripts/lib/dev-url.mjs";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -85,8 +85,7 @@ describe("npm run dev, stopped by the pid of npm", () => {
         assert.ok(await waitFor(() => answers(`${url}/health`), 120_000), output);
         assert.match(output, /\[dev\] rate limits off \(RATE_LIMITS=off\)/);
         assert.match(output, /--var RATE_LIMITS:off/);
-        const noted = JSON.parse(readFileSync(devUrlFile(ROOT), "utf8"));
-        assert.equal(noted.url, url);
+        assert.equal(readDevUrl(ROOT), url);
 
         process.kill(group, "SIGTERM"); // npm's own pid, as `kill <pid>` would
         assert.ok(await waitFor(async () => !(await answers(`${url}/health`)), 15_000));
