@@ -26,7 +26,7 @@ function mediaType(header: string) {
  *   runs, so nothing is written;
  * - not UTF-8 or not JSON → 400 MALFORMED_JSON;
  * - duplicate keys and numbers that only round to integers → 400 naming each field.
- * The text stays cached on the request, and the value it parses to is what the route's validator
+ * The bytes stay cached on the request, and the value they parse to is what the route's validator
  * reads (`c.req.json()`): a 500-line body is parsed once, not twice.
  */
 export const strictJsonBody = (): MiddlewareHandler<AppEnv> => async (c, next) => {

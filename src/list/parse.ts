@@ -44,7 +44,7 @@ const DIGITS = /^\d+$/;
 function positiveInt(raw: string | undefined, fallback: number): number {
   if (raw === undefined || !DIGITS.test(raw)) return fallback;
   const n = Number(raw);
-  // Past 2^53 - 1 a number of digits is still a large page: it stays past the end, never page 1.
+  // Digits past 2^53 - 1 are still a large number: a page past the end, the largest limit.
   return n >= 1 ? Math.min(n, Number.MAX_SAFE_INTEGER) : fallback;
 }
 
