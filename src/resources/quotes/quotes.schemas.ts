@@ -193,7 +193,7 @@ const quoteFields = {
   writers: z.array(z.string()).openapi({
     example: ["rep-1"],
     description:
-      "The owners of the keys that wrote it: its author's and every one that changed it (PATCH), in the order they first wrote. None of them may approve or reject it",
+      "The owners of the keys that wrote it (created it or changed it by PATCH), in the order they first wrote. None of them may approve or reject it",
   }),
   writtenByCaller: z.boolean().openapi({
     example: false,
