@@ -1457,7 +1457,7 @@ export interface paths {
     head?: never;
     /**
      * Change a DRAFT or RENEGOTIATING quote, priced again (admin and sales keys)
-     * @description Replaces lines, validTo, mode and lock as given and prices every line again (the errors of create). In RENEGOTIATING it starts the next revision, as DRAFT. Another status: 409 INVALID_TRANSITION.
+     * @description Replaces lines, validTo, mode and lock as given and prices every line again (the errors of create); the key's owner joins its writers. In RENEGOTIATING it starts the next revision, as DRAFT. Another status: 409 INVALID_TRANSITION.
      */
     patch: operations["updateQuote"];
     trace?: never;
@@ -1493,7 +1493,7 @@ export interface paths {
     put?: never;
     /**
      * Approve a PENDING_APPROVAL quote
-     * @description 403 SELF_APPROVAL for a key of the author's owner (checked first); 403 NOT_AN_APPROVER for a sales key whose owner neither requiredTier nor a later tier names (admin keys approve at every tier). 409 STALE_QUOTE when a line's regular price or floor changed since the submit: the quote is DRAFT again with the new prices. Admin and sales keys. DRAFT —submit→ PENDING_APPROVAL (or APPROVED by `policy` or `envelope`) —approve→ APPROVED —send→ SENT —accept→ ACCEPTED —redeem→ REDEEMED (ONCE); reject → DRAFT; decline → DECLINED or RENEGOTIATING (a PATCH starts the next revision as DRAFT); withdraw → WITHDRAWN. Reads EXPIRED once validTo has passed unless ACCEPTED, DECLINED, WITHDRAWN or REDEEMED: every action → 409 QUOTE_EXPIRED. Another action in another status: 409 INVALID_TRANSITION naming both (docs/quotes.md §3).
+     * @description 403 SELF_APPROVAL for a key of an owner among its writers (checked first); 403 NOT_AN_APPROVER for a sales key whose owner neither requiredTier nor a later tier names (admin keys approve at every tier). 409 STALE_QUOTE when a line's regular price or floor changed since the submit: the quote is DRAFT again with the new prices. Admin and sales keys. DRAFT —submit→ PENDING_APPROVAL (or APPROVED by `policy` or `envelope`) —approve→ APPROVED —send→ SENT —accept→ ACCEPTED —redeem→ REDEEMED (ONCE); reject → DRAFT; decline → DECLINED or RENEGOTIATING (a PATCH starts the next revision as DRAFT); withdraw → WITHDRAWN. Reads EXPIRED once validTo has passed unless ACCEPTED, DECLINED, WITHDRAWN or REDEEMED: every action → 409 QUOTE_EXPIRED. Another action in another status: 409 INVALID_TRANSITION naming both (docs/quotes.md §3).
      */
     post: operations["approveQuote"];
     delete?: never;
@@ -8734,6 +8734,10 @@ export interface components {
      *           "totalAmount": 21000,
      *           "requiredTier": "MANAGER",
      *           "author": "rep-1",
+     *           "writers": [
+     *             "rep-1"
+     *           ],
+     *           "writtenByCaller": false,
      *           "submittedAt": "2027-01-10T09:00:00.000Z",
      *           "approvedBy": null,
      *           "approvedAt": null,
@@ -8790,6 +8794,10 @@ export interface components {
      *       "totalAmount": 21000,
      *       "requiredTier": "MANAGER",
      *       "author": "rep-1",
+     *       "writers": [
+     *         "rep-1"
+     *       ],
+     *       "writtenByCaller": false,
      *       "submittedAt": "2027-01-10T09:00:00.000Z",
      *       "approvedBy": null,
      *       "approvedAt": null,
@@ -8880,6 +8888,18 @@ export interface components {
        * @example rep-1
        */
       author: string;
+      /**
+       * @description The owners of the keys that wrote it (created it or changed it by PATCH), in the order they first wrote. None of them may approve or reject it
+       * @example [
+       *       "rep-1"
+       *     ]
+       */
+      writers: string[];
+      /**
+       * @description Whether the owner of the API key of this call is among `writers`: approve and reject with it answer 403 SELF_APPROVAL
+       * @example false
+       */
+      writtenByCaller: boolean;
       /**
        * Format: date-time
        * @description The last submit
@@ -8974,6 +8994,10 @@ export interface components {
      *       "totalAmount": 21000,
      *       "requiredTier": "MANAGER",
      *       "author": "rep-1",
+     *       "writers": [
+     *         "rep-1"
+     *       ],
+     *       "writtenByCaller": false,
      *       "submittedAt": "2027-01-10T09:00:00.000Z",
      *       "approvedBy": null,
      *       "approvedAt": null,
@@ -9078,6 +9102,18 @@ export interface components {
        * @example rep-1
        */
       author: string;
+      /**
+       * @description The owners of the keys that wrote it (created it or changed it by PATCH), in the order they first wrote. None of them may approve or reject it
+       * @example [
+       *       "rep-1"
+       *     ]
+       */
+      writers: string[];
+      /**
+       * @description Whether the owner of the API key of this call is among `writers`: approve and reject with it answer 403 SELF_APPROVAL
+       * @example false
+       */
+      writtenByCaller: boolean;
       /**
        * Format: date-time
        * @description The last submit

@@ -191,7 +191,8 @@ function hiddenEntries({ hiddenPricelistIds, hiddenConditionIds }: Visibility) {
       where entity = 'changeRequestItem'
         and ${namesHidden(sql`json_extract(coalesce(after, before), '$.body')`)})`;
   // A row's owner from the row itself: a link with an id of its own is keyed by that id alone.
-  const owner = (field: string) => sql.raw(`coalesce(json_extract(after, '$.${field}'),
+  const owner = (field: string) =>
+    sql.raw(`coalesce(json_extract(after, '$.${field}'),
       json_extract(before, '$.${field}'))`);
   return sql`(entity = 'pricelist' and json_extract(entity_key, '$.id') in ${lists})
     or (entity in (select value from json_each(${JSON.stringify(byList)}))

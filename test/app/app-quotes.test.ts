@@ -37,6 +37,8 @@ const saved: Quote = {
   totalAmount: 21000,
   requiredTier: null,
   author: "rep-1",
+  writers: ["rep-1"],
+  writtenByCaller: true,
   submittedAt: null,
   approvedBy: null,
   approvedAt: null,
@@ -239,18 +241,21 @@ describe("the actions a key is offered, and why the others are absent", () => {
     ]);
     const own = offerOf(pending, { name: "rep-1", role: "sales" });
     expect(own.offered).toEqual(["withdraw"]);
-    expect(own.absent[0]).toMatch(/^You cannot approve or reject it: you wrote it/);
+    expect(own.absent[0]).toMatch(
+      /^You cannot approve or reject it: you wrote it \(written by rep-1\)/,
+    );
     expect(own.absent[1]).toBe(
       "Not in status PENDING_APPROVAL: submit (a draft is submitted); send (an approved quote is sent).",
     );
   });
 
-  it("another sales key or an admin key: approve and reject; the API judges the tier", () => {
+  it("a key of an owner that wrote nothing: approve and reject; the API judges the tier", () => {
     for (const me of [
       { name: "manager", role: "sales" as const },
       { name: "dev-admin-key", role: "admin" as const },
     ]) {
-      expect(offerOf(pending, me).offered).toEqual(["approve", "reject", "withdraw"]);
+      const other = { ...pending, writtenByCaller: false };
+      expect(offerOf(other, me).offered).toEqual(["approve", "reject", "withdraw"]);
     }
     expect(
       offerOf({ ...saved, status: "APPROVED" }, { name: "rep-1", role: "sales" }),

@@ -35,9 +35,9 @@ export async function insertQuote(q: QuoteRow): Promise<number> {
   const quoted = q.quoted ?? 360;
   const row = await env.DB.prepare(
     `insert into quotes (status, revision, customer_id, channel_id, currency, mode, lock, valid_to,
-       total_amount, author, author_owner, accepted_at, redeemed_at, priced_at, created_at, updated_at)
+       total_amount, author, author_owner, writers, accepted_at, redeemed_at, priced_at, created_at, updated_at)
      values (?, 2, (select id from customers where code = ?), (select id from channels where code = ?),
-       'EUR', ?, ?, ?, ?, 'rep-1', 'rep-1', ?, ?, ?, ?, ?) returning id`,
+       'EUR', ?, ?, ?, ?, 'rep-1', 'rep-1', '["rep-1"]', ?, ?, ?, ?, ?) returning id`,
   )
     .bind(
       q.status,

@@ -653,6 +653,11 @@ describe("the demo's quotes (docs/operations.md, Local development)", () => {
       (await api("GET", `/v1/api/quotes/${id}`, { key: "test-rep-1-key" })).body;
     expect((await statusOf(made.pending)).status).toBe("PENDING_APPROVAL");
     expect((await statusOf(made.pending)).requiredTier).toBe("MANAGER");
+    // Written by the rep alone: the manager approves (docs/quotes.md §3.2).
+    expect(await statusOf(made.pending)).toMatchObject({
+      writers: ["rep-1"],
+      writtenByCaller: true,
+    });
     expect((await statusOf(made.sent)).status).toBe("SENT");
     expect((await statusOf(made.renegotiating)).status).toBe("RENEGOTIATING");
     expect(await statusOf(made.agreement)).toMatchObject({ status: "ACCEPTED", mode: "AGREEMENT" });

@@ -74,6 +74,7 @@ function Facts({ quote }: { quote: Quote }) {
     { label: "Valid to", field: "validTo", value: utc(quote.validTo) },
     { label: "Total", field: "totalAmount", value: formatMoney(quote.totalAmount, quote.currency) },
     { label: "Author", field: "author", value: quote.author },
+    { label: "Written by", field: "writers", value: quote.writers.join(", ") },
     { label: "Needs", field: "requiredTier", value: quote.requiredTier ?? "–" },
     { label: "Approved by", field: "approvedBy", value: quote.approvedBy ?? "–" },
     { label: "Sent", field: "sentAt", value: utc(quote.sentAt) },

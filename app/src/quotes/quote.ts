@@ -61,12 +61,12 @@ export interface Offer {
 
 /**
  * What the page offers `me` for `quote`: the actions the status allows (the service's own table,
- * QUOTE_ACTIONS), none for a read key or an expired quote, and no approve or reject for the key
- * that wrote it; with a sentence for each reason something is absent. The API decides all the
+ * QUOTE_ACTIONS), none for a read key or an expired quote, and no approve or reject for a key whose
+ * owner wrote it (`writtenByCaller`); with a sentence for each reason something is absent. The API decides all the
  * same: a refusal it gives (NOT_AN_APPROVER, STALE_QUOTE) is shown as it comes.
  */
 export function offerOf(
-  quote: Pick<Quote, "status" | "author" | "validTo">,
+  quote: Pick<Quote, "status" | "writers" | "writtenByCaller" | "validTo">,
   me: { name: string; role: Role },
 ): Offer {
   if (me.role === "read") {
@@ -92,13 +92,13 @@ export function offerOf(
     (QUOTE_ACTIONS[a] as readonly string[]).includes(quote.status),
   );
   const absent: string[] = [];
-  const self = quote.author === me.name;
+  const self = quote.writtenByCaller;
   const offered = allowed.filter((a) => !(self && (a === "approve" || a === "reject")));
   if (self && allowed.includes("approve")) {
     absent.push(
-      `You cannot approve or reject it: you wrote it (author ${quote.author}), and a quote is ` +
-        "approved by another person (SELF_APPROVAL): an approver of its tier or a later one, or " +
-        "an admin key of another owner.",
+      `You cannot approve or reject it: you wrote it (written by ${quote.writers.join(", ")}), ` +
+        "and a quote is approved by another person (SELF_APPROVAL): an approver of its tier or a " +
+        "later one, or an admin key of another owner.",
     );
   }
   const later = PAGE_ACTIONS.filter((a) => !allowed.includes(a));

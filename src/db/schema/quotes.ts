@@ -44,9 +44,14 @@ export const quotes = sqliteTable(
     totalAmount: integer("total_amount").notNull(),
     /** The tier the last submit asked for (PENDING_APPROVAL), else null. */
     requiredTier: text("required_tier"),
-    /** The key name that created it, and its owner: SELF_APPROVAL compares owners. */
+    /** The key name that created it, and its owner. */
     author: text("author").notNull(),
     authorOwner: text("author_owner").notNull(),
+    /**
+     * JSON array of the owners of the keys that wrote its content (create, PATCH), in the order
+     * they first wrote: SELF_APPROVAL refuses every one of them (docs/quotes.md §3.2).
+     */
+    writers: text("writers").notNull().default("[]"),
     submittedAt: integer("submitted_at"),
     /** The approving key's name, `policy` or `envelope`. */
     approvedBy: text("approved_by"),

@@ -1,4 +1,5 @@
 import { iso } from "../../core/schemas";
+import { writerFields } from "../../core/writers";
 import type { ChangeRequestRow, FoundRequest, StoredItem } from "./change-requests.repo";
 import type { ChangeRequestItem, Impact } from "./change-requests.schemas";
 
@@ -10,16 +11,6 @@ import type { ChangeRequestItem, Impact } from "./change-requests.schemas";
 export const toItem = (stored: StoredItem) =>
   ({ kind: stored.kind, ...stored.body }) as ChangeRequestItem;
 
-/** The owners of the keys that wrote the request: its author and every one that PATCHed it. */
-export const writersOf = (row: ChangeRequestRow) => JSON.parse(row.editors) as string[];
-
-/**
- * Four eyes (docs/api/change-requests.md §17.2): no key of an owner that wrote the request may
- * approve it (a rotated key is still its owner's). The one judgement, for approve's 403 and for the
- * answer's `writtenByCaller`.
- */
-export const wroteIt = (row: ChangeRequestRow, owner: string) => writersOf(row).includes(owner);
-
 const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 
 /** The request's fields as a key of `owner` asks for them (`writtenByCaller` is about it). */
@@ -29,8 +20,7 @@ const fieldsOf = (row: ChangeRequestRow, owner: string) => ({
   status: row.status,
   effectiveAt: isoOrNull(row.effectiveAt),
   author: row.author,
-  writers: writersOf(row),
-  writtenByCaller: wroteIt(row, owner),
+  ...writerFields(row.editors, owner),
   submittedAt: isoOrNull(row.submittedAt),
   approvedBy: row.approvedBy,
   approvedAt: isoOrNull(row.approvedAt),

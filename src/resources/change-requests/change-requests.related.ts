@@ -1,4 +1,5 @@
 import { and, eq, gte, ne, or, sql } from "drizzle-orm";
+import { writersOf } from "../../core/writers";
 import type { Db } from "../../db/client";
 import { changeRequests } from "../../db/schema";
 import type { Touch } from "./change-requests.repo";
@@ -83,8 +84,7 @@ export async function readRelated(db: Db, query: RelatedQuery): Promise<Related>
   const applied = rows.filter(
     (row) =>
       row.status === "APPLIED" &&
-      (row.moment > query.now ||
-        (JSON.parse(row.editors) as string[]).some((name) => writers.has(name))),
+      (row.moment > query.now || writersOf(row.editors).some((name) => writers.has(name))),
   );
   const pending = rows.filter(
     (row) =>

@@ -16,6 +16,7 @@ import {
 import { ApiError, conflict, invalid, notFound } from "../../core/errors";
 import { iso } from "../../core/schemas";
 import { runInSteps } from "../../core/steps";
+import { withWriter, writersOf, wroteIt } from "../../core/writers";
 import {
   ChangeAmountOutOfRange,
   isChangeOverlap,
@@ -29,7 +30,7 @@ import {
   type ChangeRequestStatus,
   type ChangeRequestTargetKind,
 } from "../../pricing/vocabulary";
-import { toChangeRequest, toItem, writersOf, wroteIt } from "./change-requests.answers";
+import { toChangeRequest, toItem } from "./change-requests.answers";
 import { computeImpact } from "./change-requests.impact";
 import { approvedByPolicy } from "./change-requests.policy";
 import { readRelated, type Related } from "./change-requests.related";
@@ -167,11 +168,10 @@ export const updateChangeRequest = (
     assertAction(row, "update");
     assertFuture(input.effectiveAt, Date.now());
     if (input.items) await assertKnown(db, input.items);
-    const editors = [...new Set([...writersOf(row), owner])];
     const set: Partial<ChangeRequestRow> = {
       ...(input.title !== undefined ? { title: input.title } : {}),
       ...(input.effectiveAt !== undefined ? { effectiveAt: input.effectiveAt } : {}),
-      editors: JSON.stringify(editors),
+      editors: withWriter(row.editors, owner),
     };
     return writeIfUnchanged(db, row, [
       updateRequest(db, id, set),
@@ -356,7 +356,7 @@ export const submitChangeRequest = (db: Db, id: number) =>
     const read = await readItems(db, found);
     if (read === CHANGED) return CHANGED;
     const prepared = await judge(read, at);
-    const writers = writersOf(row);
+    const writers = writersOf(row.editors);
     const related = await readRelated(db, { id, at, now, writers, touch: prepared.touch });
     const { impact, digest } = await impactOf(db, prepared, at, related);
     const submitted = {
@@ -401,7 +401,7 @@ export const approveChangeRequest = (db: Db, id: number, owner: string) =>
     const found = await requireRequest(db, id);
     const { row } = found;
     assertAction(row, "approve");
-    if (wroteIt(row, owner)) {
+    if (wroteIt(row.editors, owner)) {
       throw new ApiError(
         403,
         "SELF_APPROVAL",

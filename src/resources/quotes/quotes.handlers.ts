@@ -24,9 +24,10 @@ import {
 } from "./quotes.service";
 
 /** What the key may see of a quote: margins for admin and sales keys, cost for admin keys. */
-const viewOf = (c: Context<AppEnv>): QuoteView => ({
+const viewOf = (c: { var: AppEnv["Variables"] }): QuoteView => ({
   margin: seesQuoteMargins(c),
   cost: c.var.scope.costs,
+  owner: c.var.keyOwner,
 });
 
 const callerOf = (c: Context<AppEnv>): Caller => ({
@@ -37,7 +38,9 @@ const callerOf = (c: Context<AppEnv>): Caller => ({
 
 export const list: AppRouteHandler<typeof routes.list> = async (c) => {
   const page = await listQuotes(c.var.db, c.var.list);
-  return c.json(c.var.list.envelope(page.rows.map(toQuoteSummary), page.total), 200);
+  const view = viewOf(c);
+  const rows = page.rows.map((row) => toQuoteSummary(row, view));
+  return c.json(c.var.list.envelope(rows, page.total), 200);
 };
 
 export const create: AppRouteHandler<typeof routes.create> = async (c) => {
@@ -49,7 +52,12 @@ export const get: AppRouteHandler<typeof routes.get> = async (c) =>
   c.json(await answerOf(c.var.db, c.req.valid("param").id, viewOf(c)), 200);
 
 export const update: AppRouteHandler<typeof routes.update> = async (c) => {
-  const id = await updateQuote(c.var.db, c.req.valid("param").id, c.req.valid("json"));
+  const id = await updateQuote(
+    c.var.db,
+    c.req.valid("param").id,
+    c.req.valid("json"),
+    c.var.keyOwner,
+  );
   return c.json(await answerOf(c.var.db, id, viewOf(c)), 200);
 };
 

@@ -128,8 +128,8 @@ export const update = createRoute({
   summary: "Change a DRAFT or RENEGOTIATING quote, priced again (admin and sales keys)",
   description:
     "Replaces lines, validTo, mode and lock as given and prices every line again (the errors of " +
-    "create). In RENEGOTIATING it starts the next revision, as DRAFT. Another status: 409 " +
-    "INVALID_TRANSITION.",
+    "create); the key's owner joins its writers. In RENEGOTIATING it starts the next revision, " +
+    "as DRAFT. Another status: 409 INVALID_TRANSITION.",
   ...salesWrite("change quotes"),
   request: { params: IdParams, body: jsonBody(QuoteUpdateSchema) },
   responses: {
@@ -192,7 +192,7 @@ export const submit = action("submit", {
 export const approve = action("approve", {
   summary: "Approve a PENDING_APPROVAL quote",
   description:
-    "403 SELF_APPROVAL for a key of the author's owner (checked first); 403 NOT_AN_APPROVER for a " +
+    "403 SELF_APPROVAL for a key of an owner among its writers (checked first); 403 NOT_AN_APPROVER for a " +
     "sales key whose owner neither requiredTier nor a later tier names (admin keys approve at " +
     "every tier). 409 STALE_QUOTE when a line's regular price or floor changed since the submit: " +
     `the quote is DRAFT again with the new prices. ${SALES}`,

@@ -190,6 +190,16 @@ const quoteFields = {
     description: "The tier whose approvers may approve it (PENDING_APPROVAL); else null",
   }),
   author: z.string().openapi({ example: "rep-1", description: "The key name that created it" }),
+  writers: z.array(z.string()).openapi({
+    example: ["rep-1"],
+    description:
+      "The owners of the keys that wrote it (created it or changed it by PATCH), in the order they first wrote. None of them may approve or reject it",
+  }),
+  writtenByCaller: z.boolean().openapi({
+    example: false,
+    description:
+      "Whether the owner of the API key of this call is among `writers`: approve and reject with it answer 403 SELF_APPROVAL",
+  }),
   submittedAt: nullableInstant("The last submit"),
   approvedBy: z.string().nullable().openapi({
     example: "manager",
@@ -229,6 +239,8 @@ const quoteExample = {
   totalAmount: 21000,
   requiredTier: "MANAGER",
   author: "rep-1",
+  writers: ["rep-1"],
+  writtenByCaller: false,
   submittedAt: "2027-01-10T09:00:00.000Z",
   approvedBy: null,
   approvedAt: null,

@@ -4,6 +4,7 @@ import type { Db } from "../../db/client";
 import { CHANGED, optimistically } from "../../db/optimistic";
 import { ApiError, conflict, invalid, notFound, type FieldIssue } from "../../core/errors";
 import { iso, isoOrNull } from "../../core/schemas";
+import { withWriter, writerFields, writersOf, wroteIt } from "../../core/writers";
 import type { Role } from "../../http/env";
 import {
   approvesAt,
@@ -56,11 +57,13 @@ export interface Caller {
 
 /**
  * What the caller may see of a quote's lines (docs/quotes.md §2): `margin` (admin and sales keys)
- * the floor and the margin, `cost` (admin keys) the cost and a cost-derived floor's id too.
+ * the floor and the margin, `cost` (admin keys) the cost and a cost-derived floor's id too; and
+ * whose key asks (`owner`: `writtenByCaller` is about it).
  */
 export interface QuoteView {
   margin: boolean;
   cost: boolean;
+  owner: string;
 }
 
 export const missingQuote = (id: number) => notFound(`quote ${id} not found`);
@@ -148,6 +151,7 @@ export async function createQuote(db: Db, input: QuoteCreate, caller: Caller) {
       totalAmount: priced.totalAmount,
       author: caller.name,
       authorOwner: caller.owner,
+      writers: JSON.stringify([caller.owner]),
       pricedAt: Date.now(),
     },
     priced.lines,
@@ -188,8 +192,11 @@ function act(
   });
 }
 
-/** PATCH (DRAFT, RENEGOTIATING): replaces what it names and prices everything again. */
-export const updateQuote = (db: Db, id: number, input: QuoteUpdate) =>
+/**
+ * PATCH (DRAFT, RENEGOTIATING): replaces what it names and prices everything again; the owner of
+ * the key joins the quote's writers.
+ */
+export const updateQuote = (db: Db, id: number, input: QuoteUpdate, owner: string) =>
   act(db, id, "update", async (found) => {
     if (input.validTo !== undefined) assertValidTo(input.validTo, Date.now());
     const priced = await reprice(db, found, input.lines);
@@ -206,6 +213,7 @@ export const updateQuote = (db: Db, id: number, input: QuoteUpdate) =>
         currency: priced.currency,
         totalAmount: priced.totalAmount,
         pricedAt: Date.now(),
+        writers: withWriter(found.row.writers, owner),
       },
       writes: replaceLines(db, id, priced.lines),
     };
@@ -306,16 +314,16 @@ export const submitQuote = (db: Db, id: number) =>
   });
 
 /**
- * Who may approve or reject a quote: never a key of its author's owner (403 SELF_APPROVAL, checked
- * first); admin keys at every tier; a sales key whose owner the required tier or a later one names
- * (else 403 NOT_AN_APPROVER).
+ * Who may approve or reject a quote: never a key of an owner among its writers (403 SELF_APPROVAL,
+ * checked first); admin keys at every tier; a sales key whose owner the required tier or a later
+ * one names (else 403 NOT_AN_APPROVER).
  */
 async function assertApprover(db: Db, row: QuoteRow, caller: Caller) {
-  if (caller.owner === row.authorOwner) {
+  if (wroteIt(row.writers, caller.owner)) {
     throw new ApiError(
       403,
       "SELF_APPROVAL",
-      `quote ${row.id} was written by ${row.author} (owner ${row.authorOwner}); a key of another ` +
+      `quote ${row.id} was written by ${writersOf(row.writers).join(", ")}; a key of another ` +
         "owner must approve or reject it",
     );
   }
@@ -464,7 +472,7 @@ export const redeemQuote = (db: Db, id: number, orderRef: string) =>
 // Reading
 // ---------------------------------------------------------------------------------------------
 
-const quoteFieldsOf = (row: QuoteRow) => ({
+const quoteFieldsOf = (row: QuoteRow, view: QuoteView) => ({
   id: row.id,
   status: row.readStatus,
   revision: row.revision,
@@ -477,6 +485,7 @@ const quoteFieldsOf = (row: QuoteRow) => ({
   totalAmount: row.totalAmount,
   requiredTier: row.requiredTier,
   author: row.author,
+  ...writerFields(row.writers, view.owner),
   submittedAt: isoOrNull(row.submittedAt),
   approvedBy: row.approvedBy,
   approvedAt: isoOrNull(row.approvedAt),
@@ -518,7 +527,7 @@ function toLine(line: QuoteLineRow, view: QuoteView) {
 }
 
 export const toQuote = ({ row, lines, revisions }: FoundQuote, view: QuoteView) => ({
-  ...quoteFieldsOf(row),
+  ...quoteFieldsOf(row, view),
   lines: lines.map((line) => toLine(line, view)),
   revisions: revisions.map((r) => ({
     revision: r.revision,
@@ -529,8 +538,8 @@ export const toQuote = ({ row, lines, revisions }: FoundQuote, view: QuoteView) 
   })),
 });
 
-export const toQuoteSummary = (row: QuoteRow & { lineCount: number }) => ({
-  ...quoteFieldsOf(row),
+export const toQuoteSummary = (row: QuoteRow & { lineCount: number }, view: QuoteView) => ({
+  ...quoteFieldsOf(row, view),
   lineCount: row.lineCount,
 });
 
