@@ -1,6 +1,6 @@
 -- The writers of a quote (docs/quotes.md §3.2): the owners of the keys that wrote its content
 -- (create, PATCH), in the order they first wrote, a JSON array; approve and reject refuse every
--- one of them (403 SELF_APPROVAL), as change requests refuse their `editors`. A quote written
+-- one of them (403 SELF_APPROVAL), as change requests refuse their writers. A quote written
 -- before this migration had one writer, its author: its author's owner becomes its one writer, so
 -- no quote loses the rule. The audit triggers of quotes, which name every column, are generated
 -- again below.
