@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { seedExampleF } from "../../scripts/lib/demo-quotes.mjs";
 import { WORKED_EXAMPLE_F as EXAMPLE_F } from "../../scripts/lib/worked-examples.mjs";
 import { api, expectProblem, issuePaths, KEYS, SALES_KEYS } from "../shared/helpers";
+import { act, ok } from "../shared/quote-calls";
 
 /**
  * The quote's contract beyond worked example F (docs/quotes.md): who may do what (the sales
@@ -63,15 +64,6 @@ async function create(lines: unknown[], extra: Record<string, unknown> = {}, key
   const res = await api("POST", "/v1/api/quotes", { key, body: body(lines, extra) });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body as { id: number; [k: string]: any };
-}
-
-const act = (id: number, action: string, key: string, payload?: unknown) =>
-  api("POST", `/v1/api/quotes/${id}/${action}`, { key, body: payload });
-
-async function ok(id: number, action: string, key: string, payload?: unknown) {
-  const res = await act(id, action, key, payload);
-  expect(res.status, `${action}: ${JSON.stringify(res.body)}`).toBe(200);
-  return res.body;
 }
 
 const count = async () =>

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_QUOTE_CODES, seedExampleF } from "../../scripts/lib/demo-quotes.mjs";
 import { app } from "../../src/app";
 import { api, expectProblem, KEYS, SALES_KEYS } from "../shared/helpers";
+import { act, ok } from "../shared/quote-calls";
 
 /**
  * Four eyes on quotes (docs/quotes.md §3.2, §4.3): the owners of the keys that wrote a quote
@@ -47,15 +48,6 @@ async function patch(id: number, key: string, unitAmount: number) {
     key,
     body: { lines: lines(unitAmount) },
   });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body;
-}
-
-const act = (id: number, action: string, key: string, body?: unknown) =>
-  api("POST", `/v1/api/quotes/${id}/${action}`, { key, body });
-
-async function ok(id: number, action: string, key: string, body?: unknown) {
-  const res = await act(id, action, key, body);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body;
 }

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { seedExampleF } from "../../scripts/lib/demo-quotes.mjs";
 import { WORKED_EXAMPLE_F as EXAMPLE_F } from "../../scripts/lib/worked-examples.mjs";
 import { api, expectProblem, KEYS, SALES_KEYS } from "../shared/helpers";
+import { act, ok } from "../shared/quote-calls";
 
 /**
  * Worked example F of docs/pricing-rules.md §27, the quote parts (docs/quotes.md): a rep's quote
@@ -34,15 +35,6 @@ async function createQuote(unitAmount: number, key: string = rep1) {
     },
   });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body;
-}
-
-const act = (id: number, action: string, key: string, body?: unknown) =>
-  api("POST", `/v1/api/quotes/${id}/${action}`, { key, body });
-
-async function ok(id: number, action: string, key: string, body?: unknown) {
-  const res = await act(id, action, key, body);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body;
 }
 
