@@ -80,6 +80,8 @@ export const authenticate = (): MiddlewareHandler<AppEnv> => async (c, next) => 
   }
   if (!matched) throw new ApiError(401, "UNAUTHORIZED", "unknown API key");
   const { role, name, owner } = matched;
+  // Named before its role is judged: a refusal is an answer to a key too (its bookmark).
+  c.set("keyName", name);
   if (role !== "admin" && !isRead(c)) {
     const allowed = writersOf(c);
     if (!allowed) {
@@ -92,7 +94,6 @@ export const authenticate = (): MiddlewareHandler<AppEnv> => async (c, next) => 
   if (role !== "admin" && adminOnly) throw refused(role, adminOnly);
   c.set("role", role);
   c.set("scope", scopeOf(role));
-  c.set("keyName", name);
   c.set("keyOwner", owner);
   await next();
 };

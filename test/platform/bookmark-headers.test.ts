@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { api, uid } from "../shared/helpers";
+import { api, KEYS, SALES_KEYS, uid } from "../shared/helpers";
 
 /**
  * Every answer carries `x-d1-bookmark` (docs/api/access.md §10), refusals included: a 400 that read
- * D1 on the way, a 400 of the schema, a 404 and a 409, as the successes do, so a client keeps its
- * session whatever the answer.
+ * D1 on the way, a 400 of the schema, a 403 of the key's role, a 404 and a 409, as the successes do,
+ * so a client keeps its session whatever the answer.
  */
 describe("x-d1-bookmark on every answer (docs/api/access.md §10)", () => {
   it("a success and each kind of refusal carry it", async () => {
@@ -18,6 +18,15 @@ describe("x-d1-bookmark on every answer (docs/api/access.md §10)", () => {
       }),
       schema: await api("POST", "/v1/api/channel", { body: { code: "", name: "Channel" } }),
       query: await api("GET", "/v1/api/changes?after=x"),
+      // Refusals of a key's role, answered before any route reads D1.
+      readWrites: await api("PATCH", `/v1/api/channel/${code}`, {
+        key: KEYS.read,
+        body: { name: "x" },
+      }),
+      readAudit: await api("GET", "/v1/api/audit?limit=1", { key: KEYS.read }),
+      salesChangeRequests: await api("GET", "/v1/api/change-requests", {
+        key: SALES_KEYS["rep-1"],
+      }),
     };
     const statuses = Object.fromEntries(Object.entries(answers).map(([k, r]) => [k, r.status]));
     expect(statuses).toEqual({
@@ -27,6 +36,9 @@ describe("x-d1-bookmark on every answer (docs/api/access.md §10)", () => {
       unknownRef: 400,
       schema: 400,
       query: 400,
+      readWrites: 403,
+      readAudit: 403,
+      salesChangeRequests: 403,
     });
     const missing = Object.entries(answers)
       .filter(([, r]) => !r.headers.get("x-d1-bookmark"))
