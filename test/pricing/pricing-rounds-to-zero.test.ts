@@ -109,3 +109,62 @@ describe("a list that rounds to 0, last of its level (docs/pricing-rules.md §19
     ]);
   });
 });
+
+describe("a chain keeps a zero: a later step does not revive it (docs/pricing-rules.md §19)", () => {
+  // Base 1: P 1. Base 2 derives −60 %: 0.4 → 0. List 3 derives from 2 with an ending of 9.
+  const chain = (adjustmentBp: number, mode: "UP" | "NEAREST") => ({
+    customer: null,
+    groupCodes: [],
+    explain: true,
+    pricelists: [
+      pricelist(
+        3,
+        ["CHANNEL_PRIMARY"],
+        {},
+        {
+          derivation: { basePricelistId: 2, adjustmentBp, rounding: { mode, step: 10, ending: 9 } },
+        },
+      ),
+    ],
+    priceBases: [
+      {
+        ...pricelist(2, [], {}),
+        derivation: { basePricelistId: 1, adjustmentBp: -6000, rounding: null },
+      },
+      { ...pricelist(1, [], { P: [[1, 1]] }), derivation: null },
+    ],
+  });
+
+  it.each([
+    [0, "UP"],
+    [5000, "NEAREST"],
+  ] as const)("%i bp, %s to ending 9: NO_PRICE, explain ROUNDS_TO_ZERO at 0, not 9", (bp, mode) => {
+    const l = line(chain(bp, mode));
+    expect(l).toMatchObject({
+      status: "NO_PRICE",
+      finalUnitAmount: null,
+      lineAmount: null,
+      regularUnitAmount: null,
+      listUnitAmount: null,
+      priceUnit: null,
+      source: null,
+      adjustments: [],
+      tiers: [],
+      priceBreak: null,
+    });
+    expect(l.explain!.pricelists).toEqual([
+      {
+        level: "CHANNEL_PRIMARY",
+        pricelistId: 3,
+        name: "PL-3",
+        outcome: "ROUNDS_TO_ZERO",
+        decidedBy: null,
+        tierMinQuantity: 1,
+        amount: 0,
+        priceUnit: 1,
+        usedForListPrice: false,
+        derivedFrom: { pricelistId: 2, unitAmount: 0, exchangeRate: null },
+      },
+    ]);
+  });
+});
