@@ -502,8 +502,9 @@ function withMargin({ explain, ...line }: LinePrice, fields: MarginFields): Line
   return { ...line, ...fields, explain };
 }
 
+/** The base list's tiers; a derived one past 2^53 − 1 is left out (§8: amounts are exact). */
 const tiersOf = (rows: readonly PricedTier[] | undefined): ListTier[] =>
-  (rows ?? []).map((r) => ({
+  (rows ?? []).filter(isPriceable).map((r) => ({
     minQuantity: r.minQuantity,
     amount: r.amount,
     priceUnit: r.priceUnit,
