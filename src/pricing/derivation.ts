@@ -186,8 +186,12 @@ function deriveRows(
     };
     if (row.flatAmount) tier.flatAmount = deriveFlat(row.flatAmount, derivation, conversion);
     // A positive base that derives to 0 (adjustments are above −100 %, rates above 0): rounding
-    // took the price away, and a line must not be priced at 0 for it.
-    if (amount === 0 && (row.amount > 0 || row.roundsToZero)) tier.roundsToZero = true;
+    // took the price away, and a line must not be priced at 0 for it. A later step keeps it
+    // so, whatever its ending would lift 0 to.
+    if (row.roundsToZero || (amount === 0 && row.amount > 0)) {
+      tier.amount = 0;
+      tier.roundsToZero = true;
+    }
     return tier;
   });
 }

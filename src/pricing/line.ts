@@ -264,14 +264,22 @@ export interface Finish {
 }
 
 /**
- * Step 7 (docs/pricing-rules.md §28): the line as its quote prices it. APPLIED: the quoted
- * amount with no adjustment; USUAL_PRICE_WON (BETTER_OF): the usual line as it was.
+ * Step 7 (docs/pricing-rules.md §28) for the product at `quantity` on its usual final amount
+ * (null: not priced as usual): what the quotes decided, and the final amount they leave, the
+ * quoted one when a quote won (APPLIED), else the usual one. The line and its ladder both take it.
  */
-function quoted(f: Finish, s: Started, usual: Adjusted, winner: Honouring["winner"]): Adjusted {
-  if (!winner || winner.won === "USUAL") return usual;
-  const final = winner.unitAmount;
-  const lineAmount = scale(final, s.line.quantity, s.priceUnit, f.conditions.rounding);
-  return { ...usual, final, lineAmount, adjustments: [] };
+function quoteStep<U extends number | null>(
+  f: Finish,
+  productCode: string,
+  quantity: number,
+  priceUnit: number,
+  usual: U,
+) {
+  const honouring = f.quotes.any
+    ? honour(f.quotes, productCode, quantity, priceUnit, usual)
+    : undefined;
+  const winner = honouring?.winner;
+  return { honouring, final: winner?.won === "QUOTE" ? winner.unitAmount : usual };
 }
 
 /** The line's source: its base row's, and for a line a quote priced, the quote's. */
@@ -298,11 +306,14 @@ function sourceOf(s: Started, honoured: Honouring | undefined): PriceSource | nu
 function honoured(f: Finish, s: Started, r: Regular | "OUT_OF_RANGE" | undefined) {
   const adjusted = r === undefined || r === "OUT_OF_RANGE" ? r : adjust(f.promotions, s, r);
   const usual = typeof adjusted === "object" ? adjusted : undefined;
-  const honouring = f.quotes.any
-    ? honour(f.quotes, s.line.productCode, s.line.quantity, s.priceUnit, usual?.final ?? null)
-    : undefined;
-  if (!usual) return { adjusted, honouring };
-  const priced = guarded(() => quoted(f, s, usual, honouring?.winner));
+  const usualFinal = usual?.final ?? null;
+  const { honouring, final } = quoteStep(f, s.productCode, s.quantity, s.priceUnit, usualFinal);
+  // APPLIED: the quoted amount with no adjustment; USUAL_PRICE_WON: the usual line as it was.
+  if (!usual || honouring?.winner?.won !== "QUOTE") return { adjusted, honouring };
+  const priced = guarded(() => {
+    const lineAmount = scale(final!, s.quantity, s.priceUnit, f.conditions.rounding);
+    return { ...usual, final: final!, lineAmount, adjustments: [] };
+  });
   return { adjusted: priced, honouring };
 }
 
@@ -349,7 +360,11 @@ function priceBreakOf(
   if (quantity === null) return null;
   const lookup = lookupIn(s.lists!, quantity, f.setup.edges);
   const found = lookup.base;
-  if (!found || !isPriceable(found.tier) || surelyDearer(priced, found.tier, quantity)) return null;
+  if (!found || !isPriceable(found.tier)) return null;
+  // The bound knows no quote: a quote of the product may price q′ below it (step 7).
+  if (!f.quotes.byProduct.has(s.productCode) && surelyDearer(priced, found.tier, quantity)) {
+    return null;
+  }
   const at = priceAt(f, s, quantity, lookup);
   if (at === null || at.lineAmount > priced.lineAmount) return null;
   return { quantity, lineAmount: at.lineAmount };
@@ -370,11 +385,11 @@ interface PricedAt {
 
 /**
  * The product of line `s` at `quantity` alone, with the order's sums unchanged, without explain
- * (price-break advice, the ladder); null when it is not OK there. Steps 1 to 5 as `startLine`,
- * `regularOf` and `adjust` take them, among what the line found for its product whatever the
- * quantity (its lists, the conditions and promotions naming its codes, its floors: the same
- * records, whose validity edges the line noted), and only the amounts: none of the line's notes,
- * adjustments or cuts.
+ * (price-break advice, the ladder); null when it is not OK there. Steps 1 to 7 as `startLine`,
+ * `regularOf`, `adjust` and `honoured` take them, among what the line found for its product
+ * whatever the quantity (its lists, the conditions and promotions naming its codes, its floors,
+ * the quotes of its product: the same records, whose validity edges the line noted), and only the
+ * amounts: none of the line's notes, adjustments or cuts.
  */
 function priceAt(f: Finish, s: Started, quantity: number, lookup?: BaseLookup): PricedAt | null {
   const found = lookup ?? lookupIn(s.lists!, quantity, f.setup.edges);
@@ -394,7 +409,9 @@ function priceAt(f: Finish, s: Started, quantity: number, lookup?: BaseLookup): 
     const regular = floored(floor, step2.regular);
     const { surchargeTotal } = step2;
     const prices = { base: amount, regular, surchargeTotal, priceUnit, rounding };
-    const final = floored(floor, promotedAt(f.noExplain.promotions, s, prices));
+    const usual = floored(floor, promotedAt(f.noExplain.promotions, s, prices));
+    // Step 7 as the line takes it: an agreement prices every quantity (§28.2, §30).
+    const { final } = quoteStep(f, s.productCode, quantity, priceUnit, usual);
     // The list amount the line would show: past 2^53 − 1 the line is not OK (`adjust`).
     if (list) inUnit(list.tier.amount, list.tier.priceUnit, priceUnit);
     return { final, lineAmount: scale(final, quantity, priceUnit, rounding), priceUnit };
@@ -485,8 +502,9 @@ function withMargin({ explain, ...line }: LinePrice, fields: MarginFields): Line
   return { ...line, ...fields, explain };
 }
 
+/** The base list's tiers; a derived one past 2^53 − 1 is left out (§8: amounts are exact). */
 const tiersOf = (rows: readonly PricedTier[] | undefined): ListTier[] =>
-  (rows ?? []).map((r) => ({
+  (rows ?? []).filter(isPriceable).map((r) => ({
     minQuantity: r.minQuantity,
     amount: r.amount,
     priceUnit: r.priceUnit,

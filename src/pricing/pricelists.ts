@@ -241,11 +241,13 @@ export function lookupIn(lists: ProductLists, quantity: number, edges: EdgeTrack
   for (let k = 0; k < lists.length; k++) {
     const { level, prepared, rows } = lists[k]!;
     const tier = prepared.inWindow ? tierAt(prepared, rows, quantity) : undefined;
-    if (tier?.roundsToZero) continue;
-    edges.note(prepared.pricelist);
-    if (tier) {
-      const candidate: LevelCandidate = { level: PRICELIST_LEVELS[level]!, prepared, tier };
-      if (!best || compareBy(levelRanking, candidate, best) < 0) best = candidate;
+    // A tier that rounds to zero is no price (§19): not looked at, yet its level still ends here.
+    if (!tier?.roundsToZero) {
+      edges.note(prepared.pricelist);
+      if (tier) {
+        const candidate: LevelCandidate = { level: PRICELIST_LEVELS[level]!, prepared, tier };
+        if (!best || compareBy(levelRanking, candidate, best) < 0) best = candidate;
+      }
     }
     // The level's last list: its best is known.
     if (best && lists[k + 1]?.level !== level) {

@@ -83,3 +83,53 @@ describe("derived rows reused along a chain", () => {
     }
   });
 });
+
+describe("a derived tier past 2^53 − 1 (docs/pricing-rules.md §3.7, §8)", () => {
+  // Base 1: P 1+: 100, 50+: 2^50; list 2 derives × 11: 1100, and 11 × 2^50 passes 2^53 − 1.
+  const terms = {
+    customer: null,
+    groupCodes: [],
+    pricelists: [pricelist(2, ["CHANNEL_PRIMARY"], {}, derived(1, 100_000))],
+    priceBases: [
+      base(1, {
+        P: [
+          [1, 100],
+          [50, 2 ** 50],
+        ],
+      }),
+    ],
+  };
+
+  it("is left out of tiers and of the ladder; the line that would use it is OUT_OF_RANGE", () => {
+    const [small, large] = resolvePrices(
+      request({
+        ...terms,
+        ladder: true,
+        lines: [
+          { productCode: "P", quantity: 1 },
+          { productCode: "P", quantity: 50 },
+        ],
+      }),
+    ).lines;
+    expect(small).toMatchObject({
+      status: "OK",
+      finalUnitAmount: 1100,
+      lineAmount: 1100,
+      listUnitAmount: 1100,
+      source: {
+        pricelistId: 2,
+        baseUnitAmount: 1100,
+        derivedFrom: { pricelistId: 1, unitAmount: 100 },
+      },
+      adjustments: [],
+      tiers: [{ minQuantity: 1, amount: 1100, priceUnit: 1, flatAmount: 0 }],
+      priceBreak: null,
+      ladder: [
+        { minQuantity: 1, quantity: 1, finalUnitAmount: 1100, priceUnit: 1, lineAmount: 1100 },
+      ],
+    });
+    // JSON writes what the engine answers: every amount an integer, none a null.
+    expect(JSON.parse(JSON.stringify(small))).toEqual(small);
+    expect(large).toMatchObject({ status: "OUT_OF_RANGE", finalUnitAmount: null, ladder: null });
+  });
+});

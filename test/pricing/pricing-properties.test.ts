@@ -1448,6 +1448,29 @@ const withoutOrderSums = (request: PriceRequest): PriceRequest => ({
   promotions: request.promotions.map((p) => ({ ...p, threshold: null })),
 });
 
+/** Half the requests with an AGREEMENT in force for the first line's product (§28.2). */
+const agreedArb: fc.Arbitrary<PriceRequest> = fc
+  .tuple(
+    graduatedArb,
+    fc.option(
+      fc.record({
+        lock: fc.constantFrom("FIXED" as const, "BETTER_OF" as const),
+        quotedUnitAmount: fc.integer({ min: 1, max: 5000 }),
+        priceUnit: fc.constantFrom(1, 3, 10),
+      }),
+      { nil: undefined },
+    ),
+  )
+  .map(([request, terms]) => {
+    const productCode = request.lines[0]?.productCode;
+    if (!terms || productCode === undefined) return request;
+    const { lock, quotedUnitAmount, priceUnit } = terms;
+    const agreement = { id: 1, revision: 1, mode: "AGREEMENT" as const, lock };
+    const window = { acceptedAt: AT - 1, validTo: AT + 1 };
+    const line = { productCode, quantity: 1, quotedUnitAmount, priceUnit };
+    return { ...request, quotes: [{ ...agreement, ...window, lines: [line] }] };
+  });
+
 describe("graduated tiers and the ladder (docs/pricing-rules.md §29, §30)", () => {
   it("a graduated line's bands add up to its base amount, its price unit is its quantity", () => {
     let graduatedLines = 0;
@@ -1550,10 +1573,10 @@ describe("graduated tiers and the ladder (docs/pricing-rules.md §29, §30)", ()
     );
   });
 
-  it("each ladder entry is the line resolved alone at that quantity", () => {
+  it("each ladder entry is the line resolved alone at that quantity, quotes included", () => {
     let entries = 0;
     fc.assert(
-      fc.property(graduatedArb, (generated) => {
+      fc.property(agreedArb, (generated) => {
         const request = withoutOrderSums(generated);
         for (const line of request.lines) {
           const one = { ...request, ladder: true, lines: [line] };

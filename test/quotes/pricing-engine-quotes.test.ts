@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { resolvePrices, type QuoteTerms } from "../../src/pricing";
+import { resolvePrices, type PriceRequest, type QuoteTerms } from "../../src/pricing";
 import { WORKED_EXAMPLE_F as F } from "../../scripts/lib/worked-examples.mjs";
 import {
   ALWAYS,
@@ -347,5 +347,104 @@ describe("worked example F honoured (docs/pricing-rules.md §28)", () => {
       finalUnitAmount: honoured.agreement.finalUnitAmount,
       lineAmount: honoured.agreement.lineAmount,
     });
+  });
+});
+
+describe("the ladder and the price-break advice take step 7 (docs/pricing-rules.md §30, §22)", () => {
+  // P 1+: 100, 10+: 90, 50+: 80 on the primary list; an AGREEMENT of P at 50 per piece.
+  const tiers = {
+    pricelists: [
+      pricelist(1, ["CHANNEL_PRIMARY"], {
+        P: [
+          [1, 100],
+          [10, 90],
+          [50, 80],
+        ],
+      }),
+    ],
+  };
+  const agreement = (extra: Partial<QuoteTerms> = {}) =>
+    quote({
+      lines: [{ productCode: "P", quantity: 1, quotedUnitAmount: 50, priceUnit: 1 }],
+      ...extra,
+    });
+  const at = (quantity: number, extra: Partial<PriceRequest> = {}) =>
+    resolvePrices(request({ ...tiers, lines: [{ productCode: "P", quantity }], ...extra }))
+      .lines[0]!;
+  /** The entry a resolve of P × q alone answers. */
+  const entryOf = (minQuantity: number, extra: Partial<PriceRequest>) => {
+    const { finalUnitAmount, lineAmount, priceUnit, status } = at(minQuantity, extra);
+    expect(status).toBe("OK");
+    return { minQuantity, quantity: minQuantity, finalUnitAmount, priceUnit, lineAmount };
+  };
+
+  it("a FIXED agreement prices every entry: 50 at 1, 10 and 50 pieces, as a resolve there", () => {
+    const terms = { quotes: [agreement()] };
+    const l = at(1, { ...terms, ladder: true });
+    expect(l.ladder).toEqual([
+      { minQuantity: 1, quantity: 1, finalUnitAmount: 50, priceUnit: 1, lineAmount: 50 },
+      { minQuantity: 10, quantity: 10, finalUnitAmount: 50, priceUnit: 1, lineAmount: 500 },
+      { minQuantity: 50, quantity: 50, finalUnitAmount: 50, priceUnit: 1, lineAmount: 2500 },
+    ]);
+    expect(l.ladder).toEqual([1, 10, 50].map((q) => entryOf(q, terms)));
+    for (const q of [1, 10, 50]) {
+      const there = at(q, { ...terms, ladder: true, explain: true });
+      expect(there).toMatchObject({
+        status: "OK",
+        finalUnitAmount: 50,
+        lineAmount: 50 * q,
+        regularUnitAmount: q >= 50 ? 80 : q >= 10 ? 90 : 100,
+        adjustments: [],
+        priceBreak: null,
+        source: { pricelistId: 1, baseUnitAmount: 50, kind: "QUOTE", quoteId: 7, revision: 2 },
+      });
+      expect(there.ladder).toEqual(l.ladder);
+      // The ladder adds nothing to explain: the quote's note is the line's own.
+      expect(there.explain!.quotes).toEqual([expect.objectContaining({ outcome: "APPLIED" })]);
+      expect(there.explain).toEqual(at(q, { ...terms, explain: true }).explain);
+    }
+  });
+
+  it("BETTER_OF at 85: the quote at 1 and 10 pieces, the usual 80 from 50 on", () => {
+    const terms = {
+      quotes: [
+        agreement({
+          lock: "BETTER_OF",
+          lines: [{ productCode: "P", quantity: 1, quotedUnitAmount: 85, priceUnit: 1 }],
+        }),
+      ],
+    };
+    const l = at(1, { ...terms, ladder: true });
+    expect(l.ladder).toEqual([
+      { minQuantity: 1, quantity: 1, finalUnitAmount: 85, priceUnit: 1, lineAmount: 85 },
+      { minQuantity: 10, quantity: 10, finalUnitAmount: 85, priceUnit: 1, lineAmount: 850 },
+      { minQuantity: 50, quantity: 50, finalUnitAmount: 80, priceUnit: 1, lineAmount: 4000 },
+    ]);
+    expect(l.ladder).toEqual([1, 10, 50].map((q) => entryOf(q, terms)));
+  });
+
+  it("without a quote, or out of its window, the entries are the usual prices", () => {
+    const usual = [
+      { minQuantity: 1, quantity: 1, finalUnitAmount: 100, priceUnit: 1, lineAmount: 100 },
+      { minQuantity: 10, quantity: 10, finalUnitAmount: 90, priceUnit: 1, lineAmount: 900 },
+      { minQuantity: 50, quantity: 50, finalUnitAmount: 80, priceUnit: 1, lineAmount: 4000 },
+    ];
+    for (const terms of [{}, { quotes: [agreement({ validTo: AT })] }]) {
+      expect(at(1, { ...terms, ladder: true }).ladder).toEqual(usual);
+      expect(usual).toEqual([1, 10, 50].map((q) => entryOf(q, terms)));
+    }
+  });
+
+  it("a ONCE quote at 10 pieces: a line of 5 is advised 10 for 500, with or without the ladder", () => {
+    const once = quote({
+      mode: "ONCE",
+      lines: [{ productCode: "P", quantity: 10, quotedUnitAmount: 50, priceUnit: 1 }],
+    });
+    for (const ladder of [false, true]) {
+      const l = at(5, { quotes: [once], ladder });
+      expect(l).toMatchObject({ status: "OK", finalUnitAmount: 100, lineAmount: 500 });
+      expect(l.priceBreak).toEqual({ quantity: 10, lineAmount: 500 });
+    }
+    expect(at(10, { quotes: [once] })).toMatchObject({ finalUnitAmount: 50, lineAmount: 500 });
   });
 });
