@@ -2,6 +2,7 @@ import { and, eq, getTableColumns, inArray, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { getTableConfig, type SQLiteColumn, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Db } from "./client";
+import { CHANGED } from "./optimistic";
 import { inJsonList } from "./json-list";
 
 /**
@@ -298,10 +299,38 @@ export async function assignByCodes(
   };
 }
 
-/** `unassigned`: every code that exists (linked or not, so a repeat is harmless); `notFound`: the rest. */
-export async function unassignByCodes(db: Db, link: CodeLink, ownerId: number, codes: string[]) {
+interface Unassigned {
+  unassigned: string[];
+  notFound: string[];
+}
+
+/**
+ * `unassigned`: every code that exists (linked or not, so a repeat is harmless); `notFound`: the
+ * rest. With a guard (the owner's state) the delete is written only while it holds, read again in
+ * the batch: CHANGED when it failed (nothing deleted; the caller judges again).
+ */
+export async function unassignByCodes(
+  db: Db,
+  link: CodeLink,
+  ownerId: number,
+  codes: string[],
+): Promise<Unassigned>;
+export async function unassignByCodes(
+  db: Db,
+  link: CodeLink,
+  ownerId: number,
+  codes: string[],
+  guard: SQL,
+): Promise<Unassigned | typeof CHANGED>;
+export async function unassignByCodes(
+  db: Db,
+  link: CodeLink,
+  ownerId: number,
+  codes: string[],
+  guard = sql`1`,
+) {
   const { to } = link;
-  const [found] = await db.batch([
+  const [found, , [held]] = await db.batch([
     lookupCodes(db, to, codes),
     db
       .delete(link.table)
@@ -312,9 +341,12 @@ export async function unassignByCodes(db: Db, link: CodeLink, ownerId: number, c
             link.target,
             db.select({ id: to.id }).from(to.table).where(inCodes(to.code, codes)),
           ),
+          guard,
         ),
       ),
+    db.select({ held: guard }).from(sql`(select 1)`),
   ]);
+  if (!held?.held) return CHANGED;
   const known = new Set(found.map((row) => row.code));
   return {
     unassigned: codes.filter((code) => known.has(code)),

@@ -7,6 +7,7 @@ import type { KeyedRow, TimelinePlan } from "../pricing/timeline";
 import type { Status, TierMode } from "../pricing/vocabulary";
 import { errorMentions, isForeignKeyViolation, rawBatch, type Db } from "./client";
 import { FOREIGN_KEY } from "./outcomes";
+import { CHANGED } from "./optimistic";
 import { insertRows, rowField, rowsOf } from "./bulk";
 import { factRows, readFacts, STALE_FACTS, staleUnless, writeJudged } from "./bulk-facts";
 import { jsonChunks } from "./chunks";
@@ -144,7 +145,9 @@ export const PRODUCT_GONE = Symbol("product gone");
  * timeline begins, which the statement reads itself, so it can never overlap and concurrent
  * sheets cannot tear (the last one wins). A row already as written is not rewritten. A product
  * deleted since the caller's check leaves product_id null, which fails the whole statement:
- * PRODUCT_GONE; a pricelist deleted meanwhile: FOREIGN_KEY.
+ * PRODUCT_GONE; a pricelist deleted meanwhile: FOREIGN_KEY. The statement writes only while
+ * `guard` (the pricelist's state the caller checked: not ARCHIVED) holds, read again in the same
+ * batch: CHANGED when it failed and nothing was written (the caller judges again).
  */
 export async function writeUndatedRows(
   db: Db,
@@ -156,6 +159,7 @@ export async function writeUndatedRows(
     priceUnit: number;
     flatAmount: number;
   }[],
+  guard: SQL,
 ) {
   const product = sql`(select p.id from products p where p.code = ${rowField("productCode")})`;
   const statements = jsonChunks(rows).map(
@@ -167,7 +171,7 @@ export async function writeUndatedRows(
           and x.product_id = ${product} and x.min_quantity = ${rowField("minQuantity")}
           and x.valid_from is not null),
         ${rowField("amount")}, ${rowField("priceUnit")}, ${rowField("flatAmount")}
-      from ${rowsOf(json)} where true
+      from ${rowsOf(json)} where ${guard}
       on conflict (pricelist_id, product_id, min_quantity, coalesce(valid_from, ${sql.raw(String(ALWAYS))}))
       do update set amount = excluded.amount, valid_to = excluded.valid_to,
           price_unit = excluded.price_unit, flat_amount = excluded.flat_amount
@@ -177,8 +181,10 @@ export async function writeUndatedRows(
           or pricelist_prices.flat_amount is not excluded.flat_amount`,
   );
   try {
-    await rawBatch(db, statements);
-    return rows.length;
+    const [held] = (
+      await rawBatch<{ held: number }[][]>(db, [...statements, sql`select ${guard} as held`])
+    ).at(-1)!;
+    return held?.held ? rows.length : CHANGED;
   } catch (err) {
     if (isForeignKeyViolation(err)) return FOREIGN_KEY;
     if (errorMentions(err, "NOT NULL constraint failed")) return PRODUCT_GONE;

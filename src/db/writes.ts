@@ -106,3 +106,19 @@ export function insertWhere(
       .where(guard) as never,
   );
 }
+
+/**
+ * A link row written while `guard` holds (`insertWhere`), unless it exists: whether it was
+ * written (false: already there, or the guard failed; the caller judges again); FOREIGN_KEY when
+ * a row it names was deleted after the check.
+ */
+export const linkWhere = (
+  db: Db,
+  table: SQLiteTable,
+  values: Record<string, unknown>,
+  guard: SQL,
+) =>
+  unlessForeignKey(
+    async () =>
+      (await insertWhere(db, table, values, guard).onConflictDoNothing().returning()).length > 0,
+  );

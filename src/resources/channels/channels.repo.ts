@@ -1,4 +1,4 @@
-import { and, count, eq, getTableColumns, inArray, ne, sql } from "drizzle-orm";
+import { and, count, eq, getTableColumns, inArray, ne, sql, type SQL } from "drizzle-orm";
 import {
   channelCustomerGroups,
   channelCustomers,
@@ -14,6 +14,7 @@ import type { Visibility } from "../../db/visibility";
 import { blockersOf } from "../../db/blockers";
 import { assignByCodes, codeLink, defineLinks, linkedTo, type CodeLink } from "../../db/links";
 import { unlessForeignKey } from "../../db/outcomes";
+import { insertWhere, linkWhere } from "../../db/writes";
 import {
   customerLinks,
   customerPage,
@@ -157,23 +158,27 @@ export async function findChannelAndPricelist(db: Db, code: string, pricelistId:
 export const assignToChannel = (db: Db, link: CodeLink, channelId: number, codes: string[]) =>
   unlessForeignKey(() => assignByCodes(db, link, channelId, codes));
 
-const assignRow = (db: Db, channelId: number, pricelistId: number) =>
-  db.insert(channelPricelists).values({ channelId, pricelistId }).onConflictDoNothing();
-
-/** Idempotent: an existing assignment (with or without the primary mark) is left as it is. */
-export const assignChannelPricelist = (db: Db, channelId: number, pricelistId: number) =>
-  unlessForeignKey(async () => {
-    await assignRow(db, channelId, pricelistId);
-  });
+/**
+ * Idempotent: an existing assignment (with or without the primary mark) is left as it is. Written
+ * only while `guard` (the pricelist's rule) holds: whether it was written.
+ */
+export const assignChannelPricelist = (
+  db: Db,
+  channelId: number,
+  pricelistId: number,
+  guard: SQL,
+) => linkWhere(db, channelPricelists, { channelId, pricelistId }, guard);
 
 /**
  * One batch: clear another pricelist's mark, assign the pricelist already marked if it was not
  * assigned, mark it if it was, read the channel back. Clear first: `channel_pricelists_one_primary`
  * allows one marked row per channel at a time. Each statement touches only rows it changes, so
  * setting the current primary again writes nothing: no audit entry, no new pricing version (the
- * triggers fire per changed row). The previously marked pricelist stays assigned.
+ * triggers fire per changed row). The previously marked pricelist stays assigned. Every statement
+ * carries `guard` (the pricelist's rule): when it fails nothing is written and the channel is not
+ * read back (undefined; the caller judges again).
  */
-export const setPrimaryPricelist = (db: Db, channelId: number, pricelistId: number) =>
+export const setPrimaryPricelist = (db: Db, channelId: number, pricelistId: number, guard: SQL) =>
   unlessForeignKey(async () => {
     const link = channelPricelists;
     const ofChannel = eq(link.channelId, channelId);
@@ -181,16 +186,18 @@ export const setPrimaryPricelist = (db: Db, channelId: number, pricelistId: numb
       db
         .update(link)
         .set({ isPrimary: false })
-        .where(and(ofChannel, eq(link.isPrimary, true), ne(link.pricelistId, pricelistId))),
-      db
-        .insert(link)
-        .values({ channelId, pricelistId, isPrimary: true })
-        .onConflictDoNothing({ target: [link.channelId, link.pricelistId] }),
+        .where(and(ofChannel, eq(link.isPrimary, true), ne(link.pricelistId, pricelistId), guard)),
+      insertWhere(db, link, { channelId, pricelistId, isPrimary: true }, guard).onConflictDoNothing(
+        { target: [link.channelId, link.pricelistId] },
+      ),
       db
         .update(link)
         .set({ isPrimary: true })
-        .where(and(ofChannel, eq(link.pricelistId, pricelistId), eq(link.isPrimary, false))),
-      db.select(channelColumns).from(channels).where(eq(channels.id, channelId)),
+        .where(and(ofChannel, eq(link.pricelistId, pricelistId), eq(link.isPrimary, false), guard)),
+      db
+        .select(channelColumns)
+        .from(channels)
+        .where(and(eq(channels.id, channelId), guard)),
     ]);
     return channel[0] as ChannelRow | undefined;
   });

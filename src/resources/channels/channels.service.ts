@@ -5,6 +5,7 @@ import type { Db } from "../../db/client";
 import { notFound } from "../../core/errors";
 import {
   assertAssignable,
+  linkWhile,
   missingPricelist,
   type AssignmentPlace,
 } from "../pricelists/pricelists.service";
@@ -67,9 +68,10 @@ async function requireAssignment(
 
 export async function assignPricelist(db: Db, code: string, pricelistId: number) {
   const { channelId } = await requireAssignment(db, code, pricelistId, "CHANNEL");
-  if ((await assignChannelPricelist(db, channelId, pricelistId)) === FOREIGN_KEY) {
-    throw missingChannel(code);
-  }
+  const linked = await linkWhile(db, pricelistId, "CHANNEL", `channel ${code}`, (guard) =>
+    assignChannelPricelist(db, channelId, pricelistId, guard),
+  );
+  if (linked === FOREIGN_KEY) throw missingChannel(code);
 }
 
 /** The channel as it is now, and its new primary pricelist. */
@@ -80,7 +82,9 @@ export async function setPrimaryPricelist(db: Db, code: string, pricelistId: num
     pricelistId,
     "CHANNEL_PRIMARY",
   );
-  const channel = await writePrimary(db, channelId, pricelistId);
+  const channel = await linkWhile(db, pricelistId, "CHANNEL_PRIMARY", `channel ${code}`, (guard) =>
+    writePrimary(db, channelId, pricelistId, guard),
+  );
   if (channel === FOREIGN_KEY || !channel) throw missingChannel(code);
   return { channel, pricelist };
 }

@@ -1,9 +1,10 @@
-import { and, count, eq, inArray, notExists, sql } from "drizzle-orm";
+import { and, count, eq, inArray, notExists, sql, type SQL } from "drizzle-orm";
 import { blockersOf } from "../../db/blockers";
 import { fromRow, insertRows, updateByCode } from "../../db/bulk";
 import { rowsByCode, type FactParts } from "../../db/bulk-facts";
 import { codeLink, defineLinks, linkedTo } from "../../db/links";
 import { unlessForeignKey } from "../../db/outcomes";
+import { linkWhere } from "../../db/writes";
 import {
   customerLinks,
   customerPage,
@@ -136,14 +137,13 @@ export async function findGroupAndPricelist(db: Db, code: string, pricelistId: n
   return { groupId: group[0]?.id, pricelist: pricelist[0] as PricelistRow | undefined };
 }
 
-/** Idempotent. FOREIGN_KEY when the group was deleted after the checks. */
-export const assignGroupPricelist = (db: Db, customerGroupId: number, pricelistId: number) =>
-  unlessForeignKey(async () => {
-    await db
-      .insert(customerGroupPricelists)
-      .values({ customerGroupId, pricelistId })
-      .onConflictDoNothing();
-  });
+/** Idempotent, while `guard` holds (see `linkWhere`). FOREIGN_KEY when the group was deleted after the checks. */
+export const assignGroupPricelist = (
+  db: Db,
+  customerGroupId: number,
+  pricelistId: number,
+  guard: SQL,
+) => linkWhere(db, customerGroupPricelists, { customerGroupId, pricelistId }, guard);
 
 /**
  * One round trip: the delete, plus whether the group and the pricelist exist so the handler can

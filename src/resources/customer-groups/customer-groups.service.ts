@@ -6,7 +6,7 @@ import type { Db } from "../../db/client";
 import { notFound } from "../../core/errors";
 import { patchOf } from "../../db/optimistic";
 import { iso } from "../../core/schemas";
-import { assertAssignable, missingPricelist } from "../pricelists/pricelists.service";
+import { assertAssignable, linkWhile, missingPricelist } from "../pricelists/pricelists.service";
 import {
   assignGroupPricelist,
   deleteCustomerGroup,
@@ -47,10 +47,12 @@ export async function assignPricelist(db: Db, code: string, pricelistId: number)
   const { groupId, pricelist } = await findGroupAndPricelist(db, code, pricelistId);
   if (groupId === undefined) throw missingGroup(code);
   if (!pricelist) throw missingPricelist(pricelistId);
-  assertAssignable(pricelist, "CUSTOMER_GROUP", `customer group ${code}`);
-  if ((await assignGroupPricelist(db, groupId, pricelistId)) === FOREIGN_KEY) {
-    throw missingGroup(code);
-  }
+  const target = `customer group ${code}`;
+  assertAssignable(pricelist, "CUSTOMER_GROUP", target);
+  const linked = await linkWhile(db, pricelistId, "CUSTOMER_GROUP", target, (guard) =>
+    assignGroupPricelist(db, groupId, pricelistId, guard),
+  );
+  if (linked === FOREIGN_KEY) throw missingGroup(code);
 }
 
 /** Which of the three 404s applies when nothing was unassigned. */

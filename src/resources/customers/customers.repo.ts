@@ -11,6 +11,7 @@ import {
 } from "../../db/bulk";
 import { rowsByCode, type FactParts } from "../../db/bulk-facts";
 import { unlessForeignKey } from "../../db/outcomes";
+import { linkWhere } from "../../db/writes";
 import {
   customerColumns,
   customerLinks,
@@ -170,11 +171,13 @@ export async function findCustomerAndPricelist(db: Db, code: string, pricelistId
   return { customerId: customer[0]?.id, pricelist: pricelist[0] as PricelistRow | undefined };
 }
 
-/** Idempotent. FOREIGN_KEY when the customer was deleted after the checks. */
-export const assignCustomerPricelist = (db: Db, customerId: number, pricelistId: number) =>
-  unlessForeignKey(async () => {
-    await db.insert(customerPricelists).values({ customerId, pricelistId }).onConflictDoNothing();
-  });
+/** Idempotent, while `guard` holds (see `linkWhere`). FOREIGN_KEY when the customer was deleted after the checks. */
+export const assignCustomerPricelist = (
+  db: Db,
+  customerId: number,
+  pricelistId: number,
+  guard: SQL,
+) => linkWhere(db, customerPricelists, { customerId, pricelistId }, guard);
 
 // ---- bulk upserts by code (docs/api/relations.md §5.12) ----
 

@@ -6,7 +6,12 @@ import { BulkPlan, upsertInBulk } from "../../db/bulk-plan";
 import type { Db } from "../../db/client";
 import { conflict, invalid, notFound, unknownCodesIssue } from "../../core/errors";
 import { primaryCustomerPricelist } from "../../pricing";
-import { assertAssignable, missingPricelist, toPricelist } from "../pricelists/pricelists.service";
+import {
+  assertAssignable,
+  linkWhile,
+  missingPricelist,
+  toPricelist,
+} from "../pricelists/pricelists.service";
 import {
   assignCustomerPricelist,
   createCustomer as insertCustomer,
@@ -108,10 +113,12 @@ export async function assignPricelist(db: Db, code: string, pricelistId: number)
   const { customerId, pricelist } = await findCustomerAndPricelist(db, code, pricelistId);
   if (customerId === undefined) throw missingCustomer(code);
   if (!pricelist) throw missingPricelist(pricelistId);
-  if (!assertAssignable(pricelist, "CUSTOMER", `customer ${code}`, customerId)) return;
-  if ((await assignCustomerPricelist(db, customerId, pricelistId)) === FOREIGN_KEY) {
-    throw missingCustomer(code);
-  }
+  const target = `customer ${code}`;
+  if (!assertAssignable(pricelist, "CUSTOMER", target, customerId)) return;
+  const linked = await linkWhile(db, pricelistId, "CUSTOMER", target, (guard) =>
+    assignCustomerPricelist(db, customerId, pricelistId, guard),
+  );
+  if (linked === FOREIGN_KEY) throw missingCustomer(code);
 }
 
 /** Every row's named groups and channels exist (400 naming the unknown ones on the row's field). */

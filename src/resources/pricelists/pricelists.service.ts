@@ -1,4 +1,4 @@
-import { and, type SQL } from "drizzle-orm";
+import { and, sql, type SQL } from "drizzle-orm";
 import { assignByCodes, unassignByCodes } from "../../db/links";
 import { FOREIGN_KEY } from "../../db/outcomes";
 import type { Db } from "../../db/client";
@@ -128,6 +128,43 @@ export function assertAssignable(
       `and cannot be assigned to ${target}`,
     PRICELIST_NOT_ASSIGNABLE,
   );
+}
+
+/**
+ * The rule of `assertAssignable` as SQL (its INDIVIDUAL part stays with the check: a scope never
+ * changes): the write that links the pricelist carries it, so it is judged at commit and not on
+ * the earlier read. Without a place: not ARCHIVED, what every write of its prices carries
+ * (docs/api/resources.md §3).
+ */
+export const stillAssignable = (id: number, place?: AssignmentPlace) =>
+  sql`exists (select 1 from pricelists where id = ${id} and status <> 'ARCHIVED'${
+    place && place !== "CHANNEL" ? sql` and kind = 'SALES'` : sql``
+  })`;
+
+/**
+ * A link written with `stillAssignable` that wrote nothing (already linked, or refused): judged
+ * again on the pricelist as it is now, the 404 or 409 a refusal would have been.
+ */
+async function judgeAgain(db: Db, id: number, place: AssignmentPlace, target: string) {
+  const now = await findPricelist(db, id);
+  if (!now) throw missingPricelist(id);
+  assertAssignable(now, place, target);
+}
+
+/**
+ * Links pricelist `id` to `target` by `write`, given the guard to carry; it answers whether it
+ * wrote (or FOREIGN_KEY), and a write of nothing is judged again.
+ */
+export async function linkWhile<T>(
+  db: Db,
+  id: number,
+  place: AssignmentPlace,
+  target: string,
+  write: (guard: SQL) => Promise<T>,
+) {
+  const linked = await write(stillAssignable(id, place));
+  if (!linked) await judgeAgain(db, id, place, target);
+  return linked;
 }
 
 const unknownCustomer = (code: string) =>
@@ -425,8 +462,13 @@ function assertFlatAmountsFit(tierMode: TierMode, id: number, prices: PriceUpser
 export async function assignCustomerGroups(db: Db, id: number, codes: string[]) {
   const pricelist = await findPricelist(db, id);
   if (!pricelist) throw missingPricelist(id);
-  assertAssignable(pricelist, "CUSTOMER_GROUP", "customer groups");
-  return assignByCodes(db, pricelistLinks.links.customerGroupCodes, id, codes);
+  const place = "CUSTOMER_GROUP";
+  const target = "customer groups";
+  assertAssignable(pricelist, place, target);
+  const link = pricelistLinks.links.customerGroupCodes;
+  const result = await assignByCodes(db, link, id, codes, stillAssignable(id, place));
+  if (!result.assigned.length) await judgeAgain(db, id, place, target);
+  return result;
 }
 
 /** Works in every status, so an ARCHIVED pricelist can still be detached. */
@@ -493,21 +535,23 @@ export async function upsertPrices(db: Db, id: number, prices: PriceUpsertRow[])
   return undated ? upsertUndated(db, id, prices) : upsertDated(db, id, prices);
 }
 
-async function upsertUndated(db: Db, id: number, prices: PriceUpsertRow[]) {
-  const check = await requirePriceWrite(
-    db,
-    id,
-    prices.map((row) => row.productCode),
-  );
-  if (check.unknownCodes.length) throw invalid(unknownProductIssues(prices, check.unknownCodes));
-  assertFlatAmountsFit(check.tierMode, id, prices);
-  const written = await writeUndatedRows(db, id, prices);
-  if (written === FOREIGN_KEY) throw missingPricelist(id);
-  if (written === PRODUCT_GONE) {
-    throw conflict("a product was deleted while the prices were written; nothing was written");
-  }
-  return { upserted: written, closed: 0 };
-}
+/** The write carries the status check: a list archived after it is judged again (409). */
+const upsertUndated = (db: Db, id: number, prices: PriceUpsertRow[]) =>
+  optimistically(label(id), async () => {
+    const check = await requirePriceWrite(
+      db,
+      id,
+      prices.map((row) => row.productCode),
+    );
+    if (check.unknownCodes.length) throw invalid(unknownProductIssues(prices, check.unknownCodes));
+    assertFlatAmountsFit(check.tierMode, id, prices);
+    const written = await writeUndatedRows(db, id, prices, stillAssignable(id));
+    if (written === FOREIGN_KEY) throw missingPricelist(id);
+    if (written === PRODUCT_GONE) {
+      throw conflict("a product was deleted while the prices were written; nothing was written");
+    }
+    return written === CHANGED ? written : { upserted: written, closed: 0 };
+  });
 
 async function upsertDated(db: Db, id: number, prices: PriceUpsertRow[]) {
   return optimistically("the pricelist's prices", async () => {
@@ -531,8 +575,11 @@ async function upsertDated(db: Db, id: number, prices: PriceUpsertRow[]) {
   });
 }
 
-export async function deletePrices(db: Db, id: number, productCodes: string[]) {
-  await requirePriceWrite(db, id, []);
-  const result = await unassignByCodes(db, pricelistLinks.links.productCodes, id, productCodes);
-  return { deleted: result.unassigned, notFound: result.notFound };
-}
+/** The delete carries the status check: a list archived after it is judged again (409). */
+export const deletePrices = (db: Db, id: number, productCodes: string[]) =>
+  optimistically(label(id), async () => {
+    await requirePriceWrite(db, id, []);
+    const link = pricelistLinks.links.productCodes;
+    const result = await unassignByCodes(db, link, id, productCodes, stillAssignable(id));
+    return result === CHANGED ? result : { deleted: result.unassigned, notFound: result.notFound };
+  });
