@@ -4603,11 +4603,6 @@ export interface components {
       /** @description Whether the amounts include tax; default false */
       taxInclusive?: boolean;
       /**
-       * @description GENERAL, the only scope made here (the default); an INDIVIDUAL pricelist: POST /v1/api/pricelist/individual
-       * @enum {string}
-       */
-      scope?: "GENERAL";
-      /**
        * @description DRAFT (default) or ACTIVE
        * @enum {string}
        */

@@ -49,18 +49,15 @@ export const strictJsonBody = (): MiddlewareHandler<AppEnv> => async (c, next) =
     throw incompleteBody();
   }
   let text: string;
-  try {
-    text = STRICT_UTF8.decode(bytes);
-  } catch {
-    throw new ApiError(400, "MALFORMED_JSON", "the request body is not valid UTF-8 text");
-  }
-  if (text.trim() === "") return next();
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    // JSON is UTF-8 (RFC 8259): other bytes are not JSON either.
+    text = STRICT_UTF8.decode(bytes);
+    value = text.trim() && JSON.parse(text);
   } catch {
     throw new ApiError(400, "MALFORMED_JSON", "the request body is not valid JSON");
   }
+  if (text.trim() === "") return next();
   const issues = jsonTextIssues(text);
   if (issues.length) throw invalid(issues);
   // Read by the validator alone (hono/validator), which hands it to the schema: never changed.

@@ -60,9 +60,7 @@ function describeType(type: FieldType): string {
     ? `one of ${type.join(", ")}`
     : type === "datetime"
       ? "an ISO 8601 date-time or date"
-      : type === "number"
-        ? "a whole number of at most 15 digits"
-        : `a ${type}`;
+      : `a ${type}`;
 }
 
 /** Converts one filter value to the field's type; undefined when it does not fit. */
@@ -113,9 +111,9 @@ function splitTerm(raw: string): { negate: boolean; op: Operator; rest: string }
     next = take();
   }
   if (next.token.startsWith("$")) {
-    if (negate && next.token === "$not") return "$not may be given once, before the operator";
     if (!(OPERATORS as readonly string[]).includes(next.token)) {
-      return `unknown operator ${echo(next.token)}; known: $not, ${OPERATORS.join(", ")}`;
+      // After $not, $not is not one of them.
+      return `unknown operator ${echo(next.token)}; known: ${negate ? "" : "$not, "}${OPERATORS.join(", ")}`;
     }
     op = next.token as Operator;
     rest = next.hasColon ? next.after : "";

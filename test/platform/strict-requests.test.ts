@@ -51,7 +51,7 @@ describe("JSON bodies are judged on their text", () => {
       400,
       "MALFORMED_JSON",
     );
-    expect(problem.detail).toBe("the request body is not valid UTF-8 text");
+    expect(problem.detail).toBe("the request body is not valid JSON");
     expect((await api("GET", `/v1/api/product/${code}`)).status).toBe(404);
     // U+FFFD written as UTF-8 is text like any other.
     const replacement = JSON.stringify({ code, name: "Bosch \ufffd" });

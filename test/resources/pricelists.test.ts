@@ -87,24 +87,6 @@ describe("pricelists", () => {
     ]);
   });
 
-  it("takes scope GENERAL as a GET answers it, and points an INDIVIDUAL one to its own path", async () => {
-    const general = await api("POST", "/v1/api/pricelist", {
-      body: { name: "As read", scope: "GENERAL", currency: "EUR" },
-    });
-    expect(general.status).toBe(201);
-    expect(general.body).toMatchObject({ name: "As read", scope: "GENERAL", customerCode: null });
-    const individual = await api("POST", "/v1/api/pricelist", {
-      body: { name: "Mine", scope: "INDIVIDUAL", currency: "EUR" },
-    });
-    expect(expectProblem(individual, 400, "VALIDATION_FAILED").errors).toEqual([
-      {
-        path: "body.scope",
-        message:
-          "must be GENERAL here; an INDIVIDUAL pricelist is made with POST /v1/api/pricelist/individual",
-      },
-    ]);
-  });
-
   it("creates an INDIVIDUAL pricelist as DRAFT, owned by the customer, not discountable by default", async () => {
     const customerCode = (await createCustomer()).code;
     const res = await api("POST", "/v1/api/pricelist/individual", {

@@ -182,17 +182,6 @@ const common = {
 export const PricelistCreateSchema = z
   .strictObject({
     ...common,
-    // Accepted as a GET answers it, and an INDIVIDUAL list pointed to where it is made.
-    scope: z
-      .literal("GENERAL", {
-        error:
-          "must be GENERAL here; an INDIVIDUAL pricelist is made with POST /v1/api/pricelist/individual",
-      })
-      .optional()
-      .openapi({
-        description:
-          "GENERAL, the only scope made here (the default); an INDIVIDUAL pricelist: POST /v1/api/pricelist/individual",
-      }),
     status: z
       .enum(CREATE_STATUSES)
       .optional()
