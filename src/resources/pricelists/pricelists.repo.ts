@@ -367,3 +367,13 @@ export async function countFlatAmounts(db: Db, id: number): Promise<number> {
     .get();
   return row?.n ?? 0;
 }
+
+/**
+ * The pricelist may still be written to as its check found it, as SQL for the write to carry, so
+ * that the rule is judged at commit and not on the earlier read: not ARCHIVED, and with
+ * `salesOnly` a SALES list (docs/api/relations.md §5.2, docs/api/resources.md §3).
+ */
+export const stillAssignable = (id: number, salesOnly: boolean) =>
+  sql`exists (select 1 from pricelists where id = ${id} and status <> 'ARCHIVED'${
+    salesOnly ? sql` and kind = 'SALES'` : sql``
+  })`;

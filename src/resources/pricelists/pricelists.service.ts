@@ -1,4 +1,4 @@
-import { and, sql, type SQL } from "drizzle-orm";
+import { and, type SQL } from "drizzle-orm";
 import { assignByCodes, unassignByCodes } from "../../db/links";
 import { FOREIGN_KEY } from "../../db/outcomes";
 import type { Db } from "../../db/client";
@@ -41,6 +41,7 @@ import {
   findPricelist,
   findPricelistId,
   pricelistLinks,
+  stillAssignable,
   updatePricelist as writePricelist,
   type PricelistRow,
 } from "./pricelists.repo";
@@ -131,18 +132,15 @@ export function assertAssignable(
 }
 
 /**
- * The rule of `assertAssignable` as SQL (its INDIVIDUAL part stays with the check: a scope never
- * changes): the write that links the pricelist carries it, so it is judged at commit and not on
- * the earlier read. Without a place: not ARCHIVED, what every write of its prices carries
- * (docs/api/resources.md §3).
+ * The rule of `assertAssignable` as SQL (`stillAssignable` of the repository; its INDIVIDUAL part
+ * stays with the check: a scope never changes), for the write that links the pricelist at `place`.
+ * Without a place: not ARCHIVED, what every write of its prices carries (docs/api/resources.md §3).
  */
-export const stillAssignable = (id: number, place?: AssignmentPlace) =>
-  sql`exists (select 1 from pricelists where id = ${id} and status <> 'ARCHIVED'${
-    place && place !== "CHANNEL" ? sql` and kind = 'SALES'` : sql``
-  })`;
+const assignableAt = (id: number, place?: AssignmentPlace) =>
+  stillAssignable(id, place !== undefined && place !== "CHANNEL");
 
 /**
- * A link written with `stillAssignable` that wrote nothing (already linked, or refused): judged
+ * A link written with `assignableAt` that wrote nothing (already linked, or refused): judged
  * again on the pricelist as it is now, the 404 or 409 a refusal would have been.
  */
 async function judgeAgain(db: Db, id: number, place: AssignmentPlace, target: string) {
@@ -162,7 +160,7 @@ export async function linkWhile<T>(
   target: string,
   write: (guard: SQL) => Promise<T>,
 ) {
-  const linked = await write(stillAssignable(id, place));
+  const linked = await write(assignableAt(id, place));
   if (!linked) await judgeAgain(db, id, place, target);
   return linked;
 }
@@ -466,7 +464,7 @@ export async function assignCustomerGroups(db: Db, id: number, codes: string[]) 
   const target = "customer groups";
   assertAssignable(pricelist, place, target);
   const link = pricelistLinks.links.customerGroupCodes;
-  const result = await assignByCodes(db, link, id, codes, stillAssignable(id, place));
+  const result = await assignByCodes(db, link, id, codes, assignableAt(id, place));
   if (!result.assigned.length) await judgeAgain(db, id, place, target);
   return result;
 }
@@ -545,7 +543,7 @@ const upsertUndated = (db: Db, id: number, prices: PriceUpsertRow[]) =>
     );
     if (check.unknownCodes.length) throw invalid(unknownProductIssues(prices, check.unknownCodes));
     assertFlatAmountsFit(check.tierMode, id, prices);
-    const written = await writeUndatedRows(db, id, prices, stillAssignable(id));
+    const written = await writeUndatedRows(db, id, prices, assignableAt(id));
     if (written === FOREIGN_KEY) throw missingPricelist(id);
     if (written === PRODUCT_GONE) {
       throw conflict("a product was deleted while the prices were written; nothing was written");
@@ -580,6 +578,6 @@ export const deletePrices = (db: Db, id: number, productCodes: string[]) =>
   optimistically(label(id), async () => {
     await requirePriceWrite(db, id, []);
     const link = pricelistLinks.links.productCodes;
-    const result = await unassignByCodes(db, link, id, productCodes, stillAssignable(id));
+    const result = await unassignByCodes(db, link, id, productCodes, assignableAt(id));
     return result === CHANGED ? result : { deleted: result.unassigned, notFound: result.notFound };
   });
