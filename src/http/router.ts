@@ -13,11 +13,10 @@ import type {
   RouteHandler,
   z,
 } from "@hono/zod-openapi";
-import { Hono, type Env, type HonoRequest, type MiddlewareHandler } from "hono";
+import { Hono, type Context, type Env, type HonoRequest, type MiddlewareHandler } from "hono";
 import type { Schema as HonoSchema } from "hono/types";
 import { HTTPException } from "hono/http-exception";
 import { mergePath } from "hono/utils/url";
-import { validator } from "hono/validator";
 import type { AppEnv } from "./env";
 import { fromZodError } from "../core/errors";
 
@@ -40,6 +39,27 @@ type Target = "param" | "query" | "header" | "json";
 type Schema = z.ZodType;
 
 /**
+ * What a route's validator reads of the request, as hono/validator reads it for these targets
+ * (its form and cookie targets, which no route here has, stay out of the bundle). A JSON body is
+ * read after `jsonOnly` let its content-type through: one that does not parse is a 400; without
+ * a content-type (`jsonOnly` lets only an empty body through) it is {}.
+ */
+async function read(c: Context, target: Target): Promise<Record<string, unknown>> {
+  if (target === "param") return c.req.param();
+  if (target === "header") return c.req.header();
+  if (target === "query") {
+    const entries = Object.entries(c.req.queries());
+    return Object.fromEntries(entries.map(([k, v]) => [k, v.length === 1 ? v[0] : v]));
+  }
+  if (!c.req.header("content-type")) return {};
+  try {
+    return await c.req.json();
+  } catch {
+    throw new HTTPException(400, { message: "Malformed JSON in request body" });
+  }
+}
+
+/**
  * Validates `target` with `schema` and hands the parsed value to the handler (`c.req.valid`); an
  * invalid one is a 400 problem naming each field (fromZodError), as the hook of OpenAPIHono did.
  * Header names arrive lower-cased: a schema's own spelling of them is restored first.
@@ -50,14 +70,16 @@ function validate(target: Target, schema: Schema): MiddlewareHandler {
     target === "header" && shape
       ? new Map(Object.keys(shape).map((key) => [key.toLowerCase(), key]))
       : undefined;
-  return validator(target, async (value: Record<string, unknown>) => {
+  return async (c, next) => {
+    const value = await read(c, target);
     const input = spelling
       ? Object.fromEntries(Object.entries(value).map(([k, v]) => [spelling.get(k) ?? k, v]))
       : value;
     const result = await schema.safeParseAsync(input);
     if (!result.success) throw fromZodError(result.error, target);
-    return result.data as never;
-  });
+    c.req.addValidatedData(target, result.data as never);
+    await next();
+  };
 }
 
 /** `application/json` and its `+json` kinds, as a declared media type. */
