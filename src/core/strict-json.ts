@@ -17,14 +17,11 @@ export const MAX_JSON_DEPTH = 64;
 
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
-
-/** Digits alone, at most 15 of them: exactly the integer they write, without looking further. */
-const PLAIN_INTEGER = /^-?\d{1,15}$/;
+/** Digits alone, at most 15 of them (no fraction or exponent follows): the integer they write. */
+const PLAIN_INTEGER = /-?\d{1,15}(?![\d.eE])/y;
 
 /** True when `text` parses to an integer that is not exactly the number the text writes. */
 export function roundsToInteger(text: string): boolean {
-  // Nearly every number of a body (quantities, amounts) is a plain integer: answered at once.
-  if (PLAIN_INTEGER.test(text)) return false;
   const parsed = Number(text);
   if (!Number.isInteger(parsed)) return false;
   const [, sign, whole, fraction = "", exponent = "0"] = DECIMAL.exec(text)!;
@@ -39,23 +36,26 @@ export function roundsToInteger(text: string): boolean {
   return BigInt(sign + digits) * 10n ** BigInt(scale) !== BigInt(parsed);
 }
 
-/**
- * Where a value sits, as a chain of keys: the path text (`body.lines.3.quantity`) is written only
- * for a value that has an issue, not for every value of a 500-line body.
- */
-interface Place {
-  up: Place | null;
-  key: string;
-}
-
-const pathOf = (place: Place): string =>
-  place.up ? `${pathOf(place.up)}.${place.key}` : place.key;
-
 class Scanner {
   private at = 0;
   readonly issues: FieldIssue[] = [];
+  /**
+   * Where the value being read sits: the keys and indexes from the root, written out as a path
+   * (`body.lines.3.quantity`) only for a value that has an issue, not for every value of a
+   * 500-line body. Its length is the value's depth, plus one.
+   */
+  private readonly path: (string | number)[];
 
-  constructor(private readonly text: string) {}
+  constructor(
+    private readonly text: string,
+    root: string,
+  ) {
+    this.path = [root];
+  }
+
+  private issue(message: string) {
+    this.issues.push({ path: this.path.join("."), message });
+  }
 
   private skipSpace() {
     for (;;) {
@@ -65,27 +65,25 @@ class Scanner {
     }
   }
 
-  value(place: Place, depth: number): void {
+  value(): void {
     this.skipSpace();
     const c = this.text[this.at];
-    if ((c === "{" || c === "[") && depth >= MAX_JSON_DEPTH) {
-      this.issues.push({
-        path: pathOf(place),
-        message: `is nested more than ${MAX_JSON_DEPTH} levels deep`,
-      });
+    if ((c === "{" || c === "[") && this.path.length > MAX_JSON_DEPTH) {
+      this.issue(`is nested more than ${MAX_JSON_DEPTH} levels deep`);
       throw new Stop();
     }
-    if (c === "{") this.object(place, depth + 1);
-    else if (c === "[") this.array(place, depth + 1);
+    if (c === "{") this.object();
+    else if (c === "[") this.array();
     else if (c === '"') this.string();
     else if (c === "t" || c === "n") this.at += 4;
     else if (c === "f") this.at += 5;
-    else this.number(place);
+    else this.number();
   }
 
-  private object(place: Place, depth: number) {
+  private object() {
     this.at += 1;
-    const seen = new Set<string>();
+    // The keys in an array while they are few (a cart line has two), in a set past 8.
+    let seen: string[] | Set<string> = [];
     this.skipSpace();
     if (this.text[this.at] === "}") {
       this.at += 1;
@@ -94,22 +92,21 @@ class Scanner {
     for (;;) {
       this.skipSpace();
       const key = this.string();
-      const at: Place = { up: place, key };
-      if (seen.has(key)) {
-        this.issues.push({
-          path: pathOf(at),
-          message: "appears more than once in the same object",
-        });
+      this.path.push(key);
+      if (Array.isArray(seen) ? seen.includes(key) : seen.has(key)) {
+        this.issue("appears more than once in the same object");
       }
-      seen.add(key);
+      if (!Array.isArray(seen)) seen.add(key);
+      else if (seen.push(key) > 8) seen = new Set(seen);
       this.skipSpace();
       this.at += 1; // ':'
-      this.value(at, depth);
+      this.value();
+      this.path.pop();
       if (this.endOf("}")) return;
     }
   }
 
-  private array(place: Place, depth: number) {
+  private array() {
     this.at += 1;
     this.skipSpace();
     if (this.text[this.at] === "]") {
@@ -117,7 +114,9 @@ class Scanner {
       return;
     }
     for (let index = 0; ; index++) {
-      this.value({ up: place, key: String(index) }, depth);
+      this.path.push(index);
+      this.value();
+      this.path.pop();
       if (this.endOf("]")) return;
     }
   }
@@ -149,16 +148,22 @@ class Scanner {
       : this.text.slice(start + 1, end);
   }
 
-  private number(place: Place) {
+  private number() {
+    // Nearly every number of a body is a plain integer (quantities, amounts): at most 15 digits
+    // are exactly the integer they write, so it is skipped without a match to look at.
+    PLAIN_INTEGER.lastIndex = this.at;
+    if (PLAIN_INTEGER.test(this.text)) {
+      this.at = PLAIN_INTEGER.lastIndex;
+      return;
+    }
     NUMBER.lastIndex = this.at;
     const text = NUMBER.exec(this.text)![0];
     this.at += text.length;
     if (roundsToInteger(text)) {
       const shown = text.length > 40 ? `${text.slice(0, 40)}…` : text;
-      this.issues.push({
-        path: pathOf(place),
-        message: `must be an exact integer; ${shown} is not one (it would be read as ${Number(text)})`,
-      });
+      this.issue(
+        `must be an exact integer; ${shown} is not one (it would be read as ${Number(text)})`,
+      );
     }
   }
 }
@@ -167,9 +172,9 @@ class Stop extends Error {}
 
 /** The issues of a valid JSON text, with paths rooted at `root` (`body.lines.3.quantity`). */
 export function jsonTextIssues(text: string, root = "body"): FieldIssue[] {
-  const scanner = new Scanner(text);
+  const scanner = new Scanner(text, root);
   try {
-    scanner.value({ up: null, key: root }, 0);
+    scanner.value();
   } catch (err) {
     if (!(err instanceof Stop)) throw err;
   }
