@@ -160,10 +160,12 @@ const conditionsFor = (
   conditions: Reachable<TradeConditionCandidate>,
   a: Audience,
 ): TradeConditionCandidate[] =>
-  picked(conditions, a, (condition) => ({
-    ...trimmed(condition, a),
-    customerCodes: condition.customerCodes.filter((code) => code === a.customerCode),
-  }));
+  picked(conditions, a, (condition) => {
+    // `trimmed` answers a copy of its own: its customer links are set on it, not copied again.
+    const kept = trimmed(condition, a);
+    kept.customerCodes = condition.customerCodes.filter((code) => code === a.customerCode);
+    return kept;
+  });
 
 const promotionsFor = (context: ChannelContext, a: Audience): PromotionCandidate[] =>
   picked(context.promotions, a, (promotion) =>

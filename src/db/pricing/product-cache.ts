@@ -73,21 +73,20 @@ function byListAndProduct(rows: Iterable<[number, readonly PriceRow[]]>) {
 /**
  * The entries of `codes` after a read: `facts` for the codes whose facts were read (absent: no
  * such product), the `rows` of `listIds` for the codes whose rows were read, the `held` entries
- * (as the cache held them before the read, data of the same version) for the others. What was
- * read is kept (unless too heavy).
+ * (as the cache held them before the read, data of the same version, at the codes' positions)
+ * for the others. What was read is kept (unless too heavy).
  */
 function merge(
   codes: readonly string[],
-  held: ReadonlyMap<string, ProductEntry>,
+  held: readonly (ProductEntry | undefined)[],
   read: { facts?: ReadonlyMap<string, ProductFacts>; factCodes: ReadonlySet<string> },
   rows: { codes: ReadonlySet<string>; byList: Iterable<[number, readonly PriceRow[]]> },
   listIds: readonly number[],
 ) {
   const readRows = byListAndProduct(rows.byList);
-  const entries = new Map<string, ProductEntry>();
-  for (const code of codes) {
+  return codes.map((code, i) => {
     const fresh = read.factCodes.has(code);
-    const entry = (fresh ? undefined : held.get(code)) ?? {
+    const entry = (fresh ? undefined : held[i]) ?? {
       facts: read.facts?.get(code) ?? null,
       rows: new Map(),
     };
@@ -96,10 +95,9 @@ function merge(
       const lists = readRows.get(code);
       for (const id of listIds) entry.rows.set(id, lists?.get(id) ?? []);
     }
-    entries.set(code, entry);
     if (fresh || withRows) cache.set(code, entry, weightOf(entry));
-  }
-  return entries;
+    return entry;
+  });
 }
 
 /** Keeps what a lookup read of `codes` at `version` with every list of `listIds` (a full read). */
@@ -116,30 +114,32 @@ export function rememberProducts(
   const all = new Set(codes);
   merge(
     codes,
-    new Map(),
+    [],
     { facts: part.products, factCodes: all },
     { codes: all, byList: part.prices },
     listIds,
   );
 }
 
-/** The request part of `codes` from their entries. */
+/** The request part of `codes` from their entries (at the same positions). */
 function partOf(
   { version, seenVersion }: { version: number; seenVersion: number },
-  entries: ReadonlyMap<string, ProductEntry>,
+  codes: readonly string[],
+  entries: readonly ProductEntry[],
   listIds: readonly number[],
 ): RequestPart {
   const products = new Map<string, ProductFacts>();
   const prices = new Map<number, PriceRow[]>();
-  for (const [code, entry] of entries) {
+  for (let i = 0; i < codes.length; i++) {
+    const entry = entries[i]!;
     if (!entry.facts) continue;
-    products.set(code, entry.facts);
+    products.set(codes[i]!, entry.facts);
     for (const id of listIds) {
       const rows = entry.rows.get(id);
       if (!rows || rows.length === 0) continue;
       const list = prices.get(id);
-      if (list) list.push(...rows);
-      else prices.set(id, [...rows]);
+      if (!list) prices.set(id, [...rows]);
+      else for (const row of rows) list.push(row);
     }
   }
   return { version, seenVersion, products, prices };
@@ -161,13 +161,13 @@ export async function loadProductPart(
     cachedVersion = version;
   }
   // One look at the cache per code (a look moves the entry to the front of the LRU order).
-  const held = new Map<string, ProductEntry>();
+  const held: (ProductEntry | undefined)[] = [];
   const factCodes: string[] = [];
   const rowCodes: string[] = [];
   for (const code of codes) {
     const entry = cache.get(code);
-    if (entry) held.set(code, entry);
-    else factCodes.push(code);
+    held.push(entry);
+    if (!entry) factCodes.push(code);
     // Rows of a product it knows: those of every list asked for; of a product not known: all.
     if (!entry || lacksList(entry, listIds)) rowCodes.push(code);
   }
@@ -183,7 +183,7 @@ export async function loadProductPart(
   // Nothing read (a warm cart): the held entries are the request's, in the order of `codes`.
   const entries =
     factCodes.length === 0 && rowCodes.length === 0
-      ? held
+      ? (held as ProductEntry[])
       : merge(
           codes,
           held,
@@ -191,7 +191,7 @@ export async function loadProductPart(
           { codes: new Set(rowCodes), byList },
           listIds,
         );
-  return partOf(read, entries, listIds);
+  return partOf(read, codes, entries, listIds);
 }
 
 /**
@@ -206,11 +206,11 @@ export function heldProductPart(
   listIds: readonly number[],
 ): RequestPart | undefined {
   if (versions.version !== cachedVersion) return undefined;
-  const entries = new Map<string, ProductEntry>();
+  const entries: ProductEntry[] = [];
   for (const code of codes) {
     const entry = cache.get(code);
     if (!entry || lacksList(entry, listIds)) return undefined;
-    entries.set(code, entry);
+    entries.push(entry);
   }
-  return partOf(versions, entries, listIds);
+  return partOf(versions, codes, entries, listIds);
 }

@@ -18,6 +18,7 @@ export interface PriceQuery {
    * or sales key's never reads them.
    */
   scope: Visibility;
+  /** Each code once (prepareCart): the product cache answers a part per code, in this order. */
   productCodes: string[];
 }
 

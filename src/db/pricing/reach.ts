@@ -392,16 +392,34 @@ export interface Audience {
    * The requested products' codes in each targeting dimension (`reachedCodes`): the products
    * that exist, their groups and every ancestor, …
    */
-  reached: { readonly [F in TargetField]: ReadonlySet<string> };
+  reached: { readonly [F in TargetField]: Codes };
 }
 
-/** The codes of `products` in each targeting dimension, as the engine's `path` gives them. */
+/** A set of codes as `reaching` and `trimmed` read it: a Set, or a Map by code. */
+interface Codes {
+  readonly size: number;
+  has(code: string): boolean;
+  keys(): Iterable<string>;
+}
+
+/**
+ * The codes of `products` in each targeting dimension, as the engine's `path` gives them. A
+ * product's own code is its path in the products dimension, so that dimension's codes are the
+ * map's keys. A path is its first code and what that code leads to (a group's ancestors), so a
+ * path whose first code is already reached adds nothing: a cart's products share a few groups.
+ */
 export function reachedCodes(products: ReadonlyMap<string, ProductFacts>): Audience["reached"] {
-  const reached = {} as Record<TargetField, Set<string>>;
-  for (const d of DIMENSIONS) reached[d.field] = new Set();
+  const reached = {} as Record<TargetField, Codes>;
+  reached.productCodes = products;
+  const built = DIMENSIONS.filter((d) => d.field !== "productCodes");
+  for (const d of built) reached[d.field] = new Set();
   for (const [productCode, facts] of products) {
     const product = { productCode, groupPath: facts.groupPath, codes: facts };
-    for (const d of DIMENSIONS) for (const code of d.path(product)) reached[d.field].add(code);
+    for (const d of built) {
+      const path = d.path(product);
+      const codes = reached[d.field] as Set<string>;
+      if (path.length > 0 && !codes.has(path[0]!)) for (const code of path) codes.add(code);
+    }
   }
   return reached;
 }
@@ -446,7 +464,7 @@ export function reaching<T>(reach: Reachable<T>, audience: Audience): number[] {
     if (index.size < reached.size) {
       for (const [code, positions] of index)
         if (reached.has(code)) for (const at of positions) hit.add(at);
-    } else for (const code of reached) for (const at of index.get(code) ?? []) hit.add(at);
+    } else for (const code of reached.keys()) for (const at of index.get(code) ?? []) hit.add(at);
   }
   return [...hit].sort((a, b) => a - b);
 }
@@ -459,7 +477,7 @@ export const inWindow = (record: { validTo: number | null }, a: Audience) =>
 export const reachesGroups = (codes: readonly string[], a: Audience) =>
   codes.length === 0 || codes.some((code) => a.groups.has(code));
 
-const only = (codes: readonly string[], keep: ReadonlySet<string>) =>
+const only = (codes: readonly string[], keep: Pick<Codes, "has">) =>
   codes.length === 0 ? codes : codes.filter((code) => keep.has(code));
 
 /**
