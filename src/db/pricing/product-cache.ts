@@ -18,6 +18,12 @@ interface ProductEntry {
   facts: ProductFacts | null;
   /** Rows by list id, for the lists read so far. */
   rows: Map<number, PriceRow[]>;
+  /**
+   * Its rows in each list a lookup asked for, in that lookup's order, and those lists' ids
+   * joined (`rowsIn`): a warm cart asks for the same lists again and finds its rows without a
+   * look-up per list.
+   */
+  listed?: { key: string; rows: readonly PriceRow[][] };
 }
 
 /**
@@ -48,12 +54,25 @@ const weightOf = (entry: ProductEntry) => {
   return rows;
 };
 
-/** Whether a known product's entry lacks the rows of one of `listIds` (no closure per code). */
-function lacksList(entry: ProductEntry, listIds: readonly number[]): boolean {
-  if (!entry.facts) return false;
-  for (const id of listIds) if (!entry.rows.has(id)) return true;
-  return false;
+/**
+ * An entry's rows in each of `listIds` (`key`: the ids joined), in their order; undefined when it
+ * lacks one. Rows of one version never change, so what was found is kept on the entry.
+ */
+function rowsIn(entry: ProductEntry, listIds: readonly number[], key: string) {
+  if (entry.listed?.key === key) return entry.listed.rows;
+  const rows: PriceRow[][] = [];
+  for (const id of listIds) {
+    const list = entry.rows.get(id);
+    if (!list) return undefined;
+    rows.push(list);
+  }
+  entry.listed = { key, rows };
+  return rows;
 }
+
+/** Whether a known product's entry lacks the rows of one of `listIds` (`key`: joined). */
+const lacksList = (entry: ProductEntry, listIds: readonly number[], key: string) =>
+  entry.facts !== null && !rowsIn(entry, listIds, key);
 
 /** Rows by list id, then by product code. */
 function byListAndProduct(rows: Iterable<[number, readonly PriceRow[]]>) {
@@ -128,19 +147,20 @@ function partOf(
   entries: readonly ProductEntry[],
   listIds: readonly number[],
 ): RequestPart {
+  const key = listIds.join();
   const products = new Map<string, ProductFacts>();
-  const prices = new Map<number, PriceRow[]>();
+  // Each list's rows at its position in `listIds`: no look-up of the list per product.
+  const lists = listIds.map((): PriceRow[] => []);
   for (let i = 0; i < codes.length; i++) {
     const entry = entries[i]!;
     if (!entry.facts) continue;
     products.set(codes[i]!, entry.facts);
-    for (const id of listIds) {
-      const rows = entry.rows.get(id);
-      if (!rows || rows.length === 0) continue;
-      const list = prices.get(id);
-      if (!list) prices.set(id, [...rows]);
-      else for (const row of rows) list.push(row);
-    }
+    const rows = rowsIn(entry, listIds, key)!;
+    for (let at = 0; at < rows.length; at++) for (const row of rows[at]!) lists[at]!.push(row);
+  }
+  const prices = new Map<number, PriceRow[]>();
+  for (let at = 0; at < listIds.length; at++) {
+    if (lists[at]!.length > 0) prices.set(listIds[at]!, lists[at]!);
   }
   return { version, seenVersion, products, prices };
 }
@@ -162,6 +182,7 @@ export async function loadProductPart(
   }
   // One look at the cache per code (a look moves the entry to the front of the LRU order).
   const held: (ProductEntry | undefined)[] = [];
+  const key = listIds.join();
   const factCodes: string[] = [];
   const rowCodes: string[] = [];
   for (const code of codes) {
@@ -169,7 +190,7 @@ export async function loadProductPart(
     held.push(entry);
     if (!entry) factCodes.push(code);
     // Rows of a product it knows: those of every list asked for; of a product not known: all.
-    if (!entry || lacksList(entry, listIds)) rowCodes.push(code);
+    if (!entry || lacksList(entry, listIds, key)) rowCodes.push(code);
   }
   const read = await loadProducts(db, { factCodes, rowCodes, listIds });
   // The data moved on, or another lookup moved the cache to another version meanwhile.
@@ -206,10 +227,11 @@ export function heldProductPart(
   listIds: readonly number[],
 ): RequestPart | undefined {
   if (versions.version !== cachedVersion) return undefined;
+  const key = listIds.join();
   const entries: ProductEntry[] = [];
   for (const code of codes) {
     const entry = cache.get(code);
-    if (!entry || lacksList(entry, listIds)) return undefined;
+    if (!entry || lacksList(entry, listIds, key)) return undefined;
     entries.push(entry);
   }
   return partOf(versions, codes, entries, listIds);
