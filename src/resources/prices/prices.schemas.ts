@@ -78,6 +78,46 @@ const LineField = z.enum(LINE_FIELDS, {
   error: (issue) => notAmong(String(issue.input), "selectable", LINE_FIELDS),
 });
 
+const Line = z.strictObject({
+  productCode: Code.openapi({ example: "P-B", description: "The product" }),
+  quantity: Quantity,
+});
+
+/**
+ * A cart line that holds exactly what `Line` asks for, as zod parses it (a new object, its fields
+ * in `Line`'s order); undefined for anything else. Zod's parse of 500 lines, an object, a regex
+ * and three checks each without the code generation a Worker forbids, was most of a cart's
+ * validation.
+ */
+function parseLine(line: unknown) {
+  if (typeof line !== "object" || line === null || Array.isArray(line)) return undefined;
+  let fields = 0;
+  for (const key in line) {
+    if (key !== "productCode" && key !== "quantity") return undefined;
+    fields += 1;
+  }
+  const { productCode, quantity } = line as Record<string, unknown>;
+  return fields === 2 &&
+    typeof productCode === "string" &&
+    CODE_PATTERN.test(productCode) &&
+    Number.isInteger(quantity) &&
+    (quantity as number) >= 1 &&
+    (quantity as number) <= MAX_QUANTITY
+    ? { productCode, quantity: quantity as number }
+    : undefined;
+}
+
+// A line `parseLine` takes is parsed; any other goes to zod's own parse, which names every issue
+// as ever. zod's `withParser` does this too, with support for recursive schemas and encoding that
+// no request needs, at 0.37 KiB gzip of the bundle.
+const parseLineFully = Line._zod.run;
+Line._zod.run = (payload, ctx) => {
+  const parsed = parseLine(payload.value);
+  if (!parsed) return parseLineFully(payload, ctx);
+  payload.value = parsed;
+  return payload;
+};
+
 const SELECT =
   "The line fields to answer besides productCode, quantity and status (and explain, ladder when " +
   "asked for), in the line's own order whatever the order here; a field the key's answer never " +
@@ -108,12 +148,7 @@ export const PriceResolveSchema = z
         "true: each OK line carries its ladder, every tier of its base pricelist priced for this buyer (docs/pricing-rules.md §30); default false",
     }),
     lines: z
-      .array(
-        z.strictObject({
-          productCode: Code.openapi({ example: "P-B", description: "The product" }),
-          quantity: Quantity,
-        }),
-      )
+      .array(Line)
       .min(1, "must have at least one line")
       .max(MAX_RESOLVE_LINES, `must have at most ${MAX_RESOLVE_LINES} lines`)
       .openapi({ description: `The cart lines, 1-${MAX_RESOLVE_LINES}` }),
