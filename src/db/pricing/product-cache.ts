@@ -156,7 +156,10 @@ function partOf(
     if (!entry.facts) continue;
     products.set(codes[i]!, entry.facts);
     const rows = rowsIn(entry, listIds, key)!;
-    for (let at = 0; at < rows.length; at++) for (const row of rows[at]!) lists[at]!.push(row);
+    for (let at = 0; at < rows.length; at++) {
+      const held = rows[at]!;
+      for (let r = 0; r < held.length; r++) lists[at]!.push(held[r]!);
+    }
   }
   const prices = new Map<number, PriceRow[]>();
   for (let at = 0; at < listIds.length; at++) {
