@@ -17,8 +17,7 @@ export const MAX_JSON_DEPTH = 64;
 
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
-/** Digits alone, at most 15 of them (no fraction or exponent follows): the integer they write. */
-const PLAIN_INTEGER = /-?\d{1,15}(?![\d.eE])/y;
+const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
 
 /** True when `text` parses to an integer that is not exactly the number the text writes. */
 export function roundsToInteger(text: string): boolean {
@@ -150,10 +149,13 @@ class Scanner {
 
   private number() {
     // Nearly every number of a body is a plain integer (quantities, amounts): at most 15 digits
-    // are exactly the integer they write, so it is skipped without a match to look at.
-    PLAIN_INTEGER.lastIndex = this.at;
-    if (PLAIN_INTEGER.test(this.text)) {
-      this.at = PLAIN_INTEGER.lastIndex;
+    // with no fraction or exponent are exactly the integer they write, so they are only skipped.
+    let end = this.text[this.at] === "-" ? this.at + 1 : this.at;
+    const digits = end;
+    while (isDigit(this.text.charCodeAt(end))) end += 1;
+    const next = this.text[end];
+    if (end - digits <= 15 && next !== "." && next !== "e" && next !== "E") {
+      this.at = end;
       return;
     }
     NUMBER.lastIndex = this.at;
