@@ -57,13 +57,22 @@ export interface ChannelContext {
   rows: number;
 }
 
-/** Freezes a record and its lists: the engine must never change what later requests share. */
-function frozen<T extends object>(record: T): T {
+/** Freezes a record's lists: the engine must never change what later requests share. */
+function frozenLists<T extends object>(record: T): T {
   for (const value of Object.values(record)) if (Array.isArray(value)) Object.freeze(value);
-  return Object.freeze(record);
+  return record;
 }
 
-const frozenReach = <T extends Targets>(records: readonly T[]) => reachable(records.map(frozen));
+/** Freezes a record and its lists. */
+const frozen = <T extends object>(record: T): T => Object.freeze(frozenLists(record));
+
+/**
+ * Conditions and promotions reach the engine only as `trimmed`'s copies, which share their
+ * lists: the lists are frozen, the records are not, so that each request copies them on V8's
+ * fast path (a frozen object is copied property by property, some 9 times slower).
+ */
+const frozenReach = <T extends Targets>(records: readonly T[]) =>
+  reachable(records.map(frozenLists));
 
 const linkCount = (records: readonly object[]) =>
   records.reduce<number>(
