@@ -28,7 +28,8 @@ interface ProductEntry {
 
 /**
  * At most 40,000 products and 150,000 rows (facts and list rows; some 60-100 bytes each with the
- * maps, so 15 MB at worst beside the contexts' 56 MB, under two thirds of an isolate's 128 MB).
+ * maps, so 15 MB at worst beside the contexts' 56 MB, under two thirds of an isolate's 128 MB;
+ * besides, each product's `listed`, one small array of the rows' lists).
  * A product of the 100k bench data holds 2-3 rows of a channel's and a customer's lists, so some
  * 40,000 products fit: a storefront's busy part of the catalogue.
  */
