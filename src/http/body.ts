@@ -60,7 +60,7 @@ export const strictJsonBody = (): MiddlewareHandler<AppEnv> => async (c, next) =
   if (text.trim() === "") return next();
   const issues = jsonTextIssues(text);
   if (issues.length) throw invalid(issues);
-  // Read by the validator alone (hono/validator), which hands it to the schema: never changed.
+  // Read by the route's validator alone (router.ts `read`), which hands it to the schema: never changed.
   c.req.json = <T>() => Promise.resolve(value as T);
   await next();
 };
