@@ -405,8 +405,9 @@ interface Codes {
 /**
  * The codes of `products` in each targeting dimension, as the engine's `path` gives them. A
  * product's own code is its path in the products dimension, so that dimension's codes are the
- * map's keys. A path is its first code and what that code leads to (a group's ancestors), so a
- * path whose first code is already reached adds nothing: a cart's products share a few groups.
+ * map's keys. A path is its first code and what that code leads to (a group's ancestors, all of
+ * them: a branch has at most 8 levels, MAX_GROUP_LEVELS, and a path holds 9), so a path whose
+ * first code is already reached adds nothing: a cart's products share a few groups.
  */
 export function reachedCodes(products: ReadonlyMap<string, ProductFacts>): Audience["reached"] {
   const reached = {} as Record<TargetField, Codes>;
