@@ -11,17 +11,10 @@ import { derivationsOf } from "./derivation";
 import { RatesAt } from "./exchange";
 import { prepareFloors } from "./floors";
 import { prepareQuotes, type QuoteStep } from "./honour";
-import {
-  finishLine,
-  regularOf,
-  startLine,
-  type LineSetup,
-  type Regular,
-  type Started,
-} from "./line";
+import { finishLine, regularOf, startLine, type LineSetup, type Started } from "./line";
 import { orderMargin } from "./margin";
 import { add, AmountOutOfRange } from "./money";
-import { preparePricelists } from "./pricelists";
+import { listsByProduct, preparePricelists } from "./pricelists";
 import {
   preparePromotions,
   thresholdSumsOf,
@@ -90,12 +83,14 @@ function prepare(request: PricingSetup): Shared {
   const rates = new RatesAt(request.exchangeRates ?? [], at);
   const derivations = derivationsOf(request.priceBases, request.pricelists, at, rates);
   const margin = request.margin === true;
+  const levels = preparePricelists(request.pricelists, derivations, currency, at, edges);
   return {
     request,
     customerCode,
     setup: {
       products: request.products,
-      levels: preparePricelists(request.pricelists, derivations, currency, at, edges),
+      levels,
+      listsFor: listsByProduct(levels),
       floors: prepareFloors(request.floors, currency, at, edges, derivations, margin),
       costs: margin ? prepareCosts(request.costs ?? [], currency, at, edges) : undefined,
       edges,
@@ -150,10 +145,8 @@ function priceOrder(
     explain,
     rounding,
   };
-  const regulars = new Map<Started, Regular | "OUT_OF_RANGE">();
   for (const s of eligible) {
-    const r = regularOf(conditions, s);
-    regulars.set(s, r);
+    const r = (s.regular = regularOf(conditions, s));
     // A regular amount past 2^53 − 1 counts as that much.
     s.regularValue =
       r === "OUT_OF_RANGE"
@@ -185,7 +178,7 @@ function priceOrder(
         }
       : { conditions, promotions },
   };
-  return started.map((s) => finishLine(finish, s, regulars.get(s)));
+  return started.map((s) => finishLine(finish, s, s.regular));
 }
 
 /**
