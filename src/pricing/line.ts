@@ -82,12 +82,12 @@ export interface LineSetup {
 
 /**
  * A line after steps 1 and 2, and what the request sums from it: its facts are those order-level
- * sums read (and `regular` and `regularValue` are filled in once step 4 ran).
+ * sums read (and `regularValue` is filled in once step 4 ran).
  */
 export interface Started extends PromotionLine {
   line: PriceLineRequest;
   rule: QuantityRule | null;
-  /** The lists that may price its product (`listsByProduct`), kept to price it at other quantities. */
+  /** The lists that may price its product (`listsByProduct`), kept to price it again. */
   lists: ProductLists | undefined;
   lookup: BaseLookup | undefined;
   /** Why the line is not priced; null when it is eligible (known, base price, quantity allowed). */
@@ -97,8 +97,6 @@ export interface Started extends PromotionLine {
   baseAmount: number;
   /** Eligible lines, after step 4: regularUnitAmount × quantity, at most 2^53 − 1. */
   regularValue: number;
-  /** Eligible lines, after step 4: its steps 3 and 4 (`regularOf`); else undefined. */
-  regular: Regular | "OUT_OF_RANGE" | undefined;
   /** The FLOOR lists that may floor its product (`floorsFor`), once it was priced again. */
   floors?: readonly ProductFloor[];
 }
@@ -122,7 +120,6 @@ export function startLine(setup: LineSetup, line: PriceLineRequest): Started {
     floor: undefined,
     baseAmount: 0,
     regularValue: 0,
-    regular: undefined,
   };
   if (!s.rule) return s;
   s.lists = setup.listsFor(line.productCode);

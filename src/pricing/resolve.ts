@@ -11,7 +11,14 @@ import { derivationsOf } from "./derivation";
 import { RatesAt } from "./exchange";
 import { prepareFloors } from "./floors";
 import { prepareQuotes, type QuoteStep } from "./honour";
-import { finishLine, regularOf, startLine, type LineSetup, type Started } from "./line";
+import {
+  finishLine,
+  regularOf,
+  startLine,
+  type LineSetup,
+  type Regular,
+  type Started,
+} from "./line";
 import { orderMargin } from "./margin";
 import { add, AmountOutOfRange } from "./money";
 import { listsByProduct, preparePricelists } from "./pricelists";
@@ -145,8 +152,10 @@ function priceOrder(
     explain,
     rounding,
   };
+  const regulars = new Map<Started, Regular | "OUT_OF_RANGE">();
   for (const s of eligible) {
-    const r = (s.regular = regularOf(conditions, s));
+    const r = regularOf(conditions, s);
+    regulars.set(s, r);
     // A regular amount past 2^53 − 1 counts as that much.
     s.regularValue =
       r === "OUT_OF_RANGE"
@@ -178,7 +187,7 @@ function priceOrder(
         }
       : { conditions, promotions },
   };
-  return started.map((s) => finishLine(finish, s, s.regular));
+  return started.map((s) => finishLine(finish, s, regulars.get(s)));
 }
 
 /**
