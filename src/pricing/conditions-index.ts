@@ -293,25 +293,19 @@ export function orderBasesOf(
     if (isEvery(prepared.targets)) everyProduct.push(prepared);
   }
   if (bases.size === 0) return bases;
-  // Those reaching every product all sum the same: every line's quantity, or its value.
-  let quantities = 0;
-  let values = 0;
-  const valued = everyProduct.some((prepared) => prepared.condition.scaleBasis === "ORDER_VALUE");
   for (const line of lines) {
     let value: number | undefined;
-    const valueOf = () =>
-      (value ??= lineValue(line.baseAmount, line.quantity, line.priceUnit, rounding));
-    quantities = saturatingAdd(quantities, line.quantity);
-    if (valued) values = saturatingAdd(values, valueOf());
+    const basisOf = (prepared: PreparedCondition) =>
+      prepared.condition.scaleBasis === "ORDER_VALUE"
+        ? (value ??= lineValue(line.baseAmount, line.quantity, line.priceUnit, rounding))
+        : line.quantity;
+    for (const prepared of everyProduct) {
+      bases.set(prepared, saturatingAdd(bases.get(prepared)!, basisOf(prepared)));
+    }
     for (const prepared of reachedConditions(index, line).items) {
       const sum = bases.get(prepared);
-      if (sum === undefined) continue;
-      const byValue = prepared.condition.scaleBasis === "ORDER_VALUE";
-      bases.set(prepared, saturatingAdd(sum, byValue ? valueOf() : line.quantity));
+      if (sum !== undefined) bases.set(prepared, saturatingAdd(sum, basisOf(prepared)));
     }
-  }
-  for (const prepared of everyProduct) {
-    bases.set(prepared, prepared.condition.scaleBasis === "ORDER_VALUE" ? values : quantities);
   }
   return bases;
 }

@@ -85,21 +85,18 @@ export function thresholdSumsOf(
   const sums = new Map<PreparedPromotion, number>();
   if (index.thresholded.length === 0) return sums;
   for (const prepared of index.thresholded) sums.set(prepared, 0);
-  const byValue = (prepared: PreparedPromotion) => prepared.promotion.threshold!.basis === "VALUE";
-  // Those reaching every product all sum the same: every line's quantity, or its value.
-  let quantities = 0;
-  let values = 0;
+  const every = index.thresholded.filter((prepared) => isEvery(prepared.targets));
+  const count = (prepared: PreparedPromotion, line: (typeof lines)[number]) => {
+    const sum = sums.get(prepared);
+    if (sum === undefined) return;
+    const byValue = prepared.promotion.threshold!.basis === "VALUE";
+    sums.set(prepared, saturatingAdd(sum, byValue ? line.regularValue : line.quantity));
+  };
   for (const line of lines) {
-    quantities = saturatingAdd(quantities, line.quantity);
-    values = saturatingAdd(values, line.regularValue);
+    for (const prepared of every) count(prepared, line);
     for (const prepared of (line.promotionsReached ??= index.reach.reachedBy(line)).items) {
-      const sum = sums.get(prepared);
-      if (sum === undefined) continue;
-      sums.set(prepared, saturatingAdd(sum, byValue(prepared) ? line.regularValue : line.quantity));
+      count(prepared, line);
     }
-  }
-  for (const prepared of index.thresholded) {
-    if (isEvery(prepared.targets)) sums.set(prepared, byValue(prepared) ? values : quantities);
   }
   return sums;
 }
