@@ -72,8 +72,8 @@ import type { LineStatus } from "./vocabulary";
 export interface LineSetup {
   products: ReadonlyMap<string, ProductFacts>;
   levels: PricelistLevels;
-  /** The lists that may price a product (`listsByProduct` of `levels`). */
-  listsFor: (productCode: string) => ProductLists;
+  /** The lists that may price each product (`listsByProduct` of `levels`). */
+  lists: ReadonlyMap<string, ProductLists>;
   floors: readonly PreparedFloor[];
   /** The channel's COST lists; undefined without `margin` (read keys): no line has a cost. */
   costs: readonly PreparedFloor[] | undefined;
@@ -122,7 +122,7 @@ export function startLine(setup: LineSetup, line: PriceLineRequest): Started {
     regularValue: 0,
   };
   if (!s.rule) return s;
-  s.lists = setup.listsFor(line.productCode);
+  s.lists = setup.lists.get(line.productCode) ?? [];
   s.lookup = lookupIn(s.lists, line.quantity, setup.edges);
   s.stop = stopAt(s.lookup, s.rule, line.quantity);
   if (!s.stop) {

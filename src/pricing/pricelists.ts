@@ -7,6 +7,7 @@ import {
   type PricedTier,
 } from "./derivation";
 import { lotOf } from "./graduated";
+import { push } from "./targeting";
 import { perPiece } from "./units";
 import type { Instant, PricelistCandidate, PricelistExplain, Tier, Validity } from "./types";
 import { isInWindow, type EdgeTracker } from "./validity";
@@ -214,26 +215,20 @@ interface ProductList {
  */
 export type ProductLists = readonly ProductList[];
 
-const NO_LISTS: ProductLists = [];
-
 /**
  * Each product's lists (`ProductLists`), from one pass over the products of the lists that can
  * price: a line then looks its product up once instead of in every list of every level.
  */
-export function listsByProduct(levels: PricelistLevels) {
+export function listsByProduct(levels: PricelistLevels): ReadonlyMap<string, ProductLists> {
   const byProduct = new Map<string, ProductList[]>();
-  for (let i = 0; i < PRICELIST_LEVELS.length; i++) {
-    for (const prepared of levels[i] ?? []) {
+  levels.forEach((level, i) => {
+    for (const prepared of level) {
       if (prepared.gate) continue;
-      for (const [productCode, rows] of prepared.tiers) {
-        const list: ProductList = { level: i, prepared, rows };
-        const lists = byProduct.get(productCode);
-        if (lists) lists.push(list);
-        else byProduct.set(productCode, [list]);
-      }
+      for (const [code, rows] of prepared.tiers)
+        push(byProduct, code, { level: i, prepared, rows });
     }
-  }
-  return (productCode: string): ProductLists => byProduct.get(productCode) ?? NO_LISTS;
+  });
+  return byProduct;
 }
 
 /**

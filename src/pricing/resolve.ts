@@ -97,7 +97,7 @@ function prepare(request: PricingSetup): Shared {
     setup: {
       products: request.products,
       levels,
-      listsFor: listsByProduct(levels),
+      lists: listsByProduct(levels),
       floors: prepareFloors(request.floors, currency, at, edges, derivations, margin),
       costs: margin ? prepareCosts(request.costs ?? [], currency, at, edges) : undefined,
       edges,
