@@ -28,7 +28,6 @@ import { marginOf, UNPRICED, type MarginFields } from "./margin";
 import { add, AmountOutOfRange, scale } from "./money";
 import {
   explainPricelists,
-  listsFor,
   lookupIn,
   type BaseLookup,
   type PricelistLevels,
@@ -73,6 +72,8 @@ import type { LineStatus } from "./vocabulary";
 export interface LineSetup {
   products: ReadonlyMap<string, ProductFacts>;
   levels: PricelistLevels;
+  /** The lists that may price each product (`listsByProduct` of `levels`). */
+  lists: ReadonlyMap<string, ProductLists>;
   floors: readonly PreparedFloor[];
   /** The channel's COST lists; undefined without `margin` (read keys): no line has a cost. */
   costs: readonly PreparedFloor[] | undefined;
@@ -86,7 +87,7 @@ export interface LineSetup {
 export interface Started extends PromotionLine {
   line: PriceLineRequest;
   rule: QuantityRule | null;
-  /** The lists that may price its product (`listsFor`), kept to price it at other quantities. */
+  /** The lists that may price its product (`listsByProduct`), kept to price it again. */
   lists: ProductLists | undefined;
   lookup: BaseLookup | undefined;
   /** Why the line is not priced; null when it is eligible (known, base price, quantity allowed). */
@@ -121,7 +122,7 @@ export function startLine(setup: LineSetup, line: PriceLineRequest): Started {
     regularValue: 0,
   };
   if (!s.rule) return s;
-  s.lists = listsFor(setup.levels, line.productCode);
+  s.lists = setup.lists.get(line.productCode) ?? [];
   s.lookup = lookupIn(s.lists, line.quantity, setup.edges);
   s.stop = stopAt(s.lookup, s.rule, line.quantity);
   if (!s.stop) {

@@ -7,6 +7,7 @@ import {
   type PricedTier,
 } from "./derivation";
 import { lotOf } from "./graduated";
+import { push } from "./targeting";
 import { perPiece } from "./units";
 import type { Instant, PricelistCandidate, PricelistExplain, Tier, Validity } from "./types";
 import { isInWindow, type EdgeTracker } from "./validity";
@@ -197,7 +198,7 @@ export function tierAt(
 const CHANNEL_LEVELS: readonly PricelistLevel[] = ["CHANNEL_PRIMARY", "CHANNEL"];
 const IS_CHANNEL_LEVEL = PRICELIST_LEVELS.map((level) => CHANNEL_LEVELS.includes(level));
 
-/** A list that may price a product at some quantity: what `listsFor` keeps for a line. */
+/** A list that may price a product at some quantity: what `listsByProduct` keeps for a line. */
 interface ProductList {
   /** Its index in PRICELIST_LEVELS. */
   level: number;
@@ -209,25 +210,29 @@ interface ProductList {
 /**
  * The lists of every level that pass the checks that depend on neither the quantity nor the time
  * (status, currency, a row for the product), in level order, each level in its ranking order:
- * all that `lookupIn` looks at, found once per line and kept for pricing it again at another
- * quantity (the price-break advice, the ladder).
+ * all that `lookupIn` looks at, kept on a line to price it again at another quantity (the
+ * price-break advice, the ladder).
  */
 export type ProductLists = readonly ProductList[];
 
-export function listsFor(levels: PricelistLevels, productCode: string): ProductLists {
-  const lists: ProductList[] = [];
-  for (let i = 0; i < PRICELIST_LEVELS.length; i++) {
-    for (const prepared of levels[i] ?? []) {
+/**
+ * Each product's lists (`ProductLists`), from one pass over the products of the lists that can
+ * price: a line then looks its product up once instead of in every list of every level.
+ */
+export function listsByProduct(levels: PricelistLevels): ReadonlyMap<string, ProductLists> {
+  const byProduct = new Map<string, ProductList[]>();
+  levels.forEach((level, i) => {
+    for (const prepared of level) {
       if (prepared.gate) continue;
-      const rows = prepared.tiers.get(productCode);
-      if (rows) lists.push({ level: i, prepared, rows });
+      for (const [code, rows] of prepared.tiers)
+        push(byProduct, code, { level: i, prepared, rows });
     }
-  }
-  return lists;
+  });
+  return byProduct;
 }
 
 /**
- * Step 1 for one line of `quantity` pieces, among the lists `listsFor` kept for its product (the
+ * Step 1 for one line of `quantity` pieces, among the lists `listsByProduct` has for its product (the
  * others fail `check` whatever the quantity and are not looked at). Every level is examined: the
  * list price needs the channel levels anyway. A list is "looked at" for `validUntil` once it
  * passes the checks that do not depend on time, as `check` has them: out of window, no tier for
@@ -258,14 +263,6 @@ export function lookupIn(lists: ProductLists, quantity: number, edges: EdgeTrack
   }
   return { base, list };
 }
-
-/** Step 1 for one line: `lookupIn` the lists of its product. */
-export const lookupBase = (
-  levels: PricelistLevels,
-  productCode: string,
-  quantity: number,
-  edges: EdgeTracker,
-): BaseLookup => lookupIn(listsFor(levels, productCode), quantity, edges);
 
 /** Every (level, pricelist) of the request for one line, with why it won or lost. */
 export function explainPricelists(

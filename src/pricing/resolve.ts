@@ -21,7 +21,7 @@ import {
 } from "./line";
 import { orderMargin } from "./margin";
 import { add, AmountOutOfRange } from "./money";
-import { preparePricelists } from "./pricelists";
+import { listsByProduct, preparePricelists } from "./pricelists";
 import {
   preparePromotions,
   thresholdSumsOf,
@@ -90,12 +90,14 @@ function prepare(request: PricingSetup): Shared {
   const rates = new RatesAt(request.exchangeRates ?? [], at);
   const derivations = derivationsOf(request.priceBases, request.pricelists, at, rates);
   const margin = request.margin === true;
+  const levels = preparePricelists(request.pricelists, derivations, currency, at, edges);
   return {
     request,
     customerCode,
     setup: {
       products: request.products,
-      levels: preparePricelists(request.pricelists, derivations, currency, at, edges),
+      levels,
+      lists: listsByProduct(levels),
       floors: prepareFloors(request.floors, currency, at, edges, derivations, margin),
       costs: margin ? prepareCosts(request.costs ?? [], currency, at, edges) : undefined,
       edges,

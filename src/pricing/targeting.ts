@@ -231,13 +231,20 @@ export interface Reached<T> {
  */
 export class ReachIndex<T extends { targets: ProductTargets }> {
   private readonly anyProduct: T[] = [];
-  private readonly byCode = DIMENSIONS.map(() => new Map<string, T[]>());
+  /** By dimension, each code's records as their slots (the order they were added in). */
+  private readonly byCode = DIMENSIONS.map(() => new Map<string, number[]>());
+  private readonly items: T[] = [];
+  /** By slot, the walk (`reachedBy`) that last found the record. */
+  private readonly foundIn: number[] = [];
+  private walks = 0;
 
   add(item: T): void {
     if (isEvery(item.targets)) this.anyProduct.push(item);
+    const slot = this.items.push(item) - 1;
+    this.foundIn.push(0);
     for (let i = 0; i < DIMENSIONS.length; i++) {
       const codes = item.targets[DIMENSIONS[i]!.field];
-      if (codes) for (const code of codes) push(this.byCode[i]!, code, item);
+      if (codes) for (const code of codes) push(this.byCode[i]!, code, slot);
     }
   }
 
@@ -249,7 +256,8 @@ export class ReachIndex<T extends { targets: ProductTargets }> {
   /** Calls `visit` once for every record reaching the product. */
   forEach(product: TargetedProduct, visit: (item: T, reach: Reach) => void): void {
     for (const item of this.anyProduct) visit(item, EVERY);
-    this.forEachTargeted(product, visit);
+    const { items, reaches } = this.reachedBy(product);
+    for (let k = 0; k < items.length; k++) visit(items[k]!, reaches[k]!);
   }
 
   /**
@@ -261,51 +269,31 @@ export class ReachIndex<T extends { targets: ProductTargets }> {
   reachedBy(product: TargetedProduct): Reached<T> {
     let items: T[] | undefined;
     let reaches: Reach[] | undefined;
-    const paths = DIMENSIONS.map((d) => d.path(product));
+    const walk = ++this.walks;
     for (let i = 0; i < DIMENSIONS.length; i++) {
-      const path = paths[i]!;
+      const d = DIMENSIONS[i]!;
+      const path = d.path(product);
       const byCode = this.byCode[i]!;
       for (let at = 0; at < path.length; at++) {
-        const reached = byCode.get(path[at]!);
-        if (!reached) continue;
-        for (const item of reached) {
-          // A record reaching the product in a more specific way was found there.
-          if (reachedBefore(item.targets, paths, i, at)) continue;
-          (items ??= []).push(item);
-          (reaches ??= []).push(DIMENSIONS[i]!.reach(at));
+        const slots = byCode.get(path[at]!);
+        if (!slots) continue;
+        for (const slot of slots) {
+          // Found earlier in this walk: it reaches the product in a more specific way.
+          if (this.foundIn[slot] === walk) continue;
+          this.foundIn[slot] = walk;
+          (items ??= []).push(this.items[slot]!);
+          (reaches ??= []).push(d.reach(at));
         }
       }
     }
     return items && reaches ? { items, reaches } : NOTHING_REACHED;
   }
-
-  /** `forEach` without `everyProduct`: the records that name one of the product's codes. */
-  forEachTargeted(product: TargetedProduct, visit: (item: T, reach: Reach) => void): void {
-    const { items, reaches } = this.reachedBy(product);
-    for (let k = 0; k < items.length; k++) visit(items[k]!, reaches[k]!);
-  }
 }
 
 const NOTHING_REACHED: Reached<never> = { items: [], reaches: [] };
 
-/** Whether the targets list one of the product's codes before dimension `i`, position `at`. */
-function reachedBefore(
-  t: ProductTargets,
-  paths: readonly (readonly string[])[],
-  i: number,
-  at: number,
-): boolean {
-  for (let j = 0; j <= i; j++) {
-    const codes = t[DIMENSIONS[j]!.field];
-    if (!codes) continue;
-    const path = paths[j]!;
-    const end = j === i ? at : path.length;
-    for (let k = 0; k < end; k++) if (codes.has(path[k]!)) return true;
-  }
-  return false;
-}
-
-function push<T>(map: Map<string, T[]>, key: string, item: T): void {
+/** Adds `item` to the list of `key`. */
+export function push<T>(map: Map<string, T[]>, key: string, item: T): void {
   const list = map.get(key);
   if (list) list.push(item);
   else map.set(key, [item]);
