@@ -448,6 +448,30 @@ describe("price request rules", () => {
       "body.lines.1.quantity",
       "body.lines.2.quantity",
     ]);
+    // Lines that only look like one: each goes past the schema's fast path to zod's full parse
+    // (prices.schemas.ts `parseLine`), which names it.
+    const odd = await resolve({
+      ...cart,
+      lines: [
+        { productCode: "P-A", quantity: 1, note: "x" },
+        { productCode: "P A", quantity: 1 },
+        { productCode: 7, quantity: 1 },
+        { productCode: "P-A", quantity: "1" },
+        { productCode: "P-A" },
+        ["P-A", 1],
+        null,
+        { productCode: "P-A", quantity: 1 },
+      ],
+    });
+    expect(issuePaths(odd)).toEqual([
+      "body.lines.0.note",
+      "body.lines.1.productCode",
+      "body.lines.2.productCode",
+      "body.lines.3.quantity",
+      "body.lines.4.quantity",
+      "body.lines.5",
+      "body.lines.6",
+    ]);
     const get = await api("GET", "/v1/api/prices?channel=WEB-DE&quantity=0&product=P-A");
     expect(issuePaths(get)).toEqual(["query.quantity"]);
     const tooMany = Array.from({ length: 101 }, (_, i) => `product=P-${i}`).join("&");
