@@ -320,13 +320,17 @@ function honoured(f: Finish, s: Started, r: Regular | "OUT_OF_RANGE" | undefined
 
 /**
  * Whether the line at `quantity`, on base `tier`, surely costs more than `lineAmount`: even at
- * the lowest final amount its candidates could leave (breaks.ts), its line amount, rounded down,
- * is above. Cheap, so the advice prices the line again only where it may be given.
+ * the lowest final amount its candidates could leave (breaks.ts), or at its floor there if that
+ * is higher (the line's final amount is never below it without a quote, §14), its line amount,
+ * rounded down, is above. Cheap, so the advice prices the line again only where it may be given.
  */
-function surelyDearer(priced: Adjusted, tier: Tier, quantity: number) {
+function surelyDearer(f: Finish, s: Started, priced: Adjusted, tier: Tier, quantity: number) {
   try {
     const lowest = Cuts.lowestFinal(priced.cuts, tier.amount, tier.priceUnit);
-    return scale(lowest, quantity, tier.priceUnit, "DOWN") > priced.lineAmount;
+    s.floors ??= floorsFor(f.floors, s.productCode);
+    const floor = floorAt(s.floors, quantity, { base: tier.amount, priceUnit: tier.priceUnit });
+    const bound = floor && floor.effective > lowest ? floor.effective : lowest;
+    return scale(bound, quantity, tier.priceUnit, "DOWN") > priced.lineAmount;
   } catch (error) {
     if (!(error instanceof AmountOutOfRange)) throw error;
     return false;
@@ -363,7 +367,7 @@ function priceBreakOf(
   const found = lookup.base;
   if (!found || !isPriceable(found.tier)) return null;
   // The bound knows no quote: a quote of the product may price q′ below it (step 7).
-  if (!f.quotes.byProduct.has(s.productCode) && surelyDearer(priced, found.tier, quantity)) {
+  if (!f.quotes.byProduct.has(s.productCode) && surelyDearer(f, s, priced, found.tier, quantity)) {
     return null;
   }
   const at = priceAt(f, s, quantity, lookup);
