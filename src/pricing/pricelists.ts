@@ -7,7 +7,7 @@ import {
   type PricedTier,
 } from "./derivation";
 import { lotOf } from "./graduated";
-import { push } from "./targeting";
+import { pushTo } from "./maps";
 import { perPiece } from "./units";
 import type { Instant, PricelistCandidate, PricelistExplain, Tier, Validity } from "./types";
 import { isInWindow, type EdgeTracker } from "./validity";
@@ -225,7 +225,7 @@ export function listsByProduct(levels: PricelistLevels): ReadonlyMap<string, Pro
     for (const prepared of level) {
       if (prepared.gate) continue;
       for (const [code, rows] of prepared.tiers)
-        push(byProduct, code, { level: i, prepared, rows });
+        pushTo(byProduct, code, { level: i, prepared, rows });
     }
   });
   return byProduct;

@@ -9,6 +9,8 @@
  * twins (CONTRIBUTING.md "Adding a targeting dimension").
  */
 
+import { pushTo } from "./maps";
+
 /**
  * How a record reaches one product: listed, through a group, through its brand, or as an
  * all-products record.
@@ -244,7 +246,7 @@ export class ReachIndex<T extends { targets: ProductTargets }> {
     this.foundIn.push(0);
     for (let i = 0; i < DIMENSIONS.length; i++) {
       const codes = item.targets[DIMENSIONS[i]!.field];
-      if (codes) for (const code of codes) push(this.byCode[i]!, code, slot);
+      if (codes) for (const code of codes) pushTo(this.byCode[i]!, code, slot);
     }
   }
 
@@ -291,10 +293,3 @@ export class ReachIndex<T extends { targets: ProductTargets }> {
 }
 
 const NOTHING_REACHED: Reached<never> = { items: [], reaches: [] };
-
-/** Adds `item` to the list of `key`. */
-export function push<T>(map: Map<string, T[]>, key: string, item: T): void {
-  const list = map.get(key);
-  if (list) list.push(item);
-  else map.set(key, [item]);
-}

@@ -109,10 +109,3 @@ export class GroupTree {
 export function recordKey(r: LintRecord): string {
   return "id" in r ? `${r.kind}:${String(r.id).padStart(16, "0")}` : `${r.kind}:${r.code}`;
 }
-
-/** Appends to the list under `key`, creating it. */
-export function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
-}

@@ -10,7 +10,8 @@ import {
 } from "../targeting";
 import type { Instant } from "../types";
 import type { ConditionScope } from "../vocabulary";
-import { covers, enumerate, finding, GroupTree, inForce, overlap, pushTo, ref } from "./common";
+import { covers, enumerate, finding, GroupTree, inForce, overlap, ref } from "./common";
+import { pushTo } from "../maps";
 import type { Finding, LintCondition, LintFacts } from "./types";
 
 /**
