@@ -141,14 +141,14 @@ export function rememberProducts(
   );
 }
 
-/** The request part of `codes` from their entries (at the same positions). */
+/** The request part of `codes` from their entries (at the same positions); `key`: `listIds` joined. */
 function partOf(
   { version, seenVersion }: { version: number; seenVersion: number },
   codes: readonly string[],
   entries: readonly ProductEntry[],
   listIds: readonly number[],
+  key: string,
 ): RequestPart {
-  const key = listIds.join();
   const products = new Map<string, ProductFacts>();
   // Each list's rows at its position in `listIds`: no look-up of the list per product.
   const lists = listIds.map((): PriceRow[] => []);
@@ -216,7 +216,7 @@ export async function loadProductPart(
           { codes: new Set(rowCodes), byList },
           listIds,
         );
-  return partOf(read, codes, entries, listIds);
+  return partOf(read, codes, entries, listIds, key);
 }
 
 /**
@@ -238,5 +238,5 @@ export function heldProductPart(
     if (!entry || lacksList(entry, listIds, key)) return undefined;
     entries.push(entry);
   }
-  return partOf(versions, codes, entries, listIds);
+  return partOf(versions, codes, entries, listIds, key);
 }

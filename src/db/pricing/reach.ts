@@ -402,6 +402,9 @@ interface Codes {
   keys(): Iterable<string>;
 }
 
+/** The dimensions whose codes `reachedCodes` collects: all but the products' own. */
+const COLLECTED = DIMENSIONS.filter((d) => d.field !== "productCodes");
+
 /**
  * The codes of `products` in each targeting dimension, as the engine's `path` gives them. A
  * product's own code is its path in the products dimension, so that dimension's codes are the
@@ -412,11 +415,10 @@ interface Codes {
 export function reachedCodes(products: ReadonlyMap<string, ProductFacts>): Audience["reached"] {
   const reached = {} as Record<TargetField, Codes>;
   reached.productCodes = products;
-  const built = DIMENSIONS.filter((d) => d.field !== "productCodes");
-  for (const d of built) reached[d.field] = new Set();
+  for (const d of COLLECTED) reached[d.field] = new Set();
   for (const [productCode, facts] of products) {
     const product = { productCode, groupPath: facts.groupPath, codes: facts };
-    for (const d of built) {
+    for (const d of COLLECTED) {
       const path = d.path(product);
       const codes = reached[d.field] as Set<string>;
       if (path.length > 0 && !codes.has(path[0]!)) for (const code of path) codes.add(code);
