@@ -243,7 +243,9 @@ function withPromotion(r: Regular, winner: PromotionResult["winner"]): Adjustmen
     // The promotion price replaces the trade conditions (and their floor): base − saving, then
     // the charges.
     markSupersededByPromotion(r.step2.notes);
-    return [winner.adjustment, ...adjustments.filter((a) => a.kind === "SURCHARGE")];
+    const steps = [winner.adjustment];
+    for (const a of adjustments) if (a.kind === "SURCHARGE") steps.push(a);
+    return steps;
   }
   if (r.floorAdjustment) adjustments.push(r.floorAdjustment);
   if (winner) adjustments.push(winner.adjustment);
