@@ -104,10 +104,10 @@ export interface Note {
 
 export interface ConditionResult {
   regular: number;
-  /** In applied order. */
+  /** In applied order: the line's own array, which steps 4 to 6 extend (line.ts). */
   adjustments: Adjustment[];
-  /** The SURCHARGE adjustments alone (a BEST_OF promotion keeps them). */
-  surcharges: Adjustment[];
+  /** The sum of the SURCHARGE adjustments' amounts. */
+  surchargeTotal: number;
   /** Per evaluated condition, for explain; null when not explaining. */
   notes: Map<PreparedCondition, Note> | null;
   /**
@@ -125,6 +125,8 @@ export interface ConditionStep {
   explain: boolean;
   /** The channel's rounding of percentages (docs/pricing-rules.md §21). */
   rounding: ChannelRoundingMode;
+  /** Step 2 without explain's scratch, made at its first line (`regularAt`). */
+  scan?: Scan;
 }
 
 const noteOf = (e: Evaluated, outcome: ConditionOutcome, amount: number | null): Note => ({
@@ -266,37 +268,30 @@ export function applyConditions(
 ): ConditionResult {
   const collector = new Cuts();
   const adjustments: Adjustment[] = [];
-  const surcharges: Adjustment[] = [];
-  let notes: Map<PreparedCondition, Note> | null = null;
-  let regular: number;
-  if (step.explain) {
-    notes = new Map();
-    regular = explained(step, line, base, allowsTradeDiscounts, notes, collector, adjustments);
-  } else {
-    const kept = { adjustments, cuts: collector };
-    const reached = reachedConditions(step.index, line);
-    regular = regularAt(step, reached, line, base, allowsTradeDiscounts, kept).regular;
-  }
-  for (const a of adjustments) if (a.kind === "SURCHARGE") surcharges.push(a);
+  const notes = step.explain ? new Map<PreparedCondition, Note>() : null;
+  const kept = { adjustments, cuts: collector };
+  const { regular, surchargeTotal } = notes
+    ? explained(step, line, base, allowsTradeDiscounts, notes, kept)
+    : regularAt(step, reachedConditions(step.index, line), line, base, allowsTradeDiscounts, kept);
   // A scale reading the line's quantity may change which of these the early stop meets.
   const cuts = collector.lineScaled ? [collector, step.index.everyProductCuts] : [collector];
-  return { regular, adjustments, surcharges, notes, cuts };
+  return { regular, adjustments, surchargeTotal, notes, cuts };
 }
 
-/** Step 2 with explain: every candidate evaluated and noted; the regular amount. */
+/** Step 2 with explain: every candidate evaluated and noted; the regular amount and charges. */
 function explained(
   step: ConditionStep,
   line: LineFacts,
   base: number,
   allowsTradeDiscounts: boolean,
   notes: Map<PreparedCondition, Note>,
-  collector: Cuts,
-  adjustments: Adjustment[],
-): number {
+  { adjustments, cuts }: Kept,
+): { regular: number; surchargeTotal: number } {
   let running = base;
+  let surchargeTotal = 0;
   let netPriceApplied = false;
   for (const type of APPLIED_ORDER) {
-    const evaluated = evaluate(step, type, line, running, notes, collector);
+    const evaluated = evaluate(step, type, line, running, notes, cuts);
     if (evaluated.length === 0) continue;
 
     if (type === "DISCOUNT" && (netPriceApplied || !allowsTradeDiscounts)) {
@@ -309,13 +304,14 @@ function explained(
     for (const e of applied) {
       const amount = effectOf(step, e.prepared, e.value, running, line);
       running = add(running, amount);
+      if (type === "SURCHARGE") surchargeTotal = add(surchargeTotal, amount);
       adjustments.push(adjustmentOf(type, e, amount));
       notes.set(e.prepared, noteOf(e, "APPLIED", amount));
     }
     if (type === "NET_PRICE" && applied.length > 0) netPriceApplied = true;
     if (winner) noteLosers(evaluated, winner, notes);
   }
-  return running;
+  return { regular: running, surchargeTotal };
 }
 
 /** What step 2 keeps of a line priced at its own quantity: its adjustments and cuts. */
@@ -326,25 +322,39 @@ interface Kept {
 
 /**
  * One type's candidates on a line without explain, in the order a per-type index visits them:
- * the winner so far (`beats`) and the stackable ones. Two scratch candidates hold the best so
- * far and the one being evaluated, so a loser allocates nothing.
+ * the winner so far (`beats`) and the stackable ones. One scan serves every line of an order
+ * (`ConditionStep.scan`): two scratch candidates hold the best so far and the one being
+ * evaluated, and a stackable one is copied into an object an earlier line left, so a warm line
+ * allocates nothing here.
  */
 class Scan {
   best: Evaluated | undefined;
-  stackables: Evaluated[] | undefined;
+  /** The stackable ones, in `stackOrder`: the first `stacked` of the array. */
+  readonly stackables: Evaluated[] = [];
+  stacked = 0;
+  private step!: ConditionStep;
+  private line!: Pick<LineFacts, "quantity" | "priceUnit">;
+  private cuts: Cuts | undefined;
   private running = 0;
   private readonly slots: [Evaluated, Evaluated] = [scratch(), scratch()];
+  /** The objects stackable candidates are copied into, kept from line to line. */
+  private readonly spare: Evaluated[] = [];
 
-  constructor(
-    private readonly step: ConditionStep,
-    private readonly line: Pick<LineFacts, "quantity" | "priceUnit">,
-    private readonly cuts: Cuts | undefined,
-  ) {}
+  /** Starts a line; with `cuts` (a line at its own quantity) it collects what each may cut. */
+  startLine(
+    step: ConditionStep,
+    line: Pick<LineFacts, "quantity" | "priceUnit">,
+    cuts: Cuts | undefined,
+  ): void {
+    this.step = step;
+    this.line = line;
+    this.cuts = cuts;
+  }
 
   /** Starts a type, at the amount it starts from. */
   start(running: number): void {
     this.best = undefined;
-    this.stackables = undefined;
+    this.stacked = 0;
     this.running = running;
   }
 
@@ -354,20 +364,22 @@ class Scan {
     const found = evaluateInto(this.step, prepared, rung, distance, this.line, this.running, into);
     if (this.cuts) collectCut(this.cuts, prepared, found ? into.value : null);
     if (!found) return;
-    if (prepared.condition.stackable) inStackOrder((this.stackables ??= []), copyOf(into));
+    if (prepared.condition.stackable) this.stack(into);
     else if (beats(into, this.best)) this.best = into;
   }
-}
 
-/**
- * Puts `e` among `sorted` in `stackOrder` (a total order: it ends with the id). A line has a few
- * stackable candidates of a type: no `sort` and the work array it allocates.
- */
-function inStackOrder(sorted: Evaluated[], e: Evaluated): void {
-  let k = sorted.length;
-  sorted.push(e);
-  for (; k > 0 && stackOrder(sorted[k - 1]!, e) > 0; k--) sorted[k] = sorted[k - 1]!;
-  sorted[k] = e;
+  /**
+   * Puts a copy of `e` among the stackable ones in `stackOrder` (a total order: it ends with the
+   * id). A line has a few stackable candidates of a type: no `sort` and the work array it
+   * allocates.
+   */
+  private stack(e: Evaluated): void {
+    const copy = copyInto((this.spare[this.stacked] ??= scratch()), e);
+    const sorted = this.stackables;
+    let k = this.stacked++;
+    for (; k > 0 && stackOrder(sorted[k - 1]!, copy) > 0; k--) sorted[k] = sorted[k - 1]!;
+    sorted[k] = copy;
+  }
 }
 
 /** `evaluateOne` into `into` (no new object); false when the candidate has no value here. */
@@ -393,15 +405,16 @@ function evaluateInto(
   return true;
 }
 
-/** A stackable candidate kept past its scratch slot (a literal: faster than a spread). */
-const copyOf = (e: Evaluated): Evaluated => ({
-  prepared: e.prepared,
-  rung: e.rung,
-  distance: e.distance,
-  basis: e.basis,
-  value: e.value,
-  amount: e.amount,
-});
+/** A stackable candidate kept past its scratch slot: `e` copied into `to`. */
+function copyInto(to: Evaluated, e: Evaluated): Evaluated {
+  to.prepared = e.prepared;
+  to.rung = e.rung;
+  to.distance = e.distance;
+  to.basis = e.basis;
+  to.value = e.value;
+  to.amount = e.amount;
+  return to;
+}
 
 const scratch = (): Evaluated => ({
   prepared: undefined as unknown as PreparedCondition,
@@ -429,20 +442,20 @@ export function regularAt(
   allowsTradeDiscounts: boolean,
   kept?: Kept,
 ): { regular: number; surchargeTotal: number } {
-  const scan = new Scan(step, line, kept?.cuts);
+  const scan = (step.scan ??= new Scan());
+  scan.startLine(step, line, kept?.cuts);
   let running = base;
   let surchargeTotal = 0;
   let netPriceApplied = false;
   for (const type of APPLIED_ORDER) {
     scan.start(running);
     visitType(step, type, reached, scan, kept !== undefined);
-    const { best: winner, stackables } = scan;
-    if (!winner && !stackables) continue;
+    const { best: winner, stacked } = scan;
+    if (!winner && stacked === 0) continue;
     if (type === "DISCOUNT" && (netPriceApplied || !allowsTradeDiscounts)) continue;
     // What applies, in applied order: the winner, then the stackable ones.
-    const count = stackables?.length ?? 0;
-    for (let k = winner ? -1 : 0; k < count; k++) {
-      const e = k < 0 ? winner! : stackables![k]!;
+    for (let k = winner ? -1 : 0; k < stacked; k++) {
+      const e = k < 0 ? winner! : scan.stackables[k]!;
       const amount = k < 0 ? e.amount : effectOf(step, e.prepared, e.value, running, line);
       running = add(running, amount);
       if (type === "SURCHARGE") surchargeTotal = add(surchargeTotal, amount);
@@ -473,13 +486,18 @@ function visitType(
     scan.visit(prepared, rungOf(prepared.condition.scope, reaches[k]!.kind), reaches[k]!.distance);
   }
   const every = step.index.everyProduct[type];
+  const { stackable, nonStackable } = every;
   if (!every.noted) {
-    for (const prepared of every.stackable) step.edges.note(prepared.condition);
-    for (const prepared of every.nonStackable) step.edges.note(prepared.condition);
+    for (const prepared of stackable) step.edges.note(prepared.condition);
+    for (const prepared of nonStackable) step.edges.note(prepared.condition);
     every.noted = true;
   }
-  for (const prepared of every.stackable) scan.visit(prepared, prepared.listedRung, null);
-  for (const prepared of every.nonStackable) {
+  // Index loops: no iterator objects on a path every line takes.
+  for (let k = 0; k < stackable.length; k++) {
+    scan.visit(stackable[k]!, stackable[k]!.listedRung, null);
+  }
+  for (let k = 0; k < nonStackable.length; k++) {
+    const prepared = nonStackable[k]!;
     if (scan.best && cannotBeat(prepared, scan.best)) break;
     scan.visit(prepared, prepared.listedRung, null);
   }

@@ -25,7 +25,7 @@ import {
 import { costFor, explainCosts, type LineCost } from "./costs";
 import { honour, type Honouring, type QuoteStep } from "./honour";
 import { marginOf, UNPRICED, type MarginFields } from "./margin";
-import { add, AmountOutOfRange, scale } from "./money";
+import { AmountOutOfRange, scale } from "./money";
 import {
   explainPricelists,
   lookupIn,
@@ -158,25 +158,23 @@ export interface Regular {
   floorAdjustment: Adjustment | undefined;
 }
 
-/** Runs `step`, turning an amount past 2^53 − 1 into the line's OUT_OF_RANGE. */
-function guarded<T>(step: () => T): T | "OUT_OF_RANGE" {
-  try {
-    return step();
-  } catch (error) {
-    if (!(error instanceof AmountOutOfRange)) throw error;
-    return "OUT_OF_RANGE";
-  }
+/** A step's catch: an amount past 2^53 − 1 is the line's OUT_OF_RANGE, anything else throws. */
+function outOfRange(error: unknown): "OUT_OF_RANGE" {
+  if (!(error instanceof AmountOutOfRange)) throw error;
+  return "OUT_OF_RANGE";
 }
 
 export function regularOf(step: ConditionStep, s: Started): Regular | "OUT_OF_RANGE" {
-  return guarded(() => {
+  try {
     const base = s.lookup!.base!;
     const allows = base.prepared.pricelist.allowsTradeDiscounts;
     const step2 = applyConditions(step, s, s.baseAmount, allows);
     const floorAdjustment = raiseToFloor(s.floor, step2.regular);
     const regular = floorAdjustment ? step2.regular + floorAdjustment.amount : step2.regular;
     return { step2, regular, floorAdjustment };
-  });
+  } catch (error) {
+    return outOfRange(error);
+  }
 }
 
 /** Steps 5 to 7 of a line with a regular amount: everything a priced line adds to its base. */
@@ -191,23 +189,26 @@ interface Adjusted {
   promotionNotes: PromotionResult["notes"];
   floorNote: FloorNote;
   /** What steps 2 and 3 may cut at another quantity of the line (breaks.ts). */
-  cuts: readonly Cuts[];
+  conditionCuts: readonly Cuts[];
+  promotionCuts: Cuts;
 }
 
 function adjust(step: PromotionStep, s: Started, r: Regular): Adjusted | "OUT_OF_RANGE" {
-  return guarded(() => {
-    const surchargeTotal = r.step2.surcharges.reduce((sum, a) => add(sum, a.amount), 0);
+  try {
     const prices = {
       base: s.baseAmount,
       regular: r.regular,
-      surchargeTotal,
+      surchargeTotal: r.step2.surchargeTotal,
       priceUnit: s.priceUnit,
       rounding: step.rounding,
     };
     const step3 = applyPromotions(step, s, prices);
-    const promoted = withPromotion(r, step3.winner);
-    const floorFinal = raiseToFloor(s.floor, promoted.final);
-    const final = floorFinal ? promoted.final + floorFinal.amount : promoted.final;
+    const { winner } = step3;
+    const promoted = winner ? winner.price : r.regular;
+    const adjustments = withPromotion(r, winner);
+    const floorFinal = raiseToFloor(s.floor, promoted);
+    if (floorFinal) adjustments.push(floorFinal);
+    const final = floorFinal ? promoted + floorFinal.amount : promoted;
     const list = s.lookup!.list?.tier;
     return {
       final,
@@ -215,33 +216,40 @@ function adjust(step: PromotionStep, s: Started, r: Regular): Adjusted | "OUT_OF
       lineAmount: scale(final, s.line.quantity, s.priceUnit, step.rounding),
       regular: r.regular,
       list: list ? inUnit(list.amount, list.priceUnit, s.priceUnit) : null,
-      adjustments: floorFinal ? [...promoted.adjustments, floorFinal] : promoted.adjustments,
+      adjustments,
       conditionNotes: r.step2.notes,
       promotionNotes: step3.notes,
-      cuts: [...r.step2.cuts, step3.cuts],
       floorNote: {
         unguarded: null,
         floor: s.floor,
         regular: r.floorAdjustment?.amount ?? 0,
         final: floorFinal?.amount ?? 0,
       },
+      conditionCuts: r.step2.cuts,
+      promotionCuts: step3.cuts,
     };
-  });
+  } catch (error) {
+    return outOfRange(error);
+  }
 }
 
-/** The unit amount after step 5 (promotion, if any) and its steps so far. */
-function withPromotion(r: Regular, winner: PromotionResult["winner"]) {
-  const regularSteps = r.floorAdjustment
-    ? [...r.step2.adjustments, r.floorAdjustment]
-    : r.step2.adjustments;
-  if (!winner) return { final: r.regular, adjustments: regularSteps };
-  if (winner.promotion.stacking === "ON_TOP") {
-    return { final: winner.price, adjustments: [...regularSteps, winner.adjustment] };
+/**
+ * The line's steps up to step 5 (promotion, if any), in applied order. Step 2's array is the
+ * line's own and read here alone: the floor's and the promotion's steps go on its end.
+ */
+function withPromotion(r: Regular, winner: PromotionResult["winner"]): Adjustment[] {
+  const { adjustments } = r.step2;
+  if (winner?.promotion.stacking === "BEST_OF") {
+    // The promotion price replaces the trade conditions (and their floor): base − saving, then
+    // the charges.
+    markSupersededByPromotion(r.step2.notes);
+    const steps = [winner.adjustment];
+    for (const a of adjustments) if (a.kind === "SURCHARGE") steps.push(a);
+    return steps;
   }
-  // BEST_OF: the promotion price replaces the trade conditions (and their floor): base −
-  // saving, then the charges.
-  markSupersededByPromotion(r.step2.notes);
-  return { final: winner.price, adjustments: [winner.adjustment, ...r.step2.surcharges] };
+  if (r.floorAdjustment) adjustments.push(r.floorAdjustment);
+  if (winner) adjustments.push(winner.adjustment);
+  return adjustments;
 }
 
 /** What a line needs from the request once every sum is known. */
@@ -311,11 +319,17 @@ function honoured(f: Finish, s: Started, r: Regular | "OUT_OF_RANGE" | undefined
   const { honouring, final } = quoteStep(f, s.productCode, s.quantity, s.priceUnit, usualFinal);
   // APPLIED: the quoted amount with no adjustment; USUAL_PRICE_WON: the usual line as it was.
   if (!usual || honouring?.winner?.won !== "QUOTE") return { adjusted, honouring };
-  const priced = guarded(() => {
-    const lineAmount = scale(final!, s.quantity, s.priceUnit, f.conditions.rounding);
-    return { ...usual, final: final!, lineAmount, adjustments: [] };
-  });
-  return { adjusted: priced, honouring };
+  return { adjusted: quoted(f, s, usual, final!), honouring };
+}
+
+/** APPLIED: the usual line at the quoted final amount, with no adjustment. */
+function quoted(f: Finish, s: Started, usual: Adjusted, final: number): Adjusted | "OUT_OF_RANGE" {
+  try {
+    const lineAmount = scale(final, s.quantity, s.priceUnit, f.conditions.rounding);
+    return { ...usual, final, lineAmount, adjustments: [] };
+  } catch (error) {
+    return outOfRange(error);
+  }
 }
 
 /**
@@ -326,7 +340,8 @@ function honoured(f: Finish, s: Started, r: Regular | "OUT_OF_RANGE" | undefined
  */
 function surelyDearer(f: Finish, s: Started, priced: Adjusted, tier: Tier, quantity: number) {
   try {
-    const lowest = Cuts.lowestFinal(priced.cuts, tier.amount, tier.priceUnit);
+    const cuts = [...priced.conditionCuts, priced.promotionCuts];
+    const lowest = Cuts.lowestFinal(cuts, tier.amount, tier.priceUnit);
     s.floors ??= floorsFor(f.floors, s.productCode);
     const floor = floorAt(s.floors, quantity, { base: tier.amount, priceUnit: tier.priceUnit });
     const bound = floor && floor.effective > lowest ? floor.effective : lowest;
@@ -508,13 +523,21 @@ function withMargin({ explain, ...line }: LinePrice, fields: MarginFields): Line
 }
 
 /** The base list's tiers; a derived one past 2^53 − 1 is left out (§8: amounts are exact). */
-const tiersOf = (rows: readonly PricedTier[] | undefined): ListTier[] =>
-  (rows ?? []).filter(isPriceable).map((r) => ({
-    minQuantity: r.minQuantity,
-    amount: r.amount,
-    priceUnit: r.priceUnit,
-    flatAmount: r.flatAmount ?? 0,
-  }));
+function tiersOf(rows: readonly PricedTier[] | undefined): ListTier[] {
+  const tiers: ListTier[] = [];
+  // One loop, no filter then map: every line of the answer lists its tiers.
+  for (let k = 0; rows && k < rows.length; k++) {
+    const r = rows[k]!;
+    if (!isPriceable(r)) continue;
+    tiers.push({
+      minQuantity: r.minQuantity,
+      amount: r.amount,
+      priceUnit: r.priceUnit,
+      flatAmount: r.flatAmount ?? 0,
+    });
+  }
+  return tiers;
+}
 
 const NOTHING: LineExplain = { pricelists: [], tradeConditions: [], promotions: [], floors: [] };
 

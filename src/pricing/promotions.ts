@@ -92,11 +92,12 @@ export function thresholdSumsOf(
     const byValue = prepared.promotion.threshold!.basis === "VALUE";
     sums.set(prepared, saturatingAdd(sum, byValue ? line.regularValue : line.quantity));
   };
-  for (const line of lines) {
-    for (const prepared of every) count(prepared, line);
-    for (const prepared of (line.promotionsReached ??= index.reach.reachedBy(line)).items) {
-      count(prepared, line);
-    }
+  // Index loops: workerd's profile showed the iterators of `for … of` here, a few per line.
+  for (let l = 0; l < lines.length; l++) {
+    const line = lines[l]!;
+    for (let k = 0; k < every.length; k++) count(every[k]!, line);
+    const { items } = (line.promotionsReached ??= index.reach.reachedBy(line));
+    for (let k = 0; k < items.length; k++) count(items[k]!, line);
   }
   return sums;
 }
@@ -120,6 +121,8 @@ export interface PromotionStep {
    * line of the order, so found once, at its first line priced without explain (`everyProductLive`).
    */
   everyProductLive?: readonly PreparedPromotion[];
+  /** Step 3 without explain's two scratch candidates, made at its first line (`quietBest`). */
+  slots?: [Evaluated, Evaluated];
 }
 
 const belowThreshold = (step: PromotionStep, prepared: PreparedPromotion): boolean => {
@@ -186,8 +189,12 @@ function evaluateInto(into: Evaluated, prepared: PreparedPromotion, prices: Pric
   return into;
 }
 
-const evaluate = (prepared: PreparedPromotion, prices: Prices): Evaluated =>
-  evaluateInto({ prepared, amount: 0, price: 0, saving: 0 }, prepared, prices);
+const blank = (): Evaluated => ({
+  prepared: undefined as unknown as PreparedPromotion,
+  amount: 0,
+  price: 0,
+  saving: 0,
+});
 
 export interface PromotionNote {
   outcome: PromotionOutcome;
@@ -226,7 +233,7 @@ function evaluateAll(
     step.edges.note(prepared.promotion);
     if (!prepared.inWindow) notes.set(prepared, skipped("OUT_OF_WINDOW"));
     else if (belowThreshold(step, prepared)) notes.set(prepared, skipped("THRESHOLD_NOT_REACHED"));
-    else evaluated.push(evaluate(prepared, prices));
+    else evaluated.push(evaluateInto(blank(), prepared, prices));
   });
   return evaluated;
 }
@@ -240,11 +247,13 @@ const everyProductLive = (step: PromotionStep): readonly PreparedPromotion[] =>
 
 /**
  * Step 3 without explain: `pickBest` of the line's candidates in window and past their threshold
- * that save anything, evaluated one by one (no list of them). With `cuts` (a line at its own
- * quantity) it notes the validity edges of those naming one of its codes and collects what each
- * may cut; without (its product at another quantity: the ladder, the price-break advice) only
- * the winner, the line having noted the same promotions. The same candidates are evaluated
- * either way, so an amount past 2^53 − 1 throws alike.
+ * that save anything, evaluated one by one (no list of them) into the step's two scratch
+ * candidates, the best so far and the one evaluated (no object per line): the winner returned is
+ * one of them, read before the step runs again. With `cuts` (a line at its own quantity) it
+ * notes the validity edges of those naming one of its codes and collects what each may cut;
+ * without (its product at another quantity: the ladder, the price-break advice) only the winner,
+ * the line having noted the same promotions. The same candidates are evaluated either way, so an
+ * amount past 2^53 − 1 throws alike.
  */
 function quietBest(
   step: PromotionStep,
@@ -254,23 +263,19 @@ function quietBest(
 ): Evaluated | undefined {
   const every = everyProductLive(step);
   const named = (line.promotionsReached ??= step.index.reach.reachedBy(line)).items;
+  const slots = (step.slots ??= [blank(), blank()]);
   let best: Evaluated | undefined;
-  // The candidate evaluated last, unless it became `best`: at most two objects per line.
-  let spare: Evaluated | undefined;
   for (let k = 0; k < every.length + named.length; k++) {
     const prepared = k < every.length ? every[k]! : named[k - every.length]!;
     if (k >= every.length) {
       if (cuts) step.edges.note(prepared.promotion);
       if (!prepared.inWindow || belowThreshold(step, prepared)) continue;
     }
-    const e = spare ? evaluateInto(spare, prepared, prices) : evaluate(prepared, prices);
+    const e = evaluateInto(best === slots[0] ? slots[1] : slots[0], prepared, prices);
     // One promotion applies at most: only the largest of each kind counts.
     const { discountType, value, priceUnit } = prepared.promotion;
     cuts?.cut(true, discountType === "ABSOLUTE", value, unitOf(priceUnit));
-    if (e.saving > 0 && (!best || compareBy(promotionRanking, e, best) < 0)) {
-      spare = best;
-      best = e;
-    } else spare = e;
+    if (e.saving > 0 && (!best || compareBy(promotionRanking, e, best) < 0)) best = e;
   }
   return best;
 }

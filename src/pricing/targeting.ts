@@ -239,6 +239,9 @@ export class ReachIndex<T extends { targets: ProductTargets }> {
   /** By slot, the walk (`reachedBy`) that last found the record. */
   private readonly foundIn: number[] = [];
   private walks = 0;
+  /** A walk's finds, copied out at their exact length (no array grown push by push). */
+  private readonly foundItems: T[] = [];
+  private readonly foundReaches: Reach[] = [];
 
   add(item: T): void {
     if (isEvery(item.targets)) this.anyProduct.push(item);
@@ -269,8 +272,8 @@ export class ReachIndex<T extends { targets: ProductTargets }> {
    * sums, the price-break advice and the ladder read it).
    */
   reachedBy(product: TargetedProduct): Reached<T> {
-    let items: T[] | undefined;
-    let reaches: Reach[] | undefined;
+    const { foundItems, foundReaches } = this;
+    let found = 0;
     const walk = ++this.walks;
     for (let i = 0; i < DIMENSIONS.length; i++) {
       const d = DIMENSIONS[i]!;
@@ -283,12 +286,13 @@ export class ReachIndex<T extends { targets: ProductTargets }> {
           // Found earlier in this walk: it reaches the product in a more specific way.
           if (this.foundIn[slot] === walk) continue;
           this.foundIn[slot] = walk;
-          (items ??= []).push(this.items[slot]!);
-          (reaches ??= []).push(d.reach(at));
+          foundItems[found] = this.items[slot]!;
+          foundReaches[found++] = d.reach(at);
         }
       }
     }
-    return items && reaches ? { items, reaches } : NOTHING_REACHED;
+    if (found === 0) return NOTHING_REACHED;
+    return { items: foundItems.slice(0, found), reaches: foundReaches.slice(0, found) };
   }
 }
 
