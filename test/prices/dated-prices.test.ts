@@ -141,6 +141,43 @@ describe("writing dated rows: the timeline rules", () => {
   });
 });
 
+describe("an undated row written after a dated one has started (docs/pricing-rules.md §17)", () => {
+  const PAST = "2026-01-01T00:00:00.000Z";
+
+  it("changes the price before that start, not today's, and answers 200", async () => {
+    const channel = (await createChannel()).code;
+    const product = (await createProduct()).code;
+    const list = await createPricelist({ status: "ACTIVE" });
+    await put(list.id, [
+      { productCode: product, amount: 500 },
+      { productCode: product, amount: 519, validFrom: PAST },
+    ]);
+    await setPrimaryPricelist(channel, list.id);
+    // A nightly sync of undated rows sends a new amount after the dated row has started.
+    const res = await put(list.id, [{ productCode: product, amount: 480 }]);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ upserted: 1, closed: 0 });
+    expect(await rows(list.id)).toEqual([
+      [480, null, PAST],
+      [519, PAST, null],
+    ]);
+    const price = async (at?: string) => {
+      const answer = await api("POST", "/v1/api/prices/resolve", {
+        key: KEYS.read,
+        body: {
+          channelCode: channel,
+          ...(at ? { at } : {}),
+          lines: [{ productCode: product, quantity: 1 }],
+        },
+      });
+      expect(answer.status).toBe(200);
+      return answer.body.lines[0].finalUnitAmount as number;
+    };
+    expect(await price()).toBe(519);
+    expect(await price("2025-12-31T00:00:00Z")).toBe(480);
+  });
+});
+
 describe("lookups at a moment", () => {
   const ch = { code: "" };
   const codes = { a: "", b: "" };
